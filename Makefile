@@ -1,0 +1,37 @@
+# tilepipe: two commands on a fresh Debian 12 machine.
+#   make run   install what is missing, build, schedule the bundled Blackwell examples
+#   make test  install what is missing, build, run every test (unit + lit)
+BUILD ?= build
+JOBS ?= $(shell nproc)
+OPT := $(BUILD)/bin/tilepipe-opt
+EXAMPLES := $(sort $(wildcard examples/*.mlir))
+
+.PHONY: all deps configure build run test bench clean format
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja: | deps
+	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+configure: deps $(BUILD)/build.ninja
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@for f in $(EXAMPLES); do \
+	  echo "== $$f"; \
+	  $(OPT) $$f --tileas-generate-schedule=print-schedule -o /dev/null || exit 1; \
+	done
+
+test: build
+	@python3 scripts/run-tests.py --build $(BUILD)
+
+bench: build
+	@cmake --build $(BUILD) --target bench-all
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,76 @@
+//===- Bounds.h - lower bounds on the initiation interval ------*- C++ -*-===//
+//
+// MII = max(resource, recurrence, fine-density, dependency); docs/bounds.md
+// defines each. All four are exact lower bounds: no schedule exists below any
+// of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_RRT_BOUNDS_H
+#define TILEPIPE_RRT_BOUNDS_H
+
+#include "rrt/Resources.h"
+
+#include <optional>
+#include <string>
+
+namespace tilepipe::rrt {
+
+/// A dependence: t(dst) + distance * II >= t(src) + latency.
+struct DepEdge {
+  unsigned src = 0;
+  unsigned dst = 0;
+  int64_t latency = 0;
+  unsigned distance = 0;
+};
+
+/// The graph the bounds read; it borrows everything.
+struct BoundsInput {
+  const ResourceLayout *layout = nullptr;
+  llvm::ArrayRef<Footprint> footprints; ///< One per op.
+  llvm::ArrayRef<DepEdge> deps;
+  /// Per op, the largest allowed depth (start / II); empty or nullopt means
+  /// unbounded.
+  llvm::ArrayRef<std::optional<unsigned>> maxDepth;
+};
+
+struct Bounds {
+  unsigned resMII = 1;  ///< Singleton bits: sum of held cycles.
+  unsigned fineMII = 1; ///< Pools: aggregate and per-op folding.
+  unsigned recMII = 1;  ///< Smallest II without a positive cycle.
+  unsigned depMII = 1;  ///< Dependence depth against max_depth.
+  unsigned mii = 1;
+  /// A zero-distance cycle of positive latency: no II works.
+  bool recurrenceInfeasible = false;
+  /// An op whose depth bound cannot be met at any II (max_depth with an
+  /// unbounded dependence chain is impossible only via recurrences; kept for
+  /// diagnostics).
+  std::string resBottleneck;  ///< Name of the resource that sets resMII.
+  std::string fineBottleneck; ///< Name of the pool that sets fineMII.
+  llvm::SmallVector<unsigned, 8> criticalCycle; ///< Ops on the recMII cycle.
+};
+
+unsigned computeResMII(const BoundsInput &in, std::string *bottleneck = nullptr);
+unsigned computeFineMII(const BoundsInput &in,
+                        std::string *bottleneck = nullptr);
+/// Returns nullopt when a zero-distance positive cycle makes every II
+/// infeasible.
+std::optional<unsigned>
+computeRecMII(const BoundsInput &in,
+              llvm::SmallVectorImpl<unsigned> *cycle = nullptr);
+unsigned computeDepMII(const BoundsInput &in);
+Bounds computeBounds(const BoundsInput &in);
+
+/// Longest-path test: true when the graph with weights latency - ii*distance
+/// has a cycle of positive weight. `cycle` receives one such cycle's ops.
+bool hasPositiveCycle(unsigned numOps, llvm::ArrayRef<DepEdge> deps, int64_t ii,
+                      llvm::SmallVectorImpl<unsigned> *cycle = nullptr);
+
+/// Longest zero-distance path from any source to each op (ASAP start), or
+/// nullopt when the zero-distance subgraph has a cycle.
+std::optional<std::vector<int64_t>> computeASAP(unsigned numOps,
+                                                llvm::ArrayRef<DepEdge> deps);
+
+} // namespace tilepipe::rrt
+
+#endif // TILEPIPE_RRT_BOUNDS_H
