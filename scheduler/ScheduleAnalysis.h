@@ -1,0 +1,64 @@
+//===- ScheduleAnalysis.h - the published schedule -------------*- C++ -*-===//
+//
+// The output contract both generators fill (seed 002): the op map (ops are
+// dense ids; the MLIR adapter keeps Operation* -> id), the ordered ops, each
+// op's (stage, order), the dependence edges, the optional slot / depth /
+// resource cells, and the success flag. Consumers key on (stage, order)
+// only: it is a total order inside the scheduled block.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_SCHEDULER_SCHEDULEANALYSIS_H
+#define TILEPIPE_SCHEDULER_SCHEDULEANALYSIS_H
+
+#include "scheduler/Problem.h"
+#include "target/Target.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilepipe::sched {
+
+enum class GeneratorKind { Serial, CostBased };
+llvm::StringRef stringifyGenerator(GeneratorKind kind);
+
+/// One op's seat.
+struct ScheduleSlot {
+  unsigned stage = 0;
+  unsigned order = 0;
+  int64_t cycle = 0; ///< Start cycle within one iteration's schedule.
+  /// Filled by the cost-based path only (zero/empty for serial).
+  std::optional<unsigned> depth;      ///< start / II.
+  std::optional<unsigned> moduloCycle; ///< start % II: the RRT row.
+};
+
+struct ScheduleAnalysis {
+  bool success = false;
+  GeneratorKind generator = GeneratorKind::Serial;
+  std::string selectionReason;
+  unsigned ii = 0;
+  unsigned numStages = 0;
+  rrt::Bounds bounds;
+  std::vector<ScheduleSlot> slots;  ///< Indexed by OpId.
+  std::vector<OpId> orderedOps;     ///< Sorted by (stage, order).
+  std::vector<Dependence> edges;
+
+  /// Fills slots/orderedOps/numStages from a solution. `orderHint` breaks
+  /// ties between equal start cycles (program order when empty).
+  static ScheduleAnalysis fromSchedule(const Problem &problem,
+                                       const Schedule &schedule,
+                                       GeneratorKind generator,
+                                       llvm::ArrayRef<OpId> walkOrder = {});
+  Schedule toSchedule() const;
+
+  /// The human-readable table: op, class, cycle, stage, order, slots.
+  void print(llvm::raw_ostream &os, const Problem &problem,
+             const target::TargetModel *target = nullptr) const;
+};
+
+} // namespace tilepipe::sched
+
+#endif // TILEPIPE_SCHEDULER_SCHEDULEANALYSIS_H

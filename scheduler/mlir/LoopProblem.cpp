@@ -1,0 +1,178 @@
+//===- LoopProblem.cpp - scf.for -> sched::Problem ------------------------===//
+
+#include "scheduler/mlir/LoopProblem.h"
+
+#include "attrs/ConstraintAttrs.h"
+#include "ir/TileASDialect.h"
+#include "scheduler/TargetProblem.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace tilepipe;
+
+// "%3 = tileas.umma": the SSA name as printed, so the table reads like the IR.
+static std::string opLabel(Operation *op, AsmState &state) {
+  std::string label;
+  llvm::raw_string_ostream os(label);
+  if (op->getNumResults()) {
+    op->getResult(0).printAsOperand(os, state);
+    os << " = ";
+  }
+  os << op->getName().getStringRef();
+  return label;
+}
+
+// The value yielded for iter_arg `arg` and how many iterations it travels:
+// an iter_arg yielded unchanged carries its value one iteration further.
+static std::pair<Value, unsigned> carriedSource(scf::ForOp loop,
+                                                BlockArgument arg) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  unsigned distance = 1;
+  Value v = yield.getOperand(arg.getArgNumber() - 1);
+  while (auto next = dyn_cast<BlockArgument>(v)) {
+    if (next.getOwner() != loop.getBody() || next.getArgNumber() == 0 ||
+        distance > loop.getNumRegionIterArgs())
+      return {Value(), 0};
+    v = yield.getOperand(next.getArgNumber() - 1);
+    ++distance;
+  }
+  return {v, distance};
+}
+
+FailureOr<LoopProblem>
+tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
+  LoopProblem lp;
+  lp.loop = loop;
+  lp.problem = sched::Problem(sched::makeResourceLayout(target));
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    lp.ids[&op] = lp.ops.size();
+    lp.ops.push_back(&op);
+  }
+
+  std::vector<sched::OpConstraints> constraints;
+  if (failed(attrs::seedConstraints(lp.ops, constraints,
+                                    lp.problem.getGroups())))
+    return failure();
+
+  Operation *scope = loop->getParentOfType<FunctionOpInterface>();
+  AsmState state(scope ? scope : loop.getOperation());
+  bool forceSerial = attrs::hasForceSerial(loop);
+  const target::OpClassInfo *generic = target.lookupOpClass("generic");
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    sched::Operation sop;
+    sop.name = opLabel(op, state);
+    sop.constraints = constraints[id];
+    forceSerial |= sop.constraints.forceSerial;
+    auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op);
+    StringRef cls = schedulable ? schedulable.getOpClass() : "generic";
+    const target::OpClassInfo *info =
+        schedulable ? target.lookupOpClass(cls) : generic;
+    if (info)
+      sched::applyOpClass(target, *info,
+                          schedulable ? schedulable.getWork() : target::OpWork{},
+                          sop);
+    else
+      sop.opClass = cls.str(); // check() reports the missing latency.
+    lp.problem.addOp(std::move(sop));
+  }
+  lp.problem.setForceSerial(forceSerial);
+
+  // Keep one edge per (src, dst, distance) with the largest latency, in a
+  // deterministic order.
+  std::map<std::tuple<sched::OpId, sched::OpId, unsigned>, int64_t> edges;
+  auto addEdge = [&](Operation *def, sched::OpId user, unsigned distance,
+                     bool accumulates) {
+    auto it = lp.ids.find(def);
+    if (it == lp.ids.end())
+      return;
+    const target::OpClassInfo *cls =
+        target.lookupOpClass(lp.problem.getOp(it->second).opClass);
+    int64_t latency = lp.problem.getOp(it->second).latency.value_or(0);
+    // The in-order tensor-core queue: an accumulator handed from one MMA to
+    // the next waits only for the issue interval.
+    if (accumulates && cls && cls->chainLatency) {
+      auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(def);
+      target::OpWork work = schedulable ? schedulable.getWork() : target::OpWork{};
+      latency = target.resolve(*cls, work).chainLatency;
+    }
+    int64_t &slot = edges[{it->second, user, distance}];
+    slot = std::max(slot, latency);
+  };
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op);
+    auto visit = [&](Value v, bool accumulates) {
+      if (Operation *def = v.getDefiningOp()) {
+        // A value defined inside a nested region belongs to its top-level op.
+        while (def && def->getBlock() != loop.getBody())
+          def = def->getParentOp();
+        if (def)
+          addEdge(def, id, 0, accumulates);
+        return;
+      }
+      auto arg = cast<BlockArgument>(v);
+      if (arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0)
+        return;
+      auto [src, distance] = carriedSource(loop, arg);
+      if (src && src.getDefiningOp())
+        addEdge(src.getDefiningOp(), id, distance, accumulates);
+    };
+    for (OpOperand &operand : op->getOpOperands())
+      visit(operand.get(), schedulable && schedulable.isAccumulatorOperand(
+                                              operand.getOperandNumber()));
+    // Values used inside nested regions of this op.
+    llvm::SetVector<Value> above;
+    for (Region &region : op->getRegions())
+      getUsedValuesDefinedAbove(region, above);
+    for (Value v : above)
+      visit(v, false);
+  }
+  for (auto &[key, latency] : edges) {
+    auto [src, dst, distance] = key;
+    if (src == dst && distance == 0)
+      continue; // An op inside its own nested region: not a dependence.
+    lp.problem.addDependence({src, dst, latency, distance});
+  }
+  lp.problem.finalize();
+  return lp;
+}
+
+static void emitOne(const LoopProblem &lp, const sched::Diagnostic &d) {
+  Location loc = d.op ? lp.ops[*d.op]->getLoc() : lp.loop.getLoc();
+  auto attach = [&](InFlightDiagnostic &diag) {
+    for (const sched::Diagnostic &note : d.notes) {
+      Location noteLoc = note.op ? lp.ops[*note.op]->getLoc() : loc;
+      diag.attachNote(noteLoc) << note.message;
+    }
+  };
+  switch (d.severity) {
+  case sched::Severity::Error: {
+    InFlightDiagnostic diag = emitError(loc) << d.message;
+    attach(diag);
+    break;
+  }
+  case sched::Severity::Warning: {
+    InFlightDiagnostic diag = emitWarning(loc) << d.message;
+    attach(diag);
+    break;
+  }
+  case sched::Severity::Remark:
+  case sched::Severity::Note: {
+    InFlightDiagnostic diag = emitRemark(loc) << d.message;
+    attach(diag);
+    break;
+  }
+  }
+}
+
+void tilepipe::emitDiagnostics(const LoopProblem &lp,
+                               const sched::DiagnosticList &diags) {
+  for (const sched::Diagnostic &d : diags.all())
+    emitOne(lp, d);
+}

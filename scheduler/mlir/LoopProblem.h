@@ -1,0 +1,52 @@
+//===- LoopProblem.h - an scf.for loop as a scheduling problem -*- C++ -*-===//
+//
+// The MLIR adapter: body ops become dense ids, SSA uses become distance-0
+// dependences, values carried through iter_args become distance-1 (or more)
+// dependences, and each op's class and work (SchedulableOpInterface) become
+// its latency and footprint through the target model.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_SCHEDULER_MLIR_LOOPPROBLEM_H
+#define TILEPIPE_SCHEDULER_MLIR_LOOPPROBLEM_H
+
+#include "scheduler/ScheduleAnalysis.h"
+#include "target/Target.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace tilepipe {
+
+/// One scheduled loop: its ops in program order (OpId = index) and the
+/// problem built from them.
+struct LoopProblem {
+  mlir::scf::ForOp loop;
+  std::vector<mlir::Operation *> ops;
+  llvm::DenseMap<mlir::Operation *, sched::OpId> ids;
+  sched::Problem problem;
+};
+
+/// Builds the problem of `loop`; emits errors at the offending ops (bad
+/// constraint attributes, contradictory group leaders) and fails.
+mlir::FailureOr<LoopProblem> buildLoopProblem(mlir::scf::ForOp loop,
+                                              const target::TargetModel &target);
+
+/// Emits core diagnostics as MLIR diagnostics at the ops they name.
+void emitDiagnostics(const LoopProblem &lp, const sched::DiagnosticList &diags);
+
+/// The schedules pass 1 published, keyed by loop; pass 2 reads them.
+class PublishedSchedules {
+public:
+  explicit PublishedSchedules(mlir::Operation *) {}
+  struct Entry {
+    std::vector<mlir::Operation *> ops;
+    sched::ScheduleAnalysis analysis;
+  };
+  llvm::DenseMap<mlir::Operation *, Entry> loops;
+};
+
+} // namespace tilepipe
+
+#endif // TILEPIPE_SCHEDULER_MLIR_LOOPPROBLEM_H

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Runs every tilepipe test suite (GoogleTest binaries, then lit) and ends with
+one line `N passed, M failed` summing them all; exits non-zero when M > 0."""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+LIT = "/usr/lib/llvm-19/build/utils/lit/lit.py"
+
+
+def run_gtest(binary, tmp):
+    out = os.path.join(tmp, os.path.basename(binary) + ".json")
+    proc = subprocess.run([binary, "--gtest_brief=1", f"--gtest_output=json:{out}"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if not os.path.exists(out):
+        sys.stdout.write(proc.stdout)
+        print(f"{os.path.basename(binary)}: crashed (exit {proc.returncode})")
+        return 0, 1
+    with open(out) as f:
+        report = json.load(f)
+    total = report.get("tests", 0) - report.get("disabled", 0)
+    failed = report.get("failures", 0) + report.get("errors", 0)
+    if failed or proc.returncode:
+        sys.stdout.write(proc.stdout)
+        failed = max(failed, 1 if proc.returncode else 0)
+    print(f"{os.path.basename(binary)}: {total - failed} passed, {failed} failed")
+    return total - failed, failed
+
+
+def run_lit(build, tmp):
+    xml = os.path.join(tmp, "lit.xml")
+    jobs = str(os.cpu_count() or 2)
+    proc = subprocess.run([sys.executable, LIT, "-q", "-j", jobs, f"--xunit-xml-output={xml}",
+                           os.path.join(build, "test", "lit")],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sys.stdout.write(proc.stdout)
+    if not os.path.exists(xml):
+        print(f"lit: did not run (exit {proc.returncode})")
+        return 0, 1
+    passed = failed = 0
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        if case.find("skipped") is not None:
+            continue
+        if case.find("failure") is not None or case.find("error") is not None:
+            failed += 1
+        else:
+            passed += 1
+    print(f"lit: {passed} passed, {failed} failed")
+    return passed, failed
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build")
+    args = parser.parse_args()
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for binary in sorted(glob.glob(os.path.join(args.build, "unittests", "*"))):
+            if os.access(binary, os.X_OK) and os.path.isfile(binary):
+                p, f = run_gtest(binary, tmp)
+                passed += p
+                failed += f
+        p, f = run_lit(args.build, tmp)
+        passed += p
+        failed += f
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
