@@ -1,0 +1,90 @@
+//===- TileASDialect.h - The tileas dialect ---------------------*- C++ -*-===//
+//
+// The one public header of the tileas dialect: the dialect, its tile types,
+// SchedulableOpInterface and the ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_IR_TILEASDIALECT_H
+#define TILEPIPE_IR_TILEASDIALECT_H
+
+#include "target/Target.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+//===----------------------------------------------------------------------===//
+// Dialect and types.
+//===----------------------------------------------------------------------===//
+
+#include "ir/TileASDialect.h.inc"
+
+namespace mlir::tileas {
+
+/// Bytes a statically shaped tile (smem, tmem, descriptor box or tensor)
+/// occupies: element bit width times element count, rounded up.
+int64_t getTileSizeInBytes(ShapedType type);
+
+namespace detail {
+/// The `<128x64xbf16>` syntax shared by every tile type.
+void printTileType(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                   Type elementType);
+ParseResult parseTileBody(AsmParser &parser, SmallVectorImpl<int64_t> &shape,
+                          Type &elementType);
+
+template <typename TileT> Type parseTileType(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (failed(parseTileBody(parser, shape, elementType)))
+    return {};
+  return TileT::getChecked([&] { return parser.emitError(loc); },
+                           parser.getContext(), shape, elementType);
+}
+} // namespace detail
+
+} // namespace mlir::tileas
+
+#define GET_TYPEDEF_CLASSES
+#include "ir/TileASTypes.h.inc"
+
+//===----------------------------------------------------------------------===//
+// Memory resources.
+//===----------------------------------------------------------------------===//
+
+namespace mlir::tileas {
+
+/// The CTA's shared memory, distinct from global memory (the default
+/// resource) so that analyses do not order SMEM traffic against memref ops.
+struct SharedMemoryResource
+    : public SideEffects::Resource::Base<SharedMemoryResource> {
+  StringRef getName() final { return "tileas.shared_memory"; }
+};
+
+/// The SM's tensor memory (TMEM).
+struct TensorMemoryResource
+    : public SideEffects::Resource::Base<TensorMemoryResource> {
+  StringRef getName() final { return "tileas.tensor_memory"; }
+};
+
+} // namespace mlir::tileas
+
+MLIR_DECLARE_EXPLICIT_TYPE_ID(::mlir::tileas::SharedMemoryResource)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(::mlir::tileas::TensorMemoryResource)
+
+//===----------------------------------------------------------------------===//
+// Interface and ops.
+//===----------------------------------------------------------------------===//
+
+#include "ir/TileASInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "ir/TileASOps.h.inc"
+
+#endif // TILEPIPE_IR_TILEASDIALECT_H

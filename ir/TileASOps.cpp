@@ -1,0 +1,230 @@
+//===- TileASOps.cpp - tileas op verifiers --------------------------------===//
+//
+// Verifiers for the rules the ODS constraints cannot express: shapes that
+// must agree across operands. Messages print tiles as `128x64xbf16` so they
+// read the same whether the tile is smem, tmem, a box or a tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/TileASDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tileas;
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}
+
+static std::string formatTile(ShapedType type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (int64_t size : type.getShape())
+    os << size << 'x';
+  os << type.getElementType();
+  return text;
+}
+
+static bool isSameTile(ShapedType lhs, ShapedType rhs) {
+  return lhs.getShape() == rhs.getShape() &&
+         lhs.getElementType() == rhs.getElementType();
+}
+
+static LogicalResult verifyCoordinateCount(Operation *op, ValueRange coords,
+                                           int64_t rank, StringRef what) {
+  if (static_cast<int64_t>(coords.size()) == rank)
+    return success();
+  return op->emitOpError("expects one coordinate per ")
+         << what << " dimension (" << rank << "), got " << coords.size();
+}
+
+//===----------------------------------------------------------------------===//
+// Copies.
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmaLoadOp::verify() {
+  TmaDescType desc = getDesc().getType();
+  if (failed(verifyCoordinateCount(*this, getCoords(), desc.getRank(),
+                                   "descriptor")))
+    return failure();
+  if (!isSameTile(getResult().getType(), desc))
+    return emitOpError("expects the result tile ")
+           << formatTile(getResult().getType())
+           << " to match the descriptor box " << formatTile(desc);
+  return success();
+}
+
+LogicalResult TmaStoreOp::verify() {
+  TmaDescType desc = getDesc().getType();
+  if (failed(verifyCoordinateCount(*this, getCoords(), desc.getRank(),
+                                   "descriptor")))
+    return failure();
+  if (!isSameTile(getBuffer().getType(), desc))
+    return emitOpError("expects the stored tile ")
+           << formatTile(getBuffer().getType())
+           << " to match the descriptor box " << formatTile(desc);
+  return success();
+}
+
+LogicalResult CpAsyncOp::verify() {
+  auto src = cast<MemRefType>(getSrc().getType());
+  SmemType tile = getResult().getType();
+  if (failed(
+          verifyCoordinateCount(*this, getCoords(), src.getRank(), "source")))
+    return failure();
+  if (tile.getRank() != src.getRank())
+    return emitOpError("expects the tile rank (")
+           << tile.getRank() << ") to match the source rank (" << src.getRank()
+           << ")";
+  if (tile.getElementType() != src.getElementType())
+    return emitOpError("expects the tile element type ")
+           << tile.getElementType() << " to match the source element type "
+           << src.getElementType();
+  for (auto [i, tileSize, srcSize] :
+       llvm::enumerate(tile.getShape(), src.getShape()))
+    if (!ShapedType::isDynamic(srcSize) && tileSize > srcSize)
+      return emitOpError("expects tile dimension ")
+             << i << " (" << tileSize << ") to fit in the source dimension ("
+             << srcSize << ")";
+  return success();
+}
+
+/// The four register/SMEM/TMEM moves copy a tile unchanged.
+static LogicalResult verifyTileMove(Operation *op) {
+  auto source = cast<ShapedType>(op->getOperand(0).getType());
+  auto result = cast<ShapedType>(op->getResult(0).getType());
+  if (isSameTile(source, result))
+    return success();
+  return op->emitOpError("expects the result tile ")
+         << formatTile(result) << " to match the source tile "
+         << formatTile(source);
+}
+
+LogicalResult TmemLoadOp::verify() { return verifyTileMove(*this); }
+LogicalResult TmemStoreOp::verify() { return verifyTileMove(*this); }
+LogicalResult SmemLoadOp::verify() { return verifyTileMove(*this); }
+LogicalResult SmemStoreOp::verify() { return verifyTileMove(*this); }
+
+//===----------------------------------------------------------------------===//
+// UMMA.
+//===----------------------------------------------------------------------===//
+
+LogicalResult UmmaOp::verify() {
+  auto a = cast<ShapedType>(getA().getType());
+  SmemType b = getB().getType();
+  TmemType acc = getAcc().getType();
+  if (a.getRank() != 2)
+    return emitOpError("expects A to be a rank-2 MxK tile, got ")
+           << formatTile(a);
+  if (b.getRank() != 2)
+    return emitOpError("expects B to be a rank-2 NxK tile, got ")
+           << formatTile(b);
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(0);
+  if (b.getDimSize(1) != k)
+    return emitOpError("expects A to be MxK and B NxK with the same K, got A ")
+           << formatShape(a.getShape()) << ", B " << formatShape(b.getShape());
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("expects A and B to have the same element type, got ")
+           << a.getElementType() << " and " << b.getElementType();
+  if (acc.getShape() != ArrayRef<int64_t>{m, n})
+    return emitOpError("expects the accumulator to be MxN = ")
+           << m << 'x' << n << ", got " << formatShape(acc.getShape());
+
+  Type accElem = acc.getElementType();
+  if (!accElem.isF32() && !accElem.isF16() && !accElem.isInteger(32))
+    return emitOpError("expects the accumulator element type to be f32, f16 "
+                       "or i32, got ")
+           << accElem;
+  // Integer MMA accumulates in i32 and float MMA in f32 or f16.
+  if (isa<IntegerType>(accElem) != isa<IntegerType>(a.getElementType()))
+    return emitOpError("expects an i32 accumulator for integer A and B and an "
+                       "f32 or f16 accumulator for float A and B, got ")
+           << a.getElementType() << " operands and an " << accElem
+           << " accumulator";
+  if (getResult().getType() != acc)
+    return emitOpError("expects the result type to equal the accumulator "
+                       "type ")
+           << acc << ", got " << getResult().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT math.
+//===----------------------------------------------------------------------===//
+
+/// Accepts `operand` if it is a full tile like `tile`, a rank-1 row broadcast
+/// (one value per row, matching dimension 0) or a scalar of the element type.
+static LogicalResult verifyBroadcastOperand(Operation *op, StringRef which,
+                                            Type tileType, Type operand) {
+  auto tile = cast<RankedTensorType>(tileType);
+  Type elem = tile.getElementType();
+  if (operand == elem)
+    return success();
+  auto tensor = dyn_cast<RankedTensorType>(operand);
+  if (tensor && tensor.getElementType() == elem) {
+    if (tensor.getShape() == tile.getShape())
+      return success();
+    if (tile.getRank() >= 1 && tensor.getRank() == 1 &&
+        tensor.getDimSize(0) == tile.getDimSize(0))
+      return success();
+  }
+  InFlightDiagnostic diag = op->emitOpError("expects the ")
+                            << which << " operand to be " << tile;
+  if (tile.getRank() >= 1)
+    diag << ", a row broadcast "
+         << RankedTensorType::get({tile.getDimSize(0)}, elem);
+  return diag << " or a scalar " << elem << ", got " << operand;
+}
+
+static LogicalResult verifyBinary(Operation *op) {
+  return verifyBroadcastOperand(op, "second", op->getOperand(0).getType(),
+                                op->getOperand(1).getType());
+}
+
+LogicalResult AddOp::verify() { return verifyBinary(*this); }
+LogicalResult SubOp::verify() { return verifyBinary(*this); }
+LogicalResult MulOp::verify() { return verifyBinary(*this); }
+LogicalResult MaxOp::verify() { return verifyBinary(*this); }
+
+LogicalResult FmaOp::verify() {
+  Type tile = getA().getType();
+  if (failed(verifyBroadcastOperand(*this, "second", tile, getB().getType())))
+    return failure();
+  return verifyBroadcastOperand(*this, "third", tile, getC().getType());
+}
+
+LogicalResult CvtOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getResult().getType();
+  if (input.getShape() != result.getShape())
+    return emitOpError("expects the result shape ")
+           << formatShape(result.getShape()) << " to match the input shape "
+           << formatShape(input.getShape());
+  return success();
+}
+
+/// Row reductions drop the last dimension and keep the element type.
+static LogicalResult verifyReduce(Operation *op) {
+  auto input = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (input.getRank() == 0)
+    return op->emitOpError("expects an input of rank at least 1");
+  auto expected = RankedTensorType::get(input.getShape().drop_back(),
+                                        input.getElementType());
+  if (!isSameTile(result, expected))
+    return op->emitOpError("expects the result to be the input reduced over "
+                           "its last dimension, ")
+           << expected << ", got " << result;
+  return success();
+}
+
+LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
+
+#define GET_OP_CLASSES
+#include "ir/TileASOps.cpp.inc"

@@ -1,0 +1,66 @@
+//===- TileASWork.cpp - SchedulableOpInterface implementations ------------===//
+//
+// What each op reports to the scheduler. Copies report the bytes of the tile
+// they move, SIMT math the elements it touches, and UMMA its flops plus the
+// shared-memory bytes it reads; the target's formulas turn these into cycles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/TileASDialect.h"
+
+using namespace mlir;
+using namespace mlir::tileas;
+using tilepipe::target::OpWork;
+
+static OpWork bytesOf(Type tile) {
+  OpWork work;
+  work.bytes = getTileSizeInBytes(cast<ShapedType>(tile));
+  return work;
+}
+
+static OpWork elementsOf(Type tile) {
+  OpWork work;
+  work.elements = cast<ShapedType>(tile).getNumElements();
+  return work;
+}
+
+OpWork TmaLoadOp::getWork() { return bytesOf(getResult().getType()); }
+OpWork TmaStoreOp::getWork() { return bytesOf(getBuffer().getType()); }
+OpWork CpAsyncOp::getWork() { return bytesOf(getResult().getType()); }
+OpWork TmemLoadOp::getWork() { return bytesOf(getSource().getType()); }
+OpWork TmemStoreOp::getWork() { return bytesOf(getSource().getType()); }
+OpWork SmemLoadOp::getWork() { return bytesOf(getSource().getType()); }
+OpWork SmemStoreOp::getWork() { return bytesOf(getSource().getType()); }
+
+// The TS variant reads A from tensor memory, which changes both its cost and
+// the SMEM bandwidth it consumes, so it is a class of its own.
+StringRef UmmaOp::getOpClass() {
+  return isa<TmemType>(getA().getType()) ? "umma_ts" : "umma";
+}
+
+OpWork UmmaOp::getWork() {
+  auto a = cast<ShapedType>(getA().getType());
+  SmemType b = getB().getType();
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(0);
+  OpWork work;
+  work.flops = 2 * m * n * k;
+  // Only shared-memory operands cost SMEM bandwidth; TMEM reads do not.
+  work.bytes = b.getSizeInBytes();
+  if (auto smemA = dyn_cast<SmemType>(a))
+    work.bytes += smemA.getSizeInBytes();
+  return work;
+}
+
+bool UmmaOp::isAccumulatorOperand(unsigned operandIndex) {
+  return operandIndex == getAccMutable().getOperandNumber();
+}
+
+OpWork Exp2Op::getWork() { return elementsOf(getInput().getType()); }
+OpWork AddOp::getWork() { return elementsOf(getLhs().getType()); }
+OpWork SubOp::getWork() { return elementsOf(getLhs().getType()); }
+OpWork MulOp::getWork() { return elementsOf(getLhs().getType()); }
+OpWork MaxOp::getWork() { return elementsOf(getLhs().getType()); }
+OpWork FmaOp::getWork() { return elementsOf(getA().getType()); }
+OpWork CvtOp::getWork() { return elementsOf(getInput().getType()); }
+OpWork ReduceMaxOp::getWork() { return elementsOf(getInput().getType()); }
+OpWork ReduceSumOp::getWork() { return elementsOf(getInput().getType()); }

@@ -1,0 +1,33 @@
+// RUN: tilepipe-opt %s -canonicalize | FileCheck %s
+
+// Memory effects: unused pure math, loads (read-only) and allocations fold
+// away; stores and UMMA (which writes tensor memory) stay.
+
+// CHECK-LABEL: func.func @dead
+func.func @dead(%desc: !tileas.tma_desc<128x64xbf16>, %x: tensor<128x128xf32>,
+                %t: !tileas.tmem<128x128xf32>, %i: index) {
+  // CHECK-NEXT: return
+  %a = tileas.tma_load %desc[%i, %i] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  %r = tileas.tmem_load %t : !tileas.tmem<128x128xf32> -> tensor<128x128xf32>
+  %s = tileas.smem_load %a : !tileas.smem<128x64xbf16> -> tensor<128x64xbf16>
+  %e = tileas.exp2 %x : tensor<128x128xf32>
+  %m = tileas.reduce_max %x : tensor<128x128xf32> -> tensor<128xf32>
+  %b = tileas.alloc_smem : !tileas.smem<128x64xbf16>
+  %c = tileas.alloc_tmem : !tileas.tmem<128x128xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @live
+func.func @live(%desc: !tileas.tma_desc<128x64xbf16>, %buf: !tileas.smem<128x64xbf16>,
+                %v: tensor<128x128xbf16>, %acc: !tileas.tmem<128x128xf32>,
+                %i: index) {
+  // CHECK: tileas.tma_store
+  tileas.tma_store %buf, %desc[%i, %i] : !tileas.smem<128x64xbf16>, !tileas.tma_desc<128x64xbf16>
+  // CHECK: tileas.smem_store
+  %s = tileas.smem_store %v : tensor<128x128xbf16> -> !tileas.smem<128x128xbf16>
+  // CHECK: tileas.tmem_store
+  %t = tileas.tmem_store %v : tensor<128x128xbf16> -> !tileas.tmem<128x128xbf16>
+  // CHECK: tileas.umma
+  %d = tileas.umma %buf, %buf, %acc {accumulate} : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>, !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
+  return
+}
