@@ -11,12 +11,14 @@
 #ifndef TILEPIPE_TARGET_TARGET_H
 #define TILEPIPE_TARGET_TARGET_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -65,6 +67,14 @@ struct OpWork {
 /// + ceil(flops / flopsPerCycle) + ceil(elements / elementsPerCycle), or, when
 /// `bytesTable` is present, a piecewise-linear interpolation over
 /// (bytes, cycles) points plus base. Rates of 0 mean "not used".
+///
+/// The table takes the place of the bytes term (the two are exclusive; the
+/// flops and elements terms still add). Interpolated values round up. Below
+/// the first point the table clamps to the first point's cycles, because a
+/// smaller transfer is still dominated by the fixed overhead the smallest
+/// measurement shows; beyond the last point it extends the last segment's
+/// slope, because large transfers grow at the bandwidth rate. Negative work
+/// counts as zero. evaluate() never returns less than 0.
 struct Quantity {
   int64_t base = 0;
   int64_t bytesPerCycle = 0;
@@ -82,7 +92,14 @@ struct Quantity {
     return !bytesPerCycle && !flopsPerCycle && !elementsPerCycle &&
            bytesTable.empty();
   }
+  /// Writes the formula, e.g. "136 + flops/8192" (divisions round up).
+  void print(llvm::raw_ostream &os) const;
 };
+
+bool operator==(const Quantity &a, const Quantity &b);
+inline bool operator!=(const Quantity &a, const Quantity &b) {
+  return !(a == b);
+}
 
 /// One (slot, duration, occupancy) triple of an op class's footprint.
 struct FootprintTriple {
@@ -95,6 +112,11 @@ struct PoolRequest {
   unsigned pool = 0;
   unsigned amount = 0;
 };
+
+bool operator==(const SlotInfo &a, const SlotInfo &b);
+bool operator==(const PoolInfo &a, const PoolInfo &b);
+bool operator==(const FootprintTriple &a, const FootprintTriple &b);
+bool operator==(const PoolRequest &a, const PoolRequest &b);
 
 /// Everything the scheduler knows about one op class.
 struct OpClassInfo {
@@ -112,6 +134,8 @@ struct OpClassInfo {
   std::string source; ///< Where the numbers come from.
 };
 
+bool operator==(const OpClassInfo &a, const OpClassInfo &b);
+
 /// A footprint triple with its duration evaluated for one op.
 struct ResolvedTriple {
   unsigned slot = 0;
@@ -125,6 +149,16 @@ struct ResolvedOp {
   int64_t chainLatency = 0;
   std::vector<ResolvedTriple> triples;
   std::vector<PoolRequest> pools; ///< Held for the op's longest triple.
+
+  /// Cycles the pool requests are held: the longest triple duration, and 1
+  /// for an op without triples (a request is held for at least its issue
+  /// cycle).
+  unsigned poolHoldCycles() const {
+    unsigned hold = 1;
+    for (const ResolvedTriple &t : triples)
+      hold = std::max(hold, t.duration);
+    return hold;
+  }
 };
 
 /// Whole-schedule caps (tier 2): hard limits on the materialized loop.
@@ -136,6 +170,8 @@ struct GlobalCaps {
   unsigned reservedNamedBarriers = 8; ///< Ids [0, reserved) are not handed out.
   int64_t registersPerSM = 65536;
 };
+
+bool operator==(const GlobalCaps &a, const GlobalCaps &b);
 
 class TargetModel {
 public:
@@ -167,6 +203,8 @@ public:
   const SlotInfo *getSlot(unsigned id) const;
   const SlotInfo *lookupSlot(llvm::StringRef name) const;
   const OpClassInfo *lookupOpClass(llvm::StringRef name) const;
+  const PoolInfo *getPool(unsigned index) const;
+  const PoolInfo *lookupPool(llvm::StringRef name) const;
 
   /// Evaluates an op class for one op's work (durations are at least 1).
   ResolvedOp resolve(const OpClassInfo &cls, const OpWork &work) const;
@@ -179,7 +217,12 @@ public:
   std::vector<OpClassInfo> opClasses;
   GlobalCaps caps;
 
+  /// Recomputes the name lookups; call after editing slots or opClasses.
   void rebuildIndex();
+
+  /// Same data (op classes compared by name, whatever their order).
+  bool operator==(const TargetModel &other) const;
+  bool operator!=(const TargetModel &other) const { return !(*this == other); }
 
 private:
   llvm::StringMap<unsigned> opClassIndex;

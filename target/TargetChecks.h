@@ -1,0 +1,44 @@
+//===- TargetChecks.h - checks shared by validate() and loader --*- C++ -*-===//
+//
+// Internal to TilePipeTarget. The JSON loader and TargetModel::validate()
+// report the same problems with the same wording, so the checks live once
+// here and both call them with the JSON path of the thing they check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_TARGET_TARGETCHECKS_H
+#define TILEPIPE_TARGET_TARGETCHECKS_H
+
+#include "target/Target.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <string>
+
+namespace tilepipe::target::detail {
+
+/// `parent.key`, or `parent["key"]` when the key is not a plain identifier
+/// (op class names such as "book.mma" contain dots, which would make a dotted
+/// path ambiguous).
+std::string joinField(llvm::StringRef parent, llvm::StringRef key);
+/// `parent[index]`.
+std::string joinIndex(llvm::StringRef parent, size_t index);
+
+/// An error reading "<path>: <message>".
+llvm::Error fieldError(const llvm::Twine &path, const llvm::Twine &message);
+
+/// Non-negative terms; a non-empty, strictly increasing, non-negative bytes
+/// table; no bytes rate beside a table.
+llvm::Error checkQuantity(const Quantity &q, llvm::StringRef path);
+
+/// Quantities, slot and pool references, occupancies and amounts of one op
+/// class against the model's slot and pool tables.
+llvm::Error checkOpClass(const TargetModel &model, const OpClassInfo &cls,
+                         llvm::StringRef path);
+
+/// Non-negative caps, reserved barriers within the barrier count.
+llvm::Error checkCaps(const GlobalCaps &caps, llvm::StringRef path);
+
+} // namespace tilepipe::target::detail
+
+#endif // TILEPIPE_TARGET_TARGETCHECKS_H

@@ -1,0 +1,240 @@
+//===- ResolveTest.cpp - built-in op classes on representative work -------===//
+//
+// Each class evaluated on the work of a real tile (GEMM mainloop and FA4
+// forward shapes from blackwell-facts §7.4), so that a changed rate or base
+// shows up as a changed duration here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "target/Target.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace tilepipe::target;
+
+namespace {
+
+const TargetModel &sm100a() { return TargetModel::sm100a(); }
+
+ResolvedOp resolve(llvm::StringRef cls, const OpWork &work) {
+  const OpClassInfo *info = sm100a().lookupOpClass(cls);
+  EXPECT_NE(info, nullptr) << cls.str();
+  if (!info)
+    return {};
+  return sm100a().resolve(*info, work);
+}
+
+/// (slot name, duration, occupancy) of every triple, in order.
+using Triples = std::vector<std::tuple<std::string, unsigned, unsigned>>;
+Triples triples(const ResolvedOp &op) {
+  Triples out;
+  for (const ResolvedTriple &t : op.triples)
+    out.emplace_back(sm100a().getSlot(t.slot)->name, t.duration, t.occupancy);
+  return out;
+}
+
+constexpr int64_t kBf16 = 2, kF32 = 4;
+
+TEST(Resolve, EveryBuiltInClassIsThere) {
+  std::set<std::string> names;
+  for (const OpClassInfo &cls : sm100a().getOpClasses())
+    names.insert(cls.name);
+  std::set<std::string> expected = {
+      "tma_load",     "tma_store",     "cp_async",      "umma",
+      "umma_ts",      "tmem_load",     "tmem_store",    "smem_load",
+      "smem_store",   "exp2",          "fma",           "cvt",
+      "reduce",       "generic",       "book.dual_alu", "book.fma_heavy",
+      "book.fp32x2",  "book.smem_rd",  "book.smem_wr",  "book.tmem_rd",
+      "book.tmem_wr", "book.tma_load", "book.mma"};
+  EXPECT_EQ(names, expected);
+  for (const OpClassInfo &cls : sm100a().getOpClasses()) {
+    EXPECT_EQ(sm100a().lookupOpClass(cls.name), &cls);
+    EXPECT_FALSE(cls.source.empty()) << cls.name << " needs a source";
+  }
+  EXPECT_EQ(sm100a().lookupOpClass("wgmma"), nullptr);
+}
+
+TEST(Resolve, UmmaBf16_128x128x64) {
+  // A and B 128x64 bf16 from SMEM (SS mode).
+  OpWork work{2 * 128 * 64 * kBf16, 2 * 128 * 128 * 64, 0};
+  ResolvedOp op = resolve("umma", work);
+  EXPECT_EQ(op.latency, 136 + 256);
+  EXPECT_EQ(op.chainLatency, 256) << "in-order TC queue: the II alone";
+  EXPECT_EQ(triples(op), (Triples{{"tc_and_mma", 256, 1},
+                                  {"tp_mma", 256, 1},
+                                  {"tp_smem_rd", 256, 1}}));
+  EXPECT_TRUE(op.pools.empty());
+  EXPECT_EQ(op.poolHoldCycles(), 256u);
+}
+
+TEST(Resolve, UmmaMatchesMeasured128x128x16) {
+  // blackwell-facts §1.3: SS 128x128x16 bf16 measured 200 clk, II 64.
+  ResolvedOp op = resolve("umma", {0, 2 * 128 * 128 * 16, 0});
+  EXPECT_EQ(op.latency, 200);
+  EXPECT_EQ(op.chainLatency, 64);
+}
+
+TEST(Resolve, UmmaTs) {
+  ResolvedOp op = resolve("umma_ts", {128 * 64 * kBf16, 2 * 128 * 128 * 64, 0});
+  EXPECT_EQ(op.latency, 116 + 256);
+  EXPECT_EQ(op.chainLatency, 256);
+  EXPECT_EQ(triples(op), (Triples{{"tc_and_mma", 256, 1},
+                                  {"tp_mma", 256, 1},
+                                  {"tp_smem_rd", 128, 1}}));
+}
+
+TEST(Resolve, TmaLoad32KiB) {
+  ResolvedOp op = resolve("tma_load", {32768, 0, 0});
+  EXPECT_EQ(op.latency, 4586);
+  EXPECT_EQ(op.chainLatency, 4586) << "no chain latency: the latency";
+  // 32768 / 25 = 1310.72 -> 1311.
+  EXPECT_EQ(triples(op), (Triples{{"tma", 1311, 1}, {"tp_smem_wr", 256, 1}}));
+}
+
+TEST(Resolve, TmaLoadInterpolates) {
+  EXPECT_EQ(resolve("tma_load", {24576, 0, 0}).latency, 4088);
+  EXPECT_EQ(resolve("tma_load", {512, 0, 0}).latency, 1413);
+}
+
+TEST(Resolve, TmaStore16KiB) {
+  ResolvedOp op = resolve("tma_store", {16384, 0, 0});
+  EXPECT_EQ(op.latency, 3590);
+  EXPECT_EQ(triples(op), (Triples{{"tma", 656, 1}, {"tp_smem_rd", 128, 1}}));
+}
+
+TEST(Resolve, CpAsync) {
+  ResolvedOp op = resolve("cp_async", {16384, 0, 0});
+  EXPECT_EQ(op.latency, 1600);
+  EXPECT_EQ(triples(op), (Triples{{"lsu", 128, 1},
+                                  {"tp_gnic_rd", 656, 1},
+                                  {"tp_smem_wr", 128, 1}}));
+}
+
+TEST(Resolve, TmemLoadStore) {
+  OpWork acc{128 * 128 * kF32, 0, 0};
+  ResolvedOp ld = resolve("tmem_load", acc);
+  EXPECT_EQ(ld.latency, 50 + 128);
+  EXPECT_EQ(triples(ld), (Triples{{"tp_tmem_rd", 128, 1}}));
+  ResolvedOp st = resolve("tmem_store", acc);
+  EXPECT_EQ(st.latency, 50 + 128);
+  EXPECT_EQ(triples(st), (Triples{{"tp_tmem_wr", 128, 1}}));
+}
+
+TEST(Resolve, SmemLoadStore) {
+  OpWork tile{128 * 128 * kBf16, 0, 0};
+  ResolvedOp ld = resolve("smem_load", tile);
+  EXPECT_EQ(ld.latency, 30 + 256);
+  EXPECT_EQ(triples(ld), (Triples{{"tp_smem_rd", 256, 1}}));
+  ResolvedOp st = resolve("smem_store", tile);
+  EXPECT_EQ(st.latency, 30 + 256);
+  EXPECT_EQ(triples(st), (Triples{{"tp_smem_wr", 256, 1}}));
+}
+
+TEST(Resolve, Exp2OnMufu) {
+  // blackwell-facts §1.3: 16384 exponentials take 1024 clk of MUFU.
+  ResolvedOp op = resolve("exp2", {0, 0, 128 * 128});
+  EXPECT_EQ(op.latency, 20 + 1024);
+  EXPECT_EQ(triples(op), (Triples{{"xu", 1024, 1}}));
+}
+
+TEST(Resolve, FmaAndReduceHoldTheFanoutPool) {
+  OpWork tile{0, 0, 128 * 128};
+  ResolvedOp fma = resolve("fma", tile);
+  EXPECT_EQ(fma.latency, 4 + 512);
+  EXPECT_EQ(triples(fma), (Triples{{"alu_or_fmaheavy", 512, 1}}));
+  ASSERT_EQ(fma.pools.size(), 1u);
+  EXPECT_EQ(fma.pools[0].pool, 7u);
+  EXPECT_EQ(fma.pools[0].amount, 1u);
+  EXPECT_EQ(fma.poolHoldCycles(), 512u);
+
+  ResolvedOp red = resolve("reduce", tile);
+  EXPECT_EQ(red.latency, 14 + 512);
+  EXPECT_EQ(triples(red), (Triples{{"alu_or_fmaheavy", 512, 1}}));
+  EXPECT_EQ(red.pools, fma.pools);
+}
+
+TEST(Resolve, Cvt) {
+  ResolvedOp op = resolve("cvt", {0, 0, 128 * 128});
+  EXPECT_EQ(op.latency, 4 + 256);
+  EXPECT_EQ(triples(op), (Triples{{"fp32x2_fp16ultra", 256, 1}}));
+}
+
+TEST(Resolve, Generic) {
+  ResolvedOp op = resolve("generic", {1 << 20, 1 << 20, 1 << 20});
+  EXPECT_EQ(op.latency, 2);
+  EXPECT_EQ(triples(op), (Triples{{"dual_alu", 1, 1}}));
+}
+
+TEST(Resolve, BookFamilies) {
+  OpWork any{4096, 4096, 4096};
+  EXPECT_EQ(triples(resolve("book.dual_alu", any)),
+            (Triples{{"dual_alu", 2, 1}}));
+  EXPECT_EQ(resolve("book.dual_alu", any).latency, 2);
+  EXPECT_EQ(triples(resolve("book.fma_heavy", any)),
+            (Triples{{"alu_or_fmaheavy", 4, 1}}));
+  EXPECT_EQ(triples(resolve("book.fp32x2", any)),
+            (Triples{{"fp32x2_fp16ultra", 4, 1}}));
+  for (const char *cls : {"book.fma_heavy", "book.fp32x2"})
+    EXPECT_EQ(resolve(cls, any).latency, 4) << cls;
+  EXPECT_EQ(triples(resolve("book.smem_rd", any)),
+            (Triples{{"tp_smem_rd", 7, 1}}));
+  EXPECT_EQ(triples(resolve("book.smem_wr", any)),
+            (Triples{{"tp_smem_wr", 7, 1}}));
+  EXPECT_EQ(triples(resolve("book.tmem_rd", any)),
+            (Triples{{"tp_tmem_rd", 7, 1}}));
+  EXPECT_EQ(triples(resolve("book.tmem_wr", any)),
+            (Triples{{"tp_tmem_wr", 7, 1}}));
+  for (const char *cls :
+       {"book.smem_rd", "book.smem_wr", "book.tmem_rd", "book.tmem_wr"})
+    EXPECT_EQ(resolve(cls, any).latency, 7) << cls;
+  ResolvedOp tma = resolve("book.tma_load", any);
+  EXPECT_EQ(tma.latency, 8);
+  EXPECT_EQ(triples(tma), (Triples{{"tma", 8, 1}, {"tp_smem_wr", 8, 1}}));
+  ResolvedOp mma = resolve("book.mma", any);
+  EXPECT_EQ(mma.latency, 16) << "accumulator latency";
+  EXPECT_EQ(triples(mma), (Triples{{"tc_and_mma", 8, 1}, {"tp_mma", 8, 1}}))
+      << "8-cycle issue window";
+}
+
+TEST(Resolve, Flags) {
+  auto flags = [](llvm::StringRef name) {
+    const OpClassInfo *cls = sm100a().lookupOpClass(name);
+    return std::make_tuple(cls->async, cls->tma, cls->mma);
+  };
+  using F = std::tuple<bool, bool, bool>;
+  EXPECT_EQ(flags("tma_load"), F(true, true, false));
+  EXPECT_EQ(flags("tma_store"), F(true, true, false));
+  EXPECT_EQ(flags("cp_async"), F(true, false, false));
+  EXPECT_EQ(flags("umma"), F(true, false, true));
+  EXPECT_EQ(flags("umma_ts"), F(true, false, true));
+  EXPECT_EQ(flags("book.tma_load"), F(true, true, false));
+  EXPECT_EQ(flags("book.mma"), F(true, false, true));
+  for (const char *sync :
+       {"tmem_load", "tmem_store", "smem_load", "smem_store", "exp2", "fma",
+        "cvt", "reduce", "generic", "book.dual_alu"})
+    EXPECT_EQ(flags(sync), F(false, false, false)) << sync;
+}
+
+TEST(Resolve, DurationsAreAtLeastOne) {
+  ResolvedOp op = resolve("umma", {});
+  EXPECT_EQ(op.latency, 136);
+  EXPECT_EQ(op.chainLatency, 0);
+  for (const ResolvedTriple &t : op.triples)
+    EXPECT_EQ(t.duration, 1u);
+  EXPECT_EQ(op.poolHoldCycles(), 1u);
+}
+
+TEST(Resolve, PoolsHeldAtLeastOneCycleWithoutTriples) {
+  OpClassInfo cls;
+  cls.name = "pool_only";
+  cls.latency = Quantity::constant(0);
+  cls.pools = {{5, 1}};
+  ResolvedOp op = sm100a().resolve(cls, {});
+  EXPECT_EQ(op.latency, 0);
+  EXPECT_TRUE(op.triples.empty());
+  EXPECT_EQ(op.poolHoldCycles(), 1u);
+}
+
+} // namespace
