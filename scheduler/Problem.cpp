@@ -27,6 +27,10 @@ void Problem::finalize() {
   footprints.reserve(ops.size());
   for (const Operation &op : ops)
     footprints.emplace_back(layout, op.uses);
+  maxOutLatency.assign(ops.size(), 0);
+  for (const Dependence &d : deps)
+    if (d.src < ops.size())
+      maxOutLatency[d.src] = std::max(maxOutLatency[d.src], d.latency);
 }
 
 bool Problem::hasAsyncOp() const {
@@ -69,7 +73,8 @@ rrt::Bounds Problem::computeBounds() const {
 int64_t Problem::stepLength(OpId op) const {
   int64_t lat = ops[op].latency.value_or(0);
   int64_t len = op < footprints.size() ? footprints[op].length() : 0;
-  return std::max<int64_t>({lat, len, 1});
+  int64_t out = op < maxOutLatency.size() ? maxOutLatency[op] : 0;
+  return std::max<int64_t>({lat, len, out, 1});
 }
 
 int64_t Problem::serialLength() const {

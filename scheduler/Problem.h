@@ -92,7 +92,8 @@ public:
   rrt::Bounds computeBounds() const;
 
   /// Length of the non-overlapped schedule: every op runs alone for
-  /// max(latency, footprint length, 1) cycles. The serial generator's II and
+  /// max(latency, footprint length, largest outgoing dependence latency, 1)
+  /// cycles. The serial generator's II and
   /// the default cap of the II search (design.md decision 3).
   int64_t serialLength() const;
   int64_t stepLength(OpId op) const;
@@ -102,6 +103,7 @@ private:
   std::vector<Operation> ops;
   std::vector<Dependence> deps;
   std::vector<rrt::Footprint> footprints;
+  std::vector<int64_t> maxOutLatency; ///< Per op, over its dependences.
   ConstraintGroups groups;
   bool forceSerial = false;
 };

@@ -7,6 +7,7 @@
 #include "scheduler/TargetProblem.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -144,7 +145,8 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
 }
 
 static void emitOne(const LoopProblem &lp, const sched::Diagnostic &d) {
-  Location loc = d.op ? lp.ops[*d.op]->getLoc() : lp.loop.getLoc();
+  Location loc = d.op ? lp.ops[*d.op]->getLoc()
+                      : const_cast<scf::ForOp &>(lp.loop)->getLoc();
   auto attach = [&](InFlightDiagnostic &diag) {
     for (const sched::Diagnostic &note : d.notes) {
       Location noteLoc = note.op ? lp.ops[*note.op]->getLoc() : loc;

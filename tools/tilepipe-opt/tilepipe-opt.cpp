@@ -7,8 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/TileASDialect.h"
-// TODO: re-enable once TilePipeSchedulerPasses builds.
-// #include "scheduler/mlir/Passes.h"
+#include "scheduler/mlir/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,9 +26,7 @@ int main(int argc, char **argv) {
   tilepipe::registerTestWorkPass();
 
   // Scheduler passes.
-  // TODO: re-enable once TilePipeSchedulerPasses builds (and add it back to
-  // target_link_libraries in CMakeLists.txt).
-  // tilepipe::registerTilePipePasses();
+  tilepipe::registerTilePipePasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::tileas::TileASDialect, mlir::arith::ArithDialect,
