@@ -218,10 +218,13 @@ Error Loader::load(const json::Value &root) {
                           "caps", "op_classes"}))
     return err;
 
-  std::string base;
-  if (Error err = r.string("inherit", /*required=*/false, base))
-    return err;
-  if (!base.empty() || r.get("inherit")) {
+  // A file that inherits may list only what it changes; one that does not
+  // must describe the whole machine.
+  bool inherits = r.get("inherit") != nullptr;
+  if (inherits) {
+    std::string base;
+    if (Error err = r.string("inherit", /*required=*/true, base))
+      return err;
     if (base != "sm_100a")
       return fieldError("inherit",
                         "unknown base target '" + base + "' (known: sm_100a)");
@@ -235,9 +238,6 @@ Error Loader::load(const json::Value &root) {
   if (Error err = r.string("description", /*required=*/false, m.description))
     return err;
 
-  // A file that inherits may list only what it changes; one that does not
-  // must describe the whole machine.
-  bool inherits = r.get("inherit") != nullptr;
   // Pools first: slots refer to pools, op classes refer to both.
   if (const json::Value *v = r.get("pools")) {
     if (Error err = loadPools(*v, r.at("pools")))
@@ -667,7 +667,8 @@ Error syntaxError(StringRef fileName, Error err) {
     return llvm::createStringError(
         llvm::formatv("{0}:{1}:{2}: not valid JSON: {3}",
                       fileName.empty() ? StringRef("<input>") : fileName, line,
-                      std::max(column, 1u), StringRef(text).drop_front(consumed))
+                      std::max(column, 1u),
+                      StringRef(text).drop_front(consumed))
             .str());
   return inFile(fileName, llvm::createStringError("not valid JSON: " + text));
 }
@@ -732,8 +733,7 @@ private:
           error = fieldError(keyPath,
                              llvm::formatv("duplicate key at {0}:{1} (first "
                                            "written at {2}:{3})",
-                                           line, column, firstLine,
-                                           firstColumn)
+                                           line, column, firstLine, firstColumn)
                                  .str());
           return;
         }
