@@ -42,6 +42,10 @@ struct Bounds {
   unsigned mii = 1;
   /// A zero-distance cycle of positive latency: no II works.
   bool recurrenceInfeasible = false;
+  /// An op collides with itself at every II (a bit held twice in one cycle,
+  /// or a single-cycle pool request over capacity): resMII or fineMII is
+  /// UINT_MAX, and so is mii.
+  bool resourceInfeasible = false;
   /// An op whose depth bound cannot be met at any II (max_depth with an
   /// unbounded dependence chain is impossible only via recurrences; kept for
   /// diagnostics).
@@ -50,6 +54,7 @@ struct Bounds {
   llvm::SmallVector<unsigned, 8> criticalCycle; ///< Ops on the recMII cycle.
 };
 
+/// Both return UINT_MAX when some op collides with itself at every II.
 unsigned computeResMII(const BoundsInput &in, std::string *bottleneck = nullptr);
 unsigned computeFineMII(const BoundsInput &in,
                         std::string *bottleneck = nullptr);
@@ -66,8 +71,10 @@ Bounds computeBounds(const BoundsInput &in);
 bool hasPositiveCycle(unsigned numOps, llvm::ArrayRef<DepEdge> deps, int64_t ii,
                       llvm::SmallVectorImpl<unsigned> *cycle = nullptr);
 
-/// Longest zero-distance path from any source to each op (ASAP start), or
-/// nullopt when the zero-distance subgraph has a cycle.
+/// Longest zero-distance path from any source to each op (ASAP start, all
+/// starts >= 0), or nullopt when the zero-distance subgraph has a cycle of
+/// positive latency (then no schedule exists). Zero-distance cycles of total
+/// latency <= 0 are legal and handled.
 std::optional<std::vector<int64_t>> computeASAP(unsigned numOps,
                                                 llvm::ArrayRef<DepEdge> deps);
 

@@ -25,6 +25,9 @@ struct Conflict {
   unsigned requested = 0; ///< Pool units requested in that row.
   unsigned used = 0;      ///< Pool units already held in that row.
   unsigned capacity = 0;
+  /// Whether `resource` indexes bits or pools; for Kind::Self it says which
+  /// kind of resource the op collides with itself on.
+  Use::Kind resourceKind = Use::Kind::Bit;
 };
 
 class RRT {
@@ -64,6 +67,9 @@ private:
   unsigned numPools = 0;
   std::vector<uint64_t> bits;
   std::vector<unsigned> usage;
+  /// Per pool, the most units a row may hold: the cap, or UINT64_MAX for a
+  /// non-binding pool, so the probe needs no branch on poolBinding.
+  std::vector<uint64_t> limits;
 };
 
 } // namespace tilepipe::rrt

@@ -69,6 +69,12 @@ struct FoldedFootprint {
   /// Set when the op collides with itself after folding (a bit held twice
   /// in one modulo row, or a pool request over capacity in one row).
   bool selfConflict = false;
+  /// Where the first self-collision was found (meaningful only when
+  /// selfConflict is set), so a refused probe can name the resource.
+  Use::Kind selfKind = Use::Kind::Bit;
+  unsigned selfRow = 0;      ///< Folded row of the collision.
+  unsigned selfResource = 0; ///< Bit or pool index.
+  uint64_t selfDemand = 0;   ///< Pool units the op claims in that row.
   bool empty() const { return numRows == 0; }
   const uint64_t *rowBits(unsigned row) const {
     return bits.data() + size_t(row) * numWords;
