@@ -4,7 +4,8 @@
 // schedule exists, whatever the placement heuristic. The recurrence bound is
 // the expensive one; it runs a longest-path positive-cycle test per strongly
 // connected component, jumping II to the ratio of each positive cycle it finds
-// and falling back to bisection so the number of tests stays logarithmic.
+// and interleaving galloping and bisection so the number of tests stays
+// logarithmic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +61,8 @@ Graph buildGraph(unsigned numNodes, ArrayRef<DepEdge> deps, Pred keep) {
   unsigned m = 0;
   for (unsigned i = 0, e = deps.size(); i != e; ++i)
     if (keep(i)) {
+      assert(deps[i].src < numNodes && deps[i].dst < numNodes &&
+             "dependence names an op out of range");
       ++g.begin[deps[i].src + 1];
       ++m;
     }

@@ -46,12 +46,11 @@ struct Bounds {
   /// or a single-cycle pool request over capacity): resMII or fineMII is
   /// UINT_MAX, and so is mii.
   bool resourceInfeasible = false;
-  /// An op whose depth bound cannot be met at any II (max_depth with an
-  /// unbounded dependence chain is impossible only via recurrences; kept for
-  /// diagnostics).
   std::string resBottleneck;  ///< Name of the resource that sets resMII.
   std::string fineBottleneck; ///< Name of the pool that sets fineMII.
-  llvm::SmallVector<unsigned, 8> criticalCycle; ///< Ops on the recMII cycle.
+  /// Ops on the cycle that forces recMII (or on the zero-distance positive
+  /// cycle when recurrenceInfeasible).
+  llvm::SmallVector<unsigned, 8> criticalCycle;
 };
 
 /// Both return UINT_MAX when some op collides with itself at every II.
@@ -59,7 +58,9 @@ unsigned computeResMII(const BoundsInput &in, std::string *bottleneck = nullptr)
 unsigned computeFineMII(const BoundsInput &in,
                         std::string *bottleneck = nullptr);
 /// Returns nullopt when a zero-distance positive cycle makes every II
-/// infeasible.
+/// infeasible; `cycle` then receives that cycle. Otherwise, when the result
+/// is above 1, `cycle` receives a cycle that is positive at result - 1 (ops in
+/// cycle order, starting at the smallest id).
 std::optional<unsigned>
 computeRecMII(const BoundsInput &in,
               llvm::SmallVectorImpl<unsigned> *cycle = nullptr);

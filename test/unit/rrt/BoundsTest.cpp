@@ -252,6 +252,8 @@ TEST(RecMIITest, ZeroDistancePositiveCycleIsInfeasible) {
   EXPECT_EQ(cycle, (llvm::SmallVector<unsigned, 4>{0, 1, 2}));
   Bounds b = computeBounds(input(l, fps, deps));
   EXPECT_TRUE(b.recurrenceInfeasible);
+  EXPECT_EQ(b.recMII, 1u);
+  EXPECT_EQ(b.criticalCycle, (llvm::SmallVector<unsigned, 8>{0, 1, 2}));
   std::vector<DepEdge> self = {{2, 2, 1, 0}};
   EXPECT_FALSE(computeRecMII(input(l, fps, self)));
   std::vector<DepEdge> zero = {{2, 2, 0, 0}};
