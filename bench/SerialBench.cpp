@@ -1,0 +1,70 @@
+//===- SerialBench.cpp - serial generator and problem checks --------------===//
+
+#include "scheduler/SerialGenerator.h"
+
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+using namespace tilepipe;
+using namespace tilepipe::sched;
+
+namespace {
+
+// A layered loop body: each op depends on up to three earlier ops, a few
+// values are carried to the next iteration, footprints on four singleton
+// slots and one pool.
+Problem makeLoop(unsigned numOps) {
+  rrt::ResourceLayout layout;
+  for (unsigned b = 0; b < 4; ++b)
+    layout.addBit("slot" + std::to_string(b));
+  layout.addPool("issue", 4);
+  Problem p(layout);
+  std::mt19937 rng(numOps);
+  std::uniform_int_distribution<int> lat(1, 8), kind(0, 4);
+  for (unsigned i = 0; i < numOps; ++i) {
+    Operation op;
+    op.name = "op" + std::to_string(i);
+    op.latency = lat(rng);
+    int k = kind(rng);
+    op.uses.push_back(k < 4 ? rrt::Use::bit(k, 1 + k)
+                            : rrt::Use::pool(0, 2, 1 + i % 2));
+    p.addOp(std::move(op));
+    for (unsigned d = 1; d <= 3 && d <= i; ++d)
+      if (rng() % 2)
+        p.addDependence({i - d, i, int64_t(lat(rng)), 0});
+    if (i > 4 && rng() % 16 == 0)
+      p.addDependence({i, unsigned(rng() % i), int64_t(lat(rng)), 1});
+  }
+  p.finalize();
+  return p;
+}
+
+void BM_SerialSchedule(benchmark::State &state) {
+  Problem p = makeLoop(state.range(0));
+  for (auto _ : state) {
+    DiagnosticList diags;
+    auto s = generateSerialSchedule(p, diags);
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_SerialSchedule)->Arg(100)->Arg(1000)->Arg(10000)->Arg(50000)
+    ->Unit(benchmark::kMillisecond);
+
+void BM_CheckAndVerify(benchmark::State &state) {
+  Problem p = makeLoop(state.range(0));
+  DiagnosticList diags;
+  auto s = generateSerialSchedule(p, diags);
+  Schedule schedule = s->toSchedule();
+  for (auto _ : state) {
+    DiagnosticList d;
+    benchmark::DoNotOptimize(p.check(d));
+    benchmark::DoNotOptimize(p.verify(schedule, d));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_CheckAndVerify)->Arg(1000)->Arg(10000)->Arg(50000)
+    ->Unit(benchmark::kMillisecond);
+
+} // namespace
