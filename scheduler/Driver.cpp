@@ -1,0 +1,41 @@
+//===- Driver.cpp ---------------------------------------------------------===//
+
+#include "scheduler/Driver.h"
+
+#include "scheduler/SerialGenerator.h"
+
+using namespace tilepipe;
+using namespace tilepipe::sched;
+
+std::optional<ScheduleAnalysis>
+tilepipe::sched::runScheduler(const Problem &problem,
+                              const DriverOptions &options,
+                              DiagnosticList &diags) {
+  if (!problem.check(diags))
+    return std::nullopt;
+  rrt::Bounds bounds = problem.computeBounds();
+  GeneratorSelection selection = selectGenerator(problem, options.selection);
+
+  std::optional<ScheduleAnalysis> analysis;
+  if (selection.kind == GeneratorKind::CostBased)
+    analysis = generateModuloSchedule(problem, bounds, options.modulo, diags);
+  else
+    analysis = generateSerialSchedule(problem, diags);
+  if (!analysis) {
+    diags.error("failed to find a schedule");
+    return std::nullopt;
+  }
+  analysis->bounds = bounds;
+  analysis->selectionReason = selection.reason;
+
+  // A generator bug must never publish an invalid schedule.
+  DiagnosticList violations;
+  if (!problem.verify(analysis->toSchedule(), violations)) {
+    for (const Diagnostic &v : violations.all())
+      diags.error("internal error: generated schedule fails verification: " +
+                      v.message,
+                  v.op);
+    return std::nullopt;
+  }
+  return analysis;
+}

@@ -1,0 +1,30 @@
+//===- Driver.h - check, bound, select, generate, verify -------*- C++ -*-===//
+//
+// The whole scheduling flow on one Problem, shared by the MLIR pass and the
+// `tilepipe schedule` command: check() the input, compute the lower bounds,
+// select a generator, run it, verify() the result. A returned analysis has
+// always passed verify().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_SCHEDULER_DRIVER_H
+#define TILEPIPE_SCHEDULER_DRIVER_H
+
+#include "scheduler/GeneratorSelection.h"
+#include "scheduler/ModuloScheduler.h"
+
+namespace tilepipe::sched {
+
+struct DriverOptions {
+  SelectionOptions selection;
+  ModuloOptions modulo;
+};
+
+/// Returns the verified schedule, or nullopt with errors in `diags`.
+std::optional<ScheduleAnalysis> runScheduler(const Problem &problem,
+                                             const DriverOptions &options,
+                                             DiagnosticList &diags);
+
+} // namespace tilepipe::sched
+
+#endif // TILEPIPE_SCHEDULER_DRIVER_H
