@@ -8,7 +8,7 @@
 #include "scheduler/mlir/Passes.h"
 
 #include "attrs/ResultAttrs.h"
-#include "scheduler/SerialGenerator.h"
+#include "scheduler/Driver.h"
 #include "scheduler/mlir/LoopProblem.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -65,52 +65,17 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
     return false;
   LoopProblem &lp = *built;
 
+  sched::DriverOptions options;
+  options.selection.request = generator;
+  options.selection.serialThreshold = serialThreshold;
   sched::DiagnosticList diags;
-  if (!lp.problem.check(diags)) {
-    emitDiagnostics(lp, diags);
-    attrs::clearScheduleAttrs(loop, lp.ops);
-    return false;
-  }
-  rrt::Bounds bounds = lp.problem.computeBounds();
-
-  sched::SelectionOptions options;
-  options.request = generator;
-  options.serialThreshold = serialThreshold;
-  sched::GeneratorSelection selection =
-      sched::selectGenerator(lp.problem, options);
-  if (selection.kind == sched::GeneratorKind::CostBased) {
-    diags.remark("the cost-based generator is not available in this build "
-                 "(selected because " +
-                 selection.reason +
-                 "); scheduling the loop with the serial generator");
-    selection = {sched::GeneratorKind::Serial,
-                 "cost-based generator not available"};
-  }
-
   std::optional<sched::ScheduleAnalysis> analysis =
-      sched::generateSerialSchedule(lp.problem, diags);
-  if (!analysis) {
-    diags.error("failed to find a schedule");
-    emitDiagnostics(lp, diags);
-    attrs::clearScheduleAttrs(loop, lp.ops);
-    return false;
-  }
-  analysis->bounds = bounds;
-  analysis->selectionReason = selection.reason;
-
-  // Every published schedule is verified; a failure here is a bug in a
-  // generator, reported as such rather than published.
-  sched::DiagnosticList violations;
-  if (!lp.problem.verify(analysis->toSchedule(), violations)) {
-    for (sched::Diagnostic &v : violations.all())
-      v.message = "internal error: generated schedule fails verification: " +
-                  v.message;
-    emitDiagnostics(lp, diags);
-    emitDiagnostics(lp, violations);
-    attrs::clearScheduleAttrs(loop, lp.ops);
-    return false;
-  }
+      sched::runScheduler(lp.problem, options, diags);
   emitDiagnostics(lp, diags);
+  if (!analysis) {
+    attrs::clearScheduleAttrs(loop, lp.ops);
+    return false;
+  }
 
   attrs::writeScheduleAttrs(loop, lp.ops, *analysis);
   if (printSchedule) {

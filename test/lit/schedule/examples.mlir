@@ -21,8 +21,8 @@
 // GEMM-IR: tileas.umma {{.*}}tileas.schedule.cycle = 8176 : i64, tileas.schedule.order = 2 : i32, tileas.schedule.stage = 0 : i32
 // GEMM-IR: } {tileas.schedule.generator = "serial", tileas.schedule.ii = 8824 : i32, tileas.schedule.mii = 1967 : i32, tileas.schedule.stages = 1 : i32}
 
-// ATTN: remark: the cost-based generator is not available in this build
-// ATTN: generator: serial (cost-based generator not available)
-// ATTN-NEXT: II 13674, MII 2622 (resource 2622, fine-density 388, recurrence 512, dependency 1), stages 1
-// ATTN: %6 = tileas.umma         umma
-// ATTN: %19 = tileas.umma        umma_ts        13046     0    16  tc_and_mma+tp_mma+tp_smem_rd
+// The attention loop has TMA and UMMA ops: the cost-based generator seats it
+// at II = MII, bound by the TMA engine (two 32 KiB loads: 2 x 1311 cycles).
+// ATTN: generator: cost-based (the loop has TMA, MMA or async ops)
+// ATTN-NEXT: II 2622, MII 2622 (resource 2622, fine-density 388, recurrence 512, dependency 1), stages 4
+// ATTN: %19 = tileas.umma        umma_ts         7882     3    14  tc_and_mma+tp_mma+tp_smem_rd

@@ -1,0 +1,64 @@
+//===- ExactCheck.h - exact II feasibility by SMT (Z3) ---------*- C++ -*-===//
+//
+// An exact model of Problem::verify() at one II, decided by Z3: per op a
+// modulo row r in [0, II) (one-hot row booleans) and a stage k >= 0 with
+// start = II * k + r; precedence as linear constraints, every RRT row of
+// every bit and binding pool as a pseudo-boolean sum over the ops' folded
+// footprints, max_depth as k <= D, same-depth groups as equal k, force-serial
+// as non-overlapping intervals inside [0, II]. "Infeasible" is a proof that
+// no schedule at that II passes verify(); "Feasible" comes with a witness
+// that verify() accepted. docs/exact-check.md has the formulation and the
+// proof that the stage horizon loses nothing.
+//
+// No exception crosses this API: ExactCheck.cpp alone is built with
+// -fexceptions and catches every z3::exception (reported as Unknown).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_SCHEDULER_EXACT_EXACTCHECK_H
+#define TILEPIPE_SCHEDULER_EXACT_EXACTCHECK_H
+
+#include "scheduler/Problem.h"
+
+#include <optional>
+#include <string>
+
+namespace tilepipe::sched::exact {
+
+enum class Verdict { Feasible, Infeasible, Unknown };
+
+struct ExactOptions {
+  /// Solver time limit per II, in milliseconds (0: none).
+  unsigned timeoutMs = 2000;
+  /// Larger problems are not attempted: the verdict is Unknown.
+  unsigned maxOps = 64;
+};
+
+struct ExactResult {
+  Verdict verdict = Verdict::Unknown;
+  /// Set exactly when the verdict is Feasible; verify() accepted it.
+  std::optional<Schedule> witness;
+  /// Why the verdict is Unknown (timeout, too many ops, malformed problem,
+  /// solver error); for Infeasible, a short note on what proved it.
+  std::string reason;
+};
+
+/// Decides whether any schedule of `problem` exists at II `ii`, i.e. whether
+/// some Schedule{ii, starts} passes problem.verify(). The problem must be
+/// finalized (footprints are read as verify() reads them).
+ExactResult checkII(const Problem &problem, unsigned ii,
+                    const ExactOptions &opts = {});
+
+/// Certifies that no II in [lowerBound, ii) is feasible: returns true when
+/// every one is proven infeasible (the II found is optimal), false when some
+/// smaller II is feasible, nullopt when unknown. A lowerBound of 0 is read as
+/// 1; an empty range is vacuously true. opts.timeoutMs applies to each II.
+std::optional<bool> proveOptimal(const Problem &problem, unsigned ii,
+                                 unsigned lowerBound,
+                                 const ExactOptions &opts = {});
+
+const char *toString(Verdict verdict);
+
+} // namespace tilepipe::sched::exact
+
+#endif // TILEPIPE_SCHEDULER_EXACT_EXACTCHECK_H
