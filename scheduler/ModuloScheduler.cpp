@@ -36,11 +36,20 @@ struct Failure {
   bool proven = false;
 };
 
+/// How one attempt orders ops and forces seats; the ladder tries them in turn
+/// at each candidate II before the II is bumped.
+struct Strategy {
+  bool heightPriority; ///< Else program order.
+  bool costRanked;     ///< Forced seat by the cost ranking, else Rau's rule.
+};
+
 /// One placement attempt at a fixed II.
 class Placement {
 public:
-  Placement(const Problem &problem, unsigned ii, const ModuloOptions &options)
-      : problem(problem), ii(ii), options(options), n(problem.getNumOps()),
+  Placement(const Problem &problem, unsigned ii, const ModuloOptions &options,
+            Strategy strategy)
+      : problem(problem), ii(ii), options(options), strategy(strategy),
+        n(problem.getNumOps()),
         table(problem.getLayout(), ii), time(n, kUnscheduled),
         lastTime(n, kUnscheduled) {
     preds.resize(n);
@@ -67,6 +76,7 @@ private:
   /// Whether op `j` seated at time[j] claims a resource `op` needs at `t`.
   bool overlaps(OpId op, int64_t t, OpId j) const;
   unsigned evictionsNeeded(OpId op, int64_t t) const;
+  bool breaksSuccessor(OpId op, int64_t t) const;
   void seat(OpId op, int64_t t);
   void evict(OpId op);
   std::optional<int32_t> groupDepth(OpId op) const;
@@ -74,6 +84,7 @@ private:
   const Problem &problem;
   const unsigned ii;
   const ModuloOptions &options;
+  const Strategy strategy;
   const unsigned n;
   rrt::RRT table;
   std::vector<rrt::FoldedFootprint> folded;
@@ -175,6 +186,16 @@ bool Placement::overlaps(OpId op, int64_t t, OpId j) const {
   return false;
 }
 
+bool Placement::breaksSuccessor(OpId op, int64_t t) const {
+  for (unsigned e : succs[op]) {
+    const Dependence &d = problem.getDependences()[e];
+    if (d.dst != op && time[d.dst] != kUnscheduled &&
+        time[d.dst] < t + weight(d))
+      return true;
+  }
+  return false;
+}
+
 unsigned Placement::evictionsNeeded(OpId op, int64_t t) const {
   unsigned count = 0;
   for (OpId j = 0; j < n; ++j)
@@ -208,6 +229,9 @@ std::optional<std::vector<int64_t>> Placement::run(Failure &failure) {
   if (!fold(failure))
     return std::nullopt;
   computeHeights();
+  if (!strategy.heightPriority)
+    for (OpId op = 0; op < n; ++op)
+      height[op] = 0; // Program order alone (ties break by id).
   for (OpId op = 0; op < n; ++op)
     queue.push({height[op], -int64_t(op)});
 
@@ -262,7 +286,9 @@ std::optional<std::vector<int64_t>> Placement::run(Failure &failure) {
     // G3: the first seat in the window the RRT accepts.
     std::optional<int64_t> chosen;
     for (int64_t t = lo; t <= hi; ++t) {
-      if (table.probe(folded[op], t) && evictionsNeeded(op, t) == 0) {
+      // A seat the RRT accepts overlaps no seated op, so only the seated
+      // successors remain to check.
+      if (table.probe(folded[op], t) && !breaksSuccessor(op, t)) {
         chosen = t;
         break;
       }
@@ -280,7 +306,7 @@ std::optional<std::vector<int64_t>> Placement::run(Failure &failure) {
       // window lexicographically by (ops evicted, distance from the window
       // start); without it, Rau's rule: one past the op's previous seat.
       int64_t forced;
-      if (options.arms & ArmCostBased) {
+      if ((options.arms & ArmCostBased) && strategy.costRanked) {
         unsigned best = UINT_MAX;
         forced = lo;
         for (int64_t t = lo; t <= hi; ++t) {
@@ -410,11 +436,22 @@ tilepipe::sched::generateModuloSchedule(const Problem &problem,
       failure = f;
       return std::nullopt;
     }
-    Placement placement(problem, ii, options);
-    std::optional<std::vector<int64_t>> starts = placement.run(f);
-    if (!starts)
-      failure = f;
-    return starts;
+    // The strategy ladder: the heights with cost-ranked forced seats, then
+    // Rau's forced seats, then program order.
+    static constexpr Strategy ladder[] = {
+        {true, true}, {true, false}, {false, true}};
+    for (const Strategy &strategy : ladder) {
+      Placement placement(problem, ii, options, strategy);
+      Failure attemptFailure;
+      if (std::optional<std::vector<int64_t>> starts =
+              placement.run(attemptFailure))
+        return starts;
+      if (!failure.op || attemptFailure.ii == ii)
+        failure = attemptFailure;
+      if (attemptFailure.proven)
+        break;
+    }
+    return std::nullopt;
   };
   auto finish = [&](unsigned ii, std::vector<int64_t> starts) {
     Schedule s;

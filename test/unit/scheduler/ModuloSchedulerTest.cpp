@@ -1,0 +1,153 @@
+//===- ModuloSchedulerTest.cpp - the cost-based generator -----------------===//
+
+#include "TestProblems.h"
+
+#include "scheduler/Driver.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilepipe;
+using namespace tilepipe::sched;
+using tilepipe::testing::makeOp;
+using tilepipe::testing::smallLayout;
+
+namespace {
+
+DriverOptions costBased(unsigned arms = ArmAll,
+                        IISearch search = IISearch::Linear) {
+  DriverOptions o;
+  o.selection.request = GeneratorRequest::CostBased;
+  o.modulo.arms = arms;
+  o.modulo.search = search;
+  return o;
+}
+
+TEST(ModuloScheduler, ReachesResourceBound) {
+  // Four ops on one singleton bit for 2 cycles each: II = 8 exactly.
+  Problem p(smallLayout());
+  for (int i = 0; i < 4; ++i)
+    p.addOp(makeOp("op" + std::to_string(i), 3, {rrt::Use::bit(0, 2)}));
+  for (unsigned i = 0; i + 1 < 4; ++i)
+    p.addDependence({i, i + 1, 3, 0});
+  p.finalize();
+  DiagnosticList diags;
+  auto s = runScheduler(p, costBased(), diags);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->ii, 8u);
+  EXPECT_EQ(s->bounds.mii, 8u);
+  EXPECT_EQ(s->generator, GeneratorKind::CostBased);
+  ASSERT_TRUE(s->slots[0].depth);
+  EXPECT_EQ(*s->slots[0].moduloCycle, unsigned(s->slots[0].cycle % 8));
+}
+
+TEST(ModuloScheduler, ReachesRecurrenceBound) {
+  // a -> b -> c -> a (distance 1), latencies 2 + 3 + 4: recMII 9.
+  Problem p(smallLayout());
+  p.addOp(makeOp("a", 2));
+  p.addOp(makeOp("b", 3));
+  p.addOp(makeOp("c", 4));
+  p.addDependence({0, 1, 2, 0});
+  p.addDependence({1, 2, 3, 0});
+  p.addDependence({2, 0, 4, 1});
+  p.finalize();
+  DiagnosticList diags;
+  auto s = runScheduler(p, costBased(), diags);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->ii, 9u);
+}
+
+TEST(ModuloScheduler, BoundNotReachable) {
+  // Two ops on one bit: a holds it 3 cycles, b 1 cycle -> resMII 4. A chain
+  // a -> b with latency 1 and b -> a distance 1 latency 1 adds a recurrence
+  // of 2. Folding forbids II 4? No: rows {0,1,2} and {3} fit. Make b need
+  // the bit 2 cycles at offset 0 and a chain forcing b 1 cycle after a:
+  // at II 5 (resMII 5), a rows 0..2, b must start at 1 + k*5... b rows 1,2
+  // collide, so b starts at 3 (rows 3,4) -> feasible at 5.
+  Problem p(smallLayout());
+  p.addOp(makeOp("a", 1, {rrt::Use::bit(0, 3)}));
+  p.addOp(makeOp("b", 1, {rrt::Use::bit(0, 2)}));
+  p.addDependence({0, 1, 1, 0});
+  p.addDependence({1, 0, 1, 1});
+  p.finalize();
+  DiagnosticList diags;
+  auto s = runScheduler(p, costBased(), diags);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->bounds.mii, 5u);
+  EXPECT_EQ(s->ii, 5u);
+}
+
+TEST(ModuloScheduler, MaxDepthAndGroups) {
+  Problem p(smallLayout());
+  Operation a = makeOp("a", 10, {rrt::Use::bit(0, 1)});
+  Operation b = makeOp("b", 1, {rrt::Use::bit(0, 1)});
+  b.constraints.maxDepth = 5;
+  p.addOp(a);
+  p.addOp(b);
+  p.addDependence({0, 1, 10, 0});
+  p.getGroups().addMember(1, 0);
+  p.getGroups().addMember(1, 1);
+  p.getGroups().freeze();
+  p.finalize();
+  DiagnosticList diags;
+  auto s = runScheduler(p, costBased(), diags);
+  ASSERT_TRUE(s) << (diags.size() ? diags.all()[0].message : "");
+  // Same depth for a and b although b needs 10 cycles after a: II >= 11.
+  EXPECT_EQ(s->slots[0].stage, s->slots[1].stage);
+  EXPECT_GE(s->ii, 11u);
+}
+
+TEST(ModuloScheduler, RetryOffCanFail) {
+  // Without eviction a greedy first fit can paint itself into a corner; the
+  // search still ends with a verified schedule at a larger II.
+  std::mt19937 rng(7);
+  for (int i = 0; i < 50; ++i) {
+    Problem p = tilepipe::testing::randomProblem(rng, 12);
+    DiagnosticList d0;
+    if (!p.check(d0))
+      continue;
+    DiagnosticList diags;
+    auto s = runScheduler(p, costBased(ArmAll & ~ArmRetry), diags);
+    ASSERT_TRUE(s);
+    EXPECT_GE(s->ii, s->bounds.mii);
+  }
+}
+
+// Property: on thousands of random problems with recurrences and pools,
+// every schedule passes verify() (runScheduler refuses otherwise), II >= MII,
+// and a second run is identical.
+TEST(ModuloScheduler, RandomProblemsProperty) {
+  std::mt19937 rng(20261122);
+  unsigned scheduled = 0, atBound = 0;
+  for (unsigned iter = 0; iter < 2000; ++iter) {
+    Problem p = tilepipe::testing::randomProblem(rng, 2 + iter % 30);
+    DiagnosticList pre;
+    if (!p.check(pre))
+      continue;
+    for (IISearch search : {IISearch::Linear, IISearch::Gallop}) {
+      if (search == IISearch::Gallop && iter % 4)
+        continue;
+      DiagnosticList diags;
+      auto s = runScheduler(p, costBased(ArmAll, search), diags);
+      ASSERT_TRUE(s) << "iteration " << iter << ": "
+                     << (diags.size() ? diags.all()[0].message : "");
+      EXPECT_GE(s->ii, s->bounds.mii);
+      auto again = runScheduler(p, costBased(ArmAll, search), diags);
+      ASSERT_TRUE(again);
+      EXPECT_EQ(s->ii, again->ii);
+      EXPECT_EQ(s->toSchedule().start, again->toSchedule().start);
+      if (search == IISearch::Linear) {
+        ++scheduled;
+        atBound += s->ii == s->bounds.mii;
+      }
+    }
+  }
+  EXPECT_GT(scheduled, 1500u);
+  // Not a correctness rule, a regression guard on quality (measured: 68% of
+  // these random problems reach MII; many of the rest cannot, see
+  // docs/performance.md).
+  EXPECT_GT(atBound * 100, scheduled * 60);
+  std::printf("modulo: %u of %u random problems at II == MII\n", atBound,
+              scheduled);
+}
+
+} // namespace
