@@ -1,5 +1,6 @@
 //===- SerialBench.cpp - serial generator and problem checks --------------===//
 
+#include "scheduler/Driver.h"
 #include "scheduler/SerialGenerator.h"
 
 #include <benchmark/benchmark.h>
@@ -65,6 +66,26 @@ void BM_CheckAndVerify(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_CheckAndVerify)->Arg(1000)->Arg(10000)->Arg(50000)
+    ->Unit(benchmark::kMillisecond);
+
+void BM_ModuloSchedule(benchmark::State &state) {
+  Problem p = makeLoop(state.range(0));
+  DriverOptions options;
+  options.selection.request = GeneratorRequest::CostBased;
+  unsigned ii = 0, mii = 0;
+  for (auto _ : state) {
+    DiagnosticList diags;
+    auto s = runScheduler(p, options, diags);
+    ii = s ? s->ii : 0;
+    mii = s ? s->bounds.mii : 0;
+    benchmark::DoNotOptimize(s);
+  }
+  state.counters["II"] = ii;
+  state.counters["MII"] = mii;
+}
+// Larger loops are out of reach until the forced-seat ranking stops scanning
+// every seated op (docs/performance.md).
+BENCHMARK(BM_ModuloSchedule)->Arg(100)
     ->Unit(benchmark::kMillisecond);
 
 } // namespace
