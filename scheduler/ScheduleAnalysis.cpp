@@ -53,7 +53,19 @@ ScheduleAnalysis ScheduleAnalysis::fromSchedule(const Problem &problem,
     }
     maxStage = std::max(maxStage, slot.stage);
   }
-  result.numStages = n ? maxStage + 1 : 0;
+  // Seed 001's stage count for the overlapped loop: the iterations in flight
+  // until the latest result is available, ceil((max(start + latency) + 1) /
+  // II). The serial schedule has one steady-state stage by definition.
+  if (generator == GeneratorKind::CostBased && n) {
+    int64_t end = 0;
+    for (OpId id = 0; id < n; ++id)
+      end = std::max(end, schedule.start[id] +
+                              problem.getOp(id).latency.value_or(0));
+    result.numStages = unsigned((end + 1 + schedule.ii - 1) / schedule.ii);
+    result.numStages = std::max(result.numStages, maxStage + 1);
+  } else {
+    result.numStages = n ? maxStage + 1 : 0;
+  }
   result.edges.assign(problem.getDependences().begin(),
                       problem.getDependences().end());
   return result;

@@ -25,4 +25,4 @@
 // at II = MII, bound by the TMA engine (two 32 KiB loads: 2 x 1311 cycles).
 // ATTN: generator: cost-based (the loop has TMA, MMA or async ops)
 // ATTN-NEXT: II 2622, MII 2622 (resource 2622, fine-density 388, recurrence 512, dependency 1), stages 4
-// ATTN: %19 = tileas.umma        umma_ts         7882     3    14  tc_and_mma+tp_mma+tp_smem_rd
+// ATTN: %19 = tileas.umma        umma_ts         7882     3    15  tc_and_mma+tp_mma+tp_smem_rd

@@ -1,0 +1,361 @@
+//===- Engine.cpp - gates and arms at one II ------------------------------===//
+
+#include "scheduler/modulo/Engine.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <random>
+
+using namespace tilepipe;
+using namespace tilepipe::sched;
+using namespace tilepipe::sched::modulo;
+
+Engine::Engine(const Problem &problem, unsigned ii,
+               const ModuloOptions &options, Priority priority)
+    : problem(problem), ii(ii), options(options), priority(priority),
+      placement(problem, ii) {}
+
+// Height: the longest path to any op with weights latency - II * distance.
+// At an II without positive cycles the relaxation converges; the pass limit
+// only bounds the cost on huge graphs (a height is a priority, never a
+// constraint).
+void Engine::computeHeights() {
+  const unsigned n = problem.getNumOps();
+  height.assign(n, 0);
+  if (priority == Priority::ProgramOrder)
+    return;
+  auto deps = problem.getDependences();
+  for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
+    bool changed = false;
+    for (size_t k = deps.size(); k-- > 0;) {
+      const Dependence &d = deps[k];
+      if (d.src == d.dst)
+        continue;
+      int64_t h = placement.weight(d) + height[d.dst];
+      if (h > height[d.src]) {
+        height[d.src] = h;
+        changed = true;
+      }
+    }
+    if (!changed)
+      break;
+  }
+}
+
+void Engine::enqueue(OpId op) { queue.push({height[op], -int64_t(op)}); }
+
+std::pair<int64_t, int64_t> Engine::window(OpId op, int64_t estart) const {
+  int64_t lo = estart, hi = estart + ii - 1;
+  if (std::optional<unsigned> d = problem.getOp(op).constraints.maxDepth)
+    hi = std::min<int64_t>(hi, int64_t(*d + 1) * ii - 1);
+  if (std::optional<int64_t> g = placement.groupDepth(op)) {
+    lo = std::max<int64_t>(lo, *g * ii);
+    hi = std::min<int64_t>(hi, (*g + 1) * ii - 1);
+  }
+  return {lo, hi};
+}
+
+std::optional<int64_t> Engine::firstFit(OpId op, int64_t lo,
+                                        int64_t hi) const {
+  hi = std::min(hi, placement.latestStart(op));
+  for (int64_t t = lo; t <= hi; ++t)
+    if (placement.fits(op, t))
+      return t;
+  return std::nullopt;
+}
+
+void Engine::evict(OpId op) {
+  placement.remove(op);
+  enqueue(op);
+  ++stats.evictions;
+}
+
+void Engine::force(OpId op, int64_t t) {
+  llvm::SmallVector<OpId, 8> leaving;
+  placement.collisions(op, t, leaving);
+  // Pool sharers leave one at a time, only until the op fits.
+  for (OpId j : leaving) {
+    if (placement.fits(op, t))
+      break;
+    evict(j);
+  }
+  leaving.clear();
+  placement.brokenSuccessors(op, t, leaving);
+  for (OpId j : leaving)
+    evict(j);
+  placement.place(op, t);
+}
+
+// A ready constraint group is seated as one unit: each topological order of
+// its unseated members (exhaustive up to the budget, then a fixed-seed
+// sample) seats every member at its earliest legal seat; the order with the
+// least total delay wins.
+bool Engine::armPermute(OpId op) {
+  const ConstraintGroups &groups = problem.getGroups();
+  std::optional<int32_t> group = groups.groupOf(op);
+  if (!group)
+    return false;
+  llvm::SmallVector<OpId, 8> members;
+  for (OpId m : groups.members(*group))
+    if (!placement.isSeated(m))
+      members.push_back(m);
+  if (members.size() < 2)
+    return false;
+  // Ready: every predecessor outside the unit is seated.
+  for (OpId m : members)
+    for (unsigned e : placement.predEdges(m)) {
+      const Dependence &d = problem.getDependences()[e];
+      if (!placement.isSeated(d.src) && !llvm::is_contained(members, d.src))
+        return false;
+    }
+
+  auto mustPrecede = [&](OpId a, OpId b) {
+    for (unsigned e : placement.succEdges(a)) {
+      const Dependence &d = problem.getDependences()[e];
+      if (d.dst == b && d.distance == 0)
+        return true;
+    }
+    return false;
+  };
+  // Candidate orders: topological permutations in lexicographic order.
+  std::vector<llvm::SmallVector<OpId, 8>> orders;
+  llvm::SmallVector<OpId, 8> perm(members.begin(), members.end());
+  unsigned budget = std::max(1u, options.permuteBudget);
+  do {
+    bool topo = true;
+    for (size_t i = 0; i < perm.size() && topo; ++i)
+      for (size_t j = i + 1; j < perm.size() && topo; ++j)
+        topo = !mustPrecede(perm[j], perm[i]);
+    if (topo)
+      orders.push_back(perm);
+  } while (orders.size() < budget && perm.size() <= 8 &&
+           std::next_permutation(perm.begin(), perm.end()));
+  if (perm.size() > 8) {
+    // Too many to enumerate: a fixed-seed sample of shuffled orders, kept
+    // when topological.
+    std::mt19937_64 rng(options.seed ^ uint64_t(*group));
+    for (unsigned tries = 0; orders.size() < budget && tries < 4 * budget;
+         ++tries) {
+      std::shuffle(perm.begin(), perm.end(), rng);
+      bool topo = true;
+      for (size_t i = 0; i < perm.size() && topo; ++i)
+        for (size_t j = i + 1; j < perm.size() && topo; ++j)
+          topo = !mustPrecede(perm[j], perm[i]);
+      if (topo)
+        orders.push_back(perm);
+    }
+  }
+
+  std::optional<size_t> best;
+  int64_t bestDelay = INT64_MAX;
+  std::vector<int64_t> bestSeats;
+  for (size_t o = 0; o < orders.size(); ++o) {
+    llvm::SmallVector<OpId, 8> done;
+    int64_t delay = 0;
+    bool ok = true;
+    for (OpId m : orders[o]) {
+      int64_t estart = placement.earliestStart(m);
+      auto [lo, hi] = window(m, estart);
+      std::optional<int64_t> t = lo <= hi ? firstFit(m, lo, hi) : std::nullopt;
+      if (!t) {
+        ok = false;
+        break;
+      }
+      placement.place(m, *t);
+      done.push_back(m);
+      delay += *t - estart;
+    }
+    if (ok && delay < bestDelay) {
+      best = o;
+      bestDelay = delay;
+      bestSeats.clear();
+      for (OpId m : orders[o])
+        bestSeats.push_back(placement.seatOf(m));
+    }
+    for (OpId m : llvm::reverse(done))
+      placement.remove(m);
+  }
+  if (!best)
+    return false;
+  for (auto [m, t] : llvm::zip(orders[*best], bestSeats))
+    placement.place(m, t);
+  ++stats.permute;
+  return true;
+}
+
+// FUSE: the op and one seated op of the same slot group go in as a pair.
+// The op takes a seat where that partner is the only obstacle, and the
+// partner moves to another legal seat of its own. Ops with a dependence
+// between them are never paired.
+bool Engine::armFuse(OpId op, int64_t lo, int64_t hi) {
+  auto related = [&](OpId a, OpId b) {
+    for (unsigned e : placement.succEdges(a))
+      if (problem.getDependences()[e].dst == b)
+        return true;
+    for (unsigned e : placement.predEdges(a))
+      if (problem.getDependences()[e].src == b)
+        return true;
+    return false;
+  };
+  hi = std::min(hi, placement.latestStart(op));
+  llvm::SmallVector<OpId, 4> colliders;
+  for (int64_t t = lo; t <= hi; ++t) {
+    colliders.clear();
+    placement.collisions(op, t, colliders);
+    if (colliders.size() != 1)
+      continue;
+    OpId partner = colliders.front();
+    if (related(op, partner) || placement.groupDepth(partner))
+      continue;
+    int64_t old = placement.seatOf(partner);
+    placement.remove(partner);
+    if (!placement.fits(op, t)) {
+      placement.place(partner, old);
+      continue;
+    }
+    placement.place(op, t);
+    int64_t pe = placement.earliestStart(partner);
+    auto [plo, phi] = window(partner, pe);
+    std::optional<int64_t> pt =
+        plo <= phi ? firstFit(partner, plo, phi) : std::nullopt;
+    if (pt) {
+      placement.place(partner, *pt);
+      ++stats.fuse;
+      return true;
+    }
+    placement.remove(op);
+    placement.place(partner, old);
+  }
+  return false;
+}
+
+// RETRY: Rau's forced seat, one past the op's previous seat, taken only when
+// it costs at most one seated op.
+bool Engine::armRetry(OpId op, int64_t lo, int64_t hi) {
+  int64_t prev = placement.previousSeat(op);
+  int64_t t = prev == kUnseated ? lo : std::max(lo, prev + 1);
+  if (t > hi)
+    t = lo;
+  llvm::SmallVector<OpId, 8> leaving;
+  placement.collisions(op, t, leaving);
+  placement.brokenSuccessors(op, t, leaving);
+  if (leaving.size() > 1)
+    return false;
+  force(op, t);
+  ++stats.retry;
+  return true;
+}
+
+// COST: rank every seat of the window and force the cheapest. The seat the
+// op just lost is skipped when there is another, so two ops cannot keep
+// trading one seat.
+bool Engine::armCost(OpId op, int64_t lo, int64_t hi, int64_t estart) {
+  std::optional<int64_t> best;
+  SeatCost bestCost;
+  for (int64_t t = lo; t <= hi; ++t) {
+    if (t == placement.previousSeat(op) && hi > lo)
+      continue;
+    SeatCost c = placement.cost(op, t, estart);
+    if (!best || c < bestCost) {
+      best = t;
+      bestCost = c;
+    }
+  }
+  if (!best)
+    return false;
+  force(op, *best);
+  ++stats.cost;
+  return true;
+}
+
+std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
+  failure.ii = ii;
+  OpId colliding = 0;
+  if (!placement.fold(colliding)) {
+    failure.op = colliding;
+    failure.reason = "its footprint (" +
+                     std::to_string(
+                         problem.getFootprints()[colliding].length()) +
+                     " cycles) collides with itself modulo II";
+    failure.proven = true;
+    return std::nullopt;
+  }
+  computeHeights();
+  const unsigned n = problem.getNumOps();
+  for (OpId op = 0; op < n; ++op)
+    enqueue(op);
+
+  uint64_t budget = options.budget ? options.budget
+                                   : std::max<uint64_t>(200, uint64_t(n) * 8);
+  const ConstraintGroups &groups = problem.getGroups();
+  while (!queue.empty()) {
+    OpId op = OpId(-queue.top().second);
+    queue.pop();
+    if (placement.isSeated(op))
+      continue; // A stale entry: the op was seated since.
+    if (budget-- == 0) {
+      failure.op = op;
+      failure.reason = "the placement budget ran out";
+      return std::nullopt;
+    }
+    // G1: a pending op is held over until its group's leader op is seated.
+    if (groups.isPending(op)) {
+      std::optional<OpId> leader = groups.leaderOp(op);
+      if (leader && !placement.isSeated(*leader)) {
+        enqueue(op);
+        queue.push({std::max(height[*leader], height[op] + 1),
+                    -int64_t(*leader)});
+        continue;
+      }
+    }
+    if ((options.arms & ArmPermute) && armPermute(op))
+      continue;
+
+    int64_t estart = placement.earliestStart(op);
+    auto [lo, hi] = window(op, estart);
+    if (lo <= hi) {
+      // G3 at the earliest legal seat.
+      if (std::optional<int64_t> t = firstFit(op, lo, hi)) {
+        placement.place(op, *t);
+        continue;
+      }
+      if ((options.arms & ArmFuse) && armFuse(op, lo, hi))
+        continue;
+      if ((options.arms & ArmRetry) && armRetry(op, lo, hi))
+        continue;
+      if ((options.arms & ArmCostBased) && armCost(op, lo, hi, estart))
+        continue;
+    }
+    // Desperate retry: free the group members that pin the depth (G4) and
+    // take the op again with its dependence window alone.
+    std::optional<int32_t> group = groups.groupOf(op);
+    if (group && placement.groupDepth(op)) {
+      for (OpId m : groups.members(*group))
+        if (m != op && placement.isSeated(m))
+          evict(m);
+      enqueue(op);
+      ++stats.desperate;
+      continue;
+    }
+    failure.op = op;
+    failure.windowLo = lo;
+    failure.windowHi = hi;
+    if (lo <= hi)
+      failure.conflict = placement.getTable().findConflict(
+          placement.folded(op), lo);
+    failure.reason = lo > hi ? "max_depth leaves no seat after its "
+                               "predecessors"
+                             : "no arm could seat it in its window";
+    return std::nullopt;
+  }
+
+  // Shift by whole stages so the first stage is 0: rows, depth differences
+  // and every dependence stay as they are.
+  std::vector<int64_t> starts = placement.seats();
+  int64_t minStart = n ? *std::min_element(starts.begin(), starts.end()) : 0;
+  int64_t shift = minStart >= 0 ? (minStart / ii) * ii : 0;
+  for (int64_t &t : starts)
+    t -= shift;
+  return starts;
+}

@@ -1,0 +1,93 @@
+//===- Engine.h - one placement attempt at one II --------------*- C++ -*-===//
+//
+// Seats every op at a fixed II. Ops come off a priority queue one at a time;
+// a constraint group whose members are all ready is seated as one unit. For
+// each unit the admission gates run in fixed order (G1 pending set, G2
+// max_depth, G3 RRT, G4 group depth) and the arms are tried as a short-
+// circuit OR chain, first success wins:
+//
+//   PERMUTE  topological permutations of the unit, each op at its earliest
+//            legal seat (a single op: its earliest legal seat)
+//   FUSE     the op takes the seat of one seated op of the same slot group,
+//            which moves to another legal seat of its own: one step seats
+//            both
+//   RETRY    Rau's forced seat (one past the op's previous seat), accepted
+//            only when it evicts at most one op
+//   COST     every seat of the window ranked by the lexicographic SeatCost;
+//            the best is forced, evicting what stands in the way
+//
+// and when all refuse, a desperate retry frees the group members that pin
+// the op's depth and tries again. Evicted ops return to the queue; a step
+// budget keeps the attempt finite.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_SCHEDULER_MODULO_ENGINE_H
+#define TILEPIPE_SCHEDULER_MODULO_ENGINE_H
+
+#include "scheduler/ModuloScheduler.h"
+#include "scheduler/modulo/Placement.h"
+
+#include "rrt/RRT.h"
+
+#include <queue>
+#include <string>
+
+namespace tilepipe::sched::modulo {
+
+/// How one attempt orders its ops.
+enum class Priority { Height, ProgramOrder };
+
+/// Why an attempt failed: what the failure diagnostic reports.
+struct AttemptFailure {
+  unsigned ii = 0;
+  std::optional<OpId> op;
+  int64_t windowLo = 0, windowHi = 0;
+  std::optional<rrt::Conflict> conflict;
+  std::string reason;
+  bool proven = false; ///< No schedule exists at this II.
+};
+
+/// Counts of arm successes, for measuring each arm's share.
+struct ArmStats {
+  uint64_t permute = 0, fuse = 0, retry = 0, cost = 0, desperate = 0;
+  uint64_t evictions = 0;
+};
+
+class Engine {
+public:
+  Engine(const Problem &problem, unsigned ii, const ModuloOptions &options,
+         Priority priority);
+
+  /// Start cycles of every op, or nullopt with `failure` set.
+  std::optional<std::vector<int64_t>> run(AttemptFailure &failure);
+  const ArmStats &getStats() const { return stats; }
+
+private:
+  void computeHeights();
+  void enqueue(OpId op);
+  /// G2 and G4 narrow [estart, estart + II - 1].
+  std::pair<int64_t, int64_t> window(OpId op, int64_t estart) const;
+  std::optional<int64_t> firstFit(OpId op, int64_t lo, int64_t hi) const;
+
+  bool armPermute(OpId op);
+  bool armFuse(OpId op, int64_t lo, int64_t hi);
+  bool armRetry(OpId op, int64_t lo, int64_t hi);
+  bool armCost(OpId op, int64_t lo, int64_t hi, int64_t estart);
+  /// Seats `op` at `t`, evicting whatever collides or breaks.
+  void force(OpId op, int64_t t);
+  void evict(OpId op);
+
+  const Problem &problem;
+  const unsigned ii;
+  const ModuloOptions &options;
+  const Priority priority;
+  Placement placement;
+  std::vector<int64_t> height;
+  std::priority_queue<std::pair<int64_t, int64_t>> queue; ///< (height, -id)
+  ArmStats stats;
+};
+
+} // namespace tilepipe::sched::modulo
+
+#endif // TILEPIPE_SCHEDULER_MODULO_ENGINE_H

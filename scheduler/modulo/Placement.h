@@ -1,0 +1,111 @@
+//===- Placement.h - seating ops at one candidate II -----------*- C++ -*-===//
+//
+// The state of one placement attempt at a fixed II: the RRT, every op's
+// footprint folded at II, the seat (start cycle) of each op, and per modulo
+// row the ops that hold something there, so a conflict is found by looking
+// at one row's occupants instead of every seated op. The Problem is never
+// mutated; an attempt that fails is thrown away whole.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_SCHEDULER_MODULO_PLACEMENT_H
+#define TILEPIPE_SCHEDULER_MODULO_PLACEMENT_H
+
+#include "scheduler/Problem.h"
+
+#include "rrt/RRT.h"
+
+#include <optional>
+#include <vector>
+
+namespace tilepipe::sched::modulo {
+
+constexpr int64_t kUnseated = INT64_MIN;
+
+/// The lexicographic cost of forcing an op into one seat (design.md
+/// decision 4: never a weighted sum). Smaller is better, compared field by
+/// field: first the seated ops that must leave (the hard gate's price), then
+/// the resource pressure left in the rows it takes, then how far the seat
+/// lies past the earliest start (structural distance).
+struct SeatCost {
+  unsigned evicted = 0;
+  unsigned pressure = 0;
+  int64_t delay = 0;
+  bool operator<(const SeatCost &o) const {
+    if (evicted != o.evicted)
+      return evicted < o.evicted;
+    if (pressure != o.pressure)
+      return pressure < o.pressure;
+    return delay < o.delay;
+  }
+};
+
+class Placement {
+public:
+  Placement(const Problem &problem, unsigned ii);
+
+  /// Folds every footprint at II; false (with the op) when one collides with
+  /// itself, which proves the II infeasible.
+  bool fold(OpId &selfColliding);
+
+  const Problem &getProblem() const { return problem; }
+  unsigned getII() const { return ii; }
+  unsigned getNumOps() const { return n; }
+  const rrt::RRT &getTable() const { return table; }
+  const rrt::FoldedFootprint &folded(OpId op) const { return folds[op]; }
+
+  bool isSeated(OpId op) const { return seat[op] != kUnseated; }
+  int64_t seatOf(OpId op) const { return seat[op]; }
+  int64_t previousSeat(OpId op) const { return lastSeat[op]; }
+  const std::vector<int64_t> &seats() const { return seat; }
+  unsigned numSeated() const { return seated; }
+
+  /// t(dst) + distance * II - t(src) must be at least this.
+  int64_t weight(const Dependence &d) const {
+    return d.latency - int64_t(d.distance) * ii;
+  }
+  llvm::ArrayRef<unsigned> predEdges(OpId op) const { return preds[op]; }
+  llvm::ArrayRef<unsigned> succEdges(OpId op) const { return succs[op]; }
+
+  /// Earliest start the seated predecessors allow (at least 0).
+  int64_t earliestStart(OpId op) const;
+  /// Latest start the seated successors allow (INT64_MAX if none).
+  int64_t latestStart(OpId op) const;
+  /// The depth all seated members of the op's group share, if any (G4).
+  std::optional<int64_t> groupDepth(OpId op) const;
+
+  /// G3: the RRT accepts the op at t.
+  bool fits(OpId op, int64_t t) const { return table.probe(folds[op], t); }
+  /// Seated ops the op would collide with at t (resources only).
+  void collisions(OpId op, int64_t t, llvm::SmallVectorImpl<OpId> &out) const;
+  /// Seated successors whose dependence a seat at t would break.
+  void brokenSuccessors(OpId op, int64_t t,
+                        llvm::SmallVectorImpl<OpId> &out) const;
+  SeatCost cost(OpId op, int64_t t, int64_t estart) const;
+
+  void place(OpId op, int64_t t);
+  void remove(OpId op);
+
+private:
+  unsigned rowOf(int64_t t) const {
+    int64_t r = t % int64_t(ii);
+    return unsigned(r < 0 ? r + ii : r);
+  }
+  bool rowsCollide(OpId op, unsigned k, OpId other, unsigned otherRow,
+                   unsigned row) const;
+
+  const Problem &problem;
+  const unsigned ii;
+  const unsigned n;
+  rrt::RRT table;
+  std::vector<rrt::FoldedFootprint> folds;
+  std::vector<int64_t> seat, lastSeat;
+  std::vector<std::vector<unsigned>> preds, succs;
+  /// Per modulo row, the seated ops holding something in it.
+  std::vector<llvm::SmallVector<OpId, 4>> occupants;
+  unsigned seated = 0;
+};
+
+} // namespace tilepipe::sched::modulo
+
+#endif // TILEPIPE_SCHEDULER_MODULO_PLACEMENT_H
