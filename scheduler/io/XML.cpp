@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/io/XML.h"
+#include "scheduler/io/ProblemFile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -95,11 +96,8 @@ public:
     std::optional<Element> root = document();
     if (!root) {
       auto [line, column] = lineColumn(errorAt);
-      return llvm::createStringError(
-          llvm::formatv("{0}:{1}:{2}: {3}",
-                        fileName.empty() ? StringRef("<input>") : fileName,
-                        line, column, errorMessage)
-              .str());
+      return makeReadError(fileName.empty() ? StringRef("<input>") : fileName,
+                           line, column, errorMessage);
     }
     return std::move(*root);
   }
@@ -318,9 +316,10 @@ private:
         return fail(at, "unknown '" + key + "' in the XML declaration");
       // Each may appear once, in this order, version first.
       size_t rank = it - std::begin(order);
-      if (pseudo.empty() ? rank != 0
-                         : rank <= size_t(llvm::find(order, pseudo.back().first) -
-                                          std::begin(order)))
+      if (pseudo.empty()
+              ? rank != 0
+              : rank <= size_t(llvm::find(order, pseudo.back().first) -
+                               std::begin(order)))
         return fail(at, "'" + key + "' is out of place in the XML declaration");
       if (key == "version" && !StringRef(value).starts_with("1."))
         return fail(at, "unsupported XML version '" + value + "'");
@@ -519,7 +518,7 @@ llvm::Expected<Element> tilepipe::io::xml::parseFile(StringRef path) {
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
   if (!buffer)
-    return llvm::createStringError(path + ": cannot read file: " +
-                                   buffer.getError().message());
+    return makeReadError(path, 0, 0,
+                         "cannot read file: " + buffer.getError().message());
   return parse((*buffer)->getBuffer(), path);
 }

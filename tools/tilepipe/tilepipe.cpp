@@ -13,10 +13,16 @@
 
 using namespace tilepipe::tool;
 
+namespace tilepipe::tool {
+int runScheduleCommand(int argc, char **argv); // ScheduleCommand.cpp
+} // namespace tilepipe::tool
+
 llvm::ArrayRef<Subcommand> tilepipe::tool::getSubcommands() {
   static const Subcommand table[] = {
       {"target", "print or check a target description (the resource model)",
        runTargetCommand},
+      {"schedule", "modulo-schedule a problem file (JSON, or HatScheT graphML)",
+       runScheduleCommand},
   };
   return table;
 }

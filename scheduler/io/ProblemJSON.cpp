@@ -1,0 +1,629 @@
+//===- ProblemJSON.cpp - scheduling problems as JSON files ----------------===//
+//
+// Three passes over a file: a scan of the raw text (nesting depth, because
+// json::parse and json::Value's destructor recurse; duplicate keys, because
+// json::parse keeps one of the two silently), json::parse itself, and a walk
+// of the parsed value that builds the Problem. The walk checks keys before
+// values and visits keys in a fixed order, so the first error reported does
+// not depend on json::Object's hash order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "scheduler/io/ProblemJSON.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdio>
+#include <limits>
+
+using namespace tilepipe;
+using namespace tilepipe::io;
+using llvm::Error;
+using llvm::StringRef;
+namespace json = llvm::json;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// JSON paths
+//===----------------------------------------------------------------------===//
+
+bool isPlainKey(StringRef key) {
+  return !key.empty() && (llvm::isAlpha(key[0]) || key[0] == '_') &&
+         llvm::all_of(key, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// `parent.key`, or `parent["key"]` for a key that is not an identifier.
+std::string pathKey(StringRef parent, StringRef key) {
+  std::string out = parent.str();
+  if (isPlainKey(key)) {
+    if (!out.empty())
+      out += '.';
+    out += key;
+    return out;
+  }
+  out += "[\"";
+  for (char c : key) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  out += "\"]";
+  return out;
+}
+
+std::string pathIndex(StringRef parent, size_t index) {
+  return (parent + "[" + llvm::Twine(index) + "]").str();
+}
+
+std::pair<unsigned, unsigned> lineColumn(StringRef text, size_t at) {
+  StringRef before = text.take_front(at);
+  size_t lineStart = before.rfind('\n');
+  unsigned column = at - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1;
+  return {unsigned(before.count('\n') + 1), column};
+}
+
+//===----------------------------------------------------------------------===//
+// The raw-text scan
+//===----------------------------------------------------------------------===//
+
+/// What the scan found; `deepAt` is checked before json::parse runs, the
+/// duplicate only once the text is known to be valid JSON.
+struct ScanResult {
+  std::optional<size_t> deepAt;
+  std::optional<std::string> duplicate; ///< "path: message".
+};
+
+ScanResult scanText(StringRef text) {
+  struct Level {
+    bool object = false;
+    bool expectKey = false;
+    std::string key;  ///< Object: the current key, raw.
+    size_t index = 0; ///< Array: the current element.
+    llvm::StringMap<size_t> keys;
+  };
+  ScanResult result;
+  std::vector<Level> stack;
+  for (size_t pos = 0, e = text.size(); pos < e; ++pos) {
+    char c = text[pos];
+    if (c == '"') {
+      size_t begin = pos + 1;
+      for (++pos; pos < e && text[pos] != '"'; ++pos)
+        if (text[pos] == '\\')
+          ++pos;
+      if (stack.empty() || !stack.back().object || !stack.back().expectKey)
+        continue;
+      Level &top = stack.back();
+      StringRef key = text.slice(begin, std::min(pos, e));
+      top.expectKey = false;
+      top.key = key.str();
+      auto [it, fresh] = top.keys.try_emplace(key, begin - 1);
+      if (fresh || result.duplicate)
+        continue;
+      std::string path;
+      for (const Level &level : llvm::ArrayRef(stack).drop_back())
+        path = level.object ? pathKey(path, level.key)
+                            : pathIndex(path, level.index);
+      auto [line, column] = lineColumn(text, begin - 1);
+      auto [firstLine, firstColumn] = lineColumn(text, it->second);
+      result.duplicate =
+          pathKey(path, key) +
+          llvm::formatv(": duplicate key at {0}:{1} (first written at {2}:{3})",
+                        line, column, firstLine, firstColumn)
+              .str();
+    } else if (c == '{' || c == '[') {
+      if (stack.size() >= kMaxJSONDepth) {
+        result.deepAt = pos;
+        return result;
+      }
+      stack.emplace_back();
+      stack.back().object = c == '{';
+      stack.back().expectKey = c == '{';
+    } else if (c == '}' || c == ']') {
+      if (!stack.empty())
+        stack.pop_back();
+    } else if (c == ',' && !stack.empty()) {
+      if (stack.back().object)
+        stack.back().expectKey = true;
+      else
+        ++stack.back().index;
+    }
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// The walk over the parsed value
+//===----------------------------------------------------------------------===//
+
+const char *describe(const json::Value &v) {
+  switch (v.kind()) {
+  case json::Value::Null:
+    return "null";
+  case json::Value::Boolean:
+    return "a boolean";
+  case json::Value::Number:
+    return "a number";
+  case json::Value::String:
+    return "a string";
+  case json::Value::Array:
+    return "an array";
+  case json::Value::Object:
+    return "an object";
+  }
+  llvm_unreachable("unknown json::Value kind");
+}
+
+/// How a named resource lowers to the RRT.
+struct ResourceInfo {
+  enum class Kind { Unlimited, Bit, Pool };
+  Kind kind = Kind::Unlimited;
+  unsigned index = 0;
+  int64_t limit = -1;
+};
+
+class Reader {
+public:
+  Reader(StringRef fileName, StringRef defaultName)
+      : fileName(fileName), defaultName(defaultName) {}
+
+  llvm::Expected<ProblemFile> read(const json::Value &root);
+
+private:
+  Error fail(StringRef path, const llvm::Twine &message) const {
+    return makeReadError(fileName, 0, 0,
+                         (path.empty() ? "" : path + ": ") + message);
+  }
+  Error typeError(StringRef path, StringRef expected,
+                  const json::Value &got) const {
+    return fail(path, "expected " + expected + ", got " + describe(got));
+  }
+
+  Error checkKeys(const json::Object &o, StringRef path,
+                  llvm::ArrayRef<StringRef> allowed) const;
+  Error getObject(const json::Value &v, StringRef path,
+                  const json::Object *&out) const;
+  Error getArray(const json::Object &o, StringRef path, StringRef key,
+                 const json::Array *&out) const;
+  Error getInt(const json::Object &o, StringRef path, StringRef key,
+               int64_t min, int64_t max, std::optional<int64_t> &out) const;
+  Error getString(const json::Object &o, StringRef path, StringRef key,
+                  std::optional<std::string> &out) const;
+  Error getName(const json::Object &o, StringRef path, StringRef key,
+                std::string &out) const;
+  Error getBool(const json::Object &o, StringRef path, StringRef key,
+                std::optional<bool> &out) const;
+
+  Error readResources(const json::Object &root, rrt::ResourceLayout &layout);
+  Error readOp(const json::Value &v, StringRef path, sched::Operation &op);
+  Error addUse(StringRef path, StringRef resourcePath, StringRef resource,
+               int64_t duration, int64_t amount, int64_t offset,
+               sched::Operation &op) const;
+  Error readGroups(const json::Array &ops, sched::Problem &problem) const;
+  Error readEdge(const json::Value &v, StringRef path,
+                 sched::Problem &problem) const;
+
+  StringRef fileName;    ///< For messages.
+  StringRef defaultName; ///< The name when the file gives none.
+  llvm::StringMap<ResourceInfo> resources;
+  llvm::StringMap<sched::OpId> opIds;
+};
+
+Error Reader::checkKeys(const json::Object &o, StringRef path,
+                        llvm::ArrayRef<StringRef> allowed) const {
+  std::vector<StringRef> keys;
+  for (const auto &entry : o)
+    keys.push_back(entry.first);
+  llvm::sort(keys);
+  for (StringRef key : keys)
+    if (!llvm::is_contained(allowed, key))
+      return fail(pathKey(path, key), "unknown key (expected one of: " +
+                                          llvm::join(allowed, ", ") + ")");
+  return Error::success();
+}
+
+Error Reader::getObject(const json::Value &v, StringRef path,
+                        const json::Object *&out) const {
+  out = v.getAsObject();
+  if (!out)
+    return typeError(path, "an object", v);
+  return Error::success();
+}
+
+Error Reader::getArray(const json::Object &o, StringRef path, StringRef key,
+                       const json::Array *&out) const {
+  out = nullptr;
+  const json::Value *v = o.get(key);
+  if (!v)
+    return Error::success();
+  out = v->getAsArray();
+  if (!out)
+    return typeError(pathKey(path, key), "an array", *v);
+  return Error::success();
+}
+
+Error Reader::getInt(const json::Object &o, StringRef path, StringRef key,
+                     int64_t min, int64_t max,
+                     std::optional<int64_t> &out) const {
+  out.reset();
+  const json::Value *v = o.get(key);
+  if (!v)
+    return Error::success();
+  std::string at = pathKey(path, key);
+  std::optional<int64_t> i = v->getAsInteger();
+  if (!i) {
+    if (v->kind() == json::Value::Number)
+      return fail(at,
+                  "expected an integer, got " + llvm::formatv("{0}", *v).str());
+    return typeError(at, "an integer", *v);
+  }
+  if (*i < min || *i > max)
+    return fail(at, llvm::Twine(*i) + " is out of range [" + llvm::Twine(min) +
+                        ", " + llvm::Twine(max) + "]");
+  out = *i;
+  return Error::success();
+}
+
+Error Reader::getString(const json::Object &o, StringRef path, StringRef key,
+                        std::optional<std::string> &out) const {
+  out.reset();
+  const json::Value *v = o.get(key);
+  if (!v)
+    return Error::success();
+  std::optional<StringRef> s = v->getAsString();
+  if (!s)
+    return typeError(pathKey(path, key), "a string", *v);
+  out = s->str();
+  return Error::success();
+}
+
+/// A required, non-empty string.
+Error Reader::getName(const json::Object &o, StringRef path, StringRef key,
+                      std::string &out) const {
+  std::optional<std::string> s;
+  if (Error err = getString(o, path, key, s))
+    return err;
+  if (!s)
+    return fail(path, "missing required key '" + key + "'");
+  if (s->empty())
+    return fail(pathKey(path, key), "must not be empty");
+  out = std::move(*s);
+  return Error::success();
+}
+
+Error Reader::getBool(const json::Object &o, StringRef path, StringRef key,
+                      std::optional<bool> &out) const {
+  out.reset();
+  const json::Value *v = o.get(key);
+  if (!v)
+    return Error::success();
+  out = v->getAsBoolean();
+  if (!out)
+    return typeError(pathKey(path, key), "true or false", *v);
+  return Error::success();
+}
+
+Error Reader::readResources(const json::Object &root,
+                            rrt::ResourceLayout &layout) {
+  const json::Array *list = nullptr;
+  if (Error err = getArray(root, "", "resources", list))
+    return err;
+  if (!list)
+    return Error::success();
+  for (size_t i = 0, e = list->size(); i < e; ++i) {
+    std::string path = pathIndex("resources", i);
+    const json::Object *o = nullptr;
+    if (Error err = getObject((*list)[i], path, o))
+      return err;
+    if (Error err = checkKeys(*o, path, {"name", "limit"}))
+      return err;
+    std::string name;
+    if (Error err = getName(*o, path, "name", name))
+      return err;
+    std::optional<int64_t> limit;
+    if (Error err = getInt(*o, path, "limit", -1, kMaxFileValue, limit))
+      return err;
+    if (limit == 0)
+      return fail(pathKey(path, "limit"),
+                  "must be -1 (unlimited) or at least 1, got 0");
+    ResourceInfo info;
+    info.limit = limit.value_or(-1);
+    if (info.limit == 1) {
+      info.kind = ResourceInfo::Kind::Bit;
+      info.index = layout.addBit(name);
+    } else if (info.limit > 1) {
+      info.kind = ResourceInfo::Kind::Pool;
+      info.index = layout.addPool(name, unsigned(info.limit));
+    }
+    if (!resources.try_emplace(name, info).second)
+      return fail(pathKey(path, "name"),
+                  "duplicate resource name '" + name + "'");
+  }
+  return Error::success();
+}
+
+Error Reader::addUse(StringRef path, StringRef resourcePath, StringRef resource,
+                     int64_t duration, int64_t amount, int64_t offset,
+                     sched::Operation &op) const {
+  auto it = resources.find(resource);
+  if (it == resources.end())
+    return fail(resourcePath, "unknown resource '" + resource + "'");
+  const ResourceInfo &info = it->second;
+  switch (info.kind) {
+  case ResourceInfo::Kind::Unlimited:
+    return Error::success();
+  case ResourceInfo::Kind::Bit:
+    if (amount != 1)
+      return fail(pathKey(path, "amount"),
+                  "resource '" + resource +
+                      "' has limit 1, so a use holds 1 unit, not " +
+                      llvm::Twine(amount));
+    op.uses.push_back(
+        rrt::Use::bit(info.index, unsigned(duration), unsigned(offset)));
+    return Error::success();
+  case ResourceInfo::Kind::Pool:
+    op.uses.push_back(rrt::Use::pool(info.index, unsigned(duration),
+                                     unsigned(amount), unsigned(offset)));
+    return Error::success();
+  }
+  llvm_unreachable("unknown resource kind");
+}
+
+Error Reader::readOp(const json::Value &v, StringRef path,
+                     sched::Operation &op) {
+  const json::Object *o = nullptr;
+  if (Error err = getObject(v, path, o))
+    return err;
+  if (Error err = checkKeys(*o, path,
+                            {"name", "class", "latency", "resource", "blocking",
+                             "uses", "max_depth", "gid", "leader_gid"}))
+    return err;
+  if (Error err = getName(*o, path, "name", op.name))
+    return err;
+  std::optional<std::string> opClass;
+  if (Error err = getString(*o, path, "class", opClass))
+    return err;
+  op.opClass = opClass.value_or("");
+
+  std::optional<int64_t> latency;
+  if (Error err = getInt(*o, path, "latency", 0, kMaxFileValue, latency))
+    return err;
+  if (!latency)
+    return fail(path, "missing required key 'latency'");
+  op.latency = *latency;
+
+  std::optional<std::string> resource;
+  if (Error err = getString(*o, path, "resource", resource))
+    return err;
+  std::optional<int64_t> blocking;
+  if (Error err = getInt(*o, path, "blocking", 0, kMaxFileValue, blocking))
+    return err;
+  if (blocking && !resource)
+    return fail(pathKey(path, "blocking"), "given without 'resource'");
+  if (resource && !resources.count(*resource))
+    return fail(pathKey(path, "resource"),
+                "unknown resource '" + *resource + "'");
+  // blocking 0: the op names its unit but holds it for no cycle.
+  if (resource && blocking.value_or(1) > 0)
+    if (Error err = addUse(path, pathKey(path, "resource"), *resource,
+                           blocking.value_or(1), 1, 0, op))
+      return err;
+
+  const json::Array *uses = nullptr;
+  if (Error err = getArray(*o, path, "uses", uses))
+    return err;
+  for (size_t i = 0, e = uses ? uses->size() : 0; i < e; ++i) {
+    std::string usePath = pathIndex(pathKey(path, "uses"), i);
+    const json::Object *u = nullptr;
+    if (Error err = getObject((*uses)[i], usePath, u))
+      return err;
+    if (Error err = checkKeys(*u, usePath,
+                              {"resource", "duration", "amount", "offset"}))
+      return err;
+    std::string name;
+    if (Error err = getName(*u, usePath, "resource", name))
+      return err;
+    std::optional<int64_t> duration, amount, offset;
+    if (Error err = getInt(*u, usePath, "duration", 1, kMaxFileValue, duration))
+      return err;
+    if (Error err = getInt(*u, usePath, "amount", 1, kMaxFileValue, amount))
+      return err;
+    if (Error err = getInt(*u, usePath, "offset", 0, kMaxFileValue, offset))
+      return err;
+    if (Error err = addUse(usePath, pathKey(usePath, "resource"), name,
+                           duration.value_or(1), amount.value_or(1),
+                           offset.value_or(0), op))
+      return err;
+  }
+
+  std::optional<int64_t> maxDepth, gid, leaderGid;
+  if (Error err = getInt(*o, path, "max_depth", 0, kMaxFileValue, maxDepth))
+    return err;
+  constexpr int64_t kMinGid = std::numeric_limits<int32_t>::min();
+  constexpr int64_t kMaxGid = std::numeric_limits<int32_t>::max();
+  if (Error err = getInt(*o, path, "gid", kMinGid, kMaxGid, gid))
+    return err;
+  if (Error err = getInt(*o, path, "leader_gid", kMinGid, kMaxGid, leaderGid))
+    return err;
+  if (leaderGid && !gid)
+    return fail(pathKey(path, "leader_gid"), "given without 'gid'");
+  if (maxDepth)
+    op.constraints.maxDepth = unsigned(*maxDepth);
+  if (gid)
+    op.constraints.gid = int32_t(*gid);
+  if (leaderGid)
+    op.constraints.leaderGid = int32_t(*leaderGid);
+  return Error::success();
+}
+
+/// The constraint groups, seeded as the tileas attributes are
+/// (docs/attributes.md): a gid joins its group, a leader_gid other than the
+/// gid links the group to its leader, and a gid may name one leader only.
+Error Reader::readGroups(const json::Array &ops,
+                         sched::Problem &problem) const {
+  sched::ConstraintGroups &groups = problem.getGroups();
+  llvm::DenseMap<int32_t, sched::OpId> leaderSource;
+  for (sched::OpId id = 0, e = problem.getNumOps(); id < e; ++id) {
+    const sched::OpConstraints &c = problem.getOp(id).constraints;
+    if (!c.gid)
+      continue;
+    groups.addMember(*c.gid, id);
+    if (!c.leaderGid || *c.leaderGid == *c.gid)
+      continue;
+    if (std::optional<int32_t> previous =
+            groups.setLeader(*c.gid, *c.leaderGid))
+      return fail(pathKey(pathIndex("ops", id), "leader_gid"),
+                  "constraint group " + llvm::Twine(*c.gid) +
+                      " is given two leaders: " + llvm::Twine(*c.leaderGid) +
+                      " here and " + llvm::Twine(*previous) + " at " +
+                      pathIndex("ops", leaderSource[*c.gid]));
+    leaderSource.try_emplace(*c.gid, id);
+  }
+  groups.freeze();
+  return Error::success();
+}
+
+Error Reader::readEdge(const json::Value &v, StringRef path,
+                       sched::Problem &problem) const {
+  const json::Object *o = nullptr;
+  if (Error err = getObject(v, path, o))
+    return err;
+  if (Error err =
+          checkKeys(*o, path, {"src", "dst", "latency", "delay", "distance"}))
+    return err;
+  sched::OpId ends[2] = {0, 0};
+  StringRef keys[2] = {"src", "dst"};
+  for (int i = 0; i < 2; ++i) {
+    std::string name;
+    if (Error err = getName(*o, path, keys[i], name))
+      return err;
+    auto it = opIds.find(name);
+    if (it == opIds.end())
+      return fail(pathKey(path, keys[i]), "unknown op '" + name + "'");
+    ends[i] = it->second;
+  }
+  std::optional<int64_t> latency, delay, distance;
+  if (Error err = getInt(*o, path, "latency", 0, kMaxFileValue, latency))
+    return err;
+  if (Error err = getInt(*o, path, "delay", 0, kMaxFileValue, delay))
+    return err;
+  if (Error err = getInt(*o, path, "distance", 0, kMaxFileValue, distance))
+    return err;
+  sched::Dependence dep;
+  dep.src = ends[0];
+  dep.dst = ends[1];
+  dep.latency =
+      latency.value_or(*problem.getOp(dep.src).latency) + delay.value_or(0);
+  dep.distance = unsigned(distance.value_or(0));
+  problem.addDependence(dep);
+  return Error::success();
+}
+
+llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue) {
+  const json::Object *root = rootValue.getAsObject();
+  if (!root)
+    return fail("", llvm::Twine("expected the problem to be an object, got ") +
+                        describe(rootValue));
+  if (Error err = checkKeys(
+          *root, "",
+          {"name", "comment", "force_serial", "resources", "ops", "edges"}))
+    return err;
+  std::optional<std::string> name, comment;
+  if (Error err = getString(*root, "", "name", name))
+    return err;
+  if (Error err = getString(*root, "", "comment", comment))
+    return err;
+  std::optional<bool> forceSerial;
+  if (Error err = getBool(*root, "", "force_serial", forceSerial))
+    return err;
+
+  rrt::ResourceLayout layout;
+  if (Error err = readResources(*root, layout))
+    return err;
+
+  const json::Array *ops = nullptr;
+  if (Error err = getArray(*root, "", "ops", ops))
+    return err;
+  if (!ops)
+    return fail("", "missing required key 'ops'");
+  if (ops->empty())
+    return fail("ops", "a problem needs at least one op");
+
+  ProblemFile file{name ? *name : defaultName.str(),
+                   sched::Problem(std::move(layout))};
+  sched::Problem &problem = file.problem;
+  problem.setForceSerial(forceSerial.value_or(false));
+  for (size_t i = 0, e = ops->size(); i < e; ++i) {
+    std::string path = pathIndex("ops", i);
+    sched::Operation op;
+    if (Error err = readOp((*ops)[i], path, op))
+      return err;
+    auto [it, fresh] = opIds.try_emplace(op.name, sched::OpId(i));
+    if (!fresh)
+      return fail(pathKey(path, "name"),
+                  "duplicate op name '" + op.name + "' (also " +
+                      pathIndex("ops", it->second) + ")");
+    problem.addOp(std::move(op));
+  }
+  if (Error err = readGroups(*ops, problem))
+    return err;
+
+  const json::Array *edges = nullptr;
+  if (Error err = getArray(*root, "", "edges", edges))
+    return err;
+  for (size_t i = 0, e = edges ? edges->size() : 0; i < e; ++i)
+    if (Error err = readEdge((*edges)[i], pathIndex("edges", i), problem))
+      return err;
+  problem.finalize();
+  return file;
+}
+
+/// Rewrites json::parse's "[line:col, byte=N]: message" as
+/// "file:line:col: not valid JSON: message".
+Error syntaxError(StringRef fileName, Error err) {
+  std::string text = llvm::toString(std::move(err));
+  unsigned line = 0, column = 0, offset = 0;
+  int consumed = 0;
+  if (std::sscanf(text.c_str(), "[%u:%u, byte=%u]: %n", &line, &column, &offset,
+                  &consumed) == 3 &&
+      consumed > 0)
+    return makeReadError(fileName, line, std::max(column, 1u),
+                         "not valid JSON: " +
+                             StringRef(text).drop_front(consumed));
+  return makeReadError(fileName, 0, 0, "not valid JSON: " + text);
+}
+
+} // namespace
+
+llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
+                                                          StringRef fileName) {
+  StringRef shownName = fileName.empty() ? StringRef("<input>") : fileName;
+  ScanResult scan = scanText(text);
+  if (scan.deepAt) {
+    auto [line, column] = lineColumn(text, *scan.deepAt);
+    return makeReadError(shownName, line, column,
+                         "arrays and objects nest deeper than " +
+                             llvm::Twine(kMaxJSONDepth));
+  }
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (!parsed)
+    return syntaxError(shownName, parsed.takeError());
+  if (scan.duplicate)
+    return makeReadError(shownName, 0, 0, *scan.duplicate);
+  return Reader(shownName, llvm::sys::path::stem(fileName)).read(*parsed);
+}
+
+llvm::Expected<ProblemFile> tilepipe::io::readProblemJSONFile(StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return makeReadError(path, 0, 0,
+                         "cannot read file: " + buffer.getError().message());
+  return readProblemJSON((*buffer)->getBuffer(), path);
+}

@@ -1,0 +1,371 @@
+//===- ScheduleCommand.cpp - `tilepipe schedule` --------------------------===//
+//
+//   tilepipe schedule PROBLEM.json [options]
+//   tilepipe schedule GRAPH.graphml --resources RM.xml [options]
+//
+// Reads a generic scheduling problem (the JSON format or a HatScheT
+// instance, docs/problem-format.md), runs the shared Driver on it and prints
+// one JSON object: the bounds, the II found and whether it verified.
+//
+// The default generator is cost-based, not `auto`: the generator selection
+// rules pick the cost-based generator only for loops with TMA, MMA or async
+// ops, and a generic problem carries no such flags, so `auto` would always
+// fall back to the serial schedule and the command would measure nothing.
+//
+// Exit status: 0 with a verified schedule, 1 when a file cannot be read or
+// no schedule was found (diagnostics on stderr as "file: error: message"),
+// 2 for a bad command line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "scheduler/Driver.h"
+#include "scheduler/io/HatScheT.h"
+#include "scheduler/io/ProblemJSON.h"
+#include "tools/tilepipe/Subcommands.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <climits>
+#include <optional>
+#include <string>
+
+using namespace tilepipe;
+using namespace tilepipe::tool;
+using llvm::StringRef;
+
+namespace tilepipe::tool {
+int runScheduleCommand(int argc, char **argv);
+} // namespace tilepipe::tool
+
+namespace {
+
+/// Problems whose serial length exceeds this are refused: the serial
+/// generator and the II search both allocate a reservation table of II rows.
+constexpr int64_t kMaxSerialLength = int64_t(1) << 22;
+
+void printScheduleUsage(llvm::raw_ostream &os) {
+  os << "usage: tilepipe schedule PROBLEM.json [options]\n"
+        "       tilepipe schedule GRAPH.graphml --resources RM.xml "
+        "[options]\n\n"
+        "  --resources FILE     the HatScheT resource model of a .graphml "
+        "instance\n"
+        "  --generator=KIND     cost-based (default), serial or auto\n"
+        "  --search=KIND        candidate-II search: linear (default) or "
+        "gallop\n"
+        "  --ii-cap=N           largest II tried (default 0: the serial "
+        "length)\n"
+        "  --arms=LIST          placement arms, a comma-separated subset of\n"
+        "                       permute,fuse,retry,cost (default: all)\n"
+        "  --emit-schedule      add each op's start cycle as \"schedule\"\n"
+        "  --prove-optimal      ask whether the II is optimal (\"optimal\"; "
+        "null\n"
+        "                       while no exact check is built in)\n\n"
+        "Prints one JSON object: name, ops, edges, ii, mii, res_mii, "
+        "rec_mii,\n"
+        "stages, verified, generator, ms, optimal. Exit 0 with a verified\n"
+        "schedule, 1 when a file is bad or scheduling fails, 2 for usage "
+        "errors.\n";
+}
+
+int usageError(const llvm::Twine &message) {
+  llvm::errs() << "tilepipe schedule: " << message << "\n";
+  printScheduleUsage(llvm::errs());
+  return ExitUsage;
+}
+
+struct Options {
+  std::string input;
+  std::optional<std::string> resources;
+  sched::DriverOptions driver;
+  bool emitSchedule = false;
+  bool proveOptimal = false;
+};
+
+std::optional<unsigned> parseArms(StringRef list) {
+  if (list.empty())
+    return std::nullopt;
+  llvm::SmallVector<StringRef> names;
+  list.split(names, ',');
+  unsigned mask = 0;
+  for (StringRef name : names) {
+    if (name == "permute")
+      mask |= sched::ArmPermute;
+    else if (name == "fuse")
+      mask |= sched::ArmFuse;
+    else if (name == "retry")
+      mask |= sched::ArmRetry;
+    else if (name == "cost")
+      mask |= sched::ArmCostBased;
+    else
+      return std::nullopt;
+  }
+  return mask;
+}
+
+/// Parses the command line; returns an exit status when it is done already
+/// (help, or a usage error).
+std::optional<int> parseOptions(int argc, char **argv, Options &options) {
+  std::optional<std::string> input;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    // "--name=value" or "--name value".
+    auto value = [&](StringRef name,
+                     std::optional<StringRef> &out) -> std::optional<int> {
+      out.reset();
+      if (arg == name) {
+        if (i + 1 == argc)
+          return usageError(name + " needs a value");
+        out = StringRef(argv[++i]);
+        return std::nullopt;
+      }
+      StringRef rest = arg;
+      if (rest.consume_front(name) && rest.consume_front("="))
+        out = rest;
+      return std::nullopt;
+    };
+    std::optional<StringRef> v;
+    if (arg == "--help" || arg == "-h") {
+      printScheduleUsage(llvm::outs());
+      return ExitOk;
+    }
+    if (arg == "--emit-schedule") {
+      options.emitSchedule = true;
+      continue;
+    }
+    if (arg == "--prove-optimal") {
+      options.proveOptimal = true;
+      continue;
+    }
+    if (std::optional<int> exit = value("--resources", v))
+      return exit;
+    if (v) {
+      options.resources = v->str();
+      continue;
+    }
+    if (std::optional<int> exit = value("--generator", v))
+      return exit;
+    if (v) {
+      sched::GeneratorRequest &request = options.driver.selection.request;
+      if (*v == "cost-based")
+        request = sched::GeneratorRequest::CostBased;
+      else if (*v == "serial")
+        request = sched::GeneratorRequest::Serial;
+      else if (*v == "auto")
+        request = sched::GeneratorRequest::Auto;
+      else
+        return usageError("unknown generator '" + *v +
+                          "' (expected cost-based, serial or auto)");
+      continue;
+    }
+    if (std::optional<int> exit = value("--search", v))
+      return exit;
+    if (v) {
+      if (*v == "linear")
+        options.driver.modulo.search = sched::IISearch::Linear;
+      else if (*v == "gallop")
+        options.driver.modulo.search = sched::IISearch::Gallop;
+      else
+        return usageError("unknown search '" + *v +
+                          "' (expected linear or gallop)");
+      continue;
+    }
+    if (std::optional<int> exit = value("--ii-cap", v))
+      return exit;
+    if (v) {
+      unsigned cap = 0;
+      if (v->getAsInteger(10, cap))
+        return usageError("--ii-cap needs a non-negative integer, got '" + *v +
+                          "'");
+      options.driver.modulo.iiCap = cap;
+      continue;
+    }
+    if (std::optional<int> exit = value("--arms", v))
+      return exit;
+    if (v) {
+      std::optional<unsigned> mask = parseArms(*v);
+      if (!mask)
+        return usageError("--arms needs a comma-separated list of permute, "
+                          "fuse, retry and cost, got '" +
+                          *v + "'");
+      options.driver.modulo.arms = *mask;
+      continue;
+    }
+    if (arg.starts_with("-") && arg != "-")
+      return usageError("unknown option '" + arg + "'");
+    if (input)
+      return usageError("more than one input file ('" + *input + "' and '" +
+                        arg + "')");
+    input = arg.str();
+  }
+  if (!input)
+    return usageError("no input file");
+  options.input = *input;
+  return std::nullopt;
+}
+
+/// Prints a reader's error as "file[:line[:col]]: error: message".
+void printReadError(llvm::Error err) {
+  llvm::handleAllErrors(
+      std::move(err),
+      [](const io::ReadError &e) {
+        llvm::errs() << e.location() << ": error: " << e.getMessage() << "\n";
+      },
+      [](const llvm::ErrorInfoBase &e) {
+        llvm::errs() << "tilepipe schedule: error: " << e.message() << "\n";
+      });
+}
+
+StringRef severityName(sched::Severity severity) {
+  switch (severity) {
+  case sched::Severity::Error:
+    return "error";
+  case sched::Severity::Warning:
+    return "warning";
+  case sched::Severity::Remark:
+    return "remark";
+  case sched::Severity::Note:
+    return "note";
+  }
+  llvm_unreachable("unknown severity");
+}
+
+/// "file: error: message", naming the op when the message does not already.
+void printDiagnostic(StringRef file, const sched::Problem &problem,
+                     const sched::Diagnostic &diag, sched::Severity severity) {
+  llvm::errs() << file << ": " << severityName(severity) << ": ";
+  if (diag.op && *diag.op < problem.getNumOps()) {
+    const std::string &name = problem.getOp(*diag.op).name;
+    if (!StringRef(diag.message).contains("'" + name + "'"))
+      llvm::errs() << "op '" << name << "': ";
+  }
+  llvm::errs() << diag.message << "\n";
+  for (const sched::Diagnostic &note : diag.notes)
+    printDiagnostic(file, problem, note, sched::Severity::Note);
+}
+
+void optionalNumber(llvm::json::OStream &json, StringRef key,
+                    std::optional<int64_t> value) {
+  if (value)
+    json.attribute(key, *value);
+  else
+    json.attribute(key, nullptr);
+}
+
+} // namespace
+
+int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
+  Options options;
+  options.driver.selection.request = sched::GeneratorRequest::CostBased;
+  if (std::optional<int> exit = parseOptions(argc, argv, options))
+    return *exit;
+
+  StringRef ext = llvm::sys::path::extension(options.input);
+  bool isGraph = ext.equals_insensitive(".graphml");
+  if (!isGraph && !ext.equals_insensitive(".json"))
+    return usageError("cannot tell the format of '" + options.input +
+                      "': expected a .json problem or a .graphml instance");
+  if (isGraph && !options.resources)
+    return usageError("a .graphml instance needs --resources RM.xml");
+  if (!isGraph && options.resources)
+    return usageError("--resources only applies to .graphml instances");
+
+  llvm::Expected<io::ProblemFile> file =
+      isGraph ? io::readHatScheTFiles(options.input, *options.resources)
+              : io::readProblemJSONFile(options.input);
+  if (!file) {
+    printReadError(file.takeError());
+    return ExitFailure;
+  }
+  const sched::Problem &problem = file->problem;
+
+  // The bounds are reported even when scheduling fails, but only for a
+  // problem that passed check(): the bound computations assume one.
+  std::optional<rrt::Bounds> bounds;
+  {
+    sched::DiagnosticList ignored; // runScheduler reports them again.
+    if (problem.check(ignored))
+      bounds = problem.computeBounds();
+  }
+
+  sched::DiagnosticList diags;
+  std::optional<sched::ScheduleAnalysis> analysis;
+  double ms = 0;
+  if (bounds && problem.serialLength() > kMaxSerialLength) {
+    diags.error("the problem is too long to schedule: its serial length is " +
+                llvm::Twine(problem.serialLength()) + " cycles (at most " +
+                llvm::Twine(kMaxSerialLength) + ")");
+  } else {
+    auto start = std::chrono::steady_clock::now();
+    analysis = sched::runScheduler(problem, options.driver, diags);
+    auto end = std::chrono::steady_clock::now();
+    ms = std::chrono::duration<double, std::milli>(end - start).count();
+  }
+  if (analysis)
+    bounds = analysis->bounds;
+
+  // HOOK(prove-optimal): the exact optimality check is being written
+  // separately (scheduler/exact, sched::exact::proveOptimal(problem, ii,
+  // mii)). Once it lands, call it here when options.proveOptimal is set and
+  // a verified schedule exists, and store its verdict (and link
+  // TilePipeExact). Until then the answer is unknown and printed as null.
+  std::optional<bool> optimal;
+
+  for (const sched::Diagnostic &diag : diags.all())
+    printDiagnostic(options.input, problem, diag, diag.severity);
+
+  auto finite = [](unsigned v) -> std::optional<int64_t> {
+    if (v == UINT_MAX)
+      return std::nullopt;
+    return int64_t(v);
+  };
+  std::optional<int64_t> mii, resMII, recMII;
+  if (bounds) {
+    mii = finite(bounds->mii);
+    if (!bounds->resourceInfeasible)
+      resMII = finite(std::max(bounds->resMII, bounds->fineMII));
+    if (!bounds->recurrenceInfeasible)
+      recMII = finite(bounds->recMII);
+  }
+  sched::GeneratorKind generator =
+      analysis ? analysis->generator
+               : sched::selectGenerator(problem, options.driver.selection).kind;
+
+  llvm::json::OStream json(llvm::outs());
+  json.object([&] {
+    json.attribute("name", file->name);
+    json.attribute("ops", int64_t(problem.getNumOps()));
+    json.attribute("edges", int64_t(problem.getDependences().size()));
+    optionalNumber(json, "ii",
+                   analysis ? std::optional<int64_t>(analysis->ii)
+                            : std::nullopt);
+    optionalNumber(json, "mii", mii);
+    optionalNumber(json, "res_mii", resMII);
+    optionalNumber(json, "rec_mii", recMII);
+    optionalNumber(json, "stages",
+                   analysis ? std::optional<int64_t>(analysis->numStages)
+                            : std::nullopt);
+    json.attribute("verified", analysis.has_value());
+    json.attribute("generator", sched::stringifyGenerator(generator));
+    json.attributeBegin("ms");
+    json.rawValue(llvm::formatv("{0:F3}", ms).str());
+    json.attributeEnd();
+    if (optimal)
+      json.attribute("optimal", *optimal);
+    else
+      json.attribute("optimal", nullptr);
+    if (options.emitSchedule && analysis)
+      json.attributeObject("schedule", [&] {
+        for (sched::OpId id = 0, e = problem.getNumOps(); id < e; ++id)
+          json.attribute(problem.getOp(id).name, analysis->slots[id].cycle);
+      });
+  });
+  llvm::outs() << "\n";
+  return analysis ? ExitOk : ExitFailure;
+}
