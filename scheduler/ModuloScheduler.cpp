@@ -107,15 +107,21 @@ tilepipe::sched::generateModuloSchedule(const Problem &problem,
       failure.proven = true;
       return std::nullopt;
     }
-    // The strategy ladder: height priority, then program order, each a
-    // fresh attempt (intermediate state is cleared between them).
-    for (modulo::Priority priority :
-         {modulo::Priority::Height, modulo::Priority::ProgramOrder}) {
-      modulo::Engine engine(problem, ii, options, priority);
+    // The strategy ladder, each rung a fresh attempt (intermediate state is
+    // cleared between them): height priority with cost-ranked forced seats,
+    // height priority with Rau's forced seats, program order.
+    static constexpr modulo::Strategy ladder[] = {
+        {modulo::Priority::Height, false},
+        {modulo::Priority::Height, true},
+        {modulo::Priority::Slack, false},
+        {modulo::Priority::Slack, true},
+        {modulo::Priority::ProgramOrder, false}};
+    for (const modulo::Strategy &strategy : ladder) {
+      modulo::Engine engine(problem, ii, options, strategy);
       modulo::AttemptFailure f;
       if (std::optional<std::vector<int64_t>> starts = engine.run(f))
         return starts;
-      if (priority == modulo::Priority::Height || f.proven)
+      if (&strategy == &ladder[0] || f.proven)
         failure = f;
       if (f.proven)
         break;

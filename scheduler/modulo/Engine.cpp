@@ -12,8 +12,8 @@ using namespace tilepipe::sched;
 using namespace tilepipe::sched::modulo;
 
 Engine::Engine(const Problem &problem, unsigned ii,
-               const ModuloOptions &options, Priority priority)
-    : problem(problem), ii(ii), options(options), priority(priority),
+               const ModuloOptions &options, Strategy strategy)
+    : problem(problem), ii(ii), options(options), strategy(strategy),
       placement(problem, ii) {}
 
 // Height: the longest path to any op with weights latency - II * distance.
@@ -23,7 +23,7 @@ Engine::Engine(const Problem &problem, unsigned ii,
 void Engine::computeHeights() {
   const unsigned n = problem.getNumOps();
   height.assign(n, 0);
-  if (priority == Priority::ProgramOrder)
+  if (strategy.priority == Priority::ProgramOrder)
     return;
   auto deps = problem.getDependences();
   for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
@@ -40,6 +40,49 @@ void Engine::computeHeights() {
     }
     if (!changed)
       break;
+  }
+  if (strategy.priority != Priority::Slack)
+    return;
+  // Slack priority: ops on tight recurrences first. ASAP from the sources,
+  // ALAP back from the latest ASAP, both with weights latency - II *
+  // distance; the key puts the smallest slack first, then the height.
+  std::vector<int64_t> asap(n, 0);
+  for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
+    bool changed = false;
+    for (const Dependence &d : deps) {
+      if (d.src == d.dst)
+        continue;
+      int64_t t = asap[d.src] + placement.weight(d);
+      if (t > asap[d.dst]) {
+        asap[d.dst] = t;
+        changed = true;
+      }
+    }
+    if (!changed)
+      break;
+  }
+  int64_t length = n ? *std::max_element(asap.begin(), asap.end()) : 0;
+  std::vector<int64_t> alap(n, length);
+  for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
+    bool changed = false;
+    for (size_t k = deps.size(); k-- > 0;) {
+      const Dependence &d = deps[k];
+      if (d.src == d.dst)
+        continue;
+      int64_t t = alap[d.dst] - placement.weight(d);
+      if (t < alap[d.src]) {
+        alap[d.src] = t;
+        changed = true;
+      }
+    }
+    if (!changed)
+      break;
+  }
+  constexpr int64_t kHeightRange = int64_t(1) << 24;
+  for (OpId op = 0; op < n; ++op) {
+    int64_t slack = std::max<int64_t>(0, alap[op] - asap[op]);
+    height[op] = -slack * kHeightRange +
+                 std::clamp<int64_t>(height[op], 0, kHeightRange - 1);
   }
 }
 
@@ -240,7 +283,7 @@ bool Engine::armRetry(OpId op, int64_t lo, int64_t hi) {
   llvm::SmallVector<OpId, 8> leaving;
   placement.collisions(op, t, leaving);
   placement.brokenSuccessors(op, t, leaving);
-  if (leaving.size() > 1)
+  if (leaving.size() > 1 && !strategy.rauOnly)
     return false;
   force(op, t);
   ++stats.retry;
@@ -324,7 +367,8 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
         continue;
       if ((options.arms & ArmRetry) && armRetry(op, lo, hi))
         continue;
-      if ((options.arms & ArmCostBased) && armCost(op, lo, hi, estart))
+      if ((options.arms & ArmCostBased) && !strategy.rauOnly &&
+          armCost(op, lo, hi, estart))
         continue;
     }
     // Desperate retry: free the group members that pin the depth (G4) and

@@ -36,7 +36,15 @@
 namespace tilepipe::sched::modulo {
 
 /// How one attempt orders its ops.
-enum class Priority { Height, ProgramOrder };
+enum class Priority { Height, Slack, ProgramOrder };
+
+/// One rung of the strategy ladder: the op order, and whether forced seats
+/// follow Rau's rule alone (the retry arm takes any number of evictions and
+/// the cost arm stands aside) instead of the cost ranking.
+struct Strategy {
+  Priority priority = Priority::Height;
+  bool rauOnly = false;
+};
 
 /// Why an attempt failed: what the failure diagnostic reports.
 struct AttemptFailure {
@@ -57,7 +65,7 @@ struct ArmStats {
 class Engine {
 public:
   Engine(const Problem &problem, unsigned ii, const ModuloOptions &options,
-         Priority priority);
+         Strategy strategy);
 
   /// Start cycles of every op, or nullopt with `failure` set.
   std::optional<std::vector<int64_t>> run(AttemptFailure &failure);
@@ -81,7 +89,7 @@ private:
   const Problem &problem;
   const unsigned ii;
   const ModuloOptions &options;
-  const Priority priority;
+  const Strategy strategy;
   Placement placement;
   std::vector<int64_t> height;
   std::priority_queue<std::pair<int64_t, int64_t>> queue; ///< (height, -id)
