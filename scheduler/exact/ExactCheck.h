@@ -11,7 +11,7 @@
 // proof that the stage horizon loses nothing.
 //
 // No exception crosses this API: ExactCheck.cpp alone is built with
-// -fexceptions and catches every z3::exception (reported as Unknown).
+// -fexceptions and catches every exception (reported as Unknown).
 //
 //===----------------------------------------------------------------------===//
 
