@@ -6,7 +6,8 @@ origami sets and writes one TSV row per instance:
 
 ref_II is the II HatScheT's SAT scheduler found (reference-sat-ii.tsv; `-`
 when it has no row or timed out), ms the scheduling time tilepipe reports.
-Ends with a summary: instances, verified, II == MII, II <= ref_II, total ms.
+Ends with a summary: instances, verified, II == MII, II <= ref_II, the instances above MII with
+their exact-check verdict, total ms.
 See bench/README.md."""
 import argparse
 import json
@@ -102,6 +103,11 @@ def fmt(value):
     return "-" if value is None else str(value)
 
 
+def fmt_opt(value):
+    """optimal column: 1 proven, 0 a smaller II exists, - undecided/unchecked."""
+    return "-" if value is None else str(int(bool(value)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tilepipe", default=os.path.join(REPO, "build", "bin", "tilepipe"),
@@ -142,11 +148,12 @@ def main():
         ref = reference.get(name)
         if result is None:
             broken.append((name, error))
-            row = dict(instance=name, ops=None, mii=None, ii=None, ref=ref, ms=None, verified=False)
+            row = dict(instance=name, ops=None, mii=None, ii=None, ref=ref, ms=None, verified=False,
+                       optimal=None)
         else:
             row = dict(instance=name, ops=result.get("ops"), mii=result.get("mii"),
                        ii=result.get("ii"), ref=ref, ms=result.get("ms"),
-                       verified=bool(result.get("verified")))
+                       verified=bool(result.get("verified")), optimal=result.get("optimal"))
             if not row["verified"]:
                 broken.append((name, error or "not verified"))
         rows.append(row)
@@ -158,11 +165,11 @@ def main():
     out_dir = os.path.dirname(os.path.abspath(args.out))
     os.makedirs(out_dir, exist_ok=True)
     with open(args.out, "w") as f:
-        f.write("instance\tops\tMII\tII\tref_II\tms\tverified\n")
+        f.write("instance\tops\tMII\tII\tref_II\tms\tverified\toptimal\n")
         for r in rows:
             ms = "-" if r["ms"] is None else f"{r['ms']:.3f}"
             f.write(f"{r['instance']}\t{fmt(r['ops'])}\t{fmt(r['mii'])}\t{fmt(r['ii'])}\t"
-                    f"{fmt(r['ref'])}\t{ms}\t{int(r['verified'])}\n")
+                    f"{fmt(r['ref'])}\t{ms}\t{int(r['verified'])}\t{fmt_opt(r['optimal'])}\n")
 
     count = len(rows)
     verified = [r for r in rows if r["verified"]]
@@ -177,6 +184,15 @@ def main():
     print(f"II == MII:    {len(at_mii)} ({pct(len(at_mii), count)})")
     print(f"II <= ref_II: {len(meets_ref)} of {len(with_ref)} with a reference "
           f"({pct(len(meets_ref), len(with_ref))}; {len(beats_ref)} below it)")
+    above = [r for r in verified if r["ii"] is not None and r["ii"] != r["mii"]]
+    if above:
+        proven = [r for r in above if r["optimal"] is True]
+        missed = [r for r in above if r["optimal"] is False]
+        print(f"II > MII:     {len(above)}: {len(proven)} proven optimal, {len(missed)} with a "
+              f"smaller feasible II, {len(above) - len(proven) - len(missed)} undecided "
+              f"(pass --extra-args=--prove-optimal to check)")
+        for r in above:
+            print(f"  {r['instance']}: MII {r['mii']}, II {r['ii']}, optimal {fmt_opt(r['optimal'])}")
     print(f"total ms:     {total_ms:.3f} (scheduling only; {wall:.1f} s wall for the run)")
     print(f"wrote {args.out}")
     for name, error in broken:

@@ -28,6 +28,24 @@ tilepipe::sched::runScheduler(const Problem &problem,
   analysis->bounds = bounds;
   analysis->selectionReason = selection.reason;
 
+  if (analysis->ii <= bounds.mii)
+    analysis->optimal = true;
+  else if (options.proveOptimal && options.modulo.oracle) {
+    // Each II below the one found must be proven empty.
+    analysis->optimal = true;
+    for (unsigned ii = bounds.mii; ii < analysis->ii; ++ii) {
+      std::optional<bool> feasible =
+          options.modulo.oracle->feasibleAt(problem, ii);
+      if (feasible && *feasible) {
+        analysis->optimal = false;
+        analysis->smallerFeasibleII = ii;
+        break;
+      }
+      if (!feasible)
+        analysis->optimal.reset();
+    }
+  }
+
   // A generator bug must never publish an invalid schedule.
   DiagnosticList violations;
   if (!problem.verify(analysis->toSchedule(), violations)) {

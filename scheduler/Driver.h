@@ -18,6 +18,9 @@ namespace tilepipe::sched {
 struct DriverOptions {
   SelectionOptions selection;
   ModuloOptions modulo;
+  /// Certify the II the cost-based generator found with modulo.oracle:
+  /// every II in [MII, II) must be proven infeasible.
+  bool proveOptimal = false;
 };
 
 /// Returns the verified schedule, or nullopt with errors in `diags`.

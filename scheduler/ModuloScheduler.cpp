@@ -22,8 +22,25 @@ using namespace tilepipe;
 using namespace tilepipe::sched;
 
 static void reportFailure(const Problem &problem, const rrt::Bounds &bounds,
-                          unsigned cap, const modulo::AttemptFailure &f,
-                          DiagnosticList &diags) {
+                          unsigned cap, modulo::AttemptFailure f,
+                          FeasibilityOracle *oracle, DiagnosticList &diags) {
+  // The exact check turns a heuristic failure into a proven one, or shows
+  // that a schedule exists after all.
+  std::string exactNote;
+  if (!f.proven && oracle) {
+    std::optional<bool> feasible = oracle->feasibleAt(problem, f.ii);
+    if (feasible && !*feasible) {
+      f.proven = true;
+      exactNote = "the exact check proves that no schedule exists at II " +
+                  std::to_string(f.ii);
+    } else if (feasible) {
+      exactNote = "the exact check finds a schedule at II " +
+                  std::to_string(f.ii) + ": the heuristic missed it";
+    } else {
+      exactNote = "the exact check could not decide II " +
+                  std::to_string(f.ii);
+    }
+  }
   Diagnostic &d = diags.error(
       "cost-based generator found no schedule for II in [" +
           llvm::Twine(bounds.mii) + ", " + llvm::Twine(cap) + "]" +
@@ -31,6 +48,8 @@ static void reportFailure(const Problem &problem, const rrt::Bounds &bounds,
                     : " (heuristic: a schedule may still exist)"),
       f.op);
   d.attachNote("candidate II " + llvm::Twine(f.ii) + ": " + f.reason, f.op);
+  if (!exactNote.empty())
+    d.attachNote(exactNote, f.op);
   if (f.op) {
     const Operation &op = problem.getOp(*f.op);
     std::string uses;
@@ -164,6 +183,6 @@ tilepipe::sched::generateModuloSchedule(const Problem &problem,
       return finish(bestII, std::move(*best));
     }
   }
-  reportFailure(problem, bounds, cap, failure, diags);
+  reportFailure(problem, bounds, cap, failure, options.oracle, diags);
   return std::nullopt;
 }

@@ -8,6 +8,7 @@
 #ifndef TILEPIPE_SCHEDULER_MODULOSCHEDULER_H
 #define TILEPIPE_SCHEDULER_MODULOSCHEDULER_H
 
+#include "scheduler/FeasibilityOracle.h"
 #include "scheduler/ScheduleAnalysis.h"
 
 #include <cstdint>
@@ -35,6 +36,9 @@ struct ModuloOptions {
   /// Placement steps per candidate II before it is given up (0: automatic).
   uint64_t budget = 0;
   uint64_t seed = 0x5eed;
+  /// Decides an II exactly where it can: used to mark a failure proven or
+  /// heuristic, and by the driver's prove-optimal. Not owned; may be null.
+  FeasibilityOracle *oracle = nullptr;
 };
 
 /// Returns the schedule at the smallest II the heuristic seats (linear

@@ -45,6 +45,13 @@ struct ScheduleAnalysis {
   std::vector<ScheduleSlot> slots;  ///< Indexed by OpId.
   std::vector<OpId> orderedOps;     ///< Sorted by (stage, order).
   std::vector<Dependence> edges;
+  /// Whether the II is the smallest that admits any schedule: true when it
+  /// equals MII (an exact lower bound) or every smaller II was proven
+  /// infeasible; false when a smaller II was shown feasible; empty when not
+  /// checked or undecided.
+  std::optional<bool> optimal;
+  /// Set when optimal is false: an II below this one that admits a schedule.
+  std::optional<unsigned> smallerFeasibleII;
 
   /// Fills slots/orderedOps/numStages from a solution. `orderHint` breaks
   /// ties between equal start cycles (program order when empty).

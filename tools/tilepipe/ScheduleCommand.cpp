@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/Driver.h"
+#include "scheduler/exact/ExactOracle.h"
 #include "scheduler/io/HatScheT.h"
 #include "scheduler/io/ProblemJSON.h"
 #include "tools/tilepipe/Subcommands.h"
@@ -64,9 +65,14 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "  --arms=LIST          placement arms, a comma-separated subset of\n"
         "                       permute,fuse,retry,cost (default: all)\n"
         "  --emit-schedule      add each op's start cycle as \"schedule\"\n"
-        "  --prove-optimal      ask whether the II is optimal (\"optimal\"; "
-        "null\n"
-        "                       while no exact check is built in)\n\n"
+        "  --prove-optimal      certify with the exact check that no smaller "
+        "II\n"
+        "                       admits a schedule (\"optimal\": true, false "
+        "or null)\n"
+        "  --exact-timeout-ms=N exact-check time limit per II (default "
+        "2000)\n"
+        "  --exact-max-ops=N    larger problems are not checked exactly "
+        "(default 400)\n\n"
         "Prints one JSON object: name, ops, edges, ii, mii, res_mii, "
         "rec_mii,\n"
         "stages, verified, generator, ms, optimal. Exit 0 with a verified\n"
@@ -86,6 +92,7 @@ struct Options {
   sched::DriverOptions driver;
   bool emitSchedule = false;
   bool proveOptimal = false;
+  sched::exact::ExactOptions exact{2000, 400};
 };
 
 std::optional<unsigned> parseArms(StringRef list) {
@@ -184,6 +191,23 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
         return usageError("--ii-cap needs a non-negative integer, got '" + *v +
                           "'");
       options.driver.modulo.iiCap = cap;
+      continue;
+    }
+    if (std::optional<int> exit = value("--exact-timeout-ms", v))
+      return exit;
+    if (v) {
+      if (v->getAsInteger(10, options.exact.timeoutMs))
+        return usageError("--exact-timeout-ms needs a non-negative integer, "
+                          "got '" +
+                          *v + "'");
+      continue;
+    }
+    if (std::optional<int> exit = value("--exact-max-ops", v))
+      return exit;
+    if (v) {
+      if (v->getAsInteger(10, options.exact.maxOps))
+        return usageError("--exact-max-ops needs a non-negative integer, got '" +
+                          *v + "'");
       continue;
     }
     if (std::optional<int> exit = value("--arms", v))
@@ -303,19 +327,28 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
                 llvm::Twine(kMaxSerialLength) + ")");
   } else {
     auto start = std::chrono::steady_clock::now();
+    // The oracle only speaks when the heuristic fails (proven or not); the
+    // optimality proof runs after the clock stops.
+    sched::exact::ExactOracle oracle(options.exact);
+    options.driver.modulo.oracle = &oracle;
     analysis = sched::runScheduler(problem, options.driver, diags);
+    options.driver.modulo.oracle = nullptr;
     auto end = std::chrono::steady_clock::now();
     ms = std::chrono::duration<double, std::milli>(end - start).count();
   }
   if (analysis)
     bounds = analysis->bounds;
 
-  // HOOK(prove-optimal): the exact optimality check is being written
-  // separately (scheduler/exact, sched::exact::proveOptimal(problem, ii,
-  // mii)). Once it lands, call it here when options.proveOptimal is set and
-  // a verified schedule exists, and store its verdict (and link
-  // TilePipeExact). Until then the answer is unknown and printed as null.
+  // II == MII is optimal by the bound; otherwise --prove-optimal asks the
+  // exact check about every II in [MII, II).
   std::optional<bool> optimal;
+  if (analysis) {
+    optimal = analysis->optimal;
+    if (!optimal && options.proveOptimal)
+      optimal = sched::exact::proveOptimal(problem, analysis->ii,
+                                           analysis->bounds.mii, options.exact);
+  }
+
 
   for (const sched::Diagnostic &diag : diags.all())
     printDiagnostic(options.input, problem, diag, diag.severity);

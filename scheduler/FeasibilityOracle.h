@@ -1,0 +1,30 @@
+//===- FeasibilityOracle.h - an exact answer for one II --------*- C++ -*-===//
+//
+// The cost-based generator is a heuristic; an oracle decides exactly whether
+// any schedule exists at one II (scheduler/exact implements it with Z3). The
+// driver asks it to certify the II found (prove-optimal) and to tell a
+// proven failure from a heuristic one. The core never depends on how.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_SCHEDULER_FEASIBILITYORACLE_H
+#define TILEPIPE_SCHEDULER_FEASIBILITYORACLE_H
+
+#include <optional>
+
+namespace tilepipe::sched {
+
+class Problem;
+
+class FeasibilityOracle {
+public:
+  virtual ~FeasibilityOracle() = default;
+  /// true: a schedule exists at `ii`; false: proven that none does;
+  /// nullopt: the oracle could not decide (too large, out of time).
+  virtual std::optional<bool> feasibleAt(const Problem &problem,
+                                         unsigned ii) = 0;
+};
+
+} // namespace tilepipe::sched
+
+#endif // TILEPIPE_SCHEDULER_FEASIBILITYORACLE_H

@@ -1,0 +1,23 @@
+//===- ExactOracle.h - the exact check as a FeasibilityOracle --*- C++ -*-===//
+
+#ifndef TILEPIPE_SCHEDULER_EXACT_EXACTORACLE_H
+#define TILEPIPE_SCHEDULER_EXACT_EXACTORACLE_H
+
+#include "scheduler/FeasibilityOracle.h"
+#include "scheduler/exact/ExactCheck.h"
+
+namespace tilepipe::sched::exact {
+
+/// Answers with checkII(); Unknown (too many ops, out of time) is nullopt.
+class ExactOracle : public FeasibilityOracle {
+public:
+  explicit ExactOracle(ExactOptions options = {}) : options(options) {}
+  std::optional<bool> feasibleAt(const Problem &problem, unsigned ii) override;
+
+private:
+  ExactOptions options;
+};
+
+} // namespace tilepipe::sched::exact
+
+#endif // TILEPIPE_SCHEDULER_EXACT_EXACTORACLE_H
