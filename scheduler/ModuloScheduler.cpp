@@ -135,7 +135,10 @@ tilepipe::sched::generateModuloSchedule(const Problem &problem,
         {modulo::Priority::Slack, false},
         {modulo::Priority::Slack, true},
         {modulo::Priority::ProgramOrder, false}};
-    for (const modulo::Strategy &strategy : ladder) {
+    // Past a few thousand ops a failing rung costs as much as a success;
+    // the first two rungs carry nearly all the wins there.
+    size_t rungs = problem.getNumOps() > 2000 ? 2 : std::size(ladder);
+    for (const modulo::Strategy &strategy : llvm::ArrayRef(ladder, rungs)) {
       modulo::Engine engine(problem, ii, options, strategy);
       modulo::AttemptFailure f;
       if (std::optional<std::vector<int64_t>> starts = engine.run(f))

@@ -11,6 +11,9 @@ using namespace tilepipe;
 using namespace tilepipe::sched;
 using namespace tilepipe::sched::modulo;
 
+/// Seats of its window the fuse arm tries for one op.
+static constexpr int64_t kFuseSeats = 32;
+
 Engine::Engine(const Problem &problem, unsigned ii,
                const ModuloOptions &options, Strategy strategy)
     : problem(problem), ii(ii), options(options), strategy(strategy),
@@ -40,6 +43,29 @@ void Engine::computeHeights() {
     }
     if (!changed)
       break;
+  }
+  if (strategy.priority == Priority::Packing) {
+    // First fit decreasing on the saturated slots: at II = MII a slot whose
+    // demand fills (nearly) every row is a bin-packing problem, and the
+    // longest blocks go in first. Other ops keep their heights.
+    const rrt::ResourceLayout &layout = problem.getLayout();
+    std::vector<bool> saturated(layout.numBits(), false);
+    for (unsigned b = 0; b < layout.numBits(); ++b) {
+      uint64_t demand = 0;
+      for (const rrt::Footprint &fp : problem.getFootprints())
+        demand += fp.bitDemand(b);
+      saturated[b] = demand * 10 >= uint64_t(ii) * 9;
+    }
+    constexpr int64_t kHeightRange = int64_t(1) << 32;
+    for (OpId op = 0; op < n; ++op) {
+      int64_t block = 0;
+      for (const rrt::Use &u : problem.getOp(op).uses)
+        if (u.kind == rrt::Use::Kind::Bit && saturated[u.index])
+          block = std::max<int64_t>(block, u.duration);
+      height[op] = block * kHeightRange +
+                   std::clamp<int64_t>(height[op], 0, kHeightRange - 1);
+    }
+    return;
   }
   if (strategy.priority != Priority::Slack)
     return;
@@ -99,13 +125,47 @@ std::pair<int64_t, int64_t> Engine::window(OpId op, int64_t estart) const {
   return {lo, hi};
 }
 
-std::optional<int64_t> Engine::firstFit(OpId op, int64_t lo,
-                                        int64_t hi) const {
-  hi = std::min(hi, placement.latestStart(op));
-  for (int64_t t = lo; t <= hi; ++t)
-    if (placement.fits(op, t))
+// G3's seat search. Among the seats the RRT accepts, one that sits flush
+// against a seated op on a singleton slot wins over the first free one: at
+// II = MII the bottleneck slot has no spare row, and seats dropped in the
+// middle of a free stretch leave gaps too short for the ops still to come.
+std::optional<int64_t> Engine::firstFit(OpId op, int64_t lo, int64_t hi,
+                                        bool keepSuccessors) const {
+  if (keepSuccessors)
+    hi = std::min(hi, placement.latestStart(op));
+  const rrt::FoldedFootprint &fp = placement.folded(op);
+  const rrt::RRT &table = placement.getTable();
+  auto flush = [&](int64_t t) {
+    if (fp.empty() || fp.numRows >= ii)
+      return false;
+    unsigned before = unsigned(((t - 1) % ii + ii) % ii);
+    unsigned after = unsigned(((t + fp.numRows) % ii + ii) % ii);
+    const uint64_t *first = fp.rowBits(0), *last = fp.rowBits(fp.numRows - 1);
+    const uint64_t *rowBefore = table.rowBits(before),
+                   *rowAfter = table.rowBits(after);
+    for (unsigned w = 0; w < fp.numWords; ++w)
+      if ((first[w] & rowBefore[w]) || (last[w] & rowAfter[w]))
+        return true;
+    return false;
+  };
+  std::optional<int64_t> firstFree;
+  bool holdsBits = false;
+  for (unsigned w = 0; w < fp.numWords && !fp.empty(); ++w)
+    holdsBits |= fp.rowBits(0)[w] != 0;
+  // A flush seat a little past the first free one is worth the wait; one
+  // far past it delays the op and everything after it.
+  constexpr int64_t reach = 16;
+  for (int64_t t = lo; t <= hi; ++t) {
+    if (firstFree && t > *firstFree + reach)
+      break;
+    if (!placement.fits(op, t))
+      continue;
+    if (!holdsBits || flush(t))
       return t;
-  return std::nullopt;
+    if (!firstFree)
+      firstFree = t;
+  }
+  return firstFree;
 }
 
 void Engine::evict(OpId op) {
@@ -241,7 +301,9 @@ bool Engine::armFuse(OpId op, int64_t lo, int64_t hi) {
         return true;
     return false;
   };
-  hi = std::min(hi, placement.latestStart(op));
+  // A handful of seats from the window start: a pair swap is a local repair,
+  // and scanning the whole window for one costs O(II) collision searches.
+  hi = std::min({hi, placement.latestStart(op), lo + kFuseSeats - 1});
   llvm::SmallVector<OpId, 4> colliders;
   for (int64_t t = lo; t <= hi; ++t) {
     colliders.clear();

@@ -36,7 +36,7 @@
 namespace tilepipe::sched::modulo {
 
 /// How one attempt orders its ops.
-enum class Priority { Height, Slack, ProgramOrder };
+enum class Priority { Height, Slack, Packing, ProgramOrder };
 
 /// One rung of the strategy ladder: the op order, and whether forced seats
 /// follow Rau's rule alone (the retry arm takes any number of evictions and
@@ -76,7 +76,10 @@ private:
   void enqueue(OpId op);
   /// G2 and G4 narrow [estart, estart + II - 1].
   std::pair<int64_t, int64_t> window(OpId op, int64_t estart) const;
-  std::optional<int64_t> firstFit(OpId op, int64_t lo, int64_t hi) const;
+  /// The seat G3 accepts in [lo, hi]; with keepSuccessors, only seats that
+  /// break no seated successor.
+  std::optional<int64_t> firstFit(OpId op, int64_t lo, int64_t hi,
+                                  bool keepSuccessors = true) const;
 
   bool armPermute(OpId op);
   bool armFuse(OpId op, int64_t lo, int64_t hi);
