@@ -9,6 +9,7 @@
 
 #include "attrs/ResultAttrs.h"
 #include "scheduler/Driver.h"
+#include "scheduler/exact/ExactOracle.h"
 #include "scheduler/mlir/LoopProblem.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -31,6 +32,23 @@ struct GenerateSchedulePass
   using TileASGenerateScheduleBase::TileASGenerateScheduleBase;
 
   LogicalResult initialize(MLIRContext *context) override {
+    armMask = 0;
+    for (const std::string &arm : arms) {
+      if (arm == "permute")
+        armMask |= sched::ArmPermute;
+      else if (arm == "fuse")
+        armMask |= sched::ArmFuse;
+      else if (arm == "retry")
+        armMask |= sched::ArmRetry;
+      else if (arm == "cost")
+        armMask |= sched::ArmCostBased;
+      else
+        return emitError(UnknownLoc::get(context))
+               << "unknown placement arm '" << arm
+               << "' (expected permute, fuse, retry or cost)";
+    }
+    if (arms.empty())
+      armMask = sched::ArmAll;
     if (targetFile.empty()) {
       target = &target::TargetModel::sm100a();
       return success();
@@ -54,6 +72,7 @@ struct GenerateSchedulePass
 
   const target::TargetModel *target = nullptr;
   std::shared_ptr<target::TargetModel> ownedTarget;
+  unsigned armMask = sched::ArmAll;
 };
 
 } // namespace
@@ -68,6 +87,14 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   sched::DriverOptions options;
   options.selection.request = generator;
   options.selection.serialThreshold = serialThreshold;
+  options.modulo.search = search;
+  options.modulo.iiCap = iiCap;
+  options.modulo.arms = armMask;
+  sched::exact::ExactOptions exactOptions;
+  exactOptions.timeoutMs = exactTimeoutMs;
+  sched::exact::ExactOracle oracle(exactOptions);
+  options.modulo.oracle = &oracle;
+  options.proveOptimal = proveOptimal;
   sched::DiagnosticList diags;
   std::optional<sched::ScheduleAnalysis> analysis =
       sched::runScheduler(lp.problem, options, diags);
@@ -77,6 +104,21 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
     return false;
   }
 
+  if (proveOptimal) {
+    InFlightDiagnostic remark = emitRemark(loop.getLoc());
+    if (analysis->optimal && *analysis->optimal)
+      remark << "II " << analysis->ii << " is optimal: "
+             << (analysis->ii == analysis->bounds.mii
+                     ? "it equals the lower bound"
+                     : "the exact check proves every smaller II infeasible");
+    else if (analysis->optimal)
+      remark << "II " << analysis->ii << " is not optimal: a schedule exists "
+             << "at II " << *analysis->smallerFeasibleII;
+    else
+      remark << "II " << analysis->ii << " may not be optimal: the exact "
+             << "check could not decide every II in [" << analysis->bounds.mii
+             << ", " << analysis->ii << ")";
+  }
   attrs::writeScheduleAttrs(loop, lp.ops, *analysis);
   if (printSchedule) {
     llvm::raw_ostream &os = llvm::outs();

@@ -4,6 +4,7 @@
 #define TILEPIPE_SCHEDULER_MLIR_PASSES_H
 
 #include "scheduler/GeneratorSelection.h"
+#include "scheduler/ModuloScheduler.h"
 
 #include "mlir/Pass/Pass.h"
 

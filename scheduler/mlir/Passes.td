@@ -32,6 +32,22 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "Loops with fewer ops are scheduled serially">,
     Option<"targetFile", "target", "std::string", "\"\"",
            "JSON target description (default: the built-in sm_100a)">,
+    Option<"search", "search", "::tilepipe::sched::IISearch",
+           "::tilepipe::sched::IISearch::Linear",
+           "Candidate-II search",
+           [{::llvm::cl::values(
+             clEnumValN(::tilepipe::sched::IISearch::Linear, "linear",
+                        "from MII upward: the smallest II the heuristic seats"),
+             clEnumValN(::tilepipe::sched::IISearch::Gallop, "gallop",
+                        "galloping then binary search (may miss a smaller II)"))}]>,
+    Option<"iiCap", "ii-cap", "unsigned", "0",
+           "Largest II tried (0: the serial length)">,
+    ListOption<"arms", "arms", "std::string",
+               "Placement arms to run: permute, fuse, retry, cost (default all)">,
+    Option<"proveOptimal", "prove-optimal", "bool", "false",
+           "Certify with the exact check that no smaller II admits a schedule">,
+    Option<"exactTimeoutMs", "exact-timeout-ms", "unsigned", "2000",
+           "Time limit of the exact check per II, in milliseconds">,
   ];
 }
 

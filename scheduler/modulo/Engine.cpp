@@ -13,6 +13,8 @@ using namespace tilepipe::sched::modulo;
 
 /// Seats of its window the fuse arm tries for one op.
 static constexpr int64_t kFuseSeats = 32;
+/// How often G2 may mark one op dead in one attempt before it gives up.
+static constexpr unsigned kMaxDeadMarks = 4;
 
 Engine::Engine(const Problem &problem, unsigned ii,
                const ModuloOptions &options, Strategy strategy)
@@ -388,6 +390,7 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
   }
   computeHeights();
   const unsigned n = problem.getNumOps();
+  dead.assign(n, 0);
   for (OpId op = 0; op < n; ++op)
     enqueue(op);
 
@@ -432,6 +435,28 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
       if ((options.arms & ArmCostBased) && !strategy.rauOnly &&
           armCost(op, lo, hi, estart))
         continue;
+    }
+    // G2's recovery: the op is marked dead for this try; the seated
+    // predecessors that hold its earliest start past its max_depth leave,
+    // and the op goes again ahead of them.
+    std::optional<unsigned> maxDepth = problem.getOp(op).constraints.maxDepth;
+    if (lo > hi && maxDepth && dead[op] < kMaxDeadMarks) {
+      int64_t cap = int64_t(*maxDepth + 1) * ii - 1;
+      bool freed = false;
+      for (unsigned e : placement.predEdges(op)) {
+        const Dependence &d = problem.getDependences()[e];
+        if (d.src != op && placement.isSeated(d.src) &&
+            placement.seatOf(d.src) + placement.weight(d) > cap) {
+          evict(d.src);
+          freed = true;
+        }
+      }
+      if (freed) {
+        ++dead[op];
+        ++stats.dead;
+        queue.push({INT64_MAX, -int64_t(op)});
+        continue;
+      }
     }
     // Desperate retry: free the group members that pin the depth (G4) and
     // take the op again with its dependence window alone.

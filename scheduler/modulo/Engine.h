@@ -59,6 +59,7 @@ struct AttemptFailure {
 /// Counts of arm successes, for measuring each arm's share.
 struct ArmStats {
   uint64_t permute = 0, fuse = 0, retry = 0, cost = 0, desperate = 0;
+  uint64_t dead = 0; ///< G2 dead marks.
   uint64_t evictions = 0;
 };
 
@@ -95,6 +96,7 @@ private:
   const Strategy strategy;
   Placement placement;
   std::vector<int64_t> height;
+  std::vector<unsigned> dead; ///< G2 dead marks per op (the snapshot).
   std::priority_queue<std::pair<int64_t, int64_t>> queue; ///< (height, -id)
   ArmStats stats;
 };
