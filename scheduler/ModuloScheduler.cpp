@@ -10,6 +10,7 @@
 #include "scheduler/ModuloScheduler.h"
 
 #include "scheduler/modulo/Engine.h"
+#include "scheduler/modulo/FailureReport.h"
 
 #include "rrt/RRT.h"
 
@@ -20,81 +21,6 @@
 
 using namespace tilepipe;
 using namespace tilepipe::sched;
-
-static void reportFailure(const Problem &problem, const rrt::Bounds &bounds,
-                          unsigned cap, modulo::AttemptFailure f,
-                          FeasibilityOracle *oracle, DiagnosticList &diags) {
-  // The exact check turns a heuristic failure into a proven one, or shows
-  // that a schedule exists after all.
-  std::string exactNote;
-  if (!f.proven && oracle) {
-    std::optional<bool> feasible = oracle->feasibleAt(problem, f.ii);
-    if (feasible && !*feasible) {
-      f.proven = true;
-      exactNote = "the exact check proves that no schedule exists at II " +
-                  std::to_string(f.ii);
-    } else if (feasible) {
-      exactNote = "the exact check finds a schedule at II " +
-                  std::to_string(f.ii) + ": the heuristic missed it";
-    } else {
-      exactNote = "the exact check could not decide II " +
-                  std::to_string(f.ii);
-    }
-  }
-  Diagnostic &d = diags.error(
-      "cost-based generator found no schedule for II in [" +
-          llvm::Twine(bounds.mii) + ", " + llvm::Twine(cap) + "]" +
-          (f.proven ? " (proven: no schedule exists at the last II tried)"
-                    : " (heuristic: a schedule may still exist)"),
-      f.op);
-  d.attachNote("candidate II " + llvm::Twine(f.ii) + ": " + f.reason, f.op);
-  if (!exactNote.empty())
-    d.attachNote(exactNote, f.op);
-  if (f.op) {
-    const Operation &op = problem.getOp(*f.op);
-    std::string uses;
-    for (const rrt::Use &u : op.uses) {
-      const rrt::ResourceLayout &l = problem.getLayout();
-      uses += (uses.empty() ? "" : ", ") +
-              (u.kind == rrt::Use::Kind::Bit ? l.bitNames[u.index]
-                                             : l.poolNames[u.index]) +
-              " x" + std::to_string(u.amount) + " for " +
-              std::to_string(u.duration) + " cycles";
-    }
-    d.attachNote("'" + op.name + "' lasts " +
-                     llvm::Twine(problem.getFootprints()[*f.op].length()) +
-                     " cycles and claims " + (uses.empty() ? "nothing" : uses),
-                 f.op);
-    d.attachNote("dependence window [" + llvm::Twine(f.windowLo) + ", " +
-                     llvm::Twine(f.windowHi) + "]",
-                 f.op);
-    if (std::optional<int32_t> g = problem.getGroups().groupOf(*f.op))
-      d.attachNote("constraint group " + llvm::Twine(*g), f.op);
-  }
-  if (f.conflict) {
-    const rrt::ResourceLayout &l = problem.getLayout();
-    switch (f.conflict->kind) {
-    case rrt::Conflict::Kind::Bit:
-      d.attachNote("slot '" + l.bitNames[f.conflict->resource] +
-                       "' is held in modulo cycle " +
-                       llvm::Twine(f.conflict->row),
-                   f.op);
-      break;
-    case rrt::Conflict::Kind::Pool:
-      d.attachNote("pool '" + l.poolNames[f.conflict->resource] +
-                       "' refused: " + llvm::Twine(f.conflict->used) + " of " +
-                       llvm::Twine(f.conflict->capacity) +
-                       " units held in modulo cycle " +
-                       llvm::Twine(f.conflict->row) + ", " +
-                       llvm::Twine(f.conflict->requested) + " requested",
-                   f.op);
-      break;
-    case rrt::Conflict::Kind::Self:
-      d.attachNote("the footprint collides with itself modulo II", f.op);
-      break;
-    }
-  }
-}
 
 std::optional<ScheduleAnalysis>
 tilepipe::sched::generateModuloSchedule(const Problem &problem,
@@ -114,6 +40,18 @@ tilepipe::sched::generateModuloSchedule(const Problem &problem,
                            ? options.iiCap
                            : unsigned(std::min<int64_t>(serial, UINT_MAX - 1));
   const unsigned lo = std::max(1u, bounds.mii);
+  if (cap < lo) {
+    diags
+        .error("the II cap " + llvm::Twine(cap) + " is below the lower bound " +
+               llvm::Twine(lo) + ": no schedule exists at any II allowed "
+                                 "(proven)")
+        .attachNote("MII " + llvm::Twine(bounds.mii) + " = max(resource " +
+                    llvm::Twine(bounds.resMII) + ", fine-density " +
+                    llvm::Twine(bounds.fineMII) + ", recurrence " +
+                    llvm::Twine(bounds.recMII) + ", dependency " +
+                    llvm::Twine(bounds.depMII) + ")");
+    return std::nullopt;
+  }
   std::vector<rrt::DepEdge> edges = problem.getDepEdges();
 
   modulo::AttemptFailure failure;
@@ -186,6 +124,6 @@ tilepipe::sched::generateModuloSchedule(const Problem &problem,
       return finish(bestII, std::move(*best));
     }
   }
-  reportFailure(problem, bounds, cap, failure, options.oracle, diags);
+  modulo::reportFailure(problem, bounds, cap, failure, options.oracle, diags);
   return std::nullopt;
 }

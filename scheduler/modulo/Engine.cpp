@@ -27,6 +27,7 @@ Engine::Engine(const Problem &problem, unsigned ii,
 // constraint).
 void Engine::computeHeights() {
   const unsigned n = problem.getNumOps();
+  computeSlack(); // The permute arm reads ALAP in every strategy.
   height.assign(n, 0);
   if (strategy.priority == Priority::ProgramOrder)
     return;
@@ -71,10 +72,21 @@ void Engine::computeHeights() {
   }
   if (strategy.priority != Priority::Slack)
     return;
-  // Slack priority: ops on tight recurrences first. ASAP from the sources,
-  // ALAP back from the latest ASAP, both with weights latency - II *
-  // distance; the key puts the smallest slack first, then the height.
-  std::vector<int64_t> asap(n, 0);
+  constexpr int64_t kHeightRange = int64_t(1) << 24;
+  for (OpId op = 0; op < n; ++op) {
+    int64_t slack = std::max<int64_t>(0, alap[op] - asap[op]);
+    height[op] = -slack * kHeightRange +
+                 std::clamp<int64_t>(height[op], 0, kHeightRange - 1);
+  }
+}
+
+// ASAP from the sources and ALAP back from the latest ASAP, both with
+// weights latency - II * distance; max_depth caps an op's ALAP, so ops
+// that must make an early depth show little slack.
+void Engine::computeSlack() {
+  const unsigned n = problem.getNumOps();
+  auto deps = problem.getDependences();
+  asap.assign(n, 0);
   for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
     bool changed = false;
     for (const Dependence &d : deps) {
@@ -89,29 +101,39 @@ void Engine::computeHeights() {
     if (!changed)
       break;
   }
-  int64_t length = n ? *std::max_element(asap.begin(), asap.end()) : 0;
-  std::vector<int64_t> alap(n, length);
-  for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
-    bool changed = false;
-    for (size_t k = deps.size(); k-- > 0;) {
-      const Dependence &d = deps[k];
-      if (d.src == d.dst)
-        continue;
-      int64_t t = alap[d.dst] - placement.weight(d);
-      if (t < alap[d.src]) {
-        alap[d.src] = t;
-        changed = true;
+  // Latest starts, propagated backward: from the latest ASAP for every op
+  // (ALAP), and from the max_depth caps alone (the deadline).
+  auto propagateBack = [&](std::vector<int64_t> &late) {
+    for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
+      bool changed = false;
+      for (size_t k = deps.size(); k-- > 0;) {
+        const Dependence &d = deps[k];
+        if (d.src == d.dst || late[d.dst] == INT64_MAX)
+          continue;
+        int64_t t = late[d.dst] - placement.weight(d);
+        if (t < late[d.src]) {
+          late[d.src] = t;
+          changed = true;
+        }
       }
+      if (!changed)
+        break;
     }
-    if (!changed)
-      break;
-  }
-  constexpr int64_t kHeightRange = int64_t(1) << 24;
-  for (OpId op = 0; op < n; ++op) {
-    int64_t slack = std::max<int64_t>(0, alap[op] - asap[op]);
-    height[op] = -slack * kHeightRange +
-                 std::clamp<int64_t>(height[op], 0, kHeightRange - 1);
-  }
+  };
+  deadline.assign(n, INT64_MAX);
+  bool capped = false;
+  for (OpId op = 0; op < n; ++op)
+    if (std::optional<unsigned> d = problem.getOp(op).constraints.maxDepth) {
+      deadline[op] = int64_t(*d + 1) * ii - 1;
+      capped = true;
+    }
+  if (capped)
+    propagateBack(deadline);
+  int64_t length = n ? *std::max_element(asap.begin(), asap.end()) : 0;
+  alap.assign(n, length);
+  for (OpId op = 0; op < n; ++op)
+    alap[op] = std::min(alap[op], deadline[op]);
+  propagateBack(alap);
 }
 
 void Engine::enqueue(OpId op) { queue.push({height[op], -int64_t(op)}); }
@@ -252,12 +274,15 @@ bool Engine::armPermute(OpId op) {
     }
   }
 
+  // Orders compare lexicographically: how far members land past their
+  // deadline (a late member pushes a successor past its max_depth), then
+  // the total delay past their earliest starts.
   std::optional<size_t> best;
-  int64_t bestDelay = INT64_MAX;
+  std::pair<int64_t, int64_t> bestCost{INT64_MAX, INT64_MAX};
   std::vector<int64_t> bestSeats;
   for (size_t o = 0; o < orders.size(); ++o) {
     llvm::SmallVector<OpId, 8> done;
-    int64_t delay = 0;
+    int64_t delay = 0, late = 0;
     bool ok = true;
     for (OpId m : orders[o]) {
       int64_t estart = placement.earliestStart(m);
@@ -270,10 +295,12 @@ bool Engine::armPermute(OpId op) {
       placement.place(m, *t);
       done.push_back(m);
       delay += *t - estart;
+      if (deadline[m] != INT64_MAX)
+        late += std::max<int64_t>(0, *t - deadline[m]);
     }
-    if (ok && delay < bestDelay) {
+    if (ok && std::make_pair(late, delay) < bestCost) {
       best = o;
-      bestDelay = delay;
+      bestCost = {late, delay};
       bestSeats.clear();
       for (OpId m : orders[o])
         bestSeats.push_back(placement.seatOf(m));
@@ -376,6 +403,24 @@ bool Engine::armCost(OpId op, int64_t lo, int64_t hi, int64_t estart) {
   return true;
 }
 
+void Engine::fail(AttemptFailure &failure, OpId op, std::string reason) {
+  int64_t estart = placement.earliestStart(op);
+  auto [lo, hi] = window(op, estart);
+  failure.op = op;
+  failure.windowLo = lo;
+  failure.windowHi = hi;
+  failure.stage = lo / ii;
+  failure.reason = std::move(reason);
+  for (int64_t t = lo; t <= hi; ++t) {
+    failure.conflict =
+        placement.getTable().findConflict(placement.folded(op), t);
+    if (failure.conflict) {
+      failure.conflictRow = placement.describeRow(failure.conflict->row);
+      break;
+    }
+  }
+}
+
 std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
   failure.ii = ii;
   OpId colliding = 0;
@@ -403,8 +448,7 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
     if (placement.isSeated(op))
       continue; // A stale entry: the op was seated since.
     if (budget-- == 0) {
-      failure.op = op;
-      failure.reason = "the placement budget ran out";
+      fail(failure, op, "the placement budget ran out");
       return std::nullopt;
     }
     // G1: a pending op is held over until its group's leader op is seated.
@@ -469,15 +513,9 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
       ++stats.desperate;
       continue;
     }
-    failure.op = op;
-    failure.windowLo = lo;
-    failure.windowHi = hi;
-    if (lo <= hi)
-      failure.conflict = placement.getTable().findConflict(
-          placement.folded(op), lo);
-    failure.reason = lo > hi ? "max_depth leaves no seat after its "
-                               "predecessors"
-                             : "no arm could seat it in its window";
+    fail(failure, op,
+         lo > hi ? "max_depth leaves no seat after its predecessors"
+                 : "no arm could seat it in its window");
     return std::nullopt;
   }
 

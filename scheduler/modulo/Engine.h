@@ -52,6 +52,8 @@ struct AttemptFailure {
   std::optional<OpId> op;
   int64_t windowLo = 0, windowHi = 0;
   std::optional<rrt::Conflict> conflict;
+  std::string conflictRow; ///< What the refusing RRT row holds.
+  std::optional<int64_t> stage; ///< The stage the op was aiming for.
   std::string reason;
   bool proven = false; ///< No schedule exists at this II.
 };
@@ -74,6 +76,7 @@ public:
 
 private:
   void computeHeights();
+  void computeSlack();
   void enqueue(OpId op);
   /// G2 and G4 narrow [estart, estart + II - 1].
   std::pair<int64_t, int64_t> window(OpId op, int64_t estart) const;
@@ -89,13 +92,18 @@ private:
   /// Seats `op` at `t`, evicting whatever collides or breaks.
   void force(OpId op, int64_t t);
   void evict(OpId op);
+  /// Fills `failure` for `op`: its window, the first conflict in it and the
+  /// RRT row that refused.
+  void fail(AttemptFailure &failure, OpId op, std::string reason);
 
   const Problem &problem;
   const unsigned ii;
   const ModuloOptions &options;
   const Strategy strategy;
   Placement placement;
-  std::vector<int64_t> height;
+  std::vector<int64_t> height, asap, alap;
+  /// Latest start the max_depth caps allow (INT64_MAX: none).
+  std::vector<int64_t> deadline;
   std::vector<unsigned> dead; ///< G2 dead marks per op (the snapshot).
   std::priority_queue<std::pair<int64_t, int64_t>> queue; ///< (height, -id)
   ArmStats stats;

@@ -144,3 +144,28 @@ void Placement::remove(OpId op) {
   seat[op] = kUnseated;
   --seated;
 }
+
+std::string Placement::describeRow(unsigned row) const {
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  std::string text;
+  for (unsigned b = 0; b < layout.numBits(); ++b)
+    if (table.testBit(row, b))
+      text += (text.empty() ? "slot " : ", ") + layout.bitNames[b];
+  for (unsigned p = 0; p < layout.numPools(); ++p)
+    if (unsigned used = table.poolUsage(row, p))
+      text += (text.empty() ? "pool " : "; pool ") + layout.poolNames[p] + " " +
+              std::to_string(used) + "/" + std::to_string(layout.poolCaps[p]);
+  if (text.empty())
+    return "nothing";
+  llvm::SmallVector<OpId, 4> holders(occupants[row].begin(),
+                                     occupants[row].end());
+  llvm::sort(holders);
+  for (auto [i, op] : llvm::enumerate(holders)) {
+    if (i == 4) {
+      text += ", ...";
+      break;
+    }
+    text += (i ? ", '" : "; held by '") + problem.getOp(op).name + "'";
+  }
+  return text;
+}

@@ -83,6 +83,10 @@ public:
                         llvm::SmallVectorImpl<OpId> &out) const;
   SeatCost cost(OpId op, int64_t t, int64_t estart) const;
 
+  /// "tma, tp_smem_wr; pool alu_fma_issue 3/4; held by 'a', 'b'": what one
+  /// modulo row of the RRT holds, for diagnostics.
+  std::string describeRow(unsigned row) const;
+
   void place(OpId op, int64_t t);
   void remove(OpId op);
 

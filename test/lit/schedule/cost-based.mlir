@@ -1,0 +1,36 @@
+// RUN: tilepipe-opt %s --tileas-generate-schedule=print-schedule | FileCheck %s
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule arms=fuse,retry,cost" -o /dev/null | FileCheck %s --check-prefix=NOPERMUTE
+
+// Constraint groups and max_depth through the cost-based generator. The two
+// TMA loads form one group (gid 2 follows leader gid 1), so they share a
+// depth; the second load's consumer must start by depth 1, which sets the
+// dependency bound: 8 KiB TMA latency 2088 -> II >= 2088 / 2 + 1 = 1045.
+// The permute arm seats the group in the order that keeps that consumer
+// within its depth (the follower first), reaching II = MII; without it the
+// leader goes first and II rises.
+
+// CHECK: generator: cost-based (the loop has TMA, MMA or async ops)
+// CHECK-NEXT: II 1045, MII 1045 (resource 656, fine-density 1, recurrence 1, dependency 1045), stages 3
+// CHECK: %1 = tileas.tma_load   tma_load          0     0     0  tma+tp_smem_wr
+// CHECK: %0 = tileas.tma_load   tma_load        328     0
+// CHECK: tileas.tma_load {{.*}}tileas.schedule.constraint.gid = 1 : i32, tileas.schedule.cycle = 328 : i64, {{.*}}tileas.schedule.stage = 0 : i32
+// CHECK: tileas.tma_load {{.*}}tileas.schedule.constraint.leader_gid = 1 : i32, tileas.schedule.cycle = 0 : i64, {{.*}}tileas.schedule.stage = 0 : i32
+// CHECK: tileas.smem_load {{.*}}tileas.schedule.constraint.max_depth = 1 : i32, {{.*}}tileas.schedule.stage = 1 : i32
+// CHECK: tileas.schedule.generator = "cost-based", tileas.schedule.ii = 1045 : i32, tileas.schedule.mii = 1045 : i32
+
+// NOPERMUTE: II {{1[1-9][0-9][0-9]}}, MII 1045
+func.func @groups(%d: !tileas.tma_desc<64x64xbf16>, %x: tensor<128xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %a = tileas.tma_load %d[%i, %c0] {tileas.schedule.constraint.gid = 1 : i32} : !tileas.tma_desc<64x64xbf16> -> !tileas.smem<64x64xbf16>
+    %b = tileas.tma_load %d[%i, %c1] {tileas.schedule.constraint.gid = 2 : i32, tileas.schedule.constraint.leader_gid = 1 : i32} : !tileas.tma_desc<64x64xbf16> -> !tileas.smem<64x64xbf16>
+    %v = tileas.smem_load %a : !tileas.smem<64x64xbf16> -> tensor<64x64xbf16>
+    %w = tileas.smem_load %b {tileas.schedule.constraint.max_depth = 1 : i32} : !tileas.smem<64x64xbf16> -> tensor<64x64xbf16>
+    %e = tileas.exp2 %x : tensor<128xf32>
+    %f = tileas.exp2 %e : tensor<128xf32>
+    %g = tileas.exp2 %f : tensor<128xf32>
+    %h = tileas.exp2 %g : tensor<128xf32>
+  }
+  return
+}
