@@ -150,4 +150,48 @@ TEST(ModuloScheduler, RandomProblemsProperty) {
               scheduled);
 }
 
+// Property with constraints: random max_depth caps and constraint groups.
+// Such problems can be infeasible at every II; the generator must then fail
+// with its diagnostic, never publish a schedule that fails verify().
+TEST(ModuloScheduler, RandomConstrainedProblems) {
+  std::mt19937 rng(77);
+  unsigned scheduled = 0, failed = 0;
+  for (unsigned iter = 0; iter < 1000; ++iter) {
+    unsigned n = 2 + iter % 16;
+    Problem base = tilepipe::testing::randomProblem(rng, n);
+    Problem p(base.getLayout());
+    for (OpId id = 0; id < n; ++id) {
+      Operation op = base.getOp(id);
+      if (rng() % 4 == 0)
+        op.constraints.maxDepth = unsigned(rng() % 4);
+      p.addOp(op);
+    }
+    for (const Dependence &d : base.getDependences())
+      p.addDependence(d);
+    for (OpId id = 0; id < n; ++id)
+      if (rng() % 3 == 0)
+        p.getGroups().addMember(int32_t(rng() % 3), id);
+    p.getGroups().freeze();
+    p.finalize();
+    DiagnosticList pre;
+    if (!p.check(pre))
+      continue;
+    DiagnosticList diags;
+    std::optional<ScheduleAnalysis> s = runScheduler(p, costBased(), diags);
+    if (s) {
+      ++scheduled;
+      DiagnosticList v;
+      EXPECT_TRUE(p.verify(s->toSchedule(), v)) << "iteration " << iter;
+      EXPECT_GE(s->ii, s->bounds.mii);
+    } else {
+      ++failed;
+      ASSERT_FALSE(diags.all().empty());
+      EXPECT_TRUE(diags.hasErrors());
+    }
+  }
+  EXPECT_GT(scheduled, 500u);
+  std::printf("constrained: %u scheduled, %u failed with a diagnostic\n",
+              scheduled, failed);
+}
+
 } // namespace
