@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "target/Target.h"
+
+#include "support/JSONPath.h"
 #include "target/TargetChecks.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -277,32 +279,12 @@ ResolvedOp TargetModel::resolve(const OpClassInfo &cls,
 
 namespace tilepipe::target::detail {
 
-static bool isIdentifier(StringRef key) {
-  if (key.empty() || llvm::isDigit(key.front()))
-    return false;
-  return llvm::all_of(key, [](char c) { return llvm::isAlnum(c) || c == '_'; });
-}
-
 std::string joinField(StringRef parent, StringRef key) {
-  std::string out = parent.str();
-  if (isIdentifier(key)) {
-    if (!out.empty())
-      out += '.';
-    out += key;
-    return out;
-  }
-  out += "[\"";
-  for (char c : key) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  out += "\"]";
-  return out;
+  return tilepipe::support::jsonPathKey(parent, key);
 }
 
 std::string joinIndex(StringRef parent, size_t index) {
-  return (parent + "[" + llvm::Twine(index) + "]").str();
+  return tilepipe::support::jsonPathIndex(parent, index);
 }
 
 Error fieldError(const llvm::Twine &path, const llvm::Twine &message) {

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "target/Target.h"
+
+#include "support/JSONPath.h"
 #include "target/TargetChecks.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -43,21 +45,7 @@ constexpr int64_t kMaxUnsigned = std::numeric_limits<unsigned>::max();
 constexpr unsigned kMaxPools = 64;
 
 const char *describe(const json::Value &v) {
-  switch (v.kind()) {
-  case json::Value::Null:
-    return "null";
-  case json::Value::Boolean:
-    return "a boolean";
-  case json::Value::Number:
-    return "a number";
-  case json::Value::String:
-    return "a string";
-  case json::Value::Array:
-    return "an array";
-  case json::Value::Object:
-    return "an object";
-  }
-  llvm_unreachable("unknown json::Value kind");
+  return tilepipe::support::describeJSONKind(v);
 }
 
 Error typeError(StringRef path, const llvm::Twine &expected,

@@ -11,6 +11,8 @@
 
 #include "scheduler/io/ProblemJSON.h"
 
+#include "support/JSONPath.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -34,32 +36,12 @@ namespace {
 // JSON paths
 //===----------------------------------------------------------------------===//
 
-bool isPlainKey(StringRef key) {
-  return !key.empty() && (llvm::isAlpha(key[0]) || key[0] == '_') &&
-         llvm::all_of(key, [](char c) { return llvm::isAlnum(c) || c == '_'; });
-}
-
-/// `parent.key`, or `parent["key"]` for a key that is not an identifier.
 std::string pathKey(StringRef parent, StringRef key) {
-  std::string out = parent.str();
-  if (isPlainKey(key)) {
-    if (!out.empty())
-      out += '.';
-    out += key;
-    return out;
-  }
-  out += "[\"";
-  for (char c : key) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
-  }
-  out += "\"]";
-  return out;
+  return tilepipe::support::jsonPathKey(parent, key);
 }
 
 std::string pathIndex(StringRef parent, size_t index) {
-  return (parent + "[" + llvm::Twine(index) + "]").str();
+  return tilepipe::support::jsonPathIndex(parent, index);
 }
 
 std::pair<unsigned, unsigned> lineColumn(StringRef text, size_t at) {
@@ -143,21 +125,7 @@ ScanResult scanText(StringRef text) {
 //===----------------------------------------------------------------------===//
 
 const char *describe(const json::Value &v) {
-  switch (v.kind()) {
-  case json::Value::Null:
-    return "null";
-  case json::Value::Boolean:
-    return "a boolean";
-  case json::Value::Number:
-    return "a number";
-  case json::Value::String:
-    return "a string";
-  case json::Value::Array:
-    return "an array";
-  case json::Value::Object:
-    return "an object";
-  }
-  llvm_unreachable("unknown json::Value kind");
+  return tilepipe::support::describeJSONKind(v);
 }
 
 /// How a named resource lowers to the RRT.
