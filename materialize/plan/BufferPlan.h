@@ -1,0 +1,85 @@
+//===- BufferPlan.h - pipe depths and buffers from a schedule --*- C++ -*-===//
+//
+// The materializer's planning step, from the published ScheduleAnalysis
+// alone (it never searches an II or probes the RRT): every value handed from
+// one op to another across the loop's stage boundaries becomes a pipe whose
+// depth covers the value's lifetime in modulo terms, widened CUTLASS-style
+// while the SMEM / TMEM budgets allow; buffers of one class, type and size
+// whose lifetimes never overlap share storage; mutexes get named-barrier ids
+// from the free range, or fall back to mbarriers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_MATERIALIZE_PLAN_BUFFERPLAN_H
+#define TILEPIPE_MATERIALIZE_PLAN_BUFFERPLAN_H
+
+#include "scheduler/ScheduleAnalysis.h"
+#include "target/Target.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilepipe::materialize {
+
+/// The unit at one end of a pipe: it decides how the end signals
+/// (blackwell-facts 2.2): TMA completes by transaction bytes, UMMA commits
+/// through tcgen05.commit, SIMT arrives after a fence.
+enum class Unit : uint8_t { TMA, UMMA, SIMT, CpAsync, TMAStore };
+enum class BufferClass : uint8_t { SMEM, TMEM, Register };
+
+llvm::StringRef stringifyUnit(Unit unit);
+llvm::StringRef stringifyBufferClass(BufferClass cls);
+
+/// A value produced in the loop and read by later ops.
+struct Value {
+  sched::OpId producer = 0;
+  BufferClass cls = BufferClass::SMEM;
+  int64_t bytes = 0;       ///< Per buffer (SMEM bytes; TMEM: 4 B x lanes x cols).
+  int64_t tmemColumns = 0; ///< TMEM columns per buffer.
+  std::string typeKey;     ///< Buffers share only when class and key match.
+  /// Consumers with the iteration distance of each use (0: same iteration).
+  std::vector<std::pair<sched::OpId, unsigned>> consumers;
+};
+
+struct PlanInput {
+  const sched::Problem *problem = nullptr;
+  const sched::ScheduleAnalysis *schedule = nullptr;
+  std::vector<Unit> units; ///< Per op.
+  std::vector<Value> values;
+  target::GlobalCaps caps;
+  /// SMEM kept back for barriers and scalars before buffers are counted.
+  int64_t smemCarveout = 1024;
+  /// Deepest a TMA-fed mainloop pipe is widened to when SMEM allows.
+  unsigned maxMainloopDepth = 8;
+};
+
+struct PipePlan {
+  unsigned value = 0;
+  sched::OpId producer = 0;
+  std::vector<sched::OpId> consumers;
+  Unit producerUnit = Unit::SIMT, consumerUnit = Unit::SIMT;
+  BufferClass cls = BufferClass::SMEM;
+  int64_t bytes = 0, tmemColumns = 0;
+  /// Stages between the producer and its last consumer: the lifetime.
+  unsigned stageDistance = 0;
+  unsigned minDepth = 1; ///< The lifetime alone.
+  unsigned depth = 1;    ///< After widening within the budget.
+  /// Another pipe whose buffers this one reuses (disjoint lifetimes).
+  std::optional<unsigned> sharesWith;
+};
+
+struct BufferPlan {
+  std::vector<PipePlan> pipes;
+  int64_t smemBytes = 0;   ///< Total, buffers shared counted once.
+  int64_t tmemColumns = 0; ///< Total, allocation granularity applied.
+};
+
+/// Plans every pipe of one scheduled loop; errors ("fails to assign smem
+/// buffer: ...") carry the sizes involved.
+std::optional<BufferPlan> planBuffers(const PlanInput &input,
+                                      sched::DiagnosticList &diags);
+
+} // namespace tilepipe::materialize
+
+#endif // TILEPIPE_MATERIALIZE_PLAN_BUFFERPLAN_H
