@@ -84,6 +84,9 @@ MLIR_DECLARE_EXPLICIT_TYPE_ID(::mlir::tileas::TensorMemoryResource)
 
 #include "ir/TileASInterfaces.h.inc"
 
+// The pipe, mutex and agent kinds; op accessors return these.
+#include "ir/TileASEnums.h.inc"
+
 #define GET_OP_CLASSES
 #include "ir/TileASOps.h.inc"
 

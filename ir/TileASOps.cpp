@@ -226,5 +226,122 @@ static LogicalResult verifyReduce(Operation *op) {
 LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
 
+//===----------------------------------------------------------------------===//
+// Pipes, mutexes and agents.
+//===----------------------------------------------------------------------===//
+
+/// Hardware mbarrier phase tracking works for any depth, but the schedule
+/// never needs more than 32 slots and a larger ring would not fit on chip.
+static constexpr int32_t kMaxPipeDepth = 32;
+/// Named barriers per CTA (bar.sync ids 0..15).
+static constexpr int32_t kNumNamedBarriers = 16;
+
+LogicalResult PipeCreateOp::verify() {
+  int32_t depth = getDepth();
+  if (depth < 1 || depth > kMaxPipeDepth)
+    return emitOpError("expects depth in [1, ")
+           << kMaxPipeDepth << "], got " << depth;
+  if (std::optional<int64_t> bytes = getBytes(); bytes && *bytes < 0)
+    return emitOpError("expects bytes >= 0, got ") << *bytes;
+
+  // Each unit can only write or read its own memory: TMA and cp.async land
+  // in shared memory, UMMA accumulates in tensor memory, and a TMA store
+  // reads shared memory.
+  Type payload = getResult().getType().getPayload();
+  bool isSmem = isa<SmemType>(payload);
+  switch (getProducerKind()) {
+  case PipeProducerKind::Tma:
+  case PipeProducerKind::CpAsync:
+    if (!isSmem)
+      return emitOpError("expects an smem payload for a '")
+             << getProducer() << "' producer, got " << payload;
+    break;
+  case PipeProducerKind::Umma:
+    if (isSmem)
+      return emitOpError("expects a tmem payload for a 'umma' producer, got ")
+             << payload;
+    break;
+  case PipeProducerKind::Simt:
+    break;
+  }
+  if (getConsumerKind() == PipeConsumerKind::TmaStore && !isSmem)
+    return emitOpError("expects an smem payload for a 'tma_store' consumer, "
+                       "got ")
+           << payload;
+  return success();
+}
+
+/// Acquire and wait return the slot's buffer, which is one payload tile.
+static LogicalResult verifyPipeSlot(Operation *op) {
+  auto pipe = cast<PipeType>(op->getOperand(0).getType());
+  Type result = op->getResult(0).getType();
+  if (result == pipe.getPayload())
+    return success();
+  return op->emitOpError("result type ")
+         << result << " does not match the pipe payload " << pipe.getPayload();
+}
+
+LogicalResult PipeProducerAcquireOp::verify() { return verifyPipeSlot(*this); }
+LogicalResult PipeConsumerWaitOp::verify() { return verifyPipeSlot(*this); }
+
+LogicalResult MutexCreateOp::verify() {
+  int32_t groups = getGroups();
+  if (groups < 2)
+    return emitOpError("expects groups >= 2, got ") << groups;
+  std::optional<int32_t> barrierId = getBarrierId();
+  if (getImplKind() == MutexImplKind::MBarrier) {
+    if (barrierId)
+      return emitOpError("expects no barrier_id for an 'mbarrier' mutex");
+    return success();
+  }
+  if (!barrierId)
+    return emitOpError("expects a barrier_id for a 'namedbar' mutex");
+  if (*barrierId < 0 || *barrierId >= kNumNamedBarriers)
+    return emitOpError("expects barrier_id in [0, ")
+           << kNumNamedBarriers << "), got " << *barrierId;
+  // Each group waits on its own named barrier, so the ring takes `groups`
+  // consecutive ids starting at barrier_id.
+  int64_t last = int64_t(*barrierId) + groups - 1;
+  if (last >= kNumNamedBarriers)
+    return emitOpError("expects named barriers ")
+           << *barrierId << ".." << last << " (one per group) to be below "
+           << kNumNamedBarriers;
+  return success();
+}
+
+LogicalResult AgentOp::verify() {
+  if (getWarps() < 1)
+    return emitOpError("expects warps >= 1, got ") << getWarps();
+  // setmaxnreg takes a per-thread count in [24, 256] that is a multiple of 8.
+  if (std::optional<int32_t> regs = getRegs();
+      regs && (*regs < 24 || *regs > 256 || *regs % 8 != 0))
+    return emitOpError("expects regs to be a multiple of 8 in [24, 256] "
+                       "(setmaxnreg), got ")
+           << *regs;
+  // Agents partition warps once; an agent inside an agent has no warps of
+  // its own to run on.
+  if ((*this)->getParentOfType<AgentOp>())
+    return emitOpError("must not be nested in another 'tileas.agent'");
+  Block &body = getBody().front();
+  if (body.empty() || !isa<AgentYieldOp>(body.back()))
+    return emitOpError("expects the body to end with 'tileas.agent_yield'");
+  return success();
+}
+
+ParseResult AgentOp::parse(OpAsmParser &parser, OperationState &result) {
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, /*arguments=*/{});
+}
+
+void AgentOp::print(OpAsmPrinter &printer) {
+  printer.printOptionalAttrDict((*this)->getAttrs());
+  printer << ' ';
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+#include "ir/TileASEnums.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "ir/TileASOps.cpp.inc"

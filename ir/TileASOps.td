@@ -15,6 +15,7 @@
 include "ir/TileASDialect.td"
 include "ir/TileASInterfaces.td"
 include "ir/TileASTypes.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -236,6 +237,221 @@ def TileAS_AllocTmemOp : TileAS_Op<"alloc_tmem"> {
   let results = (outs Res<TileAS_TmemType, "",
                           [MemAlloc<TileAS_TensorMemory>]>:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+//===----------------------------------------------------------------------===//
+// Pipes, mutexes and agents (materializer output; not schedulable).
+//
+// The materializer turns the schedule's cross-stage dependences into pipes,
+// unit sharing between warp groups into mutexes and the warp-specialized
+// partition into agents. Every op carries the (stage, order) of the op it
+// serves as optional i32 attributes, so later passes and tests can trace
+// each handshake back to the schedule.
+//===----------------------------------------------------------------------===//
+
+/// Kinds spelled as strings in the IR (`producer = "tma"`) whose C++ enum is
+/// generated from these records; the string constraint below is derived from
+/// the same cases so that the two cannot drift apart.
+def TileAS_PipeProducerKind : I32EnumAttr<"PipeProducerKind",
+    "the unit that fills a pipe slot", [
+      I32EnumAttrCase<"Tma", 0, "tma">,
+      I32EnumAttrCase<"Umma", 1, "umma">,
+      I32EnumAttrCase<"Simt", 2, "simt">,
+      I32EnumAttrCase<"CpAsync", 3, "cpasync">]> {
+  let cppNamespace = "::mlir::tileas";
+  let genSpecializedAttr = 0;
+}
+
+def TileAS_PipeConsumerKind : I32EnumAttr<"PipeConsumerKind",
+    "the unit that drains a pipe slot", [
+      I32EnumAttrCase<"Umma", 0, "umma">,
+      I32EnumAttrCase<"Simt", 1, "simt">,
+      I32EnumAttrCase<"TmaStore", 2, "tma_store">]> {
+  let cppNamespace = "::mlir::tileas";
+  let genSpecializedAttr = 0;
+}
+
+def TileAS_MutexImplKind : I32EnumAttr<"MutexImplKind",
+    "how a mutex's token ring is realised", [
+      I32EnumAttrCase<"NamedBarrier", 0, "namedbar">,
+      I32EnumAttrCase<"MBarrier", 1, "mbarrier">]> {
+  let cppNamespace = "::mlir::tileas";
+  let genSpecializedAttr = 0;
+}
+
+def TileAS_AgentRoleKind : I32EnumAttr<"AgentRole",
+    "the job of a warp-specialized agent", [
+      I32EnumAttrCase<"Load", 0, "load">,
+      I32EnumAttrCase<"Mma", 1, "mma">,
+      I32EnumAttrCase<"Epilogue", 2, "epilogue">,
+      I32EnumAttrCase<"Softmax", 3, "softmax">,
+      I32EnumAttrCase<"Correction", 4, "correction">,
+      I32EnumAttrCase<"Simt", 5, "simt">]> {
+  let cppNamespace = "::mlir::tileas";
+  let genSpecializedAttr = 0;
+}
+
+/// A string attribute holding one case of `kind`.
+class TileAS_StrEnumAttr<I32EnumAttr kind> : ConfinedAttr<StrAttr, [
+    AttrConstraint<CPred<kind.cppNamespace # "::symbolize" # kind.className #
+        "(::llvm::cast<::mlir::StringAttr>($_self).getValue()).has_value()">,
+      "whose value is one of " #
+        !interleave(!foreach(c, kind.enumerants, c.str), ", ")>]>;
+
+/// Barrier waits and arrivals order every access to the buffers they guard,
+/// and the buffers live in shared or tensor memory, so both are touched.
+defvar TileAS_BarrierEffects = [
+    MemRead<TileAS_SharedMemory>, MemWrite<TileAS_SharedMemory>,
+    MemRead<TileAS_TensorMemory>, MemWrite<TileAS_TensorMemory>];
+
+class TileAS_MaterializedOp<string mnemonic, list<Trait> traits = []>
+    : TileAS_Op<mnemonic, traits> {
+  dag scheduleAttrs = (ins OptionalAttr<I32Attr>:$stage,
+                           OptionalAttr<I32Attr>:$order);
+}
+
+def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create"> {
+  let summary = "creates a pipe: depth buffers with full and empty barriers";
+  let description = [{
+    `%p = tileas.pipe.create {depth = 4 : i32, producer = "tma",
+        consumer = "umma", bytes = 16384 : i64}
+        : !tileas.pipe<!tileas.smem<128x64xbf16>>`
+
+    `bytes` is the transaction count a TMA producer expects per slot.
+  }];
+  let arguments = !con((ins I32Attr:$depth,
+                            TileAS_StrEnumAttr<TileAS_PipeProducerKind>:$producer,
+                            TileAS_StrEnumAttr<TileAS_PipeConsumerKind>:$consumer,
+                            OptionalAttr<I64Attr>:$bytes),
+                       scheduleAttrs);
+  // The barriers always live in shared memory; the slots in the payload's
+  // memory.
+  let results = (outs Res<TileAS_PipeType, "",
+                          [MemAlloc<TileAS_SharedMemory>,
+                           MemAlloc<TileAS_TensorMemory>]>:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    PipeProducerKind getProducerKind() {
+      return *symbolizePipeProducerKind(getProducer());
+    }
+    PipeConsumerKind getConsumerKind() {
+      return *symbolizePipeConsumerKind(getConsumer());
+    }
+  }];
+}
+
+/// Acquire and wait block on a slot's barrier and hand back its buffer.
+class TileAS_PipeSlotOp<string mnemonic>
+    : TileAS_MaterializedOp<mnemonic, [MemoryEffects<TileAS_BarrierEffects>]> {
+  let arguments = !con((ins TileAS_PipeType:$pipe, Index:$iter),
+                       scheduleAttrs);
+  let results = (outs TileAS_PipePayload:$result);
+  let assemblyFormat = [{
+    $pipe `,` $iter attr-dict `:` qualified(type($pipe)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+/// Commit and release signal a slot's barrier.
+class TileAS_PipeSignalOp<string mnemonic>
+    : TileAS_MaterializedOp<mnemonic, [MemoryEffects<TileAS_BarrierEffects>]> {
+  let arguments = !con((ins TileAS_PipeType:$pipe, Index:$iter),
+                       scheduleAttrs);
+  let assemblyFormat = "$pipe `,` $iter attr-dict `:` qualified(type($pipe))";
+}
+
+def TileAS_PipeProducerAcquireOp
+    : TileAS_PipeSlotOp<"pipe.producer_acquire"> {
+  let summary = "waits until slot iter % depth is empty and returns it";
+}
+
+def TileAS_PipeProducerCommitOp
+    : TileAS_PipeSignalOp<"pipe.producer_commit"> {
+  let summary = "marks slot iter % depth full once the producer's writes land";
+}
+
+def TileAS_PipeConsumerWaitOp : TileAS_PipeSlotOp<"pipe.consumer_wait"> {
+  let summary = "waits until slot iter % depth is full and returns it";
+}
+
+def TileAS_PipeConsumerReleaseOp
+    : TileAS_PipeSignalOp<"pipe.consumer_release"> {
+  let summary = "marks slot iter % depth empty once the consumer's reads end";
+}
+
+def TileAS_MutexCreateOp : TileAS_MaterializedOp<"mutex.create"> {
+  let summary = "creates a token ring over `groups` warp groups";
+  let description = [{
+    `%m = tileas.mutex.create {groups = 2 : i32, impl = "namedbar",
+        barrier_id = 8 : i32} : !tileas.mutex`
+
+    A `namedbar` mutex uses named barriers `barrier_id` to
+    `barrier_id + groups - 1`, one per group; an `mbarrier` mutex uses one
+    mbarrier per group in shared memory.
+  }];
+  let arguments = !con((ins I32Attr:$groups,
+                            TileAS_StrEnumAttr<TileAS_MutexImplKind>:$impl,
+                            OptionalAttr<I32Attr>:$barrier_id),
+                       scheduleAttrs);
+  let results = (outs Res<TileAS_MutexType, "",
+                          [MemAlloc<TileAS_SharedMemory>]>:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    MutexImplKind getImplKind() { return *symbolizeMutexImplKind(getImpl()); }
+  }];
+}
+
+/// The protected span is unit-heavy code (MUFU, tensor-core issue) whose
+/// ops may be Pure, so the lock and unlock also read and write every memory
+/// to stay in place relative to all other effects.
+class TileAS_MutexOp<string mnemonic>
+    : TileAS_MaterializedOp<mnemonic, [MemoryEffects<!listconcat(
+        TileAS_BarrierEffects, [MemRead, MemWrite])>]> {
+  let arguments = !con((ins TileAS_MutexType:$mutex, Index:$group),
+                       scheduleAttrs);
+  let assemblyFormat = "$mutex `,` $group attr-dict `:` qualified(type($mutex))";
+}
+
+def TileAS_MutexLockOp : TileAS_MutexOp<"mutex.lock"> {
+  let summary = "waits until group `group` holds the token";
+}
+
+def TileAS_MutexUnlockOp : TileAS_MutexOp<"mutex.unlock"> {
+  let summary = "passes the token to group (group + 1) % groups";
+}
+
+def TileAS_AgentOp : TileAS_MaterializedOp<"agent", [
+    SingleBlock, NoRegionArguments, RecursiveMemoryEffects]> {
+  let summary = "code run by one warp-specialized role";
+  let description = [{
+    `tileas.agent {role = "load", warps = 1 : i32, regs = 40 : i32} {
+       ... tileas.agent_yield }`
+
+    Several agents in sequence form the warp-specialized partition of the
+    enclosing body; each runs on its own `warps` warps, which set their
+    register budget to `regs` (setmaxnreg) when it is given.
+  }];
+  let arguments = !con((ins TileAS_StrEnumAttr<TileAS_AgentRoleKind>:$role,
+                            I32Attr:$warps, OptionalAttr<I32Attr>:$regs),
+                       scheduleAttrs);
+  let regions = (region SizedRegion<1>:$body);
+  // `attr-dict $body` is ambiguous for ODS because both may start with `{`;
+  // `role` is required, so the C++ parser always reads the dictionary first.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    AgentRole getRoleKind() { return *symbolizeAgentRole(getRole()); }
+  }];
+}
+
+def TileAS_AgentYieldOp : TileAS_MaterializedOp<"agent_yield", [
+    Pure, Terminator, HasParent<"AgentOp">]> {
+  let summary = "ends an agent's body";
+  let arguments = scheduleAttrs;
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TILEPIPE_IR_TILEASOPS_TD

@@ -102,3 +102,14 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << size;
   return success();
 }
+
+LogicalResult PipeType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               Type payload) {
+  // A slot is a physical buffer that TMA, UMMA or threads fill in place, so
+  // only on-chip tiles can be pipe payloads.
+  if (!llvm::isa<SmemType, TmemType>(payload))
+    return emitError() << "!tileas.pipe payload must be a !tileas.smem or "
+                          "!tileas.tmem tile, got "
+                       << payload;
+  return success();
+}

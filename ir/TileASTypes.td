@@ -85,6 +85,31 @@ def TileAS_TmaDescType : TileAS_TileType<"TmaDesc", "tma_desc"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Synchronization objects created by the schedule materializer.
+//===----------------------------------------------------------------------===//
+
+def TileAS_PipeType : TypeDef<TileAS_Dialect, "Pipe"> {
+  let mnemonic = "pipe";
+  let summary = "a multi-buffered producer/consumer channel";
+  let description = [{
+    Syntax: `!tileas.pipe<!tileas.smem<128x64xbf16>>`. A ring of `depth`
+    buffers of the payload tile plus a full and an empty mbarrier per slot.
+    The payload is what one slot holds, so it must be an on-chip tile.
+  }];
+  let parameters = (ins "::mlir::Type":$payload);
+  let assemblyFormat = "`<` $payload `>`";
+  let genVerifyDecl = 1;
+}
+
+def TileAS_MutexType : TypeDef<TileAS_Dialect, "Mutex"> {
+  let mnemonic = "mutex";
+  let summary = "a token ring handing a unit between warp groups in turn";
+  let description = [{
+    Syntax: `!tileas.mutex`. Carries no payload; it only orders groups.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Operand constraints.
 //===----------------------------------------------------------------------===//
 
@@ -92,5 +117,6 @@ def TileAS_FloatTensor : StaticShapeTensorOf<[AnyFloat]>;
 def TileAS_FloatTensorOrScalar : AnyTypeOf<[TileAS_FloatTensor, AnyFloat]>;
 def TileAS_RegisterTile : StaticShapeTensorOf<[AnyType]>;
 def TileAS_MmaOperand : AnyTypeOf<[TileAS_SmemType, TileAS_TmemType]>;
+def TileAS_PipePayload : AnyTypeOf<[TileAS_SmemType, TileAS_TmemType]>;
 
 #endif // TILEPIPE_IR_TILEASTYPES_TD

@@ -1,0 +1,99 @@
+// RUN: tilepipe-opt %s | tilepipe-opt | FileCheck %s
+// RUN: tilepipe-opt %s --mlir-print-op-generic | tilepipe-opt | FileCheck %s
+
+// The materializer's pipe, mutex and agent ops and the pipe and mutex types
+// survive a print/parse round trip, including through the generic form.
+
+// CHECK-LABEL: func.func @types
+// CHECK-SAME: !tileas.pipe<!tileas.smem<128x64xbf16>>
+// CHECK-SAME: !tileas.pipe<!tileas.tmem<128x128xf32>>
+// CHECK-SAME: !tileas.mutex
+func.func @types(%a: !tileas.pipe<!tileas.smem<128x64xbf16>>,
+                 %b: !tileas.pipe<!tileas.tmem<128x128xf32>>,
+                 %m: !tileas.mutex) {
+  return
+}
+
+// CHECK-LABEL: func.func @creates
+func.func @creates() {
+  // CHECK: tileas.pipe.create {bytes = 16384 : i64, consumer = "umma", depth = 4 : i32, producer = "tma"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %0 = tileas.pipe.create {depth = 4 : i32, producer = "tma", consumer = "umma", bytes = 16384 : i64} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // CHECK: tileas.pipe.create {consumer = "simt", depth = 2 : i32, order = 3 : i32, producer = "umma", stage = 1 : i32} : !tileas.pipe<!tileas.tmem<128x128xf32>>
+  %1 = tileas.pipe.create {depth = 2 : i32, producer = "umma", consumer = "simt", stage = 1 : i32, order = 3 : i32} : !tileas.pipe<!tileas.tmem<128x128xf32>>
+  // CHECK: tileas.pipe.create {consumer = "tma_store", depth = 1 : i32, producer = "simt"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  %2 = tileas.pipe.create {depth = 1 : i32, producer = "simt", consumer = "tma_store"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  // CHECK: tileas.pipe.create {consumer = "umma", depth = 32 : i32, producer = "cpasync"} : !tileas.pipe<!tileas.smem<64x64xf16>>
+  %3 = tileas.pipe.create {depth = 32 : i32, producer = "cpasync", consumer = "umma"} : !tileas.pipe<!tileas.smem<64x64xf16>>
+  // CHECK: tileas.pipe.create {consumer = "umma", depth = 2 : i32, producer = "simt"} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
+  %4 = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumer = "umma"} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
+  // CHECK: tileas.mutex.create {barrier_id = 8 : i32, groups = 2 : i32, impl = "namedbar"} : !tileas.mutex
+  %m0 = tileas.mutex.create {groups = 2 : i32, impl = "namedbar", barrier_id = 8 : i32} : !tileas.mutex
+  // CHECK: tileas.mutex.create {groups = 3 : i32, impl = "mbarrier", order = 0 : i32, stage = 2 : i32} : !tileas.mutex
+  %m1 = tileas.mutex.create {groups = 3 : i32, impl = "mbarrier", stage = 2 : i32, order = 0 : i32} : !tileas.mutex
+  return
+}
+
+// CHECK-LABEL: func.func @handshakes
+func.func @handshakes(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>,
+                      %m: !tileas.mutex, %k: index, %g: index) {
+  // CHECK: %[[A:.*]] = tileas.pipe.producer_acquire %{{.*}}, %{{.*}} {order = 0 : i32, stage = 0 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
+  %a = tileas.pipe.producer_acquire %p, %k {stage = 0 : i32, order = 0 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
+  // CHECK: tileas.pipe.producer_commit %{{.*}}, %{{.*}} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  tileas.pipe.producer_commit %p, %k : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // CHECK: tileas.pipe.consumer_wait %{{.*}}, %{{.*}} {order = 1 : i32, stage = 1 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
+  %b = tileas.pipe.consumer_wait %p, %k {stage = 1 : i32, order = 1 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
+  // CHECK: tileas.pipe.consumer_release %{{.*}}, %{{.*}} {order = 2 : i32, stage = 1 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  tileas.pipe.consumer_release %p, %k {stage = 1 : i32, order = 2 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // CHECK: tileas.mutex.lock %{{.*}}, %{{.*}} {order = 3 : i32, stage = 1 : i32} : !tileas.mutex
+  tileas.mutex.lock %m, %g {stage = 1 : i32, order = 3 : i32} : !tileas.mutex
+  // CHECK: tileas.mutex.unlock %{{.*}}, %{{.*}} : !tileas.mutex
+  tileas.mutex.unlock %m, %g : !tileas.mutex
+  return
+}
+
+// A TMA -> UMMA mainloop split into a load agent and an MMA agent.
+// CHECK-LABEL: func.func @agents
+func.func @agents(%desc: !tileas.tma_desc<128x64xbf16>,
+                  %acc: !tileas.tmem<128x128xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = tileas.pipe.create {depth = 4 : i32, producer = "tma", consumer = "umma", bytes = 16384 : i64} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // CHECK: tileas.agent {regs = 40 : i32, role = "load", warps = 1 : i32} {
+  tileas.agent {role = "load", warps = 1 : i32, regs = 40 : i32} {
+    // CHECK: scf.for
+    scf.for %k = %c0 to %n step %c1 {
+      // CHECK: tileas.pipe.producer_acquire
+      %s = tileas.pipe.producer_acquire %p, %k {stage = 0 : i32, order = 0 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
+      // CHECK: tileas.pipe.producer_commit
+      tileas.pipe.producer_commit %p, %k {stage = 0 : i32, order = 0 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+    }
+    // CHECK: tileas.agent_yield
+    tileas.agent_yield
+  }
+  // CHECK: tileas.agent {role = "mma", warps = 1 : i32} {
+  tileas.agent {role = "mma", warps = 1 : i32} {
+    // CHECK: tileas.pipe.consumer_wait
+    %s = tileas.pipe.consumer_wait %p, %c0 : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
+    // CHECK: tileas.pipe.consumer_release
+    tileas.pipe.consumer_release %p, %c0 : !tileas.pipe<!tileas.smem<128x64xbf16>>
+    // CHECK: tileas.agent_yield {order = 5 : i32, stage = 2 : i32}
+    tileas.agent_yield {stage = 2 : i32, order = 5 : i32}
+  }
+  // CHECK: tileas.agent {order = 1 : i32, regs = 256 : i32, role = "softmax", stage = 1 : i32, warps = 8 : i32} {
+  tileas.agent {role = "softmax", warps = 8 : i32, regs = 256 : i32, stage = 1 : i32, order = 1 : i32} {
+    tileas.agent_yield
+  }
+  // CHECK: tileas.agent {regs = 24 : i32, role = "epilogue", warps = 4 : i32}
+  tileas.agent {role = "epilogue", warps = 4 : i32, regs = 24 : i32} {
+    tileas.agent_yield
+  }
+  // CHECK: tileas.agent {role = "correction", warps = 4 : i32}
+  tileas.agent {role = "correction", warps = 4 : i32} {
+    tileas.agent_yield
+  }
+  // CHECK: tileas.agent {role = "simt", warps = 2 : i32}
+  tileas.agent {role = "simt", warps = 2 : i32} {
+    tileas.agent_yield
+  }
+  return
+}
