@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/TileASDialect.h"
+#include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
 
   // Scheduler passes.
   tilepipe::registerTilePipePasses();
+  tilepipe::registerTilePipeMaterializePasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::tileas::TileASDialect, mlir::arith::ArithDialect,

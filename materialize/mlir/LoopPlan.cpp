@@ -1,0 +1,230 @@
+//===- LoopPlan.cpp - schedule in, pipe plan out --------------------------===//
+
+#include "materialize/mlir/LoopPlan.h"
+
+#include "attrs/AttrNames.h"
+#include "ir/TileASDialect.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::materialize;
+
+static Unit unitOfClass(llvm::StringRef cls) {
+  if (cls == "tma_load")
+    return Unit::TMA;
+  if (cls == "tma_store")
+    return Unit::TMAStore;
+  if (cls == "cp_async")
+    return Unit::CpAsync;
+  if (cls == "umma" || cls == "umma_ts")
+    return Unit::UMMA;
+  return Unit::SIMT;
+}
+
+// The schedule from the published analysis when pass 1 ran in this
+// pipeline, else from the attributes it printed.
+static std::optional<sched::Schedule>
+readSchedule(scf::ForOp loop, const LoopProblem &lp,
+             const PublishedSchedules *published, sched::GeneratorKind &kind,
+             std::string &why) {
+  if (published) {
+    auto it = published->loops.find(loop.getOperation());
+    if (it != published->loops.end() && it->second.ops == lp.ops) {
+      kind = it->second.analysis.generator;
+      return it->second.analysis.toSchedule();
+    }
+  }
+  auto ii = loop->getAttrOfType<IntegerAttr>(attrs::kII);
+  if (!ii) {
+    why = "it has no published schedule and no '" + attrs::kII.str() +
+          "' attribute";
+    return std::nullopt;
+  }
+  if (ii.getInt() <= 0) {
+    why = "its '" + attrs::kII.str() + "' is not positive";
+    return std::nullopt;
+  }
+  sched::Schedule schedule;
+  schedule.ii = unsigned(ii.getInt());
+  for (Operation *op : lp.ops) {
+    auto cycle = op->getAttrOfType<IntegerAttr>(attrs::kCycle);
+    if (!cycle) {
+      std::string name;
+      llvm::raw_string_ostream os(name);
+      os << op->getName();
+      why = "'" + name + "' has no '" + attrs::kCycle.str() + "' attribute";
+      return std::nullopt;
+    }
+    schedule.start.push_back(cycle.getInt());
+  }
+  auto generator = loop->getAttrOfType<StringAttr>(attrs::kGenerator);
+  kind = generator && generator.getValue() == "serial"
+             ? sched::GeneratorKind::Serial
+             : sched::GeneratorKind::CostBased;
+  return schedule;
+}
+
+// TMEM is addressed in 32-bit columns across the lanes: a 128 x 256 f32 tile
+// takes 256 columns, a bf16 one 128.
+static int64_t tmemColumns(tileas::TmemType type) {
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  int64_t n = type.getShape().back();
+  return (n * bits + 31) / 32;
+}
+
+FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
+                                            const PublishedSchedules *published,
+                                            const target::TargetModel &target,
+                                            std::string &why) {
+  FailureOr<LoopProblem> built = buildLoopProblem(loop, target);
+  if (failed(built)) {
+    why = "its ops do not form a valid scheduling problem";
+    return failure();
+  }
+  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}};
+  LoopProblem &lp = plan.loop;
+
+  sched::GeneratorKind kind = sched::GeneratorKind::CostBased;
+  std::optional<sched::Schedule> schedule =
+      readSchedule(loop, lp, published, kind, why);
+  if (!schedule)
+    return failure();
+  sched::DiagnosticList violations;
+  if (!lp.problem.verify(*schedule, violations)) {
+    why = "its schedule fails verification: " +
+          violations.all().front().message;
+    return failure();
+  }
+  plan.schedule = sched::ScheduleAnalysis::fromSchedule(lp.problem, *schedule,
+                                                        kind);
+
+  PlanInput &in = plan.input;
+  in.problem = &lp.problem;
+  in.schedule = &plan.schedule;
+  in.caps = target.getCaps();
+  for (const sched::Operation &op : lp.problem.getOps())
+    in.units.push_back(unitOfClass(op.opClass));
+
+  // Every tile handed from one unit to another becomes a pipe.
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    for (mlir::Value result : op->getResults()) {
+      auto smem = dyn_cast<tileas::SmemType>(result.getType());
+      auto tmem = dyn_cast<tileas::TmemType>(result.getType());
+      if (!smem && !tmem)
+        continue;
+      materialize::Value v;
+      v.producer = sched::OpId(id);
+      v.cls = smem ? BufferClass::SMEM : BufferClass::TMEM;
+      v.bytes = smem ? smem.getSizeInBytes() : tmem.getSizeInBytes();
+      v.tmemColumns = tmem ? tmemColumns(tmem) : 0;
+      std::string key;
+      llvm::raw_string_ostream os(key);
+      os << result.getType();
+      v.typeKey = key;
+      auto addUse = [&](Operation *user, unsigned distance) {
+        while (user && user->getBlock() != loop.getBody())
+          user = user->getParentOp();
+        auto it = user ? lp.ids.find(user) : lp.ids.end();
+        if (it != lp.ids.end())
+          v.consumers.push_back({it->second, distance});
+      };
+      for (OpOperand &use : result.getUses()) {
+        if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner())) {
+          if (yield->getParentOp() != loop.getOperation())
+            continue;
+          BlockArgument carried =
+              loop.getRegionIterArgs()[use.getOperandNumber()];
+          for (OpOperand &next : carried.getUses())
+            addUse(next.getOwner(), 1);
+          continue;
+        }
+        addUse(use.getOwner(), 0);
+      }
+      bool crossesUnits = llvm::any_of(v.consumers, [&](auto &c) {
+        return in.units[c.first] != in.units[v.producer];
+      });
+      if (!crossesUnits)
+        continue;
+      in.values.push_back(std::move(v));
+      plan.values.push_back(result);
+    }
+  }
+
+  sched::DiagnosticList diags;
+  std::optional<BufferPlan> buffers = planBuffers(in, diags);
+  if (!buffers) {
+    for (const sched::Diagnostic &d : diags.all())
+      emitError(loop.getLoc()) << d.message;
+    why.clear(); // A real failure, already reported.
+    return failure();
+  }
+  plan.buffers = std::move(*buffers);
+
+  // Mutexes: singleton units used by several warp groups.
+  std::vector<std::optional<unsigned>> groupOf;
+  std::vector<std::vector<unsigned>> singleton;
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    auto group = op->getAttrOfType<IntegerAttr>("tileas.warp_group");
+    groupOf.push_back(group ? std::optional<unsigned>(group.getInt())
+                            : std::nullopt);
+    std::vector<unsigned> slots;
+    for (unsigned slotId : lp.problem.getOp(id).slotIds)
+      if (const target::SlotInfo *slot = target.getSlot(slotId))
+        if (!slot->pool)
+          slots.push_back(slotId);
+    singleton.push_back(std::move(slots));
+  }
+  plan.mutexes = planMutexes(plan.schedule, groupOf, singleton, in.caps);
+  return plan;
+}
+
+void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
+  const sched::Problem &problem = plan.loop.problem;
+  const sched::ScheduleAnalysis &s = plan.schedule;
+  os << "II " << s.ii << ", stages " << s.numStages << ", pipes "
+     << plan.buffers.pipes.size() << ", mutexes " << plan.mutexes.size()
+     << "\n";
+  for (auto [index, pipe] : llvm::enumerate(plan.buffers.pipes)) {
+    PipeFlavour f = pipeFlavour(pipe);
+    os << "pipe " << index << ": '" << problem.getOp(pipe.producer).name
+       << "' (stage " << s.slots[pipe.producer].stage << ") -> ";
+    for (auto [i, c] : llvm::enumerate(pipe.consumers))
+      os << (i ? ", '" : "'") << problem.getOp(c).name << "' (stage "
+         << s.slots[c].stage << ")";
+    os << "\n  " << stringifyUnit(pipe.producerUnit) << " -> "
+       << stringifyUnit(pipe.consumerUnit) << ", "
+       << stringifyBufferClass(pipe.cls) << " ";
+    if (pipe.cls == BufferClass::TMEM)
+      os << pipe.tmemColumns << " columns";
+    else
+      os << pipe.bytes << " B";
+    os << ", depth " << pipe.depth << " (lifetime " << pipe.minDepth
+       << (pipe.minDepth == 1 ? " stage)" : " stages)");
+    if (pipe.sharesWith)
+      os << ", shares the buffers of pipe " << *pipe.sharesWith;
+    os << "\n  commit " << f.commit << ", release " << f.release;
+    if (!f.producerFence.empty())
+      os << ", producer fence " << f.producerFence;
+    if (!f.consumerFence.empty())
+      os << ", consumer fence " << f.consumerFence;
+    os << ", " << f.barriers << " mbarriers\n";
+  }
+  for (auto [index, m] : llvm::enumerate(plan.mutexes)) {
+    os << "mutex " << index << ": slot " << m.slot << ", groups";
+    for (unsigned g : m.groups)
+      os << " " << g;
+    if (m.namedBarrier)
+      os << ", named barrier " << *m.namedBarrier << "\n";
+    else
+      os << ", mbarrier ring\n";
+  }
+  os << "smem " << plan.buffers.smemBytes << " B of "
+     << plan.input.caps.smemBytes - plan.input.smemCarveout << ", tmem "
+     << plan.buffers.tmemColumns << " columns of "
+     << plan.input.caps.tmemColumns << "\n";
+}

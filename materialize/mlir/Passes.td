@@ -1,0 +1,27 @@
+//===- Passes.td - tilepipe materializer passes ------------*- tablegen -*-===//
+
+#ifndef TILEPIPE_MATERIALIZE_PASSES
+#define TILEPIPE_MATERIALIZE_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
+  let summary = "Materialize a published schedule into pipes and mutexes";
+  let description = [{
+    Pass 2 of the pipeliner. For every scheduled innermost `scf.for` it reads
+    the ScheduleAnalysis that --tileas-generate-schedule published, or the
+    tileas.schedule.* attributes it printed, and never searches an II or
+    probes the RRT. It plans the pipes (lifetimes in modulo terms, depths
+    within the SMEM and TMEM budgets, flavours from the units at each end,
+    shared buffers) and the mutexes. A loop without a valid schedule is left
+    unchanged, with a remark that says why.
+  }];
+  let options = [
+    Option<"printPlan", "print-plan", "bool", "false",
+           "Print the pipes and mutexes of each loop on stdout">,
+    Option<"targetFile", "target", "std::string", "\"\"",
+           "JSON target description (default: the built-in sm_100a)">,
+  ];
+}
+
+#endif // TILEPIPE_MATERIALIZE_PASSES
