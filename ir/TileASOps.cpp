@@ -1,8 +1,10 @@
 //===- TileASOps.cpp - tileas op verifiers --------------------------------===//
 //
 // Verifiers for the rules the ODS constraints cannot express: shapes that
-// must agree across operands. Messages print tiles as `128x64xbf16` so they
-// read the same whether the tile is smem, tmem, a box or a tensor.
+// must agree across operands, and the unit, payload and hardware-limit rules
+// of the materializer's pipes, mutexes and agents. Messages print tiles as
+// `128x64xbf16` so they read the same whether the tile is smem, tmem, a box
+// or a tensor.
 //
 //===----------------------------------------------------------------------===//
 

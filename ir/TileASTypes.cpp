@@ -1,7 +1,7 @@
 //===- TileASTypes.cpp - Tile buffer and descriptor types -----------------===//
 //
 // Syntax and verification of !tileas.smem, !tileas.tmem and
-// !tileas.tma_desc.
+// !tileas.tma_desc, and verification of !tileas.pipe.
 //
 //===----------------------------------------------------------------------===//
 
