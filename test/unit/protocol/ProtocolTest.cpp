@@ -171,6 +171,46 @@ TEST(ProtocolTest, CorrectPipesAndMutexTogether) {
   EXPECT_FALSE(v) << v->message;
 }
 
+TEST(ProtocolTest, CorrectThreeAgentChain) {
+  // TMA -> MMA -> epilogue: the middle agent consumes one pipe and produces
+  // into another, with different depths.
+  Program p;
+  p.pipes = {{"ab", 3, 1}, {"acc", 2, 1}};
+  Agent tma{"tma", {}, 0, {}, {}};
+  tma.body = {op(Step::Acquire, 0, "acquire ab"), op(Step::Write, 0, "load"),
+              op(Step::Commit, 0, "commit ab")};
+  Agent mma{"mma", {}, 0, {}, {}};
+  mma.body = {op(Step::Wait, 0, "wait ab"), op(Step::Acquire, 1, "acquire acc"),
+              op(Step::Read, 0, "umma reads ab"),
+              op(Step::Write, 1, "umma writes acc"),
+              op(Step::Release, 0, "release ab"), op(Step::Commit, 1, "commit acc")};
+  Agent epi{"epilogue", {}, 0, {}, {}};
+  epi.body = {op(Step::Wait, 1, "wait acc"), op(Step::Read, 1, "tcgen05.ld"),
+              op(Step::Release, 1, "release acc")};
+  p.agents = {tma, mma, epi};
+  for (uint64_t trips : {0, 1, 5, 17}) {
+    CheckOptions o;
+    o.tripCount = trips;
+    auto v = checkMany(p, o, 50);
+    EXPECT_FALSE(v) << v->message;
+  }
+}
+
+TEST(ProtocolTest, LaggedReleaseNeedsDepthTwo) {
+  // Releasing k-1 after waiting for k needs two slots: at depth 1 the producer
+  // waits for the release of k-1 and the consumer for the commit of k.
+  Program p = tmaUmma(1);
+  p.agents[1].body = {op(Step::Wait, 0, "wait ab"), op(Step::Read, 0, "umma"),
+                      op(Step::Release, 0, "release ab k-1", -1)};
+  p.agents[1].epilogue = {op(Step::Release, 0, "release ab last", -1)};
+  auto v = checkMany(p, CheckOptions(), 10);
+  expectViolation(v, Violation::Deadlock,
+                  {"agent 'tma'", "'acquire ab'", "agent 'mma'", "'wait ab'",
+                   "iteration 1"});
+  EXPECT_EQ(v->agent, "tma");
+  EXPECT_EQ(v->iteration, 1);
+}
+
 TEST(ProtocolTest, Deterministic) {
   Program p = tmaUmma(1);
   p.agents[1].body.pop_back(); // Never releases: deadlocks.
