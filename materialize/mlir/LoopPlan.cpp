@@ -215,7 +215,11 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
     os << ", " << f.barriers << " mbarriers\n";
   }
   for (auto [index, m] : llvm::enumerate(plan.mutexes)) {
-    os << "mutex " << index << ": slot " << m.slot << ", groups";
+    const rrt::ResourceLayout &layout = problem.getLayout();
+    os << "mutex " << index << ": slot "
+       << (m.slot - 1 < layout.numBits() ? layout.bitNames[m.slot - 1]
+                                          : std::to_string(m.slot))
+       << ", groups";
     for (unsigned g : m.groups)
       os << " " << g;
     if (m.namedBarrier)

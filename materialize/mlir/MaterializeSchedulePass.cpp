@@ -9,6 +9,7 @@
 #include "materialize/mlir/Passes.h"
 
 #include "materialize/mlir/LoopPlan.h"
+#include "materialize/plan/AgentProgram.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -69,12 +70,44 @@ struct MaterializeSchedulePass
             << "loop left unchanged: " << why;
         continue;
       }
+      // The protocol the plan implies, warp-specialized, is executed
+      // abstractly before anything is emitted.
+      std::vector<materialize::Unit> units = plan->input.units;
+      std::vector<std::optional<unsigned>> groups;
+      std::vector<std::string> names;
+      for (auto [id, op] : llvm::enumerate(plan->loop.ops)) {
+        auto g = op->getAttrOfType<IntegerAttr>("tileas.warp_group");
+        groups.push_back(g ? std::optional<unsigned>(g.getInt())
+                           : std::nullopt);
+        names.push_back(plan->loop.problem.getOp(id).name);
+      }
+      protocol::Program program = materialize::buildAgentProgram(
+          plan->schedule, units, groups, plan->buffers, plan->mutexes, names);
+      std::vector<uint64_t> tripCounts;
+      std::optional<protocol::Violation> violation =
+          materialize::checkAgentProgram(program, plan->schedule.numStages,
+                                         protocolSeeds, &tripCounts);
+      if (violation) {
+        emitError(loop.getLoc())
+            << "protocol check failed: " << protocol::kindName(violation->kind)
+            << ": " << violation->message << " (seed " << violation->seed
+            << ")";
+        ok = false;
+        continue;
+      }
       if (printPlan) {
-        llvm::outs() << "// materialization plan of loop at " << loop.getLoc()
-                     << "\n";
-        printLoopPlan(llvm::outs(), *plan);
-        llvm::outs() << "\n";
-        llvm::outs().flush();
+        llvm::raw_ostream &os = llvm::outs();
+        os << "// materialization plan of loop at " << loop.getLoc() << "\n";
+        printLoopPlan(os, *plan);
+        os << "agents:";
+        for (const protocol::Agent &agent : program.agents) {
+          os << " " << agent.name << " (" << agent.body.size() << " steps)";
+        }
+        os << "\nprotocol check: ok (trip counts";
+        for (uint64_t n : tripCounts)
+          os << " " << n;
+        os << "; " << protocolSeeds << " interleavings each)\n\n";
+        os.flush();
       }
     }
     markAllAnalysesPreserved();

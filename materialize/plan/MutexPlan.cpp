@@ -33,8 +33,11 @@ materialize::planMutexes(const sched::ScheduleAnalysis &schedule,
   for (auto &[slot, m] : bySlot) {
     if (m.groups.size() < 2)
       continue; // One group alone needs no turn-taking.
-    if (nextId < caps.namedBarriers)
-      m.namedBarrier = nextId++;
+    // A named-barrier ring takes one id per group, consecutive.
+    if (nextId + m.groups.size() <= caps.namedBarriers) {
+      m.namedBarrier = nextId;
+      nextId += m.groups.size();
+    }
     mutexes.push_back(std::move(m));
   }
   return mutexes;

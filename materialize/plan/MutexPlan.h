@@ -5,7 +5,8 @@
 // groups): the groups take turns through a token ring. Mutexes are seeded
 // before pipes claim barriers. Each gets a hardware named barrier from the
 // free id range (ids below the target's reserved count belong to libraries,
-// design.md decision 1), or an mbarrier ring in SMEM when ids run out.
+// design.md decision 1), one id per group of its ring, or an mbarrier ring
+// in SMEM when ids run out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,9 @@ struct MutexPlan {
   unsigned slot = 0;            ///< Target slot id of the guarded unit.
   std::vector<unsigned> groups; ///< Agent groups in token order.
   std::vector<sched::OpId> ops; ///< The guarded ops, in (stage, order).
-  std::optional<unsigned> namedBarrier; ///< Else an mbarrier ring.
+  /// First of `groups.size()` consecutive named-barrier ids (one per group
+  /// of the ring); none: an mbarrier ring in SMEM.
+  std::optional<unsigned> namedBarrier;
 };
 
 /// `groupOf[op]`: the agent group running the op (nullopt: no group).

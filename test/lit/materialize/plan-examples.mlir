@@ -16,6 +16,8 @@
 // GEMM-NEXT:   tma -> umma, smem 32768 B, depth 4 (lifetime 3 stages)
 // GEMM-NEXT:   commit expect_tx, release tcgen05.commit, 8 mbarriers
 // GEMM-NEXT: smem 196608 B of 231424, tmem 0 columns of 512
+// GEMM-NEXT: agents: load (6 steps) mma (6 steps)
+// GEMM-NEXT: protocol check: ok (trip counts 0 1 2 3 9; 20 interleavings each)
 
 // Attention, II 2622: K and V come in by TMA (V lives 4 stages: it waits
 // for P), S leaves the tensor core through TMEM to the softmax (UMMA ->
@@ -33,3 +35,5 @@
 // ATTN-NEXT: simt -> umma, tmem 64 columns, depth 2 (lifetime 2 stages)
 // ATTN-NEXT: commit arrive, release tcgen05.commit, producer fence tcgen05.wait::st; tcgen05.fence::before_thread_sync, 4 mbarriers
 // ATTN: smem 196608 B of 231424, tmem 512 columns of 512
+// ATTN-NEXT: agents: simt0 (6 steps) load (6 steps) mma (12 steps)
+// ATTN-NEXT: protocol check: ok (trip counts 0 1 3 4 11; 20 interleavings each)

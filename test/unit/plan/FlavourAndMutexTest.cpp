@@ -77,13 +77,13 @@ TEST(MutexPlan, OneGroupNeedsNoMutexAndIdsRunOut) {
   std::vector<std::optional<unsigned>> one = {0u, 0u, 0u, 0u};
   std::vector<std::vector<unsigned>> slots = {{2}, {2}, {3}, {3}};
   EXPECT_TRUE(planMutexes(s, one, slots, caps).empty());
-  // Two shared slots but a single free id: the second falls back to an
-  // mbarrier ring.
-  caps.reservedNamedBarriers = 15;
+  // Two shared slots, two groups each, three free ids (13-15): the first
+  // ring takes 13 and 14, the second falls back to an mbarrier ring.
+  caps.reservedNamedBarriers = 13;
   std::vector<std::optional<unsigned>> two = {0u, 1u, 0u, 1u};
   auto mutexes = planMutexes(s, two, slots, caps);
   ASSERT_EQ(mutexes.size(), 2u);
-  EXPECT_EQ(mutexes[0].namedBarrier, std::optional<unsigned>(15));
+  EXPECT_EQ(mutexes[0].namedBarrier, std::optional<unsigned>(13));
   EXPECT_FALSE(mutexes[1].namedBarrier);
 }
 
