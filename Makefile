@@ -24,7 +24,7 @@ build: configure
 run: build
 	@for f in $(EXAMPLES); do \
 	  echo "== $$f"; \
-	  $(OPT) $$f --tileas-generate-schedule=print-schedule -o /dev/null || exit 1; \
+	  $(OPT) $$f --tileas-generate-schedule=print-schedule --tileas-materialize-schedule=print-plan -o /dev/null || exit 1; \
 	done
 
 test: build

@@ -9,6 +9,7 @@
 #include "materialize/mlir/Passes.h"
 
 #include "materialize/mlir/LoopPlan.h"
+#include "materialize/mlir/WarpSpecialize.h"
 #include "materialize/plan/AgentProgram.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -29,6 +30,10 @@ struct MaterializeSchedulePass
   using TileASMaterializeScheduleBase::TileASMaterializeScheduleBase;
 
   LogicalResult initialize(MLIRContext *context) override {
+    if (mode != "warp-specialized" && mode != "plan")
+      return emitError(UnknownLoc::get(context))
+             << "unknown materialization mode '" << mode
+             << "' (expected warp-specialized or plan)";
     if (targetFile.empty()) {
       target = &target::TargetModel::sm100a();
       return success();
@@ -108,6 +113,12 @@ struct MaterializeSchedulePass
           os << " " << n;
         os << "; " << protocolSeeds << " interleavings each)\n\n";
         os.flush();
+      }
+      if (mode == "warp-specialized") {
+        std::string why;
+        if (failed(emitWarpSpecialized(*plan, why)))
+          emitRemark(loop.getLoc())
+              << "loop not warp-specialized: " << why;
       }
     }
     markAllAnalysesPreserved();

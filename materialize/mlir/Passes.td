@@ -21,6 +21,9 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
            "Print the pipes and mutexes of each loop on stdout">,
     Option<"targetFile", "target", "std::string", "\"\"",
            "JSON target description (default: the built-in sm_100a)">,
+    Option<"mode", "mode", "std::string", "\"warp-specialized\"",
+           "warp-specialized (agents connected by pipes) or plan (plan and "
+           "check only, the loop stays as it is)">,
     Option<"protocolSeeds", "protocol-seeds", "unsigned", "20",
            "Interleavings the protocol check runs per trip count">,
   ];

@@ -1,4 +1,5 @@
 // RUN: tilepipe-opt %s --tileas-generate-schedule --tileas-materialize-schedule=print-plan -o /dev/null | FileCheck %s
+// RUN: tilepipe-opt %s --tileas-generate-schedule --tileas-materialize-schedule | FileCheck %s --check-prefix=IR
 
 // The two softmax groups (tileas.warp_group 0 and 1) share the MUFU (exp2 on
 // slot xu) and the TMEM read transport: each gets a token-ring mutex over
@@ -18,6 +19,25 @@
 // CHECK-NEXT: smem 229376 B of 231424, tmem 512 columns of 512
 // CHECK-NEXT: agents: load (3 steps) mma (9 steps) simt0 (7 steps) simt1 (7 steps)
 // CHECK-NEXT: protocol check: ok (trip counts 0 1 3 4 11; 20 interleavings each)
+
+// Emitted: the mutexes on named barriers 8 and 10, then load, mma and one
+// softmax agent per group; each softmax agent takes its turn (its own group
+// index) around its TMEM read and its exp2.
+// IR: %[[TM:.*]] = tileas.mutex.create {barrier_id = 8 : i32, groups = 2 : i32, impl = "namedbar"}
+// IR: %[[RD:.*]] = tileas.mutex.create {barrier_id = 10 : i32, groups = 2 : i32, impl = "namedbar"}
+// IR: tileas.agent {role = "load", warps = 1 : i32}
+// IR: tileas.agent {role = "mma", warps = 1 : i32}
+// IR: tileas.agent {role = "softmax", warps = 4 : i32}
+// IR: %[[G0:.*]] = arith.constant 0 : index
+// IR: tileas.mutex.lock %[[RD]], %[[G0]]
+// IR-NEXT: tileas.tmem_load
+// IR-NEXT: tileas.mutex.unlock %[[RD]], %[[G0]]
+// IR: tileas.mutex.lock %[[TM]], %{{.*}}
+// IR-NEXT: tileas.exp2
+// IR-NEXT: tileas.mutex.unlock %[[TM]]
+// IR: tileas.agent {role = "softmax", warps = 4 : i32}
+// IR: %[[G1:.*]] = arith.constant 1 : index
+// IR: tileas.mutex.lock %[[RD]], %[[G1]]
 func.func @attention_two_groups(%q0: !tileas.smem<128x128xbf16>,
                                 %q1: !tileas.smem<128x128xbf16>,
                                 %descK: !tileas.tma_desc<128x128xbf16>,
