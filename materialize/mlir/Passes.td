@@ -29,4 +29,23 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
   ];
 }
 
+def TileASCheckProtocol : Pass<"tileas-check-protocol"> {
+  let summary = "Execute materialized pipe and mutex code abstractly";
+  let description = [{
+    Reads the agents, pipes and mutexes that --tileas-materialize-schedule
+    emitted in each function and runs the protocol they implement through
+    the abstract checker (docs/protocol-check.md) for several trip counts and
+    seeded interleavings with random unit latencies. Any deadlock, read
+    before commit, overwrite before release, out-of-order iteration,
+    unbalanced handshake or mutual-exclusion breach is an error at the
+    function.
+  }];
+  let options = [
+    Option<"seeds", "seeds", "unsigned", "20",
+           "Interleavings per trip count">,
+    Option<"print", "print", "bool", "false",
+           "Print a line per checked function on stdout">,
+  ];
+}
+
 #endif // TILEPIPE_MATERIALIZE_PASSES
