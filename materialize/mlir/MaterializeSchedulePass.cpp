@@ -9,6 +9,7 @@
 #include "materialize/mlir/Passes.h"
 
 #include "materialize/mlir/LoopPlan.h"
+#include "materialize/mlir/Unspecialize.h"
 #include "materialize/mlir/WarpSpecialize.h"
 #include "materialize/plan/AgentProgram.h"
 
@@ -30,10 +31,11 @@ struct MaterializeSchedulePass
   using TileASMaterializeScheduleBase::TileASMaterializeScheduleBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (mode != "warp-specialized" && mode != "plan")
+    if (mode != "warp-specialized" && mode != "unspecialized" &&
+        mode != "plan")
       return emitError(UnknownLoc::get(context))
              << "unknown materialization mode '" << mode
-             << "' (expected warp-specialized or plan)";
+             << "' (expected warp-specialized, unspecialized or plan)";
     if (targetFile.empty()) {
       target = &target::TargetModel::sm100a();
       return success();
@@ -119,6 +121,10 @@ struct MaterializeSchedulePass
         if (failed(emitWarpSpecialized(*plan, why)))
           emitRemark(loop.getLoc())
               << "loop not warp-specialized: " << why;
+      } else if (mode == "unspecialized") {
+        std::string why;
+        if (failed(emitUnspecialized(*plan, why)))
+          emitRemark(loop.getLoc()) << "loop not peeled: " << why;
       }
     }
     markAllAnalysesPreserved();

@@ -22,8 +22,9 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
     Option<"targetFile", "target", "std::string", "\"\"",
            "JSON target description (default: the built-in sm_100a)">,
     Option<"mode", "mode", "std::string", "\"warp-specialized\"",
-           "warp-specialized (agents connected by pipes) or plan (plan and "
-           "check only, the loop stays as it is)">,
+           "warp-specialized (agents connected by pipes), unspecialized "
+           "(peeled prologue, steady state and epilogue in one agent) or plan "
+           "(plan and check only, the loop stays as it is)">,
     Option<"protocolSeeds", "protocol-seeds", "unsigned", "20",
            "Interleavings the protocol check runs per trip count">,
   ];
