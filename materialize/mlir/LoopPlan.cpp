@@ -6,6 +6,7 @@
 #include "ir/TileASDialect.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include "llvm/Support/Format.h"
@@ -231,4 +232,14 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
      << plan.input.caps.smemBytes - plan.input.smemCarveout << ", tmem "
      << plan.buffers.tmemColumns << " columns of "
      << plan.input.caps.tmemColumns << "\n";
+}
+
+Operation *tilepipe::createOp(OpBuilder &b, Location loc, StringRef name,
+                              ValueRange operands, TypeRange types,
+                              ArrayRef<NamedAttribute> attrs) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addTypes(types);
+  state.addAttributes(attrs);
+  return b.create(state);
 }

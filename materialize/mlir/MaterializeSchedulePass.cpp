@@ -36,30 +36,11 @@ struct MaterializeSchedulePass
       return emitError(UnknownLoc::get(context))
              << "unknown materialization mode '" << mode
              << "' (expected warp-specialized, unspecialized or plan)";
-    if (targetFile.empty()) {
-      target = &target::TargetModel::sm100a();
-      return success();
-    }
-    llvm::Expected<target::TargetModel> loaded =
-        target::TargetModel::fromFile(targetFile);
-    if (!loaded) {
-      std::string msg = llvm::toString(loaded.takeError());
-      return emitError(UnknownLoc::get(context))
-             << "failed to load target description: " << msg;
-    }
-    owned = std::make_shared<target::TargetModel>(std::move(*loaded));
-    target = owned.get();
-    return success();
+    return loadTargetOption(context, targetFile, target, owned);
   }
 
   void runOnOperation() override {
-    SmallVector<scf::ForOp> loops;
-    getOperation()->walk([&](scf::ForOp loop) {
-      bool innermost = true;
-      loop.getBody()->walk([&](scf::ForOp) { innermost = false; });
-      if (innermost)
-        loops.push_back(loop);
-    });
+    SmallVector<scf::ForOp> loops = innermostLoops(getOperation());
     std::optional<std::reference_wrapper<PublishedSchedules>> cached =
         getCachedAnalysis<PublishedSchedules>();
     const PublishedSchedules *published =

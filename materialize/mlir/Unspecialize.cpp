@@ -25,15 +25,6 @@ using namespace mlir;
 using namespace tilepipe;
 using materialize::PipePlan;
 
-static Operation *create(OpBuilder &b, Location loc, StringRef name,
-                         ValueRange operands, TypeRange types,
-                         ArrayRef<NamedAttribute> attrs = {}) {
-  OperationState state(loc, name);
-  state.addOperands(operands);
-  state.addTypes(types);
-  state.addAttributes(attrs);
-  return b.create(state);
-}
 
 LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
   scf::ForOp loop = plan.loop.loop;
@@ -93,7 +84,7 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
   for (const PipePlan &pipe : plan.buffers.pipes) {
     Type payload = plan.values[pipe.value].getType();
     pipes.push_back(
-        create(b, loc, "tileas.pipe.create", {},
+        createOp(b, loc, "tileas.pipe.create", {},
                {tileas::PipeType::get(ctx, payload)},
                {b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
                 b.getNamedAttr("producer",
@@ -176,7 +167,7 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
             if (it == pipeOf.end() || map.contains(operand) ||
                 (def && stageOf(def) == stage))
               continue;
-            Value buffer = create(tb, loc, "tileas.pipe.consumer_wait",
+            Value buffer = createOp(tb, loc, "tileas.pipe.consumer_wait",
                                   {pipes[it->second], iter},
                                   {operand.getType()})
                                ->getResult(0);
@@ -189,17 +180,17 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
             if (auto it = pipeOf.find(r); it != pipeOf.end())
               produced = it->second;
           if (produced)
-            create(tb, loc, "tileas.pipe.producer_acquire",
+            createOp(tb, loc, "tileas.pipe.producer_acquire",
                    {pipes[*produced], iter},
                    {plan.values[plan.buffers.pipes[*produced].value]
                         .getType()});
           tb.clone(*op, map);
           if (produced)
-            create(tb, loc, "tileas.pipe.producer_commit",
+            createOp(tb, loc, "tileas.pipe.producer_commit",
                    {pipes[*produced], iter}, {});
         }
         for (auto &[p, op] : releases)
-          create(tb, loc, "tileas.pipe.consumer_release", {pipes[p], iter}, {});
+          createOp(tb, loc, "tileas.pipe.consumer_release", {pipes[p], iter}, {});
         SmallVector<Value> yields;
         for (unsigned k : mine)
           yields.push_back(

@@ -53,15 +53,6 @@ static StringRef consumerKind(Unit unit) {
   }
 }
 
-static Operation *create(OpBuilder &b, Location loc, StringRef name,
-                         ValueRange operands, TypeRange types,
-                         ArrayRef<NamedAttribute> attrs) {
-  OperationState state(loc, name);
-  state.addOperands(operands);
-  state.addTypes(types);
-  state.addAttributes(attrs);
-  return b.create(state);
-}
 
 LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
   scf::ForOp loop = plan.loop.loop;
@@ -185,7 +176,7 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
         "bytes", b.getI64IntegerAttr(pipe.cls == BufferClass::TMEM
                                          ? pipe.tmemColumns * 4 * 128
                                          : pipe.bytes)));
-    pipes.push_back(create(b, loc, "tileas.pipe.create", {},
+    pipes.push_back(createOp(b, loc, "tileas.pipe.create", {},
                            {tileas::PipeType::get(ctx, payload)}, attrs)
                         ->getResult(0));
   }
@@ -198,7 +189,7 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
     if (m.namedBarrier)
       attrs.push_back(
           b.getNamedAttr("barrier_id", b.getI32IntegerAttr(*m.namedBarrier)));
-    mutexes.push_back(create(b, loc, "tileas.mutex.create", {},
+    mutexes.push_back(createOp(b, loc, "tileas.mutex.create", {},
                              {tileas::MutexType::get(ctx)}, attrs)
                           ->getResult(0));
   }
@@ -245,10 +236,10 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
       OpBuilder pb(prod);
       Type payload = plan.values[pipe.value].getType();
       Value pipeValue = pipes[p];
-      create(pb, loc, "tileas.pipe.producer_acquire", {pipeValue, iter},
+      createOp(pb, loc, "tileas.pipe.producer_acquire", {pipeValue, iter},
              {payload}, scheduleAttrs(pipe.producer));
       pb.setInsertionPointAfter(prod);
-      create(pb, loc, "tileas.pipe.producer_commit", {pipeValue, iter}, {},
+      createOp(pb, loc, "tileas.pipe.producer_commit", {pipeValue, iter}, {},
              scheduleAttrs(pipe.producer));
     }
     // Consumer side: wait before the first use in this agent, release after
@@ -270,7 +261,7 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
       Value original = map.lookup(plan.values[pipe.value]);
       OpBuilder cb(cloned[*first]);
       Value buffer =
-          create(cb, loc, "tileas.pipe.consumer_wait", {pipes[p], iter},
+          createOp(cb, loc, "tileas.pipe.consumer_wait", {pipes[p], iter},
                  {original.getType()}, scheduleAttrs(*first))
               ->getResult(0);
       original.replaceUsesWithIf(buffer, [&](OpOperand &use) {
@@ -283,7 +274,7 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
         return false;
       });
       cb.setInsertionPointAfter(cloned[*last]);
-      create(cb, loc, "tileas.pipe.consumer_release", {pipes[p], iter}, {},
+      createOp(cb, loc, "tileas.pipe.consumer_release", {pipes[p], iter}, {},
              scheduleAttrs(*last));
     }
     // Mutexes around this agent's span on the shared unit.
@@ -302,10 +293,10 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
         continue;
       OpBuilder mb(cloned[mine.front()]);
       Value g = mb.create<arith::ConstantIndexOp>(loc, *group);
-      create(mb, loc, "tileas.mutex.lock", {mutexes[mi], g}, {},
+      createOp(mb, loc, "tileas.mutex.lock", {mutexes[mi], g}, {},
              scheduleAttrs(mine.front()));
       mb.setInsertionPointAfter(cloned[mine.back()]);
-      create(mb, loc, "tileas.mutex.unlock", {mutexes[mi], g}, {},
+      createOp(mb, loc, "tileas.mutex.unlock", {mutexes[mi], g}, {},
              scheduleAttrs(mine.back()));
     }
     // Values carried for another agent pass through unchanged here.
@@ -342,7 +333,7 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
       for (Operation *op : epilogue)
         ab.clone(*op, after);
     }
-    create(ab, loc, "tileas.agent_yield", {}, {}, {});
+    createOp(ab, loc, "tileas.agent_yield", {}, {}, {});
   }
 
   for (Operation *op : llvm::reverse(epilogue))

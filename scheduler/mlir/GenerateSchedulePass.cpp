@@ -49,20 +49,7 @@ struct GenerateSchedulePass
     }
     if (arms.empty())
       armMask = sched::ArmAll;
-    if (targetFile.empty()) {
-      target = &target::TargetModel::sm100a();
-      return success();
-    }
-    llvm::Expected<target::TargetModel> loaded =
-        target::TargetModel::fromFile(targetFile);
-    if (!loaded) {
-      std::string msg = llvm::toString(loaded.takeError());
-      return emitError(UnknownLoc::get(context))
-             << "failed to load target description: " << msg;
-    }
-    ownedTarget = std::make_shared<target::TargetModel>(std::move(*loaded));
-    target = ownedTarget.get();
-    return success();
+    return loadTargetOption(context, targetFile, target, ownedTarget);
   }
 
   void runOnOperation() override;
@@ -133,13 +120,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
 
 void GenerateSchedulePass::runOnOperation() {
   // Innermost loops only, in program order.
-  SmallVector<scf::ForOp> loops;
-  getOperation()->walk([&](scf::ForOp loop) {
-    bool innermost = true;
-    loop.getBody()->walk([&](scf::ForOp) { innermost = false; });
-    if (innermost)
-      loops.push_back(loop);
-  });
+  SmallVector<scf::ForOp> loops = innermostLoops(getOperation());
   PublishedSchedules &published = getAnalysis<PublishedSchedules>();
   bool ok = true;
   for (scf::ForOp loop : loops)

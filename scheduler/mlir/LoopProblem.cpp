@@ -178,3 +178,34 @@ void tilepipe::emitDiagnostics(const LoopProblem &lp,
   for (const sched::Diagnostic &d : diags.all())
     emitOne(lp, d);
 }
+
+SmallVector<scf::ForOp> tilepipe::innermostLoops(Operation *root) {
+  SmallVector<scf::ForOp> loops;
+  root->walk([&](scf::ForOp loop) {
+    bool innermost = true;
+    loop.getBody()->walk([&](scf::ForOp) { innermost = false; });
+    if (innermost)
+      loops.push_back(loop);
+  });
+  return loops;
+}
+
+LogicalResult
+tilepipe::loadTargetOption(MLIRContext *context, StringRef file,
+                           const target::TargetModel *&target,
+                           std::shared_ptr<target::TargetModel> &owned) {
+  if (file.empty()) {
+    target = &target::TargetModel::sm100a();
+    return success();
+  }
+  llvm::Expected<target::TargetModel> loaded =
+      target::TargetModel::fromFile(file);
+  if (!loaded) {
+    std::string msg = llvm::toString(loaded.takeError());
+    return emitError(UnknownLoc::get(context))
+           << "failed to load target description: " << msg;
+  }
+  owned = std::make_shared<target::TargetModel>(std::move(*loaded));
+  target = owned.get();
+  return success();
+}

@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <memory>
+
 namespace tilepipe {
 
 /// One scheduled loop: its ops in program order (OpId = index) and the
@@ -35,6 +37,17 @@ mlir::FailureOr<LoopProblem> buildLoopProblem(mlir::scf::ForOp loop,
 
 /// Emits core diagnostics as MLIR diagnostics at the ops they name.
 void emitDiagnostics(const LoopProblem &lp, const sched::DiagnosticList &diags);
+
+/// The innermost scf.for loops under `root`, in program order: the loops
+/// both passes work on.
+llvm::SmallVector<mlir::scf::ForOp> innermostLoops(mlir::Operation *root);
+
+/// The target a pass option names: the built-in sm_100a when `file` is
+/// empty, else the JSON file (kept alive in `owned`). Errors are emitted.
+mlir::LogicalResult loadTargetOption(mlir::MLIRContext *context,
+                                     llvm::StringRef file,
+                                     const target::TargetModel *&target,
+                                     std::shared_ptr<target::TargetModel> &owned);
 
 /// The schedules pass 1 published, keyed by loop; pass 2 reads them.
 class PublishedSchedules {
