@@ -54,8 +54,8 @@ FailureOr<sched::OpConstraints> attrs::readConstraints(Operation *op) {
     return failure();
   if (maxDepth) {
     if (*maxDepth < 0)
-      return op->emitError() << "'" << kMaxDepth << "' must be non-negative, got "
-                             << *maxDepth;
+      return op->emitError()
+             << "'" << kMaxDepth << "' must be non-negative, got " << *maxDepth;
     c.maxDepth = unsigned(*maxDepth);
   }
   if (c.leaderGid && !c.gid)
@@ -93,10 +93,10 @@ attrs::seedConstraints(ArrayRef<Operation *> ops,
       continue;
     if (std::optional<int32_t> previous =
             groups.setLeader(*c->gid, *c->leaderGid)) {
-      InFlightDiagnostic diag =
-          op->emitError() << "constraint group " << *c->gid
-                          << " is given two leaders: " << *c->leaderGid
-                          << " here and " << *previous << " earlier";
+      InFlightDiagnostic diag = op->emitError()
+                                << "constraint group " << *c->gid
+                                << " is given two leaders: " << *c->leaderGid
+                                << " here and " << *previous << " earlier";
       diag.attachNote(leaderSource[*c->gid]->getLoc())
           << "leader " << *previous << " named here";
       ok = false;

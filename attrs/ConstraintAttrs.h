@@ -25,9 +25,10 @@ mlir::FailureOr<sched::OpConstraints> readConstraints(mlir::Operation *op);
 /// One walk over `ops` (program order): reads each op's constraints into
 /// `constraints` and seeds `groups`. Two ops that name different leaders for
 /// one gid are an error naming both locations (design.md decision 8).
-mlir::LogicalResult seedConstraints(llvm::ArrayRef<mlir::Operation *> ops,
-                                    std::vector<sched::OpConstraints> &constraints,
-                                    sched::ConstraintGroups &groups);
+mlir::LogicalResult
+seedConstraints(llvm::ArrayRef<mlir::Operation *> ops,
+                std::vector<sched::OpConstraints> &constraints,
+                sched::ConstraintGroups &groups);
 
 /// True when the loop op itself carries force_serial_execution.
 bool hasForceSerial(mlir::Operation *op);

@@ -57,7 +57,11 @@ void BM_SerialSchedule(benchmark::State &state) {
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-BENCHMARK(BM_SerialSchedule)->Arg(100)->Arg(1000)->Arg(10000)->Arg(50000)
+BENCHMARK(BM_SerialSchedule)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(50000)
     ->Unit(benchmark::kMillisecond);
 
 void BM_CheckAndVerify(benchmark::State &state) {
@@ -72,7 +76,10 @@ void BM_CheckAndVerify(benchmark::State &state) {
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-BENCHMARK(BM_CheckAndVerify)->Arg(1000)->Arg(10000)->Arg(50000)
+BENCHMARK(BM_CheckAndVerify)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(50000)
     ->Unit(benchmark::kMillisecond);
 
 void BM_ModuloSchedule(benchmark::State &state) {

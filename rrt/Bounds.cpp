@@ -282,8 +282,7 @@ void cycleOps(const Graph &g, ArrayRef<unsigned> edges,
   ops.clear();
   for (unsigned e : edges)
     ops.push_back(g.src[e]);
-  std::rotate(ops.begin(), std::min_element(ops.begin(), ops.end()),
-              ops.end());
+  std::rotate(ops.begin(), std::min_element(ops.begin(), ops.end()), ops.end());
 }
 
 //===----------------------------------------------------------------------===//
@@ -366,8 +365,7 @@ solveComponent(const Graph &g, PositiveCycleFinder &finder,
 /// no bit twice in a row, no binding pool over its cap in a row. `scratch`
 /// is reused across calls.
 bool foldsCleanly(const Footprint &fp, const ResourceLayout &layout,
-                  Use::Kind kind, unsigned ii,
-                  std::vector<uint64_t> &scratch) {
+                  Use::Kind kind, unsigned ii, std::vector<uint64_t> &scratch) {
   const unsigned width =
       kind == Use::Kind::Bit ? layout.numBits() : layout.numPools();
   scratch.assign(size_t(ii) * width, 0);
@@ -664,8 +662,8 @@ tilepipe::rrt::computeRecMII(const BoundsInput &in,
 
 std::optional<std::vector<int64_t>>
 tilepipe::rrt::computeASAP(unsigned numOps, ArrayRef<DepEdge> deps) {
-  Graph g =
-      buildGraph(numOps, deps, [&](unsigned i) { return deps[i].distance == 0; });
+  Graph g = buildGraph(numOps, deps,
+                       [&](unsigned i) { return deps[i].distance == 0; });
   // Kahn's order first: linear, and the common case (a loop body's
   // intra-iteration edges form a DAG).
   std::vector<unsigned> indeg(numOps, 0), ready;

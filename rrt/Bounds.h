@@ -54,7 +54,8 @@ struct Bounds {
 };
 
 /// Both return UINT_MAX when some op collides with itself at every II.
-unsigned computeResMII(const BoundsInput &in, std::string *bottleneck = nullptr);
+unsigned computeResMII(const BoundsInput &in,
+                       std::string *bottleneck = nullptr);
 unsigned computeFineMII(const BoundsInput &in,
                         std::string *bottleneck = nullptr);
 /// Returns nullopt when a zero-distance positive cycle makes every II

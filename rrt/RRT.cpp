@@ -74,8 +74,7 @@ std::optional<Conflict> RRT::findConflict(const FoldedFootprint &fp,
       }
     }
     const unsigned *rowUsage = usage.data() + size_t(row) * numPools;
-    for (unsigned i = fp.claimBegin[k], e = fp.claimBegin[k + 1]; i != e;
-         ++i) {
+    for (unsigned i = fp.claimBegin[k], e = fp.claimBegin[k + 1]; i != e; ++i) {
       const PoolClaim &claim = fp.claims[i];
       if (uint64_t(rowUsage[claim.pool]) + claim.amount > limits[claim.pool]) {
         Conflict c;
@@ -126,8 +125,7 @@ void RRT::release(const FoldedFootprint &fp, int64_t start) {
       have[w] &= ~want[w];
     }
     unsigned *rowUsage = usage.data() + size_t(row) * numPools;
-    for (unsigned i = fp.claimBegin[k], e = fp.claimBegin[k + 1]; i != e;
-         ++i) {
+    for (unsigned i = fp.claimBegin[k], e = fp.claimBegin[k + 1]; i != e; ++i) {
       assert(rowUsage[fp.claims[i].pool] >= fp.claims[i].amount &&
              "releasing pool units that were not committed");
       rowUsage[fp.claims[i].pool] -= fp.claims[i].amount;

@@ -19,8 +19,7 @@ unsigned ResourceLayout::addBit(std::string name) {
   return bitNames.size() - 1;
 }
 
-unsigned ResourceLayout::addPool(std::string name, unsigned cap,
-                                 bool binding) {
+unsigned ResourceLayout::addPool(std::string name, unsigned cap, bool binding) {
   poolNames.push_back(std::move(name));
   poolCaps.push_back(cap);
   poolBinding.push_back(binding);

@@ -61,10 +61,10 @@ struct PoolClaim {
 /// An op's footprint wrapped modulo one II: at most II rows.
 struct FoldedFootprint {
   unsigned ii = 0;
-  unsigned numRows = 0;                 ///< min(length, ii).
+  unsigned numRows = 0; ///< min(length, ii).
   unsigned numWords = 0;
-  std::vector<uint64_t> bits;           ///< numRows * numWords.
-  std::vector<unsigned> claimBegin;     ///< numRows + 1 offsets into claims.
+  std::vector<uint64_t> bits;       ///< numRows * numWords.
+  std::vector<unsigned> claimBegin; ///< numRows + 1 offsets into claims.
   std::vector<PoolClaim> claims;
   /// Set when the op collides with itself after folding (a bit held twice
   /// in one modulo row, or a pool request over capacity in one row).

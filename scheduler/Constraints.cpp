@@ -60,8 +60,8 @@ void ConstraintGroups::freeze() {
   // The leader op of a group is the first member whose own gid is the root;
   // members seen before it wait for it (gate G1).
   for (auto &[rootGid, ops] : membersOf) {
-    auto leaderIt = llvm::find_if(
-        ops, [&](OpId op) { return memberGid[op] == rootGid; });
+    auto leaderIt =
+        llvm::find_if(ops, [&](OpId op) { return memberGid[op] == rootGid; });
     for (auto it = ops.begin(); it != leaderIt && leaderIt != ops.end(); ++it)
       pending.insert(*it);
   }

@@ -76,10 +76,10 @@ public:
 private:
   int32_t find(int32_t gid) const;
 
-  llvm::DenseMap<int32_t, int32_t> leaderOf;  ///< gid -> leader gid.
-  llvm::SmallVector<int32_t> gidOrder;        ///< gids in first-seen order.
-  llvm::DenseMap<OpId, int32_t> memberGid;    ///< op -> its own gid.
-  llvm::SmallVector<OpId> memberOrder;        ///< ops in program order.
+  llvm::DenseMap<int32_t, int32_t> leaderOf; ///< gid -> leader gid.
+  llvm::SmallVector<int32_t> gidOrder;       ///< gids in first-seen order.
+  llvm::DenseMap<OpId, int32_t> memberGid;   ///< op -> its own gid.
+  llvm::SmallVector<OpId> memberOrder;       ///< ops in program order.
   // Frozen state.
   llvm::DenseMap<int32_t, int32_t> rootOf;
   llvm::DenseMap<int32_t, llvm::SmallVector<OpId, 4>> membersOf;

@@ -18,9 +18,9 @@ tilepipe::sched::selectGenerator(const Problem &problem,
   if (problem.isForceSerial())
     return {GeneratorKind::Serial, "force_serial_execution on the loop"};
   if (problem.getNumOps() < options.serialThreshold)
-    return {GeneratorKind::Serial,
-            std::to_string(problem.getNumOps()) + " ops, below serial_threshold " +
-                std::to_string(options.serialThreshold)};
+    return {GeneratorKind::Serial, std::to_string(problem.getNumOps()) +
+                                       " ops, below serial_threshold " +
+                                       std::to_string(options.serialThreshold)};
   if (!problem.hasAsyncOp() && !problem.hasTMAOp() && !problem.hasMMAOp())
     return {GeneratorKind::Serial, "no TMA, MMA or async op in the loop"};
   return {GeneratorKind::CostBased, "the loop has TMA, MMA or async ops"};

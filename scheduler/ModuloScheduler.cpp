@@ -22,11 +22,9 @@
 using namespace tilepipe;
 using namespace tilepipe::sched;
 
-std::optional<ScheduleAnalysis>
-tilepipe::sched::generateModuloSchedule(const Problem &problem,
-                                        const rrt::Bounds &bounds,
-                                        const ModuloOptions &options,
-                                        DiagnosticList &diags) {
+std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
+    const Problem &problem, const rrt::Bounds &bounds,
+    const ModuloOptions &options, DiagnosticList &diags) {
   if (bounds.recurrenceInfeasible || bounds.resourceInfeasible) {
     diags.error("no II can be scheduled: " +
                 llvm::Twine(bounds.recurrenceInfeasible
@@ -43,8 +41,9 @@ tilepipe::sched::generateModuloSchedule(const Problem &problem,
   if (cap < lo) {
     diags
         .error("the II cap " + llvm::Twine(cap) + " is below the lower bound " +
-               llvm::Twine(lo) + ": no schedule exists at any II allowed "
-                                 "(proven)")
+               llvm::Twine(lo) +
+               ": no schedule exists at any II allowed "
+               "(proven)")
         .attachNote("MII " + llvm::Twine(bounds.mii) + " = max(resource " +
                     llvm::Twine(bounds.resMII) + ", fine-density " +
                     llvm::Twine(bounds.fineMII) + ", recurrence " +

@@ -128,11 +128,11 @@ static void checkFootprint(const Problem &problem, OpId id,
     if (!isBit && !layout.poolBinding[key.second])
       continue;
     if (peak > cap) {
-      const std::string &res = isBit ? layout.bitNames[key.second]
-                                     : layout.poolNames[key.second];
-      diags.error("footprint of '" + op.name + "' cannot be seated: it claims " +
-                      llvm::Twine(peak) + " units of " +
-                      (isBit ? "slot '" : "pool '") + res +
+      const std::string &res =
+          isBit ? layout.bitNames[key.second] : layout.poolNames[key.second];
+      diags.error("footprint of '" + op.name +
+                      "' cannot be seated: it claims " + llvm::Twine(peak) +
+                      " units of " + (isBit ? "slot '" : "pool '") + res +
                       "' in one cycle, whose capacity is " + llvm::Twine(cap),
                   id);
     }
@@ -144,8 +144,9 @@ bool Problem::check(DiagnosticList &diags) const {
   for (OpId id = 0, e = ops.size(); id < e; ++id) {
     const Operation &op = ops[id];
     if (!op.latency)
-      diags.error("'" + op.name + "' has no latency: the target defines no "
-                                  "op class '" +
+      diags.error("'" + op.name +
+                      "' has no latency: the target defines no "
+                      "op class '" +
                       op.opClass + "'",
                   id);
     else if (*op.latency < 0)
@@ -315,8 +316,7 @@ bool Problem::verify(const Schedule &schedule, DiagnosticList &diags) const {
     for (OpId id : byStart) {
       if (schedule.start[id] < free) {
         diags.error("loop is force-serial, but '" + ops[id].name +
-                        "' starts at cycle " +
-                        llvm::Twine(schedule.start[id]) +
+                        "' starts at cycle " + llvm::Twine(schedule.start[id]) +
                         " while an earlier op still runs",
                     id);
         break;

@@ -27,7 +27,7 @@ struct Operation {
   std::string opClass; ///< Target op class ("umma"); informational.
   /// Cycles until a consumer may start; nullopt when the target gave none.
   std::optional<int64_t> latency;
-  std::vector<rrt::Use> uses; ///< The RRT footprint, relative to the start.
+  std::vector<rrt::Use> uses;    ///< The RRT footprint, relative to the start.
   std::vector<unsigned> slotIds; ///< Target slot ids held (for tables).
   OpConstraints constraints;
   bool isAsync = false;

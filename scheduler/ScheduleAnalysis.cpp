@@ -14,10 +14,10 @@ llvm::StringRef tilepipe::sched::stringifyGenerator(GeneratorKind kind) {
   return kind == GeneratorKind::Serial ? "serial" : "cost-based";
 }
 
-ScheduleAnalysis ScheduleAnalysis::fromSchedule(const Problem &problem,
-                                                const Schedule &schedule,
-                                                GeneratorKind generator,
-                                                llvm::ArrayRef<OpId> walkOrder) {
+ScheduleAnalysis
+ScheduleAnalysis::fromSchedule(const Problem &problem, const Schedule &schedule,
+                               GeneratorKind generator,
+                               llvm::ArrayRef<OpId> walkOrder) {
   ScheduleAnalysis result;
   result.success = true;
   result.generator = generator;

@@ -31,7 +31,7 @@ struct ScheduleSlot {
   unsigned order = 0;
   int64_t cycle = 0; ///< Start cycle within one iteration's schedule.
   /// Filled by the cost-based path only (zero/empty for serial).
-  std::optional<unsigned> depth;      ///< start / II.
+  std::optional<unsigned> depth;       ///< start / II.
   std::optional<unsigned> moduloCycle; ///< start % II: the RRT row.
 };
 
@@ -42,8 +42,8 @@ struct ScheduleAnalysis {
   unsigned ii = 0;
   unsigned numStages = 0;
   rrt::Bounds bounds;
-  std::vector<ScheduleSlot> slots;  ///< Indexed by OpId.
-  std::vector<OpId> orderedOps;     ///< Sorted by (stage, order).
+  std::vector<ScheduleSlot> slots; ///< Indexed by OpId.
+  std::vector<OpId> orderedOps;    ///< Sorted by (stage, order).
   std::vector<Dependence> edges;
   /// Whether the II is the smallest that admits any schedule: true when it
   /// equals MII (an exact lower bound) or every smaller II was proven

@@ -76,8 +76,7 @@ tilepipe::sched::generateSerialSchedule(const Problem &problem,
   DiagnosticList violations;
   if (!problem.verify(schedule, violations))
     for (const Diagnostic &v : violations.all())
-      diags.warning("serial generator could not honour a constraint: " +
-                        v.message,
-                    v.op);
+      diags.warning(
+          "serial generator could not honour a constraint: " + v.message, v.op);
   return analysis;
 }

@@ -22,10 +22,9 @@ namespace tilepipe::support {
 
 /// `parent.key`, or `parent["key"]` when the key is not an identifier.
 inline std::string jsonPathKey(llvm::StringRef parent, llvm::StringRef key) {
-  bool identifier = !key.empty() && !llvm::isDigit(key.front()) &&
-                    llvm::all_of(key, [](char c) {
-                      return llvm::isAlnum(c) || c == '_';
-                    });
+  bool identifier =
+      !key.empty() && !llvm::isDigit(key.front()) &&
+      llvm::all_of(key, [](char c) { return llvm::isAlnum(c) || c == '_'; });
   std::string out = parent.str();
   if (identifier) {
     if (!out.empty())

@@ -121,9 +121,8 @@ CheckProtocolPass::readProgram(FunctionOpInterface func, unsigned &maxDepth) {
     for (Operation &op : agentOp->getRegion(0).front()) {
       if (auto loop = dyn_cast<scf::ForOp>(op); loop && !seenLoop) {
         seenLoop = true;
-        loop.getBody()->walk([&](Operation *inner) {
-          translate(inner, agent.body);
-        });
+        loop.getBody()->walk(
+            [&](Operation *inner) { translate(inner, agent.body); });
         continue;
       }
       op.walk([&](Operation *inner) {
@@ -141,15 +140,15 @@ void CheckProtocolPass::runOnOperation() {
     std::optional<protocol::Program> program = readProgram(func, maxDepth);
     if (!program)
       return;
-    std::set<uint64_t> counts = {0, 1, 2, 3, maxDepth, maxDepth + 1,
-                                 2 * uint64_t(maxDepth) + 3, 20};
+    std::set<uint64_t> counts = {
+        0, 1, 2, 3, maxDepth, maxDepth + 1, 2 * uint64_t(maxDepth) + 3, 20};
     for (uint64_t n : counts) {
       protocol::CheckOptions options;
       options.tripCount = n;
       if (std::optional<protocol::Violation> v =
               protocol::checkMany(*program, options, seeds)) {
-        func.emitError() << "protocol check failed for trip count " << n
-                         << ": " << v->message << " (seed " << v->seed << ")";
+        func.emitError() << "protocol check failed for trip count " << n << ": "
+                         << v->message << " (seed " << v->seed << ")";
         signalPassFailure();
         return;
       }

@@ -97,12 +97,12 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     return failure();
   sched::DiagnosticList violations;
   if (!lp.problem.verify(*schedule, violations)) {
-    why = "its schedule fails verification: " +
-          violations.all().front().message;
+    why =
+        "its schedule fails verification: " + violations.all().front().message;
     return failure();
   }
-  plan.schedule = sched::ScheduleAnalysis::fromSchedule(lp.problem, *schedule,
-                                                        kind);
+  plan.schedule =
+      sched::ScheduleAnalysis::fromSchedule(lp.problem, *schedule, kind);
 
   PlanInput &in = plan.input;
   in.problem = &lp.problem;
@@ -219,7 +219,7 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
     const rrt::ResourceLayout &layout = problem.getLayout();
     os << "mutex " << index << ": slot "
        << (m.slot - 1 < layout.numBits() ? layout.bitNames[m.slot - 1]
-                                          : std::to_string(m.slot))
+                                         : std::to_string(m.slot))
        << ", groups";
     for (unsigned g : m.groups)
       os << " " << g;

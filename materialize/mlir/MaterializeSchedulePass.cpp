@@ -31,8 +31,7 @@ struct MaterializeSchedulePass
   using TileASMaterializeScheduleBase::TileASMaterializeScheduleBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (mode != "warp-specialized" && mode != "unspecialized" &&
-        mode != "plan")
+    if (mode != "warp-specialized" && mode != "unspecialized" && mode != "plan")
       return emitError(UnknownLoc::get(context))
              << "unknown materialization mode '" << mode
              << "' (expected warp-specialized, unspecialized or plan)";
@@ -43,8 +42,7 @@ struct MaterializeSchedulePass
     SmallVector<scf::ForOp> loops = innermostLoops(getOperation());
     std::optional<std::reference_wrapper<PublishedSchedules>> cached =
         getCachedAnalysis<PublishedSchedules>();
-    const PublishedSchedules *published =
-        cached ? &cached->get() : nullptr;
+    const PublishedSchedules *published = cached ? &cached->get() : nullptr;
     bool ok = true;
     for (scf::ForOp loop : loops) {
       std::string why;
@@ -54,8 +52,7 @@ struct MaterializeSchedulePass
           ok = false; // Reported as an error already.
           continue;
         }
-        emitRemark(loop.getLoc())
-            << "loop left unchanged: " << why;
+        emitRemark(loop.getLoc()) << "loop left unchanged: " << why;
         continue;
       }
       // The protocol the plan implies, warp-specialized, is executed
@@ -100,8 +97,7 @@ struct MaterializeSchedulePass
       if (mode == "warp-specialized") {
         std::string why;
         if (failed(emitWarpSpecialized(*plan, why)))
-          emitRemark(loop.getLoc())
-              << "loop not warp-specialized: " << why;
+          emitRemark(loop.getLoc()) << "loop not warp-specialized: " << why;
       } else if (mode == "unspecialized") {
         std::string why;
         if (failed(emitUnspecialized(*plan, why)))

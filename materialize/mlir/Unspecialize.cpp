@@ -25,7 +25,6 @@ using namespace mlir;
 using namespace tilepipe;
 using materialize::PipePlan;
 
-
 LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
   scf::ForOp loop = plan.loop.loop;
   const std::vector<Operation *> &ops = plan.loop.ops;
@@ -48,9 +47,9 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
       if (auto arg = dyn_cast<BlockArgument>(operand)) {
         if (arg.getOwner() != body || arg.getArgNumber() == 0)
           continue;
-        Operation *def =
-            body->getTerminator()->getOperand(arg.getArgNumber() - 1)
-                .getDefiningOp();
+        Operation *def = body->getTerminator()
+                             ->getOperand(arg.getArgNumber() - 1)
+                             .getDefiningOp();
         if (def && def->getBlock() == body && stageOf(def) != stageOf(op)) {
           why = "a value carried to the next iteration is used in another "
                 "stage";
@@ -84,27 +83,25 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
   for (const PipePlan &pipe : plan.buffers.pipes) {
     Type payload = plan.values[pipe.value].getType();
     pipes.push_back(
-        createOp(b, loc, "tileas.pipe.create", {},
-               {tileas::PipeType::get(ctx, payload)},
-               {b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
-                b.getNamedAttr("producer",
-                               b.getStringAttr(pipe.producerUnit ==
-                                                       materialize::Unit::TMA
-                                                   ? "tma"
-                                               : pipe.producerUnit ==
-                                                       materialize::Unit::UMMA
-                                                   ? "umma"
-                                               : pipe.producerUnit ==
-                                                       materialize::Unit::CpAsync
-                                                   ? "cpasync"
-                                                   : "simt")),
-                b.getNamedAttr(
-                    "consumer",
-                    b.getStringAttr(
-                        pipe.consumerUnit == materialize::Unit::UMMA ? "umma"
-                        : pipe.consumerUnit == materialize::Unit::TMAStore
-                            ? "tma_store"
-                            : "simt"))})
+        createOp(
+            b, loc, "tileas.pipe.create", {},
+            {tileas::PipeType::get(ctx, payload)},
+            {b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
+             b.getNamedAttr(
+                 "producer",
+                 b.getStringAttr(
+                     pipe.producerUnit == materialize::Unit::TMA    ? "tma"
+                     : pipe.producerUnit == materialize::Unit::UMMA ? "umma"
+                     : pipe.producerUnit == materialize::Unit::CpAsync
+                         ? "cpasync"
+                         : "simt")),
+             b.getNamedAttr(
+                 "consumer",
+                 b.getStringAttr(
+                     pipe.consumerUnit == materialize::Unit::UMMA ? "umma"
+                     : pipe.consumerUnit == materialize::Unit::TMAStore
+                         ? "tma_store"
+                         : "simt"))})
             ->getResult(0));
   }
 
@@ -167,10 +164,10 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
             if (it == pipeOf.end() || map.contains(operand) ||
                 (def && stageOf(def) == stage))
               continue;
-            Value buffer = createOp(tb, loc, "tileas.pipe.consumer_wait",
-                                  {pipes[it->second], iter},
-                                  {operand.getType()})
-                               ->getResult(0);
+            Value buffer =
+                createOp(tb, loc, "tileas.pipe.consumer_wait",
+                         {pipes[it->second], iter}, {operand.getType()})
+                    ->getResult(0);
             map.map(operand, buffer);
             releases.push_back({it->second, op});
           }
@@ -180,21 +177,21 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
             if (auto it = pipeOf.find(r); it != pipeOf.end())
               produced = it->second;
           if (produced)
-            createOp(tb, loc, "tileas.pipe.producer_acquire",
-                   {pipes[*produced], iter},
-                   {plan.values[plan.buffers.pipes[*produced].value]
-                        .getType()});
+            createOp(
+                tb, loc, "tileas.pipe.producer_acquire",
+                {pipes[*produced], iter},
+                {plan.values[plan.buffers.pipes[*produced].value].getType()});
           tb.clone(*op, map);
           if (produced)
             createOp(tb, loc, "tileas.pipe.producer_commit",
-                   {pipes[*produced], iter}, {});
+                     {pipes[*produced], iter}, {});
         }
         for (auto &[p, op] : releases)
-          createOp(tb, loc, "tileas.pipe.consumer_release", {pipes[p], iter}, {});
+          createOp(tb, loc, "tileas.pipe.consumer_release", {pipes[p], iter},
+                   {});
         SmallVector<Value> yields;
         for (unsigned k : mine)
-          yields.push_back(
-              map.lookup(body->getTerminator()->getOperand(k)));
+          yields.push_back(map.lookup(body->getTerminator()->getOperand(k)));
         tb.create<scf::YieldOp>(loc, yields);
       }
       {
@@ -216,8 +213,8 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
   for (unsigned r = 0; r + 1 < stages; ++r)
     current = emitRow(b, cst(b, r), Value(), current);
   // Steady state: rows S-1 .. N-1.
-  auto steady = b.create<scf::ForOp>(loc, cst(b, stages - 1), n, cst(b, 1),
-                                     current);
+  auto steady =
+      b.create<scf::ForOp>(loc, cst(b, stages - 1), n, cst(b, 1), current);
   {
     OpBuilder sb = OpBuilder::atBlockBegin(steady.getBody());
     SmallVector<Value> inner(steady.getRegionIterArgs().begin(),

@@ -11,8 +11,8 @@
 
 #include "materialize/mlir/WarpSpecialize.h"
 
-#include "materialize/plan/AgentProgram.h"
 #include "ir/TileASDialect.h"
+#include "materialize/plan/AgentProgram.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -53,7 +53,6 @@ static StringRef consumerKind(Unit unit) {
   }
 }
 
-
 LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
   scf::ForOp loop = plan.loop.loop;
   MLIRContext *ctx = loop.getContext();
@@ -66,9 +65,9 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
   std::vector<unsigned> agentOf(n);
   for (sched::OpId id : schedule.orderedOps) {
     auto g = ops[id]->getAttrOfType<IntegerAttr>("tileas.warp_group");
-    AgentKey key = materialize::agentOf(
-        plan.input.units[id],
-        g ? std::optional<unsigned>(g.getInt()) : std::nullopt);
+    AgentKey key = materialize::agentOf(plan.input.units[id],
+                                        g ? std::optional<unsigned>(g.getInt())
+                                          : std::nullopt);
     auto it = llvm::find(keys, key);
     agentOf[id] = unsigned(it - keys.begin());
     if (it == keys.end())
@@ -98,9 +97,8 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
       if (it == plan.loop.ids.end() || agentOf[it->second] == agentOf[id])
         continue;
       bool viaPipe = distance == 0 && pipeOf.count(operand);
-      if (distance && llvm::any_of(def->getResults(), [&](Value v) {
-            return pipeOf.count(v);
-          })) {
+      if (distance && llvm::any_of(def->getResults(),
+                                   [&](Value v) { return pipeOf.count(v); })) {
         why = "a pipe consumer reads the previous iteration's value";
         return failure();
       }
@@ -116,9 +114,9 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
   for (OpResult result : loop->getResults()) {
     if (result.use_empty())
       continue;
-    Operation *def =
-        body->getTerminator()->getOperand(result.getResultNumber())
-            .getDefiningOp();
+    Operation *def = body->getTerminator()
+                         ->getOperand(result.getResultNumber())
+                         .getDefiningOp();
     auto it = def ? plan.loop.ids.find(def) : plan.loop.ids.end();
     if (it == plan.loop.ids.end()) {
       why = "a loop result is not produced inside the loop";
@@ -156,10 +154,8 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
   Location loc = loop.getLoc();
   auto scheduleAttrs = [&](sched::OpId id) {
     return SmallVector<NamedAttribute>{
-        b.getNamedAttr("stage",
-                       b.getI32IntegerAttr(schedule.slots[id].stage)),
-        b.getNamedAttr("order",
-                       b.getI32IntegerAttr(schedule.slots[id].order))};
+        b.getNamedAttr("stage", b.getI32IntegerAttr(schedule.slots[id].stage)),
+        b.getNamedAttr("order", b.getI32IntegerAttr(schedule.slots[id].order))};
   };
 
   // Pipes and mutexes first.
@@ -177,34 +173,36 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
                                          ? pipe.tmemColumns * 4 * 128
                                          : pipe.bytes)));
     pipes.push_back(createOp(b, loc, "tileas.pipe.create", {},
-                           {tileas::PipeType::get(ctx, payload)}, attrs)
+                             {tileas::PipeType::get(ctx, payload)}, attrs)
                         ->getResult(0));
   }
   std::vector<Value> mutexes;
   for (const MutexPlan &m : plan.mutexes) {
     SmallVector<NamedAttribute> attrs = {
         b.getNamedAttr("groups", b.getI32IntegerAttr(m.groups.size())),
-        b.getNamedAttr("impl",
-                       b.getStringAttr(m.namedBarrier ? "namedbar" : "mbarrier"))};
+        b.getNamedAttr(
+            "impl", b.getStringAttr(m.namedBarrier ? "namedbar" : "mbarrier"))};
     if (m.namedBarrier)
       attrs.push_back(
           b.getNamedAttr("barrier_id", b.getI32IntegerAttr(*m.namedBarrier)));
     mutexes.push_back(createOp(b, loc, "tileas.mutex.create", {},
-                             {tileas::MutexType::get(ctx)}, attrs)
+                               {tileas::MutexType::get(ctx)}, attrs)
                           ->getResult(0));
   }
 
   for (auto [a, key] : llvm::enumerate(keys)) {
-    StringRef role = key.role == "simt" && llvm::any_of(ops, [&](Operation *op) {
-                       return op->hasAttr("tileas.warp_group");
-                     })
-                         ? "softmax"
-                         : StringRef(key.role);
+    StringRef role =
+        key.role == "simt" &&
+                llvm::any_of(ops,
+                             [&](Operation *op) {
+                               return op->hasAttr("tileas.warp_group");
+                             })
+            ? "softmax"
+            : StringRef(key.role);
     OperationState state(loc, "tileas.agent");
     state.addAttribute("role", b.getStringAttr(role));
-    state.addAttribute("warps",
-                       b.getI32IntegerAttr(role == "load" || role == "mma" ? 1
-                                                                           : 4));
+    state.addAttribute(
+        "warps", b.getI32IntegerAttr(role == "load" || role == "mma" ? 1 : 4));
     Region *region = state.addRegion();
     Block *agentBlock = new Block();
     region->push_back(agentBlock);
@@ -237,10 +235,10 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
       Type payload = plan.values[pipe.value].getType();
       Value pipeValue = pipes[p];
       createOp(pb, loc, "tileas.pipe.producer_acquire", {pipeValue, iter},
-             {payload}, scheduleAttrs(pipe.producer));
+               {payload}, scheduleAttrs(pipe.producer));
       pb.setInsertionPointAfter(prod);
       createOp(pb, loc, "tileas.pipe.producer_commit", {pipeValue, iter}, {},
-             scheduleAttrs(pipe.producer));
+               scheduleAttrs(pipe.producer));
     }
     // Consumer side: wait before the first use in this agent, release after
     // the last, and read the waited buffer.
@@ -262,7 +260,7 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
       OpBuilder cb(cloned[*first]);
       Value buffer =
           createOp(cb, loc, "tileas.pipe.consumer_wait", {pipes[p], iter},
-                 {original.getType()}, scheduleAttrs(*first))
+                   {original.getType()}, scheduleAttrs(*first))
               ->getResult(0);
       original.replaceUsesWithIf(buffer, [&](OpOperand &use) {
         Operation *user = use.getOwner();
@@ -275,16 +273,15 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
       });
       cb.setInsertionPointAfter(cloned[*last]);
       createOp(cb, loc, "tileas.pipe.consumer_release", {pipes[p], iter}, {},
-             scheduleAttrs(*last));
+               scheduleAttrs(*last));
     }
     // Mutexes around this agent's span on the shared unit.
     for (auto [mi, m] : llvm::enumerate(plan.mutexes)) {
-      std::optional<unsigned> group = llvm::find(m.groups, key.group) !=
-                                              m.groups.end()
-                                          ? std::optional<unsigned>(unsigned(
-                                                llvm::find(m.groups, key.group) -
-                                                m.groups.begin()))
-                                          : std::nullopt;
+      std::optional<unsigned> group =
+          llvm::find(m.groups, key.group) != m.groups.end()
+              ? std::optional<unsigned>(unsigned(
+                    llvm::find(m.groups, key.group) - m.groups.begin()))
+              : std::nullopt;
       SmallVector<sched::OpId> mine;
       for (sched::OpId o : m.ops)
         if (inAgent(o))
@@ -294,10 +291,10 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
       OpBuilder mb(cloned[mine.front()]);
       Value g = mb.create<arith::ConstantIndexOp>(loc, *group);
       createOp(mb, loc, "tileas.mutex.lock", {mutexes[mi], g}, {},
-             scheduleAttrs(mine.front()));
+               scheduleAttrs(mine.front()));
       mb.setInsertionPointAfter(cloned[mine.back()]);
       createOp(mb, loc, "tileas.mutex.unlock", {mutexes[mi], g}, {},
-             scheduleAttrs(mine.back()));
+               scheduleAttrs(mine.back()));
     }
     // Values carried for another agent pass through unchanged here.
     Operation *yield = cbody->getTerminator();

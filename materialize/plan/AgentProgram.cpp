@@ -36,9 +36,8 @@ protocol::Program materialize::buildAgentProgram(
   std::vector<AgentKey> agentKeys;
   std::vector<unsigned> agentOfOp(n);
   for (sched::OpId op : schedule.orderedOps) {
-    AgentKey key = agentOf(units[op], op < warpGroups.size()
-                                          ? warpGroups[op]
-                                          : std::nullopt);
+    AgentKey key = agentOf(units[op], op < warpGroups.size() ? warpGroups[op]
+                                                             : std::nullopt);
     auto it = llvm::find(agentKeys, key);
     agentOfOp[op] = unsigned(it - agentKeys.begin());
     if (it == agentKeys.end())
@@ -70,7 +69,8 @@ protocol::Program materialize::buildAgentProgram(
       unsigned a = agentOfOp[c];
       if (a == agentOfOp[pipe.producer])
         continue; // Same agent: an ordinary SSA use, no handshake.
-      auto it = llvm::find_if(uses[p], [&](const Use &u) { return u.agent == a; });
+      auto it =
+          llvm::find_if(uses[p], [&](const Use &u) { return u.agent == a; });
       if (it == uses[p].end()) {
         uses[p].push_back({a, c, c, 0, unsigned(uses[p].size())});
         it = std::prev(uses[p].end());
@@ -88,8 +88,7 @@ protocol::Program materialize::buildAgentProgram(
   for (auto [p, pipe] : llvm::enumerate(buffers.pipes))
     for (Use &u : uses[p])
       if (llvm::any_of(schedule.edges, [&](const sched::Dependence &d) {
-            return d.src == pipe.producer && d.dst == u.first &&
-                   d.distance > 0;
+            return d.src == pipe.producer && d.dst == u.first && d.distance > 0;
           }))
         u.offset = -1;
 
@@ -106,26 +105,25 @@ protocol::Program materialize::buildAgentProgram(
     const std::string &name = op < opNames.size() ? opNames[op] : "op";
     // Mutex lock before the agent's first guarded op.
     for (auto [mi, m] : llvm::enumerate(mutexes)) {
-      auto mine = llvm::make_filter_range(m.ops, [&](sched::OpId o) {
-        return agentOfOp[o] == agentOfOp[op];
-      });
+      auto mine = llvm::make_filter_range(
+          m.ops, [&](sched::OpId o) { return agentOfOp[o] == agentOfOp[op]; });
       if (!mine.empty() && *mine.begin() == op)
         agent.body.push_back({Step::Lock, unsigned(mi), 0, "lock " + name, 0});
     }
     for (auto [p, pipe] : llvm::enumerate(buffers.pipes))
       for (const Use &u : uses[p])
         if (u.agent == agentOfOp[op] && u.first == op) {
-          agent.body.push_back({Step::Wait, unsigned(p), 0, "wait " + name,
-                                u.offset});
+          agent.body.push_back(
+              {Step::Wait, unsigned(p), 0, "wait " + name, u.offset});
           agent.body.push_back({Step::Read, unsigned(p), 0, name, u.offset});
         }
     for (auto [p, pipe] : llvm::enumerate(buffers.pipes))
       if (pipe.producer == op && !uses[p].empty()) {
-        agent.body.push_back({Step::Acquire, unsigned(p), 0,
-                              "acquire " + name, 0});
+        agent.body.push_back(
+            {Step::Acquire, unsigned(p), 0, "acquire " + name, 0});
         agent.body.push_back({Step::Write, unsigned(p), 0, name, 0});
-        agent.body.push_back({Step::Commit, unsigned(p), 0,
-                              "commit " + name, 0});
+        agent.body.push_back(
+            {Step::Commit, unsigned(p), 0, "commit " + name, 0});
       }
     for (auto [p, pipe] : llvm::enumerate(buffers.pipes))
       for (const Use &u : uses[p])

@@ -34,8 +34,7 @@ protocol::Program
 buildAgentProgram(const sched::ScheduleAnalysis &schedule,
                   llvm::ArrayRef<Unit> units,
                   llvm::ArrayRef<std::optional<unsigned>> warpGroups,
-                  const BufferPlan &buffers,
-                  llvm::ArrayRef<MutexPlan> mutexes,
+                  const BufferPlan &buffers, llvm::ArrayRef<MutexPlan> mutexes,
                   llvm::ArrayRef<std::string> opNames);
 
 /// Checks the program for several trip counts (0, 1, S-1, S, 2S+3) and

@@ -151,8 +151,9 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
   }
   if (need.tmemCols > in.caps.tmemColumns) {
     diags.error("fails to assign tmem buffer: the pipes need " +
-                llvm::Twine(need.tmemCols) + " columns at their minimum "
-                                             "depths, the SM has " +
+                llvm::Twine(need.tmemCols) +
+                " columns at their minimum "
+                "depths, the SM has " +
                 llvm::Twine(in.caps.tmemColumns));
     return std::nullopt;
   }

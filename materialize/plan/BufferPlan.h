@@ -35,7 +35,7 @@ llvm::StringRef stringifyBufferClass(BufferClass cls);
 struct Value {
   sched::OpId producer = 0;
   BufferClass cls = BufferClass::SMEM;
-  int64_t bytes = 0;       ///< Per buffer (SMEM bytes; TMEM: 4 B x lanes x cols).
+  int64_t bytes = 0; ///< Per buffer (SMEM bytes; TMEM: 4 B x lanes x cols).
   int64_t tmemColumns = 0; ///< TMEM columns per buffer.
   std::string typeKey;     ///< Buffers share only when class and key match.
   /// Consumers with the iteration distance of each use (0: same iteration).

@@ -21,7 +21,8 @@ materialize::peeledOrder(const sched::ScheduleAnalysis &schedule, int64_t n) {
   std::vector<sched::OpId> rowOrder(schedule.orderedOps);
   const int64_t ii = std::max<int64_t>(1, schedule.ii);
   llvm::stable_sort(rowOrder, [&](sched::OpId a, sched::OpId b) {
-    int64_t ra = schedule.slots[a].cycle % ii, rb = schedule.slots[b].cycle % ii;
+    int64_t ra = schedule.slots[a].cycle % ii,
+            rb = schedule.slots[b].cycle % ii;
     if (ra != rb)
       return ra < rb;
     return schedule.slots[a].stage > schedule.slots[b].stage;
@@ -70,9 +71,9 @@ materialize::checkPeeledOrder(const sched::ScheduleAnalysis &schedule,
       size_t consumer = position[{d.dst, i}];
       if (producer > consumer)
         return "op " + std::to_string(d.dst) + " of iteration " +
-               std::to_string(i) + " runs before op " +
-               std::to_string(d.src) + " of iteration " +
-               std::to_string(i - int64_t(d.distance)) + " it depends on";
+               std::to_string(i) + " runs before op " + std::to_string(d.src) +
+               " of iteration " + std::to_string(i - int64_t(d.distance)) +
+               " it depends on";
     }
   return "";
 }

@@ -28,16 +28,16 @@ struct Instance {
 
 /// The instances the peeled loop executes for trip count `n`, in program
 /// order: pieces in order, ops inside a piece by modulo cycle (start mod
-/// II), at one cycle the later stage (older iteration) first, then order. Instances
-/// whose guard fails (iteration outside [0, n)) are left out.
+/// II), at one cycle the later stage (older iteration) first, then order.
+/// Instances whose guard fails (iteration outside [0, n)) are left out.
 std::vector<Instance> peeledOrder(const sched::ScheduleAnalysis &schedule,
                                   int64_t n);
 
 /// Checks the order against the loop: every (op, iteration) in [0, n) runs
 /// exactly once, and after the instances it depends on. Returns the first
 /// violation as text, or an empty string.
-std::string checkPeeledOrder(const sched::ScheduleAnalysis &schedule,
-                             int64_t n, llvm::ArrayRef<Instance> order);
+std::string checkPeeledOrder(const sched::ScheduleAnalysis &schedule, int64_t n,
+                             llvm::ArrayRef<Instance> order);
 
 } // namespace tilepipe::materialize
 

@@ -81,8 +81,9 @@ struct SlotState {
 };
 
 struct MutexState {
-  int64_t token = 0; ///< Group allowed to lock; kNone while a pass is in flight.
-  int holder = -1;   ///< Agent inside the critical section.
+  int64_t token =
+      0;           ///< Group allowed to lock; kNone while a pass is in flight.
+  int holder = -1; ///< Agent inside the critical section.
 };
 
 enum class Segment : uint8_t { Prologue, Body, Epilogue, Done };
@@ -126,8 +127,7 @@ std::string joinIters(llvm::ArrayRef<int64_t> v) {
 class Simulator {
 public:
   Simulator(const Program &program, const CheckOptions &options)
-      : prog(program), opts(options), n(options.tripCount),
-        rng(options.seed) {}
+      : prog(program), opts(options), n(options.tripCount), rng(options.seed) {}
 
   std::optional<Violation> run();
 
@@ -156,7 +156,8 @@ private:
   std::optional<Violation> deliver(const Event &e);
   std::string where(unsigned a) const;
   std::string blockedOn(unsigned a) const;
-  Violation make(Violation::Kind kind, unsigned a, const std::string &what) const;
+  Violation make(Violation::Kind kind, unsigned a,
+                 const std::string &what) const;
   unsigned delay() {
     return static_cast<unsigned>(rng() % (uint64_t(opts.maxLatency) + 1));
   }
@@ -401,11 +402,11 @@ std::optional<Violation> Simulator::deliver(const Event &e) {
     // Two arrivals from one consumer index would complete the phase early and
     // let the producer overwrite what another consumer still reads.
     if (s.arrivals & bit)
-      return make(Violation::Unbalanced, e.agent,
-                  "consumer index " + std::to_string(e.consumer) +
-                      " releases pipe '" + p.name + "' slot " +
-                      std::to_string(e.slot) + " twice in one phase (iteration " +
-                      std::to_string(e.iter) + ")");
+      return make(
+          Violation::Unbalanced, e.agent,
+          "consumer index " + std::to_string(e.consumer) + " releases pipe '" +
+              p.name + "' slot " + std::to_string(e.slot) +
+              " twice in one phase (iteration " + std::to_string(e.iter) + ")");
     s.arrivals |= bit;
     if (static_cast<unsigned>(llvm::popcount(s.arrivals)) == p.consumers) {
       s.arrivals = 0;
@@ -456,8 +457,7 @@ std::optional<Violation> Simulator::execute(unsigned a) {
     m.holder = -1;
     m.token = kNone;
     unsigned next = (prog.agents[a].groupIndex + 1) % mx.groups;
-    events.push_back(
-        {Event::Token, tick + delay(), in.object, 0, next, 0, a});
+    events.push_back({Event::Token, tick + delay(), in.object, 0, next, 0, a});
     return std::nullopt;
   }
 
@@ -493,9 +493,8 @@ std::optional<Violation> Simulator::execute(unsigned a) {
     bool acquired = llvm::is_contained(st.heldAcquire[in.object], i);
     bool clobbers = s.content != i && !s.free;
     if (!acquired || clobbers) {
-      std::string why = !acquired
-                            ? "writes " + at + " without an Acquire of it"
-                            : "writes " + at;
+      std::string why = !acquired ? "writes " + at + " without an Acquire of it"
+                                  : "writes " + at;
       why += "; slot holds " + holds();
       if (clobbers)
         why += ", released by " + std::to_string(llvm::popcount(s.arrivals)) +
@@ -520,8 +519,10 @@ std::optional<Violation> Simulator::execute(unsigned a) {
     if (!llvm::is_contained(held, i)) {
       if (held.empty())
         return make(Violation::ReadBeforeCommit, a,
-                    "reads " + at + " without a Wait that observed its "
-                    "commit; slot holds " + holds());
+                    "reads " + at +
+                        " without a Wait that observed its "
+                        "commit; slot holds " +
+                        holds());
       return make(Violation::OutOfOrder, a,
                   "reads " + at + " but its Wait observed iteration(s) " +
                       joinIters(held) + "; slot holds " + holds());

@@ -1,12 +1,13 @@
-//===- Protocol.h - abstract checker for pipe and mutex protocols -*- C++ -*-===//
+//===- Protocol.h - abstract checker for pipe and mutex protocols -*- C++
+//-*-===//
 //
 // The materializer turns a schedule into agents (warp groups) that talk through
 // pipes (multi-buffered channels guarded by full[]/empty[] mbarriers) and
 // mutexes (token rings). A wrong stage index, a missing wait or a misplaced
 // release is silent on the GPU until it corrupts data or hangs, so this module
 // executes the emitted protocol abstractly, with seeded random interleavings
-// and visibility delays, and reports the first violation. docs/protocol-check.md
-// states the semantics precisely.
+// and visibility delays, and reports the first violation.
+// docs/protocol-check.md states the semantics precisely.
 //
 // This is a core-layer component: LLVM Support/ADT only, no MLIR.
 //
@@ -79,7 +80,8 @@ struct Program {
 struct CheckOptions {
   uint64_t tripCount = 8;
   uint64_t seed = 1;
-  unsigned maxLatency = 4; ///< Commit/Release/Unlock visible 0..this ticks later.
+  unsigned maxLatency =
+      4; ///< Commit/Release/Unlock visible 0..this ticks later.
 };
 
 struct Violation {

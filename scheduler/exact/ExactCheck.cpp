@@ -3,7 +3,8 @@
 // This is the only translation unit built with -fexceptions (see
 // CMakeLists.txt): z3++.h reports errors by throwing z3::exception. Every
 // call into Z3 sits inside one try block, and checkII() guards the whole
-// computation once more, so nothing is thrown across the API. docs/exact-check.md states the model and proves it exact.
+// computation once more, so nothing is thrown across the API.
+// docs/exact-check.md states the model and proves it exact.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,7 +79,8 @@ std::optional<std::string> malformed(const Problem &problem) {
     for (const rrt::Use &u : fps[i].getUses())
       if (u.kind == rrt::Use::Kind::Bit ? u.index >= layout.numBits()
                                         : u.index >= layout.numPools())
-        return "op " + std::to_string(i) + " claims a resource the layout lacks";
+        return "op " + std::to_string(i) +
+               " claims a resource the layout lacks";
   for (int32_t root : problem.getGroups().roots())
     for (OpId m : problem.getGroups().members(root))
       if (m >= n)
@@ -137,8 +139,8 @@ static ExactResult checkIIUnguarded(const Problem &problem, unsigned ii,
     __int128 k = 0;
     bool ok = true;
     for (const Dependence &d : problem.getDependences()) {
-      __int128 w = floorDiv(__int128(d.latency) + 2 * __int128(ii) - 2, ii) -
-                   d.distance;
+      __int128 w =
+          floorDiv(__int128(d.latency) + 2 * __int128(ii) - 2, ii) - d.distance;
       if (w > 0)
         k += w;
       if (k > (__int128(1) << 40)) {
@@ -314,10 +316,10 @@ static ExactResult checkIIUnguarded(const Problem &problem, unsigned ii,
         total += cl.amount;
       if (total <= cap)
         continue;
-      const bool small = cap <= uint64_t(INT_MAX) &&
-                         llvm::all_of(list, [](const Claim &cl) {
-                           return cl.amount <= uint64_t(INT_MAX);
-                         });
+      const bool small =
+          cap <= uint64_t(INT_MAX) && llvm::all_of(list, [](const Claim &cl) {
+            return cl.amount <= uint64_t(INT_MAX);
+          });
       for (unsigned q = 0; q < ii; ++q) {
         z3::expr_vector lits(ctx);
         std::vector<int> coeffs;

@@ -7,8 +7,8 @@
 #include "scheduler/TargetProblem.h"
 
 #include "mlir/IR/AsmState.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -58,8 +58,8 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   }
 
   std::vector<sched::OpConstraints> constraints;
-  if (failed(attrs::seedConstraints(lp.ops, constraints,
-                                    lp.problem.getGroups())))
+  if (failed(
+          attrs::seedConstraints(lp.ops, constraints, lp.problem.getGroups())))
     return failure();
 
   Operation *scope = loop->getParentOfType<FunctionOpInterface>();
@@ -76,9 +76,9 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     const target::OpClassInfo *info =
         schedulable ? target.lookupOpClass(cls) : generic;
     if (info)
-      sched::applyOpClass(target, *info,
-                          schedulable ? schedulable.getWork() : target::OpWork{},
-                          sop);
+      sched::applyOpClass(
+          target, *info, schedulable ? schedulable.getWork() : target::OpWork{},
+          sop);
     else
       sop.opClass = cls.str(); // check() reports the missing latency.
     lp.problem.addOp(std::move(sop));
@@ -100,7 +100,8 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     // the next waits only for the issue interval.
     if (accumulates && cls && cls->chainLatency) {
       auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(def);
-      target::OpWork work = schedulable ? schedulable.getWork() : target::OpWork{};
+      target::OpWork work =
+          schedulable ? schedulable.getWork() : target::OpWork{};
       latency = target.resolve(*cls, work).chainLatency;
     }
     int64_t &slot = edges[{it->second, user, distance}];

@@ -32,8 +32,8 @@ struct LoopProblem {
 
 /// Builds the problem of `loop`; emits errors at the offending ops (bad
 /// constraint attributes, contradictory group leaders) and fails.
-mlir::FailureOr<LoopProblem> buildLoopProblem(mlir::scf::ForOp loop,
-                                              const target::TargetModel &target);
+mlir::FailureOr<LoopProblem>
+buildLoopProblem(mlir::scf::ForOp loop, const target::TargetModel &target);
 
 /// Emits core diagnostics as MLIR diagnostics at the ops they name.
 void emitDiagnostics(const LoopProblem &lp, const sched::DiagnosticList &diags);
@@ -44,10 +44,10 @@ llvm::SmallVector<mlir::scf::ForOp> innermostLoops(mlir::Operation *root);
 
 /// The target a pass option names: the built-in sm_100a when `file` is
 /// empty, else the JSON file (kept alive in `owned`). Errors are emitted.
-mlir::LogicalResult loadTargetOption(mlir::MLIRContext *context,
-                                     llvm::StringRef file,
-                                     const target::TargetModel *&target,
-                                     std::shared_ptr<target::TargetModel> &owned);
+mlir::LogicalResult
+loadTargetOption(mlir::MLIRContext *context, llvm::StringRef file,
+                 const target::TargetModel *&target,
+                 std::shared_ptr<target::TargetModel> &owned);
 
 /// The schedules pass 1 published, keyed by loop; pass 2 reads them.
 class PublishedSchedules {

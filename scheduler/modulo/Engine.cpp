@@ -426,10 +426,10 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
   OpId colliding = 0;
   if (!placement.fold(colliding)) {
     failure.op = colliding;
-    failure.reason = "its footprint (" +
-                     std::to_string(
-                         problem.getFootprints()[colliding].length()) +
-                     " cycles) collides with itself modulo II";
+    failure.reason =
+        "its footprint (" +
+        std::to_string(problem.getFootprints()[colliding].length()) +
+        " cycles) collides with itself modulo II";
     failure.proven = true;
     return std::nullopt;
   }
@@ -456,8 +456,8 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
       std::optional<OpId> leader = groups.leaderOp(op);
       if (leader && !placement.isSeated(*leader)) {
         enqueue(op);
-        queue.push({std::max(height[*leader], height[op] + 1),
-                    -int64_t(*leader)});
+        queue.push(
+            {std::max(height[*leader], height[op] + 1), -int64_t(*leader)});
         continue;
       }
     }

@@ -52,7 +52,7 @@ struct AttemptFailure {
   std::optional<OpId> op;
   int64_t windowLo = 0, windowHi = 0;
   std::optional<rrt::Conflict> conflict;
-  std::string conflictRow; ///< What the refusing RRT row holds.
+  std::string conflictRow;      ///< What the refusing RRT row holds.
   std::optional<int64_t> stage; ///< The stage the op was aiming for.
   std::string reason;
   bool proven = false; ///< No schedule exists at this II.

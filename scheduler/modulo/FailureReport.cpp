@@ -31,13 +31,13 @@ static std::string describeConflict(const Problem &problem,
   const rrt::ResourceLayout &layout = problem.getLayout();
   switch (c.kind) {
   case rrt::Conflict::Kind::Bit:
-    return "slot '" + layout.bitNames[c.resource] + "' is taken in modulo cycle " +
-           std::to_string(c.row);
+    return "slot '" + layout.bitNames[c.resource] +
+           "' is taken in modulo cycle " + std::to_string(c.row);
   case rrt::Conflict::Kind::Pool:
-    return "pool '" + layout.poolNames[c.resource] + "' refused in modulo cycle " +
-           std::to_string(c.row) + ": " + std::to_string(c.used) + " of " +
-           std::to_string(c.capacity) + " units held, " +
-           std::to_string(c.requested) + " requested";
+    return "pool '" + layout.poolNames[c.resource] +
+           "' refused in modulo cycle " + std::to_string(c.row) + ": " +
+           std::to_string(c.used) + " of " + std::to_string(c.capacity) +
+           " units held, " + std::to_string(c.requested) + " requested";
   case rrt::Conflict::Kind::Self:
     return "its footprint collides with itself modulo II";
   }
@@ -88,7 +88,7 @@ void modulo::reportFailure(const Problem &problem, const rrt::Bounds &bounds,
     where += ", constraint group " + std::to_string(*g);
   d.attachNote(where, f.op);
   if (f.conflict)
-    d.attachNote(describeConflict(problem, *f.conflict) + "; that RRT row holds " +
-                     f.conflictRow,
+    d.attachNote(describeConflict(problem, *f.conflict) +
+                     "; that RRT row holds " + f.conflictRow,
                  f.op);
 }

@@ -12,8 +12,8 @@ using namespace tilepipe::sched::modulo;
 
 Placement::Placement(const Problem &problem, unsigned ii)
     : problem(problem), ii(ii), n(problem.getNumOps()),
-      table(problem.getLayout(), ii), seat(n, kUnseated), lastSeat(n, kUnseated),
-      preds(n), succs(n), occupants(ii) {
+      table(problem.getLayout(), ii), seat(n, kUnseated),
+      lastSeat(n, kUnseated), preds(n), succs(n), occupants(ii) {
   for (auto [idx, d] : llvm::enumerate(problem.getDependences())) {
     preds[d.dst].push_back(idx);
     succs[d.src].push_back(idx);

@@ -206,8 +206,8 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
       return exit;
     if (v) {
       if (v->getAsInteger(10, options.exact.maxOps))
-        return usageError("--exact-max-ops needs a non-negative integer, got '" +
-                          *v + "'");
+        return usageError(
+            "--exact-max-ops needs a non-negative integer, got '" + *v + "'");
       continue;
     }
     if (std::optional<int> exit = value("--arms", v))
@@ -348,7 +348,6 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
       optimal = sched::exact::proveOptimal(problem, analysis->ii,
                                            analysis->bounds.mii, options.exact);
   }
-
 
   for (const sched::Diagnostic &diag : diags.all())
     printDiagnostic(options.input, problem, diag, diag.severity);

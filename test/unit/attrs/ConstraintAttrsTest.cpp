@@ -1,7 +1,7 @@
 //===- ConstraintAttrsTest.cpp - reading constraint attributes ------------===//
 
-#include "attrs/AttrNames.h"
 #include "attrs/ConstraintAttrs.h"
+#include "attrs/AttrNames.h"
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,8 +27,8 @@ protected:
 
   /// Parses `body` (ops on %x : tensor<128xf32>) and returns its ops.
   std::vector<Operation *> parse(llvm::StringRef body) {
-    std::string text = "func.func @f(%x: tensor<128xf32>) {\n" + body.str() +
-                       "\nreturn\n}";
+    std::string text =
+        "func.func @f(%x: tensor<128xf32>) {\n" + body.str() + "\nreturn\n}";
     module = parseSourceString<ModuleOp>(text, &context);
     EXPECT_TRUE(module);
     std::vector<Operation *> ops;

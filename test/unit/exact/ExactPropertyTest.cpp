@@ -44,10 +44,10 @@ leastStages(const Problem &p, unsigned ii, const std::vector<unsigned> &rows) {
   };
   std::vector<Edge> edges;
   for (const Dependence &d : p.getDependences())
-    edges.push_back({d.src, d.dst,
-                     ceilDiv(int64_t(rows[d.src]) + d.latency - rows[d.dst],
-                             ii) -
-                         int64_t(d.distance)});
+    edges.push_back(
+        {d.src, d.dst,
+         ceilDiv(int64_t(rows[d.src]) + d.latency - rows[d.dst], ii) -
+             int64_t(d.distance)});
   for (int32_t root : p.getGroups().roots()) {
     llvm::ArrayRef<OpId> m = p.getGroups().members(root);
     for (OpId x : m.drop_front()) {

@@ -45,8 +45,7 @@ TEST(HeuristicAgreement, ExactCheckAgreesAtTheBound) {
       continue;
     }
     ++above;
-    std::optional<bool> optimal =
-        exact::proveOptimal(p, s->ii, s->bounds.mii);
+    std::optional<bool> optimal = exact::proveOptimal(p, s->ii, s->bounds.mii);
     provenOptimal += optimal && *optimal;
     missed += optimal && !*optimal;
   }

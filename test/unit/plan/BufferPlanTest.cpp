@@ -82,8 +82,7 @@ TEST(BufferPlan, LoopCarriedUseLengthensTheLifetime) {
 
 TEST(BufferPlan, DisjointLifetimesShareABuffer) {
   // v0 lives [0, 3], v1 lives [5, 8] within an II of 10: one buffer.
-  Fixture f({0, 3, 5, 8}, 10,
-            {Unit::SIMT, Unit::SIMT, Unit::SIMT, Unit::SIMT});
+  Fixture f({0, 3, 5, 8}, 10, {Unit::SIMT, Unit::SIMT, Unit::SIMT, Unit::SIMT});
   f.input.values = {smem(0, 4096, {{1, 0}}), smem(2, 4096, {{3, 0}})};
   sched::DiagnosticList diags;
   auto plan = f.plan(diags);

@@ -20,7 +20,8 @@ PipePlan pipe(Unit producer, Unit consumer, BufferClass cls, unsigned depth) {
 }
 
 TEST(Flavour, TmaToUmma) {
-  PipeFlavour f = pipeFlavour(pipe(Unit::TMA, Unit::UMMA, BufferClass::SMEM, 4));
+  PipeFlavour f =
+      pipeFlavour(pipe(Unit::TMA, Unit::UMMA, BufferClass::SMEM, 4));
   EXPECT_EQ(f.commit, "expect_tx");
   EXPECT_EQ(f.release, "tcgen05.commit");
   EXPECT_EQ(f.producerFence, "");
@@ -28,7 +29,8 @@ TEST(Flavour, TmaToUmma) {
 }
 
 TEST(Flavour, UmmaToSimtThroughTmem) {
-  PipeFlavour f = pipeFlavour(pipe(Unit::UMMA, Unit::SIMT, BufferClass::TMEM, 2));
+  PipeFlavour f =
+      pipeFlavour(pipe(Unit::UMMA, Unit::SIMT, BufferClass::TMEM, 2));
   EXPECT_EQ(f.commit, "tcgen05.commit");
   EXPECT_EQ(f.release, "arrive");
   EXPECT_EQ(f.consumerFence, "tcgen05.fence::after_thread_sync");

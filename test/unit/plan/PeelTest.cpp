@@ -70,7 +70,8 @@ TEST(Peel, CheckerCatchesABadOrder) {
             std::string::npos);
   order = peeledOrder(s, 4);
   order.pop_back();
-  EXPECT_NE(checkPeeledOrder(s, 4, order).find("never runs"), std::string::npos);
+  EXPECT_NE(checkPeeledOrder(s, 4, order).find("never runs"),
+            std::string::npos);
 }
 
 // Property: every cost-based schedule of a random problem peels into an

@@ -25,8 +25,8 @@ Program tmaUmma(unsigned depth) {
   Program p;
   p.pipes.push_back({"smem_ab", depth, 1});
   Agent tma{"tma", {}, 0, {}, {}};
-  tma.body = {op(Step::Acquire, 0, "acquire ab"), op(Step::Write, 0, "tma load"),
-              op(Step::Commit, 0, "commit ab")};
+  tma.body = {op(Step::Acquire, 0, "acquire ab"),
+              op(Step::Write, 0, "tma load"), op(Step::Commit, 0, "commit ab")};
   Agent mma{"mma", {}, 0, {}, {}};
   mma.body = {op(Step::Wait, 0, "wait ab"), op(Step::Read, 0, "umma"),
               op(Step::Release, 0, "release ab")};
@@ -48,8 +48,9 @@ void expectViolation(const std::optional<Violation> &v, Violation::Kind kind,
 TEST(ProtocolTest, CorrectTmaUmmaPipe) {
   for (unsigned depth = 2; depth <= 4; ++depth) {
     Program p = tmaUmma(depth);
-    for (uint64_t trips : {uint64_t(0), uint64_t(1), uint64_t(2),
-                           uint64_t(depth - 1), uint64_t(depth), uint64_t(20)}) {
+    for (uint64_t trips :
+         {uint64_t(0), uint64_t(1), uint64_t(2), uint64_t(depth - 1),
+          uint64_t(depth), uint64_t(20)}) {
       CheckOptions o;
       o.tripCount = trips;
       auto v = checkMany(p, o, 50);
@@ -161,7 +162,8 @@ TEST(ProtocolTest, CorrectPipesAndMutexTogether) {
   for (unsigned g = 0; g < 2; ++g) {
     Agent sm{"softmax" + std::to_string(g), {}, g, {}, {}};
     sm.body = {op(Step::Wait, 0, "wait s"), op(Step::Read, 0, "ld s"),
-               op(Step::Lock, 0, "lock mufu"), op(Step::Unlock, 0, "unlock mufu"),
+               op(Step::Lock, 0, "lock mufu"),
+               op(Step::Unlock, 0, "unlock mufu"),
                op(Step::Release, 0, "release s", 0, g)};
     p.agents.push_back(sm);
   }
@@ -180,10 +182,10 @@ TEST(ProtocolTest, CorrectThreeAgentChain) {
   tma.body = {op(Step::Acquire, 0, "acquire ab"), op(Step::Write, 0, "load"),
               op(Step::Commit, 0, "commit ab")};
   Agent mma{"mma", {}, 0, {}, {}};
-  mma.body = {op(Step::Wait, 0, "wait ab"), op(Step::Acquire, 1, "acquire acc"),
-              op(Step::Read, 0, "umma reads ab"),
-              op(Step::Write, 1, "umma writes acc"),
-              op(Step::Release, 0, "release ab"), op(Step::Commit, 1, "commit acc")};
+  mma.body = {
+      op(Step::Wait, 0, "wait ab"),       op(Step::Acquire, 1, "acquire acc"),
+      op(Step::Read, 0, "umma reads ab"), op(Step::Write, 1, "umma writes acc"),
+      op(Step::Release, 0, "release ab"), op(Step::Commit, 1, "commit acc")};
   Agent epi{"epilogue", {}, 0, {}, {}};
   epi.body = {op(Step::Wait, 1, "wait acc"), op(Step::Read, 1, "tcgen05.ld"),
               op(Step::Release, 1, "release acc")};
@@ -226,9 +228,9 @@ TEST(ProtocolTest, ConsumerWithoutWaitReadsBeforeCommit) {
   Program p = tmaUmma(2);
   p.agents[1].body.erase(p.agents[1].body.begin());
   auto v = checkMany(p, CheckOptions(), 10);
-  expectViolation(v, Violation::ReadBeforeCommit,
-                  {"agent 'mma'", "'umma'", "iteration 0", "pipe 'smem_ab'",
-                   "slot 0"});
+  expectViolation(
+      v, Violation::ReadBeforeCommit,
+      {"agent 'mma'", "'umma'", "iteration 0", "pipe 'smem_ab'", "slot 0"});
   EXPECT_EQ(v->agent, "mma");
   EXPECT_EQ(v->iteration, 0);
 }
@@ -240,8 +242,8 @@ TEST(ProtocolTest, ProducerWithoutAcquireOverwrites) {
   // Commit without Acquire would be Unbalanced; the Write comes first.
   auto v = checkMany(p, CheckOptions(), 10);
   expectViolation(v, Violation::OverwriteBeforeRelease,
-                  {"agent 'tma'", "'tma load'", "iteration 0",
-                   "pipe 'smem_ab'", "without an Acquire"});
+                  {"agent 'tma'", "'tma load'", "iteration 0", "pipe 'smem_ab'",
+                   "without an Acquire"});
 }
 
 TEST(ProtocolTest, ProducerWritingAheadOverwrites) {
@@ -279,9 +281,9 @@ TEST(ProtocolTest, ConsumerHoldingPastEndIsUnbalanced) {
 
 TEST(ProtocolTest, MutexWithoutLockBreaksExclusion) {
   auto v = checkMany(softmaxRing(false), CheckOptions(), 10);
-  expectViolation(v, Violation::MutualExclusion,
-                  {"agent 'softmax1'", "'unlock mufu'", "mutex 'mufu'",
-                   "iteration 0"});
+  expectViolation(
+      v, Violation::MutualExclusion,
+      {"agent 'softmax1'", "'unlock mufu'", "mutex 'mufu'", "iteration 0"});
 }
 
 TEST(ProtocolTest, MutexRingWithOneGroupTooFewLetsTwoIn) {

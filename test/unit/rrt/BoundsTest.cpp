@@ -204,8 +204,8 @@ TEST(RecMIITest, CriticalCycleIsTheBindingOne) {
   ResourceLayout l = layout();
   std::vector<Footprint> fps = emptyOps(l, 5);
   std::vector<DepEdge> deps = {
-      {0, 1, 4, 0}, {1, 0, 1, 1},                // ratio 5
-      {3, 4, 4, 0}, {4, 2, 4, 0}, {2, 3, 4, 1},  // ratio 12
+      {0, 1, 4, 0},  {1, 0, 1, 1},               // ratio 5
+      {3, 4, 4, 0},  {4, 2, 4, 0}, {2, 3, 4, 1}, // ratio 12
       {1, 2, 50, 0},                             // no cycle
   };
   llvm::SmallVector<unsigned, 4> cycle;
@@ -222,8 +222,8 @@ TEST(RecMIITest, BestCycleAmongMany) {
   ResourceLayout l = layout();
   std::vector<Footprint> fps = emptyOps(l, 4);
   std::vector<DepEdge> deps = {
-      {0, 1, 4, 0}, {1, 0, 5, 1},  // 9 / 1
-      {1, 2, 8, 0}, {2, 1, 8, 2},  // 16 / 2
+      {0, 1, 4, 0},  {1, 0, 5, 1}, // 9 / 1
+      {1, 2, 8, 0},  {2, 1, 8, 2}, // 16 / 2
       {2, 3, 15, 0}, {3, 2, 15, 3} // 30 / 3
   };
   llvm::SmallVector<unsigned, 4> cycle;
@@ -303,8 +303,8 @@ TEST(ASAPTest, LongestZeroDistancePath) {
 
 TEST(ASAPTest, ZeroDistanceCycles) {
   // A same-cycle pair (0 <-> 1 at latency 0) is fine; a positive one is not.
-  std::vector<DepEdge> deps = {{0, 1, 0, 0}, {1, 0, 0, 0}, {1, 2, 3, 0},
-                               {2, 3, 1, 0}, {3, 2, -1, 0}};
+  std::vector<DepEdge> deps = {
+      {0, 1, 0, 0}, {1, 0, 0, 0}, {1, 2, 3, 0}, {2, 3, 1, 0}, {3, 2, -1, 0}};
   std::optional<std::vector<int64_t>> asap = computeASAP(4, deps);
   ASSERT_TRUE(asap);
   EXPECT_EQ(*asap, (std::vector<int64_t>{0, 0, 3, 4}));

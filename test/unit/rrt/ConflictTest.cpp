@@ -54,8 +54,7 @@ TEST(ConflictTest, FirstConflictInFootprintOrder) {
   t.commit(Footprint(l, {Use::bit(0, 1)}).fold(l, 6), 5); // row 5: bit 0
   // Starting at row 3: offset 1 meets bit 2 at row 4 before offset 2 meets
   // bit 0 at row 5.
-  FoldedFootprint f =
-      Footprint(l, {Use::bit(0, 3), Use::bit(2, 3)}).fold(l, 6);
+  FoldedFootprint f = Footprint(l, {Use::bit(0, 3), Use::bit(2, 3)}).fold(l, 6);
   std::optional<Conflict> c = t.findConflict(f, -3);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->row, 4u);
@@ -125,8 +124,7 @@ TEST(ConflictTest, SelfConflictComesFirst) {
   RRT t(l, 3);
   t.commit(Footprint(l, {Use::bit(0, 1)}).fold(l, 3), 0);
   // tp_mma for 4 cycles wraps onto itself at II 3, whatever the table holds.
-  FoldedFootprint f =
-      Footprint(l, {Use::bit(0, 1), Use::bit(3, 4)}).fold(l, 3);
+  FoldedFootprint f = Footprint(l, {Use::bit(0, 1), Use::bit(3, 4)}).fold(l, 3);
   std::optional<Conflict> c = t.findConflict(f, 4);
   ASSERT_TRUE(c);
   EXPECT_EQ(c->kind, Conflict::Kind::Self);

@@ -216,8 +216,8 @@ TEST(FoldTest, RandomAgainstNaiveCounts) {
     llvm::SmallVector<Use, 4> uses;
     for (unsigned n = rng.range(1, 4); n; --n) {
       if (rng.chance(50))
-        uses.push_back(Use::bit(rng.range(0, 2), rng.range(0, 6),
-                                rng.range(0, 4)));
+        uses.push_back(
+            Use::bit(rng.range(0, 2), rng.range(0, 6), rng.range(0, 4)));
       else
         uses.push_back(Use::pool(rng.range(0, 2), rng.range(0, 6),
                                  rng.range(0, 3), rng.range(0, 4)));

@@ -49,7 +49,8 @@ TEST(RRTTest, EmptyTableAcceptsAnything) {
 TEST(RRTTest, ProbeNeverMutates) {
   ResourceLayout l = layout();
   RRT t(l, 5);
-  FoldedFootprint a = Footprint(l, {Use::bit(0, 2), Use::pool(1, 3, 1)}).fold(l, 5);
+  FoldedFootprint a =
+      Footprint(l, {Use::bit(0, 2), Use::pool(1, 3, 1)}).fold(l, 5);
   t.commit(a, 1);
   std::vector<uint64_t> before = snapshot(t);
   for (int64_t s = -6; s < 12; ++s) {
@@ -130,10 +131,9 @@ TEST(RRTTest, ReleaseRestoresExactly) {
       Footprint(l, {Use::bit(2, 3), Use::pool(0, 4, 2)}).fold(l, 6);
   t.commit(base, 4);
   std::vector<uint64_t> before = snapshot(t);
-  FoldedFootprint f =
-      Footprint(l, {Use::bit(0, 5), Use::bit(1, 2, 4), Use::pool(0, 6, 1),
-                    Use::pool(2, 3, 2)})
-          .fold(l, 6);
+  FoldedFootprint f = Footprint(l, {Use::bit(0, 5), Use::bit(1, 2, 4),
+                                    Use::pool(0, 6, 1), Use::pool(2, 3, 2)})
+                          .fold(l, 6);
   ASSERT_TRUE(t.probe(f, -2));
   t.commit(f, -2);
   EXPECT_NE(snapshot(t), before);
@@ -144,7 +144,8 @@ TEST(RRTTest, ReleaseRestoresExactly) {
 TEST(RRTTest, ResetClearsAndResizes) {
   ResourceLayout l = layout();
   RRT t(l, 4);
-  FoldedFootprint f = Footprint(l, {Use::bit(0, 4), Use::pool(0, 4, 4)}).fold(l, 4);
+  FoldedFootprint f =
+      Footprint(l, {Use::bit(0, 4), Use::pool(0, 4, 4)}).fold(l, 4);
   t.commit(f, 0);
   EXPECT_FALSE(t.probe(f, 0));
   t.reset(7);
@@ -159,7 +160,8 @@ TEST(RRTTest, ResetClearsAndResizes) {
   l.addBit("late");
   l.addPool("late_pool", 1);
   t.reset(2);
-  FoldedFootprint h = Footprint(l, {Use::bit(3, 1), Use::pool(3, 1, 1)}).fold(l, 2);
+  FoldedFootprint h =
+      Footprint(l, {Use::bit(3, 1), Use::pool(3, 1, 1)}).fold(l, 2);
   t.commit(h, 1);
   EXPECT_TRUE(t.testBit(1, 3));
   EXPECT_EQ(t.poolUsage(1, 3), 1u);
@@ -171,7 +173,8 @@ TEST(RRTTest, WideLayout) {
   for (unsigned i = 0; i < 130; ++i)
     l.addBit("b" + std::to_string(i));
   RRT t(l, 3);
-  FoldedFootprint f = Footprint(l, {Use::bit(129, 1), Use::bit(64, 2)}).fold(l, 3);
+  FoldedFootprint f =
+      Footprint(l, {Use::bit(129, 1), Use::bit(64, 2)}).fold(l, 3);
   t.commit(f, 0);
   EXPECT_TRUE(t.testBit(0, 129));
   EXPECT_TRUE(t.testBit(0, 64));
@@ -209,8 +212,8 @@ TEST(RRTTest, RandomAgainstNaiveTable) {
       llvm::SmallVector<Use, 4> uses;
       for (unsigned n = rng.range(1, 3); n; --n) {
         if (rng.chance(60))
-          uses.push_back(Use::bit(rng.range(0, 2), rng.range(1, 4),
-                                  rng.range(0, 3)));
+          uses.push_back(
+              Use::bit(rng.range(0, 2), rng.range(1, 4), rng.range(0, 3)));
         else
           uses.push_back(Use::pool(rng.range(0, 2), rng.range(1, 4),
                                    rng.range(1, 3), rng.range(0, 3)));

@@ -100,8 +100,8 @@ int64_t ceilDiv(int64_t a, int64_t b) {
 
 /// Stages for fixed rows, or nullopt when the difference constraints have no
 /// integer solution. Node n is the virtual source (stage 0).
-std::optional<std::vector<int64_t>>
-solveStages(const Problem &p, unsigned ii, llvm::ArrayRef<unsigned> rows) {
+std::optional<std::vector<int64_t>> solveStages(const Problem &p, unsigned ii,
+                                                llvm::ArrayRef<unsigned> rows) {
   struct Arc {
     unsigned from, to;
     int64_t w;
@@ -261,8 +261,7 @@ TEST(ScheduleBruteForceTest, NoScheduleBelowTheBound) {
           << "seed " << seed << ": schedule at II " << *smallest
           << " below the bound (res " << b.resMII << ", fine " << b.fineMII
           << ", rec " << b.recMII << ", dep " << b.depMII << ")";
-      ASSERT_LE(std::max({b.resMII, b.fineMII, b.recMII, b.depMII}),
-                *smallest);
+      ASSERT_LE(std::max({b.resMII, b.fineMII, b.recMII, b.depMII}), *smallest);
       unsigned gap = *smallest - b.mii;
       tight += gap == 0;
       ++gapHistogram[std::min(gap, 3u)];
@@ -274,9 +273,9 @@ TEST(ScheduleBruteForceTest, NoScheduleBelowTheBound) {
               "a schedule at II <= %u (gap 1: %u, 2: %u, 3+: %u); %u with "
               "none (flagged infeasible: %u by a recurrence, %u by a "
               "resource); %u direct enumerations cross-checked\n",
-              instances, tight, instances - noneFound, kMaxII,
-              gapHistogram[1], gapHistogram[2], gapHistogram[3], noneFound,
-              recFlagged, resFlagged, directChecks);
+              instances, tight, instances - noneFound, kMaxII, gapHistogram[1],
+              gapHistogram[2], gapHistogram[3], noneFound, recFlagged,
+              resFlagged, directChecks);
   EXPECT_GT(instances - noneFound, instances / 2);
 }
 
