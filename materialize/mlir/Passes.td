@@ -7,6 +7,9 @@ include "mlir/Pass/PassBase.td"
 
 def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
   let summary = "Materialize a published schedule into pipes and mutexes";
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect"];
   let description = [{
     Pass 2 of the pipeliner. For every scheduled innermost `scf.for` it reads
     the ScheduleAnalysis that --tileas-generate-schedule published, or the

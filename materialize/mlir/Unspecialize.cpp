@@ -16,8 +16,11 @@
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/MapVector.h"
 
 #include <map>
 
@@ -38,6 +41,8 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
   llvm::DenseMap<Value, unsigned> pipeOf;
   for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes))
     pipeOf[plan.values[pipe.value]] = unsigned(p);
+  // Register values that cross stages, with the number of stages spanned.
+  llvm::MapVector<Value, unsigned> rotating;
 
   // What the peeled form carries: a value used in a later stage of its own
   // iteration must go through a pipe, and a value carried to the next
@@ -50,20 +55,32 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
         Operation *def = body->getTerminator()
                              ->getOperand(arg.getArgNumber() - 1)
                              .getDefiningOp();
-        if (def && def->getBlock() == body && stageOf(def) != stageOf(op)) {
-          why = "a value carried to the next iteration is used in another "
-                "stage";
+        // Produced in stage p for iteration i-1, read in stage c for
+        // iteration i: p's row is c's row when c == p - 1 (the stages of a
+        // row run from the highest down, so it is ready) and the row before
+        // when c == p. A later reader would see iteration i's value.
+        if (def && def->getBlock() == body && stageOf(op) != stageOf(def) &&
+            stageOf(op) + 1 != stageOf(def)) {
+          why = "a value carried to the next iteration is read more than one "
+                "row after it is produced";
           return failure();
         }
         continue;
       }
       Operation *def = operand.getDefiningOp();
-      if (!def || def->getBlock() != body || stageOf(def) == stageOf(op))
+      if (!def || def->getBlock() != body || stageOf(def) == stageOf(op) ||
+          pipeOf.count(operand))
         continue;
-      if (!pipeOf.count(operand)) {
-        why = "a value crosses stages outside a pipe";
+      if (stageOf(def) > stageOf(op)) {
+        why = "a value is used in an earlier stage than the one producing it";
         return failure();
       }
+      // A value kept in registers while later stages of its iteration run:
+      // it rotates through one register per stage it spans.
+      unsigned span = stageOf(op) - stageOf(def);
+      auto [it, inserted] = rotating.try_emplace(operand, span);
+      if (!inserted)
+        it->second = std::max(it->second, span);
     }
   for (OpOperand &y : body->getTerminator()->getOpOperands())
     if (!y.get().getDefiningOp() ||
@@ -123,9 +140,27 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
     carriedStage[k] =
         stageOf(body->getTerminator()->getOperand(k).getDefiningOp());
 
-  // Emits row `row` given the current carried values; returns the new ones.
+  // The state threaded from row to row: the loop-carried values, then for
+  // each rotating value its registers, newest first (register j holds the
+  // value produced j + 1 rows ago).
+  std::vector<std::pair<Value, unsigned>> regs; // (value, first state slot)
+  unsigned numState = numCarried;
+  for (auto &[v, span] : rotating) {
+    regs.push_back({v, numState});
+    numState += span;
+  }
+  auto regSlot = [&](Value v) -> unsigned {
+    for (auto &[value, slot] : regs)
+      if (value == v)
+        return slot;
+    return ~0u;
+  };
+
+  // Emits row `row` given the current state; returns the new one.
   auto emitRow = [&](OpBuilder &rb, Value row, Value extraGuard,
                      SmallVector<Value> current) {
+    SmallVector<Value> atStart = current;
+    llvm::DenseMap<Value, Value> produced; // Rotating values made this row.
     for (auto &[stage, stageOps] : byStage) {
       Value iter = rb.create<arith::SubIOp>(loc, row, cst(rb, stage));
       Value lo = rb.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, iter,
@@ -142,6 +177,12 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
           mine.push_back(k);
           types.push_back(current[k].getType());
         }
+      SmallVector<Value> mineRotating;
+      for (auto &[v, span] : rotating)
+        if (stageOf(v.getDefiningOp()) == stage) {
+          mineRotating.push_back(v);
+          types.push_back(v.getType());
+        }
       auto ifOp = rb.create<scf::IfOp>(loc, types, guard, /*withElse=*/true);
       // A result-less scf.if comes with its yields; this code writes its own.
       for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
@@ -155,6 +196,14 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
         map.map(loop.getInductionVar(), iv);
         for (unsigned k = 0; k < numCarried; ++k)
           map.map(loop.getRegionIterArgs()[k], current[k]);
+        // A rotating value from an earlier stage: the register holding the
+        // value its producer made (this stage - that stage) rows ago.
+        for (Operation *op : stageOps)
+          for (Value operand : op->getOperands())
+            if (rotating.count(operand) && !map.contains(operand) &&
+                stageOf(operand.getDefiningOp()) != stage)
+              map.map(operand, atStart[regSlot(operand) + stage -
+                                       stageOf(operand.getDefiningOp()) - 1]);
         // Waits first: this stage reads what earlier stages committed.
         std::vector<std::pair<unsigned, Operation *>> releases;
         for (Operation *op : stageOps)
@@ -192,23 +241,42 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
         SmallVector<Value> yields;
         for (unsigned k : mine)
           yields.push_back(map.lookup(body->getTerminator()->getOperand(k)));
+        for (Value v : mineRotating)
+          yields.push_back(map.lookup(v));
         tb.create<scf::YieldOp>(loc, yields);
       }
       {
+        // Skipped stage: carried values pass through; a rotating value of
+        // an iteration that does not exist is never read, so any value of
+        // its type does.
         OpBuilder eb = ifOp.getElseBodyBuilder();
         SmallVector<Value> yields;
         for (unsigned k : mine)
           yields.push_back(current[k]);
+        for (Value v : mineRotating)
+          yields.push_back(atStart[regSlot(v)]);
         eb.create<scf::YieldOp>(loc, yields);
       }
       for (auto [i, k] : llvm::enumerate(mine))
         current[k] = ifOp.getResult(i);
+      for (auto [i, v] : llvm::enumerate(mineRotating))
+        produced[v] = ifOp.getResult(mine.size() + i);
+    }
+    // Shift each rotating value's registers by one row.
+    for (auto &[v, slot] : regs) {
+      unsigned span = rotating.lookup(v);
+      for (unsigned j = span - 1; j > 0; --j)
+        current[slot + j] = atStart[slot + j - 1];
+      current[slot] = produced.lookup(v);
     }
     return current;
   };
 
   SmallVector<Value> current(loop.getInitArgs().begin(),
                              loop.getInitArgs().end());
+  for (auto &[v, span] : rotating)
+    for (unsigned j = 0; j < span; ++j)
+      current.push_back(b.create<ub::PoisonOp>(loc, v.getType()));
   // Prologue: rows 0 .. S-2.
   for (unsigned r = 0; r + 1 < stages; ++r)
     current = emitRow(b, cst(b, r), Value(), current);
@@ -233,7 +301,8 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
                                           cst(b, stages - 1));
     current = emitRow(b, row, fresh, current);
   }
-  for (auto [result, value] : llvm::zip(loop->getResults(), current))
+  for (auto [result, value] :
+       llvm::zip(loop->getResults(), ArrayRef(current).take_front(numCarried)))
     result.replaceAllUsesWith(value);
   loop->erase();
   return success();

@@ -1,4 +1,7 @@
 // RUN: tilepipe-opt %examples/gemm_mainloop.mlir --tileas-generate-schedule=generator=cost-based --tileas-materialize-schedule | FileCheck %s
+// The warp-specialized code of both examples parses and verifies again.
+// RUN: tilepipe-opt %examples/gemm_mainloop.mlir --tileas-generate-schedule=generator=cost-based --tileas-materialize-schedule | tilepipe-opt -o /dev/null
+// RUN: tilepipe-opt %examples/attention_fwd.mlir --tileas-generate-schedule --tileas-materialize-schedule | tilepipe-opt -o /dev/null
 
 // The GEMM mainloop, warp-specialized: two TMA -> UMMA pipes of depth 4
 // created before the loop; a load agent that acquires a slot, issues the TMA
