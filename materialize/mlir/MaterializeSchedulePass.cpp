@@ -104,7 +104,8 @@ struct MaterializeSchedulePass
           emitRemark(loop.getLoc()) << "loop not peeled: " << why;
       }
     }
-    markAllAnalysesPreserved();
+    // The loops were rewritten: nothing is preserved, and the pass manager
+    // verifies the new IR.
     if (!ok)
       signalPassFailure();
   }
