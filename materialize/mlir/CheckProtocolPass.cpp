@@ -142,6 +142,8 @@ void CheckProtocolPass::runOnOperation() {
       return;
     std::set<uint64_t> counts = {
         0, 1, 2, 3, maxDepth, maxDepth + 1, 2 * uint64_t(maxDepth) + 3, 20};
+    if (!tripCounts.empty())
+      counts = std::set<uint64_t>(tripCounts.begin(), tripCounts.end());
     for (uint64_t n : counts) {
       protocol::CheckOptions options;
       options.tripCount = n;

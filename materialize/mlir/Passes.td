@@ -47,6 +47,9 @@ def TileASCheckProtocol : Pass<"tileas-check-protocol"> {
   let options = [
     Option<"seeds", "seeds", "unsigned", "20",
            "Interleavings per trip count">,
+    ListOption<"tripCounts", "trip-counts", "uint64_t",
+               "Trip counts to run (default: 0, 1, 2, 3, depth, depth + 1, "
+               "2 depth + 3 and 20)">,
     Option<"print", "print", "bool", "false",
            "Print a line per checked function on stdout">,
   ];
