@@ -156,6 +156,12 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     }
   }
 
+  // Accumulators carried across the loop hold their TMEM columns for its
+  // whole run, outside any pipe.
+  for (mlir::Value init : loop.getInitArgs())
+    if (auto tmem = dyn_cast<tileas::TmemType>(init.getType()))
+      in.fixedTmemColumns += tmemColumns(tmem);
+
   sched::DiagnosticList diags;
   std::optional<BufferPlan> buffers = planBuffers(in, diags);
   if (!buffers) {

@@ -53,8 +53,9 @@ struct Totals {
   int64_t smem = 0, tmemCols = 0;
 };
 
-Totals totals(const std::vector<PipePlan> &pipes) {
+Totals totals(const std::vector<PipePlan> &pipes, int64_t fixedTmem) {
   Totals t;
+  t.tmemCols = fixedTmem;
   for (const PipePlan &p : pipes) {
     if (p.sharesWith)
       continue;
@@ -140,7 +141,7 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
   }
 
   const int64_t smemBudget = in.caps.smemBytes - in.smemCarveout;
-  Totals need = totals(plan.pipes);
+  Totals need = totals(plan.pipes, in.fixedTmemColumns);
   if (need.smem > smemBudget) {
     diags.error("fails to assign smem buffer: the pipes need " +
                 llvm::Twine(need.smem) + " bytes at their minimum depths, " +
@@ -163,7 +164,7 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
   // TMEM pipe becomes double-buffered when the columns allow (the epilogue
   // of tile i overlaps the MMA of tile i+1).
   auto fits = [&] {
-    Totals t = totals(plan.pipes);
+    Totals t = totals(plan.pipes, in.fixedTmemColumns);
     return t.smem <= smemBudget && t.tmemCols <= in.caps.tmemColumns;
   };
   while (true) {
@@ -192,7 +193,7 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
         --p.depth;
     }
 
-  Totals final = totals(plan.pipes);
+  Totals final = totals(plan.pipes, in.fixedTmemColumns);
   plan.smemBytes = final.smem;
   plan.tmemColumns = final.tmemCols;
   return plan;

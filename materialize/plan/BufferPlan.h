@@ -50,6 +50,9 @@ struct PlanInput {
   target::GlobalCaps caps;
   /// SMEM kept back for barriers and scalars before buffers are counted.
   int64_t smemCarveout = 1024;
+  /// TMEM columns held for the whole loop outside any pipe (accumulators
+  /// carried across iterations, allocated before the loop).
+  int64_t fixedTmemColumns = 0;
   /// Deepest a TMA-fed mainloop pipe is widened to when SMEM allows.
   unsigned maxMainloopDepth = 8;
 };

@@ -15,7 +15,7 @@
 // GEMM-NEXT: pipe 1: '%6 = tileas.tma_load' (stage 0) -> '%7 = tileas.umma' (stage 2)
 // GEMM-NEXT:   tma -> umma, smem 32768 B, depth 4 (lifetime 3 stages)
 // GEMM-NEXT:   commit expect_tx, release tcgen05.commit, 8 mbarriers
-// GEMM-NEXT: smem 196608 B of 231424, tmem 0 columns of 512
+// GEMM-NEXT: smem 196608 B of 231424, tmem 256 columns of 512
 // GEMM-NEXT: agents: load (6 steps) mma (6 steps)
 // GEMM-NEXT: protocol check: ok (trip counts 0 1 2 3 9; 20 interleavings each)
 

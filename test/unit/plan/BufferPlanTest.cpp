@@ -126,6 +126,15 @@ TEST(BufferPlan, TmemBudgetAndDoubleBuffering) {
   plan = f.plan(diags);
   ASSERT_TRUE(plan);
   EXPECT_EQ(plan->pipes[0].depth, 1u);
+  // A 256-column accumulator carried across the loop leaves room for one
+  // 256-column buffer only.
+  f.input.values[0].tmemColumns = 256;
+  f.input.fixedTmemColumns = 256;
+  plan = f.plan(diags);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ(plan->pipes[0].depth, 1u);
+  EXPECT_EQ(plan->tmemColumns, 512);
+  f.input.fixedTmemColumns = 0;
   f.input.values[0].tmemColumns = 600;
   EXPECT_FALSE(f.plan(diags));
   EXPECT_NE(diags.all().back().message.find("fails to assign tmem buffer"),
