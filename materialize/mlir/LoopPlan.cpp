@@ -87,7 +87,7 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     why = "its ops do not form a valid scheduling problem";
     return failure();
   }
-  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}};
+  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}, {}};
   LoopProblem &lp = plan.loop;
 
   sched::GeneratorKind kind = sched::GeneratorKind::CostBased;
@@ -173,12 +173,11 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   plan.buffers = std::move(*buffers);
 
   // Mutexes: singleton units used by several warp groups.
-  std::vector<std::optional<unsigned>> groupOf;
   std::vector<std::vector<unsigned>> singleton;
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     auto group = op->getAttrOfType<IntegerAttr>("tileas.warp_group");
-    groupOf.push_back(group ? std::optional<unsigned>(group.getInt())
-                            : std::nullopt);
+    plan.warpGroups.push_back(group ? std::optional<unsigned>(group.getInt())
+                                    : std::nullopt);
     std::vector<unsigned> slots;
     for (unsigned slotId : lp.problem.getOp(id).slotIds)
       if (const target::SlotInfo *slot = target.getSlot(slotId))
@@ -186,7 +185,8 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
           slots.push_back(slotId);
     singleton.push_back(std::move(slots));
   }
-  plan.mutexes = planMutexes(plan.schedule, groupOf, singleton, in.caps);
+  plan.mutexes =
+      planMutexes(plan.schedule, plan.warpGroups, singleton, in.caps);
   return plan;
 }
 
@@ -248,4 +248,54 @@ Operation *tilepipe::createOp(OpBuilder &b, Location loc, StringRef name,
   state.addTypes(types);
   state.addAttributes(attrs);
   return b.create(state);
+}
+
+static StringRef producerKind(Unit unit) {
+  switch (unit) {
+  case Unit::TMA:
+    return "tma";
+  case Unit::UMMA:
+    return "umma";
+  case Unit::CpAsync:
+    return "cpasync";
+  default:
+    return "simt";
+  }
+}
+
+static StringRef consumerKind(Unit unit) {
+  switch (unit) {
+  case Unit::UMMA:
+    return "umma";
+  case Unit::TMAStore:
+    return "tma_store";
+  default:
+    return "simt";
+  }
+}
+
+std::vector<mlir::Value> tilepipe::createPipes(OpBuilder &b,
+                                               const LoopPlan &plan) {
+  Location loc = plan.loop.loop->getLoc();
+  std::vector<mlir::Value> pipes;
+  for (const PipePlan &pipe : plan.buffers.pipes) {
+    const sched::ScheduleSlot &slot = plan.schedule.slots[pipe.producer];
+    Type payload = plan.values[pipe.value].getType();
+    int64_t bytes = pipe.cls == BufferClass::TMEM
+                        ? pipe.tmemColumns * 4 * 128 // 32-bit x 128 lanes.
+                        : pipe.bytes;
+    Operation *create = createOp(
+        b, loc, "tileas.pipe.create", {},
+        {tileas::PipeType::get(b.getContext(), payload)},
+        {b.getNamedAttr("stage", b.getI32IntegerAttr(slot.stage)),
+         b.getNamedAttr("order", b.getI32IntegerAttr(slot.order)),
+         b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
+         b.getNamedAttr("producer",
+                        b.getStringAttr(producerKind(pipe.producerUnit))),
+         b.getNamedAttr("consumer",
+                        b.getStringAttr(consumerKind(pipe.consumerUnit))),
+         b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes))});
+    pipes.push_back(create->getResult(0));
+  }
+  return pipes;
 }

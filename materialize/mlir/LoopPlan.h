@@ -25,6 +25,8 @@ struct LoopPlan {
   std::vector<mlir::Value> values; ///< The MLIR value of each plan value.
   materialize::BufferPlan buffers;
   std::vector<materialize::MutexPlan> mutexes;
+  /// Per op, its `tileas.warp_group` (SIMT agents are split by it).
+  std::vector<std::optional<unsigned>> warpGroups;
 };
 
 /// Why a loop is left unchanged (no or invalid schedule), or the plan.
@@ -35,6 +37,10 @@ mlir::FailureOr<LoopPlan> buildLoopPlan(mlir::scf::ForOp loop,
                                         std::string &whyUnchanged);
 
 void printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan);
+
+/// Creates every planned pipe before the loop (`tileas.pipe.create` with its
+/// depth, end kinds, bytes and the producer's (stage, order)).
+std::vector<mlir::Value> createPipes(mlir::OpBuilder &b, const LoopPlan &plan);
 
 /// Builds one op by name (the materializer's tileas ops) with inherent
 /// attributes given as a dictionary.

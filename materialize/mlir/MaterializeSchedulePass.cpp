@@ -57,17 +57,12 @@ struct MaterializeSchedulePass
       }
       // The protocol the plan implies, warp-specialized, is executed
       // abstractly before anything is emitted.
-      std::vector<materialize::Unit> units = plan->input.units;
-      std::vector<std::optional<unsigned>> groups;
       std::vector<std::string> names;
-      for (auto [id, op] : llvm::enumerate(plan->loop.ops)) {
-        auto g = op->getAttrOfType<IntegerAttr>("tileas.warp_group");
-        groups.push_back(g ? std::optional<unsigned>(g.getInt())
-                           : std::nullopt);
-        names.push_back(plan->loop.problem.getOp(id).name);
-      }
+      for (const sched::Operation &op : plan->loop.problem.getOps())
+        names.push_back(op.name);
       protocol::Program program = materialize::buildAgentProgram(
-          plan->schedule, units, groups, plan->buffers, plan->mutexes, names);
+          plan->schedule, plan->input.units, plan->warpGroups, plan->buffers,
+          plan->mutexes, names);
       std::vector<uint64_t> tripCounts;
       std::optional<protocol::Violation> violation =
           materialize::checkAgentProgram(program, plan->schedule.numStages,

@@ -89,38 +89,13 @@ LogicalResult tilepipe::emitUnspecialized(LoopPlan &plan, std::string &why) {
       return failure();
     }
 
-  MLIRContext *ctx = loop.getContext();
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
     return ob.create<arith::ConstantIndexOp>(loc, v);
   };
 
-  std::vector<Value> pipes;
-  for (const PipePlan &pipe : plan.buffers.pipes) {
-    Type payload = plan.values[pipe.value].getType();
-    pipes.push_back(
-        createOp(
-            b, loc, "tileas.pipe.create", {},
-            {tileas::PipeType::get(ctx, payload)},
-            {b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
-             b.getNamedAttr(
-                 "producer",
-                 b.getStringAttr(
-                     pipe.producerUnit == materialize::Unit::TMA    ? "tma"
-                     : pipe.producerUnit == materialize::Unit::UMMA ? "umma"
-                     : pipe.producerUnit == materialize::Unit::CpAsync
-                         ? "cpasync"
-                         : "simt")),
-             b.getNamedAttr(
-                 "consumer",
-                 b.getStringAttr(
-                     pipe.consumerUnit == materialize::Unit::UMMA ? "umma"
-                     : pipe.consumerUnit == materialize::Unit::TMAStore
-                         ? "tma_store"
-                         : "simt"))})
-            ->getResult(0));
-  }
+  std::vector<Value> pipes = createPipes(b, plan);
 
   // N = ceil((ub - lb) / step).
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),

@@ -29,30 +29,6 @@ using materialize::MutexPlan;
 using materialize::PipePlan;
 using materialize::Unit;
 
-static StringRef producerKind(Unit unit) {
-  switch (unit) {
-  case Unit::TMA:
-    return "tma";
-  case Unit::UMMA:
-    return "umma";
-  case Unit::CpAsync:
-    return "cpasync";
-  default:
-    return "simt";
-  }
-}
-
-static StringRef consumerKind(Unit unit) {
-  switch (unit) {
-  case Unit::UMMA:
-    return "umma";
-  case Unit::TMAStore:
-    return "tma_store";
-  default:
-    return "simt";
-  }
-}
-
 LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
   scf::ForOp loop = plan.loop.loop;
   MLIRContext *ctx = loop.getContext();
@@ -60,19 +36,11 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
   const sched::ScheduleAnalysis &schedule = plan.schedule;
   const unsigned n = ops.size();
 
-  // Agents in (stage, order) of their first op, as AgentProgram lays them.
-  std::vector<AgentKey> keys;
-  std::vector<unsigned> agentOf(n);
-  for (sched::OpId id : schedule.orderedOps) {
-    auto g = ops[id]->getAttrOfType<IntegerAttr>("tileas.warp_group");
-    AgentKey key = materialize::agentOf(plan.input.units[id],
-                                        g ? std::optional<unsigned>(g.getInt())
-                                          : std::nullopt);
-    auto it = llvm::find(keys, key);
-    agentOf[id] = unsigned(it - keys.begin());
-    if (it == keys.end())
-      keys.push_back(key);
-  }
+  // Agents laid out as the protocol program that was checked lays them.
+  materialize::AgentLayout layout =
+      materialize::layoutAgents(schedule, plan.input.units, plan.warpGroups);
+  const std::vector<AgentKey> &keys = layout.keys;
+  const std::vector<unsigned> &agentOf = layout.agentOfOp;
   llvm::DenseMap<Value, unsigned> pipeOf;
   for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes))
     pipeOf[plan.values[pipe.value]] = unsigned(p);
@@ -159,23 +127,7 @@ LogicalResult tilepipe::emitWarpSpecialized(LoopPlan &plan, std::string &why) {
   };
 
   // Pipes and mutexes first.
-  std::vector<Value> pipes;
-  for (const PipePlan &pipe : plan.buffers.pipes) {
-    Type payload = plan.values[pipe.value].getType();
-    SmallVector<NamedAttribute> attrs = scheduleAttrs(pipe.producer);
-    attrs.push_back(b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)));
-    attrs.push_back(b.getNamedAttr(
-        "producer", b.getStringAttr(producerKind(pipe.producerUnit))));
-    attrs.push_back(b.getNamedAttr(
-        "consumer", b.getStringAttr(consumerKind(pipe.consumerUnit))));
-    attrs.push_back(b.getNamedAttr(
-        "bytes", b.getI64IntegerAttr(pipe.cls == BufferClass::TMEM
-                                         ? pipe.tmemColumns * 4 * 128
-                                         : pipe.bytes)));
-    pipes.push_back(createOp(b, loc, "tileas.pipe.create", {},
-                             {tileas::PipeType::get(ctx, payload)}, attrs)
-                        ->getResult(0));
-  }
+  std::vector<Value> pipes = createPipes(b, plan);
   std::vector<Value> mutexes;
   for (const MutexPlan &m : plan.mutexes) {
     SmallVector<NamedAttribute> attrs = {

@@ -26,24 +26,32 @@ AgentKey materialize::agentOf(Unit unit, std::optional<unsigned> warpGroup) {
   return {"simt", 0};
 }
 
+AgentLayout
+materialize::layoutAgents(const sched::ScheduleAnalysis &schedule,
+                          llvm::ArrayRef<Unit> units,
+                          llvm::ArrayRef<std::optional<unsigned>> warpGroups) {
+  AgentLayout layout;
+  layout.agentOfOp.resize(schedule.slots.size());
+  for (sched::OpId op : schedule.orderedOps) {
+    AgentKey key = agentOf(units[op], op < warpGroups.size() ? warpGroups[op]
+                                                             : std::nullopt);
+    auto it = llvm::find(layout.keys, key);
+    layout.agentOfOp[op] = unsigned(it - layout.keys.begin());
+    if (it == layout.keys.end())
+      layout.keys.push_back(key);
+  }
+  return layout;
+}
+
 protocol::Program materialize::buildAgentProgram(
     const sched::ScheduleAnalysis &schedule, llvm::ArrayRef<Unit> units,
     llvm::ArrayRef<std::optional<unsigned>> warpGroups,
     const BufferPlan &buffers, llvm::ArrayRef<MutexPlan> mutexes,
     llvm::ArrayRef<std::string> opNames) {
   protocol::Program program;
-  const unsigned n = schedule.slots.size();
-  std::vector<AgentKey> agentKeys;
-  std::vector<unsigned> agentOfOp(n);
-  for (sched::OpId op : schedule.orderedOps) {
-    AgentKey key = agentOf(units[op], op < warpGroups.size() ? warpGroups[op]
-                                                             : std::nullopt);
-    auto it = llvm::find(agentKeys, key);
-    agentOfOp[op] = unsigned(it - agentKeys.begin());
-    if (it == agentKeys.end())
-      agentKeys.push_back(key);
-  }
-  for (const AgentKey &key : agentKeys) {
+  AgentLayout layout = layoutAgents(schedule, units, warpGroups);
+  const std::vector<unsigned> &agentOfOp = layout.agentOfOp;
+  for (const AgentKey &key : layout.keys) {
     protocol::Agent agent;
     agent.name = key.role + (key.role == "simt" ? std::to_string(key.group)
                                                 : std::string());

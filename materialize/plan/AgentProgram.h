@@ -30,6 +30,17 @@ struct AgentKey {
 
 AgentKey agentOf(Unit unit, std::optional<unsigned> warpGroup);
 
+/// The agents of a loop, in (stage, order) of each one's first op, and the
+/// agent of every op. The protocol program and the emitted code share it.
+struct AgentLayout {
+  std::vector<AgentKey> keys;
+  std::vector<unsigned> agentOfOp;
+};
+
+AgentLayout layoutAgents(const sched::ScheduleAnalysis &schedule,
+                         llvm::ArrayRef<Unit> units,
+                         llvm::ArrayRef<std::optional<unsigned>> warpGroups);
+
 protocol::Program
 buildAgentProgram(const sched::ScheduleAnalysis &schedule,
                   llvm::ArrayRef<Unit> units,

@@ -11,8 +11,8 @@
 // epilogue rows N and N+1, also guarded by r >= 2 so nothing runs twice when
 // N < 2. The accumulator is threaded through the guards and replaces the
 // loop's result in the epilogue code after it.
-// CHECK: %[[A:.*]] = tileas.pipe.create {consumer = "umma", depth = 4 : i32, producer = "tma"}
-// CHECK: %[[B:.*]] = tileas.pipe.create {consumer = "umma", depth = 4 : i32, producer = "tma"}
+// CHECK: %[[A:.*]] = tileas.pipe.create {bytes = 16384 : i64, consumer = "umma", depth = 4 : i32, order = 1 : i32, producer = "tma", stage = 0 : i32}
+// CHECK: %[[B:.*]] = tileas.pipe.create {bytes = 32768 : i64, consumer = "umma", depth = 4 : i32, order = 0 : i32, producer = "tma", stage = 0 : i32}
 // CHECK: %[[SPAN:.*]] = arith.subi
 // CHECK: %[[N:.*]] = arith.ceildivui %[[SPAN]]
 // Prologue row 0: stage 2 (iteration -2, skipped by its guard), then stage 0.
