@@ -8,7 +8,9 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <queue>
 
 using namespace tilepipe;
 using namespace tilepipe::sched;
@@ -173,41 +175,50 @@ bool Problem::check(DiagnosticList &diags) const {
     return false;
 
   // A cycle of distance-0 edges orders ops within one iteration circularly.
-  std::vector<unsigned> indeg(ops.size(), 0);
-  std::vector<std::vector<OpId>> succ(ops.size());
+  std::vector<OpId> walk;
+  std::vector<OpId> left = programOrderWalk(walk);
+  if (!left.empty())
+    diags.error("dependence cycle within one iteration (distance 0) through " +
+                    describeOps(left),
+                left.front());
+  return diags.size() == before;
+}
+
+std::vector<OpId> Problem::programOrderWalk(std::vector<OpId> &walk) const {
+  const unsigned n = ops.size();
+  std::vector<unsigned> indeg(n, 0);
+  std::vector<std::vector<OpId>> succ(n);
   for (const Dependence &d : deps)
-    if (d.distance == 0) {
+    if (d.distance == 0 && d.src < n && d.dst < n) {
       succ[d.src].push_back(d.dst);
       ++indeg[d.dst];
     }
-  std::vector<OpId> stack;
-  for (OpId id = 0, e = ops.size(); id < e; ++id)
+  std::priority_queue<OpId, std::vector<OpId>, std::greater<OpId>> ready;
+  for (OpId id = 0; id < n; ++id)
     if (!indeg[id])
-      stack.push_back(id);
-  size_t visited = 0;
-  while (!stack.empty()) {
-    OpId id = stack.back();
-    stack.pop_back();
-    ++visited;
+      ready.push(id);
+  walk.clear();
+  walk.reserve(n);
+  while (!ready.empty()) {
+    OpId id = ready.top();
+    ready.pop();
+    walk.push_back(id);
     for (OpId s : succ[id])
       if (--indeg[s] == 0)
-        stack.push_back(s);
+        ready.push(s);
   }
-  if (visited != ops.size()) {
-    std::vector<std::string> names;
-    std::optional<OpId> first;
-    for (OpId id = 0, e = ops.size(); id < e; ++id)
-      if (indeg[id]) {
-        if (!first)
-          first = id;
-        if (names.size() < 8)
-          names.push_back("'" + ops[id].name + "'");
-      }
-    diags.error("dependence cycle within one iteration (distance 0) through " +
-                    llvm::join(names, ", "),
-                first);
-  }
-  return diags.size() == before;
+  std::vector<OpId> left;
+  for (OpId id = 0; id < n; ++id)
+    if (indeg[id])
+      left.push_back(id);
+  return left;
+}
+
+std::string Problem::describeOps(llvm::ArrayRef<OpId> ids) const {
+  std::vector<std::string> names;
+  for (OpId id : ids.take_front(8))
+    names.push_back("'" + ops[id].name + "'");
+  return llvm::join(names, ", ");
 }
 
 bool Problem::verify(const Schedule &schedule, DiagnosticList &diags) const {

@@ -86,6 +86,13 @@ public:
   /// same-depth groups hold, and a force-serial loop does not overlap.
   bool verify(const Schedule &schedule, DiagnosticList &diags) const;
 
+  /// Kahn walk over the distance-0 dependences, ready ops in program order:
+  /// the within-iteration order the serial generator seats. Returns the ops
+  /// left over, which lie on or behind a distance-0 cycle (empty: none).
+  std::vector<OpId> programOrderWalk(std::vector<OpId> &walk) const;
+  /// "'a', 'b', 'c'": up to eight op names, for diagnostics.
+  std::string describeOps(llvm::ArrayRef<OpId> ids) const;
+
   /// The graph view the bounds read.
   std::vector<rrt::DepEdge> getDepEdges() const;
   std::vector<std::optional<unsigned>> getMaxDepths() const;
