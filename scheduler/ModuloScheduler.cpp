@@ -75,8 +75,9 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     // Past a few thousand ops a failing rung costs as much as a success;
     // the first two rungs carry nearly all the wins there.
     size_t rungs = problem.getNumOps() > 2000 ? 2 : std::size(ladder);
+    modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
     for (const modulo::Strategy &strategy : llvm::ArrayRef(ladder, rungs)) {
-      modulo::Engine engine(problem, ii, options, strategy);
+      modulo::Engine engine(problem, ii, options, strategy, paths);
       modulo::AttemptFailure f;
       if (std::optional<std::vector<int64_t>> starts = engine.run(f))
         return starts;

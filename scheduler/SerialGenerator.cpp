@@ -2,11 +2,6 @@
 
 #include "scheduler/SerialGenerator.h"
 
-#include "llvm/ADT/StringExtras.h"
-
-#include <functional>
-#include <queue>
-
 using namespace tilepipe;
 using namespace tilepipe::sched;
 

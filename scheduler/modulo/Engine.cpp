@@ -17,40 +17,24 @@ static constexpr int64_t kFuseSeats = 32;
 static constexpr unsigned kMaxDeadMarks = 4;
 
 Engine::Engine(const Problem &problem, unsigned ii,
-               const ModuloOptions &options, Strategy strategy)
+               const ModuloOptions &options, Strategy strategy,
+               const PathLengths &paths)
     : problem(problem), ii(ii), options(options), strategy(strategy),
-      placement(problem, ii) {}
+      paths(paths), placement(problem, ii) {}
 
-// Height: the longest path to any op with weights latency - II * distance.
-// At an II without positive cycles the relaxation converges; the pass limit
-// only bounds the cost on huge graphs (a height is a priority, never a
-// constraint).
+// The priority key of each op for this rung: the height, or the height
+// ranked under block length on saturated slots (packing), or under slack
+// (ops on tight recurrences first), or nothing (program order).
 void Engine::computeHeights() {
   const unsigned n = problem.getNumOps();
-  computeSlack(); // The permute arm reads ALAP in every strategy.
   height.assign(n, 0);
   if (strategy.priority == Priority::ProgramOrder)
     return;
-  auto deps = problem.getDependences();
-  for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
-    bool changed = false;
-    for (size_t k = deps.size(); k-- > 0;) {
-      const Dependence &d = deps[k];
-      if (d.src == d.dst)
-        continue;
-      int64_t h = placement.weight(d) + height[d.dst];
-      if (h > height[d.src]) {
-        height[d.src] = h;
-        changed = true;
-      }
-    }
-    if (!changed)
-      break;
-  }
+  height = paths.height;
   if (strategy.priority == Priority::Packing) {
     // First fit decreasing on the saturated slots: at II = MII a slot whose
     // demand fills (nearly) every row is a bin-packing problem, and the
-    // longest blocks go in first. Other ops keep their heights.
+    // longest blocks go in first.
     const rrt::ResourceLayout &layout = problem.getLayout();
     std::vector<bool> saturated(layout.numBits(), false);
     for (unsigned b = 0; b < layout.numBits(); ++b) {
@@ -74,66 +58,10 @@ void Engine::computeHeights() {
     return;
   constexpr int64_t kHeightRange = int64_t(1) << 24;
   for (OpId op = 0; op < n; ++op) {
-    int64_t slack = std::max<int64_t>(0, alap[op] - asap[op]);
+    int64_t slack = std::max<int64_t>(0, paths.alap[op] - paths.asap[op]);
     height[op] = -slack * kHeightRange +
                  std::clamp<int64_t>(height[op], 0, kHeightRange - 1);
   }
-}
-
-// ASAP from the sources and ALAP back from the latest ASAP, both with
-// weights latency - II * distance; max_depth caps an op's ALAP, so ops
-// that must make an early depth show little slack.
-void Engine::computeSlack() {
-  const unsigned n = problem.getNumOps();
-  auto deps = problem.getDependences();
-  asap.assign(n, 0);
-  for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
-    bool changed = false;
-    for (const Dependence &d : deps) {
-      if (d.src == d.dst)
-        continue;
-      int64_t t = asap[d.src] + placement.weight(d);
-      if (t > asap[d.dst]) {
-        asap[d.dst] = t;
-        changed = true;
-      }
-    }
-    if (!changed)
-      break;
-  }
-  // Latest starts, propagated backward: from the latest ASAP for every op
-  // (ALAP), and from the max_depth caps alone (the deadline).
-  auto propagateBack = [&](std::vector<int64_t> &late) {
-    for (unsigned pass = 0; pass < std::min(n + 1, 64u); ++pass) {
-      bool changed = false;
-      for (size_t k = deps.size(); k-- > 0;) {
-        const Dependence &d = deps[k];
-        if (d.src == d.dst || late[d.dst] == INT64_MAX)
-          continue;
-        int64_t t = late[d.dst] - placement.weight(d);
-        if (t < late[d.src]) {
-          late[d.src] = t;
-          changed = true;
-        }
-      }
-      if (!changed)
-        break;
-    }
-  };
-  deadline.assign(n, INT64_MAX);
-  bool capped = false;
-  for (OpId op = 0; op < n; ++op)
-    if (std::optional<unsigned> d = problem.getOp(op).constraints.maxDepth) {
-      deadline[op] = int64_t(*d + 1) * ii - 1;
-      capped = true;
-    }
-  if (capped)
-    propagateBack(deadline);
-  int64_t length = n ? *std::max_element(asap.begin(), asap.end()) : 0;
-  alap.assign(n, length);
-  for (OpId op = 0; op < n; ++op)
-    alap[op] = std::min(alap[op], deadline[op]);
-  propagateBack(alap);
 }
 
 void Engine::enqueue(OpId op) { queue.push({height[op], -int64_t(op)}); }
@@ -295,8 +223,8 @@ bool Engine::armPermute(OpId op) {
       placement.place(m, *t);
       done.push_back(m);
       delay += *t - estart;
-      if (deadline[m] != INT64_MAX)
-        late += std::max<int64_t>(0, *t - deadline[m]);
+      if (paths.deadline[m] != INT64_MAX)
+        late += std::max<int64_t>(0, *t - paths.deadline[m]);
     }
     if (ok && std::make_pair(late, delay) < bestCost) {
       best = o;

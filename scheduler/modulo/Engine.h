@@ -26,6 +26,7 @@
 #define TILEPIPE_SCHEDULER_MODULO_ENGINE_H
 
 #include "scheduler/ModuloScheduler.h"
+#include "scheduler/modulo/PathLengths.h"
 #include "scheduler/modulo/Placement.h"
 
 #include "rrt/RRT.h"
@@ -68,7 +69,7 @@ struct ArmStats {
 class Engine {
 public:
   Engine(const Problem &problem, unsigned ii, const ModuloOptions &options,
-         Strategy strategy);
+         Strategy strategy, const PathLengths &paths);
 
   /// Start cycles of every op, or nullopt with `failure` set.
   std::optional<std::vector<int64_t>> run(AttemptFailure &failure);
@@ -76,7 +77,6 @@ public:
 
 private:
   void computeHeights();
-  void computeSlack();
   void enqueue(OpId op);
   /// G2 and G4 narrow [estart, estart + II - 1].
   std::pair<int64_t, int64_t> window(OpId op, int64_t estart) const;
@@ -100,11 +100,10 @@ private:
   const unsigned ii;
   const ModuloOptions &options;
   const Strategy strategy;
+  const PathLengths &paths;
   Placement placement;
-  std::vector<int64_t> height, asap, alap;
-  /// Latest start the max_depth caps allow (INT64_MAX: none).
-  std::vector<int64_t> deadline;
-  std::vector<unsigned> dead; ///< G2 dead marks per op (the snapshot).
+  std::vector<int64_t> height; ///< This rung's priority keys.
+  std::vector<unsigned> dead;  ///< G2 dead marks per op (the snapshot).
   std::priority_queue<std::pair<int64_t, int64_t>> queue; ///< (height, -id)
   ArmStats stats;
 };
