@@ -7,13 +7,14 @@
 using namespace tilepipe;
 using namespace tilepipe::sched;
 
-std::optional<ScheduleAnalysis>
-tilepipe::sched::runScheduler(const Problem &problem,
-                              const DriverOptions &options,
-                              DiagnosticList &diags) {
+std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
+    const Problem &problem, const DriverOptions &options, DiagnosticList &diags,
+    std::optional<rrt::Bounds> *boundsOut) {
   if (!problem.check(diags))
     return std::nullopt;
   rrt::Bounds bounds = problem.computeBounds();
+  if (boundsOut)
+    *boundsOut = bounds;
   GeneratorSelection selection = selectGenerator(problem, options.selection);
 
   std::optional<ScheduleAnalysis> analysis;

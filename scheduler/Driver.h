@@ -24,9 +24,12 @@ struct DriverOptions {
 };
 
 /// Returns the verified schedule, or nullopt with errors in `diags`.
-std::optional<ScheduleAnalysis> runScheduler(const Problem &problem,
-                                             const DriverOptions &options,
-                                             DiagnosticList &diags);
+/// `bounds`, when given, receives the lower bounds as soon as they are
+/// known, so a caller can report them for a loop that fails to schedule.
+std::optional<ScheduleAnalysis>
+runScheduler(const Problem &problem, const DriverOptions &options,
+             DiagnosticList &diags,
+             std::optional<rrt::Bounds> *bounds = nullptr);
 
 } // namespace tilepipe::sched
 

@@ -311,17 +311,17 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
 
   // The bounds are reported even when scheduling fails, but only for a
   // problem that passed check(): the bound computations assume one.
-  std::optional<rrt::Bounds> bounds;
+  std::optional<rrt::Bounds> bounds; // Filled by runScheduler.
+  bool wellFormed;
   {
     sched::DiagnosticList ignored; // runScheduler reports them again.
-    if (problem.check(ignored))
-      bounds = problem.computeBounds();
+    wellFormed = problem.check(ignored);
   }
 
   sched::DiagnosticList diags;
   std::optional<sched::ScheduleAnalysis> analysis;
   double ms = 0;
-  if (bounds && problem.serialLength() > kMaxSerialLength) {
+  if (wellFormed && problem.serialLength() > kMaxSerialLength) {
     diags.error("the problem is too long to schedule: its serial length is " +
                 llvm::Twine(problem.serialLength()) + " cycles (at most " +
                 llvm::Twine(kMaxSerialLength) + ")");
@@ -331,13 +331,11 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
     // optimality proof runs after the clock stops.
     sched::exact::ExactOracle oracle(options.exact);
     options.driver.modulo.oracle = &oracle;
-    analysis = sched::runScheduler(problem, options.driver, diags);
+    analysis = sched::runScheduler(problem, options.driver, diags, &bounds);
     options.driver.modulo.oracle = nullptr;
     auto end = std::chrono::steady_clock::now();
     ms = std::chrono::duration<double, std::milli>(end - start).count();
   }
-  if (analysis)
-    bounds = analysis->bounds;
 
   // II == MII is optimal by the bound; otherwise --prove-optimal asks the
   // exact check about every II in [MII, II).
