@@ -1,4 +1,4 @@
-//===- SerialBench.cpp - serial generator and problem checks --------------===//
+//===- SchedulerBench.cpp - generators and problem checks -----------------===//
 
 #include "scheduler/Driver.h"
 #include "scheduler/SerialGenerator.h"
