@@ -110,6 +110,7 @@ static LogicalResult verifyTileMove(Operation *op) {
 
 LogicalResult TmemLoadOp::verify() { return verifyTileMove(*this); }
 LogicalResult TmemStoreOp::verify() { return verifyTileMove(*this); }
+LogicalResult TmemCopyOp::verify() { return verifyTileMove(*this); }
 LogicalResult SmemLoadOp::verify() { return verifyTileMove(*this); }
 LogicalResult SmemStoreOp::verify() { return verifyTileMove(*this); }
 
@@ -266,25 +267,77 @@ LogicalResult PipeCreateOp::verify() {
   case PipeProducerKind::Simt:
     break;
   }
-  if (getConsumerKind() == PipeConsumerKind::TmaStore && !isSmem)
-    return emitOpError("expects an smem payload for a 'tma_store' consumer, "
-                       "got ")
-           << payload;
+  ArrayAttr consumers = getConsumers();
+  if (consumers.empty())
+    return emitOpError("expects at least one consumer kind");
+  for (unsigned i = 0, e = consumers.size(); i < e; ++i)
+    if (getConsumerKind(i) == PipeConsumerKind::TmaStore && !isSmem)
+      return emitOpError("expects an smem payload for a 'tma_store' "
+                         "consumer, got ")
+             << payload;
+  if (Value shares = getShares()) {
+    auto other = shares.getDefiningOp<PipeCreateOp>();
+    if (other && int32_t(other.getDepth()) != depth)
+      return emitOpError("shares the buffers of a pipe of depth ")
+             << other.getDepth() << ", but has depth " << depth;
+  }
   return success();
 }
 
-/// Acquire and wait return the slot's buffer, which is one payload tile.
-static LogicalResult verifyPipeSlot(Operation *op) {
-  auto pipe = cast<PipeType>(op->getOperand(0).getType());
-  Type result = op->getResult(0).getType();
-  if (result == pipe.getPayload())
-    return success();
-  return op->emitOpError("result type ")
-         << result << " does not match the pipe payload " << pipe.getPayload();
+/// The commit flavour each producer unit completes its full barrier with.
+static SignalKind commitFor(PipeProducerKind kind) {
+  switch (kind) {
+  case PipeProducerKind::Tma:
+    return SignalKind::ExpectTx;
+  case PipeProducerKind::Umma:
+    return SignalKind::Tcgen05Commit;
+  case PipeProducerKind::CpAsync:
+    return SignalKind::CpAsyncArrive;
+  case PipeProducerKind::Simt:
+    break;
+  }
+  return SignalKind::Arrive;
 }
 
-LogicalResult PipeProducerAcquireOp::verify() { return verifyPipeSlot(*this); }
-LogicalResult PipeConsumerWaitOp::verify() { return verifyPipeSlot(*this); }
+/// The release each consumer unit can perform on the empty barrier.
+static SignalKind releaseFor(PipeConsumerKind kind) {
+  switch (kind) {
+  case PipeConsumerKind::Umma:
+    return SignalKind::Tcgen05Commit;
+  case PipeConsumerKind::TmaStore:
+    return SignalKind::BulkWait;
+  case PipeConsumerKind::Simt:
+    break;
+  }
+  return SignalKind::Arrive;
+}
+
+LogicalResult PipeProducerCommitOp::verify() {
+  SignalKind via = *symbolizeSignalKind(getVia());
+  auto create = getPipe().getDefiningOp<PipeCreateOp>();
+  if (!create)
+    return success(); // A pipe passed in: its kinds are not known here.
+  SignalKind expected = commitFor(create.getProducerKind());
+  if (via != expected)
+    return emitOpError("commits a '")
+           << create.getProducer() << "' pipe via '" << getVia()
+           << "', but that producer completes the full barrier via '"
+           << stringifySignalKind(expected) << "'";
+  return success();
+}
+
+LogicalResult PipeConsumerReleaseOp::verify() {
+  SignalKind via = *symbolizeSignalKind(getVia());
+  auto create = getPipe().getDefiningOp<PipeCreateOp>();
+  if (!create)
+    return success();
+  for (unsigned i = 0, e = create.getConsumers().size(); i < e; ++i)
+    if (releaseFor(create.getConsumerKind(i)) == via)
+      return success();
+  return emitOpError("releases via '")
+         << getVia() << "', which none of the pipe's consumers "
+         << create.getConsumers() << " performs";
+}
 
 LogicalResult MutexCreateOp::verify() {
   int32_t groups = getGroups();

@@ -40,20 +40,32 @@ class TileAS_SchedulableOp<string mnemonic, string opClass,
 // Copies.
 //===----------------------------------------------------------------------===//
 
+/// A producer that writes a whole tile. Without `into` the result is a new
+/// buffer; with `into %slot` the op writes that buffer (a pipe slot the
+/// materializer acquired) and its result is the slot. The write is a
+/// declared effect, so cleanups never drop a producer whose result is unused.
+class TileAS_IntoMatches<string what>
+    : OptionalTypesMatchWith<"the " # what # " is the result's buffer",
+                             "result", "dst", "$_self">;
+
 def TileAS_TmaLoadOp : TileAS_SchedulableOp<"tma_load", "tma_load",
-    [MemoryEffects<[MemRead]>]> {
+    [MemoryEffects<[MemRead, MemWrite<TileAS_SharedMemory>]>,
+     AttrSizedOperandSegments, TileAS_IntoMatches<"destination">]> {
   let summary = "copies one descriptor box from global to shared memory";
   let description = [{
     `%a = tileas.tma_load %desc[%i, %j] : !tileas.tma_desc<128x64xbf16>
         -> !tileas.smem<128x64xbf16>`
 
     One coordinate per descriptor dimension; the result is the box.
+    `tileas.tma_load %desc[%i, %j] into %slot` writes the box into `%slot`
+    (a pipe slot) and returns it.
   }];
-  let arguments = (ins TileAS_TmaDescType:$desc, Variadic<Index>:$coords);
+  let arguments = (ins TileAS_TmaDescType:$desc, Variadic<Index>:$coords,
+                       Optional<TileAS_SmemType>:$dst);
   let results = (outs TileAS_SmemType:$result);
   let assemblyFormat = [{
-    $desc `[` $coords `]` attr-dict `:` qualified(type($desc)) `->`
-    qualified(type($result))
+    $desc `[` $coords `]` (`into` $dst^)? attr-dict `:`
+    qualified(type($desc)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -74,19 +86,23 @@ def TileAS_TmaStoreOp : TileAS_SchedulableOp<"tma_store", "tma_store",
   let hasVerifier = 1;
 }
 
-def TileAS_CpAsyncOp : TileAS_SchedulableOp<"cp_async", "cp_async"> {
+def TileAS_CpAsyncOp : TileAS_SchedulableOp<"cp_async", "cp_async", [
+    MemoryEffects<[MemWrite<TileAS_SharedMemory>]>, AttrSizedOperandSegments,
+    TileAS_IntoMatches<"destination">]> {
   let summary = "copies a tile from a global memref to shared memory";
   let description = [{
     `%s = tileas.cp_async %src[%i, %j] : memref<?x?xbf16>
         -> !tileas.smem<64x64xbf16>`
-
-    The coordinates index the tile's first element in `src`.
+    The coordinates index the tile's first element in `src`; `into %slot`
+    writes a given buffer as tma_load does.
   }];
   let arguments = (ins Arg<AnyMemRef, "global source", [MemRead]>:$src,
-                       Variadic<Index>:$coords);
+                       Variadic<Index>:$coords,
+                       Optional<TileAS_SmemType>:$dst);
   let results = (outs TileAS_SmemType:$result);
   let assemblyFormat = [{
-    $src `[` $coords `]` attr-dict `:` type($src) `->` qualified(type($result))
+    $src `[` $coords `]` (`into` $dst^)? attr-dict `:` type($src) `->`
+    qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -110,8 +126,23 @@ def TileAS_TmemLoadOp : TileAS_TileMoveOp<"tmem_load", TileAS_TmemType,
   let summary = "reads a tensor-memory tile into registers";
 }
 
-def TileAS_TmemStoreOp : TileAS_TileMoveOp<"tmem_store", TileAS_RegisterTile,
-    TileAS_TmemType, [MemoryEffects<[MemWrite<TileAS_TensorMemory>]>]> {
+/// A register tile written to on-chip memory, optionally `into` a given
+/// buffer (a pipe slot, or an alias of another tile's columns).
+class TileAS_TileStoreOp<string mnemonic, Type resultType, list<Trait> traits>
+    : TileAS_SchedulableOp<mnemonic, mnemonic, !listconcat(traits,
+        [TileAS_IntoMatches<"destination">])> {
+  let arguments = (ins TileAS_RegisterTile:$source,
+                       Optional<resultType>:$dst);
+  let results = (outs resultType:$result);
+  let assemblyFormat = [{
+    $source (`into` $dst^)? attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileAS_TmemStoreOp : TileAS_TileStoreOp<"tmem_store", TileAS_TmemType,
+    [MemoryEffects<[MemWrite<TileAS_TensorMemory>]>]> {
   let summary = "writes a register tile to tensor memory";
 }
 
@@ -120,9 +151,30 @@ def TileAS_SmemLoadOp : TileAS_TileMoveOp<"smem_load", TileAS_SmemType,
   let summary = "reads a shared-memory tile into registers";
 }
 
-def TileAS_SmemStoreOp : TileAS_TileMoveOp<"smem_store", TileAS_RegisterTile,
-    TileAS_SmemType, [MemoryEffects<[MemWrite<TileAS_SharedMemory>]>]> {
+def TileAS_SmemStoreOp : TileAS_TileStoreOp<"smem_store", TileAS_SmemType,
+    [MemoryEffects<[MemWrite<TileAS_SharedMemory>]>]> {
   let summary = "writes a register tile to shared memory";
+}
+
+def TileAS_TmemCopyOp : TileAS_SchedulableOp<"tmem_copy", "tmem_copy", [
+    MemoryEffects<[MemRead<TileAS_SharedMemory>,
+                   MemWrite<TileAS_TensorMemory>]>,
+    TileAS_IntoMatches<"destination">]> {
+  let summary = "copies a shared-memory tile to tensor memory (tcgen05.cp)";
+  let description = [{
+    `%t = tileas.tmem_copy %s : !tileas.smem<128x4xf8E8M0FNU>
+        -> !tileas.tmem<128x4xf8E8M0FNU>`
+    Issued by the MMA issuer and ordered with its UMMAs in the tensor
+    core's queue (block-scale factors go to TMEM this way).
+  }];
+  let arguments = (ins TileAS_SmemType:$source,
+                       Optional<TileAS_TmemType>:$dst);
+  let results = (outs TileAS_TmemType:$result);
+  let assemblyFormat = [{
+    $source (`into` $dst^)? attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -279,6 +331,28 @@ def TileAS_MutexImplKind : I32EnumAttr<"MutexImplKind",
   let genSpecializedAttr = 0;
 }
 
+def TileAS_SignalKind : I32EnumAttr<"SignalKind",
+    "how a commit or release makes its barrier phase complete", [
+      I32EnumAttrCase<"ExpectTx", 0, "expect_tx">,
+      I32EnumAttrCase<"Tcgen05Commit", 1, "tcgen05_commit">,
+      I32EnumAttrCase<"Arrive", 2, "arrive">,
+      I32EnumAttrCase<"CpAsyncArrive", 3, "cpasync_arrive">,
+      I32EnumAttrCase<"BulkWait", 4, "bulk_wait">]> {
+  let cppNamespace = "::mlir::tileas";
+  let genSpecializedAttr = 0;
+}
+
+def TileAS_FenceKind : I32EnumAttr<"FenceKind",
+    "an ordering fence between proxies or around thread syncs", [
+      I32EnumAttrCase<"ProxyAsync", 0, "proxy_async">,
+      I32EnumAttrCase<"Tcgen05Before", 1, "tcgen05_before">,
+      I32EnumAttrCase<"Tcgen05After", 2, "tcgen05_after">,
+      I32EnumAttrCase<"Tcgen05WaitSt", 3, "tcgen05_wait_st">,
+      I32EnumAttrCase<"Tcgen05WaitLd", 4, "tcgen05_wait_ld">]> {
+  let cppNamespace = "::mlir::tileas";
+  let genSpecializedAttr = 0;
+}
+
 def TileAS_AgentRoleKind : I32EnumAttr<"AgentRole",
     "the job of a warp-specialized agent", [
       I32EnumAttrCase<"Load", 0, "load">,
@@ -310,18 +384,27 @@ class TileAS_MaterializedOp<string mnemonic, list<Trait> traits = []>
                            OptionalAttr<I32Attr>:$order);
 }
 
-def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create"> {
+def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create", [
+    OptionalTypesMatchWith<"a pipe shares the buffers of a pipe of its type",
+                           "result", "shares", "$_self">]> {
   let summary = "creates a pipe: depth buffers with full and empty barriers";
   let description = [{
     `%p = tileas.pipe.create {depth = 4 : i32, producer = "tma",
-        consumer = "umma", bytes = 16384 : i64}
+        consumers = ["umma"], bytes = 16384 : i64}
         : !tileas.pipe<!tileas.smem<128x64xbf16>>`
-
     `bytes` is the transaction count a TMA producer expects per slot.
+    `consumers` names the unit of each consuming role: every slot's empty
+    barrier completes after one release per entry, each performed the way
+    its unit can (tcgen05.commit for UMMA, a thread arrive for SIMT).
+    `shares %q` reuses `%q`'s buffers (their lifetimes are disjoint; `%q`
+    must have the same depth); the barriers stay this pipe's own.
   }];
-  let arguments = !con((ins I32Attr:$depth,
+  let arguments = !con((ins Optional<TileAS_PipeType>:$shares,
+                            I32Attr:$depth,
                             TileAS_StrEnumAttr<TileAS_PipeProducerKind>:$producer,
-                            TileAS_StrEnumAttr<TileAS_PipeConsumerKind>:$consumer,
+                            TypedArrayAttrBase<
+                                TileAS_StrEnumAttr<TileAS_PipeConsumerKind>,
+                                "consumer kinds">:$consumers,
                             OptionalAttr<I64Attr>:$bytes),
                        scheduleAttrs);
   // The barriers always live in shared memory; the slots in the payload's
@@ -329,21 +412,29 @@ def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create"> {
   let results = (outs Res<TileAS_PipeType, "",
                           [MemAlloc<TileAS_SharedMemory>,
                            MemAlloc<TileAS_TensorMemory>]>:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    (`shares` $shares^)? attr-dict `:` qualified(type($result))
+  }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     PipeProducerKind getProducerKind() {
       return *symbolizePipeProducerKind(getProducer());
     }
-    PipeConsumerKind getConsumerKind() {
-      return *symbolizePipeConsumerKind(getConsumer());
+    /// The consumer kind of entry `i` of `consumers`.
+    PipeConsumerKind getConsumerKind(unsigned i) {
+      return *symbolizePipeConsumerKind(
+          ::llvm::cast<::mlir::StringAttr>(getConsumers()[i]).getValue());
     }
   }];
 }
 
-/// Acquire and wait block on a slot's barrier and hand back its buffer.
+/// Acquire and wait block on a slot's barrier and hand back its buffer: the
+/// producer writes the acquired buffer, the consumer reads the waited one.
 class TileAS_PipeSlotOp<string mnemonic>
-    : TileAS_MaterializedOp<mnemonic, [MemoryEffects<TileAS_BarrierEffects>]> {
+    : TileAS_MaterializedOp<mnemonic, [MemoryEffects<TileAS_BarrierEffects>,
+        TypesMatchWith<"the result is one slot of the pipe", "pipe", "result",
+                       "::llvm::cast<::mlir::tileas::PipeType>($_self)"
+                       ".getPayload()">]> {
   let arguments = !con((ins TileAS_PipeType:$pipe, Index:$iter),
                        scheduleAttrs);
   let results = (outs TileAS_PipePayload:$result);
@@ -351,15 +442,6 @@ class TileAS_PipeSlotOp<string mnemonic>
     $pipe `,` $iter attr-dict `:` qualified(type($pipe)) `->`
     qualified(type($result))
   }];
-  let hasVerifier = 1;
-}
-
-/// Commit and release signal a slot's barrier.
-class TileAS_PipeSignalOp<string mnemonic>
-    : TileAS_MaterializedOp<mnemonic, [MemoryEffects<TileAS_BarrierEffects>]> {
-  let arguments = !con((ins TileAS_PipeType:$pipe, Index:$iter),
-                       scheduleAttrs);
-  let assemblyFormat = "$pipe `,` $iter attr-dict `:` qualified(type($pipe))";
 }
 
 def TileAS_PipeProducerAcquireOp
@@ -367,9 +449,30 @@ def TileAS_PipeProducerAcquireOp
   let summary = "waits until slot iter % depth is empty and returns it";
 }
 
-def TileAS_PipeProducerCommitOp
-    : TileAS_PipeSignalOp<"pipe.producer_commit"> {
+def TileAS_PipeProducerCommitOp : TileAS_MaterializedOp<"pipe.producer_commit",
+    [MemoryEffects<TileAS_BarrierEffects>,
+     TypesMatchWith<"the committed value is one slot of the pipe", "pipe",
+                    "value",
+                    "::llvm::cast<::mlir::tileas::PipeType>($_self)"
+                    ".getPayload()">]> {
   let summary = "marks slot iter % depth full once the producer's writes land";
+  let description = [{
+    `tileas.pipe.producer_commit %p, %k, %slot {via = "expect_tx"}
+        : !tileas.pipe<!tileas.smem<128x64xbf16>>`
+    `%slot` is what the producer wrote (the acquired slot). `via` is how the
+    full barrier's phase completes: `expect_tx` (TMA: arrive with the
+    pipe's bytes, the copy engine completes the transaction),
+    `tcgen05_commit` (UMMA: an arrive once the issuer's MMAs finish),
+    `arrive` (SIMT threads) or `cpasync_arrive` (cp.async.mbarrier.arrive).
+  }];
+  let arguments = !con((ins TileAS_PipeType:$pipe, Index:$iter,
+                            TileAS_PipePayload:$value,
+                            TileAS_StrEnumAttr<TileAS_SignalKind>:$via),
+                       scheduleAttrs);
+  let assemblyFormat = [{
+    $pipe `,` $iter `,` $value attr-dict `:` qualified(type($pipe))
+  }];
+  let hasVerifier = 1;
 }
 
 def TileAS_PipeConsumerWaitOp : TileAS_PipeSlotOp<"pipe.consumer_wait"> {
@@ -377,8 +480,38 @@ def TileAS_PipeConsumerWaitOp : TileAS_PipeSlotOp<"pipe.consumer_wait"> {
 }
 
 def TileAS_PipeConsumerReleaseOp
-    : TileAS_PipeSignalOp<"pipe.consumer_release"> {
+    : TileAS_MaterializedOp<"pipe.consumer_release",
+        [MemoryEffects<TileAS_BarrierEffects>]> {
   let summary = "marks slot iter % depth empty once the consumer's reads end";
+  let description = [{
+    `tileas.pipe.consumer_release %p, %k {via = "tcgen05_commit"}
+        : !tileas.pipe<...>`
+    `via` is how this consumer's arrival on the empty barrier happens:
+    `tcgen05_commit` (after the UMMAs that read the slot finish), `arrive`
+    (SIMT threads, after their reads) or `bulk_wait` (a TMA store's bulk
+    group has read the slot).
+  }];
+  let arguments = !con((ins TileAS_PipeType:$pipe, Index:$iter,
+                            TileAS_StrEnumAttr<TileAS_SignalKind>:$via),
+                       scheduleAttrs);
+  let assemblyFormat = "$pipe `,` $iter attr-dict `:` qualified(type($pipe))";
+  let hasVerifier = 1;
+}
+
+def TileAS_FenceOp : TileAS_MaterializedOp<"fence", [
+    MemoryEffects<TileAS_BarrierEffects>]> {
+  let summary = "orders memory between proxies or around a thread sync";
+  let description = [{
+    `tileas.fence "proxy_async"`: generic-proxy shared-memory writes become
+    visible to TMA and UMMA (fence.proxy.async.shared::cta).
+    `tcgen05_before` / `tcgen05_after`: tcgen05 ops before an arrive stay
+    before it, after a wait stay after it (tcgen05.fence::*_thread_sync).
+    `tcgen05_wait_st` / `tcgen05_wait_ld`: this thread's tcgen05.st /
+    tcgen05.ld have completed.
+  }];
+  let arguments = !con((ins TileAS_StrEnumAttr<TileAS_FenceKind>:$kind),
+                       scheduleAttrs);
+  let assemblyFormat = "$kind attr-dict";
 }
 
 def TileAS_MutexCreateOp : TileAS_MaterializedOp<"mutex.create"> {
