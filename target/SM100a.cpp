@@ -250,6 +250,64 @@ void addTileClasses(TargetModel &m) {
                    triple(TpSmemRd, perByte(0, 128))};
     c.async = c.mma = true;
   }
+  // Narrow UMMA kinds. At equal M,N an instruction takes the cycles of a BF16
+  // K=16 one with K=32 for FP8/FP6/INT8 (kind::f8f6f4, kind::mxf8f6f4,
+  // kind::i8) and K=64 for block-scaled FP4 (kind::mxf4): 2x and 4x the
+  // FLOP rate (blackwell-facts 1.2, SA fit_results.csv). The latency offset
+  // is the BF16 one: SA measured E4M3 128x128x32 SS at 200 clk with II 64 and
+  // F4 128x256x64 SS at 264 clk with II 128, both II + 136 (blackwell-facts
+  // 1.3); the TS offset was measured for BF16 only (assumption).
+  for (auto [name, rate, c0, source] :
+       {std::tuple<const char *, int64_t, int64_t, const char *>{
+            "umma_f8", 16384, 136,
+            "latency: II + 136, 1-CTA SS fit, E4M3 128x128x32 measured 200 "
+            "clk at II 64 (blackwell-facts 1.3, SA); II: FP8/FP6/INT8 K=32 "
+            "in the cycles of BF16 K=16, 16384 FLOP/clk/SM (blackwell-facts "
+            "1.2, SA); "},
+        {"umma_ts_f8", 16384, 116,
+         "latency: II + 116, the BF16 TS fit (assumption: TS not measured "
+         "for FP8, blackwell-facts 1.3); II: FP8/FP6/INT8 K=32 in the cycles "
+         "of BF16 K=16, 16384 FLOP/clk/SM (blackwell-facts 1.2, SA); "},
+        {"umma_f4", 32768, 136,
+         "latency: II + 136, 1-CTA SS fit, F4 128x256x64 measured 264 clk at "
+         "II 128 (blackwell-facts 1.3, SA); II: block-scaled FP4 K=64 in the "
+         "cycles of BF16 K=16, 32768 FLOP/clk/SM (blackwell-facts 1.2, SA); "},
+        {"umma_ts_f4", 32768, 116,
+         "latency: II + 116, the BF16 TS fit (assumption: TS not measured "
+         "for FP4, blackwell-facts 1.3); II: block-scaled FP4 K=64 in the "
+         "cycles of BF16 K=16, 32768 FLOP/clk/SM (blackwell-facts 1.2, "
+         "SA); "}}) {
+    OpClassInfo &c = b.add(
+        name, perFlop(c0, rate),
+        std::string(source) + "tp_smem_rd: SS operand reads at SMEM 128 "
+                              "B/clk/SM (blackwell-facts 1.2); chain: "
+                              "in-order TC queue (blackwell-facts 7.3 rule 5)");
+    c.chainLatency = perFlop(0, rate);
+    c.footprint = {triple(TcAndMma, perFlop(0, rate)),
+                   triple(TpMma, perFlop(0, rate)),
+                   triple(TpSmemRd, perByte(0, 128))};
+    c.async = c.mma = true;
+  }
+  // tcgen05.cp (SMEM -> TMEM): one thread of the MMA issuer issues it into the
+  // tensor core's in-order queue, ahead of the UMMAs that read the copied
+  // tile (blackwell-facts 1.4), so it holds the UMMA issue stage and reads
+  // SMEM at 128 B/clk/SM (blackwell-facts 1.2). A later tcgen05.mma of the
+  // same thread is ordered after it without a wait (PTX tcgen05 pipelined
+  // instruction pairs), so the latency is the copy's SMEM read time; its
+  // completion latency was never measured (assumption).
+  {
+    OpClassInfo &c = b.add(
+        "tmem_copy", perByte(0, 128),
+        "latency: assumption, the SMEM read time at 128 B/clk/SM "
+        "(blackwell-facts 1.2; tcgen05.cp -> tcgen05.mma of one thread is "
+        "ordered without a wait, PTX tcgen05 pipelined pairs; completion "
+        "latency not measured); tc_and_mma: issued by the MMA issuer into "
+        "the in-order TC queue (blackwell-facts 1.4); tp_smem_rd: SMEM 128 "
+        "B/clk/SM (blackwell-facts 1.2)");
+    c.footprint = {triple(TcAndMma, perByte(0, 128)),
+                   triple(TpSmemRd, perByte(0, 128))};
+    c.async = c.mma = true;
+  }
   {
     OpClassInfo &c = b.add("tmem_load", perByte(50, 512),
                            "assumption: ~50 clk tcgen05.ld (blackwell-facts "

@@ -42,12 +42,16 @@ TEST(Resolve, EveryBuiltInClassIsThere) {
   for (const OpClassInfo &cls : sm100a().getOpClasses())
     names.insert(cls.name);
   std::set<std::string> expected = {
-      "tma_load",     "tma_store",     "cp_async",      "umma",
-      "umma_ts",      "tmem_load",     "tmem_store",    "smem_load",
-      "smem_store",   "exp2",          "fma",           "cvt",
-      "reduce",       "generic",       "book.dual_alu", "book.fma_heavy",
-      "book.fp32x2",  "book.smem_rd",  "book.smem_wr",  "book.tmem_rd",
-      "book.tmem_wr", "book.tma_load", "book.mma"};
+      "tma_load",     "tma_store",     "cp_async",
+      "umma",         "umma_ts",       "umma_f8",
+      "umma_ts_f8",   "umma_f4",       "umma_ts_f4",
+      "tmem_copy",    "tmem_load",     "tmem_store",
+      "smem_load",    "smem_store",    "exp2",
+      "fma",          "cvt",           "reduce",
+      "generic",      "book.dual_alu", "book.fma_heavy",
+      "book.fp32x2",  "book.smem_rd",  "book.smem_wr",
+      "book.tmem_rd", "book.tmem_wr",  "book.tma_load",
+      "book.mma"};
   EXPECT_EQ(names, expected);
   for (const OpClassInfo &cls : sm100a().getOpClasses()) {
     EXPECT_EQ(sm100a().lookupOpClass(cls.name), &cls);
