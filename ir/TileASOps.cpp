@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Config/llvm-config.h"
 
 using namespace mlir;
 using namespace mlir::tileas;
@@ -118,6 +119,81 @@ LogicalResult SmemStoreOp::verify() { return verifyTileMove(*this); }
 // UMMA.
 //===----------------------------------------------------------------------===//
 
+/// The FP8/FP6/FP4 element types of the tensor core's kind::f8f6f4 family:
+/// E4M3 and E5M2. MLIR 19 has no FP6, FP4 or UE8M0 type; MLIR 20 adds
+/// f6E2M3FN, f6E3M2FN, f4E2M1FN and f8E8M0FNU, accepted when built with it.
+static bool isBlockScalableFloat(Type t) {
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
+    return true;
+#if LLVM_VERSION_MAJOR >= 20
+  if (isa<Float6E2M3FNType, Float6E3M2FNType, Float4E2M1FNType>(t))
+    return true;
+#endif
+  return false;
+}
+
+/// A UE8M0 scale factor (an unsigned biased exponent byte, 2^(e - 127)). MLIR
+/// 19 has no such float type, so the IR writes it `ui8`.
+static bool isUE8M0(Type t) {
+#if LLVM_VERSION_MAJOR >= 20
+  if (isa<Float8E8M0FNUType>(t))
+    return true;
+#endif
+  return t.isUnsignedInteger(8);
+}
+
+/// Block scaling (tcgen05.mma kind::mxf8f6f4 / kind::mxf4): one UE8M0 factor
+/// per 32 elements of K per row of A and of B, in tensor memory. scale_a is
+/// M x K/32; scale_b is N x K/32, and rows above the 128 TMEM lanes fold into
+/// further column blocks (N = 256 gives 128 x 2K/32).
+static LogicalResult verifyBlockScale(UmmaOp op, int64_t m, int64_t n,
+                                      int64_t k) {
+  constexpr int64_t kScaleBlock = 32, kLanes = 128;
+  Value sfa = op.getScaleA(), sfb = op.getScaleB();
+  if (!sfa && !sfb)
+    return success();
+  if (!sfa || !sfb)
+    return op.emitOpError("expects both scale_a and scale_b or neither, got "
+                          "only ")
+           << (sfa ? "scale_a" : "scale_b");
+  Type elem = cast<ShapedType>(op.getA().getType()).getElementType();
+  if (!isBlockScalableFloat(elem))
+    return op.emitOpError("expects FP8 (f8E4M3FN, f8E5M2) or FP4 A and B "
+                          "with scale factors, got ")
+           << elem;
+  Type accElem = op.getAcc().getType().getElementType();
+  if (!accElem.isF32())
+    return op.emitOpError("expects an f32 accumulator with scale factors, "
+                          "got ")
+           << accElem;
+  if (k % kScaleBlock != 0)
+    return op.emitOpError("expects K (")
+           << k << ") to be a multiple of the scale block (" << kScaleBlock
+           << ")";
+  auto check = [&](StringRef name, Value sf, StringRef dim,
+                   int64_t rows) -> LogicalResult {
+    TmemType type = cast<TmemType>(sf.getType());
+    if (!isUE8M0(type.getElementType()))
+      return op.emitOpError("expects ")
+             << name << " to hold UE8M0 factors (ui8), got "
+             << type.getElementType();
+    int64_t lanes = std::min(rows, kLanes);
+    int64_t cols = (rows + kLanes - 1) / kLanes * (k / kScaleBlock);
+    if (type.getShape() != ArrayRef<int64_t>{lanes, cols})
+      return op.emitOpError("expects ")
+             << name << " to be " << lanes << 'x' << cols << " (" << dim
+             << " = " << rows << " rows of K/" << kScaleBlock << " = "
+             << k / kScaleBlock << " factors"
+             << (rows > kLanes ? ", rows above 128 in further column blocks"
+                               : "")
+             << "), got " << formatShape(type.getShape());
+    return success();
+  };
+  if (failed(check("scale_a", sfa, "M", m)))
+    return failure();
+  return check("scale_b", sfb, "N", n);
+}
+
 LogicalResult UmmaOp::verify() {
   auto a = cast<ShapedType>(getA().getType());
   SmemType b = getB().getType();
@@ -154,7 +230,7 @@ LogicalResult UmmaOp::verify() {
     return emitOpError("expects the result type to equal the accumulator "
                        "type ")
            << acc << ", got " << getResult().getType();
-  return success();
+  return verifyBlockScale(*this, m, n, k);
 }
 
 //===----------------------------------------------------------------------===//

@@ -183,7 +183,8 @@ def TileAS_TmemCopyOp : TileAS_SchedulableOp<"tmem_copy", "tmem_copy", [
 
 def TileAS_UmmaOp : TileAS_SchedulableOp<"umma", "", [
     MemoryEffects<[MemRead<TileAS_SharedMemory>, MemRead<TileAS_TensorMemory>,
-                   MemWrite<TileAS_TensorMemory>]>],
+                   MemWrite<TileAS_TensorMemory>]>,
+    AttrSizedOperandSegments],
     ["isAccumulatorOperand"]> {
   let summary = "tensor-core MMA into a tensor-memory accumulator";
   let description = [{
@@ -194,14 +195,33 @@ def TileAS_UmmaOp : TileAS_SchedulableOp<"umma", "", [
     D = A * B^T (+ acc when `accumulate` is set). A is MxK in shared memory
     (class `umma`) or tensor memory (class `umma_ts`), B is NxK (K-major) in
     shared memory, and the accumulator and result are MxN in tensor memory.
+    FP8/FP6/INT8 operands use the `_f8` classes, block-scaled FP4 the `_f4`
+    ones (their K per instruction is 2x and 4x BF16's).
+
+    Block scaling (tcgen05.mma kind::mxf8f6f4 / kind::mxf4):
+
+    `%d = tileas.umma %a, %b, %acc scale(%sfa, %sfb) {accumulate}
+        : !tileas.smem<128x128xf8E4M3FN>, !tileas.smem<256x128xf8E4M3FN>,
+          !tileas.tmem<128x256xf32>
+          scale(!tileas.tmem<128x4xui8>, !tileas.tmem<128x8xui8>)
+        -> !tileas.tmem<128x256xf32>`
+
+    computes (A * scale_a) * (B * scale_b)^T: one UE8M0 factor (written
+    `ui8`, the biased exponent byte) per 32 elements of K per row, read from
+    tensor memory. scale_a is M x K/32; scale_b is N x K/32, with rows above
+    the 128 lanes folded into further column blocks (N = 256: 128 x 2K/32).
   }];
   let arguments = (ins TileAS_MmaOperand:$a, TileAS_SmemType:$b,
-                       TileAS_TmemType:$acc, UnitAttr:$accumulate);
+                       TileAS_TmemType:$acc,
+                       Optional<TileAS_TmemType>:$scale_a,
+                       Optional<TileAS_TmemType>:$scale_b,
+                       UnitAttr:$accumulate);
   let results = (outs TileAS_TmemType:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,`
-    qualified(type($b)) `,` qualified(type($acc)) `->`
-    qualified(type($result))
+    $a `,` $b `,` $acc (`scale` `(` $scale_a^ `,` $scale_b `)`)? attr-dict `:`
+    qualified(type($a)) `,` qualified(type($b)) `,` qualified(type($acc))
+    (`scale` `(` qualified(type($scale_a))^ `,` qualified(type($scale_b))
+    `)`)? `->` qualified(type($result))
   }];
   let hasVerifier = 1;
   let extraClassDefinition = "";

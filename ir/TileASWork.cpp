@@ -31,11 +31,23 @@ OpWork TmemLoadOp::getWork() { return bytesOf(getSource().getType()); }
 OpWork TmemStoreOp::getWork() { return bytesOf(getSource().getType()); }
 OpWork SmemLoadOp::getWork() { return bytesOf(getSource().getType()); }
 OpWork SmemStoreOp::getWork() { return bytesOf(getSource().getType()); }
+OpWork TmemCopyOp::getWork() { return bytesOf(getSource().getType()); }
 
 // The TS variant reads A from tensor memory, which changes both its cost and
-// the SMEM bandwidth it consumes, so it is a class of its own.
+// the SMEM bandwidth it consumes, so it is a class of its own. The element
+// width picks the rate: FP8/FP6/INT8 (kind::f8f6f4, kind::mxf8f6f4,
+// kind::i8) take K=32 per instruction and block-scaled FP4 (kind::mxf4) K=64
+// in the cycles of BF16 K=16, so they have classes of their own too (the
+// rates are target data). Unscaled FP4 goes through kind::f8f6f4 at K=32.
 StringRef UmmaOp::getOpClass() {
-  return isa<TmemType>(getA().getType()) ? "umma_ts" : "umma";
+  bool ts = isa<TmemType>(getA().getType());
+  Type elem = cast<ShapedType>(getA().getType()).getElementType();
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  if (bits <= 4 && isa<FloatType>(elem) && getScaleA())
+    return ts ? "umma_ts_f4" : "umma_f4";
+  if (bits <= 8)
+    return ts ? "umma_ts_f8" : "umma_f8";
+  return ts ? "umma_ts" : "umma";
 }
 
 OpWork UmmaOp::getWork() {
@@ -43,6 +55,8 @@ OpWork UmmaOp::getWork() {
   SmemType b = getB().getType();
   int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(0);
   OpWork work;
+  // Real FLOPs whatever the element width: the class's rate turns them into
+  // cycles. Scale factors are in TMEM and cost no SMEM bandwidth.
   work.flops = 2 * m * n * k;
   // Only shared-memory operands cost SMEM bandwidth; TMEM reads do not.
   work.bytes = b.getSizeInBytes();

@@ -178,7 +178,7 @@ func.func @umma_result(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<128x64xbf
 
 func.func @umma_b_in_tmem(%a: !tileas.smem<128x64xbf16>, %b: !tileas.tmem<128x64xbf16>, %acc: !tileas.tmem<128x128xf32>) {
   // expected-error @+1 {{'tileas.umma' op operand #1 must be a tile buffer in shared memory, but got '!tileas.tmem<128x64xbf16>'}}
-  %d = "tileas.umma"(%a, %b, %acc) : (!tileas.smem<128x64xbf16>, !tileas.tmem<128x64xbf16>, !tileas.tmem<128x128xf32>) -> !tileas.tmem<128x128xf32>
+  %d = "tileas.umma"(%a, %b, %acc) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (!tileas.smem<128x64xbf16>, !tileas.tmem<128x64xbf16>, !tileas.tmem<128x128xf32>) -> !tileas.tmem<128x128xf32>
   return
 }
 
