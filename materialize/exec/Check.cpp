@@ -1,0 +1,226 @@
+//===- Check.cpp - the checker's API: trip counts, seeds, references ------===//
+
+#include "materialize/exec/Check.h"
+
+#include "materialize/exec/Interpreter.h"
+
+#include "attrs/AttrNames.h"
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace tilepipe::exec;
+
+std::string tilepipe::exec::explain(const Finding &finding) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  explain(finding, os);
+  return os.str();
+}
+
+void tilepipe::exec::explain(const Finding &finding, llvm::raw_ostream &os) {
+  os << finding.kind << ": " << finding.message << " (trip count "
+     << finding.tripCount << ", seed " << finding.seed << ")";
+}
+
+Census tilepipe::exec::census(FunctionOpInterface func) {
+  Census c;
+  func->walk([&](Operation *op) {
+    if (isa<tileas::AgentOp>(op))
+      ++c.agents;
+    else if (isa<tileas::PipeCreateOp>(op))
+      ++c.pipes;
+    else if (isa<tileas::MutexCreateOp>(op))
+      ++c.mutexes;
+  });
+  return c;
+}
+
+std::vector<uint64_t> tilepipe::exec::defaultTripCounts(FunctionOpInterface func) {
+  uint64_t maxDepth = 0, stages = 0;
+  func->walk([&](Operation *op) {
+    if (auto pipe = dyn_cast<tileas::PipeCreateOp>(op))
+      maxDepth = std::max<uint64_t>(maxDepth, pipe.getDepth());
+    if (auto s = op->getAttrOfType<IntegerAttr>(tilepipe::attrs::kStages))
+      stages = std::max<uint64_t>(stages, s.getInt());
+  });
+  maxDepth = std::max<uint64_t>(maxDepth, 1);
+  uint64_t s = stages ? stages : maxDepth;
+  std::set<uint64_t> counts = {0, 1, 2, s - 1, s, s + 1, 2 * maxDepth + 3, 20};
+  return std::vector<uint64_t>(counts.begin(), counts.end());
+}
+
+/// Folds `v` from constants and the argument values bound so far.
+static std::optional<int64_t> evalStatic(Value v,
+                                         const std::vector<int64_t> &args) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner()->isEntryBlock() &&
+        isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      return args[arg.getArgNumber()];
+    return std::nullopt;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto c = dyn_cast<arith::ConstantOp>(def))
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return i.getInt();
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    auto a = evalStatic(def->getOperand(0), args);
+    auto b = evalStatic(def->getOperand(1), args);
+    if (!a || !b)
+      return std::nullopt;
+    if (isa<arith::AddIOp>(def))
+      return *a + *b;
+    if (isa<arith::SubIOp>(def))
+      return *a - *b;
+    return *a * *b;
+  }
+  return std::nullopt;
+}
+
+/// Index arguments: trip-count arguments (the upper bound of an scf.for,
+/// or `ub` in a `(ub - lb) / step` computation) get lb + N * step, the
+/// others 1000 + their number, so distinct arguments never look equal.
+static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
+                                          uint64_t tripCount) {
+  Block &entry = func.getFunctionBody().front();
+  std::vector<int64_t> args(entry.getNumArguments());
+  for (unsigned i = 0; i < args.size(); ++i)
+    args[i] = 1000 + i;
+  std::vector<bool> bound(args.size(), false);
+  auto bindArg = [&](Value ub, Value lb, Value step) {
+    auto arg = dyn_cast<BlockArgument>(ub);
+    if (!arg || arg.getOwner() != &entry || !arg.getType().isIndex() ||
+        bound[arg.getArgNumber()])
+      return;
+    int64_t l = evalStatic(lb, args).value_or(0);
+    int64_t s = evalStatic(step, args).value_or(1);
+    args[arg.getArgNumber()] = l + int64_t(tripCount) * s;
+    bound[arg.getArgNumber()] = true;
+  };
+  func->walk([&](scf::ForOp loop) {
+    bindArg(loop.getUpperBound(), loop.getLowerBound(), loop.getStep());
+  });
+  // Peeled code computes N = ceildiv(ub - lb, step) instead of looping to ub.
+  for (BlockArgument arg : entry.getArguments())
+    for (Operation *user : arg.getUsers()) {
+      auto sub = dyn_cast<arith::SubIOp>(user);
+      if (!sub || sub.getLhs() != arg)
+        continue;
+      for (Operation *div : sub->getUsers())
+        if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp, arith::DivUIOp,
+                arith::DivSIOp>(div) &&
+            div->getOperand(0) == sub.getResult())
+          bindArg(arg, sub.getRhs(), div->getOperand(1));
+    }
+  return args;
+}
+
+References tilepipe::exec::recordReferences(FunctionOpInterface func,
+                                            llvm::ArrayRef<uint64_t> tripCounts) {
+  References refs;
+  for (uint64_t n : tripCounts) {
+    Reference &ref = refs.byTripCount[n];
+    ref.indexArgs = bindIndexArgs(func, n);
+    RunConfig config;
+    config.tripCount = n;
+    config.seed = 0;
+    config.sequential = true;
+    config.indexArgs = ref.indexArgs;
+    RunResult run = Interpreter(func, config).run();
+    if (run.finding) {
+      ref.failure = run.finding;
+      continue;
+    }
+    for (const Instance &i : run.instances)
+      ++ref.instances[{i.name, i.term}];
+  }
+  return refs;
+}
+
+/// The first instance the reference does not account for, else the first
+/// op name with instances missing.
+static std::optional<Finding> compare(FunctionOpInterface func,
+                                      const RunResult &run,
+                                      const Reference &ref,
+                                      const RunConfig &config) {
+  auto remaining = ref.instances;
+  for (const Instance &i : run.instances) {
+    auto it = remaining.find({i.name, i.term});
+    if (it != remaining.end() && it->second > 0) {
+      --it->second;
+      continue;
+    }
+    bool known = it != remaining.end();
+    std::string text = "thread '" + run.threadNames[i.thread] + "' at '" +
+                       i.name + "': computes " + run.terms.render(i.term) +
+                       (known ? ", more often than the sequential loop does"
+                              : ", which the sequential loop never computes "
+                                "(reads data of another iteration?)");
+    return Finding{i.op->getLoc(), "wrong-value", text,
+                   run.threadNames[i.thread], config.tripCount, config.seed};
+  }
+  std::map<std::string, std::pair<unsigned, unsigned>> missing;
+  for (const auto &[key, count] : ref.instances)
+    missing[key.first].second += count;
+  for (const auto &[key, count] : remaining)
+    missing[key.first].first += count;
+  for (const auto &[name, counts] : missing) {
+    if (!counts.first)
+      continue;
+    std::string text = "an instance of '" + name + "' never executes (" +
+                       std::to_string(counts.first) + " of the " +
+                       std::to_string(counts.second) +
+                       " the sequential loop runs are missing)";
+    return Finding{func.getLoc(), "missing-instance", text, "main",
+                   config.tripCount, config.seed};
+  }
+  return std::nullopt;
+}
+
+std::optional<Finding>
+tilepipe::exec::checkFunction(FunctionOpInterface func,
+                              const CheckOptions &options,
+                              const References *refs) {
+  std::vector<uint64_t> counts = options.tripCounts;
+  if (counts.empty() && refs)
+    for (const auto &entry : refs->byTripCount)
+      counts.push_back(entry.first);
+  if (counts.empty())
+    counts = defaultTripCounts(func);
+  for (uint64_t n : counts) {
+    const Reference *ref = nullptr;
+    if (refs) {
+      auto it = refs->byTripCount.find(n);
+      if (it != refs->byTripCount.end())
+        ref = &it->second;
+    }
+    if (ref && ref->failure) {
+      Finding f = *ref->failure;
+      f.kind = "reference-failed";
+      f.message = "the original loop could not be executed: " +
+                  ref->failure->kind + ": " + ref->failure->message;
+      return f;
+    }
+    RunConfig config;
+    config.tripCount = n;
+    config.maxLatency = options.maxLatency;
+    config.maxSteps = options.maxSteps;
+    config.indexArgs = ref ? ref->indexArgs : bindIndexArgs(func, n);
+    for (unsigned s = 0; s < options.seeds; ++s) {
+      config.seed = options.firstSeed + s;
+      RunResult run = Interpreter(func, config).run();
+      if (run.finding)
+        return run.finding;
+      if (ref)
+        if (std::optional<Finding> f = compare(func, run, *ref, config))
+          return f;
+    }
+  }
+  return std::nullopt;
+}

@@ -1,0 +1,522 @@
+//===- Interpreter.cpp - threads, scheduling, control flow, arith ---------===//
+
+#include "materialize/exec/Interpreter.h"
+
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tilepipe::exec;
+
+Interpreter::Interpreter(FunctionOpInterface func, const RunConfig &config)
+    : func(func), config(config), rng(mix64(config.seed) ^ config.tripCount) {
+  Thread main;
+  main.name = "main";
+  Block &entry = func.getFunctionBody().front();
+  main.frames.push_back({&entry, entry.begin(), func.getOperation()});
+  threads.push_back(std::move(main));
+  for (BlockArgument arg : entry.getArguments()) {
+    unsigned n = arg.getArgNumber();
+    if (arg.getType().isIntOrIndex()) {
+      int64_t v = n < config.indexArgs.size() ? config.indexArgs[n]
+                                              : int64_t(1000 + n);
+      bind(0, arg, Val::integer(v));
+      continue;
+    }
+    // Descriptors, memrefs and tiles passed in are buffers whose content is
+    // the argument itself.
+    Buffer b;
+    b.content = result.terms.leaf("arg", n);
+    b.name = "argument #" + std::to_string(n);
+    buffers.push_back(b);
+    bind(0, arg, Val::handle(buffers.size() - 1));
+  }
+}
+
+void Interpreter::fail(unsigned t, Operation *op, StringRef kind,
+                       const std::string &message) {
+  if (result.finding)
+    return;
+  Location loc = op ? op->getLoc() : func.getLoc();
+  std::string where = op ? "'" + op->getName().getStringRef().str() + "'" : "";
+  std::string text = "thread '" + threads[t].name + "'";
+  if (op)
+    text += " at " + where;
+  text += ": " + message;
+  result.finding = Finding{loc,          kind.str(),         text,
+                           threads[t].name, config.tripCount, config.seed};
+}
+
+void Interpreter::schedule(uint64_t at, Operation *op, bool writesData,
+                           std::function<void()> fire) {
+  if (config.sequential) {
+    fire();
+    return;
+  }
+  Event e;
+  e.time = at;
+  e.op = op;
+  e.writesData = writesData;
+  e.fire = std::move(fire);
+  events.push(std::move(e));
+}
+
+const Val *Interpreter::lookup(unsigned t, Value v) const {
+  for (int i = int(t); i >= 0; i = threads[i].parent) {
+    auto it = threads[i].env.find(v);
+    if (it != threads[i].env.end())
+      return &it->second;
+  }
+  return nullptr;
+}
+
+Val Interpreter::get(unsigned t, Value v) {
+  if (const Val *val = lookup(t, v))
+    return *val;
+  // Cannot happen in verified IR; keep going with an opaque value.
+  return Val::tile(result.terms.leaf("undefined", 0));
+}
+
+int64_t Interpreter::getInt(unsigned t, Value v) {
+  Val val = get(t, v);
+  return val.isInt() ? val.i : 0;
+}
+
+uint64_t Interpreter::attrHash(Operation *op) {
+  auto it = attrHashes.find(op);
+  if (it != attrHashes.end())
+    return it->second;
+  // Schedule bookkeeping (stage, order, tileas.schedule.*) differs between
+  // the original and the emitted op; only the op's own meaning counts.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (NamedAttribute attr : op->getAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name.starts_with("tileas.") || name == "stage" || name == "order" ||
+        name == "operandSegmentSizes" || name == "operand_segment_sizes")
+      continue;
+    os << name << "=" << attr.getValue() << ";";
+  }
+  uint64_t h = hashString(os.str());
+  attrHashes[op] = h;
+  return h;
+}
+
+uint64_t Interpreter::opaqueTerm(unsigned t, Operation *op) {
+  std::vector<uint64_t> args;
+  for (Value operand : op->getOperands()) {
+    Val v = get(t, operand);
+    switch (v.kind) {
+    case Val::Kind::Int:
+      args.push_back(result.terms.intLeaf(v.i));
+      break;
+    case Val::Kind::Term:
+      args.push_back(v.term);
+      break;
+    case Val::Kind::Handle:
+      args.push_back(buffers[v.buffer].content);
+      break;
+    default:
+      args.push_back(result.terms.leaf("object", uint64_t(v.i)));
+    }
+  }
+  return result.terms.apply(op->getName().getStringRef(), attrHash(op), args);
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduling.
+//===----------------------------------------------------------------------===//
+
+bool Interpreter::isBlocked(unsigned t) {
+  Thread &th = threads[t];
+  Operation *op = &*th.frames.back().next;
+  // Code after the agents runs once all of them finished.
+  if (th.liveChildren && !isa<tileas::AgentOp>(op))
+    return true;
+  if (isa<tileas::PipeProducerAcquireOp>(op))
+    return !slotReady(t, op, false);
+  if (isa<tileas::PipeConsumerWaitOp>(op))
+    return !slotReady(t, op, true);
+  if (isa<tileas::MutexLockOp>(op))
+    return !lockReady(t, op);
+  return false;
+}
+
+void Interpreter::describeBlocked(unsigned t, std::string &out) {
+  Thread &th = threads[t];
+  Operation *op = &*th.frames.back().next;
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "thread '" << th.name << "' ";
+  if (th.liveChildren && !isa<tileas::AgentOp>(op)) {
+    os << "waits for its " << th.liveChildren << " agent(s) to finish";
+  } else if (isa<tileas::PipeProducerAcquireOp, tileas::PipeConsumerWaitOp>(
+                 op)) {
+    bool wait = isa<tileas::PipeConsumerWaitOp>(op);
+    Val pv = get(t, op->getOperand(0));
+    int64_t k = getInt(t, op->getOperand(1));
+    const Pipe &p = pipes[pv.i];
+    unsigned slot = unsigned(k % p.depth);
+    const MBarrier &bar = wait ? p.full[slot] : p.empty[slot];
+    os << "blocks in " << op->getName().getStringRef() << " of "
+       << slotName(int(pv.i), k) << " (" << (wait ? "full" : "empty")
+       << " barrier: " << bar.completed << " phase(s) completed, "
+       << bar.pending << " of " << bar.expected << " arrival(s) pending, tx "
+       << bar.tx << ")";
+  } else if (isa<tileas::MutexLockOp>(op)) {
+    const Mutex &m = mutexes[get(t, op->getOperand(0)).i];
+    os << "blocks in tileas.mutex.lock of " << m.name << " for group "
+       << getInt(t, op->getOperand(1)) << " (token with group " << m.token
+       << (m.inTransit ? ", in transit" : "") << ")";
+  } else {
+    os << "blocks at " << op->getName().getStringRef();
+  }
+  if (!out.empty())
+    out += "; ";
+  out += os.str();
+}
+
+RunResult Interpreter::run() {
+  uint64_t steps = 0;
+  std::vector<unsigned> runnable;
+  while (!result.finding) {
+    while (!events.empty() && events.nextTime() <= now && !result.finding)
+      events.pop().fire();
+    if (result.finding)
+      break;
+    if (threads[0].done)
+      break;
+    if (++steps > config.maxSteps) {
+      fail(0, nullptr, "step-budget",
+           "step budget of " + std::to_string(config.maxSteps) +
+               " exhausted (a loop that does not end?)");
+      break;
+    }
+    runnable.clear();
+    for (unsigned t = 0; t < threads.size(); ++t)
+      if (!threads[t].done && !isBlocked(t))
+        runnable.push_back(t);
+    if (result.finding)
+      break;
+    if (runnable.empty()) {
+      if (!events.empty()) {
+        now = events.nextTime();
+        continue;
+      }
+      std::string what;
+      int first = -1;
+      for (unsigned t = 0; t < threads.size(); ++t) {
+        if (threads[t].done)
+          continue;
+        describeBlocked(t, what);
+        // Report at a blocked agent op rather than at main's join.
+        if (first < 0 || (first == 0 && !threads[t].liveChildren))
+          first = int(t);
+      }
+      fail(unsigned(first), &*threads[first].frames.back().next, "deadlock",
+           "no thread can run and nothing is in flight: " + what);
+      break;
+    }
+    unsigned t = runnable[rng.below(runnable.size())];
+    step(t);
+    ++now;
+  }
+  if (!result.finding) {
+    if (Operation *op = events.pendingDataWriter())
+      fail(0, op, "unbalanced",
+           "the function ended while this async write was still in flight: "
+           "nobody waited for its result");
+  }
+  while (!result.finding && !events.empty())
+    events.pop().fire();
+  if (!result.finding)
+    endChecks();
+  for (const Thread &th : threads)
+    result.threadNames.push_back(th.name);
+  return std::move(result);
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow.
+//===----------------------------------------------------------------------===//
+
+void Interpreter::finishThread(unsigned t) {
+  Thread &th = threads[t];
+  th.done = true;
+  Operation *end = &*th.frames.back().next;
+  if (!th.holds.empty()) {
+    const Hold &h = th.holds.front();
+    fail(t, end, "unbalanced",
+         "ends holding " + slotName(h.pipe, h.iter) + ": its " +
+             (h.wait ? "consumer_wait was never released"
+                     : "producer_acquire was never committed"));
+  }
+  if (!th.mutexes.empty())
+    fail(t, end, "unbalanced",
+         "ends holding " + mutexes[th.mutexes.front()].name +
+             ": a lock without its unlock");
+  if (th.parent >= 0)
+    --threads[th.parent].liveChildren;
+}
+
+Interpreter::Step Interpreter::stepControl(unsigned t, Operation *op,
+                                           bool &handled) {
+  handled = true;
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    Val lb = get(t, loop.getLowerBound()), ub = get(t, loop.getUpperBound()),
+        st = get(t, loop.getStep());
+    if (!lb.isInt() || !ub.isInt() || !st.isInt()) {
+      fail(t, op, "poison-read", "loop bounds are not defined integers");
+      return Step::Failed;
+    }
+    if (st.i <= 0) {
+      fail(t, op, "malformed", "loop step " + std::to_string(st.i) + " <= 0");
+      return Step::Failed;
+    }
+    std::vector<Val> inits;
+    for (Value v : loop.getInitArgs())
+      inits.push_back(get(t, v));
+    if (lb.i >= ub.i) {
+      for (auto [r, v] : llvm::zip(loop.getResults(), inits))
+        bind(t, r, v);
+      return Step::Advance;
+    }
+    Block *body = loop.getBody();
+    threads[t].frames.push_back({body, body->begin(), op, lb.i, ub.i, st.i});
+    bind(t, loop.getInductionVar(), Val::integer(lb.i));
+    for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), inits))
+      bind(t, a, v);
+    return Step::Moved;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    Val c = get(t, branch.getCondition());
+    if (!c.isInt()) {
+      fail(t, op, "poison-read", "the condition is not a defined integer");
+      return Step::Failed;
+    }
+    Region &region = c.i ? branch.getThenRegion() : branch.getElseRegion();
+    if (region.empty())
+      return Step::Advance;
+    Block *block = &region.front();
+    threads[t].frames.push_back({block, block->begin(), op});
+    return Step::Moved;
+  }
+  if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+    std::vector<Val> vals;
+    for (Value v : yield.getOperands())
+      vals.push_back(get(t, v));
+    Frame &f = threads[t].frames.back();
+    if (auto loop = dyn_cast<scf::ForOp>(f.owner)) {
+      f.iv += f.step;
+      if (f.iv < f.ub) {
+        bind(t, loop.getInductionVar(), Val::integer(f.iv));
+        for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), vals))
+          bind(t, a, v);
+        f.next = f.block->begin();
+        return Step::Moved;
+      }
+    }
+    Operation *owner = f.owner;
+    threads[t].frames.pop_back();
+    for (auto [r, v] : llvm::zip(owner->getResults(), vals))
+      bind(t, r, v);
+    ++threads[t].frames.back().next;
+    return Step::Moved;
+  }
+  if (auto agent = dyn_cast<tileas::AgentOp>(op)) {
+    unsigned agents = 0;
+    for (const Thread &th : threads)
+      agents += th.parent >= 0;
+    Thread child;
+    child.name = agent.getRole().str() + std::to_string(agents);
+    child.parent = int(t);
+    Block *body = &agent.getBody().front();
+    child.frames.push_back({body, body->begin(), op});
+    threads.push_back(std::move(child));
+    ++threads[t].liveChildren;
+    return Step::Advance;
+  }
+  if (isa<tileas::AgentYieldOp, func::ReturnOp>(op)) {
+    finishThread(t);
+    return Step::Moved;
+  }
+  handled = false;
+  return Step::Advance;
+}
+
+/// Sign-extends the low `width` bits.
+static int64_t sext(int64_t v, unsigned width) {
+  if (width >= 64)
+    return v;
+  uint64_t m = uint64_t(1) << (width - 1);
+  uint64_t x = uint64_t(v) & ((uint64_t(1) << width) - 1);
+  return int64_t((x ^ m) - m);
+}
+
+static uint64_t zext(int64_t v, unsigned width) {
+  if (width >= 64)
+    return uint64_t(v);
+  return uint64_t(v) & ((uint64_t(1) << width) - 1);
+}
+
+static unsigned widthOf(Type type) {
+  if (auto it = dyn_cast<IntegerType>(type))
+    return it.getWidth();
+  return 64;
+}
+
+Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
+                                         bool &handled) {
+  handled = false;
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto attr = dyn_cast<IntegerAttr>(cst.getValue())) {
+      handled = true;
+      bind(t, cst.getResult(),
+           Val::integer(sext(attr.getValue().getSExtValue(),
+                             widthOf(cst.getType()))));
+      return Step::Advance;
+    }
+    return Step::Advance; // a tile constant: an opaque term
+  }
+  if (isa<ub::PoisonOp>(op)) {
+    handled = true;
+    bind(t, op->getResult(0), Val::poison());
+    return Step::Advance;
+  }
+  if (op->getDialect() == nullptr ||
+      op->getDialect()->getNamespace() != "arith" || op->getNumResults() != 1 ||
+      !op->getResult(0).getType().isIntOrIndex())
+    return Step::Advance;
+  std::vector<Val> in;
+  for (Value v : op->getOperands())
+    in.push_back(get(t, v));
+  if (auto sel = dyn_cast<arith::SelectOp>(op)) {
+    handled = true;
+    if (!in[0].isInt())
+      bind(t, sel.getResult(), Val::poison());
+    else
+      bind(t, sel.getResult(), in[0].i ? in[1] : in[2]);
+    return Step::Advance;
+  }
+  for (const Val &v : in)
+    if (v.kind == Val::Kind::Poison) {
+      handled = true;
+      bind(t, op->getResult(0), Val::poison());
+      return Step::Advance;
+    }
+  for (const Val &v : in)
+    if (!v.isInt())
+      return Step::Advance;
+  unsigned w = widthOf(op->getResult(0).getType());
+  unsigned inW = op->getNumOperands() ? widthOf(op->getOperand(0).getType()) : w;
+  int64_t a = in.size() > 0 ? in[0].i : 0, b = in.size() > 1 ? in[1].i : 0;
+  uint64_t ua = zext(a, inW), ub = zext(b, inW);
+  auto divByZero = [&]() {
+    fail(t, op, "malformed", "division by zero");
+    handled = true;
+    return Step::Failed;
+  };
+  std::optional<int64_t> r;
+  if (isa<arith::AddIOp>(op))
+    r = int64_t(uint64_t(a) + uint64_t(b));
+  else if (isa<arith::SubIOp>(op))
+    r = int64_t(uint64_t(a) - uint64_t(b));
+  else if (isa<arith::MulIOp>(op))
+    r = int64_t(uint64_t(a) * uint64_t(b));
+  else if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op)) {
+    if (!ub)
+      return divByZero();
+    if (isa<arith::DivUIOp>(op))
+      r = int64_t(ua / ub);
+    else if (isa<arith::RemUIOp>(op))
+      r = int64_t(ua % ub);
+    else
+      r = int64_t(ua / ub + (ua % ub != 0));
+  } else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                 arith::FloorDivSIOp>(op)) {
+    if (!b)
+      return divByZero();
+    int64_t q = a / b, m = a % b;
+    if (isa<arith::DivSIOp>(op))
+      r = q;
+    else if (isa<arith::RemSIOp>(op))
+      r = m;
+    else if (isa<arith::CeilDivSIOp>(op))
+      r = q + ((m != 0) && ((m > 0) == (b > 0)));
+    else
+      r = q - ((m != 0) && ((m < 0) != (b < 0)));
+  } else if (isa<arith::MinUIOp>(op))
+    r = ua < ub ? a : b;
+  else if (isa<arith::MaxUIOp>(op))
+    r = ua > ub ? a : b;
+  else if (isa<arith::MinSIOp>(op))
+    r = std::min(a, b);
+  else if (isa<arith::MaxSIOp>(op))
+    r = std::max(a, b);
+  else if (isa<arith::AndIOp>(op))
+    r = a & b;
+  else if (isa<arith::OrIOp>(op))
+    r = a | b;
+  else if (isa<arith::XOrIOp>(op))
+    r = a ^ b;
+  else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
+    r = a;
+  else if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
+    r = int64_t(ua);
+  else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    using P = arith::CmpIPredicate;
+    switch (cmp.getPredicate()) {
+    case P::eq: r = a == b; break;
+    case P::ne: r = a != b; break;
+    case P::slt: r = a < b; break;
+    case P::sle: r = a <= b; break;
+    case P::sgt: r = a > b; break;
+    case P::sge: r = a >= b; break;
+    case P::ult: r = ua < ub; break;
+    case P::ule: r = ua <= ub; break;
+    case P::ugt: r = ua > ub; break;
+    case P::uge: r = ua >= ub; break;
+    }
+  }
+  if (!r)
+    return Step::Advance;
+  handled = true;
+  bind(t, op->getResult(0), Val::integer(sext(*r, w)));
+  return Step::Advance;
+}
+
+Interpreter::Step Interpreter::step(unsigned t) {
+  Operation *op = &*threads[t].frames.back().next;
+  bool handled = false;
+  Step s = stepControl(t, op, handled);
+  if (!handled)
+    s = stepArith(t, op, handled);
+  if (!handled && isa<tileas::TileASDialect>(op->getDialect()))
+    s = stepTileAS(t, op, handled);
+  if (!handled) {
+    // Anything else that only computes values becomes an opaque term of
+    // its operands; anything with effects or regions we cannot model.
+    if (op->getNumRegions() == 0 && isMemoryEffectFree(op)) {
+      uint64_t term = opaqueTerm(t, op);
+      for (auto [i, r] : llvm::enumerate(op->getResults()))
+        bind(t, r, Val::tile(i ? mix64(term + i) : term));
+      s = Step::Advance;
+    } else {
+      fail(t, op, "unsupported",
+           "cannot execute '" + op->getName().getStringRef().str() +
+               "' (it has memory effects or regions the checker does not "
+               "model)");
+      s = Step::Failed;
+    }
+  }
+  if (s == Step::Advance)
+    ++threads[t].frames.back().next;
+  return s;
+}

@@ -1,0 +1,440 @@
+//===- PipeOps.cpp - pipes, fences, mutexes and tile ops ------------------===//
+//
+// The rules of docs/protocol-check.md live here: who may write or read a
+// slot when, which fences must separate which accesses, how commits and
+// releases arrive on the barriers, and how the async units complete.
+//
+//===----------------------------------------------------------------------===//
+
+#include "materialize/exec/Interpreter.h"
+
+#include "ir/TileASDialect.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tilepipe::exec;
+
+static std::string locString(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << op->getName().getStringRef() << " at " << op->getLoc();
+  return os.str();
+}
+
+uint64_t Interpreter::uninitialized(Type type) {
+  // Only the type: an alloc in the original and the pipe slot that replaces
+  // it in the emitted code start from the same (garbage) term.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return result.terms.leaf("uninitialized", hashString(os.str()));
+}
+
+std::string Interpreter::slotName(int pipe, int64_t iter) const {
+  const Pipe &p = pipes[pipe];
+  return p.name + " slot " + std::to_string(iter % int64_t(p.depth)) +
+         " (pipe iteration " + std::to_string(iter) + ")";
+}
+
+Interpreter::Hold *Interpreter::findHold(unsigned t, int pipe, int64_t iter,
+                                         bool wait) {
+  for (Hold &h : threads[t].holds)
+    if (h.pipe == pipe && h.iter == iter && h.wait == wait)
+      return &h;
+  return nullptr;
+}
+
+Interpreter::Step Interpreter::stepTileAS(unsigned t, Operation *op,
+                                          bool &handled) {
+  handled = true;
+  if (isa<tileas::AllocSmemOp, tileas::AllocTmemOp>(op)) {
+    // The initial content depends only on the type, so the original and the
+    // emitted code start from the same term.
+    Buffer b;
+    b.content = uninitialized(op->getResult(0).getType());
+    b.name = "buffer of " + locString(op);
+    buffers.push_back(b);
+    bind(t, op->getResult(0), Val::handle(buffers.size() - 1));
+    return Step::Advance;
+  }
+  if (isa<tileas::PipeCreateOp>(op))
+    return pipeCreate(t, op);
+  if (isa<tileas::PipeProducerAcquireOp>(op))
+    return acquireOrWait(t, op, false);
+  if (isa<tileas::PipeConsumerWaitOp>(op))
+    return acquireOrWait(t, op, true);
+  if (isa<tileas::PipeProducerCommitOp>(op))
+    return commit(t, op);
+  if (isa<tileas::PipeConsumerReleaseOp>(op))
+    return release(t, op);
+  if (isa<tileas::FenceOp>(op))
+    return fence(t, op);
+  if (auto create = dyn_cast<tileas::MutexCreateOp>(op)) {
+    Mutex m;
+    m.op = op;
+    m.groups = std::max<unsigned>(1, create.getGroups());
+    m.name = "mutex " + std::to_string(mutexes.size());
+    mutexes.push_back(m);
+    bind(t, create.getResult(),
+         Val::object(Val::Kind::Mutex, int64_t(mutexes.size() - 1)));
+    return Step::Advance;
+  }
+  if (isa<tileas::MutexLockOp>(op))
+    return mutexOp(t, op, true);
+  if (isa<tileas::MutexUnlockOp>(op))
+    return mutexOp(t, op, false);
+  if (isa<tileas::SchedulableOpInterface>(op))
+    return computeOp(t, op);
+  handled = false;
+  return Step::Advance;
+}
+
+//===----------------------------------------------------------------------===//
+// Pipes.
+//===----------------------------------------------------------------------===//
+
+Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
+  auto create = cast<tileas::PipeCreateOp>(op);
+  Pipe p;
+  p.op = op;
+  p.depth = std::max<unsigned>(1, create.getDepth());
+  std::string type;
+  llvm::raw_string_ostream os(type);
+  os << create.getResult().getType();
+  p.name = "pipe " + std::to_string(pipes.size()) + " " + os.str();
+  p.producer = create.getProducer().str();
+  for (Attribute a : create.getConsumers())
+    p.consumers.push_back(cast<StringAttr>(a).getValue().str());
+  auto payload = cast<tileas::PipeType>(create.getResult().getType())
+                     .getPayload();
+  int64_t tileBytes = 0;
+  if (auto shaped = dyn_cast<ShapedType>(payload))
+    tileBytes = tileas::getTileSizeInBytes(shaped);
+  p.bytes = create.getBytes() ? int64_t(*create.getBytes()) : tileBytes;
+  if (Value shared = create.getShares()) {
+    const Pipe &q = pipes[get(t, shared).i];
+    if (q.depth != p.depth) {
+      fail(t, op, "malformed", "shares the buffers of " + q.name +
+                                   " whose depth differs");
+      return Step::Failed;
+    }
+    p.buffers = q.buffers;
+  } else {
+    for (unsigned s = 0; s < p.depth; ++s) {
+      Buffer b;
+      b.isSlot = true;
+      b.content = uninitialized(payload);
+      b.name = p.name + " slot " + std::to_string(s);
+      buffers.push_back(b);
+      p.buffers.push_back(buffers.size() - 1);
+    }
+  }
+  p.full.resize(p.depth);
+  p.empty.resize(p.depth);
+  for (unsigned s = 0; s < p.depth; ++s) {
+    p.full[s].init(1);
+    p.empty[s].init(std::max<int>(1, int(p.consumers.size())));
+  }
+  pipes.push_back(std::move(p));
+  bind(t, create.getResult(),
+       Val::object(Val::Kind::Pipe, int64_t(pipes.size() - 1)));
+  return Step::Advance;
+}
+
+bool Interpreter::slotReady(unsigned t, Operation *op, bool wait) {
+  Val pv = get(t, op->getOperand(0));
+  Val kv = get(t, op->getOperand(1));
+  if (pv.kind != Val::Kind::Pipe || !kv.isInt() || kv.i < 0)
+    return true; // runs, and reports the bad operand
+  const Pipe &p = pipes[pv.i];
+  int64_t k = kv.i;
+  unsigned slot = unsigned(k % p.depth);
+  unsigned parity = unsigned((k / p.depth) & 1);
+  if (wait) {
+    for (const Hold &h : threads[t].holds)
+      if (h.wait && h.pipe == int(pv.i) && h.iter % p.depth == slot)
+        return true; // runs, and reports the double wait
+    return p.full[slot].passes(parity);
+  }
+  return p.empty[slot].passes(parity ^ 1);
+}
+
+Interpreter::Step Interpreter::acquireOrWait(unsigned t, Operation *op,
+                                             bool wait) {
+  Val pv = get(t, op->getOperand(0));
+  Val kv = get(t, op->getOperand(1));
+  if (pv.kind != Val::Kind::Pipe || !kv.isInt()) {
+    fail(t, op, kv.kind == Val::Kind::Poison ? "poison-read" : "malformed",
+         "the pipe iteration is not a defined integer");
+    return Step::Failed;
+  }
+  if (kv.i < 0) {
+    fail(t, op, "malformed",
+         "negative pipe iteration " + std::to_string(kv.i));
+    return Step::Failed;
+  }
+  int p = int(pv.i);
+  int64_t k = kv.i;
+  const Pipe &pipe = pipes[p];
+  for (const Hold &h : threads[t].holds) {
+    if (h.pipe != p || h.iter % pipe.depth != k % int64_t(pipe.depth) ||
+        h.wait != wait)
+      continue;
+    if (wait)
+      fail(t, op, "double-wait",
+           "waits for " + slotName(p, k) + " while it still holds iteration " +
+               std::to_string(h.iter) +
+               " of that slot from an earlier consumer_wait (slot read twice "
+               "before release)");
+    else
+      fail(t, op, "unbalanced",
+           "acquires " + slotName(p, k) + " while it still holds iteration " +
+               std::to_string(h.iter) + " of that slot uncommitted");
+    return Step::Failed;
+  }
+  if (!slotReady(t, op, wait))
+    return Step::Blocked;
+  Hold h;
+  h.pipe = p;
+  h.iter = k;
+  h.wait = wait;
+  h.needsAfter = wait && pipe.producer == "umma";
+  h.op = op;
+  threads[t].holds.push_back(h);
+  bind(t, op->getResult(0),
+       Val::handle(pipe.buffers[k % pipe.depth], p, k));
+  return Step::Advance;
+}
+
+void Interpreter::signal(unsigned t, Operation *op, int p, unsigned slot,
+                         bool full, StringRef via) {
+  Thread &th = threads[t];
+  uint64_t start = now;
+  int64_t bytes = 0;
+  if (via == "expect_tx")
+    bytes = pipes[p].bytes;
+  else if (via == "tcgen05_commit")
+    start = std::max(start, th.tcDone);
+  else if (via == "cpasync_arrive")
+    start = std::max(start, th.cpDone);
+  else if (via == "bulk_wait")
+    start = std::max(start, th.storeDone);
+  schedule(start + delay(), op, false, [this, t, op, p, slot, full, bytes]() {
+    MBarrier &bar = full ? pipes[p].full[slot] : pipes[p].empty[slot];
+    if (!bar.arrive(bytes))
+      fail(t, op, "unbalanced",
+           "arrives on the " + std::string(full ? "full" : "empty") +
+               " barrier of " + pipes[p].name + " slot " +
+               std::to_string(slot) + " more often than it expects");
+  });
+}
+
+Interpreter::Step Interpreter::commit(unsigned t, Operation *op) {
+  auto c = cast<tileas::PipeProducerCommitOp>(op);
+  int p = int(get(t, c.getPipe()).i);
+  Val kv = get(t, c.getIter());
+  if (!kv.isInt()) {
+    fail(t, op, "poison-read", "the pipe iteration is not a defined integer");
+    return Step::Failed;
+  }
+  int64_t k = kv.i;
+  Pipe &pipe = pipes[p];
+  Hold *h = findHold(t, p, k, false);
+  if (!h) {
+    fail(t, op, "unbalanced",
+         "commits " + slotName(p, k) + " without holding its producer_acquire");
+    return Step::Failed;
+  }
+  unsigned slot = unsigned(k % pipe.depth);
+  unsigned buffer = pipe.buffers[slot];
+  Val value = get(t, c.getValue());
+  if (!value.isHandle() || value.buffer != buffer) {
+    fail(t, op, "malformed",
+         "commits a value that is not the acquired " + slotName(p, k));
+    return Step::Failed;
+  }
+  Thread &th = threads[t];
+  bool asyncReader = false;
+  for (const std::string &kind : pipe.consumers)
+    asyncReader |= kind == "umma" || kind == "tma_store";
+  for (const Unfenced &u : th.smemWrites)
+    if (u.buffer == buffer && asyncReader) {
+      fail(t, op, "missing-fence",
+           "commits " + slotName(p, k) + " written by " + locString(u.op) +
+               " without fence \"proxy_async\" before the commit, although "
+               "an async unit (UMMA or TMA) reads it");
+      return Step::Failed;
+    }
+  for (const Unfenced &u : th.tmemWrites)
+    if (u.buffer == buffer) {
+      fail(t, op, "missing-fence",
+           "commits " + slotName(p, k) + " written by " + locString(u.op) +
+               " without fence \"" +
+               (u.stage == 0 ? "tcgen05_wait_st" : "tcgen05_before") +
+               "\" before the commit");
+      return Step::Failed;
+    }
+  th.holds.erase(th.holds.begin() + (h - th.holds.data()));
+  // The commit publishes the slot as iteration k's value, also when the
+  // producer wrote nothing (zero trips of an accumulation).
+  buffers[buffer].writtenPipe = p;
+  buffers[buffer].writtenIter = k;
+  if (!pipe.releases.try_emplace(k, 0).second) {
+    fail(t, op, "unbalanced", "commits " + slotName(p, k) + " a second time");
+    return Step::Failed;
+  }
+  signal(t, op, p, slot, true, c.getVia());
+  return Step::Advance;
+}
+
+Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
+  auto r = cast<tileas::PipeConsumerReleaseOp>(op);
+  int p = int(get(t, r.getPipe()).i);
+  Val kv = get(t, r.getIter());
+  if (!kv.isInt()) {
+    fail(t, op, "poison-read", "the pipe iteration is not a defined integer");
+    return Step::Failed;
+  }
+  int64_t k = kv.i;
+  Pipe &pipe = pipes[p];
+  Hold *h = findHold(t, p, k, true);
+  if (!h) {
+    fail(t, op, "unbalanced",
+         "releases " + slotName(p, k) + " without holding its consumer_wait");
+    return Step::Failed;
+  }
+  unsigned slot = unsigned(k % pipe.depth);
+  unsigned buffer = pipe.buffers[slot];
+  StringRef via = r.getVia();
+  Thread &th = threads[t];
+  for (const AsyncRead &a : th.asyncReads) {
+    if (a.buffer != buffer)
+      continue;
+    if (a.unit == 'l') {
+      fail(t, op, "release-before-read",
+           "releases " + slotName(p, k) + " while " + locString(a.op) +
+               " may still be reading it: no fence \"tcgen05_wait_ld\" "
+               "before the release");
+      return Step::Failed;
+    }
+    if ((a.unit == 'c' && via != "tcgen05_commit") ||
+        (a.unit == 's' && via != "bulk_wait" && via != "tcgen05_commit")) {
+      fail(t, op, "overwrite-before-release",
+           "releases " + slotName(p, k) + " via \"" + via.str() + "\" while " +
+               locString(a.op) +
+               " issued by this thread still reads it: the producer may "
+               "overwrite the slot under it");
+      return Step::Failed;
+    }
+  }
+  th.holds.erase(th.holds.begin() + (h - th.holds.data()));
+  th.released.insert({p, k});
+  auto it = pipe.releases.find(k);
+  if (it != pipe.releases.end() &&
+      ++it->second > std::max<size_t>(1, pipe.consumers.size())) {
+    fail(t, op, "unbalanced",
+         "releases " + slotName(p, k) + " more often than it has consumers");
+    return Step::Failed;
+  }
+  signal(t, op, p, slot, false, via);
+  return Step::Advance;
+}
+
+//===----------------------------------------------------------------------===//
+// Fences and mutexes.
+//===----------------------------------------------------------------------===//
+
+Interpreter::Step Interpreter::fence(unsigned t, Operation *op) {
+  StringRef kind = cast<tileas::FenceOp>(op).getKind();
+  Thread &th = threads[t];
+  if (kind == "proxy_async") {
+    th.smemWrites.clear();
+  } else if (kind == "tcgen05_wait_st") {
+    for (Unfenced &u : th.tmemWrites)
+      u.stage = 1;
+  } else if (kind == "tcgen05_before") {
+    llvm::erase_if(th.tmemWrites, [](const Unfenced &u) { return u.stage; });
+  } else if (kind == "tcgen05_after") {
+    for (Hold &h : th.holds)
+      h.needsAfter = false;
+  } else if (kind == "tcgen05_wait_ld") {
+    for (const AsyncRead &a : th.asyncReads)
+      if (a.unit == 'l')
+        --buffers[a.buffer].pendingReads;
+    llvm::erase_if(th.asyncReads,
+                   [](const AsyncRead &a) { return a.unit == 'l'; });
+  }
+  return Step::Advance;
+}
+
+bool Interpreter::lockReady(unsigned t, Operation *op) {
+  Val mv = get(t, op->getOperand(0));
+  Val gv = get(t, op->getOperand(1));
+  if (mv.kind != Val::Kind::Mutex || !gv.isInt())
+    return true;
+  const Mutex &m = mutexes[mv.i];
+  if (gv.i < 0 || gv.i >= int64_t(m.groups))
+    return true;
+  return !m.inTransit && m.token == unsigned(gv.i);
+}
+
+Interpreter::Step Interpreter::mutexOp(unsigned t, Operation *op, bool lock) {
+  Val mv = get(t, op->getOperand(0));
+  Val gv = get(t, op->getOperand(1));
+  if (mv.kind != Val::Kind::Mutex || !gv.isInt()) {
+    fail(t, op, "malformed", "the mutex group is not a defined integer");
+    return Step::Failed;
+  }
+  unsigned mi = unsigned(mv.i);
+  Mutex &m = mutexes[mi];
+  if (gv.i < 0 || gv.i >= int64_t(m.groups)) {
+    fail(t, op, "malformed",
+         "group " + std::to_string(gv.i) + " of " + m.name + " with " +
+             std::to_string(m.groups) + " group(s)");
+    return Step::Failed;
+  }
+  unsigned g = unsigned(gv.i);
+  Thread &th = threads[t];
+  bool holding = llvm::is_contained(m.holders, t);
+  if (lock) {
+    if (holding) {
+      fail(t, op, "unbalanced", "locks " + m.name + " again while holding it");
+      return Step::Failed;
+    }
+    if (!lockReady(t, op))
+      return Step::Blocked;
+    if (!m.holders.empty()) {
+      fail(t, op, "mutual-exclusion",
+           "locks " + m.name + " for group " + std::to_string(g) +
+               " while thread '" + threads[m.holders.front()].name +
+               "' holds it: two holders at once");
+      return Step::Failed;
+    }
+    m.holders.push_back(t);
+    m.heldGroup = g;
+    th.mutexes.push_back(mi);
+    return Step::Advance;
+  }
+  if (!holding) {
+    fail(t, op, "mutual-exclusion",
+         "unlocks " + m.name + " for group " + std::to_string(g) +
+             " without holding its token (no lock before it)");
+    return Step::Failed;
+  }
+  if (m.heldGroup != g) {
+    fail(t, op, "mutual-exclusion",
+         "unlocks " + m.name + " for group " + std::to_string(g) +
+             " but locked it for group " + std::to_string(m.heldGroup));
+    return Step::Failed;
+  }
+  llvm::erase(m.holders, t);
+  llvm::erase(th.mutexes, mi);
+  m.inTransit = true;
+  schedule(now + delay(), op, false, [this, mi, g]() {
+    Mutex &mm = mutexes[mi];
+    mm.token = (g + 1) % mm.groups;
+    mm.inTransit = false;
+  });
+  return Step::Advance;
+}

@@ -1,0 +1,358 @@
+//===- TileOps.cpp - reads, writes and async units of tile ops ------------===//
+//
+// A tile op reads the current content of every handle operand (except its
+// `into` destination, and a UMMA's accumulator without `accumulate`) and
+// computes a term. Producers write the term into their destination. TMA
+// loads and cp.async land later; UMMA and tcgen05.cp run on the issuing
+// thread's in-order tensor-core queue and read and write at completion;
+// TMA stores read until their bulk group finishes; tcgen05.ld reads until
+// tcgen05_wait_ld.
+//
+//===----------------------------------------------------------------------===//
+
+#include "materialize/exec/Interpreter.h"
+
+#include "ir/TileASDialect.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tilepipe::exec;
+
+static std::string describe(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << op->getName().getStringRef() << " at " << op->getLoc();
+  return os.str();
+}
+
+std::optional<uint64_t> Interpreter::readOperand(unsigned t, Operation *op,
+                                                 const Val &v, ReadAt when) {
+  switch (v.kind) {
+  case Val::Kind::Poison:
+    fail(t, op, "poison-read",
+         "reads an undefined value (ub.poison): a stage ran for an "
+         "iteration whose input was never produced");
+    return std::nullopt;
+  case Val::Kind::Int:
+    return result.terms.intLeaf(v.i);
+  case Val::Kind::Term:
+    return v.term;
+  case Val::Kind::Handle:
+    break;
+  default:
+    return result.terms.leaf("object", uint64_t(v.i));
+  }
+  Buffer &b = buffers[v.buffer];
+  std::string what = v.isSlot() ? slotName(v.pipe, v.iter) : b.name;
+  Hold *held = nullptr;
+  if (v.isSlot() && when != ReadAt::TcCompletion) {
+    held = findHold(t, v.pipe, v.iter, true);
+    if (!held && !findHold(t, v.pipe, v.iter, false) &&
+        threads[t].released.count({v.pipe, v.iter})) {
+      fail(t, op, "release-before-read",
+           "reads " + what + " after its consumer_release: the producer may "
+           "already be overwriting it");
+      return std::nullopt;
+    }
+    if (!held && !findHold(t, v.pipe, v.iter, false)) {
+      fail(t, op, "read-before-commit",
+           "reads " + what +
+               " without holding it: no consumer_wait of that iteration is "
+               "in force (missing, or already released)");
+      return std::nullopt;
+    }
+    if (held && held->needsAfter && isa<tileas::UmmaOp, tileas::TmemLoadOp>(op)) {
+      fail(t, op, "missing-fence",
+           "reads " + what +
+               ", which a UMMA produced, without fence \"tcgen05_after\" "
+               "between its consumer_wait and this read");
+      return std::nullopt;
+    }
+  }
+  // The issuing thread's tensor-core queue is in order: its own pending
+  // MMAs land before this one reads (issue) or are queued behind it
+  // (completion).
+  bool ownQueue = when != ReadAt::Sync && b.pendingTcThread == int(t);
+  if (b.pendingWrites && !ownQueue) {
+    fail(t, op, "read-before-commit",
+         "reads " + what + " before the async write of " +
+             describe(b.pendingWriter) + " landed");
+    return std::nullopt;
+  }
+  if (held && (b.writtenPipe != v.pipe || b.writtenIter != v.iter)) {
+    std::string holds =
+        b.writtenPipe < 0
+            ? std::string("data no producer wrote")
+            : "data of pipe iteration " + std::to_string(b.writtenIter) +
+                  (b.writtenPipe != v.pipe ? " of " + pipes[b.writtenPipe].name
+                                           : std::string());
+    fail(t, op, "stale-read",
+         "reads " + what + " but the slot holds " + holds +
+             " (stale data: the wait passed on another phase)");
+    return std::nullopt;
+  }
+  return b.content;
+}
+
+bool Interpreter::checkWriteAllowed(unsigned t, Operation *op,
+                                    const Val &dst) {
+  if (!dst.isSlot() || findHold(t, dst.pipe, dst.iter, false))
+    return true;
+  fail(t, op, "overwrite-before-release",
+       "writes " + slotName(dst.pipe, dst.iter) +
+           " without holding its producer_acquire (a producer writes a slot "
+           "only between its acquire and its commit)");
+  return false;
+}
+
+bool Interpreter::writeBuffer(unsigned t, Operation *op, const Val &dst,
+                              uint64_t term) {
+  Buffer &b = buffers[dst.buffer];
+  std::string what = dst.isSlot() ? slotName(dst.pipe, dst.iter) : b.name;
+  // MMAs queued behind this one on the same tensor core read after it.
+  unsigned queuedBehind = 0;
+  if (isa<tileas::UmmaOp, tileas::TmemCopyOp>(op))
+    for (const AsyncRead &a : threads[t].asyncReads)
+      queuedBehind += a.unit == 'c' && a.buffer == dst.buffer;
+  if (b.pendingReads > queuedBehind) {
+    fail(t, op, "overwrite-before-release",
+         "overwrites " + what + " while " + describe(b.pendingReader) +
+             " still reads it");
+    return false;
+  }
+  if (b.isSlot) {
+    for (unsigned u = 0; u < threads.size(); ++u)
+      for (const Hold &h : threads[u].holds) {
+        const Pipe &q = pipes[h.pipe];
+        if (!h.wait || q.buffers[h.iter % q.depth] != dst.buffer)
+          continue;
+        fail(t, op, "overwrite-before-release",
+             "overwrites " + what + " while thread '" + threads[u].name +
+                 "' still holds " + slotName(h.pipe, h.iter) +
+                 " (its consumer_release has not run)");
+        return false;
+      }
+  }
+  b.content = term;
+  ++b.version;
+  b.writtenPipe = dst.isSlot() ? dst.pipe : -1;
+  b.writtenIter = dst.iter;
+  return true;
+}
+
+Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  // The `into` destination (never read), or a UMMA's handle accumulator.
+  Value dst;
+  if (auto o = dyn_cast<tileas::TmaLoadOp>(op))
+    dst = o.getDst();
+  else if (auto o = dyn_cast<tileas::CpAsyncOp>(op))
+    dst = o.getDst();
+  else if (auto o = dyn_cast<tileas::TmemStoreOp>(op))
+    dst = o.getDst();
+  else if (auto o = dyn_cast<tileas::SmemStoreOp>(op))
+    dst = o.getDst();
+  else if (auto o = dyn_cast<tileas::TmemCopyOp>(op))
+    dst = o.getDst();
+  auto umma = dyn_cast<tileas::UmmaOp>(op);
+  bool readAcc = true;
+  if (umma) {
+    readAcc = umma.getAccumulate();
+    if (get(t, umma.getAcc()).isHandle())
+      dst = umma.getAcc();
+  }
+  std::vector<unsigned> reads;
+  for (OpOperand &operand : op->getOpOperands()) {
+    bool isAcc = umma && operand.getOperandNumber() == 2;
+    if (isAcc ? !readAcc : operand.get() == dst && dst)
+      continue;
+    reads.push_back(operand.getOperandNumber());
+  }
+  Val dstVal = dst ? get(t, dst) : Val();
+  if (dst && !dstVal.isHandle()) {
+    fail(t, op, "malformed", "writes into a value that is not a buffer");
+    return Step::Failed;
+  }
+  Thread &th = threads[t];
+  bool tensorCore = dst && (umma || isa<tileas::TmemCopyOp>(op));
+  bool copyIn = dst && isa<tileas::TmaLoadOp, tileas::CpAsyncOp>(op);
+
+  if (tensorCore) {
+    // Checked at issue, read and written at completion.
+    uint64_t id = nextAsyncId++;
+    // The version each read buffer must have at completion: the current
+    // one plus this thread's queued MMAs that write it and land first.
+    struct Snapshot {
+      Val v;
+      uint64_t version;
+    };
+    std::vector<Snapshot> snaps;
+    for (unsigned i : reads) {
+      Val v = get(t, op->getOperand(i));
+      if (!readOperand(t, op, v, ReadAt::TcIssue))
+        return Step::Failed;
+      Snapshot s{v, 0};
+      if (v.isHandle()) {
+        Buffer &b = buffers[v.buffer];
+        s.version = b.version +
+                    (b.pendingTcThread == int(t) ? b.pendingTcWrites : 0);
+        ++b.pendingReads;
+        b.pendingReader = op;
+        th.asyncReads.push_back({v.buffer, op, id, 'c'});
+      }
+      snaps.push_back(s);
+    }
+    if (!checkWriteAllowed(t, op, dstVal))
+      return Step::Failed;
+    Buffer &out = buffers[dstVal.buffer];
+    ++out.pendingWrites;
+    out.pendingWriter = op;
+    if (out.pendingTcThread != int(t))
+      out.pendingTcWrites = 0;
+    out.pendingTcThread = int(t);
+    ++out.pendingTcWrites;
+    uint64_t at = std::max(th.tcDone, now) + 1 + delay();
+    th.tcDone = at;
+    bind(t, op->getResult(0), dstVal);
+    schedule(at, op, true, [this, t, op, id, snaps, dstVal, name]() {
+      std::vector<uint64_t> args;
+      for (const Snapshot &s : snaps) {
+        if (s.v.isHandle()) {
+          const Buffer &b = buffers[s.v.buffer];
+          if (b.version != s.version) {
+            fail(t, op, "overwrite-before-release",
+                 "reads " + b.name +
+                     " at completion, but it was overwritten after this op "
+                     "was issued (released or reused too early)");
+            return;
+          }
+        }
+        std::optional<uint64_t> term =
+            readOperand(t, op, s.v, ReadAt::TcCompletion);
+        if (!term)
+          return;
+        args.push_back(*term);
+      }
+      Thread &owner = threads[t];
+      for (const AsyncRead &a : owner.asyncReads)
+        if (a.id == id)
+          --buffers[a.buffer].pendingReads;
+      llvm::erase_if(owner.asyncReads,
+                     [id](const AsyncRead &a) { return a.id == id; });
+      Buffer &out = buffers[dstVal.buffer];
+      --out.pendingWrites;
+      if (out.pendingTcThread == int(t) && out.pendingTcWrites)
+        --out.pendingTcWrites;
+      uint64_t term = result.terms.apply(name, attrHash(op), args);
+      if (!writeBuffer(t, op, dstVal, term))
+        return;
+      result.instances.push_back({name.str(), term, op, t});
+    });
+    return result.finding ? Step::Failed : Step::Advance;
+  }
+
+  std::vector<uint64_t> args;
+  for (unsigned i : reads) {
+    std::optional<uint64_t> term =
+        readOperand(t, op, get(t, op->getOperand(i)), ReadAt::Sync);
+    if (!term)
+      return Step::Failed;
+    args.push_back(*term);
+  }
+  uint64_t term = result.terms.apply(name, attrHash(op), args);
+  result.instances.push_back({name.str(), term, op, t});
+
+  if (copyIn) {
+    if (!checkWriteAllowed(t, op, dstVal))
+      return Step::Failed;
+    Buffer &out = buffers[dstVal.buffer];
+    ++out.pendingWrites;
+    out.pendingWriter = op;
+    int64_t bytes = 0;
+    if (auto shaped = dyn_cast<ShapedType>(op->getResult(0).getType()))
+      bytes = tileas::getTileSizeInBytes(shaped);
+    uint64_t at = now + 1 + delay();
+    bool tma = isa<tileas::TmaLoadOp>(op);
+    if (!tma)
+      th.cpDone = std::max(th.cpDone, at);
+    bind(t, op->getResult(0), dstVal);
+    schedule(at, op, true, [this, t, op, dstVal, term, bytes, tma]() {
+      --buffers[dstVal.buffer].pendingWrites;
+      if (!writeBuffer(t, op, dstVal, term))
+        return;
+      // The copy engine completes its bytes on the full barrier of the
+      // slot it was issued for.
+      if (tma && dstVal.isSlot()) {
+        Pipe &p = pipes[dstVal.pipe];
+        p.full[dstVal.iter % p.depth].completeTx(bytes);
+      }
+    });
+    return result.finding ? Step::Failed : Step::Advance;
+  }
+
+  if (dst) {
+    // SIMT stores write at once; an async unit reading them needs a fence.
+    if (!checkWriteAllowed(t, op, dstVal) || !writeBuffer(t, op, dstVal, term))
+      return Step::Failed;
+    if (dstVal.isSlot()) {
+      if (isa<tileas::SmemStoreOp>(op))
+        th.smemWrites.push_back({dstVal.buffer, op, 0});
+      else if (isa<tileas::TmemStoreOp>(op))
+        th.tmemWrites.push_back({dstVal.buffer, op, 0});
+    }
+    bind(t, op->getResult(0), dstVal);
+    return Step::Advance;
+  }
+
+  if (isa<tileas::TmaStoreOp>(op)) {
+    // The bulk copy reads the buffer until its group completes.
+    Val src = get(t, op->getOperand(0));
+    if (src.isHandle()) {
+      uint64_t id = nextAsyncId++;
+      Buffer &b = buffers[src.buffer];
+      ++b.pendingReads;
+      b.pendingReader = op;
+      th.asyncReads.push_back({src.buffer, op, id, 's'});
+      uint64_t at = std::max(th.storeDone, now) + 1 + delay();
+      th.storeDone = at;
+      schedule(at, op, false, [this, t, id]() {
+        Thread &owner = threads[t];
+        for (const AsyncRead &a : owner.asyncReads)
+          if (a.id == id)
+            --buffers[a.buffer].pendingReads;
+        llvm::erase_if(owner.asyncReads,
+                       [id](const AsyncRead &a) { return a.id == id; });
+      });
+    }
+    return Step::Advance;
+  }
+
+  if (auto load = dyn_cast<tileas::TmemLoadOp>(op)) {
+    // tcgen05.ld is in flight until tcgen05_wait_ld.
+    Val src = get(t, load.getSource());
+    if (src.isSlot()) {
+      Buffer &b = buffers[src.buffer];
+      ++b.pendingReads;
+      b.pendingReader = op;
+      th.asyncReads.push_back({src.buffer, op, nextAsyncId++, 'l'});
+    }
+  }
+  for (OpResult r : op->getResults())
+    bind(t, r, Val::tile(term));
+  return Step::Advance;
+}
+
+void Interpreter::endChecks() {
+  for (const Pipe &p : pipes) {
+    unsigned consumers = std::max<size_t>(1, p.consumers.size());
+    for (const auto &[k, released] : p.releases)
+      if (released < consumers) {
+        fail(0, p.op, "unbalanced",
+             p.name + " pipe iteration " + std::to_string(k) +
+                 " was committed but released by " + std::to_string(released) +
+                 " of its " + std::to_string(consumers) + " consumer(s)");
+        return;
+      }
+  }
+}
