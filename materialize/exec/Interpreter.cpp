@@ -253,10 +253,10 @@ void Interpreter::finishThread(unsigned t) {
   Operation *end = &*th.frames.back().next;
   if (!th.holds.empty()) {
     const Hold &h = th.holds.front();
-    fail(t, end, "unbalanced",
-         "ends holding " + slotName(h.pipe, h.iter) + ": its " +
-             (h.wait ? "consumer_wait was never released"
-                     : "producer_acquire was never committed"));
+    fail(t, h.op, "unbalanced",
+         "ends holding " + slotName(h.pipe, h.iter) + ": this " +
+             (h.wait ? "consumer_wait is never released"
+                     : "producer_acquire is never committed"));
   }
   if (!th.mutexes.empty())
     fail(t, end, "unbalanced",

@@ -34,22 +34,24 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
 }
 
 def TileASCheckProtocol : Pass<"tileas-check-protocol"> {
-  let summary = "Execute materialized pipe and mutex code abstractly";
+  let summary = "Execute materialized stage code and check its protocol";
   let description = [{
-    Reads the agents, pipes and mutexes that --tileas-materialize-schedule
-    emitted in each function and runs the protocol they implement through
-    the abstract checker (docs/protocol-check.md) for several trip counts and
-    seeded interleavings with random unit latencies. Any deadlock, read
-    before commit, overwrite before release, out-of-order iteration,
-    unbalanced handshake or mutual-exclusion breach is an error at the
-    function.
+    Executes every function that holds pipes or agents (docs/stage-code.md)
+    with the executing checker (materialize/exec, docs/protocol-check.md):
+    each agent is a thread, pipes are mbarrier state machines with slot
+    buffers, async units complete after random delays, tiles are symbolic
+    terms. It runs several trip counts and seeded interleavings; any
+    deadlock, read before commit, stale read, overwrite before release,
+    release before read, double wait, missing fence, mutual-exclusion
+    breach, unbalanced handshake or unexecutable op is an error at the op
+    that broke the rule, with a note at the function.
   }];
   let options = [
     Option<"seeds", "seeds", "unsigned", "20",
            "Interleavings per trip count">,
     ListOption<"tripCounts", "trip-counts", "uint64_t",
-               "Trip counts to run (default: 0, 1, 2, 3, depth, depth + 1, "
-               "2 depth + 3 and 20)">,
+               "Trip counts to run (default: 0, 1, 2, S-1, S, S+1, "
+               "2 maxDepth + 3 and 20; S = stages or maxDepth)">,
     Option<"print", "print", "bool", "false",
            "Print a line per checked function on stdout">,
   ];

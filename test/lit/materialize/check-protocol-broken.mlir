@@ -1,26 +1,63 @@
 // RUN: tilepipe-opt %s -split-input-file --tileas-check-protocol -verify-diagnostics
 
-// Hand-written materialized code with one protocol bug each.
+// Hand-written stage code (docs/stage-code.md) with one seeded bug each. The
+// checker executes it and reports the first broken rule at the op that broke
+// it, with a note at the function.
 
-// A consumer that never releases its slot.
-// expected-error @+1 {{protocol check failed for trip count 1: unbalanced: agent 'simt1' (finished): finished with iteration(s) 0 of pipe 'pipe0' waited but never released (seed 1)}}
-func.func @no_release(%d: !tileas.tma_desc<64x64xbf16>, %n: index) {
+!da = !tileas.tma_desc<128x64xbf16>
+!sa = !tileas.smem<128x64xbf16>
+!acc = !tileas.tmem<128x128xf32>
+!pa = !tileas.pipe<!tileas.smem<128x64xbf16>>
+!pc = !tileas.pipe<!tileas.tmem<128x128xf32>>
+
+// Peeled code whose MMA reads the slot the producer acquired instead of the
+// one it waited for: the TMA copy may not have landed.
+// expected-note @+1 {{while executing @missing_wait}}
+func.func @missing_wait(%d: !da, %K: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %p = tileas.pipe.create {depth = 1 : i32, producer = "tma", consumer = "simt"} : !tileas.pipe<!tileas.smem<64x64xbf16>>
-  tileas.agent {role = "load", warps = 1 : i32} {
-    scf.for %k = %c0 to %n step %c1 {
-      %s = tileas.pipe.producer_acquire %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>> -> !tileas.smem<64x64xbf16>
-      %a = tileas.tma_load %d[%k, %c0] : !tileas.tma_desc<64x64xbf16> -> !tileas.smem<64x64xbf16>
-      tileas.pipe.producer_commit %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>>
-    }
+  %pa = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["umma"], bytes = 16384 : i64} : !pa
+  %pc = tileas.pipe.create {depth = 1 : i32, producer = "umma", consumers = ["simt"]} : !pc
+  %acc = tileas.pipe.producer_acquire %pc, %c0 : !pc -> !acc
+  scf.for %i = %c0 to %K step %c1 {
+    %s = tileas.pipe.producer_acquire %pa, %i : !pa -> !sa
+    %a = tileas.tma_load %d[%c0, %i] into %s : !da -> !sa
+    tileas.pipe.producer_commit %pa, %i, %a {via = "expect_tx"} : !pa
+    // expected-error @+1 {{protocol check failed: read-before-commit: thread 'main' at 'tileas.umma': reads pipe 0}}
+    %x = tileas.umma %a, %a, %acc {accumulate} : !sa, !sa, !acc -> !acc
+    tileas.pipe.consumer_release %pa, %i {via = "tcgen05_commit"} : !pa
+  }
+  tileas.pipe.producer_commit %pc, %c0, %acc {via = "tcgen05_commit"} : !pc
+  %w = tileas.pipe.consumer_wait %pc, %c0 : !pc -> !acc
+  tileas.fence "tcgen05_after"
+  %r = tileas.tmem_load %w : !acc -> tensor<128x128xf32>
+  tileas.fence "tcgen05_wait_ld"
+  tileas.pipe.consumer_release %pc, %c0 {via = "arrive"} : !pc
+  return
+}
+
+// -----
+
+!acc = !tileas.tmem<128x128xf32>
+!pc = !tileas.pipe<!tileas.tmem<128x128xf32>>
+
+// The epilogue releases the accumulator before it reads it.
+// expected-note @+1 {{while executing @release_before_read}}
+func.func @release_before_read(%q: !tileas.smem<128x64xbf16>) {
+  %c0 = arith.constant 0 : index
+  %pc = tileas.pipe.create {depth = 1 : i32, producer = "umma", consumers = ["simt"]} : !pc
+  tileas.agent {role = "mma", warps = 1 : i32} {
+    %acc = tileas.pipe.producer_acquire %pc, %c0 : !pc -> !acc
+    %d = tileas.umma %q, %q, %acc : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>, !acc -> !acc
+    tileas.pipe.producer_commit %pc, %c0, %d {via = "tcgen05_commit"} : !pc
     tileas.agent_yield
   }
-  tileas.agent {role = "simt", warps = 4 : i32} {
-    scf.for %k = %c0 to %n step %c1 {
-      %b = tileas.pipe.consumer_wait %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>> -> !tileas.smem<64x64xbf16>
-      %v = tileas.smem_load %b : !tileas.smem<64x64xbf16> -> tensor<64x64xbf16>
-    }
+  tileas.agent {role = "epilogue", warps = 4 : i32} {
+    %w = tileas.pipe.consumer_wait %pc, %c0 : !pc -> !acc
+    tileas.fence "tcgen05_after"
+    tileas.pipe.consumer_release %pc, %c0 {via = "arrive"} : !pc
+    // expected-error @+1 {{protocol check failed: release-before-read: thread 'epilogue1' at 'tileas.tmem_load'}}
+    %r = tileas.tmem_load %w : !acc -> tensor<128x128xf32>
     tileas.agent_yield
   }
   return
@@ -28,34 +65,9 @@ func.func @no_release(%d: !tileas.tma_desc<64x64xbf16>, %n: index) {
 
 // -----
 
-// A producer that commits a slot it never acquired.
-// expected-error @+1 {{protocol check failed for trip count 1: unbalanced: agent 'load0' at 'tileas.pipe.producer_commit' (iteration 0): commits pipe 'pipe0' slot 0 for iteration 0 without an Acquire of it (seed 1)}}
-func.func @no_acquire(%d: !tileas.tma_desc<64x64xbf16>, %n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumer = "simt"} : !tileas.pipe<!tileas.smem<64x64xbf16>>
-  tileas.agent {role = "load", warps = 1 : i32} {
-    scf.for %k = %c0 to %n step %c1 {
-      %a = tileas.tma_load %d[%k, %c0] : !tileas.tma_desc<64x64xbf16> -> !tileas.smem<64x64xbf16>
-      tileas.pipe.producer_commit %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>>
-    }
-    tileas.agent_yield
-  }
-  tileas.agent {role = "simt", warps = 4 : i32} {
-    scf.for %k = %c0 to %n step %c1 {
-      %b = tileas.pipe.consumer_wait %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>> -> !tileas.smem<64x64xbf16>
-      tileas.pipe.consumer_release %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>>
-    }
-    tileas.agent_yield
-  }
-  return
-}
-
-// -----
-
-// The second softmax group runs its exp2 without taking its turn.
-// expected-error @+1 {{protocol check failed for trip count 1: mutual-exclusion: agent 'softmax1' at 'tileas.mutex.unlock' (iteration 0): unlocks mutex 'mutex0' without holding it: its critical section ran outside the token ring (seed 1)}}
-func.func @no_lock(%x: tensor<128xf32>, %n: index) {
+// The second softmax group unlocks before it locks (lock/unlock swapped).
+// expected-note @+1 {{while executing @lock_unlock_swapped}}
+func.func @lock_unlock_swapped(%x: tensor<128xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %m = tileas.mutex.create {groups = 2 : i32, impl = "namedbar", barrier_id = 8 : i32} : !tileas.mutex
@@ -69,8 +81,10 @@ func.func @no_lock(%x: tensor<128xf32>, %n: index) {
   }
   tileas.agent {role = "softmax", warps = 4 : i32} {
     scf.for %k = %c0 to %n step %c1 {
-      %e = tileas.exp2 %x : tensor<128xf32>
+      // expected-error @+1 {{protocol check failed: mutual-exclusion: thread 'softmax1' at 'tileas.mutex.unlock': unlocks mutex 0 for group 1 without holding its token}}
       tileas.mutex.unlock %m, %c1 : !tileas.mutex
+      %e = tileas.exp2 %x : tensor<128xf32>
+      tileas.mutex.lock %m, %c1 : !tileas.mutex
     }
     tileas.agent_yield
   }
@@ -79,30 +93,193 @@ func.func @no_lock(%x: tensor<128xf32>, %n: index) {
 
 // -----
 
-// Two agents that each wait for the other's first value: a deadlock.
-// expected-error @+1 {{protocol check failed for trip count 1: deadlock}}
-func.func @cross_wait(%n: index) {
+!sa = !tileas.smem<128x64xbf16>
+!pa = !tileas.pipe<!tileas.smem<128x64xbf16>>
+
+// A duplicated consumer_wait: the slot is read twice before its release.
+// expected-note @+1 {{while executing @double_wait}}
+func.func @double_wait(%x: tensor<128x64xbf16>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumer = "simt"} : !tileas.pipe<!tileas.smem<64x64xbf16>>
-  %q = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumer = "simt"} : !tileas.pipe<!tileas.smem<64x64xbf16>>
+  %pa = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["simt"]} : !pa
   tileas.agent {role = "simt", warps = 4 : i32} {
     scf.for %k = %c0 to %n step %c1 {
-      %b = tileas.pipe.consumer_wait %q, %k : !tileas.pipe<!tileas.smem<64x64xbf16>> -> !tileas.smem<64x64xbf16>
-      tileas.pipe.consumer_release %q, %k : !tileas.pipe<!tileas.smem<64x64xbf16>>
-      %s = tileas.pipe.producer_acquire %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>> -> !tileas.smem<64x64xbf16>
-      tileas.pipe.producer_commit %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>>
+      %s = tileas.pipe.producer_acquire %pa, %k : !pa -> !sa
+      %v = tileas.smem_store %x into %s : tensor<128x64xbf16> -> !sa
+      tileas.pipe.producer_commit %pa, %k, %v {via = "arrive"} : !pa
     }
     tileas.agent_yield
   }
   tileas.agent {role = "simt", warps = 4 : i32} {
     scf.for %k = %c0 to %n step %c1 {
-      %b = tileas.pipe.consumer_wait %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>> -> !tileas.smem<64x64xbf16>
-      tileas.pipe.consumer_release %p, %k : !tileas.pipe<!tileas.smem<64x64xbf16>>
-      %s = tileas.pipe.producer_acquire %q, %k : !tileas.pipe<!tileas.smem<64x64xbf16>> -> !tileas.smem<64x64xbf16>
-      tileas.pipe.producer_commit %q, %k : !tileas.pipe<!tileas.smem<64x64xbf16>>
+      %w = tileas.pipe.consumer_wait %pa, %k : !pa -> !sa
+      // expected-error @+1 {{protocol check failed: double-wait: thread 'simt1' at 'tileas.pipe.consumer_wait'}}
+      %w2 = tileas.pipe.consumer_wait %pa, %k : !pa -> !sa
+      %r = tileas.smem_load %w2 : !sa -> tensor<128x64xbf16>
+      tileas.pipe.consumer_release %pa, %k {via = "arrive"} : !pa
     }
     tileas.agent_yield
+  }
+  return
+}
+
+// -----
+
+!sa = !tileas.smem<128x64xbf16>
+!acc = !tileas.tmem<128x128xf32>
+!pa = !tileas.pipe<!tileas.smem<128x64xbf16>>
+!pc = !tileas.pipe<!tileas.tmem<128x128xf32>>
+
+// SIMT stores fill a slot the tensor core reads, without fence.proxy.async.
+// expected-note @+1 {{while executing @missing_proxy_fence}}
+func.func @missing_proxy_fence(%x: tensor<128x64xbf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["umma"]} : !pa
+  %pc = tileas.pipe.create {depth = 1 : i32, producer = "umma", consumers = ["simt"]} : !pc
+  tileas.agent {role = "simt", warps = 4 : i32} {
+    scf.for %k = %c0 to %n step %c1 {
+      %s = tileas.pipe.producer_acquire %pa, %k : !pa -> !sa
+      %v = tileas.smem_store %x into %s : tensor<128x64xbf16> -> !sa
+      // expected-error @+1 {{protocol check failed: missing-fence: thread 'simt0' at 'tileas.pipe.producer_commit'}}
+      tileas.pipe.producer_commit %pa, %k, %v {via = "arrive"} : !pa
+    }
+    tileas.agent_yield
+  }
+  tileas.agent {role = "mma", warps = 1 : i32} {
+    %acc = tileas.pipe.producer_acquire %pc, %c0 : !pc -> !acc
+    scf.for %k = %c0 to %n step %c1 {
+      %w = tileas.pipe.consumer_wait %pa, %k : !pa -> !sa
+      %d = tileas.umma %w, %w, %acc {accumulate} : !sa, !sa, !acc -> !acc
+      tileas.pipe.consumer_release %pa, %k {via = "tcgen05_commit"} : !pa
+    }
+    tileas.pipe.producer_commit %pc, %c0, %acc {via = "tcgen05_commit"} : !pc
+    %w = tileas.pipe.consumer_wait %pc, %c0 : !pc -> !acc
+    tileas.fence "tcgen05_after"
+    %r = tileas.tmem_load %w : !acc -> tensor<128x128xf32>
+    tileas.fence "tcgen05_wait_ld"
+    tileas.pipe.consumer_release %pc, %c0 {via = "arrive"} : !pc
+    tileas.agent_yield
+  }
+  return
+}
+
+// -----
+
+!da = !tileas.tma_desc<128x64xbf16>
+!sa = !tileas.smem<128x64xbf16>
+!acc = !tileas.tmem<128x128xf32>
+!pa = !tileas.pipe<!tileas.smem<128x64xbf16>>
+!pc = !tileas.pipe<!tileas.tmem<128x128xf32>>
+
+// The MMA consumer is declared SIMT and releases with a thread arrive while
+// its MMA still reads the slot: the next TMA load may overwrite it.
+// expected-note @+1 {{while executing @umma_release_via_arrive}}
+func.func @umma_release_via_arrive(%d: !da, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["simt"], bytes = 16384 : i64} : !pa
+  %pc = tileas.pipe.create {depth = 1 : i32, producer = "umma", consumers = ["simt"]} : !pc
+  tileas.agent {role = "load", warps = 1 : i32} {
+    scf.for %k = %c0 to %n step %c1 {
+      %s = tileas.pipe.producer_acquire %pa, %k : !pa -> !sa
+      %a = tileas.tma_load %d[%c0, %k] into %s : !da -> !sa
+      tileas.pipe.producer_commit %pa, %k, %a {via = "expect_tx"} : !pa
+    }
+    tileas.agent_yield
+  }
+  tileas.agent {role = "mma", warps = 1 : i32} {
+    %acc = tileas.pipe.producer_acquire %pc, %c0 : !pc -> !acc
+    scf.for %k = %c0 to %n step %c1 {
+      %w = tileas.pipe.consumer_wait %pa, %k : !pa -> !sa
+      %x = tileas.umma %w, %w, %acc {accumulate} : !sa, !sa, !acc -> !acc
+      // expected-error @+1 {{protocol check failed: overwrite-before-release: thread 'mma1' at 'tileas.pipe.consumer_release'}}
+      tileas.pipe.consumer_release %pa, %k {via = "arrive"} : !pa
+    }
+    tileas.pipe.producer_commit %pc, %c0, %acc {via = "tcgen05_commit"} : !pc
+    %w = tileas.pipe.consumer_wait %pc, %c0 : !pc -> !acc
+    tileas.fence "tcgen05_after"
+    %r = tileas.tmem_load %w : !acc -> tensor<128x128xf32>
+    tileas.fence "tcgen05_wait_ld"
+    tileas.pipe.consumer_release %pc, %c0 {via = "arrive"} : !pc
+    tileas.agent_yield
+  }
+  return
+}
+
+// -----
+
+!sa = !tileas.smem<128x64xbf16>
+!pa = !tileas.pipe<!tileas.smem<128x64xbf16>>
+
+// The consumer waits for iteration k + 1: the last one is never produced.
+// expected-note @+1 {{while executing @wait_one_ahead}}
+func.func @wait_one_ahead(%x: tensor<128x64xbf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["simt"]} : !pa
+  tileas.agent {role = "simt", warps = 4 : i32} {
+    scf.for %k = %c0 to %n step %c1 {
+      %s = tileas.pipe.producer_acquire %pa, %k : !pa -> !sa
+      %v = tileas.smem_store %x into %s : tensor<128x64xbf16> -> !sa
+      tileas.pipe.producer_commit %pa, %k, %v {via = "arrive"} : !pa
+    }
+    tileas.agent_yield
+  }
+  tileas.agent {role = "simt", warps = 4 : i32} {
+    scf.for %k = %c0 to %n step %c1 {
+      %j = arith.addi %k, %c1 : index
+      // expected-error @+1 {{protocol check failed: deadlock: thread 'simt1' at 'tileas.pipe.consumer_wait': no thread can run and nothing is in flight}}
+      %w = tileas.pipe.consumer_wait %pa, %j : !pa -> !sa
+      %r = tileas.smem_load %w : !sa -> tensor<128x64xbf16>
+      tileas.pipe.consumer_release %pa, %j {via = "arrive"} : !pa
+    }
+    tileas.agent_yield
+  }
+  return
+}
+
+// -----
+
+!sa = !tileas.smem<128x64xbf16>
+!pa = !tileas.pipe<!tileas.smem<128x64xbf16>>
+
+// A consumer that never releases its slot.
+// expected-note @+1 {{while executing @no_release}}
+func.func @no_release(%x: tensor<128x64xbf16>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tileas.pipe.create {depth = 4 : i32, producer = "simt", consumers = ["simt"]} : !pa
+  tileas.agent {role = "simt", warps = 4 : i32} {
+    scf.for %k = %c0 to %n step %c1 {
+      %s = tileas.pipe.producer_acquire %pa, %k : !pa -> !sa
+      %v = tileas.smem_store %x into %s : tensor<128x64xbf16> -> !sa
+      tileas.pipe.producer_commit %pa, %k, %v {via = "arrive"} : !pa
+    }
+    tileas.agent_yield
+  }
+  tileas.agent {role = "simt", warps = 4 : i32} {
+    scf.for %k = %c0 to %n step %c1 {
+      // expected-error @+1 {{protocol check failed: unbalanced: thread 'simt1' at 'tileas.pipe.consumer_wait': ends holding pipe 0}}
+      %w = tileas.pipe.consumer_wait %pa, %k : !pa -> !sa
+      %r = tileas.smem_load %w : !sa -> tensor<128x64xbf16>
+    }
+    tileas.agent_yield
+  }
+  return
+}
+
+// -----
+
+// An op with effects the checker cannot model is reported, not skipped.
+// expected-note @+1 {{while executing @unsupported}}
+func.func @unsupported(%buf: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %pa = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["simt"]} : !tileas.pipe<!tileas.smem<64x64xbf16>>
+  scf.for %k = %c0 to %n step %c1 {
+    // expected-error @+1 {{protocol check failed: unsupported: thread 'main' at 'memref.load': cannot execute 'memref.load'}}
+    %v = memref.load %buf[%c0] : memref<4xf32>
   }
   return
 }
