@@ -3,6 +3,13 @@
 // loads K and V, S = Q K^T on the tensor core into TMEM, the online softmax
 // on SIMT units (row max, exp2 on the MUFU, row sum, rescale factor), P goes
 // back to TMEM as bf16 and O += P V runs as a TS-mode UMMA.
+//
+// Where K and V come from: every Q-tile CTA of the same (batch, head) reads
+// the same K/V blocks, and FA4's scheduler runs them side by side, so a
+// K/V block is fetched from HBM once and read from L2 by the others. At
+// sequence length 2048 that is 16 CTAs of 128 Q rows (`l2_reuse = 16`;
+// FA4 benchmarks 1k-16k, docs/performance.md). FA4's 1-CTA forward kernel
+// does not multicast K/V, so the loads state no multicast.
 func.func @attention_fwd(%q: !tileas.smem<128x128xbf16>,
                          %descK: !tileas.tma_desc<128x128xbf16>,
                          %descV: !tileas.tma_desc<128x128xbf16>,
@@ -18,9 +25,9 @@ func.func @attention_fwd(%q: !tileas.smem<128x128xbf16>,
       iter_args(%mPrev = %m0, %lPrev = %l0, %oAcc = %o0)
       -> (tensor<128xf32>, tensor<128xf32>, !tileas.tmem<128x128xf32>) {
     %row = arith.muli %j, %c128 : index
-    %k = tileas.tma_load %descK[%row, %c0]
+    %k = tileas.tma_load %descK[%row, %c0] {l2_reuse = 16}
         : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
-    %v = tileas.tma_load %descV[%c0, %row]
+    %v = tileas.tma_load %descV[%c0, %row] {l2_reuse = 16}
         : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
     %s = tileas.umma %q, %k, %sbuf
         : !tileas.smem<128x128xbf16>, !tileas.smem<128x128xbf16>,

@@ -2,6 +2,13 @@
 // bf16 in, f32 accumulator in TMEM): two TMA loads per k-block feed one UMMA
 // that accumulates into TMEM; the epilogue after the loop reads the
 // accumulator out of TMEM, converts it and stores the tile with TMA.
+//
+// Where the loads' bytes come from, as a CUTLASS sm100 kernel with a 2x2
+// cluster runs it: A is multicast to the 2 CTAs of its cluster row and B to
+// the 2 of its cluster column (`multicast = 2`, CUTLASS's mcast_mask), and
+// each k-block of A (of B) is read by the other clusters of its grid row
+// (column) while it sits in L2: with 148 CTAs (37 clusters) resident, at
+// least 4 clusters share each tile (`l2_reuse = 4`, docs/target.md).
 func.func @gemm_mainloop(%descA: !tileas.tma_desc<128x64xbf16>,
                          %descB: !tileas.tma_desc<256x64xbf16>,
                          %descC: !tileas.tma_desc<128x256xbf16>,
@@ -11,9 +18,9 @@ func.func @gemm_mainloop(%descA: !tileas.tma_desc<128x64xbf16>,
   %acc0 = tileas.alloc_tmem : !tileas.tmem<128x256xf32>
   %acc = scf.for %k = %c0 to %K step %c64
       iter_args(%accIn = %acc0) -> (!tileas.tmem<128x256xf32>) {
-    %a = tileas.tma_load %descA[%m, %k]
+    %a = tileas.tma_load %descA[%m, %k] {l2_reuse = 4, multicast = 2}
         : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
-    %b = tileas.tma_load %descB[%n, %k]
+    %b = tileas.tma_load %descB[%n, %k] {l2_reuse = 4, multicast = 2}
         : !tileas.tma_desc<256x64xbf16> -> !tileas.smem<256x64xbf16>
     %d = tileas.umma %a, %b, %accIn {accumulate}
         : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>,

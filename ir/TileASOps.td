@@ -59,9 +59,20 @@ def TileAS_TmaLoadOp : TileAS_SchedulableOp<"tma_load", "tma_load",
     One coordinate per descriptor dimension; the result is the box.
     `tileas.tma_load %desc[%i, %j] into %slot` writes the box into `%slot`
     (a pipe slot) and returns it.
+
+    Where the bytes come from (both optional, both at least 1; the target
+    charges HBM and L2 by them, docs/target.md):
+    - `l2_reuse = R`: R CTAs (or clusters) read the same box while it is in
+      L2, so HBM supplies 1/R of the bytes this CTA fetches and L2 the rest.
+      Absent: the target's `default_l2_reuse`.
+    - `multicast = M`: one fetch serves M CTAs of a cluster
+      (`.multicast::cluster`), so this CTA fetches 1/M of the box.
+      Absent: 1.
   }];
   let arguments = (ins TileAS_TmaDescType:$desc, Variadic<Index>:$coords,
-                       Optional<TileAS_SmemType>:$dst);
+                       Optional<TileAS_SmemType>:$dst,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$l2_reuse,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$multicast);
   let results = (outs TileAS_SmemType:$result);
   let assemblyFormat = [{
     $desc `[` $coords `]` (`into` $dst^)? attr-dict `:`

@@ -24,7 +24,16 @@ static OpWork elementsOf(Type tile) {
   return work;
 }
 
-OpWork TmaLoadOp::getWork() { return bytesOf(getResult().getType()); }
+// A TMA load also says where its bytes come from (l2_reuse, multicast); the
+// target splits its charge between HBM and L2 by them (docs/target.md).
+OpWork TmaLoadOp::getWork() {
+  OpWork work = bytesOf(getResult().getType());
+  if (std::optional<uint64_t> reuse = getL2Reuse())
+    work.l2Reuse = int64_t(*reuse);
+  if (std::optional<uint64_t> mcast = getMulticast())
+    work.multicast = int64_t(*mcast);
+  return work;
+}
 OpWork TmaStoreOp::getWork() { return bytesOf(getBuffer().getType()); }
 OpWork CpAsyncOp::getWork() { return bytesOf(getResult().getType()); }
 OpWork TmemLoadOp::getWork() { return bytesOf(getSource().getType()); }

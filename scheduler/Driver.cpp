@@ -15,7 +15,7 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
   rrt::Bounds bounds = problem.computeBounds();
   if (boundsOut)
     *boundsOut = bounds;
-  GeneratorSelection selection = selectGenerator(problem, options.selection);
+  GeneratorSelection selection = selectGenerator(problem, options.selection, &bounds);
 
   std::optional<ScheduleAnalysis> analysis;
   if (selection.kind == GeneratorKind::CostBased)

@@ -2,11 +2,43 @@
 
 #include "scheduler/GeneratorSelection.h"
 
+using namespace tilepipe;
 using namespace tilepipe::sched;
+
+namespace {
+
+GeneratorSelection byThreshold(const Problem &problem,
+                               const SelectionOptions &options) {
+  if (problem.getNumOps() < options.serialThreshold)
+    return {GeneratorKind::Serial,
+            "rule threshold: " + std::to_string(problem.getNumOps()) +
+                " ops, below serial_threshold " +
+                std::to_string(options.serialThreshold)};
+  if (!problem.hasAsyncOp() && !problem.hasTMAOp() && !problem.hasMMAOp())
+    return {GeneratorKind::Serial,
+            "rule threshold: no TMA, MMA or async op in the loop"};
+  return {GeneratorKind::CostBased,
+          "rule threshold: the loop has TMA, MMA or async ops"};
+}
+
+GeneratorSelection byBound(const Problem &problem, const rrt::Bounds &bounds) {
+  int64_t serial = problem.serialLength();
+  std::string numbers = "serial length " + std::to_string(serial) +
+                        (serial > int64_t(bounds.mii) ? " > " : " <= ") +
+                        "MII " + std::to_string(bounds.mii);
+  if (serial <= int64_t(bounds.mii))
+    return {GeneratorKind::Serial,
+            numbers + ": no overlapped schedule can be shorter"};
+  return {GeneratorKind::CostBased,
+          numbers + ": overlapping iterations can shorten the II"};
+}
+
+} // namespace
 
 GeneratorSelection
 tilepipe::sched::selectGenerator(const Problem &problem,
-                                 const SelectionOptions &options) {
+                                 const SelectionOptions &options,
+                                 const rrt::Bounds *bounds) {
   switch (options.request) {
   case GeneratorRequest::Serial:
     return {GeneratorKind::Serial, "requested by the generator option"};
@@ -17,11 +49,9 @@ tilepipe::sched::selectGenerator(const Problem &problem,
   }
   if (problem.isForceSerial())
     return {GeneratorKind::Serial, "force_serial_execution on the loop"};
-  if (problem.getNumOps() < options.serialThreshold)
-    return {GeneratorKind::Serial, std::to_string(problem.getNumOps()) +
-                                       " ops, below serial_threshold " +
-                                       std::to_string(options.serialThreshold)};
-  if (!problem.hasAsyncOp() && !problem.hasTMAOp() && !problem.hasMMAOp())
-    return {GeneratorKind::Serial, "no TMA, MMA or async op in the loop"};
-  return {GeneratorKind::CostBased, "the loop has TMA, MMA or async ops"};
+  if (options.rule == SelectionRule::Threshold)
+    return byThreshold(problem, options);
+  if (bounds)
+    return byBound(problem, *bounds);
+  return byBound(problem, problem.computeBounds());
 }

@@ -80,8 +80,98 @@ Schedule ScheduleAnalysis::toSchedule() const {
   return s;
 }
 
+namespace {
+/// How a user names the unit behind an RRT resource. Display only: the
+/// scheduler never reads these; an unknown resource is shown by its name.
+llvm::StringRef unitWords(llvm::StringRef resource) {
+  static const std::pair<const char *, const char *> table[] = {
+      {"tc_and_mma", "tensor core"},
+      {"tp_mma", "tensor-core operand path"},
+      {"xu", "MUFU"},
+      {"xu64", "MUFU (64-bit)"},
+      {"tma", "TMA/HBM"},
+      {"tp_gnic_rd", "L2 -> SM"},
+      {"tp_gnic_wr", "SM -> L2"},
+      {"tp_smem_rd", "SMEM read port"},
+      {"tp_smem_wr", "SMEM write port"},
+      {"tp_tmem_rd", "TMEM read port"},
+      {"tp_tmem_wr", "TMEM write port"},
+      {"lsu", "load/store unit"},
+      {"alu_fma_issue", "FMA pipes"},
+      {"alu_fma_fanout", "FMA fan-out"},
+      {"dual_alu_fanout", "dual ALU"},
+      {"dual_issue", "FP32x2 issue"},
+      {"coarse_issue", "issue"},
+  };
+  for (auto [name, words] : table)
+    if (resource == name)
+      return words;
+  return resource;
+}
+} // namespace
+
+std::vector<UnitDemand> tilepipe::sched::rankUnits(const Problem &problem) {
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  unsigned numBits = layout.numBits();
+  std::vector<UnitDemand> units(numBits + layout.numPools());
+  std::vector<uint64_t> poolUnitCycles(layout.numPools(), 0);
+  for (unsigned i = 0; i < numBits; ++i)
+    units[i].resource = layout.bitNames[i];
+  for (unsigned p = 0; p < layout.numPools(); ++p)
+    units[numBits + p].resource = layout.poolNames[p];
+  for (const Operation &op : problem.getOps())
+    for (const rrt::Use &use : op.uses) {
+      bool bit = use.kind == rrt::Use::Kind::Bit;
+      unsigned index = bit ? use.index : numBits + use.index;
+      if (index >= units.size())
+        continue;
+      if (bit)
+        units[index].cycles += use.duration;
+      else
+        poolUnitCycles[use.index] += uint64_t(use.duration) * use.amount;
+      std::vector<std::string> &classes = units[index].opClasses;
+      if (!op.opClass.empty() && !llvm::is_contained(classes, op.opClass))
+        classes.push_back(op.opClass);
+    }
+  for (unsigned p = 0; p < layout.numPools(); ++p) {
+    uint64_t cap = std::max(1u, layout.poolCaps[p]);
+    units[numBits + p].cycles = (poolUnitCycles[p] + cap - 1) / cap;
+  }
+  std::vector<UnitDemand> ranked;
+  for (unsigned i = 0; i < units.size(); ++i) {
+    bool binding = i < numBits || layout.poolBinding[i - numBits];
+    if (binding && units[i].cycles) {
+      units[i].unit = unitWords(units[i].resource).str();
+      ranked.push_back(std::move(units[i]));
+    }
+  }
+  llvm::stable_sort(ranked, [](const UnitDemand &a, const UnitDemand &b) {
+    return a.cycles > b.cycles;
+  });
+  return ranked;
+}
+
+std::string tilepipe::sched::describeUnit(const UnitDemand &demand) {
+  std::string text = demand.unit.empty() ? demand.resource : demand.unit;
+  if (demand.unit == demand.resource)
+    return text;
+  text += " (" + demand.resource;
+  for (size_t i = 0; i < demand.opClasses.size(); ++i)
+    text += (i ? ", " : ": ") + demand.opClasses[i];
+  return text + ")";
+}
+
+double tilepipe::sched::impliedTFLOPs(int64_t flopsPerIteration, unsigned ii,
+                                      unsigned clockMHz, unsigned smCount) {
+  if (!ii)
+    return 0;
+  return double(flopsPerIteration) / double(ii) * double(clockMHz) * 1e6 *
+         double(smCount) / 1e12;
+}
+
 void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
-                             const target::TargetModel *target) const {
+                             const target::TargetModel *target,
+                             std::optional<int64_t> flopsPerIteration) const {
   os << "generator: " << stringifyGenerator(generator);
   if (!selectionReason.empty())
     os << " (" << selectionReason << ")";
@@ -89,6 +179,53 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
   os << "II " << ii << ", MII " << bounds.mii << " (resource " << bounds.resMII
      << ", fine-density " << bounds.fineMII << ", recurrence " << bounds.recMII
      << ", dependency " << bounds.depMII << "), stages " << numStages << "\n";
+
+  // What binds the II: the busiest unit, or the recurrence when it asks for
+  // more. A schedule above both (serial, or a heuristic miss) says so.
+  std::vector<UnitDemand> units = rankUnits(problem);
+  uint64_t busiest = units.empty() ? 0 : units.front().cycles;
+  os << "binding unit: ";
+  if (bounds.depMII > busiest && bounds.depMII > bounds.recMII) {
+    os << "dependency depth (" << bounds.depMII
+       << " cycles: a max_depth constraint against its op's latency)";
+  } else if (bounds.recMII > busiest) {
+    os << "recurrence (" << bounds.recMII << " cycles per iteration";
+    if (!bounds.criticalCycle.empty())
+      os << ": " << problem.describeOps(bounds.criticalCycle);
+    os << ")";
+  } else if (!units.empty()) {
+    os << describeUnit(units.front()) << ", " << busiest << " of " << ii
+       << " cycles";
+    // The runner-up, skipping shadows of the binding unit (held by the same
+    // classes for as long: tp_mma beside tc_and_mma).
+    for (size_t i = 1; i < units.size(); ++i) {
+      if (units[i].opClasses == units.front().opClasses &&
+          units[i].cycles == busiest)
+        continue;
+      os << "; next: " << describeUnit(units[i]) << ", " << units[i].cycles;
+      break;
+    }
+  } else {
+    os << "none";
+  }
+  uint64_t bound =
+      std::max<uint64_t>({busiest, bounds.recMII, bounds.depMII});
+  if (ii > bound)
+    os << " (II " << ii << " is above it: "
+       << (generator == GeneratorKind::Serial
+               ? "the serial generator does not overlap iterations"
+               : "the placement did not reach the bound")
+       << ")";
+  os << "\n";
+  if (flopsPerIteration && target && *flopsPerIteration > 0) {
+    const target::ChipInfo &chip = target->getChip();
+    os << "throughput: " << *flopsPerIteration << " FLOP per iteration / "
+       << ii << " cycles x " << llvm::format("%.3f", chip.clockMHz / 1000.0)
+       << " GHz x " << chip.smCount << " SMs = "
+       << llvm::format("%.1f", impliedTFLOPs(*flopsPerIteration, ii,
+                                             chip.clockMHz, chip.smCount))
+       << " TFLOP/s\n";
+  }
 
   // Column widths from the content so the table stays aligned.
   size_t opWidth = 2, classWidth = 5;

@@ -61,10 +61,36 @@ struct ScheduleAnalysis {
                                        llvm::ArrayRef<OpId> walkOrder = {});
   Schedule toSchedule() const;
 
-  /// The human-readable table: op, class, cycle, stage, order, slots.
+  /// The human-readable table: op, class, cycle, stage, order, slots,
+  /// preceded by the generator and its reason, the bounds, the unit that
+  /// binds the II and, when `flopsPerIteration` and a target are given, the
+  /// throughput the II implies on the whole chip.
   void print(llvm::raw_ostream &os, const Problem &problem,
-             const target::TargetModel *target = nullptr) const;
+             const target::TargetModel *target = nullptr,
+             std::optional<int64_t> flopsPerIteration = std::nullopt) const;
 };
+
+/// One resource's demand per iteration: the cycles a singleton is held, or
+/// ceil(unit-cycles / capacity) of a pool; a lower bound on II by itself.
+struct UnitDemand {
+  std::string resource; ///< The RRT resource (target slot or pool name).
+  std::string unit;     ///< As a user reads it: "tensor core", "MUFU".
+  std::vector<std::string> opClasses; ///< Classes holding it, first use order.
+  uint64_t cycles = 0;
+};
+
+/// Every binding resource with a non-zero demand, busiest first (ties in
+/// layout order: bits, then pools). rankUnits(p).front() is the unit whose
+/// occupancy is closest to (and never above) any feasible II.
+std::vector<UnitDemand> rankUnits(const Problem &problem);
+
+/// "tensor core (tc_and_mma: umma, umma_ts)".
+std::string describeUnit(const UnitDemand &demand);
+
+/// FLOP/s of `smCount` SMs each finishing `flopsPerIteration` every `ii`
+/// cycles at `clockMHz`, in TFLOP/s.
+double impliedTFLOPs(int64_t flopsPerIteration, unsigned ii, unsigned clockMHz,
+                     unsigned smCount);
 
 } // namespace tilepipe::sched
 

@@ -191,15 +191,28 @@ void addTileClasses(TargetModel &m) {
   // §1.2, derived), SMEM 128 B/clk/SM (blackwell-facts §1.2), UMMA 8192 dense
   // BF16 FLOP/clk/SM (blackwell-facts §1.2), MUFU 16/clk/SM (blackwell-facts
   // §1.2).
+  // TMA load: the bytes a CTA needs are split by where they come from
+  // (docs/target.md, "Where TMA bytes come from"). `multicast` CTAs of a
+  // cluster share one fetch; of the fetched bytes 1/l2_reuse come from HBM
+  // (the first reader of a tile brings it in, the others hit in L2). HBM
+  // bytes hold `tma` at the chip-saturated HBM share, every fetched byte
+  // holds the L2 -> SM path (`tp_gnic_rd`), and the whole tile lands in
+  // this CTA's SMEM (multicast writes every receiver's SMEM).
   {
     OpClassInfo &c =
         b.add("tma_load", tmaLatencyTable(),
               "latency: blackwell-facts 1.3 TMA 2D load table (SA, B200, 1 "
               "load in flight); "
-              "tma occupancy: bytes at 25 B/clk/SM HBM share (blackwell-facts "
-              "1.2, derived); "
+              "tma: HBM bytes (fetched / l2_reuse) at the 25 B/clk/SM HBM "
+              "share (blackwell-facts 1.2, derived); "
+              "tp_gnic_rd: fetched bytes (bytes / multicast) from L2 at 64 "
+              "B/clk/SM (assumption: no B200 L2 bandwidth measurement was "
+              "readable; FA4's 1613 TFLOP/s needs >= 21, docs/target.md); "
               "tp_smem_wr: SMEM 128 B/clk/SM (blackwell-facts 1.2)");
-    c.footprint = {triple(Tma, perByte(0, 25)),
+    Quantity hbm, fetched;
+    hbm.hbmBytesPerCycle = 25;
+    fetched.fetchedBytesPerCycle = 64;
+    c.footprint = {triple(Tma, hbm), triple(TpGnicRd, fetched),
                    triple(TpSmemWr, perByte(0, 128))};
     c.async = c.tma = true;
   }
@@ -434,6 +447,23 @@ TargetModel buildSM100a() {
   m.caps.namedBarriers = 16;
   m.caps.reservedNamedBarriers = 8;
   m.caps.registersPerSM = 65536;
+  // blackwell-facts 1.1: 148 SMs (chipsandcheese), SM clock 1.965 GHz (SA's
+  // B200_CLOCK_GHZ, the clock every measured cycle count here is in).
+  // Default L2 reuse 4: a tile loop's operand tile is read by every CTA of
+  // its grid row (or column); with 148 CTAs resident and a row-major raster
+  // over a grid row of R tiles, a row tile is shared by ~min(R, 148) CTAs and
+  // a column tile by ~148 / R, at least 4 for R <= 37 (an 8192-wide operand
+  // in 256-wide tiles has R = 32). An assumption, stated per load with
+  // l2_reuse = N where it is known (docs/target.md).
+  m.chip.smCount = 148;
+  m.chip.clockMHz = 1965;
+  m.chip.defaultL2Reuse = 4;
+  m.chip.source =
+      "sm_count: 148 SMs (blackwell-facts 1.1, chipsandcheese B200); "
+      "clock_mhz: 1965, the SM clock of the SA measurements (blackwell-facts "
+      "1.1, SA B200_CLOCK_GHZ); default_l2_reuse: assumption, the co-resident "
+      "CTAs (148) sharing a row-rastered operand tile, >= 4 for grid rows of "
+      "up to 37 tiles (docs/target.md)";
   addTileClasses(m);
   addBookClasses(m);
   // The JSON loader sorts classes by name; do the same so the two agree on

@@ -91,6 +91,16 @@ Wide interpolate(llvm::ArrayRef<std::pair<int64_t, int64_t>> table,
 }
 } // namespace
 
+int64_t OpWork::fetchedBytes() const {
+  int64_t b = std::max<int64_t>(bytes, 0);
+  return multicast > 1 ? (b + multicast - 1) / multicast : b;
+}
+
+int64_t OpWork::hbmBytes() const {
+  int64_t f = fetchedBytes();
+  return l2Reuse > 1 ? (f + l2Reuse - 1) / l2Reuse : f;
+}
+
 int64_t Quantity::evaluate(const OpWork &work) const {
   int64_t bytes = std::max<int64_t>(work.bytes, 0);
   int64_t flops = std::max<int64_t>(work.flops, 0);
@@ -104,6 +114,10 @@ int64_t Quantity::evaluate(const OpWork &work) const {
     total += ceilDiv(flops, flopsPerCycle);
   if (elementsPerCycle > 0)
     total += ceilDiv(elements, elementsPerCycle);
+  if (hbmBytesPerCycle > 0)
+    total += ceilDiv(work.hbmBytes(), hbmBytesPerCycle);
+  if (fetchedBytesPerCycle > 0)
+    total += ceilDiv(work.fetchedBytes(), fetchedBytesPerCycle);
   return std::max<int64_t>(saturate(total), 0);
 }
 
@@ -138,6 +152,10 @@ void Quantity::print(llvm::raw_ostream &os) const {
     term("flops/" + llvm::Twine(flopsPerCycle));
   if (elementsPerCycle != 0)
     term("elements/" + llvm::Twine(elementsPerCycle));
+  if (hbmBytesPerCycle != 0)
+    term("hbm_bytes/" + llvm::Twine(hbmBytesPerCycle));
+  if (fetchedBytesPerCycle != 0)
+    term("fetched_bytes/" + llvm::Twine(fetchedBytesPerCycle));
 }
 
 //===----------------------------------------------------------------------===//
@@ -146,9 +164,14 @@ void Quantity::print(llvm::raw_ostream &os) const {
 
 bool tilepipe::target::operator==(const Quantity &a, const Quantity &b) {
   return std::tie(a.base, a.bytesPerCycle, a.flopsPerCycle, a.elementsPerCycle,
-                  a.bytesTable) == std::tie(b.base, b.bytesPerCycle,
-                                            b.flopsPerCycle, b.elementsPerCycle,
-                                            b.bytesTable);
+                  a.hbmBytesPerCycle, a.fetchedBytesPerCycle, a.bytesTable) ==
+         std::tie(b.base, b.bytesPerCycle, b.flopsPerCycle, b.elementsPerCycle,
+                  b.hbmBytesPerCycle, b.fetchedBytesPerCycle, b.bytesTable);
+}
+
+bool tilepipe::target::operator==(const ChipInfo &a, const ChipInfo &b) {
+  return std::tie(a.smCount, a.clockMHz, a.defaultL2Reuse, a.source) ==
+         std::tie(b.smCount, b.clockMHz, b.defaultL2Reuse, b.source);
 }
 
 bool tilepipe::target::operator==(const SlotInfo &a, const SlotInfo &b) {
@@ -186,9 +209,9 @@ bool tilepipe::target::operator==(const GlobalCaps &a, const GlobalCaps &b) {
 }
 
 bool TargetModel::operator==(const TargetModel &other) const {
-  if (std::tie(name, description, slots, pools, caps) !=
+  if (std::tie(name, description, slots, pools, caps, chip) !=
           std::tie(other.name, other.description, other.slots, other.pools,
-                   other.caps) ||
+                   other.caps, other.chip) ||
       opClasses.size() != other.opClasses.size())
     return false;
   // Op class order is an accident of how the model was built (the JSON
@@ -256,7 +279,12 @@ const PoolInfo *TargetModel::lookupPool(StringRef poolName) const {
 }
 
 ResolvedOp TargetModel::resolve(const OpClassInfo &cls,
-                                const OpWork &work) const {
+                                const OpWork &stated) const {
+  // A load that does not say how often its tile is re-read gets the chip's
+  // default reuse (docs/target.md, "Where TMA bytes come from").
+  OpWork work = stated;
+  if (work.l2Reuse <= 0)
+    work.l2Reuse = chip.defaultL2Reuse;
   ResolvedOp op;
   op.latency = cls.latency.evaluate(work);
   op.chainLatency =
@@ -304,7 +332,9 @@ Error checkQuantity(const Quantity &q, StringRef path) {
       {"base", q.base},
       {"bytes_per_cycle", q.bytesPerCycle},
       {"flops_per_cycle", q.flopsPerCycle},
-      {"elements_per_cycle", q.elementsPerCycle}};
+      {"elements_per_cycle", q.elementsPerCycle},
+      {"hbm_bytes_per_cycle", q.hbmBytesPerCycle},
+      {"fetched_bytes_per_cycle", q.fetchedBytesPerCycle}};
   for (auto [field, value] : terms)
     if (value < 0)
       return fieldError(joinField(path, field), "must not be negative (got " +
@@ -428,6 +458,18 @@ Error checkCaps(const GlobalCaps &caps, StringRef path) {
   return Error::success();
 }
 
+Error checkChip(const ChipInfo &chip, StringRef path) {
+  const std::pair<StringRef, unsigned> fields[] = {
+      {"sm_count", chip.smCount},
+      {"clock_mhz", chip.clockMHz},
+      {"default_l2_reuse", chip.defaultL2Reuse}};
+  for (auto [field, value] : fields)
+    if (value < 1)
+      return fieldError(joinField(path, field), "must be at least 1 (got " +
+                                                    llvm::Twine(value) + ")");
+  return Error::success();
+}
+
 } // namespace tilepipe::target::detail
 
 using namespace tilepipe::target::detail;
@@ -479,6 +521,8 @@ Error TargetModel::validate() const {
   }
 
   if (Error err = checkCaps(caps, "caps"))
+    return err;
+  if (Error err = checkChip(chip, "chip"))
     return err;
 
   llvm::StringSet<> classNames;

@@ -61,6 +61,20 @@ struct OpWork {
   int64_t bytes = 0;    ///< Bytes moved (loads, stores, copies).
   int64_t flops = 0;    ///< Floating-point operations (MMA: 2*M*N*K).
   int64_t elements = 0; ///< Elements touched (elementwise SIMT ops).
+  /// Where a load's bytes come from (tileas.tma_load's l2_reuse and
+  /// multicast; 0 = not stated). `multicast` CTAs of a cluster share one
+  /// fetch, so this CTA fetches bytes / multicast of them; of the fetched
+  /// bytes, 1 / l2Reuse come from HBM and the rest hit in L2 (l2Reuse CTAs
+  /// or clusters read the same tile while it is resident). TargetModel::
+  /// resolve() replaces an unstated l2Reuse by the target's default.
+  int64_t l2Reuse = 0;
+  int64_t multicast = 0;
+
+  /// ceil(bytes / multicast): what this CTA pulls through L2.
+  int64_t fetchedBytes() const;
+  /// ceil(fetchedBytes() / l2Reuse): what of it comes from HBM (an unstated
+  /// l2Reuse counts as 1 here: everything from HBM).
+  int64_t hbmBytes() const;
 };
 
 /// A cycle count as data: base + ceil(bytes / bytesPerCycle)
@@ -80,6 +94,10 @@ struct Quantity {
   int64_t bytesPerCycle = 0;
   int64_t flopsPerCycle = 0;
   int64_t elementsPerCycle = 0;
+  /// ceil(OpWork::hbmBytes() / rate): bytes that come from HBM.
+  int64_t hbmBytesPerCycle = 0;
+  /// ceil(OpWork::fetchedBytes() / rate): bytes pulled from L2 to the SM.
+  int64_t fetchedBytesPerCycle = 0;
   std::vector<std::pair<int64_t, int64_t>> bytesTable;
 
   static Quantity constant(int64_t cycles) {
@@ -90,7 +108,7 @@ struct Quantity {
   int64_t evaluate(const OpWork &work) const;
   bool isConstant() const {
     return !bytesPerCycle && !flopsPerCycle && !elementsPerCycle &&
-           bytesTable.empty();
+           !hbmBytesPerCycle && !fetchedBytesPerCycle && bytesTable.empty();
   }
   /// Writes the formula, e.g. "136 + flops/8192" (divisions round up).
   void print(llvm::raw_ostream &os) const;
@@ -173,6 +191,19 @@ struct GlobalCaps {
 
 bool operator==(const GlobalCaps &a, const GlobalCaps &b);
 
+/// The chip around one SM: what turns cycles per iteration into a throughput
+/// (`print-schedule`'s TFLOP/s) and the L2 reuse a load has when its IR does
+/// not say. docs/target.md gives each number's source.
+struct ChipInfo {
+  unsigned smCount = 148;  ///< SMs that run the loop concurrently.
+  unsigned clockMHz = 1965; ///< SM clock the cycle counts are measured at.
+  /// l2_reuse of a load that does not state one (OpWork::l2Reuse).
+  unsigned defaultL2Reuse = 4;
+  std::string source;
+};
+
+bool operator==(const ChipInfo &a, const ChipInfo &b);
+
 class TargetModel {
 public:
   static constexpr unsigned kNumSlotIds = 24;
@@ -199,6 +230,7 @@ public:
   llvm::ArrayRef<PoolInfo> getPools() const { return pools; }
   llvm::ArrayRef<OpClassInfo> getOpClasses() const { return opClasses; }
   const GlobalCaps &getCaps() const { return caps; }
+  const ChipInfo &getChip() const { return chip; }
 
   const SlotInfo *getSlot(unsigned id) const;
   const SlotInfo *lookupSlot(llvm::StringRef name) const;
@@ -216,6 +248,7 @@ public:
   std::vector<PoolInfo> pools; ///< Indexed by pool index.
   std::vector<OpClassInfo> opClasses;
   GlobalCaps caps;
+  ChipInfo chip;
 
   /// Recomputes the name lookups; call after editing slots or opClasses.
   void rebuildIndex();

@@ -38,6 +38,8 @@ llvm::Error checkOpClass(const TargetModel &model, const OpClassInfo &cls,
 
 /// Non-negative caps, reserved barriers within the barrier count.
 llvm::Error checkCaps(const GlobalCaps &caps, llvm::StringRef path);
+/// SM count, clock and default L2 reuse are at least 1.
+llvm::Error checkChip(const ChipInfo &chip, llvm::StringRef path);
 
 } // namespace tilepipe::target::detail
 

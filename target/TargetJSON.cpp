@@ -186,6 +186,7 @@ private:
   Error loadPools(const json::Value &v, StringRef path);
   Error loadSlots(const json::Value &v, StringRef path);
   Error loadCaps(const json::Value &v, StringRef path);
+  Error loadChip(const json::Value &v, StringRef path);
   Error loadOpClasses(const json::Value &v, StringRef path);
   Error loadOpClass(const json::Value &v, StringRef path, OpClassInfo &cls);
   Error loadQuantity(const json::Value &v, StringRef path, Quantity &q);
@@ -203,7 +204,7 @@ Error Loader::load(const json::Value &root) {
         describe(root));
   ObjectReader r(*top, "");
   if (Error err = r.keys({"name", "description", "inherit", "slots", "pools",
-                          "caps", "op_classes"}))
+                          "caps", "chip", "op_classes"}))
     return err;
 
   // A file that inherits may list only what it changes; one that does not
@@ -241,6 +242,9 @@ Error Loader::load(const json::Value &root) {
   }
   if (const json::Value *v = r.get("caps"))
     if (Error err = loadCaps(*v, r.at("caps")))
+      return err;
+  if (const json::Value *v = r.get("chip"))
+    if (Error err = loadChip(*v, r.at("chip")))
       return err;
   if (const json::Value *v = r.get("op_classes"))
     if (Error err = loadOpClasses(*v, r.at("op_classes")))
@@ -455,6 +459,30 @@ Error Loader::loadCaps(const json::Value &v, StringRef path) {
   return checkCaps(caps, path);
 }
 
+Error Loader::loadChip(const json::Value &v, StringRef path) {
+  auto object = asObject(v, path);
+  if (!object)
+    return object.takeError();
+  ObjectReader r(**object, path.str());
+  if (Error err = r.keys({"sm_count", "clock_mhz", "default_l2_reuse",
+                          "source"}))
+    return err;
+  // Like caps: every field optional, an absent one keeps its inherited (or
+  // default sm_100a) value.
+  ChipInfo &chip = m.chip;
+  if (Error err = r.integer("sm_count", false, 1, kMaxUnsigned, chip.smCount))
+    return err;
+  if (Error err =
+          r.integer("clock_mhz", false, 1, kMaxUnsigned, chip.clockMHz))
+    return err;
+  if (Error err = r.integer("default_l2_reuse", false, 1, kMaxUnsigned,
+                            chip.defaultL2Reuse))
+    return err;
+  if (Error err = r.string("source", false, chip.source))
+    return err;
+  return checkChip(chip, path);
+}
+
 Error Loader::loadOpClasses(const json::Value &v, StringRef path) {
   auto object = asObject(v, path);
   if (!object)
@@ -593,7 +621,8 @@ Error Loader::loadQuantity(const json::Value &v, StringRef path, Quantity &q) {
     return typeError(path, "an integer or a quantity object", v);
   ObjectReader r(*object, path.str());
   if (Error err = r.keys({"base", "bytes_per_cycle", "flops_per_cycle",
-                          "elements_per_cycle", "bytes_table"}))
+                          "elements_per_cycle", "hbm_bytes_per_cycle",
+                          "fetched_bytes_per_cycle", "bytes_table"}))
     return err;
   if (Error err = r.integer("base", false, 0, kMaxInt64, q.base))
     return err;
@@ -605,6 +634,12 @@ Error Loader::loadQuantity(const json::Value &v, StringRef path, Quantity &q) {
     return err;
   if (Error err = r.integer("elements_per_cycle", false, 0, kMaxInt64,
                             q.elementsPerCycle))
+    return err;
+  if (Error err = r.integer("hbm_bytes_per_cycle", false, 0, kMaxInt64,
+                            q.hbmBytesPerCycle))
+    return err;
+  if (Error err = r.integer("fetched_bytes_per_cycle", false, 0, kMaxInt64,
+                            q.fetchedBytesPerCycle))
     return err;
   if (const json::Value *table = r.get("bytes_table")) {
     std::string tablePath = r.at("bytes_table");
@@ -775,6 +810,10 @@ json::Value quantityToJSON(const Quantity &q) {
     o["flops_per_cycle"] = q.flopsPerCycle;
   if (q.elementsPerCycle != 0)
     o["elements_per_cycle"] = q.elementsPerCycle;
+  if (q.hbmBytesPerCycle != 0)
+    o["hbm_bytes_per_cycle"] = q.hbmBytesPerCycle;
+  if (q.fetchedBytesPerCycle != 0)
+    o["fetched_bytes_per_cycle"] = q.fetchedBytesPerCycle;
   if (!q.bytesTable.empty()) {
     json::Array table;
     for (auto [bytes, cycles] : q.bytesTable)
@@ -880,6 +919,11 @@ json::Value TargetModel::toJSON() const {
                       {"slots", std::move(slotArray)},
                       {"pools", std::move(poolArray)},
                       {"caps", std::move(capsObject)},
+                      {"chip", json::Object{
+                                   {"sm_count", chip.smCount},
+                                   {"clock_mhz", chip.clockMHz},
+                                   {"default_l2_reuse", chip.defaultL2Reuse},
+                                   {"source", chip.source}}},
                       {"op_classes", std::move(classes)}};
 }
 
@@ -955,6 +999,16 @@ void TargetModel::print(llvm::raw_ostream &os) const {
       {"registers_per_sm", caps.registersPerSM}};
   for (auto [field, value] : capRows)
     os << "  " << left_justify(field, 24) << "  " << value << "\n";
+
+  os << "\nchip (throughput and default L2 reuse)\n";
+  const std::pair<const char *, int64_t> chipRows[] = {
+      {"sm_count", chip.smCount},
+      {"clock_mhz", chip.clockMHz},
+      {"default_l2_reuse", chip.defaultL2Reuse}};
+  for (auto [field, value] : chipRows)
+    os << "  " << left_justify(field, 24) << "  " << value << "\n";
+  if (!chip.source.empty())
+    os << "  source: " << chip.source << "\n";
 
   std::vector<const OpClassInfo *> classes;
   for (const OpClassInfo &cls : opClasses)

@@ -8,6 +8,7 @@
 #include "scheduler/mlir/Passes.h"
 
 #include "attrs/ResultAttrs.h"
+#include "ir/TileASDialect.h"
 #include "scheduler/Driver.h"
 #include "scheduler/exact/ExactOracle.h"
 #include "scheduler/mlir/LoopProblem.h"
@@ -73,6 +74,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
 
   sched::DriverOptions options;
   options.selection.request = generator;
+  options.selection.rule = selection;
   options.selection.serialThreshold = serialThreshold;
   options.modulo.search = search;
   options.modulo.iiCap = iiCap;
@@ -109,8 +111,14 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   attrs::writeScheduleAttrs(loop, lp.ops, *analysis);
   if (printSchedule) {
     llvm::raw_ostream &os = llvm::outs();
+    // FLOP per iteration: what the ops of one iteration compute (MMA flops
+    // as the ops report them), for the throughput line.
+    int64_t flops = 0;
+    for (mlir::Operation *op : lp.ops)
+      if (auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op))
+        flops += schedulable.getWork().flops;
     os << "// schedule of loop at " << loop.getLoc() << "\n";
-    analysis->print(os, lp.problem, target);
+    analysis->print(os, lp.problem, target, flops);
     os << "\n";
     os.flush();
   }

@@ -23,13 +23,24 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "Which generator to run",
            [{::llvm::cl::values(
              clEnumValN(::tilepipe::sched::GeneratorRequest::Auto, "auto",
-                        "select per seed 002's rules"),
+                        "select by the selection rule"),
              clEnumValN(::tilepipe::sched::GeneratorRequest::Serial, "serial",
                         "always the serial generator"),
              clEnumValN(::tilepipe::sched::GeneratorRequest::CostBased,
                         "cost-based", "always the cost-based generator"))}]>,
+    Option<"selection", "selection", "::tilepipe::sched::SelectionRule",
+           "::tilepipe::sched::SelectionRule::Bound",
+           "The rule generator=auto applies",
+           [{::llvm::cl::values(
+             clEnumValN(::tilepipe::sched::SelectionRule::Bound, "bound",
+                        "serial only for force_serial_execution or when the "
+                        "serial length does not exceed MII"),
+             clEnumValN(::tilepipe::sched::SelectionRule::Threshold,
+                        "threshold",
+                        "seed 002: serial below serial-threshold ops or "
+                        "without TMA/MMA/async ops"))}]>,
     Option<"serialThreshold", "serial-threshold", "unsigned", "8",
-           "Loops with fewer ops are scheduled serially">,
+           "selection=threshold: loops with fewer ops are scheduled serially">,
     Option<"targetFile", "target", "std::string", "\"\"",
            "JSON target description (default: the built-in sm_100a)">,
     Option<"search", "search", "::tilepipe::sched::IISearch",

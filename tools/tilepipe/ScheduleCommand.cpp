@@ -7,10 +7,11 @@
 // instance, docs/problem-format.md), runs the shared Driver on it and prints
 // one JSON object: the bounds, the II found and whether it verified.
 //
-// The default generator is cost-based, not `auto`: the generator selection
-// rules pick the cost-based generator only for loops with TMA, MMA or async
-// ops, and a generic problem carries no such flags, so `auto` would always
-// fall back to the serial schedule and the command would measure nothing.
+// The default generator is cost-based, not `auto`, so the command always
+// measures the cost-based generator; `--generator=auto` applies the selection
+// rule (`--selection=bound`, the default, or seed 002's `threshold`, which
+// would always pick the serial schedule here: a generic problem carries no
+// TMA, MMA or async flags).
 //
 // Exit status: 0 with a verified schedule, 1 when a file cannot be read or
 // no schedule was found (diagnostics on stderr as "file: error: message"),
@@ -58,6 +59,8 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "  --resources FILE     the HatScheT resource model of a .graphml "
         "instance\n"
         "  --generator=KIND     cost-based (default), serial or auto\n"
+        "  --selection=RULE     the rule auto applies: bound (default) or "
+        "threshold\n"
         "  --search=KIND        candidate-II search: linear (default) or "
         "gallop\n"
         "  --ii-cap=N           largest II tried (default 0: the serial "
@@ -75,7 +78,8 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "(default 400)\n\n"
         "Prints one JSON object: name, ops, edges, ii, mii, res_mii, "
         "rec_mii,\n"
-        "stages, verified, generator, ms, optimal. Exit 0 with a verified\n"
+        "stages, verified, generator, ms, optimal, binding, binding_cycles,\n"
+        "reason. Exit 0 with a verified\n"
         "schedule, 1 when a file is bad or scheduling fails, 2 for usage "
         "errors.\n";
 }
@@ -169,6 +173,19 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
       else
         return usageError("unknown generator '" + *v +
                           "' (expected cost-based, serial or auto)");
+      continue;
+    }
+    if (std::optional<int> exit = value("--selection", v))
+      return exit;
+    if (v) {
+      sched::SelectionRule &rule = options.driver.selection.rule;
+      if (*v == "bound")
+        rule = sched::SelectionRule::Bound;
+      else if (*v == "threshold")
+        rule = sched::SelectionRule::Threshold;
+      else
+        return usageError("unknown selection rule '" + *v +
+                          "' (expected bound or threshold)");
       continue;
     }
     if (std::optional<int> exit = value("--search", v))
@@ -363,9 +380,27 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
     if (!bounds->recurrenceInfeasible)
       recMII = finite(bounds->recMII);
   }
-  sched::GeneratorKind generator =
-      analysis ? analysis->generator
-               : sched::selectGenerator(problem, options.driver.selection).kind;
+  sched::GeneratorSelection selection =
+      analysis ? sched::GeneratorSelection{analysis->generator,
+                                           analysis->selectionReason}
+               : sched::selectGenerator(problem, options.driver.selection,
+                                        bounds ? &*bounds : nullptr);
+  sched::GeneratorKind generator = selection.kind;
+  // The unit that binds the II (docs/generators.md): the busiest resource,
+  // or the recurrence when it asks for more.
+  std::vector<sched::UnitDemand> units = sched::rankUnits(problem);
+  std::optional<std::string> binding;
+  std::optional<int64_t> bindingCycles;
+  if (bounds && !bounds->recurrenceInfeasible &&
+      (units.empty() || bounds->recMII > units.front().cycles)) {
+    if (bounds->recMII > 1 || units.empty()) {
+      binding = "recurrence";
+      bindingCycles = bounds->recMII;
+    }
+  } else if (!units.empty()) {
+    binding = units.front().resource;
+    bindingCycles = int64_t(units.front().cycles);
+  }
 
   llvm::json::OStream json(llvm::outs());
   json.object([&] {
@@ -390,6 +425,12 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
       json.attribute("optimal", *optimal);
     else
       json.attribute("optimal", nullptr);
+    if (binding)
+      json.attribute("binding", *binding);
+    else
+      json.attribute("binding", nullptr);
+    optionalNumber(json, "binding_cycles", bindingCycles);
+    json.attribute("reason", selection.reason);
     if (options.emitSchedule && analysis)
       json.attributeObject("schedule", [&] {
         for (sched::OpId id = 0, e = problem.getNumOps(); id < e; ++id)

@@ -1,4 +1,4 @@
-// RUN: tilepipe-opt %s --tileas-generate-schedule | FileCheck %s
+// RUN: tilepipe-opt %s --tileas-generate-schedule=selection=threshold | FileCheck %s
 
 // The remat attributes are parsed and preserved untouched; groups with a
 // consistent leader schedule; results land beside the constraints.

@@ -9,11 +9,12 @@
 // within its depth (the follower first), reaching II = MII; without it the
 // leader goes first and II rises.
 
-// CHECK: generator: cost-based (the loop has TMA, MMA or async ops)
-// CHECK-NEXT: II 1045, MII 1045 (resource 656, fine-density 1, recurrence 1, dependency 1045), stages 3
-// CHECK: %1 = tileas.tma_load   tma_load          0     0     0  tma+tp_smem_wr
-// CHECK: %0 = tileas.tma_load   tma_load        328     0
-// CHECK: tileas.tma_load {{.*}}tileas.schedule.constraint.gid = 1 : i32, tileas.schedule.cycle = 328 : i64, {{.*}}tileas.schedule.stage = 0 : i32
+// CHECK: generator: cost-based (serial length 4476 > MII 1045: overlapping iterations can shorten the II)
+// CHECK-NEXT: II 1045, MII 1045 (resource 256, fine-density 1, recurrence 1, dependency 1045), stages 3
+// CHECK-NEXT: binding unit: dependency depth (1045 cycles: a max_depth constraint against its op's latency)
+// CHECK: %1 = tileas.tma_load   tma_load          0     0     0  tma+tp_gnic_rd+tp_smem_wr
+// CHECK: %0 = tileas.tma_load   tma_load        128     0
+// CHECK: tileas.tma_load {{.*}}tileas.schedule.constraint.gid = 1 : i32, tileas.schedule.cycle = 128 : i64, {{.*}}tileas.schedule.stage = 0 : i32
 // CHECK: tileas.tma_load {{.*}}tileas.schedule.constraint.leader_gid = 1 : i32, tileas.schedule.cycle = 0 : i64, {{.*}}tileas.schedule.stage = 0 : i32
 // CHECK: tileas.smem_load {{.*}}tileas.schedule.constraint.max_depth = 1 : i32, {{.*}}tileas.schedule.stage = 1 : i32
 // CHECK: tileas.schedule.generator = "cost-based", tileas.schedule.ii = 1045 : i32, tileas.schedule.mii = 1045 : i32

@@ -158,3 +158,29 @@ TEST(Quantity, Equality) {
 }
 
 } // namespace
+
+namespace {
+TEST(Quantity, HbmAndFetchedBytes) {
+  Quantity q;
+  q.hbmBytesPerCycle = 25;
+  q.fetchedBytesPerCycle = 64;
+  EXPECT_FALSE(q.isConstant());
+  OpWork work{32768, 0, 0};
+  // Nothing stated: every byte fetched and every byte from HBM.
+  EXPECT_EQ(q.evaluate(work), 1311 + 512);
+  work.multicast = 2; // this CTA fetches half the tile
+  EXPECT_EQ(work.fetchedBytes(), 16384);
+  EXPECT_EQ(q.evaluate(work), 656 + 256);
+  work.l2Reuse = 3; // a third of that from HBM: ceil(16384 / 3) = 5462
+  EXPECT_EQ(work.hbmBytes(), 5462);
+  EXPECT_EQ(q.evaluate(work), 219 + 256);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  q.print(os);
+  EXPECT_EQ(text, "hbm_bytes/25 + fetched_bytes/64");
+  Quantity other = q;
+  EXPECT_EQ(other, q);
+  other.fetchedBytesPerCycle = 32;
+  EXPECT_NE(other, q);
+}
+} // namespace

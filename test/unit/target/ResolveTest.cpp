@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <climits>
 #include <set>
 
 using namespace tilepipe::target;
@@ -90,11 +91,65 @@ TEST(Resolve, UmmaTs) {
 }
 
 TEST(Resolve, TmaLoad32KiB) {
+  // No l2_reuse stated: the chip's default reuse of 4, so 8192 of the 32768
+  // bytes come from HBM (8192 / 25 = 327.68 -> 328), all 32768 cross L2 ->
+  // SM at 64 B/clk (512) and land in SMEM at 128 B/clk (256).
+  ASSERT_EQ(sm100a().getChip().defaultL2Reuse, 4u);
   ResolvedOp op = resolve("tma_load", {32768, 0, 0});
   EXPECT_EQ(op.latency, 4586);
   EXPECT_EQ(op.chainLatency, 4586) << "no chain latency: the latency";
-  // 32768 / 25 = 1310.72 -> 1311.
-  EXPECT_EQ(triples(op), (Triples{{"tma", 1311, 1}, {"tp_smem_wr", 256, 1}}));
+  EXPECT_EQ(triples(op), (Triples{{"tma", 328, 1},
+                                  {"tp_gnic_rd", 512, 1},
+                                  {"tp_smem_wr", 256, 1}}));
+}
+
+TEST(Resolve, TmaLoadFromHbmOnly) {
+  // l2_reuse = 1: every byte from HBM at the 25 B/clk/SM share, the charge
+  // every TMA byte paid before loads said where their bytes come from.
+  OpWork work{32768, 0, 0};
+  work.l2Reuse = 1;
+  EXPECT_EQ(triples(resolve("tma_load", work)),
+            (Triples{{"tma", 1311, 1},
+                     {"tp_gnic_rd", 512, 1},
+                     {"tp_smem_wr", 256, 1}}));
+}
+
+TEST(Resolve, TmaLoadReuseAndMulticast) {
+  // The GEMM example's B tile: 256x64 bf16, multicast to 2 CTAs, re-read by
+  // 4 clusters. Fetched 16384, from HBM 4096 (164 cycles); the whole tile
+  // still lands in this CTA's SMEM.
+  OpWork work{256 * 64 * kBf16, 0, 0};
+  work.l2Reuse = 4;
+  work.multicast = 2;
+  EXPECT_EQ(work.fetchedBytes(), 16384);
+  EXPECT_EQ(work.hbmBytes(), 4096);
+  ResolvedOp op = resolve("tma_load", work);
+  EXPECT_EQ(triples(op), (Triples{{"tma", 164, 1},
+                                  {"tp_gnic_rd", 256, 1},
+                                  {"tp_smem_wr", 256, 1}}));
+  // The latency is the measured single-load table: where the bytes come
+  // from changes the occupancy, not the (HBM-measured) latency.
+  EXPECT_EQ(op.latency, 4586);
+
+  // The FA4 K tile: 128x128 bf16 read by 16 Q-tile CTAs, no multicast.
+  OpWork k{128 * 128 * kBf16, 0, 0};
+  k.l2Reuse = 16;
+  EXPECT_EQ(triples(resolve("tma_load", k)),
+            (Triples{{"tma", 82, 1},
+                     {"tp_gnic_rd", 512, 1},
+                     {"tp_smem_wr", 256, 1}}));
+}
+
+TEST(Resolve, MoreReuseNeverCostsMore) {
+  unsigned last = UINT_MAX;
+  for (int64_t reuse : {1, 2, 3, 4, 8, 16, 1000}) {
+    OpWork work{49152, 0, 0};
+    work.l2Reuse = reuse;
+    unsigned tma = resolve("tma_load", work).triples[0].duration;
+    EXPECT_LE(tma, last) << reuse;
+    EXPECT_GE(tma, 1u);
+    last = tma;
+  }
 }
 
 TEST(Resolve, TmaLoadInterpolates) {

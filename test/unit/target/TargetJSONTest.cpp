@@ -483,7 +483,7 @@ TEST(TargetJSONErrors, BytesTable) {
 TEST(TargetJSONErrors, UnknownKeys) {
   EXPECT_EQ(loadError(R"({"name": "t", "inherit": "sm_100a", "slot": []})"),
             "bad.json: slot: unknown field (expected one of: name, "
-            "description, inherit, slots, pools, caps, op_classes)");
+            "description, inherit, slots, pools, caps, chip, op_classes)");
   EXPECT_EQ(loadError(withClasses(R"({"x": {"latency": 1, "latncy": 2}})")),
             "bad.json: op_classes.x.latncy: unknown field (expected one of: "
             "latency, chain_latency, footprint, pools, async, tma, mma, "
@@ -495,7 +495,8 @@ TEST(TargetJSONErrors, UnknownKeys) {
   EXPECT_EQ(loadError(withClasses(R"({"x": {"latency": {"bytes": 3}}})")),
             "bad.json: op_classes.x.latency.bytes: unknown field (expected "
             "one of: base, bytes_per_cycle, flops_per_cycle, "
-            "elements_per_cycle, bytes_table)");
+            "elements_per_cycle, hbm_bytes_per_cycle, "
+            "fetched_bytes_per_cycle, bytes_table)");
   EXPECT_EQ(loadError(R"({"name": "t", "inherit": "sm_100a",
                           "caps": {"smem": 1}})"),
             "bad.json: caps.smem: unknown field (expected one of: smem_bytes, "
@@ -590,6 +591,77 @@ TEST(Validate, CatchesBrokenModels) {
   TargetModel unnamed = m;
   unnamed.name.clear();
   EXPECT_EQ(validateError(unnamed), "name: must not be empty");
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Where TMA bytes come from, and the chip
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+TEST(TargetJSON, ChipOfTheBuiltIn) {
+  const ChipInfo &chip = TargetModel::sm100a().getChip();
+  EXPECT_EQ(chip.smCount, 148u);
+  EXPECT_EQ(chip.clockMHz, 1965u);
+  EXPECT_EQ(chip.defaultL2Reuse, 4u);
+  EXPECT_NE(chip.source.find("blackwell-facts 1.1"), std::string::npos);
+  std::string text = dump(TargetModel::sm100a());
+  EXPECT_NE(text.find("\"chip\": {\n    \"clock_mhz\": 1965,\n    "
+                      "\"default_l2_reuse\": 4,\n    \"sm_count\": 148,"),
+            std::string::npos);
+}
+
+TEST(TargetJSON, ChipAndByteSourcesRoundTrip) {
+  TargetModel m = load(R"({"name": "c", "inherit": "sm_100a",
+    "chip": {"sm_count": 132, "default_l2_reuse": 2},
+    "op_classes": {"tma_load": {
+      "latency": 100,
+      "footprint": [
+        {"slot": "tma", "duration": {"hbm_bytes_per_cycle": 20}},
+        {"slot": "tp_gnic_rd", "duration": {"fetched_bytes_per_cycle": 50}}],
+      "async": true, "tma": true}}})");
+  EXPECT_EQ(m.getChip().smCount, 132u);
+  EXPECT_EQ(m.getChip().clockMHz, 1965u) << "inherited";
+  EXPECT_EQ(m.getChip().defaultL2Reuse, 2u);
+  const OpClassInfo *tma = m.lookupOpClass("tma_load");
+  ASSERT_NE(tma, nullptr);
+  EXPECT_EQ(tma->footprint[0].duration.hbmBytesPerCycle, 20);
+  EXPECT_EQ(tma->footprint[1].duration.fetchedBytesPerCycle, 50);
+  // The file's default reuse applies to a load that states none.
+  ResolvedOp op = m.resolve(*tma, {4000, 0, 0});
+  EXPECT_EQ(op.triples[0].duration, 100u) << "2000 HBM bytes at 20 B/clk";
+  EXPECT_EQ(op.triples[1].duration, 80u) << "4000 fetched bytes at 50 B/clk";
+  OpWork stated{4000, 0, 0};
+  stated.l2Reuse = 1;
+  stated.multicast = 4;
+  op = m.resolve(*tma, stated);
+  EXPECT_EQ(op.triples[0].duration, 50u);
+  EXPECT_EQ(op.triples[1].duration, 20u);
+  std::string text = dump(m);
+  TargetModel again = load(text);
+  EXPECT_EQ(again, m);
+  EXPECT_EQ(dump(again), text);
+  TargetModel other = again;
+  other.chip.clockMHz = 1800;
+  EXPECT_NE(other, m) << "the chip is part of the model";
+}
+
+TEST(TargetJSONErrors, Chip) {
+  EXPECT_EQ(loadError(R"({"name": "c", "inherit": "sm_100a",
+                          "chip": {"default_l2_reuse": 0}})"),
+            "bad.json: chip.default_l2_reuse: must be at least 1 (got 0)");
+  std::string unknown = loadError(R"({"name": "c", "inherit": "sm_100a",
+                                      "chip": {"clock_ghz": 2}})");
+  EXPECT_NE(unknown.find("bad.json: chip.clock_ghz: unknown field"),
+            std::string::npos)
+      << unknown;
+  std::string negative = loadError(R"({"name": "c", "inherit": "sm_100a",
+    "op_classes": {"x": {"latency": {"hbm_bytes_per_cycle": -1}}}})");
+  EXPECT_NE(negative.find("op_classes.x.latency.hbm_bytes_per_cycle"),
+            std::string::npos)
+      << negative;
 }
 
 } // namespace
