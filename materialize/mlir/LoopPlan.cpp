@@ -22,7 +22,7 @@ static Unit unitOfClass(llvm::StringRef cls) {
     return Unit::TMAStore;
   if (cls == "cp_async")
     return Unit::CpAsync;
-  if (cls == "umma" || cls == "umma_ts")
+  if (cls.starts_with("umma") || cls == "tmem_copy")
     return Unit::UMMA;
   return Unit::SIMT;
 }

@@ -9,9 +9,7 @@
 #include "materialize/mlir/Passes.h"
 
 #include "materialize/mlir/LoopPlan.h"
-#include "materialize/mlir/Unspecialize.h"
-#include "materialize/mlir/WarpSpecialize.h"
-#include "materialize/plan/AgentProgram.h"
+#include "materialize/mlir/StageCode.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -55,49 +53,25 @@ struct MaterializeSchedulePass
         emitRemark(loop.getLoc()) << "loop left unchanged: " << why;
         continue;
       }
-      // The protocol the plan implies, warp-specialized, is executed
-      // abstractly before anything is emitted.
-      std::vector<std::string> names;
-      for (const sched::Operation &op : plan->loop.problem.getOps())
-        names.push_back(op.name);
-      protocol::Program program = materialize::buildAgentProgram(
-          plan->schedule, plan->input.units, plan->warpGroups, plan->buffers,
-          plan->mutexes, names);
-      std::vector<uint64_t> tripCounts;
-      std::optional<protocol::Violation> violation =
-          materialize::checkAgentProgram(program, plan->schedule.numStages,
-                                         protocolSeeds, &tripCounts);
-      if (violation) {
-        emitError(loop.getLoc())
-            << "protocol check failed: " << protocol::kindName(violation->kind)
-            << ": " << violation->message << " (seed " << violation->seed
-            << ")";
-        ok = false;
-        continue;
-      }
       if (printPlan) {
         llvm::raw_ostream &os = llvm::outs();
         os << "// materialization plan of loop at " << loop.getLoc() << "\n";
         printLoopPlan(os, *plan);
-        os << "agents:";
-        for (const protocol::Agent &agent : program.agents) {
-          os << " " << agent.name << " (" << agent.body.size() << " steps)";
-        }
-        os << "\nprotocol check: ok (trip counts";
-        for (uint64_t n : tripCounts)
-          os << " " << n;
-        os << "; " << protocolSeeds << " interleavings each)\n\n";
+        os << "\n";
         os.flush();
       }
-      if (mode == "warp-specialized") {
-        std::string why;
-        if (failed(emitWarpSpecialized(*plan, why)))
-          emitRemark(loop.getLoc()) << "loop not warp-specialized: " << why;
-      } else if (mode == "unspecialized") {
-        std::string why;
-        if (failed(emitUnspecialized(*plan, why)))
-          emitRemark(loop.getLoc()) << "loop not peeled: " << why;
-      }
+      if (mode == "plan")
+        continue;
+      StageCodeMode codeMode = mode == "warp-specialized"
+                                   ? StageCodeMode::WarpSpecialized
+                                   : StageCodeMode::Unspecialized;
+      why.clear();
+      if (failed(emitStageCode(*plan, codeMode, why)))
+        emitRemark(loop.getLoc())
+            << (codeMode == StageCodeMode::WarpSpecialized
+                    ? "loop not warp-specialized: "
+                    : "loop not peeled: ")
+            << why;
     }
     // The loops were rewritten: nothing is preserved, and the pass manager
     // verifies the new IR.

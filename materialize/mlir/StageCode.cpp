@@ -1,0 +1,874 @@
+//===- StageCode.cpp - rows of pipelined stage code -----------------------===//
+//
+// See StageCode.h and docs/stage-code.md. The emitter first checks that the
+// loop can be split as asked without touching the IR, then writes, per
+// agent: the trip count, and either the pipelined rows (prologue, steady
+// loop, epilogue: which stages run in a prologue or epilogue row is known
+// statically once N >= S-1) or, for shorter trip counts, one iteration per
+// row. Values used k rows after they are made rotate through k registers
+// threaded through the steady loop; values of another unit are read from
+// the pipe slot their consumer waited on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "materialize/mlir/StageCode.h"
+
+#include "ir/TileASDialect.h"
+#include "materialize/plan/AgentProgram.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using materialize::AgentKey;
+using materialize::BufferClass;
+using materialize::MutexPlan;
+using materialize::PipePlan;
+using materialize::Unit;
+using sched::OpId;
+
+namespace {
+
+/// The ops of one agent that read one pipe's slot in one stage on one unit:
+/// one wait before the first, one release after the last. Each group is
+/// one entry of the pipe's `consumers`.
+struct ConsumerGroup {
+  unsigned pipe = 0, agent = 0, stage = 0;
+  Unit unit = Unit::SIMT;
+  std::vector<OpId> ops;
+};
+
+struct Agent {
+  AgentKey key;
+  std::vector<OpId> ops;      ///< In (stage, order).
+  std::vector<OpId> rowOrder; ///< By modulo cycle, older iteration first.
+  unsigned minStage = ~0u, maxStage = 0;
+  std::vector<unsigned> carried; ///< Loop-carried values it produces.
+  /// Values it makes that are read rows later, with the most rows.
+  llvm::MapVector<Value, unsigned> lagged;
+};
+
+enum class RowKind { Prologue, Steady, Epilogue, Sequential };
+
+/// What a row reads from the rows before it.
+struct RowState {
+  SmallVector<Value> last; ///< Per Agent::carried: its latest value.
+  /// Per Agent::lagged value: regs[v][j] was made j + 1 rows ago.
+  llvm::DenseMap<Value, SmallVector<Value>> regs;
+};
+
+class Emitter {
+public:
+  Emitter(LoopPlan &plan, StageCodeMode mode)
+      : plan(plan), loop(plan.loop.loop), body(loop.getBody()),
+        schedule(plan.schedule), ops(plan.loop.ops), mode(mode) {}
+
+  LogicalResult analyze(std::string &why);
+  void emit();
+
+private:
+  unsigned stageOf(OpId id) const { return schedule.slots[id].stage; }
+  OpId idOf(Operation *op) const { return plan.loop.ids.lookup(op); }
+  bool inBody(Value v) {
+    Region *r = v.getParentRegion();
+    return r && (r == &loop.getRegion() || loop.getRegion().isAncestor(r));
+  }
+  /// The scheduled, non-free op defining `v` in the body, if any.
+  std::optional<OpId> bodyDef(Value v) const {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != body)
+      return std::nullopt;
+    return idOf(def);
+  }
+  unsigned localStage(unsigned a, OpId id) const {
+    return stageOf(id) - agents[a].minStage;
+  }
+  bool isProducer(OpId id) const {
+    return ops[id]->getNumResults() == 1 && pipeOf.count(ops[id]->getResult(0));
+  }
+
+  void emitAgent(OpBuilder &b, unsigned a, SmallVectorImpl<Value> &finals);
+  void emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
+               unsigned staticRow, RowState &state);
+  Value resolve(OpBuilder &b, unsigned a, Value x, OpId user, unsigned ls,
+                RowKind kind, RowState &state,
+                llvm::DenseMap<Value, Value> &thisRow,
+                llvm::DenseMap<std::pair<Value, unsigned>, Value> &remat,
+                llvm::DenseMap<unsigned, Value> &waited,
+                llvm::DenseMap<unsigned, Value> &ivOf);
+  Value poison(OpBuilder &b, Type type) {
+    return b.create<ub::PoisonOp>(loop.getLoc(), type);
+  }
+  Value cst(OpBuilder &b, int64_t v) {
+    return b.create<arith::ConstantIndexOp>(loop.getLoc(), v);
+  }
+  SmallVector<NamedAttribute> scheduleAttrs(OpBuilder &b, OpId id) {
+    return {b.getNamedAttr("stage", b.getI32IntegerAttr(stageOf(id))),
+            b.getNamedAttr("order",
+                           b.getI32IntegerAttr(schedule.slots[id].order))};
+  }
+  Operation *cloneInto(OpBuilder &b, Operation *op, IRMapping &map,
+                       Value slot);
+  SmallVector<Value> flatten(unsigned a, const RowState &state);
+  RowState unflatten(unsigned a, ValueRange values);
+
+  LoopPlan &plan;
+  scf::ForOp loop;
+  Block *body;
+  const sched::ScheduleAnalysis &schedule;
+  const std::vector<Operation *> &ops;
+  StageCodeMode mode;
+
+  std::vector<bool> isFree;
+  std::vector<int> agentOf; ///< -1 for free ops.
+  std::vector<Agent> agents;
+  llvm::DenseMap<Value, unsigned> pipeOf;
+  std::vector<ConsumerGroup> groups;
+  /// Per op, the consumer groups it belongs to.
+  std::vector<std::vector<unsigned>> groupsOfOp;
+  std::optional<unsigned> epilogueOwner;
+  llvm::SetVector<Operation *> epilogue;
+  std::vector<Value> pipes, mutexes;
+};
+
+} // namespace
+
+static bool isScalar(Type t) { return t.isIntOrIndex(); }
+
+LogicalResult Emitter::analyze(std::string &why) {
+  const unsigned n = ops.size();
+  Value iv = loop.getInductionVar();
+  Operation *yield = body->getTerminator();
+  auto describe = [&](unsigned a) { return agents[a].key.role; };
+
+  // Free ops: scalar arithmetic on the induction variable and loop
+  // invariants. Every instance that needs one recomputes it for its own
+  // iteration, so it belongs to no agent.
+  isFree.assign(n, false);
+  for (auto [id, op] : llvm::enumerate(ops)) {
+    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
+        !llvm::all_of(op->getResultTypes(), isScalar))
+      continue;
+    isFree[id] = llvm::all_of(op->getOperands(), [&](Value v) {
+      if (v == iv || !inBody(v))
+        return true;
+      std::optional<OpId> d = bodyDef(v);
+      return d && isFree[*d];
+    });
+  }
+  for (auto [id, op] : llvm::enumerate(ops))
+    if (op->getNumRegions()) {
+      why = "an op with regions ('" + op->getName().getStringRef().str() +
+            "') is in the loop body";
+      return failure();
+    }
+
+  // Agents, in (stage, order) of each one's first op.
+  agentOf.assign(n, -1);
+  for (OpId id : schedule.orderedOps) {
+    if (isFree[id])
+      continue;
+    AgentKey key = mode == StageCodeMode::Unspecialized
+                       ? AgentKey{"all", 0}
+                       : materialize::agentOf(plan.input.units[id],
+                                              plan.warpGroups[id]);
+    auto it = llvm::find_if(agents, [&](const Agent &x) { return x.key == key; });
+    if (it == agents.end()) {
+      agents.emplace_back();
+      agents.back().key = key;
+      it = std::prev(agents.end());
+    }
+    agentOf[id] = int(it - agents.begin());
+    it->ops.push_back(id);
+    it->minStage = std::min(it->minStage, stageOf(id));
+    it->maxStage = std::max(it->maxStage, stageOf(id));
+  }
+  const unsigned ii = std::max(1u, schedule.ii);
+  for (Agent &agent : agents) {
+    agent.rowOrder = agent.ops;
+    llvm::stable_sort(agent.rowOrder, [&](OpId x, OpId y) {
+      auto key = [&](OpId id) {
+        int64_t cycle = schedule.slots[id].cycle;
+        return std::make_tuple(((cycle % ii) + ii) % ii,
+                               -int64_t(stageOf(id)),
+                               schedule.slots[id].order);
+      };
+      return key(x) < key(y);
+    });
+  }
+
+  for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes))
+    pipeOf[plan.values[pipe.value]] = unsigned(p);
+  for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes)) {
+    Operation *prod = ops[pipe.producer];
+    if (prod->getNumResults() != 1) {
+      why = "a pipe producer has several results";
+      return failure();
+    }
+    if (!isa<tileas::TmaLoadOp, tileas::CpAsyncOp, tileas::TmemStoreOp,
+             tileas::SmemStoreOp, tileas::TmemCopyOp, tileas::UmmaOp>(prod)) {
+      why = "'" + prod->getName().getStringRef().str() +
+            "' cannot write a pipe slot";
+      return failure();
+    }
+    if (auto umma = dyn_cast<tileas::UmmaOp>(prod); umma && umma.getAccumulate()) {
+      why = "an accumulating MMA's result is handed to another unit inside "
+            "the loop";
+      return failure();
+    }
+  }
+
+  // Every value an op reads: from its own agent (a register, rotated when
+  // read rows later), from a pipe slot, or recomputed (free ops).
+  groupsOfOp.assign(n, {});
+  llvm::DenseSet<Value> seenSources;
+  for (OpId u : schedule.orderedOps) {
+    if (isFree[u])
+      continue;
+    unsigned a = agentOf[u];
+    SmallVector<Value> worklist(ops[u]->getOperands());
+    llvm::DenseSet<Value> visited;
+    while (!worklist.empty()) {
+      Value x = worklist.pop_back_val();
+      if (!visited.insert(x).second || x == iv || !inBody(x))
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(x)) {
+        unsigned k = arg.getArgNumber() - 1;
+        Value carried = yield->getOperand(k);
+        std::optional<OpId> w = bodyDef(carried);
+        if (!w || isFree[*w]) {
+          why = "a loop-carried value is not made by a scheduled op of the "
+                "loop";
+          return failure();
+        }
+        if (pipeOf.count(carried)) {
+          why = "a value handed through a pipe is also carried to the next "
+                "iteration";
+          return failure();
+        }
+        if (agentOf[*w] != int(a)) {
+          why = "a value carried to the next iteration crosses from the " +
+                describe(agentOf[*w]) + " agent to the " + describe(a) +
+                " agent";
+          return failure();
+        }
+        int64_t lag = int64_t(stageOf(u)) + 1 - int64_t(stageOf(*w));
+        if (lag < 0) {
+          why = "a loop-carried value is read before it is made";
+          return failure();
+        }
+        unsigned &max = agents[a].lagged[carried];
+        max = std::max<unsigned>(max, unsigned(lag));
+        continue;
+      }
+      std::optional<OpId> d = bodyDef(x);
+      if (!d)
+        continue;
+      if (isFree[*d]) {
+        worklist.append(ops[*d]->operand_begin(), ops[*d]->operand_end());
+        continue;
+      }
+      if (auto it = pipeOf.find(x); it != pipeOf.end()) {
+        Unit unit = plan.input.units[u];
+        auto g = llvm::find_if(groups, [&](const ConsumerGroup &c) {
+          return c.pipe == it->second && c.agent == a &&
+                 c.stage == stageOf(u) && c.unit == unit;
+        });
+        if (g == groups.end()) {
+          groups.push_back({it->second, a, stageOf(u), unit, {}});
+          g = std::prev(groups.end());
+        }
+        if (llvm::find(g->ops, u) == g->ops.end()) {
+          g->ops.push_back(u);
+          groupsOfOp[u].push_back(unsigned(g - groups.begin()));
+        }
+        continue;
+      }
+      if (agentOf[*d] != int(a)) {
+        std::string type;
+        llvm::raw_string_ostream os(type);
+        os << x.getType();
+        why = "a " + type + " value crosses from the " +
+              describe(agentOf[*d]) + " agent to the " + describe(a) +
+              " agent outside a pipe";
+        return failure();
+      }
+      if (stageOf(u) < stageOf(*d)) {
+        why = "a value is read in an earlier stage than the one making it";
+        return failure();
+      }
+      unsigned lag = stageOf(u) - stageOf(*d);
+      if (lag) {
+        unsigned &max = agents[a].lagged[x];
+        max = std::max(max, lag);
+      }
+    }
+  }
+  // Lag-0 carried reads need no register.
+  for (Agent &agent : agents)
+    agent.lagged.remove_if([](auto &entry) { return entry.second == 0; });
+
+  // Loop-carried values belong to the agent making them.
+  for (unsigned k = 0, e = loop.getNumRegionIterArgs(); k < e; ++k) {
+    std::optional<OpId> w = bodyDef(yield->getOperand(k));
+    if (!w || isFree[*w]) {
+      why = "a loop-carried value is not made by a scheduled op of the loop";
+      return failure();
+    }
+    agents[agentOf[*w]].carried.push_back(k);
+  }
+
+  // The code after the loop that reads its results runs in the agent that
+  // makes them (warp-specialized mode).
+  if (mode == StageCodeMode::WarpSpecialized) {
+    for (OpResult result : loop->getResults()) {
+      if (result.use_empty())
+        continue;
+      unsigned owner =
+          agentOf[*bodyDef(yield->getOperand(result.getResultNumber()))];
+      if (epilogueOwner && *epilogueOwner != owner) {
+        why = "loop results come from two agents";
+        return failure();
+      }
+      epilogueOwner = owner;
+    }
+    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+      bool reads = llvm::any_of(op->getOperands(), [&](Value v) {
+        return v.getDefiningOp() == loop.getOperation() ||
+               epilogue.contains(v.getDefiningOp());
+      });
+      if (!reads)
+        continue;
+      bool escapes = op->hasTrait<OpTrait::IsTerminator>();
+      for (Value r : op->getResults())
+        for (Operation *user : r.getUsers())
+          escapes |= user->hasTrait<OpTrait::IsTerminator>();
+      if (escapes) {
+        why = "the loop's results leave the function";
+        return failure();
+      }
+      epilogue.insert(op);
+    }
+  }
+  return success();
+}
+
+Operation *Emitter::cloneInto(OpBuilder &b, Operation *op, IRMapping &map,
+                              Value slot) {
+  Operation *made = b.clone(*op, map);
+  // A UMMA producer writes the slot as its accumulator.
+  if (auto umma = dyn_cast<tileas::UmmaOp>(made)) {
+    umma.getAccMutable().assign(slot);
+    return made;
+  }
+  // The others take it as their optional `into` operand, the last one.
+  made->insertOperands(made->getNumOperands(), slot);
+  if (isa<tileas::TmaLoadOp, tileas::CpAsyncOp>(made)) {
+    int32_t coords = int32_t(made->getNumOperands()) - 2;
+    made->setAttr("operandSegmentSizes",
+                  b.getDenseI32ArrayAttr({1, coords, 1}));
+  }
+  made->getResult(0).setType(slot.getType());
+  return made;
+}
+
+SmallVector<Value> Emitter::flatten(unsigned a, const RowState &state) {
+  SmallVector<Value> out(state.last);
+  for (auto &[v, lag] : agents[a].lagged)
+    llvm::append_range(out, state.regs.lookup(v));
+  return out;
+}
+
+RowState Emitter::unflatten(unsigned a, ValueRange values) {
+  RowState state;
+  unsigned pos = 0;
+  for (unsigned i = 0; i < agents[a].carried.size(); ++i)
+    state.last.push_back(values[pos++]);
+  for (auto &[v, lag] : agents[a].lagged) {
+    SmallVector<Value> regs(values.begin() + pos, values.begin() + pos + lag);
+    pos += lag;
+    state.regs[v] = regs;
+  }
+  return state;
+}
+
+Value Emitter::resolve(OpBuilder &b, unsigned a, Value x, OpId user,
+                       unsigned ls, RowKind kind, RowState &state,
+                       llvm::DenseMap<Value, Value> &thisRow,
+                       llvm::DenseMap<std::pair<Value, unsigned>, Value> &remat,
+                       llvm::DenseMap<unsigned, Value> &waited,
+                       llvm::DenseMap<unsigned, Value> &ivOf) {
+  if (x == loop.getInductionVar())
+    return ivOf.lookup(ls);
+  if (!inBody(x))
+    return x;
+  Operation *yield = body->getTerminator();
+  bool sequential = kind == RowKind::Sequential;
+  auto carriedIndex = [&](Value v) -> std::optional<unsigned> {
+    for (auto [pos, k] : llvm::enumerate(agents[a].carried))
+      if (yield->getOperand(k) == v)
+        return unsigned(pos);
+    return std::nullopt;
+  };
+  // A value this agent made `lag` rows ago (0: earlier in this row).
+  auto fromRows = [&](Value v, unsigned lag) -> Value {
+    if (lag)
+      return state.regs.lookup(v)[lag - 1];
+    if (Value made = thisRow.lookup(v))
+      return made;
+    // Its maker did not run in this prologue row: the iteration before
+    // the first, whose carried value is the loop's initial one.
+    if (std::optional<unsigned> pos = carriedIndex(v))
+      return loop.getInitArgs()[agents[a].carried[*pos]];
+    return poison(b, v.getType());
+  };
+  if (auto arg = dyn_cast<BlockArgument>(x)) {
+    unsigned k = arg.getArgNumber() - 1;
+    Value carried = yield->getOperand(k);
+    if (sequential)
+      return state.last[*carriedIndex(carried)];
+    OpId w = *bodyDef(carried);
+    return fromRows(carried, ls + 1 - localStage(a, w));
+  }
+  OpId d = *bodyDef(x);
+  if (isFree[d]) {
+    auto key = std::make_pair(x, ls);
+    if (Value done = remat.lookup(key))
+      return done;
+    Operation *def = ops[d];
+    IRMapping map;
+    for (Value operand : def->getOperands())
+      map.map(operand, resolve(b, a, operand, user, ls, kind, state, thisRow,
+                               remat, waited, ivOf));
+    Operation *clone = b.clone(*def, map);
+    for (auto [r, c] : llvm::zip(def->getResults(), clone->getResults()))
+      remat[{r, ls}] = c;
+    return remat.lookup(key);
+  }
+  if (auto it = pipeOf.find(x); it != pipeOf.end()) {
+    for (unsigned g : groupsOfOp[user])
+      if (groups[g].pipe == it->second)
+        return waited.lookup(g);
+  }
+  return fromRows(x, sequential ? 0 : localStage(a, user) - localStage(a, d));
+}
+
+static StringRef releaseVia(Unit unit) {
+  switch (unit) {
+  case Unit::UMMA:
+    return "tcgen05_commit";
+  case Unit::TMAStore:
+    return "bulk_wait";
+  default:
+    return "arrive";
+  }
+}
+
+static StringRef commitVia(Unit unit) {
+  switch (unit) {
+  case Unit::TMA:
+    return "expect_tx";
+  case Unit::UMMA:
+    return "tcgen05_commit";
+  case Unit::CpAsync:
+    return "cpasync_arrive";
+  default:
+    return "arrive";
+  }
+}
+
+void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
+                      unsigned staticRow, RowState &state) {
+  Location loc = loop.getLoc();
+  Agent &agent = agents[a];
+  bool sequential = kind == RowKind::Sequential;
+  auto localOf = [&](OpId id) { return sequential ? 0u : localStage(a, id); };
+  auto active = [&](OpId id) {
+    unsigned ls = localOf(id);
+    switch (kind) {
+    case RowKind::Prologue:
+      return ls <= staticRow;
+    case RowKind::Epilogue:
+      return ls > staticRow;
+    default:
+      return true;
+    }
+  };
+  const std::vector<OpId> &order = sequential ? agent.ops : agent.rowOrder;
+  SmallVector<OpId> running;
+  for (OpId id : order)
+    if (active(id))
+      running.push_back(id);
+
+  // First and last op of each consumer group and mutex span in this row.
+  llvm::DenseMap<unsigned, OpId> groupFirst, groupLast;
+  for (OpId id : running)
+    for (unsigned g : groupsOfOp[id]) {
+      groupFirst.try_emplace(g, id);
+      groupLast[g] = id;
+    }
+  struct Span {
+    unsigned mutex, group;
+    OpId first, last;
+  };
+  SmallVector<Span> spans;
+  for (auto [mi, m] : llvm::enumerate(plan.mutexes)) {
+    auto pos = llvm::find(m.groups, agent.key.group);
+    if (pos == m.groups.end() || agent.key.role != "simt")
+      continue;
+    std::optional<OpId> first, last;
+    for (OpId id : running)
+      if (llvm::is_contained(m.ops, id)) {
+        if (!first)
+          first = id;
+        last = id;
+      }
+    if (first)
+      spans.push_back({unsigned(mi), unsigned(pos - m.groups.begin()), *first,
+                       *last});
+  }
+
+  llvm::DenseMap<Value, Value> thisRow;
+  llvm::DenseMap<std::pair<Value, unsigned>, Value> remat;
+  llvm::DenseMap<unsigned, Value> waited, iterOf, ivOf;
+  auto iterFor = [&](unsigned ls) {
+    if (Value v = iterOf.lookup(ls))
+      return v;
+    Value i = ls ? b.create<arith::SubIOp>(loc, row, cst(b, ls)).getResult()
+                 : row;
+    iterOf[ls] = i;
+    ivOf[ls] = b.create<arith::AddIOp>(
+        loc, loop.getLowerBound(),
+        b.create<arith::MulIOp>(loc, i, loop.getStep()));
+    return i;
+  };
+
+  for (OpId u : running) {
+    Operation *op = ops[u];
+    unsigned ls = localOf(u);
+    Value iter = iterFor(ls);
+    for (const Span &s : spans)
+      if (s.first == u)
+        createOp(b, loc, "tileas.mutex.lock",
+                 {mutexes[s.mutex], cst(b, s.group)}, {}, scheduleAttrs(b, u));
+    // Wait for every slot this op is the first in its group to read.
+    for (unsigned g : groupsOfOp[u]) {
+      if (groupFirst.lookup(g) != u)
+        continue;
+      const ConsumerGroup &group = groups[g];
+      const PipePlan &pipe = plan.buffers.pipes[group.pipe];
+      Type payload = plan.values[pipe.value].getType();
+      waited[g] = createOp(b, loc, "tileas.pipe.consumer_wait",
+                           {pipes[group.pipe], iter}, {payload},
+                           scheduleAttrs(b, u))
+                      ->getResult(0);
+      if (group.unit == Unit::UMMA || pipe.cls == BufferClass::TMEM)
+        createOp(b, loc, "tileas.fence", {}, {},
+                 {b.getNamedAttr("kind", b.getStringAttr("tcgen05_after"))});
+    }
+    IRMapping map;
+    for (Value operand : op->getOperands())
+      if (!map.contains(operand))
+        map.map(operand, resolve(b, a, operand, u, ls, kind, state, thisRow,
+                                 remat, waited, ivOf));
+    Operation *made;
+    if (isProducer(u)) {
+      unsigned p = pipeOf.lookup(op->getResult(0));
+      const PipePlan &pipe = plan.buffers.pipes[p];
+      Value slot = createOp(b, loc, "tileas.pipe.producer_acquire",
+                            {pipes[p], iter}, {op->getResult(0).getType()},
+                            scheduleAttrs(b, u))
+                       ->getResult(0);
+      made = cloneInto(b, op, map, slot);
+      Unit unit = plan.input.units[u];
+      if (unit == Unit::SIMT) {
+        bool asyncReader = llvm::any_of(groups, [&](const ConsumerGroup &g) {
+          return g.pipe == p && g.unit != Unit::SIMT;
+        });
+        auto fence = [&](StringRef kind) {
+          createOp(b, loc, "tileas.fence", {}, {},
+                   {b.getNamedAttr("kind", b.getStringAttr(kind))});
+        };
+        if (pipe.cls == BufferClass::TMEM) {
+          fence("tcgen05_wait_st");
+          fence("tcgen05_before");
+        } else if (asyncReader) {
+          fence("proxy_async");
+        }
+      }
+      SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
+      attrs.push_back(b.getNamedAttr("via", b.getStringAttr(commitVia(unit))));
+      createOp(b, loc, "tileas.pipe.producer_commit",
+               {pipes[p], iter, made->getResult(0)}, {}, attrs);
+    } else {
+      made = b.clone(*op, map);
+    }
+    for (auto [r, m] : llvm::zip(op->getResults(), made->getResults()))
+      thisRow[r] = m;
+    for (unsigned g : groupsOfOp[u]) {
+      if (groupLast.lookup(g) != u)
+        continue;
+      const ConsumerGroup &group = groups[g];
+      const PipePlan &pipe = plan.buffers.pipes[group.pipe];
+      if (group.unit == Unit::SIMT && pipe.cls == BufferClass::TMEM) {
+        createOp(b, loc, "tileas.fence", {}, {},
+                 {b.getNamedAttr("kind", b.getStringAttr("tcgen05_wait_ld"))});
+        createOp(b, loc, "tileas.fence", {}, {},
+                 {b.getNamedAttr("kind", b.getStringAttr("tcgen05_before"))});
+      }
+      SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
+      attrs.push_back(
+          b.getNamedAttr("via", b.getStringAttr(releaseVia(group.unit))));
+      createOp(b, loc, "tileas.pipe.consumer_release",
+               {pipes[group.pipe], iter}, {}, attrs);
+    }
+    for (const Span &s : spans)
+      if (s.last == u)
+        createOp(b, loc, "tileas.mutex.unlock",
+                 {mutexes[s.mutex], cst(b, s.group)}, {}, scheduleAttrs(b, u));
+  }
+
+  // Rotate: what this row made becomes one row older.
+  Operation *yield = body->getTerminator();
+  for (auto &[v, lag] : agent.lagged) {
+    SmallVector<Value> &regs = state.regs[v];
+    Value made = thisRow.lookup(v);
+    if (!made) {
+      // Its maker did not run: before the first iteration a carried value
+      // is the initial one; anything else is never read.
+      made = poison(b, v.getType());
+      if (kind == RowKind::Prologue)
+        for (unsigned k : agent.carried)
+          if (yield->getOperand(k) == v)
+            made = loop.getInitArgs()[k];
+    }
+    for (unsigned j = lag - 1; j > 0; --j)
+      regs[j] = regs[j - 1];
+    regs[0] = made;
+  }
+  for (auto [pos, k] : llvm::enumerate(agent.carried))
+    if (Value made = thisRow.lookup(yield->getOperand(k)))
+      state.last[pos] = made;
+}
+
+void Emitter::emitAgent(OpBuilder &b, unsigned a,
+                        SmallVectorImpl<Value> &finals) {
+  Location loc = loop.getLoc();
+  Agent &agent = agents[a];
+  unsigned stages = agent.maxStage - agent.minStage + 1;
+  // N = max(0, ceil((ub - lb) / step)).
+  Value span = b.create<arith::SubIOp>(loc, loop.getUpperBound(),
+                                       loop.getLowerBound());
+  Value n = b.create<arith::MaxSIOp>(
+      loc, b.create<arith::CeilDivSIOp>(loc, span, loop.getStep()),
+      cst(b, 0));
+
+  RowState init;
+  SmallVector<Type> carriedTypes;
+  for (unsigned k : agent.carried) {
+    init.last.push_back(loop.getInitArgs()[k]);
+    carriedTypes.push_back(loop.getInitArgs()[k].getType());
+  }
+  Operation *yield = body->getTerminator();
+  for (auto &[v, lag] : agent.lagged) {
+    Value seed;
+    for (unsigned k : agent.carried)
+      if (yield->getOperand(k) == v)
+        seed = loop.getInitArgs()[k];
+    if (!seed)
+      seed = poison(b, v.getType());
+    init.regs[v] = SmallVector<Value>(lag, seed);
+  }
+
+  auto rowLoop = [&](OpBuilder &ob, Value from, RowKind kind,
+                     RowState &state) {
+    SmallVector<Value> flat = flatten(a, state);
+    auto forOp = ob.create<scf::ForOp>(loc, from, n, cst(ob, 1), flat);
+    OpBuilder lb = OpBuilder::atBlockBegin(forOp.getBody());
+    if (!forOp.getBody()->empty())
+      lb.setInsertionPoint(forOp.getBody()->getTerminator());
+    RowState inner = unflatten(a, forOp.getRegionIterArgs());
+    emitRow(lb, a, forOp.getInductionVar(), kind, 0, inner);
+    SmallVector<Value> next = flatten(a, inner);
+    if (!forOp.getBody()->empty() &&
+        isa<scf::YieldOp>(forOp.getBody()->back()))
+      forOp.getBody()->back().erase();
+    OpBuilder::atBlockEnd(forOp.getBody()).create<scf::YieldOp>(loc, next);
+    if (kind == RowKind::Steady)
+      for (NamedAttribute attr : loop->getDiscardableAttrs())
+        forOp->setAttr(attr.getName(), attr.getValue());
+    state = unflatten(a, forOp.getResults());
+  };
+
+  if (stages == 1) {
+    RowState state = init;
+    rowLoop(b, cst(b, 0), RowKind::Steady, state);
+    finals.assign(state.last.begin(), state.last.end());
+    return;
+  }
+  Value pipelined = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, n,
+                                            cst(b, stages - 1));
+  auto ifOp = b.create<scf::IfOp>(loc, carriedTypes, pipelined,
+                                  /*withElseRegion=*/true);
+  for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
+    if (!block->empty())
+      block->getTerminator()->erase();
+  {
+    OpBuilder tb = OpBuilder::atBlockEnd(ifOp.thenBlock());
+    RowState state = init;
+    for (unsigned r = 0; r + 1 < stages; ++r)
+      emitRow(tb, a, cst(tb, r), RowKind::Prologue, r, state);
+    rowLoop(tb, cst(tb, stages - 1), RowKind::Steady, state);
+    for (unsigned e = 0; e + 1 < stages; ++e)
+      emitRow(tb, a, tb.create<arith::AddIOp>(loc, n, cst(tb, e)),
+              RowKind::Epilogue, e, state);
+    tb.create<scf::YieldOp>(loc, state.last);
+  }
+  {
+    // Too few iterations to fill the pipeline: one iteration per row.
+    OpBuilder eb = OpBuilder::atBlockEnd(ifOp.elseBlock());
+    RowState state;
+    state.last = init.last;
+    Agent saved = agent;
+    agent.lagged.clear();
+    rowLoop(eb, cst(eb, 0), RowKind::Sequential, state);
+    agent.lagged = saved.lagged;
+    eb.create<scf::YieldOp>(loc, state.last);
+  }
+  finals.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+}
+
+void Emitter::emit() {
+  MLIRContext *ctx = loop.getContext();
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+
+  // Pipes: one consumer entry per group, each releasing the way its unit
+  // can; shared buffers name the pipe they share.
+  for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes)) {
+    const sched::ScheduleSlot &slot = schedule.slots[pipe.producer];
+    Type payload = plan.values[pipe.value].getType();
+    int64_t bytes = pipe.cls == BufferClass::TMEM
+                        ? pipe.tmemColumns * 4 * 128 // 32-bit x 128 lanes.
+                        : pipe.bytes;
+    SmallVector<Attribute> consumers;
+    auto kind = [](Unit unit) -> StringRef {
+      switch (unit) {
+      case Unit::UMMA:
+        return "umma";
+      case Unit::TMAStore:
+        return "tma_store";
+      default:
+        return "simt";
+      }
+    };
+    for (const ConsumerGroup &g : groups)
+      if (g.pipe == p)
+        consumers.push_back(b.getStringAttr(kind(g.unit)));
+    auto producerKind = [](Unit unit) -> StringRef {
+      switch (unit) {
+      case Unit::TMA:
+        return "tma";
+      case Unit::UMMA:
+        return "umma";
+      case Unit::CpAsync:
+        return "cpasync";
+      default:
+        return "simt";
+      }
+    };
+    SmallVector<Value> operands;
+    if (pipe.sharesWith && *pipe.sharesWith < pipes.size())
+      operands.push_back(pipes[*pipe.sharesWith]);
+    Operation *create = createOp(
+        b, loc, "tileas.pipe.create", operands,
+        {tileas::PipeType::get(ctx, payload)},
+        {b.getNamedAttr("stage", b.getI32IntegerAttr(slot.stage)),
+         b.getNamedAttr("order", b.getI32IntegerAttr(slot.order)),
+         b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
+         b.getNamedAttr("producer",
+                        b.getStringAttr(producerKind(pipe.producerUnit))),
+         b.getNamedAttr("consumers", b.getArrayAttr(consumers)),
+         b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes))});
+    pipes.push_back(create->getResult(0));
+  }
+  // One agent runs everything in peeled code: there is nothing to order.
+  for (const MutexPlan &m : plan.mutexes) {
+    if (mode == StageCodeMode::Unspecialized)
+      break;
+    SmallVector<NamedAttribute> attrs = {
+        b.getNamedAttr("groups", b.getI32IntegerAttr(m.groups.size())),
+        b.getNamedAttr(
+            "impl", b.getStringAttr(m.namedBarrier ? "namedbar" : "mbarrier"))};
+    if (m.namedBarrier)
+      attrs.push_back(
+          b.getNamedAttr("barrier_id", b.getI32IntegerAttr(*m.namedBarrier)));
+    mutexes.push_back(createOp(b, loc, "tileas.mutex.create", {},
+                               {tileas::MutexType::get(ctx)}, attrs)
+                          ->getResult(0));
+  }
+
+  auto replaceResults = [&](unsigned a, ArrayRef<Value> finals,
+                            IRMapping &after) {
+    for (auto [pos, k] : llvm::enumerate(agents[a].carried))
+      after.map(loop->getResult(k), finals[pos]);
+  };
+  if (mode == StageCodeMode::Unspecialized) {
+    SmallVector<Value> finals;
+    emitAgent(b, 0, finals);
+    if (!agents.empty())
+      for (auto [pos, k] : llvm::enumerate(agents[0].carried))
+        loop->getResult(k).replaceAllUsesWith(finals[pos]);
+    loop->erase();
+    return;
+  }
+
+  bool grouped = llvm::any_of(
+      plan.warpGroups, [](const std::optional<unsigned> &g) { return bool(g); });
+  for (auto [a, agent] : llvm::enumerate(agents)) {
+    StringRef role = agent.key.role;
+    if (role == "simt" && grouped)
+      role = "softmax";
+    OperationState state(loc, "tileas.agent");
+    state.addAttribute("role", b.getStringAttr(role));
+    state.addAttribute(
+        "warps", b.getI32IntegerAttr(role == "load" || role == "mma" ? 1 : 4));
+    OpId first = agent.ops.front();
+    state.addAttribute("stage", b.getI32IntegerAttr(stageOf(first)));
+    state.addAttribute("order",
+                       b.getI32IntegerAttr(schedule.slots[first].order));
+    Region *region = state.addRegion();
+    Block *agentBlock = new Block();
+    region->push_back(agentBlock);
+    b.create(state);
+    OpBuilder ab = OpBuilder::atBlockEnd(agentBlock);
+    SmallVector<Value> finals;
+    emitAgent(ab, unsigned(a), finals);
+    if (epilogueOwner && *epilogueOwner == a) {
+      IRMapping after;
+      replaceResults(unsigned(a), finals, after);
+      for (Operation *op : epilogue)
+        ab.clone(*op, after);
+    }
+    createOp(ab, loc, "tileas.agent_yield", {}, {}, {});
+  }
+  for (Operation *op : llvm::reverse(epilogue))
+    op->erase();
+  loop->erase();
+}
+
+LogicalResult tilepipe::emitStageCode(LoopPlan &plan, StageCodeMode mode,
+                                      std::string &why) {
+  Emitter emitter(plan, mode);
+  if (failed(emitter.analyze(why)))
+    return failure();
+  emitter.emit();
+  return success();
+}
