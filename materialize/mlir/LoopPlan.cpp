@@ -9,6 +9,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -161,6 +162,17 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   for (mlir::Value init : loop.getInitArgs())
     if (auto tmem = dyn_cast<tileas::TmemType>(init.getType()))
       in.fixedTmemColumns += tmemColumns(tmem);
+  // Shared-memory tiles made outside the loop and read in it live across
+  // the loop: counted once each.
+  llvm::SetVector<mlir::Value> invariant;
+  loop.getBody()->walk([&](Operation *op) {
+    for (mlir::Value v : op->getOperands())
+      if (isa<tileas::SmemType>(v.getType()) &&
+          !loop->isAncestor(v.getParentRegion()->getParentOp()))
+        invariant.insert(v);
+  });
+  for (mlir::Value v : invariant)
+    in.fixedSmemBytes += cast<tileas::SmemType>(v.getType()).getSizeInBytes();
 
   sched::DiagnosticList diags;
   std::optional<BufferPlan> buffers = planBuffers(in, diags);
@@ -172,7 +184,10 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   }
   plan.buffers = std::move(*buffers);
 
-  // Mutexes: singleton units used by several warp groups.
+  // Mutexes: singleton units used by several warp groups. The TMEM and
+  // SMEM transports (tp_*) are not such units: each warp reaches only its
+  // own 32 TMEM lanes through its sub-partition's datapath, so two warp
+  // groups never take turns on them (FA4 has no TMEM mutex).
   std::vector<std::vector<unsigned>> singleton;
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     auto group = op->getAttrOfType<IntegerAttr>("tileas.warp_group");
@@ -181,7 +196,7 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     std::vector<unsigned> slots;
     for (unsigned slotId : lp.problem.getOp(id).slotIds)
       if (const target::SlotInfo *slot = target.getSlot(slotId))
-        if (!slot->pool)
+        if (!slot->pool && !llvm::StringRef(slot->name).starts_with("tp_"))
           slots.push_back(slotId);
     singleton.push_back(std::move(slots));
   }
@@ -234,7 +249,8 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
     else
       os << ", mbarrier ring\n";
   }
-  os << "smem " << plan.buffers.smemBytes << " B of "
+  os << "smem " << plan.buffers.smemBytes << " B (" << plan.input.fixedSmemBytes
+     << " B of it tiles made before the loop) of "
      << plan.input.caps.smemBytes - plan.input.smemCarveout << ", tmem "
      << plan.buffers.tmemColumns << " columns of "
      << plan.input.caps.tmemColumns << "\n";

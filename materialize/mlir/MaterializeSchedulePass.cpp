@@ -9,7 +9,12 @@
 #include "materialize/mlir/Passes.h"
 
 #include "materialize/mlir/LoopPlan.h"
+#include "materialize/exec/Check.h"
 #include "materialize/mlir/StageCode.h"
+
+#include "mlir/IR/Verifier.h"
+
+#include <set>
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -42,6 +47,9 @@ struct MaterializeSchedulePass
         getCachedAnalysis<PublishedSchedules>();
     const PublishedSchedules *published = cached ? &cached->get() : nullptr;
     bool ok = true;
+
+    // Plan every loop first: nothing changes until the originals ran.
+    std::vector<std::pair<scf::ForOp, LoopPlan>> plans;
     for (scf::ForOp loop : loops) {
       std::string why;
       FailureOr<LoopPlan> plan = buildLoopPlan(loop, published, *target, why);
@@ -60,21 +68,85 @@ struct MaterializeSchedulePass
         os << "\n";
         os.flush();
       }
-      if (mode == "plan")
-        continue;
-      StageCodeMode codeMode = mode == "warp-specialized"
-                                   ? StageCodeMode::WarpSpecialized
-                                   : StageCodeMode::Unspecialized;
-      why.clear();
-      if (failed(emitStageCode(*plan, codeMode, why)))
-        emitRemark(loop.getLoc())
-            << (codeMode == StageCodeMode::WarpSpecialized
-                    ? "loop not warp-specialized: "
-                    : "loop not peeled: ")
-            << why;
+      if (mode != "plan")
+        plans.emplace_back(loop, std::move(*plan));
     }
-    // The loops were rewritten: nothing is preserved, and the pass manager
-    // verifies the new IR.
+
+    // Per function: trip counts that exercise its plans (empty, one, below,
+    // at and above the stage count and the deepest pipe) and the original's
+    // executions at each, recorded before anything is rewritten.
+    struct Rewritten {
+      std::set<uint64_t> tripCounts = {0, 1, 2, 3, 20};
+      exec::References refs;
+      std::vector<Location> loops;
+    };
+    llvm::MapVector<Operation *, Rewritten> functions;
+    for (auto &[loop, plan] : plans) {
+      auto func = loop->getParentOfType<FunctionOpInterface>();
+      if (!func)
+        continue;
+      Rewritten &entry = functions[func.getOperation()];
+      uint64_t s = std::max(1u, plan.schedule.numStages);
+      uint64_t depth = 1;
+      for (const materialize::PipePlan &p : plan.buffers.pipes)
+        depth = std::max<uint64_t>(depth, p.depth);
+      for (uint64_t n : {s - 1, s, s + 1, depth, depth + 1, 2 * depth + 3})
+        entry.tripCounts.insert(n);
+    }
+    for (auto &[funcOp, entry] : functions)
+      entry.refs = exec::recordReferences(
+          cast<FunctionOpInterface>(funcOp),
+          std::vector<uint64_t>(entry.tripCounts.begin(),
+                                entry.tripCounts.end()));
+
+    StageCodeMode codeMode = mode == "warp-specialized"
+                                 ? StageCodeMode::WarpSpecialized
+                                 : StageCodeMode::Unspecialized;
+    for (auto &[loop, plan] : plans) {
+      Location loc = loop.getLoc();
+      auto func = loop->getParentOfType<FunctionOpInterface>();
+      std::string why;
+      if (succeeded(emitStageCode(plan, codeMode, why))) {
+        if (func)
+          functions[func.getOperation()].loops.push_back(loc);
+        continue;
+      }
+      emitRemark(loc) << (codeMode == StageCodeMode::WarpSpecialized
+                              ? "loop not warp-specialized: "
+                              : "loop not peeled: ")
+                      << why;
+    }
+
+    // The emitted code is the artifact: it must verify and, executed under
+    // seeded interleavings, keep every pipe and mutex rule and compute what
+    // the original loop computes. Otherwise it is never output.
+    for (auto &[funcOp, entry] : functions) {
+      if (entry.loops.empty())
+        continue;
+      auto func = cast<FunctionOpInterface>(funcOp);
+      if (failed(mlir::verify(func))) {
+        emitError(entry.loops.front())
+            << "materialized stage code fails the IR verifier";
+        ok = false;
+        continue;
+      }
+      exec::CheckOptions options;
+      options.seeds = protocolSeeds;
+      for (auto &[n, ref] : entry.refs.byTripCount)
+        options.tripCounts.push_back(n);
+      if (std::optional<exec::Finding> f =
+              exec::checkFunction(func, options, &entry.refs)) {
+        InFlightDiagnostic d =
+            emitError(f->loc)
+            << "materialized stage code fails the protocol check: " << f->kind
+            << ": " << f->message << " (trip count " << f->tripCount
+            << ", seed " << f->seed << ")";
+        for (Location l : entry.loops)
+          d.attachNote(l) << "in the stage code of this loop";
+        ok = false;
+      }
+    }
+    // The loops were rewritten: nothing is preserved.
     if (!ok)
       signalPassFailure();
   }

@@ -134,6 +134,16 @@ private:
   /// Per op, the consumer groups it belongs to.
   std::vector<std::vector<unsigned>> groupsOfOp;
   std::optional<unsigned> epilogueOwner;
+  /// Accumulators a UMMA leaves in TMEM when the loop ends: each is handed
+  /// on through a one-slot pipe whose slot is the accumulator itself, so
+  /// whoever reads it (or the MMA agent, draining) waits for the MMAs.
+  std::vector<unsigned> resultPiped; ///< Carried indices.
+  llvm::DenseMap<unsigned, Value> resultPipe, initOverride;
+  Value initOf(unsigned k) {
+    if (Value v = initOverride.lookup(k))
+      return v;
+    return loop.getInitArgs()[k];
+  }
   llvm::SetVector<Operation *> epilogue;
   std::vector<Value> pipes, mutexes;
 };
@@ -325,11 +335,42 @@ LogicalResult Emitter::analyze(std::string &why) {
     agents[agentOf[*w]].carried.push_back(k);
   }
 
-  // The code after the loop that reads its results runs in the agent that
-  // makes them (warp-specialized mode).
+  // The code after the loop that reads its results, in block order.
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    bool reads = llvm::any_of(op->getOperands(), [&](Value v) {
+      return v.getDefiningOp() == loop.getOperation() ||
+             epilogue.contains(v.getDefiningOp());
+    });
+    if (!reads)
+      continue;
+    bool escapes = op->hasTrait<OpTrait::IsTerminator>();
+    for (Value r : op->getResults())
+      for (Operation *user : r.getUsers())
+        escapes |= user->hasTrait<OpTrait::IsTerminator>();
+    if (escapes && mode == StageCodeMode::WarpSpecialized) {
+      why = "the loop's results leave the function";
+      return failure();
+    }
+    if (!escapes)
+      epilogue.insert(op);
+  }
+  // Accumulators left in TMEM by a UMMA: handed on through a result pipe.
+  for (unsigned k = 0, e = loop.getNumRegionIterArgs(); k < e; ++k) {
+    OpId w = *bodyDef(yield->getOperand(k));
+    if (plan.input.units[w] == Unit::UMMA &&
+        isa<tileas::TmemType>(yield->getOperand(k).getType()) &&
+        loop.getInitArgs()[k].getDefiningOp<tileas::AllocTmemOp>() &&
+        llvm::all_of(loop->getResult(k).getUsers(),
+                     [&](Operation *u) { return epilogue.contains(u); }))
+      resultPiped.push_back(k);
+  }
+  // Warp-specialized: that code runs in its own epilogue agent when every
+  // result it reads comes through a result pipe, else in the agent making
+  // the results.
   if (mode == StageCodeMode::WarpSpecialized) {
     for (OpResult result : loop->getResults()) {
-      if (result.use_empty())
+      if (result.use_empty() ||
+          llvm::is_contained(resultPiped, result.getResultNumber()))
         continue;
       unsigned owner =
           agentOf[*bodyDef(yield->getOperand(result.getResultNumber()))];
@@ -339,23 +380,13 @@ LogicalResult Emitter::analyze(std::string &why) {
       }
       epilogueOwner = owner;
     }
-    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
-      bool reads = llvm::any_of(op->getOperands(), [&](Value v) {
-        return v.getDefiningOp() == loop.getOperation() ||
-               epilogue.contains(v.getDefiningOp());
-      });
-      if (!reads)
-        continue;
-      bool escapes = op->hasTrait<OpTrait::IsTerminator>();
-      for (Value r : op->getResults())
-        for (Operation *user : r.getUsers())
-          escapes |= user->hasTrait<OpTrait::IsTerminator>();
-      if (escapes) {
-        why = "the loop's results leave the function";
-        return failure();
-      }
-      epilogue.insert(op);
-    }
+    if (epilogueOwner)
+      for (unsigned k : resultPiped)
+        if (!loop->getResult(k).use_empty()) {
+          why = "the loop's results are read both from registers of one "
+                "agent and from tensor memory";
+          return failure();
+        }
   }
   return success();
 }
@@ -426,7 +457,7 @@ Value Emitter::resolve(OpBuilder &b, unsigned a, Value x, OpId user,
     // Its maker did not run in this prologue row: the iteration before
     // the first, whose carried value is the loop's initial one.
     if (std::optional<unsigned> pos = carriedIndex(v))
-      return loop.getInitArgs()[agents[a].carried[*pos]];
+      return initOf(agents[a].carried[*pos]);
     return poison(b, v.getType());
   };
   if (auto arg = dyn_cast<BlockArgument>(x)) {
@@ -647,7 +678,7 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       if (kind == RowKind::Prologue)
         for (unsigned k : agent.carried)
           if (yield->getOperand(k) == v)
-            made = loop.getInitArgs()[k];
+            made = initOf(k);
     }
     for (unsigned j = lag - 1; j > 0; --j)
       regs[j] = regs[j - 1];
@@ -673,7 +704,7 @@ void Emitter::emitAgent(OpBuilder &b, unsigned a,
   RowState init;
   SmallVector<Type> carriedTypes;
   for (unsigned k : agent.carried) {
-    init.last.push_back(loop.getInitArgs()[k]);
+    init.last.push_back(initOf(k));
     carriedTypes.push_back(loop.getInitArgs()[k].getType());
   }
   Operation *yield = body->getTerminator();
@@ -681,7 +712,7 @@ void Emitter::emitAgent(OpBuilder &b, unsigned a,
     Value seed;
     for (unsigned k : agent.carried)
       if (yield->getOperand(k) == v)
-        seed = loop.getInitArgs()[k];
+        seed = initOf(k);
     if (!seed)
       seed = poison(b, v.getType());
     init.regs[v] = SmallVector<Value>(lag, seed);
@@ -815,49 +846,137 @@ void Emitter::emit() {
                           ->getResult(0));
   }
 
-  auto replaceResults = [&](unsigned a, ArrayRef<Value> finals,
-                            IRMapping &after) {
-    for (auto [pos, k] : llvm::enumerate(agents[a].carried))
-      after.map(loop->getResult(k), finals[pos]);
+  // Result pipes: one slot, the accumulator itself.
+  for (unsigned k : resultPiped) {
+    Type type = loop.getInitArgs()[k].getType();
+    auto tmem = cast<tileas::TmemType>(type);
+    int64_t columns =
+        (tmem.getShape().back() * tmem.getElementType().getIntOrFloatBitWidth() +
+         31) / 32;
+    resultPipe[k] =
+        createOp(b, loc, "tileas.pipe.create", {},
+                 {tileas::PipeType::get(ctx, type)},
+                 {b.getNamedAttr("depth", b.getI32IntegerAttr(1)),
+                  b.getNamedAttr("producer", b.getStringAttr("umma")),
+                  b.getNamedAttr("consumers",
+                                 b.getArrayAttr({b.getStringAttr("simt")})),
+                  b.getNamedAttr("bytes",
+                                 b.getI64IntegerAttr(columns * 4 * 128))})
+            ->getResult(0);
+  }
+  auto fence = [&](OpBuilder &ob, StringRef kind) {
+    createOp(ob, loc, "tileas.fence", {}, {},
+             {ob.getNamedAttr("kind", ob.getStringAttr(kind))});
   };
+  auto waitResult = [&](OpBuilder &ob, unsigned k) {
+    Value r = createOp(ob, loc, "tileas.pipe.consumer_wait",
+                       {resultPipe[k], cst(ob, 0)},
+                       {loop.getInitArgs()[k].getType()})
+                  ->getResult(0);
+    fence(ob, "tcgen05_after");
+    return r;
+  };
+  auto releaseResult = [&](OpBuilder &ob, unsigned k) {
+    fence(ob, "tcgen05_wait_ld");
+    fence(ob, "tcgen05_before");
+    createOp(ob, loc, "tileas.pipe.consumer_release",
+             {resultPipe[k], cst(ob, 0)}, {},
+             {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+  };
+  // The agent making a result-piped accumulator acquires the slot before
+  // its rows and commits it after them; nobody reading it, it drains the
+  // slot itself so no MMA is in flight when the kernel ends.
+  auto runAgent = [&](OpBuilder &ob, unsigned a,
+                      SmallVectorImpl<Value> &finals) {
+    for (unsigned k : agents[a].carried)
+      if (resultPipe.count(k))
+        initOverride[k] = createOp(ob, loc, "tileas.pipe.producer_acquire",
+                                   {resultPipe[k], cst(ob, 0)},
+                                   {loop.getInitArgs()[k].getType()})
+                              ->getResult(0);
+    emitAgent(ob, a, finals);
+    for (auto [pos, k] : llvm::enumerate(agents[a].carried)) {
+      if (!resultPipe.count(k))
+        continue;
+      createOp(ob, loc, "tileas.pipe.producer_commit",
+               {resultPipe[k], cst(ob, 0), finals[pos]}, {},
+               {ob.getNamedAttr("via", ob.getStringAttr("tcgen05_commit"))});
+      if (loop->getResult(k).use_empty()) {
+        waitResult(ob, k);
+        releaseResult(ob, k);
+      }
+    }
+  };
+
   if (mode == StageCodeMode::Unspecialized) {
     SmallVector<Value> finals;
-    emitAgent(b, 0, finals);
-    if (!agents.empty())
-      for (auto [pos, k] : llvm::enumerate(agents[0].carried))
+    runAgent(b, 0, finals);
+    for (auto [pos, k] : llvm::enumerate(agents[0].carried)) {
+      if (!resultPipe.count(k) || loop->getResult(k).use_empty()) {
         loop->getResult(k).replaceAllUsesWith(finals[pos]);
+        continue;
+      }
+      loop->getResult(k).replaceAllUsesWith(waitResult(b, k));
+      OpBuilder rb(epilogue.back()->getBlock(),
+                   std::next(Block::iterator(epilogue.back())));
+      releaseResult(rb, k);
+    }
     loop->erase();
     return;
   }
 
   bool grouped = llvm::any_of(
       plan.warpGroups, [](const std::optional<unsigned> &g) { return bool(g); });
-  for (auto [a, agent] : llvm::enumerate(agents)) {
-    StringRef role = agent.key.role;
-    if (role == "simt" && grouped)
-      role = "softmax";
+  auto makeAgent = [&](StringRef role, int32_t warps,
+                       std::optional<OpId> first) {
     OperationState state(loc, "tileas.agent");
     state.addAttribute("role", b.getStringAttr(role));
-    state.addAttribute(
-        "warps", b.getI32IntegerAttr(role == "load" || role == "mma" ? 1 : 4));
-    OpId first = agent.ops.front();
-    state.addAttribute("stage", b.getI32IntegerAttr(stageOf(first)));
-    state.addAttribute("order",
-                       b.getI32IntegerAttr(schedule.slots[first].order));
+    state.addAttribute("warps", b.getI32IntegerAttr(warps));
+    if (first) {
+      state.addAttribute("stage", b.getI32IntegerAttr(stageOf(*first)));
+      state.addAttribute("order",
+                         b.getI32IntegerAttr(schedule.slots[*first].order));
+    }
     Region *region = state.addRegion();
     Block *agentBlock = new Block();
     region->push_back(agentBlock);
     b.create(state);
-    OpBuilder ab = OpBuilder::atBlockEnd(agentBlock);
+    return OpBuilder::atBlockEnd(agentBlock);
+  };
+  for (auto [a, agent] : llvm::enumerate(agents)) {
+    StringRef role = agent.key.role;
+    if (role == "simt" && grouped)
+      role = "softmax";
+    OpBuilder ab = makeAgent(role, role == "load" || role == "mma" ? 1 : 4,
+                             agent.ops.front());
     SmallVector<Value> finals;
-    emitAgent(ab, unsigned(a), finals);
+    runAgent(ab, unsigned(a), finals);
     if (epilogueOwner && *epilogueOwner == a) {
       IRMapping after;
-      replaceResults(unsigned(a), finals, after);
+      for (auto [pos, k] : llvm::enumerate(agents[a].carried))
+        after.map(loop->getResult(k), finals[pos]);
       for (Operation *op : epilogue)
         ab.clone(*op, after);
     }
     createOp(ab, loc, "tileas.agent_yield", {}, {}, {});
+  }
+  // Accumulators read after the loop: an epilogue agent (CUTLASS's
+  // epilogue warps) waits for them, runs the code after the loop and
+  // releases them.
+  if (!epilogueOwner && !epilogue.empty()) {
+    OpBuilder eb = makeAgent("epilogue", 4, std::nullopt);
+    IRMapping after;
+    SmallVector<unsigned> read;
+    for (unsigned k : resultPiped)
+      if (!loop->getResult(k).use_empty()) {
+        after.map(loop->getResult(k), waitResult(eb, k));
+        read.push_back(k);
+      }
+    for (Operation *op : epilogue)
+      eb.clone(*op, after);
+    for (unsigned k : read)
+      releaseResult(eb, k);
+    createOp(eb, loc, "tileas.agent_yield", {}, {}, {});
   }
   for (Operation *op : llvm::reverse(epilogue))
     op->erase();

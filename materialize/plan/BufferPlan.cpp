@@ -109,39 +109,15 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
     plan.pipes.push_back(std::move(p));
   }
 
-  // Sharing: two single-buffered pipes of one class, type and size whose
-  // lifetimes lie apart within the iteration use one buffer.
-  for (size_t i = 0; i < plan.pipes.size(); ++i) {
-    PipePlan &a = plan.pipes[i];
-    if (a.depth != 1 || a.cls == BufferClass::Register)
-      continue;
-    const Value &va = in.values[a.value];
-    int64_t aStart = s.slots[a.producer].cycle;
-    int64_t aEnd = aStart;
-    for (sched::OpId c : a.consumers)
-      aEnd = std::max(aEnd, s.slots[c].cycle);
-    for (size_t j = 0; j < i; ++j) {
-      PipePlan &b = plan.pipes[j];
-      const Value &vb = in.values[b.value];
-      if (b.depth != 1 || b.sharesWith || b.cls != a.cls ||
-          vb.typeKey != va.typeKey || b.bytes != a.bytes)
-        continue;
-      int64_t bStart = s.slots[b.producer].cycle, bEnd = bStart;
-      for (sched::OpId c : b.consumers)
-        bEnd = std::max(bEnd, s.slots[c].cycle);
-      // Modulo II both intervals repeat every iteration: disjoint within one
-      // iteration and each shorter than the gap to the other's next copy.
-      bool disjoint = aEnd < bStart ? bEnd < aStart + ii
-                                    : (bEnd < aStart && aEnd < bStart + ii);
-      if (disjoint) {
-        a.sharesWith = unsigned(j);
-        break;
-      }
-    }
-  }
-
+  // Tiles read in the loop but made before it (a Q tile) hold their SMEM
+  // for the whole loop, outside any pipe.
+  auto totalsOf = [&](const std::vector<PipePlan> &pipes) {
+    Totals t = totals(pipes, in.fixedTmemColumns);
+    t.smem += in.fixedSmemBytes;
+    return t;
+  };
   const int64_t smemBudget = in.caps.smemBytes - in.smemCarveout;
-  Totals need = totals(plan.pipes, in.fixedTmemColumns);
+  Totals need = totalsOf(plan.pipes);
   if (need.smem > smemBudget) {
     diags.error("fails to assign smem buffer: the pipes need " +
                 llvm::Twine(need.smem) + " bytes at their minimum depths, " +
@@ -164,7 +140,7 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
   // TMEM pipe becomes double-buffered when the columns allow (the epilogue
   // of tile i overlaps the MMA of tile i+1).
   auto fits = [&] {
-    Totals t = totals(plan.pipes, in.fixedTmemColumns);
+    Totals t = totalsOf(plan.pipes);
     return t.smem <= smemBudget && t.tmemCols <= in.caps.tmemColumns;
   };
   while (true) {
@@ -193,7 +169,47 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
         --p.depth;
     }
 
-  Totals final = totals(plan.pipes, in.fixedTmemColumns);
+  // Sharing, after widening so the depths are final: two single-buffered
+  // pipes of one class, type and size whose lifetimes (to the last use,
+  // a loop-carried one d iterations later) lie apart modulo II use one
+  // buffer.
+  auto useCycle = [&](const Value &v, sched::OpId c) {
+    int64_t use = s.slots[c].cycle;
+    for (auto [consumer, distance] : v.consumers)
+      if (consumer == c)
+        use = std::max(use, s.slots[c].cycle + int64_t(distance) * ii);
+    return use;
+  };
+  for (size_t i = 0; i < plan.pipes.size(); ++i) {
+    PipePlan &a = plan.pipes[i];
+    if (a.depth != 1 || a.cls == BufferClass::Register)
+      continue;
+    const Value &va = in.values[a.value];
+    int64_t aStart = s.slots[a.producer].cycle;
+    int64_t aEnd = aStart;
+    for (sched::OpId c : a.consumers)
+      aEnd = std::max(aEnd, useCycle(va, c));
+    for (size_t j = 0; j < i; ++j) {
+      PipePlan &b = plan.pipes[j];
+      const Value &vb = in.values[b.value];
+      if (b.depth != 1 || b.sharesWith || b.cls != a.cls ||
+          vb.typeKey != va.typeKey || b.bytes != a.bytes)
+        continue;
+      int64_t bStart = s.slots[b.producer].cycle, bEnd = bStart;
+      for (sched::OpId c : b.consumers)
+        bEnd = std::max(bEnd, useCycle(vb, c));
+      // Modulo II both intervals repeat every iteration: disjoint within one
+      // iteration and each shorter than the gap to the other's next copy.
+      bool disjoint = aEnd < bStart ? bEnd < aStart + ii
+                                    : (bEnd < aStart && aEnd < bStart + ii);
+      if (disjoint) {
+        a.sharesWith = unsigned(j);
+        break;
+      }
+    }
+  }
+
+  Totals final = totalsOf(plan.pipes);
   plan.smemBytes = final.smem;
   plan.tmemColumns = final.tmemCols;
   return plan;

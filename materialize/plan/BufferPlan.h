@@ -53,6 +53,8 @@ struct PlanInput {
   /// TMEM columns held for the whole loop outside any pipe (accumulators
   /// carried across iterations, allocated before the loop).
   int64_t fixedTmemColumns = 0;
+  /// SMEM bytes of tiles made before the loop and read in it (a Q tile).
+  int64_t fixedSmemBytes = 0;
   /// Deepest a TMA-fed mainloop pipe is widened to when SMEM allows.
   unsigned maxMainloopDepth = 8;
 };
