@@ -26,6 +26,16 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     diags.error("failed to find a schedule");
     return std::nullopt;
   }
+  if (options.stages == StagePolicy::Late &&
+      analysis->generator == GeneratorKind::CostBased) {
+    // Same II and modulo rows, so the RRT is unchanged; keep the generator's
+    // schedule if the sunk one fails verify() anyway.
+    Schedule sunk = sinkStages(problem, analysis->toSchedule());
+    DiagnosticList ignored;
+    if (problem.verify(sunk, ignored))
+      *analysis =
+          ScheduleAnalysis::fromSchedule(problem, sunk, analysis->generator);
+  }
   analysis->bounds = bounds;
   analysis->selectionReason = selection.reason;
 

@@ -12,6 +12,7 @@
 
 #include "scheduler/GeneratorSelection.h"
 #include "scheduler/ModuloScheduler.h"
+#include "scheduler/StageSink.h"
 
 namespace tilepipe::sched {
 
@@ -21,6 +22,9 @@ struct DriverOptions {
   /// Certify the II the cost-based generator found with modulo.oracle:
   /// every II in [MII, II) must be proven infeasible.
   bool proveOptimal = false;
+  /// Stage assignment of a cost-based schedule: Late sinks every op to the
+  /// latest stage its consumers allow (same II, same modulo rows).
+  StagePolicy stages = StagePolicy::Late;
 };
 
 /// Returns the verified schedule, or nullopt with errors in `diags`.

@@ -169,6 +169,20 @@ Quantity tmaLatencyTable() {
   return q;
 }
 
+/// TMA load latency by byte source (assumption, docs/target.md "TMA load
+/// latency by byte source"): a fixed L2-hit round trip (issue, L2 lookup,
+/// return, mbarrier complete_tx) plus the bytes at the rates the footprint
+/// charges: HBM bytes (fetched / l2_reuse) at the 25 B/clk/SM HBM share and
+/// every fetched byte at the 64 B/clk/SM L2 -> SM share. The flushed-L2
+/// table above stays the tma_store latency.
+constexpr int64_t kTmaL2HitCycles = 800;
+Quantity tmaLoadLatency() {
+  Quantity q = Quantity::constant(kTmaL2HitCycles);
+  q.hbmBytesPerCycle = 25;
+  q.fetchedBytesPerCycle = 64;
+  return q;
+}
+
 struct ClassBuilder {
   TargetModel &m;
   OpClassInfo &add(const char *name, Quantity latency, std::string source) {
@@ -200,9 +214,11 @@ void addTileClasses(TargetModel &m) {
   // this CTA's SMEM (multicast writes every receiver's SMEM).
   {
     OpClassInfo &c =
-        b.add("tma_load", tmaLatencyTable(),
-              "latency: blackwell-facts 1.3 TMA 2D load table (SA, B200, 1 "
-              "load in flight); "
+        b.add("tma_load", tmaLoadLatency(),
+              "latency: assumption, an L2-hit round trip of 800 clk plus the "
+              "HBM bytes at 25 B/clk/SM and the fetched bytes at 64 "
+              "B/clk/SM (docs/target.md, 'TMA load latency by byte "
+              "source'); "
               "tma: HBM bytes (fetched / l2_reuse) at the 25 B/clk/SM HBM "
               "share (blackwell-facts 1.2, derived); "
               "tp_gnic_rd: fetched bytes (bytes / multicast) from L2 at 64 "

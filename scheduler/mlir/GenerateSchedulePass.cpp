@@ -84,6 +84,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   sched::exact::ExactOracle oracle(exactOptions);
   options.modulo.oracle = &oracle;
   options.proveOptimal = proveOptimal;
+  options.stages = stages;
   sched::DiagnosticList diags;
   std::optional<sched::ScheduleAnalysis> analysis =
       sched::runScheduler(lp.problem, options, diags);

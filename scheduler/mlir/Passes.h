@@ -5,6 +5,7 @@
 
 #include "scheduler/GeneratorSelection.h"
 #include "scheduler/ModuloScheduler.h"
+#include "scheduler/StageSink.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -51,6 +51,15 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
                         "from MII upward: the smallest II the heuristic seats"),
              clEnumValN(::tilepipe::sched::IISearch::Gallop, "gallop",
                         "galloping then binary search (may miss a smaller II)"))}]>,
+    Option<"stages", "stages", "::tilepipe::sched::StagePolicy",
+           "::tilepipe::sched::StagePolicy::Late",
+           "Stage assignment after the cost-based generator",
+           [{::llvm::cl::values(
+             clEnumValN(::tilepipe::sched::StagePolicy::Asap, "asap",
+                        "keep the stages the generator seated (earliest)"),
+             clEnumValN(::tilepipe::sched::StagePolicy::Late, "late",
+                        "sink every op to the latest stage its consumers "
+                        "allow (same II and modulo rows)"))}]>,
     Option<"iiCap", "ii-cap", "unsigned", "0",
            "Largest II tried (0: the serial length)">,
     ListOption<"arms", "arms", "std::string",

@@ -65,6 +65,9 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "gallop\n"
         "  --ii-cap=N           largest II tried (default 0: the serial "
         "length)\n"
+        "  --stages=POLICY      late (default): sink ops to the latest stage "
+        "their\n"
+        "                       consumers allow; asap: as seated\n"
         "  --arms=LIST          placement arms, a comma-separated subset of\n"
         "                       permute,fuse,retry,cost (default: all)\n"
         "  --emit-schedule      add each op's start cycle as \"schedule\"\n"
@@ -198,6 +201,18 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
       else
         return usageError("unknown search '" + *v +
                           "' (expected linear or gallop)");
+      continue;
+    }
+    if (std::optional<int> exit = value("--stages", v))
+      return exit;
+    if (v) {
+      if (*v == "late")
+        options.driver.stages = sched::StagePolicy::Late;
+      else if (*v == "asap")
+        options.driver.stages = sched::StagePolicy::Asap;
+      else
+        return usageError("unknown stages '" + *v +
+                          "' (expected late or asap)");
       continue;
     }
     if (std::optional<int> exit = value("--ii-cap", v))

@@ -19,34 +19,34 @@
 // as in CUTLASS, and the implied throughput is 4194304 FLOP / 512 cycles at
 // 1.965 GHz on 148 SMs.
 
-// GEMM: generator: cost-based (serial length 8824 > MII 512: overlapping iterations can shorten the II)
-// GEMM-NEXT: II 512, MII 512 (resource 512, fine-density 1, recurrence 512, dependency 1), stages 11
+// GEMM: generator: cost-based (serial length 2878 > MII 512: overlapping iterations can shorten the II)
+// GEMM-NEXT: II 512, MII 512 (resource 512, fine-density 1, recurrence 512, dependency 1), stages 4
 // GEMM-NEXT: binding unit: tensor core (tc_and_mma: umma), 512 of 512 cycles; next: L2 -> SM (tp_gnic_rd: tma_load), 384
 // GEMM-NEXT: throughput: 4194304 FLOP per iteration / 512 cycles x 1.965 GHz x 148 SMs = 2382.4 TFLOP/s
 // GEMM-NEXT: op                    class        cycle stage order  slots
 // GEMM-NEXT: %6 = tileas.tma_load  tma_load         0     0     0  tma+tp_gnic_rd+tp_smem_wr
 // GEMM-NEXT: %5 = tileas.tma_load  tma_load       256     0     1  tma+tp_gnic_rd+tp_smem_wr
-// GEMM-NEXT: %7 = tileas.umma      umma          4586     8     2  tc_and_mma+tp_mma+tp_smem_rd
+// GEMM-NEXT: %7 = tileas.umma      umma          1266     2     2  tc_and_mma+tp_mma+tp_smem_rd
 
 // The attributes survive the pass next to the schedule.
 // GEMM-IR: tileas.tma_load {{.*}}{l2_reuse = 4 : i64, multicast = 2 : i64, tileas.schedule.cycle = 256 : i64
-// GEMM-IR: } {tileas.schedule.generator = "cost-based", tileas.schedule.ii = 512 : i32, tileas.schedule.mii = 512 : i32, tileas.schedule.stages = 11 : i32}
+// GEMM-IR: } {tileas.schedule.generator = "cost-based", tileas.schedule.ii = 512 : i32, tileas.schedule.mii = 512 : i32, tileas.schedule.stages = 4 : i32}
 
 // GEMM-OPT: remark: II 512 is optimal: it equals the lower bound
 
-// Seed 002's rule (3 ops < 8) would run the GEMM serially: II 8824, 17x
+// Seed 002's rule (3 ops < 8) would run the GEMM serially: II 2878, 5.6x
 // slower than the bound, which the binding line says.
 // GEMM-SEED2: generator: serial (rule threshold: 3 ops, below serial_threshold 8)
-// GEMM-SEED2-NEXT: II 8824, MII 512
-// GEMM-SEED2-NEXT: binding unit: tensor core (tc_and_mma: umma), 512 of 8824 cycles; next: L2 -> SM (tp_gnic_rd: tma_load), 384 (II 8824 is above it: the serial generator does not overlap iterations)
-// GEMM-SEED2-NEXT: throughput: 4194304 FLOP per iteration / 8824 cycles x 1.965 GHz x 148 SMs = 138.2 TFLOP/s
+// GEMM-SEED2-NEXT: II 2878, MII 512
+// GEMM-SEED2-NEXT: binding unit: tensor core (tc_and_mma: umma), 512 of 2878 cycles; next: L2 -> SM (tp_gnic_rd: tma_load), 384 (II 2878 is above it: the serial generator does not overlap iterations)
+// GEMM-SEED2-NEXT: throughput: 4194304 FLOP per iteration / 2878 cycles x 1.965 GHz x 148 SMs = 423.8 TFLOP/s
 
 // Attention: 16384 exponentials hold the MUFU 1024 cycles plus 8 for the
 // rescale factor; QK^T and PV hold the tensor core 2 x 512. K and V (32 KiB
 // each, l2_reuse 16) pull 512 cycles each through L2 and 82 from HBM. MUFU
 // binds, the tensor core is within 1%: FA4's two named units.
-// ATTN: generator: cost-based (serial length 13674 > MII 1032: overlapping iterations can shorten the II)
-// ATTN-NEXT: II 1032, MII 1032 (resource 1032, fine-density 388, recurrence 512, dependency 1), stages 9
+// ATTN: generator: cost-based (serial length 7290 > MII 1032: overlapping iterations can shorten the II)
+// ATTN-NEXT: II 1032, MII 1032 (resource 1032, fine-density 388, recurrence 512, dependency 1), stages 6
 // ATTN-NEXT: binding unit: MUFU (xu: exp2), 1032 of 1032 cycles; next: tensor core (tc_and_mma: umma, umma_ts), 1024
 // ATTN-NEXT: throughput: 8388608 FLOP per iteration / 1032 cycles x 1.965 GHz x 148 SMs = 2363.9 TFLOP/s
 // ATTN: tileas.umma        umma_ts

@@ -13,8 +13,8 @@
 // force_serial_execution on the loop wins under either rule.
 // CHECK-LABEL: schedule of loop
 // CHECK-NEXT: generator: serial (force_serial_execution on the loop)
-// CHECK-NEXT: II 16704, MII 1024
-// CHECK-NEXT: binding unit: L2 -> SM (tp_gnic_rd: tma_load), 1024 of 16704 cycles; next: TMA/HBM (tma: tma_load), 656 (II 16704 is above it: the serial generator does not overlap iterations)
+// CHECK-NEXT: II 8080, MII 1024
+// CHECK-NEXT: binding unit: L2 -> SM (tp_gnic_rd: tma_load), 1024 of 8080 cycles; next: TMA/HBM (tma: tma_load), 656 (II 8080 is above it: the serial generator does not overlap iterations)
 // SEED2-LABEL: schedule of loop
 // SEED2-NEXT: generator: serial (force_serial_execution on the loop)
 // FORCED-LABEL: schedule of loop
@@ -60,14 +60,14 @@ func.func @forced_by_op(%d: !tileas.tma_desc<64x64xbf16>, %n: index) {
 
 // -----
 
-// Two ops: seed 002 runs them serially (fewer than 8 ops) at II 4176; the
+// Two ops: seed 002 runs them serially (fewer than 8 ops) at II 2020; the
 // default rule sees that the serial length exceeds MII 256 and overlaps them.
 // CHECK-LABEL: schedule of loop
-// CHECK-NEXT: generator: cost-based (serial length 4176 > MII 256: overlapping iterations can shorten the II)
+// CHECK-NEXT: generator: cost-based (serial length 2020 > MII 256: overlapping iterations can shorten the II)
 // CHECK-NEXT: II 256, MII 256
 // SEED2-LABEL: schedule of loop
 // SEED2-NEXT: generator: serial (rule threshold: 2 ops, below serial_threshold 8)
-// SEED2-NEXT: II 4176, MII 256
+// SEED2-NEXT: II 2020, MII 256
 func.func @small(%d: !tileas.tma_desc<64x64xbf16>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -110,7 +110,7 @@ func.func @simt(%x: tensor<128xf32>, %n: index) {
 // (128 cycles at 64 B/clk) of which 2048 come from HBM (82 cycles at 25
 // B/clk): II = MII = 1024, bound by the L2 -> SM path.
 // CHECK-LABEL: schedule of loop
-// CHECK-NEXT: generator: cost-based (serial length 16704 > MII 1024: overlapping iterations can shorten the II)
+// CHECK-NEXT: generator: cost-based (serial length 8080 > MII 1024: overlapping iterations can shorten the II)
 // CHECK-NEXT: II 1024, MII 1024 (resource 1024
 // CHECK-NEXT: binding unit: L2 -> SM (tp_gnic_rd: tma_load), 1024 of 1024 cycles; next: TMA/HBM (tma: tma_load), 656
 // SEED2-LABEL: schedule of loop
