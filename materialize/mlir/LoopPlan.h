@@ -38,10 +38,6 @@ mlir::FailureOr<LoopPlan> buildLoopPlan(mlir::scf::ForOp loop,
 
 void printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan);
 
-/// Creates every planned pipe before the loop (`tileas.pipe.create` with its
-/// depth, end kinds, bytes and the producer's (stage, order)).
-std::vector<mlir::Value> createPipes(mlir::OpBuilder &b, const LoopPlan &plan);
-
 /// Builds one op by name (the materializer's tileas ops) with inherent
 /// attributes given as a dictionary.
 mlir::Operation *createOp(mlir::OpBuilder &b, mlir::Location loc,

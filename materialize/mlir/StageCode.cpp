@@ -139,6 +139,20 @@ private:
   /// whoever reads it (or the MMA agent, draining) waits for the MMAs.
   std::vector<unsigned> resultPiped; ///< Carried indices.
   llvm::DenseMap<unsigned, Value> resultPipe, initOverride;
+  /// Erases the loop and the buffers the pipe slots replaced.
+  void eraseLoop() {
+    llvm::SetVector<Operation *> allocs;
+    loop->walk([&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp();
+            def && isa<tileas::AllocTmemOp, tileas::AllocSmemOp>(def))
+          allocs.insert(def);
+    });
+    loop->erase();
+    for (Operation *alloc : allocs)
+      if (alloc->use_empty())
+        alloc->erase();
+  }
   Value initOf(unsigned k) {
     if (Value v = initOverride.lookup(k))
       return v;
@@ -921,7 +935,7 @@ void Emitter::emit() {
                    std::next(Block::iterator(epilogue.back())));
       releaseResult(rb, k);
     }
-    loop->erase();
+    eraseLoop();
     return;
   }
 
@@ -980,7 +994,7 @@ void Emitter::emit() {
   }
   for (Operation *op : llvm::reverse(epilogue))
     op->erase();
-  loop->erase();
+  eraseLoop();
 }
 
 LogicalResult tilepipe::emitStageCode(LoopPlan &plan, StageCodeMode mode,
