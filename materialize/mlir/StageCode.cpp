@@ -106,6 +106,10 @@ private:
   Value poison(OpBuilder &b, Type type) {
     return b.create<ub::PoisonOp>(loop.getLoc(), type);
   }
+  void fence(OpBuilder &b, StringRef kind) {
+    createOp(b, loop.getLoc(), "tileas.fence", {}, {},
+             {b.getNamedAttr("kind", b.getStringAttr(kind))});
+  }
   Value cst(OpBuilder &b, int64_t v) {
     return b.create<arith::ConstantIndexOp>(loop.getLoc(), v);
   }
@@ -615,8 +619,7 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
                            scheduleAttrs(b, u))
                       ->getResult(0);
       if (group.unit == Unit::UMMA || pipe.cls == BufferClass::TMEM)
-        createOp(b, loc, "tileas.fence", {}, {},
-                 {b.getNamedAttr("kind", b.getStringAttr("tcgen05_after"))});
+        fence(b, "tcgen05_after");
     }
     IRMapping map;
     for (Value operand : op->getOperands())
@@ -637,15 +640,11 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
         bool asyncReader = llvm::any_of(groups, [&](const ConsumerGroup &g) {
           return g.pipe == p && g.unit != Unit::SIMT;
         });
-        auto fence = [&](StringRef kind) {
-          createOp(b, loc, "tileas.fence", {}, {},
-                   {b.getNamedAttr("kind", b.getStringAttr(kind))});
-        };
         if (pipe.cls == BufferClass::TMEM) {
-          fence("tcgen05_wait_st");
-          fence("tcgen05_before");
+          fence(b, "tcgen05_wait_st");
+          fence(b, "tcgen05_before");
         } else if (asyncReader) {
-          fence("proxy_async");
+          fence(b, "proxy_async");
         }
       }
       SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
@@ -663,10 +662,8 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       const ConsumerGroup &group = groups[g];
       const PipePlan &pipe = plan.buffers.pipes[group.pipe];
       if (group.unit == Unit::SIMT && pipe.cls == BufferClass::TMEM) {
-        createOp(b, loc, "tileas.fence", {}, {},
-                 {b.getNamedAttr("kind", b.getStringAttr("tcgen05_wait_ld"))});
-        createOp(b, loc, "tileas.fence", {}, {},
-                 {b.getNamedAttr("kind", b.getStringAttr("tcgen05_before"))});
+        fence(b, "tcgen05_wait_ld");
+        fence(b, "tcgen05_before");
       }
       SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
       attrs.push_back(
@@ -878,10 +875,6 @@ void Emitter::emit() {
                                  b.getI64IntegerAttr(columns * 4 * 128))})
             ->getResult(0);
   }
-  auto fence = [&](OpBuilder &ob, StringRef kind) {
-    createOp(ob, loc, "tileas.fence", {}, {},
-             {ob.getNamedAttr("kind", ob.getStringAttr(kind))});
-  };
   auto waitResult = [&](OpBuilder &ob, unsigned k) {
     Value r = createOp(ob, loc, "tileas.pipe.consumer_wait",
                        {resultPipe[k], cst(ob, 0)},
