@@ -16,16 +16,20 @@ func.func @types(%a: !tileas.pipe<!tileas.smem<128x64xbf16>>,
 
 // CHECK-LABEL: func.func @creates
 func.func @creates() {
-  // CHECK: tileas.pipe.create {bytes = 16384 : i64, consumer = "umma", depth = 4 : i32, producer = "tma"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
-  %0 = tileas.pipe.create {depth = 4 : i32, producer = "tma", consumer = "umma", bytes = 16384 : i64} : !tileas.pipe<!tileas.smem<128x64xbf16>>
-  // CHECK: tileas.pipe.create {consumer = "simt", depth = 2 : i32, order = 3 : i32, producer = "umma", stage = 1 : i32} : !tileas.pipe<!tileas.tmem<128x128xf32>>
-  %1 = tileas.pipe.create {depth = 2 : i32, producer = "umma", consumer = "simt", stage = 1 : i32, order = 3 : i32} : !tileas.pipe<!tileas.tmem<128x128xf32>>
-  // CHECK: tileas.pipe.create {consumer = "tma_store", depth = 1 : i32, producer = "simt"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
-  %2 = tileas.pipe.create {depth = 1 : i32, producer = "simt", consumer = "tma_store"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
-  // CHECK: tileas.pipe.create {consumer = "umma", depth = 32 : i32, producer = "cpasync"} : !tileas.pipe<!tileas.smem<64x64xf16>>
-  %3 = tileas.pipe.create {depth = 32 : i32, producer = "cpasync", consumer = "umma"} : !tileas.pipe<!tileas.smem<64x64xf16>>
-  // CHECK: tileas.pipe.create {consumer = "umma", depth = 2 : i32, producer = "simt"} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
-  %4 = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumer = "umma"} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
+  // CHECK: tileas.pipe.create {bytes = 16384 : i64, consumers = ["umma"], depth = 4 : i32, producer = "tma"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %0 = tileas.pipe.create {depth = 4 : i32, producer = "tma", consumers = ["umma"], bytes = 16384 : i64} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // CHECK: tileas.pipe.create {consumers = ["simt"], depth = 2 : i32, order = 3 : i32, producer = "umma", stage = 1 : i32} : !tileas.pipe<!tileas.tmem<128x128xf32>>
+  %1 = tileas.pipe.create {depth = 2 : i32, producer = "umma", consumers = ["simt"], stage = 1 : i32, order = 3 : i32} : !tileas.pipe<!tileas.tmem<128x128xf32>>
+  // CHECK: tileas.pipe.create {consumers = ["tma_store"], depth = 1 : i32, producer = "simt"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  %2 = tileas.pipe.create {depth = 1 : i32, producer = "simt", consumers = ["tma_store"]} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  // CHECK: tileas.pipe.create {consumers = ["umma"], depth = 32 : i32, producer = "cpasync"} : !tileas.pipe<!tileas.smem<64x64xf16>>
+  %3 = tileas.pipe.create {depth = 32 : i32, producer = "cpasync", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<64x64xf16>>
+  // CHECK: tileas.pipe.create {consumers = ["umma"], depth = 2 : i32, producer = "simt"} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
+  %4 = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
+  // CHECK: %[[S0:.*]] = tileas.pipe.create {consumers = ["simt", "umma"], depth = 2 : i32, producer = "simt"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  %s0 = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["simt", "umma"]} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  // CHECK: tileas.pipe.create shares %[[S0]] {consumers = ["umma"], depth = 2 : i32, producer = "simt"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  %s1 = tileas.pipe.create shares %s0 {depth = 2 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x128xbf16>>
   // CHECK: tileas.mutex.create {barrier_id = 8 : i32, groups = 2 : i32, impl = "namedbar"} : !tileas.mutex
   %m0 = tileas.mutex.create {groups = 2 : i32, impl = "namedbar", barrier_id = 8 : i32} : !tileas.mutex
   // CHECK: tileas.mutex.create {groups = 3 : i32, impl = "mbarrier", order = 0 : i32, stage = 2 : i32} : !tileas.mutex
@@ -35,15 +39,28 @@ func.func @creates() {
 
 // CHECK-LABEL: func.func @handshakes
 func.func @handshakes(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>,
-                      %m: !tileas.mutex, %k: index, %g: index) {
+                      %m: !tileas.mutex, %k: index, %g: index,
+                      %d: !tileas.tma_desc<128x64xbf16>) {
   // CHECK: %[[A:.*]] = tileas.pipe.producer_acquire %{{.*}}, %{{.*}} {order = 0 : i32, stage = 0 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
   %a = tileas.pipe.producer_acquire %p, %k {stage = 0 : i32, order = 0 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
-  // CHECK: tileas.pipe.producer_commit %{{.*}}, %{{.*}} : !tileas.pipe<!tileas.smem<128x64xbf16>>
-  tileas.pipe.producer_commit %p, %k : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // CHECK: %[[L:.*]] = tileas.tma_load %{{.*}}[%{{.*}}, %{{.*}}] into %[[A]] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  %l = tileas.tma_load %d[%k, %k] into %a : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  // CHECK: tileas.pipe.producer_commit %{{.*}}, %{{.*}}, %[[L]] {via = "expect_tx"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  tileas.pipe.producer_commit %p, %k, %l {via = "expect_tx"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
   // CHECK: tileas.pipe.consumer_wait %{{.*}}, %{{.*}} {order = 1 : i32, stage = 1 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
   %b = tileas.pipe.consumer_wait %p, %k {stage = 1 : i32, order = 1 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
-  // CHECK: tileas.pipe.consumer_release %{{.*}}, %{{.*}} {order = 2 : i32, stage = 1 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>>
-  tileas.pipe.consumer_release %p, %k {stage = 1 : i32, order = 2 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // CHECK: tileas.fence "tcgen05_after"
+  tileas.fence "tcgen05_after"
+  // CHECK: tileas.pipe.consumer_release %{{.*}}, %{{.*}} {order = 2 : i32, stage = 1 : i32, via = "tcgen05_commit"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  tileas.pipe.consumer_release %p, %k {stage = 1 : i32, order = 2 : i32, via = "tcgen05_commit"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // CHECK: tileas.fence "proxy_async"
+  tileas.fence "proxy_async"
+  // CHECK: tileas.fence "tcgen05_before" {order = 2 : i32, stage = 1 : i32}
+  tileas.fence "tcgen05_before" {stage = 1 : i32, order = 2 : i32}
+  // CHECK: tileas.fence "tcgen05_wait_st"
+  tileas.fence "tcgen05_wait_st"
+  // CHECK: tileas.fence "tcgen05_wait_ld"
+  tileas.fence "tcgen05_wait_ld"
   // CHECK: tileas.mutex.lock %{{.*}}, %{{.*}} {order = 3 : i32, stage = 1 : i32} : !tileas.mutex
   tileas.mutex.lock %m, %g {stage = 1 : i32, order = 3 : i32} : !tileas.mutex
   // CHECK: tileas.mutex.unlock %{{.*}}, %{{.*}} : !tileas.mutex
@@ -57,15 +74,17 @@ func.func @agents(%desc: !tileas.tma_desc<128x64xbf16>,
                   %acc: !tileas.tmem<128x128xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %p = tileas.pipe.create {depth = 4 : i32, producer = "tma", consumer = "umma", bytes = 16384 : i64} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %p = tileas.pipe.create {depth = 4 : i32, producer = "tma", consumers = ["umma"], bytes = 16384 : i64} : !tileas.pipe<!tileas.smem<128x64xbf16>>
   // CHECK: tileas.agent {regs = 40 : i32, role = "load", warps = 1 : i32} {
   tileas.agent {role = "load", warps = 1 : i32, regs = 40 : i32} {
     // CHECK: scf.for
     scf.for %k = %c0 to %n step %c1 {
       // CHECK: tileas.pipe.producer_acquire
       %s = tileas.pipe.producer_acquire %p, %k {stage = 0 : i32, order = 0 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
+      // CHECK: tileas.tma_load {{.*}} into
+      %l = tileas.tma_load %desc[%k, %k] into %s : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
       // CHECK: tileas.pipe.producer_commit
-      tileas.pipe.producer_commit %p, %k {stage = 0 : i32, order = 0 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+      tileas.pipe.producer_commit %p, %k, %l {stage = 0 : i32, order = 0 : i32, via = "expect_tx"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
     }
     // CHECK: tileas.agent_yield
     tileas.agent_yield
@@ -75,7 +94,7 @@ func.func @agents(%desc: !tileas.tma_desc<128x64xbf16>,
     // CHECK: tileas.pipe.consumer_wait
     %s = tileas.pipe.consumer_wait %p, %c0 : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
     // CHECK: tileas.pipe.consumer_release
-    tileas.pipe.consumer_release %p, %c0 : !tileas.pipe<!tileas.smem<128x64xbf16>>
+    tileas.pipe.consumer_release %p, %c0 {via = "tcgen05_commit"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
     // CHECK: tileas.agent_yield {order = 5 : i32, stage = 2 : i32}
     tileas.agent_yield {stage = 2 : i32, order = 5 : i32}
   }
