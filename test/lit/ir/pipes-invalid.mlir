@@ -15,7 +15,7 @@ func.func @pipe_payload_desc(%p: !tileas.pipe<!tileas.tma_desc<128x64xbf16>>)
 
 func.func @pipe_depth_zero() {
   // expected-error @+1 {{'tileas.pipe.create' op expects depth in [1, 32], got 0}}
-  %p = tileas.pipe.create {depth = 0 : i32, producer = "tma", consumer = "umma"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %p = tileas.pipe.create {depth = 0 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
   return
 }
 
@@ -23,7 +23,7 @@ func.func @pipe_depth_zero() {
 
 func.func @pipe_depth_large() {
   // expected-error @+1 {{'tileas.pipe.create' op expects depth in [1, 32], got 33}}
-  %p = tileas.pipe.create {depth = 33 : i32, producer = "tma", consumer = "umma"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %p = tileas.pipe.create {depth = 33 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
   return
 }
 
@@ -31,7 +31,7 @@ func.func @pipe_depth_large() {
 
 func.func @pipe_depth_missing() {
   // expected-error @+1 {{'tileas.pipe.create' op requires attribute 'depth'}}
-  %p = tileas.pipe.create {producer = "tma", consumer = "umma"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %p = tileas.pipe.create {producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
   return
 }
 
@@ -39,15 +39,15 @@ func.func @pipe_depth_missing() {
 
 func.func @pipe_producer_kind() {
   // expected-error @+1 {{'tileas.pipe.create' op attribute 'producer' failed to satisfy constraint: string attribute whose value is one of tma, umma, simt, cpasync}}
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "wgmma", consumer = "umma"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "wgmma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
   return
 }
 
 // -----
 
 func.func @pipe_consumer_kind() {
-  // expected-error @+1 {{'tileas.pipe.create' op attribute 'consumer' failed to satisfy constraint: string attribute whose value is one of umma, simt, tma_store}}
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumer = "tma"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // expected-error @+1 {{'tileas.pipe.create' op attribute 'consumers' failed to satisfy constraint: consumer kinds}}
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["tma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
   return
 }
 
@@ -55,7 +55,7 @@ func.func @pipe_consumer_kind() {
 
 func.func @pipe_bytes() {
   // expected-error @+1 {{'tileas.pipe.create' op expects bytes >= 0, got -1}}
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumer = "umma", bytes = -1 : i64} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["umma"], bytes = -1 : i64} : !tileas.pipe<!tileas.smem<128x64xbf16>>
   return
 }
 
@@ -63,7 +63,7 @@ func.func @pipe_bytes() {
 
 func.func @pipe_tma_tmem() {
   // expected-error @+1 {{'tileas.pipe.create' op expects an smem payload for a 'tma' producer, got '!tileas.tmem<128x64xf32>'}}
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumer = "simt"} : !tileas.pipe<!tileas.tmem<128x64xf32>>
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["simt"]} : !tileas.pipe<!tileas.tmem<128x64xf32>>
   return
 }
 
@@ -71,7 +71,7 @@ func.func @pipe_tma_tmem() {
 
 func.func @pipe_cpasync_tmem() {
   // expected-error @+1 {{'tileas.pipe.create' op expects an smem payload for a 'cpasync' producer, got '!tileas.tmem<128x64xf32>'}}
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "cpasync", consumer = "simt"} : !tileas.pipe<!tileas.tmem<128x64xf32>>
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "cpasync", consumers = ["simt"]} : !tileas.pipe<!tileas.tmem<128x64xf32>>
   return
 }
 
@@ -79,7 +79,7 @@ func.func @pipe_cpasync_tmem() {
 
 func.func @pipe_umma_smem() {
   // expected-error @+1 {{'tileas.pipe.create' op expects a tmem payload for a 'umma' producer, got '!tileas.smem<128x64xf32>'}}
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "umma", consumer = "simt"} : !tileas.pipe<!tileas.smem<128x64xf32>>
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "umma", consumers = ["simt"]} : !tileas.pipe<!tileas.smem<128x64xf32>>
   return
 }
 
@@ -87,14 +87,14 @@ func.func @pipe_umma_smem() {
 
 func.func @pipe_tma_store_tmem() {
   // expected-error @+1 {{'tileas.pipe.create' op expects an smem payload for a 'tma_store' consumer, got '!tileas.tmem<128x64xf32>'}}
-  %p = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumer = "tma_store"} : !tileas.pipe<!tileas.tmem<128x64xf32>>
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["tma_store"]} : !tileas.pipe<!tileas.tmem<128x64xf32>>
   return
 }
 
 // -----
 
 func.func @acquire_type(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: index) {
-  // expected-error @+1 {{'tileas.pipe.producer_acquire' op result type '!tileas.smem<64x64xbf16>' does not match the pipe payload '!tileas.smem<128x64xbf16>'}}
+  // expected-error @+1 {{'tileas.pipe.producer_acquire' op failed to verify that the result is one slot of the pipe}}
   %b = tileas.pipe.producer_acquire %p, %k : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<64x64xbf16>
   return
 }
@@ -102,16 +102,17 @@ func.func @acquire_type(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: index) 
 // -----
 
 func.func @wait_type(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: index) {
-  // expected-error @+1 {{'tileas.pipe.consumer_wait' op result type '!tileas.tmem<128x64xbf16>' does not match the pipe payload '!tileas.smem<128x64xbf16>'}}
+  // expected-error @+1 {{'tileas.pipe.consumer_wait' op failed to verify that the result is one slot of the pipe}}
   %b = tileas.pipe.consumer_wait %p, %k : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.tmem<128x64xbf16>
   return
 }
 
 // -----
 
-func.func @commit_iter(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: i32) {
+func.func @commit_iter(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: i32,
+                       %s: !tileas.smem<128x64xbf16>) {
   // expected-error @+1 {{'tileas.pipe.producer_commit' op operand #1 must be index, but got 'i32'}}
-  "tileas.pipe.producer_commit"(%p, %k) : (!tileas.pipe<!tileas.smem<128x64xbf16>>, i32) -> ()
+  "tileas.pipe.producer_commit"(%p, %k, %s) <{via = "expect_tx"}> : (!tileas.pipe<!tileas.smem<128x64xbf16>>, i32, !tileas.smem<128x64xbf16>) -> ()
   return
 }
 
@@ -276,4 +277,63 @@ func.func @agent_args() {
 func.func @yield_parent() {
   // expected-error @+1 {{'tileas.agent_yield' op expects parent op 'tileas.agent'}}
   tileas.agent_yield
+}
+
+// -----
+
+func.func @pipe_no_consumers() {
+  // expected-error @+1 {{'tileas.pipe.create' op expects at least one consumer kind}}
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = []} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
+
+// -----
+
+func.func @pipe_shares_depth() {
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // expected-error @+1 {{'tileas.pipe.create' op shares the buffers of a pipe of depth 2, but has depth 3}}
+  %q = tileas.pipe.create shares %p {depth = 3 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
+
+// -----
+
+func.func @commit_via(%k: index, %s: !tileas.smem<128x64xbf16>) {
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // expected-error @+1 {{'tileas.pipe.producer_commit' op commits a 'tma' pipe via 'arrive', but that producer completes the full barrier via 'expect_tx'}}
+  tileas.pipe.producer_commit %p, %k, %s {via = "arrive"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
+
+// -----
+
+func.func @release_via(%k: index) {
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // expected-error @+1 {{'tileas.pipe.consumer_release' op releases via 'arrive', which none of the pipe's consumers ["umma"] performs}}
+  tileas.pipe.consumer_release %p, %k {via = "arrive"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
+
+// -----
+
+func.func @via_kind(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: index) {
+  // expected-error @+1 {{'tileas.pipe.consumer_release' op attribute 'via' failed to satisfy constraint: string attribute whose value is one of expect_tx, tcgen05_commit, arrive, cpasync_arrive, bulk_wait}}
+  tileas.pipe.consumer_release %p, %k {via = "signal"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
+
+// -----
+
+func.func @fence_kind() {
+  // expected-error @+1 {{'tileas.fence' op attribute 'kind' failed to satisfy constraint: string attribute whose value is one of proxy_async, tcgen05_before, tcgen05_after, tcgen05_wait_st, tcgen05_wait_ld}}
+  tileas.fence "membar"
+  return
+}
+
+// -----
+
+func.func @into_type(%d: !tileas.tma_desc<128x64xbf16>, %s: !tileas.smem<64x64xbf16>, %i: index) {
+  // expected-error @+1 {{'tileas.tma_load' op failed to verify that the destination is the result's buffer}}
+  %a = "tileas.tma_load"(%d, %i, %i, %s) <{operandSegmentSizes = array<i32: 1, 2, 1>}> : (!tileas.tma_desc<128x64xbf16>, index, index, !tileas.smem<64x64xbf16>) -> !tileas.smem<128x64xbf16>
+  return
 }
