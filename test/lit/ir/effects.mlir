@@ -1,4 +1,5 @@
 // RUN: tilepipe-opt %s -canonicalize | FileCheck %s
+// RUN: tilepipe-opt %s -canonicalize -cse | FileCheck %s
 
 // Memory effects: unused pure math, reads of on-chip memory and allocations
 // fold away; stores, UMMA (which writes tensor memory) and TMA loads (which
@@ -32,5 +33,21 @@ func.func @live(%desc: !tileas.tma_desc<128x64xbf16>, %buf: !tileas.smem<128x64x
   %t = tileas.tmem_store %v : tensor<128x128xbf16> -> !tileas.tmem<128x128xbf16>
   // CHECK: tileas.umma
   %d = tileas.umma %buf, %buf, %acc {accumulate} : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>, !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
+  return
+}
+
+// A TMA load whose result is unused (it fills a pipe slot, which the
+// consumer reads after its wait) stays, with or without `into`, and two
+// identical loads are not merged: each writes shared memory.
+// CHECK-LABEL: func.func @tma_writes
+func.func @tma_writes(%desc: !tileas.tma_desc<128x64xbf16>,
+                      %slot: !tileas.smem<128x64xbf16>, %i: index) {
+  // CHECK-NEXT: tileas.tma_load %{{.*}}[%{{.*}}, %{{.*}}] into %{{.*}} :
+  %a = tileas.tma_load %desc[%i, %i] into %slot : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  // CHECK-NEXT: tileas.tma_load %{{.*}}[%{{.*}}, %{{.*}}] :
+  %b = tileas.tma_load %desc[%i, %i] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  // CHECK-NEXT: tileas.tma_load %{{.*}}[%{{.*}}, %{{.*}}] :
+  %c = tileas.tma_load %desc[%i, %i] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  // CHECK-NEXT: return
   return
 }

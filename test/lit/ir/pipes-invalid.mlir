@@ -337,3 +337,37 @@ func.func @into_type(%d: !tileas.tma_desc<128x64xbf16>, %s: !tileas.smem<64x64xb
   %a = "tileas.tma_load"(%d, %i, %i, %s) <{operandSegmentSizes = array<i32: 1, 2, 1>}> : (!tileas.tma_desc<128x64xbf16>, index, index, !tileas.smem<64x64xbf16>) -> !tileas.smem<128x64xbf16>
   return
 }
+
+// -----
+
+func.func @commit_value_type(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: index,
+                             %s: !tileas.smem<64x64xbf16>) {
+  // expected-error @+1 {{'tileas.pipe.producer_commit' op failed to verify that the committed value is one slot of the pipe}}
+  "tileas.pipe.producer_commit"(%p, %k, %s) <{via = "expect_tx"}> : (!tileas.pipe<!tileas.smem<128x64xbf16>>, index, !tileas.smem<64x64xbf16>) -> ()
+  return
+}
+
+// -----
+
+func.func @pipe_shares_type(%q: !tileas.pipe<!tileas.smem<64x64xbf16>>) {
+  // expected-error @+1 {{'tileas.pipe.create' op failed to verify that a pipe shares the buffers of a pipe of its type}}
+  %p = "tileas.pipe.create"(%q) <{depth = 2 : i32, producer = "simt", consumers = ["umma"]}> : (!tileas.pipe<!tileas.smem<64x64xbf16>>) -> !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
+
+// -----
+
+func.func @into_type_store(%v: tensor<128x128xbf16>, %s: !tileas.smem<128x64xbf16>) {
+  // expected-error @+1 {{'tileas.smem_store' op failed to verify that the destination is the result's buffer}}
+  %a = "tileas.smem_store"(%v, %s) : (tensor<128x128xbf16>, !tileas.smem<128x64xbf16>) -> !tileas.smem<128x128xbf16>
+  return
+}
+
+// -----
+
+func.func @commit_via_missing(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: index,
+                              %s: !tileas.smem<128x64xbf16>) {
+  // expected-error @+1 {{'tileas.pipe.producer_commit' op requires attribute 'via'}}
+  tileas.pipe.producer_commit %p, %k, %s : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}

@@ -68,6 +68,51 @@ func.func @handshakes(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>,
   return
 }
 
+// Each producer op writes its acquired slot `into`, and each producer and
+// consumer kind commits or releases its own way.
+// CHECK-LABEL: func.func @intos
+func.func @intos(%src: memref<?x?xf16>, %k: index, %v: tensor<128x128xbf16>,
+                 %sf: !tileas.smem<128x4xui8>) {
+  %pc = tileas.pipe.create {depth = 2 : i32, producer = "cpasync", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<64x64xf16>>
+  %a = tileas.pipe.producer_acquire %pc, %k : !tileas.pipe<!tileas.smem<64x64xf16>> -> !tileas.smem<64x64xf16>
+  // CHECK: %[[C:.*]] = tileas.cp_async %{{.*}}[%{{.*}}, %{{.*}}] into %{{.*}} : memref<?x?xf16> -> !tileas.smem<64x64xf16>
+  %c = tileas.cp_async %src[%k, %k] into %a : memref<?x?xf16> -> !tileas.smem<64x64xf16>
+  // CHECK: tileas.pipe.producer_commit %{{.*}}, %{{.*}}, %[[C]] {via = "cpasync_arrive"}
+  tileas.pipe.producer_commit %pc, %k, %c {via = "cpasync_arrive"} : !tileas.pipe<!tileas.smem<64x64xf16>>
+  // CHECK: tileas.pipe.consumer_release %{{.*}}, %{{.*}} {via = "tcgen05_commit"}
+  tileas.pipe.consumer_release %pc, %k {via = "tcgen05_commit"} : !tileas.pipe<!tileas.smem<64x64xf16>>
+
+  %ps = tileas.pipe.create {depth = 1 : i32, producer = "simt", consumers = ["tma_store", "simt"]} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  %b = tileas.pipe.producer_acquire %ps, %k : !tileas.pipe<!tileas.smem<128x128xbf16>> -> !tileas.smem<128x128xbf16>
+  // CHECK: %[[S:.*]] = tileas.smem_store %{{.*}} into %{{.*}} : tensor<128x128xbf16> -> !tileas.smem<128x128xbf16>
+  %s = tileas.smem_store %v into %b : tensor<128x128xbf16> -> !tileas.smem<128x128xbf16>
+  // CHECK: tileas.fence "proxy_async"
+  tileas.fence "proxy_async"
+  // CHECK: tileas.pipe.producer_commit %{{.*}}, %{{.*}}, %[[S]] {via = "arrive"}
+  tileas.pipe.producer_commit %ps, %k, %s {via = "arrive"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  // CHECK: tileas.pipe.consumer_release %{{.*}}, %{{.*}} {via = "bulk_wait"}
+  tileas.pipe.consumer_release %ps, %k {via = "bulk_wait"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+  // CHECK: tileas.pipe.consumer_release %{{.*}}, %{{.*}} {via = "arrive"}
+  tileas.pipe.consumer_release %ps, %k {via = "arrive"} : !tileas.pipe<!tileas.smem<128x128xbf16>>
+
+  %pt = tileas.pipe.create {depth = 2 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
+  %t0 = tileas.pipe.producer_acquire %pt, %k : !tileas.pipe<!tileas.tmem<128x128xbf16>> -> !tileas.tmem<128x128xbf16>
+  // CHECK: %[[T:.*]] = tileas.tmem_store %{{.*}} into %{{.*}} : tensor<128x128xbf16> -> !tileas.tmem<128x128xbf16>
+  %t = tileas.tmem_store %v into %t0 : tensor<128x128xbf16> -> !tileas.tmem<128x128xbf16>
+  // CHECK: tileas.fence "tcgen05_wait_st"
+  tileas.fence "tcgen05_wait_st"
+  // CHECK: tileas.pipe.producer_commit %{{.*}}, %{{.*}}, %[[T]] {via = "arrive"}
+  tileas.pipe.producer_commit %pt, %k, %t {via = "arrive"} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
+
+  %pu = tileas.pipe.create {depth = 2 : i32, producer = "umma", consumers = ["simt"]} : !tileas.pipe<!tileas.tmem<128x4xui8>>
+  %u0 = tileas.pipe.producer_acquire %pu, %k : !tileas.pipe<!tileas.tmem<128x4xui8>> -> !tileas.tmem<128x4xui8>
+  // CHECK: %[[U:.*]] = tileas.tmem_copy %{{.*}} into %{{.*}} : !tileas.smem<128x4xui8> -> !tileas.tmem<128x4xui8>
+  %u = tileas.tmem_copy %sf into %u0 : !tileas.smem<128x4xui8> -> !tileas.tmem<128x4xui8>
+  // CHECK: tileas.pipe.producer_commit %{{.*}}, %{{.*}}, %[[U]] {via = "tcgen05_commit"}
+  tileas.pipe.producer_commit %pu, %k, %u {via = "tcgen05_commit"} : !tileas.pipe<!tileas.tmem<128x4xui8>>
+  return
+}
+
 // A TMA -> UMMA mainloop split into a load agent and an MMA agent.
 // CHECK-LABEL: func.func @agents
 func.func @agents(%desc: !tileas.tma_desc<128x64xbf16>,
