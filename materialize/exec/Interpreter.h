@@ -131,6 +131,9 @@ private:
   Step stepTileAS(unsigned t, mlir::Operation *op, bool &handled);
   Step pipeCreate(unsigned t, mlir::Operation *op);
   Step acquireOrWait(unsigned t, mlir::Operation *op, bool wait);
+  /// Reads a handshake's pipe (operand 0) and iteration (operand 1); a
+  /// poison, undefined or negative iteration is a finding.
+  bool pipeAndIter(unsigned t, mlir::Operation *op, int &p, int64_t &k);
   bool slotReady(unsigned t, mlir::Operation *op, bool wait);
   Step commit(unsigned t, mlir::Operation *op);
   Step release(unsigned t, mlir::Operation *op);

@@ -160,22 +160,31 @@ bool Interpreter::slotReady(unsigned t, Operation *op, bool wait) {
   return p.empty[slot].passes(parity ^ 1);
 }
 
-Interpreter::Step Interpreter::acquireOrWait(unsigned t, Operation *op,
-                                             bool wait) {
+bool Interpreter::pipeAndIter(unsigned t, Operation *op, int &p,
+                              int64_t &k) {
   Val pv = get(t, op->getOperand(0));
   Val kv = get(t, op->getOperand(1));
   if (pv.kind != Val::Kind::Pipe || !kv.isInt()) {
     fail(t, op, kv.kind == Val::Kind::Poison ? "poison-read" : "malformed",
          "the pipe iteration is not a defined integer");
-    return Step::Failed;
+    return false;
   }
   if (kv.i < 0) {
     fail(t, op, "malformed",
          "negative pipe iteration " + std::to_string(kv.i));
-    return Step::Failed;
+    return false;
   }
-  int p = int(pv.i);
-  int64_t k = kv.i;
+  p = int(pv.i);
+  k = kv.i;
+  return true;
+}
+
+Interpreter::Step Interpreter::acquireOrWait(unsigned t, Operation *op,
+                                             bool wait) {
+  int p;
+  int64_t k;
+  if (!pipeAndIter(t, op, p, k))
+    return Step::Failed;
   const Pipe &pipe = pipes[p];
   for (const Hold &h : threads[t].holds) {
     if (h.pipe != p || h.iter % pipe.depth != k % int64_t(pipe.depth) ||
@@ -232,13 +241,10 @@ void Interpreter::signal(unsigned t, Operation *op, int p, unsigned slot,
 
 Interpreter::Step Interpreter::commit(unsigned t, Operation *op) {
   auto c = cast<tileas::PipeProducerCommitOp>(op);
-  int p = int(get(t, c.getPipe()).i);
-  Val kv = get(t, c.getIter());
-  if (!kv.isInt()) {
-    fail(t, op, "poison-read", "the pipe iteration is not a defined integer");
+  int p;
+  int64_t k;
+  if (!pipeAndIter(t, op, p, k))
     return Step::Failed;
-  }
-  int64_t k = kv.i;
   Pipe &pipe = pipes[p];
   Hold *h = findHold(t, p, k, false);
   if (!h) {
@@ -290,13 +296,10 @@ Interpreter::Step Interpreter::commit(unsigned t, Operation *op) {
 
 Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
   auto r = cast<tileas::PipeConsumerReleaseOp>(op);
-  int p = int(get(t, r.getPipe()).i);
-  Val kv = get(t, r.getIter());
-  if (!kv.isInt()) {
-    fail(t, op, "poison-read", "the pipe iteration is not a defined integer");
+  int p;
+  int64_t k;
+  if (!pipeAndIter(t, op, p, k))
     return Step::Failed;
-  }
-  int64_t k = kv.i;
   Pipe &pipe = pipes[p];
   Hold *h = findHold(t, p, k, true);
   if (!h) {
