@@ -8,33 +8,16 @@
 
 #include "target/Target.h"
 
+#include "ResolveHelpers.h"
 #include "gtest/gtest.h"
 
 #include <climits>
 #include <set>
 
 using namespace tilepipe::target;
+using namespace tilepipe::target::test;
 
 namespace {
-
-const TargetModel &sm100a() { return TargetModel::sm100a(); }
-
-ResolvedOp resolve(llvm::StringRef cls, const OpWork &work) {
-  const OpClassInfo *info = sm100a().lookupOpClass(cls);
-  EXPECT_NE(info, nullptr) << cls.str();
-  if (!info)
-    return {};
-  return sm100a().resolve(*info, work);
-}
-
-/// (slot name, duration, occupancy) of every triple, in order.
-using Triples = std::vector<std::tuple<std::string, unsigned, unsigned>>;
-Triples triples(const ResolvedOp &op) {
-  Triples out;
-  for (const ResolvedTriple &t : op.triples)
-    out.emplace_back(sm100a().getSlot(t.slot)->name, t.duration, t.occupancy);
-  return out;
-}
 
 constexpr int64_t kBf16 = 2, kF32 = 4;
 

@@ -10,29 +10,13 @@
 
 #include "target/Target.h"
 
+#include "ResolveHelpers.h"
 #include "gtest/gtest.h"
 
 using namespace tilepipe::target;
+using namespace tilepipe::target::test;
 
 namespace {
-
-const TargetModel &sm100a() { return TargetModel::sm100a(); }
-
-ResolvedOp resolve(llvm::StringRef cls, const OpWork &work) {
-  const OpClassInfo *info = sm100a().lookupOpClass(cls);
-  EXPECT_NE(info, nullptr) << cls.str();
-  if (!info)
-    return {};
-  return sm100a().resolve(*info, work);
-}
-
-using Triples = std::vector<std::tuple<std::string, unsigned, unsigned>>;
-Triples triples(const ResolvedOp &op) {
-  Triples out;
-  for (const ResolvedTriple &t : op.triples)
-    out.emplace_back(sm100a().getSlot(t.slot)->name, t.duration, t.occupancy);
-  return out;
-}
 
 /// Work of an SS UMMA: real FLOPs, A and B read from SMEM.
 OpWork ssUmma(int64_t m, int64_t n, int64_t k, int64_t bitsPerElement) {
