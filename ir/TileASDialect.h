@@ -87,6 +87,16 @@ MLIR_DECLARE_EXPLICIT_TYPE_ID(::mlir::tileas::TensorMemoryResource)
 // The pipe, mutex and agent kinds; op accessors return these.
 #include "ir/TileASEnums.h.inc"
 
+namespace mlir::tileas {
+/// How a producer of this kind makes a slot's full barrier complete: the
+/// only commit `via` its pipes accept (docs/stage-code.md).
+SignalKind getCommitKind(PipeProducerKind kind);
+/// The release a consumer of this kind can perform on the empty barrier.
+SignalKind getReleaseKind(PipeConsumerKind kind);
+/// 32-bit TMEM columns one tile of this type spans (all 128 lanes).
+int64_t getTmemColumns(TmemType type);
+} // namespace mlir::tileas
+
 #define GET_OP_CLASSES
 #include "ir/TileASOps.h.inc"
 

@@ -361,7 +361,12 @@ LogicalResult PipeCreateOp::verify() {
 }
 
 /// The commit flavour each producer unit completes its full barrier with.
-static SignalKind commitFor(PipeProducerKind kind) {
+int64_t mlir::tileas::getTmemColumns(TmemType type) {
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  return (type.getShape().back() * bits + 31) / 32;
+}
+
+SignalKind mlir::tileas::getCommitKind(PipeProducerKind kind) {
   switch (kind) {
   case PipeProducerKind::Tma:
     return SignalKind::ExpectTx;
@@ -376,7 +381,7 @@ static SignalKind commitFor(PipeProducerKind kind) {
 }
 
 /// The release each consumer unit can perform on the empty barrier.
-static SignalKind releaseFor(PipeConsumerKind kind) {
+SignalKind mlir::tileas::getReleaseKind(PipeConsumerKind kind) {
   switch (kind) {
   case PipeConsumerKind::Umma:
     return SignalKind::Tcgen05Commit;
@@ -393,7 +398,7 @@ LogicalResult PipeProducerCommitOp::verify() {
   auto create = getPipe().getDefiningOp<PipeCreateOp>();
   if (!create)
     return success(); // A pipe passed in: its kinds are not known here.
-  SignalKind expected = commitFor(create.getProducerKind());
+  SignalKind expected = getCommitKind(create.getProducerKind());
   if (via != expected)
     return emitOpError("commits a '")
            << create.getProducer() << "' pipe via '" << getVia()
@@ -408,7 +413,7 @@ LogicalResult PipeConsumerReleaseOp::verify() {
   if (!create)
     return success();
   for (unsigned i = 0, e = create.getConsumers().size(); i < e; ++i)
-    if (releaseFor(create.getConsumerKind(i)) == via)
+    if (getReleaseKind(create.getConsumerKind(i)) == via)
       return success();
   return emitOpError("releases via '")
          << getVia() << "', which none of the pipe's consumers "

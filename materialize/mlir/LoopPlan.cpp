@@ -71,14 +71,6 @@ readSchedule(scf::ForOp loop, const LoopProblem &lp,
   return schedule;
 }
 
-// TMEM is addressed in 32-bit columns across the lanes: a 128 x 256 f32 tile
-// takes 256 columns, a bf16 one 128.
-static int64_t tmemColumns(tileas::TmemType type) {
-  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
-  int64_t n = type.getShape().back();
-  return (n * bits + 31) / 32;
-}
-
 FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
                                             const PublishedSchedules *published,
                                             const target::TargetModel &target,
@@ -123,7 +115,7 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
       v.producer = sched::OpId(id);
       v.cls = smem ? BufferClass::SMEM : BufferClass::TMEM;
       v.bytes = smem ? smem.getSizeInBytes() : tmem.getSizeInBytes();
-      v.tmemColumns = tmem ? tmemColumns(tmem) : 0;
+      v.tmemColumns = tmem ? tileas::getTmemColumns(tmem) : 0;
       std::string key;
       llvm::raw_string_ostream os(key);
       os << result.getType();
@@ -161,7 +153,7 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   // whole run, outside any pipe.
   for (mlir::Value init : loop.getInitArgs())
     if (auto tmem = dyn_cast<tileas::TmemType>(init.getType()))
-      in.fixedTmemColumns += tmemColumns(tmem);
+      in.fixedTmemColumns += tileas::getTmemColumns(tmem);
   // Shared-memory tiles made outside the loop and read in it live across
   // the loop: counted once each.
   llvm::SetVector<mlir::Value> invariant;

@@ -256,7 +256,6 @@ LogicalResult Emitter::analyze(std::string &why) {
   // Every value an op reads: from its own agent (a register, rotated when
   // read rows later), from a pipe slot, or recomputed (free ops).
   groupsOfOp.assign(n, {});
-  llvm::DenseSet<Value> seenSources;
   for (OpId u : schedule.orderedOps) {
     if (isFree[u])
       continue;
@@ -509,28 +508,41 @@ Value Emitter::resolve(OpBuilder &b, unsigned a, Value x, OpId user,
   return fromRows(x, sequential ? 0 : localStage(a, user) - localStage(a, d));
 }
 
-static StringRef releaseVia(Unit unit) {
+// The dialect's kinds for the unit at each end of a pipe; the commit and
+// release flavours then come from the dialect's own rule, the one its
+// verifier checks.
+static tileas::PipeProducerKind producerKind(Unit unit) {
+  switch (unit) {
+  case Unit::TMA:
+    return tileas::PipeProducerKind::Tma;
+  case Unit::UMMA:
+    return tileas::PipeProducerKind::Umma;
+  case Unit::CpAsync:
+    return tileas::PipeProducerKind::CpAsync;
+  default:
+    return tileas::PipeProducerKind::Simt;
+  }
+}
+
+static tileas::PipeConsumerKind consumerKind(Unit unit) {
   switch (unit) {
   case Unit::UMMA:
-    return "tcgen05_commit";
+    return tileas::PipeConsumerKind::Umma;
   case Unit::TMAStore:
-    return "bulk_wait";
+    return tileas::PipeConsumerKind::TmaStore;
   default:
-    return "arrive";
+    return tileas::PipeConsumerKind::Simt;
   }
 }
 
 static StringRef commitVia(Unit unit) {
-  switch (unit) {
-  case Unit::TMA:
-    return "expect_tx";
-  case Unit::UMMA:
-    return "tcgen05_commit";
-  case Unit::CpAsync:
-    return "cpasync_arrive";
-  default:
-    return "arrive";
-  }
+  return tileas::stringifySignalKind(
+      tileas::getCommitKind(producerKind(unit)));
+}
+
+static StringRef releaseVia(Unit unit) {
+  return tileas::stringifySignalKind(
+      tileas::getReleaseKind(consumerKind(unit)));
 }
 
 void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
@@ -778,10 +790,11 @@ void Emitter::emitAgent(OpBuilder &b, unsigned a,
     OpBuilder eb = OpBuilder::atBlockEnd(ifOp.elseBlock());
     RowState state;
     state.last = init.last;
-    Agent saved = agent;
+    // One iteration a row reads nothing rows later: no registers rotate.
+    auto lagged = std::move(agent.lagged);
     agent.lagged.clear();
     rowLoop(eb, cst(eb, 0), RowKind::Sequential, state);
-    agent.lagged = saved.lagged;
+    agent.lagged = std::move(lagged);
     eb.create<scf::YieldOp>(loc, state.last);
   }
   finals.assign(ifOp.getResults().begin(), ifOp.getResults().end());
@@ -801,31 +814,10 @@ void Emitter::emit() {
                         ? pipe.tmemColumns * 4 * 128 // 32-bit x 128 lanes.
                         : pipe.bytes;
     SmallVector<Attribute> consumers;
-    auto kind = [](Unit unit) -> StringRef {
-      switch (unit) {
-      case Unit::UMMA:
-        return "umma";
-      case Unit::TMAStore:
-        return "tma_store";
-      default:
-        return "simt";
-      }
-    };
     for (const ConsumerGroup &g : groups)
       if (g.pipe == p)
-        consumers.push_back(b.getStringAttr(kind(g.unit)));
-    auto producerKind = [](Unit unit) -> StringRef {
-      switch (unit) {
-      case Unit::TMA:
-        return "tma";
-      case Unit::UMMA:
-        return "umma";
-      case Unit::CpAsync:
-        return "cpasync";
-      default:
-        return "simt";
-      }
-    };
+        consumers.push_back(b.getStringAttr(
+            tileas::stringifyPipeConsumerKind(consumerKind(g.unit))));
     SmallVector<Value> operands;
     if (pipe.sharesWith && *pipe.sharesWith < pipes.size())
       operands.push_back(pipes[*pipe.sharesWith]);
@@ -836,7 +828,9 @@ void Emitter::emit() {
          b.getNamedAttr("order", b.getI32IntegerAttr(slot.order)),
          b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
          b.getNamedAttr("producer",
-                        b.getStringAttr(producerKind(pipe.producerUnit))),
+                        b.getStringAttr(
+                            tileas::stringifyPipeProducerKind(
+                                producerKind(pipe.producerUnit)))),
          b.getNamedAttr("consumers", b.getArrayAttr(consumers)),
          b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes))});
     pipes.push_back(create->getResult(0));
@@ -860,10 +854,7 @@ void Emitter::emit() {
   // Result pipes: one slot, the accumulator itself.
   for (unsigned k : resultPiped) {
     Type type = loop.getInitArgs()[k].getType();
-    auto tmem = cast<tileas::TmemType>(type);
-    int64_t columns =
-        (tmem.getShape().back() * tmem.getElementType().getIntOrFloatBitWidth() +
-         31) / 32;
+    int64_t columns = tileas::getTmemColumns(cast<tileas::TmemType>(type));
     resultPipe[k] =
         createOp(b, loc, "tileas.pipe.create", {},
                  {tileas::PipeType::get(ctx, type)},
