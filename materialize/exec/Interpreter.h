@@ -135,6 +135,12 @@ private:
   /// poison, undefined or negative iteration is a finding.
   bool pipeAndIter(unsigned t, mlir::Operation *op, int &p, int64_t &k);
   bool slotReady(unsigned t, mlir::Operation *op, bool wait);
+  /// The acquire of iteration `k` of alias pipe `p`: takes over thread
+  /// `t`'s wait hold on the root's slot of `k` (false, and a finding,
+  /// without one).
+  bool handOn(unsigned t, mlir::Operation *op, int p, int64_t k);
+  /// The pipe that owns `p`'s slots: `p` unless it aliases another.
+  int rootPipe(int p) const;
   Step commit(unsigned t, mlir::Operation *op);
   Step release(unsigned t, mlir::Operation *op);
   Step fence(unsigned t, mlir::Operation *op);

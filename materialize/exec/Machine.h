@@ -80,6 +80,11 @@ struct Pipe {
   std::vector<std::string> consumers;
   std::vector<unsigned> buffers;
   std::vector<MBarrier> full, empty;
+  /// `aliases`: the pipe whose slots this one hands on (-1: none). Its
+  /// acquires take over a wait hold on a slot of the root of that chain and
+  /// its releases arrive on the root's empty barriers, so its own `empty`
+  /// stays unused.
+  int aliases = -1;
   /// Committed iterations and how many releases each has seen.
   std::map<int64_t, unsigned> releases;
 };

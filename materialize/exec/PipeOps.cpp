@@ -10,6 +10,7 @@
 
 #include "ir/TileASDialect.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -120,6 +121,16 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
       return Step::Failed;
     }
     p.buffers = q.buffers;
+  } else if (Value aliased = create.getAliases()) {
+    // The same slots (an alias of an alias still hands on the root's).
+    p.aliases = int(get(t, aliased).i);
+    const Pipe &q = pipes[p.aliases];
+    if (q.depth != p.depth) {
+      fail(t, op, "malformed", "aliases the slots of " + q.name +
+                                   " whose depth differs");
+      return Step::Failed;
+    }
+    p.buffers = q.buffers;
   } else {
     for (unsigned s = 0; s < p.depth; ++s) {
       Buffer b;
@@ -157,6 +168,10 @@ bool Interpreter::slotReady(unsigned t, Operation *op, bool wait) {
         return true; // runs, and reports the double wait
     return p.full[slot].passes(parity);
   }
+  // An alias acquire takes over a slot the thread already holds: it never
+  // waits, and acquireOrWait reports a missing hold.
+  if (p.aliases >= 0)
+    return true;
   return p.empty[slot].passes(parity ^ 1);
 }
 
@@ -204,6 +219,8 @@ Interpreter::Step Interpreter::acquireOrWait(unsigned t, Operation *op,
   }
   if (!slotReady(t, op, wait))
     return Step::Blocked;
+  if (!wait && pipe.aliases >= 0 && !handOn(t, op, p, k))
+    return Step::Failed;
   Hold h;
   h.pipe = p;
   h.iter = k;
@@ -214,6 +231,34 @@ Interpreter::Step Interpreter::acquireOrWait(unsigned t, Operation *op,
   bind(t, op->getResult(0),
        Val::handle(pipe.buffers[k % pipe.depth], p, k));
   return Step::Advance;
+}
+
+int Interpreter::rootPipe(int p) const {
+  while (pipes[p].aliases >= 0)
+    p = pipes[p].aliases;
+  return p;
+}
+
+bool Interpreter::handOn(unsigned t, Operation *op, int p, int64_t k) {
+  int root = rootPipe(p);
+  Thread &th = threads[t];
+  // The slot is handed on from the thread's wait on the root, or on another
+  // alias of it (a chain of hand-ons), of the same iteration.
+  auto it = llvm::find_if(th.holds, [&](const Hold &h) {
+    return h.wait && h.iter == k && h.pipe != p && rootPipe(h.pipe) == root;
+  });
+  if (it == th.holds.end()) {
+    fail(t, op, "unbalanced",
+         "acquires " + slotName(p, k) +
+             " of an aliasing pipe without holding the slot it hands on (a "
+             "consumer_wait of " + pipes[root].name + " iteration " +
+             std::to_string(k) + ")");
+    return false;
+  }
+  // No arrival: the slot is not released but stays in use until the
+  // alias's consumers release it onto the root's empty barrier.
+  th.holds.erase(it);
+  return true;
 }
 
 void Interpreter::signal(unsigned t, Operation *op, int p, unsigned slot,
@@ -333,14 +378,22 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
   }
   th.holds.erase(th.holds.begin() + (h - th.holds.data()));
   th.released.insert({p, k});
-  auto it = pipe.releases.find(k);
-  if (it != pipe.releases.end() &&
-      ++it->second > std::max<size_t>(1, pipe.consumers.size())) {
-    fail(t, op, "unbalanced",
-         "releases " + slotName(p, k) + " more often than it has consumers");
-    return Step::Failed;
+  // A release of an alias frees the slot it was handed: it counts for every
+  // pipe up the chain (whose `consumers` count the alias's consumers, since
+  // their own consumer handed the slot on instead of releasing it) and
+  // arrives on the root's empty barrier, the one the slot's producer waits
+  // on.
+  for (int q = p; q >= 0; q = pipes[q].aliases) {
+    Pipe &counted = pipes[q];
+    auto it = counted.releases.find(k);
+    if (it != counted.releases.end() &&
+        ++it->second > std::max<size_t>(1, counted.consumers.size())) {
+      fail(t, op, "unbalanced",
+           "releases " + slotName(q, k) + " more often than it has consumers");
+      return Step::Failed;
+    }
   }
-  signal(t, op, p, slot, false, via);
+  signal(t, op, rootPipe(p), slot, false, via);
   return Step::Advance;
 }
 
