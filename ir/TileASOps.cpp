@@ -110,10 +110,89 @@ static LogicalResult verifyTileMove(Operation *op) {
 }
 
 LogicalResult TmemLoadOp::verify() { return verifyTileMove(*this); }
-LogicalResult TmemStoreOp::verify() { return verifyTileMove(*this); }
+// `$source (into $dst (as type($dst))?)? attr-dict : type($source) ->
+// type($result)`; the destination's type is printed only where it differs.
+static ParseResult parseTileStore(OpAsmParser &parser, OperationState &state) {
+  OpAsmParser::UnresolvedOperand source, dst;
+  bool hasDst = false;
+  Type dstType, sourceType, resultType;
+  if (parser.parseOperand(source))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("into"))) {
+    hasDst = true;
+    if (parser.parseOperand(dst))
+      return failure();
+    if (succeeded(parser.parseOptionalKeyword("as")) &&
+        parser.parseType(dstType))
+      return failure();
+  }
+  if (parser.parseOptionalAttrDict(state.attributes) || parser.parseColon() ||
+      parser.parseType(sourceType) || parser.parseArrow() ||
+      parser.parseType(resultType))
+    return failure();
+  if (parser.resolveOperand(source, sourceType, state.operands))
+    return failure();
+  if (hasDst && parser.resolveOperand(dst, dstType ? dstType : resultType,
+                                      state.operands))
+    return failure();
+  state.addTypes(resultType);
+  return success();
+}
+
+static void printTileStore(OpAsmPrinter &p, Operation *op, Value dst) {
+  p << ' ' << op->getOperand(0);
+  if (dst) {
+    p << " into " << dst;
+    if (dst.getType() != op->getResult(0).getType())
+      p << " as " << dst.getType();
+  }
+  p.printOptionalAttrDict(op->getAttrs());
+  p << " : " << op->getOperand(0).getType() << " -> "
+    << op->getResult(0).getType();
+}
+
+ParseResult TmemStoreOp::parse(OpAsmParser &parser, OperationState &state) {
+  return parseTileStore(parser, state);
+}
+void TmemStoreOp::print(OpAsmPrinter &p) { printTileStore(p, *this, getDst()); }
+ParseResult SmemStoreOp::parse(OpAsmParser &parser, OperationState &state) {
+  return parseTileStore(parser, state);
+}
+void SmemStoreOp::print(OpAsmPrinter &p) { printTileStore(p, *this, getDst()); }
+
+/// A store `into` a buffer: a pipe slot of the result's type, or (TMEM) the
+/// columns of another tile that hold the result's (P written over S).
+static LogicalResult verifyStoreInto(Operation *op, Value dst) {
+  if (!dst || dst.getType() == op->getResult(0).getType())
+    return success();
+  auto into = dyn_cast<TmemType>(dst.getType());
+  auto result = dyn_cast<TmemType>(op->getResult(0).getType());
+  if (!into || !result)
+    return op->emitOpError("expects the destination to be the result's "
+                           "buffer, got ")
+           << dst.getType();
+  if (into.getShape().front() != result.getShape().front() ||
+      getTmemColumns(into) < getTmemColumns(result))
+    return op->emitOpError("expects the destination's ")
+           << getTmemColumns(into) << " columns of "
+           << into.getShape().front() << " lanes to hold the result's "
+           << getTmemColumns(result) << " columns of "
+           << result.getShape().front() << " lanes";
+  return success();
+}
+
+LogicalResult TmemStoreOp::verify() {
+  if (failed(verifyTileMove(*this)))
+    return failure();
+  return verifyStoreInto(*this, getDst());
+}
 LogicalResult TmemCopyOp::verify() { return verifyTileMove(*this); }
 LogicalResult SmemLoadOp::verify() { return verifyTileMove(*this); }
-LogicalResult SmemStoreOp::verify() { return verifyTileMove(*this); }
+LogicalResult SmemStoreOp::verify() {
+  if (failed(verifyTileMove(*this)))
+    return failure();
+  return verifyStoreInto(*this, getDst());
+}
 
 //===----------------------------------------------------------------------===//
 // UMMA.
@@ -356,6 +435,24 @@ LogicalResult PipeCreateOp::verify() {
     if (other && int32_t(other.getDepth()) != depth)
       return emitOpError("shares the buffers of a pipe of depth ")
              << other.getDepth() << ", but has depth " << depth;
+  }
+  if (Value aliases = getAliases()) {
+    if (getShares())
+      return emitOpError("expects either 'shares' or 'aliases', not both");
+    auto other = aliases.getDefiningOp<PipeCreateOp>();
+    if (other && int32_t(other.getDepth()) != depth)
+      return emitOpError("aliases the slots of a pipe of depth ")
+             << other.getDepth() << ", but has depth " << depth;
+    Type base = cast<PipeType>(aliases.getType()).getPayload();
+    auto baseTmem = dyn_cast<TmemType>(base);
+    auto tmem = dyn_cast<TmemType>(payload);
+    bool fits = base == payload ||
+                (baseTmem && tmem &&
+                 baseTmem.getShape().front() == tmem.getShape().front() &&
+                 getTmemColumns(baseTmem) >= getTmemColumns(tmem));
+    if (!fits)
+      return emitOpError("aliases the slots of a pipe of ")
+             << base << ", which cannot hold its " << payload;
   }
   return success();
 }

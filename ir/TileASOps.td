@@ -139,16 +139,17 @@ def TileAS_TmemLoadOp : TileAS_TileMoveOp<"tmem_load", TileAS_TmemType,
 
 /// A register tile written to on-chip memory, optionally `into` a given
 /// buffer (a pipe slot, or an alias of another tile's columns).
+///
+/// `into %buf` names the buffer written: a pipe slot of the result's type,
+/// or (TMEM) another tile whose columns hold the result, printed with its
+/// type: `tmem_store %p into %s as !tileas.tmem<128x128xf32> : ...` writes P
+/// over S's columns in place.
 class TileAS_TileStoreOp<string mnemonic, Type resultType, list<Trait> traits>
-    : TileAS_SchedulableOp<mnemonic, mnemonic, !listconcat(traits,
-        [TileAS_IntoMatches<"destination">])> {
+    : TileAS_SchedulableOp<mnemonic, mnemonic, traits> {
   let arguments = (ins TileAS_RegisterTile:$source,
                        Optional<resultType>:$dst);
   let results = (outs resultType:$result);
-  let assemblyFormat = [{
-    $source (`into` $dst^)? attr-dict `:` qualified(type($source)) `->`
-    qualified(type($result))
-  }];
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -416,6 +417,7 @@ class TileAS_MaterializedOp<string mnemonic, list<Trait> traits = []>
 }
 
 def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create", [
+    AttrSizedOperandSegments,
     OptionalTypesMatchWith<"a pipe shares the buffers of a pipe of its type",
                            "result", "shares", "$_self">]> {
   let summary = "creates a pipe: depth buffers with full and empty barriers";
@@ -429,8 +431,15 @@ def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create", [
     its unit can (tcgen05.commit for UMMA, a thread arrive for SIMT).
     `shares %q` reuses `%q`'s buffers (their lifetimes are disjoint; `%q`
     must have the same depth); the barriers stay this pipe's own.
+    `aliases %q` hands `%q`'s slots on: iteration k of this pipe is written,
+    in place, into the slot of `%q`'s iteration k by a thread that holds that
+    slot (it waited on it and does not release it); this pipe's consumers
+    release the slot, arriving on `%q`'s empty barrier, so `consumers` of `%q`
+    counts them. It has full barriers of its own and no empty ones (FA4's P
+    written over S's TMEM columns).
   }];
   let arguments = !con((ins Optional<TileAS_PipeType>:$shares,
+                            Optional<TileAS_PipeType>:$aliases,
                             I32Attr:$depth,
                             TileAS_StrEnumAttr<TileAS_PipeProducerKind>:$producer,
                             TypedArrayAttrBase<
@@ -444,7 +453,8 @@ def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create", [
                           [MemAlloc<TileAS_SharedMemory>,
                            MemAlloc<TileAS_TensorMemory>]>:$result);
   let assemblyFormat = [{
-    (`shares` $shares^)? attr-dict `:` qualified(type($result))
+    (`shares` $shares^)? (`aliases` $aliases^ `:` qualified(type($aliases)))?
+    attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -2,10 +2,113 @@
 
 #include "scheduler/StageSink.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
+#include <cstdint>
 
 using namespace tilepipe;
 using namespace tilepipe::sched;
+
+// Strongly connected components of the dependence graph (Tarjan, no
+// recursion): comp[op] is the component's index.
+static std::vector<unsigned>
+components(unsigned n, const std::vector<std::vector<const Dependence *>> &succs,
+           unsigned &count) {
+  std::vector<unsigned> comp(n, ~0u), index(n, ~0u), low(n, 0);
+  std::vector<bool> onStack(n, false);
+  std::vector<OpId> stack;
+  std::vector<std::pair<OpId, size_t>> work;
+  unsigned next = 0;
+  count = 0;
+  for (OpId root = 0; root < n; ++root) {
+    if (index[root] != ~0u)
+      continue;
+    work.push_back({root, 0});
+    while (!work.empty()) {
+      auto &[v, edge] = work.back();
+      if (edge == 0 && index[v] == ~0u) {
+        index[v] = low[v] = next++;
+        stack.push_back(v);
+        onStack[v] = true;
+      }
+      if (edge < succs[v].size()) {
+        OpId w = succs[v][edge++]->dst;
+        if (index[w] == ~0u)
+          work.push_back({w, 0});
+        else if (onStack[w])
+          low[v] = std::min(low[v], index[w]);
+        continue;
+      }
+      if (low[v] == index[v]) {
+        OpId w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          onStack[w] = false;
+          comp[w] = count;
+        } while (w != v);
+        ++count;
+      }
+      OpId done = v;
+      work.pop_back();
+      if (!work.empty())
+        low[work.back().first] = std::min(low[work.back().first], low[done]);
+    }
+  }
+  return comp;
+}
+
+// A recurrence (a cycle of dependences, FA4's S -> softmax -> P -> PV -> S of
+// one Q tile) keeps its internal timing when all its ops move by the same
+// multiple of II. Each is moved as early as its incoming dependences allow
+// when that does not lengthen the total stage lifetime: a generator that
+// seated a whole recurrence a stage late holds every value feeding it (a K
+// or V tile) one stage longer.
+static void hoistRecurrences(const Problem &problem, Schedule &out,
+                             const std::vector<std::vector<const Dependence *>>
+                                 &succs) {
+  const unsigned n = problem.getNumOps();
+  const int64_t ii = out.ii;
+  unsigned count = 0;
+  std::vector<unsigned> comp = components(n, succs, count);
+  std::vector<std::vector<OpId>> members(count);
+  for (OpId id = 0; id < n; ++id)
+    members[comp[id]].push_back(id);
+  const ConstraintGroups &groups = problem.getGroups();
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned c = 0; c < count; ++c) {
+      const std::vector<OpId> &ops = members[c];
+      if (ops.size() < 2 || llvm::any_of(ops, [&](OpId id) {
+            return groups.groupOf(id).has_value();
+          }))
+        continue;
+      // The earliest start the incoming dependences allow, in whole IIs.
+      int64_t shift = INT64_MAX;
+      for (OpId v : ops)
+        shift = std::min(shift, out.start[v] / ii);
+      for (const Dependence &dep : problem.getDependences())
+        if (dep.src < n && dep.dst < n && comp[dep.dst] == c &&
+            comp[dep.src] != c) {
+          int64_t slack = out.start[dep.dst] + int64_t(dep.distance) * ii -
+                          out.start[dep.src] - dep.latency;
+          shift = std::min(shift, slack >= 0 ? slack / ii : int64_t(0));
+        }
+      if (shift <= 0)
+        continue;
+      int64_t before = totalStageLifetime(problem, out);
+      for (OpId v : ops)
+        out.start[v] -= shift * ii;
+      if (totalStageLifetime(problem, out) > before) {
+        for (OpId v : ops)
+          out.start[v] += shift * ii;
+        continue;
+      }
+      changed = true;
+    }
+  }
+}
 
 Schedule tilepipe::sched::sinkStages(const Problem &problem,
                                      const Schedule &schedule) {
@@ -30,6 +133,15 @@ Schedule tilepipe::sched::sinkStages(const Problem &problem,
       succs[dep.src].push_back(&dep);
       ++numPreds[dep.dst];
     }
+
+  hoistRecurrences(problem, out, succs);
+  // The hoist may have emptied the last stages.
+  lastStage = 0;
+  end = 0;
+  for (OpId id = 0; id < n; ++id) {
+    lastStage = std::max(lastStage, out.start[id] / ii);
+    end = std::max(end, out.start[id] + problem.getOp(id).latency.value_or(0));
+  }
 
   const ConstraintGroups &groups = problem.getGroups();
   // Moving a consumer later relaxes its producers: sweep until nothing

@@ -121,11 +121,17 @@ bool Interpreter::writeBuffer(unsigned t, Operation *op, const Val &dst,
              " still reads it");
     return false;
   }
+  // The writer's own wait on the slot, when the write is its own tensor-core
+  // op: an accumulator updated in place (O += P V over the rescaled O it
+  // waited on). The in-order queue lands the write before that thread's
+  // tcgen05.commit release arrives.
+  bool ownQueueWrite = isa<tileas::UmmaOp, tileas::TmemCopyOp>(op);
   if (b.isSlot) {
     for (unsigned u = 0; u < threads.size(); ++u)
       for (const Hold &h : threads[u].holds) {
         const Pipe &q = pipes[h.pipe];
-        if (!h.wait || q.buffers[h.iter % q.depth] != dst.buffer)
+        if (!h.wait || q.buffers[h.iter % q.depth] != dst.buffer ||
+            (ownQueueWrite && u == t))
           continue;
         fail(t, op, "overwrite-before-release",
              "overwrites " + what + " while thread '" + threads[u].name +

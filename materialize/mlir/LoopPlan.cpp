@@ -139,8 +139,18 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
         }
         addUse(use.getOwner(), 0);
       }
+      // Another unit, or another warp group of SIMT threads (FA4's softmax
+      // statistics read by the correction warp group), is another agent.
+      auto groupOf = [&](sched::OpId id) -> std::optional<int64_t> {
+        if (auto g = lp.ops[id]->getAttrOfType<IntegerAttr>(
+                "tileas.warp_group"))
+          return g.getInt();
+        return std::nullopt;
+      };
       bool crossesUnits = llvm::any_of(v.consumers, [&](auto &c) {
-        return in.units[c.first] != in.units[v.producer];
+        return in.units[c.first] != in.units[v.producer] ||
+               (in.units[c.first] == Unit::SIMT &&
+                groupOf(c.first) != groupOf(v.producer));
       });
       if (!crossesUnits)
         continue;
@@ -149,11 +159,55 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     }
   }
 
+  // How a pipe value gets its storage: stored over another pipe's tile,
+  // an accumulator carried to the next iteration, that accumulator rescaled
+  // in place, or one of a ring's tiles.
+  auto valueIndex = [&](mlir::Value x) -> std::optional<unsigned> {
+    for (auto [i, v] : llvm::enumerate(plan.values))
+      if (v == x)
+        return unsigned(i);
+    return std::nullopt;
+  };
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  llvm::DenseSet<unsigned> carriedInits;
+  for (auto [i, v] : llvm::enumerate(in.values)) {
+    Operation *producer = lp.ops[v.producer];
+    mlir::Value into;
+    if (auto store = dyn_cast<tileas::TmemStoreOp>(producer))
+      into = store.getDst();
+    else if (auto store = dyn_cast<tileas::SmemStoreOp>(producer))
+      into = store.getDst();
+    if (into)
+      v.aliasOf = valueIndex(into);
+    if (auto ring = producer->getAttrOfType<StringAttr>("tileas.ring"))
+      v.ring = ring.getValue().str();
+    auto umma = dyn_cast<tileas::UmmaOp>(producer);
+    bool nextOnly = llvm::all_of(v.consumers,
+                                 [](auto &c) { return c.second == 1; });
+    if (!umma || !umma.getAccumulate() || !nextOnly)
+      continue;
+    for (OpOperand &use : plan.values[i].getUses())
+      if (use.getOwner() == yield &&
+          loop.getInitArgs()[use.getOperandNumber()]
+              .getDefiningOp<tileas::AllocTmemOp>()) {
+        v.carried = true;
+        carriedInits.insert(use.getOperandNumber());
+      }
+  }
+  for (auto [i, v] : llvm::enumerate(in.values))
+    for (OpOperand &use : plan.values[i].getUses())
+      if (auto umma = dyn_cast<tileas::UmmaOp>(use.getOwner()))
+        if (umma.getAccumulate() && use.get() == umma.getAcc())
+          if (std::optional<unsigned> a = valueIndex(umma.getResult());
+              a && in.values[*a].carried)
+            v.inPlaceOf = *a;
+
   // Accumulators carried across the loop hold their TMEM columns for its
-  // whole run, outside any pipe.
-  for (mlir::Value init : loop.getInitArgs())
+  // whole run, outside any pipe (a carried pipe's slot is its accumulator).
+  for (auto [k, init] : llvm::enumerate(loop.getInitArgs()))
     if (auto tmem = dyn_cast<tileas::TmemType>(init.getType()))
-      in.fixedTmemColumns += tileas::getTmemColumns(tmem);
+      if (!carriedInits.contains(unsigned(k)))
+        in.fixedTmemColumns += tileas::getTmemColumns(tmem);
   // Shared-memory tiles made outside the loop and read in it live across
   // the loop: counted once each.
   llvm::SetVector<mlir::Value> invariant;
@@ -163,6 +217,15 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
           !loop->isAncestor(v.getParentRegion()->getParentOp()))
         invariant.insert(v);
   });
+  // So are shared-memory buffers allocated before the loop for the code
+  // after it (an epilogue's staging tile): they are live across the loop.
+  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+    if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op))
+      if (llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+            Operation *at = loop->getBlock()->findAncestorOpInBlock(*user);
+            return at && loop->isBeforeInBlock(at);
+          }))
+        invariant.insert(alloc.getResult());
   for (mlir::Value v : invariant)
     in.fixedSmemBytes += cast<tileas::SmemType>(v.getType()).getSizeInBytes();
 
@@ -221,6 +284,15 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
        << (pipe.minDepth == 1 ? " stage)" : " stages)");
     if (pipe.sharesWith)
       os << ", shares the buffers of pipe " << *pipe.sharesWith;
+    if (pipe.aliasOf)
+      os << ", written over the slots of pipe " << *pipe.aliasOf;
+    if (pipe.ringOf)
+      os << ", member " << pipe.ringMember << " of the ring of pipe "
+         << *pipe.ringOf;
+    else if (pipe.ringSize > 1)
+      os << ", ring of " << pipe.ringSize << " tiles per iteration";
+    if (pipe.carried)
+      os << ", carried to the next iteration";
     os << "\n  commit " << f.commit << ", release " << f.release;
     if (!f.producerFence.empty())
       os << ", producer fence " << f.producerFence;

@@ -164,6 +164,58 @@ private:
   }
   llvm::SetVector<Operation *> epilogue;
   std::vector<Value> pipes, mutexes;
+  /// Per consumer group: it hands its slot on to an aliasing pipe (the
+  /// group stores over the tile it read) instead of releasing it.
+  std::vector<bool> handsOn;
+  /// Loop results that are carried pipes: iter_arg index -> pipe.
+  llvm::MapVector<unsigned, unsigned> carriedPipe;
+
+  /// The pipe value a pipe's ops name: a ring member uses its ring's.
+  Value pipeValue(unsigned p) {
+    const PipePlan &pipe = plan.buffers.pipes[p];
+    return pipes[pipe.ringOf ? *pipe.ringOf : p];
+  }
+  /// The pipe iteration of loop iteration `iter`: ring members take turns,
+  /// and a carried accumulator made in iteration i is pipe iteration i + 1
+  /// (pipe iteration 0 is the loop's initial buffer).
+  Value pipeIter(OpBuilder &b, unsigned p, Value iter, bool producing) {
+    const PipePlan &pipe = plan.buffers.pipes[p];
+    unsigned size =
+        pipe.ringOf ? plan.buffers.pipes[*pipe.ringOf].ringSize : pipe.ringSize;
+    Location loc = loop.getLoc();
+    Value k = iter;
+    if (size > 1)
+      k = b.create<arith::AddIOp>(
+          loc, b.create<arith::MulIOp>(loc, iter, cst(b, size)),
+          cst(b, pipe.ringMember));
+    if (producing && pipe.carried)
+      k = b.create<arith::AddIOp>(loc, k, cst(b, 1));
+    return k;
+  }
+  /// The unit of a pipe's first consumer group (who drains it releases the
+  /// same way).
+  Unit consumerUnitOf(unsigned p) {
+    for (const ConsumerGroup &g : groups)
+      if (g.pipe == p)
+        return g.unit;
+    return Unit::SIMT;
+  }
+  /// The agent reading a carried pipe in the loop: it alone may wait on
+  /// the pipe's last iteration.
+  unsigned carriedReader(unsigned p) {
+    for (const ConsumerGroup &g : groups)
+      if (g.pipe == p)
+        return g.agent;
+    return agentOf[plan.buffers.pipes[p].producer];
+  }
+  Value tripCount(OpBuilder &b) {
+    Location loc = loop.getLoc();
+    Value span = b.create<arith::SubIOp>(loc, loop.getUpperBound(),
+                                         loop.getLowerBound());
+    return b.create<arith::MaxSIOp>(
+        loc, b.create<arith::CeilDivSIOp>(loc, span, loop.getStep()),
+        cst(b, 0));
+  }
 };
 
 } // namespace
@@ -246,7 +298,8 @@ LogicalResult Emitter::analyze(std::string &why) {
             "' cannot write a pipe slot";
       return failure();
     }
-    if (auto umma = dyn_cast<tileas::UmmaOp>(prod); umma && umma.getAccumulate()) {
+    if (auto umma = dyn_cast<tileas::UmmaOp>(prod);
+        umma && umma.getAccumulate() && !pipe.carried) {
       why = "an accumulating MMA's result is handed to another unit inside "
             "the loop";
       return failure();
@@ -256,6 +309,22 @@ LogicalResult Emitter::analyze(std::string &why) {
   // Every value an op reads: from its own agent (a register, rotated when
   // read rows later), from a pipe slot, or recomputed (free ops).
   groupsOfOp.assign(n, {});
+  auto joinGroup = [&](unsigned p, OpId u) {
+    unsigned a = agentOf[u];
+    Unit unit = plan.input.units[u];
+    auto g = llvm::find_if(groups, [&](const ConsumerGroup &c) {
+      return c.pipe == p && c.agent == a && c.stage == stageOf(u) &&
+             c.unit == unit;
+    });
+    if (g == groups.end()) {
+      groups.push_back({p, a, stageOf(u), unit, {}});
+      g = std::prev(groups.end());
+    }
+    if (llvm::find(g->ops, u) == g->ops.end()) {
+      g->ops.push_back(u);
+      groupsOfOp[u].push_back(unsigned(g - groups.begin()));
+    }
+  };
   for (OpId u : schedule.orderedOps) {
     if (isFree[u])
       continue;
@@ -275,10 +344,14 @@ LogicalResult Emitter::analyze(std::string &why) {
                 "loop";
           return failure();
         }
-        if (pipeOf.count(carried)) {
-          why = "a value handed through a pipe is also carried to the next "
-                "iteration";
-          return failure();
+        if (auto it = pipeOf.find(carried); it != pipeOf.end()) {
+          if (!plan.buffers.pipes[it->second].carried) {
+            why = "a value handed through a pipe is also carried to the "
+                  "next iteration";
+            return failure();
+          }
+          joinGroup(it->second, u);
+          continue;
         }
         if (agentOf[*w] != int(a)) {
           why = "a value carried to the next iteration crosses from the " +
@@ -303,19 +376,7 @@ LogicalResult Emitter::analyze(std::string &why) {
         continue;
       }
       if (auto it = pipeOf.find(x); it != pipeOf.end()) {
-        Unit unit = plan.input.units[u];
-        auto g = llvm::find_if(groups, [&](const ConsumerGroup &c) {
-          return c.pipe == it->second && c.agent == a &&
-                 c.stage == stageOf(u) && c.unit == unit;
-        });
-        if (g == groups.end()) {
-          groups.push_back({it->second, a, stageOf(u), unit, {}});
-          g = std::prev(groups.end());
-        }
-        if (llvm::find(g->ops, u) == g->ops.end()) {
-          g->ops.push_back(u);
-          groupsOfOp[u].push_back(unsigned(g - groups.begin()));
-        }
+        joinGroup(it->second, u);
         continue;
       }
       if (agentOf[*d] != int(a)) {
@@ -342,12 +403,44 @@ LogicalResult Emitter::analyze(std::string &why) {
   for (Agent &agent : agents)
     agent.lagged.remove_if([](auto &entry) { return entry.second == 0; });
 
-  // Loop-carried values belong to the agent making them.
+  // Groups that store over the tile they read hand the slot on.
+  handsOn.assign(groups.size(), false);
+  for (const PipePlan &pipe : plan.buffers.pipes)
+    if (pipe.aliasOf)
+      for (auto [g, group] : llvm::enumerate(groups))
+        if (group.pipe == *pipe.aliasOf &&
+            llvm::is_contained(group.ops, pipe.producer))
+          handsOn[g] = true;
+  // The tiles of a ring share one empty barrier per slot: each must be
+  // released as often.
+  for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes)) {
+    if (!pipe.ringOf)
+      continue;
+    auto count = [&](unsigned q) {
+      return llvm::count_if(groups,
+                            [&](const ConsumerGroup &g) { return g.pipe == q; });
+    };
+    if (count(p) != count(*pipe.ringOf)) {
+      why = "the tiles of one ring are read by different numbers of "
+            "consumer groups (" +
+            std::to_string(count(*pipe.ringOf)) + " and " +
+            std::to_string(count(p)) + ")";
+      return failure();
+    }
+  }
+
+  // Loop-carried values belong to the agent making them; an accumulator
+  // handed on through a carried pipe lives in the pipe instead.
   for (unsigned k = 0, e = loop.getNumRegionIterArgs(); k < e; ++k) {
     std::optional<OpId> w = bodyDef(yield->getOperand(k));
     if (!w || isFree[*w]) {
       why = "a loop-carried value is not made by a scheduled op of the loop";
       return failure();
+    }
+    if (auto it = pipeOf.find(yield->getOperand(k));
+        it != pipeOf.end() && plan.buffers.pipes[it->second].carried) {
+      carriedPipe[k] = it->second;
+      continue;
     }
     agents[agentOf[*w]].carried.push_back(k);
   }
@@ -374,6 +467,8 @@ LogicalResult Emitter::analyze(std::string &why) {
   // Accumulators left in TMEM by a UMMA: handed on through a result pipe.
   for (unsigned k = 0, e = loop.getNumRegionIterArgs(); k < e; ++k) {
     OpId w = *bodyDef(yield->getOperand(k));
+    if (carriedPipe.count(k))
+      continue;
     if (plan.input.units[w] == Unit::UMMA &&
         isa<tileas::TmemType>(yield->getOperand(k).getType()) &&
         loop.getInitArgs()[k].getDefiningOp<tileas::AllocTmemOp>() &&
@@ -385,9 +480,23 @@ LogicalResult Emitter::analyze(std::string &why) {
   // result it reads comes through a result pipe, else in the agent making
   // the results.
   if (mode == StageCodeMode::WarpSpecialized) {
+    // A carried accumulator is read after the loop by the agent that waited
+    // on every earlier iteration of its pipe: a wait may run at most one
+    // phase ahead of the barrier (FA4's correction warp group finishes O).
+    for (auto [k, p] : carriedPipe) {
+      if (loop->getResult(k).use_empty())
+        continue;
+      unsigned owner = carriedReader(p);
+      if (epilogueOwner && *epilogueOwner != owner) {
+        why = "loop results come from two agents";
+        return failure();
+      }
+      epilogueOwner = owner;
+    }
     for (OpResult result : loop->getResults()) {
       if (result.use_empty() ||
-          llvm::is_contained(resultPiped, result.getResultNumber()))
+          llvm::is_contained(resultPiped, result.getResultNumber()) ||
+          carriedPipe.count(result.getResultNumber()))
         continue;
       unsigned owner =
           agentOf[*bodyDef(yield->getOperand(result.getResultNumber()))];
@@ -414,6 +523,17 @@ Operation *Emitter::cloneInto(OpBuilder &b, Operation *op, IRMapping &map,
   // A UMMA producer writes the slot as its accumulator.
   if (auto umma = dyn_cast<tileas::UmmaOp>(made)) {
     umma.getAccMutable().assign(slot);
+    return made;
+  }
+  // A store over another tile writes the slot handed on instead.
+  if (auto store = dyn_cast<tileas::TmemStoreOp>(made); store && store.getDst()) {
+    store.getDstMutable().assign(slot);
+    made->getResult(0).setType(slot.getType());
+    return made;
+  }
+  if (auto store = dyn_cast<tileas::SmemStoreOp>(made); store && store.getDst()) {
+    store.getDstMutable().assign(slot);
+    made->getResult(0).setType(slot.getType());
     return made;
   }
   // The others take it as their optional `into` operand, the last one.
@@ -480,6 +600,11 @@ Value Emitter::resolve(OpBuilder &b, unsigned a, Value x, OpId user,
   if (auto arg = dyn_cast<BlockArgument>(x)) {
     unsigned k = arg.getArgNumber() - 1;
     Value carried = yield->getOperand(k);
+    // A carried accumulator is read from the slot its consumer waited on.
+    if (auto it = carriedPipe.find(k); it != carriedPipe.end())
+      for (unsigned g : groupsOfOp[user])
+        if (groups[g].pipe == it->second)
+          return waited.lookup(g);
     if (sequential)
       return state.last[*carriedIndex(carried)];
     OpId w = *bodyDef(carried);
@@ -627,8 +752,9 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       const PipePlan &pipe = plan.buffers.pipes[group.pipe];
       Type payload = plan.values[pipe.value].getType();
       waited[g] = createOp(b, loc, "tileas.pipe.consumer_wait",
-                           {pipes[group.pipe], iter}, {payload},
-                           scheduleAttrs(b, u))
+                           {pipeValue(group.pipe),
+                            pipeIter(b, group.pipe, iter, false)},
+                           {payload}, scheduleAttrs(b, u))
                       ->getResult(0);
       if (group.unit == Unit::UMMA || pipe.cls == BufferClass::TMEM)
         fence(b, "tcgen05_after");
@@ -642,8 +768,14 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
     if (isProducer(u)) {
       unsigned p = pipeOf.lookup(op->getResult(0));
       const PipePlan &pipe = plan.buffers.pipes[p];
+      // Storing over a TMEM tile this agent read: its tcgen05.ld must have
+      // landed first.
+      if (pipe.aliasOf &&
+          plan.buffers.pipes[*pipe.aliasOf].cls == BufferClass::TMEM)
+        fence(b, "tcgen05_wait_ld");
+      Value k = pipeIter(b, p, iter, true);
       Value slot = createOp(b, loc, "tileas.pipe.producer_acquire",
-                            {pipes[p], iter}, {op->getResult(0).getType()},
+                            {pipeValue(p), k}, {op->getResult(0).getType()},
                             scheduleAttrs(b, u))
                        ->getResult(0);
       made = cloneInto(b, op, map, slot);
@@ -662,14 +794,14 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
       attrs.push_back(b.getNamedAttr("via", b.getStringAttr(commitVia(unit))));
       createOp(b, loc, "tileas.pipe.producer_commit",
-               {pipes[p], iter, made->getResult(0)}, {}, attrs);
+               {pipeValue(p), k, made->getResult(0)}, {}, attrs);
     } else {
       made = b.clone(*op, map);
     }
     for (auto [r, m] : llvm::zip(op->getResults(), made->getResults()))
       thisRow[r] = m;
     for (unsigned g : groupsOfOp[u]) {
-      if (groupLast.lookup(g) != u)
+      if (groupLast.lookup(g) != u || handsOn[g])
         continue;
       const ConsumerGroup &group = groups[g];
       const PipePlan &pipe = plan.buffers.pipes[group.pipe];
@@ -681,7 +813,8 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       attrs.push_back(
           b.getNamedAttr("via", b.getStringAttr(releaseVia(group.unit))));
       createOp(b, loc, "tileas.pipe.consumer_release",
-               {pipes[group.pipe], iter}, {}, attrs);
+               {pipeValue(group.pipe), pipeIter(b, group.pipe, iter, false)},
+               {}, attrs);
     }
     for (const Span &s : spans)
       if (s.last == u)
@@ -718,11 +851,7 @@ void Emitter::emitAgent(OpBuilder &b, unsigned a,
   Agent &agent = agents[a];
   unsigned stages = agent.maxStage - agent.minStage + 1;
   // N = max(0, ceil((ub - lb) / step)).
-  Value span = b.create<arith::SubIOp>(loc, loop.getUpperBound(),
-                                       loop.getLowerBound());
-  Value n = b.create<arith::MaxSIOp>(
-      loc, b.create<arith::CeilDivSIOp>(loc, span, loop.getStep()),
-      cst(b, 0));
+  Value n = tripCount(b);
 
   RowState init;
   SmallVector<Type> carriedTypes;
@@ -806,21 +935,43 @@ void Emitter::emit() {
   Location loc = loop.getLoc();
 
   // Pipes: one consumer entry per group, each releasing the way its unit
-  // can; shared buffers name the pipe they share.
-  for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes)) {
+  // can; shared buffers name the pipe they share. A pipe whose slots are
+  // handed on counts the releases of the pipe taking them over instead of
+  // its handing group's. Pipes naming another are created after it; ring
+  // members use their ring's pipe.
+  const auto &plans = plan.buffers.pipes;
+  pipes.assign(plans.size(), Value());
+  auto consumersOf = [&](unsigned p) {
+    SmallVector<Attribute> kinds;
+    auto add = [&](unsigned q, bool skipHanding) {
+      for (auto [g, group] : llvm::enumerate(groups))
+        if (group.pipe == q && !(skipHanding && handsOn[g]))
+          kinds.push_back(b.getStringAttr(
+              tileas::stringifyPipeConsumerKind(consumerKind(group.unit))));
+    };
+    add(p, true);
+    for (auto [q, other] : llvm::enumerate(plans))
+      if (other.aliasOf && *other.aliasOf == p)
+        add(unsigned(q), false);
+    return kinds;
+  };
+  auto createPipe = [&](unsigned p) {
+    const PipePlan &pipe = plans[p];
     const sched::ScheduleSlot &slot = schedule.slots[pipe.producer];
     Type payload = plan.values[pipe.value].getType();
     int64_t bytes = pipe.cls == BufferClass::TMEM
                         ? pipe.tmemColumns * 4 * 128 // 32-bit x 128 lanes.
                         : pipe.bytes;
-    SmallVector<Attribute> consumers;
-    for (const ConsumerGroup &g : groups)
-      if (g.pipe == p)
-        consumers.push_back(b.getStringAttr(
-            tileas::stringifyPipeConsumerKind(consumerKind(g.unit))));
     SmallVector<Value> operands;
-    if (pipe.sharesWith && *pipe.sharesWith < pipes.size())
+    int32_t shares = 0, aliases = 0;
+    if (pipe.sharesWith) {
       operands.push_back(pipes[*pipe.sharesWith]);
+      shares = 1;
+    }
+    if (pipe.aliasOf) {
+      operands.push_back(pipes[*pipe.aliasOf]);
+      aliases = 1;
+    }
     Operation *create = createOp(
         b, loc, "tileas.pipe.create", operands,
         {tileas::PipeType::get(ctx, payload)},
@@ -831,10 +982,18 @@ void Emitter::emit() {
                         b.getStringAttr(
                             tileas::stringifyPipeProducerKind(
                                 producerKind(pipe.producerUnit)))),
-         b.getNamedAttr("consumers", b.getArrayAttr(consumers)),
-         b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes))});
-    pipes.push_back(create->getResult(0));
-  }
+         b.getNamedAttr("consumers", b.getArrayAttr(consumersOf(p))),
+         b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes)),
+         b.getNamedAttr("operandSegmentSizes",
+                        b.getDenseI32ArrayAttr({shares, aliases}))});
+    pipes[p] = create->getResult(0);
+  };
+  for (bool dependent : {false, true})
+    for (auto [p, pipe] : llvm::enumerate(plans)) {
+      bool names = pipe.sharesWith || pipe.aliasOf;
+      if (!pipe.ringOf && names == dependent)
+        createPipe(unsigned(p));
+    }
   // One agent runs everything in peeled code: there is nothing to order.
   for (const MutexPlan &m : plan.mutexes) {
     if (mode == StageCodeMode::Unspecialized)
@@ -863,7 +1022,9 @@ void Emitter::emit() {
                   b.getNamedAttr("consumers",
                                  b.getArrayAttr({b.getStringAttr("simt")})),
                   b.getNamedAttr("bytes",
-                                 b.getI64IntegerAttr(columns * 4 * 128))})
+                                 b.getI64IntegerAttr(columns * 4 * 128)),
+                  b.getNamedAttr("operandSegmentSizes",
+                                 b.getDenseI32ArrayAttr({0, 0}))})
             ->getResult(0);
   }
   auto waitResult = [&](OpBuilder &ob, unsigned k) {
@@ -884,8 +1045,42 @@ void Emitter::emit() {
   // The agent making a result-piped accumulator acquires the slot before
   // its rows and commits it after them; nobody reading it, it drains the
   // slot itself so no MMA is in flight when the kernel ends.
+  // A carried accumulator's pipe iteration 0 is the loop's initial buffer:
+  // its producer publishes it before the first iteration; after the last,
+  // pipe iteration N holds the loop's result.
+  auto waitCarried = [&](OpBuilder &ob, unsigned k) {
+    unsigned p = carriedPipe.lookup(k);
+    Value r = createOp(ob, loc, "tileas.pipe.consumer_wait",
+                       {pipes[p], tripCount(ob)},
+                       {loop.getInitArgs()[k].getType()})
+                  ->getResult(0);
+    fence(ob, "tcgen05_after");
+    return r;
+  };
+  auto releaseCarried = [&](OpBuilder &ob, unsigned k) {
+    unsigned p = carriedPipe.lookup(k);
+    fence(ob, "tcgen05_wait_ld");
+    fence(ob, "tcgen05_before");
+    createOp(ob, loc, "tileas.pipe.consumer_release",
+             {pipes[p], tripCount(ob)}, {},
+             {ob.getNamedAttr(
+                 "via", ob.getStringAttr(releaseVia(
+                            consumerUnitOf(p))))});
+  };
   auto runAgent = [&](OpBuilder &ob, unsigned a,
                       SmallVectorImpl<Value> &finals) {
+    for (auto [k, p] : carriedPipe) {
+      if (agentOf[plans[p].producer] != int(a))
+        continue;
+      Value slot = createOp(ob, loc, "tileas.pipe.producer_acquire",
+                            {pipes[p], cst(ob, 0)},
+                            {loop.getInitArgs()[k].getType()})
+                       ->getResult(0);
+      createOp(ob, loc, "tileas.pipe.producer_commit",
+               {pipes[p], cst(ob, 0), slot}, {},
+               {ob.getNamedAttr("via", ob.getStringAttr(commitVia(
+                                           plans[p].producerUnit)))});
+    }
     for (unsigned k : agents[a].carried)
       if (resultPipe.count(k))
         initOverride[k] = createOp(ob, loc, "tileas.pipe.producer_acquire",
@@ -904,6 +1099,13 @@ void Emitter::emit() {
         releaseResult(ob, k);
       }
     }
+    // Nobody reads a carried accumulator after the loop: its reader drains
+    // it, so no MMA is in flight when the kernel ends.
+    for (auto [k, p] : carriedPipe)
+      if (carriedReader(p) == a && loop->getResult(k).use_empty()) {
+        waitCarried(ob, k);
+        releaseCarried(ob, k);
+      }
   };
 
   if (mode == StageCodeMode::Unspecialized) {
@@ -918,6 +1120,14 @@ void Emitter::emit() {
       OpBuilder rb(epilogue.back()->getBlock(),
                    std::next(Block::iterator(epilogue.back())));
       releaseResult(rb, k);
+    }
+    for (auto [k, p] : carriedPipe) {
+      if (loop->getResult(k).use_empty())
+        continue;
+      loop->getResult(k).replaceAllUsesWith(waitCarried(b, k));
+      OpBuilder rb(epilogue.back()->getBlock(),
+                   std::next(Block::iterator(epilogue.back())));
+      releaseCarried(rb, k);
     }
     eraseLoop();
     return;
@@ -945,6 +1155,10 @@ void Emitter::emit() {
     StringRef role = agent.key.role;
     if (role == "simt" && grouped)
       role = "softmax";
+    // A warp group may name its role (FA4's correction warp group).
+    if (auto named = ops[agent.ops.front()]->getAttrOfType<StringAttr>(
+            "tileas.role"))
+      role = named.getValue();
     OpBuilder ab = makeAgent(role, role == "load" || role == "mma" ? 1 : 4,
                              agent.ops.front());
     SmallVector<Value> finals;
@@ -953,8 +1167,16 @@ void Emitter::emit() {
       IRMapping after;
       for (auto [pos, k] : llvm::enumerate(agents[a].carried))
         after.map(loop->getResult(k), finals[pos]);
+      SmallVector<unsigned> readCarried;
+      for (auto [k, p] : carriedPipe)
+        if (!loop->getResult(k).use_empty()) {
+          after.map(loop->getResult(k), waitCarried(ab, k));
+          readCarried.push_back(k);
+        }
       for (Operation *op : epilogue)
         ab.clone(*op, after);
+      for (unsigned k : readCarried)
+        releaseCarried(ab, k);
     }
     createOp(ab, loc, "tileas.agent_yield", {}, {}, {});
   }
@@ -970,10 +1192,18 @@ void Emitter::emit() {
         after.map(loop->getResult(k), waitResult(eb, k));
         read.push_back(k);
       }
+    SmallVector<unsigned> readCarried;
+    for (auto [k, p] : carriedPipe)
+      if (!loop->getResult(k).use_empty()) {
+        after.map(loop->getResult(k), waitCarried(eb, k));
+        readCarried.push_back(k);
+      }
     for (Operation *op : epilogue)
       eb.clone(*op, after);
     for (unsigned k : read)
       releaseResult(eb, k);
+    for (unsigned k : readCarried)
+      releaseCarried(eb, k);
     createOp(eb, loc, "tileas.agent_yield", {}, {}, {});
   }
   for (Operation *op : llvm::reverse(epilogue))

@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace tilepipe;
 using namespace tilepipe::materialize;
@@ -57,7 +58,7 @@ Totals totals(const std::vector<PipePlan> &pipes, int64_t fixedTmem) {
   Totals t;
   t.tmemCols = fixedTmem;
   for (const PipePlan &p : pipes) {
-    if (p.sharesWith)
+    if (!p.ownsBuffers())
       continue;
     if (p.cls == BufferClass::SMEM)
       t.smem += p.bytes * p.depth;
@@ -79,6 +80,7 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
   }
   const int64_t ii = s.ii;
   BufferPlan plan;
+  std::map<unsigned, unsigned> pipeOfValue;
   // Lifetime: from the producer's start to the last consumer's start, in
   // the producer's iteration (a use at distance d happens d iterations, so
   // d * II cycles, later).
@@ -106,7 +108,70 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
     p.consumerUnit = in.units[last];
     p.stageDistance = unsigned(lastUse / ii - start / ii);
     p.minDepth = p.depth = p.stageDistance + 1;
+    p.carried = v.carried;
+    pipeOfValue[index] = unsigned(plan.pipes.size());
     plan.pipes.push_back(std::move(p));
+  }
+
+  // Hand-on, in-place and ring pipes take their storage from another pipe.
+  auto storageError = [&](const llvm::Twine &msg) {
+    diags.error("fails to assign buffer: " + msg);
+    return std::nullopt;
+  };
+  for (PipePlan &p : plan.pipes) {
+    const Value &v = in.values[p.value];
+    if (v.aliasOf) {
+      auto base = pipeOfValue.find(*v.aliasOf);
+      if (base == pipeOfValue.end())
+        return storageError("a tile is stored over a tile that is not "
+                            "handed between units");
+      p.aliasOf = base->second;
+      // The base slot stays taken until the alias's last use. Counted in
+      // cycles: the base's next write comes II later, and within an agent
+      // ops run in cycle order, so a slot whose whole life (S written, P
+      // stored over it, P read) is shorter than k IIs needs k buffers even
+      // when it crosses a stage boundary.
+      PipePlan &b = plan.pipes[base->second];
+      const Value &pv = in.values[p.value];
+      int64_t last = s.slots[p.producer].cycle;
+      for (auto [consumer, distance] : in.values[b.value].consumers)
+        last = std::max(last, s.slots[consumer].cycle + int64_t(distance) * ii);
+      for (auto [consumer, distance] : pv.consumers)
+        last = std::max(last, s.slots[consumer].cycle + int64_t(distance) * ii);
+      int64_t life = last - s.slots[b.producer].cycle;
+      unsigned need = unsigned(life / ii) + 1;
+      b.stageDistance = need - 1;
+      b.minDepth = b.depth = need;
+    }
+    if (v.inPlaceOf) {
+      auto base = pipeOfValue.find(*v.inPlaceOf);
+      if (base == pipeOfValue.end())
+        return storageError("an accumulator rescaled in place is not "
+                            "handed between units");
+      p.sharesWith = base->second;
+    }
+  }
+  for (PipePlan &p : plan.pipes)
+    if (p.carried || p.sharesWith)
+      p.minDepth = p.depth = 1; // One accumulator, passed back and forth.
+  std::map<std::string, unsigned> ringFirst;
+  for (auto [index, p] : llvm::enumerate(plan.pipes)) {
+    const Value &v = in.values[p.value];
+    if (v.ring.empty())
+      continue;
+    auto [it, first] = ringFirst.try_emplace(v.ring, unsigned(index));
+    if (first)
+      continue;
+    PipePlan &head = plan.pipes[it->second];
+    if (head.cls != p.cls || head.bytes != p.bytes ||
+        in.values[head.value].typeKey != v.typeKey)
+      return storageError("ring '" + v.ring +
+                          "' holds tiles of different types");
+    p.ringOf = it->second;
+    p.ringMember = head.ringSize++;
+    // Each member's tiles in flight take slots of their own.
+    head.minDepth += p.minDepth;
+    head.depth = head.minDepth;
   }
 
   // Tiles read in the loop but made before it (a Q tile) hold their SMEM
@@ -150,7 +215,7 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
       before.push_back(p.depth);
     for (PipePlan &p : plan.pipes)
       if (p.producerUnit == Unit::TMA && p.cls == BufferClass::SMEM &&
-          !p.sharesWith && p.depth < in.maxMainloopDepth) {
+          p.ownsBuffers() && p.depth < in.maxMainloopDepth) {
         ++p.depth;
         grew = true;
       }
@@ -163,52 +228,25 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
     }
   }
   for (PipePlan &p : plan.pipes)
-    if (p.cls == BufferClass::TMEM && !p.sharesWith && p.depth < 2) {
+    if (p.cls == BufferClass::TMEM && p.ownsBuffers() && !p.carried &&
+        p.depth < 2) {
       ++p.depth;
       if (!fits())
         --p.depth;
     }
 
-  // Sharing, after widening so the depths are final: two single-buffered
-  // pipes of one class, type and size whose lifetimes (to the last use,
-  // a loop-carried one d iterations later) lie apart modulo II use one
-  // buffer.
-  auto useCycle = [&](const Value &v, sched::OpId c) {
-    int64_t use = s.slots[c].cycle;
-    for (auto [consumer, distance] : v.consumers)
-      if (consumer == c)
-        use = std::max(use, s.slots[c].cycle + int64_t(distance) * ii);
-    return use;
-  };
-  for (size_t i = 0; i < plan.pipes.size(); ++i) {
-    PipePlan &a = plan.pipes[i];
-    if (a.depth != 1 || a.cls == BufferClass::Register)
-      continue;
-    const Value &va = in.values[a.value];
-    int64_t aStart = s.slots[a.producer].cycle;
-    int64_t aEnd = aStart;
-    for (sched::OpId c : a.consumers)
-      aEnd = std::max(aEnd, useCycle(va, c));
-    for (size_t j = 0; j < i; ++j) {
-      PipePlan &b = plan.pipes[j];
-      const Value &vb = in.values[b.value];
-      if (b.depth != 1 || b.sharesWith || b.cls != a.cls ||
-          vb.typeKey != va.typeKey || b.bytes != a.bytes)
-        continue;
-      int64_t bStart = s.slots[b.producer].cycle, bEnd = bStart;
-      for (sched::OpId c : b.consumers)
-        bEnd = std::max(bEnd, useCycle(vb, c));
-      // Modulo II both intervals repeat every iteration: disjoint within one
-      // iteration and each shorter than the gap to the other's next copy.
-      bool disjoint = aEnd < bStart ? bEnd < aStart + ii
-                                    : (bEnd < aStart && aEnd < bStart + ii);
-      if (disjoint) {
-        a.sharesWith = unsigned(j);
-        break;
-      }
-    }
+  // No sharing by timing alone: agents run unsynchronized, so two pipes
+  // whose lifetimes lie apart in the schedule may still overlap when the
+  // code runs (the protocol check finds the stale read). Only storage whose
+  // hand-over the data flow orders is shared (aliases, accumulators
+  // rescaled in place).
+  // Aliases and ring members follow the depth of the pipe they use.
+  for (PipePlan &p : plan.pipes) {
+    if (p.aliasOf)
+      p.depth = p.minDepth = plan.pipes[*p.aliasOf].depth;
+    if (p.ringOf)
+      p.depth = plan.pipes[*p.ringOf].depth;
   }
-
   Totals final = totalsOf(plan.pipes);
   plan.smemBytes = final.smem;
   plan.tmemColumns = final.tmemCols;

@@ -40,6 +40,18 @@ struct Value {
   std::string typeKey;     ///< Buffers share only when class and key match.
   /// Consumers with the iteration distance of each use (0: same iteration).
   std::vector<std::pair<sched::OpId, unsigned>> consumers;
+  /// Written in place into the slot of value `aliasOf` by a thread holding
+  /// it (P stored over S's TMEM columns): no buffer of its own.
+  std::optional<unsigned> aliasOf;
+  /// An accumulator read only by the next iteration: its pipe iteration is
+  /// the producer's plus one, and pipe iteration 0 is the loop's initial
+  /// buffer. One buffer: the next producer depends on the consumer.
+  bool carried = false;
+  /// Lives in the buffer of carried value `inPlaceOf` (the accumulator
+  /// rescaled in place between two MMAs).
+  std::optional<unsigned> inPlaceOf;
+  /// Values of one ring take turns in one pipe's slots (FA4's K/V ring).
+  std::string ring;
 };
 
 struct PlanInput {
@@ -72,6 +84,15 @@ struct PipePlan {
   unsigned depth = 1;    ///< After widening within the budget.
   /// Another pipe whose buffers this one reuses (disjoint lifetimes).
   std::optional<unsigned> sharesWith;
+  /// The pipe whose slots this one hands on (Value::aliasOf).
+  std::optional<unsigned> aliasOf;
+  bool carried = false;
+  /// Ring members after the first use the first member's pipe: pipe
+  /// iteration = iteration * ringSize + ringMember.
+  std::optional<unsigned> ringOf;
+  unsigned ringMember = 0, ringSize = 1;
+  /// Whether this pipe owns buffers that count against the budgets.
+  bool ownsBuffers() const { return !sharesWith && !aliasOf && !ringOf; }
 };
 
 struct BufferPlan {

@@ -135,6 +135,46 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     for (Value v : above)
       visit(v, false);
   }
+  // A store `into` another loop tile's buffer (P written over S's TMEM
+  // columns) overwrites it in place: the tile's other readers go first, and
+  // the store's readers finish before the next iteration writes the tile
+  // again.
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    Value into;
+    if (auto store = dyn_cast<tileas::TmemStoreOp>(op))
+      into = store.getDst();
+    else if (auto store = dyn_cast<tileas::SmemStoreOp>(op))
+      into = store.getDst();
+    if (!into)
+      continue;
+    Operation *tileDef = into.getDefiningOp();
+    auto def = tileDef ? lp.ids.find(tileDef) : lp.ids.end();
+    if (def == lp.ids.end())
+      continue;
+    // Both ends on the tensor core's in-order queue (FA4: S_{k+1} written
+    // over P_k, which PV_k reads): the overwrite may issue one issue
+    // interval after the read.
+    auto addOrder = [&](sched::OpId src, sched::OpId dst, unsigned distance) {
+      int64_t latency = lp.problem.getOp(src).latency.value_or(0);
+      auto isTensorCore = [&](sched::OpId id) {
+        return isa<tileas::UmmaOp, tileas::TmemCopyOp>(lp.ops[id]);
+      };
+      const target::OpClassInfo *cls =
+          target.lookupOpClass(lp.problem.getOp(src).opClass);
+      if (isTensorCore(src) && isTensorCore(dst) && cls && cls->chainLatency) {
+        auto schedulable = cast<tileas::SchedulableOpInterface>(lp.ops[src]);
+        latency = target.resolve(*cls, schedulable.getWork()).chainLatency;
+      }
+      int64_t &slot = edges[{src, dst, distance}];
+      slot = std::max(slot, latency);
+    };
+    for (Operation *reader : into.getUsers())
+      if (auto r = lp.ids.find(reader); r != lp.ids.end() && reader != op)
+        addOrder(r->second, sched::OpId(id), 0);
+    for (Operation *reader : op->getResult(0).getUsers())
+      if (auto r = lp.ids.find(reader); r != lp.ids.end())
+        addOrder(r->second, def->second, 1);
+  }
   for (auto &[key, latency] : edges) {
     auto [src, dst, distance] = key;
     if (src == dst && distance == 0)

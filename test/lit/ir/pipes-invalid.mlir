@@ -351,14 +351,14 @@ func.func @commit_value_type(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: in
 
 func.func @pipe_shares_type(%q: !tileas.pipe<!tileas.smem<64x64xbf16>>) {
   // expected-error @+1 {{'tileas.pipe.create' op failed to verify that a pipe shares the buffers of a pipe of its type}}
-  %p = "tileas.pipe.create"(%q) <{depth = 2 : i32, producer = "simt", consumers = ["umma"]}> : (!tileas.pipe<!tileas.smem<64x64xbf16>>) -> !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %p = "tileas.pipe.create"(%q) <{depth = 2 : i32, producer = "simt", consumers = ["umma"], operandSegmentSizes = array<i32: 1, 0>}> : (!tileas.pipe<!tileas.smem<64x64xbf16>>) -> !tileas.pipe<!tileas.smem<128x64xbf16>>
   return
 }
 
 // -----
 
 func.func @into_type_store(%v: tensor<128x128xbf16>, %s: !tileas.smem<128x64xbf16>) {
-  // expected-error @+1 {{'tileas.smem_store' op failed to verify that the destination is the result's buffer}}
+  // expected-error @+1 {{'tileas.smem_store' op expects the destination to be the result's buffer, got '!tileas.smem<128x64xbf16>'}}
   %a = "tileas.smem_store"(%v, %s) : (tensor<128x128xbf16>, !tileas.smem<128x64xbf16>) -> !tileas.smem<128x128xbf16>
   return
 }
@@ -369,5 +369,41 @@ func.func @commit_via_missing(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: i
                               %s: !tileas.smem<128x64xbf16>) {
   // expected-error @+1 {{'tileas.pipe.producer_commit' op requires attribute 'via'}}
   tileas.pipe.producer_commit %p, %k, %s : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
+
+// -----
+
+// A tile stored over another tile's TMEM columns must fit in them.
+func.func @tmem_store_over_too_few_columns(%v: tensor<128x128xf32>, %s: !tileas.tmem<128x64xf32>) {
+  // expected-error @+1 {{'tileas.tmem_store' op expects the destination's 64 columns of 128 lanes to hold the result's 128 columns of 128 lanes}}
+  %p = tileas.tmem_store %v into %s as !tileas.tmem<128x64xf32> : tensor<128x128xf32> -> !tileas.tmem<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @pipe_aliases_and_shares() {
+  %p = tileas.pipe.create {depth = 1 : i32, producer = "umma", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x128xf32>>
+  // expected-error @+1 {{'tileas.pipe.create' op expects either 'shares' or 'aliases', not both}}
+  %q = "tileas.pipe.create"(%p, %p) <{depth = 1 : i32, producer = "simt", consumers = ["umma"], operandSegmentSizes = array<i32: 1, 1>}> : (!tileas.pipe<!tileas.tmem<128x128xf32>>, !tileas.pipe<!tileas.tmem<128x128xf32>>) -> !tileas.pipe<!tileas.tmem<128x128xf32>>
+  return
+}
+
+// -----
+
+func.func @pipe_aliases_too_small() {
+  %p = tileas.pipe.create {depth = 1 : i32, producer = "umma", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x32xf32>>
+  // expected-error @+1 {{'tileas.pipe.create' op aliases the slots of a pipe of '!tileas.tmem<128x32xf32>', which cannot hold its '!tileas.tmem<128x128xbf16>'}}
+  %q = tileas.pipe.create aliases %p : !tileas.pipe<!tileas.tmem<128x32xf32>> {depth = 1 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
+  return
+}
+
+// -----
+
+func.func @pipe_aliases_depth() {
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "umma", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x128xf32>>
+  // expected-error @+1 {{'tileas.pipe.create' op aliases the slots of a pipe of depth 2, but has depth 1}}
+  %q = tileas.pipe.create aliases %p : !tileas.pipe<!tileas.tmem<128x128xf32>> {depth = 1 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
   return
 }

@@ -80,20 +80,69 @@ TEST(BufferPlan, LoopCarriedUseLengthensTheLifetime) {
   EXPECT_EQ(plan->pipes[0].depth, 2u); // SIMT pipes are not widened.
 }
 
-TEST(BufferPlan, DisjointLifetimesShareABuffer) {
-  // v0 lives [0, 3], v1 lives [5, 8] within an II of 10: one buffer.
+TEST(BufferPlan, DisjointLifetimesDoNotShareByTimingAlone) {
+  // v0 lives [0, 3], v1 lives [5, 8] within an II of 10. Agents run
+  // unsynchronized, so the schedule's timing alone proves nothing: two
+  // buffers (the protocol check found the stale read FA4's statistics tiles
+  // would get from a shared one).
   Fixture f({0, 3, 5, 8}, 10, {Unit::SIMT, Unit::SIMT, Unit::SIMT, Unit::SIMT});
   f.input.values = {smem(0, 4096, {{1, 0}}), smem(2, 4096, {{3, 0}})};
   sched::DiagnosticList diags;
   auto plan = f.plan(diags);
   ASSERT_TRUE(plan);
-  EXPECT_EQ(plan->pipes[1].sharesWith, std::optional<unsigned>(0));
-  EXPECT_EQ(plan->smemBytes, 4096);
-  // A different size never shares.
-  f.input.values[1].bytes = 2048;
-  auto other = f.plan(diags);
-  ASSERT_TRUE(other);
-  EXPECT_FALSE(other->pipes[1].sharesWith);
+  EXPECT_FALSE(plan->pipes[1].sharesWith);
+  EXPECT_EQ(plan->smemBytes, 8192);
+}
+
+TEST(BufferPlan, AliasRingAndInPlaceAccumulator) {
+  // Ops: 0 S umma, 1 softmax reads S, 2 P stored over S, 3 PV umma,
+  // 4 K load, 5 V load, 6 correction store (O rescaled), 7 O read next
+  // iteration. II 100.
+  Fixture f({0, 20, 40, 60, 0, 10, 50, 30}, 100,
+            {Unit::UMMA, Unit::SIMT, Unit::SIMT, Unit::UMMA, Unit::TMA,
+             Unit::TMA, Unit::SIMT, Unit::SIMT});
+  auto tmem = [](sched::OpId producer, int64_t cols,
+                 std::vector<std::pair<sched::OpId, unsigned>> consumers) {
+    Value v;
+    v.producer = producer;
+    v.cls = BufferClass::TMEM;
+    v.tmemColumns = cols;
+    v.bytes = cols * 512;
+    v.typeKey = std::to_string(cols);
+    v.consumers = std::move(consumers);
+    return v;
+  };
+  Value s = tmem(0, 128, {{1, 0}, {2, 0}});
+  Value pv = tmem(2, 64, {{3, 0}});
+  pv.aliasOf = 0;
+  Value k = smem(4, 32768, {{0, 0}});
+  k.ring = "kv";
+  Value v = smem(5, 32768, {{3, 0}});
+  v.ring = "kv";
+  Value o = tmem(3, 128, {{7, 1}});
+  o.carried = true;
+  Value oc = tmem(6, 128, {{3, 0}});
+  oc.inPlaceOf = 4;
+  f.input.values = {s, pv, k, v, o, oc};
+  sched::DiagnosticList diags;
+  auto plan = f.plan(diags);
+  ASSERT_TRUE(plan) << (diags.size() ? diags.all()[0].message : "");
+  ASSERT_EQ(plan->pipes.size(), 6u);
+  EXPECT_EQ(plan->pipes[1].aliasOf, std::optional<unsigned>(0));
+  EXPECT_EQ(plan->pipes[1].depth, plan->pipes[0].depth);
+  EXPECT_EQ(plan->pipes[3].ringOf, std::optional<unsigned>(2));
+  EXPECT_EQ(plan->pipes[3].ringMember, 1u);
+  EXPECT_EQ(plan->pipes[2].ringSize, 2u);
+  EXPECT_TRUE(plan->pipes[4].carried);
+  EXPECT_EQ(plan->pipes[4].depth, 1u);
+  EXPECT_EQ(plan->pipes[5].sharesWith, std::optional<unsigned>(4));
+  // SMEM: the ring only, widened as one pipe (the member adds nothing).
+  EXPECT_EQ(plan->smemBytes % 32768, 0);
+  EXPECT_EQ(plan->smemBytes, int64_t(plan->pipes[2].depth) * 32768);
+  // TMEM: S (its columns hold P) and the accumulator (its columns hold the
+  // rescaled O): 128 x S depth + 128, rounded to a power of two.
+  EXPECT_LE(plan->tmemColumns, 512);
+  EXPECT_GE(plan->tmemColumns, 256);
 }
 
 TEST(BufferPlan, SmemBudgetExceeded) {
