@@ -47,6 +47,59 @@ static std::pair<Value, unsigned> carriedSource(scf::ForOp loop,
   return {v, distance};
 }
 
+// The threads of one warp group work through a tile in fragments of 32
+// columns (a tcgen05.ld/st 32x32b.x32 moves one; FA4's softmax loads S,
+// exponentiates and stores P fragment by fragment), so a SIMT consumer of a
+// SIMT tile of the same warp group starts once the first fragment is ready
+// and ends one of its own fragments after the producer ends:
+//   start_c >= start_p + max(lat_p / F, lat_p - lat_c + lat_c / F)
+// with F fragments. Reductions stream their input but their result (one
+// value per row) exists only at the end: a rank-1 result is one fragment.
+static constexpr int64_t kStreamColumns = 32;
+// Whether the stage code lets a UMMA overwrite a slot that an earlier UMMA of
+// the same issuer still reads, trusting the in-order queue (FA4 does). It
+// does not: PV's release of P is a tcgen05.commit, so the MMA issuer waits
+// for PV to complete before it writes S again, and the dependence carries
+// PV's full latency.
+static constexpr bool kInOrderOverwrite = false;
+
+static bool isSimtTileOp(Operation *op) {
+  return isa<tileas::TmemLoadOp, tileas::TmemStoreOp, tileas::SmemStoreOp,
+             tileas::SmemLoadOp, tileas::Exp2Op, tileas::AddOp, tileas::SubOp,
+             tileas::MulOp, tileas::MaxOp, tileas::FmaOp, tileas::CvtOp,
+             tileas::ReduceMaxOp, tileas::ReduceSumOp>(op);
+}
+
+int64_t tilepipe::streamedLatency(Operation *producer, Operation *consumer,
+                                  int64_t producerLatency,
+                                  int64_t consumerLatency) {
+  if (!isSimtTileOp(producer) || !isSimtTileOp(consumer) ||
+      producer->getNumResults() != 1 ||
+      isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(producer))
+    return producerLatency;
+  auto tile = dyn_cast<ShapedType>(producer->getResult(0).getType());
+  if (!tile || !tile.hasStaticShape() || tile.getRank() != 2)
+    return producerLatency;
+  auto groupOf = [](Operation *op) -> std::optional<int64_t> {
+    if (auto g = op->getAttrOfType<IntegerAttr>("tileas.warp_group"))
+      return g.getInt();
+    return std::nullopt;
+  };
+  if (groupOf(producer) != groupOf(consumer))
+    return producerLatency;
+  int64_t fragments =
+      std::max<int64_t>(1, (tile.getShape()[1] + kStreamColumns - 1) /
+                               kStreamColumns);
+  if (fragments == 1)
+    return producerLatency;
+  auto perFragment = [&](int64_t latency) {
+    return (latency + fragments - 1) / fragments;
+  };
+  return std::max(perFragment(producerLatency),
+                  producerLatency - consumerLatency +
+                      perFragment(consumerLatency));
+}
+
 FailureOr<LoopProblem>
 tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   LoopProblem lp;
@@ -104,6 +157,8 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
           schedulable ? schedulable.getWork() : target::OpWork{};
       latency = target.resolve(*cls, work).chainLatency;
     }
+    latency = streamedLatency(def, lp.ops[user], latency,
+                              lp.problem.getOp(user).latency.value_or(0));
     int64_t &slot = edges[{it->second, user, distance}];
     slot = std::max(slot, latency);
   };
@@ -161,7 +216,8 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
       };
       const target::OpClassInfo *cls =
           target.lookupOpClass(lp.problem.getOp(src).opClass);
-      if (isTensorCore(src) && isTensorCore(dst) && cls && cls->chainLatency) {
+      if (kInOrderOverwrite && isTensorCore(src) && isTensorCore(dst) && cls &&
+          cls->chainLatency) {
         auto schedulable = cast<tileas::SchedulableOpInterface>(lp.ops[src]);
         latency = target.resolve(*cls, schedulable.getWork()).chainLatency;
       }

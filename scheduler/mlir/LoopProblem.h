@@ -60,6 +60,13 @@ public:
   llvm::DenseMap<mlir::Operation *, Entry> loops;
 };
 
+/// The start-to-start latency of a dependence from `producer` to
+/// `consumer` when both are SIMT tile ops of one warp group working through
+/// a rank-2 tile in 32-column fragments (docs/generators.md); otherwise
+/// `producerLatency`.
+int64_t streamedLatency(mlir::Operation *producer, mlir::Operation *consumer,
+                        int64_t producerLatency, int64_t consumerLatency);
+
 } // namespace tilepipe
 
 #endif // TILEPIPE_SCHEDULER_MLIR_LOOPPROBLEM_H

@@ -19,19 +19,19 @@
 // GEMM-NEXT: smem 196608 B (0 B of it tiles made before the loop) of 231424, tmem 256 columns of 512
 
 // Attention forward (hd 128), II 1032 (MUFU bound): K and V each live two
-// stages (V is loaded in stage 3, next to its UMMA), three slots each as
+// stages (V is loaded in stage 2, next to its UMMA), three slots each as
 // FA4's kv_stage; S leaves the tensor core through a double-buffered TMEM
 // pipe, P goes back through another. The Q tile made before the loop is
 // counted in the SMEM budget; TMEM is exactly FA4's 512 columns.
-// ATTN: II 1032, stages 6, pipes 4, mutexes 0
+// ATTN: II 1032, stages 5, pipes 4, mutexes 0
 // ATTN-NEXT: pipe 0: '%4 = tileas.tma_load' (stage 0) -> '%6 = tileas.umma' (stage 1)
 // ATTN-NEXT:   tma -> umma, smem 32768 B, depth 3 (lifetime 2 stages)
-// ATTN: pipe 1: '%5 = tileas.tma_load' (stage 3) -> '%19 = tileas.umma' (stage 4)
+// ATTN: pipe 1: '%5 = tileas.tma_load' (stage 2) -> '%19 = tileas.umma' (stage 3)
 // ATTN-NEXT:   tma -> umma, smem 32768 B, depth 3 (lifetime 2 stages)
 // ATTN: pipe 2: '%6 = tileas.umma' (stage 1) -> '%7 = tileas.tmem_load' (stage 1)
 // ATTN-NEXT:   umma -> simt, tmem 128 columns, depth 2 (lifetime 1 stage)
 // ATTN-NEXT:   commit tcgen05.commit, release arrive, consumer fence tcgen05.fence::after_thread_sync, 4 mbarriers
-// ATTN: pipe 3: '%18 = tileas.tmem_store' (stage 4) -> '%19 = tileas.umma' (stage 4)
+// ATTN: pipe 3: '%18 = tileas.tmem_store' (stage 3) -> '%19 = tileas.umma' (stage 3)
 // ATTN-NEXT:   simt -> umma, tmem 64 columns, depth 2 (lifetime 1 stage)
 // ATTN-NEXT:   commit arrive, release tcgen05.commit, producer fence tcgen05.wait::st; tcgen05.fence::before_thread_sync, 4 mbarriers
 // ATTN-NEXT: smem 229376 B (32768 B of it tiles made before the loop) of 231424, tmem 512 columns of 512

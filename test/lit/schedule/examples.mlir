@@ -46,7 +46,7 @@
 // each, l2_reuse 16) pull 512 cycles each through L2 and 82 from HBM. MUFU
 // binds, the tensor core is within 1%: FA4's two named units.
 // ATTN: generator: cost-based (serial length 7290 > MII 1032: overlapping iterations can shorten the II)
-// ATTN-NEXT: II 1032, MII 1032 (resource 1032, fine-density 388, recurrence 512, dependency 1), stages 6
+// ATTN-NEXT: II 1032, MII 1032 (resource 1032, fine-density 388, recurrence 512, dependency 1), stages 5
 // ATTN-NEXT: binding unit: MUFU (xu: exp2), 1032 of 1032 cycles; next: tensor core (tc_and_mma: umma, umma_ts), 1024
 // ATTN-NEXT: throughput: 8388608 FLOP per iteration / 1032 cycles x 1.965 GHz x 148 SMs = 2363.9 TFLOP/s
 // ATTN: tileas.umma        umma_ts
