@@ -14,7 +14,7 @@
 #include "materialize/mlir/StageCode.h"
 
 #include "ir/TileASDialect.h"
-#include "materialize/plan/AgentProgram.h"
+#include "materialize/plan/Agents.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
