@@ -4,57 +4,137 @@
 
 #include "scheduler/SerialGenerator.h"
 
+#include <chrono>
+
 using namespace tilepipe;
 using namespace tilepipe::sched;
 
+/// With StagePolicy::Late, sinks a cost-based schedule's ops to the latest
+/// stage their consumers allow. Same II and modulo rows, so the RRT is
+/// unchanged; the schedule is kept as it is if the sunk one fails verify().
+static void applyStagePolicy(const Problem &problem,
+                             const DriverOptions &options,
+                             ScheduleAnalysis &analysis) {
+  if (options.stages != StagePolicy::Late ||
+      analysis.generator != GeneratorKind::CostBased)
+    return;
+  Schedule sunk = sinkStages(problem, analysis.toSchedule());
+  DiagnosticList ignored;
+  if (problem.verify(sunk, ignored))
+    analysis =
+        ScheduleAnalysis::fromSchedule(problem, sunk, analysis.generator);
+}
+
 std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     const Problem &problem, const DriverOptions &options, DiagnosticList &diags,
-    std::optional<rrt::Bounds> *boundsOut) {
+    std::optional<rrt::Bounds> *boundsOut, DriverStats *statsOut) {
+  DriverStats localStats;
+  DriverStats &stats = statsOut ? *statsOut : localStats;
+  stats = {};
   if (!problem.check(diags))
     return std::nullopt;
   rrt::Bounds bounds = problem.computeBounds();
   if (boundsOut)
     *boundsOut = bounds;
-  GeneratorSelection selection = selectGenerator(problem, options.selection, &bounds);
+  GeneratorSelection selection =
+      selectGenerator(problem, options.selection, &bounds);
 
   std::optional<ScheduleAnalysis> analysis;
   if (selection.kind == GeneratorKind::CostBased)
-    analysis = generateModuloSchedule(problem, bounds, options.modulo, diags);
+    analysis = generateModuloSchedule(problem, bounds, options.modulo, diags,
+                                      &stats.search);
   else
     analysis = generateSerialSchedule(problem, diags);
   if (!analysis) {
     diags.error("failed to find a schedule");
     return std::nullopt;
   }
-  if (options.stages == StagePolicy::Late &&
-      analysis->generator == GeneratorKind::CostBased) {
-    // Same II and modulo rows, so the RRT is unchanged; keep the generator's
-    // schedule if the sunk one fails verify() anyway.
-    Schedule sunk = sinkStages(problem, analysis->toSchedule());
-    DiagnosticList ignored;
-    if (problem.verify(sunk, ignored))
-      *analysis =
-          ScheduleAnalysis::fromSchedule(problem, sunk, analysis->generator);
-  }
+  applyStagePolicy(problem, options, *analysis);
   analysis->bounds = bounds;
   analysis->selectionReason = selection.reason;
+  if (stats.search.serialFallback)
+    analysis->selectionReason +=
+        stats.search.exhausted
+            ? "; the II search's budget ran out before the cost-based "
+              "generator seated any II, so the serial schedule (which always "
+              "verifies at the serial length) is the answer"
+            : "; the cost-based generator seated no II it tried below the "
+              "serial length, so the serial schedule (which always verifies "
+              "there) is the answer";
+  if (stats.search.exhausted)
+    diags.warning(
+        "II search budget exhausted after " +
+        llvm::Twine(stats.search.attempts) + " attempts / " +
+        llvm::Twine(int64_t(stats.search.ms)) + " ms; best II " +
+        llvm::Twine(analysis->ii) + " (" +
+        (stats.search.serialFallback ? "the serial schedule" : "cost-based") +
+        "), bound " + llvm::Twine(bounds.mii) +
+        (stats.search.lastFailure >= std::max(1u, bounds.mii)
+             ? ", largest II seen to fail " +
+                   std::to_string(stats.search.lastFailure)
+             : std::string(", no II seen to fail")));
 
-  if (analysis->ii <= bounds.mii)
+  if (analysis->ii <= bounds.mii) {
     analysis->optimal = true;
-  else if (options.proveOptimal && options.modulo.oracle) {
-    // Each II below the one found must be proven empty.
-    analysis->optimal = true;
+  } else if (options.proveOptimal && options.modulo.oracle) {
+    // Upwards from the bound: the first II the oracle shows feasible is the
+    // smallest it can decide, and its witness is adopted when the loop is
+    // the cost-based generator's to place (an explicit serial request or
+    // force_serial_execution is kept and only reported).
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsedMs = [&] {
+      return std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - start)
+          .count();
+    };
+    std::optional<bool> optimal = true;
     for (unsigned ii = bounds.mii; ii < analysis->ii; ++ii) {
-      std::optional<bool> feasible =
-          options.modulo.oracle->feasibleAt(problem, ii);
-      if (feasible && *feasible) {
-        analysis->optimal = false;
-        analysis->smallerFeasibleII = ii;
+      if (options.proveTimeLimitMs &&
+          elapsedMs() >= double(options.proveTimeLimitMs)) {
+        diags.remark("prove-optimal stopped at its time limit of " +
+                     llvm::Twine(options.proveTimeLimitMs) + " ms: IIs in [" +
+                     llvm::Twine(ii) + ", " + llvm::Twine(analysis->ii) +
+                     ") were not checked");
+        optimal.reset();
         break;
       }
-      if (!feasible)
-        analysis->optimal.reset();
+      std::optional<bool> feasible =
+          options.modulo.oracle->feasibleAt(problem, ii);
+      if (!feasible) {
+        optimal.reset();
+        continue;
+      }
+      if (!*feasible)
+        continue;
+      Schedule witness;
+      DiagnosticList violations;
+      if (selection.kind == GeneratorKind::CostBased &&
+          options.modulo.oracle->lastWitness(witness) && witness.ii == ii &&
+          problem.verify(witness, violations)) {
+        unsigned heuristicII = analysis->ii;
+        ScheduleAnalysis adopted = ScheduleAnalysis::fromSchedule(
+            problem, witness, GeneratorKind::CostBased);
+        applyStagePolicy(problem, options, adopted);
+        adopted.bounds = bounds;
+        adopted.selectionReason =
+            selection.reason + "; the exact check's schedule at II " +
+            std::to_string(ii) + " replaces the heuristic's at II " +
+            std::to_string(heuristicII);
+        *analysis = std::move(adopted);
+        stats.heuristicII = heuristicII;
+        // `optimal` stays true only when every II below it was proven
+        // infeasible; an undecided one has reset it already.
+        diags.remark("the exact check finds a schedule at II " +
+                     llvm::Twine(ii) + ", below the heuristic's II " +
+                     llvm::Twine(heuristicII) + ": it is adopted");
+      } else {
+        optimal = false;
+        analysis->smallerFeasibleII = ii;
+      }
+      break;
     }
+    analysis->optimal = optimal;
+    stats.proveMs = elapsedMs();
   }
 
   // A generator bug must never publish an invalid schedule.

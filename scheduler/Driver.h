@@ -20,20 +20,36 @@ struct DriverOptions {
   SelectionOptions selection;
   ModuloOptions modulo;
   /// Certify the II the cost-based generator found with modulo.oracle:
-  /// every II in [MII, II) must be proven infeasible.
+  /// every II in [MII, II) must be proven infeasible. The IIs are asked in
+  /// increasing order; the first the oracle shows feasible, when it comes
+  /// with a witness that passes verify(), replaces the heuristic's schedule
+  /// (cost-based loops only), and is optimal when every II below it was
+  /// proven infeasible.
   bool proveOptimal = false;
+  /// Wall-clock limit of the whole prove-optimal pass in milliseconds (0:
+  /// none); the oracle's own limit applies to each II. IIs not reached are
+  /// undecided.
+  uint64_t proveTimeLimitMs = 0;
   /// Stage assignment of a cost-based schedule: Late sinks every op to the
   /// latest stage its consumers allow (same II, same modulo rows).
   StagePolicy stages = StagePolicy::Late;
 };
 
+/// What the driver did besides the schedule, for a caller's report.
+struct DriverStats {
+  IISearchStats search; ///< Of the cost-based generator, when it ran.
+  double proveMs = 0;   ///< Time spent proving optimality.
+  /// Set when the exact check's schedule replaced the heuristic's: the II
+  /// the heuristic had found.
+  std::optional<unsigned> heuristicII;
+};
+
 /// Returns the verified schedule, or nullopt with errors in `diags`.
 /// `bounds`, when given, receives the lower bounds as soon as they are
 /// known, so a caller can report them for a loop that fails to schedule.
-std::optional<ScheduleAnalysis>
-runScheduler(const Problem &problem, const DriverOptions &options,
-             DiagnosticList &diags,
-             std::optional<rrt::Bounds> *bounds = nullptr);
+std::optional<ScheduleAnalysis> runScheduler(
+    const Problem &problem, const DriverOptions &options, DiagnosticList &diags,
+    std::optional<rrt::Bounds> *bounds = nullptr, DriverStats *stats = nullptr);
 
 } // namespace tilepipe::sched
 

@@ -15,6 +15,7 @@
 namespace tilepipe::sched {
 
 class Problem;
+struct Schedule;
 
 class FeasibilityOracle {
 public:
@@ -23,6 +24,13 @@ public:
   /// nullopt: the oracle could not decide (too large, out of time).
   virtual std::optional<bool> feasibleAt(const Problem &problem,
                                          unsigned ii) = 0;
+  /// The schedule behind the last `true` answer of feasibleAt(), when the
+  /// oracle keeps one (the driver adopts it when it beats the heuristic);
+  /// false otherwise. The caller verify()s it before any use.
+  virtual bool lastWitness(Schedule &out) const {
+    (void)out;
+    return false;
+  }
 };
 
 } // namespace tilepipe::sched

@@ -1,14 +1,21 @@
 //===- ModuloScheduler.cpp - the candidate-II search ----------------------===//
 //
-// For each candidate II from the lower bound upward: reject the II outright
-// when it is provably infeasible (a positive cycle), otherwise run the
-// strategy ladder of placement attempts (modulo/Engine.h) until one seats
-// every op. Ties always break by program order.
+// For each candidate II: reject the II outright when it is provably
+// infeasible (a positive cycle), otherwise run the strategy ladder of
+// placement attempts (modulo/Engine.h) until one seats every op. Ties always
+// break by program order.
+//
+// Which IIs are candidates is the search's business (IISearch). Tile loops
+// have IIs in the thousands of cycles, so the default (stride) never walks
+// the IIs one by one: its number of attempts grows with the logarithm of the
+// distance from the lower bound to the II found. docs/generators.md states
+// what it guarantees.
 //
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/ModuloScheduler.h"
 
+#include "scheduler/SerialGenerator.h"
 #include "scheduler/modulo/Engine.h"
 #include "scheduler/modulo/FailureReport.h"
 
@@ -17,14 +24,37 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
-#include <queue>
+#include <chrono>
+#include <climits>
 
 using namespace tilepipe;
 using namespace tilepipe::sched;
 
+namespace {
+
+/// The largest II the search considers: II + 1 must not wrap (a wrapped II
+/// of 0 would be a modulo by zero), and the RRT holds II rows indexed by
+/// unsigned.
+constexpr uint64_t kMaxII = UINT_MAX - 1;
+
+enum class Outcome { Seated, Failed, Stopped };
+
+} // namespace
+
 std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     const Problem &problem, const rrt::Bounds &bounds,
-    const ModuloOptions &options, DiagnosticList &diags) {
+    const ModuloOptions &options, DiagnosticList &diags,
+    IISearchStats *statsOut) {
+  IISearchStats localStats;
+  IISearchStats &stats = statsOut ? *statsOut : localStats;
+  stats = {};
+  const auto clockStart = std::chrono::steady_clock::now();
+  auto elapsedMs = [&] {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - clockStart)
+        .count();
+  };
+
   if (bounds.recurrenceInfeasible || bounds.resourceInfeasible) {
     diags.error("no II can be scheduled: " +
                 llvm::Twine(bounds.recurrenceInfeasible
@@ -33,11 +63,32 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
                                 : "an op collides with itself at every II"));
     return std::nullopt;
   }
-  const int64_t serial = problem.serialLength();
-  const unsigned cap = options.iiCap
-                           ? options.iiCap
-                           : unsigned(std::min<int64_t>(serial, UINT_MAX - 1));
-  const unsigned lo = std::max(1u, bounds.mii);
+
+  // The serial schedule, computed at most once: at its II (the serial
+  // length) it is the fallback of every search.
+  std::optional<std::optional<ScheduleAnalysis>> serialCache;
+  auto serialSchedule = [&]() -> const std::optional<ScheduleAnalysis> & {
+    if (!serialCache) {
+      DiagnosticList ignored;
+      std::optional<ScheduleAnalysis> s =
+          generateSerialSchedule(problem, ignored);
+      DiagnosticList violations;
+      if (s && !problem.verify(s->toSchedule(), violations))
+        s.reset();
+      serialCache = std::move(s);
+    }
+    return *serialCache;
+  };
+
+  const uint64_t serial =
+      uint64_t(std::max<int64_t>(problem.serialLength(), 1));
+  const uint64_t lo = std::max(1u, bounds.mii);
+  uint64_t cap = options.iiCap ? options.iiCap : serial;
+  // Past the serial length no II can beat the serial schedule, which holds
+  // there whenever it verifies; a cap beyond it (even UINT_MAX) is lowered.
+  if (cap > serial && serialSchedule())
+    cap = serial;
+  cap = std::min(cap, kMaxII);
   if (cap < lo) {
     diags
         .error("the II cap " + llvm::Twine(cap) + " is below the lower bound " +
@@ -51,17 +102,34 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
                     llvm::Twine(bounds.depMII) + ")");
     return std::nullopt;
   }
+  // The fallback only when it respects the cap.
+  auto fallbackAt = [&](uint64_t ii) {
+    return ii == cap && cap == serial && serialSchedule().has_value();
+  };
   std::vector<rrt::DepEdge> edges = problem.getDepEdges();
+  auto positiveCycle = [&](uint64_t ii) {
+    return rrt::hasPositiveCycle(problem.getNumOps(), edges, int64_t(ii));
+  };
+  auto outOfBudget = [&] {
+    return (options.maxAttempts && stats.attempts >= options.maxAttempts) ||
+           (options.timeLimitMs && elapsedMs() >= double(options.timeLimitMs));
+  };
 
   modulo::AttemptFailure failure;
-  auto attempt = [&](unsigned ii) -> std::optional<std::vector<int64_t>> {
-    if (rrt::hasPositiveCycle(problem.getNumOps(), edges, ii)) {
+  std::optional<std::vector<int64_t>> bestStarts;
+  uint64_t tried = 0; // Distinct IIs decided, for the failure note.
+  // One candidate II: Seated fills `bestStarts`, Failed fills `failure`,
+  // Stopped means the budget ran out before the II was decided.
+  auto attempt = [&](uint64_t ii64) -> Outcome {
+    const unsigned ii = unsigned(ii64);
+    if (positiveCycle(ii)) {
       failure = {};
       failure.ii = ii;
       failure.reason = "a dependence cycle is longer than II times its "
                        "distance";
       failure.proven = true;
-      return std::nullopt;
+      ++tried;
+      return Outcome::Failed;
     }
     // The strategy ladder, each rung a fresh attempt (intermediate state is
     // cleared between them): height priority with cost-ranked forced seats,
@@ -77,53 +145,150 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     size_t rungs = problem.getNumOps() > 2000 ? 2 : std::size(ladder);
     modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
     for (const modulo::Strategy &strategy : llvm::ArrayRef(ladder, rungs)) {
+      if (outOfBudget())
+        return Outcome::Stopped;
+      ++stats.attempts;
       modulo::Engine engine(problem, ii, options, strategy, paths);
       modulo::AttemptFailure f;
-      if (std::optional<std::vector<int64_t>> starts = engine.run(f))
-        return starts;
+      if (std::optional<std::vector<int64_t>> starts = engine.run(f)) {
+        bestStarts = std::move(starts);
+        ++tried;
+        return Outcome::Seated;
+      }
       if (&strategy == &ladder[0] || f.proven)
         failure = f;
       if (f.proven)
         break;
     }
-    return std::nullopt;
-  };
-  auto finish = [&](unsigned ii, std::vector<int64_t> starts) {
-    Schedule s;
-    s.ii = ii;
-    s.start = std::move(starts);
-    return ScheduleAnalysis::fromSchedule(problem, s, GeneratorKind::CostBased);
+    ++tried;
+    return Outcome::Failed;
   };
 
-  if (options.search == IISearch::Linear || lo >= cap) {
-    for (unsigned ii = lo; ii <= cap; ++ii)
-      if (std::optional<std::vector<int64_t>> starts = attempt(ii))
-        return finish(ii, std::move(*starts));
-  } else {
-    // Galloping then binary search: fast over wide ranges, but heuristic
-    // placement is not monotone in II, so it can miss a smaller II.
-    unsigned hi = lo;
-    std::optional<std::vector<int64_t>> best = attempt(hi);
-    while (!best && hi < cap) {
-      hi = unsigned(std::min<uint64_t>(uint64_t(hi) * 2, cap));
-      best = attempt(hi);
-    }
-    if (best) {
-      unsigned bestII = hi, left = lo, right = hi;
-      while (left < right) {
-        unsigned mid = left + (right - left) / 2;
-        if (mid == bestII)
-          break;
-        if (std::optional<std::vector<int64_t>> s = attempt(mid)) {
-          best = std::move(s);
-          bestII = right = mid;
-        } else {
-          left = mid + 1;
-        }
+  // The search state: `best` is the smallest II seated so far (or the cap
+  // with the serial fallback), `lastFail` the largest II below it seen to
+  // fail (lo - 1 when none).
+  std::optional<uint64_t> best;
+  bool useSerial = false;
+  uint64_t lastFail = lo - 1;
+  bool stopped = false;
+  // Decides one candidate; false when the search must stop (budget).
+  auto probe = [&](uint64_t ii) -> bool {
+    std::optional<std::vector<int64_t>> keep = std::move(bestStarts);
+    switch (attempt(ii)) {
+    case Outcome::Seated:
+      best = ii;
+      useSerial = false;
+      return true;
+    case Outcome::Failed:
+      bestStarts = std::move(keep);
+      if (fallbackAt(ii)) {
+        // The serial schedule verifies at the cap: a success there, and the
+        // refinement still looks below it.
+        best = ii;
+        useSerial = true;
+        return true;
       }
-      return finish(bestII, std::move(*best));
+      lastFail = std::max(lastFail, ii);
+      return true;
+    case Outcome::Stopped:
+      bestStarts = std::move(keep);
+      stopped = true;
+      return false;
+    }
+    return false;
+  };
+
+  // A positive cycle is monotone in II (every edge weight latency - II *
+  // distance falls as II grows), so the first II without one is found by
+  // bisection and nothing below it is attempted. MII includes the
+  // recurrence bound, so this rarely moves; it is cheap insurance.
+  uint64_t start = lo;
+  if (positiveCycle(start)) {
+    if (positiveCycle(cap)) {
+      attempt(cap); // Fills `failure` with the proven reason.
+    } else {
+      uint64_t bad = start, good = cap;
+      while (good - bad > 1) {
+        uint64_t mid = bad + (good - bad) / 2;
+        (positiveCycle(mid) ? bad : good) = mid;
+      }
+      lastFail = bad;
+      start = good;
     }
   }
-  modulo::reportFailure(problem, bounds, cap, failure, options.oracle, diags);
+
+  if (!positiveCycle(start)) {
+    switch (options.search) {
+    case IISearch::Linear:
+      for (uint64_t ii = start; ii <= cap && !best; ++ii)
+        if (!probe(ii))
+          break;
+      break;
+    case IISearch::Gallop: {
+      // Doubling the II itself: log2(II) probes whatever the distance to
+      // the bound, so it is kept only for comparison.
+      uint64_t hi = start;
+      while (probe(hi) && !best && hi < cap)
+        hi = std::min(hi * 2, cap);
+      break;
+    }
+    case IISearch::Stride: {
+      // Offsets 1, 2, 4, ... past the last failure: the probes reach an II
+      // L after at most log2(L - lo) + 2 of them.
+      uint64_t step = 1, ii = start;
+      while (probe(ii) && !best && ii < cap) {
+        ii = std::min(cap, lastFail + step);
+        step = std::min(step * 2, kMaxII);
+      }
+      break;
+    }
+    }
+    // Refinement: bisect between the last failure and the best success,
+    // keeping the smallest success. Every II the refinement tries below
+    // `best` and sees fail moves `lastFail` up, so it ends with best ==
+    // lastFail + 1 unless the budget stops it.
+    if (options.search != IISearch::Linear)
+      while (best && !stopped && *best - lastFail > 1)
+        if (!probe(lastFail + (*best - lastFail) / 2))
+          break;
+  }
+  stats.exhausted = stopped;
+  stats.ms = elapsedMs();
+
+  // Out of budget before any schedule: the serial one is the answer when
+  // the cap allows it.
+  if (!best && stopped && fallbackAt(cap)) {
+    best = cap;
+    useSerial = true;
+  }
+  if (best) {
+    stats.lastFailure = unsigned(std::min<uint64_t>(lastFail, *best - 1));
+    if (useSerial) {
+      stats.serialFallback = true;
+      return serialSchedule();
+    }
+    Schedule s;
+    s.ii = unsigned(*best);
+    s.start = std::move(*bestStarts);
+    return ScheduleAnalysis::fromSchedule(problem, s, GeneratorKind::CostBased);
+  }
+  if (stopped) {
+    diags.error(
+        "II search budget exhausted after " + llvm::Twine(stats.attempts) +
+        " attempts / " + llvm::Twine(int64_t(stats.ms)) +
+        " ms before any schedule was found; no fallback, the serial "
+        "length " +
+        llvm::Twine(serial) + " is above the II cap " + llvm::Twine(cap));
+    return std::nullopt;
+  }
+  modulo::reportFailure(problem, bounds, unsigned(cap), failure, options.oracle,
+                        diags);
+  // The report names the whole range; say when the search skipped some of
+  // it, so "heuristic" is read with that in mind.
+  if (tried < cap - lo + 1 && !diags.all().empty())
+    diags.all().back().attachNote("the search tried " + llvm::Twine(tried) +
+                                  " of the " + llvm::Twine(cap - lo + 1) +
+                                  " IIs in that range (search=linear " +
+                                  "tries every one)");
   return std::nullopt;
 }

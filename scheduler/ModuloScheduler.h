@@ -2,6 +2,10 @@
 //
 // Seeds 001/002's cost-based generator: a candidate-II search from the lower
 // bound upward, and per candidate a placement of every op into the RRT.
+// The search's cost grows with the distance from the lower bound to the II
+// found, not with the II's magnitude (docs/generators.md, "Candidate-II
+// search"); a per-loop budget bounds it, and the serial schedule answers at
+// the cap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +19,11 @@
 
 namespace tilepipe::sched {
 
-enum class IISearch { Linear, Gallop };
+/// Linear: every II from the bound upward (the first the heuristic seats).
+/// Stride: offsets 1, 2, 4, ... past the last failing II, then bisection
+/// between the last failure and the first success. Gallop: doubling the II
+/// itself, then bisection (kept for comparison).
+enum class IISearch { Linear, Gallop, Stride };
 
 /// The placement arms; each can be switched off to measure its share.
 enum ArmMask : unsigned {
@@ -27,25 +35,52 @@ enum ArmMask : unsigned {
 };
 
 struct ModuloOptions {
-  IISearch search = IISearch::Linear;
-  /// Largest II tried; 0 means the serial length (design.md decision 3).
+  IISearch search = IISearch::Stride;
+  /// Largest II tried; 0 means the serial length (design.md decision 3). A
+  /// cap past the serial length is lowered to it when the serial schedule
+  /// verifies: no larger II can do better.
   unsigned iiCap = 0;
   unsigned arms = ArmAll;
   /// Permutations the permute arm tries per ready set before sampling.
   unsigned permuteBudget = 24;
   /// Placement steps per candidate II before it is given up (0: automatic).
   uint64_t budget = 0;
+  /// Per-loop search budget: placement attempts (one strategy-ladder rung at
+  /// one II each) and wall-clock milliseconds; 0 is unlimited. When one runs
+  /// out the best schedule found so far is returned (the serial schedule
+  /// when none was) and IISearchStats::exhausted says so. The time limit
+  /// makes the result depend on the machine's speed; tests use attempts.
+  uint64_t maxAttempts = 0;
+  uint64_t timeLimitMs = 0;
   uint64_t seed = 0x5eed;
   /// Decides an II exactly where it can: used to mark a failure proven or
   /// heuristic, and by the driver's prove-optimal. Not owned; may be null.
   FeasibilityOracle *oracle = nullptr;
 };
 
-/// Returns the schedule at the smallest II the heuristic seats (linear
-/// search), or nullopt with a diagnostic explaining the failure.
+/// What the candidate-II search did, for the caller's verdict.
+struct IISearchStats {
+  uint64_t attempts = 0; ///< Placement attempts run (ladder rungs).
+  double ms = 0;         ///< Wall-clock time of the search.
+  /// The attempt or time budget ran out before the search finished: the
+  /// returned schedule is the best found so far.
+  bool exhausted = false;
+  /// No cost-based placement was found at any II tried up to the cap, and
+  /// the serial schedule (whose II is the serial length, the default cap)
+  /// was returned in its place.
+  bool serialFallback = false;
+  /// The largest II below the returned one that the search tried and saw
+  /// fail (the lower bound minus one when none was).
+  unsigned lastFailure = 0;
+};
+
+/// Returns the schedule at the smallest II the search finds (see IISearch),
+/// or nullopt with a diagnostic explaining the failure. At the cap, when the
+/// cap is the serial length, the serial schedule is the fallback.
 std::optional<ScheduleAnalysis>
 generateModuloSchedule(const Problem &problem, const rrt::Bounds &bounds,
-                       const ModuloOptions &options, DiagnosticList &diags);
+                       const ModuloOptions &options, DiagnosticList &diags,
+                       IISearchStats *stats = nullptr);
 
 } // namespace tilepipe::sched
 

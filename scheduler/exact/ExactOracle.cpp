@@ -7,7 +7,9 @@ using namespace tilepipe::sched::exact;
 
 std::optional<bool> ExactOracle::feasibleAt(const Problem &problem,
                                             unsigned ii) {
-  switch (checkII(problem, ii, options).verdict) {
+  ExactResult result = checkII(problem, ii, options);
+  witness = std::move(result.witness);
+  switch (result.verdict) {
   case Verdict::Feasible:
     return true;
   case Verdict::Infeasible:
@@ -16,4 +18,11 @@ std::optional<bool> ExactOracle::feasibleAt(const Problem &problem,
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+bool ExactOracle::lastWitness(Schedule &out) const {
+  if (!witness)
+    return false;
+  out = *witness;
+  return true;
 }

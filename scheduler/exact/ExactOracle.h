@@ -13,9 +13,11 @@ class ExactOracle : public FeasibilityOracle {
 public:
   explicit ExactOracle(ExactOptions options = {}) : options(options) {}
   std::optional<bool> feasibleAt(const Problem &problem, unsigned ii) override;
+  bool lastWitness(Schedule &out) const override;
 
 private:
   ExactOptions options;
+  std::optional<Schedule> witness; ///< Of the last Feasible verdict.
 };
 
 } // namespace tilepipe::sched::exact

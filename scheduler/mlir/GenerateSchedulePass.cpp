@@ -78,6 +78,9 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   options.selection.serialThreshold = serialThreshold;
   options.modulo.search = search;
   options.modulo.iiCap = iiCap;
+  options.modulo.maxAttempts = maxAttempts;
+  options.modulo.timeLimitMs = timeLimitMs;
+  options.proveTimeLimitMs = proveTimeoutMs;
   options.modulo.arms = armMask;
   sched::exact::ExactOptions exactOptions;
   exactOptions.timeoutMs = exactTimeoutMs;

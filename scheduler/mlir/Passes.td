@@ -44,9 +44,12 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
     Option<"targetFile", "target", "std::string", "\"\"",
            "JSON target description (default: the built-in sm_100a)">,
     Option<"search", "search", "::tilepipe::sched::IISearch",
-           "::tilepipe::sched::IISearch::Linear",
+           "::tilepipe::sched::IISearch::Stride",
            "Candidate-II search",
            [{::llvm::cl::values(
+             clEnumValN(::tilepipe::sched::IISearch::Stride, "stride",
+                        "offsets 1, 2, 4, ... past the last failing II, then "
+                        "bisection: attempts grow with log(II - MII)"),
              clEnumValN(::tilepipe::sched::IISearch::Linear, "linear",
                         "from MII upward: the smallest II the heuristic seats"),
              clEnumValN(::tilepipe::sched::IISearch::Gallop, "gallop",
@@ -61,13 +64,23 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
                         "sink every op to the latest stage its consumers "
                         "allow (same II and modulo rows)"))}]>,
     Option<"iiCap", "ii-cap", "unsigned", "0",
-           "Largest II tried (0: the serial length)">,
+           "Largest II tried (0: the serial length; a larger cap is lowered "
+           "to the serial length, where the serial schedule is the fallback)">,
+    Option<"maxAttempts", "max-attempts", "uint64_t", "0",
+           "Per-loop budget of placement attempts (0: none); when it runs "
+           "out, the best schedule so far is kept">,
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", "0",
+           "Per-loop wall-clock budget of the II search in milliseconds (0: "
+           "none); the result then depends on the machine's speed">,
     ListOption<"arms", "arms", "std::string",
                "Placement arms to run: permute, fuse, retry, cost (default all)">,
     Option<"proveOptimal", "prove-optimal", "bool", "false",
            "Certify with the exact check that no smaller II admits a schedule">,
     Option<"exactTimeoutMs", "exact-timeout-ms", "unsigned", "2000",
            "Time limit of the exact check per II, in milliseconds">,
+    Option<"proveTimeoutMs", "prove-timeout-ms", "uint64_t", "0",
+           "Time limit of the whole prove-optimal pass per loop, in "
+           "milliseconds (0: none)">,
   ];
 }
 

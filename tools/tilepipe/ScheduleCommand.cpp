@@ -61,10 +61,21 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "  --generator=KIND     cost-based (default), serial or auto\n"
         "  --selection=RULE     the rule auto applies: bound (default) or "
         "threshold\n"
-        "  --search=KIND        candidate-II search: linear (default) or "
-        "gallop\n"
+        "  --search=KIND        candidate-II search: stride (default), linear "
+        "or\n"
+        "                       gallop\n"
         "  --ii-cap=N           largest II tried (default 0: the serial "
-        "length)\n"
+        "length;\n"
+        "                       a larger cap is lowered to it, where the "
+        "serial\n"
+        "                       schedule is the fallback)\n"
+        "  --max-attempts=N     per-loop budget of placement attempts "
+        "(default 0:\n"
+        "                       none); when it runs out the best schedule so "
+        "far\n"
+        "                       is printed with a warning\n"
+        "  --time-limit-ms=N    per-loop wall-clock budget of the II search "
+        "(0: none)\n"
         "  --stages=POLICY      late (default): sink ops to the latest stage "
         "their\n"
         "                       consumers allow; asap: as seated\n"
@@ -77,6 +88,8 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "or null)\n"
         "  --exact-timeout-ms=N exact-check time limit per II (default "
         "2000)\n"
+        "  --prove-timeout-ms=N time limit of the whole --prove-optimal pass "
+        "(0: none)\n"
         "  --exact-max-ops=N    larger problems are not checked exactly "
         "(default 400)\n\n"
         "Prints one JSON object: name, ops, edges, ii, mii, res_mii, "
@@ -198,9 +211,11 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
         options.driver.modulo.search = sched::IISearch::Linear;
       else if (*v == "gallop")
         options.driver.modulo.search = sched::IISearch::Gallop;
+      else if (*v == "stride")
+        options.driver.modulo.search = sched::IISearch::Stride;
       else
         return usageError("unknown search '" + *v +
-                          "' (expected linear or gallop)");
+                          "' (expected stride, linear or gallop)");
       continue;
     }
     if (std::optional<int> exit = value("--stages", v))
@@ -225,6 +240,25 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
       options.driver.modulo.iiCap = cap;
       continue;
     }
+    // Non-negative integer options that fill a uint64_t.
+    bool matched = false;
+    for (auto [name, field] :
+         {std::pair<StringRef, uint64_t *>{"--max-attempts",
+                                           &options.driver.modulo.maxAttempts},
+          {"--time-limit-ms", &options.driver.modulo.timeLimitMs},
+          {"--prove-timeout-ms", &options.driver.proveTimeLimitMs}}) {
+      if (std::optional<int> exit = value(name, v))
+        return exit;
+      if (!v)
+        continue;
+      if (v->getAsInteger(10, *field))
+        return usageError(name + " needs a non-negative integer, got '" + *v +
+                          "'");
+      matched = true;
+      break;
+    }
+    if (matched)
+      continue;
     if (std::optional<int> exit = value("--exact-timeout-ms", v))
       return exit;
     if (v) {
@@ -352,6 +386,7 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
 
   sched::DiagnosticList diags;
   std::optional<sched::ScheduleAnalysis> analysis;
+  sched::DriverStats stats;
   double ms = 0;
   if (wellFormed && problem.serialLength() > kMaxSerialLength) {
     diags.error("the problem is too long to schedule: its serial length is " +
@@ -359,25 +394,25 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
                 llvm::Twine(kMaxSerialLength) + ")");
   } else {
     auto start = std::chrono::steady_clock::now();
-    // The oracle only speaks when the heuristic fails (proven or not); the
-    // optimality proof runs after the clock stops.
+    // The oracle speaks when the heuristic fails (proven or not) and, with
+    // --prove-optimal, about every II in [MII, II): the driver adopts a
+    // schedule it finds below the heuristic's II. "ms" leaves the proof out.
     sched::exact::ExactOracle oracle(options.exact);
     options.driver.modulo.oracle = &oracle;
-    analysis = sched::runScheduler(problem, options.driver, diags, &bounds);
+    options.driver.proveOptimal = options.proveOptimal;
+    analysis =
+        sched::runScheduler(problem, options.driver, diags, &bounds, &stats);
     options.driver.modulo.oracle = nullptr;
     auto end = std::chrono::steady_clock::now();
-    ms = std::chrono::duration<double, std::milli>(end - start).count();
+    ms = std::chrono::duration<double, std::milli>(end - start).count() -
+         stats.proveMs;
   }
 
-  // II == MII is optimal by the bound; otherwise --prove-optimal asks the
-  // exact check about every II in [MII, II).
+  // II == MII is optimal by the bound; otherwise --prove-optimal has the
+  // driver ask the exact check about every II in [MII, II).
   std::optional<bool> optimal;
-  if (analysis) {
+  if (analysis)
     optimal = analysis->optimal;
-    if (!optimal && options.proveOptimal)
-      optimal = sched::exact::proveOptimal(problem, analysis->ii,
-                                           analysis->bounds.mii, options.exact);
-  }
 
   for (const sched::Diagnostic &diag : diags.all())
     printDiagnostic(options.input, problem, diag, diag.severity);

@@ -1,0 +1,48 @@
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRIDE
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule search=linear" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRIDE
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule max-attempts=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule max-attempts=40" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORTY
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule ii-cap=4294967295" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRIDE
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule ii-cap=4294967295 max-attempts=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
+
+// The GEMM mainloop with max_depth 0 on the UMMA: it must start in the first
+// II cycles, after both TMA loads end. The dependency bound is 1221, but
+// the two loads cannot issue at once, so the heuristic climbs to II 1267.
+// The stride search (default) probes 1221, 1222, 1224, ... and bisects back;
+// search=linear tries all 47 IIs; both find 1267 (docs/generators.md).
+// STRIDE-NOT: budget exhausted
+// STRIDE: generator: cost-based
+// STRIDE-NEXT: II 1267, MII 1221 (resource 512, fine-density 1, recurrence 512, dependency 1221), stages 2
+
+// One placement attempt (the first rung at II 1221, which fails): nothing
+// is seated, so the serial schedule is the answer, with the verdict. A cap
+// of UINT_MAX is lowered to the serial length, where that fallback holds.
+// ONE: warning: II search budget exhausted after 1 attempts / {{[0-9]+}} ms; best II 2878 (the serial schedule), bound 1221, no II seen to fail
+// ONE: generator: serial (serial length 2878 > MII 1221: {{.*}}; the II search's budget ran out before the cost-based generator seated any II, so the serial schedule (which always verifies at the serial length) is the answer)
+// ONE-NEXT: II 2878, MII 1221
+
+// Forty attempts: the stride probes seat II 1284 and the bisection has
+// reached 1268 when the budget runs out; attempts, unlike milliseconds,
+// make this the same on every machine.
+// FORTY: warning: II search budget exhausted after 40 attempts / {{[0-9]+}} ms; best II 1268 (cost-based), bound 1221, largest II seen to fail 1260
+// FORTY: generator: cost-based
+// FORTY-NEXT: II 1268, MII 1221
+func.func @gemm_max_depth(%descA: !tileas.tma_desc<128x64xbf16>,
+                          %descB: !tileas.tma_desc<256x64xbf16>,
+                          %m: index, %n: index, %K: index) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %acc0 = tileas.alloc_tmem : !tileas.tmem<128x256xf32>
+  %acc = scf.for %k = %c0 to %K step %c64
+      iter_args(%accIn = %acc0) -> (!tileas.tmem<128x256xf32>) {
+    %a = tileas.tma_load %descA[%m, %k] {l2_reuse = 4, multicast = 2}
+        : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+    %b = tileas.tma_load %descB[%n, %k] {l2_reuse = 4, multicast = 2}
+        : !tileas.tma_desc<256x64xbf16> -> !tileas.smem<256x64xbf16>
+    %d = tileas.umma %a, %b, %accIn {accumulate, tileas.schedule.constraint.max_depth = 0 : i32}
+        : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>,
+          !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
+    scf.yield %d : !tileas.tmem<128x256xf32>
+  }
+  return
+}
