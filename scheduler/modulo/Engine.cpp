@@ -5,7 +5,6 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
-#include <random>
 
 using namespace tilepipe;
 using namespace tilepipe::sched;
@@ -66,13 +65,29 @@ void Engine::computeHeights() {
 
 void Engine::enqueue(OpId op) { queue.push({height[op], -int64_t(op)}); }
 
-std::pair<int64_t, int64_t> Engine::window(OpId op, int64_t estart) const {
+void tilepipe::sched::modulo::shuffleOrder(llvm::MutableArrayRef<OpId> order,
+                                           SplitMix64 &rng) {
+  for (size_t i = order.size(); i > 1; --i)
+    std::swap(order[i - 1], order[rng.next() % i]);
+}
+
+std::pair<int64_t, int64_t> Engine::window(OpId op, int64_t estart,
+                                           ArmStats *count) const {
   int64_t lo = estart, hi = estart + ii - 1;
-  if (std::optional<unsigned> d = problem.getOp(op).constraints.maxDepth)
-    hi = std::min<int64_t>(hi, int64_t(*d + 1) * ii - 1);
+  if (std::optional<unsigned> d = problem.getOp(op).constraints.maxDepth) {
+    int64_t cap = depthCapEnd(*d, ii);
+    if (cap < hi) {
+      hi = cap;
+      if (count)
+        ++count->depthCapped;
+    }
+  }
   if (std::optional<int64_t> g = placement.groupDepth(op)) {
-    lo = std::max<int64_t>(lo, *g * ii);
-    hi = std::min<int64_t>(hi, (*g + 1) * ii - 1);
+    int64_t glo = *g * ii, ghi = (*g + 1) * ii - 1;
+    if (count && (glo > lo || ghi < hi))
+      ++count->groupPinned;
+    lo = std::max(lo, glo);
+    hi = std::min(hi, ghi);
   }
   return {lo, hi};
 }
@@ -171,33 +186,35 @@ bool Engine::armPermute(OpId op) {
       if (d.dst == b && d.distance == 0)
         return true;
     }
-    return false;
+    // G1: a pending member waits for its leader; within the unit that means
+    // the leader is seated first (the other arms never see a pending op
+    // before its leader is seated).
+    return groups.isPending(b) && groups.leaderOp(b) == a;
+  };
+  auto admissible = [&](llvm::ArrayRef<OpId> order) {
+    for (size_t i = 0; i < order.size(); ++i)
+      for (size_t j = i + 1; j < order.size(); ++j)
+        if (mustPrecede(order[j], order[i]))
+          return false;
+    return true;
   };
   // Candidate orders: topological permutations in lexicographic order.
   std::vector<llvm::SmallVector<OpId, 8>> orders;
   llvm::SmallVector<OpId, 8> perm(members.begin(), members.end());
   unsigned budget = std::max(1u, options.permuteBudget);
   do {
-    bool topo = true;
-    for (size_t i = 0; i < perm.size() && topo; ++i)
-      for (size_t j = i + 1; j < perm.size() && topo; ++j)
-        topo = !mustPrecede(perm[j], perm[i]);
-    if (topo)
+    if (admissible(perm))
       orders.push_back(perm);
   } while (orders.size() < budget && perm.size() <= 8 &&
            std::next_permutation(perm.begin(), perm.end()));
   if (perm.size() > 8) {
     // Too many to enumerate: a fixed-seed sample of shuffled orders, kept
     // when topological.
-    std::mt19937_64 rng(options.seed ^ uint64_t(*group));
+    SplitMix64 rng(options.seed ^ uint64_t(*group));
     for (unsigned tries = 0; orders.size() < budget && tries < 4 * budget;
          ++tries) {
-      std::shuffle(perm.begin(), perm.end(), rng);
-      bool topo = true;
-      for (size_t i = 0; i < perm.size() && topo; ++i)
-        for (size_t j = i + 1; j < perm.size() && topo; ++j)
-          topo = !mustPrecede(perm[j], perm[i]);
-      if (topo)
+      shuffleOrder(perm, rng);
+      if (admissible(perm))
         orders.push_back(perm);
     }
   }
@@ -220,7 +237,7 @@ bool Engine::armPermute(OpId op) {
         ok = false;
         break;
       }
-      placement.place(m, *t);
+      placement.placeTrial(m, *t);
       done.push_back(m);
       delay += *t - estart;
       if (paths.deadline[m] != INT64_MAX)
@@ -271,23 +288,26 @@ bool Engine::armFuse(OpId op, int64_t lo, int64_t hi) {
     if (related(op, partner) || placement.groupDepth(partner))
       continue;
     int64_t old = placement.seatOf(partner);
+    // Trial seats until the partner has a new one: a failed pair leaves the
+    // previous seats (Rau's retry reads them) as they were.
     placement.remove(partner);
     if (!placement.fits(op, t)) {
-      placement.place(partner, old);
+      placement.placeTrial(partner, old);
       continue;
     }
-    placement.place(op, t);
+    placement.placeTrial(op, t);
     int64_t pe = placement.earliestStart(partner);
     auto [plo, phi] = window(partner, pe);
     std::optional<int64_t> pt =
         plo <= phi ? firstFit(partner, plo, phi) : std::nullopt;
     if (pt) {
+      placement.keep(op);
       placement.place(partner, *pt);
       ++stats.fuse;
       return true;
     }
     placement.remove(op);
-    placement.place(partner, old);
+    placement.placeTrial(partner, old);
   }
   return false;
 }
@@ -386,6 +406,7 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
         enqueue(op);
         queue.push(
             {std::max(height[*leader], height[op] + 1), -int64_t(*leader)});
+        ++stats.pendingHeld;
         continue;
       }
     }
@@ -393,13 +414,14 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
       continue;
 
     int64_t estart = placement.earliestStart(op);
-    auto [lo, hi] = window(op, estart);
+    auto [lo, hi] = window(op, estart, &stats);
     if (lo <= hi) {
       // G3 at the earliest legal seat.
       if (std::optional<int64_t> t = firstFit(op, lo, hi)) {
         placement.place(op, *t);
         continue;
       }
+      ++stats.rrtRefused;
       if ((options.arms & ArmFuse) && armFuse(op, lo, hi))
         continue;
       if ((options.arms & ArmRetry) && armRetry(op, lo, hi))
@@ -413,7 +435,7 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
     // and the op goes again ahead of them.
     std::optional<unsigned> maxDepth = problem.getOp(op).constraints.maxDepth;
     if (lo > hi && maxDepth && dead[op] < kMaxDeadMarks) {
-      int64_t cap = int64_t(*maxDepth + 1) * ii - 1;
+      int64_t cap = depthCapEnd(*maxDepth, ii);
       bool freed = false;
       for (unsigned e : placement.predEdges(op)) {
         const Dependence &d = problem.getDependences()[e];

@@ -59,12 +59,38 @@ struct AttemptFailure {
   bool proven = false; ///< No schedule exists at this II.
 };
 
-/// Counts of arm successes, for measuring each arm's share.
+/// Counts of arm successes and gate refusals, for measuring each arm's
+/// share and for tests that check a gate or arm really fired.
 struct ArmStats {
   uint64_t permute = 0, fuse = 0, retry = 0, cost = 0, desperate = 0;
-  uint64_t dead = 0; ///< G2 dead marks.
+  uint64_t dead = 0; ///< G2 dead marks (the recovery).
   uint64_t evictions = 0;
+  uint64_t pendingHeld = 0; ///< G1: a pending op held over for its leader.
+  uint64_t depthCapped = 0; ///< G2: max_depth cut the op's window short.
+  uint64_t rrtRefused = 0;  ///< G3: no seat of the window fit the RRT.
+  uint64_t groupPinned = 0; ///< G4: the group's depth cut the window.
 };
+
+/// splitmix64 (Steele, Lea and Flood, 2014), written out: the permute arm's
+/// sampled orders must not depend on the standard library, and the library
+/// engines' distributions and std::shuffle are not specified exactly.
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+
+private:
+  uint64_t state;
+};
+
+/// Fisher-Yates from the back, index next() % (i + 1): the modulo bias is
+/// negligible for a sample of orders, and the formula is fixed.
+void shuffleOrder(llvm::MutableArrayRef<OpId> order, SplitMix64 &rng);
 
 class Engine {
 public:
@@ -78,8 +104,10 @@ public:
 private:
   void computeHeights();
   void enqueue(OpId op);
-  /// G2 and G4 narrow [estart, estart + II - 1].
-  std::pair<int64_t, int64_t> window(OpId op, int64_t estart) const;
+  /// G2 and G4 narrow [estart, estart + II - 1]; with `count`, each gate
+  /// that cuts the window is counted there.
+  std::pair<int64_t, int64_t> window(OpId op, int64_t estart,
+                                     ArmStats *count = nullptr) const;
   /// The seat G3 accepts in [lo, hi]; with keepSuccessors, only seats that
   /// break no seated successor.
   std::optional<int64_t> firstFit(OpId op, int64_t lo, int64_t hi,

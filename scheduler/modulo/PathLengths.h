@@ -27,8 +27,10 @@ struct PathLengths {
   /// Latest start the max_depth caps allow (INT64_MAX: none).
   std::vector<int64_t> deadline;
 
-  /// At an II without positive cycles the relaxations converge; a pass limit
-  /// bounds the cost on huge graphs (these rank ops, they constrain none).
+  /// Exact longest paths at an II without positive cycles. Each relaxation
+  /// pass sweeps the ops in topological order of the distance-0 edges, so
+  /// the passes needed are one plus the carried edges on a longest path
+  /// (not its length), and stop at the fixpoint.
   static PathLengths compute(const Problem &problem, unsigned ii);
 };
 

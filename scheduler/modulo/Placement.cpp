@@ -122,8 +122,13 @@ SeatCost Placement::cost(OpId op, int64_t t, int64_t estart) const {
 }
 
 void Placement::place(OpId op, int64_t t) {
+  placeTrial(op, t);
+  lastSeat[op] = t;
+}
+
+void Placement::placeTrial(OpId op, int64_t t) {
   table.commit(folds[op], t);
-  seat[op] = lastSeat[op] = t;
+  seat[op] = t;
   ++seated;
   const rrt::FoldedFootprint &fp = folds[op];
   for (unsigned k = 0; k < fp.numRows; ++k)

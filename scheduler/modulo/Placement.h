@@ -15,12 +15,24 @@
 
 #include "rrt/RRT.h"
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace tilepipe::sched::modulo {
 
 constexpr int64_t kUnseated = INT64_MIN;
+
+/// The last cycle a max_depth cap of `maxDepth` allows at `ii`:
+/// (maxDepth + 1) * II - 1, computed in 64 bits (the unsigned maxDepth + 1
+/// wraps to 0 at UINT_MAX) and saturated at INT64_MAX, which reads as "no
+/// cap" (the product of two 32-bit values can pass INT64_MAX).
+inline int64_t depthCapEnd(unsigned maxDepth, unsigned ii) {
+  const uint64_t stages = uint64_t(maxDepth) + 1;
+  if (ii && stages > uint64_t(INT64_MAX) / ii)
+    return INT64_MAX;
+  return int64_t(stages * ii) - 1;
+}
 
 /// The lexicographic cost of forcing an op into one seat (design.md
 /// decision 4: never a weighted sum). Smaller is better, compared field by
@@ -87,7 +99,15 @@ public:
   /// modulo row of the RRT holds, for diagnostics.
   std::string describeRow(unsigned row) const;
 
+  /// Seats `op` at `t` for good: the seat becomes its previous seat, the
+  /// one Rau's retry steps past and the cost arm avoids after an eviction.
   void place(OpId op, int64_t t);
+  /// Seats `op` at `t` to try the seat out (an arm weighing its options):
+  /// the previous seat stays the last committed one, so a trial that is
+  /// taken back leaves no trace.
+  void placeTrial(OpId op, int64_t t);
+  /// The trial seat `op` holds is kept: it becomes its previous seat.
+  void keep(OpId op) { lastSeat[op] = seat[op]; }
   void remove(OpId op);
 
 private:
