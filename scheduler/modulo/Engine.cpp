@@ -122,15 +122,27 @@ std::optional<int64_t> Engine::firstFit(OpId op, int64_t lo, int64_t hi,
   // A flush seat a little past the first free one is worth the wait; one
   // far past it delays the op and everything after it.
   constexpr int64_t reach = 16;
-  for (int64_t t = lo; t <= hi; ++t) {
-    if (firstFree && t > *firstFree + reach)
+  // Whether the op fits changes only at the placement's seat events: one
+  // probe per stretch between two of them stands for every seat in it.
+  // Without events every seat is a stretch of its own.
+  llvm::SmallVector<int64_t, 64> events;
+  const bool byEvents =
+      placement.seatEvents(op, lo, hi, /*withPressure=*/false, events);
+  size_t next = 1;
+  for (int64_t first = lo, last; first <= hi; first = last + 1) {
+    last = !byEvents ? first : next < events.size() ? events[next++] - 1 : hi;
+    if (firstFree && first > *firstFree + reach)
       break;
-    if (!placement.fits(op, t))
+    if (!placement.fits(op, first))
       continue;
-    if (!holdsBits || flush(t))
-      return t;
-    if (!firstFree)
-      firstFree = t;
+    for (int64_t t = first; t <= last; ++t) {
+      if (firstFree && t > *firstFree + reach)
+        return firstFree;
+      if (!holdsBits || flush(t))
+        return t;
+      if (!firstFree)
+        firstFree = t;
+    }
   }
   return firstFree;
 }
@@ -281,7 +293,7 @@ bool Engine::armFuse(OpId op, int64_t lo, int64_t hi) {
   llvm::SmallVector<OpId, 4> colliders;
   for (int64_t t = lo; t <= hi; ++t) {
     colliders.clear();
-    placement.collisions(op, t, colliders);
+    placement.colliders(op, t, colliders);
     if (colliders.size() != 1)
       continue;
     OpId partner = colliders.front();
@@ -320,7 +332,7 @@ bool Engine::armRetry(OpId op, int64_t lo, int64_t hi) {
   if (t > hi)
     t = lo;
   llvm::SmallVector<OpId, 8> leaving;
-  placement.collisions(op, t, leaving);
+  placement.colliders(op, t, leaving);
   placement.brokenSuccessors(op, t, leaving);
   if (leaving.size() > 1 && !strategy.rauOnly)
     return false;
@@ -329,21 +341,13 @@ bool Engine::armRetry(OpId op, int64_t lo, int64_t hi) {
   return true;
 }
 
-// COST: rank every seat of the window and force the cheapest. The seat the
+// COST: rank every seat of the window (cheapestSeat scores only the seats
+// where the rank can change) and force the cheapest. The seat the
 // op just lost is skipped when there is another, so two ops cannot keep
 // trading one seat.
 bool Engine::armCost(OpId op, int64_t lo, int64_t hi, int64_t estart) {
-  std::optional<int64_t> best;
-  SeatCost bestCost;
-  for (int64_t t = lo; t <= hi; ++t) {
-    if (t == placement.previousSeat(op) && hi > lo)
-      continue;
-    SeatCost c = placement.cost(op, t, estart);
-    if (!best || c < bestCost) {
-      best = t;
-      bestCost = c;
-    }
-  }
+  std::optional<int64_t> best =
+      placement.cheapestSeat(op, lo, hi, estart, placement.previousSeat(op));
   if (!best)
     return false;
   force(op, *best);

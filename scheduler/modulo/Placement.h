@@ -15,6 +15,8 @@
 
 #include "rrt/RRT.h"
 
+#include "llvm/ADT/BitVector.h"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -86,14 +88,47 @@ public:
   /// The depth all seated members of the op's group share, if any (G4).
   std::optional<int64_t> groupDepth(OpId op) const;
 
-  /// G3: the RRT accepts the op at t.
-  bool fits(OpId op, int64_t t) const { return table.probe(folds[op], t); }
-  /// Seated ops the op would collide with at t (resources only).
+  /// G3: the RRT accepts the op at t. Reads one RRT row per pair of runs
+  /// that meet (the op's and the table's), not every footprint row.
+  bool fits(OpId op, int64_t t) const {
+    return byRows(op) ? table.probe(folds[op], t) : fitsByRuns(op, t);
+  }
+  /// The seats of [lo, hi] where what the op would meet can change, sorted
+  /// and unique, lo first: between two of them fits() and the colliders
+  /// stay the same, and with `withPressure` the pressure moves by the same
+  /// step each cycle (see the event scan in the .cpp). False, with `events`
+  /// empty, when there could be about as many events as seats (or lo > hi):
+  /// then scan seat by seat.
+  bool seatEvents(OpId op, int64_t lo, int64_t hi, bool withPressure,
+                  llvm::SmallVectorImpl<int64_t> &events) const;
+  /// Seated ops the op would collide with at t (resources only), in the
+  /// order force() evicts them: by the first footprint row that collides,
+  /// then by the row's occupant order. Walks every footprint row.
   void collisions(OpId op, int64_t t, llvm::SmallVectorImpl<OpId> &out) const;
+  /// The same ops in ascending id order, from the op's and the seated ops'
+  /// runs of equal rows: work per seated op, not per footprint row.
+  void colliders(OpId op, int64_t t, llvm::SmallVectorImpl<OpId> &out) const;
   /// Seated successors whose dependence a seat at t would break.
   void brokenSuccessors(OpId op, int64_t t,
                         llvm::SmallVectorImpl<OpId> &out) const;
   SeatCost cost(OpId op, int64_t t, int64_t estart) const;
+  /// cost() computed row by row (collisions(), occupant counts): the
+  /// reference the run-based cost() is tested against.
+  SeatCost costByRows(OpId op, int64_t t, int64_t estart) const;
+
+  /// The cheapest seat of [lo, hi] by cost() (the earliest of equals),
+  /// passing over `skip` when the window holds another seat; nullopt when
+  /// lo > hi. Scores only the seats where the cost can change, so the work
+  /// follows the seated ops, not the II: see the event scan in the .cpp.
+  std::optional<int64_t> cheapestSeat(OpId op, int64_t lo, int64_t hi,
+                                      int64_t estart, int64_t skip) const;
+  /// The same seat found by scoring every seat of the window in turn: the
+  /// reference the event scan is tested against (O(II) cost() calls).
+  /// Tests: take the run-based paths and the event list even where rows or
+  /// seat-by-seat would be cheaper, so small problems exercise them.
+  void setAlwaysByRuns(bool on) { alwaysByRuns = on; }
+  std::optional<int64_t> cheapestSeatLinear(OpId op, int64_t lo, int64_t hi,
+                                            int64_t estart, int64_t skip) const;
 
   /// "tma, tp_smem_wr; pool alu_fma_issue 3/4; held by 'a', 'b'": what one
   /// modulo row of the RRT holds, for diagnostics.
@@ -117,17 +152,51 @@ private:
   }
   bool rowsCollide(OpId op, unsigned k, OpId other, unsigned otherRow,
                    unsigned row) const;
+  bool fitsByRuns(OpId op, int64_t t) const;
+  /// cheapestSeat scoring every seat of the window, with costByRows() where
+  /// `rows` is set and cost() where not.
+  std::optional<int64_t> cheapestSeatEach(OpId op, int64_t lo, int64_t hi,
+                                          int64_t estart, int64_t skip,
+                                          bool rows) const;
+  /// Whether the op's footprint is short enough that reading its rows one
+  /// by one costs less than walking every seated op's runs (loops of many
+  /// one-cycle ops, the HatScheT kind); both give the same answers.
+  bool byRows(OpId op) const {
+    return !alwaysByRuns && folds[op].numRows <= std::max(32u, seated);
+  }
+  /// Rows of the RRT where some seated op's run starts or ends, sorted:
+  /// between two of them every row holds the same. Rebuilt on demand after
+  /// a seat changes.
+  llvm::ArrayRef<unsigned> tableBounds() const;
+  /// The most units of `pool` any row of [row, row + len) (mod II) holds.
+  unsigned maxPoolUsage(unsigned pool, unsigned row, unsigned len) const;
+  /// Whether run `i` of `op` at t and run `m` of `other` collide.
+  bool runsCollide(OpId op, int64_t t, unsigned i, OpId other,
+                   unsigned m) const;
 
   const Problem &problem;
   const unsigned ii;
   const unsigned n;
   rrt::RRT table;
   std::vector<rrt::FoldedFootprint> folds;
+  /// Per op, the folded rows where its content changes: 0, every k whose
+  /// bits or claims differ from row k - 1's, and numRows. Between two of
+  /// them the op holds the same thing in every row.
+  std::vector<llvm::SmallVector<unsigned, 4>> runBounds;
+  /// Per op, every bit it holds in some row and every binding pool it
+  /// claims (after the bits): two ops with none in common never collide.
+  std::vector<llvm::BitVector> holds;
   std::vector<int64_t> seat, lastSeat;
   std::vector<std::vector<unsigned>> preds, succs;
   /// Per modulo row, the seated ops holding something in it.
   std::vector<llvm::SmallVector<OpId, 4>> occupants;
   unsigned seated = 0;
+  mutable std::vector<unsigned> bounds;
+  mutable bool boundsStale = true;
+  /// The run bounds of every seated op, counted with repeats: what the
+  /// event list of a window can grow to, known without building it.
+  size_t seatedBounds = 0;
+  bool alwaysByRuns = false;
 };
 
 } // namespace tilepipe::sched::modulo
