@@ -363,13 +363,22 @@ void Engine::fail(AttemptFailure &failure, OpId op, std::string reason) {
   failure.windowHi = hi;
   failure.stage = lo / ii;
   failure.reason = std::move(reason);
-  for (int64_t t = lo; t <= hi; ++t) {
+  // The first seat the RRT refuses: the fit holds still between seat
+  // events, so one probe per stretch finds it.
+  if (lo <= hi)
+    failure.conflict.reset();
+  llvm::SmallVector<int64_t, 64> events;
+  const bool byEvents =
+      placement.seatEvents(op, lo, hi, /*withPressure=*/false, events);
+  size_t next = 1;
+  for (int64_t first = lo, last; first <= hi; first = last + 1) {
+    last = !byEvents ? first : next < events.size() ? events[next++] - 1 : hi;
+    if (placement.fits(op, first))
+      continue;
     failure.conflict =
-        placement.getTable().findConflict(placement.folded(op), t);
-    if (failure.conflict) {
-      failure.conflictRow = placement.describeRow(failure.conflict->row);
-      break;
-    }
+        placement.getTable().findConflict(placement.folded(op), first);
+    failure.conflictRow = placement.describeRow(failure.conflict->row);
+    break;
   }
 }
 
