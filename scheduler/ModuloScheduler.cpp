@@ -110,6 +110,10 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
   auto positiveCycle = [&](uint64_t ii) {
     return rrt::hasPositiveCycle(problem.getNumOps(), edges, int64_t(ii));
   };
+  ModuloOptions engineOptions = options;
+  if (options.timeLimitMs)
+    engineOptions.deadline =
+        clockStart + std::chrono::milliseconds(options.timeLimitMs);
   auto outOfBudget = [&] {
     return (options.maxAttempts && stats.attempts >= options.maxAttempts) ||
            (options.timeLimitMs && elapsedMs() >= double(options.timeLimitMs));
@@ -148,7 +152,7 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
       if (outOfBudget())
         return Outcome::Stopped;
       ++stats.attempts;
-      modulo::Engine engine(problem, ii, options, strategy, paths);
+      modulo::Engine engine(problem, ii, engineOptions, strategy, paths);
       modulo::AttemptFailure f;
       if (std::optional<std::vector<int64_t>> starts = engine.run(f)) {
         bestStarts = std::move(starts);

@@ -15,7 +15,9 @@
 #include "scheduler/FeasibilityOracle.h"
 #include "scheduler/ScheduleAnalysis.h"
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 
 namespace tilepipe::sched {
 
@@ -52,6 +54,10 @@ struct ModuloOptions {
   /// makes the result depend on the machine's speed; tests use attempts.
   uint64_t maxAttempts = 0;
   uint64_t timeLimitMs = 0;
+  /// Set by the search from timeLimitMs: a placement attempt that is still
+  /// running when it passes stops (one attempt on a 10k-op loop can take a
+  /// minute, far past the user's limit). Unset: no deadline.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   uint64_t seed = 0x5eed;
   /// Decides an II exactly where it can: used to mark a failure proven or
   /// heuristic, and by the driver's prove-optimal. Not owned; may be null.

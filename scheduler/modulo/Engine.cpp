@@ -403,6 +403,7 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
   uint64_t budget = options.budget ? options.budget
                                    : std::max<uint64_t>(200, uint64_t(n) * 8);
   const ConstraintGroups &groups = problem.getGroups();
+  uint64_t clockCheck = 0;
   while (!queue.empty()) {
     OpId op = OpId(-queue.top().second);
     queue.pop();
@@ -410,6 +411,12 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
       continue; // A stale entry: the op was seated since.
     if (budget-- == 0) {
       fail(failure, op, "the placement budget ran out");
+      return std::nullopt;
+    }
+    // The user's time limit, checked every 256 steps (the clock is not free).
+    if (options.deadline && (++clockCheck & 255) == 0 &&
+        std::chrono::steady_clock::now() >= *options.deadline) {
+      fail(failure, op, "the time limit ran out during this attempt");
       return std::nullopt;
     }
     // G1: a pending op is held over until its group's leader op is seated.

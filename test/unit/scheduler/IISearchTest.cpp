@@ -11,6 +11,8 @@
 
 #include "scheduler/Driver.h"
 #include "scheduler/FeasibilityOracle.h"
+#include "scheduler/modulo/Engine.h"
+#include "scheduler/modulo/PathLengths.h"
 
 #include <gtest/gtest.h>
 
@@ -315,3 +317,32 @@ TEST(IISearch, ProveTimeLimitStopsThePass) {
 }
 
 } // namespace
+
+// The time limit reaches into a running placement attempt: one attempt on a
+// 10k-op loop can take a minute, far past the user's limit. A deadline that
+// has passed stops the attempt at its next clock check (every 256 steps);
+// without one the same attempt seats every op.
+TEST(IISearch, DeadlineStopsARunningAttempt) {
+  Problem p(smallLayout());
+  const unsigned n = 600;
+  for (unsigned i = 0; i < n; ++i)
+    p.addOp(makeOp("op" + std::to_string(i), 1));
+  for (unsigned i = 1; i < n; ++i)
+    p.addDependence({i - 1, i, 1, 0});
+  p.finalize();
+  const unsigned ii = 4;
+  modulo::PathLengths paths = modulo::PathLengths::compute(p, ii);
+  modulo::Strategy strategy{modulo::Priority::Height, false};
+
+  ModuloOptions free;
+  modulo::Engine unbounded(p, ii, free, strategy, paths);
+  modulo::AttemptFailure none;
+  EXPECT_TRUE(unbounded.run(none).has_value());
+
+  ModuloOptions late;
+  late.deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  modulo::Engine bounded(p, ii, late, strategy, paths);
+  modulo::AttemptFailure f;
+  EXPECT_FALSE(bounded.run(f).has_value());
+  EXPECT_EQ(f.reason, "the time limit ran out during this attempt");
+}
