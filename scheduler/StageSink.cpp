@@ -75,36 +75,40 @@ static void hoistRecurrences(const Problem &problem, Schedule &out,
   std::vector<std::vector<OpId>> members(count);
   for (OpId id = 0; id < n; ++id)
     members[comp[id]].push_back(id);
+  // Moving a component k stages earlier shortens each dependence into it by
+  // k stages and lengthens each one out of it by k: the total lifetime does
+  // not grow exactly when it has at least as many of the first.
+  std::vector<std::vector<const Dependence *>> incoming(count);
+  std::vector<size_t> outgoing(count, 0);
+  for (const Dependence &dep : problem.getDependences())
+    if (dep.src < n && dep.dst < n && comp[dep.src] != comp[dep.dst]) {
+      incoming[comp[dep.dst]].push_back(&dep);
+      ++outgoing[comp[dep.src]];
+    }
   const ConstraintGroups &groups = problem.getGroups();
+  std::vector<unsigned> movable;
+  for (unsigned c = 0; c < count; ++c)
+    if (members[c].size() >= 2 && outgoing[c] <= incoming[c].size() &&
+        llvm::none_of(members[c], [&](OpId id) {
+          return groups.groupOf(id).has_value();
+        }))
+      movable.push_back(c);
   for (bool changed = true; changed;) {
     changed = false;
-    for (unsigned c = 0; c < count; ++c) {
-      const std::vector<OpId> &ops = members[c];
-      if (ops.size() < 2 || llvm::any_of(ops, [&](OpId id) {
-            return groups.groupOf(id).has_value();
-          }))
-        continue;
+    for (unsigned c : movable) {
       // The earliest start the incoming dependences allow, in whole IIs.
       int64_t shift = INT64_MAX;
-      for (OpId v : ops)
+      for (OpId v : members[c])
         shift = std::min(shift, out.start[v] / ii);
-      for (const Dependence &dep : problem.getDependences())
-        if (dep.src < n && dep.dst < n && comp[dep.dst] == c &&
-            comp[dep.src] != c) {
-          int64_t slack = out.start[dep.dst] + int64_t(dep.distance) * ii -
-                          out.start[dep.src] - dep.latency;
-          shift = std::min(shift, slack >= 0 ? slack / ii : int64_t(0));
-        }
+      for (const Dependence *dep : incoming[c]) {
+        int64_t slack = out.start[dep->dst] + int64_t(dep->distance) * ii -
+                        out.start[dep->src] - dep->latency;
+        shift = std::min(shift, slack >= 0 ? slack / ii : int64_t(0));
+      }
       if (shift <= 0)
         continue;
-      int64_t before = totalStageLifetime(problem, out);
-      for (OpId v : ops)
+      for (OpId v : members[c])
         out.start[v] -= shift * ii;
-      if (totalStageLifetime(problem, out) > before) {
-        for (OpId v : ops)
-          out.start[v] += shift * ii;
-        continue;
-      }
       changed = true;
     }
   }

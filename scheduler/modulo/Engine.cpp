@@ -122,15 +122,10 @@ std::optional<int64_t> Engine::firstFit(OpId op, int64_t lo, int64_t hi,
   // A flush seat a little past the first free one is worth the wait; one
   // far past it delays the op and everything after it.
   constexpr int64_t reach = 16;
-  // Whether the op fits changes only at the placement's seat events: one
-  // probe per stretch between two of them stands for every seat in it.
-  // Without events every seat is a stretch of its own.
-  llvm::SmallVector<int64_t, 64> events;
-  const bool byEvents =
-      placement.seatEvents(op, lo, hi, /*withPressure=*/false, events);
-  size_t next = 1;
-  for (int64_t first = lo, last; first <= hi; first = last + 1) {
-    last = !byEvents ? first : next < events.size() ? events[next++] - 1 : hi;
+  // Whether the op fits changes only at the placement's seat events.
+  int64_t first, last;
+  for (FitStretches stretches(placement, op, lo, hi);
+       stretches.next(first, last);) {
     if (firstFree && first > *firstFree + reach)
       break;
     if (!placement.fits(op, first))
@@ -367,12 +362,9 @@ void Engine::fail(AttemptFailure &failure, OpId op, std::string reason) {
   // events, so one probe per stretch finds it.
   if (lo <= hi)
     failure.conflict.reset();
-  llvm::SmallVector<int64_t, 64> events;
-  const bool byEvents =
-      placement.seatEvents(op, lo, hi, /*withPressure=*/false, events);
-  size_t next = 1;
-  for (int64_t first = lo, last; first <= hi; first = last + 1) {
-    last = !byEvents ? first : next < events.size() ? events[next++] - 1 : hi;
+  int64_t first, last;
+  for (FitStretches stretches(placement, op, lo, hi);
+       stretches.next(first, last);) {
     if (placement.fits(op, first))
       continue;
     failure.conflict =

@@ -199,6 +199,36 @@ private:
   bool alwaysByRuns = false;
 };
 
+/// The stretches of [lo, hi] over which whether an op fits cannot change
+/// (between two of its seat events; every seat is a stretch of its own when
+/// the placement gives no events): one probe per stretch stands for all of
+/// its seats.
+class FitStretches {
+public:
+  FitStretches(const Placement &placement, OpId op, int64_t lo, int64_t hi)
+      : at(lo), hi(hi) {
+    byEvents = placement.seatEvents(op, lo, hi, /*withPressure=*/false,
+                                    events);
+  }
+  /// The next stretch [first, last]; false once past hi.
+  bool next(int64_t &first, int64_t &last) {
+    if (at > hi)
+      return false;
+    first = at;
+    last = !byEvents                ? first
+           : index < events.size() ? events[index++] - 1
+                                   : hi;
+    at = last + 1;
+    return true;
+  }
+
+private:
+  llvm::SmallVector<int64_t, 64> events;
+  bool byEvents = false;
+  size_t index = 1;
+  int64_t at, hi;
+};
+
 } // namespace tilepipe::sched::modulo
 
 #endif // TILEPIPE_SCHEDULER_MODULO_PLACEMENT_H
