@@ -100,4 +100,10 @@ int64_t getTmemColumns(TmemType type);
 #define GET_OP_CLASSES
 #include "ir/TileASOps.h.inc"
 
+namespace mlir::tileas {
+/// The `into` operand of an op that writes a buffer it is given (tma_load,
+/// cp_async, tmem_store, smem_store, tmem_copy), or null when it names none.
+OpOperand *getIntoOperand(Operation *op);
+} // namespace mlir::tileas
+
 #endif // TILEPIPE_IR_TILEASDIALECT_H

@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Config/llvm-config.h"
 
 using namespace mlir;
@@ -159,6 +160,17 @@ ParseResult SmemStoreOp::parse(OpAsmParser &parser, OperationState &state) {
   return parseTileStore(parser, state);
 }
 void SmemStoreOp::print(OpAsmPrinter &p) { printTileStore(p, *this, getDst()); }
+
+OpOperand *mlir::tileas::getIntoOperand(Operation *op) {
+  MutableOperandRange into =
+      TypeSwitch<Operation *, MutableOperandRange>(op)
+          .Case<TmaLoadOp, CpAsyncOp, TmemStoreOp, SmemStoreOp, TmemCopyOp>(
+              [](auto o) { return o.getDstMutable(); })
+          .Default([](Operation *o) {
+            return MutableOperandRange(o, o->getNumOperands(), 0);
+          });
+  return into.empty() ? nullptr : &into[0];
+}
 
 /// A store `into` a buffer: a pipe slot of the result's type, or (TMEM) the
 /// columns of another tile that hold the result's (P written over S).

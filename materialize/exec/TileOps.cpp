@@ -151,16 +151,8 @@ Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
   StringRef name = op->getName().getStringRef();
   // The `into` destination (never read), or a UMMA's handle accumulator.
   Value dst;
-  if (auto o = dyn_cast<tileas::TmaLoadOp>(op))
-    dst = o.getDst();
-  else if (auto o = dyn_cast<tileas::CpAsyncOp>(op))
-    dst = o.getDst();
-  else if (auto o = dyn_cast<tileas::TmemStoreOp>(op))
-    dst = o.getDst();
-  else if (auto o = dyn_cast<tileas::SmemStoreOp>(op))
-    dst = o.getDst();
-  else if (auto o = dyn_cast<tileas::TmemCopyOp>(op))
-    dst = o.getDst();
+  if (OpOperand *into = tileas::getIntoOperand(op))
+    dst = into->get();
   auto umma = dyn_cast<tileas::UmmaOp>(op);
   bool readAcc = true;
   if (umma) {

@@ -172,13 +172,9 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   llvm::DenseSet<unsigned> carriedInits;
   for (auto [i, v] : llvm::enumerate(in.values)) {
     Operation *producer = lp.ops[v.producer];
-    mlir::Value into;
-    if (auto store = dyn_cast<tileas::TmemStoreOp>(producer))
-      into = store.getDst();
-    else if (auto store = dyn_cast<tileas::SmemStoreOp>(producer))
-      into = store.getDst();
-    if (into)
-      v.aliasOf = valueIndex(into);
+    if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(producer))
+      if (OpOperand *into = tileas::getIntoOperand(producer))
+        v.aliasOf = valueIndex(into->get());
     if (auto ring = producer->getAttrOfType<StringAttr>("tileas.ring"))
       v.ring = ring.getValue().str();
     auto umma = dyn_cast<tileas::UmmaOp>(producer);

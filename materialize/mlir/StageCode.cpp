@@ -192,22 +192,14 @@ private:
       k = b.create<arith::AddIOp>(loc, k, cst(b, 1));
     return k;
   }
-  /// The unit of a pipe's first consumer group (who drains it releases the
-  /// same way).
-  Unit consumerUnitOf(unsigned p) {
-    for (const ConsumerGroup &g : groups)
-      if (g.pipe == p)
-        return g.unit;
-    return Unit::SIMT;
+  /// A pipe's first consumer group. For a carried pipe its agent alone may
+  /// wait on the pipe's last iteration (it waited on every earlier one), and
+  /// releases it the way its unit can.
+  const ConsumerGroup &firstGroup(unsigned p) {
+    return *llvm::find_if(groups,
+                          [&](const ConsumerGroup &g) { return g.pipe == p; });
   }
-  /// The agent reading a carried pipe in the loop: it alone may wait on
-  /// the pipe's last iteration.
-  unsigned carriedReader(unsigned p) {
-    for (const ConsumerGroup &g : groups)
-      if (g.pipe == p)
-        return g.agent;
-    return agentOf[plan.buffers.pipes[p].producer];
-  }
+  unsigned carriedReader(unsigned p) { return firstGroup(p).agent; }
   Value tripCount(OpBuilder &b) {
     Location loc = loop.getLoc();
     Value span = b.create<arith::SubIOp>(loc, loop.getUpperBound(),
@@ -526,13 +518,8 @@ Operation *Emitter::cloneInto(OpBuilder &b, Operation *op, IRMapping &map,
     return made;
   }
   // A store over another tile writes the slot handed on instead.
-  if (auto store = dyn_cast<tileas::TmemStoreOp>(made); store && store.getDst()) {
-    store.getDstMutable().assign(slot);
-    made->getResult(0).setType(slot.getType());
-    return made;
-  }
-  if (auto store = dyn_cast<tileas::SmemStoreOp>(made); store && store.getDst()) {
-    store.getDstMutable().assign(slot);
+  if (OpOperand *into = tileas::getIntoOperand(made)) {
+    into->set(slot);
     made->getResult(0).setType(slot.getType());
     return made;
   }
@@ -1065,7 +1052,7 @@ void Emitter::emit() {
              {pipes[p], tripCount(ob)}, {},
              {ob.getNamedAttr(
                  "via", ob.getStringAttr(releaseVia(
-                            consumerUnitOf(p))))});
+                            firstGroup(p).unit)))});
   };
   auto runAgent = [&](OpBuilder &ob, unsigned a,
                       SmallVectorImpl<Value> &finals) {

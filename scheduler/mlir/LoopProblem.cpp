@@ -56,12 +56,6 @@ static std::pair<Value, unsigned> carriedSource(scf::ForOp loop,
 // with F fragments. Reductions stream their input but their result (one
 // value per row) exists only at the end: a rank-1 result is one fragment.
 static constexpr int64_t kStreamColumns = 32;
-// Whether the stage code lets a UMMA overwrite a slot that an earlier UMMA of
-// the same issuer still reads, trusting the in-order queue (FA4 does). It
-// does not: PV's release of P is a tcgen05.commit, so the MMA issuer waits
-// for PV to complete before it writes S again, and the dependence carries
-// PV's full latency.
-static constexpr bool kInOrderOverwrite = false;
 
 static bool isSimtTileOp(Operation *op) {
   return isa<tileas::TmemLoadOp, tileas::TmemStoreOp, tileas::SmemStoreOp,
@@ -195,34 +189,23 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   // the store's readers finish before the next iteration writes the tile
   // again.
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
-    Value into;
-    if (auto store = dyn_cast<tileas::TmemStoreOp>(op))
-      into = store.getDst();
-    else if (auto store = dyn_cast<tileas::SmemStoreOp>(op))
-      into = store.getDst();
-    if (!into)
+    OpOperand *intoOperand = isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)
+                                 ? tileas::getIntoOperand(op)
+                                 : nullptr;
+    if (!intoOperand)
       continue;
+    Value into = intoOperand->get();
     Operation *tileDef = into.getDefiningOp();
     auto def = tileDef ? lp.ids.find(tileDef) : lp.ids.end();
     if (def == lp.ids.end())
       continue;
-    // Both ends on the tensor core's in-order queue (FA4: S_{k+1} written
-    // over P_k, which PV_k reads): the overwrite may issue one issue
-    // interval after the read.
+    // The reader's whole latency, also between two UMMAs: the stage code
+    // releases P with a tcgen05.commit, so the MMA issuer waits for PV to
+    // finish before it writes S again (FA4 trusts the in-order queue
+    // instead; docs/performance.md).
     auto addOrder = [&](sched::OpId src, sched::OpId dst, unsigned distance) {
-      int64_t latency = lp.problem.getOp(src).latency.value_or(0);
-      auto isTensorCore = [&](sched::OpId id) {
-        return isa<tileas::UmmaOp, tileas::TmemCopyOp>(lp.ops[id]);
-      };
-      const target::OpClassInfo *cls =
-          target.lookupOpClass(lp.problem.getOp(src).opClass);
-      if (kInOrderOverwrite && isTensorCore(src) && isTensorCore(dst) && cls &&
-          cls->chainLatency) {
-        auto schedulable = cast<tileas::SchedulableOpInterface>(lp.ops[src]);
-        latency = target.resolve(*cls, schedulable.getWork()).chainLatency;
-      }
       int64_t &slot = edges[{src, dst, distance}];
-      slot = std::max(slot, latency);
+      slot = std::max(slot, lp.problem.getOp(src).latency.value_or(0));
     };
     for (Operation *reader : into.getUsers())
       if (auto r = lp.ids.find(reader); r != lp.ids.end() && reader != op)
