@@ -107,8 +107,8 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
   p.producer = create.getProducer().str();
   for (Attribute a : create.getConsumers())
     p.consumers.push_back(cast<StringAttr>(a).getValue().str());
-  auto payload = cast<tileas::PipeType>(create.getResult().getType())
-                     .getPayload();
+  auto payload =
+      cast<tileas::PipeType>(create.getResult().getType()).getPayload();
   int64_t tileBytes = 0;
   if (auto shaped = dyn_cast<ShapedType>(payload))
     tileBytes = tileas::getTileSizeInBytes(shaped);
@@ -116,8 +116,8 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
   if (Value shared = create.getShares()) {
     const Pipe &q = pipes[get(t, shared).i];
     if (q.depth != p.depth) {
-      fail(t, op, "malformed", "shares the buffers of " + q.name +
-                                   " whose depth differs");
+      fail(t, op, "malformed",
+           "shares the buffers of " + q.name + " whose depth differs");
       return Step::Failed;
     }
     p.buffers = q.buffers;
@@ -126,8 +126,8 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
     p.aliases = int(get(t, aliased).i);
     const Pipe &q = pipes[p.aliases];
     if (q.depth != p.depth) {
-      fail(t, op, "malformed", "aliases the slots of " + q.name +
-                                   " whose depth differs");
+      fail(t, op, "malformed",
+           "aliases the slots of " + q.name + " whose depth differs");
       return Step::Failed;
     }
     p.buffers = q.buffers;
@@ -175,8 +175,7 @@ bool Interpreter::slotReady(unsigned t, Operation *op, bool wait) {
   return p.empty[slot].passes(parity ^ 1);
 }
 
-bool Interpreter::pipeAndIter(unsigned t, Operation *op, int &p,
-                              int64_t &k) {
+bool Interpreter::pipeAndIter(unsigned t, Operation *op, int &p, int64_t &k) {
   Val pv = get(t, op->getOperand(0));
   Val kv = get(t, op->getOperand(1));
   if (pv.kind != Val::Kind::Pipe || !kv.isInt()) {
@@ -185,8 +184,7 @@ bool Interpreter::pipeAndIter(unsigned t, Operation *op, int &p,
     return false;
   }
   if (kv.i < 0) {
-    fail(t, op, "malformed",
-         "negative pipe iteration " + std::to_string(kv.i));
+    fail(t, op, "malformed", "negative pipe iteration " + std::to_string(kv.i));
     return false;
   }
   p = int(pv.i);
@@ -228,8 +226,7 @@ Interpreter::Step Interpreter::acquireOrWait(unsigned t, Operation *op,
   h.needsAfter = wait && pipe.producer == "umma";
   h.op = op;
   threads[t].holds.push_back(h);
-  bind(t, op->getResult(0),
-       Val::handle(pipe.buffers[k % pipe.depth], p, k));
+  bind(t, op->getResult(0), Val::handle(pipe.buffers[k % pipe.depth], p, k));
   return Step::Advance;
 }
 
@@ -251,8 +248,8 @@ bool Interpreter::handOn(unsigned t, Operation *op, int p, int64_t k) {
     fail(t, op, "unbalanced",
          "acquires " + slotName(p, k) +
              " of an aliasing pipe without holding the slot it hands on (a "
-             "consumer_wait of " + pipes[root].name + " iteration " +
-             std::to_string(k) + ")");
+             "consumer_wait of " +
+             pipes[root].name + " iteration " + std::to_string(k) + ")");
     return false;
   }
   // No arrival: the slot is not released but stays in use until the
@@ -366,7 +363,10 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
                "before the release");
       return Step::Failed;
     }
-    if ((a.unit == 'c' && via != "tcgen05_commit") ||
+    // tc_order arrives at issue: the next writer must queue behind these
+    // reads on this thread's tensor core, which writeBuffer checks when it
+    // writes.
+    if ((a.unit == 'c' && via != "tcgen05_commit" && via != "tc_order") ||
         (a.unit == 's' && via != "bulk_wait" && via != "tcgen05_commit")) {
       fail(t, op, "overwrite-before-release",
            "releases " + slotName(p, k) + " via \"" + via.str() + "\" while " +

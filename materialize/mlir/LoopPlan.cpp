@@ -142,8 +142,8 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
       // Another unit, or another warp group of SIMT threads (FA4's softmax
       // statistics read by the correction warp group), is another agent.
       auto groupOf = [&](sched::OpId id) -> std::optional<int64_t> {
-        if (auto g = lp.ops[id]->getAttrOfType<IntegerAttr>(
-                "tileas.warp_group"))
+        if (auto g =
+                lp.ops[id]->getAttrOfType<IntegerAttr>("tileas.warp_group"))
           return g.getInt();
         return std::nullopt;
       };
@@ -178,8 +178,8 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     if (auto ring = producer->getAttrOfType<StringAttr>("tileas.ring"))
       v.ring = ring.getValue().str();
     auto umma = dyn_cast<tileas::UmmaOp>(producer);
-    bool nextOnly = llvm::all_of(v.consumers,
-                                 [](auto &c) { return c.second == 1; });
+    bool nextOnly =
+        llvm::all_of(v.consumers, [](auto &c) { return c.second == 1; });
     if (!umma || !umma.getAccumulate() || !nextOnly)
       continue;
     for (OpOperand &use : plan.values[i].getUses())
@@ -204,26 +204,8 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     if (auto tmem = dyn_cast<tileas::TmemType>(init.getType()))
       if (!carriedInits.contains(unsigned(k)))
         in.fixedTmemColumns += tileas::getTmemColumns(tmem);
-  // Shared-memory tiles made outside the loop and read in it live across
-  // the loop: counted once each.
-  llvm::SetVector<mlir::Value> invariant;
-  loop.getBody()->walk([&](Operation *op) {
-    for (mlir::Value v : op->getOperands())
-      if (isa<tileas::SmemType>(v.getType()) &&
-          !loop->isAncestor(v.getParentRegion()->getParentOp()))
-        invariant.insert(v);
-  });
-  // So are shared-memory buffers allocated before the loop for the code
-  // after it (an epilogue's staging tile): they are live across the loop.
-  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
-    if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op))
-      if (llvm::any_of(alloc->getUsers(), [&](Operation *user) {
-            Operation *at = loop->getBlock()->findAncestorOpInBlock(*user);
-            return at && loop->isBeforeInBlock(at);
-          }))
-        invariant.insert(alloc.getResult());
-  for (mlir::Value v : invariant)
-    in.fixedSmemBytes += cast<tileas::SmemType>(v.getType()).getSizeInBytes();
+  in.fixedSmemBytes = loopInvariantSmemBytes(loop);
+  in.smemCarveout = kSmemCarveout;
 
   sched::DiagnosticList diags;
   std::optional<BufferPlan> buffers = planBuffers(in, diags);
@@ -264,6 +246,9 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
      << "\n";
   for (auto [index, pipe] : llvm::enumerate(plan.buffers.pipes)) {
     PipeFlavour f = pipeFlavour(pipe);
+    if (pipe.consumerUnit == Unit::UMMA &&
+        releasesInQueueOrder(plan.buffers, index))
+      f.release = "in tensor-core queue order (arrive at issue)";
     os << "pipe " << index << ": '" << problem.getOp(pipe.producer).name
        << "' (stage " << s.slots[pipe.producer].stage << ") -> ";
     for (auto [i, c] : llvm::enumerate(pipe.consumers))
@@ -325,4 +310,3 @@ Operation *tilepipe::createOp(OpBuilder &b, Location loc, StringRef name,
   state.addAttributes(attrs);
   return b.create(state);
 }
-

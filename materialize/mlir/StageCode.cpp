@@ -15,6 +15,7 @@
 
 #include "ir/TileASDialect.h"
 #include "materialize/plan/Agents.h"
+#include "materialize/plan/Flavour.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -114,12 +115,11 @@ private:
     return b.create<arith::ConstantIndexOp>(loop.getLoc(), v);
   }
   SmallVector<NamedAttribute> scheduleAttrs(OpBuilder &b, OpId id) {
-    return {b.getNamedAttr("stage", b.getI32IntegerAttr(stageOf(id))),
-            b.getNamedAttr("order",
-                           b.getI32IntegerAttr(schedule.slots[id].order))};
+    return {
+        b.getNamedAttr("stage", b.getI32IntegerAttr(stageOf(id))),
+        b.getNamedAttr("order", b.getI32IntegerAttr(schedule.slots[id].order))};
   }
-  Operation *cloneInto(OpBuilder &b, Operation *op, IRMapping &map,
-                       Value slot);
+  Operation *cloneInto(OpBuilder &b, Operation *op, IRMapping &map, Value slot);
   SmallVector<Value> flatten(unsigned a, const RowState &state);
   RowState unflatten(unsigned a, ValueRange values);
 
@@ -247,11 +247,12 @@ LogicalResult Emitter::analyze(std::string &why) {
   for (OpId id : schedule.orderedOps) {
     if (isFree[id])
       continue;
-    AgentKey key = mode == StageCodeMode::Unspecialized
-                       ? AgentKey{"all", 0}
-                       : materialize::agentOf(plan.input.units[id],
-                                              plan.warpGroups[id]);
-    auto it = llvm::find_if(agents, [&](const Agent &x) { return x.key == key; });
+    AgentKey key =
+        mode == StageCodeMode::Unspecialized
+            ? AgentKey{"all", 0}
+            : materialize::agentOf(plan.input.units[id], plan.warpGroups[id]);
+    auto it =
+        llvm::find_if(agents, [&](const Agent &x) { return x.key == key; });
     if (it == agents.end()) {
       agents.emplace_back();
       agents.back().key = key;
@@ -268,8 +269,7 @@ LogicalResult Emitter::analyze(std::string &why) {
     llvm::stable_sort(agent.rowOrder, [&](OpId x, OpId y) {
       auto key = [&](OpId id) {
         int64_t cycle = schedule.slots[id].cycle;
-        return std::make_tuple(((cycle % ii) + ii) % ii,
-                               -int64_t(stageOf(id)),
+        return std::make_tuple(((cycle % ii) + ii) % ii, -int64_t(stageOf(id)),
                                schedule.slots[id].order);
       };
       return key(x) < key(y);
@@ -375,9 +375,8 @@ LogicalResult Emitter::analyze(std::string &why) {
         std::string type;
         llvm::raw_string_ostream os(type);
         os << x.getType();
-        why = "a " + type + " value crosses from the " +
-              describe(agentOf[*d]) + " agent to the " + describe(a) +
-              " agent outside a pipe";
+        why = "a " + type + " value crosses from the " + describe(agentOf[*d]) +
+              " agent to the " + describe(a) + " agent outside a pipe";
         return failure();
       }
       if (stageOf(u) < stageOf(*d)) {
@@ -409,8 +408,8 @@ LogicalResult Emitter::analyze(std::string &why) {
     if (!pipe.ringOf)
       continue;
     auto count = [&](unsigned q) {
-      return llvm::count_if(groups,
-                            [&](const ConsumerGroup &g) { return g.pipe == q; });
+      return llvm::count_if(
+          groups, [&](const ConsumerGroup &g) { return g.pipe == q; });
     };
     if (count(p) != count(*pipe.ringOf)) {
       why = "the tiles of one ring are read by different numbers of "
@@ -648,8 +647,7 @@ static tileas::PipeConsumerKind consumerKind(Unit unit) {
 }
 
 static StringRef commitVia(Unit unit) {
-  return tileas::stringifySignalKind(
-      tileas::getCommitKind(producerKind(unit)));
+  return tileas::stringifySignalKind(tileas::getCommitKind(producerKind(unit)));
 }
 
 static StringRef releaseVia(Unit unit) {
@@ -704,8 +702,8 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
         last = id;
       }
     if (first)
-      spans.push_back({unsigned(mi), unsigned(pos - m.groups.begin()), *first,
-                       *last});
+      spans.push_back(
+          {unsigned(mi), unsigned(pos - m.groups.begin()), *first, *last});
   }
 
   llvm::DenseMap<Value, Value> thisRow;
@@ -714,8 +712,8 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
   auto iterFor = [&](unsigned ls) {
     if (Value v = iterOf.lookup(ls))
       return v;
-    Value i = ls ? b.create<arith::SubIOp>(loc, row, cst(b, ls)).getResult()
-                 : row;
+    Value i =
+        ls ? b.create<arith::SubIOp>(loc, row, cst(b, ls)).getResult() : row;
     iterOf[ls] = i;
     ivOf[ls] = b.create<arith::AddIOp>(
         loc, loop.getLowerBound(),
@@ -761,10 +759,10 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
           plan.buffers.pipes[*pipe.aliasOf].cls == BufferClass::TMEM)
         fence(b, "tcgen05_wait_ld");
       Value k = pipeIter(b, p, iter, true);
-      Value slot = createOp(b, loc, "tileas.pipe.producer_acquire",
-                            {pipeValue(p), k}, {op->getResult(0).getType()},
-                            scheduleAttrs(b, u))
-                       ->getResult(0);
+      Value slot =
+          createOp(b, loc, "tileas.pipe.producer_acquire", {pipeValue(p), k},
+                   {op->getResult(0).getType()}, scheduleAttrs(b, u))
+              ->getResult(0);
       made = cloneInto(b, op, map, slot);
       Unit unit = plan.input.units[u];
       if (unit == Unit::SIMT) {
@@ -797,8 +795,11 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
         fence(b, "tcgen05_before");
       }
       SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
-      attrs.push_back(
-          b.getNamedAttr("via", b.getStringAttr(releaseVia(group.unit))));
+      StringRef via = releaseVia(group.unit);
+      if (group.unit == Unit::UMMA &&
+          releasesInQueueOrder(plan.buffers, group.pipe))
+        via = "tc_order";
+      attrs.push_back(b.getNamedAttr("via", b.getStringAttr(via)));
       createOp(b, loc, "tileas.pipe.consumer_release",
                {pipeValue(group.pipe), pipeIter(b, group.pipe, iter, false)},
                {}, attrs);
@@ -857,8 +858,7 @@ void Emitter::emitAgent(OpBuilder &b, unsigned a,
     init.regs[v] = SmallVector<Value>(lag, seed);
   }
 
-  auto rowLoop = [&](OpBuilder &ob, Value from, RowKind kind,
-                     RowState &state) {
+  auto rowLoop = [&](OpBuilder &ob, Value from, RowKind kind, RowState &state) {
     SmallVector<Value> flat = flatten(a, state);
     auto forOp = ob.create<scf::ForOp>(loc, from, n, cst(ob, 1), flat);
     OpBuilder lb = OpBuilder::atBlockBegin(forOp.getBody());
@@ -867,8 +867,7 @@ void Emitter::emitAgent(OpBuilder &b, unsigned a,
     RowState inner = unflatten(a, forOp.getRegionIterArgs());
     emitRow(lb, a, forOp.getInductionVar(), kind, 0, inner);
     SmallVector<Value> next = flatten(a, inner);
-    if (!forOp.getBody()->empty() &&
-        isa<scf::YieldOp>(forOp.getBody()->back()))
+    if (!forOp.getBody()->empty() && isa<scf::YieldOp>(forOp.getBody()->back()))
       forOp.getBody()->back().erase();
     OpBuilder::atBlockEnd(forOp.getBody()).create<scf::YieldOp>(loc, next);
     if (kind == RowKind::Steady)
@@ -966,9 +965,8 @@ void Emitter::emit() {
          b.getNamedAttr("order", b.getI32IntegerAttr(slot.order)),
          b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
          b.getNamedAttr("producer",
-                        b.getStringAttr(
-                            tileas::stringifyPipeProducerKind(
-                                producerKind(pipe.producerUnit)))),
+                        b.getStringAttr(tileas::stringifyPipeProducerKind(
+                            producerKind(pipe.producerUnit)))),
          b.getNamedAttr("consumers", b.getArrayAttr(consumersOf(p))),
          b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes)),
          b.getNamedAttr("operandSegmentSizes",
@@ -1002,23 +1000,23 @@ void Emitter::emit() {
     Type type = loop.getInitArgs()[k].getType();
     int64_t columns = tileas::getTmemColumns(cast<tileas::TmemType>(type));
     resultPipe[k] =
-        createOp(b, loc, "tileas.pipe.create", {},
-                 {tileas::PipeType::get(ctx, type)},
-                 {b.getNamedAttr("depth", b.getI32IntegerAttr(1)),
-                  b.getNamedAttr("producer", b.getStringAttr("umma")),
-                  b.getNamedAttr("consumers",
-                                 b.getArrayAttr({b.getStringAttr("simt")})),
-                  b.getNamedAttr("bytes",
-                                 b.getI64IntegerAttr(columns * 4 * 128)),
-                  b.getNamedAttr("operandSegmentSizes",
-                                 b.getDenseI32ArrayAttr({0, 0}))})
+        createOp(
+            b, loc, "tileas.pipe.create", {},
+            {tileas::PipeType::get(ctx, type)},
+            {b.getNamedAttr("depth", b.getI32IntegerAttr(1)),
+             b.getNamedAttr("producer", b.getStringAttr("umma")),
+             b.getNamedAttr("consumers",
+                            b.getArrayAttr({b.getStringAttr("simt")})),
+             b.getNamedAttr("bytes", b.getI64IntegerAttr(columns * 4 * 128)),
+             b.getNamedAttr("operandSegmentSizes",
+                            b.getDenseI32ArrayAttr({0, 0}))})
             ->getResult(0);
   }
   auto waitResult = [&](OpBuilder &ob, unsigned k) {
-    Value r = createOp(ob, loc, "tileas.pipe.consumer_wait",
-                       {resultPipe[k], cst(ob, 0)},
-                       {loop.getInitArgs()[k].getType()})
-                  ->getResult(0);
+    Value r =
+        createOp(ob, loc, "tileas.pipe.consumer_wait",
+                 {resultPipe[k], cst(ob, 0)}, {loop.getInitArgs()[k].getType()})
+            ->getResult(0);
     fence(ob, "tcgen05_after");
     return r;
   };
@@ -1037,10 +1035,10 @@ void Emitter::emit() {
   // pipe iteration N holds the loop's result.
   auto waitCarried = [&](OpBuilder &ob, unsigned k) {
     unsigned p = carriedPipe.lookup(k);
-    Value r = createOp(ob, loc, "tileas.pipe.consumer_wait",
-                       {pipes[p], tripCount(ob)},
-                       {loop.getInitArgs()[k].getType()})
-                  ->getResult(0);
+    Value r =
+        createOp(ob, loc, "tileas.pipe.consumer_wait",
+                 {pipes[p], tripCount(ob)}, {loop.getInitArgs()[k].getType()})
+            ->getResult(0);
     fence(ob, "tcgen05_after");
     return r;
   };
@@ -1048,25 +1046,24 @@ void Emitter::emit() {
     unsigned p = carriedPipe.lookup(k);
     fence(ob, "tcgen05_wait_ld");
     fence(ob, "tcgen05_before");
-    createOp(ob, loc, "tileas.pipe.consumer_release",
-             {pipes[p], tripCount(ob)}, {},
+    createOp(ob, loc, "tileas.pipe.consumer_release", {pipes[p], tripCount(ob)},
+             {},
              {ob.getNamedAttr(
-                 "via", ob.getStringAttr(releaseVia(
-                            firstGroup(p).unit)))});
+                 "via", ob.getStringAttr(releaseVia(firstGroup(p).unit)))});
   };
   auto runAgent = [&](OpBuilder &ob, unsigned a,
                       SmallVectorImpl<Value> &finals) {
     for (auto [k, p] : carriedPipe) {
       if (agentOf[plans[p].producer] != int(a))
         continue;
-      Value slot = createOp(ob, loc, "tileas.pipe.producer_acquire",
-                            {pipes[p], cst(ob, 0)},
-                            {loop.getInitArgs()[k].getType()})
-                       ->getResult(0);
+      Value slot =
+          createOp(ob, loc, "tileas.pipe.producer_acquire",
+                   {pipes[p], cst(ob, 0)}, {loop.getInitArgs()[k].getType()})
+              ->getResult(0);
       createOp(ob, loc, "tileas.pipe.producer_commit",
                {pipes[p], cst(ob, 0), slot}, {},
-               {ob.getNamedAttr("via", ob.getStringAttr(commitVia(
-                                           plans[p].producerUnit)))});
+               {ob.getNamedAttr(
+                   "via", ob.getStringAttr(commitVia(plans[p].producerUnit)))});
     }
     for (unsigned k : agents[a].carried)
       if (resultPipe.count(k))
@@ -1120,8 +1117,9 @@ void Emitter::emit() {
     return;
   }
 
-  bool grouped = llvm::any_of(
-      plan.warpGroups, [](const std::optional<unsigned> &g) { return bool(g); });
+  bool grouped =
+      llvm::any_of(plan.warpGroups,
+                   [](const std::optional<unsigned> &g) { return bool(g); });
   auto makeAgent = [&](StringRef role, int32_t warps,
                        std::optional<OpId> first) {
     OperationState state(loc, "tileas.agent");
@@ -1143,8 +1141,8 @@ void Emitter::emit() {
     if (role == "simt" && grouped)
       role = "softmax";
     // A warp group may name its role (FA4's correction warp group).
-    if (auto named = ops[agent.ops.front()]->getAttrOfType<StringAttr>(
-            "tileas.role"))
+    if (auto named =
+            ops[agent.ops.front()]->getAttrOfType<StringAttr>("tileas.role"))
       role = named.getValue();
     OpBuilder ab = makeAgent(role, role == "load" || role == "mma" ? 1 : 4,
                              agent.ops.front());

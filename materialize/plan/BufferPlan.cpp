@@ -169,9 +169,41 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
                           "' holds tiles of different types");
     p.ringOf = it->second;
     p.ringMember = head.ringSize++;
-    // Each member's tiles in flight take slots of their own.
-    head.minDepth += p.minDepth;
-    head.depth = head.minDepth;
+  }
+  // A ring's producers take its slots in turn (position n = iteration x M +
+  // member) and a slot is free again once its last reader has completed:
+  // the ring needs the fewest slots D (at least one per member) for which
+  // every acquire comes no earlier, in the schedule, than the completion of
+  // the readers of position n - D. The scheduler keeps the same edges
+  // (scheduler/mlir/LoopProblem.cpp), so the timeline holds as emitted.
+  for (auto [index, head] : llvm::enumerate(plan.pipes)) {
+    if (head.ringSize < 2 || head.ringOf)
+      continue;
+    std::vector<int64_t> acquire, freed;
+    for (const PipePlan &p : plan.pipes) {
+      if (&p != &head && (!p.ringOf || *p.ringOf != index))
+        continue;
+      acquire.push_back(s.slots[p.producer].cycle);
+      int64_t done = acquire.back();
+      for (auto [consumer, distance] : in.values[p.value].consumers)
+        done =
+            std::max(done, s.slots[consumer].cycle + int64_t(distance) * ii +
+                               in.problem->getOp(consumer).latency.value_or(0));
+      freed.push_back(done);
+    }
+    const int64_t m = int64_t(acquire.size());
+    int64_t depth = m;
+    auto holds = [&](int64_t d) {
+      for (int64_t k = 0; k < m; ++k) {
+        int64_t back = (d - k + m - 1) / m;
+        if (acquire[k] + back * ii < freed[k - d + back * m])
+          return false;
+      }
+      return true;
+    };
+    while (!holds(depth))
+      ++depth;
+    head.minDepth = head.depth = unsigned(depth);
   }
 
   // Tiles read in the loop but made before it (a Q tile) hold their SMEM

@@ -33,6 +33,14 @@ struct PipeFlavour {
 
 PipeFlavour pipeFlavour(const PipePlan &pipe);
 
+/// Whether a UMMA consumer of pipe `p` (the caller checks the consumer's
+/// unit) may release its slot at issue
+/// ("tc_order"): the slot's only next writer is the UMMA that produces the
+/// root pipe (through aliases), issued by the same MMA thread, so the
+/// in-order tensor-core queue runs it after the reads (FA4's S over P). A
+/// slot whose buffers another pipe shares, or a ring's, keeps the commit.
+bool releasesInQueueOrder(const BufferPlan &plan, unsigned p);
+
 } // namespace tilepipe::materialize
 
 #endif // TILEPIPE_MATERIALIZE_PLAN_FLAVOUR_H

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -45,6 +46,92 @@ static std::pair<Value, unsigned> carriedSource(scf::ForOp loop,
     ++distance;
   }
   return {v, distance};
+}
+
+int64_t tilepipe::loopInvariantSmemBytes(scf::ForOp loop) {
+  llvm::SetVector<Value> invariant;
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (isa<tileas::SmemType>(v.getType()) &&
+          !loop->isAncestor(v.getParentRegion()->getParentOp()))
+        invariant.insert(v);
+  });
+  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+    if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op))
+      if (llvm::any_of(alloc->getUsers(), [&](Operation *user) {
+            Operation *at = loop->getBlock()->findAncestorOpInBlock(*user);
+            return at && loop->isBeforeInBlock(at);
+          }))
+        invariant.insert(alloc.getResult());
+  int64_t bytes = 0;
+  for (Value v : invariant)
+    bytes += cast<tileas::SmemType>(v.getType()).getSizeInBytes();
+  return bytes;
+}
+
+using EdgeMap =
+    std::map<std::tuple<sched::OpId, sched::OpId, unsigned>, int64_t>;
+
+// The tiles of a ring (FA4's K and V) take turns in the slots of one SMEM
+// pipe: with D slots and M tiles per iteration, the producer of ring
+// position n = i * M + m acquires the slot that position n - D's last reader
+// frees when it completes. D is what the SMEM left beside the loop's other
+// tiles holds, so a schedule that keeps these edges fits its ring in SMEM
+// with its timeline intact (the plan sizes the ring by the same rule).
+static void addRingCapacity(scf::ForOp loop, const LoopProblem &lp,
+                            const target::TargetModel &target, EdgeMap &edges) {
+  std::map<std::string, std::vector<sched::OpId>> rings;
+  int64_t otherBytes = kSmemCarveout + loopInvariantSmemBytes(loop);
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    auto ring = op->getAttrOfType<StringAttr>("tileas.ring");
+    if (ring && op->getNumResults() == 1 &&
+        isa<tileas::SmemType>(op->getResult(0).getType())) {
+      rings[ring.getValue().str()].push_back(sched::OpId(id));
+      continue;
+    }
+    bool stored = isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op) &&
+                  tileas::getIntoOperand(op);
+    for (Value result : op->getResults())
+      if (auto smem = dyn_cast<tileas::SmemType>(result.getType()))
+        if (!stored)
+          otherBytes += smem.getSizeInBytes();
+  }
+  for (auto &[name, members] : rings) {
+    int64_t slotBytes = 0;
+    for (sched::OpId m : members)
+      slotBytes = std::max(
+          slotBytes, cast<tileas::SmemType>(lp.ops[m]->getResult(0).getType())
+                         .getSizeInBytes());
+    const int64_t numMembers = int64_t(members.size());
+    int64_t depth = slotBytes
+                        ? (target.getCaps().smemBytes - otherBytes) / slotBytes
+                        : numMembers;
+    // Each tile of one iteration has a slot of its own (a smaller ring does
+    // not fit, and the plan says so); a ring deeper than 64 iterations'
+    // worth never binds.
+    depth = std::max(depth, numMembers);
+    if (depth > 64 * numMembers)
+      continue;
+    for (int64_t m = 0; m < numMembers; ++m) {
+      int64_t back = (depth - m + numMembers - 1) / numMembers;
+      int64_t freed = m - depth + back * numMembers;
+      for (Operation *reader :
+           lp.ops[members[freed]]->getResult(0).getUsers()) {
+        while (reader && reader->getBlock() != loop.getBody())
+          reader = reader->getParentOp();
+        auto r = reader ? lp.ids.find(reader) : lp.ids.end();
+        if (r == lp.ids.end())
+          continue;
+        int64_t &slot = edges[{r->second, members[m], unsigned(back)}];
+        slot = std::max(slot, lp.problem.getOp(r->second).latency.value_or(0));
+      }
+    }
+  }
+}
+
+// Ops the one MMA thread issues onto the tensor core's in-order queue.
+static bool onTensorCore(Operation *op) {
+  return isa<tileas::UmmaOp, tileas::TmemCopyOp>(op);
 }
 
 // The threads of one warp group work through a tile in fragments of 32
@@ -81,9 +168,8 @@ int64_t tilepipe::streamedLatency(Operation *producer, Operation *consumer,
   };
   if (groupOf(producer) != groupOf(consumer))
     return producerLatency;
-  int64_t fragments =
-      std::max<int64_t>(1, (tile.getShape()[1] + kStreamColumns - 1) /
-                               kStreamColumns);
+  int64_t fragments = std::max<int64_t>(
+      1, (tile.getShape()[1] + kStreamColumns - 1) / kStreamColumns);
   if (fragments == 1)
     return producerLatency;
   auto perFragment = [&](int64_t latency) {
@@ -134,7 +220,7 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
 
   // Keep one edge per (src, dst, distance) with the largest latency, in a
   // deterministic order.
-  std::map<std::tuple<sched::OpId, sched::OpId, unsigned>, int64_t> edges;
+  EdgeMap edges;
   auto addEdge = [&](Operation *def, sched::OpId user, unsigned distance,
                      bool accumulates) {
     auto it = lp.ids.find(def);
@@ -188,6 +274,14 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   // columns) overwrites it in place: the tile's other readers go first, and
   // the store's readers finish before the next iteration writes the tile
   // again.
+  auto queueInterval = [&](Operation *op) -> int64_t {
+    auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op);
+    const target::OpClassInfo *cls =
+        schedulable ? target.lookupOpClass(schedulable.getOpClass()) : nullptr;
+    if (!cls || !cls->chainLatency)
+      return std::numeric_limits<int64_t>::max();
+    return target.resolve(*cls, schedulable.getWork()).chainLatency;
+  };
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     OpOperand *intoOperand = isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)
                                  ? tileas::getIntoOperand(op)
@@ -199,13 +293,18 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     auto def = tileDef ? lp.ids.find(tileDef) : lp.ids.end();
     if (def == lp.ids.end())
       continue;
-    // The reader's whole latency, also between two UMMAs: the stage code
-    // releases P with a tcgen05.commit, so the MMA issuer waits for PV to
-    // finish before it writes S again (FA4 trusts the in-order queue
-    // instead; docs/performance.md).
+    // The reader's whole latency, except between two tensor-core ops: the
+    // one MMA thread issues both, the stage code releases the slot at issue
+    // ("tc_order") and the in-order queue runs the writer after the reader,
+    // as FA4's MMA warp issues S right behind PV: the writer starts once the
+    // reader's tensor-core work is done (its chain latency, the interval
+    // between two MMAs handing an accumulator on).
     auto addOrder = [&](sched::OpId src, sched::OpId dst, unsigned distance) {
+      int64_t latency = lp.problem.getOp(src).latency.value_or(0);
+      if (onTensorCore(lp.ops[src]) && onTensorCore(lp.ops[dst]))
+        latency = std::min(latency, queueInterval(lp.ops[src]));
       int64_t &slot = edges[{src, dst, distance}];
-      slot = std::max(slot, lp.problem.getOp(src).latency.value_or(0));
+      slot = std::max(slot, latency);
     };
     for (Operation *reader : into.getUsers())
       if (auto r = lp.ids.find(reader); r != lp.ids.end() && reader != op)
@@ -214,6 +313,7 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
       if (auto r = lp.ids.find(reader); r != lp.ids.end())
         addOrder(r->second, def->second, 1);
   }
+  addRingCapacity(loop, lp, target, edges);
   for (auto &[key, latency] : edges) {
     auto [src, dst, distance] = key;
     if (src == dst && distance == 0)

@@ -35,6 +35,14 @@ struct LoopProblem {
 mlir::FailureOr<LoopProblem>
 buildLoopProblem(mlir::scf::ForOp loop, const target::TargetModel &target);
 
+/// SMEM kept back for barriers and scalars before buffers are counted.
+constexpr int64_t kSmemCarveout = 1024;
+
+/// SMEM bytes live across the whole loop, outside any pipe: tiles made
+/// before the loop and read in it (a Q tile), and buffers allocated before
+/// it for the code after it (an epilogue's staging tile).
+int64_t loopInvariantSmemBytes(mlir::scf::ForOp loop);
+
 /// Emits core diagnostics as MLIR diagnostics at the ops they name.
 void emitDiagnostics(const LoopProblem &lp, const sched::DiagnosticList &diags);
 

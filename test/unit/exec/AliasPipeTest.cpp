@@ -128,12 +128,11 @@ TEST_F(AliasPipes, HandOnPasses) {
 TEST_F(AliasPipes, ChainedAliasPasses) {
   // P handed on once more as P2 (an alias of an alias): P2's release still
   // frees S's slot.
-  std::string text = replace(
-      kHandOn,
-      "  %po = tileas.pipe.create",
-      "  %pp2 = tileas.pipe.create aliases %pp : !pp {depth = 1 : i32, "
-      "producer = \"simt\", consumers = [\"umma\"]} : !pp\n"
-      "  %po = tileas.pipe.create");
+  std::string text =
+      replace(kHandOn, "  %po = tileas.pipe.create",
+              "  %pp2 = tileas.pipe.create aliases %pp : !pp {depth = 1 : i32, "
+              "producer = \"simt\", consumers = [\"umma\"]} : !pp\n"
+              "  %po = tileas.pipe.create");
   text = replace(text, "%wp = tileas.pipe.consumer_wait %pp, %k : !pp -> !tp",
                  "%wp1 = tileas.pipe.consumer_wait %pp, %k : !pp -> !tp\n"
                  "      %sp2 = tileas.pipe.producer_acquire %pp2, %k : !pp -> "
@@ -164,8 +163,7 @@ TEST_F(AliasPipes, AcquireWithoutHoldingTheSlot) {
 
 TEST_F(AliasPipes, AcquireOfAnotherIteration) {
   std::string text = replace(
-      kHandOn,
-      "%sp = tileas.pipe.producer_acquire %pp, %k : !pp -> !tp",
+      kHandOn, "%sp = tileas.pipe.producer_acquire %pp, %k : !pp -> !tp",
       "%k1 = arith.addi %k, %c1 : index\n"
       "      %sp = tileas.pipe.producer_acquire %pp, %k1 : !pp -> !tp");
   expectFinding(text, "unbalanced", "iteration 1)");
@@ -173,13 +171,13 @@ TEST_F(AliasPipes, AcquireOfAnotherIteration) {
 
 TEST_F(AliasPipes, AcquireBeforeTheWait) {
   std::string text = replace(
-      kHandOn, "      %sp = tileas.pipe.producer_acquire %pp, %k : !pp -> !tp\n",
-      "");
-  text = replace(text,
-                 "      %ws = tileas.pipe.consumer_wait %ps, %k : !ps -> !ts\n",
-                 "      %sp = tileas.pipe.producer_acquire %pp, %k : !pp -> "
-                 "!tp\n"
-                 "      %ws = tileas.pipe.consumer_wait %ps, %k : !ps -> !ts\n");
+      kHandOn,
+      "      %sp = tileas.pipe.producer_acquire %pp, %k : !pp -> !tp\n", "");
+  text = replace(
+      text, "      %ws = tileas.pipe.consumer_wait %ps, %k : !ps -> !ts\n",
+      "      %sp = tileas.pipe.producer_acquire %pp, %k : !pp -> "
+      "!tp\n"
+      "      %ws = tileas.pipe.consumer_wait %ps, %k : !ps -> !ts\n");
   expectFinding(text, "unbalanced", "without holding the slot it hands on");
 }
 
@@ -188,7 +186,8 @@ TEST_F(AliasPipes, ReleaseAfterHandingOn) {
   // twice.
   std::string text = replace(
       kHandOn,
-      "      tileas.pipe.producer_commit %pp, %k, %p {via = \"arrive\"} : !pp\n",
+      "      tileas.pipe.producer_commit %pp, %k, %p {via = \"arrive\"} : "
+      "!pp\n",
       "      tileas.pipe.producer_commit %pp, %k, %p {via = \"arrive\"} : !pp\n"
       "      tileas.pipe.consumer_release %ps, %k {via = \"tcgen05_commit\"} "
       ": !ps\n");
@@ -197,12 +196,11 @@ TEST_F(AliasPipes, ReleaseAfterHandingOn) {
 
 TEST_F(AliasPipes, ReadOfTheHandedOnSlot) {
   // After the hand-on the softmax agent no longer holds S.
-  std::string text = replace(
-      kHandOn,
-      "      tileas.fence \"tcgen05_before\"\n",
-      "      tileas.fence \"tcgen05_before\"\n"
-      "      %x2 = tileas.tmem_load %ws : !ts -> tensor<128x128xf32>\n"
-      "      tileas.fence \"tcgen05_wait_ld\"\n");
+  std::string text =
+      replace(kHandOn, "      tileas.fence \"tcgen05_before\"\n",
+              "      tileas.fence \"tcgen05_before\"\n"
+              "      %x2 = tileas.tmem_load %ws : !ts -> tensor<128x128xf32>\n"
+              "      tileas.fence \"tcgen05_wait_ld\"\n");
   expectFinding(text, "read-before-commit", "without holding it");
 }
 
@@ -221,9 +219,9 @@ TEST_F(AliasPipes, RootConsumersMissTheAliasRelease) {
 TEST_F(AliasPipes, AliasReleaseCountsForTheRoot) {
   // P expects two releases, S (whose consumers count P's) one: P's second
   // release is one too many for S.
-  std::string text = replace(
-      kHandOn, "producer = \"simt\", consumers = [\"umma\"]} : !pp",
-      "producer = \"simt\", consumers = [\"umma\", \"umma\"]} : !pp");
+  std::string text =
+      replace(kHandOn, "producer = \"simt\", consumers = [\"umma\"]} : !pp",
+              "producer = \"simt\", consumers = [\"umma\", \"umma\"]} : !pp");
   text = replace(
       text,
       "      tileas.pipe.consumer_release %pp, %k {via = \"tcgen05_commit\"} "
@@ -236,6 +234,65 @@ TEST_F(AliasPipes, AliasReleaseCountsForTheRoot) {
   expectFinding(text, "unbalanced",
                 "releases pipe 0 !tileas.pipe<!tileas.tmem<128x128xf32>> slot "
                 "0 (pipe iteration 0) more often than it has consumers");
+}
+
+TEST_F(AliasPipes, QueueOrderReleasePasses) {
+  // FA4's MMA warp: P is released at issue ("tc_order") and the next S,
+  // issued by the same thread, runs behind PV on the in-order tensor core.
+  for (unsigned depth : {1u, 2u}) {
+    std::string text = replace(withDepth(depth),
+                               "tileas.pipe.consumer_release %pp, %k {via = "
+                               "\"tcgen05_commit\"}",
+                               "tileas.pipe.consumer_release %pp, %k {via = "
+                               "\"tc_order\"}");
+    for (unsigned latency : {0u, 8u, 40u}) {
+      std::optional<Finding> f = check(text, {0, 1, 2, 3, 7, 20}, latency);
+      EXPECT_FALSE(f) << "depth " << depth << ", latency " << latency << ": "
+                      << explain(*f);
+    }
+  }
+}
+
+TEST_F(AliasPipes, QueueOrderReleaseToAnotherIssuer) {
+  // Seeded bug: S is made by a second MMA thread, whose queue does not
+  // order it behind this thread's PV, so the early release lets S
+  // overwrite P while PV still reads it.
+  std::string text =
+      replace(kHandOn,
+              "tileas.pipe.consumer_release %pp, %k {via = \"tcgen05_commit\"}",
+              "tileas.pipe.consumer_release %pp, %k {via = \"tc_order\"}");
+  text =
+      replace(text,
+              "      %ss = tileas.pipe.producer_acquire %ps, %k : !ps -> !ts\n"
+              "      %s = tileas.umma %q, %kt, %ss : !sq, !sq, !ts -> !ts\n"
+              "      tileas.pipe.producer_commit %ps, %k, %s {via = "
+              "\"tcgen05_commit\"} : !ps\n",
+              "");
+  text = replace(text, "  tileas.agent {role = \"softmax\"",
+                 "  tileas.agent {role = \"mma\", warps = 1 : i32} {\n"
+                 "    scf.for %k = %c0 to %N step %c1 {\n"
+                 "      %ss = tileas.pipe.producer_acquire %ps, %k : !ps -> "
+                 "!ts\n"
+                 "      %s = tileas.umma %q, %kt, %ss : !sq, !sq, !ts -> !ts\n"
+                 "      tileas.pipe.producer_commit %ps, %k, %s {via = "
+                 "\"tcgen05_commit\"} : !ps\n"
+                 "    }\n"
+                 "    tileas.agent_yield\n"
+                 "  }\n"
+                 "  tileas.agent {role = \"softmax\"");
+  std::optional<Finding> f = check(text, {2, 3, 5}, 40);
+  ASSERT_TRUE(f) << "no finding";
+  // Either side of the race: S lands while PV still reads P, or PV reads
+  // P while the next S is in flight into the same columns.
+  EXPECT_TRUE(f->kind == "overwrite-before-release" ||
+              f->kind == "read-before-commit")
+      << explain(*f);
+  // The same program with the commit release passes.
+  std::string fixed = replace(
+      text, "tileas.pipe.consumer_release %pp, %k {via = \"tc_order\"}",
+      "tileas.pipe.consumer_release %pp, %k {via = \"tcgen05_commit\"}");
+  std::optional<Finding> g = check(fixed, {2, 3, 5}, 40);
+  EXPECT_FALSE(g) << explain(*g);
 }
 
 } // namespace

@@ -145,6 +145,34 @@ TEST(BufferPlan, AliasRingAndInPlaceAccumulator) {
   EXPECT_GE(plan->tmemColumns, 256);
 }
 
+// The FA4 example's K/V ring at II 3006 (latency 1 per op here): K loaded
+// at 702 and last read at 3592 (stage 1), V loaded at 1234 and last read at
+// 6086 (stage 2). Counting stages it would take 2 + 3 = 5 slots; in the
+// timeline K of iteration i + 1 reuses V's slot of iteration i - 1 (freed at
+// 6087 < 702 + 2 x 3006) and V of i + 1 K's slot of i (3593 <= 1234 + 3006):
+// three slots.
+TEST(BufferPlan, RingDepthFollowsTheTimeline) {
+  auto ringPlan = [](int64_t kRead, int64_t vRead) {
+    Fixture f({702, 1234, kRead, vRead}, 3006,
+              {Unit::TMA, Unit::TMA, Unit::UMMA, Unit::UMMA});
+    Value k = smem(0, 32768, {{2, 0}});
+    k.ring = "kv";
+    Value v = smem(1, 32768, {{3, 0}});
+    v.ring = "kv";
+    f.input.values = {k, v};
+    f.input.caps.smemBytes = 3 * 32768 + 1024;
+    sched::DiagnosticList diags;
+    auto plan = f.plan(diags);
+    return plan ? int64_t(plan->pipes[0].depth) : -1;
+  };
+  EXPECT_EQ(ringPlan(3592, 6086), 3);
+  // V read one cycle later: K of iteration i + 2 would overwrite V of i
+  // while it is still read, so the ring needs a fourth slot (over budget).
+  EXPECT_EQ(ringPlan(3592, 6716), -1);
+  // K read later than V's next load: V of i + 1 needs a slot of its own.
+  EXPECT_EQ(ringPlan(4240, 6086), -1);
+}
+
 TEST(BufferPlan, SmemBudgetExceeded) {
   Fixture f({0, 500}, 100, {Unit::TMA, Unit::UMMA});
   f.input.values = {smem(0, 65536, {{1, 0}})}; // 6 stages x 64 KiB.
