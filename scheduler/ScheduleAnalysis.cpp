@@ -193,6 +193,28 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     if (!bounds.criticalCycle.empty())
       os << ": " << problem.describeOps(bounds.criticalCycle);
     os << ")";
+    // The units the cycle runs through (not the transport paths), so the
+    // line names what a kernel's authors would: FA4's tensor core and MUFU.
+    const rrt::ResourceLayout &layout = problem.getLayout();
+    std::vector<std::string> through;
+    for (unsigned id : bounds.criticalCycle) {
+      if (id >= problem.getNumOps())
+        continue;
+      const Operation &op = problem.getOp(id);
+      for (const rrt::Use &use : op.uses) {
+        if (use.kind != rrt::Use::Kind::Bit || use.index >= layout.numBits())
+          continue;
+        llvm::StringRef bit = layout.bitNames[use.index];
+        llvm::StringRef words = unitWords(bit);
+        if (words == bit || bit.starts_with("tp_"))
+          continue;
+        std::string entry = (words + " (" + op.opClass + ")").str();
+        if (!llvm::is_contained(through, entry))
+          through.push_back(entry);
+      }
+    }
+    for (size_t i = 0; i < through.size(); ++i)
+      os << (i ? ", " : " through ") << through[i];
   } else if (!units.empty()) {
     os << describeUnit(units.front()) << ", " << busiest << " of " << ii
        << " cycles";
@@ -208,8 +230,7 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
   } else {
     os << "none";
   }
-  uint64_t bound =
-      std::max<uint64_t>({busiest, bounds.recMII, bounds.depMII});
+  uint64_t bound = std::max<uint64_t>({busiest, bounds.recMII, bounds.depMII});
   if (ii > bound)
     os << " (II " << ii << " is above it: "
        << (generator == GeneratorKind::Serial
@@ -219,8 +240,8 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
   os << "\n";
   if (flopsPerIteration && target && *flopsPerIteration > 0) {
     const target::ChipInfo &chip = target->getChip();
-    os << "throughput: " << *flopsPerIteration << " FLOP per iteration / "
-       << ii << " cycles x " << llvm::format("%.3f", chip.clockMHz / 1000.0)
+    os << "throughput: " << *flopsPerIteration << " FLOP per iteration / " << ii
+       << " cycles x " << llvm::format("%.3f", chip.clockMHz / 1000.0)
        << " GHz x " << chip.smCount << " SMs = "
        << llvm::format("%.1f", impliedTFLOPs(*flopsPerIteration, ii,
                                              chip.clockMHz, chip.smCount))
