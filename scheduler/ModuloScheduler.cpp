@@ -36,6 +36,12 @@ namespace {
 /// of 0 would be a modulo by zero), and the RRT holds II rows indexed by
 /// unsigned.
 constexpr uint64_t kMaxII = UINT_MAX - 1;
+/// Loops above this many ops run first-fit rungs only (see the ladder).
+constexpr unsigned kLargeLoop = 2000;
+/// Loops above this many ops try aligned first fit before the evicting
+/// rungs; smaller ones (every tile loop) keep their schedules and try it
+/// last.
+constexpr unsigned kFirstFitFirst = 500;
 
 enum class Outcome { Seated, Failed, Stopped };
 
@@ -119,6 +125,10 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
            (options.timeLimitMs && elapsedMs() >= double(options.timeLimitMs));
   };
 
+  bool hasConstraints = !problem.getGroups().empty();
+  for (const Operation &op : problem.getOps())
+    hasConstraints |= op.constraints.maxDepth.has_value();
+
   modulo::AttemptFailure failure;
   std::optional<std::vector<int64_t>> bestStarts;
   uint64_t tried = 0; // Distinct IIs decided, for the failure note.
@@ -137,18 +147,41 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     }
     // The strategy ladder, each rung a fresh attempt (intermediate state is
     // cleared between them): height priority with cost-ranked forced seats,
-    // height priority with Rau's forced seats, program order.
+    // height priority with Rau's forced seats, slack priority with each,
+    // program order, and last aligned first fit (linear, no evictions).
+    static constexpr modulo::Strategy firstFitAligned = {
+        modulo::Priority::Height, false, /*firstFitOnly=*/true,
+        /*alignPools=*/true};
     static constexpr modulo::Strategy ladder[] = {
         {modulo::Priority::Height, false},
         {modulo::Priority::Height, true},
         {modulo::Priority::Slack, false},
         {modulo::Priority::Slack, true},
+        {modulo::Priority::ProgramOrder, false},
+        firstFitAligned};
+    static constexpr modulo::Strategy midLadder[] = {
+        firstFitAligned,
+        {modulo::Priority::Height, false},
+        {modulo::Priority::Height, true},
+        {modulo::Priority::Slack, false},
+        {modulo::Priority::Slack, true},
         {modulo::Priority::ProgramOrder, false}};
-    // Past a few thousand ops a failing rung costs as much as a success;
-    // the first two rungs carry nearly all the wins there.
-    size_t rungs = problem.getNumOps() > 2000 ? 2 : std::size(ladder);
+    static constexpr modulo::Strategy largeLadder[] = {
+        firstFitAligned,
+        {modulo::Priority::Height, false, /*firstFitOnly=*/true}};
+    // Past kLargeLoop ops an evicting rung that fails costs tens of seconds
+    // (every forced seat scores a window of II seats against thousands of
+    // seated ops) and, on the generated loops of bench/large-loops.py, seats
+    // nothing at an II where first fit failed; first fit is linear. Groups
+    // and max_depth need the evicting recoveries, so they keep the ladder.
+    bool large = problem.getNumOps() > kLargeLoop && !hasConstraints;
+    llvm::ArrayRef<modulo::Strategy> rungs =
+        large ? llvm::ArrayRef(largeLadder) : llvm::ArrayRef(ladder);
+    // Mid-size loops try the cheap rung first: it is what seats them.
+    if (!large && problem.getNumOps() > kFirstFitFirst)
+      rungs = llvm::ArrayRef(midLadder);
     modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
-    for (const modulo::Strategy &strategy : llvm::ArrayRef(ladder, rungs)) {
+    for (const modulo::Strategy &strategy : rungs) {
       if (outOfBudget())
         return Outcome::Stopped;
       ++stats.attempts;
@@ -159,7 +192,7 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
         ++tried;
         return Outcome::Seated;
       }
-      if (&strategy == &ladder[0] || f.proven)
+      if (&strategy == &rungs.front() || f.proven)
         failure = f;
       if (f.proven)
         break;

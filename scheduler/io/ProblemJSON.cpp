@@ -2,10 +2,19 @@
 //
 // Three passes over a file: a scan of the raw text (nesting depth, because
 // json::parse and json::Value's destructor recurse; duplicate keys, because
-// json::parse keeps one of the two silently), json::parse itself, and a walk
+// json::parse keeps one of the two silently; where each element of the
+// top-level "ops" and "edges" arrays lies), json::parse itself, and a walk
 // of the parsed value that builds the Problem. The walk checks keys before
 // values and visits keys in a fixed order, so the first error reported does
 // not depend on json::Object's hash order.
+//
+// The two big arrays are parsed one element at a time, each dropped once
+// its op or edge is built: a json::Object allocates at least 64 buckets
+// (about 3.5 KB) even for three keys, so the whole document as one
+// json::Value took 3 GB for the 214,591-op hyp graph. The rest of the file
+// is parsed with the arrays' contents blanked out (offsets kept, so error
+// positions are the file's). Any syntax error is reported from a parse of
+// the whole text, as before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +69,13 @@ std::pair<unsigned, unsigned> lineColumn(StringRef text, size_t at) {
 struct ScanResult {
   std::optional<size_t> deepAt;
   std::optional<std::string> duplicate; ///< "path: message".
+  /// The top-level "ops" and "edges" arrays: their contents' byte range and
+  /// each element's [begin, end) (valid JSON assumed; json::parse decides).
+  struct BigArray {
+    std::optional<std::pair<size_t, size_t>> contents;
+    std::vector<std::pair<size_t, size_t>> elements;
+  };
+  BigArray ops, edges;
 };
 
 ScanResult scanText(StringRef text) {
@@ -72,8 +88,24 @@ ScanResult scanText(StringRef text) {
   };
   ScanResult result;
   std::vector<Level> stack;
+  // The big array being scanned (stack depth 2 under a root object), and
+  // where its current element began.
+  ScanResult::BigArray *big = nullptr;
+  std::optional<size_t> elementBegin;
+  auto endElement = [&](size_t end) {
+    if (big && elementBegin) {
+      size_t b = *elementBegin;
+      while (end > b && isspace(static_cast<unsigned char>(text[end - 1])))
+        --end;
+      big->elements.push_back({b, end});
+    }
+    elementBegin.reset();
+  };
   for (size_t pos = 0, e = text.size(); pos < e; ++pos) {
     char c = text[pos];
+    if (big && stack.size() == 2 && !elementBegin && c != ',' && c != ']' &&
+        !isspace(static_cast<unsigned char>(c)))
+      elementBegin = pos;
     if (c == '"') {
       size_t begin = pos + 1;
       for (++pos; pos < e && text[pos] != '"'; ++pos)
@@ -107,10 +139,26 @@ ScanResult scanText(StringRef text) {
       stack.emplace_back();
       stack.back().object = c == '{';
       stack.back().expectKey = c == '{';
+      if (c == '[' && stack.size() == 2 && stack[0].object) {
+        ScanResult::BigArray *target = stack[0].key == "ops"     ? &result.ops
+                                       : stack[0].key == "edges" ? &result.edges
+                                                                 : nullptr;
+        if (target && !target->contents) {
+          big = target;
+          big->contents = {pos + 1, pos + 1};
+        }
+      }
     } else if (c == '}' || c == ']') {
+      if (big && stack.size() == 2) {
+        endElement(pos);
+        big->contents->second = pos;
+        big = nullptr;
+      }
       if (!stack.empty())
         stack.pop_back();
     } else if (c == ',' && !stack.empty()) {
+      if (big && stack.size() == 2)
+        endElement(pos);
       if (stack.back().object)
         stack.back().expectKey = true;
       else
@@ -141,7 +189,12 @@ public:
   Reader(StringRef fileName, StringRef defaultName)
       : fileName(fileName), defaultName(defaultName) {}
 
-  llvm::Expected<ProblemFile> read(const json::Value &root);
+  /// `root` with the big arrays' contents blanked out; `element(key, i)`
+  /// parses element i of the big array `key` ("ops" or "edges").
+  using ElementFn =
+      llvm::function_ref<llvm::Expected<json::Value>(StringRef, size_t)>;
+  llvm::Expected<ProblemFile> read(const json::Value &root, size_t numOps,
+                                   size_t numEdges, ElementFn element);
 
 private:
   Error fail(StringRef path, const llvm::Twine &message) const {
@@ -173,7 +226,7 @@ private:
   Error addUse(StringRef path, StringRef resourcePath, StringRef resource,
                int64_t duration, int64_t amount, int64_t offset,
                sched::Operation &op) const;
-  Error readGroups(const json::Array &ops, sched::Problem &problem) const;
+  Error readGroups(sched::Problem &problem) const;
   Error readEdge(const json::Value &v, StringRef path,
                  sched::Problem &problem) const;
 
@@ -433,8 +486,7 @@ Error Reader::readOp(const json::Value &v, StringRef path,
 /// The constraint groups, seeded as the tileas attributes are
 /// (docs/attributes.md): a gid joins its group, a leader_gid other than the
 /// gid links the group to its leader, and a gid may name one leader only.
-Error Reader::readGroups(const json::Array &ops,
-                         sched::Problem &problem) const {
+Error Reader::readGroups(sched::Problem &problem) const {
   sched::ConstraintGroups &groups = problem.getGroups();
   llvm::DenseMap<int32_t, sched::OpId> leaderSource;
   for (sched::OpId id = 0, e = problem.getNumOps(); id < e; ++id) {
@@ -493,7 +545,9 @@ Error Reader::readEdge(const json::Value &v, StringRef path,
   return Error::success();
 }
 
-llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue) {
+llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
+                                         size_t numOps, size_t numEdges,
+                                         ElementFn element) {
   const json::Object *root = rootValue.getAsObject();
   if (!root)
     return fail("", llvm::Twine("expected the problem to be an object, got ") +
@@ -520,17 +574,20 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue) {
     return err;
   if (!ops)
     return fail("", "missing required key 'ops'");
-  if (ops->empty())
+  if (numOps == 0)
     return fail("ops", "a problem needs at least one op");
 
   ProblemFile file{name ? *name : defaultName.str(),
                    sched::Problem(std::move(layout))};
   sched::Problem &problem = file.problem;
   problem.setForceSerial(forceSerial.value_or(false));
-  for (size_t i = 0, e = ops->size(); i < e; ++i) {
+  for (size_t i = 0; i < numOps; ++i) {
     std::string path = pathIndex("ops", i);
     sched::Operation op;
-    if (Error err = readOp((*ops)[i], path, op))
+    llvm::Expected<json::Value> value = element("ops", i);
+    if (!value)
+      return value.takeError();
+    if (Error err = readOp(*value, path, op))
       return err;
     auto [it, fresh] = opIds.try_emplace(op.name, sched::OpId(i));
     if (!fresh)
@@ -539,15 +596,19 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue) {
                       pathIndex("ops", it->second) + ")");
     problem.addOp(std::move(op));
   }
-  if (Error err = readGroups(*ops, problem))
+  if (Error err = readGroups(problem))
     return err;
 
   const json::Array *edges = nullptr;
   if (Error err = getArray(*root, "", "edges", edges))
     return err;
-  for (size_t i = 0, e = edges ? edges->size() : 0; i < e; ++i)
-    if (Error err = readEdge((*edges)[i], pathIndex("edges", i), problem))
+  for (size_t i = 0, e = edges ? numEdges : 0; i < e; ++i) {
+    llvm::Expected<json::Value> value = element("edges", i);
+    if (!value)
+      return value.takeError();
+    if (Error err = readEdge(*value, pathIndex("edges", i), problem))
       return err;
+  }
   problem.finalize();
   return file;
 }
@@ -579,12 +640,62 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
                          "arrays and objects nest deeper than " +
                              llvm::Twine(kMaxJSONDepth));
   }
-  llvm::Expected<json::Value> parsed = json::parse(text);
-  if (!parsed)
-    return syntaxError(shownName, parsed.takeError());
+  // The syntax error of the whole text, whichever piece found one first.
+  auto wholeTextError = [&]() -> Error {
+    llvm::Expected<json::Value> whole = json::parse(text);
+    if (!whole)
+      return syntaxError(shownName, whole.takeError());
+    return makeReadError(shownName, 0, 0,
+                         "not valid JSON (a piece of it failed to parse)");
+  };
+  std::string skeleton = text.str();
+  for (const ScanResult::BigArray *big : {&scan.ops, &scan.edges})
+    if (big->contents)
+      for (size_t i = big->contents->first; i < big->contents->second; ++i)
+        if (skeleton[i] != '\n')
+          skeleton[i] = ' ';
+  llvm::Expected<json::Value> parsed = json::parse(skeleton);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return wholeTextError();
+  }
   if (scan.duplicate)
     return makeReadError(shownName, 0, 0, *scan.duplicate);
-  return Reader(shownName, llvm::sys::path::stem(fileName)).read(*parsed);
+  auto element = [&](StringRef key, size_t i) -> llvm::Expected<json::Value> {
+    const ScanResult::BigArray &big = key == "ops" ? scan.ops : scan.edges;
+    auto [b, e] = big.elements[i];
+    llvm::Expected<json::Value> value = json::parse(text.slice(b, e));
+    if (!value) {
+      llvm::consumeError(value.takeError());
+      return wholeTextError();
+    }
+    return value;
+  };
+  bool syntaxFailed = false;
+  auto checked = [&](StringRef key,
+                     size_t i) -> llvm::Expected<json::Value> {
+    llvm::Expected<json::Value> value = element(key, i);
+    syntaxFailed |= !value;
+    return value;
+  };
+  llvm::Expected<ProblemFile> file =
+      Reader(shownName, llvm::sys::path::stem(fileName))
+          .read(*parsed, scan.ops.elements.size(),
+                scan.edges.elements.size(), checked);
+  if (file || syntaxFailed)
+    return file;
+  // A content error: a syntax error later in the text still comes first,
+  // as it did when the whole text was parsed before the walk.
+  for (const ScanResult::BigArray *big : {&scan.ops, &scan.edges})
+    for (auto [b, e] : big->elements) {
+      llvm::Expected<json::Value> value = json::parse(text.slice(b, e));
+      if (!value) {
+        llvm::consumeError(value.takeError());
+        llvm::consumeError(file.takeError());
+        return wholeTextError();
+      }
+    }
+  return file;
 }
 
 llvm::Expected<ProblemFile> tilepipe::io::readProblemJSONFile(StringRef path) {

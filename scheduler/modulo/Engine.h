@@ -45,6 +45,14 @@ enum class Priority { Height, Slack, Packing, ProgramOrder };
 struct Strategy {
   Priority priority = Priority::Height;
   bool rauOnly = false;
+  /// First fit only: an op with no free seat in its window ends the attempt
+  /// (no arm runs, nothing is evicted), so an attempt is linear in the ops.
+  bool firstFitOnly = false;
+  /// An op that holds only pools for a few rows (a pipelined multi-cycle
+  /// unit) takes a free seat whose row is a multiple of its length: ops of
+  /// one pool then tile the table in aligned blocks and leave no hole too
+  /// short for the ops still to come.
+  bool alignPools = false;
 };
 
 /// Why an attempt failed: what the failure diagnostic reports.
@@ -69,6 +77,7 @@ struct ArmStats {
   uint64_t depthCapped = 0; ///< G2: max_depth cut the op's window short.
   uint64_t rrtRefused = 0;  ///< G3: no seat of the window fit the RRT.
   uint64_t groupPinned = 0; ///< G4: the group's depth cut the window.
+  uint64_t aligned = 0;     ///< Seats taken at an aligned row (alignPools).
 };
 
 /// splitmix64 (Steele, Lea and Flood, 2014), written out: the permute arm's
@@ -133,7 +142,7 @@ private:
   std::vector<int64_t> height; ///< This rung's priority keys.
   std::vector<unsigned> dead;  ///< G2 dead marks per op (the snapshot).
   std::priority_queue<std::pair<int64_t, int64_t>> queue; ///< (height, -id)
-  ArmStats stats;
+  mutable ArmStats stats; ///< Counted also by const seat searches.
 };
 
 } // namespace tilepipe::sched::modulo

@@ -21,10 +21,10 @@
 // ONE: generator: serial (serial length 2878 > MII 1221: {{.*}}; the II search's budget ran out before the cost-based generator seated any II, so the serial schedule (which always verifies at the serial length) is the answer)
 // ONE-NEXT: II 2878, MII 1221
 
-// Forty attempts: the stride probes seat II 1284 and the bisection has
-// reached 1268 when the budget runs out; attempts, unlike milliseconds,
-// make this the same on every machine.
-// FORTY: warning: II search budget exhausted after 40 attempts / {{[0-9]+}} ms; best II 1268 (cost-based), bound 1221, largest II seen to fail 1260
+// Forty attempts (six rungs per II that fails): the stride probes seat II
+// 1284 and the bisection has reached 1268 when the budget runs out;
+// attempts, unlike milliseconds, make this the same on every machine.
+// FORTY: warning: II search budget exhausted after 40 attempts / {{[0-9]+}} ms; best II 1268 (cost-based), bound 1221, largest II seen to fail 1252
 // FORTY: generator: cost-based
 // FORTY-NEXT: II 1268, MII 1221
 func.func @gemm_max_depth(%descA: !tileas.tma_desc<128x64xbf16>,
