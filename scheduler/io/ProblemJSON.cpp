@@ -672,16 +672,15 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
     return value;
   };
   bool syntaxFailed = false;
-  auto checked = [&](StringRef key,
-                     size_t i) -> llvm::Expected<json::Value> {
+  auto checked = [&](StringRef key, size_t i) -> llvm::Expected<json::Value> {
     llvm::Expected<json::Value> value = element(key, i);
     syntaxFailed |= !value;
     return value;
   };
   llvm::Expected<ProblemFile> file =
       Reader(shownName, llvm::sys::path::stem(fileName))
-          .read(*parsed, scan.ops.elements.size(),
-                scan.edges.elements.size(), checked);
+          .read(*parsed, scan.ops.elements.size(), scan.edges.elements.size(),
+                checked);
   if (file || syntaxFailed)
     return file;
   // A content error: a syntax error later in the text still comes first,

@@ -412,11 +412,10 @@ TEST(EngineDefects, StatsDesperateRetry) {
 // The strategy ladder's later rungs (problems found by a random search):
 // each is seated at its MII by the rung named and by none before it.
 TEST(EngineDefects, LadderRungsSeatWhatEarlierOnesCannot) {
-  const Strategy ladder[] = {{Priority::Height, false},
-                             {Priority::Height, true},
-                             {Priority::Slack, false},
-                             {Priority::Slack, true},
-                             {Priority::ProgramOrder, false}};
+  const Strategy ladder[] = {
+      {Priority::Height, false},       {Priority::Height, true},
+      {Priority::Slack, false},        {Priority::Slack, true},
+      {Priority::ProgramOrder, false}, {Priority::Height, false, true, true}};
   auto firstRung = [&](const Problem &p, unsigned ii) -> int {
     for (auto [r, strategy] : llvm::enumerate(ladder)) {
       Attempt a = runEngine(p, ii, ArmAll, strategy);
@@ -468,6 +467,94 @@ TEST(EngineDefects, LadderRungsSeatWhatEarlierOnesCannot) {
   slack.finalize();
   ASSERT_EQ(slack.computeBounds().mii, 12u);
   EXPECT_EQ(firstRung(slack, 12), 3);
+  // Slack priority with cost-ranked forced seats.
+  Problem slackCost = buildProblem({{6, {issue(4, 2)}},
+                                    {3, {alu(4)}},
+                                    {4, {alu(4)}},
+                                    {1, {}},
+                                    {4, {alu(2)}},
+                                    {2, {}},
+                                    {0, {issue(1, 2)}},
+                                    {3, {alu(3)}},
+                                    {0, {alu(2)}},
+                                    {0, {mem(2)}},
+                                    {5, {}}},
+                                   {{3, 5, 6, 0},
+                                    {4, 5, 5, 0},
+                                    {0, 7, 4, 0},
+                                    {1, 7, 5, 0},
+                                    {2, 7, 2, 0},
+                                    {3, 7, 3, 0},
+                                    {4, 7, 5, 0},
+                                    {3, 9, 1, 0},
+                                    {7, 9, 6, 0},
+                                    {1, 10, 4, 0},
+                                    {9, 1, 2, 1}});
+  slackCost.finalize();
+  ASSERT_EQ(slackCost.computeBounds().mii, 15u);
+  EXPECT_EQ(firstRung(slackCost, 15), 2);
+  // Program order.
+  Problem program = buildProblem({{5, {mem(3)}},
+                                  {5, {alu(3)}},
+                                  {6, {}},
+                                  {4, {mem(4)}},
+                                  {2, {issue(4, 2)}},
+                                  {2, {alu(1)}},
+                                  {6, {}},
+                                  {5, {}},
+                                  {6, {mem(2)}},
+                                  {5, {mem(1)}}},
+                                 {{0, 1, 5, 0},
+                                  {0, 3, 0, 0},
+                                  {3, 4, 1, 0},
+                                  {3, 5, 4, 0},
+                                  {1, 6, 0, 0},
+                                  {1, 7, 2, 0},
+                                  {3, 8, 6, 0},
+                                  {2, 9, 3, 0},
+                                  {5, 9, 6, 0},
+                                  {8, 9, 0, 0},
+                                  {3, 2, 3, 2},
+                                  {4, 0, 6, 1},
+                                  {7, 7, 6, 1},
+                                  {8, 7, 5, 1}});
+  program.finalize();
+  ASSERT_EQ(program.computeBounds().mii, 10u);
+  EXPECT_EQ(firstRung(program, 10), 4);
+  // Aligned first fit, the last rung.
+  Problem aligned = buildProblem({{1, {}},
+                                  {2, {issue(4, 2)}},
+                                  {4, {}},
+                                  {6, {issue(1, 1)}},
+                                  {6, {}},
+                                  {3, {}},
+                                  {1, {issue(2, 2)}},
+                                  {2, {mem(2)}},
+                                  {6, {alu(4)}},
+                                  {4, {issue(2, 1)}},
+                                  {4, {issue(4, 1)}}},
+                                 {{0, 1, 5, 0},
+                                  {0, 2, 0, 0},
+                                  {0, 5, 2, 0},
+                                  {1, 5, 6, 0},
+                                  {3, 5, 4, 0},
+                                  {4, 6, 0, 0},
+                                  {5, 6, 0, 0},
+                                  {0, 7, 6, 0},
+                                  {2, 7, 6, 0},
+                                  {4, 7, 2, 0},
+                                  {3, 8, 4, 0},
+                                  {4, 8, 3, 0},
+                                  {0, 9, 0, 0},
+                                  {3, 9, 5, 0},
+                                  {9, 10, 3, 0},
+                                  {3, 1, 0, 2},
+                                  {4, 2, 5, 2},
+                                  {7, 4, 1, 2},
+                                  {8, 3, 1, 1}});
+  aligned.finalize();
+  ASSERT_EQ(aligned.computeBounds().mii, 10u);
+  EXPECT_EQ(firstRung(aligned, 10), 5);
 }
 
 } // namespace
