@@ -302,7 +302,7 @@ bool Engine::armFuse(OpId op, int64_t lo, int64_t hi) {
   // A handful of seats from the window start: a pair swap is a local repair,
   // and scanning the whole window for one costs O(II) collision searches.
   hi = std::min({hi, placement.latestStart(op), lo + kFuseSeats - 1});
-  llvm::SmallVector<OpId, 4> colliders;
+  llvm::SmallVector<OpId, 4> colliders, tried;
   for (int64_t t = lo; t <= hi; ++t) {
     colliders.clear();
     placement.colliders(op, t, colliders);
@@ -311,6 +311,13 @@ bool Engine::armFuse(OpId op, int64_t lo, int64_t hi) {
     OpId partner = colliders.front();
     if (related(op, partner) || placement.groupDepth(partner))
       continue;
+    // One trial per partner, at the first seat where it alone collides: a
+    // trial moves two footprints through the RRT (thousands of rows for a
+    // tile op), and a partner that finds no seat beside the op at one seat
+    // rarely does one cycle later (FA4's loop: 187 ms of failed trials).
+    if (llvm::is_contained(tried, partner))
+      continue;
+    tried.push_back(partner);
     int64_t old = placement.seatOf(partner);
     // Trial seats until the partner has a new one: a failed pair leaves the
     // previous seats (Rau's retry reads them) as they were.
