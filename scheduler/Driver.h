@@ -28,8 +28,9 @@ struct DriverOptions {
   bool proveOptimal = false;
   /// Wall-clock limit of the whole prove-optimal pass in milliseconds (0:
   /// none); the oracle's own limit applies to each II. IIs not reached are
-  /// undecided.
-  uint64_t proveTimeLimitMs = 0;
+  /// undecided. The default keeps a loop's proof to seconds: at tile-loop
+  /// IIs one undecided II costs the per-II limit.
+  uint64_t proveTimeLimitMs = 10000;
   /// Stage assignment of a cost-based schedule: Late sinks every op to the
   /// latest stage its consumers allow (same II, same modulo rows).
   StagePolicy stages = StagePolicy::Late;

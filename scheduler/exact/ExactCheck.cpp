@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/exact/ExactCheck.h"
+#include "scheduler/exact/Model.h"
+#include "scheduler/exact/SatCheck.h"
 
 #include "rrt/Resources.h"
 
@@ -43,161 +45,24 @@ const char *exact::toString(Verdict verdict) {
 namespace {
 
 ExactResult unknown(std::string reason) {
-  ExactResult r;
-  r.verdict = Verdict::Unknown;
-  r.reason = std::move(reason);
-  return r;
+  return unknownResult(std::move(reason));
 }
 
 ExactResult infeasible(std::string reason) {
-  ExactResult r;
-  r.verdict = Verdict::Infeasible;
-  r.reason = std::move(reason);
-  return r;
+  return infeasibleResult(std::move(reason));
 }
-
-/// floor(a / b) for b > 0.
-__int128 floorDiv(__int128 a, __int128 b) {
-  __int128 q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
-/// Inputs that would make fold() or verify() read out of bounds: the model
-/// is only defined for a well-formed problem.
-std::optional<std::string> malformed(const Problem &problem) {
-  const unsigned n = problem.getNumOps();
-  const rrt::ResourceLayout &layout = problem.getLayout();
-  if (layout.poolCaps.size() != layout.numPools() ||
-      layout.poolBinding.size() != layout.numPools())
-    return std::string("resource layout has inconsistent pool tables");
-  for (const Dependence &d : problem.getDependences())
-    if (d.src >= n || d.dst >= n)
-      return "a dependence names op " + std::to_string(std::max(d.src, d.dst)) +
-             " of " + std::to_string(n);
-  llvm::ArrayRef<rrt::Footprint> fps = problem.getFootprints();
-  for (unsigned i = 0; i < n && i < fps.size(); ++i)
-    for (const rrt::Use &u : fps[i].getUses())
-      if (u.kind == rrt::Use::Kind::Bit ? u.index >= layout.numBits()
-                                        : u.index >= layout.numPools())
-        return "op " + std::to_string(i) +
-               " claims a resource the layout lacks";
-  for (int32_t root : problem.getGroups().roots())
-    for (OpId m : problem.getGroups().members(root))
-      if (m >= n)
-        return "constraint group " + std::to_string(root) + " names op " +
-               std::to_string(m);
-  return std::nullopt;
-}
-
-/// One (op, folded row, weight) entry of a resource's claims.
-struct Claim {
-  unsigned op;
-  unsigned row; ///< Folded row, relative to the op's start row.
-  uint64_t amount;
-};
-
-/// Row booleans (ops that hold something, times II) past which the model is
-/// not built: the verdict is Unknown.
-constexpr size_t kMaxRowLiterals = size_t(1) << 20;
 
 } // namespace
 
-static ExactResult checkIIUnguarded(const Problem &problem, unsigned ii,
-                                    const ExactOptions &opts) {
-  if (ii == 0)
-    return infeasible("II 0: verify() rejects every schedule");
+static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
+                           const ExactOptions &opts) {
+  const unsigned ii = in.ii;
   const unsigned n = problem.getNumOps();
-  if (n > opts.maxOps)
-    return unknown("too many ops: " + std::to_string(n) + " > maxOps " +
-                   std::to_string(opts.maxOps));
-  if (std::optional<std::string> why = malformed(problem))
-    return unknown("malformed problem: " + *why);
-
   const rrt::ResourceLayout &layout = problem.getLayout();
-  llvm::ArrayRef<rrt::Footprint> fps = problem.getFootprints();
-
-  // Fold exactly as verify() does: an op without a footprint (or past the
-  // footprint table) holds nothing. A self-colliding fold is refused by the
-  // RRT at any start, so such an II has no schedule.
-  std::vector<rrt::FoldedFootprint> folded(n);
-  for (unsigned i = 0; i < n; ++i) {
-    if (i >= fps.size() || fps[i].empty())
-      continue;
-    folded[i] = fps[i].fold(layout, ii);
-    if (folded[i].selfConflict)
-      return infeasible("'" + problem.getOp(i).name +
-                        "' collides with itself when folded at II " +
-                        std::to_string(ii));
-  }
-
-  // Stage horizon K (docs/exact-check.md, "The stage horizon"): with the
-  // rows fixed, the least stage vector is a longest path over simple paths of
-  // the difference-constraint graph, each dependence edge weighing at most
-  // ceil((II - 1 + latency) / II) - distance. Saturates to "no bound".
-  std::optional<int64_t> horizon;
-  {
-    __int128 k = 0;
-    bool ok = true;
-    for (const Dependence &d : problem.getDependences()) {
-      __int128 w =
-          floorDiv(__int128(d.latency) + 2 * __int128(ii) - 2, ii) - d.distance;
-      if (w > 0)
-        k += w;
-      if (k > (__int128(1) << 40)) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok)
-      horizon = int64_t(k);
-  }
-
-  // Claims per resource: bits first (index b), then binding pools
-  // (numBits + p); non-binding pools never refuse and are left out.
-  const unsigned numBits = layout.numBits(), numPools = layout.numPools();
-  std::vector<std::vector<Claim>> claims(numBits + numPools);
-  size_t numRowLiterals = 0;
-  for (unsigned i = 0; i < n; ++i) {
-    const rrt::FoldedFootprint &fp = folded[i];
-    if (!fp.empty())
-      numRowLiterals += ii;
-    for (unsigned c = 0; c < fp.numRows; ++c) {
-      const uint64_t *bits = fp.rowBits(c);
-      for (unsigned w = 0; w < fp.numWords; ++w)
-        for (uint64_t word = bits[w]; word; word &= word - 1) {
-          unsigned b = w * 64 + llvm::countr_zero(word);
-          if (b < numBits)
-            claims[b].push_back({i, c, 1});
-        }
-      for (const rrt::PoolClaim &pc : fp.rowClaims(c))
-        if (layout.poolBinding[pc.pool])
-          claims[numBits + pc.pool].push_back({i, c, pc.amount});
-    }
-  }
-
-  // Counting: whatever the rows, resource res receives the sum of its claims
-  // spread over II rows, so a sum above II * capacity fails some row. This is
-  // implied by the row constraints below; stating it up front spares the
-  // solver a pigeonhole argument, which CDCL search proves only slowly.
-  for (unsigned res = 0; res < numBits + numPools; ++res) {
-    const bool isBit = res < numBits;
-    const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
-    __int128 total = 0;
-    for (const Claim &cl : claims[res])
-      total += cl.amount;
-    if (total > __int128(cap) * ii)
-      return infeasible(
-          std::string(isBit ? "slot '" : "pool '") +
-          (isBit ? layout.bitNames[res] : layout.poolNames[res - numBits]) +
-          "' is claimed " + std::to_string(uint64_t(total)) +
-          " unit-rows, more than II " + std::to_string(ii) + " rows of " +
-          std::to_string(cap) + " hold");
-  }
-  if (numRowLiterals > kMaxRowLiterals)
-    return unknown("model too large: " + std::to_string(numRowLiterals) +
-                   " row literals at II " + std::to_string(ii) + " (limit " +
-                   std::to_string(kMaxRowLiterals) + ")");
-
+  const std::vector<rrt::FoldedFootprint> &folded = in.folded;
+  const std::optional<int64_t> &horizon = in.horizon;
+  const std::vector<std::vector<Claim>> &claims = in.claims;
+  const unsigned numBits = in.numBits, numPools = layout.numPools();
   const bool serial = problem.isForceSerial();
 
   try {
@@ -370,16 +235,7 @@ static ExactResult checkIIUnguarded(const Problem &problem, unsigned ii,
                        " is not a 64-bit integer");
       witness.start[i] = k * int64_t(ii) + r;
     }
-    DiagnosticList diags;
-    if (!problem.verify(witness, diags)) {
-      std::string msg = diags.all().empty() ? std::string("(no message)")
-                                            : diags.all().front().message;
-      return unknown("internal: the model's witness fails verify(): " + msg);
-    }
-    ExactResult result;
-    result.verdict = Verdict::Feasible;
-    result.witness = std::move(witness);
-    return result;
+    return acceptWitness(problem, std::move(witness));
   } catch (const z3::exception &e) {
     return unknown(std::string("z3 error: ") + e.msg());
   } catch (const std::exception &e) {
@@ -395,7 +251,27 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
   // allocation failure while building the model), so that no exception
   // leaves this file.
   try {
-    return checkIIUnguarded(problem, ii, opts);
+    Prepared prepared = prepareModel(problem, ii, opts);
+    if (prepared.verdict)
+      return *prepared.verdict;
+    switch (opts.solver) {
+    case Solver::Z3:
+      return solveZ3(problem, prepared.input, opts);
+    case Solver::Sat:
+      return solveSat(problem, prepared.input, opts);
+    case Solver::Portfolio: {
+      // Z3 first (it decides the HLS instances, docs/exact-check.md); SAT
+      // tries what Z3 leaves open, within the same limit again.
+      ExactResult z = solveZ3(problem, prepared.input, opts);
+      if (z.verdict != Verdict::Unknown)
+        return z;
+      ExactResult r = solveSat(problem, prepared.input, opts);
+      if (r.verdict == Verdict::Unknown)
+        r.reason = z.reason + "; " + r.reason;
+      return r;
+    }
+    }
+    return unknown("unknown solver");
   } catch (const std::exception &e) {
     return unknown(std::string("error: ") + e.what());
   } catch (...) {

@@ -84,6 +84,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   options.modulo.arms = armMask;
   sched::exact::ExactOptions exactOptions;
   exactOptions.timeoutMs = exactTimeoutMs;
+  exactOptions.solver = exactSolver;
   sched::exact::ExactOracle oracle(exactOptions);
   options.modulo.oracle = &oracle;
   options.proveOptimal = proveOptimal;

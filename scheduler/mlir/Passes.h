@@ -6,6 +6,7 @@
 #include "scheduler/GeneratorSelection.h"
 #include "scheduler/ModuloScheduler.h"
 #include "scheduler/StageSink.h"
+#include "scheduler/exact/ExactCheck.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -78,9 +78,19 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "Certify with the exact check that no smaller II admits a schedule">,
     Option<"exactTimeoutMs", "exact-timeout-ms", "unsigned", "2000",
            "Time limit of the exact check per II, in milliseconds">,
-    Option<"proveTimeoutMs", "prove-timeout-ms", "uint64_t", "0",
+    Option<"proveTimeoutMs", "prove-timeout-ms", "uint64_t", "10000",
            "Time limit of the whole prove-optimal pass per loop, in "
            "milliseconds (0: none)">,
+    Option<"exactSolver", "exact-solver", "::tilepipe::sched::exact::Solver",
+           "::tilepipe::sched::exact::Solver::Portfolio",
+           "The exact check's solver",
+           [{::llvm::cl::values(
+             clEnumValN(::tilepipe::sched::exact::Solver::Z3, "z3",
+                        "Z3 (SMT)"),
+             clEnumValN(::tilepipe::sched::exact::Solver::Sat, "sat",
+                        "CaDiCaL (SAT)"),
+             clEnumValN(::tilepipe::sched::exact::Solver::Portfolio,
+                        "portfolio", "Z3, then CaDiCaL on what it leaves open"))}]>,
   ];
 }
 

@@ -89,9 +89,11 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "  --exact-timeout-ms=N exact-check time limit per II (default "
         "2000)\n"
         "  --prove-timeout-ms=N time limit of the whole --prove-optimal pass "
-        "(0: none)\n"
+        "(default 10000, 0: none)\n"
         "  --exact-max-ops=N    larger problems are not checked exactly "
-        "(default 400)\n\n"
+        "(default 400)\n"
+        "  --exact-solver=S     z3, sat (CaDiCaL) or portfolio (z3, then sat;"
+        " the default)\n\n"
         "Prints one JSON object: name, ops, edges, ii, mii, res_mii, "
         "rec_mii,\n"
         "stages, verified, generator, ms, optimal, binding, binding_cycles,\n"
@@ -265,6 +267,20 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
       if (v->getAsInteger(10, options.exact.timeoutMs))
         return usageError("--exact-timeout-ms needs a non-negative integer, "
                           "got '" +
+                          *v + "'");
+      continue;
+    }
+    if (std::optional<int> exit = value("--exact-solver", v))
+      return exit;
+    if (v) {
+      if (*v == "z3")
+        options.exact.solver = sched::exact::Solver::Z3;
+      else if (*v == "sat")
+        options.exact.solver = sched::exact::Solver::Sat;
+      else if (*v == "portfolio")
+        options.exact.solver = sched::exact::Solver::Portfolio;
+      else
+        return usageError("--exact-solver needs z3, sat or portfolio, got '" +
                           *v + "'");
       continue;
     }

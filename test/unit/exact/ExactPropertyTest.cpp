@@ -145,16 +145,25 @@ Problem constrainedProblem(std::mt19937 &rng, unsigned numOps) {
   return p;
 }
 
-TEST(ExactProperty, AgreesWithBruteForceOnTinyProblems) {
+// Each solver on its own (force-serial problems are Z3's: SAT answers
+// Unknown there and is skipped), then the portfolio.
+class ExactSolvers : public ::testing::TestWithParam<Solver> {};
+
+TEST_P(ExactSolvers, AgreesWithBruteForceOnTinyProblems) {
   std::mt19937 rng(20240611);
   unsigned checked = 0, feasible = 0;
+  ExactOptions opts;
+  opts.solver = GetParam();
   for (unsigned iter = 0; iter < 300; ++iter) {
     unsigned numOps = 1 + iter % 5;
     Problem p = constrainedProblem(rng, numOps);
     unsigned maxII = numOps <= 3 ? 8 : numOps == 4 ? 6 : 5;
     for (unsigned ii = 1; ii <= maxII; ++ii) {
       std::optional<Schedule> oracle = bruteForce(p, ii);
-      ExactResult r = checkII(p, ii);
+      ExactResult r = checkII(p, ii, opts);
+      if (GetParam() == Solver::Sat && p.isForceSerial() &&
+          r.verdict == Verdict::Unknown)
+        continue;
       ASSERT_NE(r.verdict, Verdict::Unknown)
           << "problem " << iter << " II " << ii << ": " << r.reason;
       EXPECT_EQ(r.verdict == Verdict::Feasible, oracle.has_value())
@@ -169,6 +178,52 @@ TEST(ExactProperty, AgreesWithBruteForceOnTinyProblems) {
   // Both answers must actually occur for the comparison to mean anything.
   EXPECT_GT(feasible, checked / 5);
   EXPECT_LT(feasible, checked - checked / 5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, ExactSolvers,
+                         ::testing::Values(Solver::Z3, Solver::Sat,
+                                           Solver::Portfolio),
+                         [](const ::testing::TestParamInfo<Solver> &info) {
+                           switch (info.param) {
+                           case Solver::Z3:
+                             return "Z3";
+                           case Solver::Sat:
+                             return "Sat";
+                           default:
+                             return "Portfolio";
+                           }
+                         });
+
+// Z3 and CaDiCaL decide the same model: on larger random problems (too big
+// for brute force) every II both decide gets the same verdict.
+TEST(ExactProperty, SatAgreesWithZ3) {
+  std::mt19937 rng(4242);
+  unsigned decided = 0, feasible = 0;
+  for (unsigned iter = 0; iter < 60; ++iter) {
+    unsigned numOps = 6 + iter % 14;
+    Problem p = tilepipe::testing::randomProblem(rng, numOps);
+    rrt::Bounds b = p.computeBounds();
+    if (b.recurrenceInfeasible || b.resourceInfeasible)
+      continue;
+    for (unsigned ii = b.mii > 1 ? b.mii - 1 : 1; ii <= b.mii + 3; ++ii) {
+      ExactOptions z3, sat;
+      z3.solver = Solver::Z3;
+      sat.solver = Solver::Sat;
+      ExactResult a = checkII(p, ii, z3), c = checkII(p, ii, sat);
+      if (a.verdict == Verdict::Unknown || c.verdict == Verdict::Unknown)
+        continue;
+      EXPECT_EQ(a.verdict, c.verdict)
+          << "problem " << iter << " (" << numOps << " ops) II " << ii
+          << ": z3 " << toString(a.verdict) << " (" << a.reason << "), sat "
+          << toString(c.verdict) << " (" << c.reason << ")";
+      expectWitnessValid(p, c, ii);
+      ++decided;
+      feasible += c.verdict == Verdict::Feasible;
+    }
+  }
+  EXPECT_GT(decided, 150u);
+  EXPECT_GT(feasible, decided / 5);
+  EXPECT_LT(feasible, decided - decided / 5);
 }
 
 TEST(ExactProperty, SerialLengthFeasibleAndNothingBelowMII) {

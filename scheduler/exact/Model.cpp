@@ -1,0 +1,192 @@
+//===- Model.cpp - the exact check's cheap verdicts and model inputs ------===//
+
+#include "scheduler/exact/Model.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
+
+#include <algorithm>
+
+using namespace tilepipe;
+using namespace tilepipe::sched;
+using namespace tilepipe::sched::exact;
+
+ExactResult exact::unknownResult(std::string reason) {
+  ExactResult r;
+  r.verdict = Verdict::Unknown;
+  r.reason = std::move(reason);
+  return r;
+}
+
+ExactResult exact::infeasibleResult(std::string reason) {
+  ExactResult r;
+  r.verdict = Verdict::Infeasible;
+  r.reason = std::move(reason);
+  return r;
+}
+
+__int128 exact::floorDiv(__int128 a, __int128 b) {
+  __int128 q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+ExactResult exact::acceptWitness(const Problem &problem, Schedule witness) {
+  DiagnosticList diags;
+  if (!problem.verify(witness, diags)) {
+    std::string msg = diags.all().empty() ? std::string("(no message)")
+                                          : diags.all().front().message;
+    return unknownResult("internal: the model's witness fails verify(): " +
+                         msg);
+  }
+  ExactResult result;
+  result.verdict = Verdict::Feasible;
+  result.witness = std::move(witness);
+  return result;
+}
+
+namespace {
+/// Inputs that would make fold() or verify() read out of bounds: the model
+/// is only defined for a well-formed problem.
+std::optional<std::string> malformed(const Problem &problem) {
+  const unsigned n = problem.getNumOps();
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  if (layout.poolCaps.size() != layout.numPools() ||
+      layout.poolBinding.size() != layout.numPools())
+    return std::string("resource layout has inconsistent pool tables");
+  for (const Dependence &d : problem.getDependences())
+    if (d.src >= n || d.dst >= n)
+      return "a dependence names op " + std::to_string(std::max(d.src, d.dst)) +
+             " of " + std::to_string(n);
+  llvm::ArrayRef<rrt::Footprint> fps = problem.getFootprints();
+  for (unsigned i = 0; i < n && i < fps.size(); ++i)
+    for (const rrt::Use &u : fps[i].getUses())
+      if (u.kind == rrt::Use::Kind::Bit ? u.index >= layout.numBits()
+                                        : u.index >= layout.numPools())
+        return "op " + std::to_string(i) +
+               " claims a resource the layout lacks";
+  for (int32_t root : problem.getGroups().roots())
+    for (OpId m : problem.getGroups().members(root))
+      if (m >= n)
+        return "constraint group " + std::to_string(root) + " names op " +
+               std::to_string(m);
+  return std::nullopt;
+}
+
+/// Row booleans (ops that hold something, times II) past which the model is
+/// not built: the verdict is Unknown.
+constexpr size_t kMaxRowLiterals = size_t(1) << 20;
+
+} // namespace
+
+Prepared exact::prepareModel(const Problem &problem, unsigned ii,
+                             const ExactOptions &opts) {
+  Prepared out;
+  auto unknown = [&](std::string reason) {
+    out.verdict = unknownResult(std::move(reason));
+    return std::move(out);
+  };
+  auto infeasible = [&](std::string reason) {
+    out.verdict = infeasibleResult(std::move(reason));
+    return std::move(out);
+  };
+  if (ii == 0)
+    return infeasible("II 0: verify() rejects every schedule");
+  const unsigned n = problem.getNumOps();
+  if (n > opts.maxOps)
+    return unknown("too many ops: " + std::to_string(n) + " > maxOps " +
+                   std::to_string(opts.maxOps));
+  if (std::optional<std::string> why = malformed(problem))
+    return unknown("malformed problem: " + *why);
+
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  llvm::ArrayRef<rrt::Footprint> fps = problem.getFootprints();
+
+  // Fold exactly as verify() does: an op without a footprint (or past the
+  // footprint table) holds nothing. A self-colliding fold is refused by the
+  // RRT at any start, so such an II has no schedule.
+  std::vector<rrt::FoldedFootprint> folded(n);
+  for (unsigned i = 0; i < n; ++i) {
+    if (i >= fps.size() || fps[i].empty())
+      continue;
+    folded[i] = fps[i].fold(layout, ii);
+    if (folded[i].selfConflict)
+      return infeasible("'" + problem.getOp(i).name +
+                        "' collides with itself when folded at II " +
+                        std::to_string(ii));
+  }
+
+  // Stage horizon K (docs/exact-check.md, "The stage horizon"): with the
+  // rows fixed, the least stage vector is a longest path over simple paths of
+  // the difference-constraint graph, each dependence edge weighing at most
+  // ceil((II - 1 + latency) / II) - distance. Saturates to "no bound".
+  std::optional<int64_t> horizon;
+  {
+    __int128 k = 0;
+    bool ok = true;
+    for (const Dependence &d : problem.getDependences()) {
+      __int128 w =
+          floorDiv(__int128(d.latency) + 2 * __int128(ii) - 2, ii) - d.distance;
+      if (w > 0)
+        k += w;
+      if (k > (__int128(1) << 40)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok)
+      horizon = int64_t(k);
+  }
+
+  // Claims per resource: bits first (index b), then binding pools
+  // (numBits + p); non-binding pools never refuse and are left out.
+  const unsigned numBits = layout.numBits(), numPools = layout.numPools();
+  std::vector<std::vector<Claim>> claims(numBits + numPools);
+  size_t numRowLiterals = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const rrt::FoldedFootprint &fp = folded[i];
+    if (!fp.empty())
+      numRowLiterals += ii;
+    for (unsigned c = 0; c < fp.numRows; ++c) {
+      const uint64_t *bits = fp.rowBits(c);
+      for (unsigned w = 0; w < fp.numWords; ++w)
+        for (uint64_t word = bits[w]; word; word &= word - 1) {
+          unsigned b = w * 64 + llvm::countr_zero(word);
+          if (b < numBits)
+            claims[b].push_back({i, c, 1});
+        }
+      for (const rrt::PoolClaim &pc : fp.rowClaims(c))
+        if (layout.poolBinding[pc.pool])
+          claims[numBits + pc.pool].push_back({i, c, pc.amount});
+    }
+  }
+
+  // Counting: whatever the rows, resource res receives the sum of its claims
+  // spread over II rows, so a sum above II * capacity fails some row. This is
+  // implied by the row constraints below; stating it up front spares the
+  // solver a pigeonhole argument, which CDCL search proves only slowly.
+  for (unsigned res = 0; res < numBits + numPools; ++res) {
+    const bool isBit = res < numBits;
+    const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
+    __int128 total = 0;
+    for (const Claim &cl : claims[res])
+      total += cl.amount;
+    if (total > __int128(cap) * ii)
+      return infeasible(
+          std::string(isBit ? "slot '" : "pool '") +
+          (isBit ? layout.bitNames[res] : layout.poolNames[res - numBits]) +
+          "' is claimed " + std::to_string(uint64_t(total)) +
+          " unit-rows, more than II " + std::to_string(ii) + " rows of " +
+          std::to_string(cap) + " hold");
+  }
+  if (numRowLiterals > kMaxRowLiterals)
+    return unknown("model too large: " + std::to_string(numRowLiterals) +
+                   " row literals at II " + std::to_string(ii) + " (limit " +
+                   std::to_string(kMaxRowLiterals) + ")");
+
+  out.input.ii = ii;
+  out.input.folded = std::move(folded);
+  out.input.horizon = horizon;
+  out.input.claims = std::move(claims);
+  out.input.numBits = numBits;
+  return out;
+}
