@@ -23,6 +23,7 @@
 #include <climits>
 #include <cstdint>
 #include <exception>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,131 @@ ExactResult unknown(std::string reason) {
 
 ExactResult infeasible(std::string reason) {
   return infeasibleResult(std::move(reason));
+}
+
+} // namespace
+
+namespace {
+
+/// Auto keeps the row model up to this II.
+constexpr unsigned kRowsUpToII = 256;
+
+/// A maximal stretch of an op's folded rows holding one amount of a
+/// resource: rows [offset, offset + length) mod II after the op's start.
+struct Run {
+  unsigned op;
+  int64_t offset, length;
+  uint64_t amount;
+};
+
+std::vector<Run> claimRuns(const std::vector<Claim> &claims, unsigned ii) {
+  std::map<unsigned, std::map<int64_t, uint64_t>> byOp;
+  for (const Claim &cl : claims)
+    byOp[cl.op][cl.row] += cl.amount;
+  std::vector<Run> runs;
+  for (auto &[op, rows] : byOp) {
+    size_t first = runs.size();
+    for (auto [c, amount] : rows) {
+      if (runs.size() > first && runs.back().amount == amount &&
+          runs.back().offset + runs.back().length == c)
+        ++runs.back().length;
+      else
+        runs.push_back({op, c, 1, amount});
+    }
+    // A run through the last row continues at row 0.
+    if (runs.size() - first >= 2 && runs[first].offset == 0 &&
+        runs.back().offset + runs.back().length == int64_t(ii) &&
+        runs.back().amount == runs[first].amount) {
+      runs.back().length += runs[first].length;
+      runs.erase(runs.begin() + first);
+    }
+  }
+  return runs;
+}
+
+/// Every row's load is at most the capacity iff it is at every run's first
+/// row (the load only rises where a run starts): run p's start row is
+/// covered by run q when (r_p - r_q + offset_p - offset_q) mod II lies in
+/// [0, length_q), a disjunction of difference bounds on r_p - r_q.
+void addRunConstraints(z3::context &ctx, z3::solver &solver,
+                       const std::vector<z3::expr> &row,
+                       const std::vector<std::vector<Run>> &runs,
+                       const std::vector<std::vector<Claim>> &claims,
+                       const rrt::ResourceLayout &layout, unsigned numBits,
+                       unsigned ii) {
+  const int64_t iiWide = ii;
+  for (unsigned res = 0; res < runs.size(); ++res) {
+    const bool isBit = res < numBits;
+    const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
+    uint64_t total = 0;
+    for (const Claim &cl : claims[res])
+      total += cl.amount;
+    if (total <= cap)
+      continue;
+    const std::vector<Run> &list = runs[res];
+    for (const Run &p : list) {
+      z3::expr load = ctx.int_val(int64_t(p.amount));
+      for (const Run &q : list) {
+        if (q.op == p.op)
+          continue;
+        z3::expr diff = row[p.op] - row[q.op];
+        const int64_t shift = p.offset - q.offset;
+        z3::expr cover = ctx.bool_val(false);
+        for (int64_t m = -2; m <= 1; ++m) {
+          int64_t lo = m * iiWide - shift, hi = lo + q.length - 1;
+          lo = std::max(lo, 1 - iiWide);
+          hi = std::min(hi, iiWide - 1);
+          if (lo <= hi)
+            cover =
+                cover || (diff >= ctx.int_val(lo) && diff <= ctx.int_val(hi));
+        }
+        if (isBit)
+          solver.add(!cover);
+        else
+          load = load +
+                 z3::ite(cover, ctx.int_val(int64_t(q.amount)), ctx.int_val(0));
+      }
+      if (!isBit)
+        solver.add(load <= ctx.int_val(int64_t(cap)));
+    }
+  }
+}
+
+ExactResult decideZ3(const Problem &problem, z3::solver &solver,
+                     const std::vector<z3::expr> &stage,
+                     const std::vector<z3::expr> &row, unsigned ii,
+                     const ExactOptions &opts) {
+  const unsigned n = problem.getNumOps();
+  switch (solver.check()) {
+  case z3::unsat:
+    return infeasible("no schedule at II " + std::to_string(ii) +
+                      " (proved by Z3)");
+  case z3::unknown: {
+    std::string why = solver.reason_unknown();
+    if (why.find("timeout") != std::string::npos ||
+        why.find("canceled") != std::string::npos)
+      return unknown("timeout after " + std::to_string(opts.timeoutMs) +
+                     " ms at II " + std::to_string(ii) + " (z3: " + why + ")");
+    return unknown("solver gave up at II " + std::to_string(ii) +
+                   " (z3: " + why + ")");
+  }
+  case z3::sat:
+    break;
+  }
+
+  z3::model model = solver.get_model();
+  Schedule witness;
+  witness.ii = ii;
+  witness.start.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    int64_t k = 0, r = 0;
+    if (!model.eval(stage[i], true).is_numeral_i64(k) ||
+        !model.eval(row[i], true).is_numeral_i64(r))
+      return unknown("internal: model value of op " + std::to_string(i) +
+                     " is not a 64-bit integer");
+    witness.start[i] = k * int64_t(ii) + r;
+  }
+  return acceptWitness(problem, std::move(witness));
 }
 
 } // namespace
@@ -143,6 +269,27 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
                      row[j] + ctx.int_val(problem.stepLength(j)) <= row[i]);
     }
 
+    // Resources as runs when that is the smaller model (long-latency tile
+    // loops at IIs in the thousands): see "Intervals" in the docs.
+    std::vector<std::vector<Run>> runs(claims.size());
+    uint64_t rowSize = 0, runSize = 0;
+    for (unsigned res = 0; res < claims.size(); ++res) {
+      runs[res] = claimRuns(claims[res], ii);
+      rowSize += uint64_t(ii) * claims[res].size();
+      runSize += uint64_t(runs[res].size()) * runs[res].size();
+    }
+    // Auto: rows up to II 256 (every HLS instance; there they decide
+    // md_grid/graph7 in 1.4 s where the runs time out), runs above when
+    // they are the smaller model (tile loops: a max_depth GEMM at II
+    // 1221-1267 in 0.4 s where rows decided nothing in 2 min).
+    const bool intervals = opts.resources == ResourceEncoding::Intervals ||
+                           (opts.resources == ResourceEncoding::Auto &&
+                            ii > kRowsUpToII && runSize < rowSize);
+    if (intervals) {
+      addRunConstraints(ctx, solver, row, runs, claims, layout, numBits, ii);
+      return decideZ3(problem, solver, stage, row, ii, opts);
+    }
+
     // One-hot row booleans, only for ops that hold something, in the order
     // encoding: row_i_q <=> (r_i >= q) && !(r_i >= q + 1). Exactly one is
     // true by construction. (row_i_q <=> r_i == q plus an explicit
@@ -205,37 +352,7 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
       }
     }
 
-    switch (solver.check()) {
-    case z3::unsat:
-      return infeasible("no schedule at II " + std::to_string(ii) +
-                        " (proved by Z3)");
-    case z3::unknown: {
-      std::string why = solver.reason_unknown();
-      if (why.find("timeout") != std::string::npos ||
-          why.find("canceled") != std::string::npos)
-        return unknown("timeout after " + std::to_string(opts.timeoutMs) +
-                       " ms at II " + std::to_string(ii) + " (z3: " + why +
-                       ")");
-      return unknown("solver gave up at II " + std::to_string(ii) +
-                     " (z3: " + why + ")");
-    }
-    case z3::sat:
-      break;
-    }
-
-    z3::model model = solver.get_model();
-    Schedule witness;
-    witness.ii = ii;
-    witness.start.resize(n);
-    for (unsigned i = 0; i < n; ++i) {
-      int64_t k = 0, r = 0;
-      if (!model.eval(stage[i], true).is_numeral_i64(k) ||
-          !model.eval(row[i], true).is_numeral_i64(r))
-        return unknown("internal: model value of op " + std::to_string(i) +
-                       " is not a 64-bit integer");
-      witness.start[i] = k * int64_t(ii) + r;
-    }
-    return acceptWitness(problem, std::move(witness));
+    return decideZ3(problem, solver, stage, row, ii, opts);
   } catch (const z3::exception &e) {
     return unknown(std::string("z3 error: ") + e.msg());
   } catch (const std::exception &e) {

@@ -33,6 +33,11 @@ enum class Verdict { Feasible, Infeasible, Unknown };
 /// measurements: Z3 wins on the HLS instances, SAT on small random ones).
 enum class Solver { Z3, Sat, Portfolio };
 
+/// How Z3 sees the resources: a boolean per op and modulo row (its size
+/// grows with the II), pairwise covers of the ops' runs of held rows (grows
+/// with the ops), or whichever model is smaller (Auto).
+enum class ResourceEncoding { Auto, Rows, Intervals };
+
 struct ExactOptions {
   /// Solver time limit per II, in milliseconds (0: none). The portfolio
   /// gives each solver this limit.
@@ -40,6 +45,7 @@ struct ExactOptions {
   /// Larger problems are not attempted: the verdict is Unknown.
   unsigned maxOps = 64;
   Solver solver = Solver::Portfolio;
+  ResourceEncoding resources = ResourceEncoding::Auto;
 };
 
 struct ExactResult {

@@ -147,13 +147,15 @@ Problem constrainedProblem(std::mt19937 &rng, unsigned numOps) {
 
 // Each solver on its own (force-serial problems are Z3's: SAT answers
 // Unknown there and is skipped), then the portfolio.
-class ExactSolvers : public ::testing::TestWithParam<Solver> {};
+class ExactSolvers
+    : public ::testing::TestWithParam<std::pair<Solver, ResourceEncoding>> {};
 
 TEST_P(ExactSolvers, AgreesWithBruteForceOnTinyProblems) {
   std::mt19937 rng(20240611);
   unsigned checked = 0, feasible = 0;
   ExactOptions opts;
-  opts.solver = GetParam();
+  opts.solver = GetParam().first;
+  opts.resources = GetParam().second;
   for (unsigned iter = 0; iter < 300; ++iter) {
     unsigned numOps = 1 + iter % 5;
     Problem p = constrainedProblem(rng, numOps);
@@ -161,7 +163,7 @@ TEST_P(ExactSolvers, AgreesWithBruteForceOnTinyProblems) {
     for (unsigned ii = 1; ii <= maxII; ++ii) {
       std::optional<Schedule> oracle = bruteForce(p, ii);
       ExactResult r = checkII(p, ii, opts);
-      if (GetParam() == Solver::Sat && p.isForceSerial() &&
+      if (opts.solver == Solver::Sat && p.isForceSerial() &&
           r.verdict == Verdict::Unknown)
         continue;
       ASSERT_NE(r.verdict, Verdict::Unknown)
@@ -180,19 +182,49 @@ TEST_P(ExactSolvers, AgreesWithBruteForceOnTinyProblems) {
   EXPECT_LT(feasible, checked - checked / 5);
 }
 
-INSTANTIATE_TEST_SUITE_P(Solvers, ExactSolvers,
-                         ::testing::Values(Solver::Z3, Solver::Sat,
-                                           Solver::Portfolio),
-                         [](const ::testing::TestParamInfo<Solver> &info) {
-                           switch (info.param) {
-                           case Solver::Z3:
-                             return "Z3";
-                           case Solver::Sat:
-                             return "Sat";
-                           default:
-                             return "Portfolio";
-                           }
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Solvers, ExactSolvers,
+    ::testing::Values(std::pair{Solver::Z3, ResourceEncoding::Rows},
+                      std::pair{Solver::Z3, ResourceEncoding::Intervals},
+                      std::pair{Solver::Sat, ResourceEncoding::Auto},
+                      std::pair{Solver::Portfolio, ResourceEncoding::Auto}),
+    [](const auto &info) -> std::string {
+      switch (info.param.first) {
+      case Solver::Z3:
+        return info.param.second == ResourceEncoding::Rows ? "Z3Rows"
+                                                           : "Z3Intervals";
+      case Solver::Sat:
+        return "Sat";
+      default:
+        return "Portfolio";
+      }
+    });
+
+// The interval model and the row model of Z3 agree on problems too big for
+// brute force.
+TEST(ExactProperty, IntervalsAgreeWithRows) {
+  std::mt19937 rng(515);
+  unsigned decided = 0;
+  for (unsigned iter = 0; iter < 60; ++iter) {
+    Problem p = tilepipe::testing::randomProblem(rng, 6 + iter % 14);
+    rrt::Bounds b = p.computeBounds();
+    if (b.recurrenceInfeasible || b.resourceInfeasible)
+      continue;
+    for (unsigned ii = b.mii > 1 ? b.mii - 1 : 1; ii <= b.mii + 3; ++ii) {
+      ExactOptions rows, runs;
+      rows.solver = runs.solver = Solver::Z3;
+      rows.resources = ResourceEncoding::Rows;
+      runs.resources = ResourceEncoding::Intervals;
+      ExactResult a = checkII(p, ii, rows), c = checkII(p, ii, runs);
+      if (a.verdict == Verdict::Unknown || c.verdict == Verdict::Unknown)
+        continue;
+      EXPECT_EQ(a.verdict, c.verdict) << "problem " << iter << " II " << ii;
+      expectWitnessValid(p, c, ii);
+      ++decided;
+    }
+  }
+  EXPECT_GT(decided, 150u);
+}
 
 // Z3 and CaDiCaL decide the same model: on larger random problems (too big
 // for brute force) every II both decide gets the same verdict.
