@@ -8,6 +8,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace tilepipe;
 
@@ -74,7 +76,7 @@ attrs::seedConstraints(ArrayRef<Operation *> ops,
   constraints.clear();
   constraints.reserve(ops.size());
   // gid -> the op that first named its leader, for the contradiction report.
-  llvm::DenseMap<int32_t, Operation *> leaderSource;
+  std::map<int32_t, Operation *> leaderSource; // Any int32_t is a gid.
   bool ok = true;
   for (auto [index, op] : llvm::enumerate(ops)) {
     FailureOr<sched::OpConstraints> c = readConstraints(op);

@@ -18,6 +18,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 
 namespace tilepipe::sched {
@@ -76,13 +77,16 @@ public:
 private:
   int32_t find(int32_t gid) const;
 
-  llvm::DenseMap<int32_t, int32_t> leaderOf; ///< gid -> leader gid.
-  llvm::SmallVector<int32_t> gidOrder;       ///< gids in first-seen order.
-  llvm::DenseMap<OpId, int32_t> memberGid;   ///< op -> its own gid.
-  llvm::SmallVector<OpId> memberOrder;       ///< ops in program order.
+  // std::map, not DenseMap: every int32_t is a valid gid, and DenseMap
+  // reserves two of them (INT32_MAX and INT32_MIN) as its empty and
+  // tombstone keys.
+  std::map<int32_t, int32_t> leaderOf;     ///< gid -> leader gid.
+  llvm::SmallVector<int32_t> gidOrder;     ///< gids in first-seen order.
+  llvm::DenseMap<OpId, int32_t> memberGid; ///< op -> its own gid.
+  llvm::SmallVector<OpId> memberOrder;     ///< ops in program order.
   // Frozen state.
-  llvm::DenseMap<int32_t, int32_t> rootOf;
-  llvm::DenseMap<int32_t, llvm::SmallVector<OpId, 4>> membersOf;
+  std::map<int32_t, int32_t> rootOf;
+  std::map<int32_t, llvm::SmallVector<OpId, 4>> membersOf;
   llvm::DenseSet<OpId> pending;
 };
 

@@ -16,6 +16,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/JSON.h"
 
+#include <optional>
 #include <string>
 
 namespace tilepipe::support {
@@ -40,6 +41,29 @@ inline std::string jsonPathKey(llvm::StringRef parent, llvm::StringRef key) {
   }
   out += "\"]";
   return out;
+}
+
+/// The offset of the first '[' or '{' that opens level `maxDepth + 1`
+/// (strings skipped), or none. json::parse, json::Value's destructor and
+/// the readers' walks recurse once per level, so deeper text must be
+/// refused before it is parsed.
+inline std::optional<size_t> jsonTooDeep(llvm::StringRef text,
+                                         unsigned maxDepth) {
+  unsigned depth = 0;
+  for (size_t pos = 0, e = text.size(); pos < e; ++pos) {
+    char c = text[pos];
+    if (c == '"') {
+      for (++pos; pos < e && text[pos] != '"'; ++pos)
+        if (text[pos] == '\\')
+          ++pos;
+    } else if (c == '[' || c == '{') {
+      if (++depth > maxDepth)
+        return pos;
+    } else if ((c == ']' || c == '}') && depth) {
+      --depth;
+    }
+  }
+  return std::nullopt;
 }
 
 /// `parent[index]`.

@@ -464,16 +464,15 @@ Error Loader::loadChip(const json::Value &v, StringRef path) {
   if (!object)
     return object.takeError();
   ObjectReader r(**object, path.str());
-  if (Error err = r.keys({"sm_count", "clock_mhz", "default_l2_reuse",
-                          "source"}))
+  if (Error err =
+          r.keys({"sm_count", "clock_mhz", "default_l2_reuse", "source"}))
     return err;
   // Like caps: every field optional, an absent one keeps its inherited (or
   // default sm_100a) value.
   ChipInfo &chip = m.chip;
   if (Error err = r.integer("sm_count", false, 1, kMaxUnsigned, chip.smCount))
     return err;
-  if (Error err =
-          r.integer("clock_mhz", false, 1, kMaxUnsigned, chip.clockMHz))
+  if (Error err = r.integer("clock_mhz", false, 1, kMaxUnsigned, chip.clockMHz))
     return err;
   if (Error err = r.integer("default_l2_reuse", false, 1, kMaxUnsigned,
                             chip.defaultL2Reuse))
@@ -827,6 +826,20 @@ json::Value quantityToJSON(const Quantity &q) {
 
 llvm::Expected<TargetModel> TargetModel::fromJSON(StringRef text,
                                                   StringRef fileName) {
+  // A target file is a few levels deep; 20000 levels once overflowed the
+  // stack inside json::parse.
+  constexpr unsigned kMaxTargetDepth = 64;
+  if (std::optional<size_t> at =
+          tilepipe::support::jsonTooDeep(text, kMaxTargetDepth)) {
+    StringRef before = text.take_front(*at);
+    size_t lineStart = before.rfind('\n');
+    unsigned column =
+        *at - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1;
+    return llvm::createStringError(
+        fileName + ":" + llvm::Twine(1 + before.count('\n')) + ":" +
+        llvm::Twine(column) + ": arrays and objects nest deeper than " +
+        llvm::Twine(kMaxTargetDepth));
+  }
   llvm::Expected<json::Value> parsed = json::parse(text);
   if (!parsed)
     return syntaxError(fileName, parsed.takeError());
@@ -914,17 +927,17 @@ json::Value TargetModel::toJSON() const {
     classes[cls.name] = std::move(o);
   }
 
-  return json::Object{{"name", name},
-                      {"description", description},
-                      {"slots", std::move(slotArray)},
-                      {"pools", std::move(poolArray)},
-                      {"caps", std::move(capsObject)},
-                      {"chip", json::Object{
-                                   {"sm_count", chip.smCount},
-                                   {"clock_mhz", chip.clockMHz},
-                                   {"default_l2_reuse", chip.defaultL2Reuse},
-                                   {"source", chip.source}}},
-                      {"op_classes", std::move(classes)}};
+  return json::Object{
+      {"name", name},
+      {"description", description},
+      {"slots", std::move(slotArray)},
+      {"pools", std::move(poolArray)},
+      {"caps", std::move(capsObject)},
+      {"chip", json::Object{{"sm_count", chip.smCount},
+                            {"clock_mhz", chip.clockMHz},
+                            {"default_l2_reuse", chip.defaultL2Reuse},
+                            {"source", chip.source}}},
+      {"op_classes", std::move(classes)}};
 }
 
 //===----------------------------------------------------------------------===//

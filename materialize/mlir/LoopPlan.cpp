@@ -88,6 +88,19 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
       readSchedule(loop, lp, published, kind, why);
   if (!schedule)
     return failure();
+  // A published II above the serial length gains nothing (the serial
+  // schedule fits there) and its RRT alone has II rows: 2^31 - 1 ran out of
+  // memory. Stages past kMaxStages would unroll that many prologue and
+  // epilogue copies.
+  constexpr int64_t kMinIICap = 1 << 16;
+  const int64_t iiCap = std::max<int64_t>(kMinIICap, lp.problem.serialLength());
+  if (int64_t(schedule->ii) > iiCap) {
+    why = "its II " + std::to_string(schedule->ii) +
+          " is above the loop's serial length " +
+          std::to_string(lp.problem.serialLength()) + " (and above " +
+          std::to_string(kMinIICap) + "), where a serial schedule fits";
+    return failure();
+  }
   sched::DiagnosticList violations;
   if (!lp.problem.verify(*schedule, violations)) {
     why =
@@ -96,6 +109,13 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   }
   plan.schedule =
       sched::ScheduleAnalysis::fromSchedule(lp.problem, *schedule, kind);
+  constexpr unsigned kMaxStages = 256;
+  if (plan.schedule.numStages > kMaxStages) {
+    why = "its schedule has " + std::to_string(plan.schedule.numStages) +
+          " stages; stage code is emitted for at most " +
+          std::to_string(kMaxStages);
+    return failure();
+  }
 
   PlanInput &in = plan.input;
   in.problem = &lp.problem;

@@ -32,6 +32,7 @@
 
 #include <cstdio>
 #include <limits>
+#include <map>
 
 using namespace tilepipe;
 using namespace tilepipe::io;
@@ -488,7 +489,7 @@ Error Reader::readOp(const json::Value &v, StringRef path,
 /// gid links the group to its leader, and a gid may name one leader only.
 Error Reader::readGroups(sched::Problem &problem) const {
   sched::ConstraintGroups &groups = problem.getGroups();
-  llvm::DenseMap<int32_t, sched::OpId> leaderSource;
+  std::map<int32_t, sched::OpId> leaderSource; // Any int32_t is a gid.
   for (sched::OpId id = 0, e = problem.getNumOps(); id < e; ++id) {
     const sched::OpConstraints &c = problem.getOp(id).constraints;
     if (!c.gid)
