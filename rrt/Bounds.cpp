@@ -352,8 +352,14 @@ solveComponent(const Graph &g, PositiveCycleFinder &finder,
     // The cycle is positive at x, so lat > x * dist and the ratio's ceiling
     // exceeds x: every II below it keeps this cycle positive.
     assert(lat > 0 && uint64_t(lat) > x * dist && "cycle not positive");
-    lo = clampToUnsigned(ceilDiv(uint64_t(lat), dist));
+    uint64_t ratio = ceilDiv(uint64_t(lat), dist);
     raised = true;
+    // A cycle that needs an II past the unsigned range: the bound saturates
+    // there instead of probing the same clamped II forever (a 2-op loop on
+    // 2^62-element tiles hung here).
+    if (ratio >= UINT_MAX)
+      return UINT_MAX;
+    lo = unsigned(ratio);
   }
 }
 

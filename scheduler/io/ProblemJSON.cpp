@@ -77,7 +77,21 @@ struct ScanResult {
     std::vector<std::pair<size_t, size_t>> elements;
   };
   BigArray ops, edges;
+  /// A \u escape of a lone UTF-16 surrogate, which json::parse would
+  /// silently replace with U+FFFD (a name would change unnoticed).
+  std::optional<size_t> loneSurrogateAt;
 };
+
+/// The 16-bit value of the \uXXXX escape at `at` (pointing at the
+/// backslash), if it is one.
+std::optional<unsigned> unicodeEscape(StringRef text, size_t at) {
+  if (at + 6 > text.size() || text[at] != '\\' || text[at + 1] != 'u')
+    return std::nullopt;
+  unsigned value = 0;
+  if (text.substr(at + 2, 4).getAsInteger(16, value))
+    return std::nullopt;
+  return value;
+}
 
 ScanResult scanText(StringRef text) {
   struct Level {
@@ -109,9 +123,21 @@ ScanResult scanText(StringRef text) {
       elementBegin = pos;
     if (c == '"') {
       size_t begin = pos + 1;
-      for (++pos; pos < e && text[pos] != '"'; ++pos)
-        if (text[pos] == '\\')
-          ++pos;
+      for (++pos; pos < e && text[pos] != '"'; ++pos) {
+        if (text[pos] != '\\')
+          continue;
+        std::optional<unsigned> unit = unicodeEscape(text, pos);
+        if (unit && *unit >= 0xD800 && *unit <= 0xDFFF) {
+          std::optional<unsigned> low = unicodeEscape(text, pos + 6);
+          bool paired =
+              *unit < 0xDC00 && low && *low >= 0xDC00 && *low <= 0xDFFF;
+          if (!paired && !result.loneSurrogateAt)
+            result.loneSurrogateAt = pos;
+          if (paired)
+            pos += 6;
+        }
+        ++pos;
+      }
       if (stack.empty() || !stack.back().object || !stack.back().expectKey)
         continue;
       Level &top = stack.back();
@@ -640,6 +666,12 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
     return makeReadError(shownName, line, column,
                          "arrays and objects nest deeper than " +
                              llvm::Twine(kMaxJSONDepth));
+  }
+  if (scan.loneSurrogateAt) {
+    auto [line, column] = lineColumn(text, *scan.loneSurrogateAt);
+    return makeReadError(shownName, line, column,
+                         "a \\u escape names a lone UTF-16 surrogate, which "
+                         "is not a character");
   }
   // The syntax error of the whole text, whichever piece found one first.
   auto wholeTextError = [&]() -> Error {

@@ -176,6 +176,19 @@ TEST(RecMIITest, NoCyclesGivesOne) {
   EXPECT_TRUE(cycle.empty());
 }
 
+// A cycle whose ratio passes the unsigned range saturates at UINT_MAX (it
+// once probed the same clamped II forever).
+TEST(RecMIITest, RatioPastUnsignedSaturates) {
+  ResourceLayout l = layout();
+  std::vector<Footprint> fps = emptyOps(l, 2);
+  std::vector<DepEdge> deps = {{0, 1, int64_t(1) << 58, 0},
+                               {1, 0, int64_t(1) << 58, 1}};
+  llvm::SmallVector<unsigned, 4> cycle;
+  EXPECT_EQ(computeRecMII(input(l, fps, deps), &cycle),
+            std::optional<unsigned>(UINT_MAX));
+  EXPECT_EQ(cycle, (llvm::SmallVector<unsigned, 4>{0, 1}));
+}
+
 TEST(RecMIITest, TwoOpCycle) {
   ResourceLayout l = layout();
   std::vector<Footprint> fps = emptyOps(l, 2);
