@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 OPT := $(BUILD)/bin/tilepipe-opt
 EXAMPLES := $(sort $(wildcard examples/*.mlir))
 
-.PHONY: all deps configure build run test bench clean format
+.PHONY: all deps configure build tools run test bench clean format
 
 all: build
 
@@ -21,7 +21,13 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# Only the two tools the examples need (the tests and benchmarks are most of
+# the build).
+tools: configure
+	@echo "tilepipe: building tilepipe-opt and tilepipe"
+	@cmake --build $(BUILD) -j $(JOBS) --target tilepipe-opt tilepipe
+
+run: tools
 	@for f in $(EXAMPLES); do \
 	  echo "== $$f"; \
 	  $(OPT) $$f --tileas-generate-schedule=print-schedule --tileas-materialize-schedule=print-plan -o /dev/null || exit 1; \
