@@ -54,6 +54,30 @@ def run_lit(build, tmp):
     return passed, failed
 
 
+def run_consumer(build, tmp):
+    """Installs tilepipe to a temporary prefix, then configures, builds and
+    runs the out-of-tree consumer in examples/consumer against it: the CMake
+    package as a compiler would use it (docs/adopting.md)."""
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    prefix = os.path.join(tmp, "prefix")
+    cbuild = os.path.join(tmp, "consumer")
+    steps = [
+        ["cmake", "--install", build, "--prefix", prefix],
+        ["cmake", "-G", "Ninja", "-S", os.path.join(src, "examples", "consumer"),
+         "-B", cbuild, f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_BUILD_TYPE=Release"],
+        ["cmake", "--build", cbuild],
+        [os.path.join(cbuild, "tilepipe-consumer")],
+    ]
+    for step in steps:
+        proc = subprocess.run(step, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if proc.returncode:
+            sys.stdout.write(proc.stdout)
+            print(f"consumer: 0 passed, 1 failed ({' '.join(step[:2])} exited {proc.returncode})")
+            return 0, 1
+    print("consumer: 1 passed, 0 failed")
+    return 1, 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
@@ -66,6 +90,9 @@ def main():
                 passed += p
                 failed += f
         p, f = run_lit(args.build, tmp)
+        passed += p
+        failed += f
+        p, f = run_consumer(args.build, tmp)
         passed += p
         failed += f
     print(f"{passed} passed, {failed} failed")

@@ -106,20 +106,21 @@ ScanResult scanText(StringRef text) {
   // The big array being scanned (stack depth 2 under a root object), and
   // where its current element began.
   ScanResult::BigArray *big = nullptr;
-  std::optional<size_t> elementBegin;
+  // Where the current element began; npos when none has.
+  size_t elementBegin = StringRef::npos;
   auto endElement = [&](size_t end) {
-    if (big && elementBegin) {
-      size_t b = *elementBegin;
+    if (big && elementBegin != StringRef::npos) {
+      size_t b = elementBegin;
       while (end > b && isspace(static_cast<unsigned char>(text[end - 1])))
         --end;
       big->elements.push_back({b, end});
     }
-    elementBegin.reset();
+    elementBegin = StringRef::npos;
   };
   for (size_t pos = 0, e = text.size(); pos < e; ++pos) {
     char c = text[pos];
-    if (big && stack.size() == 2 && !elementBegin && c != ',' && c != ']' &&
-        !isspace(static_cast<unsigned char>(c)))
+    if (big && stack.size() == 2 && elementBegin == StringRef::npos &&
+        c != ',' && c != ']' && !isspace(static_cast<unsigned char>(c)))
       elementBegin = pos;
     if (c == '"') {
       size_t begin = pos + 1;

@@ -600,11 +600,13 @@ TEST(EngineDefects, AlignedFirstFitTilesASaturatedPool) {
     plainSeated += plain.starts.has_value();
     alignedSeated += aligned.starts.has_value();
     alignedSeats += aligned.stats.aligned;
-    if (aligned.starts)
+    if (aligned.starts) {
       EXPECT_TRUE(verifies(p, mii, *aligned.starts));
-    if (!plain.starts)
+    }
+    if (!plain.starts) {
       EXPECT_NE(plain.failure.reason.find("first fit found no free seat"),
                 std::string::npos);
+    }
   }
   std::printf("[ measured ] seated at MII: first fit %u, aligned %u of 200\n",
               plainSeated, alignedSeated);
