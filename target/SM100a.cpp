@@ -1,11 +1,12 @@
 //===- SM100a.cpp - the built-in Blackwell sm_100a description ------------===//
 //
 // Every number here is data with its source beside it: "blackwell-facts
-// §x" is /work/shared/docs/blackwell-facts.md (public B200 measurements,
-// CUTLASS; "SA" is the SemiAnalysis B200 microbenchmarks it cites),
-// "tileiras-facts §x" is /work/shared/docs/tileiras-facts.md (the
-// reverse-engineered TileAS book). Numbers without a public source say
-// "assumption". docs/target.md explains each choice; target/sm_100a.json is
+// §x" is the project's shared notes (docs/blackwell-facts.md beside the
+// repository: public B200 measurements, CUTLASS; "SA" is the SemiAnalysis
+// B200 microbenchmarks it cites), "tileiras-facts §x" likewise
+// (tileiras-facts.md, the reverse-engineered TileAS book). Numbers without a
+// public source say "assumption". docs/target.md explains each choice;
+// target/sm_100a.json is
 // this model as `tilepipe target --dump --json` writes it.
 //
 //===----------------------------------------------------------------------===//
