@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 OPT := $(BUILD)/bin/tilepipe-opt
 EXAMPLES := $(sort $(wildcard examples/*.mlir))
 
-.PHONY: all deps configure build tools run test bench clean format
+.PHONY: all deps configure build tools run test test-sanitize bench clean format
 
 all: build
 
@@ -35,6 +35,18 @@ run: tools
 
 test: build
 	@python3 scripts/run-tests.py --build $(BUILD)
+
+# The whole build and every test under AddressSanitizer and
+# UndefinedBehaviorSanitizer (GCC's runtimes); UB aborts the test that hits it.
+SAN_BUILD ?= build-sanitize
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+test-sanitize: deps
+	@test -f $(SAN_BUILD)/build.ninja || cmake -G Ninja -S . -B $(SAN_BUILD) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$(SAN_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+	@ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  python3 scripts/run-tests.py --build $(SAN_BUILD)
 
 bench: build
 	@cmake --build $(BUILD) --target bench-all

@@ -52,8 +52,11 @@ struct ModuloOptions {
   /// out the best schedule found so far is returned (the serial schedule
   /// when none was) and IISearchStats::exhausted says so. The time limit
   /// makes the result depend on the machine's speed; tests use attempts.
+  /// The default time limit, 10 s, only binds on loops no compiler should
+  /// wait for (a 2-op loop of 2^20-cycle pool footprints ran past a minute);
+  /// every loop in the tests and benchmarks finishes far below it.
   uint64_t maxAttempts = 0;
-  uint64_t timeLimitMs = 0;
+  uint64_t timeLimitMs = 10000;
   /// Set by the search from timeLimitMs: a placement attempt that is still
   /// running when it passes stops (one attempt on a 10k-op loop can take a
   /// minute, far past the user's limit). Unset: no deadline.

@@ -69,9 +69,9 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
     Option<"maxAttempts", "max-attempts", "uint64_t", "0",
            "Per-loop budget of placement attempts (0: none); when it runs "
            "out, the best schedule so far is kept">,
-    Option<"timeLimitMs", "time-limit-ms", "uint64_t", "0",
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", "10000",
            "Per-loop wall-clock budget of the II search in milliseconds (0: "
-           "none); the result then depends on the machine's speed">,
+           "none); when it binds the result depends on the machine's speed">,
     ListOption<"arms", "arms", "std::string",
                "Placement arms to run: permute, fuse, retry, cost (default all)">,
     Option<"proveOptimal", "prove-optimal", "bool", "false",

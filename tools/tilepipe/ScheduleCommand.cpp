@@ -75,7 +75,7 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "far\n"
         "                       is printed with a warning\n"
         "  --time-limit-ms=N    per-loop wall-clock budget of the II search "
-        "(0: none)\n"
+        "(default 10000, 0: none)\n"
         "  --stages=POLICY      late (default): sink ops to the latest stage "
         "their\n"
         "                       consumers allow; asap: as seated\n"
