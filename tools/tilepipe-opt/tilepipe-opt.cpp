@@ -6,12 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/ExternalModels.h"
 #include "ir/TileASDialect.h"
 #include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -33,9 +35,11 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::tileas::TileASDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  mlir::ub::UBDialect>();
+                  mlir::func::FuncDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect, mlir::ub::UBDialect>();
+  // Other dialects' ops the scheduler understands (docs/adopting.md).
+  tilepipe::registerArithMathSchedulingModels(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tilepipe tile-IR driver\n", registry));
 }

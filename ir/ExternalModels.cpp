@@ -1,0 +1,25 @@
+//===- ExternalModels.cpp - the scheduling interface on arith and math ----===//
+
+#include "ir/ExternalModels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+
+void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
+    arith::AddFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::AddFOp, FmaClass>>(*ctx);
+    arith::SubFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::SubFOp, FmaClass>>(*ctx);
+    arith::MulFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::MulFOp, FmaClass>>(*ctx);
+    arith::MaximumFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::MaximumFOp, FmaClass>>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
+    math::Exp2Op::attachInterface<
+        ElementwiseSchedulingModel<math::Exp2Op, Exp2Class>>(*ctx);
+  });
+}

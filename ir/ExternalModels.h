@@ -1,0 +1,52 @@
+//===- ExternalModels.h - the scheduling interface on other dialects -*- C++
+//-*-===//
+//
+// SchedulableOpInterface attached as external models to ops of dialects other
+// than tileas, so a compiler's own IR is scheduled without rewriting it into
+// tileas first (docs/adopting.md). Registered here: elementwise arith and
+// math ops on ranked tensors, mapped to the SIMT op classes of the target
+// (fma, exp2). A compiler attaches its own the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_IR_EXTERNALMODELS_H
+#define TILEPIPE_IR_EXTERNALMODELS_H
+
+#include "ir/TileASDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace tilepipe {
+
+/// The target op class an external model names.
+struct FmaClass {
+  static constexpr llvm::StringLiteral name = "fma";
+};
+struct Exp2Class {
+  static constexpr llvm::StringLiteral name = "exp2";
+};
+
+/// An elementwise op on a ranked tensor: op class `Class::name`, work = the
+/// elements of its result. The pattern a compiler copies for its own ops.
+template <typename OpTy, typename Class>
+struct ElementwiseSchedulingModel
+    : public mlir::tileas::SchedulableOpInterface::ExternalModel<
+          ElementwiseSchedulingModel<OpTy, Class>, OpTy> {
+  llvm::StringRef getOpClass(mlir::Operation *) const { return Class::name; }
+  target::OpWork getWork(mlir::Operation *op) const {
+    target::OpWork work;
+    if (auto shaped =
+            llvm::dyn_cast<mlir::ShapedType>(op->getResult(0).getType()))
+      if (shaped.hasStaticShape())
+        work.elements = shaped.getNumElements();
+    return work;
+  }
+  bool isAccumulatorOperand(mlir::Operation *, unsigned) const { return false; }
+};
+
+/// arith.addf/subf/mulf/maximumf as "fma", math.exp2 as "exp2".
+void registerArithMathSchedulingModels(mlir::DialectRegistry &registry);
+
+} // namespace tilepipe
+
+#endif // TILEPIPE_IR_EXTERNALMODELS_H
