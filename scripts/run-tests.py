@@ -61,10 +61,20 @@ def run_consumer(build, tmp):
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     prefix = os.path.join(tmp, "prefix")
     cbuild = os.path.join(tmp, "consumer")
+    # The consumer is compiled as the installed libraries were (a sanitizer
+    # build's libraries need the sanitizer runtimes at link time).
+    flags = []
+    cache = os.path.join(build, "CMakeCache.txt")
+    if os.path.exists(cache):
+        with open(cache) as f:
+            for line in f:
+                for var in ("CMAKE_CXX_FLAGS", "CMAKE_EXE_LINKER_FLAGS"):
+                    if line.startswith(var + ":") and line.split("=", 1)[1].strip():
+                        flags.append(f"-D{var}={line.split('=', 1)[1].strip()}")
     steps = [
         ["cmake", "--install", build, "--prefix", prefix],
         ["cmake", "-G", "Ninja", "-S", os.path.join(src, "examples", "consumer"),
-         "-B", cbuild, f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_BUILD_TYPE=Release"],
+         "-B", cbuild, f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_BUILD_TYPE=Release"] + flags,
         ["cmake", "--build", cbuild],
         [os.path.join(cbuild, "tilepipe-consumer")],
     ]
