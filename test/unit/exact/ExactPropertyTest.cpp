@@ -200,36 +200,12 @@ INSTANTIATE_TEST_SUITE_P(
       }
     });
 
-// The interval model and the row model of Z3 agree on problems too big for
-// brute force.
-TEST(ExactProperty, IntervalsAgreeWithRows) {
-  std::mt19937 rng(515);
-  unsigned decided = 0;
-  for (unsigned iter = 0; iter < 60; ++iter) {
-    Problem p = tilepipe::testing::randomProblem(rng, 6 + iter % 14);
-    rrt::Bounds b = p.computeBounds();
-    if (b.recurrenceInfeasible || b.resourceInfeasible)
-      continue;
-    for (unsigned ii = b.mii > 1 ? b.mii - 1 : 1; ii <= b.mii + 3; ++ii) {
-      ExactOptions rows, runs;
-      rows.solver = runs.solver = Solver::Z3;
-      rows.resources = ResourceEncoding::Rows;
-      runs.resources = ResourceEncoding::Intervals;
-      ExactResult a = checkII(p, ii, rows), c = checkII(p, ii, runs);
-      if (a.verdict == Verdict::Unknown || c.verdict == Verdict::Unknown)
-        continue;
-      EXPECT_EQ(a.verdict, c.verdict) << "problem " << iter << " II " << ii;
-      expectWitnessValid(p, c, ii);
-      ++decided;
-    }
-  }
-  EXPECT_GT(decided, 150u);
-}
-
-// Z3 and CaDiCaL decide the same model: on larger random problems (too big
-// for brute force) every II both decide gets the same verdict.
-TEST(ExactProperty, SatAgreesWithZ3) {
-  std::mt19937 rng(4242);
+// Two exact configurations decide the same model: on random problems too
+// big for brute force (6-19 ops, MII - 1 .. MII + 3) every II both decide
+// gets the same verdict, and the second's witnesses pass verify().
+void expectSameVerdicts(uint32_t seed, const ExactOptions &first,
+                        const ExactOptions &second) {
+  std::mt19937 rng(seed);
   unsigned decided = 0, feasible = 0;
   for (unsigned iter = 0; iter < 60; ++iter) {
     unsigned numOps = 6 + iter % 14;
@@ -238,15 +214,12 @@ TEST(ExactProperty, SatAgreesWithZ3) {
     if (b.recurrenceInfeasible || b.resourceInfeasible)
       continue;
     for (unsigned ii = b.mii > 1 ? b.mii - 1 : 1; ii <= b.mii + 3; ++ii) {
-      ExactOptions z3, sat;
-      z3.solver = Solver::Z3;
-      sat.solver = Solver::Sat;
-      ExactResult a = checkII(p, ii, z3), c = checkII(p, ii, sat);
+      ExactResult a = checkII(p, ii, first), c = checkII(p, ii, second);
       if (a.verdict == Verdict::Unknown || c.verdict == Verdict::Unknown)
         continue;
       EXPECT_EQ(a.verdict, c.verdict)
-          << "problem " << iter << " (" << numOps << " ops) II " << ii
-          << ": z3 " << toString(a.verdict) << " (" << a.reason << "), sat "
+          << "problem " << iter << " (" << numOps << " ops) II " << ii << ": "
+          << toString(a.verdict) << " (" << a.reason << ") against "
           << toString(c.verdict) << " (" << c.reason << ")";
       expectWitnessValid(p, c, ii);
       ++decided;
@@ -256,6 +229,23 @@ TEST(ExactProperty, SatAgreesWithZ3) {
   EXPECT_GT(decided, 150u);
   EXPECT_GT(feasible, decided / 5);
   EXPECT_LT(feasible, decided - decided / 5);
+}
+
+// Z3's run model against its row model.
+TEST(ExactProperty, IntervalsAgreeWithRows) {
+  ExactOptions rows, runs;
+  rows.solver = runs.solver = Solver::Z3;
+  rows.resources = ResourceEncoding::Rows;
+  runs.resources = ResourceEncoding::Intervals;
+  expectSameVerdicts(515, rows, runs);
+}
+
+// CaDiCaL against Z3.
+TEST(ExactProperty, SatAgreesWithZ3) {
+  ExactOptions z3, sat;
+  z3.solver = Solver::Z3;
+  sat.solver = Solver::Sat;
+  expectSameVerdicts(4242, z3, sat);
 }
 
 TEST(ExactProperty, SerialLengthFeasibleAndNothingBelowMII) {
