@@ -9,6 +9,7 @@
 
 #include "attrs/ResultAttrs.h"
 #include "ir/TileASDialect.h"
+#include "report/ScheduleSVG.h"
 #include "scheduler/Driver.h"
 #include "scheduler/exact/ExactOracle.h"
 #include "scheduler/mlir/LoopProblem.h"
@@ -16,6 +17,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tilepipe {
@@ -57,6 +61,10 @@ struct GenerateSchedulePass
 
   /// Schedules one loop; false when it could not be scheduled.
   bool scheduleLoop(scf::ForOp loop, PublishedSchedules &published);
+  /// Writes the loop's picture (the `report` option).
+  bool writeReport(scf::ForOp loop, const LoopProblem &lp,
+                   const sched::ScheduleAnalysis &analysis);
+  unsigned numLoops = 0, reportIndex = 0;
 
   const target::TargetModel *target = nullptr;
   std::shared_ptr<target::TargetModel> ownedTarget;
@@ -127,13 +135,44 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
     os << "\n";
     os.flush();
   }
+  if (!report.empty() && !writeReport(loop, lp, *analysis))
+    return false;
   published.loops[loop.getOperation()] = {lp.ops, std::move(*analysis)};
+  return true;
+}
+
+bool GenerateSchedulePass::writeReport(
+    scf::ForOp loop, const LoopProblem &lp,
+    const sched::ScheduleAnalysis &analysis) {
+  std::string path = report;
+  if (numLoops > 1) {
+    llvm::StringRef stem = llvm::StringRef(report);
+    llvm::StringRef ext = llvm::sys::path::extension(stem);
+    path = (stem.drop_back(ext.size()) + "-" + llvm::Twine(reportIndex) +
+            (ext.empty() ? llvm::StringRef(".svg") : ext))
+               .str();
+  }
+  ++reportIndex;
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OpenFlags::OF_Text);
+  if (ec) {
+    emitError(loop.getLoc())
+        << "cannot write the report '" << path << "': " << ec.message();
+    return false;
+  }
+  std::string title;
+  llvm::raw_string_ostream name(title);
+  name << "loop at " << loop.getLoc();
+  report::writeScheduleSVG(out.os(), lp.problem, analysis, name.str());
+  out.keep();
   return true;
 }
 
 void GenerateSchedulePass::runOnOperation() {
   // Innermost loops only, in program order.
   SmallVector<scf::ForOp> loops = innermostLoops(getOperation());
+  numLoops = loops.size();
+  reportIndex = 0;
   PublishedSchedules &published = getAnalysis<PublishedSchedules>();
   bool ok = true;
   for (scf::ForOp loop : loops)

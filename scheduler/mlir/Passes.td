@@ -81,6 +81,9 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
     Option<"proveTimeoutMs", "prove-timeout-ms", "uint64_t", "10000",
            "Time limit of the whole prove-optimal pass per loop, in "
            "milliseconds (0: none)">,
+    Option<"report", "report", "std::string", "",
+           "Write each loop's schedule as an SVG picture to this file (the "
+           "n-th loop of several to FILE-n.svg)">,
     Option<"exactSolver", "exact-solver", "::tilepipe::sched::exact::Solver",
            "::tilepipe::sched::exact::Solver::Portfolio",
            "The exact check's solver",

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "report/ScheduleSVG.h"
 #include "scheduler/Driver.h"
 #include "scheduler/exact/ExactOracle.h"
 #include "scheduler/io/HatScheT.h"
@@ -28,9 +29,11 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -82,6 +85,9 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "  --arms=LIST          placement arms, a comma-separated subset of\n"
         "                       permute,fuse,retry,cost (default: all)\n"
         "  --emit-schedule      add each op's start cycle as \"schedule\"\n"
+        "  --report=FILE        write the schedule as an SVG picture (modulo "
+        "table,\n"
+        "                       one iteration, steady state)\n"
         "  --prove-optimal      certify with the exact check that no smaller "
         "II\n"
         "                       admits a schedule (\"optimal\": true, false "
@@ -113,6 +119,8 @@ struct Options {
   std::optional<std::string> resources;
   sched::DriverOptions driver;
   bool emitSchedule = false;
+  std::optional<std::string> report; ///< --report=FILE.svg
+
   bool proveOptimal = false;
   sched::exact::ExactOptions exact{2000, 400};
 };
@@ -166,6 +174,14 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
     }
     if (arg == "--emit-schedule") {
       options.emitSchedule = true;
+      continue;
+    }
+    if (std::optional<int> exit = value("--report", v))
+      return exit;
+    if (v) {
+      if (v->empty())
+        return usageError("--report needs a file name");
+      options.report = v->str();
       continue;
     }
     if (arg == "--prove-optimal") {
@@ -466,6 +482,28 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
   } else if (!units.empty()) {
     binding = units.front().resource;
     bindingCycles = int64_t(units.front().cycles);
+  }
+
+  // The picture, written whole or not at all (ToolOutputFile removes a
+  // partial file when it is not kept).
+  if (options.report && analysis) {
+    std::error_code ec;
+    llvm::ToolOutputFile out(*options.report, ec,
+                             llvm::sys::fs::OpenFlags::OF_Text);
+    if (ec) {
+      llvm::errs() << *options.report
+                   << ": error: cannot write the report: " << ec.message()
+                   << "\n";
+      return ExitFailure;
+    }
+    report::writeScheduleSVG(out.os(), problem, *analysis, file->name);
+    out.os().flush();
+    if (out.os().has_error()) {
+      llvm::errs() << *options.report << ": error: cannot write the report\n";
+      out.os().clear_error();
+      return ExitFailure;
+    }
+    out.keep();
   }
 
   llvm::json::OStream json(llvm::outs());
