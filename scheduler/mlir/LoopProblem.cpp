@@ -13,7 +13,6 @@
 
 #include "llvm/ADT/SetVector.h"
 
-#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -221,22 +220,28 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   // Keep one edge per (src, dst, distance) with the largest latency, in a
   // deterministic order.
   EdgeMap edges;
+  // The in-order tensor-core queue: the op behind `op` on it starts once
+  // `op`'s tensor-core work is done (the class's chain latency); none for an
+  // op whose class has no queue.
+  auto queueInterval = [&](Operation *op) -> std::optional<int64_t> {
+    auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op);
+    const target::OpClassInfo *cls =
+        schedulable ? target.lookupOpClass(schedulable.getOpClass()) : nullptr;
+    if (!cls || !cls->chainLatency)
+      return std::nullopt;
+    return target.resolve(*cls, schedulable.getWork()).chainLatency;
+  };
   auto addEdge = [&](Operation *def, sched::OpId user, unsigned distance,
                      bool accumulates) {
     auto it = lp.ids.find(def);
     if (it == lp.ids.end())
       return;
-    const target::OpClassInfo *cls =
-        target.lookupOpClass(lp.problem.getOp(it->second).opClass);
     int64_t latency = lp.problem.getOp(it->second).latency.value_or(0);
-    // The in-order tensor-core queue: an accumulator handed from one MMA to
-    // the next waits only for the issue interval.
-    if (accumulates && cls && cls->chainLatency) {
-      auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(def);
-      target::OpWork work =
-          schedulable ? schedulable.getWork() : target::OpWork{};
-      latency = target.resolve(*cls, work).chainLatency;
-    }
+    // An accumulator handed from one MMA to the next waits only for the
+    // issue interval.
+    if (accumulates)
+      if (std::optional<int64_t> interval = queueInterval(def))
+        latency = *interval;
     latency = streamedLatency(def, lp.ops[user], latency,
                               lp.problem.getOp(user).latency.value_or(0));
     int64_t &slot = edges[{it->second, user, distance}];
@@ -274,14 +279,6 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   // columns) overwrites it in place: the tile's other readers go first, and
   // the store's readers finish before the next iteration writes the tile
   // again.
-  auto queueInterval = [&](Operation *op) -> int64_t {
-    auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op);
-    const target::OpClassInfo *cls =
-        schedulable ? target.lookupOpClass(schedulable.getOpClass()) : nullptr;
-    if (!cls || !cls->chainLatency)
-      return std::numeric_limits<int64_t>::max();
-    return target.resolve(*cls, schedulable.getWork()).chainLatency;
-  };
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     OpOperand *intoOperand = isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)
                                  ? tileas::getIntoOperand(op)
@@ -302,7 +299,8 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     auto addOrder = [&](sched::OpId src, sched::OpId dst, unsigned distance) {
       int64_t latency = lp.problem.getOp(src).latency.value_or(0);
       if (onTensorCore(lp.ops[src]) && onTensorCore(lp.ops[dst]))
-        latency = std::min(latency, queueInterval(lp.ops[src]));
+        if (std::optional<int64_t> interval = queueInterval(lp.ops[src]))
+          latency = std::min(latency, *interval);
       int64_t &slot = edges[{src, dst, distance}];
       slot = std::max(slot, latency);
     };
