@@ -3,7 +3,9 @@
 
 #include "report/ScheduleSVG.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <algorithm>
 #include <string>
@@ -171,4 +173,23 @@ void report::writeScheduleSVG(llvm::raw_ostream &os,
        << "\"/>\n";
   }
   os << "</svg>\n";
+}
+
+llvm::Error report::writeScheduleSVGFile(
+    llvm::StringRef path, const sched::Problem &problem,
+    const sched::ScheduleAnalysis &schedule, llvm::StringRef title) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OpenFlags::OF_Text);
+  if (!ec) {
+    writeScheduleSVG(out.os(), problem, schedule, title);
+    out.os().flush();
+    if (!out.os().has_error()) {
+      out.keep();
+      return llvm::Error::success();
+    }
+    ec = out.os().error();
+    out.os().clear_error();
+  }
+  return llvm::createStringError(ec, "cannot write the report '" + path +
+                                         "': " + ec.message());
 }

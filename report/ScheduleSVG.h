@@ -13,6 +13,7 @@
 
 #include "scheduler/ScheduleAnalysis.h"
 
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tilepipe::report {
@@ -20,6 +21,13 @@ namespace tilepipe::report {
 void writeScheduleSVG(llvm::raw_ostream &os, const sched::Problem &problem,
                       const sched::ScheduleAnalysis &schedule,
                       llvm::StringRef title);
+
+/// Writes the picture to `path`, whole or not at all (a partial file is
+/// removed); the error names the path.
+llvm::Error writeScheduleSVGFile(llvm::StringRef path,
+                                 const sched::Problem &problem,
+                                 const sched::ScheduleAnalysis &schedule,
+                                 llvm::StringRef title);
 
 } // namespace tilepipe::report
 

@@ -17,9 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tilepipe {
@@ -153,18 +151,14 @@ bool GenerateSchedulePass::writeReport(
                .str();
   }
   ++reportIndex;
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OpenFlags::OF_Text);
-  if (ec) {
-    emitError(loop.getLoc())
-        << "cannot write the report '" << path << "': " << ec.message();
-    return false;
-  }
   std::string title;
   llvm::raw_string_ostream name(title);
   name << "loop at " << loop.getLoc();
-  report::writeScheduleSVG(out.os(), lp.problem, analysis, name.str());
-  out.keep();
+  if (llvm::Error err = report::writeScheduleSVGFile(path, lp.problem, analysis,
+                                                     name.str())) {
+    emitError(loop.getLoc()) << llvm::toString(std::move(err));
+    return false;
+  }
   return true;
 }
 

@@ -29,11 +29,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -484,27 +482,13 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
     bindingCycles = int64_t(units.front().cycles);
   }
 
-  // The picture, written whole or not at all (ToolOutputFile removes a
-  // partial file when it is not kept).
-  if (options.report && analysis) {
-    std::error_code ec;
-    llvm::ToolOutputFile out(*options.report, ec,
-                             llvm::sys::fs::OpenFlags::OF_Text);
-    if (ec) {
+  if (options.report && analysis)
+    if (llvm::Error err = report::writeScheduleSVGFile(*options.report, problem,
+                                                       *analysis, file->name)) {
       llvm::errs() << *options.report
-                   << ": error: cannot write the report: " << ec.message()
-                   << "\n";
+                   << ": error: " << llvm::toString(std::move(err)) << "\n";
       return ExitFailure;
     }
-    report::writeScheduleSVG(out.os(), problem, *analysis, file->name);
-    out.os().flush();
-    if (out.os().has_error()) {
-      llvm::errs() << *options.report << ": error: cannot write the report\n";
-      out.os().clear_error();
-      return ExitFailure;
-    }
-    out.keep();
-  }
 
   llvm::json::OStream json(llvm::outs());
   json.object([&] {
