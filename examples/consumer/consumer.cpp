@@ -87,10 +87,6 @@ static int runPasses() {
               "tileas-generate-schedule,tileas-materialize-schedule", pm)) ||
       mlir::failed(pm.run(*module)))
     return 1;
-  if (getenv("TILEPIPE_CONSUMER_PRINT")) {
-    pm.printAsTextualPipeline(llvm::outs());
-    module->print(llvm::outs());
-  }
   // The materialized loop: warp-specialized agents connected by pipes.
   unsigned agents = 0, pipes = 0;
   module->walk([&](mlir::Operation *op) {
