@@ -10,6 +10,7 @@
 
 #include "scheduler/exact/ExactCheck.h"
 #include "scheduler/exact/Model.h"
+#include "scheduler/exact/Projection.h"
 #include "scheduler/exact/SatCheck.h"
 
 #include "rrt/Resources.h"
@@ -223,6 +224,9 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
         solver.add(stage[i] <= ctx.int_val(int64_t(*d)));
     }
 
+    if (in.pinned)
+      solver.add(row[*in.pinned] == 0);
+
     // Precedence, II*k_dst + r_dst + distance*II >= II*k_src + r_src + lat,
     // is k_dst - k_src >= ceil((r_src - r_dst + lat) / II) - distance for
     // integer stages. With lat = a*II + b (0 <= b < II) and
@@ -362,33 +366,110 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
   }
 }
 
+namespace {
+
+/// The model of `problem` itself, decided by the chosen solver(s).
+ExactResult decide(const Problem &problem, unsigned ii,
+                   const ExactOptions &opts) {
+  Prepared prepared = prepareModel(problem, ii, opts);
+  if (prepared.verdict)
+    return *prepared.verdict;
+  switch (opts.solver) {
+  case Solver::Z3:
+    return solveZ3(problem, prepared.input, opts);
+  case Solver::Sat:
+    return solveSat(problem, prepared.input, opts);
+  case Solver::Portfolio: {
+    // Z3 first (it decides the HLS instances, docs/exact-check.md); SAT
+    // tries what Z3 leaves open, within the same limit again.
+    ExactResult z = solveZ3(problem, prepared.input, opts);
+    if (z.verdict != Verdict::Unknown)
+      return z;
+    ExactResult r = solveSat(problem, prepared.input, opts);
+    if (r.verdict == Verdict::Unknown)
+      r.reason = z.reason + "; " + r.reason;
+    return r;
+  }
+  }
+  return unknown("unknown solver");
+}
+
+/// Tries the projection onto each resource's claimants alone; returns an
+/// Infeasible verdict when one of them has no schedule.
+std::optional<ExactResult> relaxedProof(const Problem &problem, unsigned ii,
+                                        const ExactOptions &opts) {
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  const unsigned numResources = layout.numBits() + layout.numPools();
+  std::vector<std::vector<bool>> masks;
+  for (unsigned res = 0; res < numResources; ++res) {
+    if (res >= layout.numBits() &&
+        !layout.poolBinding[res - layout.numBits()])
+      continue;
+    std::vector<bool> keep = refusingClaimants(problem, ii, res);
+    if (llvm::count(keep, true) >= 2)
+      masks.push_back(std::move(keep));
+  }
+  if (masks.size() < 2)
+    return std::nullopt;
+  ExactOptions sub = opts;
+  sub.timeoutMs = std::max(1u, opts.timeoutMs / unsigned(2 * masks.size()));
+  for (const std::vector<bool> &keep : masks) {
+    ProjectionResult projected = projectOntoClaims(problem, ii, keep);
+    if (projected.infeasible)
+      return infeasible(*projected.infeasible);
+    if (!projected.projection)
+      continue;
+    ExactResult r = decide(projected.projection->reduced, ii, sub);
+    if (r.verdict == Verdict::Infeasible) {
+      r.reason += " (on the projection onto the " +
+                  std::to_string(projected.projection->kept.size()) +
+                  " ops that claim one resource)";
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Ops past which the projection itself is not computed (it costs a longest
+/// path search per kept op).
+constexpr unsigned kMaxProjectedOps = 20000;
+
+} // namespace
+
 ExactResult exact::checkII(const Problem &problem, unsigned ii,
                            const ExactOptions &opts) {
   // Z3 errors are caught where they arise; this catches the rest (an
   // allocation failure while building the model), so that no exception
   // leaves this file.
   try {
-    Prepared prepared = prepareModel(problem, ii, opts);
-    if (prepared.verdict)
-      return *prepared.verdict;
-    switch (opts.solver) {
-    case Solver::Z3:
-      return solveZ3(problem, prepared.input, opts);
-    case Solver::Sat:
-      return solveSat(problem, prepared.input, opts);
-    case Solver::Portfolio: {
-      // Z3 first (it decides the HLS instances, docs/exact-check.md); SAT
-      // tries what Z3 leaves open, within the same limit again.
-      ExactResult z = solveZ3(problem, prepared.input, opts);
-      if (z.verdict != Verdict::Unknown)
-        return z;
-      ExactResult r = solveSat(problem, prepared.input, opts);
-      if (r.verdict == Verdict::Unknown)
-        r.reason = z.reason + "; " + r.reason;
+    if (ii == 0 || !opts.project || problem.getNumOps() > kMaxProjectedOps ||
+        malformed(problem))
+      return decide(problem, ii, opts);
+    ProjectionResult projected =
+        projectOntoClaims(problem, ii, refusingClaimants(problem, ii));
+    if (projected.infeasible)
+      return infeasible(*projected.infeasible);
+    if (!projected.projection)
+      return decide(problem, ii, opts);
+    // Relaxations first: the projection onto the claimants of one resource
+    // drops the others' constraints, so a proof that it has no schedule is
+    // a proof for the whole problem, and it is far smaller.
+    if (std::optional<ExactResult> proof = relaxedProof(problem, ii, opts))
+      return *proof;
+    const Projection &p = *projected.projection;
+    const std::string where = " (on the projection onto " +
+                              std::to_string(p.kept.size()) + " of " +
+                              std::to_string(problem.getNumOps()) + " ops)";
+    ExactResult r = decide(p.reduced, ii, opts);
+    if (r.verdict != Verdict::Feasible) {
+      r.reason += where;
       return r;
     }
-    }
-    return unknown("unknown solver");
+    std::optional<Schedule> whole = extendWitness(problem, p, *r.witness);
+    if (!whole)
+      return unknown("internal: the projection's witness did not extend" +
+                     where);
+    return acceptWitness(problem, std::move(*whole));
   } catch (const std::exception &e) {
     return unknown(std::string("error: ") + e.what());
   } catch (...) {

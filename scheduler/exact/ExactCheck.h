@@ -42,10 +42,15 @@ struct ExactOptions {
   /// Solver time limit per II, in milliseconds (0: none). The portfolio
   /// gives each solver this limit.
   unsigned timeoutMs = 2000;
-  /// Larger problems are not attempted: the verdict is Unknown.
+  /// Larger problems (counted after the projection) are not attempted: the
+  /// verdict is Unknown.
   unsigned maxOps = 64;
   Solver solver = Solver::Portfolio;
   ResourceEncoding resources = ResourceEncoding::Auto;
+  /// Decide the projection onto the ops that claim a refusing resource
+  /// (Projection.h) instead of the whole problem, where it applies. Exact
+  /// either way; off only to compare.
+  bool project = true;
 };
 
 struct ExactResult {

@@ -44,10 +44,9 @@ ExactResult exact::acceptWitness(const Problem &problem, Schedule witness) {
   return result;
 }
 
-namespace {
 /// Inputs that would make fold() or verify() read out of bounds: the model
 /// is only defined for a well-formed problem.
-std::optional<std::string> malformed(const Problem &problem) {
+std::optional<std::string> exact::malformed(const Problem &problem) {
   const unsigned n = problem.getNumOps();
   const rrt::ResourceLayout &layout = problem.getLayout();
   if (layout.poolCaps.size() != layout.numPools() ||
@@ -72,11 +71,42 @@ std::optional<std::string> malformed(const Problem &problem) {
   return std::nullopt;
 }
 
+namespace {
+
 /// Row booleans (ops that hold something, times II) past which the model is
 /// not built: the verdict is Unknown.
 constexpr size_t kMaxRowLiterals = size_t(1) << 20;
 
 } // namespace
+
+std::vector<bool>
+exact::refusingClaimants(const Problem &problem, unsigned ii,
+                         std::optional<unsigned> resource) {
+  const unsigned n = problem.getNumOps();
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  llvm::ArrayRef<rrt::Footprint> fps = problem.getFootprints();
+  std::vector<bool> keep(n, false);
+  for (unsigned i = 0; i < n && i < fps.size(); ++i) {
+    if (fps[i].empty())
+      continue;
+    rrt::FoldedFootprint fp = fps[i].fold(layout, ii);
+    bool claims = fp.selfConflict && !resource;
+    const unsigned numBits = layout.numBits();
+    for (unsigned c = 0; c < fp.numRows && !claims; ++c) {
+      const uint64_t *bits = fp.rowBits(c);
+      for (unsigned w = 0; w < fp.numWords && !claims; ++w)
+        for (uint64_t word = bits[w]; word && !claims; word &= word - 1) {
+          unsigned b = w * 64 + llvm::countr_zero(word);
+          claims = b < numBits && (!resource || *resource == b);
+        }
+      for (const rrt::PoolClaim &pc : fp.rowClaims(c))
+        claims = claims || (layout.poolBinding[pc.pool] &&
+                            (!resource || *resource == numBits + pc.pool));
+    }
+    keep[i] = claims;
+  }
+  return keep;
+}
 
 Prepared exact::prepareModel(const Problem &problem, unsigned ii,
                              const ExactOptions &opts) {
@@ -183,6 +213,12 @@ Prepared exact::prepareModel(const Problem &problem, unsigned ii,
                    " row literals at II " + std::to_string(ii) + " (limit " +
                    std::to_string(kMaxRowLiterals) + ")");
 
+  bool rotates = !problem.isForceSerial() && problem.getGroups().roots().empty();
+  for (const Operation &op : problem.getOps())
+    rotates = rotates && !op.constraints.hasPlacementConstraint();
+  for (unsigned i = 0; i < n && rotates && !out.input.pinned; ++i)
+    if (!folded[i].empty())
+      out.input.pinned = i;
   out.input.ii = ii;
   out.input.folded = std::move(folded);
   out.input.horizon = horizon;

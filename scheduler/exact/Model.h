@@ -37,6 +37,12 @@ struct ModelInput {
   /// Bits first (index b), then binding pools (numBits + p).
   std::vector<std::vector<Claim>> claims;
   unsigned numBits = 0;
+  /// An op whose row the model fixes to 0. Shifting every start by one
+  /// cycle keeps a schedule valid when no op has a max_depth, a group or
+  /// force-serial (rows rotate, the stage horizon holds for any rows), so
+  /// one op's row is free to choose: the solver is spared II rotations of
+  /// every infeasible assignment.
+  std::optional<unsigned> pinned;
   /// Capacity of resource `res` (1 for a bit).
   uint64_t capacity(const rrt::ResourceLayout &layout, unsigned res) const {
     return res < numBits ? 1 : layout.poolCaps[res - numBits];
@@ -50,6 +56,17 @@ struct Prepared {
 };
 Prepared prepareModel(const Problem &problem, unsigned ii,
                       const ExactOptions &opts);
+
+/// Why the model is undefined for `problem` (a dependence or group naming an
+/// op it lacks, inconsistent pool tables), or nullopt.
+std::optional<std::string> malformed(const Problem &problem);
+
+/// Per op: whether it claims, at II, a slot or a binding pool (a resource
+/// that can refuse it) or folds onto itself. The others are free to move.
+/// With `resource` (bits first, then pools, as in ModelInput::claims): only
+/// the ops that claim that one resource.
+std::vector<bool> refusingClaimants(const Problem &problem, unsigned ii,
+                                   std::optional<unsigned> resource = {});
 
 ExactResult unknownResult(std::string reason);
 ExactResult infeasibleResult(std::string reason);

@@ -14,11 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/exact/SatCheck.h"
+#include "scheduler/exact/Cnf.h"
+#include "scheduler/exact/SatWindows.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
-
-#include <cadical.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -29,77 +29,6 @@ using namespace tilepipe::sched;
 using namespace tilepipe::sched::exact;
 
 namespace {
-
-/// Stops CaDiCaL at the deadline.
-class Deadline : public CaDiCaL::Terminator {
-public:
-  explicit Deadline(unsigned ms)
-      : end(std::chrono::steady_clock::now() + std::chrono::milliseconds(ms)),
-        active(ms != 0) {}
-  bool terminate() override {
-    return active && std::chrono::steady_clock::now() >= end;
-  }
-
-private:
-  std::chrono::steady_clock::time_point end;
-  bool active;
-};
-
-/// Clauses over literals where kTrue / -kTrue are the constants: a clause
-/// with kTrue is dropped, -kTrue is dropped from a clause.
-class Cnf {
-public:
-  static constexpr int kTrue = 1;
-  Cnf() {
-    solver.add(kTrue);
-    solver.add(0);
-  }
-  int fresh() { return ++numVars; }
-  void add(std::initializer_list<int> lits) {
-    buffer.clear();
-    for (int lit : lits) {
-      if (lit == kTrue)
-        return;
-      if (lit != -kTrue)
-        buffer.push_back(lit);
-    }
-    for (int lit : buffer)
-      solver.add(lit);
-    solver.add(0);
-    ++numClauses;
-  }
-  /// Sum of weight over the true literals at most `cap` (a sequential
-  /// weighted counter: s[j][l] says the first j items reach l).
-  void atMost(llvm::ArrayRef<std::pair<int, uint64_t>> items, uint64_t cap) {
-    std::vector<int> prev(cap + 1, -kTrue), cur(cap + 1);
-    for (auto [x, w] : items) {
-      if (w == 0 || x == -kTrue)
-        continue;
-      if (w > cap) {
-        add({-x});
-        continue;
-      }
-      for (uint64_t l = 1; l <= cap; ++l)
-        cur[l] = fresh();
-      for (uint64_t l = 1; l <= cap; ++l) {
-        add({-prev[l], cur[l]});
-        if (l <= w)
-          add({-x, cur[l]});
-        else
-          add({-x, -prev[l - w], cur[l]});
-      }
-      for (uint64_t l = cap - w + 1; l <= cap; ++l)
-        add({-x, -prev[l]});
-      std::swap(prev, cur);
-    }
-  }
-  CaDiCaL::Solver solver;
-  int numVars = 1;
-  uint64_t numClauses = 0;
-
-private:
-  std::vector<int> buffer;
-};
 
 /// Longest paths from a source joined to every op with weight 0, over the
 /// dependences weighted by `weight` and the groups' equalities; nullopt on a
@@ -142,6 +71,10 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
                             const ExactOptions &opts) {
   if (problem.isForceSerial())
     return unknownResult("force-serial problems are left to Z3");
+  // Absolute windows where every op shares a recurrence with the pinned op:
+  // no row/stage split, far stronger propagation (SatWindows.cpp).
+  if (std::optional<ExactResult> r = solveSatWindows(problem, in, opts))
+    return *r;
   // The limit covers building the clauses too: at tile-loop IIs (hundreds of
   // rows) that alone can take seconds.
   Deadline deadline(opts.timeoutMs);
@@ -219,6 +152,9 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
     for (int64_t q = 1; q + 1 < ii; ++q)
       cnf.add({-geR(i, q + 1), geR(i, q)});
   }
+
+  if (in.pinned && ii > 1)
+    cnf.add({-geR(*in.pinned, 1)});
 
   // Dependences: k_dst - k_src >= c, +1 under g1, +2 under g2.
   auto guard = [&](unsigned src, unsigned dst, int64_t d) {
@@ -302,9 +238,7 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
     }
   }
 
-  cnf.solver.connect_terminator(&deadline);
-  int status = cnf.solver.solve();
-  cnf.solver.disconnect_terminator();
+  int status = cnf.solve(deadline);
   if (status == 20)
     return infeasibleResult("no schedule at II " + std::to_string(ii) +
                             " (proved by CaDiCaL)");

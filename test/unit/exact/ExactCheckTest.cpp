@@ -60,7 +60,12 @@ TEST(ExactCheck, ProveOptimal) {
   // Unknown everywhere (too many ops): no certificate either way.
   ExactOptions tiny;
   tiny.maxOps = 1;
+  tiny.project = false;
   EXPECT_EQ(proveOptimal(p, 4, 1, tiny), std::nullopt);
+  // Neither op claims anything, so the projection keeps none: the limit is
+  // not reached and IIs 1-3 fall to the recurrence.
+  tiny.project = true;
+  EXPECT_EQ(proveOptimal(p, 4, 1, tiny), std::optional<bool>(true));
 }
 
 // a holds "alu" at cycles 0 and 1, b at cycles 0 and 2: four bit-cycles, so
@@ -229,7 +234,14 @@ TEST(ExactCheck, EdgeCases) {
   expectVerdict(empty, 1, Verdict::Feasible);
   expectVerdict(empty, 0, Verdict::Infeasible);
 
-  Problem p = recurrence();
+  // maxOps counts the ops left after the projection: here both claim the
+  // slot, so both stay.
+  Problem p(smallLayout());
+  p.addOp(makeOp("a", 2, {rrt::Use::bit(0, 1)}));
+  p.addOp(makeOp("b", 2, {rrt::Use::bit(0, 1)}));
+  p.addDependence({0, 1, 2, 0});
+  p.addDependence({1, 0, 2, 1});
+  p.finalize();
   ExactOptions opts;
   opts.maxOps = 1;
   ExactResult r = checkII(p, 4, opts);

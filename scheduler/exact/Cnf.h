@@ -1,0 +1,116 @@
+//===- Cnf.h - clause building over CaDiCaL for the SAT models -*- C++ -*-===//
+//
+// What both SAT encodings (SatCheck.cpp: rows and stages; SatWindows.cpp:
+// absolute start windows) share: a deadline that stops the solver, and a
+// clause builder with constant literals and a weighted at-most counter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_SCHEDULER_EXACT_CNF_H
+#define TILEPIPE_SCHEDULER_EXACT_CNF_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cadical.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+namespace tilepipe::sched::exact {
+
+/// Stops CaDiCaL at the deadline.
+class Deadline : public CaDiCaL::Terminator {
+public:
+  explicit Deadline(unsigned ms)
+      : end(std::chrono::steady_clock::now() + std::chrono::milliseconds(ms)),
+        active(ms != 0) {}
+  bool terminate() override {
+    return active && std::chrono::steady_clock::now() >= end;
+  }
+
+private:
+  std::chrono::steady_clock::time_point end;
+  bool active;
+};
+
+/// Clauses over literals where kTrue / -kTrue are the constants: a clause
+/// with kTrue is dropped, -kTrue is dropped from a clause.
+class Cnf {
+public:
+  static constexpr int kTrue = 1;
+  Cnf() {
+    // Quiet: CaDiCaL otherwise prints notices ("c ...") on stdout, which
+    // carries the tool's JSON.
+    solver.set("quiet", 1);
+    solver.add(kTrue);
+    solver.add(0);
+  }
+  int fresh() { return ++numVars; }
+  void add(std::initializer_list<int> lits) {
+    buffer.clear();
+    for (int lit : lits) {
+      if (lit == kTrue)
+        return;
+      if (lit != -kTrue)
+        buffer.push_back(lit);
+    }
+    if (buffer.empty()) {
+      // The empty clause: CaDiCaL would print a notice on stdout; the
+      // model is simply unsatisfiable.
+      contradiction = true;
+      return;
+    }
+    for (int lit : buffer)
+      solver.add(lit);
+    solver.add(0);
+    ++numClauses;
+  }
+  /// Sum of weight over the true literals at most `cap` (a sequential
+  /// weighted counter: s[j][l] says the first j items reach l).
+  void atMost(llvm::ArrayRef<std::pair<int, uint64_t>> items, uint64_t cap) {
+    std::vector<int> prev(cap + 1, -kTrue), cur(cap + 1);
+    for (auto [x, w] : items) {
+      if (w == 0 || x == -kTrue)
+        continue;
+      if (w > cap) {
+        add({-x});
+        continue;
+      }
+      for (uint64_t l = 1; l <= cap; ++l)
+        cur[l] = fresh();
+      for (uint64_t l = 1; l <= cap; ++l) {
+        add({-prev[l], cur[l]});
+        if (l <= w)
+          add({-x, cur[l]});
+        else
+          add({-x, -prev[l - w], cur[l]});
+      }
+      for (uint64_t l = cap - w + 1; l <= cap; ++l)
+        add({-x, -prev[l]});
+      std::swap(prev, cur);
+    }
+  }
+  /// Solves (10 satisfiable, 20 unsatisfiable, 0 stopped).
+  int solve(CaDiCaL::Terminator &stop) {
+    if (contradiction)
+      return 20;
+    solver.connect_terminator(&stop);
+    int status = solver.solve();
+    solver.disconnect_terminator();
+    return status;
+  }
+  CaDiCaL::Solver solver;
+  bool contradiction = false;
+  int numVars = 1;
+  uint64_t numClauses = 0;
+
+private:
+  std::vector<int> buffer;
+};
+
+} // namespace tilepipe::sched::exact
+
+#endif // TILEPIPE_SCHEDULER_EXACT_CNF_H

@@ -1,0 +1,307 @@
+//===- Projection.cpp - eliminate the ops that hold nothing ---------------===//
+
+#include "scheduler/exact/Projection.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <climits>
+#include <deque>
+#include <map>
+
+using namespace tilepipe;
+using namespace tilepipe::sched;
+using namespace tilepipe::sched::exact;
+
+namespace {
+
+/// Weights past this magnitude are not projected (sums of them must not
+/// overflow int64).
+constexpr int64_t kMaxWeight = int64_t(1) << 40;
+
+constexpr int64_t kUnreached = INT64_MIN;
+
+/// Kept ops past which the transitive reduction (cubic) is skipped.
+constexpr size_t kMaxReducedOps = 400;
+
+struct Arc {
+  unsigned dst;
+  int64_t weight;
+};
+
+/// Whether two ops with this footprint collide when they start together:
+/// a slot, or a pool claim more than half the capacity.
+bool strictOrder(const Operation &op) {
+  return llvm::any_of(op.uses, [](const rrt::Use &u) {
+    return u.kind == rrt::Use::Kind::Bit;
+  });
+}
+
+/// Interchangeable ops: the same footprint and the same path weights to and
+/// from every other kept op, and between each other both ways. Swapping two
+/// of them maps schedules to schedules, so some schedule (if any) has each
+/// class in id order; with a slot in the footprint they cannot start
+/// together, so the order is strict. These edges cut the symmetric search
+/// a SAT solver otherwise pays as a pigeonhole proof (twelve identical
+/// memory writes of aes2/graph4).
+void orderInterchangeable(const Problem &problem,
+                          const std::vector<OpId> &kept,
+                          const std::vector<int64_t> &full,
+                          std::vector<std::pair<unsigned, unsigned>> &edges) {
+  const size_t m = kept.size();
+  std::vector<bool> placed(m, false);
+  auto sameUses = [&](const Operation &x, const Operation &y) {
+    if (x.uses.size() != y.uses.size())
+      return false;
+    for (size_t u = 0; u < x.uses.size(); ++u) {
+      const rrt::Use &a = x.uses[u], &b = y.uses[u];
+      if (a.kind != b.kind || a.index != b.index || a.duration != b.duration ||
+          a.amount != b.amount || a.offset != b.offset)
+        return false;
+    }
+    return true;
+  };
+  for (size_t a = 0; a < m; ++a) {
+    if (placed[a])
+      continue;
+    size_t last = a;
+    for (size_t b = a + 1; b < m; ++b) {
+      if (placed[b] ||
+          !sameUses(problem.getOp(kept[a]), problem.getOp(kept[b])) ||
+          full[a * m + b] != full[b * m + a])
+        continue;
+      bool same = true;
+      for (size_t c = 0; c < m && same; ++c)
+        if (c != a && c != b)
+          same = full[a * m + c] == full[b * m + c] &&
+                 full[c * m + a] == full[c * m + b];
+      if (!same)
+        continue;
+      placed[b] = true;
+      edges.push_back({unsigned(last), unsigned(b)});
+      last = b;
+    }
+  }
+}
+
+} // namespace
+
+ProjectionResult exact::projectOntoClaims(const Problem &problem, unsigned ii,
+                                          const std::vector<bool> &keep) {
+  ProjectionResult out;
+  const unsigned n = problem.getNumOps();
+  if (ii == 0 || problem.isForceSerial() || !problem.getGroups().roots().empty())
+    return out;
+  for (const Operation &op : problem.getOps())
+    if (op.constraints.hasPlacementConstraint())
+      return out;
+  std::vector<OpId> kept;
+  std::vector<int> reducedId(n, -1);
+  for (unsigned i = 0; i < n; ++i)
+    if (keep[i]) {
+      reducedId[i] = int(kept.size());
+      kept.push_back(i);
+    }
+  // With nothing to remove the projection is still worth building: its
+  // reduction and twin ordering are what the solvers gain most from.
+
+  std::vector<std::vector<Arc>> succ(n);
+  for (const Dependence &d : problem.getDependences()) {
+    __int128 w = __int128(d.latency) - __int128(d.distance) * ii;
+    if (w > kMaxWeight || w < -kMaxWeight)
+      return out;
+    succ[d.src].push_back({d.dst, int64_t(w)});
+  }
+  // A positive cycle anywhere (the searches below start at kept ops only,
+  // and may find none): no start vector at all.
+  {
+    std::vector<int64_t> all(n, 0);
+    bool settled = false;
+    for (unsigned pass = 0; pass <= n && !settled; ++pass) {
+      settled = true;
+      for (unsigned u = 0; u < n; ++u)
+        for (const Arc &a : succ[u])
+          if (all[u] + a.weight > all[a.dst]) {
+            all[a.dst] = all[u] + a.weight;
+            settled = false;
+          }
+    }
+    if (!settled) {
+      out.infeasible = "a recurrence needs more than II " +
+                       std::to_string(ii) + " cycles per iteration";
+      return out;
+    }
+  }
+
+  // Longest paths from each kept op whose inner ops are all removed. A
+  // removed op relaxed more than n times lies on a positive cycle of removed
+  // ops: no start vector meets it at this II.
+  std::map<std::pair<unsigned, unsigned>, int64_t> closure;
+  std::vector<int64_t> dist(n, kUnreached);
+  std::vector<unsigned> relaxed(n, 0);
+  std::vector<bool> queued(n, false);
+  std::vector<unsigned> touched;
+  for (OpId k : kept) {
+    for (unsigned t : touched) {
+      dist[t] = kUnreached;
+      relaxed[t] = 0;
+    }
+    touched.clear();
+    std::deque<unsigned> work;
+    auto visit = [&](unsigned v, int64_t value) {
+      if (dist[v] == kUnreached)
+        touched.push_back(v);
+      dist[v] = value;
+      if (!keep[v] && !queued[v]) {
+        queued[v] = true;
+        work.push_back(v);
+      }
+    };
+    for (const Arc &a : succ[k])
+      if (dist[a.dst] == kUnreached || a.weight > dist[a.dst])
+        visit(a.dst, a.weight);
+    while (!work.empty()) {
+      unsigned u = work.front();
+      work.pop_front();
+      queued[u] = false;
+      if (++relaxed[u] > n) {
+        out.infeasible = "a recurrence through '" + problem.getOp(u).name +
+                         "' needs more than II " + std::to_string(ii) +
+                         " cycles per iteration";
+        return out;
+      }
+      for (const Arc &a : succ[u]) {
+        int64_t value = dist[u] + a.weight;
+        if (dist[a.dst] == kUnreached || value > dist[a.dst])
+          visit(a.dst, value);
+      }
+    }
+    for (unsigned t : touched)
+      if (keep[t]) {
+        auto [it, inserted] = closure.try_emplace({k, t}, dist[t]);
+        if (!inserted)
+          it->second = std::max(it->second, dist[t]);
+      }
+  }
+
+  // Transitive reduction: a path constraint implied by two others through a
+  // kept op adds nothing but clauses. Dropping constraints can only weaken
+  // the model, so an Infeasible verdict stays a proof whatever is dropped;
+  // with every cycle strictly negative the closure is unchanged (a tie
+  // chain cannot return to its start), so a Feasible one is kept too (and
+  // verify() checks the extended witness regardless).
+  const size_t m = kept.size();
+  std::vector<std::pair<unsigned, unsigned>> symmetry;
+  if (m >= 3 && m <= kMaxReducedOps) {
+    const int64_t none = kUnreached;
+    std::vector<int64_t> full(m * m, none);
+    for (auto [arc, w] : closure)
+      full[reducedId[arc.first] * m + reducedId[arc.second]] = w;
+    for (size_t via = 0; via < m; ++via)
+      for (size_t a = 0; a < m; ++a) {
+        int64_t left = full[a * m + via];
+        if (left == none)
+          continue;
+        for (size_t b = 0; b < m; ++b) {
+          int64_t right = full[via * m + b];
+          if (right != none && left + right > full[a * m + b])
+            full[a * m + b] = left + right;
+        }
+      }
+    bool negativeCycles = true;
+    for (size_t a = 0; a < m; ++a) {
+      int64_t cycle = full[a * m + a];
+      if (cycle != none && cycle > 0) {
+        out.infeasible = "a recurrence through '" +
+                         problem.getOp(kept[a]).name + "' needs more than II " +
+                         std::to_string(ii) + " cycles per iteration";
+        return out;
+      }
+      negativeCycles = negativeCycles && (cycle == none || cycle < 0);
+    }
+    if (negativeCycles)
+      orderInterchangeable(problem, kept, full, symmetry);
+    if (negativeCycles)
+      for (auto it = closure.begin(); it != closure.end();) {
+        size_t a = reducedId[it->first.first], b = reducedId[it->first.second];
+        bool implied = a == b;
+        for (size_t via = 0; via < m && !implied; ++via)
+          implied = via != a && via != b && full[a * m + via] != none &&
+                    full[via * m + b] != none &&
+                    full[a * m + via] + full[via * m + b] >= it->second;
+        it = implied ? closure.erase(it) : std::next(it);
+      }
+  }
+
+  Projection p{Problem(problem.getLayout()), kept};
+  for (auto [a, b] : symmetry)
+    p.reduced.addDependence({a, b, strictOrder(problem.getOp(kept[a])) ? 1 : 0,
+                             0});
+  for (OpId k : kept)
+    p.reduced.addOp(problem.getOp(k));
+  for (auto [arc, w] : closure) {
+    auto [k, j] = arc;
+    if (k == j) {
+      if (w > 0) {
+        out.infeasible = "a recurrence through '" + problem.getOp(k).name +
+                         "' needs more than II " + std::to_string(ii) +
+                         " cycles per iteration";
+        return out;
+      }
+      continue;
+    }
+    // At this II, latency - distance * II = w with latency in [0, II) when
+    // w < 0.
+    unsigned distance = w >= 0 ? 0 : unsigned((-w + ii - 1) / ii);
+    p.reduced.addDependence({OpId(reducedId[k]), OpId(reducedId[j]),
+                             w + int64_t(distance) * ii, distance});
+  }
+  p.reduced.finalize();
+  out.projection = std::move(p);
+  return out;
+}
+
+std::optional<Schedule>
+exact::extendWitness(const Problem &problem, const Projection &projection,
+                     const Schedule &reduced) {
+  const unsigned n = problem.getNumOps();
+  const int64_t ii = reduced.ii;
+  if (ii <= 0 || reduced.start.size() != projection.kept.size())
+    return std::nullopt;
+  std::vector<int64_t> row(n, -1);
+  for (size_t r = 0; r < projection.kept.size(); ++r)
+    row[projection.kept[r]] = reduced.start[r] % ii;
+  Schedule out;
+  out.ii = reduced.ii;
+  out.start.assign(n, 0);
+  for (unsigned i = 0; i < n; ++i)
+    if (row[i] >= 0)
+      out.start[i] = row[i];
+  // The least fixpoint of "every dependence holds, kept ops stay in their
+  // row" lies below every schedule with these rows; the reduced witness
+  // proves one exists, so the passes settle. The budget only guards against
+  // a bug.
+  llvm::ArrayRef<Dependence> deps = problem.getDependences();
+  const uint64_t budget = 16 * (uint64_t(n) + 2);
+  for (uint64_t pass = 0; pass < budget; ++pass) {
+    bool changed = false;
+    for (const Dependence &d : deps) {
+      __int128 need = __int128(out.start[d.src]) + d.latency -
+                      __int128(d.distance) * ii;
+      if (need <= out.start[d.dst])
+        continue;
+      if (need > (__int128(1) << 62))
+        return std::nullopt;
+      int64_t value = int64_t(need);
+      if (row[d.dst] >= 0) {
+        int64_t over = value - row[d.dst];
+        value = row[d.dst] + ((over + ii - 1) / ii) * ii;
+      }
+      out.start[d.dst] = value;
+      changed = true;
+    }
+    if (!changed)
+      return out;
+  }
+  return std::nullopt;
+}
