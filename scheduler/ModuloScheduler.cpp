@@ -130,6 +130,21 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     hasConstraints |= op.constraints.maxDepth.has_value();
 
   modulo::AttemptFailure failure;
+  // The smallest II at which the last failed II's reported failure (the
+  // first rung's, as in the diagnostic) can change: a window that
+  // max_depth closed opens only once (depth + 1) * II reaches the op's
+  // earliest start; any other refusal can change at II + 1.
+  uint64_t nextChange = 0;
+  auto changesAt = [&](const modulo::AttemptFailure &f) -> uint64_t {
+    uint64_t next = uint64_t(f.ii) + 1;
+    if (!f.op || f.windowLo <= f.windowHi || f.windowLo < 0)
+      return next;
+    std::optional<unsigned> d = problem.getOp(*f.op).constraints.maxDepth;
+    if (!d || f.windowHi != modulo::depthCapEnd(*d, f.ii))
+      return next;
+    uint64_t stages = uint64_t(*d) + 1;
+    return std::max(next, (uint64_t(f.windowLo) + stages) / stages);
+  };
   std::optional<std::vector<int64_t>> bestStarts;
   uint64_t tried = 0; // Distinct IIs decided, for the failure note.
   // One candidate II: Seated fills `bestStarts`, Failed fills `failure`,
@@ -181,6 +196,7 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     if (!large && problem.getNumOps() > kFirstFitFirst)
       rungs = llvm::ArrayRef(midLadder);
     modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
+    nextChange = UINT64_MAX;
     for (const modulo::Strategy &strategy : rungs) {
       if (outOfBudget())
         return Outcome::Stopped;
@@ -192,8 +208,10 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
         ++tried;
         return Outcome::Seated;
       }
-      if (&strategy == &rungs.front() || f.proven)
+      if (&strategy == &rungs.front() || f.proven) {
         failure = f;
+        nextChange = changesAt(f);
+      }
       if (f.proven)
         break;
     }
@@ -272,9 +290,21 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     case IISearch::Stride: {
       // Offsets 1, 2, 4, ... past the last failure: the probes reach an II
       // L after at most log2(L - lo) + 2 of them.
+      // A failure whose closed window cannot open before some larger II
+      // (with the predecessors seated as this attempt seated them) sends
+      // the next probe there directly. Other placements may open it
+      // earlier, so the refinement below still bisects down to the last
+      // II seen to fail: the jump saves probes, it never skips an II the
+      // search would have found.
       uint64_t step = 1, ii = start;
       while (probe(ii) && !best && ii < cap) {
-        ii = std::min(cap, lastFail + step);
+        uint64_t strided = lastFail + step;
+        if (nextChange != UINT64_MAX && nextChange > strided &&
+            lastFail == ii) {
+          strided = nextChange;
+          ++stats.jumps;
+        }
+        ii = std::min(cap, strided);
         step = std::min(step * 2, kMaxII);
       }
       break;

@@ -81,6 +81,9 @@ struct IISearchStats {
   /// The largest II below the returned one that the search tried and saw
   /// fail (the lower bound minus one when none was).
   unsigned lastFailure = 0;
+  /// Probes sent past the stride's next II because the failure named a
+  /// window that max_depth keeps closed below it.
+  uint64_t jumps = 0;
 };
 
 /// Returns the schedule at the smallest II the search finds (see IISearch),

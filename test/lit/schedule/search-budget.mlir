@@ -1,15 +1,17 @@
 // RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule search=linear" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule max-attempts=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
-// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule max-attempts=40" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORTY
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule max-attempts=20" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWENTY
 // RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule ii-cap=4294967295" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule ii-cap=4294967295 max-attempts=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
 
 // The GEMM mainloop with max_depth 0 on the UMMA: it must start in the first
 // II cycles, after both TMA loads end. The dependency bound is 1221, but
 // the two loads cannot issue at once, so the heuristic climbs to II 1267.
-// The stride search (default) probes 1221, 1222, 1224, ... and bisects back;
-// search=linear tries all 47 IIs; both find 1267 (docs/generators.md).
+// The stride search (default) fails at 1221 with the UMMA's window closed by
+// max_depth after the loads end at 1270, so it probes 1271 next (a
+// failure-driven jump) and bisects back; search=linear tries all 47 IIs;
+// both find 1267 (docs/generators.md).
 // STRIDE-NOT: budget exhausted
 // STRIDE: generator: cost-based
 // STRIDE-NEXT: II 1267, MII 1221 (resource 512, fine-density 1, recurrence 512, dependency 1221), stages 2
@@ -21,12 +23,12 @@
 // ONE: generator: serial (serial length 2878 > MII 1221: {{.*}}; the II search's budget ran out before the cost-based generator seated any II, so the serial schedule (which always verifies at the serial length) is the answer)
 // ONE-NEXT: II 2878, MII 1221
 
-// Forty attempts (six rungs per II that fails): the stride probes seat II
-// 1284 and the bisection has reached 1268 when the budget runs out;
+// Twenty attempts (six rungs per II that fails): 1221 fails, the jump
+// seats 1271, and the bisection has reached 1258 when the budget runs out;
 // attempts, unlike milliseconds, make this the same on every machine.
-// FORTY: warning: II search budget exhausted after 40 attempts / {{[0-9]+}} ms; best II 1268 (cost-based), bound 1221, largest II seen to fail 1252
-// FORTY: generator: cost-based
-// FORTY-NEXT: II 1268, MII 1221
+// TWENTY: warning: II search budget exhausted after 20 attempts / {{[0-9]+}} ms; best II 1271 (cost-based), bound 1221, largest II seen to fail 1258
+// TWENTY: generator: cost-based
+// TWENTY-NEXT: II 1271, MII 1221
 // The exact check decides every II in [1221, 1267) of this tile loop (the
 // run model; 46 IIs timed out at 2 s each with the row model).
 // RUN: tilepipe-opt %s --tileas-generate-schedule="prove-optimal" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVE

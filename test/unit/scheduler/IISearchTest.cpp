@@ -346,3 +346,19 @@ TEST(IISearch, DeadlineStopsARunningAttempt) {
   EXPECT_FALSE(bounded.run(f).has_value());
   EXPECT_EQ(f.reason, "the time limit ran out during this attempt");
 }
+
+TEST(IISearch, ClosedDepthWindowSendsTheProbeWhereItOpens) {
+  // At the bound (1001) c's window is closed by max_depth 0: the attempt
+  // seats the loads so that c's earliest start is past 1040, and no II
+  // below that start + 1 opens the window with those seats. The search
+  // probes there directly instead of striding 1002, 1004, ... 1513, then
+  // bisects down to the smallest II (1041) as before.
+  Problem p = climbingProblem(1000, 40);
+  SearchRun stride = runSearch(p, searchOptions(IISearch::Stride));
+  ASSERT_TRUE(stride.analysis);
+  EXPECT_EQ(stride.analysis->ii, 1041u);
+  EXPECT_EQ(stride.stats.jumps, 1u);
+  EXPECT_EQ(stride.stats.lastFailure, 1040u);
+  // Measured: 33 ladder rungs with the jump, 47 when the stride walked.
+  EXPECT_LE(stride.stats.attempts, 40u);
+}
