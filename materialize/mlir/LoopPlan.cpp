@@ -265,10 +265,7 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
      << plan.buffers.pipes.size() << ", mutexes " << plan.mutexes.size()
      << "\n";
   for (auto [index, pipe] : llvm::enumerate(plan.buffers.pipes)) {
-    PipeFlavour f = pipeFlavour(pipe);
-    if (pipe.consumerUnit == Unit::UMMA &&
-        releasesInQueueOrder(plan.buffers, index))
-      f.release = "in tensor-core queue order (arrive at issue)";
+    PipeFlavour f = pipeFlavour(plan.buffers, index);
     os << "pipe " << index << ": '" << problem.getOp(pipe.producer).name
        << "' (stage " << s.slots[pipe.producer].stage << ") -> ";
     for (auto [i, c] : llvm::enumerate(pipe.consumers))

@@ -50,6 +50,13 @@ PipeFlavour materialize::pipeFlavour(const PipePlan &pipe) {
   return f;
 }
 
+PipeFlavour materialize::pipeFlavour(const BufferPlan &plan, unsigned p) {
+  PipeFlavour f = pipeFlavour(plan.pipes[p]);
+  if (plan.pipes[p].consumerUnit == Unit::UMMA && releasesInQueueOrder(plan, p))
+    f.release = "in tensor-core queue order (arrive at issue)";
+  return f;
+}
+
 bool materialize::releasesInQueueOrder(const BufferPlan &plan, unsigned p) {
   unsigned root = p;
   while (plan.pipes[root].aliasOf)

@@ -32,6 +32,9 @@ struct PipeFlavour {
 };
 
 PipeFlavour pipeFlavour(const PipePlan &pipe);
+/// Pipe `p` of `plan`: as above, with a UMMA consumer's release at issue
+/// where releasesInQueueOrder allows it.
+PipeFlavour pipeFlavour(const BufferPlan &plan, unsigned p);
 
 /// Whether a UMMA consumer of pipe `p` (the caller checks the consumer's
 /// unit) may release its slot at issue
