@@ -130,11 +130,9 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     hasConstraints |= op.constraints.maxDepth.has_value();
 
   modulo::AttemptFailure failure;
-  // The smallest II at which the last failed II's reported failure (the
-  // first rung's, as in the diagnostic) can change: a window that
+  // The smallest II at which a reported failure can change: a window that
   // max_depth closed opens only once (depth + 1) * II reaches the op's
   // earliest start; any other refusal can change at II + 1.
-  uint64_t nextChange = 0;
   auto changesAt = [&](const modulo::AttemptFailure &f) -> uint64_t {
     uint64_t next = uint64_t(f.ii) + 1;
     if (!f.op || f.windowLo <= f.windowHi || f.windowLo < 0)
@@ -196,7 +194,6 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     if (!large && problem.getNumOps() > kFirstFitFirst)
       rungs = llvm::ArrayRef(midLadder);
     modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
-    nextChange = UINT64_MAX;
     for (const modulo::Strategy &strategy : rungs) {
       if (outOfBudget())
         return Outcome::Stopped;
@@ -208,10 +205,8 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
         ++tried;
         return Outcome::Seated;
       }
-      if (&strategy == &rungs.front() || f.proven) {
+      if (&strategy == &rungs.front() || f.proven)
         failure = f;
-        nextChange = changesAt(f);
-      }
       if (f.proven)
         break;
     }
@@ -298,9 +293,10 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
       // search would have found.
       uint64_t step = 1, ii = start;
       while (probe(ii) && !best && ii < cap) {
-        uint64_t strided = lastFail + step;
-        if (nextChange != UINT64_MAX && nextChange > strided &&
-            lastFail == ii) {
+        // `failure` is the one reported for `ii` (the first rung's, as in
+        // the diagnostic) when `ii` failed.
+        uint64_t strided = lastFail + step, nextChange = changesAt(failure);
+        if (lastFail == ii && nextChange > strided) {
           strided = nextChange;
           ++stats.jumps;
         }

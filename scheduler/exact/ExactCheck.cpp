@@ -101,18 +101,15 @@ std::vector<Run> claimRuns(const std::vector<Claim> &claims, unsigned ii) {
 void addRunConstraints(z3::context &ctx, z3::solver &solver,
                        const std::vector<z3::expr> &row,
                        const std::vector<std::vector<Run>> &runs,
-                       const std::vector<std::vector<Claim>> &claims,
+                       const std::vector<bool> &contended,
                        const rrt::ResourceLayout &layout, unsigned numBits,
                        unsigned ii) {
   const int64_t iiWide = ii;
   for (unsigned res = 0; res < runs.size(); ++res) {
+    if (!contended[res])
+      continue;
     const bool isBit = res < numBits;
     const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
-    uint64_t total = 0;
-    for (const Claim &cl : claims[res])
-      total += cl.amount;
-    if (total <= cap)
-      continue;
     const std::vector<Run> &list = runs[res];
     for (const Run &p : list) {
       z3::expr load = ctx.int_val(int64_t(p.amount));
@@ -290,7 +287,8 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
                            (opts.resources == ResourceEncoding::Auto &&
                             ii > kRowsUpToII && runSize < rowSize);
     if (intervals) {
-      addRunConstraints(ctx, solver, row, runs, claims, layout, numBits, ii);
+      addRunConstraints(ctx, solver, row, runs, in.contended, layout, numBits,
+                        ii);
       return decideZ3(problem, solver, stage, row, ii, opts);
     }
 
@@ -323,15 +321,12 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
     // make that at most one literal per op and row q.
     for (unsigned res = 0; res < numBits + numPools; ++res) {
       const std::vector<Claim> &list = claims[res];
-      const bool isBit = res < numBits;
-      const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
       // No row can hold more than the grand total of the claims: when that
       // fits, every row constraint of this resource is vacuous.
-      uint64_t total = 0;
-      for (const Claim &cl : list)
-        total += cl.amount;
-      if (total <= cap)
+      if (!in.contended[res])
         continue;
+      const bool isBit = res < numBits;
+      const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
       const bool small =
           cap <= uint64_t(INT_MAX) && llvm::all_of(list, [](const Claim &cl) {
             return cl.amount <= uint64_t(INT_MAX);
@@ -396,16 +391,17 @@ ExactResult decide(const Problem &problem, unsigned ii,
 
 /// Tries the projection onto each resource's claimants alone; returns an
 /// Infeasible verdict when one of them has no schedule.
-std::optional<ExactResult> relaxedProof(const Problem &problem, unsigned ii,
-                                        const ExactOptions &opts) {
+std::optional<ExactResult>
+relaxedProof(const Problem &problem, unsigned ii,
+             const std::vector<std::vector<unsigned>> &claimed,
+             const ExactOptions &opts) {
   const rrt::ResourceLayout &layout = problem.getLayout();
   const unsigned numResources = layout.numBits() + layout.numPools();
   std::vector<std::vector<bool>> masks;
   for (unsigned res = 0; res < numResources; ++res) {
-    if (res >= layout.numBits() &&
-        !layout.poolBinding[res - layout.numBits()])
-      continue;
-    std::vector<bool> keep = refusingClaimants(problem, ii, res);
+    std::vector<bool> keep(claimed.size());
+    for (size_t i = 0; i < claimed.size(); ++i)
+      keep[i] = llvm::is_contained(claimed[i], res);
     if (llvm::count(keep, true) >= 2)
       masks.push_back(std::move(keep));
   }
@@ -443,10 +439,16 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
   // leaves this file.
   try {
     if (ii == 0 || !opts.project || problem.getNumOps() > kMaxProjectedOps ||
-        malformed(problem))
+        malformed(problem) || hasPlacementConstraints(problem))
       return decide(problem, ii, opts);
-    ProjectionResult projected =
-        projectOntoClaims(problem, ii, refusingClaimants(problem, ii));
+    std::optional<std::vector<std::vector<unsigned>>> claimed =
+        claimedResources(problem, ii);
+    if (!claimed)
+      return decide(problem, ii, opts); // An op folds onto itself.
+    std::vector<bool> keep(claimed->size());
+    for (size_t i = 0; i < claimed->size(); ++i)
+      keep[i] = !(*claimed)[i].empty();
+    ProjectionResult projected = projectOntoClaims(problem, ii, keep);
     if (projected.infeasible)
       return infeasible(*projected.infeasible);
     if (!projected.projection)
@@ -454,7 +456,8 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
     // Relaxations first: the projection onto the claimants of one resource
     // drops the others' constraints, so a proof that it has no schedule is
     // a proof for the whole problem, and it is far smaller.
-    if (std::optional<ExactResult> proof = relaxedProof(problem, ii, opts))
+    if (std::optional<ExactResult> proof =
+            relaxedProof(problem, ii, *claimed, opts))
       return *proof;
     const Projection &p = *projected.projection;
     const std::string where = " (on the projection onto " +

@@ -3,7 +3,6 @@
 #include "scheduler/exact/Model.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 
@@ -79,33 +78,33 @@ constexpr size_t kMaxRowLiterals = size_t(1) << 20;
 
 } // namespace
 
-std::vector<bool>
-exact::refusingClaimants(const Problem &problem, unsigned ii,
-                         std::optional<unsigned> resource) {
+bool exact::hasPlacementConstraints(const Problem &problem) {
+  return problem.isForceSerial() || !problem.getGroups().roots().empty() ||
+         llvm::any_of(problem.getOps(), [](const Operation &op) {
+           return op.constraints.hasPlacementConstraint();
+         });
+}
+
+std::optional<std::vector<std::vector<unsigned>>>
+exact::claimedResources(const Problem &problem, unsigned ii) {
   const unsigned n = problem.getNumOps();
   const rrt::ResourceLayout &layout = problem.getLayout();
   llvm::ArrayRef<rrt::Footprint> fps = problem.getFootprints();
-  std::vector<bool> keep(n, false);
+  std::vector<std::vector<unsigned>> claimed(n);
   for (unsigned i = 0; i < n && i < fps.size(); ++i) {
     if (fps[i].empty())
       continue;
     rrt::FoldedFootprint fp = fps[i].fold(layout, ii);
-    bool claims = fp.selfConflict && !resource;
-    const unsigned numBits = layout.numBits();
-    for (unsigned c = 0; c < fp.numRows && !claims; ++c) {
-      const uint64_t *bits = fp.rowBits(c);
-      for (unsigned w = 0; w < fp.numWords && !claims; ++w)
-        for (uint64_t word = bits[w]; word && !claims; word &= word - 1) {
-          unsigned b = w * 64 + llvm::countr_zero(word);
-          claims = b < numBits && (!resource || *resource == b);
-        }
-      for (const rrt::PoolClaim &pc : fp.rowClaims(c))
-        claims = claims || (layout.poolBinding[pc.pool] &&
-                            (!resource || *resource == numBits + pc.pool));
-    }
-    keep[i] = claims;
+    if (fp.selfConflict)
+      return std::nullopt;
+    forEachRefusingClaim(fp, layout, [&](unsigned res, unsigned, uint64_t) {
+      claimed[i].push_back(res);
+    });
+    llvm::sort(claimed[i]);
+    claimed[i].erase(std::unique(claimed[i].begin(), claimed[i].end()),
+                     claimed[i].end());
   }
-  return keep;
+  return claimed;
 }
 
 Prepared exact::prepareModel(const Problem &problem, unsigned ii,
@@ -171,23 +170,15 @@ Prepared exact::prepareModel(const Problem &problem, unsigned ii,
   // (numBits + p); non-binding pools never refuse and are left out.
   const unsigned numBits = layout.numBits(), numPools = layout.numPools();
   std::vector<std::vector<Claim>> claims(numBits + numPools);
+  std::vector<bool> contended(numBits + numPools, false);
   size_t numRowLiterals = 0;
   for (unsigned i = 0; i < n; ++i) {
-    const rrt::FoldedFootprint &fp = folded[i];
-    if (!fp.empty())
+    if (!folded[i].empty())
       numRowLiterals += ii;
-    for (unsigned c = 0; c < fp.numRows; ++c) {
-      const uint64_t *bits = fp.rowBits(c);
-      for (unsigned w = 0; w < fp.numWords; ++w)
-        for (uint64_t word = bits[w]; word; word &= word - 1) {
-          unsigned b = w * 64 + llvm::countr_zero(word);
-          if (b < numBits)
-            claims[b].push_back({i, c, 1});
-        }
-      for (const rrt::PoolClaim &pc : fp.rowClaims(c))
-        if (layout.poolBinding[pc.pool])
-          claims[numBits + pc.pool].push_back({i, c, pc.amount});
-    }
+    forEachRefusingClaim(folded[i], layout,
+                         [&](unsigned res, unsigned row, uint64_t amount) {
+                           claims[res].push_back({i, row, amount});
+                         });
   }
 
   // Counting: whatever the rows, resource res receives the sum of its claims
@@ -200,6 +191,7 @@ Prepared exact::prepareModel(const Problem &problem, unsigned ii,
     __int128 total = 0;
     for (const Claim &cl : claims[res])
       total += cl.amount;
+    contended[res] = total > cap;
     if (total > __int128(cap) * ii)
       return infeasible(
           std::string(isBit ? "slot '" : "pool '") +
@@ -213,9 +205,7 @@ Prepared exact::prepareModel(const Problem &problem, unsigned ii,
                    " row literals at II " + std::to_string(ii) + " (limit " +
                    std::to_string(kMaxRowLiterals) + ")");
 
-  bool rotates = !problem.isForceSerial() && problem.getGroups().roots().empty();
-  for (const Operation &op : problem.getOps())
-    rotates = rotates && !op.constraints.hasPlacementConstraint();
+  const bool rotates = !hasPlacementConstraints(problem);
   for (unsigned i = 0; i < n && rotates && !out.input.pinned; ++i)
     if (!folded[i].empty())
       out.input.pinned = i;
@@ -224,5 +214,6 @@ Prepared exact::prepareModel(const Problem &problem, unsigned ii,
   out.input.horizon = horizon;
   out.input.claims = std::move(claims);
   out.input.numBits = numBits;
+  out.input.contended = std::move(contended);
   return out;
 }

@@ -15,6 +15,8 @@
 
 #include "rrt/Resources.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +39,9 @@ struct ModelInput {
   /// Bits first (index b), then binding pools (numBits + p).
   std::vector<std::vector<Claim>> claims;
   unsigned numBits = 0;
+  /// Per resource: its claims add up to more than its capacity, so some
+  /// placement overloads a row (the others need no row constraints).
+  std::vector<bool> contended;
   /// An op whose row the model fixes to 0. Shifting every start by one
   /// cycle keeps a schedule valid when no op has a max_depth, a group or
   /// force-serial (rows rotate, the stage horizon holds for any rows), so
@@ -61,12 +66,37 @@ Prepared prepareModel(const Problem &problem, unsigned ii,
 /// op it lacks, inconsistent pool tables), or nullopt.
 std::optional<std::string> malformed(const Problem &problem);
 
-/// Per op: whether it claims, at II, a slot or a binding pool (a resource
-/// that can refuse it) or folds onto itself. The others are free to move.
-/// With `resource` (bits first, then pools, as in ModelInput::claims): only
-/// the ops that claim that one resource.
-std::vector<bool> refusingClaimants(const Problem &problem, unsigned ii,
-                                   std::optional<unsigned> resource = {});
+/// Calls fn(resource, row, amount) for each claim of `fp` on a resource that
+/// can refuse it: a bit b as resource b, a binding pool p as numBits + p
+/// (non-binding pools never refuse and are skipped).
+template <typename Fn>
+void forEachRefusingClaim(const rrt::FoldedFootprint &fp,
+                          const rrt::ResourceLayout &layout, Fn fn) {
+  const unsigned numBits = layout.numBits();
+  for (unsigned c = 0; c < fp.numRows; ++c) {
+    const uint64_t *bits = fp.rowBits(c);
+    for (unsigned w = 0; w < fp.numWords; ++w)
+      for (uint64_t word = bits[w]; word; word &= word - 1) {
+        unsigned b = w * 64 + unsigned(llvm::countr_zero(word));
+        if (b < numBits)
+          fn(b, c, uint64_t(1));
+      }
+    for (const rrt::PoolClaim &pc : fp.rowClaims(c))
+      if (layout.poolBinding[pc.pool])
+        fn(numBits + pc.pool, c, uint64_t(pc.amount));
+  }
+}
+
+/// Whether some op has max_depth or a group, or the loop is force-serial.
+/// Without these a schedule shifted by any number of cycles is a schedule,
+/// which the row pinning and the projection rely on.
+bool hasPlacementConstraints(const Problem &problem);
+
+/// Per op, the resources it claims at II (as in ModelInput::claims,
+/// ascending); nullopt when some op folds onto itself (prepareModel's
+/// verdict then).
+std::optional<std::vector<std::vector<unsigned>>>
+claimedResources(const Problem &problem, unsigned ii);
 
 ExactResult unknownResult(std::string reason);
 ExactResult infeasibleResult(std::string reason);

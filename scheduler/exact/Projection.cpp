@@ -1,6 +1,9 @@
 //===- Projection.cpp - eliminate the ops that hold nothing ---------------===//
 
 #include "scheduler/exact/Projection.h"
+#include "scheduler/exact/Model.h"
+
+#include "rrt/Bounds.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -32,9 +35,8 @@ struct Arc {
 /// Whether two ops with this footprint collide when they start together:
 /// a slot, or a pool claim more than half the capacity.
 bool strictOrder(const Operation &op) {
-  return llvm::any_of(op.uses, [](const rrt::Use &u) {
-    return u.kind == rrt::Use::Kind::Bit;
-  });
+  return llvm::any_of(
+      op.uses, [](const rrt::Use &u) { return u.kind == rrt::Use::Kind::Bit; });
 }
 
 /// Interchangeable ops: the same footprint and the same path weights to and
@@ -44,8 +46,7 @@ bool strictOrder(const Operation &op) {
 /// together, so the order is strict. These edges cut the symmetric search
 /// a SAT solver otherwise pays as a pigeonhole proof (twelve identical
 /// memory writes of aes2/graph4).
-void orderInterchangeable(const Problem &problem,
-                          const std::vector<OpId> &kept,
+void orderInterchangeable(const Problem &problem, const std::vector<OpId> &kept,
                           const std::vector<int64_t> &full,
                           std::vector<std::pair<unsigned, unsigned>> &edges) {
   const size_t m = kept.size();
@@ -90,11 +91,8 @@ ProjectionResult exact::projectOntoClaims(const Problem &problem, unsigned ii,
                                           const std::vector<bool> &keep) {
   ProjectionResult out;
   const unsigned n = problem.getNumOps();
-  if (ii == 0 || problem.isForceSerial() || !problem.getGroups().roots().empty())
+  if (ii == 0 || hasPlacementConstraints(problem))
     return out;
-  for (const Operation &op : problem.getOps())
-    if (op.constraints.hasPlacementConstraint())
-      return out;
   std::vector<OpId> kept;
   std::vector<int> reducedId(n, -1);
   for (unsigned i = 0; i < n; ++i)
@@ -114,23 +112,10 @@ ProjectionResult exact::projectOntoClaims(const Problem &problem, unsigned ii,
   }
   // A positive cycle anywhere (the searches below start at kept ops only,
   // and may find none): no start vector at all.
-  {
-    std::vector<int64_t> all(n, 0);
-    bool settled = false;
-    for (unsigned pass = 0; pass <= n && !settled; ++pass) {
-      settled = true;
-      for (unsigned u = 0; u < n; ++u)
-        for (const Arc &a : succ[u])
-          if (all[u] + a.weight > all[a.dst]) {
-            all[a.dst] = all[u] + a.weight;
-            settled = false;
-          }
-    }
-    if (!settled) {
-      out.infeasible = "a recurrence needs more than II " +
-                       std::to_string(ii) + " cycles per iteration";
-      return out;
-    }
+  if (rrt::hasPositiveCycle(n, problem.getDepEdges(), ii)) {
+    out.infeasible = "a recurrence needs more than II " + std::to_string(ii) +
+                     " cycles per iteration";
+    return out;
   }
 
   // Longest paths from each kept op whose inner ops are all removed. A
@@ -235,8 +220,8 @@ ProjectionResult exact::projectOntoClaims(const Problem &problem, unsigned ii,
 
   Projection p{Problem(problem.getLayout()), kept};
   for (auto [a, b] : symmetry)
-    p.reduced.addDependence({a, b, strictOrder(problem.getOp(kept[a])) ? 1 : 0,
-                             0});
+    p.reduced.addDependence(
+        {a, b, strictOrder(problem.getOp(kept[a])) ? 1 : 0, 0});
   for (OpId k : kept)
     p.reduced.addOp(problem.getOp(k));
   for (auto [arc, w] : closure) {
@@ -261,9 +246,9 @@ ProjectionResult exact::projectOntoClaims(const Problem &problem, unsigned ii,
   return out;
 }
 
-std::optional<Schedule>
-exact::extendWitness(const Problem &problem, const Projection &projection,
-                     const Schedule &reduced) {
+std::optional<Schedule> exact::extendWitness(const Problem &problem,
+                                             const Projection &projection,
+                                             const Schedule &reduced) {
   const unsigned n = problem.getNumOps();
   const int64_t ii = reduced.ii;
   if (ii <= 0 || reduced.start.size() != projection.kept.size())
@@ -286,8 +271,8 @@ exact::extendWitness(const Problem &problem, const Projection &projection,
   for (uint64_t pass = 0; pass < budget; ++pass) {
     bool changed = false;
     for (const Dependence &d : deps) {
-      __int128 need = __int128(out.start[d.src]) + d.latency -
-                      __int128(d.distance) * ii;
+      __int128 need =
+          __int128(out.start[d.src]) + d.latency - __int128(d.distance) * ii;
       if (need <= out.start[d.dst])
         continue;
       if (need > (__int128(1) << 62))

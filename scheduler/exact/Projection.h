@@ -33,7 +33,8 @@ struct Projection {
 /// The outcome of projecting: the projection, or a proof that II is too
 /// small (a recurrence among the removed ops weighs more than zero), or
 /// nothing when projecting does not apply (groups, force-serial, max_depth,
-/// nothing to remove).
+/// weights past 2^40). With nothing to remove it is still built: its
+/// reduction and twin order are what the solvers gain most from.
 struct ProjectionResult {
   std::optional<Projection> projection;
   std::optional<std::string> infeasible;

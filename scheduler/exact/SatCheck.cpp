@@ -214,10 +214,7 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
   for (unsigned res = 0; res < in.claims.size(); ++res) {
     const std::vector<Claim> &list = in.claims[res];
     const uint64_t cap = in.capacity(layout, res);
-    uint64_t total = 0;
-    for (const Claim &cl : list)
-      total += cl.amount;
-    if (total <= cap)
+    if (!in.contended[res])
       continue;
     for (int64_t q = 0; q < ii; ++q) {
       if (deadline.terminate())

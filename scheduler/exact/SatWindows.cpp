@@ -58,9 +58,9 @@ constexpr uint64_t kMaxWindowLiterals = uint64_t(1) << 21;
 
 } // namespace
 
-std::optional<ExactResult>
-exact::solveSatWindows(const Problem &problem, const ModelInput &in,
-                       const ExactOptions &opts) {
+std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
+                                                  const ModelInput &in,
+                                                  const ExactOptions &opts) {
   if (!in.pinned || problem.isForceSerial())
     return std::nullopt;
   const unsigned n = problem.getNumOps();
@@ -90,6 +90,11 @@ exact::solveSatWindows(const Problem &problem, const ModelInput &in,
   }
 
   Deadline deadline(opts.timeoutMs);
+  auto outOfTime = [&] {
+    return unknownResult("timeout after " + std::to_string(opts.timeoutMs) +
+                         " ms at II " + std::to_string(ii) +
+                         " while building the CNF");
+  };
   Cnf cnf;
   const int T = Cnf::kTrue;
   // [t_i >= v], constants outside the window.
@@ -110,9 +115,7 @@ exact::solveSatWindows(const Problem &problem, const ModelInput &in,
       cnf.add({-ge(i, v + 1), ge(i, v)});
   for (const Dependence &d : problem.getDependences()) {
     if (deadline.terminate())
-      return unknownResult("timeout after " + std::to_string(opts.timeoutMs) +
-                           " ms at II " + std::to_string(ii) +
-                           " while building the CNF");
+      return outOfTime();
     const int64_t w = d.latency - int64_t(d.distance) * ii;
     for (int64_t v = lo[d.src]; v <= hi[d.src]; ++v)
       cnf.add({-ge(d.src, v), ge(d.dst, v + w)});
@@ -144,10 +147,7 @@ exact::solveSatWindows(const Problem &problem, const ModelInput &in,
   for (unsigned res = 0; res < in.claims.size(); ++res) {
     const std::vector<Claim> &list = in.claims[res];
     const uint64_t cap = in.capacity(problem.getLayout(), res);
-    uint64_t total = 0;
-    for (const Claim &cl : list)
-      total += cl.amount;
-    if (total <= cap)
+    if (!in.contended[res])
       continue;
     std::vector<std::vector<std::pair<int, uint64_t>>> rows(ii);
     llvm::DenseMap<std::pair<unsigned, int64_t>, int> either;
@@ -156,7 +156,7 @@ exact::solveSatWindows(const Problem &problem, const ModelInput &in,
         int64_t q = mod(v + cl.row);
         int lit = at[cl.op][v - lo[cl.op]];
         if (hi[cl.op] - lo[cl.op] + 1 > ii) {
-          auto [it, fresh] = either.try_emplace({cl.op * 1u, q}, 0);
+          auto [it, fresh] = either.try_emplace(std::make_pair(cl.op, q), 0);
           if (fresh) {
             it->second = cnf.fresh();
             rows[q].push_back({it->second, cl.amount});
@@ -168,9 +168,7 @@ exact::solveSatWindows(const Problem &problem, const ModelInput &in,
       }
     for (int64_t q = 0; q < ii; ++q) {
       if (deadline.terminate())
-        return unknownResult("timeout after " +
-                             std::to_string(opts.timeoutMs) + " ms at II " +
-                             std::to_string(ii) + " while building the CNF");
+        return outOfTime();
       cnf.atMost(rows[q], cap);
     }
   }
@@ -199,7 +197,8 @@ exact::solveSatWindows(const Problem &problem, const ModelInput &in,
     least = std::min(least, t);
   }
   // Whole stages up, so the earliest start lies in [0, II).
-  int64_t shift = least >= 0 ? -(least / ii) * ii : ((-least + ii - 1) / ii) * ii;
+  int64_t shift =
+      least >= 0 ? -(least / ii) * ii : ((-least + ii - 1) / ii) * ii;
   for (int64_t &t : witness.start)
     t += shift;
   return acceptWitness(problem, std::move(witness));
