@@ -47,10 +47,12 @@ enum class Outcome { Seated, Failed, Stopped };
 
 } // namespace
 
-std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
-    const Problem &problem, const rrt::Bounds &bounds,
-    const ModuloOptions &options, DiagnosticList &diags,
-    IISearchStats *statsOut) {
+/// The candidate-II search; with options.seeder set, every II's ladder
+/// starts with the seeded rung.
+static std::optional<ScheduleAnalysis>
+searchII(const Problem &problem, const rrt::Bounds &bounds,
+         const ModuloOptions &options, DiagnosticList &diags,
+         IISearchStats *statsOut) {
   IISearchStats localStats;
   IISearchStats &stats = statsOut ? *statsOut : localStats;
   stats = {};
@@ -194,11 +196,22 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     if (!large && problem.getNumOps() > kFirstFitFirst)
       rungs = llvm::ArrayRef(midLadder);
     modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
+    std::optional<std::vector<int64_t>> preferred;
+    llvm::SmallVector<modulo::Strategy, 8> seededRungs;
+    if (options.seeder &&
+        (preferred = options.seeder->seed(problem, ii)) &&
+        preferred->size() == problem.getNumOps()) {
+      seededRungs.push_back({modulo::Priority::Seeded, false,
+                             /*firstFitOnly=*/large});
+      seededRungs.append(rungs.begin(), rungs.end());
+      rungs = seededRungs;
+    }
     for (const modulo::Strategy &strategy : rungs) {
       if (outOfBudget())
         return Outcome::Stopped;
       ++stats.attempts;
-      modulo::Engine engine(problem, ii, engineOptions, strategy, paths);
+      modulo::Engine engine(problem, ii, engineOptions, strategy, paths,
+                            preferred ? &*preferred : nullptr);
       modulo::AttemptFailure f;
       if (std::optional<std::vector<int64_t>> starts = engine.run(f)) {
         bestStarts = std::move(starts);
@@ -354,4 +367,55 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
                                   " IIs in that range (search=linear " +
                                   "tries every one)");
   return std::nullopt;
+}
+
+std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
+    const Problem &problem, const rrt::Bounds &bounds,
+    const ModuloOptions &options, DiagnosticList &diags,
+    IISearchStats *statsOut) {
+  if (!options.seeder)
+    return searchII(problem, bounds, options, diags, statsOut);
+  // Seeded: the unseeded search first, then a seeded search below its II.
+  // The seeded result is taken only when it is smaller, so a seed can
+  // lower the II and never raise it; at the bound nothing more runs.
+  ModuloOptions plain = options;
+  plain.seeder = nullptr;
+  IISearchStats localStats;
+  IISearchStats &stats = statsOut ? *statsOut : localStats;
+  auto start = std::chrono::steady_clock::now();
+  std::optional<ScheduleAnalysis> best =
+      searchII(problem, bounds, plain, diags, &stats);
+  if (!best)
+    return best;
+  stats.unseededII = best->ii;
+  if (best->ii <= bounds.mii || stats.exhausted)
+    return best;
+  ModuloOptions seeded = options;
+  seeded.iiCap = best->ii - 1;
+  if (options.maxAttempts)
+    seeded.maxAttempts = options.maxAttempts > stats.attempts
+                             ? options.maxAttempts - stats.attempts
+                             : 1;
+  if (options.timeLimitMs) {
+    double used = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+    seeded.timeLimitMs =
+        std::max<uint64_t>(1, options.timeLimitMs - uint64_t(used));
+  }
+  DiagnosticList ignored;
+  IISearchStats seededStats;
+  std::optional<ScheduleAnalysis> lower =
+      searchII(problem, bounds, seeded, ignored, &seededStats);
+  stats.attempts += seededStats.attempts;
+  stats.jumps += seededStats.jumps;
+  stats.ms = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - start)
+                 .count();
+  if (lower && lower->ii < best->ii && !seededStats.serialFallback) {
+    stats.seedLowered = true;
+    stats.lastFailure = seededStats.lastFailure;
+    return lower;
+  }
+  return best;
 }

@@ -14,6 +14,7 @@
 
 #include "scheduler/FeasibilityOracle.h"
 #include "scheduler/ScheduleAnalysis.h"
+#include "scheduler/StartSeeder.h"
 
 #include <chrono>
 #include <cstdint>
@@ -65,6 +66,8 @@ struct ModuloOptions {
   /// Decides an II exactly where it can: used to mark a failure proven or
   /// heuristic, and by the driver's prove-optimal. Not owned; may be null.
   FeasibilityOracle *oracle = nullptr;
+  /// Preferred starts per II (StartSeeder.h); not owned; may be null.
+  StartSeeder *seeder = nullptr;
 };
 
 /// What the candidate-II search did, for the caller's verdict.
@@ -84,6 +87,10 @@ struct IISearchStats {
   /// Probes sent past the stride's next II because the failure named a
   /// window that max_depth keeps closed below it.
   uint64_t jumps = 0;
+  /// With a seeder: the II the unseeded search found, and whether the
+  /// seeded search below it found a smaller one.
+  std::optional<unsigned> unseededII;
+  bool seedLowered = false;
 };
 
 /// Returns the schedule at the smallest II the search finds (see IISearch),

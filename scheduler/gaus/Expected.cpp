@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/gaus/Expected.h"
+#include "scheduler/gaus/Parallel.h"
 
 #include <algorithm>
 #include <cassert>
@@ -45,6 +46,8 @@ Windows::Windows(const Frames &frames) : lo(frames.asap), hi(frames.alap) {
 ExpectedModel::ExpectedModel(const Instance &instance, const Frames &frames,
                              TermOptions options)
     : instance(instance), windows(frames), options(options) {
+  // Below this much work per pass, threads cost more than they save.
+  parallel = windows.size() + instance.edges.size() >= kParallelWork;
   unsigned n = instance.nodes.size();
   unsigned m = instance.edges.size();
   int64_t ii = instance.ii;
@@ -168,34 +171,35 @@ void ExpectedModel::forwardUsage(const std::vector<double> &F) {
   std::vector<std::vector<double>> parts(
       kChunks, std::vector<double>(2 * (usageLen + 1)));
   bool isA = instance.formulation == Formulation::A;
-#pragma omp parallel for schedule(static, 1)
-  for (unsigned c = 0; c < kChunks; ++c) {
-    double *acc = parts[c].data();
-    double *diff = acc + (usageLen + 1);
-    for (unsigned i = chunkBegin(c, n); i < chunkBegin(c + 1, n); ++i) {
-      if (isA) {
-        double w = instance.nodes[i].weight;
-        if (w == 0)
+  parallelFor(kChunks, 1, parallel, [&](size_t begin, size_t end) {
+    for (unsigned c = unsigned(begin); c < end; ++c) {
+      double *acc = parts[c].data();
+      double *diff = acc + (usageLen + 1);
+      for (unsigned i = chunkBegin(c, n); i < chunkBegin(c + 1, n); ++i) {
+        if (isA) {
+          double w = instance.nodes[i].weight;
+          if (w == 0)
+            continue;
+          for (int64_t d = windows.lo[i]; d <= windows.hi[i]; ++d)
+            acc[d] += w * prob(F, i, d);
           continue;
-        for (int64_t d = windows.lo[i]; d <= windows.hi[i]; ++d)
-          acc[d] += w * prob(F, i, d);
-        continue;
+        }
+        if (!hasLive[i])
+          continue;
+        double b = instance.nodes[i].bytes;
+        int64_t lo, gapLo, gapHi, end;
+        liveRange(i, lo, gapLo, gapHi, end);
+        for (int64_t d = lo; d < std::min(gapLo, end); ++d)
+          acc[d] += b * liveAt(F, i, d);
+        if (gapLo < gapHi) {
+          diff[gapLo] += b;
+          diff[gapHi] -= b;
+        }
+        for (int64_t d = std::max(gapLo, gapHi); d < end; ++d)
+          acc[d] += b * liveAt(F, i, d);
       }
-      if (!hasLive[i])
-        continue;
-      double b = instance.nodes[i].bytes;
-      int64_t lo, gapLo, gapHi, end;
-      liveRange(i, lo, gapLo, gapHi, end);
-      for (int64_t d = lo; d < std::min(gapLo, end); ++d)
-        acc[d] += b * liveAt(F, i, d);
-      if (gapLo < gapHi) {
-        diff[gapLo] += b;
-        diff[gapHi] -= b;
-      }
-      for (int64_t d = std::max(gapLo, gapHi); d < end; ++d)
-        acc[d] += b * liveAt(F, i, d);
     }
-  }
+  });
   std::vector<double> merged(2 * (usageLen + 1));
   mergeChunks(parts, merged);
   double run = 0;
@@ -234,23 +238,24 @@ double ExpectedModel::logSumExp(const std::vector<double> &x,
 double ExpectedModel::forwardDeps(const std::vector<double> &F) {
   unsigned n = instance.nodes.size();
   std::vector<double> perNode(n, 0.0);
-#pragma omp parallel for schedule(static)
-  for (unsigned u = 0; u < n; ++u) {
-    double sum = 0;
-    for (unsigned k = outBegin[u]; k < outBegin[u + 1]; ++k) {
-      unsigned e = outEdge[k];
-      unsigned v = instance.edges[e].dst;
-      if (v == u) { // s <= s + delta: decided by the edge alone.
-        sum += delta[e] >= 0 ? 1 : 0;
-        continue;
+  parallelFor(n, 64, parallel, [&](size_t begin, size_t end) {
+    for (unsigned u = unsigned(begin); u < end; ++u) {
+      double sum = 0;
+      for (unsigned k = outBegin[u]; k < outBegin[u + 1]; ++k) {
+        unsigned e = outEdge[k];
+        unsigned v = instance.edges[e].dst;
+        if (v == u) { // s <= s + delta: decided by the edge alone.
+          sum += delta[e] >= 0 ? 1 : 0;
+          continue;
+        }
+        // Violated iff s_v <= s_u + delta: sum_d P_u(d) F_v(d + delta).
+        for (int64_t d = std::max(windows.lo[u], windows.lo[v] - delta[e]);
+             d <= windows.hi[u]; ++d)
+          sum += prob(F, u, d) * cdf(F, v, d + delta[e]);
       }
-      // Violated iff s_v <= s_u + delta: sum_d P_u(d) F_v(d + delta).
-      for (int64_t d = std::max(windows.lo[u], windows.lo[v] - delta[e]);
-           d <= windows.hi[u]; ++d)
-        sum += prob(F, u, d) * cdf(F, v, d + delta[e]);
+      perNode[u] = sum;
     }
-    perNode[u] = sum;
-  }
+  });
   double total = 0;
   for (double x : perNode)
     total += x;
@@ -260,25 +265,26 @@ double ExpectedModel::forwardDeps(const std::vector<double> &F) {
 double ExpectedModel::forwardComm(const std::vector<double> &F) {
   unsigned n = instance.nodes.size();
   std::vector<double> perNode(n, 0.0);
-#pragma omp parallel for schedule(static)
-  for (unsigned u = 0; u < n; ++u) {
-    double sum = 0;
-    for (unsigned k = outBegin[u]; k < outBegin[u + 1]; ++k) {
-      const Edge &edge = instance.edges[outEdge[k]];
-      if (edge.comm <= 0)
-        continue;
-      // E[max(0, s_v - s_u)] = sum_k F_u(k) (1 - F_v(k)); between the two
-      // windows every term is 1.
-      unsigned v = edge.dst;
-      int64_t hiU = windows.hi[u], loV = windows.lo[v], hiV = windows.hi[v];
-      for (int64_t x = windows.lo[u]; x <= std::min(hiU, hiV - 1); ++x)
-        sum += cdf(F, u, x) * (1 - cdf(F, v, x));
-      sum += double(std::max<int64_t>(0, std::min(loV, hiV) - hiU - 1));
-      for (int64_t x = std::max(hiU + 1, loV); x < hiV; ++x)
-        sum += 1 - cdf(F, v, x);
+  parallelFor(n, 64, parallel, [&](size_t begin, size_t end) {
+    for (unsigned u = unsigned(begin); u < end; ++u) {
+      double sum = 0;
+      for (unsigned k = outBegin[u]; k < outBegin[u + 1]; ++k) {
+        const Edge &edge = instance.edges[outEdge[k]];
+        if (edge.comm <= 0)
+          continue;
+        // E[max(0, s_v - s_u)] = sum_k F_u(k) (1 - F_v(k)); between the two
+        // windows every term is 1.
+        unsigned v = edge.dst;
+        int64_t hiU = windows.hi[u], loV = windows.lo[v], hiV = windows.hi[v];
+        for (int64_t x = windows.lo[u]; x <= std::min(hiU, hiV - 1); ++x)
+          sum += cdf(F, u, x) * (1 - cdf(F, v, x));
+        sum += double(std::max<int64_t>(0, std::min(loV, hiV) - hiU - 1));
+        for (int64_t x = std::max(hiU + 1, loV); x < hiV; ++x)
+          sum += 1 - cdf(F, v, x);
+      }
+      perNode[u] = sum;
     }
-    perNode[u] = sum;
-  }
+  });
   double total = 0;
   for (double x : perNode)
     total += x;
@@ -289,8 +295,8 @@ double ExpectedModel::forwardComm(const std::vector<double> &F) {
 
 namespace {
 /// Sum of q over the circular interval of `len` slots starting at `from`.
-double circularSum(const std::vector<double> &prefix2, int64_t ii,
-                   int64_t from, int64_t len) {
+double circularSum(const std::vector<double> &prefix2, int64_t ii, int64_t from,
+                   int64_t len) {
   int64_t a = floorMod(from, ii);
   return prefix2[a + len] - prefix2[a];
 }
@@ -308,29 +314,30 @@ double ExpectedModel::forwardModuloUse(const std::vector<double> &F) {
   size_t numRes = instance.capacity.size();
   std::vector<std::vector<double>> parts(kChunks,
                                          std::vector<double>(numRes * ii));
-#pragma omp parallel for schedule(static, 1)
-  for (unsigned c = 0; c < kChunks; ++c) {
-    std::vector<double> q(ii), prefix2;
-    for (unsigned i = chunkBegin(c, n); i < chunkBegin(c + 1, n); ++i) {
-      const Node &node = instance.nodes[i];
-      if (node.uses.empty())
-        continue;
-      std::fill(q.begin(), q.end(), 0.0);
-      for (int64_t d = windows.lo[i]; d <= windows.hi[i]; ++d)
-        q[floorMod(d, ii)] += prob(F, i, d);
-      circularPrefix(q.data(), ii, prefix2);
-      for (const Use &use : node.uses) {
-        int64_t wraps = use.duration / ii, rem = use.duration % ii;
-        double *row = parts[c].data() + use.resource * ii;
-        for (int64_t r = 0; r < ii; ++r) {
-          double held = double(wraps);
-          if (rem)
-            held += circularSum(prefix2, ii, r - use.offset - rem + 1, rem);
-          row[r] += use.amount * held;
+  parallelFor(kChunks, 1, parallel, [&](size_t begin, size_t end) {
+    for (unsigned c = unsigned(begin); c < end; ++c) {
+      std::vector<double> q(ii), prefix2;
+      for (unsigned i = chunkBegin(c, n); i < chunkBegin(c + 1, n); ++i) {
+        const Node &node = instance.nodes[i];
+        if (node.uses.empty())
+          continue;
+        std::fill(q.begin(), q.end(), 0.0);
+        for (int64_t d = windows.lo[i]; d <= windows.hi[i]; ++d)
+          q[floorMod(d, ii)] += prob(F, i, d);
+        circularPrefix(q.data(), ii, prefix2);
+        for (const Use &use : node.uses) {
+          int64_t wraps = use.duration / ii, rem = use.duration % ii;
+          double *row = parts[c].data() + use.resource * ii;
+          for (int64_t r = 0; r < ii; ++r) {
+            double held = double(wraps);
+            if (rem)
+              held += circularSum(prefix2, ii, r - use.offset - rem + 1, rem);
+            row[r] += use.amount * held;
+          }
         }
       }
     }
-  }
+  });
   mergeChunks(parts, mresUse);
   double over = 0;
   for (size_t t = 0; t < numRes; ++t)
@@ -387,54 +394,55 @@ void ExpectedModel::backward(const std::vector<double> &F, double cf,
   // Live bytes, producer side: each producer fills the gradient buffers of
   // its (producer, consumer) pairs; the consumers add them up below.
   if (form != Formulation::A) {
-#pragma omp parallel for schedule(dynamic, 64)
-    for (unsigned i = 0; i < n; ++i) {
-      unsigned first = succBegin[i], last = succBegin[i + 1];
-      if (!hasLive[i])
-        continue;
-      for (unsigned p = first; p < last; ++p)
-        std::fill(pairGrad.begin() + pairOffset[p],
-                  pairGrad.begin() + pairOffset[p + 1], 0.0);
-      double b = instance.nodes[i].bytes;
-      int64_t s0 = selfShift[i];
-      int64_t lo = windows.lo[i], hi = windows.hi[i];
-      int64_t from, gapLo, gapHi, end;
-      liveRange(i, from, gapLo, gapHi, end);
-      double *own = dF.data() + windows.offset[i];
-      // The gap has no gradient: a factor there is a constant 0 or 1.
-      unsigned m = last - first;
-      std::vector<double> pre(m + 1), suf(m + 1);
-      auto visit = [&](int64_t d) {
-        if (d < hi)
-          own[d - lo] += g[d] * b;
-        // d/dF of -F_i(d - s0) prod_j F_j: prefix and suffix products.
-        pre[0] = 1;
-        for (unsigned k = 0; k < m; ++k)
-          pre[k + 1] = pre[k] * cdf(F, succs[first + k].node,
-                                    d - succs[first + k].shift);
-        if (d - s0 >= lo && d - s0 < hi)
-          own[d - s0 - lo] -= g[d] * b * pre[m];
-        double scale = -g[d] * b * cdf(F, i, d - s0);
-        if (scale == 0 || m == 0)
-          return;
-        suf[m] = 1;
-        for (unsigned k = m; k-- > 0;)
-          suf[k] = suf[k + 1] * cdf(F, succs[first + k].node,
-                                    d - succs[first + k].shift);
-        for (unsigned k = 0; k < m; ++k) {
-          const Succ &s = succs[first + k];
-          int64_t x = d - s.shift;
-          if (x < windows.lo[s.node] || x >= windows.hi[s.node])
-            continue;
-          pairGrad[pairOffset[first + k] + (x - windows.lo[s.node])] +=
-              scale * pre[k] * suf[k + 1];
-        }
-      };
-      for (int64_t d = from; d < std::min(gapLo, end); ++d)
-        visit(d);
-      for (int64_t d = std::max(gapLo, gapHi); d < end; ++d)
-        visit(d);
-    }
+    parallelFor(n, 64, parallel, [&](size_t begin, size_t end) {
+      for (unsigned i = unsigned(begin); i < end; ++i) {
+        unsigned first = succBegin[i], last = succBegin[i + 1];
+        if (!hasLive[i])
+          continue;
+        for (unsigned p = first; p < last; ++p)
+          std::fill(pairGrad.begin() + pairOffset[p],
+                    pairGrad.begin() + pairOffset[p + 1], 0.0);
+        double b = instance.nodes[i].bytes;
+        int64_t s0 = selfShift[i];
+        int64_t lo = windows.lo[i], hi = windows.hi[i];
+        int64_t from, gapLo, gapHi, end;
+        liveRange(i, from, gapLo, gapHi, end);
+        double *own = dF.data() + windows.offset[i];
+        // The gap has no gradient: a factor there is a constant 0 or 1.
+        unsigned m = last - first;
+        std::vector<double> pre(m + 1), suf(m + 1);
+        auto visit = [&](int64_t d) {
+          if (d < hi)
+            own[d - lo] += g[d] * b;
+          // d/dF of -F_i(d - s0) prod_j F_j: prefix and suffix products.
+          pre[0] = 1;
+          for (unsigned k = 0; k < m; ++k)
+            pre[k + 1] = pre[k] * cdf(F, succs[first + k].node,
+                                      d - succs[first + k].shift);
+          if (d - s0 >= lo && d - s0 < hi)
+            own[d - s0 - lo] -= g[d] * b * pre[m];
+          double scale = -g[d] * b * cdf(F, i, d - s0);
+          if (scale == 0 || m == 0)
+            return;
+          suf[m] = 1;
+          for (unsigned k = m; k-- > 0;)
+            suf[k] = suf[k + 1] *
+                     cdf(F, succs[first + k].node, d - succs[first + k].shift);
+          for (unsigned k = 0; k < m; ++k) {
+            const Succ &s = succs[first + k];
+            int64_t x = d - s.shift;
+            if (x < windows.lo[s.node] || x >= windows.hi[s.node])
+              continue;
+            pairGrad[pairOffset[first + k] + (x - windows.lo[s.node])] +=
+                scale * pre[k] * suf[k + 1];
+          }
+        };
+        for (int64_t d = from; d < std::min(gapLo, end); ++d)
+          visit(d);
+        for (int64_t d = std::max(gapLo, gapHi); d < end; ++d)
+          visit(d);
+      }
+    });
   }
 
   // Modulo use: dL/dU_t(r) is the hinge's slope.
@@ -453,71 +461,72 @@ void ExpectedModel::backward(const std::vector<double> &F, double cf,
 
   // Everything else, one node at a time, each writing only its own entries.
   double depScale = cDep / norm;
-#pragma omp parallel for schedule(dynamic, 64)
-  for (unsigned x = 0; x < n; ++x) {
-    int64_t lo = windows.lo[x], hi = windows.hi[x];
-    if (lo == hi)
-      continue;
-    size_t base = windows.offset[x];
-    std::vector<double> dP(hi - lo + 2, 0.0);
-    if (form == Formulation::A) {
-      double w = instance.nodes[x].weight;
-      for (int64_t d = lo; d <= hi; ++d)
-        dP[d - lo] += w * g[d];
-    } else {
-      for (unsigned k = predPairBegin[x]; k < predPairBegin[x + 1]; ++k) {
-        size_t p = predPair[k];
-        for (int64_t d = lo; d < hi; ++d)
-          dF[base + (d - lo)] += pairGrad[pairOffset[p] + (d - lo)];
-      }
-    }
-    // As the source of an edge.
-    for (unsigned k = outBegin[x]; k < outBegin[x + 1]; ++k) {
-      unsigned e = outEdge[k];
-      const Edge &edge = instance.edges[e];
-      unsigned v = edge.dst;
-      if (v == x)
-        continue; // constant in s (see forwardDeps); A has no self edges
-      if (depScale != 0)
-        for (int64_t d = std::max(lo, windows.lo[v] - delta[e]); d <= hi; ++d)
-          dP[d - lo] += depScale * cdf(F, v, d + delta[e]);
-      if (form == Formulation::A && edge.comm > 0)
-        for (int64_t d = lo; d < hi; ++d)
-          dF[base + (d - lo)] += cf * instance.alpha * (1 - cdf(F, v, d));
-    }
-    // As the destination of an edge.
-    for (unsigned k = inBegin[x]; k < inBegin[x + 1]; ++k) {
-      unsigned e = inEdge[k];
-      const Edge &edge = instance.edges[e];
-      unsigned u = edge.src;
-      if (u == x)
+  parallelFor(n, 64, parallel, [&](size_t begin, size_t end) {
+    for (unsigned x = unsigned(begin); x < end; ++x) {
+      int64_t lo = windows.lo[x], hi = windows.hi[x];
+      if (lo == hi)
         continue;
-      if (depScale != 0)
-        for (int64_t d = std::max(lo, windows.lo[u] + delta[e]);
-             d < std::min(hi, windows.hi[u] + delta[e] + 1); ++d)
-          dF[base + (d - lo)] += depScale * prob(F, u, d - delta[e]);
-      if (form == Formulation::A && edge.comm > 0)
-        for (int64_t d = lo; d < hi; ++d)
-          dF[base + (d - lo)] -= cf * instance.alpha * cdf(F, u, d);
-    }
-    if (!h.empty() && !instance.nodes[x].uses.empty()) {
-      std::vector<double> dQ(ii, 0.0), prefix2;
-      for (const Use &use : instance.nodes[x].uses) {
-        const double *row = h.data() + use.resource * ii;
-        circularPrefix(row, ii, prefix2);
-        int64_t wraps = use.duration / ii, rem = use.duration % ii;
-        for (int64_t r = 0; r < ii; ++r) {
-          double slope = double(wraps) * hTotal[use.resource];
-          if (rem)
-            slope += circularSum(prefix2, ii, r + use.offset, rem);
-          dQ[r] += use.amount * slope;
+      size_t base = windows.offset[x];
+      std::vector<double> dP(hi - lo + 2, 0.0);
+      if (form == Formulation::A) {
+        double w = instance.nodes[x].weight;
+        for (int64_t d = lo; d <= hi; ++d)
+          dP[d - lo] += w * g[d];
+      } else {
+        for (unsigned k = predPairBegin[x]; k < predPairBegin[x + 1]; ++k) {
+          size_t p = predPair[k];
+          for (int64_t d = lo; d < hi; ++d)
+            dF[base + (d - lo)] += pairGrad[pairOffset[p] + (d - lo)];
         }
       }
-      for (int64_t d = lo; d <= hi; ++d)
-        dP[d - lo] += dQ[floorMod(d, ii)];
+      // As the source of an edge.
+      for (unsigned k = outBegin[x]; k < outBegin[x + 1]; ++k) {
+        unsigned e = outEdge[k];
+        const Edge &edge = instance.edges[e];
+        unsigned v = edge.dst;
+        if (v == x)
+          continue; // constant in s (see forwardDeps); A has no self edges
+        if (depScale != 0)
+          for (int64_t d = std::max(lo, windows.lo[v] - delta[e]); d <= hi; ++d)
+            dP[d - lo] += depScale * cdf(F, v, d + delta[e]);
+        if (form == Formulation::A && edge.comm > 0)
+          for (int64_t d = lo; d < hi; ++d)
+            dF[base + (d - lo)] += cf * instance.alpha * (1 - cdf(F, v, d));
+      }
+      // As the destination of an edge.
+      for (unsigned k = inBegin[x]; k < inBegin[x + 1]; ++k) {
+        unsigned e = inEdge[k];
+        const Edge &edge = instance.edges[e];
+        unsigned u = edge.src;
+        if (u == x)
+          continue;
+        if (depScale != 0)
+          for (int64_t d = std::max(lo, windows.lo[u] + delta[e]);
+               d < std::min(hi, windows.hi[u] + delta[e] + 1); ++d)
+            dF[base + (d - lo)] += depScale * prob(F, u, d - delta[e]);
+        if (form == Formulation::A && edge.comm > 0)
+          for (int64_t d = lo; d < hi; ++d)
+            dF[base + (d - lo)] -= cf * instance.alpha * cdf(F, u, d);
+      }
+      if (!h.empty() && !instance.nodes[x].uses.empty()) {
+        std::vector<double> dQ(ii, 0.0), prefix2;
+        for (const Use &use : instance.nodes[x].uses) {
+          const double *row = h.data() + use.resource * ii;
+          circularPrefix(row, ii, prefix2);
+          int64_t wraps = use.duration / ii, rem = use.duration % ii;
+          for (int64_t r = 0; r < ii; ++r) {
+            double slope = double(wraps) * hTotal[use.resource];
+            if (rem)
+              slope += circularSum(prefix2, ii, r + use.offset, rem);
+            dQ[r] += use.amount * slope;
+          }
+        }
+        for (int64_t d = lo; d <= hi; ++d)
+          dP[d - lo] += dQ[floorMod(d, ii)];
+      }
+      // P(d) = F(d) - F(d - 1), and F(hi) is fixed at 1.
+      for (int64_t d = lo; d < hi; ++d)
+        dF[base + (d - lo)] += dP[d - lo] - dP[d - lo + 1];
     }
-    // P(d) = F(d) - F(d - 1), and F(hi) is fixed at 1.
-    for (int64_t d = lo; d < hi; ++d)
-      dF[base + (d - lo)] += dP[d - lo] - dP[d - lo + 1];
-  }
+  });
 }

@@ -36,6 +36,9 @@ struct Windows {
   size_t width(unsigned i) const { return offset[i + 1] - offset[i]; }
 };
 
+/// Passes over less work than this run on one thread.
+constexpr size_t kParallelWork = 1 << 15;
+
 struct TermOptions {
   bool printedDeps = false;
   /// LSE temperature relative to the mean usage of the first evaluation.
@@ -122,6 +125,7 @@ private:
   std::vector<double> mresUse; ///< C: per resource * II.
   double tau = 0;
   double norm = 1, mresNorm = 1;
+  bool parallel = false;
 };
 
 } // namespace tilepipe::gaus

@@ -20,9 +20,10 @@ namespace tilepipe::gaus {
 void gaussianCdf(const Windows &windows, const std::vector<double> &mu,
                  const std::vector<double> &logSigma, std::vector<double> &F);
 
-/// Chains dL/dF to dL/dmu and dL/dlogSigma.
+/// Chains dL/dF to dL/dmu and dL/dlogSigma; F is gaussianCdf's result.
 void gaussianBackward(const Windows &windows, const std::vector<double> &mu,
                       const std::vector<double> &logSigma,
+                      const std::vector<double> &F,
                       const std::vector<double> &dF, std::vector<double> &gMu,
                       std::vector<double> &gLogSigma);
 

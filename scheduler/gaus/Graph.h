@@ -34,8 +34,8 @@ struct Use {
 
 struct Node {
   std::string name;
-  double weight = 0; ///< A: the op's weight in its step (GS "parameter").
-  double bytes = 1;  ///< B, C: size of the value it produces.
+  double weight = 0;     ///< A: the op's weight in its step (GS "parameter").
+  double bytes = 1;      ///< B, C: size of the value it produces.
   std::vector<Use> uses; ///< C: its modulo reservation.
 };
 
@@ -74,6 +74,13 @@ struct Frames {
 };
 std::optional<Frames> computeFrames(const Instance &instance,
                                     std::string &reason);
+
+/// Raises `starts` (one lower bound per node) to the least values at or
+/// above them that satisfy every edge at `ii`, ignoring the depth: longest
+/// paths from the given bounds. Returns false, with the reason and `starts`
+/// left partly raised, when the edges have a positive cycle at `ii`.
+bool raiseToFixedPoint(const Instance &instance, unsigned ii,
+                       std::vector<int64_t> &starts, std::string &reason);
 
 } // namespace tilepipe::gaus
 

@@ -1,8 +1,9 @@
 //===- Optimizer.cpp - GauS: augmented Lagrangian, Adam, anytime ----------===//
 
 #include "scheduler/gaus/Optimizer.h"
-#include "scheduler/gaus/Gaussian.h"
 #include "scheduler/gaus/Legalize.h"
+#include "scheduler/gaus/Parallel.h"
+#include "scheduler/gaus/Relaxation.h"
 
 #include <algorithm>
 #include <chrono>
@@ -24,19 +25,22 @@ struct Adam {
 
 /// One Adam step on `x` with gradient `g`; entries with frozen[i] stay.
 void adamStep(Adam &state, std::vector<double> &x, const std::vector<double> &g,
-              double lr, const std::vector<char> &frozen) {
+              double lr, const std::vector<double> *scale,
+              const std::vector<char> &frozen) {
   constexpr double b1 = 0.9, b2 = 0.999, eps = 1e-8;
   ++state.t;
   double c1 = 1 - std::pow(b1, state.t), c2 = 1 - std::pow(b2, state.t);
   size_t n = x.size();
-#pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < n; ++i) {
-    if (frozen[i])
-      continue;
-    state.m[i] = b1 * state.m[i] + (1 - b1) * g[i];
-    state.v[i] = b2 * state.v[i] + (1 - b2) * g[i] * g[i];
-    x[i] -= lr * (state.m[i] / c1) / (std::sqrt(state.v[i] / c2) + eps);
-  }
+  parallelFor(n, 64, n >= kParallelWork, [&](size_t begin, size_t end) {
+    for (size_t i = size_t(begin); i < end; ++i) {
+      if (frozen[i])
+        continue;
+      state.m[i] = b1 * state.m[i] + (1 - b1) * g[i];
+      state.v[i] = b2 * state.v[i] + (1 - b2) * g[i] * g[i];
+      double rate = scale ? lr * (*scale)[i] : lr;
+      x[i] -= rate * (state.m[i] / c1) / (std::sqrt(state.v[i] / c2) + eps);
+    }
+  });
 }
 
 Steps roundMeans(const std::vector<double> &mu, const Frames &frames) {
@@ -60,12 +64,24 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
   };
   GausResult result;
   unsigned n = instance.nodes.size();
-  ExpectedModel model(instance, frames, options.terms);
-  const Windows &windows = model.getWindows();
+  std::unique_ptr<Relaxation> relaxation;
+  if (options.cuda)
+    relaxation = makeCudaRelaxation(instance, frames, options.terms);
+  result.ranOnCuda = relaxation != nullptr;
+  if (!relaxation)
+    relaxation = makeCpuRelaxation(instance, frames, options.terms);
 
   // Parameters. Frozen: one-step frames, nothing to learn.
   std::vector<double> mu(n), logSigma(n), sigmaCap(n);
   std::vector<char> frozen(n);
+  // A mean crosses a wide frame in as many Adam steps as a narrow one:
+  // Adam's step is lr whatever the gradient's scale, so it grows with the
+  // frame (options.lrFrameScale).
+  std::vector<double> lrScale(n, 1.0);
+  for (unsigned i = 0; i < n; ++i)
+    lrScale[i] = std::max(
+        1.0, options.lrFrameScale *
+                 std::sqrt(double(frames.alap[i] - frames.asap[i] + 1)));
   double floor = options.sigmaFloor ? options.sigmaMin : 1e-3;
   auto resetSigma = [&](double sigma) {
     for (unsigned i = 0; i < n; ++i)
@@ -79,13 +95,12 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
     sigmaCap[i] = std::max(1.0, width + 1);
     mu[i] = options.init ? double((*options.init)[i])
                          : 0.5 * double(frames.asap[i] + frames.alap[i]);
-    logSigma[i] = std::log(std::clamp(std::max(options.kappa * width, floor),
-                                      1e-3, sigmaCap[i]));
+    logSigma[i] = std::log(
+        std::clamp(std::max(options.kappa * width, floor), 1e-3, sigmaCap[i]));
   }
 
-  auto consider = [&](const std::vector<double> &means, unsigned at) {
-    std::optional<Steps> legal =
-        legalize(instance, frames, roundMeans(means, frames));
+  auto consider = [&](const Steps &wanted, unsigned at) {
+    std::optional<Steps> legal = legalize(instance, frames, wanted);
     if (!legal)
       return;
     ++result.legalRounds;
@@ -98,11 +113,32 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
       result.bestAt = at;
     }
   };
-  consider(mu, 0);
+  consider(roundMeans(mu, frames), 0);
+  Windows windows(frames);
+  // Samples drawn from the step distributions: splitmix64 written out, so
+  // the draws do not depend on the standard library.
+  uint64_t rngState = 0x9e3779b97f4a7c15ull;
+  auto uniform = [&] {
+    uint64_t z = (rngState += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return double(z >> 11) / double(uint64_t(1) << 53);
+  };
+  auto sample = [&](const std::vector<double> &F) {
+    Steps steps(n);
+    for (unsigned i = 0; i < n; ++i) {
+      const double *f = F.data() + windows.offset[i];
+      size_t width = windows.width(i);
+      double u = uniform();
+      size_t k = std::lower_bound(f, f + width, u) - f;
+      steps[i] = windows.lo[i] + int64_t(std::min(k, width - 1));
+    }
+    return steps;
+  };
 
-  std::vector<double> F, dF, gMu, gLs;
-  gaussianCdf(windows, mu, logSigma, F);
-  TermValues first = model.forward(F);
+  std::vector<double> gMu, gLs;
+  TermValues first = relaxation->forward(mu, logSigma);
   double fScale = 1.0 / std::max(std::abs(first.f), 1e-9);
   bool modulo = instance.formulation == Formulation::C;
   double lamDep = 0, lamMres = 0, rho = options.rho0;
@@ -116,29 +152,37 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
       result.exhausted = true;
       break;
     }
+    if (options.patience && result.best &&
+        outer > result.bestAt + options.patience)
+      break; // Converged: no better schedule for `patience` iterations.
     TermValues terms;
     for (unsigned step = 0; step < options.innerSteps; ++step) {
-      gaussianCdf(windows, mu, logSigma, F);
-      terms = model.forward(F);
+      terms = relaxation->forward(mu, logSigma);
       double cDep = lamDep + rho * terms.dep;
       double cMres = modulo ? lamMres + rho * terms.mres : 0;
-      model.backward(F, fScale, cDep, cMres, dF);
-      gaussianBackward(windows, mu, logSigma, dF, gMu, gLs);
-      adamStep(adamMu, mu, gMu, options.lrMu, frozen);
-      adamStep(adamLs, logSigma, gLs, options.lrLogSigma, frozen);
+      relaxation->backward(fScale, cDep, cMres, gMu, gLs);
+      adamStep(adamMu, mu, gMu, options.lrMu, &lrScale, frozen);
+      adamStep(adamLs, logSigma, gLs, options.lrLogSigma, nullptr, frozen);
       // Keep each mean within half a step of its frame and sigma within
       // [floor, cap]: outside, the truncated mass is all at one edge and
       // the gradient vanishes.
       for (unsigned i = 0; i < n; ++i) {
         mu[i] = std::clamp(mu[i], double(frames.asap[i]) - 0.5,
                            double(frames.alap[i]) + 0.5);
-        logSigma[i] = std::clamp(logSigma[i], std::log(floor),
-                                 std::log(sigmaCap[i]));
+        logSigma[i] =
+            std::clamp(logSigma[i], std::log(floor), std::log(sigmaCap[i]));
       }
       ++result.adamSteps;
     }
     result.lastTerms = terms;
     result.outerIterations = outer;
+    // The expected peak is lowest with every distribution spread out (a
+    // max of expectations, not an expected max), so sigma would not shrink
+    // on its own; its cap decays towards the floor instead, which hardens
+    // the schedule the rounding reads.
+    if (options.sigmaDecay < 1)
+      for (unsigned i = 0; i < n; ++i)
+        sigmaCap[i] = std::max(floor, sigmaCap[i] * options.sigmaDecay);
     // The multiplier update; rho grows while the violation falls slowly.
     lamDep += rho * terms.dep;
     if (modulo)
@@ -147,16 +191,25 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
     if (violation > 0.25 * lastViolation)
       rho = std::min(rho * options.rhoGrowth, options.rhoMax);
     lastViolation = violation;
-    consider(mu, outer);
+    consider(roundMeans(mu, frames), outer);
+    if (options.samples) {
+      std::vector<double> F = relaxation->cdfs();
+      for (unsigned k = 0; k < options.samples; ++k)
+        consider(sample(F), outer);
+    }
     if (options.reseedEvery && outer % options.reseedEvery == 0 &&
         result.best) {
       for (unsigned i = 0; i < n; ++i)
         mu[i] = double((*result.best)[i]);
+      for (unsigned i = 0; i < n; ++i)
+        sigmaCap[i] = std::max(
+            1.0, double(frames.alap[i] - frames.asap[i]) + 1);
       resetSigma(options.sigmaReset);
       adamMu.reset(n);
       adamLs.reset(n);
     }
   }
+  result.rounded = roundMeans(mu, frames);
   result.seconds = elapsedMs() / 1000.0;
   return result;
 }

@@ -12,6 +12,7 @@
 #include "report/ScheduleSVG.h"
 #include "scheduler/Driver.h"
 #include "scheduler/exact/ExactOracle.h"
+#include "scheduler/gaus/Seeding.h"
 #include "scheduler/mlir/LoopProblem.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -93,6 +94,9 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   exactOptions.solver = exactSolver;
   sched::exact::ExactOracle oracle(exactOptions);
   options.modulo.oracle = &oracle;
+  gaus::GausSeeder seeder;
+  if (seed == "gaus")
+    options.modulo.seeder = &seeder;
   options.proveOptimal = proveOptimal;
   options.stages = stages;
   sched::DiagnosticList diags;
@@ -163,6 +167,12 @@ bool GenerateSchedulePass::writeReport(
 }
 
 void GenerateSchedulePass::runOnOperation() {
+  if (seed != "none" && seed != "gaus") {
+    getOperation()->emitError()
+        << "tileas-generate-schedule: unknown seed '" << seed
+        << "' (expected none or gaus)";
+    return signalPassFailure();
+  }
   // Innermost loops only, in program order.
   SmallVector<scf::ForOp> loops = innermostLoops(getOperation());
   numLoops = loops.size();

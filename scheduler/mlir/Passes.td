@@ -94,6 +94,10 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
                         "CaDiCaL (SAT)"),
              clEnumValN(::tilepipe::sched::exact::Solver::Portfolio,
                         "portfolio", "Z3, then CaDiCaL on what it leaves open"))}]>,
+    Option<"seed", "seed", "std::string", "\"none\"",
+           "Seed the cost-based generator: none (default) or gaus (a GauS "
+           "run per candidate II, tried only where the unseeded search ends "
+           "above the bound; docs/gaus.md)">,
   ];
 }
 

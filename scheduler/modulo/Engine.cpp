@@ -17,9 +17,10 @@ static constexpr unsigned kMaxDeadMarks = 4;
 
 Engine::Engine(const Problem &problem, unsigned ii,
                const ModuloOptions &options, Strategy strategy,
-               const PathLengths &paths)
+               const PathLengths &paths,
+               const std::vector<int64_t> *preferred)
     : problem(problem), ii(ii), options(options), strategy(strategy),
-      paths(paths), placement(problem, ii) {}
+      paths(paths), preferred(preferred), placement(problem, ii) {}
 
 // The priority key of each op for this rung: the height, or the height
 // ranked under block length on saturated slots (packing), or under slack
@@ -29,6 +30,13 @@ void Engine::computeHeights() {
   height.assign(n, 0);
   if (strategy.priority == Priority::ProgramOrder)
     return;
+  if (strategy.priority == Priority::Seeded && preferred) {
+    // Earliest preferred start first; the queue pops the largest key.
+    for (OpId op = 0; op < n; ++op)
+      height[op] = -std::clamp<int64_t>((*preferred)[op], -(int64_t(1) << 40),
+                                        int64_t(1) << 40);
+    return;
+  }
   height = paths.height;
   if (strategy.priority == Priority::Packing) {
     // First fit decreasing on the saturated slots: at II = MII a slot whose
@@ -453,6 +461,14 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
     int64_t estart = placement.earliestStart(op);
     auto [lo, hi] = window(op, estart, &stats);
     if (lo <= hi) {
+      // A seeded op tries its preferred seat (and the free ones after it)
+      // first: the seed placed it there with its neighbours in mind.
+      if (strategy.priority == Priority::Seeded && preferred &&
+          (*preferred)[op] > lo && (*preferred)[op] <= hi)
+        if (std::optional<int64_t> t = firstFit(op, (*preferred)[op], hi)) {
+          placement.place(op, *t);
+          continue;
+        }
       // G3 at the earliest legal seat.
       if (std::optional<int64_t> t = firstFit(op, lo, hi)) {
         placement.place(op, *t);

@@ -37,7 +37,8 @@
 namespace tilepipe::sched::modulo {
 
 /// How one attempt orders its ops.
-enum class Priority { Height, Slack, Packing, ProgramOrder };
+/// Seeded: by the seeder's preferred start, earliest first.
+enum class Priority { Height, Slack, Packing, ProgramOrder, Seeded };
 
 /// One rung of the strategy ladder: the op order, and whether forced seats
 /// follow Rau's rule alone (the retry arm takes any number of evictions and
@@ -103,8 +104,10 @@ void shuffleOrder(llvm::MutableArrayRef<OpId> order, SplitMix64 &rng);
 
 class Engine {
 public:
+  /// `preferred`: the seeder's start per op (Priority::Seeded only).
   Engine(const Problem &problem, unsigned ii, const ModuloOptions &options,
-         Strategy strategy, const PathLengths &paths);
+         Strategy strategy, const PathLengths &paths,
+         const std::vector<int64_t> *preferred = nullptr);
 
   /// Start cycles of every op, or nullopt with `failure` set.
   std::optional<std::vector<int64_t>> run(AttemptFailure &failure);
@@ -138,6 +141,7 @@ private:
   const ModuloOptions &options;
   const Strategy strategy;
   const PathLengths &paths;
+  const std::vector<int64_t> *preferred;
   Placement placement;
   std::vector<int64_t> height; ///< This rung's priority keys.
   std::vector<unsigned> dead;  ///< G2 dead marks per op (the snapshot).

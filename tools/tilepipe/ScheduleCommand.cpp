@@ -22,6 +22,9 @@
 #include "report/ScheduleSVG.h"
 #include "scheduler/Driver.h"
 #include "scheduler/exact/ExactOracle.h"
+#include "scheduler/gaus/Objective.h"
+#include "scheduler/gaus/Readers.h"
+#include "scheduler/gaus/Seeding.h"
 #include "scheduler/io/HatScheT.h"
 #include "scheduler/io/ProblemJSON.h"
 #include "tools/tilepipe/Subcommands.h"
@@ -34,6 +37,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <optional>
@@ -98,6 +102,13 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "check's\n"
         "                       projection) are not checked exactly "
         "(default 400)\n"
+        "  --seed=KIND          none or gaus: a GauS run per candidate II "
+        "seeds the\n"
+        "                       generator where the unseeded search ends "
+        "above\n"
+        "                       the bound (adds unseeded_ii, seed_lowered, "
+        "seed_ms\n"
+        "                       and max_live to the output)\n"
         "  --exact-solver=S     z3, sat (CaDiCaL) or portfolio (z3, then sat;"
         " the default)\n\n"
         "Prints one JSON object: name, ops, edges, ii, mii, res_mii, "
@@ -123,6 +134,7 @@ struct Options {
 
   bool proveOptimal = false;
   sched::exact::ExactOptions exact{2000, 400};
+  std::optional<std::string> seed; ///< --seed=none|gaus
 };
 
 std::optional<unsigned> parseArms(StringRef list) {
@@ -286,6 +298,14 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
                           *v + "'");
       continue;
     }
+    if (std::optional<int> exit = value("--seed", v))
+      return exit;
+    if (v) {
+      if (*v != "none" && *v != "gaus")
+        return usageError("--seed needs none or gaus, got '" + *v + "'");
+      options.seed = v->str();
+      continue;
+    }
     if (std::optional<int> exit = value("--exact-solver", v))
       return exit;
     if (v) {
@@ -419,6 +439,7 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
   sched::DiagnosticList diags;
   std::optional<sched::ScheduleAnalysis> analysis;
   sched::DriverStats stats;
+  gaus::GausSeeder seeder;
   double ms = 0;
   if (wellFormed && problem.serialLength() > kMaxSerialLength) {
     diags.error("the problem is too long to schedule: its serial length is " +
@@ -432,6 +453,8 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
     sched::exact::ExactOracle oracle(options.exact);
     options.driver.modulo.oracle = &oracle;
     options.driver.proveOptimal = options.proveOptimal;
+    if (options.seed == "gaus")
+      options.driver.modulo.seeder = &seeder;
     analysis =
         sched::runScheduler(problem, options.driver, diags, &bounds, &stats);
     options.driver.modulo.oracle = nullptr;
@@ -521,6 +544,32 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
       json.attribute("binding", nullptr);
     optionalNumber(json, "binding_cycles", bindingCycles);
     json.attribute("reason", selection.reason);
+    if (options.seed) {
+      json.attribute("seed", *options.seed);
+      optionalNumber(json, "unseeded_ii",
+                     stats.search.unseededII
+                         ? std::optional<int64_t>(*stats.search.unseededII)
+                         : std::nullopt);
+      json.attribute("seed_lowered", stats.search.seedLowered);
+      json.attributeBegin("seed_ms");
+      json.rawValue(llvm::formatv("{0:F3}", seeder.seconds * 1000).str());
+      json.attributeEnd();
+      // Formulation C's objective of the result: the peak of live values
+      // over the modulo slots, every iteration in flight counted.
+      std::optional<int64_t> maxLive;
+      if (analysis) {
+        gaus::Instance live = gaus::fromProblem(problem, analysis->ii);
+        gaus::Steps steps;
+        for (const sched::ScheduleSlot &slot : analysis->slots)
+          steps.push_back(slot.cycle);
+        live.depth = std::max<int64_t>(
+            live.depth, *std::max_element(steps.begin(), steps.end()) + 1);
+        gaus::Evaluation eval = gaus::evaluate(live, steps);
+        if (eval.legal)
+          maxLive = int64_t(eval.peak + 0.5);
+      }
+      optionalNumber(json, "max_live", maxLive);
+    }
     if (options.emitSchedule && analysis)
       json.attributeObject("schedule", [&] {
         for (sched::OpId id = 0, e = problem.getNumOps(); id < e; ++id)

@@ -15,6 +15,7 @@ using namespace tilepipe::tool;
 
 namespace tilepipe::tool {
 int runScheduleCommand(int argc, char **argv); // ScheduleCommand.cpp
+int runGausCommand(int argc, char **argv);     // GausCommand.cpp
 } // namespace tilepipe::tool
 
 llvm::ArrayRef<Subcommand> tilepipe::tool::getSubcommands() {
@@ -23,6 +24,9 @@ llvm::ArrayRef<Subcommand> tilepipe::tool::getSubcommands() {
        runTargetCommand},
       {"schedule", "modulo-schedule a problem file (JSON, or HatScheT graphML)",
        runScheduleCommand},
+      {"gaus", "GauS, list and force-directed scheduling side by side "
+               "(formulations A, B, C)",
+       runGausCommand},
   };
   return table;
 }

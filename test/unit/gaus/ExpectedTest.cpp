@@ -1,4 +1,5 @@
-//===- ExpectedTest.cpp - the relaxation against brute force ---------------===//
+//===- ExpectedTest.cpp - the relaxation against brute force
+//---------------===//
 //
 // Each expected term is checked against the exact expectation over every
 // joint assignment of tiny random instances (independent nodes, arbitrary
@@ -153,8 +154,7 @@ Exact bruteForce(const Case &c, bool printed, int64_t usageLen) {
   return ex;
 }
 
-constexpr Formulation kAll[] = {Formulation::A, Formulation::B,
-                                Formulation::C};
+constexpr Formulation kAll[] = {Formulation::A, Formulation::B, Formulation::C};
 
 TEST(GausExpected, TermsEqualBruteForceExpectation) {
   Rng rng{42};
@@ -181,8 +181,8 @@ TEST(GausExpected, TermsEqualBruteForceExpectation) {
           double over = 0, demand = 0;
           for (size_t k = 0; k < mres.size(); ++k) {
             EXPECT_NEAR(mres[k], ex.mres[k], 1e-12);
-            over += std::max(
-                0.0, ex.mres[k] - c.instance.capacity[k / c.instance.ii]);
+            over += std::max(0.0, ex.mres[k] -
+                                      c.instance.capacity[k / c.instance.ii]);
           }
           for (const Node &node : c.instance.nodes)
             for (const Use &use : node.uses)
@@ -219,8 +219,8 @@ TEST(GausExpected, GradientMatchesCentralDifferences) {
           double numeric = (loss(model, up) - loss(model, down)) / 2e-6;
           // The hinge of mres has kinks; skip entries that sit on one.
           EXPECT_NEAR(dF[at], numeric, 1e-5 * std::max(1.0, std::abs(numeric)))
-              << "formulation " << int(form) << " round " << round
-              << " node " << i << " step " << d;
+              << "formulation " << int(form) << " round " << round << " node "
+              << i << " step " << d;
         }
     }
 }
@@ -235,8 +235,8 @@ TEST(GausExpected, GaussianChainMatchesCentralDifferences) {
       unsigned n = c.instance.nodes.size();
       std::vector<double> mu(n), ls(n);
       for (unsigned i = 0; i < n; ++i) {
-        mu[i] = double(w.lo[i]) - 0.4 + (double(w.hi[i] - w.lo[i]) + 0.8) *
-                                            rng.unit();
+        mu[i] = double(w.lo[i]) - 0.4 +
+                (double(w.hi[i] - w.lo[i]) + 0.8) * rng.unit();
         ls[i] = std::log(0.4 + 1.5 * rng.unit());
       }
       std::vector<double> F, dF, gMu, gLs;
@@ -249,7 +249,7 @@ TEST(GausExpected, GaussianChainMatchesCentralDifferences) {
       gaussianCdf(w, mu, ls, F);
       model.forward(F);
       model.backward(F, 0.7, 1.3, 0.9, dF);
-      gaussianBackward(w, mu, ls, dF, gMu, gLs);
+      gaussianBackward(w, mu, ls, F, dF, gMu, gLs);
       for (unsigned i = 0; i < n; ++i) {
         if (w.lo[i] == w.hi[i]) {
           EXPECT_EQ(gMu[i], 0.0);

@@ -1,0 +1,312 @@
+//===- Legalize.cpp - the nearest legal schedule to a rounded one ---------===//
+//
+// Both legalisers start from the wanted starts clamped into the frames.
+// Every legal schedule lies inside the frames, so a legal input comes back
+// unchanged, and the ALAP starts satisfy every edge, so raising a start to
+// its predecessors' bound never lifts it past its ALAP: the acyclic pass
+// is legal by construction.
+//
+// The modulo legaliser is cycle-driven modulo list scheduling: step by
+// step, the ops whose predecessors allow it take the step's row of the
+// reservation table (II rows) if it has room, most urgent (earliest ALAP)
+// first. An op-driven first fit in order of start, tried first, fails on
+// nearly full tables: ops with slack take the early rows and the critical
+// ones are pushed past their ALAP. An op that has waited II steps has met
+// every row, and rows only fill up, so it never fits: the round fails. A
+// seat that breaks an edge into an op seated earlier (a back edge) raises
+// that op's lower bound; the Bellman-Ford fixed point carries the raise
+// along every edge and the placement is redone, a bounded number of times.
+//
+//===----------------------------------------------------------------------===//
+
+#include "scheduler/gaus/Legalize.h"
+#include "scheduler/gaus/Objective.h"
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+#include <tuple>
+
+using namespace tilepipe::gaus;
+
+namespace {
+
+/// Rounds of placement above one set of lower bounds.
+constexpr unsigned kModuloRounds = 8;
+/// Sets of lower bounds tried: the wanted starts, halfway to ASAP, ASAP.
+constexpr unsigned kModuloAttempts = 3;
+/// Slack on capacity comparisons; the same as the evaluator's.
+constexpr double kCapacityTolerance = 1e-9;
+
+/// One cell of an op's footprint folded modulo II: `amount` units of
+/// `resource` in the row `row` steps after its start (mod II).
+struct FoldedCell {
+  unsigned resource;
+  int64_t row;
+  double amount;
+};
+
+/// Every op's uses folded modulo `ii`, cells of one op merged so that an op
+/// whose uses overlap in a row is checked against its total there.
+std::vector<std::vector<FoldedCell>> foldUses(const Instance &instance,
+                                              int64_t ii) {
+  std::vector<std::vector<FoldedCell>> folded(instance.nodes.size());
+  for (size_t i = 0; i < instance.nodes.size(); ++i) {
+    std::vector<FoldedCell> &cells = folded[i];
+    for (const Use &use : instance.nodes[i].uses) {
+      if (use.duration <= 0 || use.amount == 0)
+        continue;
+      int64_t turns = use.duration / ii, rest = use.duration % ii;
+      int64_t rows = std::min<int64_t>(use.duration, ii);
+      for (int64_t j = 0; j < rows; ++j) {
+        int64_t row = ((use.offset + j) % ii + ii) % ii;
+        double times = double(turns + (j < rest ? 1 : 0));
+        cells.push_back({use.resource, row, use.amount * times});
+      }
+    }
+    std::sort(cells.begin(), cells.end(),
+              [](const FoldedCell &a, const FoldedCell &b) {
+                return std::tie(a.resource, a.row) <
+                       std::tie(b.resource, b.row);
+              });
+    size_t out = 0;
+    for (size_t k = 0; k < cells.size(); ++k) {
+      if (out > 0 && cells[out - 1].resource == cells[k].resource &&
+          cells[out - 1].row == cells[k].row)
+        cells[out - 1].amount += cells[k].amount;
+      else
+        cells[out++] = cells[k];
+    }
+    cells.resize(out);
+  }
+  return folded;
+}
+
+/// CSR lists of edge indices by source and by destination.
+struct Adjacency {
+  std::vector<unsigned> outBegin, outEdge, inBegin, inEdge;
+  explicit Adjacency(const Instance &instance) {
+    unsigned n = instance.nodes.size();
+    outBegin.assign(n + 1, 0);
+    inBegin.assign(n + 1, 0);
+    for (const Edge &e : instance.edges) {
+      ++outBegin[e.src + 1];
+      ++inBegin[e.dst + 1];
+    }
+    for (unsigned i = 0; i < n; ++i) {
+      outBegin[i + 1] += outBegin[i];
+      inBegin[i + 1] += inBegin[i];
+    }
+    outEdge.resize(instance.edges.size());
+    inEdge.resize(instance.edges.size());
+    std::vector<unsigned> outFill(outBegin.begin(), outBegin.end() - 1);
+    std::vector<unsigned> inFill(inBegin.begin(), inBegin.end() - 1);
+    for (unsigned k = 0; k < instance.edges.size(); ++k) {
+      outEdge[outFill[instance.edges[k].src]++] = k;
+      inEdge[inFill[instance.edges[k].dst]++] = k;
+    }
+  }
+};
+
+/// One round of cycle-driven modulo list scheduling above `lower`: step
+/// by step, the ready ops in order of deadline (ALAP) take the step if the
+/// table has room. An op is ready once its distance-0 predecessors are
+/// seated and their latencies have passed. Edges from ops seated later
+/// (back edges) are checked when those are seated: a break raises the
+/// successor's bound in `lower` and sets `raised`. Returns false when an op
+/// cannot be seated (its deadline passed, it has met every row without
+/// room, or it never became ready).
+bool placeRound(const Instance &instance, const Frames &frames,
+                const Adjacency &adj,
+                const std::vector<std::vector<FoldedCell>> &folded,
+                Steps &lower, Steps &start, bool &raised) {
+  unsigned n = instance.nodes.size();
+  int64_t ii = instance.ii;
+  size_t numResources = instance.capacity.size();
+  auto need = [&](const Edge &e, int64_t srcStart) {
+    return srcStart + e.latency - int64_t(e.distance) * ii;
+  };
+  std::vector<double> table(numResources * ii, 0.0);
+  auto cell = [&](const FoldedCell &c, int64_t t) {
+    return c.resource * ii + (t + c.row) % ii;
+  };
+  auto fits = [&](unsigned v, int64_t t) {
+    for (const FoldedCell &c : folded[v])
+      if (table[cell(c, t)] + c.amount >
+          instance.capacity[c.resource] + kCapacityTolerance)
+        return false;
+    return true;
+  };
+
+  // Unseated distance-0 predecessors, and the earliest step each op's
+  // seated predecessors allow.
+  std::vector<unsigned> waitingOn(n, 0);
+  for (const Edge &e : instance.edges)
+    if (e.distance == 0)
+      ++waitingOn[e.dst];
+  Steps earliest(lower);
+  std::vector<char> seated(n, 0);
+  std::vector<int64_t> firstTry(n, INT64_MIN);
+  raised = false;
+
+  // Ops whose predecessors are seated, by the step they may start; and
+  // the ops that may start now, by deadline.
+  using Key = std::pair<int64_t, unsigned>;
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> waiting;
+  struct Urgency {
+    const Frames &frames;
+    const Steps &lower;
+    bool operator()(unsigned a, unsigned b) const {
+      // std::priority_queue pops the largest: "less urgent" compares less.
+      return std::tie(frames.alap[a], lower[a], a) >
+             std::tie(frames.alap[b], lower[b], b);
+    }
+  };
+  std::priority_queue<unsigned, std::vector<unsigned>, Urgency> ready(
+      Urgency{frames, lower});
+  for (unsigned v = 0; v < n; ++v)
+    if (waitingOn[v] == 0)
+      waiting.push({earliest[v], v});
+
+  unsigned numSeated = 0;
+  std::vector<unsigned> retry;
+  int64_t t = 0;
+  while (numSeated < n) {
+    if (ready.empty()) {
+      if (waiting.empty())
+        return false; // A distance-0 cycle: its ops never become ready.
+      t = std::max(t, waiting.top().first);
+    }
+    while (!waiting.empty() && waiting.top().first <= t) {
+      ready.push(waiting.top().second);
+      waiting.pop();
+    }
+    retry.clear();
+    while (!ready.empty()) {
+      unsigned v = ready.top();
+      ready.pop();
+      if (t > frames.alap[v])
+        return false; // Its deadline passed.
+      if (firstTry[v] == INT64_MIN)
+        firstTry[v] = t;
+      if (!fits(v, t)) {
+        // Past II steps it has met every row, and rows only fill up.
+        if (t - firstTry[v] + 1 >= ii)
+          return false;
+        retry.push_back(v);
+        continue;
+      }
+      start[v] = t;
+      seated[v] = 1;
+      ++numSeated;
+      for (const FoldedCell &c : folded[v])
+        table[cell(c, t)] += c.amount;
+      for (unsigned k = adj.outBegin[v]; k < adj.outBegin[v + 1]; ++k) {
+        const Edge &e = instance.edges[adj.outEdge[k]];
+        int64_t bound = need(e, t);
+        if (seated[e.dst]) {
+          if (start[e.dst] < bound) {
+            lower[e.dst] = std::max(lower[e.dst], bound);
+            raised = true;
+          }
+          continue;
+        }
+        earliest[e.dst] = std::max(earliest[e.dst], bound);
+        if (e.distance == 0 && --waitingOn[e.dst] == 0) {
+          // A zero-latency successor may still take this very step.
+          if (earliest[e.dst] <= t)
+            ready.push(e.dst);
+          else
+            waiting.push({earliest[e.dst], e.dst});
+        }
+      }
+    }
+    for (unsigned v : retry)
+      ready.push(v);
+    ++t;
+  }
+  return true;
+}
+
+/// Rounds of placement above `lower` until no seat breaks an edge.
+std::optional<Steps>
+placeAbove(const Instance &instance, const Frames &frames,
+           const Adjacency &adj,
+           const std::vector<std::vector<FoldedCell>> &folded, Steps lower) {
+  unsigned n = instance.nodes.size();
+  Steps start(n, 0);
+  std::string reason;
+  for (unsigned round = 0; round < kModuloRounds; ++round) {
+    if (!raiseToFixedPoint(instance, instance.ii, lower, reason))
+      return std::nullopt;
+    // ALAP is the latest start of any legal schedule: bounds above it
+    // admit none.
+    for (unsigned v = 0; v < n; ++v)
+      if (lower[v] > frames.alap[v])
+        return std::nullopt;
+    bool raised;
+    if (!placeRound(instance, frames, adj, folded, lower, start, raised))
+      return std::nullopt;
+    if (!raised)
+      return evaluate(instance, start).legal ? std::optional<Steps>(start)
+                                             : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<Steps> legalizeModulo(const Instance &instance,
+                                    const Frames &frames,
+                                    const Steps &clamped) {
+  size_t numResources = instance.capacity.size();
+  for (const Node &node : instance.nodes)
+    for (const Use &use : node.uses)
+      if (use.resource >= numResources)
+        return std::nullopt;
+  std::vector<std::vector<FoldedCell>> folded =
+      foldUses(instance, instance.ii);
+  Adjacency adj(instance);
+  // The wanted starts are lower bounds, and one late in its frame leaves
+  // no room to move when its row is full. When no schedule is found above
+  // them, halve their distance to ASAP, then drop them: a legal schedule
+  // further away beats none.
+  Steps lower = clamped;
+  for (unsigned attempt = 0; attempt < kModuloAttempts; ++attempt) {
+    if (std::optional<Steps> steps =
+            placeAbove(instance, frames, adj, folded, lower))
+      return steps;
+    bool last = attempt + 2 == kModuloAttempts;
+    for (size_t v = 0; v < lower.size(); ++v)
+      lower[v] = last ? frames.asap[v]
+                      : frames.asap[v] + (lower[v] - frames.asap[v]) / 2;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Steps> tilepipe::gaus::legalize(const Instance &instance,
+                                              const Frames &frames,
+                                              const Steps &wanted) {
+  unsigned n = instance.nodes.size();
+  if (wanted.size() != n || frames.asap.size() != n || frames.alap.size() != n)
+    return std::nullopt;
+  if (instance.formulation == Formulation::C && instance.ii == 0)
+    return std::nullopt;
+  Steps steps(n);
+  for (unsigned v = 0; v < n; ++v) {
+    if (frames.asap[v] > frames.alap[v])
+      return std::nullopt;
+    steps[v] = std::clamp(wanted[v], frames.asap[v], frames.alap[v]);
+  }
+  if (instance.formulation == Formulation::C)
+    return legalizeModulo(instance, frames, steps);
+
+  // A and B: a DAG, so the fixed point is the one topological pass (with
+  // any back edge, the queue finishes it just as in C).
+  std::string reason;
+  if (!raiseToFixedPoint(instance, instance.ii, steps, reason))
+    return std::nullopt;
+  if (!evaluate(instance, steps).legal)
+    return std::nullopt;
+  return steps;
+}

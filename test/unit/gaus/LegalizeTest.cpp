@@ -1,0 +1,248 @@
+//===- LegalizeTest.cpp - the GauS legalisers -----------------------------===//
+
+#include "scheduler/gaus/Legalize.h"
+#include "scheduler/gaus/Objective.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace tilepipe::gaus;
+
+namespace {
+
+struct Rng {
+  uint64_t state;
+  explicit Rng(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  int64_t below(int64_t n) { return int64_t(next() % uint64_t(n)); }
+};
+
+Instance makeInstance(Formulation f, unsigned n, int64_t depth,
+                      unsigned ii = 0) {
+  Instance inst;
+  inst.formulation = f;
+  inst.nodes.resize(n);
+  for (unsigned i = 0; i < n; ++i)
+    inst.nodes[i].name = "n" + std::to_string(i);
+  inst.depth = depth;
+  inst.ii = ii;
+  return inst;
+}
+
+void addEdge(Instance &inst, unsigned src, unsigned dst, int64_t latency,
+             unsigned distance = 0) {
+  Edge e;
+  e.src = src;
+  e.dst = dst;
+  e.latency = latency;
+  e.distance = distance;
+  inst.edges.push_back(e);
+}
+
+Frames framesOf(const Instance &inst) {
+  std::string reason;
+  std::optional<Frames> f = computeFrames(inst, reason);
+  EXPECT_TRUE(f) << reason;
+  return f ? *f : Frames{};
+}
+
+TEST(GausLegalize, AcyclicClampsThenRaises) {
+  Instance inst = makeInstance(Formulation::B, 3, 4);
+  addEdge(inst, 0, 1, 1);
+  addEdge(inst, 1, 2, 1);
+  Frames f = framesOf(inst);
+  // Frames [0,1], [1,2], [2,3]: {3,0,0} clamps to {1,1,2}, then 1 -> 2 -> 3.
+  std::optional<Steps> s = legalize(inst, f, {3, 0, 0});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Steps{1, 2, 3}));
+  // Far outside the depth on both sides.
+  s = legalize(inst, f, {-100, -5, 1000});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Steps{0, 1, 3}));
+}
+
+TEST(GausLegalize, NonStrictEdgesShareSteps) {
+  Instance inst = makeInstance(Formulation::A, 3, 4);
+  addEdge(inst, 0, 1, 0);
+  addEdge(inst, 1, 2, 0);
+  Frames f = framesOf(inst);
+  std::optional<Steps> s = legalize(inst, f, {2, 0, 1});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Steps{2, 2, 2}));
+}
+
+TEST(GausLegalize, ModuloSpreadsOverRows) {
+  Instance inst = makeInstance(Formulation::C, 3, 6, 3);
+  inst.capacity = {1};
+  inst.resourceNames = {"unit"};
+  for (Node &node : inst.nodes)
+    node.uses.push_back(Use{0, 0, 1, 1});
+  Frames f = framesOf(inst);
+  std::optional<Steps> s = legalize(inst, f, {0, 0, 0});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Steps{0, 1, 2}));
+  // Steps 0 and 3 share row 0: the second moves on to row 1.
+  s = legalize(inst, f, {0, 3, 5});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Steps{0, 4, 5}));
+  // Four users of one unit at II 3 cannot fit.
+  Instance full = makeInstance(Formulation::C, 4, 8, 3);
+  full.capacity = {1};
+  for (Node &node : full.nodes)
+    node.uses.push_back(Use{0, 0, 1, 1});
+  EXPECT_FALSE(legalize(full, framesOf(full), {0, 1, 2, 3}));
+}
+
+TEST(GausLegalize, ModuloRedoesWhenASeatBreaksABackEdge) {
+  // Nodes a, y, x; y and x share one unit at II 2; x -> a latency 2,
+  // distance 1 (s_a >= s_x). Round 1 seats a at 0, y at 0 and x at 1 (row
+  // 0 taken), which breaks x -> a; round 2 starts a at 1.
+  Instance inst = makeInstance(Formulation::C, 3, 6, 2);
+  inst.capacity = {1};
+  inst.nodes[1].uses.push_back(Use{0, 0, 1, 1});
+  inst.nodes[2].uses.push_back(Use{0, 0, 1, 1});
+  addEdge(inst, 2, 0, 2, 1);
+  std::optional<Steps> s = legalize(inst, framesOf(inst), {0, 0, 0});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (Steps{1, 0, 1}));
+}
+
+TEST(GausLegalize, RejectsMismatchedInput) {
+  Instance inst = makeInstance(Formulation::B, 2, 3);
+  Frames f = framesOf(inst);
+  EXPECT_FALSE(legalize(inst, f, {0}));
+  Frames bad = f;
+  bad.asap.pop_back();
+  EXPECT_FALSE(legalize(inst, bad, {0, 0}));
+}
+
+/// A random instance with frames; C gets recurrences, two resources and an
+/// II at or above its resource bound and its recurrences.
+Instance randomInstance(Rng &rng, Formulation f, Frames &frames) {
+  for (;;) {
+    unsigned n = 1 + rng.below(12);
+    Instance inst = makeInstance(f, n, 1);
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned j = i + 1; j < n; ++j)
+        if (rng.below(4) == 0)
+          addEdge(inst, i, j,
+                  f == Formulation::A   ? 0
+                  : f == Formulation::B ? 1
+                                        : rng.below(3));
+    unsigned ii = 0;
+    if (f == Formulation::C) {
+      for (unsigned k = rng.below(4); k > 0; --k)
+        addEdge(inst, rng.below(n), rng.below(n), rng.below(4),
+                1 + rng.below(2));
+      inst.capacity = {double(1 + rng.below(2)), double(1 + rng.below(3))};
+      inst.resourceNames = {"r0", "r1"};
+      std::vector<double> demand(2, 0);
+      for (Node &node : inst.nodes)
+        for (unsigned k = rng.below(3); k > 0; --k) {
+          Use use{unsigned(rng.below(2)), rng.below(2), 1 + rng.below(2), 1};
+          demand[use.resource] += use.duration * use.amount;
+          node.uses.push_back(use);
+        }
+      double resMII =
+          std::max(demand[0] / inst.capacity[0], demand[1] / inst.capacity[1]);
+      ii = std::max<unsigned>(2, unsigned(std::ceil(resMII))) +
+           unsigned(rng.below(3));
+    }
+    // The longest path at that II, then some slack.
+    inst.ii = ii;
+    inst.depth = 1000;
+    std::string reason;
+    std::optional<Frames> wide = computeFrames(inst, reason);
+    if (!wide)
+      continue; // A positive cycle at this II: draw again.
+    int64_t longest = *std::max_element(wide->asap.begin(), wide->asap.end());
+    inst.depth = longest + 1 + rng.below(3) + (f == Formulation::C ? ii : 0);
+    std::optional<Frames> tight = computeFrames(inst, reason);
+    EXPECT_TRUE(tight) << reason;
+    frames = *tight;
+    return inst;
+  }
+}
+
+Steps randomWanted(Rng &rng, const Instance &inst) {
+  Steps wanted(inst.nodes.size());
+  for (int64_t &w : wanted)
+    w = rng.below(inst.depth + 4) - 2; // Some outside [0, depth).
+  return wanted;
+}
+
+TEST(GausLegalize, RandomAcyclicAlwaysLegal) {
+  Rng rng(3);
+  for (unsigned trial = 0; trial < 2000; ++trial) {
+    Frames frames;
+    Formulation f = trial % 2 ? Formulation::A : Formulation::B;
+    Instance inst = randomInstance(rng, f, frames);
+    Steps wanted = randomWanted(rng, inst);
+    std::optional<Steps> s = legalize(inst, frames, wanted);
+    ASSERT_TRUE(s) << "trial " << trial;
+    Evaluation eval = evaluate(inst, *s);
+    ASSERT_TRUE(eval.legal) << "trial " << trial << ": " << eval.violation;
+    for (size_t i = 0; i < s->size(); ++i) {
+      // Only raised above the clamped wish, never lowered.
+      EXPECT_GE((*s)[i], std::clamp(wanted[i], frames.asap[i], frames.alap[i]));
+      EXPECT_LE((*s)[i], frames.alap[i]);
+    }
+    // A legal schedule is its own legalisation.
+    std::optional<Steps> again = legalize(inst, frames, *s);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(*again, *s) << "trial " << trial;
+  }
+}
+
+TEST(GausLegalize, RandomModuloLegalWhenFound) {
+  Rng rng(5);
+  unsigned found = 0, trials = 3000;
+  for (unsigned trial = 0; trial < trials; ++trial) {
+    Frames frames;
+    Instance inst = randomInstance(rng, Formulation::C, frames);
+    Steps wanted = randomWanted(rng, inst);
+    std::optional<Steps> s = legalize(inst, frames, wanted);
+    if (!s)
+      continue;
+    ++found;
+    Evaluation eval = evaluate(inst, *s);
+    ASSERT_TRUE(eval.legal) << "trial " << trial << ": " << eval.violation;
+    std::optional<Steps> again = legalize(inst, frames, *s);
+    ASSERT_TRUE(again) << "trial " << trial;
+    EXPECT_EQ(*again, *s) << "trial " << trial;
+  }
+  // The legaliser is a heuristic, but on instances this loose it must
+  // succeed most of the time.
+  EXPECT_GT(found, trials * 3 / 4) << found << " of " << trials;
+}
+
+TEST(GausLegalize, ModuloWithoutContentionIsTheFixedPoint) {
+  // With capacity to spare every op sits at its lower bound: the result is
+  // the least schedule above the clamped wish.
+  Rng rng(9);
+  for (unsigned trial = 0; trial < 1000; ++trial) {
+    Frames frames;
+    Instance inst = randomInstance(rng, Formulation::C, frames);
+    for (double &c : inst.capacity)
+      c = 1000;
+    Steps wanted = randomWanted(rng, inst);
+    std::optional<Steps> s = legalize(inst, frames, wanted);
+    ASSERT_TRUE(s) << "trial " << trial;
+    ASSERT_TRUE(evaluate(inst, *s).legal);
+    Steps expect(wanted.size());
+    for (size_t i = 0; i < expect.size(); ++i)
+      expect[i] = std::clamp(wanted[i], frames.asap[i], frames.alap[i]);
+    std::string reason;
+    ASSERT_TRUE(raiseToFixedPoint(inst, inst.ii, expect, reason));
+    EXPECT_EQ(*s, expect) << "trial " << trial;
+  }
+}
+
+} // namespace
