@@ -369,15 +369,23 @@ searchII(const Problem &problem, const rrt::Bounds &bounds,
   return std::nullopt;
 }
 
+static std::vector<int64_t> startsOf(const ScheduleAnalysis &analysis) {
+  std::vector<int64_t> starts;
+  for (const ScheduleSlot &slot : analysis.slots)
+    starts.push_back(slot.cycle);
+  return starts;
+}
+
 std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     const Problem &problem, const rrt::Bounds &bounds,
     const ModuloOptions &options, DiagnosticList &diags,
     IISearchStats *statsOut) {
   if (!options.seeder)
     return searchII(problem, bounds, options, diags, statsOut);
-  // Seeded: the unseeded search first, then a seeded search below its II.
-  // The seeded result is taken only when it is smaller, so a seed can
-  // lower the II and never raise it; at the bound nothing more runs.
+  // Seeded: the unseeded search first, then seeded searches below its II
+  // and at it (StartSeeder.h). A seeded result is taken only at a smaller
+  // II, or at the same II with a lower seeder cost, so a seed never raises
+  // the II.
   ModuloOptions plain = options;
   plain.seeder = nullptr;
   IISearchStats localStats;
@@ -388,34 +396,65 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
   if (!best)
     return best;
   stats.unseededII = best->ii;
-  if (best->ii <= bounds.mii || stats.exhausted)
+  auto remainingMs = [&]() -> uint64_t {
+    if (!options.timeLimitMs)
+      return 0;
+    double used = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+    return std::max<uint64_t>(1, options.timeLimitMs - uint64_t(used));
+  };
+  auto finish = [&](std::optional<ScheduleAnalysis> result) {
+    stats.ms = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - start)
+                   .count();
+    return result;
+  };
+  if (stats.exhausted)
     return best;
+  DiagnosticList ignored;
   ModuloOptions seeded = options;
-  seeded.iiCap = best->ii - 1;
+  seeded.timeLimitMs = remainingMs();
   if (options.maxAttempts)
     seeded.maxAttempts = options.maxAttempts > stats.attempts
                              ? options.maxAttempts - stats.attempts
                              : 1;
-  if (options.timeLimitMs) {
-    double used = std::chrono::duration<double, std::milli>(
-                      std::chrono::steady_clock::now() - start)
-                      .count();
-    seeded.timeLimitMs =
-        std::max<uint64_t>(1, options.timeLimitMs - uint64_t(used));
+  // Below the unseeded II: a seeded schedule there wins outright.
+  if (best->ii > bounds.mii) {
+    seeded.iiCap = best->ii - 1;
+    IISearchStats seededStats;
+    std::optional<ScheduleAnalysis> lower =
+        searchII(problem, bounds, seeded, ignored, &seededStats);
+    stats.attempts += seededStats.attempts;
+    stats.jumps += seededStats.jumps;
+    if (lower && lower->ii < best->ii && !seededStats.serialFallback) {
+      stats.seedLowered = true;
+      stats.lastFailure = seededStats.lastFailure;
+      return finish(std::move(lower));
+    }
   }
-  DiagnosticList ignored;
-  IISearchStats seededStats;
-  std::optional<ScheduleAnalysis> lower =
-      searchII(problem, bounds, seeded, ignored, &seededStats);
-  stats.attempts += seededStats.attempts;
-  stats.jumps += seededStats.jumps;
-  stats.ms = std::chrono::duration<double, std::milli>(
-                 std::chrono::steady_clock::now() - start)
-                 .count();
-  if (lower && lower->ii < best->ii && !seededStats.serialFallback) {
-    stats.seedLowered = true;
-    stats.lastFailure = seededStats.lastFailure;
-    return lower;
+  // At the unseeded II: the seeded rung's schedule replaces the unseeded
+  // one when the seeder rates it lower (GauS: fewer live values).
+  std::optional<double> before =
+      options.seeder->cost(problem, best->ii, startsOf(*best));
+  if (!before)
+    return finish(std::move(best));
+  rrt::Bounds atII = bounds;
+  atII.mii = best->ii;
+  seeded.iiCap = best->ii;
+  seeded.timeLimitMs = remainingMs();
+  IISearchStats sameStats;
+  std::optional<ScheduleAnalysis> same =
+      searchII(problem, atII, seeded, ignored, &sameStats);
+  stats.attempts += sameStats.attempts;
+  if (same && same->ii == best->ii && !sameStats.serialFallback) {
+    std::optional<double> after =
+        options.seeder->cost(problem, same->ii, startsOf(*same));
+    if (after && *after < *before) {
+      same->bounds = best->bounds;
+      stats.seedPreferred = true;
+      return finish(std::move(same));
+    }
   }
-  return best;
+  return finish(std::move(best));
 }

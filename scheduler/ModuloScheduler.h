@@ -91,6 +91,9 @@ struct IISearchStats {
   /// seeded search below it found a smaller one.
   std::optional<unsigned> unseededII;
   bool seedLowered = false;
+  /// The seeded schedule at the unseeded II replaced the unseeded one
+  /// because the seeder's cost() rated it lower.
+  bool seedPreferred = false;
 };
 
 /// Returns the schedule at the smallest II the search finds (see IISearch),

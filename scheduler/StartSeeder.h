@@ -3,9 +3,10 @@
 // An optional outside opinion on where each op should start, asked once per
 // candidate II. The cost-based generator runs a seeded rung first (ops in
 // order of their preferred start, each tried at its preferred cycle before
-// its earliest), and only where the unseeded search ends above the lower
-// bound, so a seed can lower the II but never raise it (docs/gaus.md,
-// "Seeding"). scheduler/gaus implements it with GauS; the core never
+// its earliest): below the II the unseeded search found, where a seeded
+// schedule replaces it, and at that II, where it replaces it when cost()
+// says it is better. So a seed can lower the II but never raise it
+// (docs/gaus.md, "Seeding"). scheduler/gaus implements it with GauS; the core never
 // depends on how.
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +28,17 @@ public:
   /// A preferred start cycle per op at `ii`, or nullopt for no opinion.
   virtual std::optional<std::vector<int64_t>> seed(const Problem &problem,
                                                    unsigned ii) = 0;
+  /// The seeder's measure of a schedule (lower is better), used to choose
+  /// between a seeded and an unseeded schedule at the same II; nullopt:
+  /// no preference.
+  virtual std::optional<double> cost(const Problem &problem,
+                                     unsigned ii,
+                                     const std::vector<int64_t> &starts) {
+    (void)problem;
+    (void)ii;
+    (void)starts;
+    return std::nullopt;
+  }
 };
 
 } // namespace tilepipe::sched

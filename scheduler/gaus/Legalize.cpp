@@ -8,14 +8,17 @@
 //
 // The modulo legaliser is cycle-driven modulo list scheduling: step by
 // step, the ops whose predecessors allow it take the step's row of the
-// reservation table (II rows) if it has room, most urgent (earliest ALAP)
-// first. An op-driven first fit in order of start, tried first, fails on
-// nearly full tables: ops with slack take the early rows and the critical
-// ones are pushed past their ALAP. An op that has waited II steps has met
-// every row, and rows only fill up, so it never fits: the round fails. A
-// seat that breaks an edge into an op seated earlier (a back edge) raises
-// that op's lower bound; the Bellman-Ford fixed point carries the raise
-// along every edge and the placement is redone, a bounded number of times.
+// reservation table (II rows) if it has room, earliest deadline first (the
+// ALAP, tightened through the back edges). An op-driven first fit in order
+// of start, tried first, fails on nearly full tables: ops with slack take
+// the early rows and the critical ones are pushed past their ALAP. An op
+// that has waited II steps has met every row, and rows only fill up, so it
+// never fits: the round fails. A seat that breaks an edge into an op
+// seated earlier (a back edge) raises that op's lower bound; the
+// Bellman-Ford fixed point carries the raise along every edge and the
+// placement is redone, a bounded number of times. The wanted starts are
+// lower bounds; when no round above them succeeds, the bounds move halfway
+// to ASAP, then to ASAP itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +26,6 @@
 #include "scheduler/gaus/Objective.h"
 
 #include <algorithm>
-#include <numeric>
 #include <queue>
 #include <tuple>
 
@@ -106,18 +108,39 @@ struct Adjacency {
       inEdge[inFill[instance.edges[k].dst]++] = k;
     }
   }
+
+  /// Kahn's order over the distance-0 edges; it leaves out the ops on or
+  /// behind a distance-0 cycle.
+  std::vector<unsigned> topologicalOrder(const Instance &instance) const {
+    unsigned n = instance.nodes.size();
+    std::vector<unsigned> indegree(n, 0), order;
+    for (const Edge &e : instance.edges)
+      if (e.distance == 0)
+        ++indegree[e.dst];
+    for (unsigned v = 0; v < n; ++v)
+      if (indegree[v] == 0)
+        order.push_back(v);
+    for (size_t next = 0; next < order.size(); ++next)
+      for (unsigned k = outBegin[order[next]]; k < outBegin[order[next] + 1];
+           ++k) {
+        const Edge &e = instance.edges[outEdge[k]];
+        if (e.distance == 0 && --indegree[e.dst] == 0)
+          order.push_back(e.dst);
+      }
+    return order;
+  }
 };
 
 /// One round of cycle-driven modulo list scheduling above `lower`: step
-/// by step, the ready ops in order of deadline (ALAP) take the step if the
-/// table has room. An op is ready once its distance-0 predecessors are
+/// by step, the ready ops in order of deadline take the step if the table
+/// has room. An op is ready once its distance-0 predecessors are
 /// seated and their latencies have passed. Edges from ops seated later
 /// (back edges) are checked when those are seated: a break raises the
 /// successor's bound in `lower` and sets `raised`. Returns false when an op
-/// cannot be seated (its deadline passed, it has met every row without
-/// room, or it never became ready).
+/// cannot be seated (past its ALAP, it has met every row without room, or
+/// it never became ready).
 bool placeRound(const Instance &instance, const Frames &frames,
-                const Adjacency &adj,
+                const Adjacency &adj, const std::vector<unsigned> &order,
                 const std::vector<std::vector<FoldedCell>> &folded,
                 Steps &lower, Steps &start, bool &raised) {
   unsigned n = instance.nodes.size();
@@ -149,21 +172,39 @@ bool placeRound(const Instance &instance, const Frames &frames,
   std::vector<int64_t> firstTry(n, INT64_MIN);
   raised = false;
 
+  // Deadlines: the ALAP, tightened by every back edge as if its target
+  // sat at its lower bound, and carried back along the distance-0 edges.
+  // A recurrence with no slack then shows on all of its ops, which are
+  // seated before others with more room; by the ALAP alone they look
+  // relaxed, get pushed back by a step, break the back edge, and every
+  // round repeats it a little later.
+  Steps deadline(frames.alap);
+  for (const Edge &e : instance.edges)
+    if (e.distance > 0)
+      deadline[e.src] = std::min(
+          deadline[e.src], lower[e.dst] + int64_t(e.distance) * ii - e.latency);
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    for (unsigned k = adj.outBegin[*it]; k < adj.outBegin[*it + 1]; ++k) {
+      const Edge &e = instance.edges[adj.outEdge[k]];
+      if (e.distance == 0)
+        deadline[*it] = std::min(deadline[*it], deadline[e.dst] - e.latency);
+    }
+
   // Ops whose predecessors are seated, by the step they may start; and
   // the ops that may start now, by deadline.
   using Key = std::pair<int64_t, unsigned>;
   std::priority_queue<Key, std::vector<Key>, std::greater<Key>> waiting;
   struct Urgency {
-    const Frames &frames;
+    const Steps &deadline;
     const Steps &lower;
     bool operator()(unsigned a, unsigned b) const {
       // std::priority_queue pops the largest: "less urgent" compares less.
-      return std::tie(frames.alap[a], lower[a], a) >
-             std::tie(frames.alap[b], lower[b], b);
+      return std::tie(deadline[a], lower[a], a) >
+             std::tie(deadline[b], lower[b], b);
     }
   };
   std::priority_queue<unsigned, std::vector<unsigned>, Urgency> ready(
-      Urgency{frames, lower});
+      Urgency{deadline, lower});
   for (unsigned v = 0; v < n; ++v)
     if (waitingOn[v] == 0)
       waiting.push({earliest[v], v});
@@ -186,7 +227,7 @@ bool placeRound(const Instance &instance, const Frames &frames,
       unsigned v = ready.top();
       ready.pop();
       if (t > frames.alap[v])
-        return false; // Its deadline passed.
+        return false; // Past its ALAP: no legal schedule from here.
       if (firstTry[v] == INT64_MIN)
         firstTry[v] = t;
       if (!fits(v, t)) {
@@ -230,8 +271,8 @@ bool placeRound(const Instance &instance, const Frames &frames,
 
 /// Rounds of placement above `lower` until no seat breaks an edge.
 std::optional<Steps>
-placeAbove(const Instance &instance, const Frames &frames,
-           const Adjacency &adj,
+placeAbove(const Instance &instance, const Frames &frames, const Adjacency &adj,
+           const std::vector<unsigned> &order,
            const std::vector<std::vector<FoldedCell>> &folded, Steps lower) {
   unsigned n = instance.nodes.size();
   Steps start(n, 0);
@@ -245,7 +286,7 @@ placeAbove(const Instance &instance, const Frames &frames,
       if (lower[v] > frames.alap[v])
         return std::nullopt;
     bool raised;
-    if (!placeRound(instance, frames, adj, folded, lower, start, raised))
+    if (!placeRound(instance, frames, adj, order, folded, lower, start, raised))
       return std::nullopt;
     if (!raised)
       return evaluate(instance, start).legal ? std::optional<Steps>(start)
@@ -262,9 +303,9 @@ std::optional<Steps> legalizeModulo(const Instance &instance,
     for (const Use &use : node.uses)
       if (use.resource >= numResources)
         return std::nullopt;
-  std::vector<std::vector<FoldedCell>> folded =
-      foldUses(instance, instance.ii);
+  std::vector<std::vector<FoldedCell>> folded = foldUses(instance, instance.ii);
   Adjacency adj(instance);
+  std::vector<unsigned> order = adj.topologicalOrder(instance);
   // The wanted starts are lower bounds, and one late in its frame leaves
   // no room to move when its row is full. When no schedule is found above
   // them, halve their distance to ASAP, then drop them: a legal schedule
@@ -272,7 +313,7 @@ std::optional<Steps> legalizeModulo(const Instance &instance,
   Steps lower = clamped;
   for (unsigned attempt = 0; attempt < kModuloAttempts; ++attempt) {
     if (std::optional<Steps> steps =
-            placeAbove(instance, frames, adj, folded, lower))
+            placeAbove(instance, frames, adj, order, folded, lower))
       return steps;
     bool last = attempt + 2 == kModuloAttempts;
     for (size_t v = 0; v < lower.size(); ++v)
@@ -301,8 +342,8 @@ std::optional<Steps> tilepipe::gaus::legalize(const Instance &instance,
   if (instance.formulation == Formulation::C)
     return legalizeModulo(instance, frames, steps);
 
-  // A and B: a DAG, so the fixed point is the one topological pass (with
-  // any back edge, the queue finishes it just as in C).
+  // A and B: a DAG, so the fixed point is the one topological pass (a back
+  // edge, if any, gets the Bellman-Ford rounds, as in C).
   std::string reason;
   if (!raiseToFixedPoint(instance, instance.ii, steps, reason))
     return std::nullopt;

@@ -16,12 +16,18 @@
 //     DiGraphs, where they cannot exist; the .dag files merged them too);
 //     the merged edge keeps the larger weight. Self loops are rejected: a
 //     DAG file with one is corrupt.
+//   - GML's `directed` is not read: every edge runs source -> target.
 //   - .json and .graphml problems are modulo problems; A and B on them are
 //     refused rather than guessed at (which edges to drop, which latency).
+//   - C on a DAG: the II is the smallest at which the edges admit a
+//     schedule, from ResMII up. With the capacity set to
+//     ceil(users / targetResMII), the reservation table is nearly full at
+//     that II whenever ResMII decides it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/gaus/Readers.h"
+#include "scheduler/gaus/Legalize.h"
 
 #include "scheduler/io/HatScheT.h"
 #include "scheduler/io/ProblemJSON.h"
@@ -112,7 +118,7 @@ void tokenize(StringRef line, llvm::SmallVectorImpl<StringRef> &tokens) {
 }
 
 /// Calls `fn(lineNumber, tokens)` for every line with tokens; stops at the
-/// first false. Returns the number of the last line read.
+/// first false (returning false). `lineNumber` ends on the last line read.
 template <typename Fn>
 bool forEachLine(StringRef text, unsigned &lineNumber, Fn fn) {
   llvm::SmallVector<StringRef, 8> tokens;
@@ -226,13 +232,10 @@ bool readLines(StringRef text, bool dag, RawGraph &raw, Errors &errors) {
           size_t want = dag ? 3 : 2;
           if (tokens.size() != want)
             return errors.at(line,
-                             dag ? "expected a node line 'id kind is_po' "
-                                   "(node " +
-                                       std::to_string(nodesSeen + 1) + " of " +
-                                       std::to_string(numNodes) + ")"
-                                 : "expected a node line 'id weight' (node " +
-                                       std::to_string(nodesSeen + 1) + " of " +
-                                       std::to_string(numNodes) + ")");
+                             llvm::Twine("expected a node line ") +
+                                 (dag ? "'id kind is_po'" : "'id weight'") +
+                                 " (node " + std::to_string(nodesSeen + 1) +
+                                 " of " + std::to_string(numNodes) + ")");
           uint64_t id;
           if (!parseCount(tokens[0], id) || id >= numNodes)
             return errors.at(line, "node id '" + tokens[0] + "' is not in " +
@@ -395,20 +398,20 @@ private:
     unsigned line = 0;
   };
 
-  bool unexpected(const GMLLexer::Token &token, const char *what) {
+  bool unexpected(const GMLLexer::Token &token, const llvm::Twine &what) {
     if (token.kind == GMLLexer::Bad)
       return errors.at(token.line, token.text);
     if (token.kind == GMLLexer::End)
-      return errors.at(token.line, llvm::Twine("the file ends where ") + what +
-                                       " is expected");
-    return errors.at(token.line, llvm::Twine("expected ") + what + ", found '" +
-                                     token.text + "'");
+      return errors.at(token.line,
+                       "the file ends where " + what + " is expected");
+    return errors.at(token.line,
+                     "expected " + what + ", found '" + token.text + "'");
   }
 
   bool expectOpen(const GMLLexer::Token &key) {
     GMLLexer::Token open = lexer.next();
     if (open.kind != GMLLexer::Open)
-      return unexpected(open, ("'[' after '" + key.text + "'").str().c_str());
+      return unexpected(open, "'[' after '" + key.text + "'");
     return true;
   }
 
@@ -438,7 +441,7 @@ private:
     value = lexer.next();
     if (value.kind == GMLLexer::Word || value.kind == GMLLexer::String)
       return true;
-    return unexpected(value, ("a value for '" + key.text + "'").str().c_str());
+    return unexpected(value, "a value for '" + key.text + "'");
   }
 
   bool integer(const GMLLexer::Token &key, int64_t &out) {
@@ -446,10 +449,8 @@ private:
     if (!scalar(key, value))
       return false;
     if (value.text.getAsInteger(10, out))
-      return errors.at(value.line, "'" + key.text +
-                                       "' must be an integer, "
-                                       "not '" +
-                                       value.text + "'");
+      return errors.at(value.line, "'" + key.text + "' must be an integer, " +
+                                       "not '" + value.text + "'");
     return true;
   }
 
@@ -459,9 +460,8 @@ private:
       return false;
     if (!parseWeight(value.text, out))
       return errors.at(value.line, "'" + key.text +
-                                       "' must be a "
-                                       "non-negative number, not '" +
-                                       value.text + "'");
+                                       "' must be a non-negative number, " +
+                                       "not '" + value.text + "'");
     return true;
   }
 
@@ -605,8 +605,8 @@ void mergeDuplicates(RawGraph &raw) {
     const RawEdge &dup = raw.edges[byPair[k]];
     if (first.src != dup.src || first.dst != dup.dst)
       continue;
-    // byPair[k - 1] is the earliest of its run once the run is merged into
-    // it; carry it forward so every duplicate folds into the first.
+    // The sort puts a run's first occurrence first; passing it along folds
+    // every later duplicate into that one.
     first.weight = std::max(first.weight, dup.weight);
     keep[byPair[k]] = 0;
     byPair[k] = byPair[k - 1];
@@ -827,7 +827,30 @@ bool augmentModulo(const RawGraph &raw, const std::vector<int64_t> &level,
   unsigned resMII = std::max(1u, (users + capacity - 1) / capacity);
   instance.capacity = {double(capacity)};
   instance.resourceNames = {"unit"};
-  return chooseIIAndDepth(instance, resMII, options, /*slackStages=*/1, errors);
+  if (!chooseIIAndDepth(instance, resMII, options, /*slackStages=*/1, errors))
+    return false;
+  if (options.ii > 0)
+    return true;
+  // At the bound the table is (nearly) full and the recurrences have no
+  // slack, and on many DAGs no method finds a schedule at all; the first
+  // II (up to twice the bound) where the legaliser seats the ASAP starts
+  // gives every method a known legal schedule to beat (docs/gaus.md).
+  unsigned bound = instance.ii;
+  for (unsigned ii = bound; ii <= 2 * bound; ++ii) {
+    ReadOptions at = options;
+    at.ii = ii;
+    // A larger II only loosens the recurrences: feasible at the bound,
+    // feasible here.
+    if (!chooseIIAndDepth(instance, ii, at, /*slackStages=*/1, errors))
+      return false;
+    std::string reason;
+    std::optional<Frames> frames = computeFrames(instance, reason);
+    if (frames && legalize(instance, *frames, frames->asap))
+      return true;
+  }
+  ReadOptions at = options;
+  at.ii = bound;
+  return chooseIIAndDepth(instance, bound, at, /*slackStages=*/1, errors);
 }
 
 bool buildFromRaw(RawGraph &raw, const ReadOptions &options, Instance &instance,
@@ -910,7 +933,9 @@ bool readProblem(StringRef path, bool graphml, const ReadOptions &options,
   if (bounds.resourceInfeasible)
     return errors.whole("an op collides with itself at every II "
                         "(resource '" +
-                        bounds.resBottleneck + bounds.fineBottleneck + "')");
+                        (bounds.resBottleneck.empty() ? bounds.fineBottleneck
+                                                      : bounds.resBottleneck) +
+                        "')");
   unsigned lowest = std::max(bounds.mii, 1u);
   // The edges do not depend on the II; build once at the bound, then fix
   // the II and the depth.

@@ -18,12 +18,23 @@ namespace tilepipe::gaus {
 /// A short run: the seed is a hint, and the search asks at every II.
 GausOptions defaultSeedOptions();
 
+/// The peak over modulo slots of the values live (made, and not yet read
+/// by every consumer, iterations in flight counted) in a schedule of
+/// `problem` at `ii`; nullopt when the starts do not fit the problem.
+std::optional<double> liveValuePeak(const sched::Problem &problem,
+                                    unsigned ii,
+                                    const std::vector<int64_t> &starts);
+
 class GausSeeder : public sched::StartSeeder {
 public:
   explicit GausSeeder(GausOptions options = defaultSeedOptions())
       : options(std::move(options)) {}
   std::optional<std::vector<int64_t>> seed(const sched::Problem &problem,
                                            unsigned ii) override;
+  /// Formulation C's objective: the peak of live values over the modulo
+  /// slots (liveValuePeak).
+  std::optional<double> cost(const sched::Problem &problem, unsigned ii,
+                             const std::vector<int64_t> &starts) override;
   /// Seeds asked and answered, and the seconds spent in GauS.
   unsigned asked = 0, answered = 0;
   double seconds = 0;

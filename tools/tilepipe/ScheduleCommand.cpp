@@ -22,8 +22,6 @@
 #include "report/ScheduleSVG.h"
 #include "scheduler/Driver.h"
 #include "scheduler/exact/ExactOracle.h"
-#include "scheduler/gaus/Objective.h"
-#include "scheduler/gaus/Readers.h"
 #include "scheduler/gaus/Seeding.h"
 #include "scheduler/io/HatScheT.h"
 #include "scheduler/io/ProblemJSON.h"
@@ -551,6 +549,7 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
                          ? std::optional<int64_t>(*stats.search.unseededII)
                          : std::nullopt);
       json.attribute("seed_lowered", stats.search.seedLowered);
+      json.attribute("seed_preferred", stats.search.seedPreferred);
       json.attributeBegin("seed_ms");
       json.rawValue(llvm::formatv("{0:F3}", seeder.seconds * 1000).str());
       json.attributeEnd();
@@ -558,15 +557,12 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
       // over the modulo slots, every iteration in flight counted.
       std::optional<int64_t> maxLive;
       if (analysis) {
-        gaus::Instance live = gaus::fromProblem(problem, analysis->ii);
-        gaus::Steps steps;
+        std::vector<int64_t> starts;
         for (const sched::ScheduleSlot &slot : analysis->slots)
-          steps.push_back(slot.cycle);
-        live.depth = std::max<int64_t>(
-            live.depth, *std::max_element(steps.begin(), steps.end()) + 1);
-        gaus::Evaluation eval = gaus::evaluate(live, steps);
-        if (eval.legal)
-          maxLive = int64_t(eval.peak + 0.5);
+          starts.push_back(slot.cycle);
+        if (std::optional<double> peak =
+                gaus::liveValuePeak(problem, analysis->ii, starts))
+          maxLive = int64_t(*peak + 0.5);
       }
       optionalNumber(json, "max_live", maxLive);
     }
