@@ -25,11 +25,25 @@ def run_gtest(binary, tmp):
         report = json.load(f)
     total = report.get("tests", 0) - report.get("disabled", 0)
     failed = report.get("failures", 0) + report.get("errors", 0)
+    # A skipped test (a GPU test without a GPU) is neither passed nor failed;
+    # the first reason is shown.
+    skipped, reason = 0, ""
+    for suite in report.get("testsuites", []):
+        for case in suite.get("testsuite", []):
+            if case.get("result") == "SKIPPED":
+                skipped += 1
+    lines = proc.stdout.splitlines()
+    for k, line in enumerate(lines[:-1]):
+        if line.endswith(": Skipped"):
+            reason = lines[k + 1].strip()
+            break
     if failed or proc.returncode:
         sys.stdout.write(proc.stdout)
         failed = max(failed, 1 if proc.returncode else 0)
-    print(f"{os.path.basename(binary)}: {total - failed} passed, {failed} failed")
-    return total - failed, failed
+    passed = total - failed - skipped
+    note = f", {skipped} skipped ({reason})" if skipped else ""
+    print(f"{os.path.basename(binary)}: {passed} passed, {failed} failed{note}")
+    return passed, failed
 
 
 def run_lit(build, tmp):

@@ -16,25 +16,63 @@ GausOptions tilepipe::gaus::defaultSeedOptions() {
   return options;
 }
 
+Instance tilepipe::gaus::coarsenedInstance(const sched::Problem &problem,
+                                           unsigned ii, unsigned quantum) {
+  Instance instance = fromProblem(problem, ii);
+  if (quantum <= 1)
+    return instance;
+  auto up = [&](int64_t x) { return (x + quantum - 1) / int64_t(quantum); };
+  instance.ii = unsigned(up(ii));
+  for (Node &node : instance.nodes)
+    for (Use &use : node.uses) {
+      use.offset /= int64_t(quantum);
+      use.duration = std::max<int64_t>(1, up(use.duration));
+    }
+  // Latencies to the nearest step: rounding every one up closes tight
+  // recurrences at the coarse II (the seed is a hint, not a schedule).
+  for (Edge &edge : instance.edges)
+    edge.latency = (edge.latency + int64_t(quantum) / 2) / int64_t(quantum);
+  instance.depth = up(instance.depth) + instance.ii;
+  return instance;
+}
+
 std::optional<std::vector<int64_t>>
 GausSeeder::seed(const sched::Problem &problem, unsigned ii) {
   ++asked;
-  Instance instance = fromProblem(problem, ii);
-  std::string reason;
-  std::optional<Frames> frames = computeFrames(instance, reason);
-  if (!frames)
+  if (budgetMs && seconds * 1000 >= double(budgetMs)) {
+    exhausted = true;
     return std::nullopt;
-  GausResult result = runGaus(instance, *frames, options);
-  seconds += result.seconds;
-  if (result.best) {
-    ++answered;
-    return *result.best;
   }
-  if (result.rounded.size() == instance.nodes.size()) {
+  // Rounding can still close a recurrence at the coarse II: then a finer
+  // clock, down to cycles.
+  unsigned quantum = std::max(1u, ii / std::max(1u, slotsPerII));
+  for (;; quantum = quantum / 2) {
+    Instance instance = coarsenedInstance(problem, ii, std::max(1u, quantum));
+    std::string reason;
+    std::optional<Frames> frames = computeFrames(instance, reason);
+    if (!frames) {
+      if (quantum <= 1)
+        return std::nullopt;
+      continue;
+    }
+    GausOptions run = options;
+    if (budgetMs)
+      run.timeLimitMs =
+          std::max<uint64_t>(1, budgetMs - uint64_t(seconds * 1000));
+    GausResult result = runGaus(instance, *frames, run);
+    seconds += result.seconds;
+    exhausted |= result.exhausted;
+    const Steps *steps = result.best ? &*result.best : nullptr;
+    if (!steps && result.rounded.size() == instance.nodes.size())
+      steps = &result.rounded;
+    if (!steps)
+      return std::nullopt;
     ++answered;
-    return result.rounded;
+    std::vector<int64_t> starts(steps->size());
+    for (size_t i = 0; i < starts.size(); ++i)
+      starts[i] = (*steps)[i] * int64_t(std::max(1u, quantum));
+    return starts;
   }
-  return std::nullopt;
 }
 
 std::optional<double>

@@ -25,10 +25,23 @@ std::optional<double> liveValuePeak(const sched::Problem &problem,
                                     unsigned ii,
                                     const std::vector<int64_t> &starts);
 
+/// Formulation C of `problem` at `ii` on a coarser clock: one step is
+/// `quantum` cycles (latencies to the nearest step, durations up, offsets
+/// down, the II up), so that a tile loop's II of thousands of cycles gives a
+/// relaxation of at most a few dozen slots per stage.
+Instance coarsenedInstance(const sched::Problem &problem, unsigned ii,
+                           unsigned quantum);
+
 class GausSeeder : public sched::StartSeeder {
 public:
   explicit GausSeeder(GausOptions options = defaultSeedOptions())
       : options(std::move(options)) {}
+  /// Slots per II the relaxation works with at most (coarsenedInstance).
+  unsigned slotsPerII = 32;
+  /// Wall-clock budget of all seeds of one loop in ms (0: none); a seed
+  /// asked after it ran out answers nothing, and `exhausted` says so.
+  uint64_t budgetMs = 2000;
+  bool exhausted = false;
   std::optional<std::vector<int64_t>> seed(const sched::Problem &problem,
                                            unsigned ii) override;
   /// Formulation C's objective: the peak of live values over the modulo

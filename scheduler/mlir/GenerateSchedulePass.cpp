@@ -95,6 +95,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   sched::exact::ExactOracle oracle(exactOptions);
   options.modulo.oracle = &oracle;
   gaus::GausSeeder seeder;
+  seeder.budgetMs = seedBudgetMs;
   if (seed == "gaus")
     options.modulo.seeder = &seeder;
   options.proveOptimal = proveOptimal;
@@ -103,6 +104,11 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   std::optional<sched::ScheduleAnalysis> analysis =
       sched::runScheduler(lp.problem, options, diags);
   emitDiagnostics(lp, diags);
+  if (seeder.exhausted)
+    emitWarning(loop.getLoc())
+        << "seed=gaus: the seeding budget of " << seedBudgetMs
+        << " ms ran out after " << seeder.asked
+        << " candidate IIs; the rest were searched unseeded";
   if (!analysis) {
     attrs::clearScheduleAttrs(loop, lp.ops);
     return false;

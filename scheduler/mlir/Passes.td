@@ -98,6 +98,9 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "Seed the cost-based generator: none (default) or gaus (a GauS "
            "run per candidate II, tried only where the unseeded search ends "
            "above the bound; docs/gaus.md)">,
+    Option<"seedBudgetMs", "seed-budget-ms", "uint64_t", "2000",
+           "seed=gaus: wall-clock budget of all GauS runs of one loop in "
+           "milliseconds (0: none); a warning says when it ran out">,
   ];
 }
 

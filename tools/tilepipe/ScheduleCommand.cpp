@@ -107,6 +107,9 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "                       the bound (adds unseeded_ii, seed_lowered, "
         "seed_ms\n"
         "                       and max_live to the output)\n"
+        "  --seed-budget-ms=N   wall-clock budget of all GauS seeds (default "
+        "2000;\n"
+        "                       0: none; seed_exhausted says it ran out)\n"
         "  --exact-solver=S     z3, sat (CaDiCaL) or portfolio (z3, then sat;"
         " the default)\n\n"
         "Prints one JSON object: name, ops, edges, ii, mii, res_mii, "
@@ -133,6 +136,7 @@ struct Options {
   bool proveOptimal = false;
   sched::exact::ExactOptions exact{2000, 400};
   std::optional<std::string> seed; ///< --seed=none|gaus
+  uint64_t seedBudgetMs = 2000;
 };
 
 std::optional<unsigned> parseArms(StringRef list) {
@@ -296,6 +300,14 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
                           *v + "'");
       continue;
     }
+    if (std::optional<int> exit = value("--seed-budget-ms", v))
+      return exit;
+    if (v) {
+      if (v->getAsInteger(10, options.seedBudgetMs))
+        return usageError(
+            "--seed-budget-ms needs a non-negative integer, got '" + *v + "'");
+      continue;
+    }
     if (std::optional<int> exit = value("--seed", v))
       return exit;
     if (v) {
@@ -438,6 +450,7 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
   std::optional<sched::ScheduleAnalysis> analysis;
   sched::DriverStats stats;
   gaus::GausSeeder seeder;
+  seeder.budgetMs = options.seedBudgetMs;
   double ms = 0;
   if (wellFormed && problem.serialLength() > kMaxSerialLength) {
     diags.error("the problem is too long to schedule: its serial length is " +
@@ -550,6 +563,7 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
                          : std::nullopt);
       json.attribute("seed_lowered", stats.search.seedLowered);
       json.attribute("seed_preferred", stats.search.seedPreferred);
+      json.attribute("seed_exhausted", seeder.exhausted);
       json.attributeBegin("seed_ms");
       json.rawValue(llvm::formatv("{0:F3}", seeder.seconds * 1000).str());
       json.attributeEnd();
