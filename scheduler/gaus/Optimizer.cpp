@@ -5,6 +5,8 @@
 #include "scheduler/gaus/Parallel.h"
 #include "scheduler/gaus/Relaxation.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -87,16 +89,39 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
     for (unsigned i = 0; i < n; ++i)
       logSigma[i] = std::log(std::clamp(sigma, 1e-3, sigmaCap[i]));
   };
+  // Where every dependence is non-strict (formulation A), every frame is
+  // the whole depth and (ASAP + ALAP) / 2 puts every op in the middle step:
+  // a symmetric point the gradient cannot leave (all ops alike, the peak
+  // term balanced). The means start instead from the frames the same
+  // graph has with unit latencies (its levels), which fit the depth when
+  // it is the longest path in nodes, as it is by default.
+  const Frames *initFrames = &frames;
+  std::optional<Frames> levelFrames;
+  if (!options.init && !instance.edges.empty() &&
+      llvm::all_of(instance.edges, [](const Edge &e) {
+        return e.latency == 0 && e.distance == 0;
+      })) {
+    Instance levels = instance;
+    for (Edge &e : levels.edges)
+      e.latency = 1;
+    std::string reason;
+    levelFrames = computeFrames(levels, reason);
+    if (levelFrames)
+      initFrames = &*levelFrames;
+  }
   for (unsigned i = 0; i < n; ++i) {
     double width = double(frames.alap[i] - frames.asap[i]);
+    double initWidth =
+        double(initFrames->alap[i] - initFrames->asap[i]);
     frozen[i] = width == 0;
     // A sigma far past the frame only flattens the truncated bins, and
     // keeps the normaliser Z away from cancellation.
     sigmaCap[i] = std::max(1.0, width + 1);
-    mu[i] = options.init ? double((*options.init)[i])
-                         : 0.5 * double(frames.asap[i] + frames.alap[i]);
-    logSigma[i] = std::log(
-        std::clamp(std::max(options.kappa * width, floor), 1e-3, sigmaCap[i]));
+    mu[i] = options.init
+                ? double((*options.init)[i])
+                : 0.5 * double(initFrames->asap[i] + initFrames->alap[i]);
+    logSigma[i] = std::log(std::clamp(std::max(options.kappa * initWidth, floor),
+                                      1e-3, sigmaCap[i]));
   }
 
   auto consider = [&](const Steps &wanted, unsigned at) {
@@ -114,6 +139,15 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
     }
   };
   consider(roundMeans(mu, frames), 0);
+  if (initFrames != &frames) {
+    // The frames' own midpoint (every op in the middle step) is a legal
+    // schedule too, and on unit-weight graphs with heavy communication
+    // often the better start; it competes as an incumbent.
+    std::vector<double> middle(n);
+    for (unsigned i = 0; i < n; ++i)
+      middle[i] = 0.5 * double(frames.asap[i] + frames.alap[i]);
+    consider(roundMeans(middle, frames), 0);
+  }
   Windows windows(frames);
   // Samples drawn from the step distributions: splitmix64 written out, so
   // the draws do not depend on the standard library.
