@@ -163,9 +163,102 @@ def seed_bench(args):
           f"max_live lower on {live_better}, higher on {live_worse}")
 
 
+def read_graph(path):
+    """(weights, edges [(u, v, comm)]) of a .dag or GS-Schedule .txt file."""
+    weights, edges = [], []
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if not p or p[0].startswith("#") or p[0] == "n":
+                continue
+            if path.endswith(".dag"):
+                if len(p) == 3 and p[1] in ("C", "I", "A"):
+                    weights.append(1.0)
+                else:
+                    edges.append((int(p[0]), int(p[1]), 1.0))
+            elif len(p) == 2:
+                weights.append(float(p[1]))
+            else:
+                edges.append((int(p[0]), int(p[1]), float(p[2])))
+    return weights, edges
+
+
+def exact_a(args):
+    """Formulation A's optimum by GLPK (glpsol, a Debian package) on the
+    small graphs, beside GauS and list: one-hot x[i,d] over the depth, the
+    peak r >= sum_i w_i x[i,d], s_i = sum_d d x[i,d], s_v >= s_u, minimise
+    r + alpha * sum over comm edges of (s_v - s_u) (crossings are linear
+    because dependences are non-strict)."""
+    import shutil
+    if not shutil.which("glpsol"):
+        print("# glpsol not found (apt-get install glpk-utils)")
+        return
+    print("\t".join(["graph", "nodes", "depth", "glpk", "status", "glpk_s", "gaus", "list", "gaus/opt", "list/opt"]))
+    tmp = tempfile.mkdtemp(prefix="gaus-exact-")
+    for name, path, n in rw_graphs() + epfl_graphs():
+        if n > args.exact_max_nodes:
+            continue
+        r, err = run([args.tilepipe, "gaus", path, "--formulation=A", "--methods=gaus,list"], args.timeout)
+        if r is None:
+            print(f"{name}\terror: {err}")
+            continue
+        depth = r["depth"]
+        weights, edges = read_graph(path)
+        lp = os.path.join(tmp, name + ".lp")
+        with open(lp, "w") as f:
+            def s(i):
+                return " + ".join(f"{d} x{i}_{d}" for d in range(1, depth)) or "0"
+            coef = {}
+            for u, v, c in edges:
+                if c > 0:
+                    for d in range(1, depth):
+                        coef[(v, d)] = coef.get((v, d), 0) + d
+                        coef[(u, d)] = coef.get((u, d), 0) - d
+            f.write("Minimize\n obj: r")
+            for (i, d), c in sorted(coef.items()):
+                if c:
+                    f.write(f" {'+' if c > 0 else '-'} {abs(c)} x{i}_{d}")
+            f.write("\nSubject To\n")
+            for i in range(len(weights)):
+                f.write(" one" + str(i) + ": " + " + ".join(f"x{i}_{d}" for d in range(depth)) + " = 1\n")
+            for k, (u, v, c) in enumerate(edges):
+                f.write(f" dep{k}: " + " + ".join(f"{d} x{v}_{d}" for d in range(1, depth)) + " - " +
+                        " - ".join(f"{d} x{u}_{d}" for d in range(1, depth)) + " >= 0\n")
+            for d in range(depth):
+                terms = [f"{w:g} x{i}_{d}" for i, w in enumerate(weights) if w > 0]
+                if terms:
+                    f.write(f" peak{d}: r - " + " - ".join(terms) + " >= 0\n")
+            f.write("Binary\n")
+            for i in range(len(weights)):
+                f.write(" " + " ".join(f"x{i}_{d}" for d in range(depth)) + "\n")
+            f.write("End\n")
+        import time
+        t0 = time.time()
+        out = subprocess.run(["glpsol", "--lp", lp, "--tmlim", str(args.exact_seconds), "-o", lp + ".sol"],
+                             capture_output=True, text=True)
+        secs = time.time() - t0
+        status, value = "-", None
+        if os.path.exists(lp + ".sol"):
+            for line in open(lp + ".sol"):
+                if line.startswith("Status:"):
+                    status = line.split(":", 1)[1].strip().replace(" ", "_")
+                if line.startswith("Objective:"):
+                    m = re.search(r"=\s*([-0-9.e+]+)", line)
+                    value = float(m.group(1)) if m else None
+        g = r["methods"]["gaus"]["objective"]
+        l = r["methods"]["list"]["objective"]
+        optimal = status == "INTEGER_OPTIMAL"
+        print("\t".join(fmt(x) for x in [name, n, depth, value, status, secs, g, l,
+                                           g / value if optimal and value else None,
+                                           l / value if optimal and value else None]))
+        sys.stdout.flush()
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["A", "B", "C", "seed"])
+    p.add_argument("what", choices=["A", "B", "C", "seed", "exactA"])
+    p.add_argument("--exact-max-nodes", type=int, default=1000, help="exactA: largest graph given to GLPK")
+    p.add_argument("--exact-seconds", type=int, default=60, help="exactA: GLPK's time limit per graph")
     p.add_argument("--only", choices=["hatschet", "dags"], help="C: one of the two sets")
     p.add_argument("--tilepipe", default=os.path.join(REPO, "build", "bin", "tilepipe"))
     p.add_argument("--max-nodes", type=int, default=20000)
@@ -178,6 +271,8 @@ def main():
     extra = args.extra_args.split()
     if args.what == "seed":
         return seed_bench(args)
+    if args.what == "exactA":
+        return exact_a(args)
     if args.what == "A":
         graphs = [(n, p, k, []) for n, p, k in rw_graphs() + epfl_graphs()]
     elif args.what == "B":
