@@ -387,3 +387,10 @@ std::optional<Frames> tilepipe::gaus::computeFrames(const Instance &instance,
   }
   return frames;
 }
+
+uint64_t tilepipe::gaus::frameEntries(const Frames &frames) {
+  uint64_t total = 0;
+  for (size_t i = 0; i < frames.asap.size(); ++i)
+    total += uint64_t(frames.alap[i] - frames.asap[i] + 1);
+  return total;
+}

@@ -82,6 +82,13 @@ std::optional<Frames> computeFrames(const Instance &instance,
 bool raiseToFixedPoint(const Instance &instance, unsigned ii,
                        std::vector<int64_t> &starts, std::string &reason);
 
+/// Step probabilities the relaxation keeps for these frames (their total
+/// width), and the most a run takes on: each is a few doubles in several
+/// arrays, so past the limit a run would need gigabytes (div under
+/// formulation A: 57,375 nodes times 4,373 steps is 251 M).
+uint64_t frameEntries(const Frames &frames);
+constexpr uint64_t kMaxRelaxationEntries = 50'000'000;
+
 } // namespace tilepipe::gaus
 
 #endif // TILEPIPE_SCHEDULER_GAUS_GRAPH_H

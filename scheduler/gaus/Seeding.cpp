@@ -55,6 +55,8 @@ GausSeeder::seed(const sched::Problem &problem, unsigned ii) {
         return std::nullopt;
       continue;
     }
+    if (frameEntries(*frames) > kMaxRelaxationEntries)
+      return std::nullopt; // Too large to relax: no opinion.
     GausOptions run = options;
     if (budgetMs)
       run.timeLimitMs =

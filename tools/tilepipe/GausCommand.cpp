@@ -369,6 +369,23 @@ int runGausCommand(int argc, char **argv) {
           gaus::forceDirectedSchedule(*instance, *frames, deadline, exhausted);
       emit(steps, secondsSince(start),
            [&] { json.attribute("exhausted", exhausted); });
+    } else if (uint64_t entries = gaus::frameEntries(*frames);
+               entries > gaus::kMaxRelaxationEntries) {
+      // Each entry is a few doubles in several arrays: past this the run
+      // would allocate gigabytes. Refused with the reason, not attempted.
+      std::string reason = "the relaxation needs " + std::to_string(entries) +
+                           " step probabilities (the frames' total width), "
+                           "above the limit of " +
+                           std::to_string(gaus::kMaxRelaxationEntries) +
+                           "; lower --depth or use a formulation with "
+                           "tighter frames";
+      llvm::errs() << "tilepipe gaus: warning: " << options.input
+                   << ": gaus skipped: " << reason << "\n";
+      json.objectBegin();
+      json.attribute("legal", false);
+      json.attribute("objective", nullptr);
+      json.attribute("skipped", reason);
+      json.objectEnd();
     } else {
       gaus::GausOptions gausOptions = options.gaus;
       double initSeconds = 0;
