@@ -49,10 +49,11 @@ enum class Outcome { Seated, Failed, Stopped };
 
 /// The candidate-II search; with options.seeder set, every II's ladder
 /// starts with the seeded rung.
-static std::optional<ScheduleAnalysis>
-searchII(const Problem &problem, const rrt::Bounds &bounds,
-         const ModuloOptions &options, DiagnosticList &diags,
-         IISearchStats *statsOut) {
+static std::optional<ScheduleAnalysis> searchII(const Problem &problem,
+                                                const rrt::Bounds &bounds,
+                                                const ModuloOptions &options,
+                                                DiagnosticList &diags,
+                                                IISearchStats *statsOut) {
   IISearchStats localStats;
   IISearchStats &stats = statsOut ? *statsOut : localStats;
   stats = {};
@@ -198,8 +199,7 @@ searchII(const Problem &problem, const rrt::Bounds &bounds,
     modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
     std::optional<std::vector<int64_t>> preferred;
     llvm::SmallVector<modulo::Strategy, 8> seededRungs;
-    if (options.seeder &&
-        (preferred = options.seeder->seed(problem, ii)) &&
+    if (options.seeder && (preferred = options.seeder->seed(problem, ii)) &&
         preferred->size() == problem.getNumOps()) {
       seededRungs.push_back({modulo::Priority::Seeded, false,
                              /*firstFitOnly=*/large});

@@ -6,8 +6,8 @@
 // its earliest): below the II the unseeded search found, where a seeded
 // schedule replaces it, and at that II, where it replaces it when cost()
 // says it is better. So a seed can lower the II but never raise it
-// (docs/gaus.md, "Seeding"). scheduler/gaus implements it with GauS; the core never
-// depends on how.
+// (docs/gaus.md, "Seeding"). scheduler/gaus implements it with GauS; the core
+// never depends on how.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,8 +31,7 @@ public:
   /// The seeder's measure of a schedule (lower is better), used to choose
   /// between a seeded and an unseeded schedule at the same II; nullopt:
   /// no preference.
-  virtual std::optional<double> cost(const Problem &problem,
-                                     unsigned ii,
+  virtual std::optional<double> cost(const Problem &problem, unsigned ii,
                                      const std::vector<int64_t> &starts) {
     (void)problem;
     (void)ii;

@@ -111,8 +111,7 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
   }
   for (unsigned i = 0; i < n; ++i) {
     double width = double(frames.alap[i] - frames.asap[i]);
-    double initWidth =
-        double(initFrames->alap[i] - initFrames->asap[i]);
+    double initWidth = double(initFrames->alap[i] - initFrames->asap[i]);
     frozen[i] = width == 0;
     // A sigma far past the frame only flattens the truncated bins, and
     // keeps the normaliser Z away from cancellation.
@@ -120,8 +119,8 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
     mu[i] = options.init
                 ? double((*options.init)[i])
                 : 0.5 * double(initFrames->asap[i] + initFrames->alap[i]);
-    logSigma[i] = std::log(std::clamp(std::max(options.kappa * initWidth, floor),
-                                      1e-3, sigmaCap[i]));
+    logSigma[i] = std::log(std::clamp(
+        std::max(options.kappa * initWidth, floor), 1e-3, sigmaCap[i]));
   }
 
   auto consider = [&](const Steps &wanted, unsigned at) {
@@ -236,8 +235,8 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
       for (unsigned i = 0; i < n; ++i)
         mu[i] = double((*result.best)[i]);
       for (unsigned i = 0; i < n; ++i)
-        sigmaCap[i] = std::max(
-            1.0, double(frames.alap[i] - frames.asap[i]) + 1);
+        sigmaCap[i] =
+            std::max(1.0, double(frames.alap[i] - frames.asap[i]) + 1);
       resetSigma(options.sigmaReset);
       adamMu.reset(n);
       adamLs.reset(n);

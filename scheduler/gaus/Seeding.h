@@ -21,8 +21,7 @@ GausOptions defaultSeedOptions();
 /// The peak over modulo slots of the values live (made, and not yet read
 /// by every consumer, iterations in flight counted) in a schedule of
 /// `problem` at `ii`; nullopt when the starts do not fit the problem.
-std::optional<double> liveValuePeak(const sched::Problem &problem,
-                                    unsigned ii,
+std::optional<double> liveValuePeak(const sched::Problem &problem, unsigned ii,
                                     const std::vector<int64_t> &starts);
 
 /// Formulation C of `problem` at `ii` on a coarser clock: one step is

@@ -174,9 +174,8 @@ bool GenerateSchedulePass::writeReport(
 
 void GenerateSchedulePass::runOnOperation() {
   if (seed != "none" && seed != "gaus") {
-    getOperation()->emitError()
-        << "tileas-generate-schedule: unknown seed '" << seed
-        << "' (expected none or gaus)";
+    getOperation()->emitError() << "tileas-generate-schedule: unknown seed '"
+                                << seed << "' (expected none or gaus)";
     return signalPassFailure();
   }
   // Innermost loops only, in program order.

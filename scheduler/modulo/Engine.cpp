@@ -17,8 +17,7 @@ static constexpr unsigned kMaxDeadMarks = 4;
 
 Engine::Engine(const Problem &problem, unsigned ii,
                const ModuloOptions &options, Strategy strategy,
-               const PathLengths &paths,
-               const std::vector<int64_t> *preferred)
+               const PathLengths &paths, const std::vector<int64_t> *preferred)
     : problem(problem), ii(ii), options(options), strategy(strategy),
       paths(paths), preferred(preferred), placement(problem, ii) {}
 

@@ -1,4 +1,5 @@
-//===- OptimizerTest.cpp - GauS's anytime loop -----------------------------===//
+//===- OptimizerTest.cpp - GauS's anytime loop
+//-----------------------------===//
 //
 // What the optimiser promises: a legal best schedule judged by the exact
 // objective, the same result for any thread count, an honest verdict when
@@ -7,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "scheduler/gaus/Legalize.h"
 #include "scheduler/gaus/Optimizer.h"
+#include "scheduler/gaus/Legalize.h"
 
 #include "gtest/gtest.h"
 

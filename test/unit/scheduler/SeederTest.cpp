@@ -1,4 +1,5 @@
-//===- SeederTest.cpp - a StartSeeder never raises the II ------------------===//
+//===- SeederTest.cpp - a StartSeeder never raises the II
+//------------------===//
 //
 // The cost-based generator with a seeder runs the unseeded search first
 // and takes a seeded schedule only at a smaller II, or at the same II with
@@ -7,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "scheduler/ModuloScheduler.h"
 #include "TestProblems.h"
+#include "scheduler/ModuloScheduler.h"
 
 #include "gtest/gtest.h"
 
