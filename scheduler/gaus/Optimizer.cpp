@@ -190,6 +190,13 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
       break; // Converged: no better schedule for `patience` iterations.
     TermValues terms;
     for (unsigned step = 0; step < options.innerSteps; ++step) {
+      // Also checked per step: one outer iteration on a large instance
+      // can take a second.
+      if (options.timeLimitMs && step > 0 &&
+          elapsedMs() > double(options.timeLimitMs)) {
+        result.exhausted = true;
+        break;
+      }
       terms = relaxation->forward(mu, logSigma);
       double cDep = lamDep + rho * terms.dep;
       double cMres = modulo ? lamMres + rho * terms.mres : 0;

@@ -43,9 +43,23 @@ GausSeeder::seed(const sched::Problem &problem, unsigned ii) {
     exhausted = true;
     return std::nullopt;
   }
-  // Rounding can still close a recurrence at the coarse II: then a finer
-  // clock, down to cycles.
-  unsigned quantum = std::max(1u, ii / std::max(1u, slotsPerII));
+  // The clock: at most slotsPerII steps per II, and no coarser than a
+  // quarter of the median latency, so that loops of one-cycle latencies
+  // keep every cycle while a tile loop's thousands of cycles per II are
+  // coarsened. Rounding can still close a recurrence at the coarse II:
+  // then a finer clock, down to cycles.
+  std::vector<int64_t> latencies;
+  for (const sched::Dependence &dep : problem.getDependences())
+    if (dep.latency > 0)
+      latencies.push_back(dep.latency);
+  int64_t median = 1;
+  if (!latencies.empty()) {
+    std::nth_element(latencies.begin(),
+                     latencies.begin() + latencies.size() / 2, latencies.end());
+    median = latencies[latencies.size() / 2];
+  }
+  unsigned quantum = unsigned(std::max<int64_t>(
+      1, std::min<int64_t>(ii / std::max(1u, slotsPerII), median / 4)));
   for (;; quantum = quantum / 2) {
     Instance instance = coarsenedInstance(problem, ii, std::max(1u, quantum));
     std::string reason;

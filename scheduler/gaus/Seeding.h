@@ -35,7 +35,8 @@ class GausSeeder : public sched::StartSeeder {
 public:
   explicit GausSeeder(GausOptions options = defaultSeedOptions())
       : options(std::move(options)) {}
-  /// Slots per II the relaxation works with at most (coarsenedInstance).
+  /// The relaxation's clock (coarsenedInstance): min(ii / slotsPerII,
+  /// median latency / 4) cycles per step, at least 1.
   unsigned slotsPerII = 32;
   /// Wall-clock budget of all seeds of one loop in ms (0: none); a seed
   /// asked after it ran out answers nothing, and `exhausted` says so.

@@ -106,7 +106,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   emitDiagnostics(lp, diags);
   if (seeder.exhausted)
     emitWarning(loop.getLoc())
-        << "seed=gaus: the seeding budget of " << seedBudgetMs
+        << "seed=gaus: the seeding budget of " << uint64_t(seedBudgetMs)
         << " ms ran out after " << seeder.asked
         << " candidate IIs; the rest were searched unseeded";
   if (!analysis) {
