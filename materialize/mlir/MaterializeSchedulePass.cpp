@@ -9,10 +9,13 @@
 #include "materialize/mlir/Passes.h"
 
 #include "materialize/mlir/LoopPlan.h"
+#include "materialize/mlir/PlanReport.h"
 #include "materialize/exec/Check.h"
 #include "materialize/mlir/StageCode.h"
 
 #include "mlir/IR/Verifier.h"
+
+#include "llvm/Support/Path.h"
 
 #include <set>
 
@@ -47,6 +50,7 @@ struct MaterializeSchedulePass
         getCachedAnalysis<PublishedSchedules>();
     const PublishedSchedules *published = cached ? &cached->get() : nullptr;
     bool ok = true;
+    unsigned reportIndex = 0;
 
     // Plan every loop first: nothing changes until the originals ran.
     std::vector<std::pair<scf::ForOp, LoopPlan>> plans;
@@ -60,6 +64,25 @@ struct MaterializeSchedulePass
         }
         emitRemark(loop.getLoc()) << "loop left unchanged: " << why;
         continue;
+      }
+      if (!report.empty()) {
+        std::string path = report;
+        if (loops.size() > 1) {
+          llvm::StringRef ext = llvm::sys::path::extension(report);
+          path = (llvm::StringRef(report).drop_back(ext.size()) + "-" +
+                  llvm::Twine(reportIndex) +
+                  (ext.empty() ? llvm::StringRef(".svg") : ext))
+                     .str();
+        }
+        ++reportIndex;
+        std::string title;
+        llvm::raw_string_ostream name(title);
+        name << "plan of loop at " << loop.getLoc();
+        if (llvm::Error err = report::writePlanSVGFile(
+                path, planPicture(*plan, name.str()))) {
+          emitError(loop.getLoc()) << llvm::toString(std::move(err));
+          ok = false;
+        }
       }
       if (printPlan) {
         llvm::raw_ostream &os = llvm::outs();

@@ -30,6 +30,9 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
            "(plan and check only, the loop stays as it is)">,
     Option<"protocolSeeds", "protocol-seeds", "unsigned", "20",
            "Interleavings the protocol check runs per trip count">,
+    Option<"report", "report", "std::string", "\"\"",
+           "Write each loop's agents and pipes as an SVG picture to this "
+           "file (the n-th loop of several to FILE-n.svg)">,
   ];
 }
 
