@@ -6,12 +6,16 @@ JOBS ?= $(shell nproc)
 OPT := $(BUILD)/bin/tilepipe-opt
 EXAMPLES := $(sort $(wildcard examples/*.mlir))
 
-.PHONY: all deps configure build tools run test test-sanitize bench clean format
+.PHONY: all deps deps-fuzz configure build tools run test test-sanitize fuzz bench clean format
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
+
+# make test also needs clang-19 and libFuzzer for the fuzz smoke run.
+deps-fuzz:
+	@scripts/install-deps.sh --with-fuzz
 
 $(BUILD)/build.ninja: | deps
 	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -33,8 +37,10 @@ run: tools
 	  $(OPT) $$f --tileas-generate-schedule=print-schedule --tileas-materialize-schedule=print-plan -o /dev/null || exit 1; \
 	done
 
-test: build
-	@python3 scripts/run-tests.py --build $(BUILD)
+# --fuzz: the fuzz smoke run (scripts/fuzz-smoke.sh: each fuzzer 10 s in
+# $(FUZZ_BUILD) when clang-19 and libclang-rt-19-dev are installed).
+test: deps-fuzz build
+	@FUZZ_BUILD=$(FUZZ_BUILD) python3 scripts/run-tests.py --build $(BUILD) --fuzz
 
 # The whole build and every test under AddressSanitizer and
 # UndefinedBehaviorSanitizer (GCC's runtimes); UB aborts the test that hits it.
@@ -47,6 +53,13 @@ test-sanitize: deps
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 	@ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  python3 scripts/run-tests.py --build $(SAN_BUILD)
+
+# libFuzzer targets (docs/fuzzing.md): clang-19 build in $(FUZZ_BUILD), each
+# fuzzer run for FUZZ_SECONDS on a copy of its corpus; fails on any crash.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 20
+fuzz: deps
+	@JOBS=$(JOBS) scripts/fuzz.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS)
 
 bench: build
 	@cmake --build $(BUILD) --target bench-all

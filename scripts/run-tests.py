@@ -5,6 +5,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -102,9 +103,32 @@ def run_consumer(build, tmp):
     return 1, 0
 
 
+def run_fuzz():
+    """The fuzz smoke run (scripts/fuzz-smoke.sh, docs/fuzzing.md): each
+    fuzzer that ran is one test; nothing counts when it skipped."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz-smoke.sh")
+    proc = subprocess.run([script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sys.stdout.write(proc.stdout)
+    passed = failed = 0
+    for line in proc.stdout.splitlines():
+        m = re.match(r"fuzz-\S+: (passed|failed)", line)
+        if m:
+            if m.group(1) == "passed":
+                passed += 1
+            else:
+                failed += 1
+    if proc.returncode and not failed:
+        failed = 1  # the build failed, or the script did
+    if passed or failed:
+        print(f"fuzz: {passed} passed, {failed} failed")
+    return passed, failed
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
+    parser.add_argument("--fuzz", action="store_true",
+                        help="also run the fuzz smoke run (scripts/fuzz-smoke.sh)")
     args = parser.parse_args()
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -117,6 +141,10 @@ def main():
         passed += p
         failed += f
         p, f = run_consumer(args.build, tmp)
+        passed += p
+        failed += f
+    if args.fuzz:
+        p, f = run_fuzz()
         passed += p
         failed += f
     print(f"{passed} passed, {failed} failed")

@@ -1,9 +1,13 @@
-//===- XML.cpp - a small, strict XML reader -------------------------------===//
+//===- XML.cpp - a strict XML reader on top of pugixml --------------------===//
 //
-// One pass over the text with an explicit element stack (no recursion), so
-// the only limit on a document is kMaxDepth. Line ends are normalised first
-// (CR LF and lone CR become LF, as XML 1.0 section 2.11 asks), which keeps
-// the line numbers of the messages equal to the editor's.
+// pugixml parses a copy of the text in place, so each name and value it
+// returns points into that copy: its offset is a position in the text. Line
+// ends are normalised first (CR LF and lone CR become LF, XML 1.0 section
+// 2.11) and pugixml is asked to neither normalise nor decode, so those
+// positions are exact. What pugixml lets through (references, duplicate
+// attributes, '<' in a value, "--" in a comment, text or a second element
+// beside the root, a DOCTYPE, the declaration's content) is checked on its
+// tree, and its own errors are reworded in the terms of the text.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,14 +16,16 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/Twine.h"
-#include "llvm/Support/Format.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <pugixml.hpp>
+
 #include <algorithm>
-#include <optional>
+#include <cstring>
 
 using namespace tilepipe::io;
 using namespace tilepipe::io::xml;
@@ -40,52 +46,31 @@ bool Element::hasOnlyBlankText() const { return llvm::all_of(text, isSpace); }
 
 namespace {
 
-bool isNameStart(unsigned char c) {
-  return llvm::isAlpha(c) || c == '_' || c == ':' || c >= 0x80;
+constexpr size_t npos = StringRef::npos;
+
+bool isNameChar(char c) {
+  return llvm::isAlnum(c) || (unsigned char)c >= 0x80 ||
+         StringRef("_:-.").contains(c);
 }
 
-bool isNameChar(unsigned char c) {
-  return isNameStart(c) || llvm::isDigit(c) || c == '-' || c == '.';
-}
+bool isElement(pugi::xml_node n) { return n.type() == pugi::node_element; }
 
-/// XML 1.0 "Char": what a character reference may produce.
-bool isXMLCodePoint(uint32_t cp) {
-  return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
-         (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
-}
+/// Every construct becomes a node, whitespace included; nothing is decoded
+/// or normalised but whitespace in attribute values (XML 1.0 section 3.3.3).
+constexpr unsigned kOptions =
+    pugi::parse_cdata | pugi::parse_comments | pugi::parse_pi |
+    pugi::parse_declaration | pugi::parse_doctype | pugi::parse_ws_pcdata |
+    pugi::parse_wconv_attribute | pugi::parse_fragment;
 
-void appendUTF8(uint32_t cp, std::string &out) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
-}
-
-class Parser {
+class Reader {
 public:
-  Parser(StringRef input, StringRef fileName) : fileName(fileName) {
-    buffer.reserve(input.size());
+  Reader(StringRef input, StringRef fileName) : fileName(fileName) {
     for (size_t i = 0, e = input.size(); i < e; ++i) {
-      if (input[i] != '\r') {
-        buffer += input[i];
-        continue;
-      }
-      buffer += '\n';
-      if (i + 1 < e && input[i + 1] == '\n')
+      text += input[i] == '\r' ? '\n' : input[i];
+      if (input[i] == '\r' && i + 1 < e && input[i + 1] == '\n')
         ++i;
     }
-    text = buffer;
+    parsed = text.size();
     lineStarts.push_back(0);
     for (size_t i = 0, e = text.size(); i < e; ++i)
       if (text[i] == '\n')
@@ -93,424 +78,361 @@ public:
   }
 
   llvm::Expected<Element> run() {
-    std::optional<Element> root = document();
-    if (!root) {
-      auto [line, column] = lineColumn(errorAt);
-      return makeReadError(fileName.empty() ? StringRef("<input>") : fileName,
-                           line, column, errorMessage);
-    }
-    return std::move(*root);
+    Element top;
+    if (read(top))
+      return std::move(top.children.front());
+    unsigned line = lineOf(errorAt);
+    return makeReadError(fileName.empty() ? StringRef("<input>") : fileName,
+                         line, errorAt - lineStarts[line - 1] + 1,
+                         errorMessage);
   }
 
 private:
-  //===--- Positions and errors -------------------------------------------===//
-
-  std::pair<unsigned, unsigned> lineColumn(size_t at) const {
-    auto it = llvm::upper_bound(lineStarts, at);
-    size_t line = it - lineStarts.begin();
-    return {unsigned(line), unsigned(at - *(it - 1) + 1)};
-  }
-  unsigned lineOf(size_t at) const { return lineColumn(at).first; }
-
+  /// Keeps the error that comes first in the text.
   bool fail(size_t at, const llvm::Twine &message) {
-    errorAt = std::min(at, text.size());
-    errorMessage = message.str();
+    if (errorMessage.empty() || std::min(at, text.size()) < errorAt) {
+      errorAt = std::min(at, text.size());
+      errorMessage = message.str();
+    }
     return false;
   }
 
-  bool atEnd() const { return pos >= text.size(); }
-  bool lookingAt(StringRef s) const { return text.substr(pos).starts_with(s); }
-  bool skipSpaces() {
-    size_t begin = pos;
-    while (!atEnd() && isSpace(text[pos]))
-      ++pos;
-    return pos != begin;
+  unsigned lineOf(size_t at) const {
+    return llvm::upper_bound(lineStarts, at) - lineStarts.begin();
+  }
+  /// Where a string pugixml returned starts in the text (npos: elsewhere).
+  size_t offsetOf(const char *s) const {
+    return s >= work.data() && s < work.data() + parsed
+               ? size_t(s - work.data())
+               : npos;
   }
 
-  /// Characters XML 1.0 forbids anywhere (C0 controls but TAB and LF; CR is
-  /// gone after normalisation).
-  bool checkChars(size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) {
-      unsigned char c = text[i];
-      if (c < 0x20 && c != '\t' && c != '\n')
-        return fail(i, "invalid character " + llvm::formatv("U+{0:X-4}", c));
-    }
-    return true;
-  }
+  bool read(Element &top);
+  bool convert(const pugi::xml_document &doc, Element &top);
+  bool decode(StringRef raw, size_t rawAt, std::string &out);
+  bool declaration(pugi::xml_node decl);
+  bool parseError(const pugi::xml_parse_result &result, pugi::xml_node last);
 
-  //===--- Lexical pieces -------------------------------------------------===//
-
-  bool name(std::string &out, StringRef what) {
-    if (atEnd() || !isNameStart(text[pos]))
-      return fail(pos, "expected " + what);
-    size_t begin = pos;
-    while (!atEnd() && isNameChar(text[pos]))
-      ++pos;
-    out = text.slice(begin, pos).str();
-    return true;
-  }
-
-  /// At '&': appends the decoded reference.
-  bool reference(std::string &out) {
-    size_t begin = pos;
-    size_t semi = text.find(';', pos);
-    if (semi == StringRef::npos || semi - pos > 12)
-      return fail(begin, "'&' must start an entity reference such as &amp;");
-    StringRef ref = text.slice(pos + 1, semi);
-    pos = semi + 1;
-    if (ref == "amp")
-      out += '&';
-    else if (ref == "lt")
-      out += '<';
-    else if (ref == "gt")
-      out += '>';
-    else if (ref == "quot")
-      out += '"';
-    else if (ref == "apos")
-      out += '\'';
-    else if (ref.consume_front("#")) {
-      unsigned radix = ref.consume_front("x") ? 16 : 10;
-      uint32_t cp = 0;
-      if (ref.empty() || ref.getAsInteger(radix, cp) ||
-          !llvm::all_of(ref, [&](char c) {
-            return radix == 16 ? llvm::isHexDigit(c) : llvm::isDigit(c);
-          }))
-        return fail(begin, "malformed character reference '&" +
-                               text.slice(begin + 1, semi) + ";'");
-      if (!isXMLCodePoint(cp))
-        return fail(begin, "character reference '&" +
-                               text.slice(begin + 1, semi) +
-                               ";' names a character XML does not allow");
-      appendUTF8(cp, out);
-    } else {
-      return fail(begin, "unknown entity '&" + ref +
-                             ";' (only &amp; &lt; &gt; &quot; &apos; and "
-                             "character references are supported)");
-    }
-    return true;
-  }
-
-  /// A quoted attribute value; literal whitespace becomes a space (the
-  /// attribute-value normalisation of XML 1.0 section 3.3.3 for CDATA).
-  bool attributeValue(std::string &out) {
-    if (atEnd() || (text[pos] != '"' && text[pos] != '\''))
-      return fail(pos, "expected a quoted attribute value");
-    char quote = text[pos];
-    size_t open = pos++;
-    while (true) {
-      if (atEnd())
-        return fail(open, "attribute value is not closed");
-      char c = text[pos];
-      if (c == quote) {
-        ++pos;
-        return true;
-      }
-      if (c == '<')
-        return fail(pos, "'<' is not allowed in an attribute value");
-      if (c == '&') {
-        if (!reference(out))
-          return false;
-        continue;
-      }
-      if (!checkChars(pos, pos + 1))
-        return false;
-      out += isSpace(c) ? ' ' : c;
-      ++pos;
-    }
-  }
-
-  /// At "<!--".
-  bool comment() {
-    size_t open = pos;
-    size_t dashes = text.find("--", pos + 4);
-    if (dashes == StringRef::npos)
-      return fail(open, "comment is not closed");
-    if (dashes + 2 >= text.size() || text[dashes + 2] != '>')
-      return fail(dashes, "'--' is not allowed inside a comment");
-    if (!checkChars(pos + 4, dashes))
-      return false;
-    pos = dashes + 3;
-    return true;
-  }
-
-  /// At "<?" (not the declaration): skipped.
-  bool processingInstruction() {
-    size_t open = pos;
-    pos += 2;
-    std::string target;
-    if (!name(target, "a processing instruction target"))
-      return false;
-    if (StringRef(target).equals_insensitive("xml"))
-      return fail(open, "the XML declaration is only allowed at the very "
-                        "start of the file");
-    size_t close = text.find("?>", pos);
-    if (close == StringRef::npos)
-      return fail(open, "processing instruction is not closed");
-    if (!checkChars(pos, close))
-      return false;
-    pos = close + 2;
-    return true;
-  }
-
-  /// At "<![CDATA[": appends the section verbatim.
-  bool cdata(std::string &out) {
-    size_t open = pos;
-    size_t close = text.find("]]>", pos + 9);
-    if (close == StringRef::npos)
-      return fail(open, "CDATA section is not closed");
-    if (!checkChars(pos + 9, close))
-      return false;
-    out += text.slice(pos + 9, close);
-    pos = close + 3;
-    return true;
-  }
-
-  /// Character data up to the next '<'.
-  bool charData(std::string &out) {
-    while (!atEnd() && text[pos] != '<') {
-      char c = text[pos];
-      if (c == '&') {
-        if (!reference(out))
-          return false;
-        continue;
-      }
-      if (c == '>' && pos >= 2 && text.slice(pos - 2, pos) == "]]")
-        return fail(pos - 2, "']]>' is not allowed in character data");
-      if (!checkChars(pos, pos + 1))
-        return false;
-      out += c;
-      ++pos;
-    }
-    return true;
-  }
-
-  /// `<?xml version="1.x" [encoding="..."] [standalone="yes|no"] ?>`.
-  bool declaration() {
-    size_t open = pos;
-    pos += 5;
-    std::vector<std::pair<std::string, std::string>> pseudo;
-    while (true) {
-      bool hadSpace = skipSpaces();
-      if (lookingAt("?>")) {
-        pos += 2;
-        break;
-      }
-      if (atEnd())
-        return fail(open, "XML declaration is not closed");
-      if (!hadSpace)
-        return fail(pos, "expected whitespace in the XML declaration");
-      size_t at = pos;
-      std::string key, value;
-      if (!name(key, "'version', 'encoding' or 'standalone'"))
-        return false;
-      skipSpaces();
-      if (atEnd() || text[pos] != '=')
-        return fail(pos, "expected '=' after '" + key + "'");
-      ++pos;
-      skipSpaces();
-      if (!attributeValue(value))
-        return false;
-      static const char *const order[] = {"version", "encoding", "standalone"};
-      auto it = llvm::find(order, key);
-      if (it == std::end(order))
-        return fail(at, "unknown '" + key + "' in the XML declaration");
-      // Each may appear once, in this order, version first.
-      size_t rank = it - std::begin(order);
-      if (pseudo.empty()
-              ? rank != 0
-              : rank <= size_t(llvm::find(order, pseudo.back().first) -
-                               std::begin(order)))
-        return fail(at, "'" + key + "' is out of place in the XML declaration");
-      if (key == "version" && !StringRef(value).starts_with("1."))
-        return fail(at, "unsupported XML version '" + value + "'");
-      if (key == "encoding" && !StringRef(value).equals_insensitive("utf-8") &&
-          !StringRef(value).equals_insensitive("us-ascii"))
-        return fail(at, "unsupported encoding '" + value +
-                            "' (only UTF-8 is read)");
-      if (key == "standalone" && value != "yes" && value != "no")
-        return fail(at, "standalone must be 'yes' or 'no'");
-      pseudo.emplace_back(key, value);
-    }
-    if (pseudo.empty())
-      return fail(open, "the XML declaration needs a version");
-    return true;
-  }
-
-  /// Whitespace, comments and processing instructions around the root.
-  bool misc() {
-    while (true) {
-      skipSpaces();
-      if (lookingAt("<!--")) {
-        if (!comment())
-          return false;
-      } else if (lookingAt("<?")) {
-        if (!processingInstruction())
-          return false;
-      } else {
-        return true;
-      }
-    }
-  }
-
-  //===--- Elements -------------------------------------------------------===//
-
-  /// At '<' + name: reads the start tag into `element`; `selfClosing` says
-  /// whether it ended in "/>".
-  bool startTag(Element &element, bool &selfClosing) {
-    element.line = lineOf(pos);
-    ++pos;
-    if (!name(element.name, "an element name"))
-      return false;
-    while (true) {
-      bool hadSpace = skipSpaces();
-      if (lookingAt("/>")) {
-        pos += 2;
-        selfClosing = true;
-        return true;
-      }
-      if (lookingAt(">")) {
-        ++pos;
-        selfClosing = false;
-        return true;
-      }
-      if (atEnd())
-        return fail(pos, "start tag <" + element.name + "> is not closed");
-      if (!hadSpace)
-        return fail(pos, "expected whitespace, '>' or '/>' in <" +
-                             element.name + ">");
-      Attribute attr;
-      size_t at = pos;
-      attr.line = lineOf(pos);
-      if (!name(attr.name, "an attribute name"))
-        return false;
-      skipSpaces();
-      if (atEnd() || text[pos] != '=')
-        return fail(pos, "expected '=' after attribute '" + attr.name + "'");
-      ++pos;
-      skipSpaces();
-      if (!attributeValue(attr.value))
-        return false;
-      if (element.findAttribute(attr.name))
-        return fail(at, "duplicate attribute '" + attr.name + "' in <" +
-                            element.name + ">");
-      element.attributes.push_back(std::move(attr));
-    }
-  }
-
-  std::optional<Element> document() {
-    if (size_t bad = 0; !llvm::json::isUTF8(text, &bad)) {
-      fail(bad, "not valid UTF-8");
-      return std::nullopt;
-    }
-    if (lookingAt("\xEF\xBB\xBF"))
-      pos += 3;
-    if (lookingAt("<?xml") && pos + 5 < text.size() &&
-        (isSpace(text[pos + 5]) || text[pos + 5] == '?'))
-      if (!declaration())
-        return std::nullopt;
-    if (!misc())
-      return std::nullopt;
-    if (lookingAt("<!DOCTYPE")) {
-      fail(pos, "DOCTYPE declarations are not supported");
-      return std::nullopt;
-    }
-    if (atEnd()) {
-      fail(pos, "no root element");
-      return std::nullopt;
-    }
-    if (text[pos] != '<' || pos + 1 >= text.size() ||
-        !isNameStart(text[pos + 1])) {
-      fail(pos, "expected the root element");
-      return std::nullopt;
-    }
-
-    std::vector<Element> stack;
-    std::optional<Element> root;
-    auto close = [&](Element element) {
-      if (stack.empty())
-        root = std::move(element);
-      else
-        stack.back().children.push_back(std::move(element));
-    };
-    while (!root) {
-      if (atEnd()) {
-        fail(pos, "unexpected end of file: <" + stack.back().name +
-                      "> opened at line " + llvm::Twine(stack.back().line) +
-                      " is not closed");
-        return std::nullopt;
-      }
-      bool ok = true;
-      if (text[pos] != '<') {
-        ok = charData(stack.back().text);
-      } else if (lookingAt("<!--")) {
-        ok = comment();
-      } else if (lookingAt("<![CDATA[")) {
-        ok = cdata(stack.back().text);
-      } else if (lookingAt("<?")) {
-        ok = processingInstruction();
-      } else if (lookingAt("<!DOCTYPE")) {
-        ok = fail(pos, "DOCTYPE declarations are not supported");
-      } else if (lookingAt("<!")) {
-        ok = fail(pos, "unexpected markup '<!'");
-      } else if (lookingAt("</")) {
-        size_t at = pos;
-        pos += 2;
-        std::string endName;
-        ok = name(endName, "an element name after '</'");
-        if (ok) {
-          skipSpaces();
-          if (atEnd() || text[pos] != '>')
-            ok = fail(pos, "expected '>' to close </" + endName + ">");
-        }
-        if (ok && endName != stack.back().name)
-          ok = fail(at, "end tag </" + endName + "> does not match <" +
-                            stack.back().name + "> opened at line " +
-                            llvm::Twine(stack.back().line));
-        if (ok) {
-          ++pos;
-          Element done = std::move(stack.back());
-          stack.pop_back();
-          close(std::move(done));
-        }
-      } else {
-        if (stack.size() >= kMaxDepth)
-          ok = fail(pos, "elements nest deeper than " + llvm::Twine(kMaxDepth));
-        Element element;
-        bool selfClosing = false;
-        ok = ok && startTag(element, selfClosing);
-        if (ok) {
-          if (selfClosing)
-            close(std::move(element));
-          else
-            stack.push_back(std::move(element));
-        }
-      }
-      if (!ok)
-        return std::nullopt;
-    }
-    if (!misc())
-      return std::nullopt;
-    if (!atEnd()) {
-      fail(pos, "content after the root element");
-      return std::nullopt;
-    }
-    return root;
-  }
-
-  std::string buffer;
-  StringRef text;
+  std::string text; ///< The input, line ends normalised.
+  std::string work; ///< `text` up to `parsed` and two NULs, parsed in place.
+  size_t parsed;    ///< How much of `text` pugixml reads.
+  pugi::xml_node unfinished; ///< The node pugixml failed in, if it did.
   StringRef fileName;
-  size_t pos = 0;
   std::vector<size_t> lineStarts;
   size_t errorAt = 0;
   std::string errorMessage;
 };
 
+bool Reader::read(Element &top) {
+  if (size_t bad = 0; !llvm::json::isUTF8(text, &bad))
+    return fail(bad, "not valid UTF-8");
+  // pugixml reads up to the first character XML forbids, so that an error
+  // before it is still the one reported.
+  for (size_t i = 0; i < parsed; ++i)
+    if ((unsigned char)text[i] < 0x20 && text[i] != '\t' && text[i] != '\n') {
+      fail(parsed = i, "invalid character " +
+                           llvm::formatv("U+{0:X-4}", unsigned(text[i])));
+      break;
+    }
+  // pugixml overwrites the last byte with its terminator; the second NUL
+  // keeps an error at the end at offset `parsed`.
+  work = text.substr(0, parsed);
+  work.append(2, '\0');
+  pugi::xml_document doc;
+  pugi::xml_parse_result result = doc.load_buffer_inplace(
+      work.data(), work.size(), kOptions, pugi::encoding_utf8);
+  // After an error `doc` holds what came before it, which is checked too:
+  // fail() keeps the first error in the text, on a tie the first reported.
+  pugi::xml_node last = doc;
+  while (pugi::xml_node child = last.last_child())
+    last = child;
+  if (!result) {
+    unfinished = last;
+    parseError(result, last);
+  }
+  convert(doc, top);
+  if (errorMessage.empty() && top.children.empty())
+    fail(text.size(), "no root element");
+  return errorMessage.empty();
+}
+
+/// Copies pugixml's tree below `top` in document order, with an explicit
+/// stack, checking what pugixml does not.
+bool Reader::convert(const pugi::xml_document &doc, Element &top) {
+  struct Item {
+    pugi::xml_node node;
+    Element *parent;
+    unsigned depth;
+  };
+  std::vector<Item> stack;
+  auto push = [&](pugi::xml_node node, Element &into, unsigned depth) {
+    // Reserved, so that the Element pointers on the stack stay valid.
+    into.children.reserve(llvm::count_if(node.children(), isElement));
+    size_t first = stack.size();
+    for (pugi::xml_node child : node.children())
+      stack.push_back({child, &into, depth});
+    std::reverse(stack.begin() + first, stack.end());
+  };
+  push(doc, top, 1);
+  while (!stack.empty()) {
+    auto [node, parent, depth] = stack.back();
+    stack.pop_back();
+    StringRef value = node.value();
+    size_t valueAt = offsetOf(node.value());
+    switch (node.type()) {
+    case pugi::node_element: {
+      size_t lt = offsetOf(node.name()) - 1;
+      if (parent == &top && !top.children.empty())
+        return fail(lt, "content after the root element");
+      if (depth > kMaxDepth)
+        return fail(lt, "elements nest deeper than " + llvm::Twine(kMaxDepth));
+      Element &element = parent->children.emplace_back();
+      element.name = node.name();
+      element.line = lineOf(lt);
+      for (pugi::xml_attribute a : node.attributes()) {
+        StringRef raw = a.value();
+        if (element.findAttribute(a.name()))
+          return fail(offsetOf(a.name()), "duplicate attribute '" +
+                                              StringRef(a.name()) + "' in <" +
+                                              element.name + ">");
+        if (size_t bad = raw.find('<'); bad != npos)
+          return fail(offsetOf(a.value()) + bad,
+                      "'<' is not allowed in an attribute value");
+        Attribute &attr = element.attributes.emplace_back();
+        attr.name = a.name();
+        attr.line = lineOf(offsetOf(a.name()));
+        if (!decode(raw, offsetOf(a.value()), attr.value))
+          return false;
+      }
+      push(node, element, depth + 1);
+      break;
+    }
+    case pugi::node_pcdata:
+    case pugi::node_cdata:
+      if (parent == &top) {
+        size_t ch = value.find_first_not_of(" \t\n");
+        if (ch == npos && node.type() == pugi::node_pcdata)
+          continue;
+        return fail(valueAt + (ch == npos ? 0 : ch),
+                    top.children.empty() ? "expected the root element"
+                                         : "content after the root element");
+      }
+      if (node.type() == pugi::node_cdata) {
+        parent->text += value;
+      } else if (size_t bad = value.find("]]>"); bad != npos) {
+        return fail(valueAt + bad, "']]>' is not allowed in character data");
+      } else if (!decode(value, valueAt, parent->text)) {
+        return false;
+      }
+      break;
+    case pugi::node_comment: {
+      size_t bad = value.find("--");
+      if (bad != npos || value.ends_with("-"))
+        return fail(valueAt + std::min(bad, value.size() - 1),
+                    "'--' is not allowed inside a comment");
+      break;
+    }
+    case pugi::node_declaration:
+      if (node != unfinished && !declaration(node))
+        return false;
+      break;
+    case pugi::node_doctype:
+      return fail(text.rfind("<!", valueAt),
+                  "DOCTYPE declarations are not supported");
+    default: // Processing instructions are skipped.
+      break;
+    }
+  }
+  return true;
+}
+
+/// Appends `raw` (at `rawAt` in the text) with its references decoded.
+bool Reader::decode(StringRef raw, size_t rawAt, std::string &out) {
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '&') {
+      out += raw[i];
+      continue;
+    }
+    size_t semi = raw.find(';', i);
+    if (semi == npos || semi - i > 12)
+      return fail(rawAt + i, "'&' must start an entity reference such as "
+                             "&amp;");
+    StringRef ref = raw.slice(i + 1, semi), whole = raw.slice(i, semi + 1);
+    size_t refAt = rawAt + i;
+    i = semi;
+    if (char c = llvm::StringSwitch<char>(ref)
+                     .Case("amp", '&')
+                     .Case("lt", '<')
+                     .Case("gt", '>')
+                     .Case("quot", '"')
+                     .Case("apos", '\'')
+                     .Default(0)) {
+      out += c;
+      continue;
+    }
+    if (!ref.consume_front("#"))
+      return fail(refAt, "unknown entity '" + whole +
+                             "' (only &amp; &lt; &gt; &quot; &apos; and "
+                             "character references are supported)");
+    unsigned radix = ref.consume_front("x") ? 16 : 10;
+    uint32_t cp = 0;
+    if (ref.empty() || ref.getAsInteger(radix, cp) ||
+        !llvm::all_of(ref, radix == 16 ? llvm::isHexDigit : llvm::isDigit))
+      return fail(refAt, "malformed character reference '" + whole + "'");
+    // XML 1.0 "Char": what a character reference may produce.
+    if (!(cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
+          (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF)))
+      return fail(refAt, "character reference '" + whole +
+                             "' names a character XML does not allow");
+    char utf8[UNI_MAX_UTF8_BYTES_PER_CODE_POINT], *end = utf8;
+    llvm::ConvertCodePointToUTF8(cp, end);
+    out.append(utf8, end);
+  }
+  return true;
+}
+
+/// `<?xml version="1.x" [encoding="..."] [standalone="yes|no"] ?>`, first.
+bool Reader::declaration(pugi::xml_node decl) {
+  size_t lt = offsetOf(decl.name()) - 2;
+  if (StringRef(decl.name()) != "xml" ||
+      lt != (StringRef(text).starts_with("\xEF\xBB\xBF") ? 3 : 0))
+    return fail(lt, "the XML declaration is only allowed at the very start "
+                    "of the file");
+  static const StringRef order[] = {"version", "encoding", "standalone"};
+  size_t next = 0; // Each may appear once, in this order, version first.
+  for (pugi::xml_attribute a : decl.attributes()) {
+    StringRef key = a.name(), value = a.value();
+    if (size_t bad = value.find('<'); bad != npos)
+      return fail(offsetOf(a.value()) + bad,
+                  "'<' is not allowed in an attribute value");
+    size_t rank = llvm::find(order, key) - std::begin(order);
+    if (rank == std::size(order))
+      return fail(offsetOf(a.name()),
+                  "unknown '" + key + "' in the XML declaration");
+    if (next == 0 ? rank != 0 : rank < next)
+      return fail(offsetOf(a.name()),
+                  "'" + key + "' is out of place in the XML declaration");
+    next = rank + 1;
+    if (key == "version" && !value.starts_with("1."))
+      return fail(offsetOf(a.name()),
+                  "unsupported XML version '" + value + "'");
+    if (key == "encoding" && !value.equals_insensitive("utf-8") &&
+        !value.equals_insensitive("us-ascii"))
+      return fail(offsetOf(a.name()),
+                  "unsupported encoding '" + value + "' (only UTF-8 is read)");
+    if (key == "standalone" && value != "yes" && value != "no")
+      return fail(offsetOf(a.name()), "standalone must be 'yes' or 'no'");
+  }
+  return next != 0 || fail(lt, "the XML declaration needs a version");
+}
+
+/// Words pugixml's error. `last` is the last node it read: for an error in a
+/// start tag, that element.
+bool Reader::parseError(const pugi::xml_parse_result &result,
+                        pugi::xml_node last) {
+  size_t pos = std::min<size_t>(result.offset, parsed);
+  bool haveRoot = llvm::any_of(last.root().children(), isElement);
+  // The start of the construct that `open` opens, and the message for it.
+  auto construct = [&](const char *open, const char *close, StringRef what) {
+    size_t lt = text.rfind(open, pos);
+    return text.find(close, lt) == npos ? fail(lt, what + " is not closed")
+                                        : fail(pos, "malformed " + what);
+  };
+  switch (result.status) {
+  case pugi::status_bad_comment:
+    return construct("<!", "-->", "comment");
+  case pugi::status_bad_cdata:
+    return construct("<!", "]]>", "CDATA section");
+  case pugi::status_bad_pi:
+    if (size_t lt = text.rfind("<?", pos);
+        StringRef(text).substr(lt + 2, 3).equals_insensitive("xml") &&
+        (lt + 5 >= text.size() || !isNameChar(text[lt + 5])))
+      return text.find("?>", lt) == npos
+                 ? fail(lt, "XML declaration is not closed")
+                 : fail(lt, "the XML declaration is only allowed at the "
+                            "very start of the file");
+    return construct("<?", "?>", "processing instruction");
+  case pugi::status_bad_doctype:
+    return fail(text.rfind("<!", pos),
+                "DOCTYPE declarations are not supported");
+  case pugi::status_unrecognized_tag: {
+    size_t lt = text.rfind('<', pos ? pos - 1 : 0);
+    if (lt + 1 < text.size() && text[lt + 1] == '!')
+      return fail(lt, "unexpected markup '<!'");
+    return haveRoot ? fail(lt + 1, "expected an element name")
+                    : fail(lt, "expected the root element");
+  }
+  case pugi::status_bad_start_element:
+  case pugi::status_bad_attribute: {
+    std::string tag = isElement(last)
+                          ? ("<" + StringRef(last.name()) + ">").str()
+                          : "the XML declaration";
+    char quote = pos ? text[pos - 1] : 0;
+    if (pos == parsed)
+      return fail(pos, "start tag " + tag + " is not closed");
+    if (pugi::xml_attribute attr = last.last_attribute();
+        attr && result.status == pugi::status_bad_attribute) {
+      size_t eq = offsetOf(attr.name()) + strlen(attr.name());
+      while (eq < parsed && isSpace(text[eq]))
+        ++eq;
+      if (eq < parsed && text[eq] != '=')
+        return fail(eq, "expected '=' after attribute '" +
+                            StringRef(attr.name()) + "'");
+    }
+    if ((quote == '"' || quote == '\'') && text.find(quote, pos) == npos)
+      return fail(pos - 1, "attribute value is not closed");
+    if (result.status == pugi::status_bad_attribute && quote == '=')
+      return fail(pos, "expected a quoted attribute value");
+    // pugixml has read past a '/' and past a non-space right after the name.
+    bool past = result.status == pugi::status_bad_start_element &&
+                (text[pos - 1] == '/' ||
+                 (pos - 1 == offsetOf(last.name()) + strlen(last.name()) &&
+                  !isSpace(text[pos - 1])));
+    return fail(pos - past, "expected whitespace, '>' or '/>' in " + tag);
+  }
+  case pugi::status_bad_end_element: {
+    size_t end = text.rfind("</", pos);
+    return fail(pos, "expected '>' to close </" +
+                         StringRef(text).slice(end + 2, pos).rtrim() + ">");
+  }
+  case pugi::status_end_element_mismatch:
+    break;
+  default:
+    return fail(pos, result.description());
+  }
+
+  // pugixml does not say which element is open: read the text before the
+  // end tag (or all of it) again with an element appended, which lands in it.
+  size_t end = pos < parsed ? text.rfind("</", pos) : npos;
+  StringRef endName = StringRef(text).substr(end).substr(2);
+  endName = endName.take_while(isNameChar);
+  if (end != npos && endName.empty())
+    return fail(end + 2, "expected an element name after '</'");
+  end = std::min(end, parsed);
+  std::string probe = text.substr(0, end) + "<p/>" + std::string(2, '\0');
+  pugi::xml_document partial;
+  partial.load_buffer_inplace(probe.data(), probe.size(), kOptions,
+                              pugi::encoding_utf8);
+  pugi::xml_node open = partial;
+  while (pugi::xml_node child = open.last_child())
+    open = child;
+  open = open.parent();
+  if (!isElement(open))
+    return fail(end, haveRoot ? "content after the root element"
+                              : "expected the root element");
+  std::string opened = ("<" + StringRef(open.name()) + "> opened at line " +
+                        llvm::Twine(lineOf(open.offset_debug())))
+                           .str();
+  if (end == parsed)
+    return fail(end, "unexpected end of file: " + opened + " is not closed");
+  return fail(end, "end tag </" + endName + "> does not match " + opened);
+}
+
 } // namespace
 
 llvm::Expected<Element> tilepipe::io::xml::parse(StringRef text,
                                                  StringRef fileName) {
-  return Parser(text, fileName).run();
+  return Reader(text, fileName).run();
 }
 
 llvm::Expected<Element> tilepipe::io::xml::parseFile(StringRef path) {

@@ -1,11 +1,12 @@
-//===- XML.h - a small, strict XML reader ----------------------*- C++ -*-===//
+//===- XML.h - a strict XML reader on top of pugixml ----------*- C++ -*-===//
 //
 // Just enough XML for the HatScheT instance files (graphML and resource
-// models), with no new dependency: elements, attributes, character data,
-// comments, CDATA sections, processing instructions (skipped), the
-// `<?xml ...?>` declaration, the five predefined entities and numeric
-// character references. A DOCTYPE (and with it every user-defined entity)
-// is refused, so reading a file never expands anything.
+// models): elements, attributes, character data, comments, CDATA sections,
+// processing instructions (skipped), the `<?xml ...?>` declaration, the five
+// predefined entities and numeric character references. pugixml (Debian's
+// libpugixml-dev) parses, without recursion; XML.cpp checks what pugixml
+// lets through and converts its tree. A DOCTYPE (and with it every
+// user-defined entity) is refused, so reading a file never expands anything.
 //
 // The reader is strict: anything that is not well-formed XML 1.0 is an
 // error "file:line:column: message", and nesting is bounded so that a hostile

@@ -1,0 +1,54 @@
+// An attention forward loop in the FA4 shape (one 128-row Q tile, head dim
+// 128, 128-wide K/V blocks, bf16 in, f32 softmax state): per K/V block, TMA
+// loads K and V, S = Q K^T on the tensor core into TMEM, the online softmax
+// on SIMT units (row max, exp2 on the MUFU, row sum, rescale factor), P goes
+// back to TMEM as bf16 and O += P V runs as a TS-mode UMMA.
+//
+// Where K and V come from: every Q-tile CTA of the same (batch, head) reads
+// the same K/V blocks, and FA4's scheduler runs them side by side, so a
+// K/V block is fetched from HBM once and read from L2 by the others. At
+// sequence length 2048 that is 16 CTAs of 128 Q rows (`l2_reuse = 16`;
+// FA4 benchmarks 1k-16k, docs/performance.md). FA4's 1-CTA forward kernel
+// does not multicast K/V, so the loads state no multicast.
+func.func @attention_fwd(%q: !tileas.smem<128x128xbf16>,
+                         %descK: !tileas.tma_desc<128x128xbf16>,
+                         %descV: !tileas.tma_desc<128x128xbf16>,
+                         %nKV: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %m0 = arith.constant dense<0xFF800000> : tensor<128xf32>
+  %l0 = arith.constant dense<0.0> : tensor<128xf32>
+  %sbuf = tileas.alloc_tmem : !tileas.tmem<128x128xf32>
+  %o0 = tileas.alloc_tmem : !tileas.tmem<128x128xf32>
+  %res:3 = scf.for %j = %c0 to %nKV step %c1
+      iter_args(%mPrev = %m0, %lPrev = %l0, %oAcc = %o0)
+      -> (tensor<128xf32>, tensor<128xf32>, !tileas.tmem<128x128xf32>) {
+    %row = arith.muli %j, %c128 : index
+    %k = tileas.tma_load %descK[%row, %c0] {l2_reuse = 16}
+        : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
+    %v = tileas.tma_load %descV[%c0, %row] {l2_reuse = 16}
+        : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
+    %s = tileas.umma %q, %k, %sbuf
+        : !tileas.smem<128x128xbf16>, !tileas.smem<128x128xbf16>,
+          !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
+    %sr = tileas.tmem_load %s : !tileas.tmem<128x128xf32> -> tensor<128x128xf32>
+    %mx = tileas.reduce_max %sr : tensor<128x128xf32> -> tensor<128xf32>
+    %mNew = tileas.max %mPrev, %mx : tensor<128xf32>, tensor<128xf32>
+    %shifted = tileas.sub %sr, %mNew : tensor<128x128xf32>, tensor<128xf32>
+    %p = tileas.exp2 %shifted : tensor<128x128xf32>
+    %rowSum = tileas.reduce_sum %p : tensor<128x128xf32> -> tensor<128xf32>
+    %delta = tileas.sub %mPrev, %mNew : tensor<128xf32>, tensor<128xf32>
+    %alpha = tileas.exp2 %delta : tensor<128xf32>
+    %lScaled = tileas.mul %lPrev, %alpha : tensor<128xf32>, tensor<128xf32>
+    %lNew = tileas.add %lScaled, %rowSum : tensor<128xf32>, tensor<128xf32>
+    %pb = tileas.cvt %p : tensor<128x128xf32> -> tensor<128x128xbf16>
+    %pt = tileas.tmem_store %pb : tensor<128x128xbf16> -> !tileas.tmem<128x128xbf16>
+    %oNew = tileas.umma %pt, %v, %oAcc {accumulate}
+        : !tileas.tmem<128x128xbf16>, !tileas.smem<128x128xbf16>,
+          !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
+    scf.yield %mNew, %lNew, %oNew
+        : tensor<128xf32>, tensor<128xf32>, !tileas.tmem<128x128xf32>
+  }
+  return
+}

@@ -1,0 +1,92 @@
+// RUN: tilepipe-opt %s | tilepipe-opt | FileCheck %s
+// RUN: tilepipe-opt %s --mlir-print-op-generic | tilepipe-opt | FileCheck %s
+
+// Every tileas op in its custom syntax survives a print/parse round trip,
+// including through the generic form.
+
+// CHECK-LABEL: func.func @copies
+func.func @copies(%desc: !tileas.tma_desc<128x64xbf16>,
+                  %desc3: !tileas.tma_desc<2x64x64xf16>,
+                  %src: memref<?x?xbf16>, %i: index, %j: index) {
+  // CHECK: %[[A:.*]] = tileas.tma_load %{{.*}}[%{{.*}}, %{{.*}}] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  %a = tileas.tma_load %desc[%i, %j] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  // CHECK: tileas.tma_load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : !tileas.tma_desc<2x64x64xf16> -> !tileas.smem<2x64x64xf16>
+  %a3 = tileas.tma_load %desc3[%i, %j, %i] : !tileas.tma_desc<2x64x64xf16> -> !tileas.smem<2x64x64xf16>
+  // CHECK: tileas.tma_store %[[A]], %{{.*}}[%{{.*}}, %{{.*}}] : !tileas.smem<128x64xbf16>, !tileas.tma_desc<128x64xbf16>
+  tileas.tma_store %a, %desc[%i, %j] : !tileas.smem<128x64xbf16>, !tileas.tma_desc<128x64xbf16>
+  // CHECK: tileas.cp_async %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xbf16> -> !tileas.smem<64x64xbf16>
+  %s = tileas.cp_async %src[%i, %j] : memref<?x?xbf16> -> !tileas.smem<64x64xbf16>
+  return
+}
+
+// CHECK-LABEL: func.func @moves
+func.func @moves(%t: !tileas.tmem<128x128xf32>, %v: tensor<128x128xbf16>,
+                 %s: !tileas.smem<128x128xbf16>) {
+  // CHECK: tileas.tmem_load %{{.*}} : !tileas.tmem<128x128xf32> -> tensor<128x128xf32>
+  %r = tileas.tmem_load %t : !tileas.tmem<128x128xf32> -> tensor<128x128xf32>
+  // CHECK: tileas.tmem_store %{{.*}} : tensor<128x128xbf16> -> !tileas.tmem<128x128xbf16>
+  %t2 = tileas.tmem_store %v : tensor<128x128xbf16> -> !tileas.tmem<128x128xbf16>
+  // CHECK: tileas.smem_load %{{.*}} : !tileas.smem<128x128xbf16> -> tensor<128x128xbf16>
+  %l = tileas.smem_load %s : !tileas.smem<128x128xbf16> -> tensor<128x128xbf16>
+  // CHECK: tileas.smem_store %{{.*}} : tensor<128x128xbf16> -> !tileas.smem<128x128xbf16>
+  %s2 = tileas.smem_store %v : tensor<128x128xbf16> -> !tileas.smem<128x128xbf16>
+  return
+}
+
+// CHECK-LABEL: func.func @umma
+func.func @umma(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<256x64xbf16>,
+                %acc: !tileas.tmem<128x256xf32>, %ta: !tileas.tmem<128x64xbf16>,
+                %ia: !tileas.smem<128x64xi8>, %ib: !tileas.smem<64x64xi8>,
+                %iacc: !tileas.tmem<128x64xi32>,
+                %hacc: !tileas.tmem<128x256xf16>) {
+  // CHECK: tileas.umma %{{.*}}, %{{.*}}, %{{.*}} {accumulate} : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
+  %d = tileas.umma %a, %b, %acc {accumulate} : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
+  // CHECK: tileas.umma %{{.*}}, %{{.*}}, %{{.*}} : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
+  %d0 = tileas.umma %a, %b, %acc : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
+  // CHECK: tileas.umma %{{.*}}, %{{.*}}, %{{.*}} {accumulate} : !tileas.tmem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
+  %ts = tileas.umma %ta, %b, %acc {accumulate} : !tileas.tmem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
+  // CHECK: tileas.umma {{.*}} : !tileas.smem<128x64xi8>, !tileas.smem<64x64xi8>, !tileas.tmem<128x64xi32> -> !tileas.tmem<128x64xi32>
+  %i = tileas.umma %ia, %ib, %iacc : !tileas.smem<128x64xi8>, !tileas.smem<64x64xi8>, !tileas.tmem<128x64xi32> -> !tileas.tmem<128x64xi32>
+  // CHECK: tileas.umma {{.*}} -> !tileas.tmem<128x256xf16>
+  %h = tileas.umma %a, %b, %hacc : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf16> -> !tileas.tmem<128x256xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @math
+func.func @math(%x: tensor<128x128xf32>, %row: tensor<128xf32>, %s: f32,
+                %h: tensor<128x128xf16>) {
+  // CHECK: tileas.exp2 %{{.*}} : tensor<128x128xf32>
+  %e = tileas.exp2 %x : tensor<128x128xf32>
+  // CHECK: tileas.add %{{.*}}, %{{.*}} : tensor<128x128xf32>, tensor<128x128xf32>
+  %0 = tileas.add %x, %e : tensor<128x128xf32>, tensor<128x128xf32>
+  // CHECK: tileas.sub %{{.*}}, %{{.*}} : tensor<128x128xf32>, tensor<128xf32>
+  %1 = tileas.sub %x, %row : tensor<128x128xf32>, tensor<128xf32>
+  // CHECK: tileas.mul %{{.*}}, %{{.*}} : tensor<128x128xf32>, f32
+  %2 = tileas.mul %x, %s : tensor<128x128xf32>, f32
+  // CHECK: tileas.max %{{.*}}, %{{.*}} : tensor<128xf32>, tensor<128xf32>
+  %3 = tileas.max %row, %row : tensor<128xf32>, tensor<128xf32>
+  // CHECK: tileas.fma %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x128xf32>, tensor<128x128xf32>, tensor<128x128xf32>
+  %4 = tileas.fma %x, %e, %0 : tensor<128x128xf32>, tensor<128x128xf32>, tensor<128x128xf32>
+  // CHECK: tileas.fma %{{.*}}, %{{.*}}, %{{.*}} : tensor<128x128xf32>, tensor<128xf32>, f32
+  %5 = tileas.fma %x, %row, %s : tensor<128x128xf32>, tensor<128xf32>, f32
+  // CHECK: tileas.cvt %{{.*}} : tensor<128x128xf32> -> tensor<128x128xbf16>
+  %6 = tileas.cvt %x : tensor<128x128xf32> -> tensor<128x128xbf16>
+  // CHECK: tileas.cvt %{{.*}} : tensor<128x128xf16> -> tensor<128x128xf32>
+  %7 = tileas.cvt %h : tensor<128x128xf16> -> tensor<128x128xf32>
+  // CHECK: tileas.reduce_max %{{.*}} : tensor<128x128xf32> -> tensor<128xf32>
+  %8 = tileas.reduce_max %x : tensor<128x128xf32> -> tensor<128xf32>
+  // CHECK: tileas.reduce_sum %{{.*}} : tensor<128x128xf32> -> tensor<128xf32>
+  %9 = tileas.reduce_sum %x : tensor<128x128xf32> -> tensor<128xf32>
+  // CHECK: tileas.reduce_sum %{{.*}} : tensor<128xf32> -> tensor<f32>
+  %10 = tileas.reduce_sum %row : tensor<128xf32> -> tensor<f32>
+  return
+}
+
+// CHECK-LABEL: func.func @alloc
+func.func @alloc() {
+  // CHECK: tileas.alloc_smem : !tileas.smem<128x64xbf16>
+  %b = tileas.alloc_smem : !tileas.smem<128x64xbf16>
+  // CHECK: tileas.alloc_tmem : !tileas.tmem<128x128xf32>
+  %t = tileas.alloc_tmem : !tileas.tmem<128x128xf32>
+  return
+}

@@ -1,0 +1,13 @@
+#!/bin/sh
+# The fuzz smoke run of `make test` (docs/fuzzing.md): when clang-19 and its
+# libFuzzer runtime (Debian: clang-19, libclang-rt-19-dev) are installed,
+# builds the fuzzers in FUZZ_BUILD (default build-fuzz) and runs each for
+# FUZZ_SMOKE_SECONDS (default 10) seconds; otherwise says it skipped.
+cd "$(dirname "$0")/.."
+CXX=${FUZZ_CXX:-clang++-19}
+if ! command -v "$CXX" > /dev/null 2>&1 ||
+   [ ! -f "$("$CXX" -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a" ]; then
+  echo "fuzz: skipped (clang-19 / libclang-rt-19-dev not installed)"
+  exit 0
+fi
+exec scripts/fuzz.sh --build "${FUZZ_BUILD:-build-fuzz}" --seconds "${FUZZ_SMOKE_SECONDS:-10}" --seed 1 ${FUZZ_SMOKE_SKIP:+--skip $FUZZ_SMOKE_SKIP}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# Builds the libFuzzer targets (fuzz/, docs/fuzzing.md) in their own clang
+# build directory when needed and runs each for a bounded time on a copy of
+# its seed corpus (fuzz/corpus/<name>). Prints one line per target:
+#   fuzz-NAME: passed (RUNS runs, cov C, ft F, corpus N) in S s
+#   fuzz-NAME: failed (crash, input in DIR) ...
+# and exits non-zero when a build or any fuzzer failed.
+#
+# usage: scripts/fuzz.sh [--build DIR] [--seconds N] [--seed N] [--skip NAME]... [NAME...]
+#   --seed N: libFuzzer's seed (default 0: a new one each run); the CI smoke
+#   run fixes it, so a machine runs the same inputs every time.
+#   NAME: problem-json xml hatschet target-json schedule mlir (default: all)
+set -u
+cd "$(dirname "$0")/.."
+BUILD=build-fuzz
+SECONDS_EACH=20
+SEED=0
+SKIP=""
+NAMES=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) BUILD=$2; shift 2 ;;
+    --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --seed) SEED=$2; shift 2 ;;
+    --skip) SKIP="$SKIP $2"; shift 2 ;;
+    *) NAMES="$NAMES $1"; shift ;;
+  esac
+done
+[ -n "$NAMES" ] || NAMES="problem-json xml hatschet target-json schedule mlir"
+JOBS=${JOBS:-$(nproc)}
+CC=${FUZZ_CC:-clang-19}
+CXX=${FUZZ_CXX:-clang++-19}
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+  echo "fuzz: configuring $BUILD ($CXX)"
+  mkdir -p "$BUILD"
+  cmake -G Ninja -S . -B "$BUILD" -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
+    -DTILEPIPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" > "$BUILD/fuzz-configure.log" 2>&1 \
+    || { cat "$BUILD/fuzz-configure.log"; rm -f "$BUILD/build.ninja"; echo "fuzz: configure failed"; exit 1; }
+fi
+TARGETS=""
+for name in $NAMES; do
+  case " $SKIP " in *" $name "*) continue ;; esac
+  TARGETS="$TARGETS fuzz-$name"
+done
+# shellcheck disable=SC2086
+if ! cmake --build "$BUILD" -j "$JOBS" --target $TARGETS > "$BUILD/fuzz-build.log" 2>&1; then
+  tail -n 40 "$BUILD/fuzz-build.log"
+  echo "fuzz: build failed (log: $BUILD/fuzz-build.log)"
+  exit 1
+fi
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+ARTIFACTS="$BUILD/fuzz-artifacts"
+status=0
+for name in $NAMES; do
+  case " $SKIP " in *" $name "*) echo "fuzz-$name: skipped"; continue ;; esac
+  bin="$BUILD/fuzz/fuzz-$name"
+  mkdir -p "$WORK/$name" "$ARTIFACTS/$name"
+  cp fuzz/corpus/"$name"/* "$WORK/$name/"
+  log="$ARTIFACTS/$name/last-run.log"
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+    "$bin" -seed="$SEED" -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$ARTIFACTS/$name/" "$WORK/$name" > "$log" 2>&1
+  rc=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  cov=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -n 's/.*cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9]*\).*/cov \1, ft \2, corpus \3/p')
+  if [ "$rc" -eq 0 ]; then
+    echo "fuzz-$name: passed (${runs:-?} runs, ${cov:-no stats}) in $SECONDS_EACH s"
+  else
+    status=1
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|.*deadly signal|.*-timeout|.*out-of-memory)' "$log" | head -n 5
+    echo "fuzz-$name: failed (exit $rc, ${runs:-?} runs; input and log in $ARTIFACTS/$name/)"
+  fi
+done
+exit $status
