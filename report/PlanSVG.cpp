@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "report/PlanSVG.h"
+#include "report/SVGText.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -20,31 +21,6 @@ using namespace tilepipe::report;
 namespace {
 
 constexpr int kBoxWidth = 200, kGap = 60, kLine = 14, kLane = 22, kMargin = 20;
-
-std::string escape(llvm::StringRef text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '&':
-      out += "&amp;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      // Control characters are not allowed in XML 1.0 text.
-      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t')
-        out += c;
-    }
-  }
-  return out;
-}
 
 int boxCentre(unsigned agent) {
   return kMargin + int(agent) * (kBoxWidth + kGap) + kBoxWidth / 2;
@@ -61,16 +37,16 @@ void report::writePlanSVG(llvm::raw_ostream &os, const PlanPicture &picture) {
   unsigned lanes = 0;
   for (const PipeArrow &p : picture.pipes)
     lanes += p.from != p.to;
-  int width = std::max<int>(2 * kMargin + int(numAgents) * (kBoxWidth + kGap),
-                            640);
+  int width =
+      std::max<int>(2 * kMargin + int(numAgents) * (kBoxWidth + kGap), 640);
   int top = 60 + int(lanes) * kLane + 20;
   int boxHeight = 30 + int(maxOps) * kLine + 10;
   int selfLoops = 0;
   for (const PipeArrow &p : picture.pipes)
     selfLoops += p.from == p.to;
   int listTop = top + boxHeight + 30 + selfLoops * kLine;
-  int height = listTop + int(picture.mutexes.size() + picture.pipes.size()) *
-                             kLine + 40;
+  int height =
+      listTop + int(picture.mutexes.size() + picture.pipes.size()) * kLine + 40;
 
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
      << "\" height=\"" << height << "\" font-family=\"monospace\" "
@@ -81,9 +57,9 @@ void report::writePlanSVG(llvm::raw_ostream &os, const PlanPicture &picture) {
         "orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" "
         "fill=\"#333\"/></marker></defs>\n";
   os << "<text x=\"" << kMargin << "\" y=\"22\" font-size=\"15\">"
-     << escape(picture.title) << "</text>\n";
-  os << "<text x=\"" << kMargin << "\" y=\"40\">" << escape(picture.summary)
-     << "</text>\n";
+     << escapeSVGText(picture.title) << "</text>\n";
+  os << "<text x=\"" << kMargin << "\" y=\"40\">"
+     << escapeSVGText(picture.summary) << "</text>\n";
 
   // Agents.
   for (auto [index, agent] : llvm::enumerate(picture.agents)) {
@@ -92,11 +68,11 @@ void report::writePlanSVG(llvm::raw_ostream &os, const PlanPicture &picture) {
        << "\" width=\"" << kBoxWidth << "\" height=\"" << boxHeight
        << "\" rx=\"6\" fill=\"#e8f0fe\" stroke=\"#3367d6\"/>\n";
     os << "<text x=\"" << x + 8 << "\" y=\"" << top + 18
-       << "\" font-size=\"13\" font-weight=\"bold\">" << escape(agent.name)
-       << "</text>\n";
+       << "\" font-size=\"13\" font-weight=\"bold\">"
+       << escapeSVGText(agent.name) << "</text>\n";
     for (auto [k, op] : llvm::enumerate(agent.ops))
       os << "<text x=\"" << x + 8 << "\" y=\"" << top + 34 + int(k) * kLine
-         << "\">" << escape(op) << "</text>\n";
+         << "\">" << escapeSVGText(op) << "</text>\n";
     os << "</g>\n";
   }
 
@@ -113,7 +89,7 @@ void report::writePlanSVG(llvm::raw_ostream &os, const PlanPicture &picture) {
          << "\" fill=\"none\" stroke=\"#333\" marker-end=\"url(#arrow)\""
          << dash << "/>\n";
       os << "<text x=\"" << x - 200 << " \" y=\"" << y + 14 << "\">"
-         << escape(pipe.label) << "</text>\n";
+         << escapeSVGText(pipe.label) << "</text>\n";
       ++self;
       continue;
     }
@@ -122,10 +98,10 @@ void report::writePlanSVG(llvm::raw_ostream &os, const PlanPicture &picture) {
     int x1 = boxCentre(pipe.to) + (pipe.from < pipe.to ? -20 : 20);
     os << "<path class=\"pipe\" d=\"M " << x0 << " " << top << " L " << x0
        << " " << y << " L " << x1 << " " << y << " L " << x1 << " " << top
-       << "\" fill=\"none\" stroke=\"#333\" marker-end=\"url(#arrow)\""
-       << dash << "/>\n";
+       << "\" fill=\"none\" stroke=\"#333\" marker-end=\"url(#arrow)\"" << dash
+       << "/>\n";
     os << "<text x=\"" << std::min(x0, x1) + 6 << "\" y=\"" << y - 4 << "\">"
-       << escape(pipe.label) << "</text>\n";
+       << escapeSVGText(pipe.label) << "</text>\n";
     ++lane;
   }
 
@@ -139,12 +115,13 @@ void report::writePlanSVG(llvm::raw_ostream &os, const PlanPicture &picture) {
                              ? llvm::StringRef(picture.agents[pipe.to].name)
                              : "?";
     os << "<text x=\"" << kMargin << "\" y=\"" << y << "\">"
-       << escape(pipe.label) << ": " << escape(from) << " -&gt; "
-       << escape(to) << (pipe.carried ? " (carried)" : "") << "</text>\n";
+       << escapeSVGText(pipe.label) << ": " << escapeSVGText(from) << " -&gt; "
+       << escapeSVGText(to) << (pipe.carried ? " (carried)" : "")
+       << "</text>\n";
     y += kLine;
   }
   for (const std::string &m : picture.mutexes) {
-    os << "<text x=\"" << kMargin << "\" y=\"" << y << "\">" << escape(m)
+    os << "<text x=\"" << kMargin << "\" y=\"" << y << "\">" << escapeSVGText(m)
        << "</text>\n";
     y += kLine;
   }

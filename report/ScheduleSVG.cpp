@@ -2,6 +2,7 @@
 //---------------------------===//
 
 #include "report/ScheduleSVG.h"
+#include "report/SVGText.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -17,31 +18,6 @@ namespace {
 
 constexpr int kWidth = 960, kLeft = 170, kPlot = kWidth - kLeft - 20;
 constexpr unsigned kMaxColumns = 240;
-
-std::string escape(llvm::StringRef text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '&':
-      out += "&amp;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      // Control characters are not allowed in XML 1.0 text.
-      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t')
-        out += c;
-    }
-  }
-  return out;
-}
 
 /// Stage colours, cycled.
 const char *stageColour(unsigned stage) {
@@ -104,8 +80,8 @@ void report::writeScheduleSVG(llvm::raw_ostream &os,
      << "\" height=\"" << height << "\" font-family=\"sans-serif\" "
      << "font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" "
      << "fill=\"white\"/>\n";
-  os << "<text x=\"10\" y=\"24\" font-size=\"16\">" << escape(title) << ": II "
-     << s.ii << ", MII " << s.bounds.mii << ", " << s.numStages
+  os << "<text x=\"10\" y=\"24\" font-size=\"16\">" << escapeSVGText(title)
+     << ": II " << s.ii << ", MII " << s.bounds.mii << ", " << s.numStages
      << " stages</text>\n";
 
   os << "<text x=\"10\" y=\"" << heatTop - 8
@@ -119,7 +95,7 @@ void report::writeScheduleSVG(llvm::raw_ostream &os,
     double cap =
         bit ? 1 : std::max(1u, layout.poolCaps[res - layout.numBits()]);
     int y = heatTop + int(res) * cell;
-    os << "<text x=\"10\" y=\"" << y + 11 << "\">" << escape(name)
+    os << "<text x=\"10\" y=\"" << y + 11 << "\">" << escapeSVGText(name)
        << "</text>\n";
     for (unsigned c = 0; c < columns; ++c) {
       // Rows per bucket: the load is averaged over them.
@@ -147,7 +123,7 @@ void report::writeScheduleSVG(llvm::raw_ostream &os,
     int64_t lat = std::max<int64_t>(1, problem.getOp(id).latency.value_or(1));
     int y = timeTop + int(id) * (barH + 2);
     os << "<text x=\"10\" y=\"" << y + 10 << "\">"
-       << escape(problem.getOp(id).name) << "</text>\n";
+       << escapeSVGText(problem.getOp(id).name) << "</text>\n";
     os << "<rect x=\"" << x(double(slot.cycle), double(span)) << "\" y=\"" << y
        << "\" width=\"" << std::max(1.0, x(double(lat), double(span)) - kLeft)
        << "\" height=\"" << barH << "\" fill=\"" << stageColour(slot.stage)
@@ -164,7 +140,7 @@ void report::writeScheduleSVG(llvm::raw_ostream &os,
     int64_t end = std::min<int64_t>(row + lat, int64_t(ii));
     int y = steadyTop + int(id) * (barH + 2);
     os << "<text x=\"10\" y=\"" << y + 10 << "\">"
-       << escape(problem.getOp(id).name) << " (stage " << slot.stage
+       << escapeSVGText(problem.getOp(id).name) << " (stage " << slot.stage
        << ")</text>\n";
     os << "<rect x=\"" << x(double(row), double(ii)) << "\" y=\"" << y
        << "\" width=\""

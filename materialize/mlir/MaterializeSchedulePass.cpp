@@ -8,9 +8,9 @@
 
 #include "materialize/mlir/Passes.h"
 
+#include "materialize/exec/Check.h"
 #include "materialize/mlir/LoopPlan.h"
 #include "materialize/mlir/PlanReport.h"
-#include "materialize/exec/Check.h"
 #include "materialize/mlir/StageCode.h"
 
 #include "mlir/IR/Verifier.h"
@@ -117,10 +117,10 @@ struct MaterializeSchedulePass
         entry.tripCounts.insert(n);
     }
     for (auto &[funcOp, entry] : functions)
-      entry.refs = exec::recordReferences(
-          cast<FunctionOpInterface>(funcOp),
-          std::vector<uint64_t>(entry.tripCounts.begin(),
-                                entry.tripCounts.end()));
+      entry.refs =
+          exec::recordReferences(cast<FunctionOpInterface>(funcOp),
+                                 std::vector<uint64_t>(entry.tripCounts.begin(),
+                                                       entry.tripCounts.end()));
 
     StageCodeMode codeMode = mode == "warp-specialized"
                                  ? StageCodeMode::WarpSpecialized

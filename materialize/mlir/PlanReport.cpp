@@ -43,11 +43,10 @@ report::PlanPicture tilepipe::planPicture(const LoopPlan &plan,
     auto it = llvm::find(keys, key);
     if (it == keys.end()) {
       keys.push_back(key);
-      picture.agents.push_back({key.role + (key.group
-                                                ? ".wg" + std::to_string(
-                                                              key.group)
-                                                : std::string()),
-                                {}});
+      picture.agents.push_back(
+          {key.role +
+               (key.group ? ".wg" + std::to_string(key.group) : std::string()),
+           {}});
       it = std::prev(keys.end());
     }
     unsigned agent = unsigned(it - keys.begin());
@@ -74,17 +73,16 @@ report::PlanPicture tilepipe::planPicture(const LoopPlan &plan,
       label << pipe.tmemColumns << " cols";
     else
       label << pipe.bytes << " B";
-    label << " x" << pipe.depth << " (" << f.commit << "/" << f.release
-          << ")";
+    label << " x" << pipe.depth << " (" << f.commit << "/" << f.release << ")";
     picture.pipes.push_back(std::move(arrow));
   }
   const rrt::ResourceLayout &layout = problem.getLayout();
   for (auto [index, m] : llvm::enumerate(plan.mutexes)) {
-    std::string line = "mutex " + std::to_string(index) + ": slot " +
-                       (m.slot - 1 < layout.numBits()
-                            ? layout.bitNames[m.slot - 1]
-                            : std::to_string(m.slot)) +
-                       ", groups";
+    std::string line =
+        "mutex " + std::to_string(index) + ": slot " +
+        (m.slot - 1 < layout.numBits() ? layout.bitNames[m.slot - 1]
+                                       : std::to_string(m.slot)) +
+        ", groups";
     for (unsigned g : m.groups)
       line += " " + std::to_string(g);
     line += m.namedBarrier

@@ -1,0 +1,45 @@
+//===- SVGText.h - text inside the report's SVG files ----------*- C++ -*-===//
+//
+// Shared by every picture: op and resource names go into SVG text and
+// attributes, and must be valid XML 1.0 whatever they hold.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_REPORT_SVGTEXT_H
+#define TILEPIPE_REPORT_SVGTEXT_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace tilepipe::report {
+
+/// `text` with the XML specials escaped and the control characters XML 1.0
+/// forbids dropped.
+inline std::string escapeSVGText(llvm::StringRef text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    default:
+      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t')
+        out += c;
+    }
+  }
+  return out;
+}
+
+} // namespace tilepipe::report
+
+#endif // TILEPIPE_REPORT_SVGTEXT_H
