@@ -72,13 +72,3 @@ void tilepipe::gaus::gaussianBackward(const Windows &windows,
         }
       });
 }
-
-void tilepipe::gaus::uniformCdf(const Windows &windows,
-                                std::vector<double> &F) {
-  F.resize(windows.size());
-  for (size_t i = 0; i < windows.lo.size(); ++i) {
-    double width = double(windows.width(i));
-    for (size_t k = 0; k < windows.width(i); ++k)
-      F[windows.offset[i] + k] = double(k + 1) / width;
-  }
-}

@@ -27,9 +27,6 @@ void gaussianBackward(const Windows &windows, const std::vector<double> &mu,
                       const std::vector<double> &dF, std::vector<double> &gMu,
                       std::vector<double> &gLogSigma);
 
-/// Uniform over each frame (force-directed scheduling's distribution).
-void uniformCdf(const Windows &windows, std::vector<double> &F);
-
 } // namespace tilepipe::gaus
 
 #endif // TILEPIPE_SCHEDULER_GAUS_GAUSSIAN_H

@@ -23,6 +23,7 @@
 
 #include "scheduler/gaus/Legalize.h"
 #include "scheduler/gaus/ReaderSupport.h"
+#include "support/SplitMix64.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -118,15 +119,6 @@ bool computeLevels(const RawGraph &raw, std::vector<int64_t> &level,
   return errors.at(e.line, "edge " + raw.names[e.src] + " -> " +
                                raw.names[e.dst] +
                                " closes a cycle; the graph must be a DAG");
-}
-
-/// splitmix64 (Steele, Lea, Flood 2014), written out so that the recurrences
-/// are the same with every standard library.
-uint64_t splitmix64(uint64_t &state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
 }
 
 /// Whether `instance`'s edges admit a schedule at `ii` (and, with a depth
@@ -240,7 +232,8 @@ bool augmentModulo(const RawGraph &raw, const std::vector<int64_t> &level,
 
   uint64_t wanted =
       uint64_t(std::llround(double(n) * options.recurrencesPer100 / 100.0));
-  uint64_t state = options.augmentSeed;
+  // support/SplitMix64.h: the same recurrences with every standard library.
+  SplitMix64 rng(options.augmentSeed);
   llvm::DenseSet<uint64_t> added;
   // A pick can be refused (no earlier node, or a repeat); the attempt cap
   // keeps tiny graphs from spinning.
@@ -248,10 +241,10 @@ bool augmentModulo(const RawGraph &raw, const std::vector<int64_t> &level,
        ++attempt) {
     if (n < 2)
       break;
-    unsigned v = unsigned(splitmix64(state) % n);
+    unsigned v = unsigned(rng.next() % n);
     unsigned earlier = prefixEnd[level[v] + 1]; // Nodes with level <= v's.
-    unsigned u = byLevel[splitmix64(state) % earlier];
-    unsigned distance = 1 + unsigned(splitmix64(state) & 1);
+    unsigned u = byLevel[rng.next() % earlier];
+    unsigned distance = 1 + unsigned(rng.next() & 1);
     if (u == v || !added.insert((uint64_t(v) << 32) | u).second)
       continue;
     Edge back;

@@ -4,6 +4,7 @@
 #include "scheduler/gaus/Legalize.h"
 #include "scheduler/gaus/Parallel.h"
 #include "scheduler/gaus/Relaxation.h"
+#include "support/SplitMix64.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -148,22 +149,15 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
     consider(roundMeans(middle, frames), 0);
   }
   Windows windows(frames);
-  // Samples drawn from the step distributions: splitmix64 written out, so
-  // the draws do not depend on the standard library.
-  uint64_t rngState = 0x9e3779b97f4a7c15ull;
-  auto uniform = [&] {
-    uint64_t z = (rngState += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return double(z >> 11) / double(uint64_t(1) << 53);
-  };
+  // Samples drawn from the step distributions, the same with every
+  // standard library.
+  SplitMix64 rng(0x9e3779b97f4a7c15ull);
   auto sample = [&](const std::vector<double> &F) {
     Steps steps(n);
     for (unsigned i = 0; i < n; ++i) {
       const double *f = F.data() + windows.offset[i];
       size_t width = windows.width(i);
-      double u = uniform();
+      double u = rng.unit();
       size_t k = std::lower_bound(f, f + width, u) - f;
       steps[i] = windows.lo[i] + int64_t(std::min(k, width - 1));
     }

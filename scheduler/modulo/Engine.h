@@ -30,6 +30,7 @@
 #include "scheduler/modulo/Placement.h"
 
 #include "rrt/RRT.h"
+#include "support/SplitMix64.h"
 
 #include <queue>
 #include <string>
@@ -81,22 +82,8 @@ struct ArmStats {
   uint64_t aligned = 0;     ///< Seats taken at an aligned row (alignPools).
 };
 
-/// splitmix64 (Steele, Lea and Flood, 2014), written out: the permute arm's
-/// sampled orders must not depend on the standard library, and the library
-/// engines' distributions and std::shuffle are not specified exactly.
-class SplitMix64 {
-public:
-  explicit SplitMix64(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-
-private:
-  uint64_t state;
-};
+/// The permute arm's sampled orders (support/SplitMix64.h).
+using tilepipe::SplitMix64;
 
 /// Fisher-Yates from the back, index next() % (i + 1): the modulo bias is
 /// negligible for a sample of orders, and the formula is fixed.
