@@ -47,8 +47,8 @@ enum class Outcome { Seated, Failed, Stopped };
 
 } // namespace
 
-/// The candidate-II search; with options.seeder set, every II's ladder
-/// starts with the seeded rung.
+/// The candidate-II search; with options.seeder set, every II's ladder is
+/// the seeded rung alone.
 static std::optional<ScheduleAnalysis> searchII(const Problem &problem,
                                                 const rrt::Bounds &bounds,
                                                 const ModuloOptions &options,
@@ -198,13 +198,20 @@ static std::optional<ScheduleAnalysis> searchII(const Problem &problem,
       rungs = llvm::ArrayRef(midLadder);
     modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
     std::optional<std::vector<int64_t>> preferred;
-    llvm::SmallVector<modulo::Strategy, 8> seededRungs;
-    if (options.seeder && (preferred = options.seeder->seed(problem, ii)) &&
-        preferred->size() == problem.getNumOps()) {
-      seededRungs.push_back({modulo::Priority::Seeded, false,
-                             /*firstFitOnly=*/large});
-      seededRungs.append(rungs.begin(), rungs.end());
-      rungs = seededRungs;
+    // A seeded search runs after the unseeded one has tried these rungs
+    // (generateModuloSchedule): only the seeded rung is new.
+    const modulo::Strategy seededRung = {modulo::Priority::Seeded, false,
+                                         /*firstFitOnly=*/large};
+    if (options.seeder) {
+      preferred = options.seeder->seed(problem, ii);
+      if (!preferred || preferred->size() != problem.getNumOps()) {
+        failure = {};
+        failure.ii = ii;
+        failure.reason = "the seeder gave no start cycles at this II";
+        ++tried;
+        return Outcome::Failed;
+      }
+      rungs = llvm::ArrayRef(seededRung);
     }
     for (const modulo::Strategy &strategy : rungs) {
       if (outOfBudget())

@@ -1,11 +1,11 @@
 //===- StartSeeder.h - preferred start cycles for one II -------*- C++ -*-===//
 //
 // An optional outside opinion on where each op should start, asked once per
-// candidate II. The cost-based generator runs a seeded rung first (ops in
-// order of their preferred start, each tried at its preferred cycle before
-// its earliest): below the II the unseeded search found, where a seeded
-// schedule replaces it, and at that II, where it replaces it when cost()
-// says it is better. So a seed can lower the II but never raise it
+// candidate II. After its unseeded search the cost-based generator runs a
+// seeded rung (ops in order of their preferred start, each tried at its
+// preferred cycle before its earliest) and no other: below the II the
+// unseeded search found, where a seeded schedule replaces it, and at that
+// II, where it replaces it when cost() says it is better. So a seed can lower the II but never raise it
 // (docs/gaus.md, "Seeding"). scheduler/gaus implements it with GauS; the core
 // never depends on how.
 //
