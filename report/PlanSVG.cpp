@@ -10,8 +10,6 @@
 #include "report/PlanSVG.h"
 #include "report/SVGText.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <algorithm>
 
@@ -130,18 +128,6 @@ void report::writePlanSVG(llvm::raw_ostream &os, const PlanPicture &picture) {
 
 llvm::Error report::writePlanSVGFile(llvm::StringRef path,
                                      const PlanPicture &picture) {
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OpenFlags::OF_Text);
-  if (!ec) {
-    writePlanSVG(out.os(), picture);
-    out.os().flush();
-    if (!out.os().has_error()) {
-      out.keep();
-      return llvm::Error::success();
-    }
-    ec = out.os().error();
-    out.os().clear_error();
-  }
-  return llvm::createStringError(ec, "cannot write the report '" + path +
-                                         "': " + ec.message());
+  return writeSVGFile(
+      path, [&](llvm::raw_ostream &os) { writePlanSVG(os, picture); });
 }

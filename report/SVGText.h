@@ -8,7 +8,10 @@
 #ifndef TILEPIPE_REPORT_SVGTEXT_H
 #define TILEPIPE_REPORT_SVGTEXT_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
@@ -39,6 +42,11 @@ inline std::string escapeSVGText(llvm::StringRef text) {
   }
   return out;
 }
+
+/// Writes `path` with `write`, whole or not at all (a partial file is
+/// removed); the error names the path.
+llvm::Error writeSVGFile(llvm::StringRef path,
+                         llvm::function_ref<void(llvm::raw_ostream &)> write);
 
 } // namespace tilepipe::report
 

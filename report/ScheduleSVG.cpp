@@ -4,9 +4,7 @@
 #include "report/ScheduleSVG.h"
 #include "report/SVGText.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <algorithm>
 #include <string>
@@ -154,18 +152,7 @@ void report::writeScheduleSVG(llvm::raw_ostream &os,
 llvm::Error report::writeScheduleSVGFile(
     llvm::StringRef path, const sched::Problem &problem,
     const sched::ScheduleAnalysis &schedule, llvm::StringRef title) {
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OpenFlags::OF_Text);
-  if (!ec) {
-    writeScheduleSVG(out.os(), problem, schedule, title);
-    out.os().flush();
-    if (!out.os().has_error()) {
-      out.keep();
-      return llvm::Error::success();
-    }
-    ec = out.os().error();
-    out.os().clear_error();
-  }
-  return llvm::createStringError(ec, "cannot write the report '" + path +
-                                         "': " + ec.message());
+  return writeSVGFile(path, [&](llvm::raw_ostream &os) {
+    writeScheduleSVG(os, problem, schedule, title);
+  });
 }
