@@ -4,6 +4,7 @@
 #include "report/ScheduleSVG.h"
 #include "report/SVGText.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
@@ -60,8 +61,15 @@ void report::writeScheduleSVG(llvm::raw_ostream &os,
       }
     }
 
+  // Only the resources some op holds get a row: a target has dozens of
+  // pools, and a loop uses a handful.
+  std::vector<unsigned> rows;
+  for (unsigned res = 0; res < numRes; ++res)
+    if (llvm::any_of(load[res], [](double v) { return v > 0; }))
+      rows.push_back(res);
+
   const int heatTop = 60, cell = 14;
-  const int timeTop = heatTop + int(numRes) * cell + 50;
+  const int timeTop = heatTop + int(rows.size()) * cell + 50;
   const int barH = 12;
   const int steadyTop = timeTop + int(n) * (barH + 2) + 50;
   const int height = steadyTop + int(n) * (barH + 2) + 30;
@@ -84,23 +92,32 @@ void report::writeScheduleSVG(llvm::raw_ostream &os,
 
   os << "<text x=\"10\" y=\"" << heatTop - 8
      << "\">Modulo reservation table (units held / capacity per modulo "
-        "cycle)</text>\n";
+        "cycle; "
+     << numRes - rows.size() << " of " << numRes
+     << " resources unused)</text>\n";
   const double colW = double(kPlot) / columns;
-  for (unsigned res = 0; res < numRes; ++res) {
+  for (unsigned r = 0; r < rows.size(); ++r) {
+    unsigned res = rows[r];
     bool bit = res < layout.numBits();
     std::string name =
         bit ? layout.bitNames[res] : layout.poolNames[res - layout.numBits()];
     double cap =
         bit ? 1 : std::max(1u, layout.poolCaps[res - layout.numBits()]);
-    int y = heatTop + int(res) * cell;
+    int y = heatTop + int(r) * cell;
     os << "<text x=\"10\" y=\"" << y + 11 << "\">" << escapeSVGText(name)
        << "</text>\n";
+    // The row's extent; free cells stay unpainted (white), which keeps a
+    // large II's picture small.
+    os << "<rect x=\"" << kLeft << "\" y=\"" << y << "\" width=\"" << kPlot
+       << "\" height=\"" << cell - 1 << "\" fill=\"white\" stroke=\"#ddd\"/>\n";
     for (unsigned c = 0; c < columns; ++c) {
       // Rows per bucket: the load is averaged over them.
       double rows = double((uint64_t(c + 1) * ii + columns - 1) / columns -
                            (uint64_t(c) * ii + columns - 1) / columns);
       double frac = std::min(1.0, load[res][c] / (cap * std::max(1.0, rows)));
       int shade = 255 - int(frac * 200);
+      if (shade == 255)
+        continue;
       os << "<rect x=\"" << llvm::format("%.2f", kLeft + c * colW) << "\" y=\""
          << y << "\" width=\"" << llvm::format("%.2f", colW) << "\" height=\""
          << cell - 1 << "\" fill=\"rgb(255," << shade << "," << shade

@@ -16,6 +16,7 @@ using namespace tilepipe::tool;
 namespace tilepipe::tool {
 int runScheduleCommand(int argc, char **argv); // ScheduleCommand.cpp
 int runGausCommand(int argc, char **argv);     // GausCommand.cpp
+int runReportCommand(int argc, char **argv);   // ReportCommand.cpp
 } // namespace tilepipe::tool
 
 llvm::ArrayRef<Subcommand> tilepipe::tool::getSubcommands() {
@@ -27,6 +28,9 @@ llvm::ArrayRef<Subcommand> tilepipe::tool::getSubcommands() {
       {"gaus", "GauS, list and force-directed scheduling side by side "
                "(formulations A, B, C)",
        runGausCommand},
+      {"report", "one HTML or SVG file with every loop's schedule and plan "
+                 "pictures",
+       runReportCommand},
   };
   return table;
 }
