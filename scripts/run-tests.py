@@ -58,14 +58,20 @@ def run_lit(build, tmp):
         print(f"lit: did not run (exit {proc.returncode})")
         return 0, 1
     passed = failed = 0
+    skipped = []
     for case in ET.parse(xml).getroot().iter("testcase"):
         if case.find("skipped") is not None:
+            skipped.append(case.get("name", "?"))
             continue
         if case.find("failure") is not None or case.find("error") is not None:
             failed += 1
         else:
             passed += 1
-    print(f"lit: {passed} passed, {failed} failed")
+    note = ""
+    if skipped:
+        note = (f", {len(skipped)} skipped (unsupported here, e.g. no nvcc: "
+                f"{', '.join(sorted(skipped)[:3])})")
+    print(f"lit: {passed} passed, {failed} failed{note}")
     return passed, failed
 
 

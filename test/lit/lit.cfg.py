@@ -1,5 +1,6 @@
 # lit configuration for tilepipe's tile-IR tests.
 import os
+import sys
 import lit.formats
 
 config.name = "tilepipe"
@@ -14,3 +15,11 @@ path = os.pathsep.join([config.tilepipe_tools_dir, config.llvm_tools_dir,
 config.environment["PATH"] = path
 config.substitutions.append(("%tilepipe_src", config.tilepipe_src_root))
 config.substitutions.append(("%examples", os.path.join(config.tilepipe_src_root, "examples")))
+
+# The CUDA Toolkit is optional: tests that compile the translated kernels
+# with nvcc say `REQUIRES: nvcc` and are reported unsupported without it.
+config.substitutions.append(("%cuda_include", os.path.join(config.tilepipe_src_root, "cuda", "include")))
+config.substitutions.append(("%python", sys.executable))
+if config.tilepipe_have_cuda == "ON" and os.path.exists("/usr/local/cuda/bin/nvcc"):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", "/usr/local/cuda/bin/nvcc"))

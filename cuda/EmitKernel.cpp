@@ -1,0 +1,954 @@
+//===- EmitKernel.cpp - one materialized function as an EmitC kernel ------===//
+//
+// Walks the materialized function and builds the same structure in EmitC:
+// an `if` per agent on its warps, `for` and `if` for scf, and a call into
+// the runtime header for every tileas op. Values become C++ values: indices
+// int64_t, SMEM and TMEM tiles their 32-bit addresses, register tiles
+// tp::Frag<T, N> (the rows this thread holds). Loop-carried values become
+// variables assigned at the yield.
+//
+// Who runs what follows the stage-code contract (docs/stage-code.md): waits
+// and fences by every thread of the agent; TMA, UMMA and tcgen05.commit by
+// one elected thread; a SIMT commit or release is the agent's threads
+// meeting at their named barrier and one thread arriving, so that every
+// barrier expects one arrival per commit or release, as the protocol check
+// (materialize/exec) counts them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/EmitKernel.h"
+
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+namespace {
+
+std::string elementName(Type t) {
+  if (t.isF32())
+    return "float";
+  if (t.isBF16())
+    return "__nv_bfloat16";
+  if (t.isF16())
+    return "__half";
+  if (isa<Float8E4M3FNType>(t))
+    return "__nv_fp8_e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "__nv_fp8_e5m2";
+  if (t.isInteger(32))
+    return "int32_t";
+  return "";
+}
+
+class KernelEmitter {
+public:
+  KernelEmitter(func::FuncOp func, const KernelLayout &layout, OpBuilder &b)
+      : func(func), layout(layout), b(b), ctx(func.getContext()) {}
+
+  LogicalResult emit();
+  std::string smemStruct() const;
+
+private:
+  func::FuncOp func;
+  const KernelLayout &layout;
+  OpBuilder &b;
+  MLIRContext *ctx;
+  DenseMap<Value, Value> map;
+  unsigned agent = 0; ///< The agent whose code is being emitted.
+  Value leader, tid;  ///< Its elected thread, its thread index.
+  bool broken = false;
+  /// Ops already emitted as part of an earlier op's call.
+  llvm::SmallPtrSet<Operation *, 4> fused;
+
+  // Types.
+  Type i64() { return b.getI64Type(); }
+  Type u32() { return b.getIntegerType(32, /*isSigned=*/false); }
+  Type i1() { return b.getI1Type(); }
+  Type opaque(StringRef text) { return emitc::OpaqueType::get(ctx, text); }
+  FailureOr<int64_t> fragSize(Location loc, RankedTensorType type);
+  FailureOr<Type> convert(Location loc, Type type);
+
+  // Builders.
+  Value literal(Type type, const Twine &text) {
+    return b.create<emitc::LiteralOp>(func.getLoc(), type, text.str());
+  }
+  Value call(Type result, StringRef callee, ValueRange operands,
+             ArrayRef<std::string> templateArgs = {}) {
+    SmallVector<Attribute> targs;
+    for (const std::string &t : templateArgs)
+      targs.push_back(emitc::OpaqueAttr::get(ctx, t));
+    auto op = b.create<emitc::CallOpaqueOp>(
+        func.getLoc(), result ? TypeRange(result) : TypeRange(), callee,
+        operands, ArrayAttr(),
+        targs.empty() ? ArrayAttr() : b.getArrayAttr(targs));
+    return result ? op.getResult(0) : Value();
+  }
+  /// Sets the insertion point before `region`'s terminator, adding one.
+  void enter(Region &region) {
+    Block &block = region.front();
+    if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>()) {
+      b.setInsertionPointToEnd(&block);
+      b.create<emitc::YieldOp>(func.getLoc());
+    }
+    b.setInsertionPoint(&block.back());
+  }
+  void callVoid(StringRef callee, ValueRange operands,
+                ArrayRef<std::string> templateArgs = {}) {
+    call(Type(), callee, operands, templateArgs);
+  }
+  Value intLit(int64_t v) { return literal(i64(), Twine(v)); }
+  Value boolLit(bool v) { return literal(i1(), v ? "true" : "false"); }
+  /// Runs `body` in the elected thread only.
+  void inLeader(function_ref<void()> body) {
+    auto ifOp = b.create<emitc::IfOp>(func.getLoc(), leader,
+                                      /*addThenBlock=*/true,
+                                      /*addElseBlock=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    enter(ifOp.getThenRegion());
+    body();
+  }
+  void agentSync() {
+    const AgentLayout &a = layout.agents[agent];
+    if (a.syncBarrier < 0)
+      callVoid("__syncwarp", {});
+    else
+      callVoid("tp::agent_sync", {intLit(a.syncBarrier), intLit(a.threads())});
+  }
+
+  Value lookup(Location loc, Value v);
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitAgent(unsigned index, Block *body);
+  LogicalResult emitFor(scf::ForOp op);
+  LogicalResult emitIf(scf::IfOp op);
+  LogicalResult emitArith(Operation *op);
+  LogicalResult emitPipeOp(Operation *op);
+  LogicalResult emitTileOp(Operation *op);
+
+  const PipeLayout &pipeOf(Value pipe) {
+    return layout.pipes[layout.pipeIds.lookup(pipe.getDefiningOp())];
+  }
+  Value barriers(StringRef name) {
+    return literal(opaque("uint64_t *"), "S." + name);
+  }
+  Value slotAddress(const PipeLayout &p, Value k);
+};
+
+FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
+                                           RankedTensorType type) {
+  int threads = layout.agents[agent].threads();
+  int64_t rows = type.getRank() ? type.getShape()[0] : 1;
+  if (rows % threads)
+    return emitError(loc) << "a register tile of " << rows
+                          << " rows cannot be split over the agent's "
+                          << threads
+                          << " threads (rows per thread must be whole)",
+           failure();
+  int64_t n = rows / threads;
+  for (int64_t d : type.getShape().drop_front())
+    n *= d;
+  return n;
+}
+
+FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
+  if (type.isIndex())
+    return i64();
+  if (isa<IntegerType, FloatType>(type))
+    return type;
+  if (isa<tileas::SmemType, tileas::TmemType>(type))
+    return u32();
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    std::string elem = elementName(tensor.getElementType());
+    FailureOr<int64_t> n = fragSize(loc, tensor);
+    if (elem.empty() || failed(n))
+      return elem.empty()
+                 ? (emitError(loc) << "no CUDA type for " << type, failure())
+                 : failure();
+    return opaque(llvm::formatv("tp::Frag<{0}, {1}>", elem, *n).str());
+  }
+  return emitError(loc) << "no CUDA value for " << type, failure();
+}
+
+Value KernelEmitter::lookup(Location loc, Value v) {
+  if (Value m = map.lookup(v))
+    return m;
+  // Splat constants are made where they are used: their fragment size
+  // depends on the agent that uses them.
+  if (auto cst = v.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+      if (dense.isSplat()) {
+        auto tensor = cast<RankedTensorType>(dense.getType());
+        FailureOr<Type> frag = convert(loc, tensor);
+        FailureOr<int64_t> n = fragSize(loc, tensor);
+        if (failed(frag) || failed(n)) {
+          broken = true;
+          return {};
+        }
+        std::string elem = elementName(tensor.getElementType());
+        std::string value;
+        if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>())) {
+          APInt bits = f.getValue().bitcastToAPInt();
+          value = llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue())
+                      .str();
+          if (!tensor.getElementType().isF32()) {
+            emitError(loc) << "only f32 splat constants are translated";
+            broken = true;
+            return {};
+          }
+        } else {
+          value = std::to_string(dense.getSplatValue<APInt>().getSExtValue());
+        }
+        return call(*frag, "tp::splat", {literal(opaque(elem), value)},
+                    {elem, std::to_string(*n)});
+      }
+  emitError(loc) << "value used before the translation defined it";
+  broken = true;
+  return {};
+}
+
+Value KernelEmitter::slotAddress(const PipeLayout &p, Value k) {
+  if (p.tmem)
+    return call(u32(), "tp::tmem_slot",
+                {literal(u32(), "(tp_tmem + " + Twine(p.tmemColumn) + ")"),
+                 intLit(p.slotCols), intLit(p.depth), k});
+  return call(u32(), "tp::smem_slot",
+              {literal(opaque("void *"), "S." + p.buffer), intLit(p.slotBytes),
+               intLit(p.depth), k});
+}
+
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block) {
+    if (isa<tileas::AgentYieldOp, scf::YieldOp, func::ReturnOp>(op))
+      continue;
+    if (failed(emitOp(&op)) || broken)
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitOp(Operation *op) {
+  if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
+    return emitArith(op);
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return emitFor(forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return emitIf(ifOp);
+  if (isa<tileas::PipeCreateOp, tileas::MutexCreateOp, tileas::AllocSmemOp,
+          tileas::AllocTmemOp>(op)) {
+    // Storage the layout placed: the value is its address.
+    if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op))
+      map[alloc.getResult()] =
+          call(u32(), "tp::smem_addr",
+               {literal(opaque("void *"),
+                        "S." + layout.smemBuffers.lookup(alloc.getResult()))});
+    if (auto alloc = dyn_cast<tileas::AllocTmemOp>(op))
+      map[alloc.getResult()] = literal(
+          u32(), "(tp_tmem + " +
+                     Twine(layout.tmemBuffers.lookup(alloc.getResult())) + ")");
+    return success();
+  }
+  if (isa<tileas::PipeProducerAcquireOp, tileas::PipeProducerCommitOp,
+          tileas::PipeConsumerWaitOp, tileas::PipeConsumerReleaseOp,
+          tileas::FenceOp, tileas::MutexLockOp, tileas::MutexUnlockOp>(op))
+    return emitPipeOp(op);
+  if (op->getDialect() && op->getDialect()->getNamespace() == "tileas")
+    return emitTileOp(op);
+  return emitError(op->getLoc())
+         << "'" << op->getName() << "' is not translated to CUDA";
+}
+
+LogicalResult KernelEmitter::emitArith(Operation *op) {
+  Location loc = op->getLoc();
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    if (isa<DenseElementsAttr>(cst.getValue()))
+      return success(); // Made at each use (lookup).
+    if (auto i = dyn_cast<IntegerAttr>(cst.getValue())) {
+      if (cst.getType().isInteger(1))
+        map[cst] = boolLit(i.getValue().getBoolValue());
+      else
+        map[cst] = literal(*convert(loc, cst.getType()),
+                           Twine(i.getValue().getSExtValue()));
+      return success();
+    }
+    if (auto f = dyn_cast<FloatAttr>(cst.getValue());
+        f && cst.getType().isF32()) {
+      map[cst] = call(
+          b.getF32Type(), "tp::bits_f32",
+          {literal(u32(),
+                   llvm::formatv("0x{0:x-}u",
+                                 f.getValue().bitcastToAPInt().getZExtValue())
+                       .str())});
+      return success();
+    }
+    return emitError(op->getLoc(), "constant not translated to CUDA");
+  }
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands())
+    operands.push_back(lookup(loc, v));
+  if (broken)
+    return failure();
+  if (op->getNumResults() != 1)
+    return emitError(op->getLoc(), "not translated to CUDA");
+  FailureOr<Type> type = convert(loc, op->getResult(0).getType());
+  if (failed(type))
+    return failure();
+  Value r =
+      llvm::TypeSwitch<Operation *, Value>(op)
+          .Case([&](arith::AddIOp) {
+            return b.create<emitc::AddOp>(loc, *type, operands[0], operands[1]);
+          })
+          .Case([&](arith::SubIOp) {
+            return b.create<emitc::SubOp>(loc, *type, operands[0], operands[1]);
+          })
+          .Case([&](arith::MulIOp) {
+            return b.create<emitc::MulOp>(loc, *type, operands[0], operands[1]);
+          })
+          .Case([&](arith::DivSIOp) {
+            return b.create<emitc::DivOp>(loc, *type, operands[0], operands[1]);
+          })
+          .Case([&](arith::RemSIOp) {
+            return b.create<emitc::RemOp>(loc, *type, operands[0], operands[1]);
+          })
+          .Case([&](arith::CeilDivSIOp) {
+            return call(*type, "tp::ceildiv", operands);
+          })
+          .Case([&](arith::MaxSIOp) {
+            return call(*type, "tp::max_i", operands);
+          })
+          .Case([&](arith::MinSIOp) {
+            return call(*type, "tp::min_i", operands);
+          })
+          .Case([&](arith::IndexCastOp) {
+            return b.create<emitc::CastOp>(loc, *type, operands[0]);
+          })
+          .Case([&](arith::SelectOp) {
+            return b.create<emitc::ConditionalOp>(loc, *type, operands[0],
+                                                  operands[1], operands[2]);
+          })
+          .Case([&](arith::CmpIOp cmp) -> Value {
+            emitc::CmpPredicate pred;
+            switch (cmp.getPredicate()) {
+            case arith::CmpIPredicate::eq:
+              pred = emitc::CmpPredicate::eq;
+              break;
+            case arith::CmpIPredicate::ne:
+              pred = emitc::CmpPredicate::ne;
+              break;
+            case arith::CmpIPredicate::slt:
+            case arith::CmpIPredicate::ult:
+              pred = emitc::CmpPredicate::lt;
+              break;
+            case arith::CmpIPredicate::sle:
+            case arith::CmpIPredicate::ule:
+              pred = emitc::CmpPredicate::le;
+              break;
+            case arith::CmpIPredicate::sgt:
+            case arith::CmpIPredicate::ugt:
+              pred = emitc::CmpPredicate::gt;
+              break;
+            case arith::CmpIPredicate::sge:
+            case arith::CmpIPredicate::uge:
+              pred = emitc::CmpPredicate::ge;
+              break;
+            }
+            return b.create<emitc::CmpOp>(loc, *type, pred, operands[0],
+                                          operands[1]);
+          })
+          .Default([&](Operation *) { return Value(); });
+  if (!r)
+    return emitError(op->getLoc())
+           << "'" << op->getName() << "' is not translated to CUDA";
+  map[op->getResult(0)] = r;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
+  Location loc = op.getLoc();
+  Value lb = lookup(loc, op.getLowerBound()),
+        ub = lookup(loc, op.getUpperBound()), step = lookup(loc, op.getStep());
+  if (broken)
+    return failure();
+  // Loop-carried values live in variables declared before the loop.
+  SmallVector<Value> vars;
+  for (auto [init, result] : llvm::zip(op.getInitArgs(), op.getResults())) {
+    FailureOr<Type> type = convert(loc, result.getType());
+    if (failed(type))
+      return failure();
+    Value var = b.create<emitc::VariableOp>(loc, *type,
+                                            emitc::OpaqueAttr::get(ctx, ""));
+    Value initial = lookup(loc, init);
+    if (broken)
+      return failure();
+    b.create<emitc::AssignOp>(loc, var, initial);
+    vars.push_back(var);
+  }
+  auto forOp = b.create<emitc::ForOp>(loc, lb, ub, step);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    enter(forOp.getRegion());
+    map[op.getInductionVar()] = forOp.getInductionVar();
+    for (auto [arg, var] : llvm::zip(op.getRegionIterArgs(), vars))
+      map[arg] = var;
+    if (failed(emitBlock(*op.getBody())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+    // A yielded iter_arg is read before any variable is overwritten.
+    SmallVector<Value> values;
+    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
+      Value mapped = lookup(loc, v);
+      if (broken)
+        return failure();
+      if (llvm::is_contained(op.getRegionIterArgs(), v)) {
+        Value tmp = b.create<emitc::VariableOp>(
+            loc, vars[i].getType(), emitc::OpaqueAttr::get(ctx, ""));
+        b.create<emitc::AssignOp>(loc, tmp, mapped);
+        mapped = tmp;
+      }
+      values.push_back(mapped);
+    }
+    for (auto [var, v] : llvm::zip(vars, values))
+      if (var != v)
+        b.create<emitc::AssignOp>(loc, var, v);
+  }
+  for (auto [result, var] : llvm::zip(op.getResults(), vars))
+    map[result] = var;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
+  Location loc = op.getLoc();
+  Value cond = lookup(loc, op.getCondition());
+  if (broken)
+    return failure();
+  SmallVector<Value> vars;
+  for (Value result : op.getResults()) {
+    FailureOr<Type> type = convert(loc, result.getType());
+    if (failed(type))
+      return failure();
+    vars.push_back(b.create<emitc::VariableOp>(
+        loc, *type, emitc::OpaqueAttr::get(ctx, "")));
+  }
+  bool hasElse = !op.getElseRegion().empty();
+  auto ifOp = b.create<emitc::IfOp>(loc, cond, /*addThenBlock=*/true,
+                                    /*addElseBlock=*/hasElse);
+  auto branch = [&](Region &from, Region &to) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    enter(to);
+    if (failed(emitBlock(from.front())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(from.front().getTerminator());
+    for (auto [var, v] : llvm::zip(vars, yield.getOperands())) {
+      Value mapped = lookup(loc, v);
+      if (broken)
+        return failure();
+      b.create<emitc::AssignOp>(loc, var, mapped);
+    }
+    return success();
+  };
+  if (failed(branch(op.getThenRegion(), ifOp.getThenRegion())))
+    return failure();
+  if (hasElse && failed(branch(op.getElseRegion(), ifOp.getElseRegion())))
+    return failure();
+  for (auto [result, var] : llvm::zip(op.getResults(), vars))
+    map[result] = var;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
+  Location loc = op->getLoc();
+  if (auto fence = dyn_cast<tileas::FenceOp>(op)) {
+    StringRef kind = fence.getKind();
+    std::string callee =
+        kind == "proxy_async" ? "tp::fence_proxy_async" : ("tp::" + kind).str();
+    callVoid(callee, {});
+    return success();
+  }
+  if (isa<tileas::MutexLockOp, tileas::MutexUnlockOp>(op)) {
+    Value mutex = op->getOperand(0);
+    auto [first, threads] = layout.mutexes.lookup(mutex.getDefiningOp());
+    auto create = cast<tileas::MutexCreateOp>(mutex.getDefiningOp());
+    APInt g;
+    if (!matchPattern(op->getOperand(1), m_ConstantInt(&g)))
+      return emitError(op->getLoc(), "a mutex group must be a constant to be "
+                                     "translated (it names a barrier id)");
+    int64_t group = g.getSExtValue();
+    if (isa<tileas::MutexLockOp>(op))
+      callVoid("tp::agent_sync", {intLit(first + group), intLit(threads)});
+    else
+      callVoid(
+          "tp::named_arrive",
+          {intLit(first + (group + 1) % create.getGroups()), intLit(threads)});
+    return success();
+  }
+  const PipeLayout &p = pipeOf(op->getOperand(0));
+  Value k = lookup(loc, op->getOperand(1));
+  if (broken)
+    return failure();
+  Value pipeId = intLit(p.id), isTmem = boolLit(p.tmem);
+  if (auto acquire = dyn_cast<tileas::PipeProducerAcquireOp>(op)) {
+    // An alias's acquire takes over the slot the thread holds: no wait.
+    if (!tileas::PipeCreateOp(p.op).getAliases())
+      callVoid("tp::mbar_wait",
+               {barriers(p.empty), intLit(p.depth), k, literal(u32(), "1")});
+    map[acquire.getResult()] = slotAddress(p, k);
+    return success();
+  }
+  if (auto wait = dyn_cast<tileas::PipeConsumerWaitOp>(op)) {
+    callVoid("tp::mbar_wait",
+             {barriers(p.full), intLit(p.depth), k, literal(u32(), "0")});
+    Value slot = slotAddress(p, k);
+    map[wait.getResult()] = slot;
+    inLeader([&] { callVoid("tp::probe_check", {slot, isTmem, pipeId, k}); });
+    return success();
+  }
+  if (auto commit = dyn_cast<tileas::PipeProducerCommitOp>(op)) {
+    Value slot = lookup(loc, commit.getValue());
+    if (broken)
+      return failure();
+    StringRef via = commit.getVia();
+    if (via == "expect_tx") {
+      inLeader([&] {
+        callVoid("tp::mbar_arrive_expect_tx",
+                 {barriers(p.full), intLit(p.depth), k,
+                  literal(u32(), Twine(p.txBytes) + "u")});
+      });
+    } else if (via == "tcgen05_commit") {
+      inLeader([&] {
+        callVoid("tp::probe_stamp", {slot, isTmem, pipeId, k});
+        callVoid("tp::umma_arrive", {barriers(p.full), intLit(p.depth), k});
+      });
+    } else if (via == "arrive") {
+      agentSync();
+      inLeader([&] {
+        callVoid("tp::probe_stamp", {slot, isTmem, pipeId, k});
+        callVoid("tp::mbar_arrive", {barriers(p.full), intLit(p.depth), k});
+      });
+    } else {
+      return emitError(op->getLoc())
+             << "a commit via \"" << via << "\" is not translated to CUDA";
+    }
+    return success();
+  }
+  auto release = cast<tileas::PipeConsumerReleaseOp>(op);
+  StringRef via = release.getVia();
+  Value slot = slotAddress(p, k);
+  if (via == "arrive")
+    agentSync();
+  inLeader([&] {
+    callVoid("tp::probe_check", {slot, isTmem, pipeId, k});
+    if (via == "tcgen05_commit")
+      callVoid("tp::umma_arrive", {barriers(p.empty), intLit(p.depth), k});
+    else
+      callVoid("tp::mbar_arrive", {barriers(p.empty), intLit(p.depth), k});
+  });
+  return success();
+}
+
+LogicalResult KernelEmitter::emitTileOp(Operation *op) {
+  Location loc = op->getLoc();
+  auto operand = [&](unsigned i) { return lookup(loc, op->getOperand(i)); };
+  auto shaped = [](Value v) { return cast<ShapedType>(v.getType()); };
+  auto elem = [&](Value v) { return elementName(shaped(v).getElementType()); };
+  auto str = [](int64_t v) { return std::to_string(v); };
+
+  if (auto load = dyn_cast<tileas::TmaLoadOp>(op)) {
+    auto acquire = load.getDst().getDefiningOp<tileas::PipeProducerAcquireOp>();
+    const PipeLayout &p = pipeOf(acquire.getPipe());
+    Value slot = lookup(loc, load.getDst()), k = lookup(loc, acquire.getIter());
+    Value desc = lookup(loc, load.getDesc());
+    SmallVector<Value> coords;
+    for (Value c : load.getCoords())
+      coords.push_back(lookup(loc, c));
+    if (broken)
+      return failure();
+    if (coords.size() != 2)
+      return emitError(load.getLoc(),
+                       "only 2-D TMA loads are translated to CUDA");
+    inLeader([&] {
+      // TMA coordinates run innermost first.
+      callVoid("tp::tma_load_2d",
+               {slot, desc, coords[1], coords[0], barriers(p.full),
+                intLit(p.depth), k, intLit(p.id)});
+    });
+    map[load.getResult()] = slot;
+    return success();
+  }
+  if (auto store = dyn_cast<tileas::TmaStoreOp>(op)) {
+    Value buf = operand(0), desc = lookup(loc, store.getDesc());
+    SmallVector<Value> coords;
+    for (Value c : store.getCoords())
+      coords.push_back(lookup(loc, c));
+    if (broken)
+      return failure();
+    if (coords.size() != 2)
+      return emitError(store.getLoc(),
+                       "only 2-D TMA stores are translated to CUDA");
+    // The agent's threads wrote the tile through the generic proxy.
+    callVoid("tp::fence_proxy_async", {});
+    agentSync();
+    inLeader([&] {
+      callVoid("tp::tma_store_2d", {desc, buf, coords[1], coords[0]});
+    });
+    return success();
+  }
+  if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
+    Value src = operand(0);
+    if (broken)
+      return failure();
+    Value dst =
+        copy.getDst()
+            ? lookup(loc, copy.getDst())
+            : literal(u32(),
+                      "(tp_tmem + " +
+                          Twine(layout.tmemBuffers.lookup(copy.getResult())) +
+                          ")");
+    auto t = shaped(copy.getSource());
+    inLeader([&] {
+      callVoid("tp::tmem_copy", {dst, src},
+               {str(t.getShape()[0]), str(t.getNumElements() / t.getShape()[0] *
+                                          t.getElementTypeBitWidth() / 8)});
+    });
+    map[copy.getResult()] = dst;
+    return success();
+  }
+  if (auto mma = dyn_cast<tileas::UmmaOp>(op)) {
+    Value a = operand(0), bv = operand(1), acc = operand(2);
+    if (broken)
+      return failure();
+    if (op->getNumOperands() == 5) {
+      // Block-scaled: the scale factors sit in TMEM (tmem_copy put them
+      // there), one per 32 elements of K.
+      Value sfa = operand(3), sfb = operand(4);
+      if (broken)
+        return failure();
+      auto aType = shaped(mma.getA()), bType = shaped(mma.getB());
+      std::vector<std::string> targs = {
+          str(aType.getShape()[0]), str(bType.getShape()[0]),
+          str(aType.getShape()[1]), elem(mma.getA()),
+          elem(mma.getB()),         elem(op->getOperand(2))};
+      inLeader([&] {
+        callVoid("tp::umma_ss_block_scaled",
+                 {acc, a, bv, sfa, sfb, boolLit(mma.getAccumulate())}, targs);
+      });
+      map[mma.getResult()] = acc;
+      return success();
+    }
+    auto aType = shaped(mma.getA()), bType = shaped(mma.getB());
+    std::vector<std::string> targs = {
+        str(aType.getShape()[0]), str(bType.getShape()[0]),
+        str(aType.getShape()[1]), elem(mma.getA()),
+        elem(mma.getB()),         elem(op->getOperand(2))};
+    bool fromTmem = isa<tileas::TmemType>(mma.getA().getType());
+    inLeader([&] {
+      callVoid(fromTmem ? "tp::umma_ts" : "tp::umma_ss",
+               {acc, a, bv, boolLit(mma.getAccumulate())}, targs);
+    });
+    map[mma.getResult()] = acc;
+    return success();
+  }
+  if (fused.contains(op))
+    return success();
+  if (auto load = dyn_cast<tileas::TmemLoadOp>(op)) {
+    // tmem_load -> cvt -> smem_store (an epilogue): a row wider than a
+    // thread's registers moves in 32-column pieces instead of whole.
+    auto single = [](Value v) -> Operation * {
+      return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
+    };
+    auto cvt = dyn_cast_or_null<tileas::CvtOp>(single(load.getResult()));
+    auto store =
+        cvt ? dyn_cast_or_null<tileas::SmemStoreOp>(single(cvt.getResult()))
+            : nullptr;
+    auto t = cast<RankedTensorType>(load.getType());
+    if (store && t.getRank() == 2 && t.getShape()[1] > 128 &&
+        t.getShape()[1] % 32 == 0 &&
+        t.getShape()[0] == layout.agents[agent].threads()) {
+      Value src = operand(0);
+      if (broken)
+        return failure();
+      Value dst = store.getDst()
+                      ? lookup(loc, store.getDst())
+                      : call(u32(), "tp::smem_addr",
+                             {literal(opaque("void *"),
+                                      "S." + layout.smemBuffers.lookup(
+                                                 store.getResult()))});
+      if (broken)
+        return failure();
+      callVoid("tp::tmem_cvt_smem_store", {src, dst, tid},
+               {str(t.getShape()[1]), elementName(t.getElementType()),
+                elementName(cvt.getType().getElementType())});
+      fused.insert(cvt);
+      fused.insert(store);
+      map[store.getResult()] = dst;
+      return success();
+    }
+  }
+  if (isa<tileas::TmemLoadOp, tileas::SmemLoadOp>(op)) {
+    Value src = operand(0);
+    if (broken)
+      return failure();
+    FailureOr<Type> type = convert(loc, op->getResult(0).getType());
+    if (failed(type))
+      return failure();
+    auto t = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t n = *fragSize(loc, t);
+    int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
+    map[op->getResult(0)] = call(
+        *type, isa<tileas::TmemLoadOp>(op) ? "tp::tmem_load" : "tp::smem_load",
+        {src, tid}, {str(cols), elementName(t.getElementType()), str(n)});
+    return success();
+  }
+  if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)) {
+    Value frag = operand(0);
+    if (broken)
+      return failure();
+    Value dst;
+    if (op->getNumOperands() > 1) {
+      dst = operand(1);
+    } else if (isa<tileas::SmemStoreOp>(op)) {
+      dst = call(u32(), "tp::smem_addr",
+                 {literal(opaque("void *"),
+                          "S." + layout.smemBuffers.lookup(op->getResult(0)))});
+    } else {
+      dst = literal(
+          u32(), "(tp_tmem + " +
+                     Twine(layout.tmemBuffers.lookup(op->getResult(0))) + ")");
+    }
+    if (broken)
+      return failure();
+    auto t = cast<RankedTensorType>(op->getOperand(0).getType());
+    int64_t n = *fragSize(loc, t);
+    int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
+    callVoid(isa<tileas::TmemStoreOp>(op) ? "tp::tmem_store" : "tp::smem_store",
+             {dst, frag, tid},
+             {str(cols), elementName(t.getElementType()), str(n)});
+    map[op->getResult(0)] = dst;
+    return success();
+  }
+  if (isa<tileas::AddOp, tileas::SubOp, tileas::MulOp, tileas::MaxOp,
+          tileas::Exp2Op, tileas::FmaOp, tileas::CvtOp, tileas::ReduceMaxOp,
+          tileas::ReduceSumOp>(op)) {
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands()) {
+      Value m = lookup(loc, v);
+      if (broken)
+        return failure();
+      if (!isa<RankedTensorType>(v.getType())) // A scalar operand of fma.
+        m = call(opaque("tp::Frag<float, 1>"), "tp::splat", {m},
+                 {"float", "1"});
+      operands.push_back(m);
+    }
+    FailureOr<Type> type = convert(loc, op->getResult(0).getType());
+    if (failed(type))
+      return failure();
+    std::string name = op->getName().stripDialect().str();
+    std::vector<std::string> targs;
+    if (isa<tileas::CvtOp>(op))
+      targs = {elementName(
+          cast<ShapedType>(op->getResult(0).getType()).getElementType())};
+    if (isa<tileas::ReduceMaxOp, tileas::ReduceSumOp>(op))
+      targs = {str(
+          *fragSize(loc, cast<RankedTensorType>(op->getResult(0).getType())))};
+    map[op->getResult(0)] = call(*type, "tp::" + name, operands, targs);
+    return success();
+  }
+  return emitError(op->getLoc())
+         << "'" << op->getName() << "' is not translated to CUDA yet";
+}
+
+LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
+  agent = index;
+  const AgentLayout &a = layout.agents[index];
+  Location loc = a.op ? a.op->getLoc() : func.getLoc();
+  auto ifOp = b.create<emitc::IfOp>(
+      loc,
+      literal(i1(), llvm::formatv("(tp_warp >= {0} && tp_warp < {1})",
+                                  a.firstWarp, a.firstWarp + a.warps)
+                        .str()),
+      /*addThenBlock=*/true, /*addElseBlock=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  enter(ifOp.getThenRegion());
+  tid = literal(
+      b.getI32Type(),
+      llvm::formatv("(int(threadIdx.x) - {0})", a.firstWarp * 32).str());
+  leader = call(i1(), "tp::elect_leader", {intLit(a.firstWarp)});
+  // The last group of a mutex lets group 0 go first.
+  for (auto &[create, ids] : layout.mutexes) {
+    auto mutex = cast<tileas::MutexCreateOp>(create);
+    int64_t last = mutex.getGroups() - 1;
+    for (Operation *user : mutex.getResult().getUsers()) {
+      APInt g;
+      if (isa<tileas::MutexLockOp>(user) && agentOf(layout, user) == index &&
+          matchPattern(user->getOperand(1), m_ConstantInt(&g)) &&
+          g.getSExtValue() == last) {
+        callVoid("tp::named_arrive", {intLit(ids.first), intLit(ids.second)});
+        break;
+      }
+    }
+  }
+  return emitBlock(*body);
+}
+
+std::string KernelEmitter::smemStruct() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "// Shared memory of " << layout.name << ": tiles, barriers, the TMEM "
+     << "base.\nstruct tp_smem_" << layout.name << " {\n";
+  for (const SmemMember &m : layout.smem) {
+    if (m.align == 8)
+      os << "  alignas(8) uint64_t " << m.name << "[" << m.bytes / 8 << "];\n";
+    else if (m.name == "tmem_base")
+      os << "  uint32_t tmem_base;\n";
+    else
+      os << "  alignas(" << m.align << ") uint8_t " << m.name << "[" << m.bytes
+         << "]; // " << m.comment << "\n";
+  }
+  os << "};";
+  return os.str();
+}
+
+LogicalResult KernelEmitter::emit() {
+  Location loc = func.getLoc();
+  if (func.getNumResults())
+    return emitError(func.getLoc(),
+                     "a kernel returns nothing: store the results "
+                     "through a TMA descriptor instead");
+  // Parameters: descriptors by value (__grid_constant__), scalars as they
+  // are. SMEM tiles passed in become buffers the kernel owns.
+  SmallVector<Type> params;
+  SmallVector<BlockArgument> passed;
+  for (BlockArgument arg : func.getArguments()) {
+    Type t = arg.getType();
+    if (isa<tileas::SmemType>(t))
+      continue;
+    if (isa<tileas::TmaDescType>(t))
+      params.push_back(opaque("const __grid_constant__ tp::TmaDesc"));
+    else if (t.isIndex())
+      params.push_back(i64());
+    else if (isa<IntegerType, FloatType>(t))
+      params.push_back(t);
+    else
+      return emitError(arg.getLoc()) << "a kernel parameter of type " << t
+                                     << " is not translated to CUDA";
+    passed.push_back(arg);
+  }
+  b.create<emitc::VerbatimOp>(loc, smemStruct());
+  auto kernel =
+      b.create<emitc::FuncOp>(loc, layout.name, b.getFunctionType(params, {}));
+  kernel.setSpecifiersAttr(b.getStrArrayAttr(
+      {"__global__",
+       llvm::formatv("__launch_bounds__({0}, 1)", layout.threads()).str()}));
+  Block *entry = kernel.addEntryBlock();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(entry);
+  for (auto [arg, param] : llvm::zip(passed, entry->getArguments()))
+    map[arg] = param;
+
+  // Prologue: barriers initialised by one thread, TMEM allocated by warp 0,
+  // and everyone meets before any agent starts.
+  std::string pro;
+  llvm::raw_string_ostream os(pro);
+  os << "extern __shared__ __align__(1024) unsigned char tp_smem_raw[];\n"
+     << "tp_smem_" << layout.name << " &S = *reinterpret_cast<tp_smem_"
+     << layout.name << " *>(tp_smem_raw);\n"
+     << "const int tp_warp = tp::warp_idx();\n"
+     << "if (threadIdx.x == 0) {\n";
+  for (const PipeLayout &p : layout.pipes) {
+    os << "  for (int i = 0; i < " << p.depth << "; ++i) tp::mbar_init(&S."
+       << p.full << "[i], " << p.fullCount << ");\n";
+    if (p.empty == "empty" + std::to_string(p.id))
+      os << "  for (int i = 0; i < " << p.depth << "; ++i) tp::mbar_init(&S."
+         << p.empty << "[i], " << p.emptyCount << ");\n";
+  }
+  os << "  tp::fence_mbarrier_init();\n}\n";
+  if (layout.tmemAllocated)
+    os << "if (tp_warp == 0) tp::tmem_alloc(&S.tmem_base, "
+       << layout.tmemAllocated << ");\n";
+  os << "tp::tcgen05_before();\n__syncthreads();\ntp::tcgen05_after();\n"
+     << "const uint32_t tp_tmem = S.tmem_base;\n(void)tp_tmem;";
+  b.create<emitc::VerbatimOp>(loc, os.str());
+  for (BlockArgument arg : func.getArguments())
+    if (isa<tileas::SmemType>(arg.getType()))
+      map[arg] = call(
+          u32(), "tp::smem_addr",
+          {literal(opaque("void *"), "S." + layout.smemBuffers.lookup(arg))});
+
+  // setmaxnreg is warpgroup-wide (.sync.aligned): every warp of a group,
+  // idle ones too, runs the same instruction before the roles split.
+  for (int g = 0; g < layout.warps / 4; ++g) {
+    int regs = 0;
+    for (const AgentLayout &a : layout.agents)
+      if (a.firstWarp / 4 == g && a.maxRegs) {
+        if (regs && regs != a.maxRegs)
+          return emitError(a.op->getLoc())
+                 << "agents sharing warpgroup " << g
+                 << " ask for different register counts";
+        regs = a.maxRegs;
+      }
+    if (!regs)
+      continue;
+    auto ifOp = b.create<emitc::IfOp>(
+        loc, literal(i1(), llvm::formatv("(tp_warp / 4 == {0})", g).str()),
+        /*addThenBlock=*/true, /*addElseBlock=*/false);
+    OpBuilder::InsertionGuard inner(b);
+    enter(ifOp.getThenRegion());
+    callVoid(regs >= layout.launchRegs ? "tp::setmaxnreg_inc"
+                                       : "tp::setmaxnreg_dec",
+             {}, {std::to_string(regs)});
+  }
+
+  bool specialized = layout.agents.front().op != nullptr;
+  if (!specialized) {
+    if (failed(emitAgent(0, &func.getBody().front())))
+      return failure();
+  } else {
+    for (Operation &op : func.getBody().front()) {
+      if (isa<func::ReturnOp, tileas::AgentOp>(op))
+        continue;
+      if (!isa<arith::ConstantOp, tileas::PipeCreateOp, tileas::MutexCreateOp,
+               tileas::AllocSmemOp, tileas::AllocTmemOp>(op))
+        return emitError(op.getLoc(),
+                         "only constants and storage may sit outside the "
+                         "agents of a warp-specialized function");
+      if (failed(emitOp(&op)))
+        return failure();
+    }
+    for (auto [i, a] : llvm::enumerate(layout.agents))
+      if (failed(emitAgent(unsigned(i),
+                           &cast<tileas::AgentOp>(a.op).getBody().front())))
+        return failure();
+  }
+
+  std::string epi = "tp::tcgen05_before();\n__syncthreads();";
+  if (layout.tmemAllocated)
+    epi += "\nif (tp_warp == 0) tp::tmem_dealloc(tp_tmem, " +
+           std::to_string(layout.tmemAllocated) + ");";
+  b.create<emitc::VerbatimOp>(loc, epi);
+  b.create<emitc::ReturnOp>(loc, Value());
+  b.setInsertionPointAfter(kernel);
+  b.create<emitc::VerbatimOp>(
+      loc, llvm::formatv("constexpr int tp_threads_{0} = {1};\n"
+                         "constexpr size_t tp_smem_bytes_{0} = "
+                         "sizeof(tp_smem_{0});",
+                         layout.name, layout.threads())
+               .str());
+  return success();
+}
+
+} // namespace
+
+LogicalResult cuda::emitKernel(func::FuncOp func, const KernelLayout &layout,
+                               OpBuilder &b) {
+  return KernelEmitter(func, layout, b).emit();
+}

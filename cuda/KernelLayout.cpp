@@ -1,0 +1,348 @@
+//===- KernelLayout.cpp - where a kernel's agents and buffers live --------===//
+
+#include "cuda/KernelLayout.h"
+
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+namespace {
+
+/// Registers a producer warpgroup keeps (TMA and MMA issue need few).
+constexpr int kProducerRegs = 56;
+
+int64_t tmemColumns(ShapedType type) {
+  int64_t cols = type.getRank() >= 2 ? type.getShape().back() : 1;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return std::max<int64_t>(1, cols * bits / 32);
+}
+
+int64_t bufferAlign(int64_t bytes) { return bytes % 1024 == 0 ? 1024 : 16; }
+
+void placeWarps(KernelLayout &layout) {
+  // Agents of fewer than four warps share warpgroups; the others start on a
+  // warpgroup boundary, so that warp w reaches TMEM lanes 32 * (w % 4).
+  int next = 0;
+  for (AgentLayout &a : layout.agents)
+    if (a.warps < 4) {
+      if (next / 4 != (next + a.warps - 1) / 4)
+        next = (next + 3) / 4 * 4;
+      a.firstWarp = next;
+      next += a.warps;
+    }
+  next = (next + 3) / 4 * 4;
+  for (AgentLayout &a : layout.agents)
+    if (a.warps >= 4) {
+      a.firstWarp = next;
+      next += (a.warps + 3) / 4 * 4;
+    }
+  layout.warps = std::max(4, next);
+}
+
+void splitRegisters(KernelLayout &layout) {
+  int threads = layout.threads();
+  layout.launchRegs = std::min(256, kRegisterFile / threads / 8 * 8);
+  unsigned groups = unsigned(layout.warps / 4);
+  std::vector<bool> producer(groups, true);
+  for (const AgentLayout &a : layout.agents)
+    if (a.warps >= 4)
+      for (int w = a.firstWarp; w < a.firstWarp + a.warps; ++w)
+        producer[unsigned(w / 4)] = false;
+  unsigned numProducer = unsigned(llvm::count(producer, true));
+  unsigned numConsumer = groups - numProducer;
+  // An explicit budget (the agent's `regs`) wins; otherwise producer
+  // warpgroups give registers to the others when that raises their budget.
+  int consumerRegs = 0;
+  if (numProducer && numConsumer) {
+    consumerRegs = (kRegisterFile - int(numProducer) * 128 * kProducerRegs) /
+                   (int(numConsumer) * 128) / 8 * 8;
+    consumerRegs = std::min(consumerRegs, 256);
+    if (consumerRegs < layout.launchRegs || kProducerRegs >= layout.launchRegs)
+      consumerRegs = 0;
+  }
+  for (AgentLayout &a : layout.agents) {
+    a.producerGroup = producer[unsigned(a.firstWarp / 4)];
+    if (a.op)
+      if (auto regs = a.op->getAttrOfType<IntegerAttr>("regs")) {
+        a.maxRegs = int(regs.getInt());
+        continue;
+      }
+    if (consumerRegs)
+      a.maxRegs = a.producerGroup ? kProducerRegs : consumerRegs;
+  }
+}
+
+} // namespace
+
+unsigned cuda::agentOf(const KernelLayout &layout, Operation *op) {
+  for (unsigned i = 0; i < layout.agents.size(); ++i)
+    if (layout.agents[i].op && layout.agents[i].op->isAncestor(op))
+      return i;
+  return 0;
+}
+
+FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
+  KernelLayout layout;
+  layout.name = func.getSymName().str();
+
+  // Agents: the warp-specialized partition, or the whole body.
+  for (Operation &op : func.getBody().front())
+    if (auto agent = dyn_cast<tileas::AgentOp>(op)) {
+      AgentLayout a;
+      a.op = agent;
+      a.role = agent.getRole().str();
+      a.warps = int(agent.getWarps());
+      if (a.warps < 1)
+        return emitError(agent.getLoc(), "an agent needs at least one warp"),
+               failure();
+      layout.agents.push_back(a);
+    }
+  if (layout.agents.empty()) {
+    AgentLayout body;
+    body.role = "body";
+    layout.agents.push_back(body);
+  }
+  placeWarps(layout);
+  if (layout.threads() > kMaxThreads)
+    return emitError(func.getLoc())
+               << "the agents need " << layout.threads()
+               << " threads, more than a CTA's " << kMaxThreads,
+           failure();
+  splitRegisters(layout);
+  for (const AgentLayout &a : layout.agents)
+    if (a.maxRegs && (a.maxRegs < 24 || a.maxRegs > 256 || a.maxRegs % 8))
+      return emitError(a.op->getLoc())
+                 << "setmaxnreg needs a register count in [24, 256] that "
+                    "is a multiple of 8, not "
+                 << a.maxRegs,
+             failure();
+
+  // Named barriers: the mutexes' own ids first, then one per multi-warp
+  // agent for its internal syncs.
+  std::set<int> used = {0};
+  auto threadsOfGroup = [&](Operation *mutex, int64_t group) -> int {
+    for (Operation *user : mutex->getResult(0).getUsers())
+      if (auto lock = dyn_cast<tileas::MutexLockOp>(user)) {
+        APInt g;
+        if (matchPattern(lock.getGroup(), m_ConstantInt(&g)) &&
+            g.getSExtValue() == group)
+          return layout.agents[agentOf(layout, lock)].threads();
+      }
+    return 0;
+  };
+  WalkResult mutexWalk = func.walk([&](tileas::MutexCreateOp create) {
+    if (create.getImpl() != "namedbar") {
+      emitError(create.getLoc(),
+                "only named-barrier mutexes are translated to CUDA "
+                "so far (impl = \"namedbar\")");
+      return WalkResult::interrupt();
+    }
+    int groups = int(create.getGroups());
+    int first = int(create.getBarrierId().value_or(1));
+    int threads = threadsOfGroup(create, 0);
+    for (int g = 1; g < groups; ++g)
+      if (threadsOfGroup(create, g) != threads) {
+        emitError(create.getLoc(),
+                  "the groups of a named-barrier mutex must have "
+                  "equal thread counts");
+        return WalkResult::interrupt();
+      }
+    for (int id = first; id < first + groups; ++id)
+      if (!used.insert(id).second) {
+        emitError(create.getLoc())
+            << "named barrier " << id << " is used twice";
+        return WalkResult::interrupt();
+      }
+    // The owner waits with its threads; its predecessor's unlock arrives.
+    layout.mutexes[create] = {first, 2 * threads};
+    return WalkResult::advance();
+  });
+  if (mutexWalk.wasInterrupted())
+    return failure();
+  for (AgentLayout &a : layout.agents)
+    if (a.warps > 1) {
+      int id = 1;
+      while (used.count(id))
+        ++id;
+      used.insert(id);
+      a.syncBarrier = id;
+    }
+  layout.namedBarriers = *used.rbegin() + 1;
+  if (layout.namedBarriers > kNamedBarriers)
+    return emitError(func.getLoc())
+               << "the kernel needs named barrier id "
+               << layout.namedBarriers - 1 << "; a CTA has " << kNamedBarriers,
+           failure();
+
+  // Buffers and barriers.
+  std::vector<SmemMember> buffers, barriers;
+  std::vector<tileas::SmemStoreOp> afterLoops;
+  int64_t tmemNext = 0;
+  auto addSmem = [&](Value v, ShapedType type, StringRef what) {
+    SmemMember m;
+    m.name = "tile" + std::to_string(buffers.size());
+    m.bytes = tileas::getTileSizeInBytes(type);
+    m.align = bufferAlign(m.bytes);
+    m.comment = what.str();
+    layout.smemBuffers[v] = m.name;
+    buffers.push_back(m);
+  };
+  for (BlockArgument arg : func.getArguments())
+    if (auto smem = dyn_cast<tileas::SmemType>(arg.getType()))
+      addSmem(arg, cast<ShapedType>(smem),
+              "argument " + std::to_string(arg.getArgNumber()) +
+                  " (a tile the kernel owns)");
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op)) {
+      addSmem(alloc.getResult(), cast<ShapedType>(alloc.getType()),
+              "tileas.alloc_smem");
+    } else if (auto alloc = dyn_cast<tileas::AllocTmemOp>(op)) {
+      layout.tmemBuffers[alloc.getResult()] = tmemNext;
+      tmemNext += tmemColumns(cast<ShapedType>(alloc.getType()));
+    } else if (auto store = dyn_cast<tileas::SmemStoreOp>(op)) {
+      if (!store.getDst()) {
+        if (!store->getParentOfType<scf::ForOp>())
+          afterLoops.push_back(store);
+        else
+          addSmem(store.getResult(), cast<ShapedType>(store.getType()),
+                  "tileas.smem_store");
+      }
+    } else if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
+      if (!copy.getDst()) {
+        layout.tmemBuffers[copy.getResult()] = tmemNext;
+        tmemNext += tmemColumns(cast<ShapedType>(copy.getType()));
+      }
+    } else if (auto store = dyn_cast<tileas::TmemStoreOp>(op)) {
+      if (!store.getDst()) {
+        layout.tmemBuffers[store.getResult()] = tmemNext;
+        tmemNext += tmemColumns(cast<ShapedType>(store.getType()));
+      }
+    } else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
+      PipeLayout p;
+      p.op = create;
+      p.id = unsigned(layout.pipes.size());
+      p.depth = int(std::max<uint32_t>(1, create.getDepth()));
+      auto payload = cast<ShapedType>(
+          cast<tileas::PipeType>(create.getType()).getPayload());
+      p.tmem = isa<tileas::TmemType>(payload);
+      p.slotBytes = tileas::getTileSizeInBytes(payload);
+      p.slotCols = tmemColumns(payload);
+      p.txBytes = create.getBytes() ? int64_t(*create.getBytes()) : p.slotBytes;
+      std::string n = std::to_string(p.id);
+      p.full = "full" + n;
+      barriers.push_back({p.full, "", 8 * p.depth, 8});
+      if (Value other =
+              create.getShares() ? create.getShares() : create.getAliases()) {
+        const PipeLayout &q =
+            layout.pipes[layout.pipeIds.lookup(other.getDefiningOp())];
+        p.buffer = q.buffer;
+        p.tmemColumn = q.tmemColumn;
+        if (create.getShares()) {
+          p.empty = "empty" + n;
+          p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+          barriers.push_back({p.empty, "", 8 * p.depth, 8});
+        } else {
+          p.empty = q.empty; // Its releases arrive on the root's barrier.
+        }
+      } else if (p.tmem) {
+        p.buffer = "tmem";
+        p.tmemColumn = tmemNext;
+        tmemNext += p.depth * p.slotCols;
+        p.empty = "empty" + n;
+        p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+        barriers.push_back({p.empty, "", 8 * p.depth, 8});
+      } else {
+        SmemMember m;
+        m.name = "pipe" + n;
+        m.bytes = p.depth * p.slotBytes;
+        m.align = bufferAlign(p.slotBytes);
+        m.comment = "pipe " + n + ": " + create.getProducer().str() + ", " +
+                    std::to_string(p.depth) + " x " +
+                    std::to_string(p.slotBytes) + " B";
+        buffers.push_back(m);
+        p.buffer = m.name;
+        p.empty = "empty" + n;
+        p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+        barriers.push_back({p.empty, "", 8 * p.depth, 8});
+      }
+      layout.pipeIds[create] = p.id;
+      layout.pipes.push_back(p);
+    } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op)) {
+      if (!load.getDst() ||
+          !load.getDst().getDefiningOp<tileas::PipeProducerAcquireOp>())
+        return emitError(load.getLoc(),
+                         "a TMA load outside a pipe slot is not "
+                         "translated to CUDA: it has no barrier to "
+                         "complete");
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  // Largest alignment first, so that the tiles pack without padding and
+  // their total is what the plan counts.
+  std::stable_sort(buffers.begin(), buffers.end(),
+                   [](const SmemMember &a, const SmemMember &b) {
+                     return a.align > b.align;
+                   });
+  // A tile staged after the loops (an epilogue's TMA store) reuses the
+  // pipes' slots, as CUTLASS epilogues reuse the mainloop's shared memory:
+  // the code after a loop runs once the accumulator's commit has fired,
+  // which follows every MMA and so every read of a mainloop slot.
+  int64_t pipeRun = 0;
+  for (const SmemMember &m : buffers) {
+    if (m.name.rfind("pipe", 0) != 0)
+      break;
+    pipeRun += m.bytes;
+  }
+  for (tileas::SmemStoreOp store : afterLoops) {
+    int64_t bytes =
+        tileas::getTileSizeInBytes(cast<ShapedType>(store.getType()));
+    if (bytes <= pipeRun) {
+      layout.smemBuffers[store.getResult()] = buffers.front().name;
+      continue;
+    }
+    addSmem(store.getResult(), cast<ShapedType>(store.getType()),
+            "tileas.smem_store after the loops");
+  }
+  for (const SmemMember &m : buffers)
+    layout.bufferBytes += m.bytes;
+  layout.smem = buffers;
+  llvm::append_range(layout.smem, barriers);
+  layout.smem.push_back({"tmem_base", "TMEM address from tcgen05.alloc", 4, 4});
+  int64_t total = 0;
+  for (const SmemMember &m : layout.smem)
+    total = (total + m.align - 1) / m.align * m.align + m.bytes;
+  if (total > kSmemPerBlock)
+    return emitError(func.getLoc())
+               << "the kernel needs " << total
+               << " B of shared memory; a CTA has " << kSmemPerBlock,
+           failure();
+
+  layout.tmemUsed = tmemNext;
+  if (tmemNext > kTmemColumns)
+    return emitError(func.getLoc())
+               << "the kernel needs " << tmemNext << " TMEM columns; an SM has "
+               << kTmemColumns,
+           failure();
+  layout.tmemAllocated = 0;
+  if (tmemNext > 0) {
+    layout.tmemAllocated = 32;
+    while (layout.tmemAllocated < tmemNext)
+      layout.tmemAllocated *= 2;
+  }
+  return layout;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Takes tile-IR kernels through the whole pipeline and checks what nvcc makes
+of the CUDA the translator writes (docs/cuda.md):
+
+  tilepipe-opt --tileas-generate-schedule --tileas-materialize-schedule=print-plan
+      -canonicalize -cse  ->  tilepipe-translate --tileas-to-cuda  ->  nvcc
+
+Per file, it checks ptxas's report of the sm_100a kernel (-gencode
+arch=compute_100a,code=sm_100a, as docs/blackwell-facts.md section 6 records):
+named barriers within the hardware's 16 and equal to the ids the kernel uses,
+registers per thread within the launch budget (65536 / threads, at most 255)
+and the setmaxnreg split within the register file; and the shared memory the
+compiled layout reserves for tiles (offsetof the first barrier, printed by a
+host program nvcc builds from the same file) equal to what the plan counts.
+It also compiles the same file as the protocol harness for sm_90a
+(-DTILEPIPE_HARNESS). Prints one summary per kernel; exit 1 on a failed check,
+2 when a step fails to run.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+NVCC = "/usr/local/cuda/bin/nvcc"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, **kw)
+
+
+def ptxas_summary(output):
+    m = re.search(r"Used (\d+) registers(?:, used (\d+) barriers)?", output)
+    if not m:
+        return None
+    return int(m.group(1)), int(m.group(2) or 0)
+
+
+def check(path, build, include, tmp, harness, quiet):
+    name = os.path.splitext(os.path.basename(path))[0]
+    mat = os.path.join(tmp, name + ".mat.mlir")
+    cu = os.path.join(tmp, name + ".cu")
+    opt = run([os.path.join(build, "bin", "tilepipe-opt"), path,
+               "--tileas-generate-schedule",
+               "--tileas-materialize-schedule=print-plan", "-canonicalize",
+               "-cse", "-o", mat])
+    if opt.returncode:
+        print(f"{name}: tilepipe-opt failed\n{opt.stdout}")
+        return 2
+    plan = [int(x) for x in re.findall(r"^smem (\d+) B", opt.stdout, re.M)]
+    tr = run([os.path.join(build, "bin", "tilepipe-translate"),
+              "--tileas-to-cuda", mat, "-o", cu])
+    if tr.returncode:
+        print(f"{name}: tilepipe-translate failed\n{tr.stdout}")
+        return 2
+    text = open(cu).read()
+    threads = int(re.search(r"__launch_bounds__\((\d+)", text).group(1))
+    kernel = re.search(r"void (\w+)\(", text).group(1)
+    ids = [int(x) for x in re.findall(
+        r"tp::(?:agent_sync|named_arrive)\((\d+),", text)]
+    expected_barriers = max(ids + [0]) + 1
+    regs = {int(x) for x in re.findall(r"setmaxnreg_(?:inc|dec)<(\d+)>", text)}
+
+    failures = []
+    nv = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
+              "-I", include, "-c", cu, "-o", os.path.join(tmp, name + ".o"),
+              "-Xptxas", "-v", "-diag-suppress", "177"])
+    summary = ptxas_summary(nv.stdout)
+    if nv.returncode or not summary:
+        print(f"{name}: nvcc sm_100a failed\n{nv.stdout}")
+        return 1
+    used_regs, barriers = summary
+    budget = min(255, 65536 // threads // 8 * 8)
+    if barriers > 16:
+        failures.append(f"{barriers} named barriers, more than 16")
+    if barriers != expected_barriers:
+        failures.append(f"ptxas counts {barriers} named barriers, the kernel "
+                        f"uses ids up to {expected_barriers - 1}")
+    if used_regs > budget:
+        failures.append(f"{used_regs} registers per thread, above the launch "
+                        f"budget {budget} of {threads} threads")
+    # The setmaxnreg split: warpgroups' counts within the register file.
+    groups = re.findall(r"\(tp_warp / 4 == (\d+)\)\) \{\s*tp::setmaxnreg_(?:inc|dec)<(\d+)>",
+                        text)
+    split = sum(int(r) * 128 for _, r in groups)
+    if groups and split > 65536:
+        failures.append(f"the setmaxnreg split needs {split} registers")
+
+    # Shared memory: the compiled layout, printed by a host program.
+    host = os.path.join(tmp, name + "_smem.cu")
+    first_barrier = re.search(r"uint64_t (\w+)\[", text).group(1)
+    with open(host, "w") as f:
+        f.write(f'#include "{cu}"\n#include <cstdio>\n#include <cstddef>\n'
+                f"int main() {{ std::printf(\"%zu %zu\\n\", "
+                f"offsetof(tp_smem_{kernel}, {first_barrier}), "
+                f"sizeof(tp_smem_{kernel})); return 0; }}\n")
+    exe = os.path.join(tmp, name + "_smem")
+    hb = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
+              "-I", include, host, "-o", exe, "-diag-suppress", "177"])
+    if hb.returncode:
+        print(f"{name}: nvcc (layout probe) failed\n{hb.stdout}")
+        return 1
+    tiles, total = (int(x) for x in run([exe]).stdout.split())
+    if len(plan) == 1 and tiles != plan[0]:
+        failures.append(f"tiles take {tiles} B of SMEM, the plan counts "
+                        f"{plan[0]} B")
+    if total > 232448:
+        failures.append(f"{total} B of SMEM, more than a CTA's 232448")
+
+    line = (f"{name}: sm_100a {used_regs} registers (budget {budget}, "
+            f"{threads} threads, setmaxnreg {sorted(regs) or 'none'}), "
+            f"{barriers} named barriers, SMEM tiles {tiles} B (plan "
+            f"{', '.join(map(str, plan))} B), total {total} B")
+    if harness:
+        hv = run([NVCC, "-std=c++17", "-DTILEPIPE_HARNESS", "-gencode",
+                  "arch=compute_90a,code=sm_90a", "-I", include, "-c", cu,
+                  "-o", os.path.join(tmp, name + ".h.o"), "-Xptxas", "-v",
+                  "-diag-suppress", "177"])
+        hs = ptxas_summary(hv.stdout)
+        if hv.returncode or not hs:
+            print(f"{name}: nvcc harness sm_90a failed\n{hv.stdout}")
+            return 1
+        line += f"; harness sm_90a {hs[0]} registers, {hs[1]} named barriers"
+    if not quiet or failures:
+        print(line)
+    for f in failures:
+        print(f"{name}: FAIL: {f}")
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--include", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "cuda", "include"))
+    ap.add_argument("--harness", action="store_true",
+                    help="also compile the sm_90a protocol harness")
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args()
+    if not os.path.exists(NVCC):
+        print(f"cuda-check: skipped: no CUDA Toolkit ({NVCC} not found)")
+        return 0
+    worst = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in args.files:
+            worst = max(worst, check(path, args.build, args.include, tmp,
+                                     args.harness, args.quiet))
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main())

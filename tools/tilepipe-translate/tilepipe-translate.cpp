@@ -1,0 +1,17 @@
+//===- tilepipe-translate.cpp - mlir-translate for tile IR ----------------===//
+//
+// `tilepipe-translate --tileas-to-cuda IN.mlir -o OUT.cu` writes the CUDA
+// kernel of a materialized function (docs/cuda.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/TileASToCuda.h"
+
+#include "mlir/Support/LogicalResult.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+
+int main(int argc, char **argv) {
+  tilepipe::cuda::registerTileASToCudaTranslation();
+  return mlir::failed(
+      mlir::mlirTranslateMain(argc, argv, "tilepipe translation driver\n"));
+}
