@@ -25,17 +25,19 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# Only the two tools the examples need (the tests and benchmarks are most of
+# Only the three tools the examples need (the tests and benchmarks are most of
 # the build).
 tools: configure
 	@echo "tilepipe: building tilepipe-opt and tilepipe"
-	@cmake --build $(BUILD) -j $(JOBS) --target tilepipe-opt tilepipe
+	@cmake --build $(BUILD) -j $(JOBS) --target tilepipe-opt tilepipe tilepipe-translate
 
 run: tools
 	@for f in $(EXAMPLES); do \
 	  echo "== $$f"; \
 	  $(OPT) $$f --tileas-generate-schedule=print-schedule --tileas-materialize-schedule=print-plan -o /dev/null || exit 1; \
 	done
+	@echo "== CUDA: each example's kernel through --tileas-to-cuda and nvcc (ptxas summary; skipped without the CUDA Toolkit)"
+	@python3 scripts/cuda-check.py --build $(BUILD) $(EXAMPLES)
 
 # --fuzz: the fuzz smoke run (scripts/fuzz-smoke.sh: each fuzzer 10 s in
 # $(FUZZ_BUILD) when clang-19 and libclang-rt-19-dev are installed).

@@ -20,6 +20,7 @@ config.substitutions.append(("%examples", os.path.join(config.tilepipe_src_root,
 # with nvcc say `REQUIRES: nvcc` and are reported unsupported without it.
 config.substitutions.append(("%cuda_include", os.path.join(config.tilepipe_src_root, "cuda", "include")))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%tilepipe_obj", config.tilepipe_obj_root))
 if config.tilepipe_have_cuda == "ON" and os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", "/usr/local/cuda/bin/nvcc"))
