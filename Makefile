@@ -28,7 +28,7 @@ build: configure
 # Only the three tools the examples need (the tests and benchmarks are most of
 # the build).
 tools: configure
-	@echo "tilepipe: building tilepipe-opt and tilepipe"
+	@echo "tilepipe: building tilepipe-opt, tilepipe and tilepipe-translate"
 	@cmake --build $(BUILD) -j $(JOBS) --target tilepipe-opt tilepipe tilepipe-translate
 
 run: tools

@@ -59,6 +59,7 @@ public:
 
   LogicalResult emit();
   std::string smemStruct() const;
+  std::string harnessMain(ArrayRef<BlockArgument> params) const;
 
 private:
   func::FuncOp func;
@@ -71,6 +72,8 @@ private:
   bool broken = false;
   /// Ops already emitted as part of an earlier op's call.
   llvm::SmallPtrSet<Operation *, 4> fused;
+  /// The current agent's lock count per mbarrier mutex.
+  DenseMap<Operation *, Value> mutexLocks;
 
   // Types.
   Type i64() { return b.getI64Type(); }
@@ -484,6 +487,34 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
       return emitError(op->getLoc(), "a mutex group must be a constant to be "
                                      "translated (it names a barrier id)");
     int64_t group = g.getSExtValue();
+    if (first < 0) {
+      // mbarrier ring: group g waits on its barrier, counting its locks for
+      // the parity; group 0's first wait passes on the fresh barrier.
+      std::string bars = "S." + layout.mutexBarriers.lookup(create);
+      int64_t next = (group + 1) % create.getGroups();
+      if (isa<tileas::MutexLockOp>(op)) {
+        Value &count = mutexLocks[create];
+        if (!count)
+          return emitError(op->getLoc(),
+                           "internal error: no lock counter for the mutex");
+        callVoid("tp::mbar_wait",
+                 {literal(opaque("uint64_t *"),
+                          "(" + bars + " + " + Twine(group) + ")"),
+                  intLit(1), count, literal(u32(), group == 0 ? "1" : "0")});
+        Value one = intLit(1);
+        b.create<emitc::AssignOp>(
+            loc, count, b.create<emitc::AddOp>(loc, i64(), count, one));
+      } else {
+        agentSync();
+        inLeader([&] {
+          callVoid("tp::mbar_arrive",
+                   {literal(opaque("uint64_t *"),
+                            "(" + bars + " + " + Twine(next) + ")"),
+                    intLit(1), intLit(0)});
+        });
+      }
+      return success();
+    }
     if (isa<tileas::MutexLockOp>(op))
       callVoid("tp::agent_sync", {intLit(first + group), intLit(threads)});
     else
@@ -547,7 +578,11 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
   if (via == "arrive")
     agentSync();
   inLeader([&] {
-    callVoid("tp::probe_check", {slot, isTmem, pipeId, k});
+    // The harness checks the slot still holds this iteration's payload,
+    // unless another pipe's commit may already have overwritten it in place
+    // (an accumulator rescaled and accumulated into one buffer).
+    if (!p.sharedBuffer)
+      callVoid("tp::probe_check", {slot, isTmem, pipeId, k});
     if (via == "tcgen05_commit")
       callVoid("tp::umma_arrive", {barriers(p.empty), intLit(p.depth), k});
     else
@@ -783,8 +818,17 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
       b.getI32Type(),
       llvm::formatv("(int(threadIdx.x) - {0})", a.firstWarp * 32).str());
   leader = call(i1(), "tp::elect_leader", {intLit(a.firstWarp)});
-  // The last group of a mutex lets group 0 go first.
-  for (auto &[create, ids] : layout.mutexes) {
+  // Each mbarrier mutex counts this agent's locks (the wait parity).
+  mutexLocks.clear();
+  for (Operation *create : layout.mutexOrder)
+    if (layout.mutexBarriers.count(create))
+      mutexLocks[create] =
+          b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
+  // The last group of a named-barrier mutex lets group 0 go first.
+  for (Operation *create : layout.mutexOrder) {
+    std::pair<int, int> ids = layout.mutexes.lookup(create);
+    if (ids.first < 0)
+      continue;
     auto mutex = cast<tileas::MutexCreateOp>(create);
     int64_t last = mutex.getGroups() - 1;
     for (Operation *user : mutex.getResult().getUsers()) {
@@ -871,6 +915,11 @@ LogicalResult KernelEmitter::emit() {
       os << "  for (int i = 0; i < " << p.depth << "; ++i) tp::mbar_init(&S."
          << p.empty << "[i], " << p.emptyCount << ");\n";
   }
+  for (Operation *create : layout.mutexOrder)
+    if (std::string name = layout.mutexBarriers.lookup(create); !name.empty())
+      os << "  for (int i = 0; i < "
+         << cast<tileas::MutexCreateOp>(create).getGroups()
+         << "; ++i) tp::mbar_init(&S." << name << "[i], 1);\n";
   os << "  tp::fence_mbarrier_init();\n}\n";
   if (layout.tmemAllocated)
     os << "if (tp_warp == 0) tp::tmem_alloc(&S.tmem_base, "
@@ -943,7 +992,121 @@ LogicalResult KernelEmitter::emit() {
                          "sizeof(tp_smem_{0});",
                          layout.name, layout.threads())
                .str());
+  b.create<emitc::VerbatimOp>(loc, harnessMain(passed));
   return success();
+}
+
+std::string KernelEmitter::harnessMain(ArrayRef<BlockArgument> params) const {
+  // The trip count reaches the loops through one index parameter:
+  // upper = maxsi(ceildivsi(arg, scale), 0) or a plain arg, from 0 step 1.
+  int tripParam = -1;
+  int64_t scale = 1;
+  func::FuncOp f = func;
+  f.walk([&](scf::ForOp loop) {
+    if (tripParam >= 0)
+      return;
+    APInt lb, step;
+    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&step)) || !lb.isZero() ||
+        !step.isOne())
+      return;
+    Value v = loop.getUpperBound();
+    if (auto max = v.getDefiningOp<arith::MaxSIOp>())
+      v = max.getLhs();
+    int64_t s = 1;
+    if (auto div = v.getDefiningOp<arith::CeilDivSIOp>()) {
+      APInt c;
+      if (!matchPattern(div.getRhs(), m_ConstantInt(&c)))
+        return;
+      s = c.getSExtValue();
+      v = div.getLhs();
+    }
+    for (auto [i, arg] : llvm::enumerate(params))
+      if (arg == v) {
+        tripParam = int(i);
+        scale = s;
+      }
+  });
+  int maxDepth = 1;
+  for (const PipeLayout &p : layout.pipes)
+    maxDepth = std::max(maxDepth, p.depth);
+
+  std::string args;
+  for (auto [i, arg] : llvm::enumerate(params)) {
+    if (i)
+      args += ", ";
+    if (isa<tileas::TmaDescType>(arg.getType()))
+      args += "desc";
+    else if (int(i) == tripParam)
+      args += "(int64_t)(t * " + std::to_string(scale) + ")";
+    else
+      args += "0";
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const std::string &k = layout.name;
+  os << "\n// The protocol harness (docs/cuda.md): compiled with "
+        "-DTILEPIPE_HARNESS\n// -DTILEPIPE_HARNESS_MAIN, it runs the kernel "
+        "for each trip count and CTA count\n// and prints one JSON line per "
+        "run. Exit 0: every run clean; 1: a protocol\n// error, a timeout or "
+        "a launch error; 77: no CUDA device.\n"
+     << "#if defined(TILEPIPE_HARNESS_MAIN)\n"
+     << "#include <tilepipe/harness_host.cuh>\n#include <cstdio>\n"
+     << "#include <cstdlib>\n#include <cstring>\n#include <vector>\n"
+     << "static std::vector<long long> tp_list(const char *s) {\n"
+     << "  std::vector<long long> v;\n"
+     << "  for (char *e; *s; s = *e ? e + 1 : e) v.push_back(std::strtoll(s, "
+        "&e, 10));\n  return v;\n}\n"
+     << "int main(int argc, char **argv) {\n";
+  if (tripParam < 0) {
+    os << "  std::printf(\"{\\\"kernel\\\": \\\"" << k
+       << "\\\", \\\"skipped\\\": \\\"no parameter sets the trip "
+          "count\\\"}\\n\");\n  return 77;\n}\n#endif";
+    return os.str();
+  }
+  os << "  std::vector<long long> trips = {0, 1, 2, " << maxDepth << ", "
+     << maxDepth + 1 << ", 1000};\n"
+     << "  std::vector<long long> ctas = {1, 4, 132};\n"
+     << "  if (argc > 1) trips = tp_list(argv[1]);\n"
+     << "  if (argc > 2) ctas = tp_list(argv[2]);\n"
+     << "  int devices = 0;\n"
+     << "  cudaError_t err = cudaGetDeviceCount(&devices);\n"
+     << "  if (err != cudaSuccess || devices == 0) {\n"
+     << "    std::printf(\"{\\\"kernel\\\": \\\"" << k
+     << "\\\", \\\"skipped\\\": \\\"no CUDA device (%s)\\\"}\\n\", "
+        "cudaGetErrorString(err));\n    return 77;\n  }\n"
+     << "  cudaFuncSetAttribute(" << k
+     << ", cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sizeof(tp_smem_"
+     << k << "));\n"
+     << "  tp::TmaDesc desc;\n  std::memset(&desc, 0, sizeof(desc));\n"
+     << "  cudaEvent_t start, stop;\n  cudaEventCreate(&start);\n"
+     << "  cudaEventCreate(&stop);\n  int bad = 0;\n"
+     << "  for (long long t : trips)\n    for (long long c : ctas) {\n"
+     << "      tp::host::reset();\n      cudaEventRecord(start);\n"
+     << "      " << k << "<<<(unsigned)c, " << layout.threads()
+     << ", sizeof(tp_smem_" << k << ")>>>(" << args << ");\n"
+     << "      cudaEventRecord(stop);\n"
+     << "      err = cudaGetLastError();\n"
+     << "      if (err == cudaSuccess) err = cudaDeviceSynchronize();\n"
+     << "      float ms = 0;\n      cudaEventElapsedTime(&ms, start, stop);\n"
+     << "      tp::HarnessReport r;\n      tp::host::read(r);\n"
+     << "      bool ok = err == cudaSuccess && tp::host::clean(r) && (t == 0 "
+        "|| r.iterations > 0);\n"
+     << "      bad |= !ok;\n"
+     << "      std::printf(\"{\\\"kernel\\\": \\\"" << k
+     << "\\\", \\\"trips\\\": %lld, \\\"ctas\\\": %lld, "
+        "\\\"ok\\\": %s, \\\"launch\\\": \\\"%s\\\", "
+        "\\\"errors\\\": %u, \\\"timeouts\\\": %u, "
+        "\\\"checks\\\": %llu, \\\"first_error\\\": {\\\"cta\\\": "
+        "%d, \\\"pipe\\\": %d, \\\"want\\\": %lld, \\\"got\\\": "
+        "%lld}, \\\"ms\\\": %.3f, \\\"ns_per_iteration\\\": "
+        "%.1f}\\n\", t, c, ok ? \"true\" : \"false\", "
+        "cudaGetErrorString(err), r.errors, r.timeouts, r.iterations, "
+        "r.firstCta, r.firstPipe, r.firstWant, r.firstGot, ms, t ? ms * 1e6 / "
+        "t : 0.0);\n"
+     << "      if (err != cudaSuccess) return 1; // The context is gone.\n"
+     << "    }\n  return bad;\n}\n#endif";
+  return os.str();
 }
 
 } // namespace

@@ -132,6 +132,7 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   // Named barriers: the mutexes' own ids first, then one per multi-warp
   // agent for its internal syncs.
   std::set<int> used = {0};
+  std::vector<SmemMember> mutexMembers;
   auto threadsOfGroup = [&](Operation *mutex, int64_t group) -> int {
     for (Operation *user : mutex->getResult(0).getUsers())
       if (auto lock = dyn_cast<tileas::MutexLockOp>(user)) {
@@ -143,13 +144,16 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     return 0;
   };
   WalkResult mutexWalk = func.walk([&](tileas::MutexCreateOp create) {
-    if (create.getImpl() != "namedbar") {
-      emitError(create.getLoc(),
-                "only named-barrier mutexes are translated to CUDA "
-                "so far (impl = \"namedbar\")");
-      return WalkResult::interrupt();
-    }
     int groups = int(create.getGroups());
+    layout.mutexOrder.push_back(create);
+    if (create.getImpl() == "mbarrier") {
+      // One mbarrier per group, one arrival (the unlocking group's leader).
+      std::string name = "mutex" + std::to_string(layout.mutexes.size());
+      layout.mutexBarriers[create] = name;
+      layout.mutexes[create] = {-1, 0};
+      mutexMembers.push_back({name, "", 8 * groups, 8});
+      return WalkResult::advance();
+    }
     int first = int(create.getBarrierId().value_or(1));
     int threads = threadsOfGroup(create, 0);
     for (int g = 1; g < groups; ++g)
@@ -292,6 +296,12 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   if (walk.wasInterrupted())
     return failure();
 
+  for (PipeLayout &p : layout.pipes)
+    for (const PipeLayout &q : layout.pipes)
+      if (q.id != p.id && q.buffer == p.buffer &&
+          (!p.tmem || q.tmemColumn == p.tmemColumn))
+        p.sharedBuffer = true;
+
   // Largest alignment first, so that the tiles pack without padding and
   // their total is what the plan counts.
   std::stable_sort(buffers.begin(), buffers.end(),
@@ -322,6 +332,7 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     layout.bufferBytes += m.bytes;
   layout.smem = buffers;
   llvm::append_range(layout.smem, barriers);
+  llvm::append_range(layout.smem, mutexMembers);
   layout.smem.push_back({"tmem_base", "TMEM address from tcgen05.alloc", 4, 4});
   int64_t total = 0;
   for (const SmemMember &m : layout.smem)

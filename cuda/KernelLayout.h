@@ -53,6 +53,9 @@ struct PipeLayout {
   int64_t tmemColumn = 0;
   std::string full, empty; ///< Barrier arrays (empty: the root's).
   unsigned fullCount = 1, emptyCount = 1;
+  /// Another pipe's slots are this one's (shares or aliases): a later
+  /// commit of the other may re-stamp a slot before this pipe's release.
+  bool sharedBuffer = false;
 };
 
 struct SmemMember {
@@ -73,8 +76,14 @@ struct KernelLayout {
   std::vector<SmemMember> smem; ///< In struct order.
   int64_t bufferBytes = 0;      ///< SMEM of tiles (what the plan counts).
   int64_t tmemUsed = 0, tmemAllocated = 0;
-  /// Named barrier ids of each mutex (first id) and the threads that meet.
+  /// Named barrier ids of each mutex (first id) and the threads that meet;
+  /// {-1, 0} for an mbarrier mutex.
   llvm::DenseMap<mlir::Operation *, std::pair<int, int>> mutexes;
+  /// An mbarrier mutex's SMEM barrier array (one per group).
+  llvm::DenseMap<mlir::Operation *, std::string> mutexBarriers;
+  /// The mutex.create ops in program order (emission iterates this, not the
+  /// maps, so that the output is the same run to run).
+  std::vector<mlir::Operation *> mutexOrder;
   int namedBarriers = 1; ///< Ids in use, barrier 0 (__syncthreads) included.
   int launchRegs = 0;
 

@@ -5,27 +5,7 @@
 // RUN: not tilepipe-translate --tileas-to-cuda %s -o %t.cu 2>/dev/null
 // RUN: not test -e %t.cu
 
-// CHECK: translate-errors.mlir:1 offset :12:8: error: only named-barrier mutexes are translated to CUDA so far
-func.func @mbarrier_mutex(%n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %m = tileas.mutex.create {groups = 2 : i32, impl = "mbarrier"} : !tileas.mutex
-  tileas.agent {role = "simt", warps = 4 : i32} {
-    tileas.mutex.lock %m, %c0 : !tileas.mutex
-    tileas.mutex.unlock %m, %c0 : !tileas.mutex
-    tileas.agent_yield
-  }
-  tileas.agent {role = "simt", warps = 4 : i32} {
-    tileas.mutex.lock %m, %c1 : !tileas.mutex
-    tileas.mutex.unlock %m, %c1 : !tileas.mutex
-    tileas.agent_yield
-  }
-  return
-}
-
-// -----
-
-// CHECK: offset :4:1: error: a kernel returns nothing
+// CHECK: translate-errors.mlir:1 offset :9:1: error: a kernel returns nothing
 func.func @returns(%x: tensor<128xf32>) -> tensor<128xf32> {
   %y = tileas.exp2 %x : tensor<128xf32>
   return %y : tensor<128xf32>

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The protocol harness (docs/cuda.md): the translated kernel of each tile-IR
+file, compiled with -DTILEPIPE_HARNESS, runs its pipes, barriers and mutexes
+for real on a GPU with every payload replaced by a checksummed stamp of its
+pipe iteration; every consumer checks it read the stamp of its own iteration,
+and every wait is bounded (a timeout is reported, never a hang).
+
+  scripts/harness.py [--trips 0,1,2,4,5,1000] [--ctas 1,4,132]
+                     [--seed-bug missing-wait|wrong-phase] KERNEL.mlir...
+
+Per file: tilepipe-opt (generate, materialize, -canonicalize -cse),
+tilepipe-translate --tileas-to-cuda, nvcc -DTILEPIPE_HARNESS
+-DTILEPIPE_HARNESS_MAIN for sm_90a (H100, H200) and sm_100a, then the binary,
+which prints one JSON line per (trip count, CTA count).
+
+--seed-bug plants a protocol bug in the emitted CUDA before compiling it (the
+first consumer wait on a full barrier removed, or waiting on the wrong
+parity); the run must then report an error or a timeout.
+
+Exit status: 0 when every run met the expectation (clean runs clean, seeded
+bugs caught) or no GPU was found (each kernel reported as skipped, after
+building it); 1 otherwise; 2 when a step failed to run.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+NVCC = "/usr/local/cuda/bin/nvcc"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, **kw)
+
+
+def seed(text, bug):
+    """The emitted CUDA with one protocol bug planted in the first consumer
+    wait on a full barrier (tp::mbar_wait(S.fullN, depth, k, 0))."""
+    m = re.search(r"^\s*tp::mbar_wait\(S\.full\d+, \d+, \w+, 0\);\n", text,
+                  re.M)
+    if not m:
+        return None
+    if bug == "missing-wait":
+        return text[:m.start()] + text[m.end():]
+    line = m.group(0).replace(", 0);", ", 1);")
+    return text[:m.start()] + line + text[m.end():]
+
+
+def build(path, args, tmp):
+    name = os.path.splitext(os.path.basename(path))[0]
+    mat = os.path.join(tmp, name + ".mat.mlir")
+    cu = os.path.join(tmp, name + ".cu")
+    exe = os.path.join(tmp, name + ".harness")
+    steps = [
+        [os.path.join(args.build, "bin", "tilepipe-opt"), path,
+         "--tileas-generate-schedule", "--tileas-materialize-schedule",
+         "-canonicalize", "-cse", "-o", mat],
+        [os.path.join(args.build, "bin", "tilepipe-translate"),
+         "--tileas-to-cuda", mat, "-o", cu]]
+    for cmd in steps:
+        r = run(cmd)
+        if r.returncode:
+            print(f"{name}: {os.path.basename(cmd[0])} failed\n{r.stdout}")
+            return None
+    if args.seed_bug:
+        seeded = seed(open(cu).read(), args.seed_bug)
+        if seeded is None:
+            print(f"{name}: no consumer wait to plant the bug in")
+            return None
+        open(cu, "w").write(seeded)
+    r = run([NVCC, "-std=c++17", "-DTILEPIPE_HARNESS", "-DTILEPIPE_HARNESS_MAIN",
+             "-gencode", "arch=compute_90a,code=sm_90a",
+             "-gencode", "arch=compute_100a,code=sm_100a",
+             "-I", args.include, cu, "-o", exe, "-diag-suppress", "177"])
+    if r.returncode:
+        print(f"{name}: nvcc failed\n{r.stdout}")
+        return None
+    return name, exe
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--include", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "cuda", "include"))
+    ap.add_argument("--trips", default="")
+    ap.add_argument("--ctas", default="")
+    ap.add_argument("--seed-bug", choices=["missing-wait", "wrong-phase"])
+    ap.add_argument("--timeout", type=int, default=300)
+    args = ap.parse_args()
+    if not os.path.exists(NVCC):
+        print(f"harness: skipped: no CUDA Toolkit ({NVCC} not found)")
+        return 0
+    worst = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in args.files:
+            built = build(path, args, tmp)
+            if not built:
+                worst = 2
+                continue
+            name, exe = built
+            cmd = [exe] + ([args.trips] if args.trips else []) + \
+                ([args.ctas] if args.trips and args.ctas else [])
+            try:
+                r = run(cmd, timeout=args.timeout)
+            except subprocess.TimeoutExpired:
+                print(f"{name}: HANG: the harness ran past {args.timeout} s")
+                worst = 1
+                continue
+            sys.stdout.write(r.stdout)
+            if r.returncode == 77:
+                print(f"{name}: built; not run (no CUDA device)")
+                continue
+            runs = [json.loads(l) for l in r.stdout.splitlines()
+                    if l.startswith("{")]
+            bad = [x for x in runs if not x.get("ok")]
+            if args.seed_bug:
+                verdict = "caught" if bad else "NOT CAUGHT"
+                print(f"{name}: seeded {args.seed_bug}: {verdict} "
+                      f"({len(bad)} of {len(runs)} runs report it)")
+                worst = max(worst, 0 if bad else 1)
+            else:
+                print(f"{name}: {len(runs) - len(bad)} of {len(runs)} runs "
+                      f"clean")
+                worst = max(worst, 1 if bad or r.returncode else 0)
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main())
