@@ -72,6 +72,8 @@ def check(path, build, include, tmp, harness, quiet):
         print(f"{name}: nvcc sm_100a failed\n{nv.stdout}")
         return 1
     used_regs, barriers = summary
+    spill = re.search(r"(\d+) bytes spill stores", nv.stdout)
+    spill = int(spill.group(1)) if spill else 0
     budget = min(255, 65536 // threads // 8 * 8)
     if barriers > 16:
         failures.append(f"{barriers} named barriers, more than 16")
@@ -111,6 +113,7 @@ def check(path, build, include, tmp, harness, quiet):
 
     line = (f"{name}: sm_100a {used_regs} registers (budget {budget}, "
             f"{threads} threads, setmaxnreg {sorted(regs) or 'none'}), "
+            f"{spill} B spilled, "
             f"{barriers} named barriers, SMEM tiles {tiles} B (plan "
             f"{', '.join(map(str, plan))} B), total {total} B")
     if harness:
