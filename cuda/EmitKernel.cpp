@@ -143,6 +143,11 @@ private:
   const PipeLayout &pipeOf(Value pipe) {
     return layout.pipes[layout.pipeIds.lookup(pipe.getDefiningOp())];
   }
+  /// Pipes are made by pipe.create in the function (not passed in).
+  bool knownPipe(Value pipe) {
+    return pipe.getDefiningOp<tileas::PipeCreateOp>() &&
+           layout.pipeIds.count(pipe.getDefiningOp());
+  }
   Value barriers(StringRef name) {
     return literal(opaque("uint64_t *"), "S." + name);
   }
@@ -185,6 +190,21 @@ FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
 }
 
 Value KernelEmitter::lookup(Location loc, Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v);
+      arg && arg.getOwner()->getParentOp() == func.getOperation() &&
+      isa<RankedTensorType>(v.getType())) {
+    auto tensor = cast<RankedTensorType>(v.getType());
+    FailureOr<Type> frag = convert(loc, tensor);
+    FailureOr<int64_t> n = fragSize(loc, tensor);
+    if (failed(frag) || failed(n)) {
+      broken = true;
+      return {};
+    }
+    int64_t cols = tensor.getRank() >= 2 ? tensor.getShape().back() : 1;
+    return call(*frag, "tp::global_load_rows", {map.lookup(v), tid},
+                {std::to_string(cols), elementName(tensor.getElementType()),
+                 std::to_string(*n)});
+  }
   if (Value m = map.lookup(v))
     return m;
   // Splat constants are made where they are used: their fragment size
@@ -523,6 +543,9 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
           {intLit(first + (group + 1) % create.getGroups()), intLit(threads)});
     return success();
   }
+  if (!knownPipe(op->getOperand(0)))
+    return emitError(loc, "the pipe must come from a tileas.pipe.create of "
+                          "this function to be translated");
   const PipeLayout &p = pipeOf(op->getOperand(0));
   Value k = lookup(loc, op->getOperand(1));
   if (broken)
@@ -685,6 +708,9 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
         str(aType.getShape()[0]), str(bType.getShape()[0]),
         str(aType.getShape()[1]), elem(mma.getA()),
         elem(mma.getB()),         elem(op->getOperand(2))};
+    if (llvm::any_of(targs, [](const std::string &t) { return t.empty(); }))
+      return emitError(loc, "UMMA operand element types without a CUDA "
+                            "equivalent are not translated");
     bool fromTmem = isa<tileas::TmemType>(mma.getA().getType());
     inLeader([&] {
       callVoid(fromTmem ? "tp::umma_ts" : "tp::umma_ss",
@@ -763,11 +789,13 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     if (broken)
       return failure();
     auto t = cast<RankedTensorType>(op->getOperand(0).getType());
-    int64_t n = *fragSize(loc, t);
+    FailureOr<int64_t> n = fragSize(loc, t);
+    if (failed(n))
+      return failure();
     int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
     callVoid(isa<tileas::TmemStoreOp>(op) ? "tp::tmem_store" : "tp::smem_store",
              {dst, frag, tid},
-             {str(cols), elementName(t.getElementType()), str(n)});
+             {str(cols), elementName(t.getElementType()), str(*n)});
     map[op->getResult(0)] = dst;
     return success();
   }
@@ -882,6 +910,12 @@ LogicalResult KernelEmitter::emit() {
       params.push_back(i64());
     else if (isa<IntegerType, FloatType>(t))
       params.push_back(t);
+    else if (auto tensor = dyn_cast<RankedTensorType>(t);
+             tensor && !elementName(tensor.getElementType()).empty())
+      // A register tile passed in lives in global memory, row-major; each
+      // agent that uses it loads its threads' rows (lookup).
+      params.push_back(
+          opaque("const " + elementName(tensor.getElementType()) + " *"));
     else
       return emitError(arg.getLoc()) << "a kernel parameter of type " << t
                                      << " is not translated to CUDA";
@@ -1031,12 +1065,21 @@ std::string KernelEmitter::harnessMain(ArrayRef<BlockArgument> params) const {
   for (const PipeLayout &p : layout.pipes)
     maxDepth = std::max(maxDepth, p.depth);
 
+  int64_t zeroBytes = 16;
+  for (BlockArgument arg : params)
+    if (auto tensor = dyn_cast<RankedTensorType>(arg.getType()))
+      zeroBytes = std::max(zeroBytes, tensor.getNumElements() *
+                                          tensor.getElementTypeBitWidth() / 8);
   std::string args;
   for (auto [i, arg] : llvm::enumerate(params)) {
     if (i)
       args += ", ";
     if (isa<tileas::TmaDescType>(arg.getType()))
       args += "desc";
+    else if (isa<RankedTensorType>(arg.getType()))
+      args += "(const " +
+              elementName(cast<ShapedType>(arg.getType()).getElementType()) +
+              " *)zeros";
     else if (int(i) == tripParam)
       args += "(int64_t)(t * " + std::to_string(scale) + ")";
     else
@@ -1079,6 +1122,9 @@ std::string KernelEmitter::harnessMain(ArrayRef<BlockArgument> params) const {
      << ", cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sizeof(tp_smem_"
      << k << "));\n"
      << "  tp::TmaDesc desc;\n  std::memset(&desc, 0, sizeof(desc));\n"
+     << "  void *zeros = nullptr; // Tiles passed in: zeros.\n"
+     << "  cudaMalloc(&zeros, " << zeroBytes << ");\n"
+     << "  cudaMemset(zeros, 0, " << zeroBytes << ");\n"
      << "  cudaEvent_t start, stop;\n  cudaEventCreate(&start);\n"
      << "  cudaEventCreate(&stop);\n  int bad = 0;\n"
      << "  for (long long t : trips)\n    for (long long c : ctas) {\n"

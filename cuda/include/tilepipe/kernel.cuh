@@ -100,6 +100,20 @@ __device__ __forceinline__ void umma_ss_block_scaled(uint32_t d, uint32_t a,
 #endif
 }
 
+/// A register tile passed to the kernel in global memory (row-major): the
+/// thread's N elements are its rows, contiguous from row threadInAgent * RPT.
+template <int C, class T, int N>
+__device__ __forceinline__ Frag<T, N> global_load_rows(const T *p,
+                                                       int threadInAgent) {
+  static_assert(N % C == 0, "whole rows per thread");
+  Frag<T, N> f;
+  const T *rows = p + static_cast<size_t>(threadInAgent) * N;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    f.v[i] = rows[i];
+  return f;
+}
+
 /// An epilogue's tmem_load -> cvt -> smem_store of one C-wide row per
 /// thread, 32 columns at a time, so that the row never has to fit in the
 /// thread's registers at once. The tile is row-major in SMEM.
