@@ -589,6 +589,16 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
         callVoid("tp::probe_stamp", {slot, isTmem, pipeId, k});
         callVoid("tp::mbar_arrive", {barriers(p.full), intLit(p.depth), k});
       });
+    } else if (via == "cpasync_arrive") {
+      // Each thread's async arrive holds the phase open until its copies
+      // land (it adds one pending arrival and removes it on completion);
+      // the one counted arrival follows once every thread has issued.
+      callVoid("tp::cp_async_arrive", {barriers(p.full), intLit(p.depth), k});
+      agentSync();
+      inLeader([&] {
+        callVoid("tp::probe_stamp", {slot, isTmem, pipeId, k});
+        callVoid("tp::mbar_arrive", {barriers(p.full), intLit(p.depth), k});
+      });
     } else {
       return emitError(op->getLoc())
              << "a commit via \"" << via << "\" is not translated to CUDA";
@@ -659,6 +669,25 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     inLeader([&] {
       callVoid("tp::tma_store_2d", {desc, buf, coords[1], coords[0]});
     });
+    return success();
+  }
+  if (auto copy = dyn_cast<tileas::CpAsyncOp>(op)) {
+    auto src = cast<MemRefType>(copy.getSrc().getType());
+    auto tile = cast<ShapedType>(copy.getType());
+    if (!copy.getDst() || copy.getCoords().size() != 2 || src.getRank() != 2 ||
+        tile.getRank() != 2)
+      return emitError(loc, "only 2-D cp.async copies into a pipe slot are "
+                            "translated to CUDA");
+    Value dst = lookup(loc, copy.getDst()), from = lookup(loc, copy.getSrc());
+    Value r0 = lookup(loc, copy.getCoords()[0]),
+          c0 = lookup(loc, copy.getCoords()[1]);
+    if (broken)
+      return failure();
+    callVoid("tp::cp_async_tile",
+             {dst, from, r0, c0, tid, intLit(layout.agents[agent].threads())},
+             {str(tile.getShape()[0]), str(tile.getShape()[1]),
+              elem(copy.getResult()), str(src.getShape()[1])});
+    map[copy.getResult()] = dst;
     return success();
   }
   if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
@@ -910,6 +939,12 @@ LogicalResult KernelEmitter::emit() {
       params.push_back(i64());
     else if (isa<IntegerType, FloatType>(t))
       params.push_back(t);
+    else if (auto memref = dyn_cast<MemRefType>(t);
+             memref && memref.hasStaticShape() &&
+             !elementName(memref.getElementType()).empty())
+      // A global source of cp.async: a row-major pointer.
+      params.push_back(
+          opaque("const " + elementName(memref.getElementType()) + " *"));
     else if (auto tensor = dyn_cast<RankedTensorType>(t);
              tensor && !elementName(tensor.getElementType()).empty())
       // A register tile passed in lives in global memory, row-major; each
@@ -1076,6 +1111,8 @@ std::string KernelEmitter::harnessMain(ArrayRef<BlockArgument> params) const {
       args += ", ";
     if (isa<tileas::TmaDescType>(arg.getType()))
       args += "desc";
+    else if (isa<MemRefType>(arg.getType()))
+      args += "nullptr"; // The harness copies nothing from global memory.
     else if (isa<RankedTensorType>(arg.getType()))
       args += "(const " +
               elementName(cast<ShapedType>(arg.getType()).getElementType()) +

@@ -114,6 +114,41 @@ __device__ __forceinline__ Frag<T, N> global_load_rows(const T *p,
   return f;
 }
 
+/// A cp.async producer: the agent's threads copy an R x C tile at (r0, c0)
+/// of a row-major global matrix with RowStride elements per row into the
+/// slot, 16 B per cp.async. The harness copies nothing: it stamps the slot
+/// at the commit instead.
+template <int R, int C, class T, int RowStride>
+__device__ __forceinline__ void cp_async_tile(uint32_t dst, const T *src,
+                                              int64_t r0, int64_t c0,
+                                              int threadInAgent,
+                                              int64_t threads) {
+  constexpr int kPer = 16 / static_cast<int>(sizeof(T));
+  static_assert(C % kPer == 0, "rows are whole 16-byte chunks");
+#if defined(TILEPIPE_HARNESS)
+  (void)dst, (void)src, (void)r0, (void)c0, (void)threadInAgent, (void)threads;
+#else
+  constexpr int kChunks = R * C / kPer;
+  for (int i = threadInAgent; i < kChunks; i += static_cast<int>(threads)) {
+    int r = i / (C / kPer), c = (i % (C / kPer)) * kPer;
+    const T *g = src + (r0 + r) * RowStride + c0 + c;
+    uint32_t s = dst + static_cast<uint32_t>((r * C + c) * sizeof(T));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(g)
+                 : "memory");
+  }
+#endif
+}
+
+/// Holds the slot's full barrier open until this thread's cp.async copies
+/// have landed (cp.async.mbarrier.arrive without .noinc: one pending
+/// arrival added now, removed on completion).
+__device__ __forceinline__ void cp_async_arrive(uint64_t *bars, int64_t depth,
+                                                int64_t k) {
+  uint32_t bar = smem_addr(&bars[k % depth]);
+  asm volatile("cp.async.mbarrier.arrive.shared::cta.b64 [%0];" ::"r"(bar)
+               : "memory");
+}
+
 /// An epilogue's tmem_load -> cvt -> smem_store of one C-wide row per
 /// thread, 32 columns at a time, so that the row never has to fit in the
 /// thread's registers at once. The tile is row-major in SMEM.
