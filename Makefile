@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 OPT := $(BUILD)/bin/tilepipe-opt
 EXAMPLES := $(sort $(wildcard examples/*.mlir))
 
-.PHONY: all deps deps-fuzz configure build tools run test test-sanitize fuzz bench clean format
+.PHONY: all deps deps-fuzz configure build tools run test test-sanitize fuzz bench harness clean format
 
 all: build
 
@@ -62,6 +62,12 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 20
 fuzz: deps
 	@JOBS=$(JOBS) scripts/fuzz.sh --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS)
+
+# The protocol harness (docs/cuda.md) on every example: builds the sm_90a and
+# sm_100a harness of each kernel and runs it where a GPU is present
+# (HARNESS_ARGS, e.g. --seed-bug wrong-phase).
+harness: tools
+	@python3 scripts/harness.py --build $(BUILD) $(HARNESS_ARGS) $(EXAMPLES)
 
 bench: build
 	@cmake --build $(BUILD) --target bench-all
