@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -262,7 +263,8 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 }
 
 LogicalResult KernelEmitter::emitOp(Operation *op) {
-  if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
+  if (op->getDialect() && (op->getDialect()->getNamespace() == "arith" ||
+                           op->getDialect()->getNamespace() == "math"))
     return emitArith(op);
   if (auto forOp = dyn_cast<scf::ForOp>(op))
     return emitFor(forOp);
@@ -327,6 +329,42 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
   FailureOr<Type> type = convert(loc, op->getResult(0).getType());
   if (failed(type))
     return failure();
+  // Float arithmetic other dialects schedule (ir/ExternalModels.cpp): on
+  // register tiles the runtime's elementwise ops, on scalars C++.
+  StringRef tileCallee = llvm::TypeSwitch<Operation *, StringRef>(op)
+                             .Case([](arith::AddFOp) { return "tp::add"; })
+                             .Case([](arith::SubFOp) { return "tp::sub"; })
+                             .Case([](arith::MulFOp) { return "tp::mul"; })
+                             .Case([](arith::MaximumFOp) { return "tp::max"; })
+                             .Case([](math::Exp2Op) { return "tp::exp2"; })
+                             .Default([](Operation *) { return ""; });
+  if (!tileCallee.empty()) {
+    if (isa<RankedTensorType>(op->getResult(0).getType())) {
+      map[op->getResult(0)] = call(*type, tileCallee, operands);
+      return success();
+    }
+    Value r = llvm::TypeSwitch<Operation *, Value>(op)
+                  .Case([&](arith::AddFOp) {
+                    return b.create<emitc::AddOp>(loc, *type, operands[0],
+                                                  operands[1]);
+                  })
+                  .Case([&](arith::SubFOp) {
+                    return b.create<emitc::SubOp>(loc, *type, operands[0],
+                                                  operands[1]);
+                  })
+                  .Case([&](arith::MulFOp) {
+                    return b.create<emitc::MulOp>(loc, *type, operands[0],
+                                                  operands[1]);
+                  })
+                  .Case([&](arith::MaximumFOp) {
+                    return call(*type, "fmaxf", operands);
+                  })
+                  .Default([&](Operation *) {
+                    return call(*type, "exp2f", operands);
+                  });
+    map[op->getResult(0)] = r;
+    return success();
+  }
   Value r =
       llvm::TypeSwitch<Operation *, Value>(op)
           .Case([&](arith::AddIOp) {

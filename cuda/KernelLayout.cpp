@@ -306,7 +306,11 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   // their total is what the plan counts.
   std::stable_sort(buffers.begin(), buffers.end(),
                    [](const SmemMember &a, const SmemMember &b) {
-                     return a.align > b.align;
+                     // Pipes first among equals: the tiles staged after the
+                     // loops overlay them from the start.
+                     bool pa = a.name.rfind("pipe", 0) == 0,
+                          pb = b.name.rfind("pipe", 0) == 0;
+                     return a.align != b.align ? a.align > b.align : pa > pb;
                    });
   // A tile staged after the loops (an epilogue's TMA store) reuses the
   // pipes' slots, as CUTLASS epilogues reuse the mainloop's shared memory:
