@@ -3,6 +3,8 @@
 #include "scheduler/Driver.h"
 
 #include "scheduler/SerialGenerator.h"
+#include "scheduler/stages/MinBuffer.h"
+#include "scheduler/stages/MinCut.h"
 
 #include <chrono>
 
@@ -15,14 +17,29 @@ using namespace tilepipe::sched;
 static void applyStagePolicy(const Problem &problem,
                              const DriverOptions &options,
                              ScheduleAnalysis &analysis) {
-  if (options.stages != StagePolicy::Late ||
+  if (options.stages == StagePolicy::Asap ||
       analysis.generator != GeneratorKind::CostBased)
     return;
-  Schedule sunk = sinkStages(problem, analysis.toSchedule());
+  std::optional<Schedule> staged;
+  switch (options.stages) {
+  case StagePolicy::Asap:
+    return;
+  case StagePolicy::Late:
+    staged = sinkStages(problem, analysis.toSchedule());
+    break;
+  case StagePolicy::MinCut:
+    staged = minCutStages(problem, analysis.toSchedule());
+    break;
+  case StagePolicy::MinBuffer:
+    staged = minBufferStages(problem, analysis.toSchedule());
+    break;
+  }
   DiagnosticList ignored;
-  if (problem.verify(sunk, ignored))
-    analysis =
-        ScheduleAnalysis::fromSchedule(problem, sunk, analysis.generator);
+  if (!staged || !problem.verify(*staged, ignored))
+    return;
+  // Only the stages change: the II and rows stay the generator's.
+  analysis =
+      ScheduleAnalysis::fromSchedule(problem, *staged, analysis.generator);
 }
 
 std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(

@@ -21,6 +21,10 @@
 
 namespace tilepipe::sched {
 
+/// Where an op's result lives: what holding it across stage boundaries
+/// costs (scheduler/stages/). SMEM and TMEM results become pipe slots.
+enum class ValueMemory : uint8_t { Register, Smem, Tmem };
+
 /// One op of the loop body.
 struct Operation {
   std::string name;    ///< For diagnostics and tables ("%3 tileas.umma").
@@ -33,6 +37,10 @@ struct Operation {
   bool isAsync = false;
   bool isTMA = false;
   bool isMMA = false;
+  /// The result's size in bytes (TMEM: 4 B x lanes x columns) and memory.
+  /// 1 B in registers where the input gives none (a unit-size value).
+  int64_t resultBytes = 1;
+  ValueMemory resultMemory = ValueMemory::Register;
 };
 
 /// t(dst) + distance * II >= t(src) + latency.

@@ -1,6 +1,7 @@
 //===- ScheduleAnalysis.cpp -----------------------------------------------===//
 
 #include "scheduler/ScheduleAnalysis.h"
+#include "scheduler/stages/BufferCost.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
@@ -259,9 +260,41 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     for (size_t i = s.size(); i < w + 2; ++i)
       os << ' ';
   };
+  // What each value buffers under these stages (stages/BufferCost.h):
+  // SMEM and TMEM the pipe slots the materializer gives it, registers the
+  // bytes held across stage boundaries.
+  Schedule schedule = toSchedule();
+  auto buffered = [&](OpId id) -> std::string {
+    std::optional<int64_t> distance =
+        valueStageDistance(problem, schedule, id);
+    const Operation &op = problem.getOp(id);
+    if (!distance || op.resultBytes == 0)
+      return "-";
+    switch (op.resultMemory) {
+    case ValueMemory::Smem:
+      return "smem " + std::to_string(op.resultBytes * (*distance + 1)) + " B";
+    case ValueMemory::Tmem:
+      return "tmem " + std::to_string(op.resultBytes * (*distance + 1)) + " B";
+    case ValueMemory::Register:
+      return "reg " + std::to_string(op.resultBytes * *distance) + " B";
+    }
+    return "-";
+  };
+  size_t slotsWidth = 5;
+  for (const Operation &op : problem.getOps()) {
+    size_t w = 0;
+    for (unsigned slotId : op.slotIds) {
+      const target::SlotInfo *info = target ? target->getSlot(slotId) : nullptr;
+      w += (w ? 1 : 0) + (info ? info->name.size()
+                               : std::to_string(slotId).size());
+    }
+    slotsWidth = std::max(slotsWidth, w);
+  }
   pad("op", opWidth);
   pad("class", classWidth);
-  os << "   cycle stage order  slots\n";
+  os << "   cycle stage order  ";
+  pad("slots", slotsWidth);
+  os << "buffered\n";
   for (OpId id : orderedOps) {
     const Operation &op = problem.getOp(id);
     const ScheduleSlot &slot = slots[id];
@@ -279,8 +312,20 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
       else
         os << slotId;
     }
+    size_t w = 0;
+    for (unsigned slotId : op.slotIds) {
+      const target::SlotInfo *info = target ? target->getSlot(slotId) : nullptr;
+      w += (w ? 1 : 0) + (info ? info->name.size()
+                               : std::to_string(slotId).size());
+    }
     if (first)
-      os << "-";
-    os << "\n";
+      os << "-", w = 1;
+    for (size_t i = w; i < slotsWidth + 2; ++i)
+      os << ' ';
+    os << buffered(id) << "\n";
   }
+  BufferedBytes total = bufferedBytes(problem, schedule);
+  os << "buffered: smem " << total.smem << " B, tmem " << total.tmem
+     << " B (pipe slots at their minimum depths), registers "
+     << total.registers << " B across stage boundaries\n";
 }

@@ -18,8 +18,10 @@ namespace tilepipe::sched {
 
 /// How stages are assigned after the generator seated every op.
 enum class StagePolicy {
-  Asap, ///< As the generator seated them (earliest).
-  Late, ///< Sunk to the latest stage the consumers allow (default).
+  Asap,      ///< As the generator seated them (earliest).
+  Late,      ///< Sunk to the latest stage the consumers allow (default).
+  MinCut,    ///< XLS's sequence of min-cuts (scheduler/stages/MinCut.h).
+  MinBuffer, ///< The fewest buffered bytes, exactly (stages/MinBuffer.h).
 };
 
 /// Returns `schedule` with ops sunk to the latest stage their consumers allow:

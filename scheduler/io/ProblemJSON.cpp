@@ -431,7 +431,8 @@ Error Reader::readOp(const json::Value &v, StringRef path,
     return err;
   if (Error err = checkKeys(*o, path,
                             {"name", "class", "latency", "resource", "blocking",
-                             "uses", "max_depth", "gid", "leader_gid"}))
+                             "uses", "max_depth", "gid", "leader_gid",
+                             "result_bytes", "result_memory"}))
     return err;
   if (Error err = getName(*o, path, "name", op.name))
     return err;
@@ -489,6 +490,27 @@ Error Reader::readOp(const json::Value &v, StringRef path,
                            duration.value_or(1), amount.value_or(1),
                            offset.value_or(0), op))
       return err;
+  }
+
+  std::optional<int64_t> resultBytes;
+  if (Error err =
+          getInt(*o, path, "result_bytes", 0, kMaxFileValue, resultBytes))
+    return err;
+  op.resultBytes = resultBytes.value_or(1);
+  std::optional<std::string> memory;
+  if (Error err = getString(*o, path, "result_memory", memory))
+    return err;
+  if (memory) {
+    if (*memory == "registers")
+      op.resultMemory = sched::ValueMemory::Register;
+    else if (*memory == "smem")
+      op.resultMemory = sched::ValueMemory::Smem;
+    else if (*memory == "tmem")
+      op.resultMemory = sched::ValueMemory::Tmem;
+    else
+      return fail(pathKey(path, "result_memory"),
+                  "unknown memory '" + *memory +
+                      "' (expected registers, smem or tmem)");
   }
 
   std::optional<int64_t> maxDepth, gid, leaderGid;

@@ -62,7 +62,14 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
                         "keep the stages the generator seated (earliest)"),
              clEnumValN(::tilepipe::sched::StagePolicy::Late, "late",
                         "sink every op to the latest stage its consumers "
-                        "allow (same II and modulo rows)"))}]>,
+                        "allow (same II and modulo rows)"),
+             clEnumValN(::tilepipe::sched::StagePolicy::MinCut, "min-cut",
+                        "XLS's min-cut per stage boundary, weighted by the "
+                        "bytes each value buffers (a heuristic)"),
+             clEnumValN(::tilepipe::sched::StagePolicy::MinBuffer,
+                        "min-buffer",
+                        "the fewest buffered SMEM+TMEM bytes, then register "
+                        "bytes, exactly (min-cost flow)"))}]>,
     Option<"iiCap", "ii-cap", "unsigned", "0",
            "Largest II tried (0: the serial length; a larger cap is lowered "
            "to the serial length, where the serial schedule is the fallback)">,

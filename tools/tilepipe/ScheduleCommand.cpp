@@ -25,6 +25,7 @@
 #include "scheduler/gaus/Seeding.h"
 #include "scheduler/io/HatScheT.h"
 #include "scheduler/io/ProblemJSON.h"
+#include "scheduler/stages/BufferCost.h"
 #include "tools/tilepipe/Subcommands.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -81,7 +82,10 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "(default 10000, 0: none)\n"
         "  --stages=POLICY      late (default): sink ops to the latest stage "
         "their\n"
-        "                       consumers allow; asap: as seated\n"
+        "                       consumers allow; asap: as seated; min-cut: "
+        "XLS's\n"
+        "                       min-cuts; min-buffer: fewest buffered bytes "
+        "(exact)\n"
         "  --arms=LIST          placement arms, a comma-separated subset of\n"
         "                       permute,fuse,retry,cost (default: all)\n"
         "  --emit-schedule      add each op's start cycle as \"schedule\"\n"
@@ -257,9 +261,13 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
         options.driver.stages = sched::StagePolicy::Late;
       else if (*v == "asap")
         options.driver.stages = sched::StagePolicy::Asap;
+      else if (*v == "min-cut")
+        options.driver.stages = sched::StagePolicy::MinCut;
+      else if (*v == "min-buffer")
+        options.driver.stages = sched::StagePolicy::MinBuffer;
       else
         return usageError("unknown stages '" + *v +
-                          "' (expected late or asap)");
+                          "' (expected late, asap, min-cut or min-buffer)");
       continue;
     }
     if (std::optional<int> exit = value("--ii-cap", v))
@@ -541,6 +549,18 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
                    analysis ? std::optional<int64_t>(analysis->numStages)
                             : std::nullopt);
     json.attribute("verified", analysis.has_value());
+    if (analysis) {
+      // What the stages buffer (scheduler/stages/BufferCost.h).
+      sched::BufferedBytes bytes =
+          sched::bufferedBytes(problem, analysis->toSchedule());
+      json.attributeObject("buffered_bytes", [&] {
+        json.attribute("smem", bytes.smem);
+        json.attribute("tmem", bytes.tmem);
+        json.attribute("registers", bytes.registers);
+      });
+    } else {
+      json.attribute("buffered_bytes", nullptr);
+    }
     json.attribute("generator", sched::stringifyGenerator(generator));
     json.attributeBegin("ms");
     json.rawValue(llvm::formatv("{0:F3}", ms).str());

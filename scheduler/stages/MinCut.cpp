@@ -1,0 +1,170 @@
+//===- MinCut.cpp - XLS-style stage assignment by min-cuts ----------------===//
+
+#include "scheduler/stages/MinCut.h"
+
+#include "scheduler/stages/BufferCost.h"
+#include "scheduler/stages/StageConstraints.h"
+
+#include <lemon/preflow.h>
+#include <lemon/smart_graph.h>
+
+#include <algorithm>
+#include <limits>
+
+using namespace tilepipe;
+using namespace tilepipe::sched;
+
+namespace {
+
+struct Windows {
+  std::vector<int64_t> lo, hi;
+};
+
+/// Narrows the windows until every arc holds between them; false when one
+/// empties.
+bool propagate(const StageConstraints &c, Windows &w) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const StageArc &a : c.arcs) {
+      if (w.lo[a.from] + a.gap > w.lo[a.to]) {
+        w.lo[a.to] = w.lo[a.from] + a.gap;
+        changed = true;
+      }
+      if (w.hi[a.to] - a.gap < w.hi[a.from]) {
+        w.hi[a.from] = w.hi[a.to] - a.gap;
+        changed = true;
+      }
+    }
+    for (size_t i = 0; i < w.lo.size(); ++i)
+      if (w.lo[i] > w.hi[i])
+        return false;
+  }
+  return true;
+}
+
+/// One boundary: the ops that stay before stage `b` (true) and after.
+std::vector<bool> cut(const Problem &problem, const StageConstraints &c,
+                      const Windows &w, int64_t b,
+                      const std::vector<double> &weight) {
+  using Graph = lemon::SmartDigraph;
+  const unsigned n = problem.getNumOps();
+  const double inf = std::numeric_limits<double>::infinity();
+  Graph g;
+  Graph::Node source = g.addNode(), sink = g.addNode();
+  std::vector<Graph::Node> op(n);
+  for (OpId i = 0; i < n; ++i)
+    op[i] = g.addNode();
+  Graph::ArcMap<double> cap(g);
+  auto arc = [&](Graph::Node from, Graph::Node to, double capacity) {
+    cap[g.addArc(from, to)] = capacity;
+  };
+  for (OpId i = 0; i < n; ++i) {
+    if (w.hi[i] < b)
+      arc(source, op[i], inf);
+    if (w.lo[i] >= b)
+      arc(op[i], sink, inf);
+  }
+  // stage_to >= stage_from + gap, gap >= 0: `from` after the boundary puts
+  // `to` after it too, so no cut may separate them that way.
+  for (const StageArc &a : c.arcs)
+    if (a.gap >= 0)
+      arc(op[a.to], op[a.from], inf);
+  // A value crosses when its producer is before and a use after; the
+  // fan-out node makes all its uses crossing cost its bytes once.
+  std::vector<unsigned> fanout(n, 0);
+  for (const Dependence &d : problem.getDependences())
+    if (d.src != d.dst && d.distance == 0)
+      ++fanout[d.src];
+  std::vector<Graph::Node> sinkOf(n, lemon::INVALID);
+  for (const Dependence &d : problem.getDependences()) {
+    if (d.src == d.dst || d.distance != 0 || weight[d.src] == 0)
+      continue;
+    double share = weight[d.src] / fanout[d.src];
+    if (sinkOf[d.src] == lemon::INVALID)
+      sinkOf[d.src] = g.addNode();
+    arc(op[d.src], op[d.dst], share);
+    arc(op[d.dst], sinkOf[d.src], share);
+  }
+  lemon::Preflow<Graph, Graph::ArcMap<double>> flow(g, cap, source, sink);
+  flow.runMinCut();
+  std::vector<bool> before(n);
+  for (OpId i = 0; i < n; ++i)
+    before[i] = flow.minCut(op[i]);
+  return before;
+}
+
+} // namespace
+
+std::optional<Schedule>
+tilepipe::sched::minCutStages(const Problem &problem,
+                              const Schedule &schedule) {
+  if (problem.isForceSerial() || schedule.ii == 0)
+    return std::nullopt;
+  StageConstraints c = stageConstraints(problem, schedule);
+  const unsigned n = problem.getNumOps();
+  std::vector<int64_t> given = c.stagesOf(schedule);
+  int64_t numStages = 1;
+  for (int64_t s : given)
+    numStages = std::max(numStages, s + 1);
+
+  Windows initial;
+  initial.lo.assign(n, 0);
+  initial.hi.assign(n, numStages - 1);
+  for (OpId i = 0; i < n; ++i)
+    if (c.maxStage[i])
+      initial.hi[i] = std::min(initial.hi[i], *c.maxStage[i]);
+  if (!propagate(c, initial))
+    return std::nullopt;
+
+  // Pipe bytes dominate; register bytes break ties.
+  std::vector<double> weight(n);
+  for (OpId i = 0; i < n; ++i) {
+    const Operation &op = problem.getOp(i);
+    weight[i] = op.resultMemory == ValueMemory::Register
+                    ? double(op.resultBytes) * 1e-6
+                    : double(op.resultBytes);
+  }
+
+  std::vector<std::vector<int64_t>> orders(3);
+  for (int64_t b = 1; b < numStages; ++b) {
+    orders[0].push_back(b);
+    orders[1].insert(orders[1].begin(), b);
+  }
+  for (int64_t lo = numStages / 2, hi = lo + 1; lo >= 1 || hi < numStages;
+       --lo, ++hi) {
+    if (lo >= 1)
+      orders[2].push_back(lo);
+    if (hi < numStages)
+      orders[2].push_back(hi);
+  }
+
+  std::optional<Schedule> best;
+  BufferedBytes bestBytes;
+  for (const std::vector<int64_t> &order : orders) {
+    Windows w = initial;
+    bool ok = true;
+    for (int64_t b : order) {
+      std::vector<bool> before = cut(problem, c, w, b, weight);
+      for (OpId i = 0; i < n; ++i) {
+        if (before[i])
+          w.hi[i] = std::min(w.hi[i], b - 1);
+        else
+          w.lo[i] = std::max(w.lo[i], b);
+      }
+      if (!(ok = propagate(c, w)))
+        break;
+    }
+    if (!ok)
+      continue;
+    Schedule candidate = c.scheduleOf(w.lo);
+    DiagnosticList ignored;
+    if (!problem.verify(candidate, ignored))
+      continue;
+    BufferedBytes bytes = bufferedBytes(problem, candidate);
+    if (!best || bytes < bestBytes) {
+      best = std::move(candidate);
+      bestBytes = bytes;
+    }
+  }
+  return best;
+}
