@@ -66,7 +66,11 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     diags.error("failed to find a schedule");
     return std::nullopt;
   }
+  auto stageStart = std::chrono::steady_clock::now();
   applyStagePolicy(problem, options, *analysis);
+  stats.stageMs = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - stageStart)
+                      .count();
   analysis->bounds = bounds;
   analysis->selectionReason = selection.reason;
   if (stats.search.serialFallback)

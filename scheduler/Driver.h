@@ -40,6 +40,7 @@ struct DriverOptions {
 struct DriverStats {
   IISearchStats search; ///< Of the cost-based generator, when it ran.
   double proveMs = 0;   ///< Time spent proving optimality.
+  double stageMs = 0;   ///< Time spent on the stage policy.
   /// Set when the exact check's schedule replaced the heuristic's: the II
   /// the heuristic had found.
   std::optional<unsigned> heuristicII;

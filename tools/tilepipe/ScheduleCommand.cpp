@@ -89,6 +89,7 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "  --arms=LIST          placement arms, a comma-separated subset of\n"
         "                       permute,fuse,retry,cost (default: all)\n"
         "  --emit-schedule      add each op's start cycle as \"schedule\"\n"
+        "  --stage-ms           add the stage policy's time as \"stage_ms\"\n"
         "  --report=FILE        write the schedule as an SVG picture (modulo "
         "table,\n"
         "                       one iteration, steady state)\n"
@@ -135,6 +136,7 @@ struct Options {
   std::optional<std::string> resources;
   sched::DriverOptions driver;
   bool emitSchedule = false;
+  bool stageTiming = false; ///< --stage-ms: add "stage_ms" after "ms".
   std::optional<std::string> report; ///< --report=FILE.svg
 
   bool proveOptimal = false;
@@ -189,6 +191,10 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
     if (arg == "--help" || arg == "-h") {
       printScheduleUsage(llvm::outs());
       return ExitOk;
+    }
+    if (arg == "--stage-ms") {
+      options.stageTiming = true;
+      continue;
     }
     if (arg == "--emit-schedule") {
       options.emitSchedule = true;
@@ -565,6 +571,11 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
     json.attributeBegin("ms");
     json.rawValue(llvm::formatv("{0:F3}", ms).str());
     json.attributeEnd();
+    if (options.stageTiming) {
+      json.attributeBegin("stage_ms");
+      json.rawValue(llvm::formatv("{0:F3}", stats.stageMs).str());
+      json.attributeEnd();
+    }
     if (optimal)
       json.attribute("optimal", *optimal);
     else
