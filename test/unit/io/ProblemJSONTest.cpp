@@ -230,7 +230,8 @@ TEST(ProblemJSON, UnknownKeys) {
             "limit)");
   EXPECT_EQ(readError(withOp(R"({"name": "a", "latency": 1, "lat": 2})")),
             "p.json: ops[0].lat: unknown key (expected one of: name, class, "
-            "latency, resource, blocking, uses, max_depth, gid, leader_gid)");
+            "latency, resource, blocking, uses, max_depth, gid, leader_gid, "
+            "result_bytes, result_memory)");
   EXPECT_EQ(readError(withOp(
                 R"({"name": "a", "latency": 1, "uses": [{"resource": "alu",
                     "cycles": 2}]})")),
