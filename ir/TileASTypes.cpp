@@ -9,13 +9,23 @@
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cstdint>
 
 using namespace mlir;
 using namespace mlir::tileas;
 
 int64_t mlir::tileas::getTileSizeInBytes(ShapedType type) {
-  // Rounded up so that sub-byte element types never report a zero-byte tile.
-  return (type.getNumElements() * type.getElementTypeBitWidth() + 7) / 8;
+  // Rounded up so that sub-byte element types never report a zero-byte tile;
+  // saturated, so that a tile of 2^62 elements is "too big", not negative.
+  bool overflow = false;
+  uint64_t bits = llvm::SaturatingMultiply(
+      uint64_t(type.getNumElements()),
+      uint64_t(type.getElementTypeBitWidth()), &overflow);
+  uint64_t bytes = overflow ? UINT64_MAX / 8 : (bits + 7) / 8;
+  return int64_t(std::min<uint64_t>(bytes, uint64_t(INT64_MAX)));
 }
 
 void mlir::tileas::detail::printTileType(AsmPrinter &printer,

@@ -264,19 +264,20 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
   // SMEM and TMEM the pipe slots the materializer gives it, registers the
   // bytes held across stage boundaries.
   Schedule schedule = toSchedule();
+  std::vector<std::optional<int64_t>> distances =
+      valueStageDistances(problem, schedule);
   auto buffered = [&](OpId id) -> std::string {
-    std::optional<int64_t> distance =
-        valueStageDistance(problem, schedule, id);
     const Operation &op = problem.getOp(id);
-    if (!distance || op.resultBytes == 0)
+    if (!distances[id] || op.resultBytes == 0)
       return "-";
+    std::string bytes = std::to_string(bufferedBytesOf(op, *distances[id]));
     switch (op.resultMemory) {
     case ValueMemory::Smem:
-      return "smem " + std::to_string(op.resultBytes * (*distance + 1)) + " B";
+      return "smem " + bytes + " B";
     case ValueMemory::Tmem:
-      return "tmem " + std::to_string(op.resultBytes * (*distance + 1)) + " B";
+      return "tmem " + bytes + " B";
     case ValueMemory::Register:
-      return "reg " + std::to_string(op.resultBytes * *distance) + " B";
+      return "reg " + bytes + " B";
     }
     return "-";
   };

@@ -218,13 +218,16 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     if (op->getNumResults())
       if (auto shaped = dyn_cast<ShapedType>(op->getResult(0).getType());
           shaped && shaped.hasStaticShape()) {
-        sop.resultBytes = tileas::getTileSizeInBytes(shaped);
+        // Capped: the cost multiplies it by stage distances.
+        sop.resultBytes =
+            std::min<int64_t>(tileas::getTileSizeInBytes(shaped), 1ll << 40);
         if (isa<tileas::SmemType>(shaped)) {
           sop.resultMemory = sched::ValueMemory::Smem;
         } else if (isa<tileas::TmemType>(shaped)) {
           // TMEM is allocated in 32-bit columns of all 128 lanes.
           int64_t cols = shaped.getRank() >= 2
-                             ? shaped.getShape().back() *
+                             ? std::min<int64_t>(shaped.getShape().back(),
+                                                 1 << 20) *
                                    shaped.getElementTypeBitWidth() / 32
                              : 1;
           sop.resultBytes = 4 * 128 * std::max<int64_t>(1, cols);

@@ -32,12 +32,15 @@ struct BufferedBytes {
   }
 };
 
-/// The stage distance of `op`'s value: the latest use (dependence to another
+/// Per op, the stage distance of its value: the latest use (dependence to another
 /// op, its stage plus distance) minus the producer's stage; nullopt when no
 /// other op uses it. Self-dependences (an accumulator feeding itself) do not
 /// count: their lifetime is one iteration whatever the stages.
-std::optional<int64_t> valueStageDistance(const Problem &problem,
-                                          const Schedule &schedule, OpId op);
+std::vector<std::optional<int64_t>>
+valueStageDistances(const Problem &problem, const Schedule &schedule);
+
+/// What `op`'s value buffers at stage distance `distance` (saturating).
+int64_t bufferedBytesOf(const Operation &op, int64_t distance);
 
 /// SMEM and TMEM: bytes x (distance + 1) per value (the pipe's slots);
 /// registers: bytes x distance.
