@@ -21,24 +21,49 @@ struct Windows {
 };
 
 /// Narrows the windows until every arc holds between them; false when one
-/// empties.
+/// empties. A worklist: only the arcs at an op whose window moved are looked
+/// at again.
 bool propagate(const StageConstraints &c, Windows &w) {
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const StageArc &a : c.arcs) {
-      if (w.lo[a.from] + a.gap > w.lo[a.to]) {
-        w.lo[a.to] = w.lo[a.from] + a.gap;
-        changed = true;
+  const size_t n = w.lo.size();
+  std::vector<std::vector<unsigned>> out(n), in(n);
+  for (unsigned i = 0; i < c.arcs.size(); ++i) {
+    out[c.arcs[i].from].push_back(i);
+    in[c.arcs[i].to].push_back(i);
+  }
+  std::vector<unsigned> work(n);
+  std::vector<bool> queued(n, true);
+  for (unsigned i = 0; i < n; ++i)
+    work[i] = i;
+  while (!work.empty()) {
+    unsigned v = work.back();
+    work.pop_back();
+    queued[v] = false;
+    if (w.lo[v] > w.hi[v])
+      return false;
+    auto push = [&](unsigned u) {
+      if (!queued[u]) {
+        queued[u] = true;
+        work.push_back(u);
       }
-      if (w.hi[a.to] - a.gap < w.hi[a.from]) {
-        w.hi[a.from] = w.hi[a.to] - a.gap;
-        changed = true;
+    };
+    for (unsigned i : out[v]) { // v's lower bound pushes its successors.
+      const StageArc &a = c.arcs[i];
+      if (w.lo[v] + a.gap > w.lo[a.to]) {
+        w.lo[a.to] = w.lo[v] + a.gap;
+        push(a.to);
       }
     }
-    for (size_t i = 0; i < w.lo.size(); ++i)
-      if (w.lo[i] > w.hi[i])
-        return false;
+    for (unsigned i : in[v]) { // v's upper bound pulls its predecessors.
+      const StageArc &a = c.arcs[i];
+      if (w.hi[v] - a.gap < w.hi[a.from]) {
+        w.hi[a.from] = w.hi[v] - a.gap;
+        push(a.from);
+      }
+    }
   }
+  for (size_t i = 0; i < n; ++i)
+    if (w.lo[i] > w.hi[i])
+      return false;
   return true;
 }
 
@@ -137,6 +162,10 @@ tilepipe::sched::minCutStages(const Problem &problem,
     if (hi < numStages)
       orders[2].push_back(hi);
   }
+
+  // With few stages the orders coincide; each distinct one runs once.
+  std::sort(orders.begin(), orders.end());
+  orders.erase(std::unique(orders.begin(), orders.end()), orders.end());
 
   std::optional<Schedule> best;
   BufferedBytes bestBytes;
