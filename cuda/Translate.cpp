@@ -7,14 +7,8 @@
 #include "ir/ExternalModels.h"
 #include "ir/TileASDialect.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Target/Cpp/CppEmitter.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -69,10 +63,7 @@ void cuda::registerTileASToCudaTranslation() {
         return translateToCuda(module, os);
       },
       [](DialectRegistry &registry) {
-        registry.insert<
-            tileas::TileASDialect, arith::ArithDialect, emitc::EmitCDialect,
-            func::FuncDialect, math::MathDialect, memref::MemRefDialect,
-            scf::SCFDialect, tensor::TensorDialect, ub::UBDialect>();
-        registerArithMathSchedulingModels(registry);
+        registerTileIRDialects(registry);
+        registry.insert<emitc::EmitCDialect>();
       });
 }

@@ -2,8 +2,15 @@
 
 #include "ir/ExternalModels.h"
 
+#include "ir/TileASDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 using namespace mlir;
 
@@ -22,4 +29,11 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
     math::Exp2Op::attachInterface<
         ElementwiseSchedulingModel<math::Exp2Op, Exp2Class>>(*ctx);
   });
+}
+
+void tilepipe::registerTileIRDialects(DialectRegistry &registry) {
+  registry.insert<tileas::TileASDialect, arith::ArithDialect, func::FuncDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, ub::UBDialect>();
+  registerArithMathSchedulingModels(registry);
 }

@@ -4,9 +4,20 @@
 #include "report/SVGText.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace tilepipe;
+
+std::string report::numberedPath(llvm::StringRef path, unsigned index,
+                                 unsigned count) {
+  if (count <= 1)
+    return path.str();
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  return (path.drop_back(ext.size()) + "-" + llvm::Twine(index) +
+          (ext.empty() ? llvm::StringRef(".svg") : ext))
+      .str();
+}
 
 llvm::Error
 report::writeSVGFile(llvm::StringRef path,

@@ -43,6 +43,10 @@ inline std::string escapeSVGText(llvm::StringRef text) {
   return out;
 }
 
+/// The file of picture `index` of `count`: `path` itself for one picture,
+/// else FILE-index.EXT (EXT .svg when `path` has none).
+std::string numberedPath(llvm::StringRef path, unsigned index, unsigned count);
+
 /// Writes `path` with `write`, whole or not at all (a partial file is
 /// removed); the error names the path.
 llvm::Error writeSVGFile(llvm::StringRef path,

@@ -12,10 +12,9 @@
 #include "materialize/mlir/LoopPlan.h"
 #include "materialize/mlir/PlanReport.h"
 #include "materialize/mlir/StageCode.h"
+#include "report/SVGText.h"
 
 #include "mlir/IR/Verifier.h"
-
-#include "llvm/Support/Path.h"
 
 #include <set>
 
@@ -66,15 +65,8 @@ struct MaterializeSchedulePass
         continue;
       }
       if (!report.empty()) {
-        std::string path = report;
-        if (loops.size() > 1) {
-          llvm::StringRef ext = llvm::sys::path::extension(report);
-          path = (llvm::StringRef(report).drop_back(ext.size()) + "-" +
-                  llvm::Twine(reportIndex) +
-                  (ext.empty() ? llvm::StringRef(".svg") : ext))
-                     .str();
-        }
-        ++reportIndex;
+        std::string path =
+            report::numberedPath(report, reportIndex++, loops.size());
         std::string title;
         llvm::raw_string_ostream name(title);
         name << "plan of loop at " << loop.getLoc();

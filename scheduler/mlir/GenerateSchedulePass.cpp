@@ -9,6 +9,7 @@
 
 #include "attrs/ResultAttrs.h"
 #include "ir/TileASDialect.h"
+#include "report/SVGText.h"
 #include "report/ScheduleSVG.h"
 #include "scheduler/Driver.h"
 #include "scheduler/exact/ExactOracle.h"
@@ -18,7 +19,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tilepipe {
@@ -152,15 +152,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
 bool GenerateSchedulePass::writeReport(
     scf::ForOp loop, const LoopProblem &lp,
     const sched::ScheduleAnalysis &analysis) {
-  std::string path = report;
-  if (numLoops > 1) {
-    llvm::StringRef stem = llvm::StringRef(report);
-    llvm::StringRef ext = llvm::sys::path::extension(stem);
-    path = (stem.drop_back(ext.size()) + "-" + llvm::Twine(reportIndex) +
-            (ext.empty() ? llvm::StringRef(".svg") : ext))
-               .str();
-  }
-  ++reportIndex;
+  std::string path = report::numberedPath(report, reportIndex++, numLoops);
   std::string title;
   llvm::raw_string_ostream name(title);
   name << "loop at " << loop.getLoc();

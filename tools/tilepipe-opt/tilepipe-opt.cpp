@@ -7,17 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/ExternalModels.h"
-#include "ir/TileASDialect.h"
 #include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -34,12 +26,8 @@ int main(int argc, char **argv) {
   tilepipe::registerTilePipeMaterializePasses();
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tileas::TileASDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::math::MathDialect,
-                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, mlir::ub::UBDialect>();
-  // Other dialects' ops the scheduler understands (docs/adopting.md).
-  tilepipe::registerArithMathSchedulingModels(registry);
+  // With other dialects' ops the scheduler understands (docs/adopting.md).
+  tilepipe::registerTileIRDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tilepipe tile-IR driver\n", registry));
 }

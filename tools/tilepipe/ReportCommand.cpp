@@ -27,13 +27,7 @@
 #include "scheduler/mlir/Passes.h"
 #include "tools/tilepipe/Subcommands.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -163,11 +157,7 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
   }
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tileas::TileASDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::math::MathDialect,
-                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, mlir::ub::UBDialect>();
-  registerArithMathSchedulingModels(registry);
+  registerTileIRDialects(registry);
   mlir::MLIRContext context(registry);
   // One thread: the report is a few loops, and a single-threaded context
   // keeps diagnostics in program order.
