@@ -281,15 +281,19 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     }
     return "-";
   };
+  // Each op's slots ("tma+tp_gnic_rd"), spelled once for width and row.
+  std::vector<std::string> slotText(problem.getNumOps());
   size_t slotsWidth = 5;
-  for (const Operation &op : problem.getOps()) {
-    size_t w = 0;
-    for (unsigned slotId : op.slotIds) {
+  for (OpId id = 0, e = problem.getNumOps(); id < e; ++id) {
+    std::string &text = slotText[id];
+    for (unsigned slotId : problem.getOp(id).slotIds) {
       const target::SlotInfo *info = target ? target->getSlot(slotId) : nullptr;
-      w += (w ? 1 : 0) + (info ? info->name.size()
-                               : std::to_string(slotId).size());
+      text += (text.empty() ? "" : "+") +
+              (info ? info->name : std::to_string(slotId));
     }
-    slotsWidth = std::max(slotsWidth, w);
+    if (text.empty())
+      text = "-";
+    slotsWidth = std::max(slotsWidth, text.size());
   }
   pad("op", opWidth);
   pad("class", classWidth);
@@ -303,30 +307,11 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     pad(op.opClass, classWidth);
     os << llvm::format("%8lld %5u %5u  ", (long long)slot.cycle, slot.stage,
                        slot.order);
-    bool first = true;
-    for (unsigned slotId : op.slotIds) {
-      os << (first ? "" : "+");
-      first = false;
-      const target::SlotInfo *info = target ? target->getSlot(slotId) : nullptr;
-      if (info)
-        os << info->name;
-      else
-        os << slotId;
-    }
-    size_t w = 0;
-    for (unsigned slotId : op.slotIds) {
-      const target::SlotInfo *info = target ? target->getSlot(slotId) : nullptr;
-      w += (w ? 1 : 0) + (info ? info->name.size()
-                               : std::to_string(slotId).size());
-    }
-    if (first)
-      os << "-", w = 1;
-    for (size_t i = w; i < slotsWidth + 2; ++i)
-      os << ' ';
+    pad(slotText[id], slotsWidth);
     os << buffered(id) << "\n";
   }
   BufferedBytes total = bufferedBytes(problem, schedule);
   os << "buffered: smem " << total.smem << " B, tmem " << total.tmem
-     << " B (pipe slots at their minimum depths), registers "
-     << total.registers << " B across stage boundaries\n";
+     << " B (pipe slots at their minimum depths), registers " << total.registers
+     << " B across stage boundaries\n";
 }

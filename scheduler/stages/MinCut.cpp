@@ -20,16 +20,30 @@ struct Windows {
   std::vector<int64_t> lo, hi;
 };
 
+/// What every cut and every propagation reads, built once: the arcs at each
+/// op, and how many same-iteration uses each value has.
+struct CutGraph {
+  std::vector<std::vector<unsigned>> out, in; ///< Arc indices per op.
+  std::vector<unsigned> fanout;
+
+  CutGraph(const Problem &problem, const StageConstraints &c)
+      : out(problem.getNumOps()), in(problem.getNumOps()),
+        fanout(problem.getNumOps(), 0) {
+    for (unsigned i = 0; i < c.arcs.size(); ++i) {
+      out[c.arcs[i].from].push_back(i);
+      in[c.arcs[i].to].push_back(i);
+    }
+    for (const Dependence &d : problem.getDependences())
+      if (d.src != d.dst && d.distance == 0)
+        ++fanout[d.src];
+  }
+};
+
 /// Narrows the windows until every arc holds between them; false when one
 /// empties. A worklist: only the arcs at an op whose window moved are looked
 /// at again.
-bool propagate(const StageConstraints &c, Windows &w) {
+bool propagate(const StageConstraints &c, const CutGraph &graph, Windows &w) {
   const size_t n = w.lo.size();
-  std::vector<std::vector<unsigned>> out(n), in(n);
-  for (unsigned i = 0; i < c.arcs.size(); ++i) {
-    out[c.arcs[i].from].push_back(i);
-    in[c.arcs[i].to].push_back(i);
-  }
   std::vector<unsigned> work(n);
   std::vector<bool> queued(n, true);
   for (unsigned i = 0; i < n; ++i)
@@ -46,14 +60,14 @@ bool propagate(const StageConstraints &c, Windows &w) {
         work.push_back(u);
       }
     };
-    for (unsigned i : out[v]) { // v's lower bound pushes its successors.
+    for (unsigned i : graph.out[v]) { // v's lower bound pushes its successors.
       const StageArc &a = c.arcs[i];
       if (w.lo[v] + a.gap > w.lo[a.to]) {
         w.lo[a.to] = w.lo[v] + a.gap;
         push(a.to);
       }
     }
-    for (unsigned i : in[v]) { // v's upper bound pulls its predecessors.
+    for (unsigned i : graph.in[v]) { // v's upper bound pulls its predecessors.
       const StageArc &a = c.arcs[i];
       if (w.hi[v] - a.gap < w.hi[a.from]) {
         w.hi[a.from] = w.hi[v] - a.gap;
@@ -69,7 +83,7 @@ bool propagate(const StageConstraints &c, Windows &w) {
 
 /// One boundary: the ops that stay before stage `b` (true) and after.
 std::vector<bool> cut(const Problem &problem, const StageConstraints &c,
-                      const Windows &w, int64_t b,
+                      const CutGraph &graph, const Windows &w, int64_t b,
                       const std::vector<double> &weight) {
   using Graph = lemon::SmartDigraph;
   const unsigned n = problem.getNumOps();
@@ -96,15 +110,11 @@ std::vector<bool> cut(const Problem &problem, const StageConstraints &c,
       arc(op[a.to], op[a.from], inf);
   // A value crosses when its producer is before and a use after; the
   // fan-out node makes all its uses crossing cost its bytes once.
-  std::vector<unsigned> fanout(n, 0);
-  for (const Dependence &d : problem.getDependences())
-    if (d.src != d.dst && d.distance == 0)
-      ++fanout[d.src];
   std::vector<Graph::Node> sinkOf(n, lemon::INVALID);
   for (const Dependence &d : problem.getDependences()) {
     if (d.src == d.dst || d.distance != 0 || weight[d.src] == 0)
       continue;
-    double share = weight[d.src] / fanout[d.src];
+    double share = weight[d.src] / graph.fanout[d.src];
     if (sinkOf[d.src] == lemon::INVALID)
       sinkOf[d.src] = g.addNode();
     arc(op[d.src], op[d.dst], share);
@@ -132,13 +142,14 @@ tilepipe::sched::minCutStages(const Problem &problem,
   for (int64_t s : given)
     numStages = std::max(numStages, s + 1);
 
+  CutGraph graph(problem, c);
   Windows initial;
   initial.lo.assign(n, 0);
   initial.hi.assign(n, numStages - 1);
   for (OpId i = 0; i < n; ++i)
     if (c.maxStage[i])
       initial.hi[i] = std::min(initial.hi[i], *c.maxStage[i]);
-  if (!propagate(c, initial))
+  if (!propagate(c, graph, initial))
     return std::nullopt;
 
   // Pipe bytes dominate; register bytes break ties.
@@ -173,14 +184,14 @@ tilepipe::sched::minCutStages(const Problem &problem,
     Windows w = initial;
     bool ok = true;
     for (int64_t b : order) {
-      std::vector<bool> before = cut(problem, c, w, b, weight);
+      std::vector<bool> before = cut(problem, c, graph, w, b, weight);
       for (OpId i = 0; i < n; ++i) {
         if (before[i])
           w.hi[i] = std::min(w.hi[i], b - 1);
         else
           w.lo[i] = std::max(w.lo[i], b);
       }
-      if (!(ok = propagate(c, w)))
+      if (!(ok = propagate(c, graph, w)))
         break;
     }
     if (!ok)
