@@ -19,16 +19,10 @@ It also compiles the same file as the protocol harness for sm_90a
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-NVCC = "/usr/local/cuda/bin/nvcc"
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, **kw)
+from cudalower import NVCC, add_common_arguments, lower, run
 
 
 def ptxas_summary(output):
@@ -39,22 +33,11 @@ def ptxas_summary(output):
 
 
 def check(path, build, include, tmp, harness, quiet):
-    name = os.path.splitext(os.path.basename(path))[0]
-    mat = os.path.join(tmp, name + ".mat.mlir")
-    cu = os.path.join(tmp, name + ".cu")
-    opt = run([os.path.join(build, "bin", "tilepipe-opt"), path,
-               "--tileas-generate-schedule",
-               "--tileas-materialize-schedule=print-plan", "-canonicalize",
-               "-cse", "-o", mat])
-    if opt.returncode:
-        print(f"{name}: tilepipe-opt failed\n{opt.stdout}")
+    lowered = lower(path, build, tmp)
+    if not lowered:
         return 2
-    plan = [int(x) for x in re.findall(r"^smem (\d+) B", opt.stdout, re.M)]
-    tr = run([os.path.join(build, "bin", "tilepipe-translate"),
-              "--tileas-to-cuda", mat, "-o", cu])
-    if tr.returncode:
-        print(f"{name}: tilepipe-translate failed\n{tr.stdout}")
-        return 2
+    name, cu, plan_text = lowered
+    plan = [int(x) for x in re.findall(r"^smem (\d+) B", plan_text, re.M)]
     text = open(cu).read()
     threads = int(re.search(r"__launch_bounds__\((\d+)", text).group(1))
     kernel = re.search(r"void (\w+)\(", text).group(1)
@@ -136,10 +119,7 @@ def check(path, build, include, tmp, harness, quiet):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("files", nargs="+")
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--include", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "cuda", "include"))
+    add_common_arguments(ap)
     ap.add_argument("--harness", action="store_true",
                     help="also compile the sm_90a protocol harness")
     ap.add_argument("--quiet", action="store_true")

@@ -29,12 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-NVCC = "/usr/local/cuda/bin/nvcc"
-
-
-def run(cmd, **kw):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, **kw)
+from cudalower import NVCC, add_common_arguments, lower, run
 
 
 def seed(text, bug):
@@ -51,21 +46,11 @@ def seed(text, bug):
 
 
 def build(path, args, tmp):
-    name = os.path.splitext(os.path.basename(path))[0]
-    mat = os.path.join(tmp, name + ".mat.mlir")
-    cu = os.path.join(tmp, name + ".cu")
+    lowered = lower(path, args.build, tmp)
+    if not lowered:
+        return None
+    name, cu, _ = lowered
     exe = os.path.join(tmp, name + ".harness")
-    steps = [
-        [os.path.join(args.build, "bin", "tilepipe-opt"), path,
-         "--tileas-generate-schedule", "--tileas-materialize-schedule",
-         "-canonicalize", "-cse", "-o", mat],
-        [os.path.join(args.build, "bin", "tilepipe-translate"),
-         "--tileas-to-cuda", mat, "-o", cu]]
-    for cmd in steps:
-        r = run(cmd)
-        if r.returncode:
-            print(f"{name}: {os.path.basename(cmd[0])} failed\n{r.stdout}")
-            return None
     if args.seed_bug:
         seeded = seed(open(cu).read(), args.seed_bug)
         if seeded is None:
@@ -85,10 +70,7 @@ def build(path, args, tmp):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("files", nargs="+")
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--include", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "cuda", "include"))
+    add_common_arguments(ap)
     ap.add_argument("--trips", default="")
     ap.add_argument("--ctas", default="")
     ap.add_argument("--seed-bug", choices=["missing-wait", "wrong-phase"])

@@ -1,0 +1,40 @@
+"""What scripts/cuda-check.py and scripts/harness.py share: a tile-IR file
+through generate, materialize (print-plan), -canonicalize -cse and
+--tileas-to-cuda, and the paths and defaults both use (docs/cuda.md)."""
+import os
+import subprocess
+
+NVCC = "/usr/local/cuda/bin/nvcc"
+INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cuda", "include")
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, **kw)
+
+
+def lower(path, build, tmp):
+    """(name, .cu path, tilepipe-opt's output with the plan), or None after
+    printing which step failed."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    mat = os.path.join(tmp, name + ".mat.mlir")
+    cu = os.path.join(tmp, name + ".cu")
+    opt = run([os.path.join(build, "bin", "tilepipe-opt"), path,
+               "--tileas-generate-schedule",
+               "--tileas-materialize-schedule=print-plan", "-canonicalize",
+               "-cse", "-o", mat])
+    if opt.returncode:
+        print(f"{name}: tilepipe-opt failed\n{opt.stdout}")
+        return None
+    tr = run([os.path.join(build, "bin", "tilepipe-translate"),
+              "--tileas-to-cuda", mat, "-o", cu])
+    if tr.returncode:
+        print(f"{name}: tilepipe-translate failed\n{tr.stdout}")
+        return None
+    return name, cu, opt.stdout
+
+
+def add_common_arguments(ap):
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--include", default=INCLUDE)
