@@ -71,6 +71,8 @@ private:
   unsigned agent = 0; ///< The agent whose code is being emitted.
   Value leader, tid;  ///< Its elected thread, its thread index.
   bool broken = false;
+  /// The current agent's copies of register tiles made outside the agents.
+  DenseMap<Value, Value> agentValues;
   /// Ops already emitted as part of an earlier op's call.
   llvm::SmallPtrSet<Operation *, 4> fused;
   /// The current agent's lock count per mbarrier mutex.
@@ -132,6 +134,7 @@ private:
   }
 
   Value lookup(Location loc, Value v);
+  Value makeAgentValue(Location loc, Value v);
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
   LogicalResult emitAgent(unsigned index, Block *body);
@@ -191,6 +194,28 @@ FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
 }
 
 Value KernelEmitter::lookup(Location loc, Value v) {
+  // A tile passed in maps to its pointer; its uses read the rows.
+  bool tileParam =
+      isa<BlockArgument>(v) &&
+      cast<BlockArgument>(v).getOwner()->getParentOp() == func.getOperation() &&
+      isa<RankedTensorType>(v.getType());
+  if (!tileParam)
+    if (Value m = map.lookup(v))
+      return m;
+  // Register tiles from outside the agents (tiles passed in, splat
+  // constants) take the fragment size of the agent that uses them, so each
+  // agent makes its own once, at its start, where every use sees it.
+  if (Value m = agentValues.lookup(v))
+    return m;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(leader.getDefiningOp());
+  Value made = makeAgentValue(loc, v);
+  if (made)
+    agentValues[v] = made;
+  return made;
+}
+
+Value KernelEmitter::makeAgentValue(Location loc, Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v);
       arg && arg.getOwner()->getParentOp() == func.getOperation() &&
       isa<RankedTensorType>(v.getType())) {
@@ -206,10 +231,6 @@ Value KernelEmitter::lookup(Location loc, Value v) {
                 {std::to_string(cols), elementName(tensor.getElementType()),
                  std::to_string(*n)});
   }
-  if (Value m = map.lookup(v))
-    return m;
-  // Splat constants are made where they are used: their fragment size
-  // depends on the agent that uses them.
   if (auto cst = v.getDefiningOp<arith::ConstantOp>())
     if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
       if (dense.isSplat()) {
@@ -913,6 +934,7 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
       b.getI32Type(),
       llvm::formatv("(int(threadIdx.x) - {0})", a.firstWarp * 32).str());
   leader = call(i1(), "tp::elect_leader", {intLit(a.firstWarp)});
+  agentValues.clear();
   // Each mbarrier mutex counts this agent's locks (the wait parity).
   mutexLocks.clear();
   for (Operation *create : layout.mutexOrder)
