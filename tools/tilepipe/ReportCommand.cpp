@@ -98,10 +98,10 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
   ReportOptions options;
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
-    auto next = [&](StringRef name) -> std::optional<std::string> {
+    // The value of a two-word option (`-o FILE`).
+    auto next = [&]() -> std::optional<std::string> {
       if (i + 1 == argc)
         return std::nullopt;
-      (void)name;
       return std::string(argv[++i]);
     };
     if (arg == "--help" || arg == "-h") {
@@ -109,7 +109,7 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
       return ExitOk;
     }
     if (arg == "-o") {
-      std::optional<std::string> v = next(arg);
+      std::optional<std::string> v = next();
       if (!v || v->empty())
         return usageError("-o needs a file name");
       options.output = *v;
@@ -123,7 +123,7 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
                           "' (expected html or svg)");
     } else if (arg == "--target" || arg.starts_with("--target=")) {
       std::optional<std::string> v =
-          arg.consume_front("--target=") ? std::optional(arg.str()) : next(arg);
+          arg.consume_front("--target=") ? std::optional(arg.str()) : next();
       if (!v || v->empty())
         return usageError("--target needs a file name");
       options.targetFile = *v;
