@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 OPT := $(BUILD)/bin/tilepipe-opt
 EXAMPLES := $(sort $(wildcard examples/*.mlir))
 
-.PHONY: all deps deps-fuzz configure build tools run test test-sanitize fuzz bench harness clean format
+.PHONY: all deps deps-fuzz configure build tools run test test-sanitize fuzz bench harness gpu-check clean format
 
 all: build
 
@@ -68,6 +68,15 @@ fuzz: deps
 # (HARNESS_ARGS, e.g. --seed-bug wrong-phase).
 harness: tools
 	@python3 scripts/harness.py --build $(BUILD) $(HARNESS_ARGS) $(EXAMPLES)
+
+# Every GPU check in one run (scripts/gpu-check.py): the numeric checks on the
+# GPU, the protocol harness clean and with seeded bugs, and the GEMM against
+# cuBLAS; results in $(BUILD)/gpu-check.json. Without a CUDA device the script
+# prints "skipped: no CUDA device" and exits 77, which is a pass here: a
+# machine without a GPU has nothing to check, and `make gpu-check` must not
+# fail on it.
+gpu-check: tools
+	@python3 scripts/gpu-check.py --build $(BUILD) || test $$? -eq 77
 
 bench: build
 	@cmake --build $(BUILD) --target bench-all

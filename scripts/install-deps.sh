@@ -2,7 +2,7 @@
 # Installs the Debian packages tilepipe needs. Quick no-op when all are present.
 set -euo pipefail
 pkgs=(llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools libabsl-dev libgtest-dev
-      libbenchmark-dev libz3-dev libcadical-dev libpugixml-dev liblemon-dev librsvg2-bin cmake ninja-build g++ python3 zlib1g-dev libzstd-dev)
+      libbenchmark-dev libz3-dev libcadical-dev libpugixml-dev liblemon-dev librsvg2-bin cmake ninja-build g++ python3 python3-venv zlib1g-dev libzstd-dev)
 # `--with-fuzz` (make test): also clang-19 and its libFuzzer runtime, for the
 # fuzz smoke run (docs/fuzzing.md); `make run` does not need them.
 if [ "${1:-}" = "--with-fuzz" ]; then

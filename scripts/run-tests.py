@@ -143,6 +143,13 @@ def main():
                 p, f = run_gtest(binary, tmp)
                 passed += p
                 failed += f
+        # The numeric checks' numpy lives in a virtual environment under the
+        # build folder; lit reports those tests unsupported without it.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import testvenv
+        _, reason = testvenv.ensure(args.build)
+        if reason:
+            print(f"numeric tests: skipped ({reason})")
         p, f = run_lit(args.build, tmp)
         passed += p
         failed += f

@@ -24,3 +24,14 @@ config.substitutions.append(("%tilepipe_obj", config.tilepipe_obj_root))
 if config.tilepipe_have_cuda == "ON" and os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", "/usr/local/cuda/bin/nvcc"))
+
+# The numeric checks run the translated kernels and compare with references
+# computed by numpy, from the virtual environment scripts/testvenv.py makes
+# under the build folder (never the core build's dependency).
+_venv_python = os.path.join(config.tilepipe_obj_root, "venv", "bin", "python")
+if os.path.exists(_venv_python):
+    import subprocess
+    if subprocess.run([_venv_python, "-c", "import numpy"], stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("numpy")
+        config.substitutions.append(("%numpy_python", _venv_python))

@@ -1,0 +1,590 @@
+#!/usr/bin/env python3
+"""Every check that needs a GPU, in one run (`make gpu-check`; docs/cuda.md).
+
+  scripts/gpu-check.py [--build DIR] [--steps numcheck,harness,timing]
+                       [--size 8192] [--repeat 20] [--json FILE] [-v]
+
+Steps, each ending in one verdict line:
+  numcheck  scripts/numcheck.py --mode gpu --compare-cpu (the translated
+            kernels on the GPU and on the CPU emulator, both against the
+            float64 reference), in the test venv (scripts/testvenv.py).
+            sm_100 only: the kernels are built for sm_100a (tcgen05).
+  harness   scripts/harness.py on examples/*.mlir: clean (every run clean),
+            then --seed-bug missing-wait and --seed-bug wrong-phase (every
+            kernel's seeded bug caught). Runs on sm_90a and sm_100a.
+  timing    cuBLAS (bench/gpu/cublas_gemm.cu --check) and the translated
+            examples/gemm_mainloop.mlir kernel (sm_100 only), both on
+            M = N = K = --size, bf16 in, fp32 accumulate, bf16 out; TFLOP/s
+            of each and their ratio, each result checked on sampled elements
+            against a float64 dot product.
+
+Results go to build/gpu-check.json (--json), full step outputs to
+build/gpu-check/*.log, and a Markdown table for docs/cuda.md to stdout.
+
+The whole run must fit a lent device's 10-minute command limit; when it does
+not, run the steps one at a time (--steps numcheck, --steps harness,
+--steps timing, each with its own --json).
+
+Exit status: 0 every step passed (a step skipped because the device lacks
+sm_100 counts as passed); 1 a step failed or could not run; 2 usage;
+77 skipped: no CUDA Toolkit or no CUDA device (make gpu-check turns 77 into
+0, after the message).
+"""
+import argparse
+import contextlib
+import glob
+import io
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cudalower import INCLUDE, NVCC, lower  # noqa: E402
+
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPTS = os.path.join(SRC, "scripts")
+SKIPPED = 77
+STEPS = ["numcheck", "harness", "timing"]
+
+# examples/gemm_mainloop.mlir's CTA tile (descC is 128x256): its launch grid
+# is ceil(M / 128) x ceil(N / 256), as test/numeric/specs.py's Gemm says.
+GEMM_MLIR = os.path.join(SRC, "examples", "gemm_mainloop.mlir")
+GEMM_TILE_M, GEMM_TILE_N = 128, 256
+
+# The device probe: cudaGetDeviceCount through the same runtime the checks
+# link, so "a device" means one our binaries can use (nvidia-smi can list a
+# GPU that an old driver cannot run CUDA 13 code on). 77 when there is none.
+PROBE_CU = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+int main() {
+  int n = 0, driver = 0, runtime = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n == 0) {
+    std::printf("%s\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    return 77;
+  }
+  cudaDeviceProp p;
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
+    std::printf("cudaGetDeviceProperties failed\n");
+    return 77;
+  }
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::printf("{\"count\": %d, \"name\": \"%s\", \"major\": %d, \"minor\": %d, "
+              "\"sms\": %d, \"driver\": %d, \"runtime\": %d}\n",
+              n, p.name, p.major, p.minor, p.multiProcessorCount, driver, runtime);
+  return 0;
+}
+"""
+
+
+def sh(cmd, timeout=None, **kw):
+    """(exit status, stdout+stderr); a timeout is status 124 with a note."""
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, errors="replace", timeout=timeout, **kw)
+        return r.returncode, r.stdout
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or ""
+        if isinstance(out, bytes):
+            out = out.decode(errors="replace")
+        return 124, out + f"\n(timed out after {timeout} s)\n"
+
+
+def json_lines(text):
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass
+    return out
+
+
+def tail(text, n=12):
+    return "\n".join(text.rstrip().splitlines()[-n:])
+
+
+def first_errors(text, n=2):
+    """A compiler's first error lines (its last lines are only "Compilation
+    aborted"), or the tail when it printed none."""
+    errs = [l.strip() for l in text.splitlines() if re.search(r"\berror\b", l)]
+    return "\n".join(errs[:n]) if errs else tail(text, n)
+
+
+class Checker:
+    def __init__(self, args):
+        self.args = args
+        # Absolute: numcheck.py and harness.py run from the source root.
+        self.build = os.path.abspath(args.build)
+        self.work = os.path.join(self.build, "gpu-check")
+        os.makedirs(self.work, exist_ok=True)
+        self.results = []  # one dict per verdict line
+        self.device = None
+        self.timing = {}
+
+    # --- output -----------------------------------------------------------
+
+    def log(self, name, text):
+        path = os.path.join(self.work, name + ".log")
+        with open(path, "w") as f:
+            f.write(text)
+        if self.args.verbose:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return path
+
+    def verdict(self, step, status, summary, **details):
+        """status: pass, fail (the check ran and found a problem), error (it
+        could not run), skip (not applicable to this device). One line, so
+        that it is one row of the Markdown table."""
+        summary = " / ".join(l.strip() for l in summary.splitlines() if l.strip())
+        self.results.append(dict(step=step, status=status, summary=summary, **details))
+        print(f"{step}: {status.upper()}: {summary}", flush=True)
+
+    # --- device -------------------------------------------------------------
+
+    def find_device(self):
+        """(device dict, None) or (None, why there is none)."""
+        smi = shutil.which("nvidia-smi")
+        smi_note = "nvidia-smi not found"
+        if smi:
+            rc, out = sh([smi, "-L"], timeout=20)
+            if rc != 0 or not re.search(r"^GPU \d+:", out, re.M):
+                first = (out.strip().splitlines() or ["no output"])[0]
+                return None, f"nvidia-smi -L lists no GPU: {first}"
+            smi_note = None
+        probe_cu = os.path.join(self.work, "probe.cu")
+        probe = os.path.join(self.work, "probe")
+        # Rebuilt only when the source changed: the probe is the part of a
+        # no-device run that takes time (nvcc, about 3 s).
+        fresh = (os.path.exists(probe) and os.path.exists(probe_cu)
+                 and open(probe_cu).read() == PROBE_CU)
+        if not fresh:
+            with open(probe_cu, "w") as f:
+                f.write(PROBE_CU)
+            rc, out = sh([NVCC, "-std=c++17", probe_cu, "-o", probe], timeout=120)
+            if rc:
+                return None, f"the device probe did not build: {first_errors(out)}"
+        rc, out = sh([probe], timeout=60)
+        if rc == SKIPPED:
+            why = out.strip() or "no device"
+            return None, f"cudaGetDeviceCount: {why}" + (f"; {smi_note}" if smi_note else "")
+        found = json_lines(out)
+        if rc or not found:
+            return None, f"the device probe failed (exit {rc}): {tail(out, 3)}"
+        return found[0], None
+
+    def sm(self):
+        return f"sm_{self.device['major']}{self.device['minor']}"
+
+    def sm100(self):
+        """None when the sm_100a kernels can run here, else why not."""
+        major, minor = self.device["major"], self.device["minor"]
+        if (major, minor) == (10, 0):
+            return None
+        if major == 9:
+            return "skipped on sm_90 (tcgen05 needs sm_100)"
+        # sm_100a code (the 'a' features) runs on compute capability 10.0
+        # only, not on 10.3 (B300) or 12.x.
+        return (f"skipped on {self.sm()} (built for sm_100a, which runs only on "
+                f"compute capability 10.0)")
+
+    def tools_missing(self):
+        need = [os.path.join(self.build, "bin", t) for t in ("tilepipe-opt", "tilepipe-translate")]
+        gone = [p for p in need if not os.path.exists(p)]
+        return f"{', '.join(gone)} not built (make tools)" if gone else None
+
+    # --- a. numeric checks on the GPU ----------------------------------------
+
+    def step_numcheck(self):
+        step = "numcheck"
+        why = self.sm100()
+        if why:
+            self.verdict(step, "skip", f"numeric check on the GPU: {why}")
+            return
+        import testvenv
+        python, reason = testvenv.ensure(self.build)
+        if not python:
+            self.verdict(step, "error", f"no test venv ({reason}); build it with "
+                         f"`python3 scripts/testvenv.py {self.build}` where pip can "
+                         f"reach the index and carry {self.build}/venv")
+            return
+        cmd = [python, os.path.join(SCRIPTS, "numcheck.py"), "--mode", "gpu",
+               "--compare-cpu", "--build", self.build]
+        start = time.time()
+        rc, out = sh(cmd, timeout=self.args.timeout, cwd=SRC)
+        secs = time.time() - start
+        logf = self.log("numcheck", out)
+        # numcheck.py's per-kernel lines: "NAME: A of B runs match the
+        # reference", or "NAME: gpu|cpu build failed" before the compiler's
+        # output.
+        summary = [l for l in out.splitlines()
+                   if re.search(r": \d+ of \d+ runs\b|^\S+: \w+ build failed", l)]
+        for line in summary:
+            print(f"  {line}")
+        if "unrecognized arguments" in out:
+            self.verdict(step, "error", "numcheck.py does not accept --mode gpu "
+                         f"--compare-cpu yet ({tail(out, 1)})", log=logf)
+        elif rc == 0:
+            self.verdict(step, "pass", "; ".join(summary) or "exit 0",
+                         seconds=round(secs, 1), log=logf, lines=summary)
+        else:
+            bad = [l for l in out.splitlines() if re.search(r"MISMATCH|FAIL", l)][:5]
+            for line in bad or first_errors(out, 5).splitlines():
+                print(f"  {line}")
+            status = "fail" if rc == 1 else "error"
+            self.verdict(step, status, f"numcheck.py exit {rc}"
+                         + (f": {'; '.join(summary)}" if summary else f" (see {logf})"),
+                         seconds=round(secs, 1), log=logf, lines=summary + bad)
+
+    # --- b. the protocol harness ----------------------------------------------
+
+    def step_harness(self):
+        examples = sorted(glob.glob(os.path.join(SRC, "examples", "*.mlir")))
+        for bug in [None, "missing-wait", "wrong-phase"]:
+            step = "harness" + (f" --seed-bug {bug}" if bug else " (clean)")
+            cmd = [sys.executable, os.path.join(SCRIPTS, "harness.py"),
+                   "--build", self.build] + (["--seed-bug", bug] if bug else []) + examples
+            start = time.time()
+            rc, out = sh(cmd, timeout=self.args.timeout, cwd=SRC)
+            secs = time.time() - start
+            logf = self.log("harness-" + (bug or "clean"), out)
+            # harness.py's per-kernel lines (see its main): "NAME: A of B runs
+            # clean", "NAME: seeded BUG: caught|NOT CAUGHT (...)", "NAME:
+            # built; not run (no CUDA device)", "NAME: HANG: ...", and the
+            # build failures "NAME: nvcc failed", "NAME: tilepipe-... failed",
+            # "NAME: no consumer wait to plant the bug in".
+            lines = [l for l in out.splitlines() if re.match(
+                r"^[\w.-]+: (\d+ of \d+ runs clean|seeded |built; not run|HANG|"
+                r"nvcc failed|tilepipe-\S+ failed|no consumer wait)", l)]
+            for line in lines:
+                print(f"  {line}")
+            per_kernel = {}
+            for line in lines:
+                name, _, rest = line.partition(": ")
+                per_kernel.setdefault(name, []).append(rest)
+            if bug:
+                good = [n for n, r in per_kernel.items() if any(": caught" in x for x in r)]
+            else:
+                good = [n for n, r in per_kernel.items()
+                        if any(re.match(r"(\d+) of \1 runs clean", x) and not x.startswith("0 of")
+                               for x in r)]
+            # Every example must appear and pass; harness.py's exit status
+            # (1 a check failed, 2 a step failed) must agree.
+            want = [os.path.splitext(os.path.basename(e))[0] for e in examples]
+            ok = rc == 0 and sorted(good) == sorted(want)
+            what = "caught" if bug else "clean"
+            summary = f"{len(good)} of {len(want)} kernels {what}"
+            if "not run (no CUDA device)" in out:
+                summary += "; the harness found no CUDA device"
+            if rc == 124:
+                summary += f"; timed out after {self.args.timeout} s"
+            elif rc:
+                summary += f"; harness.py exit {rc}"
+            if not ok and not lines:
+                for line in tail(out).splitlines():
+                    print(f"  {line}")
+            self.verdict(step, "pass" if ok else ("fail" if rc in (0, 1) else "error"),
+                         summary + f" ({secs:.0f} s)", kernels=per_kernel, log=logf,
+                         seconds=round(secs, 1))
+
+    # --- c. timings -------------------------------------------------------------
+
+    def nvcc_rpath(self):
+        # The binaries find libcublas wherever this nvcc's toolkit keeps it,
+        # whether or not the loader's configuration lists that folder.
+        root = os.path.dirname(os.path.dirname(os.path.realpath(NVCC)))
+        return [f"-Xlinker=-rpath={os.path.join(root, d)}" for d in ("lib64", "lib")]
+
+    def step_timing(self):
+        n = self.args.size
+        flops = 2.0 * n * n * n
+        cublas = self.time_cublas(n, flops)
+        why = self.sm100()
+        if why:
+            self.verdict("timing tilepipe", "skip", f"tilepipe kernel: {why}")
+            tile = None
+        else:
+            tile = self.time_tilepipe(n, flops)
+        if cublas and tile:
+            ratio = cublas["ms"] / tile["ms"]  # same FLOPs: the TFLOP/s ratio
+            self.timing["ratio"] = round(ratio, 3)
+            print(f"tilepipe / cuBLAS: {ratio:.2f} ({tile['tflops']:.0f} vs "
+                  f"{cublas['tflops']:.0f} TFLOP/s at M = N = K = {n})")
+
+    def time_cublas(self, n, flops):
+        step = "timing cublas"
+        exe = os.path.join(self.work, "cublas_gemm")
+        src = os.path.join(SRC, "bench", "gpu", "cublas_gemm.cu")
+        rc, out = sh([NVCC, "-std=c++17", "-O2", src, "-lcublas", "-o", exe]
+                     + self.nvcc_rpath(), timeout=300)
+        if rc:
+            self.log("cublas-build", out)
+            self.verdict(step, "error", f"nvcc cublas_gemm.cu failed: {first_errors(out)}")
+            return None
+        rc, out = sh([exe, str(n), str(n), str(n), "--check",
+                      "--iters", str(self.args.repeat)], timeout=self.args.timeout)
+        logf = self.log("cublas", out)
+        found = [j for j in json_lines(out) if j.get("library") == "cublas"]
+        if rc or not found:
+            self.verdict(step, "fail" if rc == 1 else "error",
+                         f"cublas_gemm exit {rc}: {tail(out, 3)}", log=logf)
+            return None
+        res = found[0]
+        self.timing["cublas"] = res
+        self.verdict(step, "pass", f"cuBLAS {n}^3 bf16: {res['ms']:.3f} ms, "
+                     f"{res['tflops']:.0f} TFLOP/s (check: {res.get('check')}, "
+                     f"{res.get('samples')} samples)", result=res)
+        return res
+
+    def time_tilepipe(self, n, flops):
+        step = "timing tilepipe"
+        missing = self.tools_missing()
+        if missing:
+            self.verdict(step, "error", missing)
+            return None
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            lowered = lower(GEMM_MLIR, self.build, self.work)
+        if not lowered:
+            self.log("tilepipe-lower", buf.getvalue())
+            self.verdict(step, "error", f"lowering gemm_mainloop.mlir failed: "
+                         f"{tail(buf.getvalue(), 3)}")
+            return None
+        _, cu, _ = lowered
+        exe = os.path.join(self.work, "gemm_mainloop.gpu")
+        rc, out = sh([NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_100a,code=sm_100a",
+                      "-DTILEPIPE_MAIN", "-I", self.args.include, cu, "-o", exe], timeout=300)
+        if rc:
+            logf = self.log("tilepipe-build", out)
+            self.verdict(step, "error", f"nvcc -DTILEPIPE_MAIN sm_100a failed "
+                         f"(see {logf}): {first_errors(out, 1)}")
+            return None
+        # Inputs through the generated main's interface (numcheck.py's
+        # run_problem): NAME=FILE.npy per tensor (float32, bf16-exact, the
+        # launcher converts), scalars as NAME=VALUE, --out/--shape per output,
+        # --grid, and --repeat N for the timed launches. The names are those
+        # test/numeric/specs.py's Gemm passes (A, B, K; output C).
+        data = os.path.join(self.work, "data")
+        os.makedirs(data, exist_ok=True)
+        a_path, b_path, c_path = (os.path.join(data, x + ".npy") for x in "ABC")
+        a_gen = PeriodicBf16(1, n * n)
+        b_gen = PeriodicBf16(2, n * n)
+        try:
+            a_gen.write_npy(a_path, (n, n))
+            b_gen.write_npy(b_path, (n, n))
+            if os.path.exists(c_path):
+                os.remove(c_path)
+            grid = f"{-(-n // GEMM_TILE_M)},{-(-n // GEMM_TILE_N)},1"
+            cmd = [exe, f"A={a_path}", f"B={b_path}", f"K={n}",
+                   "--out", f"C={c_path}", "--shape", f"C={n},{n}",
+                   "--grid", grid, "--repeat", str(self.args.repeat)]
+            rc, out = sh(cmd, timeout=self.args.timeout)
+            logf = self.log("tilepipe", " ".join(cmd) + "\n" + out)
+            timed = [j for j in json_lines(out) if "ms" in j]
+            if rc or not timed:
+                hint = ("" if timed else
+                        "; it printed no JSON line with \"ms\" (does the generated "
+                        "main take --repeat yet?)")
+                self.verdict(step, "fail" if rc == 1 else "error",
+                             f"gemm_mainloop.gpu exit {rc}{hint}: {tail(out, 3)}", log=logf)
+                return None
+            ms = float(timed[-1]["ms"])
+            check = sample_check(c_path, a_gen, b_gen, n, self.args.samples)
+        finally:
+            for p in (a_path, b_path, c_path):
+                if os.path.exists(p):
+                    os.remove(p)
+        res = {"kernel": "gemm_mainloop", "m": n, "n": n, "k": n, "ms": ms,
+               "tflops": round(flops / (ms * 1e-3) / 1e12, 1), "repeat": self.args.repeat,
+               **check}
+        self.timing["tilepipe"] = res
+        status = "pass" if check["check"] == "pass" else "fail"
+        self.verdict(step, status, f"tilepipe gemm_mainloop {n}^3 bf16: {ms:.3f} ms, "
+                     f"{res['tflops']:.0f} TFLOP/s (check: {check['check']}, "
+                     f"{check['samples']} samples{check.get('note', '')})", result=res)
+        return res if status == "pass" else None
+
+    # --- d. report -------------------------------------------------------------
+
+    def markdown(self):
+        d = self.device
+        rows = [("device", f"{d['name']} ({self.sm()}, {d['sms']} SMs; driver {d['driver']}, "
+                           f"runtime {d['runtime']})")]
+        for r in self.results:
+            rows.append((r["step"], f"{r['status']}: {r['summary']}".replace("|", "\\|")))
+        if "ratio" in self.timing:
+            rows.append(("tilepipe / cuBLAS", f"{self.timing['ratio']:.2f}"))
+        out = [f"GPU checks ({time.strftime('%Y-%m-%d')}, `make gpu-check`):", "",
+               "| check | result |", "|---|---|"]
+        out += [f"| {a} | {b} |" for a, b in rows]
+        return "\n".join(out)
+
+
+class PeriodicBf16:
+    """A long stream of bf16-exact values in [-1, 1): a random block of a
+    prime length repeated. Pure Python (the system python3 has no numpy) and
+    fast for 64 M elements; the odd period makes every row of an 8192-wide
+    matrix a different shift, so a kernel that reads the wrong row or column
+    still gets a wrong answer. Element e is block[e % period]."""
+
+    PERIOD = 65521
+
+    def __init__(self, seed, count):
+        rng = random.Random(seed)
+        self.count = count
+        self.block = [bf16_round(rng.uniform(-1.0, 1.0)) for _ in range(self.PERIOD)]
+
+    def at(self, e):
+        return self.block[e % self.PERIOD]
+
+    def write_npy(self, path, shape):
+        header = ("{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }"
+                  % ", ".join(map(str, shape)))
+        pad = 64 - (10 + len(header) + 1) % 64
+        header = header + " " * pad + "\n"
+        raw = struct.pack(f"<{self.PERIOD}f", *self.block)
+        whole, rest = divmod(self.count, self.PERIOD)
+        with open(path, "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+            chunk = raw * 64
+            for _ in range(whole // 64):
+                f.write(chunk)
+            f.write(raw * (whole % 64))
+            f.write(raw[:4 * rest])
+
+
+def bf16_round(x):
+    """float -> the nearest bf16 (ties to even), as a Python float."""
+    u = struct.unpack("<I", struct.pack("<f", x))[0]
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", u))[0]
+
+
+def read_npy_f4(path, indices):
+    """The float32 elements at flat `indices` of a C-order '<f4' .npy file."""
+    with open(path, "rb") as f:
+        pre = f.read(10)
+        if pre[:6] != b"\x93NUMPY":
+            raise ValueError(f"{path}: not a .npy file")
+        if pre[6] == 1:
+            hlen = struct.unpack("<H", pre[8:10])[0]
+            start = 10 + hlen
+        else:
+            hlen = struct.unpack("<I", pre[8:10] + f.read(2))[0]
+            start = 12 + hlen
+        f.seek(0)
+        header = f.read(start).decode("latin1")
+        if "'<f4'" not in header:
+            raise ValueError(f"{path}: expected float32 ('<f4'), header {header.strip()}")
+        out = []
+        for i in indices:
+            f.seek(start + 4 * i)
+            out.append(struct.unpack("<f", f.read(4))[0])
+        return out
+
+
+def sample_check(c_path, a_gen, b_gen, n, samples):
+    """C = A B^T on sampled elements (the corners, then random) against a
+    float64 dot product, with cublas_gemm.cu's bound: 2^-8 |ref| (one bf16
+    rounding of the result, doubled) + 1e-5 sum |a_i b_i| (fp32
+    accumulation)."""
+    rng = random.Random(3)
+    picks = [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)]
+    picks += [(rng.randrange(n), rng.randrange(n)) for _ in range(max(0, samples - 4))]
+    try:
+        got = read_npy_f4(c_path, [i * n + j for i, j in picks])
+    except (OSError, ValueError, struct.error) as e:
+        return {"check": "fail", "samples": 0, "note": f"; C not readable: {e}"}
+    bad, max_err, first = 0, 0.0, None
+    for (i, j), g in zip(picks, got):
+        ref = mag = 0.0
+        for p in range(n):
+            prod = a_gen.at(i * n + p) * b_gen.at(j * n + p)
+            ref += prod
+            mag += abs(prod)
+        err = abs(g - ref)
+        if not err <= 2.0 ** -8 * abs(ref) + 1e-5 * mag + 1e-6:  # NaN fails
+            bad += 1
+            first = first or f"; first C[{i}][{j}] = {g!r}, want {ref!r}"
+        elif err > max_err:
+            max_err = err
+    res = {"check": "pass" if bad == 0 else "fail", "samples": len(picks), "bad": bad,
+           "max_abs_err": max_err}
+    if first:
+        res["note"] = f", {bad} differ{first}"
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--include", default=INCLUDE)
+    ap.add_argument("--steps", default=",".join(STEPS),
+                    help="comma-separated subset of " + ",".join(STEPS))
+    ap.add_argument("--size", type=int, default=8192, help="M = N = K of the timings")
+    ap.add_argument("--repeat", type=int, default=20, help="timed launches per GEMM")
+    ap.add_argument("--samples", type=int, default=256,
+                    help="elements of the tilepipe GEMM checked against float64")
+    ap.add_argument("--timeout", type=int, default=600, help="seconds per command")
+    ap.add_argument("--json", help="where the results go (default BUILD/gpu-check.json)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every step's output")
+    args = ap.parse_args()
+    steps = [s for s in args.steps.split(",") if s]
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        ap.error(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STEPS)}")
+    if args.size <= 0 or args.repeat <= 0 or args.samples < 4:
+        ap.error("--size and --repeat must be positive, --samples at least 4")
+    json_path = args.json or os.path.join(args.build, "gpu-check.json")
+
+    def skip(why):
+        print(f"gpu-check: skipped: {why}")
+        os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
+        with open(json_path, "w") as f:
+            json.dump({"skipped": why, "when": time.strftime("%Y-%m-%dT%H:%M:%S")}, f)
+            f.write("\n")
+        return SKIPPED
+
+    if not os.path.exists(NVCC):
+        return skip(f"no CUDA Toolkit ({NVCC} not found)")
+    checker = Checker(args)
+    device, why = checker.find_device()
+    if not device:
+        return skip(f"no CUDA device ({why})")
+    checker.device = device
+    print(f"gpu-check: {device['name']} ({checker.sm()}, {device['sms']} SMs), "
+          f"steps {', '.join(steps)}", flush=True)
+    start = time.time()
+    for step in steps:
+        print(f"== {step}", flush=True)
+        getattr(checker, "step_" + step)()
+    failed = [r for r in checker.results if r["status"] in ("fail", "error")]
+    report = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "device": device,
+              "steps": checker.results, "timing": checker.timing,
+              "seconds": round(time.time() - start, 1), "ok": not failed}
+    with open(json_path, "w") as f:
+        json.dump(report, f, indent=1)
+        f.write("\n")
+    print()
+    print(checker.markdown())
+    print()
+    passed = sum(r["status"] == "pass" for r in checker.results)
+    skipped = sum(r["status"] == "skip" for r in checker.results)
+    print(f"gpu-check: {passed} passed, {len(failed)} failed, {skipped} skipped "
+          f"({report['seconds']:.0f} s); results in {json_path}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

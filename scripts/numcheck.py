@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Runs translated kernels on the CPU emulator and compares every output with
+a reference computed independently in float64 (docs/cpu-emulation.md).
+
+Per kernel spec (test/numeric/specs.py): the tile IR goes through generate,
+materialize, -canonicalize -cse and --tileas-to-cuda; g++ compiles the .cu
+with -DTILEPIPE_CPU -DTILEPIPE_MAIN (the kernel, its generated launcher and
+main, the emulator); each problem of the spec (trip counts 0, 1, 2, depth,
+depth + 1 and >= 64, several CTAs, M and N multiples of the tile and not)
+gets random inputs as .npy files, runs, and its outputs are compared with the
+spec's reference within the tolerance the spec states per data type.
+
+Prints one line per run and a summary per kernel; exit 1 on any mismatch,
+fault or deadlock, 2 when a step fails to run.
+Needs numpy (scripts/testvenv.py makes the environment)."""
+import argparse
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cudalower import INCLUDE, NVCC, lower, run  # noqa: E402
+
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CXX = os.environ.get("CXX", "g++")
+
+
+def load_specs(path):
+    spec = importlib.util.spec_from_file_location("specs", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.SPECS
+
+
+def compile_kernel(cu, exe, include, mode):
+    """The same .cu file, its launcher and main: g++ against the CPU emulator,
+    or nvcc for sm_100a (the GPU check)."""
+    if mode == "gpu":
+        cmd = [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_100a,code=sm_100a",
+               "-DTILEPIPE_MAIN", "-I", include, cu, "-o", exe]
+    else:
+        cmd = [CXX, "-std=c++17", "-O1", "-g0", "-x", "c++", "-DTILEPIPE_CPU",
+               "-DTILEPIPE_MAIN", "-I", include, cu, "-o", exe]
+    return run(cmd)
+
+
+def compare(name, got, ref, tol):
+    """(ok, note) with the spec's per-type tolerance: |got - ref| <= atol +
+    rtol * |ref| elementwise, or the spec's own elementwise bound when its
+    reference comes with one; NaN never matches."""
+    bound = None
+    if isinstance(ref, tuple):  # (reference, elementwise bound) from the spec
+        ref, bound = ref
+    if got.shape != ref.shape:
+        return False, f"shape {got.shape} != reference {ref.shape}"
+    err = np.abs(got.astype(np.float64) - ref)
+    if bound is None:
+        atol, rtol = tol
+        bound = atol + rtol * np.abs(ref)
+    bad = ~(err <= bound)
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        return False, (f"{int(bad.sum())} of {bad.size} elements of {name} differ; first at "
+                       f"{idx}: got {float(got[idx])!r}, want {float(ref[idx])!r} "
+                       f"(allowed {float(bound[idx]):.3g})")
+    return True, f"max |err| {float(err.max()) if err.size else 0.0:.3g}"
+
+
+def run_problem(exe, spec, problem, tmp, seed, emu_seed, timeout):
+    rng = np.random.default_rng(seed)
+    inputs = spec.inputs(rng, problem)
+    args = [exe]
+    for name, arr in inputs.items():
+        path = os.path.join(tmp, f"in_{name}.npy")
+        np.save(path, arr)
+        args.append(f"{name}={path}")
+    for name, value in spec.scalars(problem).items():
+        args.append(f"{name}={value}")
+    outs = spec.outputs(problem)
+    for name, shape in outs.items():
+        path = os.path.join(tmp, f"out_{name}.npy")
+        if os.path.exists(path):
+            os.remove(path)
+        args += ["--out", f"{name}={path}", "--shape", f"{name}={','.join(map(str, shape))}"]
+    args += ["--grid", ",".join(map(str, spec.grid(problem))), "--seed", str(emu_seed)]
+    start = time.time()
+    try:
+        proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, f"timed out after {timeout} s", time.time() - start
+    secs = time.time() - start
+    if proc.returncode:
+        return False, f"exit {proc.returncode}:\n{proc.stdout.strip()}", secs
+    ref = spec.reference(inputs, problem)
+    notes = []
+    for name in outs:
+        got = np.load(os.path.join(tmp, f"out_{name}.npy"))
+        ok, note = compare(name, got, ref[name], spec.tolerance[name])
+        if not ok:
+            return False, note, secs
+        notes.append(note)
+    return True, "; ".join(notes), secs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("kernels", nargs="*", help="spec names (default: all)")
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--include", default=INCLUDE)
+    ap.add_argument("--specs", default=os.path.join(SRC, "test", "numeric", "specs.py"))
+    ap.add_argument("--cu", help="use this .cu instead of translating (seeded bugs)")
+    ap.add_argument("--emu-seeds", default="1", help="emulator seeds, comma separated")
+    ap.add_argument("--quick", action="store_true", help="only each spec's quick problems")
+    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--keep", help="keep the work files in this folder")
+    ap.add_argument("--mode", choices=["cpu", "gpu"], default="cpu",
+                    help="run on the CPU emulator (default) or on the GPU (nvcc, sm_100a)")
+    ap.add_argument("--compare-cpu", action="store_true",
+                    help="with --mode gpu: also run the CPU emulator on the same inputs")
+    args = ap.parse_args()
+    specs = load_specs(args.specs)
+    names = args.kernels or list(specs)
+    status = 0
+    tmp_ctx = tempfile.TemporaryDirectory()
+    tmp = args.keep or tmp_ctx.name
+    os.makedirs(tmp, exist_ok=True)
+    for name in names:
+        spec = specs[name]
+        if args.cu:
+            cu = args.cu
+        else:
+            lowered = lower(os.path.join(SRC, spec.mlir), args.build, tmp)
+            if not lowered:
+                return 2
+            cu = lowered[1]
+        exes = []
+        modes = [args.mode] + (["cpu"] if args.mode == "gpu" and args.compare_cpu else [])
+        for mode in modes:
+            exe = os.path.join(tmp, f"{name}.{mode}")
+            cc = compile_kernel(cu, exe, args.include, mode)
+            if cc.returncode:
+                print(f"{name}: {mode} build failed\n{cc.stdout[-6000:]}")
+                return 2
+            exes.append((mode, exe))
+        problems = spec.problems(quick=args.quick)
+        runs = ok = 0
+        for p_index, problem in enumerate(problems):
+            for mode, exe in exes:
+                seeds = args.emu_seeds.split(",") if mode == "cpu" else ["0"]
+                for emu_seed in [int(s) for s in seeds]:
+                    runs += 1
+                    good, note, secs = run_problem(exe, spec, problem, tmp, 1000 + p_index,
+                                                   emu_seed, args.timeout)
+                    ok += good
+                    verdict = "match" if good else "MISMATCH" if "differ" in note else "FAIL"
+                    where = f"emu-seed {emu_seed}" if mode == "cpu" else "gpu"
+                    print(f"{name} {spec.describe(problem)} {where}: {verdict} "
+                          f"({note}; {secs:.2f} s)")
+        print(f"{name}: {ok} of {runs} runs match the reference")
+        status |= ok != runs
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
