@@ -17,11 +17,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/EmitKernel.h"
+#include "cuda/RuntimeCalls.h"
 
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -77,6 +79,12 @@ private:
   llvm::SmallPtrSet<Operation *, 4> fused;
   /// The current agent's lock count per mbarrier mutex.
   DenseMap<Operation *, Value> mutexLocks;
+  /// The current agent's written-slot masks of accumulators that start
+  /// without a value, by TMEM column (RuntimeCalls.h, UnsetAccumulator).
+  DenseMap<int64_t, Value> accMasks;
+  /// The current agent's count of each double-buffered scale-factor copy.
+  DenseMap<Operation *, Value> scaleCounts;
+  unsigned accMaskAgent = ~0u;
 
   // Types.
   Type i64() { return b.getI64Type(); }
@@ -143,6 +151,10 @@ private:
   LogicalResult emitArith(Operation *op);
   LogicalResult emitPipeOp(Operation *op);
   LogicalResult emitTileOp(Operation *op);
+  LogicalResult emitGridIndex(Operation *op);
+  LogicalResult emitTmaLoad(tileas::TmaLoadOp load, Value dst, Value bars,
+                            int64_t depth, Value k, int64_t id);
+  LogicalResult emitPrologue();
 
   const PipeLayout &pipeOf(Value pipe) {
     return layout.pipes[layout.pipeIds.lookup(pipe.getDefiningOp())];
@@ -156,6 +168,12 @@ private:
     return literal(opaque("uint64_t *"), "S." + name);
   }
   Value slotAddress(const PipeLayout &p, Value k);
+  Value accMask(const UnsetAccumulator &u);
+  Value agentVariable(Type type, StringRef init);
+  Value scaleCount(Operation *copy);
+  Value accBase(const UnsetAccumulator &u) {
+    return literal(u32(), "(tp_tmem + " + Twine(u.column) + ")");
+  }
 };
 
 FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
@@ -273,9 +291,46 @@ Value KernelEmitter::slotAddress(const PipeLayout &p, Value k) {
                intLit(p.depth), k});
 }
 
+/// The agent's mask of the accumulator slots an MMA has written, declared
+/// at the agent's start so that every loop and branch of the agent sees it.
+Value KernelEmitter::accMask(const UnsetAccumulator &u) {
+  if (accMaskAgent != agent) {
+    accMasks.clear();
+    scaleCounts.clear();
+    accMaskAgent = agent;
+  }
+  Value &mask = accMasks[u.column];
+  if (!mask)
+    mask = agentVariable(u32(), "0u");
+  return mask;
+}
+
+/// A variable of the current agent, declared at its start.
+Value KernelEmitter::agentVariable(Type type, StringRef init) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(leader.getDefiningOp());
+  return b.create<emitc::VariableOp>(func.getLoc(), type,
+                                     emitc::OpaqueAttr::get(ctx, init));
+}
+
+/// How many times the current agent has run a double-buffered scale-factor
+/// copy: its buffer and barrier are count % 2, the barrier phase count / 2.
+Value KernelEmitter::scaleCount(Operation *copy) {
+  if (accMaskAgent != agent) {
+    accMasks.clear();
+    scaleCounts.clear();
+    accMaskAgent = agent;
+  }
+  Value &count = scaleCounts[copy];
+  if (!count)
+    count = agentVariable(i64(), "0");
+  return count;
+}
+
 LogicalResult KernelEmitter::emitBlock(Block &block) {
   for (Operation &op : block) {
-    if (isa<tileas::AgentYieldOp, scf::YieldOp, func::ReturnOp>(op))
+    if (isa<tileas::AgentYieldOp, scf::YieldOp, func::ReturnOp>(op) ||
+        layout.prologue.ops.contains(&op))
       continue;
     if (failed(emitOp(&op)) || broken)
       return failure();
@@ -291,6 +346,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitFor(forOp);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))
     return emitIf(ifOp);
+  if (isa<gpu::BlockIdOp, gpu::GridDimOp>(op))
+    return emitGridIndex(op);
   if (isa<tileas::PipeCreateOp, tileas::MutexCreateOp, tileas::AllocSmemOp,
           tileas::AllocTmemOp>(op)) {
     // Storage the layout placed: the value is its address.
@@ -632,13 +689,31 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
       return failure();
     StringRef via = commit.getVia();
     if (via == "expect_tx") {
+      // The sum of the boxes the slot's TMA loads move (TileLayouts.h).
+      Value written = commit.getValue();
+      if (auto load = written.getDefiningOp<tileas::TmaLoadOp>();
+          load && load.getDst())
+        written = load.getDst();
+      int64_t bytes = tmaBytesInto(written, layout);
       inLeader([&] {
         callVoid("tp::mbar_arrive_expect_tx",
                  {barriers(p.full), intLit(p.depth), k,
-                  literal(u32(), Twine(p.txBytes) + "u")});
+                  literal(u32(), Twine(bytes ? bytes : p.txBytes) + "u")});
       });
     } else if (via == "tcgen05_commit") {
+      // An accumulator handed on before any MMA wrote it (a trip count of
+      // 0) is zeroed first, in the same thread's tcgen05 order.
+      std::optional<UnsetAccumulator> unset =
+          p.tmem ? unsetAccumulator(commit.getValue(), layout) : std::nullopt;
       inLeader([&] {
+        if (unset && !layout.zeros.empty())
+          callVoid("tp::acc_zero_unwritten",
+                   {accMask(*unset), slot, accBase(*unset),
+                    intLit(unset->slotCols),
+                    call(u32(), "tp::smem_addr",
+                         {literal(opaque("void *"), "S." + layout.zeros)})},
+                   {std::to_string(unset->m), std::to_string(unset->n),
+                    unset->elem});
         callVoid("tp::probe_stamp", {slot, isTmem, pipeId, k});
         callVoid("tp::umma_arrive", {barriers(p.full), intLit(p.depth), k});
       });
@@ -683,6 +758,31 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
   return success();
 }
 
+/// The one place a TMA load is issued, for pipe slots and the prologue's
+/// tiles alike: the elected thread copies the box into `dst` and completes
+/// its bytes on barrier `k % depth` of `bars`.
+LogicalResult KernelEmitter::emitTmaLoad(tileas::TmaLoadOp load, Value dst,
+                                         Value bars, int64_t depth, Value k,
+                                         int64_t id) {
+  Location loc = load.getLoc();
+  Value desc = lookup(loc, load.getDesc());
+  SmallVector<Value> coords;
+  for (Value c : load.getCoords())
+    coords.push_back(lookup(loc, c));
+  if (broken)
+    return failure();
+  FailureOr<RuntimeCall> tma = tmaCall(load, layout);
+  if (failed(tma))
+    return failure();
+  inLeader([&] {
+    // The layout's boxes, at the tile's coordinates (outermost first).
+    SmallVector<Value> args = {dst, desc, bars, intLit(depth), k, intLit(id)};
+    llvm::append_range(args, coords);
+    callVoid(tma->callee, args, tma->templateArgs);
+  });
+  return success();
+}
+
 LogicalResult KernelEmitter::emitTileOp(Operation *op) {
   Location loc = op->getLoc();
   auto operand = [&](unsigned i) { return lookup(loc, op->getOperand(i)); };
@@ -694,21 +794,9 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     auto acquire = load.getDst().getDefiningOp<tileas::PipeProducerAcquireOp>();
     const PipeLayout &p = pipeOf(acquire.getPipe());
     Value slot = lookup(loc, load.getDst()), k = lookup(loc, acquire.getIter());
-    Value desc = lookup(loc, load.getDesc());
-    SmallVector<Value> coords;
-    for (Value c : load.getCoords())
-      coords.push_back(lookup(loc, c));
-    if (broken)
+    if (broken ||
+        failed(emitTmaLoad(load, slot, barriers(p.full), p.depth, k, p.id)))
       return failure();
-    if (coords.size() != 2)
-      return emitError(load.getLoc(),
-                       "only 2-D TMA loads are translated to CUDA");
-    inLeader([&] {
-      // TMA coordinates run innermost first.
-      callVoid("tp::tma_load_2d",
-               {slot, desc, coords[1], coords[0], barriers(p.full),
-                intLit(p.depth), k, intLit(p.id)});
-    });
     map[load.getResult()] = slot;
     return success();
   }
@@ -719,14 +807,16 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
       coords.push_back(lookup(loc, c));
     if (broken)
       return failure();
-    if (coords.size() != 2)
-      return emitError(store.getLoc(),
-                       "only 2-D TMA stores are translated to CUDA");
+    FailureOr<RuntimeCall> tma = tmaCall(store, layout);
+    if (failed(tma))
+      return failure();
     // The agent's threads wrote the tile through the generic proxy.
     callVoid("tp::fence_proxy_async", {});
     agentSync();
     inLeader([&] {
-      callVoid("tp::tma_store_2d", {desc, buf, coords[1], coords[0]});
+      SmallVector<Value> args = {desc, buf};
+      llvm::append_range(args, coords);
+      callVoid(tma->callee, args, tma->templateArgs);
     });
     return success();
   }
@@ -760,50 +850,63 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
                       "(tp_tmem + " +
                           Twine(layout.tmemBuffers.lookup(copy.getResult())) +
                           ")");
-    auto t = shaped(copy.getSource());
-    inLeader([&] {
-      callVoid("tp::tmem_copy", {dst, src},
-               {str(t.getShape()[0]), str(t.getNumElements() / t.getShape()[0] *
-                                          t.getElementTypeBitWidth() / 8)});
-    });
+    FailureOr<RuntimeCall> cp = tmemCopyCall(copy, layout);
+    if (failed(cp))
+      return failure();
+    if (auto sc = layout.scaleCopies.find(copy); sc != layout.scaleCopies.end()) {
+      // Copy n goes to buffer n % 2 once the MMA that read copy n - 2 from
+      // it has completed (its commit arrives on barrier n % 2).
+      Value n = scaleCount(copy);
+      callVoid("tp::mbar_wait", {barriers(sc->second.barriers), intLit(2), n,
+                                 literal(u32(), "1")});
+      callVoid("tp::tcgen05_after", {});
+      dst = call(u32(), "tp::tmem_slot",
+                 {literal(u32(), "(tp_tmem + " + Twine(sc->second.column) + ")"),
+                  intLit(sc->second.cols), intLit(2), n});
+    }
+    inLeader([&] { callVoid(cp->callee, {dst, src}, cp->templateArgs); });
     map[copy.getResult()] = dst;
     return success();
   }
   if (auto mma = dyn_cast<tileas::UmmaOp>(op)) {
     Value a = operand(0), bv = operand(1), acc = operand(2);
+    SmallVector<Value> scales;
+    if (mma.getScaleA()) // Block-scaled: the factors tmem_copy put in TMEM.
+      scales = {lookup(loc, mma.getScaleA()), lookup(loc, mma.getScaleB())};
     if (broken)
       return failure();
-    if (op->getNumOperands() == 5) {
-      // Block-scaled: the scale factors sit in TMEM (tmem_copy put them
-      // there), one per 32 elements of K.
-      Value sfa = operand(3), sfb = operand(4);
-      if (broken)
-        return failure();
-      auto aType = shaped(mma.getA()), bType = shaped(mma.getB());
-      std::vector<std::string> targs = {
-          str(aType.getShape()[0]), str(bType.getShape()[0]),
-          str(aType.getShape()[1]), elem(mma.getA()),
-          elem(mma.getB()),         elem(op->getOperand(2))};
-      inLeader([&] {
-        callVoid("tp::umma_ss_block_scaled",
-                 {acc, a, bv, sfa, sfb, boolLit(mma.getAccumulate())}, targs);
-      });
-      map[mma.getResult()] = acc;
-      return success();
-    }
-    auto aType = shaped(mma.getA()), bType = shaped(mma.getB());
-    std::vector<std::string> targs = {
-        str(aType.getShape()[0]), str(bType.getShape()[0]),
-        str(aType.getShape()[1]), elem(mma.getA()),
-        elem(mma.getB()),         elem(op->getOperand(2))};
-    if (llvm::any_of(targs, [](const std::string &t) { return t.empty(); }))
-      return emitError(loc, "UMMA operand element types without a CUDA "
-                            "equivalent are not translated");
-    bool fromTmem = isa<tileas::TmemType>(mma.getA().getType());
+    FailureOr<RuntimeCall> umma = ummaCall(mma, layout);
+    if (failed(umma))
+      return failure();
+    std::optional<UnsetAccumulator> unset =
+        unsetAccumulator(mma.getAcc(), layout);
     inLeader([&] {
-      callVoid(fromTmem ? "tp::umma_ts" : "tp::umma_ss",
-               {acc, a, bv, boolLit(mma.getAccumulate())}, targs);
+      // enable-input-d: as the IR says, except that an accumulator without
+      // an initial value is overwritten by its first MMA (RuntimeCalls.h).
+      Value enable = boolLit(mma.getAccumulate());
+      if (unset)
+        enable = call(i1(), "tp::acc_enable",
+                      {accMask(*unset), acc, accBase(*unset),
+                       intLit(unset->slotCols), enable});
+      SmallVector<Value> args = {acc, a, bv};
+      llvm::append_range(args, scales);
+      args.push_back(enable);
+      callVoid(umma->callee, args, umma->templateArgs);
+      // Frees the double-buffered scale factors once this MMA completes.
+      for (Value sf : {mma.getScaleA(), mma.getScaleB()})
+        if (Operation *copy = sf ? sf.getDefiningOp() : nullptr;
+            copy && layout.scaleCopies.count(copy))
+          callVoid("tp::umma_arrive",
+                   {barriers(layout.scaleCopies.lookup(copy).barriers),
+                    intLit(2), scaleCount(copy)});
     });
+    for (Value sf : {mma.getScaleA(), mma.getScaleB()})
+      if (Operation *copy = sf ? sf.getDefiningOp() : nullptr;
+          copy && layout.scaleCopies.count(copy)) {
+        Value n = scaleCount(copy);
+        b.create<emitc::AssignOp>(
+            loc, n, b.create<emitc::AddOp>(loc, i64(), n, intLit(1)));
+      }
     map[mma.getResult()] = acc;
     return success();
   }
@@ -918,6 +1021,61 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
          << "'" << op->getName() << "' is not translated to CUDA yet";
 }
 
+/// gpu.block_id and gpu.grid_dim: the CUDA built-ins, widened to int64_t as
+/// every index value is.
+LogicalResult KernelEmitter::emitGridIndex(Operation *op) {
+  std::string builtin;
+  if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+    builtin = ("blockIdx." + gpu::stringifyDimension(id.getDimension())).str();
+  else
+    builtin = ("gridDim." +
+               gpu::stringifyDimension(cast<gpu::GridDimOp>(op).getDimension()))
+                  .str();
+  map[op->getResult(0)] =
+      b.create<emitc::CastOp>(op->getLoc(), i64(), literal(u32(), builtin));
+  return success();
+}
+
+/// The prologue runs at kernel scope, once the barriers are initialised and
+/// before the roles split: index arithmetic every agent reads is computed
+/// once for all of them, and the tiles the loop reads whole are loaded by
+/// one elected thread. Every thread waits for those tiles here, so that no
+/// agent has to know where they came from.
+LogicalResult KernelEmitter::emitPrologue() {
+  const KernelPrologue &prologue = layout.prologue;
+  if (!prologue.loads.empty())
+    leader = call(i1(), "tp::elect_leader", {intLit(0)});
+  // Harness stamps of prologue tiles take the ids after the pipes'.
+  int64_t id = int64_t(layout.pipes.size());
+  for (Operation *op : prologue.ops) {
+    auto load = dyn_cast<tileas::TmaLoadOp>(op);
+    if (!load) {
+      if (failed(emitOp(op)) || broken)
+        return failure();
+      continue;
+    }
+    Value tile =
+        call(u32(), "tp::smem_addr",
+             {literal(opaque("void *"),
+                      "S." + layout.smemBuffers.lookup(load.getResult()))});
+    Value bars = barriers(layout.prologueBarrier);
+    int64_t bytes =
+        tileas::getTileSizeInBytes(cast<ShapedType>(load.getType()));
+    inLeader([&] {
+      callVoid(
+          "tp::mbar_arrive_expect_tx",
+          {bars, intLit(1), intLit(0), literal(u32(), Twine(bytes) + "u")});
+    });
+    if (failed(emitTmaLoad(load, tile, bars, 1, intLit(0), id++)))
+      return failure();
+    map[load.getResult()] = tile;
+  }
+  if (!prologue.loads.empty())
+    callVoid("tp::mbar_wait", {barriers(layout.prologueBarrier), intLit(1),
+                               intLit(0), literal(u32(), "0")});
+  return success();
+}
+
 LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   agent = index;
   const AgentLayout &a = layout.agents[index];
@@ -986,13 +1144,20 @@ LogicalResult KernelEmitter::emit() {
                      "a kernel returns nothing: store the results "
                      "through a TMA descriptor instead");
   // Parameters: descriptors by value (__grid_constant__), scalars as they
-  // are. SMEM tiles passed in become buffers the kernel owns.
+  // are. An SMEM tile cannot be passed to a kernel: it says where its data
+  // comes from with a TMA load in the prologue instead.
   SmallVector<Type> params;
   SmallVector<BlockArgument> passed;
   for (BlockArgument arg : func.getArguments()) {
     Type t = arg.getType();
-    if (isa<tileas::SmemType>(t))
-      continue;
+    if (auto smem = dyn_cast<tileas::SmemType>(t))
+      return emitError(arg.getLoc())
+             << "an SMEM tile passed to a kernel has no data: pass its "
+                "tensor map, "
+             << tileas::TmaDescType::get(smem.getShape(), smem.getElementType())
+             << ", and load the tile before the loop with `tileas.tma_load "
+                "%desc[%row, %col]`, its coordinates computed from "
+                "gpu.block_id (docs/cuda.md)";
     if (isa<tileas::TmaDescType>(t))
       params.push_back(opaque("const __grid_constant__ tp::TmaDesc"));
     else if (t.isIndex())
@@ -1049,6 +1214,12 @@ LogicalResult KernelEmitter::emit() {
       os << "  for (int i = 0; i < "
          << cast<tileas::MutexCreateOp>(create).getGroups()
          << "; ++i) tp::mbar_init(&S." << name << "[i], 1);\n";
+  if (!layout.prologueBarrier.empty())
+    os << "  tp::mbar_init(&S." << layout.prologueBarrier << "[0], "
+       << layout.prologue.loads.size() << ");\n";
+  for (Operation *copy : layout.scaleCopyOrder)
+    os << "  for (int i = 0; i < 2; ++i) tp::mbar_init(&S."
+       << layout.scaleCopies.lookup(copy).barriers << "[i], 1);\n";
   os << "  tp::fence_mbarrier_init();\n}\n";
   if (layout.tmemAllocated)
     os << "if (tp_warp == 0) tp::tmem_alloc(&S.tmem_base, "
@@ -1056,11 +1227,8 @@ LogicalResult KernelEmitter::emit() {
   os << "tp::tcgen05_before();\n__syncthreads();\ntp::tcgen05_after();\n"
      << "const uint32_t tp_tmem = S.tmem_base;\n(void)tp_tmem;";
   b.create<emitc::VerbatimOp>(loc, os.str());
-  for (BlockArgument arg : func.getArguments())
-    if (isa<tileas::SmemType>(arg.getType()))
-      map[arg] = call(
-          u32(), "tp::smem_addr",
-          {literal(opaque("void *"), "S." + layout.smemBuffers.lookup(arg))});
+  if (failed(emitPrologue()))
+    return failure();
 
   // setmaxnreg is warpgroup-wide (.sync.aligned): every warp of a group,
   // idle ones too, runs the same instruction before the roles split.
@@ -1092,13 +1260,16 @@ LogicalResult KernelEmitter::emit() {
       return failure();
   } else {
     for (Operation &op : func.getBody().front()) {
-      if (isa<func::ReturnOp, tileas::AgentOp>(op))
+      if (isa<func::ReturnOp, tileas::AgentOp>(op) ||
+          layout.prologue.ops.contains(&op))
         continue;
       if (!isa<arith::ConstantOp, tileas::PipeCreateOp, tileas::MutexCreateOp,
                tileas::AllocSmemOp, tileas::AllocTmemOp>(op))
         return emitError(op.getLoc(),
-                         "only constants and storage may sit outside the "
-                         "agents of a warp-specialized function");
+                         "only constants, storage, index arithmetic and TMA "
+                         "loads of whole tiles may sit outside the agents of "
+                         "a warp-specialized function (the prologue runs "
+                         "them once, before the roles split)");
       if (failed(emitOp(&op)))
         return failure();
     }

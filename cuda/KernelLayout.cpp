@@ -24,6 +24,10 @@ namespace {
 constexpr int kProducerRegs = 56;
 
 int64_t tmemColumns(ShapedType type) {
+  // The IR's count, which knows that block-scale factors take 4x the columns
+  // of their bytes (they are replicated to the four lane quarters).
+  if (auto tmem = dyn_cast<tileas::TmemType>(type))
+    return std::max<int64_t>(1, tileas::getTmemColumns(tmem));
   int64_t cols = type.getRank() >= 2 ? type.getShape().back() : 1;
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   return std::max<int64_t>(1, cols * bits / 32);
@@ -190,6 +194,19 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
                << layout.namedBarriers - 1 << "; a CTA has " << kNamedBarriers,
            failure();
 
+  // How each SMEM tile lies in shared memory: its layout may need a
+  // stricter alignment than its size gives (a swizzle pattern's repeat).
+  FailureOr<TileLayouts> tiles = TileLayouts::analyze(func);
+  if (failed(tiles))
+    return failure();
+  layout.tiles = std::move(*tiles);
+  auto tileAlign = [&](Value v, int64_t bytes) {
+    int64_t align = bufferAlign(bytes);
+    if (const TileLayout *l = layout.tiles.of(v))
+      align = std::max(align, l->align);
+    return align;
+  };
+
   // Buffers and barriers.
   std::vector<SmemMember> buffers, barriers;
   std::vector<tileas::SmemStoreOp> afterLoops;
@@ -198,16 +215,21 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     SmemMember m;
     m.name = "tile" + std::to_string(buffers.size());
     m.bytes = tileas::getTileSizeInBytes(type);
-    m.align = bufferAlign(m.bytes);
+    m.align = tileAlign(v, m.bytes);
     m.comment = what.str();
     layout.smemBuffers[v] = m.name;
     buffers.push_back(m);
   };
-  for (BlockArgument arg : func.getArguments())
-    if (auto smem = dyn_cast<tileas::SmemType>(arg.getType()))
-      addSmem(arg, cast<ShapedType>(smem),
-              "argument " + std::to_string(arg.getArgNumber()) +
-                  " (a tile the kernel owns)");
+  // Tiles the loop reads whole are loaded once, before the roles split,
+  // and completed on a barrier of their own.
+  layout.prologue = collectPrologue(func);
+  for (tileas::TmaLoadOp load : layout.prologue.loads)
+    addSmem(load.getResult(), cast<ShapedType>(load.getType()),
+            "tileas.tma_load in the prologue");
+  if (!layout.prologue.loads.empty()) {
+    layout.prologueBarrier = "prologue";
+    barriers.push_back({layout.prologueBarrier, "", 8, 8});
+  }
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
     if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op)) {
       addSmem(alloc.getResult(), cast<ShapedType>(alloc.getType()),
@@ -226,7 +248,24 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     } else if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
       if (!copy.getDst()) {
         layout.tmemBuffers[copy.getResult()] = tmemNext;
-        tmemNext += tmemColumns(cast<ShapedType>(copy.getType()));
+        int64_t cols = tmemColumns(cast<ShapedType>(copy.getType()));
+        if (copy->getParentOfType<scf::ForOp>()) {
+          // Iteration k + 1 copies while iteration k's MMA may still read.
+          // One MMA reads each copy, and its commit frees the buffer.
+          if (!copy.getResult().hasOneUse() ||
+              !isa<tileas::UmmaOp>(*copy.getResult().getUsers().begin()))
+            return emitError(copy.getLoc(),
+                             "scale factors copied to TMEM in a loop are "
+                             "translated when exactly one UMMA reads them");
+          KernelLayout::ScaleCopy &sc = layout.scaleCopies[copy];
+          sc.column = tmemNext;
+          sc.cols = cols;
+          sc.barriers = "scales" + std::to_string(layout.scaleCopyOrder.size());
+          layout.scaleCopyOrder.push_back(copy);
+          barriers.push_back({sc.barriers, "", 16, 8});
+          cols *= 2;
+        }
+        tmemNext += cols;
       }
     } else if (auto store = dyn_cast<tileas::TmemStoreOp>(op)) {
       if (!store.getDst()) {
@@ -271,7 +310,12 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
         SmemMember m;
         m.name = "pipe" + n;
         m.bytes = p.depth * p.slotBytes;
-        m.align = bufferAlign(p.slotBytes);
+        m.align = tileAlign(create.getResult(), p.slotBytes);
+        if (p.depth > 1 && p.slotBytes % m.align != 0)
+          return emitError(create.getLoc())
+                 << "the pipe's slots of " << p.slotBytes
+                 << " B cannot each start on the " << m.align
+                 << "-byte boundary their layout needs";
         m.comment = "pipe " + n + ": " + create.getProducer().str() + ", " +
                     std::to_string(p.depth) + " x " +
                     std::to_string(p.slotBytes) + " B";
@@ -283,13 +327,16 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
       }
       layout.pipeIds[create] = p.id;
       layout.pipes.push_back(p);
-    } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op)) {
+    } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
+               load && !layout.prologue.ops.contains(load)) {
       if (!load.getDst() ||
           !load.getDst().getDefiningOp<tileas::PipeProducerAcquireOp>())
         return emitError(load.getLoc(),
                          "a TMA load outside a pipe slot is not "
                          "translated to CUDA: it has no barrier to "
-                         "complete");
+                         "complete (a tile the loop reads whole is loaded "
+                         "at the function's top level, from the function's "
+                         "arguments and index arithmetic)");
     }
     return WalkResult::advance();
   });
@@ -337,6 +384,15 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   layout.smem = buffers;
   llvm::append_range(layout.smem, barriers);
   llvm::append_range(layout.smem, mutexMembers);
+  bool accumulates = func.walk([](tileas::UmmaOp mma) {
+                           return mma.getAccumulate() ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+                         }).wasInterrupted();
+  if (accumulates) {
+    layout.zeros = "zeros";
+    layout.smem.push_back(
+        {layout.zeros, "zeros an accumulator that no MMA wrote", 256, 16});
+  }
   layout.smem.push_back({"tmem_base", "TMEM address from tcgen05.alloc", 4, 4});
   int64_t total = 0;
   for (const SmemMember &m : layout.smem)

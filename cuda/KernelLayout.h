@@ -13,6 +13,8 @@
 #ifndef TILEPIPE_CUDA_KERNELLAYOUT_H
 #define TILEPIPE_CUDA_KERNELLAYOUT_H
 
+#include "cuda/Prologue.h"
+#include "cuda/TileLayouts.h"
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -69,8 +71,28 @@ struct KernelLayout {
   int warps = 4;
   std::vector<PipeLayout> pipes;
   llvm::DenseMap<mlir::Operation *, unsigned> pipeIds;
-  /// alloc_smem results and SMEM function arguments: their member.
+  /// alloc_smem results and the prologue's TMA loads: their member.
   llvm::DenseMap<mlir::Value, std::string> smemBuffers;
+  /// What runs before the roles split (cuda/Prologue.h).
+  KernelPrologue prologue;
+  /// The mbarrier the prologue's TMA loads complete on (one arrival each);
+  /// empty when it loads nothing.
+  std::string prologueBarrier;
+  /// How each SMEM tile lies in shared memory (TMA boxes, UMMA view).
+  TileLayouts tiles;
+  /// The SMEM member of 256 zero bytes an MMA zeroes an accumulator with
+  /// (runtime/mma.cuh, acc_zero_unwritten); empty when no UMMA accumulates.
+  std::string zeros;
+  /// Block-scale factors copied to TMEM in a loop (tmem_copy without
+  /// `into`): two buffers used in turn, so that a copy never overwrites
+  /// factors an MMA still reads (tcgen05.mma -> tcgen05.cp is unordered),
+  /// and a barrier pair their MMAs' commit frees them on.
+  struct ScaleCopy {
+    int64_t column = 0, cols = 0; ///< The first buffer; columns of each.
+    std::string barriers;         ///< SMEM uint64_t[2], count 1.
+  };
+  llvm::DenseMap<mlir::Operation *, ScaleCopy> scaleCopies;
+  std::vector<mlir::Operation *> scaleCopyOrder; ///< For the prologue.
   /// alloc_tmem results: their first column.
   llvm::DenseMap<mlir::Value, int64_t> tmemBuffers;
   std::vector<SmemMember> smem; ///< In struct order.

@@ -10,13 +10,22 @@
 // sequence length 2048 that is 16 CTAs of 128 Q rows (`l2_reuse = 16`;
 // FA4 benchmarks 1k-16k, docs/performance.md). FA4's 1-CTA forward kernel
 // does not multicast K/V, so the loads state no multicast.
-func.func @attention_fwd(%q: !tileas.smem<128x128xbf16>,
+//
+// The grid's x runs over the 128-row Q tiles of one (batch, head): CTA x
+// loads Q rows 128 x .. 128 x + 127 once, before the loop (the kernel's
+// prologue fills the tile before the warps take their roles), and keeps the
+// tile in SMEM while it walks every K/V block.
+func.func @attention_fwd(%descQ: !tileas.tma_desc<128x128xbf16>,
                          %descK: !tileas.tma_desc<128x128xbf16>,
                          %descV: !tileas.tma_desc<128x128xbf16>,
                          %nKV: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
+  %bx = gpu.block_id x
+  %qRow = arith.muli %bx, %c128 : index
+  %q = tileas.tma_load %descQ[%qRow, %c0]
+      : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
   %m0 = arith.constant dense<0xFF800000> : tensor<128xf32>
   %l0 = arith.constant dense<0.0> : tensor<128xf32>
   %sbuf = tileas.alloc_tmem : !tileas.tmem<128x128xf32>
@@ -27,7 +36,7 @@ func.func @attention_fwd(%q: !tileas.smem<128x128xbf16>,
     %row = arith.muli %j, %c128 : index
     %k = tileas.tma_load %descK[%row, %c0] {l2_reuse = 16}
         : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
-    %v = tileas.tma_load %descV[%c0, %row] {l2_reuse = 16}
+    %v = tileas.tma_load %descV[%row, %c0] {l2_reuse = 16}
         : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
     %s = tileas.umma %q, %k, %sbuf
         : !tileas.smem<128x128xbf16>, !tileas.smem<128x128xbf16>,
@@ -44,7 +53,7 @@ func.func @attention_fwd(%q: !tileas.smem<128x128xbf16>,
     %lNew = tileas.add %lScaled, %rowSum : tensor<128xf32>, tensor<128xf32>
     %pb = tileas.cvt %p : tensor<128x128xf32> -> tensor<128x128xbf16>
     %pt = tileas.tmem_store %pb : tensor<128x128xbf16> -> !tileas.tmem<128x128xbf16>
-    %oNew = tileas.umma %pt, %v, %oAcc {accumulate}
+    %oNew = tileas.umma %pt, %v, %oAcc {accumulate, b_mn_major}
         : !tileas.tmem<128x128xbf16>, !tileas.smem<128x128xbf16>,
           !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
     scf.yield %mNew, %lNew, %oNew

@@ -5,7 +5,10 @@
 // - K and V come through one TMA ring (`tileas.ring = "kv"`): K_j, V_j,
 //   K_j+1, ... take turns in its slots.
 // - The single MMA issuer computes S_t = Q_t K^T into TMEM for both tiles t
-//   and O_t += P_t V as a TS-mode UMMA (P read from TMEM).
+//   and O_t += P_t V as a TS-mode UMMA (P read from TMEM). V is read as it
+//   lies in global memory, [kv, d] with d contiguous: the UMMA takes the
+//   V tile as an MN-major B (`b_mn_major`), so no transposed copy of V is
+//   needed.
 // - Softmax warp group t (`tileas.warp_group = t`) reads S_t, keeps the
 //   running max and sum, and writes P_t as bf16 over S_t's columns
 //   (`tmem_store ... into %s as ...`): S and P share TMEM.
@@ -21,8 +24,12 @@
 // 2 x 32 KiB (128 KiB), so the K/V ring fits 3 slots of 32 KiB in 227 KiB.
 // K/V blocks are read by the 16 CTAs of one (batch, head) at sequence
 // length 2048 while in L2 (`l2_reuse = 16`, as in attention_fwd.mlir).
-func.func @fa4_fwd(%q0: !tileas.smem<128x128xbf16>,
-                   %q1: !tileas.smem<128x128xbf16>,
+//
+// CTA x of the grid owns Q rows 256 x .. 256 x + 255 of one (batch, head):
+// its two Q tiles are loaded once, before the loop (the kernel's prologue
+// fills them before the warps take their roles), and O is stored to the
+// same rows after it.
+func.func @fa4_fwd(%descQ: !tileas.tma_desc<128x128xbf16>,
                    %descK: !tileas.tma_desc<128x128xbf16>,
                    %descV: !tileas.tma_desc<128x128xbf16>,
                    %descO: !tileas.tma_desc<128x128xbf16>,
@@ -30,6 +37,14 @@ func.func @fa4_fwd(%q0: !tileas.smem<128x128xbf16>,
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %bx = gpu.block_id x
+  %row0 = arith.muli %bx, %c256 : index
+  %row1 = arith.addi %row0, %c128 : index
+  %q0 = tileas.tma_load %descQ[%row0, %c0]
+      : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
+  %q1 = tileas.tma_load %descQ[%row1, %c0]
+      : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
   %mInit = arith.constant dense<0xFF800000> : tensor<128xf32>
   %lInit = arith.constant dense<0.0> : tensor<128xf32>
   %oStage0 = tileas.alloc_smem : !tileas.smem<128x128xbf16>
@@ -46,7 +61,7 @@ func.func @fa4_fwd(%q0: !tileas.smem<128x128xbf16>,
     %row = arith.muli %j, %c128 : index
     %k = tileas.tma_load %descK[%row, %c0] {l2_reuse = 16, tileas.ring = "kv"}
         : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
-    %v = tileas.tma_load %descV[%c0, %row] {l2_reuse = 16, tileas.ring = "kv"}
+    %v = tileas.tma_load %descV[%row, %c0] {l2_reuse = 16, tileas.ring = "kv"}
         : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
     %s0 = tileas.umma %q0, %k, %sBuf0
         : !tileas.smem<128x128xbf16>, !tileas.smem<128x128xbf16>,
@@ -127,10 +142,10 @@ func.func @fa4_fwd(%q0: !tileas.smem<128x128xbf16>,
     %ot1 = tileas.tmem_store %oc1 {tileas.warp_group = 2, tileas.role = "correction"}
         : tensor<128x128xf32> -> !tileas.tmem<128x128xf32>
 
-    %oN0 = tileas.umma %pt0, %v, %ot0 {accumulate}
+    %oN0 = tileas.umma %pt0, %v, %ot0 {accumulate, b_mn_major}
         : !tileas.tmem<128x128xbf16>, !tileas.smem<128x128xbf16>,
           !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
-    %oN1 = tileas.umma %pt1, %v, %ot1 {accumulate}
+    %oN1 = tileas.umma %pt1, %v, %ot1 {accumulate, b_mn_major}
         : !tileas.tmem<128x128xbf16>, !tileas.smem<128x128xbf16>,
           !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
     scf.yield %mN0, %lN0, %oN0, %mN1, %lN1, %oN1
@@ -141,13 +156,13 @@ func.func @fa4_fwd(%q0: !tileas.smem<128x128xbf16>,
   %ob0 = tileas.cvt %of0 : tensor<128x128xf32> -> tensor<128x128xbf16>
   %os0 = tileas.smem_store %ob0 into %oStage0
       : tensor<128x128xbf16> -> !tileas.smem<128x128xbf16>
-  tileas.tma_store %os0, %descO[%c0, %c0]
+  tileas.tma_store %os0, %descO[%row0, %c0]
       : !tileas.smem<128x128xbf16>, !tileas.tma_desc<128x128xbf16>
   %of1 = tileas.tmem_load %res#5 : !tileas.tmem<128x128xf32> -> tensor<128x128xf32>
   %ob1 = tileas.cvt %of1 : tensor<128x128xf32> -> tensor<128x128xbf16>
   %os1 = tileas.smem_store %ob1 into %oStage1
       : tensor<128x128xbf16> -> !tileas.smem<128x128xbf16>
-  tileas.tma_store %os1, %descO[%c128, %c0]
+  tileas.tma_store %os1, %descO[%row1, %c0]
       : !tileas.smem<128x128xbf16>, !tileas.tma_desc<128x128xbf16>
   return
 }

@@ -9,12 +9,22 @@
 // each k-block of A (of B) is read by the other clusters of its grid row
 // (column) while it sits in L2: with 148 CTAs (37 clusters) resident, at
 // least 4 clusters share each tile (`l2_reuse = 4`, docs/target.md).
+//
+// Each CTA computes one 128x256 tile of C: block (x, y) of the grid owns rows
+// m = 128 x and columns n = 256 y (gpu.block_id, computed once before the
+// loop), so the kernel is launched on an (M / 128) x (N / 256) grid.
 func.func @gemm_mainloop(%descA: !tileas.tma_desc<128x64xbf16>,
                          %descB: !tileas.tma_desc<256x64xbf16>,
                          %descC: !tileas.tma_desc<128x256xbf16>,
-                         %m: index, %n: index, %K: index) {
+                         %K: index) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m = arith.muli %bx, %c128 : index
+  %n = arith.muli %by, %c256 : index
   %acc0 = tileas.alloc_tmem : !tileas.tmem<128x256xf32>
   %acc = scf.for %k = %c0 to %K step %c64
       iter_args(%accIn = %acc0) -> (!tileas.tmem<128x256xf32>) {

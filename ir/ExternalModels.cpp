@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -32,8 +33,9 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
 }
 
 void tilepipe::registerTileIRDialects(DialectRegistry &registry) {
+  // gpu: a kernel's tile origins come from gpu.block_id (docs/cuda.md).
   registry.insert<tileas::TileASDialect, arith::ArithDialect, func::FuncDialect,
-                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect, ub::UBDialect>();
+                  gpu::GPUDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect, tensor::TensorDialect, ub::UBDialect>();
   registerArithMathSchedulingModels(registry);
 }

@@ -47,9 +47,9 @@ struct ElementwiseSchedulingModel
 /// arith.addf/subf/mulf/maximumf as "fma", math.exp2 as "exp2".
 void registerArithMathSchedulingModels(mlir::DialectRegistry &registry);
 
-/// The dialects tile kernels are written with (tileas, arith, func, math,
-/// memref, scf, tensor, ub) and the models above: what every tilepipe tool
-/// that reads tile IR registers.
+/// The dialects tile kernels are written with (tileas, arith, func, gpu,
+/// math, memref, scf, tensor, ub) and the models above: what every tilepipe
+/// tool that reads tile IR registers.
 void registerTileIRDialects(mlir::DialectRegistry &registry);
 
 } // namespace tilepipe

@@ -99,6 +99,16 @@ LogicalResult CpAsyncOp::verify() {
   return success();
 }
 
+/// A UE8M0 scale factor (an unsigned biased exponent byte, 2^(e - 127)). MLIR
+/// 19 has no such float type, so the IR writes it `ui8`.
+static bool isUE8M0(Type t) {
+#if LLVM_VERSION_MAJOR >= 20
+  if (isa<Float8E8M0FNUType>(t))
+    return true;
+#endif
+  return t.isUnsignedInteger(8);
+}
+
 /// The four register/SMEM/TMEM moves copy a tile unchanged.
 static LogicalResult verifyTileMove(Operation *op) {
   auto source = cast<ShapedType>(op->getOperand(0).getType());
@@ -197,7 +207,33 @@ LogicalResult TmemStoreOp::verify() {
     return failure();
   return verifyStoreInto(*this, getDst());
 }
-LogicalResult TmemCopyOp::verify() { return verifyTileMove(*this); }
+/// A tmem_copy moves a tile unchanged, or UE8M0 block-scale factors in
+/// their atom form: the SMEM tile A x 32J x 16 bytes (CUTLASS's 512-byte
+/// atoms of 128 rows x 4 k-blocks: A row blocks, J groups of 4 k-blocks,
+/// each line 16 bytes, so that TMA can load it) becomes the TMEM tile of
+/// 128 x 4AJ factors the UMMA's scale operands take (docs/cuda.md).
+LogicalResult TmemCopyOp::verify() {
+  auto source = cast<ShapedType>(getSource().getType());
+  TmemType result = getResult().getType();
+  if (isUE8M0(source.getElementType()) &&
+      source.getElementType() == result.getElementType() &&
+      source.getRank() == 3) {
+    ArrayRef<int64_t> s = source.getShape();
+    if (s[1] % 32 != 0 || s[2] != 16)
+      return emitOpError("expects scale factors in the atom form Ax(32J)x16, "
+                         "got ")
+             << formatShape(s);
+    int64_t atoms = s[0], groups = s[1] / 32;
+    if (result.getShape() != ArrayRef<int64_t>{128, 4 * atoms * groups})
+      return emitOpError("expects the ")
+             << formatShape(s) << " scale-factor atoms ("
+             << atoms * 128 << " rows x " << 4 * groups
+             << " k-blocks) to become a 128x" << 4 * atoms * groups
+             << " TMEM tile, got " << formatShape(result.getShape());
+    return success();
+  }
+  return verifyTileMove(*this);
+}
 LogicalResult SmemLoadOp::verify() { return verifyTileMove(*this); }
 LogicalResult SmemStoreOp::verify() {
   if (failed(verifyTileMove(*this)))
@@ -222,15 +258,6 @@ static bool isBlockScalableFloat(Type t) {
   return false;
 }
 
-/// A UE8M0 scale factor (an unsigned biased exponent byte, 2^(e - 127)). MLIR
-/// 19 has no such float type, so the IR writes it `ui8`.
-static bool isUE8M0(Type t) {
-#if LLVM_VERSION_MAJOR >= 20
-  if (isa<Float8E8M0FNUType>(t))
-    return true;
-#endif
-  return t.isUnsignedInteger(8);
-}
 
 /// Block scaling (tcgen05.mma kind::mxf8f6f4 / kind::mxf4): one UE8M0 factor
 /// per 32 elements of K per row of A and of B, in tensor memory. scale_a is
@@ -294,10 +321,22 @@ LogicalResult UmmaOp::verify() {
   if (b.getRank() != 2)
     return emitOpError("expects B to be a rank-2 NxK tile, got ")
            << formatTile(b);
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(0);
-  if (b.getDimSize(1) != k)
-    return emitOpError("expects A to be MxK and B NxK with the same K, got A ")
+  if (getAMnMajor() && !isa<SmemType>(a))
+    return emitOpError("expects an MN-major A in shared memory (a TMEM A is "
+                       "read M x K)");
+  int64_t m = getMmaM(), k = getMmaK(), n = getMmaN();
+  if (b.getDimSize(getBMnMajor() ? 0 : 1) != k)
+    return emitOpError("expects A to be ")
+           << (getAMnMajor() ? "KxM" : "MxK") << " and B "
+           << (getBMnMajor() ? "KxN" : "NxK") << " with the same K, got A "
            << formatShape(a.getShape()) << ", B " << formatShape(b.getShape());
+  for (auto [major, what, type] :
+       {std::tuple(getAMnMajor(), "A", a), std::tuple(getBMnMajor(), "B",
+                                                      cast<ShapedType>(b))})
+    if (major && type.getElementTypeBitWidth() > 16)
+      return emitOpError("expects an MN-major ")
+             << what << " of an 8- or 16-bit type, got "
+             << type.getElementType();
   if (a.getElementType() != b.getElementType())
     return emitOpError("expects A and B to have the same element type, got ")
            << a.getElementType() << " and " << b.getElementType();
@@ -470,6 +509,11 @@ LogicalResult PipeCreateOp::verify() {
 
 /// The commit flavour each producer unit completes its full barrier with.
 int64_t mlir::tileas::getTmemColumns(TmemType type) {
+  // Block-scale factors are stored as tcgen05.cp.32x128b.warpx4 leaves them:
+  // 32 rows of 4 factors per column, replicated to the four lane quarters,
+  // so a 128 x C tile of factors takes C columns, not C / 4.
+  if (isUE8M0(type.getElementType()))
+    return type.getShape().back();
   int64_t bits = type.getElementType().getIntOrFloatBitWidth();
   return (type.getShape().back() * bits + 31) / 32;
 }

@@ -210,6 +210,13 @@ def TileAS_UmmaOp : TileAS_SchedulableOp<"umma", "", [
     FP8/FP6/INT8 operands use the `_f8` classes, block-scaled FP4 the `_f4`
     ones (their K per instruction is 2x and 4x BF16's).
 
+    MN-major operands (`b_mn_major`, `a_mn_major` for an SMEM A): the tile
+    is given as it lies in a row-major global tensor with M or N contiguous,
+    i.e. B as KxN (A as KxM), and the tensor core reads it transposed (the
+    instruction descriptor's major bits). Attention's O += P V uses V this
+    way: a TMA box of V[kv, d] is B = V^T without a transposed copy in global
+    memory. 8- and 16-bit types only.
+
     Block scaling (tcgen05.mma kind::mxf8f6f4 / kind::mxf4):
 
     `%d = tileas.umma %a, %b, %acc scale(%sfa, %sfb) {accumulate}
@@ -227,7 +234,8 @@ def TileAS_UmmaOp : TileAS_SchedulableOp<"umma", "", [
                        TileAS_TmemType:$acc,
                        Optional<TileAS_TmemType>:$scale_a,
                        Optional<TileAS_TmemType>:$scale_b,
-                       UnitAttr:$accumulate);
+                       UnitAttr:$accumulate, UnitAttr:$a_mn_major,
+                       UnitAttr:$b_mn_major);
   let results = (outs TileAS_TmemType:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`scale` `(` $scale_a^ `,` $scale_b `)`)? attr-dict `:`
@@ -236,6 +244,18 @@ def TileAS_UmmaOp : TileAS_SchedulableOp<"umma", "", [
     `)`)? `->` qualified(type($result))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The MMA's M, N and K, whichever way A and B are given.
+    int64_t getMmaM() {
+      auto a = ::llvm::cast<::mlir::ShapedType>(getA().getType());
+      return a.getDimSize(getAMnMajor() ? 1 : 0);
+    }
+    int64_t getMmaN() { return getB().getType().getDimSize(getBMnMajor() ? 1 : 0); }
+    int64_t getMmaK() {
+      auto a = ::llvm::cast<::mlir::ShapedType>(getA().getType());
+      return a.getDimSize(getAMnMajor() ? 0 : 1);
+    }
+  }];
   let extraClassDefinition = "";
 }
 

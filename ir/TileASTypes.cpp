@@ -110,6 +110,16 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "!tileas.tma_desc box dimension " << i
                          << " must be at most " << kMaxBoxDim << ", got "
                          << size;
+  // cuTensorMapEncodeTiled: boxDim[0] * elementSize must be a multiple of 16
+  // bytes. The tile is what one load brings in, so an inner extent the
+  // hardware cannot copy has no correct translation (block-scale factors
+  // come in their 16-byte-row atom form instead, docs/cuda.md).
+  int64_t innerBits = shape.back() * elementType.getIntOrFloatBitWidth();
+  if (innerBits % 128 != 0)
+    return emitError() << "!tileas.tma_desc box's inner dimension must span a "
+                          "multiple of 16 bytes (TMA), got "
+                       << shape.back() << " x " << elementType << " = "
+                       << innerBits << " bits";
   return success();
 }
 

@@ -62,7 +62,7 @@ StringRef UmmaOp::getOpClass() {
 OpWork UmmaOp::getWork() {
   auto a = cast<ShapedType>(getA().getType());
   SmemType b = getB().getType();
-  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(0);
+  int64_t m = getMmaM(), k = getMmaK(), n = getMmaN();
   OpWork work;
   // Real FLOPs whatever the element width: the class's rate turns them into
   // cycles. Scale factors are in TMEM and cost no SMEM bandwidth.

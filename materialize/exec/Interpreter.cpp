@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -388,6 +389,19 @@ Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
   if (isa<ub::PoisonOp>(op)) {
     handled = true;
     bind(t, op->getResult(0), Val::poison());
+    return Step::Advance;
+  }
+  // Integers, not opaque terms: a loop bound may depend on the block.
+  if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+    handled = true;
+    bind(t, id.getResult(),
+         Val::integer(config.blockId[unsigned(id.getDimension())]));
+    return Step::Advance;
+  }
+  if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
+    handled = true;
+    bind(t, dim.getResult(),
+         Val::integer(config.gridDim[unsigned(dim.getDimension())]));
     return Step::Advance;
   }
   if (op->getDialect() == nullptr ||

@@ -38,6 +38,11 @@ struct RunConfig {
   bool sequential = false;
   /// Values of the index arguments, by argument number.
   std::vector<int64_t> indexArgs;
+  /// The one CTA a run executes (gpu.block_id) and the grid (gpu.grid_dim),
+  /// x, y, z: not block 0, so that tile origins computed from the block
+  /// index are not all zero.
+  int64_t blockId[3] = {1, 2, 3};
+  int64_t gridDim[3] = {2, 3, 4};
 };
 
 /// One executed schedulable op: what it computed.

@@ -9,7 +9,8 @@
 // wrong numbers, and a protocol deadlock shows up as a timeout instead of a
 // hang.
 //
-// In real mode the probes are empty inline functions and compile away.
+// In real and CPU mode the probes are empty inline functions and compile
+// away.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,8 @@
 #define TILEPIPE_HARNESS_CUH
 
 #include <cstdint>
+
+#include "tilepipe/ptx/config.cuh"
 
 // Budget of one mbar_wait in harness mode, in SM clocks: about 2 s at 1.7 GHz.
 // Longer than any legitimate wait of a test kernel, short enough that a
@@ -137,8 +140,8 @@ __device__ __forceinline__ void stamp_copy(uint32_t dst, uint32_t bar,
 #endif // TILEPIPE_HARNESS
 
 /// Producer side of a harness probe: the calling (leader) thread writes the
-/// stamp of (pipeId, k) into the slot. Real mode: nothing.
-__device__ __forceinline__ void probe_stamp(uint32_t slot, bool tmem,
+/// stamp of (pipeId, k) into the slot. Real and CPU modes: nothing.
+TP_DEVICE void probe_stamp(uint32_t slot, bool tmem,
                                             int pipeId, int64_t k) {
 #if defined(TILEPIPE_HARNESS)
   uint4 s = detail::make_stamp(pipeId, k);
@@ -153,8 +156,9 @@ __device__ __forceinline__ void probe_stamp(uint32_t slot, bool tmem,
 }
 
 /// Consumer side: the calling (leader) thread checks that the slot holds the
-/// stamp of (pipeId, k) and records the first mismatch. Real mode: nothing.
-__device__ __forceinline__ void probe_check(uint32_t slot, bool tmem,
+/// stamp of (pipeId, k) and records the first mismatch. Real and CPU modes:
+/// nothing.
+TP_DEVICE void probe_check(uint32_t slot, bool tmem,
                                             int pipeId, int64_t k) {
 #if defined(TILEPIPE_HARNESS)
   uint32_t addr = slot;

@@ -13,7 +13,7 @@
 
 #include <cuda_runtime.h>
 
-#include "tilepipe/sm100.cuh"
+#include "tilepipe/kernel.cuh"
 
 namespace tp {
 namespace host {

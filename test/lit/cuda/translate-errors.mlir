@@ -13,17 +13,22 @@ func.func @returns(%x: tensor<128xf32>) -> tensor<128xf32> {
 
 // -----
 
-// CHECK: offset :6:8: error: a TMA load outside a pipe slot is not translated to CUDA
+// Inside an agent (not in the prologue) a TMA load needs a pipe slot.
+// CHECK: offset :8:10: error: a TMA load outside a pipe slot is not translated to CUDA
 func.func @bare_tma(%d: !tileas.tma_desc<128x64xbf16>, %i: index) {
   %c0 = arith.constant 0 : index
-  %a = tileas.tma_load %d[%i, %c0] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  tileas.agent {role = "load", warps = 1 : i32} {
+    %a = tileas.tma_load %d[%i, %c0] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+    tileas.agent_yield
+  }
   return
 }
 
 // -----
 
-// CHECK: offset :6:10: error: a register tile of 64 rows cannot be split over the agent's 128 threads
-func.func @rows(%s: !tileas.smem<64x64xf32>) {
+// CHECK: offset :7:10: error: a register tile of 64 rows cannot be split over the agent's 128 threads
+func.func @rows() {
+  %s = tileas.alloc_smem : !tileas.smem<64x64xf32>
   tileas.agent {role = "simt", warps = 4 : i32} {
     %t = tileas.smem_load %s : !tileas.smem<64x64xf32> -> tensor<64x64xf32>
     tileas.agent_yield
@@ -40,5 +45,32 @@ func.func @too_many(%n: index) {
   }
   %c = arith.constant 0 : index
   %t = tileas.alloc_smem : !tileas.smem<128xf32>
+  return
+}
+
+// -----
+
+// An SMEM tile cannot be passed in: nothing would fill it. The error is at
+// the argument and names the form that loads it.
+// CHECK: offset :6:62: error: an SMEM tile passed to a kernel has no data: pass its tensor map, '!tileas.tma_desc<128x128xbf16>', and load the tile before the loop with `tileas.tma_load %desc[%row, %col]`, its coordinates computed from gpu.block_id (docs/cuda.md)
+func.func @smem_argument(%k: !tileas.tma_desc<128x128xbf16>, %q: !tileas.smem<128x128xbf16>) {
+  %sbuf = tileas.alloc_tmem : !tileas.tmem<128x128xf32>
+  tileas.agent {role = "mma", warps = 1 : i32} {
+    %s = tileas.umma %q, %q, %sbuf : !tileas.smem<128x128xbf16>, !tileas.smem<128x128xbf16>, !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
+    tileas.agent_yield
+  }
+  return
+}
+
+// -----
+
+// Outside the agents, only what the prologue runs once: float arithmetic
+// belongs to an agent.
+// CHECK: offset :7:8: error: only constants, storage, index arithmetic and TMA loads of whole tiles may sit outside the agents of a warp-specialized function (the prologue runs them once, before the roles split)
+func.func @outside_agents(%x: f32) {
+  %y = arith.addf %x, %x : f32
+  tileas.agent {role = "simt", warps = 4 : i32} {
+    tileas.agent_yield
+  }
   return
 }

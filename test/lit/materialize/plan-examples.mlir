@@ -10,10 +10,10 @@
 // the full barrier, tcgen05.commit on the empty one. The accumulator (256
 // columns) is carried across the loop.
 // GEMM: II 512, stages 4, pipes 2, mutexes 0
-// GEMM-NEXT: pipe 0: '%5 = tileas.tma_load' (stage 0) -> '%7 = tileas.umma' (stage 2)
+// GEMM-NEXT: pipe 0: '%7 = tileas.tma_load' (stage 0) -> '%9 = tileas.umma' (stage 2)
 // GEMM-NEXT:   tma -> umma, smem 16384 B, depth 4 (lifetime 3 stages)
 // GEMM-NEXT:   commit expect_tx, release tcgen05.commit, 8 mbarriers
-// GEMM-NEXT: pipe 1: '%6 = tileas.tma_load' (stage 0) -> '%7 = tileas.umma' (stage 2)
+// GEMM-NEXT: pipe 1: '%8 = tileas.tma_load' (stage 0) -> '%9 = tileas.umma' (stage 2)
 // GEMM-NEXT:   tma -> umma, smem 32768 B, depth 4 (lifetime 3 stages)
 // GEMM-NEXT:   commit expect_tx, release tcgen05.commit, 8 mbarriers
 // GEMM-NEXT: smem 196608 B (0 B of it tiles made before the loop) of 231424, tmem 256 columns of 512
@@ -24,14 +24,14 @@
 // pipe, P goes back through another. The Q tile made before the loop is
 // counted in the SMEM budget; TMEM is exactly FA4's 512 columns.
 // ATTN: II 1032, stages 5, pipes 4, mutexes 0
-// ATTN-NEXT: pipe 0: '%4 = tileas.tma_load' (stage 0) -> '%6 = tileas.umma' (stage 1)
+// ATTN-NEXT: pipe 0: '%6 = tileas.tma_load' (stage 0) -> '%8 = tileas.umma' (stage 1)
 // ATTN-NEXT:   tma -> umma, smem 32768 B, depth 3 (lifetime 2 stages)
-// ATTN: pipe 1: '%5 = tileas.tma_load' (stage 2) -> '%19 = tileas.umma' (stage 3)
+// ATTN: pipe 1: '%7 = tileas.tma_load' (stage 2) -> '%21 = tileas.umma' (stage 3)
 // ATTN-NEXT:   tma -> umma, smem 32768 B, depth 3 (lifetime 2 stages)
-// ATTN: pipe 2: '%6 = tileas.umma' (stage 1) -> '%7 = tileas.tmem_load' (stage 1)
+// ATTN: pipe 2: '%8 = tileas.umma' (stage 1) -> '%9 = tileas.tmem_load' (stage 1)
 // ATTN-NEXT:   umma -> simt, tmem 128 columns, depth 2 (lifetime 1 stage)
 // ATTN-NEXT:   commit tcgen05.commit, release arrive, consumer fence tcgen05.fence::after_thread_sync, 4 mbarriers
-// ATTN: pipe 3: '%18 = tileas.tmem_store' (stage 3) -> '%19 = tileas.umma' (stage 3)
+// ATTN: pipe 3: '%20 = tileas.tmem_store' (stage 3) -> '%21 = tileas.umma' (stage 3)
 // ATTN-NEXT:   simt -> umma, tmem 64 columns, depth 2 (lifetime 1 stage)
 // ATTN-NEXT:   commit arrive, release tcgen05.commit, producer fence tcgen05.wait::st; tcgen05.fence::before_thread_sync, 4 mbarriers
 // ATTN-NEXT: smem 229376 B (32768 B of it tiles made before the loop) of 231424, tmem 512 columns of 512

@@ -24,9 +24,9 @@
 // GEMM-NEXT: binding unit: tensor core (tc_and_mma: umma), 512 of 512 cycles; next: L2 -> SM (tp_gnic_rd: tma_load), 384
 // GEMM-NEXT: throughput: 4194304 FLOP per iteration / 512 cycles x 1.965 GHz x 148 SMs = 2382.4 TFLOP/s
 // GEMM-NEXT: op                    class        cycle stage order  slots
-// GEMM-NEXT: %6 = tileas.tma_load  tma_load         0     0     0  tma+tp_gnic_rd+tp_smem_wr
-// GEMM-NEXT: %5 = tileas.tma_load  tma_load       256     0     1  tma+tp_gnic_rd+tp_smem_wr
-// GEMM-NEXT: %7 = tileas.umma      umma          1266     2     2  tc_and_mma+tp_mma+tp_smem_rd
+// GEMM-NEXT: %8 = tileas.tma_load  tma_load         0     0     0  tma+tp_gnic_rd+tp_smem_wr
+// GEMM-NEXT: %7 = tileas.tma_load  tma_load       256     0     1  tma+tp_gnic_rd+tp_smem_wr
+// GEMM-NEXT: %9 = tileas.umma      umma          1266     2     2  tc_and_mma+tp_mma+tp_smem_rd
 
 // The attributes survive the pass next to the schedule.
 // GEMM-IR: tileas.tma_load {{.*}}{l2_reuse = 4 : i64, multicast = 2 : i64, tileas.schedule.cycle = 256 : i64

@@ -5,13 +5,10 @@
 
 #include "materialize/exec/Check.h"
 
-#include "ir/TileASDialect.h"
+#include "ir/ExternalModels.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -22,10 +19,12 @@ namespace tilepipe::exec::test {
 /// Owns a context and the modules parsed in it.
 class ExecFixture : public ::testing::Test {
 protected:
+  // The examples are read as the tools read them: the shared registration.
   ExecFixture() {
-    context.loadDialect<mlir::tileas::TileASDialect, mlir::func::FuncDialect,
-                        mlir::scf::SCFDialect, mlir::arith::ArithDialect,
-                        mlir::ub::UBDialect>();
+    mlir::DialectRegistry registry;
+    registerTileIRDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
   }
 
   /// Parses `text` and returns its first function (null on a parse error).

@@ -56,6 +56,36 @@ func.func @f(%x: tensor<128xf32>, %n: index) {
   EXPECT_EQ(count(7), 3u);
 }
 
+TEST_F(Interpreter, BlockIndexIsAnInteger) {
+  // A run is block (1, 2, 3) of a (2, 3, 4) grid: a loop bound computed
+  // from them is a defined integer (here 1 + 2 * 3 + 4 = 11 iterations).
+  auto func = parse(R"(
+func.func @f(%x: tensor<128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %gy = gpu.grid_dim y
+  %gz = gpu.grid_dim z
+  %yz = arith.muli %by, %gy : index
+  %n0 = arith.addi %bx, %yz : index
+  %n = arith.addi %n0, %gz : index
+  scf.for %k = %c0 to %n step %c1 {
+    %e = tileas.exp2 %x : tensor<128xf32>
+  }
+  return
+}
+)");
+  ASSERT_TRUE(func);
+  References refs = recordReferences(func, {0});
+  const Reference &ref = refs.byTripCount[0];
+  ASSERT_FALSE(ref.failure) << explain(*ref.failure);
+  unsigned total = 0;
+  for (const auto &[key, k] : ref.instances)
+    total += k;
+  EXPECT_EQ(total, 11u);
+}
+
 TEST_F(Interpreter, UnsupportedOpIsAFinding) {
   auto func = parse(R"(
 func.func @f(%n: index) {

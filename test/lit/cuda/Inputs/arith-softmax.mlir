@@ -1,9 +1,14 @@
 // A softmax-style loop written with upstream arith/math ops (no tileas compute).
-func.func @arith_softmax(%descK: !tileas.tma_desc<128x128xbf16>, %q: !tileas.smem<128x128xbf16>, %n: index,
+// CTA x loads its Q tile (rows 128 x ..) once, before the loop, and stores
+// its result to the same rows.
+func.func @arith_softmax(%descK: !tileas.tma_desc<128x128xbf16>, %descQ: !tileas.tma_desc<128x128xbf16>, %n: index,
                          %out: !tileas.tma_desc<128x128xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
+  %bx = gpu.block_id x
+  %qRow = arith.muli %bx, %c128 : index
+  %q = tileas.tma_load %descQ[%qRow, %c0] : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
   %sbuf = tileas.alloc_tmem : !tileas.tmem<128x128xf32>
   %z = arith.constant dense<0.0> : tensor<128x128xf32>
   %r = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<128x128xf32>) {
@@ -16,6 +21,6 @@ func.func @arith_softmax(%descK: !tileas.tma_desc<128x128xbf16>, %q: !tileas.sme
     scf.yield %m : tensor<128x128xf32>
   }
   %st = tileas.smem_store %r : tensor<128x128xf32> -> !tileas.smem<128x128xf32>
-  tileas.tma_store %st, %out[%c0, %c0] : !tileas.smem<128x128xf32>, !tileas.tma_desc<128x128xf32>
+  tileas.tma_store %st, %out[%qRow, %c0] : !tileas.smem<128x128xf32>, !tileas.tma_desc<128x128xf32>
   return
 }

@@ -1,0 +1,462 @@
+//===- host/main.cuh - what a generated main calls --------------*- CUDA -*-===//
+//
+// Under -DTILEPIPE_MAIN a translated kernel gets a main (docs/cuda.md, "The
+// main") that reads its inputs from .npy files, runs the launcher and writes
+// its outputs as .npy:
+//
+//   kernel NAME=in.npy ... NAME=value ... --out NAME=out.npy --shape NAME=R,C
+//          [--grid X[,Y[,Z]]] [--seed S]
+//
+// A parameter is named by its MLIR name (the `tileas.name` argument
+// attribute or a name location) or argN. Float32 .npy inputs are rounded to
+// the kernel's element type as CUDA's conversions do (to nearest even,
+// fp8 saturating to finite); uint8 .npy inputs are the raw bytes of 8-bit
+// types (fp8, UE8M0 scale factors). Global rows are padded to 16 bytes, as
+// TMA needs. Exit status: 0, 1 when the launch or the kernel failed (the
+// emulator's fault or deadlock report, or the CUDA error, on stderr), 2 on
+// a usage or file error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_HOST_MAIN_CUH
+#define TILEPIPE_HOST_MAIN_CUH
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tilepipe/host/launch.cuh"
+#include "tilepipe/host/npy.h"
+
+namespace tp::host {
+
+//===----------------------------------------------------------------------===//
+// Element conversions, as CUDA rounds
+//===----------------------------------------------------------------------===//
+
+template <class T> T fromFloat(float x) {
+  using tp::detail::kSame;
+  if constexpr (kSame<T, float>)
+    return x;
+  else if constexpr (kSame<T, __nv_bfloat16>)
+    return __float2bfloat16_rn(x);
+  else if constexpr (kSame<T, __half>)
+    return __float2half_rn(x);
+  else if constexpr (kSame<T, int32_t>)
+    return int32_t(std::nearbyint(x));
+  else if constexpr (kSame<T, uint8_t>)
+    return uint8_t(std::fmin(std::fmax(std::nearbyint(x), 0.0f), 255.0f));
+  else
+    return T(x); // fp8: round to nearest even, saturating to finite
+}
+
+template <class T> float toFloat(T x) {
+  using tp::detail::kSame;
+  if constexpr (kSame<T, float>)
+    return x;
+  else if constexpr (kSame<T, int32_t> || kSame<T, uint8_t>)
+    return float(x);
+  else
+    return static_cast<float>(x);
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays in global memory
+//===----------------------------------------------------------------------===//
+
+/// One tensor the kernel reads or writes: a host copy with rows padded to
+/// 16 bytes and its global-memory twin (the same memory under
+/// TILEPIPE_CPU).
+template <class T> class Array {
+public:
+  Array() = default;
+  Array(const Array &) = delete;
+  Array &operator=(const Array &) = delete;
+  ~Array() { release(); }
+
+  /// Allocates `shape` (outermost first), zero-filled.
+  bool allocate(const std::vector<int64_t> &shape, std::string &err) {
+    release();
+    shape_ = shape;
+    strides_.assign(shape.size(), 1);
+    int64_t inner = shape.empty() ? 1 : shape.back();
+    int64_t perChunk = int64_t(16 / sizeof(T));
+    int64_t pitch = (inner + perChunk - 1) / perChunk * perChunk;
+    int64_t stride = 1;
+    for (size_t i = shape.size(); i-- > 0;) {
+      strides_[i] = stride;
+      stride *= i + 1 == shape.size() ? pitch : shape[i];
+    }
+    elements_ = shape.empty() ? 1 : stride;
+    host_.assign(size_t(elements_), fromFloat<T>(0.0f));
+    // At least one 16-byte row even for an empty tensor: its tensor map
+    // still needs an address (host/launch.cuh, encodeTma).
+    size_t allocBytes = std::max<size_t>(bytes(), 16);
+#if defined(TILEPIPE_CPU)
+    // 256-byte aligned, like cudaMalloc.
+    device_ = std::aligned_alloc(256, (allocBytes + 255) / 256 * 256);
+    if (!device_) {
+      err = "out of memory";
+      return false;
+    }
+    std::memset(device_, 0, allocBytes);
+#else
+    cudaError_t e = cudaMalloc(&device_, allocBytes);
+    if (e == cudaSuccess)
+      e = cudaMemset(device_, 0, allocBytes);
+    if (e != cudaSuccess) {
+      err = std::string("cudaMalloc: ") + cudaGetErrorString(e);
+      return false;
+    }
+#endif
+    return true;
+  }
+
+  /// Fills the host copy from `npy` (same number of elements, or a packer's
+  /// output), converting float32 or taking uint8 bytes as they are.
+  bool fill(const NpyArray &npy, std::string &err) {
+    int64_t dense = 1;
+    for (int64_t d : shape_)
+      dense *= d;
+    if (npy.count() != dense) {
+      err = "holds " + std::to_string(npy.count()) + " elements, the " +
+            "tensor " + std::to_string(dense);
+      return false;
+    }
+    bool f32 = npy.descr == "<f4";
+    bool u8 = npy.descr == "|u1" || npy.descr == "<u1";
+    if (!f32 && !(u8 && sizeof(T) == 1)) {
+      err = "element type " + npy.descr + " is neither float32 nor (for an " +
+            "8-bit tensor) uint8";
+      return false;
+    }
+    for (int64_t i = 0; i < dense; ++i) {
+      T v;
+      if (f32) {
+        float x;
+        std::memcpy(&x, npy.data.data() + 4 * i, 4);
+        v = fromFloat<T>(x);
+      } else {
+        std::memcpy(&v, npy.data.data() + i, 1);
+      }
+      host_[size_t(offset(i))] = v;
+    }
+    return true;
+  }
+
+  bool upload(std::string &err) {
+#if defined(TILEPIPE_CPU)
+    std::memcpy(device_, host_.data(), bytes());
+    (void)err;
+    return true;
+#else
+    cudaError_t e =
+        cudaMemcpy(device_, host_.data(), bytes(), cudaMemcpyHostToDevice);
+    if (e != cudaSuccess)
+      err = std::string("cudaMemcpy: ") + cudaGetErrorString(e);
+    return e == cudaSuccess;
+#endif
+  }
+
+  bool download(std::string &err) {
+#if defined(TILEPIPE_CPU)
+    std::memcpy(host_.data(), device_, bytes());
+    (void)err;
+    return true;
+#else
+    cudaError_t e =
+        cudaMemcpy(host_.data(), device_, bytes(), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess)
+      err = std::string("cudaMemcpy: ") + cudaGetErrorString(e);
+    return e == cudaSuccess;
+#endif
+  }
+
+  /// The host copy as dense float32, C order.
+  std::vector<float> toF32() const {
+    int64_t dense = 1;
+    for (int64_t d : shape_)
+      dense *= d;
+    std::vector<float> out(static_cast<size_t>(dense));
+    for (int64_t i = 0; i < dense; ++i)
+      out[size_t(i)] = toFloat(host_[size_t(offset(i))]);
+    return out;
+  }
+
+  Tensor tensor() const {
+    Tensor t;
+    t.data = device_;
+    t.rank = int(shape_.size());
+    for (size_t i = 0; i < shape_.size() && i < 5; ++i) {
+      t.dims[i] = shape_[i];
+      t.strides[i] = strides_[i];
+    }
+    return t;
+  }
+  const T *data() const { return static_cast<const T *>(device_); }
+  const std::vector<int64_t> &shape() const { return shape_; }
+
+private:
+  size_t bytes() const { return size_t(elements_) * sizeof(T); }
+  /// Padded offset of dense element i.
+  int64_t offset(int64_t i) const {
+    int64_t off = 0;
+    for (size_t d = shape_.size(); d-- > 0;) {
+      off += (i % shape_[d]) * strides_[d];
+      i /= shape_[d];
+    }
+    return off;
+  }
+  void release() {
+    if (!device_)
+      return;
+#if defined(TILEPIPE_CPU)
+    std::free(device_);
+#else
+    cudaFree(device_);
+#endif
+    device_ = nullptr;
+  }
+
+  std::vector<int64_t> shape_, strides_;
+  std::vector<T> host_;
+  int64_t elements_ = 0;
+  void *device_ = nullptr;
+};
+
+/// UE8M0 scale factors given logically, [rows][K / 32] bytes, packed into
+/// the [rows / 128][K / 128 * 32][16] atom tensor the kernel's TMA reads
+/// (layout/scale_factors.cuh); the padding is 0 (2^-127).
+inline NpyArray packScaleFactors(const NpyArray &logical) {
+  int64_t rows = logical.shape[0], blocks = logical.shape[1];
+  int64_t rowBlocks = (rows + 127) / 128, groups = (blocks + 3) / 4;
+  NpyArray out;
+  out.descr = "|u1";
+  out.itemBytes = 1;
+  out.shape = {rowBlocks, groups * 32, 16};
+  out.data.assign(size_t(out.count()), 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < blocks; ++j) {
+      int64_t at = ((r / 128) * groups * 32 + (j / 4) * 32 + r % 32) * 16 +
+                   (r % 128) / 32 * 4 + j % 4;
+      out.data[size_t(at)] = logical.data[size_t(r * blocks + j)];
+    }
+  return out;
+}
+
+/// A launch's status once the kernel has finished: on a GPU the launch is
+/// asynchronous, so a fault surfaces at the synchronization.
+inline Status finish(Status launched) {
+#if !defined(TILEPIPE_CPU)
+  if (launched.ok) {
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess)
+      return failure(std::string("the kernel failed: ") +
+                     cudaGetErrorString(e));
+  }
+#endif
+  return launched;
+}
+
+//===----------------------------------------------------------------------===//
+// The command line
+//===----------------------------------------------------------------------===//
+
+class Args {
+public:
+  /// `names`: the kernel's parameters in order (argN aliases them).
+  Args(int argc, char **argv, std::vector<std::string> names)
+      : names_(std::move(names)) {
+    for (int i = 1; i < argc && ok_; ++i) {
+      std::string a = argv[i];
+      auto next = [&]() -> std::string {
+        if (i + 1 >= argc) {
+          error("missing value after " + a);
+          return "";
+        }
+        return argv[++i];
+      };
+      if (a == "--out" || a == "--shape") {
+        std::string kv = next(), k, v;
+        if (split(kv, k, v))
+          (a == "--out" ? outs_ : shapes_)[canonical(k)] = v;
+      } else if (a == "--grid") {
+        std::vector<int64_t> g = numbers(next());
+        if (g.empty() || g.size() > 3)
+          error("--grid takes X[,Y[,Z]]");
+        grid_ = dim3(g.size() > 0 ? unsigned(g[0]) : 1,
+                     g.size() > 1 ? unsigned(g[1]) : 1,
+                     g.size() > 2 ? unsigned(g[2]) : 1);
+      } else if (a == "--seed") {
+        std::string s = next();
+#if defined(TILEPIPE_CPU)
+        options_.cpu.seed = std::strtoull(s.c_str(), nullptr, 0);
+#endif
+      } else if (a == "--help" || a == "-h") {
+        error("");
+      } else {
+        std::string k, v;
+        if (split(a, k, v))
+          values_[canonical(k)] = v;
+      }
+    }
+  }
+
+  bool ok() const { return ok_; }
+  /// Prints the error (if any) and the command line; returns 2.
+  int usage(const char *kernel) const {
+    if (!message_.empty())
+      std::fprintf(stderr, "%s: %s\n", kernel, message_.c_str());
+    std::fprintf(stderr, "usage: %s", kernel);
+    for (const std::string &n : names_)
+      std::fprintf(stderr, " %s=...", n.c_str());
+    std::fprintf(stderr, " [--out NAME=out.npy --shape NAME=R,C] "
+                         "[--grid X[,Y[,Z]]] [--seed S]\n");
+    return 2;
+  }
+
+  dim3 grid() const { return grid_; }
+  const LaunchOptions &options() const { return options_; }
+
+  /// An input tensor: NAME=file.npy, of `rank` dimensions (a 2-D uint8
+  /// array for a 3-D scale-factor tensor is packed when `scales`).
+  template <class T>
+  bool input(const std::string &name, int rank, bool scales, Array<T> &out) {
+    auto it = values_.find(name);
+    if (it == values_.end())
+      return fail(name + ": no input given (" + name + "=file.npy)");
+    NpyArray npy;
+    std::string err;
+    if (!readNpy(it->second, npy, err))
+      return fail(name + ": " + err);
+    if (scales && npy.shape.size() == 2)
+      npy = packScaleFactors(npy);
+    if (int(npy.shape.size()) != rank)
+      return fail(name + ": " + it->second + " has " +
+                  std::to_string(npy.shape.size()) + " dimensions, the " +
+                  "tensor " + std::to_string(rank));
+    if (!out.allocate(npy.shape, err) || !out.fill(npy, err) ||
+        !out.upload(err))
+      return fail(name + ": " + it->second + ": " + err);
+    return true;
+  }
+
+  /// An input of a fixed shape (a register tile or a cp.async source).
+  template <class T>
+  bool input(const std::string &name, const std::vector<int64_t> &shape,
+             Array<T> &out) {
+    if (!input(name, int(shape.size()), false, out))
+      return false;
+    if (out.shape() != shape)
+      return fail(name + ": the array's shape is not the parameter's");
+    return true;
+  }
+
+  /// An output tensor: --out NAME=file.npy --shape NAME=R,C; also read
+  /// when NAME=file.npy gives its initial contents.
+  template <class T> bool output(const std::string &name, int rank, Array<T> &out) {
+    if (!outs_.count(name))
+      return fail(name + ": no output file given (--out " + name +
+                  "=file.npy)");
+    if (values_.count(name))
+      return input(name, rank, false, out);
+    auto s = shapes_.find(name);
+    if (s == shapes_.end())
+      return fail(name + ": no shape given (--shape " + name + "=R,C)");
+    std::vector<int64_t> shape = numbers(s->second);
+    std::string err;
+    if (int(shape.size()) != rank)
+      return fail(name + ": --shape needs " + std::to_string(rank) +
+                  " sizes");
+    if (!out.allocate(shape, err))
+      return fail(name + ": " + err);
+    return true;
+  }
+
+  /// Writes an output after the kernel ran (nothing without --out).
+  template <class T> bool write(const std::string &name, Array<T> &out) {
+    auto it = outs_.find(name);
+    if (it == outs_.end())
+      return true;
+    std::string err;
+    if (!out.download(err))
+      return fail(name + ": " + err);
+    std::vector<float> f = out.toF32();
+    if (!writeNpyF32(it->second, out.shape(), f.data(), err))
+      return fail(name + ": " + err);
+    return true;
+  }
+
+  /// A scalar parameter: NAME=value.
+  template <class T> bool scalar(const std::string &name, T &out) {
+    auto it = values_.find(name);
+    if (it == values_.end())
+      return fail(name + ": no value given (" + name + "=...)");
+    char *end = nullptr;
+    if constexpr (std::is_floating_point_v<T>)
+      out = T(std::strtod(it->second.c_str(), &end));
+    else
+      out = T(std::strtoll(it->second.c_str(), &end, 0));
+    if (!end || *end)
+      return fail(name + ": '" + it->second + "' is not a number");
+    return true;
+  }
+
+  const std::string &message() const { return message_; }
+
+private:
+  bool split(const std::string &kv, std::string &k, std::string &v) {
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return error("'" + kv + "' is not NAME=VALUE");
+    k = kv.substr(0, eq), v = kv.substr(eq + 1);
+    return true;
+  }
+  /// argN -> the N-th parameter's name.
+  std::string canonical(const std::string &k) const {
+    if (k.size() > 3 && k.compare(0, 3, "arg") == 0 &&
+        k.find_first_not_of("0123456789", 3) == std::string::npos) {
+      size_t n = std::strtoul(k.c_str() + 3, nullptr, 10);
+      if (n < names_.size())
+        return names_[n];
+    }
+    return k;
+  }
+  static std::vector<int64_t> numbers(const std::string &s) {
+    std::vector<int64_t> v;
+    for (const char *p = s.c_str(); *p;) {
+      char *e;
+      v.push_back(std::strtoll(p, &e, 10));
+      if (e == p)
+        return {};
+      p = *e == ',' ? e + 1 : e;
+    }
+    return v;
+  }
+  bool error(const std::string &m) {
+    ok_ = false;
+    message_ = m;
+    return false;
+  }
+  bool fail(const std::string &m) {
+    std::fprintf(stderr, "%s\n", m.c_str());
+    return false;
+  }
+
+  std::vector<std::string> names_;
+  std::map<std::string, std::string> values_, outs_, shapes_;
+  dim3 grid_ = dim3(1, 1, 1);
+  LaunchOptions options_;
+  bool ok_ = true;
+  std::string message_;
+};
+
+} // namespace tp::host
+
+#endif // TILEPIPE_HOST_MAIN_CUH

@@ -1,0 +1,148 @@
+//===- layout/tile.cuh - how a tile lies in shared memory -------*- CUDA -*-===//
+//
+// One type per SMEM tile layout, shared by everything that touches the
+// tile: the TMA that fills or drains it (its boxes, where each box lands,
+// the swizzle of the tensor map), the UMMA that reads it (descriptor start,
+// LBO, SBO and the advance per instruction) and the host that encodes the
+// tensor map. The translator names the type; both sides derive from it, so
+// they cannot disagree.
+//
+//  - DenseTile<T, D0, ..., Dn>: the box stored densely, the last dimension
+//    contiguous, no swizzle, one TMA box. Tiles that threads read or write
+//    (smem_load/smem_store, an epilogue's TMA store) and the scale-factor
+//    atoms (layout/scale_factors.cuh).
+//  - MmaTile<T, R, C, S>: an R x C tile (C contiguous, as in global memory)
+//    that UMMA reads, stored as C * sizeof(T) / span column blocks, each R
+//    rows of `span` bytes, swizzled with S. One TMA box per column block (a
+//    box's inner extent may not exceed the swizzle span), placed R * span
+//    bytes apart: a 128 x 128 bf16 tile with 128B swizzle is two 128 x 64
+//    boxes 16 KiB apart. With S = None the blocks are 16 bytes wide: the
+//    canonical core-matrix ("interleaved") layout.
+//
+// The MMA reads an MmaTile K-major (KMajor: rows are M or N, columns K) or
+// MN-major (MNMajor: rows are K, columns M or N; the tile is then exactly
+// what a TMA box of a row-major K x N matrix holds, e.g. attention's V used
+// as B without a transposed copy). Descriptor fields per PTX ISA canonical
+// layouts (facts section 1):
+//  - K-major, swizzled: SBO = 8 rows x span (the next 8-row group), LBO
+//    unused (16). One instruction reads 32 bytes of K: the start advances
+//    32 bytes within a span and then jumps to the next column block; base
+//    offset stays 0, because the swizzle XOR uses absolute address bits, as
+//    TMA does.
+//  - K-major, None: core matrices 8 rows x 16 B contiguous, SBO = 128 (next
+//    8 rows), LBO = a column block (next 16 bytes of K).
+//  - MN-major, swizzled: LBO = a column block (next span of M/N), SBO = 8
+//    rows x span (next 8 of K). None: LBO = 128 (next 8 of K), SBO = a
+//    column block (next 8 of M/N). One instruction reads 32 / sizeof(T)
+//    rows of K.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_LAYOUT_TILE_CUH
+#define TILEPIPE_LAYOUT_TILE_CUH
+
+#include "tilepipe/layout/instr_desc.cuh"
+#include "tilepipe/layout/smem_desc.cuh"
+#include "tilepipe/layout/swizzle.cuh"
+
+namespace tp {
+
+/// A dense box of T, outermost dimension first (the IR's order).
+template <class T, int... Dims> struct DenseTile {
+  using Elem = T;
+  static constexpr int kRank = int(sizeof...(Dims));
+  static constexpr Swizzle kSwizzle = Swizzle::None;
+  static constexpr int kBoxes = 1;
+  static constexpr uint32_t kBytes = uint32_t((Dims * ... * 1) * sizeof(T));
+  static constexpr uint32_t kBoxBytes = kBytes;
+  static_assert(kRank >= 1 && kRank <= 5, "a TMA box has rank 1..5");
+  static TP_CONSTEXPR int dim(int i) {
+    constexpr int d[] = {Dims...};
+    return d[i];
+  }
+  static_assert((dim(kRank - 1) * sizeof(T)) % 16 == 0,
+                "a TMA box's inner extent is a multiple of 16 bytes");
+  static_assert(((Dims <= 256) && ...), "a TMA box dimension is at most 256");
+  /// Box b's extent in dimension i (outermost first).
+  static TP_CONSTEXPR int box_dim(int i) { return dim(i); }
+  /// Where box b lands, in bytes from the tile's start.
+  static TP_CONSTEXPR uint32_t box_offset(int) { return 0; }
+  /// Box b's offset along the innermost dimension, in elements.
+  static TP_CONSTEXPR int box_inner(int) { return 0; }
+};
+
+/// A UMMA operand tile: R x C of T, C contiguous; see the file comment.
+template <class T, int R, int C, Swizzle S> struct MmaTile {
+  using Elem = T;
+  static constexpr int kRank = 2, kRows = R, kCols = C;
+  static constexpr Swizzle kSwizzle = S;
+  static constexpr int kSpan = layout::span(S);
+  static constexpr int kBlockCols = kSpan / int(sizeof(T));
+  static constexpr int kBoxes = C / kBlockCols;
+  static constexpr uint32_t kBoxBytes = uint32_t(R * kSpan);
+  static constexpr uint32_t kBytes = uint32_t(R * C * sizeof(T));
+  /// Every column block starts on the swizzle pattern's repeat.
+  static constexpr uint32_t kAlign = uint32_t(S == Swizzle::None ? 128
+                                                                 : 8 * kSpan);
+  static_assert((C * sizeof(T)) % kSpan == 0,
+                "a row is a whole number of swizzle spans");
+  static_assert(R % 8 == 0 && R <= 256, "rows: a multiple of 8, at most 256");
+  static TP_CONSTEXPR int box_dim(int i) { return i == 0 ? R : kBlockCols; }
+  static TP_CONSTEXPR uint32_t box_offset(int b) {
+    return uint32_t(b) * kBoxBytes;
+  }
+  static TP_CONSTEXPR int box_inner(int b) { return b * kBlockCols; }
+  /// Byte offset of element (r, c), swizzle applied.
+  static TP_CONSTEXPR uint32_t offset(int r, int c) {
+    return layout::apply(
+        S, uint32_t(c / kBlockCols) * kBoxBytes + uint32_t(r * kSpan) +
+               uint32_t((c % kBlockCols) * int(sizeof(T))));
+  }
+};
+
+/// An MmaTile read K-major: rows are M (A) or N (B), columns K.
+template <class Tile> struct KMajor {
+  using Elem = typename Tile::Elem;
+  static constexpr int kMN = Tile::kRows, kK = Tile::kCols;
+  static constexpr bool kMNMajor = false;
+  static constexpr Swizzle kS = Tile::kSwizzle;
+  static constexpr uint32_t kLbo = kS == Swizzle::None ? Tile::kBoxBytes : 16;
+  static constexpr uint32_t kSbo = kS == Swizzle::None ? 128 : 8 * Tile::kSpan;
+  static_assert((kK * sizeof(Elem)) % 32 == 0,
+                "K is a whole number of instructions (32 bytes each)");
+  /// Bytes from the tile's start to instruction s's K slice.
+  static TP_CONSTEXPR uint32_t step_offset(int s) {
+    return uint32_t(s * 32 / Tile::kSpan) * Tile::kBoxBytes +
+           uint32_t(s * 32 % Tile::kSpan);
+  }
+  static TP_HOST_DEVICE uint64_t desc(uint32_t tile, int s) {
+    return layout::smem_desc(tile + step_offset(s), kLbo, kSbo, kS);
+  }
+};
+
+/// An MmaTile read MN-major: rows are K, columns M (A) or N (B).
+template <class Tile> struct MNMajor {
+  using Elem = typename Tile::Elem;
+  static constexpr int kMN = Tile::kCols, kK = Tile::kRows;
+  static constexpr bool kMNMajor = true;
+  static constexpr Swizzle kS = Tile::kSwizzle;
+  static constexpr uint32_t kLbo = kS == Swizzle::None ? 128 : Tile::kBoxBytes;
+  static constexpr uint32_t kSbo = kS == Swizzle::None ? Tile::kBoxBytes
+                                                       : 8 * Tile::kSpan;
+  static constexpr int kRowsPerStep = 32 / int(sizeof(Elem));
+  static_assert(sizeof(Elem) <= 2,
+                "MN-major operands: 8- and 16-bit types (tf32 would need the "
+                "128B-with-32B-atom swizzle)");
+  static_assert(kK % kRowsPerStep == 0,
+                "K is a whole number of instructions (32 bytes each)");
+  static TP_CONSTEXPR uint32_t step_offset(int s) {
+    return uint32_t(s * kRowsPerStep * Tile::kSpan);
+  }
+  static TP_HOST_DEVICE uint64_t desc(uint32_t tile, int s) {
+    return layout::smem_desc(tile + step_offset(s), kLbo, kSbo, kS);
+  }
+};
+
+} // namespace tp
+
+#endif // TILEPIPE_LAYOUT_TILE_CUH

@@ -1,0 +1,108 @@
+//===- ptx/config.cuh - compile modes of the tilepipe runtime ---*- CUDA -*-===//
+//
+// One emitted kernel compiles in three modes, and this file decides which:
+//  - real mode (default), nvcc -gencode arch=compute_100a,code=sm_100a: the
+//    atoms issue their PTX. tcgen05 exists only in arch- or family-specific
+//    device passes (TP_HAS_TCGEN05); any other device pass, e.g. the portable
+//    compute_100 PTX that -arch=sm_100a also builds, gets __trap() there, so
+//    ptxas never sees an instruction it rejects and a JIT of that PTX fails
+//    loudly rather than silently (TP_TCGEN05_TRAP).
+//  - harness mode, -DTILEPIPE_HARNESS on sm_90a: mbarriers, bulk copies,
+//    named barriers, elect.sync and setmaxnreg are real; tcgen05 atoms do
+//    nothing and the runtime stamps payloads instead (harness.cuh).
+//  - CPU mode, -DTILEPIPE_CPU with a host compiler: no CUDA headers; every
+//    atom calls the emulator (tilepipe/cpu/atoms.h), and the runtime above
+//    the atoms is the same code as on the GPU.
+//
+// It also defines the function qualifiers (TP_DEVICE, ...) and the source
+// location plumbing (TP_LOC, ...) that the CPU mode needs and nvcc does not.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_PTX_CONFIG_CUH
+#define TILEPIPE_PTX_CONFIG_CUH
+
+#include <cstdint>
+
+#if defined(TILEPIPE_CPU) && defined(TILEPIPE_HARNESS)
+#error "TILEPIPE_CPU and TILEPIPE_HARNESS are different modes; define one"
+#endif
+
+#if defined(TILEPIPE_CPU)
+#include "tilepipe/cpu/prelude.h"
+#include "tilepipe/cpu/cuda_types.h"
+#include "tilepipe/cpu/runtime.h"
+#include "tilepipe/cpu/atoms.h"
+#else
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#endif
+
+// tcgen05 exists on the sm_100/103/110 families, in arch- or family-specific
+// targets only (compute_100a, compute_100f, ...), never in generic PTX.
+#if defined(__CUDA_ARCH__) && !defined(TILEPIPE_HARNESS) &&                    \
+    (defined(__CUDA_ARCH_FEAT_SM100_ALL) ||                                    \
+     defined(__CUDA_ARCH_FEAT_SM103_ALL) ||                                    \
+     defined(__CUDA_ARCH_FEAT_SM110_ALL) ||                                    \
+     (defined(__CUDA_ARCH_SPECIFIC__) && __CUDA_ARCH_SPECIFIC__ >= 1000 &&     \
+      __CUDA_ARCH_SPECIFIC__ < 1200) ||                                        \
+     (defined(__CUDA_ARCH_FAMILY_SPECIFIC__) &&                                \
+      __CUDA_ARCH_FAMILY_SPECIFIC__ >= 1000 &&                                 \
+      __CUDA_ARCH_FAMILY_SPECIFIC__ < 1200))
+#define TP_HAS_TCGEN05 1
+#else
+#define TP_HAS_TCGEN05 0
+#endif
+
+// A real-mode device pass without tcgen05: such code must never run.
+#if defined(__CUDA_ARCH__) && !defined(TILEPIPE_HARNESS) && !TP_HAS_TCGEN05
+#define TP_TCGEN05_TRAP 1
+#else
+#define TP_TCGEN05_TRAP 0
+#endif
+
+// setmaxnreg needs an arch- or family-specific target (sm_90a, sm_100a, ...).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 &&                          \
+    (defined(__CUDA_ARCH_SPECIFIC__) ||                                        \
+     defined(__CUDA_ARCH_FAMILY_SPECIFIC__))
+#define TP_HAS_SETMAXNREG 1
+#else
+#define TP_HAS_SETMAXNREG 0
+#endif
+
+// Qualifiers. In CPU mode everything is ordinary inline C++; a host
+// compiler knows neither __device__ nor __forceinline__ of its own.
+#if defined(TILEPIPE_CPU)
+#define TP_DEVICE inline
+#define TP_HOST_DEVICE inline
+#define TP_CONSTEXPR constexpr
+#else
+#define TP_DEVICE __device__ __forceinline__
+#define TP_HOST_DEVICE __host__ __device__ __forceinline__
+#define TP_CONSTEXPR __host__ __device__ constexpr
+#endif
+
+// Source locations: under TILEPIPE_CPU every runtime function that blocks
+// or issues an asynchronous operation takes the caller's location as a
+// trailing default argument (TP_CPU_HERE, evaluated at the call site) and
+// hands it to the emulator before its atoms run, so that a fault or a
+// deadlock names the line of the emitted kernel. nvcc sees none of it.
+//   void f(int x TP_LOC);      declares the parameter (after others)
+//   void g(TP_LOC_ONLY);       ... as the only parameter
+//   TP_AT();                   reports it to the emulator
+//   h(x TP_LOC_FWD);           passes it on to another such function
+#if defined(TILEPIPE_CPU)
+#define TP_LOC , ::tp::cpu::SrcLoc tp_loc = TP_CPU_HERE
+#define TP_LOC_ONLY ::tp::cpu::SrcLoc tp_loc = TP_CPU_HERE
+#define TP_AT() ::tp::cpu::set_loc(tp_loc)
+#define TP_LOC_FWD , tp_loc
+#else
+#define TP_LOC
+#define TP_LOC_ONLY
+#define TP_AT() ((void)0)
+#define TP_LOC_FWD
+#endif
+
+#endif // TILEPIPE_PTX_CONFIG_CUH

@@ -1,0 +1,132 @@
+//===- ptx/tcgen05_mma.cuh - tcgen05.mma and tcgen05.commit -----*- CUDA -*-===//
+//
+// The raw operands: D's TMEM address, A's SMEM descriptor (or TMEM
+// address), B's SMEM descriptor, the 32-bit instruction descriptor and
+// enable-input-d (false: D = A * B; true: D += A * B). Issued by one
+// thread; asynchronous.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_PTX_TCGEN05_MMA_CUH
+#define TILEPIPE_PTX_TCGEN05_MMA_CUH
+
+#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/ptx/kinds.cuh"
+
+namespace tp::ptx {
+
+#if defined(TILEPIPE_CPU)
+constexpr cpu::MmaKind cpuKind(MmaKind k) {
+  return k == MmaKind::F16    ? cpu::MmaKind::F16
+         : k == MmaKind::TF32 ? cpu::MmaKind::TF32
+         : k == MmaKind::F8F6F4 ? cpu::MmaKind::F8F6F4
+                                : cpu::MmaKind::MXF8F6F4;
+}
+#endif
+
+#if TP_HAS_TCGEN05
+// The kind is part of the opcode: one spelling per kind and A operand.
+#define TP_MMA_ASM(kind, aop, acons)                                           \
+  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %4, 0;\n"                   \
+               " tcgen05.mma.cta_group::1.kind::" kind " [%0], " aop           \
+               ", %2, %3, p;\n}" ::"r"(d),                                     \
+               acons(a), "l"(bdesc), "r"(idesc), "r"(uint32_t(enableInputD))   \
+               : "memory")
+#endif
+
+/// tcgen05.mma.cta_group::1.kind::K [d], adesc, bdesc, idesc, enable_input_d.
+template <MmaKind Kind>
+TP_DEVICE void tcgen05_mma(uint32_t d, uint64_t a, uint64_t bdesc,
+                           uint32_t idesc, bool enableInputD) {
+  static_assert(Kind != MmaKind::MXF8F6F4, "use tcgen05_mma_block_scale");
+#if defined(TILEPIPE_CPU)
+  cpu::tcgen05_mma(cpuKind(Kind), d, a, bdesc, idesc, enableInputD);
+#elif TP_HAS_TCGEN05
+  if constexpr (Kind == MmaKind::F16)
+    TP_MMA_ASM("f16", "%1", "l");
+  else if constexpr (Kind == MmaKind::TF32)
+    TP_MMA_ASM("tf32", "%1", "l");
+  else
+    TP_MMA_ASM("f8f6f4", "%1", "l");
+#elif TP_TCGEN05_TRAP
+  (void)d, (void)a, (void)bdesc, (void)idesc, (void)enableInputD;
+  __trap();
+#else
+  (void)d, (void)a, (void)bdesc, (void)idesc, (void)enableInputD;
+#endif
+}
+
+/// The same with A in TMEM: tcgen05.mma... [d], [a], bdesc, idesc, en.
+template <MmaKind Kind>
+TP_DEVICE void tcgen05_mma_ts(uint32_t d, uint32_t a, uint64_t bdesc,
+                              uint32_t idesc, bool enableInputD) {
+  static_assert(Kind != MmaKind::MXF8F6F4, "block scaling reads A from SMEM");
+#if defined(TILEPIPE_CPU)
+  cpu::tcgen05_mma_ts(cpuKind(Kind), d, a, bdesc, idesc, enableInputD);
+#elif TP_HAS_TCGEN05
+  if constexpr (Kind == MmaKind::F16)
+    TP_MMA_ASM("f16", "[%1]", "r");
+  else if constexpr (Kind == MmaKind::TF32)
+    TP_MMA_ASM("tf32", "[%1]", "r");
+  else
+    TP_MMA_ASM("f8f6f4", "[%1]", "r");
+#elif TP_TCGEN05_TRAP
+  (void)d, (void)a, (void)bdesc, (void)idesc, (void)enableInputD;
+  __trap();
+#else
+  (void)d, (void)a, (void)bdesc, (void)idesc, (void)enableInputD;
+#endif
+}
+
+#if TP_HAS_TCGEN05
+#undef TP_MMA_ASM
+#endif
+
+/// tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [d], adesc, bdesc,
+/// idesc, [sfa], [sfb], enable_input_d: the scale factors' TMEM addresses,
+/// with the byte of each 32-bit column chosen by the SF ids of idesc.
+TP_DEVICE void tcgen05_mma_block_scale(uint32_t d, uint64_t adesc,
+                                       uint64_t bdesc, uint32_t idesc,
+                                       uint32_t sfa, uint32_t sfb,
+                                       bool enableInputD) {
+#if defined(TILEPIPE_CPU)
+  cpu::tcgen05_mma_block_scale(cpu::MmaKind::MXF8F6F4, d, adesc, bdesc, idesc,
+                               sfa, sfb, enableInputD);
+#elif TP_HAS_TCGEN05
+  asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %6, 0;\n"
+               " tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%0], "
+               "%1, %2, %3, [%4], [%5], p;\n}" ::"r"(d),
+               "l"(adesc), "l"(bdesc), "r"(idesc), "r"(sfa), "r"(sfb),
+               "r"(uint32_t(enableInputD))
+               : "memory");
+#elif TP_TCGEN05_TRAP
+  (void)d, (void)adesc, (void)bdesc, (void)idesc, (void)sfa, (void)sfb;
+  (void)enableInputD;
+  __trap();
+#else
+  (void)d, (void)adesc, (void)bdesc, (void)idesc, (void)sfa, (void)sfb;
+  (void)enableInputD;
+#endif
+}
+
+/// tcgen05.commit...mbarrier::arrive::one: one arrival on `bar` once every
+/// earlier tcgen05.mma and tcgen05.cp of this thread has completed.
+TP_DEVICE void tcgen05_commit(uint32_t bar) {
+#if defined(TILEPIPE_CPU)
+  cpu::tcgen05_commit(bar);
+#elif TP_HAS_TCGEN05
+  asm volatile(
+      "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64"
+      " [%0];" ::"r"(bar)
+      : "memory");
+#elif TP_TCGEN05_TRAP
+  (void)bar;
+  __trap();
+#else
+  (void)bar;
+#endif
+}
+
+} // namespace tp::ptx
+
+#endif // TILEPIPE_PTX_TCGEN05_MMA_CUH

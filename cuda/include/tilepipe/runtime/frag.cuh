@@ -1,0 +1,239 @@
+//===- runtime/frag.cuh - register tiles and their arithmetic ---*- CUDA -*-===//
+//
+// tp::Frag<T, N> holds a thread's N elements of a register tile (its rows,
+// row-major). The operations broadcast a per-row vector (fewer elements)
+// over the rows, as the tileas ops do. Scalars are spelled per type: bf16,
+// half and fp8 lack some operators, and names like fma/max are shadowed
+// inside namespace tp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_RUNTIME_FRAG_CUH
+#define TILEPIPE_RUNTIME_FRAG_CUH
+
+#include "tilepipe/layout/instr_desc.cuh"
+#include "tilepipe/ptx/math.cuh"
+#include "tilepipe/runtime/base.cuh"
+
+namespace tp {
+
+namespace detail {
+template <class T>
+constexpr bool kIsF16 = kSame<T, __half> || kSame<T, __nv_bfloat16>;
+template <class T>
+constexpr bool kIsF8 = kSame<T, __nv_fp8_e4m3> || kSame<T, __nv_fp8_e5m2>;
+} // namespace detail
+
+//===----------------------------------------------------------------------===//
+// Elementwise math with per-row broadcasting
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+
+// Scalar operations, spelled per type because bf16/half/fp8 lack some
+// operators and names like fma/max are shadowed inside namespace tp.
+template <class T> TP_DEVICE float to_f32(T x) {
+  if constexpr (kSame<T, float>)
+    return x;
+  else if constexpr (kSame<T, __nv_bfloat16>)
+    return __bfloat162float(x);
+  else if constexpr (kSame<T, __half>)
+    return __half2float(x);
+  else
+    return static_cast<float>(x); // fp8 (operator float), int32_t
+}
+
+template <class U> TP_DEVICE U from_f32(float x) {
+  if constexpr (kSame<U, float>)
+    return x;
+  else if constexpr (kSame<U, __nv_bfloat16>)
+    return __float2bfloat16_rn(x);
+  else if constexpr (kSame<U, __half>)
+    return __float2half_rn(x);
+  else if constexpr (kSame<U, int32_t>)
+    return __float2int_rn(x);
+  else
+    return U(x); // fp8: round to nearest even, saturating to finite
+}
+
+template <class U, class T> TP_DEVICE U convert(T x) {
+  if constexpr (kSame<U, T>)
+    return x;
+  else if constexpr (kSame<U, float> && kSame<T, int32_t>)
+    return static_cast<float>(x);
+  else
+    return from_f32<U>(to_f32(x));
+}
+
+enum class Arith { Add, Sub, Mul };
+template <Arith A> struct ArithOp {
+  template <class T> TP_DEVICE T operator()(T a, T b) const {
+    if constexpr (kIsF8<T>) // no fp8 arithmetic: compute in float
+      return from_f32<T>(ArithOp{}(to_f32(a), to_f32(b)));
+    else if constexpr (A == Arith::Add)
+      return a + b;
+    else if constexpr (A == Arith::Sub)
+      return a - b;
+    else
+      return a * b;
+  }
+};
+struct MaxOp {
+  template <class T> TP_DEVICE T operator()(T a, T b) const {
+    if constexpr (kSame<T, float>)
+      return fmaxf(a, b);
+    else if constexpr (kIsF16<T>)
+      return __hmax(a, b);
+    else if constexpr (kSame<T, int32_t>)
+      return a > b ? a : b;
+    else
+      return from_f32<T>(fmaxf(to_f32(a), to_f32(b)));
+  }
+};
+
+template <class T> TP_DEVICE T fma1(T a, T b, T c) {
+  if constexpr (kSame<T, float>)
+    return __fmaf_rn(a, b, c);
+  else if constexpr (kIsF16<T>)
+    return __hfma(a, b, c);
+  else if constexpr (kSame<T, int32_t>)
+    return a * b + c;
+  else
+    return from_f32<T>(__fmaf_rn(to_f32(a), to_f32(b), to_f32(c)));
+}
+
+template <int A, int B> constexpr int kMax = A > B ? A : B;
+
+/// Element i of a result of Out elements, read from a fragment of M elements:
+/// a per-row vector (M < Out) repeats each value Out / M times.
+template <int Out, class T, int M>
+TP_DEVICE T bcast(const Frag<T, M> &f, int i) {
+  static_assert(Out % M == 0,
+                "broadcast: the vector length must divide the tile length");
+  return f.v[i / (Out / M)];
+}
+
+template <class Op, class T, int NA, int NB>
+TP_DEVICE Frag<T, kMax<NA, NB>>
+zip(Op op, const Frag<T, NA> &a, const Frag<T, NB> &b) {
+  constexpr int Out = kMax<NA, NB>;
+  Frag<T, Out> r;
+#pragma unroll
+  for (int i = 0; i < Out; ++i)
+    r.v[i] = op(bcast<Out>(a, i), bcast<Out>(b, i));
+  return r;
+}
+
+} // namespace detail
+
+#define TP_ELEMENTWISE(name, op)                                               \
+  template <class T, int NA, int NB>                                           \
+  TP_DEVICE Frag<T, detail::kMax<NA, NB>> name(               \
+      const Frag<T, NA> &a, const Frag<T, NB> &b) {                            \
+    return detail::zip(op{}, a, b);                                            \
+  }
+TP_ELEMENTWISE(add, detail::ArithOp<detail::Arith::Add>)
+TP_ELEMENTWISE(sub, detail::ArithOp<detail::Arith::Sub>)
+TP_ELEMENTWISE(mul, detail::ArithOp<detail::Arith::Mul>)
+TP_ELEMENTWISE(max, detail::MaxOp)
+#undef TP_ELEMENTWISE
+
+template <class T, int NA, int NB, int NC>
+TP_DEVICE Frag<T, detail::kMax<NA, detail::kMax<NB, NC>>>
+fma(const Frag<T, NA> &a, const Frag<T, NB> &b, const Frag<T, NC> &c) {
+  constexpr int Out = detail::kMax<NA, detail::kMax<NB, NC>>;
+  Frag<T, Out> r;
+#pragma unroll
+  for (int i = 0; i < Out; ++i)
+    r.v[i] = detail::fma1(detail::bcast<Out>(a, i), detail::bcast<Out>(b, i),
+                          detail::bcast<Out>(c, i));
+  return r;
+}
+
+template <class T, int N>
+TP_DEVICE Frag<T, N> exp2(const Frag<T, N> &a) {
+  Frag<T, N> r;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    r.v[i] = detail::from_f32<T>(ptx::ex2_approx_ftz(detail::to_f32(a.v[i])));
+  }
+  return r;
+}
+
+template <class U, class T, int N>
+TP_DEVICE Frag<U, N> cvt(const Frag<T, N> &a) {
+  Frag<U, N> r;
+  if constexpr (detail::kSame<T, float> && detail::kSame<U, __nv_bfloat16> &&
+                N % 2 == 0) {
+    // One cvt.rn.bf16x2.f32 per pair instead of two scalar conversions.
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      __nv_bfloat162 p = __floats2bfloat162_rn(a.v[i], a.v[i + 1]);
+      r.v[i] = p.x;
+      r.v[i + 1] = p.y;
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      r.v[i] = detail::convert<U>(a.v[i]);
+  }
+  return r;
+}
+
+namespace detail {
+/// Folds t[0..W) into t[0] as a tree: log2(W) dependent steps instead of
+/// W - 1. Recursion on W keeps every index constant, so t stays in registers.
+template <int W, class Op, class T>
+TP_DEVICE void fold_tree(Op op, T *t) {
+  if constexpr (W > 1) {
+    constexpr int H = (W + 1) / 2;
+#pragma unroll
+    for (int i = 0; i < W / 2; ++i)
+      t[i] = op(t[i], t[i + H]);
+    fold_tree<H>(op, t);
+  }
+}
+
+/// Per-row reduction: R rows of N / R elements each.
+template <int R, class Op, class T, int N>
+TP_DEVICE Frag<T, R> reduce_rows(Op op, const Frag<T, N> &a) {
+  static_assert(N % R == 0, "reduce: R must divide N");
+  constexpr int L = N / R;
+  Frag<T, R> r;
+#pragma unroll
+  for (int row = 0; row < R; ++row) {
+    T t[L];
+#pragma unroll
+    for (int i = 0; i < L; ++i)
+      t[i] = a.v[row * L + i];
+    fold_tree<L>(op, t);
+    r.v[row] = t[0];
+  }
+  return r;
+}
+} // namespace detail
+
+template <int R, class T, int N>
+TP_DEVICE Frag<T, R> reduce_max(const Frag<T, N> &a) {
+  return detail::reduce_rows<R>(detail::MaxOp{}, a);
+}
+template <int R, class T, int N>
+TP_DEVICE Frag<T, R> reduce_sum(const Frag<T, N> &a) {
+  return detail::reduce_rows<R>(detail::ArithOp<detail::Arith::Add>{}, a);
+}
+
+template <class T, int N> TP_DEVICE Frag<T, N> splat(T value) {
+  Frag<T, N> r;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    r.v[i] = value;
+  return r;
+}
+
+TP_DEVICE float bits_f32(uint32_t x) {
+  return __uint_as_float(x);
+}
+
+} // namespace tp
+
+#endif // TILEPIPE_RUNTIME_FRAG_CUH

@@ -1,0 +1,103 @@
+//===- runtime/threads.cuh - tiles the agent's threads move -----*- CUDA -*-===//
+//
+// Register tiles to and from SMEM (row-major DenseTiles), from global
+// memory, and cp.async copies into a slot. Thread t of an agent owns rows
+// t * RPT .. t * RPT + RPT - 1: one contiguous run of N elements.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_RUNTIME_THREADS_CUH
+#define TILEPIPE_RUNTIME_THREADS_CUH
+
+#include "tilepipe/ptx/cpasync.cuh"
+#include "tilepipe/ptx/smem.cuh"
+#include "tilepipe/runtime/base.cuh"
+
+namespace tp {
+
+namespace detail {
+/// Widest vector access (16, 8, 4, 2 or 1 bytes) that divides a thread's
+/// contiguous run of Bytes; the tile base is assumed 16-byte aligned.
+template <int Bytes> TP_CONSTEXPR int vec_bytes() {
+  return Bytes % 16 == 0  ? 16
+         : Bytes % 8 == 0 ? 8
+         : Bytes % 4 == 0 ? 4
+         : Bytes % 2 == 0 ? 2
+                          : 1;
+}
+} // namespace detail
+
+template <int C, class T, int N>
+TP_DEVICE Frag<T, N> smem_load(uint32_t saddr, int threadInAgent) {
+  static_assert(N % C == 0, "a thread holds whole rows");
+  constexpr int kBytes = static_cast<int>(N * sizeof(T));
+  constexpr int V = detail::vec_bytes<kBytes>();
+  Frag<T, N> f;
+  unsigned char *p = reinterpret_cast<unsigned char *>(&f);
+  uint32_t base = saddr + static_cast<uint32_t>(threadInAgent) * kBytes;
+#pragma unroll
+  for (int i = 0; i < kBytes; i += V)
+    ptx::ld_shared<V>(base + i, p + i);
+  return f;
+}
+
+template <int C, class T, int N>
+TP_DEVICE void smem_store(uint32_t saddr, const Frag<T, N> &f,
+                          int threadInAgent) {
+  static_assert(N % C == 0, "a thread holds whole rows");
+  constexpr int kBytes = static_cast<int>(N * sizeof(T));
+  constexpr int V = detail::vec_bytes<kBytes>();
+  const unsigned char *p = reinterpret_cast<const unsigned char *>(&f);
+  uint32_t base = saddr + static_cast<uint32_t>(threadInAgent) * kBytes;
+#pragma unroll
+  for (int i = 0; i < kBytes; i += V)
+    ptx::st_shared<V>(base + i, p + i);
+}
+
+/// A register tile passed to the kernel in global memory (row-major): the
+/// thread's N elements are its rows, contiguous from row threadInAgent * RPT.
+template <int C, class T, int N>
+TP_DEVICE Frag<T, N> global_load_rows(const T *p, int threadInAgent) {
+  static_assert(N % C == 0, "whole rows per thread");
+  Frag<T, N> f;
+  const T *rows = p + static_cast<size_t>(threadInAgent) * N;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    f.v[i] = rows[i];
+  return f;
+}
+
+/// A cp.async producer: the agent's threads copy an R x C tile at (r0, c0)
+/// of a row-major global matrix with RowStride elements per row into the
+/// slot, 16 B per cp.async. The harness copies nothing: it stamps the slot
+/// at the commit instead.
+template <int R, int C, class T, int RowStride>
+TP_DEVICE void cp_async_tile(uint32_t dst, const T *src, int64_t r0,
+                             int64_t c0, int threadInAgent,
+                             int64_t threads TP_LOC) {
+  constexpr int kPer = 16 / static_cast<int>(sizeof(T));
+  static_assert(C % kPer == 0, "rows are whole 16-byte chunks");
+#if defined(TILEPIPE_HARNESS)
+  (void)dst, (void)src, (void)r0, (void)c0, (void)threadInAgent, (void)threads;
+#else
+  TP_AT();
+  constexpr int kChunks = R * C / kPer;
+  for (int i = threadInAgent; i < kChunks; i += static_cast<int>(threads)) {
+    int r = i / (C / kPer), c = (i % (C / kPer)) * kPer;
+    const T *g = src + (r0 + r) * RowStride + c0 + c;
+    ptx::cp_async_16(dst + static_cast<uint32_t>((r * C + c) * sizeof(T)), g);
+  }
+#endif
+}
+
+/// Holds the slot's full barrier open until this thread's cp.async copies
+/// have landed.
+TP_DEVICE void cp_async_arrive(uint64_t *bars, int64_t depth,
+                               int64_t k TP_LOC) {
+  TP_AT();
+  ptx::cp_async_mbarrier_arrive(smem_addr(&bars[k % depth]));
+}
+
+} // namespace tp
+
+#endif // TILEPIPE_RUNTIME_THREADS_CUH

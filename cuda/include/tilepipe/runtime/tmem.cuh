@@ -1,0 +1,152 @@
+//===- runtime/tmem.cuh - TMEM allocation and register tiles ----*- CUDA -*-===//
+//
+// tcgen05.ld/st move one row per thread (.32x32b: lane = row, column =
+// 32-bit word) in chunks of at most 32 words per instruction, so that one
+// instruction's registers fit beside everything else live (a 128-thread
+// agent of a 512-thread kernel has 128 registers).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_RUNTIME_TMEM_CUH
+#define TILEPIPE_RUNTIME_TMEM_CUH
+
+#include "tilepipe/ptx/fences.cuh"
+#include "tilepipe/ptx/tcgen05_ld_st_cp.cuh"
+#include "tilepipe/ptx/tmem_alloc.cuh"
+#include "tilepipe/runtime/base.cuh"
+#include "tilepipe/runtime/frag.cuh"
+
+namespace tp {
+
+/// One warp allocates `cols` columns (the TMEM address lands in SMEM at
+/// dstInSmem) and gives up the permit, as a 1-CTA kernel allocates once.
+/// Harness mode: no TMEM; the address is 0.
+TP_DEVICE void tmem_alloc(uint32_t *dstInSmem, uint32_t cols TP_LOC) {
+  TP_AT();
+#if defined(TILEPIPE_HARNESS)
+  (void)cols;
+  *dstInSmem = 0;
+#else
+  ptx::tcgen05_alloc(smem_addr(dstInSmem), cols);
+  ptx::tcgen05_relinquish_alloc_permit();
+#endif
+}
+
+TP_DEVICE void tmem_dealloc(uint32_t base, uint32_t cols TP_LOC) {
+  TP_AT();
+  ptx::tcgen05_dealloc(base, cols);
+}
+
+namespace detail {
+
+/// The largest .xN that fits in Rem words, at most x32.
+template <int Rem> TP_CONSTEXPR int chunk() {
+  int c = 32;
+  while (c > Rem)
+    c /= 2;
+  return c;
+}
+
+template <int Off, int Rem>
+TP_DEVICE void tmem_ld_words(uint32_t taddr, uint32_t *w) {
+  if constexpr (Rem > 0) {
+    ptx::tcgen05_ld_32x32b<chunk<Rem>()>(taddr + Off, w + Off);
+    tmem_ld_words<Off + chunk<Rem>(), Rem - chunk<Rem>()>(taddr, w);
+  }
+}
+template <int Off, int Rem>
+TP_DEVICE void tmem_st_words(uint32_t taddr, const uint32_t *w) {
+  if constexpr (Rem > 0) {
+    ptx::tcgen05_st_32x32b<chunk<Rem>()>(taddr + Off, w + Off);
+    tmem_st_words<Off + chunk<Rem>(), Rem - chunk<Rem>()>(taddr, w);
+  }
+}
+template <int Off, int Rem> TP_DEVICE void tmem_pin_words(uint32_t *w) {
+  if constexpr (Rem > 0) {
+    ptx::tcgen05_pin<chunk<Rem>()>(w + Off);
+    tmem_pin_words<Off + chunk<Rem>(), Rem - chunk<Rem>()>(w);
+  }
+}
+
+/// A warpgroup-aligned agent: warp w accesses TMEM lanes 32 * (w % 4) and
+/// up; the lane goes into bits 31:16 of the TMEM address.
+TP_DEVICE uint32_t tmem_lane_base(int threadInAgent) {
+  return static_cast<uint32_t>((threadInAgent >> 5) & 3) << (16 + 5);
+}
+
+template <class T, int N> TP_CONSTEXPR int words() {
+  static_assert((N * sizeof(T)) % 4 == 0, "TMEM rows are whole 32-bit columns");
+  return static_cast<int>(N * sizeof(T) / 4);
+}
+
+} // namespace detail
+
+/// Each thread reads its row (RPT = 1) of C elements; 16-bit types come
+/// packed two per 32-bit column. Includes tcgen05.wait::ld, so the result
+/// is usable. Harness mode: zeros (TMEM contents are not modelled).
+template <int C, class T, int N>
+TP_DEVICE Frag<T, N> tmem_load(uint32_t taddr, int threadInAgent TP_LOC) {
+  static_assert(N == C,
+                "tmem_load: one row per thread (RPT > 1 not supported yet)");
+  constexpr int W = detail::words<T, N>();
+  Frag<T, N> f;
+#if defined(TILEPIPE_HARNESS)
+  (void)W, (void)taddr, (void)threadInAgent;
+  __builtin_memset(&f, 0, sizeof(f));
+#else
+  TP_AT();
+  uint32_t w[W];
+  detail::tmem_ld_words<0, W>(taddr + detail::tmem_lane_base(threadInAgent),
+                              w);
+  ptx::tcgen05_wait_ld();
+  detail::tmem_pin_words<0, W>(w);
+  __builtin_memcpy(&f, w, sizeof(f));
+#endif
+  return f;
+}
+
+/// Writes the thread's row; the caller orders it with tcgen05_wait_st().
+template <int C, class T, int N>
+TP_DEVICE void tmem_store(uint32_t taddr, const Frag<T, N> &f,
+                          int threadInAgent TP_LOC) {
+  static_assert(N == C,
+                "tmem_store: one row per thread (RPT > 1 not supported yet)");
+  constexpr int W = detail::words<T, N>();
+#if defined(TILEPIPE_HARNESS)
+  (void)W, (void)taddr, (void)f, (void)threadInAgent;
+#else
+  TP_AT();
+  uint32_t w[W];
+  __builtin_memcpy(w, &f, sizeof(f));
+  detail::tmem_st_words<0, W>(taddr + detail::tmem_lane_base(threadInAgent),
+                              w);
+#endif
+}
+
+/// An epilogue's tmem_load -> cvt -> smem_store of one C-wide row per
+/// thread, 32 columns at a time, so that the row never has to fit in the
+/// thread's registers at once. The tile is row-major (a DenseTile) in SMEM.
+template <int C, class TIn, class TOut>
+TP_DEVICE void tmem_cvt_smem_store(uint32_t taddr, uint32_t saddr,
+                                   int threadInAgent TP_LOC) {
+  constexpr int kPiece = 32;
+  static_assert(C % kPiece == 0, "rows move in 32-column pieces");
+  static_assert((kPiece * sizeof(TIn)) % 4 == 0, "whole TMEM columns");
+#pragma unroll 1
+  for (int c0 = 0; c0 < C; c0 += kPiece) {
+    Frag<TIn, kPiece> in = tmem_load<kPiece, TIn, kPiece>(
+        taddr + static_cast<uint32_t>(c0 * sizeof(TIn) / 4),
+        threadInAgent TP_LOC_FWD);
+    Frag<TOut, kPiece> out = cvt<TOut>(in);
+    uint32_t row = saddr + static_cast<uint32_t>(
+                               (threadInAgent * C + c0) * sizeof(TOut));
+    auto *dst = static_cast<TOut *>(ptx::shared_to_generic(row));
+#pragma unroll
+    for (int i = 0; i < kPiece; ++i)
+      dst[i] = out.v[i];
+  }
+}
+
+} // namespace tp
+
+#endif // TILEPIPE_RUNTIME_TMEM_CUH
