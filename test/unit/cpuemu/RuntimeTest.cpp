@@ -212,6 +212,34 @@ TEST(CpuEmuRuntime, DivergedWarpCollectivesFault) {
   expectContains(r.report, "the warp diverged");
 }
 
+TEST(CpuEmuRuntime, APartialLastWarpTakesPartWithTheLanesItHas) {
+  int leaders = 0, sum = 0;
+  LaunchResult r = run(dim3(1), dim3(48), 256, 5, [&] {
+    __syncthreads();
+    if (tp::cpu::elect_sync(0xFFFFFFFFu))
+      ++leaders;
+    int v = __shfl_sync(0xFFFFFFFFu, int(lane()), 15);
+    if (warp() == 1)
+      sum += v;
+    tp::cpu::bar_sync(1, 64); // two warps, one of them partial
+  });
+  ASSERT_TRUE(r.ok) << r.report;
+  EXPECT_EQ(leaders, 2);
+  EXPECT_EQ(sum, 16 * 15);
+}
+
+TEST(CpuEmuRuntime, AMaskNamingAnExitedLaneFaults) {
+  LaunchResult r = run(dim3(1), dim3(32), 256, 1, [&] {
+    if (lane() == 7)
+      return;
+    for (int i = 0; i < 3; ++i)
+      tp::cpu::fence_proxy_async(); // let lane 7 exit first
+    tp::cpu::syncwarp(0xFFFFFFFFu);
+  });
+  ASSERT_FALSE(r.ok);
+  expectContains(r.report, "0x00000080 that have exited");
+}
+
 //===----------------------------------------------------------------------===//
 // Named barriers
 //===----------------------------------------------------------------------===//

@@ -22,6 +22,7 @@
 #define TILEPIPE_CPU_CTA_H
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -30,6 +31,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "tilepipe/cpu/builtins.h"
@@ -460,9 +462,8 @@ inline void Cta::run() {
              "in flight\n" +
              describeThreads());
   }
-  if (outcome == Outcome::Running) {
+  if (outcome == Outcome::Running)
     finalChecks();
-  }
   if (outcome != Outcome::Running && outcome != Outcome::Finished)
     unwindAll();
   else

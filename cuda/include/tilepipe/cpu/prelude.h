@@ -17,6 +17,11 @@
 #ifndef TILEPIPE_CPU_PRELUDE_H
 #define TILEPIPE_CPU_PRELUDE_H
 
+// A fault ends the run by unwinding the emulated threads' stacks.
+#if !defined(__cpp_exceptions)
+#error "the tilepipe CPU emulator needs C++ exceptions (-fexceptions)"
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -19,6 +19,11 @@
 #ifndef TILEPIPE_CPU_RUNTIME_H
 #define TILEPIPE_CPU_RUNTIME_H
 
+// A fault ends the run by unwinding the emulated threads' stacks.
+#if !defined(__cpp_exceptions)
+#error "the tilepipe CPU emulator needs C++ exceptions (-fexceptions)"
+#endif
+
 #include "tilepipe/cpu/atoms.h"
 #include "tilepipe/cpu/launch.h"
 #include "tilepipe/cpu/srcloc.h"

@@ -19,8 +19,10 @@
 #ifndef TILEPIPE_CPU_TCGEN05_H
 #define TILEPIPE_CPU_TCGEN05_H
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "tilepipe/cpu/async.h"
 #include "tilepipe/cpu/cta.h"

@@ -41,11 +41,14 @@ inline void Cta::rendezvous(Coll kind, const char *op, uint32_t mask,
                     op, t.lane, mask);
       fault(msg);
     }
+    // The last warp of a CTA may have fewer than 32 threads: the lanes
+    // past the end never take part, as on the GPU, whatever the mask says.
+    mask &= w.present;
     if (mask & ~w.live) {
-      std::snprintf(
-          msg, sizeof msg, "%s: membermask 0x%08x names lanes 0x%08x that %s",
-          op, mask, mask & ~w.live,
-          (mask & ~w.present) ? "do not exist in this CTA" : "have exited");
+      std::snprintf(msg, sizeof msg,
+                    "%s: membermask 0x%08x names lanes 0x%08x that have "
+                    "exited",
+                    op, mask, mask & ~w.live);
       fault(msg);
     }
   }
