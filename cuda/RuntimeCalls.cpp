@@ -98,8 +98,8 @@ FailureOr<RuntimeCall> cuda::tmemCopyCall(tileas::TmemCopyOp op,
 
 std::optional<UnsetAccumulator>
 cuda::unsetAccumulator(Value acc, const KernelLayout &layout) {
-  // The buffer a value names: loop-carried values and UMMA results name
-  // the buffer they started as.
+  // The buffer a value names: loop-carried values, branch results and UMMA
+  // results name the buffer they started as.
   for (;;) {
     if (auto result = dyn_cast<OpResult>(acc)) {
       if (auto loop = dyn_cast<scf::ForOp>(result.getOwner())) {
@@ -108,6 +108,12 @@ cuda::unsetAccumulator(Value acc, const KernelLayout &layout) {
       }
       if (auto mma = dyn_cast<tileas::UmmaOp>(result.getOwner())) {
         acc = mma.getAcc();
+        continue;
+      }
+      // Peeled code picks between a prologue-steady-epilogue path and a
+      // short one; both carry the same buffer.
+      if (auto branch = dyn_cast<scf::IfOp>(result.getOwner())) {
+        acc = branch.thenYield().getOperand(result.getResultNumber());
         continue;
       }
     } else if (auto arg = dyn_cast<BlockArgument>(acc)) {

@@ -4,7 +4,7 @@
 // func.func of materialized tileas code (warp-specialized agents or peeled
 // rows, with pipes, fences and mutexes) becomes a `__global__` CUDA C++
 // kernel. The translation builds EmitC IR (calls into the runtime header
-// cuda/include/tilepipe/sm100.cuh) and prints it with MLIR's C++ emitter.
+// cuda/include/tilepipe/kernel.cuh) and prints it with MLIR's C++ emitter.
 //
 //===----------------------------------------------------------------------===//
 

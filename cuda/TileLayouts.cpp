@@ -157,17 +157,22 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
 
   llvm::DenseMap<Value, Uses> uses;
   std::vector<Value> roots; // In program order, so diagnostics are stable.
-  auto mark = [&](Value v, Operation *Uses::*what, Operation *op) {
+  // The uses of v's buffer, registered the first time any of its values is
+  // seen; null when v is not an SMEM tile.
+  auto usesOf = [&](Value v) -> Uses * {
     if (!isSmem(v))
-      return;
+      return nullptr;
     Value root = classes.find(v);
     if (!uses.count(root))
       roots.push_back(root);
     Uses &u = uses[root];
-    if (!(u.*what))
-      u.*what = op;
     if (!u.type)
       u.type = cast<ShapedType>(v.getType());
+    return &u;
+  };
+  auto mark = [&](Value v, Operation *Uses::*what, Operation *op) {
+    if (Uses *u = usesOf(v); u && !(u->*what))
+      u->*what = op;
   };
   std::vector<std::pair<Operation *, Value>> tmaOps; // (op, its SMEM tile)
   func.walk([&](Operation *op) {
@@ -187,12 +192,12 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
       mark(store.getBuffer(), &Uses::tma, op);
       tmaOps.push_back({op, store.getBuffer()});
     }
-    // Every other SMEM value still gets a (dense) layout.
+    // A buffer nothing above touches still gets a (dense) layout.
     for (Value v : op->getResults())
-      mark(v, &Uses::tma, nullptr);
+      usesOf(v);
   });
   for (BlockArgument arg : func.getArguments())
-    mark(arg, &Uses::tma, nullptr);
+    usesOf(arg);
 
   TileLayouts out;
   llvm::DenseMap<Value, unsigned> byRoot;

@@ -15,10 +15,10 @@
 // loads Q rows 128 x .. 128 x + 127 once, before the loop (the kernel's
 // prologue fills the tile before the warps take their roles), and keeps the
 // tile in SMEM while it walks every K/V block.
-func.func @attention_fwd(%descQ: !tileas.tma_desc<128x128xbf16>,
-                         %descK: !tileas.tma_desc<128x128xbf16>,
-                         %descV: !tileas.tma_desc<128x128xbf16>,
-                         %nKV: index) {
+func.func @attention_fwd(%descQ: !tileas.tma_desc<128x128xbf16> {tileas.name = "Q"},
+                         %descK: !tileas.tma_desc<128x128xbf16> {tileas.name = "K"},
+                         %descV: !tileas.tma_desc<128x128xbf16> {tileas.name = "V"},
+                         %nKV: index {tileas.name = "nKV"}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index

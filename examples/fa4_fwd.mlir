@@ -29,11 +29,11 @@
 // its two Q tiles are loaded once, before the loop (the kernel's prologue
 // fills them before the warps take their roles), and O is stored to the
 // same rows after it.
-func.func @fa4_fwd(%descQ: !tileas.tma_desc<128x128xbf16>,
-                   %descK: !tileas.tma_desc<128x128xbf16>,
-                   %descV: !tileas.tma_desc<128x128xbf16>,
-                   %descO: !tileas.tma_desc<128x128xbf16>,
-                   %nKV: index) {
+func.func @fa4_fwd(%descQ: !tileas.tma_desc<128x128xbf16> {tileas.name = "Q"},
+                   %descK: !tileas.tma_desc<128x128xbf16> {tileas.name = "K"},
+                   %descV: !tileas.tma_desc<128x128xbf16> {tileas.name = "V"},
+                   %descO: !tileas.tma_desc<128x128xbf16> {tileas.name = "O"},
+                   %nKV: index {tileas.name = "nKV"}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index

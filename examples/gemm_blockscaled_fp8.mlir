@@ -32,12 +32,12 @@
 // Each CTA computes one 128x256 tile of C: block (x, y) of the grid owns rows
 // m = 128 x and columns n = 256 y (gpu.block_id, computed once before the
 // loop), so the kernel is launched on an (M / 128) x (N / 256) grid.
-func.func @gemm_blockscaled_fp8(%descA: !tileas.tma_desc<128x128xf8E4M3FN>,
-                                %descB: !tileas.tma_desc<256x128xf8E4M3FN>,
-                                %descSFA: !tileas.tma_desc<1x32x16xui8>,
-                                %descSFB: !tileas.tma_desc<2x32x16xui8>,
-                                %descC: !tileas.tma_desc<128x256xbf16>,
-                                %K: index) {
+func.func @gemm_blockscaled_fp8(%descA: !tileas.tma_desc<128x128xf8E4M3FN> {tileas.name = "A"},
+                                %descB: !tileas.tma_desc<256x128xf8E4M3FN> {tileas.name = "B"},
+                                %descSFA: !tileas.tma_desc<1x32x16xui8> {tileas.name = "SFA"},
+                                %descSFB: !tileas.tma_desc<2x32x16xui8> {tileas.name = "SFB"},
+                                %descC: !tileas.tma_desc<128x256xbf16> {tileas.name = "C"},
+                                %K: index {tileas.name = "K"}) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index

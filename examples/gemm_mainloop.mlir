@@ -13,10 +13,10 @@
 // Each CTA computes one 128x256 tile of C: block (x, y) of the grid owns rows
 // m = 128 x and columns n = 256 y (gpu.block_id, computed once before the
 // loop), so the kernel is launched on an (M / 128) x (N / 256) grid.
-func.func @gemm_mainloop(%descA: !tileas.tma_desc<128x64xbf16>,
-                         %descB: !tileas.tma_desc<256x64xbf16>,
-                         %descC: !tileas.tma_desc<128x256xbf16>,
-                         %K: index) {
+func.func @gemm_mainloop(%descA: !tileas.tma_desc<128x64xbf16> {tileas.name = "A"},
+                         %descB: !tileas.tma_desc<256x64xbf16> {tileas.name = "B"},
+                         %descC: !tileas.tma_desc<128x256xbf16> {tileas.name = "C"},
+                         %K: index {tileas.name = "K"}) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index

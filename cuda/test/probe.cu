@@ -1,7 +1,7 @@
 //===- probe.cu - compile probe for the tilepipe sm100 runtime -*- CUDA -*-===//
 //
 // Two small warp-specialized kernels in the shape the translator emits, using
-// every function of tilepipe/sm100.cuh, so that compiling this file in both
+// every function of the tp:: runtime (tilepipe/kernel.cuh), so that compiling this file in both
 // modes proves the header and its templates:
 //   real:    nvcc -std=c++17 -gencode arch=compute_100a,code=sm_100a -c -I
 //   cuda/include harness: nvcc -std=c++17 -DTILEPIPE_HARNESS -gencode
@@ -14,12 +14,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilepipe/harness_host.cuh"
-#include "tilepipe/sm100.cuh"
+#include "tilepipe/kernel.cuh"
 
 namespace {
 
 using bf16 = __nv_bfloat16;
 using fp8 = __nv_fp8_e4m3;
+// The operand tiles as the translator lays them out: rows of 128 bytes,
+// 128B swizzle (layout/tile.cuh).
+using Tile128 = tp::MmaTile<bf16, 128, 128, tp::Swizzle::B128>;
+using TileA16 = tp::MmaTile<bf16, 128, 64, tp::Swizzle::B128>;
+using TileB16 = tp::MmaTile<bf16, 256, 64, tp::Swizzle::B128>;
+using TileA8 = tp::MmaTile<fp8, 128, 128, tp::Swizzle::B128>;
+using TileB8 = tp::MmaTile<fp8, 128, 128, tp::Swizzle::B128>;
 
 constexpr int kThreads = 256;
 constexpr int kConsumerThreads = 128;
@@ -86,19 +93,17 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (warp == 4 && tp::elect_leader(4)) {
       // TMA producer.
       tp::mbar_arrive_expect_tx(qFull, 1, 0, kTileBytes);
-      tp::tma_load_2d(tp::smem_addr(qBuf), &qDesc, 0, blockIdx.x * 128, qFull,
-                      1, 0, kPipeQ);
+      tp::tma_load<Tile128>(tp::smem_addr(qBuf), qDesc, qFull, 1, 0, kPipeQ,
+                            blockIdx.x * 128, 0);
       for (int64_t k = 0; k < nIter; ++k) {
         tp::mbar_wait(kEmpty, kKVDepth, k, 1);
         tp::mbar_arrive_expect_tx(kFull, kKVDepth, k, kTileBytes);
-        tp::tma_load_2d(tp::smem_slot(kBuf, kTileBytes, kKVDepth, k), &kDesc, 0,
-                        static_cast<int32_t>(k * 128), kFull, kKVDepth, k,
-                        kPipeK);
+        tp::tma_load<Tile128>(tp::smem_slot(kBuf, kTileBytes, kKVDepth, k),
+                              kDesc, kFull, kKVDepth, k, kPipeK, k * 128, 0);
         tp::mbar_wait(vEmpty, kKVDepth, k, 1);
         tp::mbar_arrive_expect_tx(vFull, kKVDepth, k, kTileBytes);
-        tp::tma_load_2d(tp::smem_slot(vBuf, kTileBytes, kKVDepth, k), &vDesc, 0,
-                        static_cast<int32_t>(k * 128), vFull, kKVDepth, k,
-                        kPipeV);
+        tp::tma_load<Tile128>(tp::smem_slot(vBuf, kTileBytes, kKVDepth, k),
+                              vDesc, vFull, kKVDepth, k, kPipeV, k * 128, 0);
       }
     } else if (warp == 5 && tp::elect_leader(5)) {
       // MMA issuer.
@@ -114,7 +119,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         tp::mbar_wait(sEmpty, kSDepth, k, 1);
         tp::tcgen05_after();
         tp::probe_check(kSlot, false, kPipeK, k);
-        tp::umma_ss<128, 128, 128, bf16, bf16, float>(s, q, kSlot, false);
+        tp::umma_ss<float, tp::KMajor<Tile128>, tp::KMajor<Tile128>>(s, q, kSlot,
+                                                                    false);
         tp::probe_stamp(s, true, kPipeS, k);
         tp::umma_arrive(sFull, kSDepth, k);
         tp::umma_arrive(kEmpty, kKVDepth, k);
@@ -124,7 +130,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         tp::tcgen05_after();
         tp::probe_check(vSlot, false, kPipeV, k);
         tp::probe_check(tmem + kPCol, true, kPipeP, k);
-        tp::umma_ts<128, 128, 128, bf16, bf16, float>(
+        // V [kv, d] as loaded: an MN-major B.
+        tp::umma_ts<float, bf16, 128, 128, tp::MNMajor<Tile128>>(
             tmem + kOCol, tmem + kPCol, vSlot, k > 0);
         tp::umma_arrive(pEmpty, 1, k);
         tp::umma_arrive(vEmpty, kKVDepth, k);
@@ -192,7 +199,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     tp::fence_proxy_async();
     tp::agent_sync(kConsumerBar, kConsumerThreads);
     if (leader)
-      tp::tma_store_2d(&oDesc, tp::smem_addr(qBuf), 0, blockIdx.x * 128);
+      tp::tma_store<tp::DenseTile<bf16, 128, 128>>(oDesc, tp::smem_addr(qBuf),
+                                                   blockIdx.x * 128, 0);
   }
 
   tp::tcgen05_before();
@@ -253,15 +261,23 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int64_t k = 0; k < kTiles; ++k) {
         tp::mbar_wait(aEmpty, kABDepth, k, 1);
         tp::mbar_arrive_expect_tx(aFull, kABDepth, k, kABytes);
-        tp::tma_load_2d(tp::smem_slot(aBuf, kABytes, kABDepth, k), &aDesc,
-                        static_cast<int32_t>(k) * kStep, blockIdx.x * 128,
-                        aFull, kABDepth, k, kPipeA);
+        uint32_t aSlot = tp::smem_slot(aBuf, kABytes, kABDepth, k);
+        if (useFp8)
+          tp::tma_load<TileA8>(aSlot, aDesc, aFull, kABDepth, k, kPipeA,
+                               blockIdx.x * 128, k * kStep);
+        else
+          tp::tma_load<TileA16>(aSlot, aDesc, aFull, kABDepth, k, kPipeA,
+                                blockIdx.x * 128, k * kStep);
         tp::mbar_wait(bEmpty, kABDepth, k, 1);
         tp::mbar_arrive_expect_tx(bFull, kABDepth, k,
                                   useFp8 ? kBBytes / 2 : kBBytes);
-        tp::tma_load_2d(tp::smem_slot(bBuf, kBBytes, kABDepth, k), &bDesc,
-                        static_cast<int32_t>(k) * kStep, 0, bFull, kABDepth, k,
-                        kPipeB);
+        uint32_t bSlot = tp::smem_slot(bBuf, kBBytes, kABDepth, k);
+        if (useFp8)
+          tp::tma_load<TileB8>(bSlot, bDesc, bFull, kABDepth, k, kPipeB, 0,
+                               k * kStep);
+        else
+          tp::tma_load<TileB16>(bSlot, bDesc, bFull, kABDepth, k, kPipeB, 0,
+                                k * kStep);
       }
     } else if (warp == 5 && tp::elect_leader(5)) {
       for (int64_t k = 0; k < kTiles; ++k) {
@@ -273,9 +289,11 @@ __global__ void __launch_bounds__(kThreads, 1)
         tp::probe_check(a, false, kPipeA, k);
         tp::probe_check(b, false, kPipeB, k);
         if (useFp8)
-          tp::umma_ss<128, 128, 128, fp8, fp8, float>(tmem, a, b, k > 0);
+          tp::umma_ss<float, tp::KMajor<TileA8>, tp::KMajor<TileB8>>(tmem, a, b,
+                                                                      k > 0);
         else
-          tp::umma_ss<128, 256, 64, bf16, bf16, float>(tmem, a, b, k > 0);
+          tp::umma_ss<float, tp::KMajor<TileA16>, tp::KMajor<TileB16>>(tmem, a,
+                                                                        b, k > 0);
         tp::umma_arrive(aEmpty, kABDepth, k);
         tp::umma_arrive(bEmpty, kABDepth, k);
       }
@@ -297,7 +315,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     tp::fence_proxy_async();
     tp::agent_sync(kConsumerBar, kConsumerThreads);
     if (leader)
-      tp::tma_store_2d(&cDesc, tp::smem_addr(bBuf), 0, blockIdx.x * 128);
+      tp::tma_store<tp::DenseTile<bf16, 128, 256>>(cDesc, tp::smem_addr(bBuf),
+                                                   blockIdx.x * 128, 0);
   }
 
   tp::tcgen05_before();
@@ -329,10 +348,24 @@ __global__ void __launch_bounds__(128, 1)
   auto h = tp::cvt<__half>(tp::tmem_load<6, float, 6>(tmem, t));
   tp::tmem_store<6, __half, 6>(tmem, h, t);
   if (tp::elect_leader(0)) {
-    tp::umma_ss<128, 64, 32, float, float, float>(tmem, s, s + 8192, true);
-    tp::umma_ss<64, 8, 32, __half, __half, __half>(tmem, s, s + 8192, false);
-    tp::umma_ts<128, 32, 64, __nv_fp8_e5m2, __nv_fp8_e4m3, float>(
+    using tp::KMajor, tp::MmaTile, tp::MNMajor, tp::Swizzle;
+    tp::umma_ss<float, KMajor<MmaTile<float, 128, 32, Swizzle::B128>>,
+                KMajor<MmaTile<float, 64, 32, Swizzle::B128>>>(tmem, s,
+                                                               s + 16384, true);
+    tp::umma_ss<__half, KMajor<MmaTile<__half, 64, 32, Swizzle::B64>>,
+                MNMajor<MmaTile<__half, 32, 8, Swizzle::None>>>(tmem, s,
+                                                                s + 8192, false);
+    tp::umma_ts<float, __nv_fp8_e5m2, 128, 64,
+                KMajor<MmaTile<__nv_fp8_e4m3, 32, 64, Swizzle::B64>>>(
         tmem, tmem + 64, s, true);
+    uint32_t written = 0;
+    tp::tmem_copy_scales<2, 2>(tmem + 256, s);
+    tp::umma_ss_block_scaled<
+        KMajor<MmaTile<__nv_fp8_e4m3, 128, 256, Swizzle::B128>>,
+        KMajor<MmaTile<__nv_fp8_e5m2, 256, 256, Swizzle::B128>>>(
+        tmem, s, s + 32768, tmem + 256, tmem + 264,
+        tp::acc_enable(written, tmem, tmem, 256, true));
+    tp::acc_zero_unwritten<128, 256, float>(written, tmem, tmem, 256, s);
   }
   auto b = tp::smem_load<1, bf16, 1>(s, t);
   tp::smem_store<1, fp8, 1>(s + 256, tp::cvt<fp8>(b), t);

@@ -52,3 +52,9 @@ func.func @desc_box(%a: !tileas.tma_desc<64x512xbf16>)
 
 // expected-error @+1 {{!tileas.tma_desc must have at least one dimension}}
 func.func @desc_rank0(%a: !tileas.tma_desc<bf16>)
+
+// -----
+
+// A TMA box's inner extent must be whole 16-byte chunks (cuTensorMapEncodeTiled).
+// expected-error @+1 {{!tileas.tma_desc box's inner dimension must span a multiple of 16 bytes (TMA), got 4 x 'ui8' = 32 bits}}
+func.func @desc_inner(%a: !tileas.tma_desc<128x4xui8>)
