@@ -1220,6 +1220,26 @@ LogicalResult KernelEmitter::emit() {
   for (Operation *copy : layout.scaleCopyOrder)
     os << "  for (int i = 0; i < 2; ++i) tp::mbar_init(&S."
        << layout.scaleCopies.lookup(copy).barriers << "[i], 1);\n";
+  // The CPU emulator names the barrier arrays in its deadlock and fault
+  // reports ("full0[2]" rather than a shared address).
+  os << "#if defined(TILEPIPE_CPU)\n";
+  auto name = [&](StringRef field) {
+    os << "  tp::cpu::name_shared(tp::smem_addr(S." << field << "), sizeof S."
+       << field << ", \"" << field << "\");\n";
+  };
+  for (const PipeLayout &p : layout.pipes) {
+    name(p.full);
+    if (p.empty == "empty" + std::to_string(p.id))
+      name(p.empty);
+  }
+  for (Operation *create : layout.mutexOrder)
+    if (std::string field = layout.mutexBarriers.lookup(create); !field.empty())
+      name(field);
+  if (!layout.prologueBarrier.empty())
+    name(layout.prologueBarrier);
+  for (Operation *copy : layout.scaleCopyOrder)
+    name(layout.scaleCopies.lookup(copy).barriers);
+  os << "#endif\n";
   os << "  tp::fence_mbarrier_init();\n}\n";
   if (layout.tmemAllocated)
     os << "if (tp_warp == 0) tp::tmem_alloc(&S.tmem_base, "

@@ -16,6 +16,8 @@ Needs numpy (scripts/testvenv.py makes the environment)."""
 import argparse
 import importlib.util
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +30,62 @@ from cudalower import INCLUDE, NVCC, lower, run  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CXX = os.environ.get("CXX", "g++")
+
+
+# Seeded bugs (issue 20, point 4): each is planted into the CUDA the compiler
+# compiles, either the emitted kernel (.cu) or a copy of the runtime headers
+# it includes, and the numbers (or the emulator's deadlock and fault reports)
+# must catch it. (file, pattern, replacement): the first match is replaced.
+SEEDED_BUGS = {
+    # The MMA's descriptor says 64-byte swizzle where the TMA wrote 128-byte.
+    "swizzle-mismatch": (".cu", r"(tp::umma_\w+<[^>]*?KMajor<tp::MmaTile<[^>]*?)tp::Swizzle::B128",
+                         r"\1tp::Swizzle::B64"),
+    # Each MMA instruction's K slice starts one 32-byte atom too far.
+    "k-advance": ("layout/tile.cuh", r"smem_desc\(tile \+ step_offset\(s\)",
+                  "smem_desc(tile + step_offset(s + 1)"),
+    # enable-input-d always on: the accumulator never starts from zero.
+    "enable-input-d": (".cu", r"bool (v\d+) = tp::acc_enable\([^;]*\);", r"bool \1 = true;"),
+    # The block-scaled MMA reads the scale factors of the next K block.
+    "sf-id": ("layout/scale_factors.cuh", r"mma_id\(int s\) \{ return uint32_t\(s % 4\)",
+              "mma_id(int s) { return uint32_t((s + 1) % 4)"),
+    # The first consumer wait on a full barrier is gone.
+    "missing-wait": (".cu", r"\n\s*tp::mbar_wait\(S\.full\d+, \d+, \w+, 0\);", ""),
+    # The first consumer wait on a full barrier waits for the other parity.
+    "wrong-parity": (".cu", r"(tp::mbar_wait\(S\.full\d+, \d+, \w+, )0\);", r"\g<1>1);"),
+    # A producer waits for the empty barrier's parity 0 at its first round,
+    # which no consumer has completed: a deadlock.
+    "producer-parity": (".cu", r"(tp::mbar_wait\(S\.empty\d+, \d+, \w+, )1\);", r"\g<1>0);"),
+    # A slot is released by a plain arrive when the MMA is issued, not by
+    # tcgen05.commit when it has read the slot.
+    "early-release": (".cu", r"tp::umma_arrive\((S\.empty\d+)", r"tp::mbar_arrive(\1"),
+}
+
+
+def plant(bug, cu, include, tmp):
+    """(cu, include, line) with the bug planted: a patched copy of the .cu or
+    of the headers, and the 1-based line of the planted change."""
+    target, pattern, repl = SEEDED_BUGS[bug]
+    if target == ".cu":
+        text = open(cu).read()
+    else:
+        inc = os.path.join(tmp, "seeded-include")
+        if os.path.exists(inc):
+            shutil.rmtree(inc)
+        shutil.copytree(include, inc)
+        include = inc
+        path = os.path.join(inc, "tilepipe", target)
+        text = open(path).read()
+    m = re.search(pattern, text)
+    if not m:
+        return None
+    line = text.count("\n", 0, m.start()) + 1 + (1 if m.group(0).startswith("\n") else 0)
+    text = text[:m.start()] + m.expand(repl) + text[m.end():]
+    if target == ".cu":
+        cu = os.path.join(tmp, f"seeded-{bug}.cu")
+        open(cu, "w").write(text)
+        return cu, include, f"{os.path.basename(cu)}:{line}"
+    open(path, "w").write(text)
+    return cu, include, f"tilepipe/{target}:{line}"
 
 
 def load_specs(path):
@@ -44,7 +102,9 @@ def compile_kernel(cu, exe, include, mode):
         cmd = [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_100a,code=sm_100a",
                "-DTILEPIPE_MAIN", "-I", include, cu, "-o", exe]
     else:
-        cmd = [CXX, "-std=c++17", "-O1", "-g0", "-x", "c++", "-DTILEPIPE_CPU",
+        # -Wno-psabi: GCC notes that passing the 128-byte-aligned CUtensorMap
+        # by value changed ABI in GCC 4.6; nothing here links across it.
+        cmd = [CXX, "-std=c++17", "-O1", "-g0", "-Wno-psabi", "-x", "c++", "-DTILEPIPE_CPU",
                "-DTILEPIPE_MAIN", "-I", include, cu, "-o", exe]
     return run(cmd)
 
@@ -114,7 +174,9 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--include", default=INCLUDE)
     ap.add_argument("--specs", default=os.path.join(SRC, "test", "numeric", "specs.py"))
-    ap.add_argument("--cu", help="use this .cu instead of translating (seeded bugs)")
+    ap.add_argument("--cu", help="use this .cu instead of translating")
+    ap.add_argument("--seed-bug", choices=sorted(SEEDED_BUGS),
+                    help="plant this bug; success is then some run failing")
     ap.add_argument("--emu-seeds", default="1", help="emulator seeds, comma separated")
     ap.add_argument("--quick", action="store_true", help="only each spec's quick problems")
     ap.add_argument("--timeout", type=int, default=120)
@@ -139,18 +201,30 @@ def main():
             if not lowered:
                 return 2
             cu = lowered[1]
+        include = args.include
+        planted = None
+        if args.seed_bug:
+            seeded = plant(args.seed_bug, cu, include, tmp)
+            if not seeded:
+                print(f"{name}: seeded {args.seed_bug}: not applicable (no site in this kernel)")
+                status |= 1
+                continue
+            cu, include, planted = seeded
         exes = []
         modes = [args.mode] + (["cpu"] if args.mode == "gpu" and args.compare_cpu else [])
         for mode in modes:
             exe = os.path.join(tmp, f"{name}.{mode}")
-            cc = compile_kernel(cu, exe, args.include, mode)
+            cc = compile_kernel(cu, exe, include, mode)
             if cc.returncode:
                 print(f"{name}: {mode} build failed\n{cc.stdout[-6000:]}")
                 return 2
             exes.append((mode, exe))
         problems = spec.problems(quick=args.quick)
         runs = ok = 0
+        caught = None
         for p_index, problem in enumerate(problems):
+            if caught:
+                break
             for mode, exe in exes:
                 seeds = args.emu_seeds.split(",") if mode == "cpu" else ["0"]
                 for emu_seed in [int(s) for s in seeds]:
@@ -159,9 +233,19 @@ def main():
                                                    emu_seed, args.timeout)
                     ok += good
                     verdict = "match" if good else "MISMATCH" if "differ" in note else "FAIL"
+                    if planted and not good and not caught:
+                        caught = f"{verdict} at {spec.describe(problem)} {mode} seed {emu_seed}: {note}"
+                        break
                     where = f"emu-seed {emu_seed}" if mode == "cpu" else "gpu"
                     print(f"{name} {spec.describe(problem)} {where}: {verdict} "
                           f"({note}; {secs:.2f} s)")
+        if planted:
+            if caught:
+                print(f"{name}: seeded {args.seed_bug} at {planted}: caught ({caught[:2000]})")
+            else:
+                print(f"{name}: seeded {args.seed_bug} at {planted}: NOT caught in {runs} runs")
+                status |= 1
+            continue
         print(f"{name}: {ok} of {runs} runs match the reference")
         status |= ok != runs
     return status
