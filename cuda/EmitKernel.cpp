@@ -560,6 +560,20 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     for (auto [var, v] : llvm::zip(vars, values))
       if (var != v)
         b.create<emitc::AssignOp>(loc, var, v);
+    // Every thread of a multi-warp agent waits on the pipes' barriers, but
+    // only the elected thread issues and releases, so nothing else bounds
+    // how far its other warps fall behind. A warp two phases behind would
+    // wait on a parity that has already come round again, forever (the CPU
+    // emulator showed it in peeled code). One agent sync per iteration keeps
+    // the warps within an iteration of each other.
+    bool waits = false;
+    op.getBody()->walk([&](Operation *inner) {
+      StringRef name = inner->getName().getStringRef();
+      waits |= name == "tileas.pipe.consumer_wait" ||
+               name == "tileas.pipe.producer_acquire";
+    });
+    if (waits && layout.agents[agent].syncBarrier >= 0)
+      agentSync();
   }
   for (auto [result, var] : llvm::zip(op.getResults(), vars))
     map[result] = var;
@@ -667,19 +681,39 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
   if (broken)
     return failure();
   Value pipeId = intLit(p.id), isTmem = boolLit(p.tmem);
+  // In an agent of several warps, a slot that only the elected thread
+  // touches (TMA, UMMA, tcgen05.cp) is waited for by that thread alone. If
+  // every thread waited, nothing would keep the others within a phase of
+  // the elected thread, and a warp a phase behind waits on a parity that
+  // has come round again: the CPU emulator deadlocked peeled code so.
+  auto leaderOnly = [&](Value slot) {
+    return layout.agents[agent].syncBarrier >= 0 &&
+           llvm::all_of(slot.getUsers(), [](Operation *user) {
+             return isa<tileas::TmaLoadOp, tileas::UmmaOp,
+                        tileas::TmemCopyOp>(user);
+           });
+  };
+  auto wait = [&](bool leader, const std::string &bars, StringRef parity) {
+    auto call = [&] {
+      callVoid("tp::mbar_wait",
+               {barriers(bars), intLit(p.depth), k, literal(u32(), parity)});
+    };
+    if (leader)
+      inLeader(call);
+    else
+      call();
+  };
   if (auto acquire = dyn_cast<tileas::PipeProducerAcquireOp>(op)) {
     // An alias's acquire takes over the slot the thread holds: no wait.
     if (!tileas::PipeCreateOp(p.op).getAliases())
-      callVoid("tp::mbar_wait",
-               {barriers(p.empty), intLit(p.depth), k, literal(u32(), "1")});
+      wait(leaderOnly(acquire.getResult()), p.empty, "1");
     map[acquire.getResult()] = slotAddress(p, k);
     return success();
   }
-  if (auto wait = dyn_cast<tileas::PipeConsumerWaitOp>(op)) {
-    callVoid("tp::mbar_wait",
-             {barriers(p.full), intLit(p.depth), k, literal(u32(), "0")});
+  if (auto consumerWait = dyn_cast<tileas::PipeConsumerWaitOp>(op)) {
+    wait(leaderOnly(consumerWait.getResult()), p.full, "0");
     Value slot = slotAddress(p, k);
-    map[wait.getResult()] = slot;
+    map[consumerWait.getResult()] = slot;
     inLeader([&] { callVoid("tp::probe_check", {slot, isTmem, pipeId, k}); });
     return success();
   }
@@ -741,6 +775,14 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
   }
   auto release = cast<tileas::PipeConsumerReleaseOp>(op);
   StringRef via = release.getVia();
+  // Every release arrives once the consumer's reads have ended: a UMMA's
+  // through tcgen05.commit (PTX orders no later write behind an MMA's
+  // reads, not even this thread's next MMA into another accumulator), a
+  // TMA store's after tp::tma_store waited for its reads, SIMT threads'
+  // after their loads.
+  if (via != "tcgen05_commit" && via != "bulk_wait" && via != "arrive")
+    return emitError(loc) << "a release via \"" << via
+                          << "\" is not translated to CUDA";
   Value slot = slotAddress(p, k);
   if (via == "arrive")
     agentSync();

@@ -13,15 +13,17 @@ def run(cmd, **kw):
                           text=True, **kw)
 
 
-def lower(path, build, tmp):
+def lower(path, build, tmp, materialize="", name=None):
     """(name, .cu path, tilepipe-opt's output with the plan), or None after
-    printing which step failed."""
-    name = os.path.splitext(os.path.basename(path))[0]
+    printing which step failed. `materialize` adds options to the
+    materializer (e.g. mode=unspecialized for peeled code)."""
+    name = name or os.path.splitext(os.path.basename(path))[0]
     mat = os.path.join(tmp, name + ".mat.mlir")
     cu = os.path.join(tmp, name + ".cu")
     opt = run([os.path.join(build, "bin", "tilepipe-opt"), path,
                "--tileas-generate-schedule",
-               "--tileas-materialize-schedule=print-plan", "-canonicalize",
+               "--tileas-materialize-schedule=print-plan" + (f" {materialize}" if materialize else ""),
+               "-canonicalize",
                "-cse", "-o", mat])
     if opt.returncode:
         print(f"{name}: tilepipe-opt failed\n{opt.stdout}")

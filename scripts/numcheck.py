@@ -197,7 +197,8 @@ def main():
         if args.cu:
             cu = args.cu
         else:
-            lowered = lower(os.path.join(SRC, spec.mlir), args.build, tmp)
+            lowered = lower(os.path.join(SRC, spec.mlir), args.build, tmp,
+                            getattr(spec, "materialize", ""), name)
             if not lowered:
                 return 2
             cu = lowered[1]

@@ -73,8 +73,16 @@ class Gemm:
         return {"C": a @ b.T}
 
 
+class PeeledGemm(Gemm):
+    """The same GEMM as peeled (unspecialized) stage code: one 128-thread
+    agent, TMA and UMMA from its elected thread."""
+
+    materialize = "mode=unspecialized"
+
+
 SPECS = {
     "gemm_mainloop": Gemm(),
+    "gemm_mainloop_peeled": PeeledGemm(),
 }
 
 
@@ -150,3 +158,426 @@ class Attention:
 
 
 SPECS["fa4_fwd"] = Attention("examples/fa4_fwd.mlir", 256, False, 3)
+
+
+# ---------------------------------------------------------------------------
+# The block-scaled FP8 GEMM and the loops of test/lit/cuda/Inputs.
+# ---------------------------------------------------------------------------
+
+U32 = 2.0 ** -24  # float32 unit roundoff
+
+
+def e4m3_value(code):
+    """The value of an OCP FP8 E4M3 (f8E4M3FN) byte: sign, 4-bit exponent
+    (bias 7), 3-bit mantissa; exponent 0 is subnormal (m / 8 * 2^-6);
+    S.1111.111 is NaN and there is no infinity (max 448)."""
+    code = np.asarray(code, dtype=np.uint8).astype(np.int64)
+    s = np.where(code >> 7, -1.0, 1.0)
+    e = (code >> 3) & 0xF
+    m = (code & 7).astype(np.float64)
+    mag = np.where(e == 0, m / 8.0 * 2.0 ** -6, (1.0 + m / 8.0) * np.exp2(e - 7.0))
+    return np.where((e == 15) & (m == 7), np.nan, s * mag)
+
+
+# Every finite E4M3 code (the two NaN codes, 0x7F and 0xFF, left out), so
+# that the tensor core's decoding of each one, subnormals and +-0
+# included, is checked.
+E4M3_CODES = np.array([c for c in range(256) if c & 0x7F != 0x7F], dtype=np.uint8)
+
+
+def random_e4m3(rng, shape):
+    """Raw E4M3 bytes (.npy uint8: the main takes them as they are)."""
+    return rng.choice(E4M3_CODES, size=shape).astype(np.uint8)
+
+
+def with_oob(t, shape):
+    """A tile read by TMA at a corner of t: out-of-bounds elements are zero
+    (tiled TMA's OOB fill), here by zero-padding t up to `shape`."""
+    out = np.zeros(shape, dtype=np.float64)
+    rows, cols = min(t.shape[0], shape[0]), min(t.shape[1], shape[1])
+    out[:rows, :cols] = t[:rows, :cols]
+    return out
+
+
+class GemmBlockScaledFp8:
+    """examples/gemm_blockscaled_fp8.mlir: MXFP8 block-scaled GEMM,
+    C[m, n] = bf16(sum_k A[m, k] SFA[m, k / 32] B[n, k] SFB[n, k / 32]) with
+    E4M3 A [M, K] and B [N, K] and UE8M0 factors (2^(e - 127)), one per 32
+    elements of K (tcgen05.mma kind::mxf8f6f4.block_scale, scale_vec::1X).
+    128x256 CTA tile, K-block 128 (4 factors per row per K-block), 4-deep
+    ring; CTA (x, y) owns rows 128 x and columns 256 y. The factors are given
+    logically, [rows][ceil(K / 32)] uint8, which the main packs into the
+    128x4 atoms its TMA reads (host/main.cuh, packScaleFactors)."""
+
+    mlir = "examples/gemm_blockscaled_fp8.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 256, 128, 4
+    # Elementwise bound (the reference comes with it). Every product
+    # A * 2^a * B * 2^b is exact in float32 (3 + 3 mantissa bits, power-of-2
+    # factors, the smallest 2^-9 * 2^-9 * 2^-7 * 2^-7 = 2^-32 still normal),
+    # so the float32 accumulation of the K products is the only rounding
+    # before the output: at most K * 2^-24 * sum_k |products| in any order.
+    # The bf16 output rounding is 2^-9 of the value; 2^-8 of the reference
+    # covers it (the value and the reference differ by the first term).
+    # Magnitudes span 2^-32 .. 2^31, so no fixed atol fits: the bound scales
+    # with the products.
+    tolerance = {"C": "bound"}
+
+    def problems(self, quick=False):
+        d = self.depth
+        # (M, N, K): trips 0, 1, 2, depth, depth + 1 and 64; several CTAs; M
+        # and N multiples of the tile and not; K a multiple of the K-block
+        # and not (K = 560: the last K-block half out of bounds, 18 factors
+        # per row, the packer's padding factor 0 meets zero-filled A and B).
+        probs = [(128, 256, 0), (256, 512, 128), (200, 300, 256), (128, 256, 128 * d),
+                 (136, 264, 128 * d + 48)]
+        if not quick:
+            probs.append((256, 256, 128 * 64))
+        return probs
+
+    def describe(self, p):
+        m, n, k = p
+        return f"M={m} N={n} K={k} trips={math.ceil(k / self.tile_k)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        m, n, _ = p
+        return (math.ceil(m / self.tile_m), math.ceil(n / self.tile_n), 1)
+
+    def inputs(self, rng, p):
+        m, n, k = p
+        blocks = math.ceil(k / 32)
+        # Factor exponents 120..134: 2^-7 .. 2^7, products stay far inside
+        # float32 and bf16.
+        return {"A": random_e4m3(rng, (m, k)), "B": random_e4m3(rng, (n, k)),
+                "SFA": rng.integers(120, 135, size=(m, blocks)).astype(np.uint8),
+                "SFB": rng.integers(120, 135, size=(n, blocks)).astype(np.uint8)}
+
+    def scalars(self, p):
+        return {"K": p[2]}
+
+    def outputs(self, p):
+        return {"C": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        k = p[2]
+
+        def scaled(x, sf):
+            f = np.exp2(sf.astype(np.float64) - 127.0)
+            return e4m3_value(x) * np.repeat(f, 32, axis=1)[:, :k]
+
+        a = scaled(inputs["A"], inputs["SFA"])
+        b = scaled(inputs["B"], inputs["SFB"])
+        c = a @ b.T
+        mag = np.abs(a) @ np.abs(b).T
+        return {"C": (c, 2.0 ** -8 * np.abs(c) + k * U32 * mag)}
+
+
+SPECS["gemm_blockscaled_fp8"] = GemmBlockScaledFp8()
+
+
+class DequantScale:
+    """test/lit/cuda/Inputs/dequant-scale.mlir: one 128x128 tile of C at
+    (m, n), C = bf16(sum over K-blocks of scale[r] * (A_kb B_kb^T)), E4M3 A
+    [MA, K] and B [NB, K], a per-tile-row float32 scale (row broadcast:
+    scale[r] multiplies row m + r of the tile). K-block 128, 7-deep rings.
+
+    The kernel does not read gpu.block_id: every CTA computes and stores the
+    same tile (identical bytes); several CTAs check that nothing is shared
+    between them. The tile may hang over the matrices' ends (TMA loads zeros
+    there and the store clips); C outside the tile keeps its zeros."""
+
+    mlir = "test/lit/cuda/Inputs/dequant-scale.mlir"
+    tile, tile_k, depth = 128, 128, 7
+    # Elementwise bound. Per K-block the MMA sums exact float32 products
+    # (E4M3 x E4M3), then one rounding for * scale and one for + acc: at most
+    # (K + 2 trips + 1) * 2^-24 * |scale| * sum_k |a b| in all, and the bf16
+    # output's 2^-9 of the value (2^-8 of the reference covers it).
+    tolerance = {"C": "bound"}
+
+    def problems(self, quick=False):
+        d = self.depth
+        # (MA, NB, K, m, n, CTAs): trips 0, 1, 2, depth, depth + 1, 64; the
+        # tile inside the matrices, at their far corner, and half over their
+        # ends; K a multiple of the K-block and not.
+        probs = [(128, 128, 0, 0, 0, 1), (256, 384, 128, 128, 256, 2),
+                 (200, 170, 256, 128, 128, 1), (128, 128, 128 * d, 0, 0, 1),
+                 (256, 200, 128 * d + 96, 128, 128, 2)]
+        if not quick:
+            probs.append((128, 128, 128 * 64, 0, 0, 1))
+        return probs
+
+    def describe(self, p):
+        ma, nb, k, m, n, ctas = p
+        return (f"A={ma}x{k} B={nb}x{k} tile=({m},{n}) trips={math.ceil(k / self.tile_k)} "
+                f"grid={self.grid(p)}")
+
+    def grid(self, p):
+        return (p[5], 1, 1)
+
+    def inputs(self, rng, p):
+        ma, nb, k = p[:3]
+        # Scales exact in float32, of either sign, |s| in [0.5, 2).
+        scale = (rng.uniform(0.5, 2.0, 128) * rng.choice([-1.0, 1.0], 128)).astype(np.float32)
+        return {"A": random_e4m3(rng, (ma, k)), "B": random_e4m3(rng, (nb, k)),
+                "scale": scale}
+
+    def scalars(self, p):
+        return {"m": p[3], "n": p[4], "K": p[2]}
+
+    def outputs(self, p):
+        return {"C": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        ma, nb, k, m, n, _ = p
+        t = self.tile
+        a = with_oob(e4m3_value(inputs["A"])[m:], (t, k))
+        b = with_oob(e4m3_value(inputs["B"])[n:], (t, k))
+        s = inputs["scale"].astype(np.float64)[:, None]
+        tile = s * (a @ b.T)
+        mag = np.abs(s) * (np.abs(a) @ np.abs(b).T)
+        trips = math.ceil(k / self.tile_k)
+        c = np.zeros((ma, nb))
+        bound = np.zeros((ma, nb))
+        rows, cols = min(t, ma - m), min(t, nb - n)
+        c[m:m + rows, n:n + cols] = tile[:rows, :cols]
+        bound[m:m + rows, n:n + cols] = (2.0 ** -8 * np.abs(tile)
+                                         + (k + 2 * trips + 1) * U32 * mag)[:rows, :cols]
+        return {"C": (c, bound)}
+
+
+SPECS["dequant_scale"] = DequantScale()
+
+
+class StreamExp2:
+    """test/lit/cuda/Inputs/stream-exp2.mlir: per iteration i < n, rows
+    128 i .. 128 i + 127, columns 0 .. 63 of X are loaded (TMA), raised to
+    exp2 and stored to the same place of Y. One loop per CTA over all n
+    tiles (the kernel reads no gpu.block_id: several CTAs store identical
+    bytes). Y elsewhere (columns past 63, rows past 128 n) keeps its zeros;
+    rows of the last tile past the tensor's end are clipped by the store."""
+
+    mlir = "test/lit/cuda/Inputs/stream-exp2.mlir"
+    tile_r, tile_c, depth = 128, 64, 5
+    # Elementwise: ex2.approx.ftz.f32 is within 2 ulp (2^-22 relative for
+    # normal results; inputs in [-16, 16) keep them normal); 2^-21 leaves a
+    # factor 2. Where Y is not written the reference is 0 and so is the bound.
+    tolerance = {"Y": "bound"}
+
+    def problems(self, quick=False):
+        d = self.depth
+        # (rows, columns, n, CTAs): trips 0, 1, 2, depth, depth + 1, 64; rows
+        # a multiple of the tile and not, more rows than the loop covers,
+        # columns past the box.
+        probs = [(128, 64, 0, 1), (256, 64, 1, 2), (200, 72, 2, 1), (128 * d, 64, d, 1),
+                 (128 * d + 60, 64, d + 1, 2)]
+        if not quick:
+            probs.append((128 * 64, 64, 64, 1))
+        return probs
+
+    def describe(self, p):
+        return f"X={p[0]}x{p[1]} trips={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[3], 1, 1)
+
+    def inputs(self, rng, p):
+        return {"X": rng.uniform(-16.0, 16.0, size=p[:2]).astype(np.float32)}
+
+    def scalars(self, p):
+        return {"n": p[2]}
+
+    def outputs(self, p):
+        return {"Y": p[:2]}
+
+    def reference(self, inputs, p):
+        rows = min(p[0], 128 * p[2])
+        y = np.zeros(p[:2])
+        y[:rows, :64] = np.exp2(inputs["X"][:rows, :64].astype(np.float64))
+        return {"Y": (y, 2.0 ** -21 * y)}
+
+
+SPECS["stream_exp2"] = StreamExp2()
+
+
+class CpAsyncRowSum:
+    """test/lit/cuda/Inputs/cpasync-rowsum.mlir: out[r] = sum over i < n and
+    c < 64 of src[128 i + r, c] (cp.async tiles of a static 4096x64 float32
+    source, reduce_sum over each row, accumulated in registers), stored with
+    TMA after the loop. The source holds 32 tiles, so n <= 32: a longer loop
+    would read past it. No gpu.block_id: several CTAs store identical bytes;
+    out past 128 elements keeps its zeros."""
+
+    mlir = "test/lit/cuda/Inputs/cpasync-rowsum.mlir"
+    rows, depth = 128, 2
+    # Elementwise bound: 63 float32 additions per tile row and one into the
+    # accumulator per trip, at most (65 n + 1) * 2^-24 * sum |terms|.
+    tolerance = {"out": "bound"}
+
+    def problems(self, quick=False):
+        d = self.depth
+        # (n, out length, CTAs): trips 0, 1, 2 = depth, depth + 1 and the
+        # source's 32 (the most it holds; 64 would read past its end).
+        probs = [(0, 128, 1), (1, 128, 2), (d, 200, 1), (d + 1, 128, 2)]
+        if not quick:
+            probs.append((32, 128, 1))
+        return probs
+
+    def describe(self, p):
+        return f"trips={p[0]} out={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[2], 1, 1)
+
+    def inputs(self, rng, p):
+        return {"src": rng.uniform(-1.0, 1.0, size=(4096, 64)).astype(np.float32)}
+
+    def scalars(self, p):
+        return {"n": p[0]}
+
+    def outputs(self, p):
+        return {"out": (p[1],)}
+
+    def reference(self, inputs, p):
+        n = p[0]
+        src = inputs["src"][:128 * n].astype(np.float64).reshape(n, 128, 64)
+        out = np.zeros(p[1])
+        bound = np.zeros(p[1])
+        out[:128] = src.sum(axis=(0, 2))
+        bound[:128] = (65 * n + 1) * U32 * np.abs(src).sum(axis=(0, 2))
+        return {"out": (out, bound)}
+
+
+SPECS["cpasync_rowsum"] = CpAsyncRowSum()
+
+
+class ArithSoftmax:
+    """test/lit/cuda/Inputs/arith-softmax.mlir: CTA x holds Q rows 128 x ..
+    128 x + 127 (loaded before the loop); per iteration j < n, S = Q K_j^T
+    with K_j the key rows 128 j .. 128 j + 127 (a UMMA without accumulate:
+    S is overwritten), and out = maximumf(out, exp2(S)) elementwise from 0:
+    out[r, c] = max(0, max_j exp2(S_j[r, c])). Key rows past K's end are
+    zeros (TMA's OOB fill), so S = 0 and exp2 = 1 there."""
+
+    mlir = "test/lit/cuda/Inputs/arith-softmax.mlir"
+    tile, head, depth = 128, 128, 6
+    # Elementwise bound. S is a float32 sum of 128 exact bf16 products:
+    # |dS| <= 128 * 2^-24 * T with T = sum_d |q_d k_d|, so exp2(S) is off by
+    # a factor 2^dS, ln 2 |dS| relative to first order (doubled for the
+    # second); ex2.approx is within 2 ulp (2^-22, 2^-21 with a factor 2).
+    # A maximum's error is at most the largest of its terms' errors.
+    tolerance = {"out": "bound"}
+
+    def problems(self, quick=False):
+        d = self.depth
+        # (query rows, key rows, n): trips 0, 1, 2, depth, depth + 1, 64;
+        # several CTAs; query rows a multiple of the tile and not; key rows
+        # short of the last block.
+        probs = [(128, 128, 0), (256, 128, 1), (200, 256, 2), (128, 128 * d, d),
+                 (300, 128 * d + 88, d + 1)]
+        if not quick:
+            probs.append((128, 128 * 64, 64))
+        return probs
+
+    def describe(self, p):
+        return f"Sq={p[0]} Sk={p[1]} trips={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (math.ceil(p[0] / self.tile), 1, 1)
+
+    def inputs(self, rng, p):
+        return {"Q": uniform_bf16(rng, (p[0], self.head)),
+                "K": uniform_bf16(rng, (p[1], self.head))}
+
+    def scalars(self, p):
+        return {"n": p[2]}
+
+    def outputs(self, p):
+        return {"out": (p[0], self.head)}
+
+    def reference(self, inputs, p):
+        sq, sk, n = p
+        q = inputs["Q"].astype(np.float64)
+        k = with_oob(inputs["K"].astype(np.float64), (128 * n, self.head))
+        out = np.zeros((sq, self.tile))
+        bound = np.zeros((sq, self.tile))
+        for j in range(n):
+            kj = k[128 * j:128 * (j + 1)]
+            e = np.exp2(q @ kj.T)
+            t = np.abs(q) @ np.abs(kj).T
+            out = np.maximum(out, e)
+            bound = np.maximum(bound, e * (2 * math.log(2) * 128 * U32 * t + 2.0 ** -21))
+        return {"out": (out, bound)}
+
+
+SPECS["arith_softmax"] = ArithSoftmax()
+
+
+class SplitKGemm:
+    """test/lit/cuda/Inputs/splitk-gemm.mlir: split z of gridDim.z sums the
+    K-blocks [z s, min(z s + s, ceil(K / 64))) with s = ceil(ceil(K / 64) /
+    splits) (none for a trailing split: its tile is zeros) of the tile (tm,
+    tn) = (x / ceil(N / 256), x % ceil(N / 256)), and stores it to rows z M +
+    128 tm of P [splits M, N]: P[z M + i, j] = sum over its K-blocks of
+    A[i, k] B[j, k]. bf16 in, float32 accumulation, bf16 out.
+
+    M is a multiple of 128 when splits > 1: a partial row tile of slice z
+    would run into slice z + 1 (the TMA store clips only at P's end), which
+    the kernel as written does not guard, so M % 128 != 0 is run with one
+    split."""
+
+    mlir = "test/lit/cuda/Inputs/splitk-gemm.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 256, 64, 4
+    # As the GEMM's: bf16 products are exact in float32, 2^-8 relative
+    # covers the output rounding and the float32 accumulation of up to 4096
+    # products per split of values in [-1, 1).
+    tolerance = {"P": BF16_TOL}
+
+    def problems(self, quick=False):
+        d = self.depth
+        # (M, N, K, splits): per-split trips 0 (K = 0, and a trailing split
+        # with no K-blocks: 4 blocks over 3 splits of 2), 1, 2, depth,
+        # depth + 1 (a partial last K-block), 64; several CTAs in x and z; M
+        # and N multiples of the tile and not.
+        probs = [(128, 256, 0, 1), (256, 512, 64 * 3, 2), (128, 300, 64 * 4, 3),
+                 (200, 300, 64 * d, 1), (128, 264, 64 * 2 * (d + 1) - 24, 2)]
+        if not quick:
+            probs.append((128, 256, 64 * 128, 2))
+        return probs
+
+    def shares(self, p):
+        """Per split, its [first, last) K-blocks."""
+        k, splits = p[2], p[3]
+        blocks = math.ceil(k / self.tile_k)
+        share = math.ceil(blocks / splits)
+        return [(z * share, max(min(z * share + share, blocks), z * share))
+                for z in range(splits)]
+
+    def describe(self, p):
+        trips = [last - first for first, last in self.shares(p)]
+        return f"M={p[0]} N={p[1]} K={p[2]} splits={p[3]} trips={trips} grid={self.grid(p)}"
+
+    def grid(self, p):
+        m, n, _, splits = p
+        return (math.ceil(m / self.tile_m) * math.ceil(n / self.tile_n), 1, splits)
+
+    def inputs(self, rng, p):
+        m, n, k, _ = p
+        return {"A": uniform_bf16(rng, (m, k)), "B": uniform_bf16(rng, (n, k))}
+
+    def scalars(self, p):
+        return {"M": p[0], "N": p[1], "K": p[2]}
+
+    def outputs(self, p):
+        return {"P": (p[0] * p[3], p[1])}
+
+    def reference(self, inputs, p):
+        m = p[0]
+        a = inputs["A"].astype(np.float64)
+        b = inputs["B"].astype(np.float64)
+        parts = []
+        for first, last in self.shares(p):
+            ks = slice(first * self.tile_k, last * self.tile_k)
+            parts.append(a[:, ks] @ b[:, ks].T)
+        return {"P": np.concatenate(parts, axis=0) if parts else np.zeros((0, p[1]))}
+
+
+SPECS["splitk_gemm"] = SplitKGemm()
