@@ -897,11 +897,17 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
       return failure();
     if (auto sc = layout.scaleCopies.find(copy); sc != layout.scaleCopies.end()) {
       // Copy n goes to buffer n % 2 once the MMA that read copy n - 2 from
-      // it has completed (its commit arrives on barrier n % 2).
+      // it has completed (its commit arrives on barrier n % 2). Only the
+      // elected thread copies, so only it waits: the commit can complete
+      // the phase before a lagging warp of the agent reaches its wait,
+      // which then waits for the next phase, which needs that warp to go
+      // on (the CPU emulator deadlocked peeled block-scaled GEMM so).
       Value n = scaleCount(copy);
-      callVoid("tp::mbar_wait", {barriers(sc->second.barriers), intLit(2), n,
-                                 literal(u32(), "1")});
-      callVoid("tp::tcgen05_after", {});
+      inLeader([&] {
+        callVoid("tp::mbar_wait", {barriers(sc->second.barriers), intLit(2),
+                                   n, literal(u32(), "1")});
+        callVoid("tp::tcgen05_after", {});
+      });
       dst = call(u32(), "tp::tmem_slot",
                  {literal(u32(), "(tp_tmem + " + Twine(sc->second.column) + ")"),
                   intLit(sc->second.cols), intLit(2), n});

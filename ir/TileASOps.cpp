@@ -567,22 +567,6 @@ LogicalResult PipeConsumerReleaseOp::verify() {
   for (unsigned i = 0, e = create.getConsumers().size(); i < e; ++i)
     if (getReleaseKind(create.getConsumerKind(i)) == via)
       return success();
-  if (via == SignalKind::TcOrder) {
-    // Queue order protects the slot only when the tensor core both reads it
-    // here and writes it next: a UMMA consumer of a UMMA-made slot (through
-    // any chain of aliases).
-    PipeCreateOp root = create;
-    while (Value base = root.getAliases())
-      if (!(root = base.getDefiningOp<PipeCreateOp>()))
-        return success();
-    bool ummaReader = false;
-    for (unsigned i = 0, e = create.getConsumers().size(); i < e; ++i)
-      ummaReader |= create.getConsumerKind(i) == PipeConsumerKind::Umma;
-    if (ummaReader && root.getProducerKind() == PipeProducerKind::Umma)
-      return success();
-    return emitOpError("releases via 'tc_order', but the slot is not both "
-                       "read by a UMMA here and written by a UMMA next");
-  }
   return emitOpError("releases via '")
          << getVia() << "', which none of the pipe's consumers "
          << create.getConsumers() << " performs";

@@ -389,8 +389,7 @@ def TileAS_SignalKind : I32EnumAttr<"SignalKind",
       I32EnumAttrCase<"Tcgen05Commit", 1, "tcgen05_commit">,
       I32EnumAttrCase<"Arrive", 2, "arrive">,
       I32EnumAttrCase<"CpAsyncArrive", 3, "cpasync_arrive">,
-      I32EnumAttrCase<"BulkWait", 4, "bulk_wait">,
-      I32EnumAttrCase<"TcOrder", 5, "tc_order">]> {
+      I32EnumAttrCase<"BulkWait", 4, "bulk_wait">]> {
   let cppNamespace = "::mlir::tileas";
   let genSpecializedAttr = 0;
 }
@@ -550,11 +549,11 @@ def TileAS_PipeConsumerReleaseOp
         : !tileas.pipe<...>`
     `via` is how this consumer's arrival on the empty barrier happens:
     `tcgen05_commit` (after the UMMAs that read the slot finish), `arrive`
-    (SIMT threads, after their reads), `bulk_wait` (a TMA store's bulk
-    group has read the slot) or `tc_order` (at issue: the slot's next writer
-    is a tensor-core op of the same issuing thread, which the in-order
-    tensor-core queue runs after this consumer's UMMAs; valid only for a UMMA
-    consumer of a slot whose root producer is a UMMA).
+    (SIMT threads, after their reads) or `bulk_wait` (a TMA store's bulk
+    group has read the slot). A UMMA consumer always releases with
+    `tcgen05_commit`, even when the slot's next writer is an MMA of the same
+    thread: PTX orders an MMA behind an earlier one only when both use the
+    same accumulator, so nothing else says when the reads have ended.
   }];
   let arguments = !con((ins TileAS_PipeType:$pipe, Index:$iter,
                             TileAS_StrEnumAttr<TileAS_SignalKind>:$via),

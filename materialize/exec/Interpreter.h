@@ -105,8 +105,15 @@ private:
     std::vector<Hold> holds;
     std::vector<Unfenced> smemWrites, tmemWrites;
     std::vector<AsyncRead> asyncReads;
-    /// Times at which this thread's in-order units have drained.
+    /// Times by which everything this thread issued to a unit has
+    /// completed (a tcgen05.commit, cp.async arrive or bulk wait waits for
+    /// that much).
     uint64_t tcDone = 0, cpDone = 0, storeDone = 0;
+    /// The tensor-core ops PTX orders a later MMA of this thread behind
+    /// (docs/protocol-check.md): the latest completion of its tcgen05.cp
+    /// copies, and of its MMAs per accumulator buffer.
+    uint64_t tcCopyDone = 0;
+    llvm::DenseMap<unsigned, uint64_t> tcAccDone;
     std::vector<unsigned> mutexes;
     /// Pipe iterations this thread released, to name a late read.
     std::set<std::pair<int, int64_t>> released;
@@ -161,9 +168,13 @@ private:
   enum class ReadAt { Sync, TcIssue, TcCompletion };
   std::optional<uint64_t> readOperand(unsigned t, mlir::Operation *op,
                                       const Val &v, ReadAt when);
-  /// Checks and performs a write of `term` into handle `dst`.
+  /// Checks and performs a write of `term` into handle `dst`; `tcId` is the
+  /// async id of a tensor-core op landing its write (0 for any other).
   bool writeBuffer(unsigned t, mlir::Operation *op, const Val &dst,
-                   uint64_t term);
+                   uint64_t term, uint64_t tcId = 0);
+  /// Whether PTX orders tensor-core op `op` of thread `t` behind that
+  /// thread's pending tensor-core writes of buffer `buffer`.
+  bool orderedBehindOwnWrites(unsigned t, mlir::Operation *op, unsigned buffer);
   bool checkWriteAllowed(unsigned t, mlir::Operation *op, const Val &dst);
   Hold *findHold(unsigned t, int pipe, int64_t iter, bool wait);
   std::string slotName(int pipe, int64_t iter) const;
@@ -180,7 +191,7 @@ private:
   std::vector<Mutex> mutexes;
   EventQueue events;
   uint64_t now = 0;
-  uint64_t nextAsyncId = 0;
+  uint64_t nextAsyncId = 1; // 0: no async op (writeBuffer's tcId)
   llvm::DenseMap<mlir::Operation *, uint64_t> attrHashes;
 };
 

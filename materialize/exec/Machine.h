@@ -32,10 +32,13 @@ struct Buffer {
   /// Async writes issued but not landed, and the latest such writer.
   unsigned pendingWrites = 0;
   mlir::Operation *pendingWriter = nullptr;
-  /// The thread whose tensor-core queue holds the latest pending write: its
-  /// own later MMAs may be issued against it (the queue is in order).
+  /// The thread whose tensor-core ops hold the latest pending writes, how
+  /// many, and how many of those are MMAs (the rest tcgen05.cp): a later
+  /// MMA of that thread may read the buffer where PTX orders it behind
+  /// them (a tcgen05.cp, or an MMA into the same accumulator).
   int pendingTcThread = -1;
   unsigned pendingTcWrites = 0;
+  unsigned pendingTcMmaWrites = 0;
   /// Bumped by every write, so an async reader can tell at completion
   /// whether someone else wrote the buffer since it was issued.
   uint64_t version = 0;

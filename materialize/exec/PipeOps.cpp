@@ -363,10 +363,10 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
                "before the release");
       return Step::Failed;
     }
-    // tc_order arrives at issue: the next writer must queue behind these
-    // reads on this thread's tensor core, which writeBuffer checks when it
-    // writes.
-    if ((a.unit == 'c' && via != "tcgen05_commit" && via != "tc_order") ||
+    // Only a tcgen05.commit waits for this thread's tensor-core reads: PTX
+    // orders no later write (not even this thread's next MMA into another
+    // accumulator) behind them.
+    if ((a.unit == 'c' && via != "tcgen05_commit") ||
         (a.unit == 's' && via != "bulk_wait" && via != "tcgen05_commit")) {
       fail(t, op, "overwrite-before-release",
            "releases " + slotName(p, k) + " via \"" + via.str() + "\" while " +

@@ -3,10 +3,11 @@
 // A tile op reads the current content of every handle operand (except its
 // `into` destination, and a UMMA's accumulator without `accumulate`) and
 // computes a term. Producers write the term into their destination. TMA
-// loads and cp.async land later; UMMA and tcgen05.cp run on the issuing
-// thread's in-order tensor-core queue and read and write at completion;
-// TMA stores read until their bulk group finishes; tcgen05.ld reads until
-// tcgen05_wait_ld.
+// loads and cp.async land later; UMMA and tcgen05.cp read and write at
+// completion, which may come in any order except where PTX pipelines a
+// pair of one thread's ops (an MMA behind a tcgen05.cp, or behind an MMA
+// into the same accumulator); TMA stores read until their bulk group
+// finishes; tcgen05.ld reads until tcgen05_wait_ld.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,10 +71,14 @@ std::optional<uint64_t> Interpreter::readOperand(unsigned t, Operation *op,
       return std::nullopt;
     }
   }
-  // The issuing thread's tensor-core queue is in order: its own pending
-  // MMAs land before this one reads (issue) or are queued behind it
-  // (completion).
-  bool ownQueue = when != ReadAt::Sync && b.pendingTcThread == int(t);
+  // The issuing thread's own pending tensor-core writes: at issue, they
+  // must be ones PTX orders this op behind (they land before it reads); at
+  // completion, ones issued after it (an earlier unordered one was caught
+  // at issue, and a later one is checked where it lands).
+  bool ownQueue =
+      b.pendingTcThread == int(t) &&
+      (when == ReadAt::TcCompletion ||
+       (when == ReadAt::TcIssue && orderedBehindOwnWrites(t, op, v.buffer)));
   if (b.pendingWrites && !ownQueue) {
     fail(t, op, "read-before-commit",
          "reads " + what + " before the async write of " +
@@ -106,15 +111,32 @@ bool Interpreter::checkWriteAllowed(unsigned t, Operation *op,
   return false;
 }
 
+bool Interpreter::orderedBehindOwnWrites(unsigned t, Operation *op,
+                                         unsigned buffer) {
+  // PTX's pipelined pairs (tcgen05 memory consistency model): tcgen05.cp ->
+  // tcgen05.mma, and tcgen05.mma -> tcgen05.mma with the same accumulator
+  // and shape. Nothing is ordered behind an MMA on another accumulator.
+  auto umma = dyn_cast<tileas::UmmaOp>(op);
+  if (!umma)
+    return false;
+  const Buffer &b = buffers[buffer];
+  if (!b.pendingTcMmaWrites)
+    return true;
+  const Val *acc = lookup(t, umma.getAcc());
+  return acc && acc->isHandle() && acc->buffer == buffer;
+}
+
 bool Interpreter::writeBuffer(unsigned t, Operation *op, const Val &dst,
-                              uint64_t term) {
+                              uint64_t term, uint64_t tcId) {
   Buffer &b = buffers[dst.buffer];
   std::string what = dst.isSlot() ? slotName(dst.pipe, dst.iter) : b.name;
-  // MMAs queued behind this one on the same tensor core read after it.
+  // This thread's tensor-core ops issued after this one may still read:
+  // their issue check allowed it only where PTX orders them behind this
+  // write. One issued before it and still reading is a hazard.
   unsigned queuedBehind = 0;
-  if (isa<tileas::UmmaOp, tileas::TmemCopyOp>(op))
+  if (tcId)
     for (const AsyncRead &a : threads[t].asyncReads)
-      queuedBehind += a.unit == 'c' && a.buffer == dst.buffer;
+      queuedBehind += a.unit == 'c' && a.buffer == dst.buffer && a.id > tcId;
   if (b.pendingReads > queuedBehind) {
     fail(t, op, "overwrite-before-release",
          "overwrites " + what + " while " + describe(b.pendingReader) +
@@ -123,8 +145,8 @@ bool Interpreter::writeBuffer(unsigned t, Operation *op, const Val &dst,
   }
   // The writer's own wait on the slot, when the write is its own tensor-core
   // op: an accumulator updated in place (O += P V over the rescaled O it
-  // waited on). The in-order queue lands the write before that thread's
-  // tcgen05.commit release arrives.
+  // waited on). That thread's tcgen05.commit release arrives only once all
+  // its earlier tensor-core ops, this one included, have completed.
   bool ownQueueWrite = isa<tileas::UmmaOp, tileas::TmemCopyOp>(op);
   if (b.isSlot) {
     for (unsigned u = 0; u < threads.size(); ++u)
@@ -180,7 +202,8 @@ Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
     // Checked at issue, read and written at completion.
     uint64_t id = nextAsyncId++;
     // The version each read buffer must have at completion: the current
-    // one plus this thread's queued MMAs that write it and land first.
+    // one plus this thread's pending tensor-core writes of it, which PTX
+    // orders before this op (the issue check allowed no others).
     struct Snapshot {
       Val v;
       uint64_t version;
@@ -207,11 +230,23 @@ Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
     ++out.pendingWrites;
     out.pendingWriter = op;
     if (out.pendingTcThread != int(t))
-      out.pendingTcWrites = 0;
+      out.pendingTcWrites = out.pendingTcMmaWrites = 0;
     out.pendingTcThread = int(t);
     ++out.pendingTcWrites;
-    uint64_t at = std::max(th.tcDone, now) + 1 + delay();
-    th.tcDone = at;
+    out.pendingTcMmaWrites += bool(umma);
+    // Completion at a random time, but behind what PTX orders it after: an
+    // MMA behind this thread's tcgen05.cp copies and its MMAs into the same
+    // accumulator. A tcgen05.cp is ordered behind nothing.
+    uint64_t at = now + 1 + delay();
+    if (umma) {
+      at = std::max(at, th.tcCopyDone + 1);
+      uint64_t &accDone = th.tcAccDone[dstVal.buffer];
+      at = std::max(at, accDone + 1);
+      accDone = at;
+    } else {
+      th.tcCopyDone = std::max(th.tcCopyDone, at);
+    }
+    th.tcDone = std::max(th.tcDone, at);
     bind(t, op->getResult(0), dstVal);
     schedule(at, op, true, [this, t, op, id, snaps, dstVal, name]() {
       std::vector<uint64_t> args;
@@ -240,10 +275,13 @@ Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
                      [id](const AsyncRead &a) { return a.id == id; });
       Buffer &out = buffers[dstVal.buffer];
       --out.pendingWrites;
-      if (out.pendingTcThread == int(t) && out.pendingTcWrites)
+      if (out.pendingTcThread == int(t) && out.pendingTcWrites) {
         --out.pendingTcWrites;
+        if (isa<tileas::UmmaOp>(op) && out.pendingTcMmaWrites)
+          --out.pendingTcMmaWrites;
+      }
       uint64_t term = result.terms.apply(name, attrHash(op), args);
-      if (!writeBuffer(t, op, dstVal, term))
+      if (!writeBuffer(t, op, dstVal, term, id))
         return;
       result.instances.push_back({name.str(), term, op, t});
     });

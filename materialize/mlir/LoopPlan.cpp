@@ -265,7 +265,7 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
      << plan.buffers.pipes.size() << ", mutexes " << plan.mutexes.size()
      << "\n";
   for (auto [index, pipe] : llvm::enumerate(plan.buffers.pipes)) {
-    PipeFlavour f = pipeFlavour(plan.buffers, index);
+    PipeFlavour f = pipeFlavour(pipe);
     os << "pipe " << index << ": '" << problem.getOp(pipe.producer).name
        << "' (stage " << s.slots[pipe.producer].stage << ") -> ";
     for (auto [i, c] : llvm::enumerate(pipe.consumers))

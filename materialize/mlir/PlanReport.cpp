@@ -66,7 +66,7 @@ report::PlanPicture tilepipe::planPicture(const LoopPlan &plan,
     arrow.from = unsigned(std::max(0, from));
     arrow.to = unsigned(std::max(0, to));
     arrow.carried = pipe.carried;
-    PipeFlavour f = pipeFlavour(plan.buffers, index);
+    PipeFlavour f = pipeFlavour(pipe);
     llvm::raw_string_ostream label(arrow.label);
     label << "pipe " << index << ": " << stringifyBufferClass(pipe.cls) << " ";
     if (pipe.cls == BufferClass::TMEM)

@@ -650,13 +650,10 @@ static StringRef commitVia(Unit unit) {
   return tileas::stringifySignalKind(tileas::getCommitKind(producerKind(unit)));
 }
 
-/// How a consumer group of `unit` releases its slot of pipe `p`: the
-/// unit's kind, or at issue where the tensor core's queue orders the next
-/// writer behind it (releasesInQueueOrder).
-static StringRef releaseVia(const materialize::BufferPlan &buffers, unsigned p,
-                            Unit unit) {
-  if (unit == Unit::UMMA && materialize::releasesInQueueOrder(buffers, p))
-    return tileas::stringifySignalKind(tileas::SignalKind::TcOrder);
+/// How a consumer group of `unit` releases its slot: the unit's kind. A
+/// UMMA consumer's is a tcgen05.commit even when the slot's next writer is
+/// an MMA of the same thread (materialize/plan/Flavour.h).
+static StringRef releaseVia(Unit unit) {
   return tileas::stringifySignalKind(
       tileas::getReleaseKind(consumerKind(unit)));
 }
@@ -801,7 +798,7 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
         fence(b, "tcgen05_before");
       }
       SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
-      StringRef via = releaseVia(plan.buffers, group.pipe, group.unit);
+      StringRef via = releaseVia(group.unit);
       attrs.push_back(b.getNamedAttr("via", b.getStringAttr(via)));
       createOp(b, loc, "tileas.pipe.consumer_release",
                {pipeValue(group.pipe), pipeIter(b, group.pipe, iter, false)},
@@ -1049,10 +1046,10 @@ void Emitter::emit() {
     unsigned p = carriedPipe.lookup(k);
     fence(ob, "tcgen05_wait_ld");
     fence(ob, "tcgen05_before");
-    createOp(
-        ob, loc, "tileas.pipe.consumer_release", {pipes[p], tripCount(ob)}, {},
-        {ob.getNamedAttr("via", ob.getStringAttr(releaseVia(
-                                    plan.buffers, p, firstGroup(p).unit)))});
+    createOp(ob, loc, "tileas.pipe.consumer_release", {pipes[p], tripCount(ob)},
+             {},
+             {ob.getNamedAttr(
+                 "via", ob.getStringAttr(releaseVia(firstGroup(p).unit)))});
   };
   auto runAgent = [&](OpBuilder &ob, unsigned a,
                       SmallVectorImpl<Value> &finals) {

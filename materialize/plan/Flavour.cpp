@@ -49,25 +49,3 @@ PipeFlavour materialize::pipeFlavour(const PipePlan &pipe) {
   f.barriers = pipe.depth * (pipe.consumerUnit == Unit::TMAStore ? 1 : 2);
   return f;
 }
-
-PipeFlavour materialize::pipeFlavour(const BufferPlan &plan, unsigned p) {
-  PipeFlavour f = pipeFlavour(plan.pipes[p]);
-  if (plan.pipes[p].consumerUnit == Unit::UMMA && releasesInQueueOrder(plan, p))
-    f.release = "in tensor-core queue order (arrive at issue)";
-  return f;
-}
-
-bool materialize::releasesInQueueOrder(const BufferPlan &plan, unsigned p) {
-  unsigned root = p;
-  while (plan.pipes[root].aliasOf)
-    root = *plan.pipes[root].aliasOf;
-  const PipePlan &base = plan.pipes[root];
-  if (base.producerUnit != Unit::UMMA || base.sharesWith || base.ringOf ||
-      base.carried)
-    return false;
-  for (const PipePlan &other : plan.pipes)
-    if ((other.sharesWith && *other.sharesWith == root) ||
-        (other.ringOf && *other.ringOf == root))
-      return false;
-  return true;
-}

@@ -31,18 +31,10 @@ struct PipeFlavour {
   unsigned barriers = 0;
 };
 
+/// A UMMA consumer releases with tcgen05.commit even when the slot's next
+/// writer is an MMA of the same thread (FA4's S over P): PTX orders an MMA
+/// behind an earlier one only when both use the same accumulator.
 PipeFlavour pipeFlavour(const PipePlan &pipe);
-/// Pipe `p` of `plan`: as above, with a UMMA consumer's release at issue
-/// where releasesInQueueOrder allows it.
-PipeFlavour pipeFlavour(const BufferPlan &plan, unsigned p);
-
-/// Whether a UMMA consumer of pipe `p` (the caller checks the consumer's
-/// unit) may release its slot at issue
-/// ("tc_order"): the slot's only next writer is the UMMA that produces the
-/// root pipe (through aliases), issued by the same MMA thread, so the
-/// in-order tensor-core queue runs it after the reads (FA4's S over P). A
-/// slot whose buffers another pipe shares, or a ring's, keeps the commit.
-bool releasesInQueueOrder(const BufferPlan &plan, unsigned p);
 
 } // namespace tilepipe::materialize
 

@@ -128,11 +128,6 @@ static void addRingCapacity(scf::ForOp loop, const LoopProblem &lp,
   }
 }
 
-// Ops the one MMA thread issues onto the tensor core's in-order queue.
-static bool onTensorCore(Operation *op) {
-  return isa<tileas::UmmaOp, tileas::TmemCopyOp>(op);
-}
-
 // The threads of one warp group work through a tile in fragments of 32
 // columns (a tcgen05.ld/st 32x32b.x32 moves one; FA4's softmax loads S,
 // exponentiates and stores P fragment by fragment), so a SIMT consumer of a
@@ -243,9 +238,10 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   // Keep one edge per (src, dst, distance) with the largest latency, in a
   // deterministic order.
   EdgeMap edges;
-  // The in-order tensor-core queue: the op behind `op` on it starts once
-  // `op`'s tensor-core work is done (the class's chain latency); none for an
-  // op whose class has no queue.
+  // An MMA accumulating into the accumulator of the MMA before it is
+  // ordered behind it by PTX (same accumulator and shape) and starts once
+  // that one's tensor-core work is done (the class's chain latency); none
+  // for an op whose class has no such chain.
   auto queueInterval = [&](Operation *op) -> std::optional<int64_t> {
     auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op);
     const target::OpClassInfo *cls =
@@ -313,19 +309,14 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     auto def = tileDef ? lp.ids.find(tileDef) : lp.ids.end();
     if (def == lp.ids.end())
       continue;
-    // The reader's whole latency, except between two tensor-core ops: the
-    // one MMA thread issues both, the stage code releases the slot at issue
-    // ("tc_order") and the in-order queue runs the writer after the reader,
-    // as FA4's MMA warp issues S right behind PV: the writer starts once the
-    // reader's tensor-core work is done (its chain latency, the interval
-    // between two MMAs handing an accumulator on).
+    // The reader's whole latency, also between two UMMAs (PV reading P,
+    // the next S writing its columns): PTX orders an MMA behind an earlier
+    // one only when both use the same accumulator (docs/dialect.md, "Pipe
+    // protocol"), so the stage code releases P with a tcgen05.commit and
+    // the MMA issuer waits for PV to complete before it writes S again.
     auto addOrder = [&](sched::OpId src, sched::OpId dst, unsigned distance) {
-      int64_t latency = lp.problem.getOp(src).latency.value_or(0);
-      if (onTensorCore(lp.ops[src]) && onTensorCore(lp.ops[dst]))
-        if (std::optional<int64_t> interval = queueInterval(lp.ops[src]))
-          latency = std::min(latency, *interval);
       int64_t &slot = edges[{src, dst, distance}];
-      slot = std::max(slot, latency);
+      slot = std::max(slot, lp.problem.getOp(src).latency.value_or(0));
     };
     for (Operation *reader : into.getUsers())
       if (auto r = lp.ids.find(reader); r != lp.ids.end() && reader != op)

@@ -7,6 +7,7 @@ Inputs are drawn so that they are exact in the kernel's element type (the
 launcher's conversion from float32 is then the identity), so the only
 rounding is the kernel's own: float32 accumulation and the output type.
 """
+import copy
 import math
 
 import numpy as np
@@ -105,19 +106,44 @@ def attention_reference(q, k, v_sk):
     return p @ v, p @ np.abs(v)
 
 
+def running_max_reference(q, k, v_sk, block):
+    """What examples/attention_fwd.mlir's loop computes: O = sum_j exp2(S_j -
+    m_j) V_j over the key blocks j, with m_j the running row maximum of
+    blocks 0..j. Its O is never rescaled by exp2(m_old - m_new) (only the row
+    sum is), so this equals attention_reference only when no later block
+    raises a row's maximum. Returns (O, |O| bound) as attention_reference."""
+    q = q.astype(np.float64)
+    v = v_sk.astype(np.float64)
+    o = np.zeros((q.shape[0], v.shape[1]))
+    mag = np.zeros_like(o)
+    m = np.full((q.shape[0], 1), -np.inf)
+    for j in range(0, k.shape[0], block):
+        s = q @ k[j:j + block].astype(np.float64).T
+        m = np.maximum(m, s.max(axis=1, keepdims=True))
+        p = np.exp2(s - m)
+        o += p @ v[j:j + block]
+        mag += p @ np.abs(v[j:j + block])
+    return o, mag
+
+
 class Attention:
     """examples/fa4_fwd.mlir (two 128-row Q tiles per CTA, K and V in one
-    ring) and examples/attention_fwd.mlir (one Q tile, V^T in global memory):
+    ring) and examples/attention_fwd.mlir (one Q tile, K and V in pipes of
+    their own); both read V as [kv, d] (an MN-major B, `b_mn_major`):
     O = unnormalised softmax(Q K^T) V per 128-row Q tile, head dim 128."""
 
     head = 128
     block = 128
 
-    def __init__(self, mlir, q_rows_per_cta, v_transposed, depth):
+    def __init__(self, mlir, q_rows_per_cta, v_transposed, depth,
+                 rescales_o=True):
         self.mlir = mlir
         self.q_rows = q_rows_per_cta
         self.v_t = v_transposed
         self.depth = depth
+        # False: the loop does not rescale O when the running maximum grows
+        # (running_max_reference).
+        self.rescales_o = rescales_o
         # P in bf16 (2^-9 relative) and O in bf16 (2^-9): 2^-7 of the
         # magnitude sum bounds both with room for float32 accumulation.
         self.tolerance = {"O": "bound"}
@@ -153,11 +179,17 @@ class Attention:
 
     def reference(self, inputs, p):
         v = inputs["V"].T if self.v_t else inputs["V"]
-        o, mag = attention_reference(inputs["Q"], inputs["K"], v)
+        if self.rescales_o:
+            o, mag = attention_reference(inputs["Q"], inputs["K"], v)
+        else:
+            o, mag = running_max_reference(inputs["Q"], inputs["K"], v,
+                                           self.block)
         return {"O": (o, 1e-3 + 2.0 ** -7 * mag)}
 
 
 SPECS["fa4_fwd"] = Attention("examples/fa4_fwd.mlir", 256, False, 3)
+SPECS["attention_fwd"] = Attention("examples/attention_fwd.mlir", 128, False, 3,
+                                   rescales_o=False)
 
 
 # ---------------------------------------------------------------------------
@@ -337,7 +369,7 @@ class DequantScale:
         trips = math.ceil(k / self.tile_k)
         c = np.zeros((ma, nb))
         bound = np.zeros((ma, nb))
-        rows, cols = min(t, ma - m), min(t, nb - n)
+        rows, cols = max(0, min(t, ma - m)), max(0, min(t, nb - n))
         c[m:m + rows, n:n + cols] = tile[:rows, :cols]
         bound[m:m + rows, n:n + cols] = (2.0 ** -8 * np.abs(tile)
                                          + (k + 2 * trips + 1) * U32 * mag)[:rows, :cols]
@@ -581,3 +613,18 @@ class SplitKGemm:
 
 
 SPECS["splitk_gemm"] = SplitKGemm()
+
+
+def peeled(spec):
+    """The same kernel as peeled (unspecialized) stage code: one 128-thread
+    agent issues TMA, tcgen05.cp and UMMA from its elected thread, so every
+    wait that guards only that thread's work must be its alone (a lagging
+    warp otherwise waits on a phase that has come round again)."""
+    variant = copy.copy(spec)
+    variant.materialize = "mode=unspecialized"
+    return variant
+
+
+for _name in ["gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
+              "arith_softmax", "splitk_gemm"]:
+    SPECS[_name + "_peeled"] = peeled(SPECS[_name])

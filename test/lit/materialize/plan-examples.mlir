@@ -22,16 +22,17 @@
 // stages (V is loaded in stage 2, next to its UMMA), three slots each as
 // FA4's kv_stage; S leaves the tensor core through a double-buffered TMEM
 // pipe, P goes back through another. The Q tile made before the loop is
-// counted in the SMEM budget; TMEM is exactly FA4's 512 columns.
+// counted in the SMEM budget; the epilogue's O staging tile overlays the
+// drained K/V slots and adds nothing. TMEM is exactly FA4's 512 columns.
 // ATTN: II 1032, stages 5, pipes 4, mutexes 0
-// ATTN-NEXT: pipe 0: '%6 = tileas.tma_load' (stage 0) -> '%8 = tileas.umma' (stage 1)
+// ATTN-NEXT: pipe 0: '%9 = tileas.tma_load' (stage 0) -> '%11 = tileas.umma' (stage 1)
 // ATTN-NEXT:   tma -> umma, smem 32768 B, depth 3 (lifetime 2 stages)
-// ATTN: pipe 1: '%7 = tileas.tma_load' (stage 2) -> '%21 = tileas.umma' (stage 3)
+// ATTN: pipe 1: '%10 = tileas.tma_load' (stage 2) -> '%24 = tileas.umma' (stage 3)
 // ATTN-NEXT:   tma -> umma, smem 32768 B, depth 3 (lifetime 2 stages)
-// ATTN: pipe 2: '%8 = tileas.umma' (stage 1) -> '%9 = tileas.tmem_load' (stage 1)
+// ATTN: pipe 2: '%11 = tileas.umma' (stage 1) -> '%12 = tileas.tmem_load' (stage 1)
 // ATTN-NEXT:   umma -> simt, tmem 128 columns, depth 2 (lifetime 1 stage)
 // ATTN-NEXT:   commit tcgen05.commit, release arrive, consumer fence tcgen05.fence::after_thread_sync, 4 mbarriers
-// ATTN: pipe 3: '%20 = tileas.tmem_store' (stage 3) -> '%21 = tileas.umma' (stage 3)
+// ATTN: pipe 3: '%23 = tileas.tmem_store' (stage 3) -> '%24 = tileas.umma' (stage 3)
 // ATTN-NEXT:   simt -> umma, tmem 64 columns, depth 2 (lifetime 1 stage)
 // ATTN-NEXT:   commit arrive, release tcgen05.commit, producer fence tcgen05.wait::st; tcgen05.fence::before_thread_sync, 4 mbarriers
 // ATTN-NEXT: smem 229376 B (32768 B of it tiles made before the loop) of 231424, tmem 512 columns of 512

@@ -1,8 +1,10 @@
 // A softmax-style loop written with upstream arith/math ops (no tileas compute).
 // CTA x loads its Q tile (rows 128 x ..) once, before the loop, and stores
 // its result to the same rows.
-func.func @arith_softmax(%descK: !tileas.tma_desc<128x128xbf16>, %descQ: !tileas.tma_desc<128x128xbf16>, %n: index,
-                         %out: !tileas.tma_desc<128x128xf32>) {
+func.func @arith_softmax(%descK: !tileas.tma_desc<128x128xbf16> {tileas.name = "K"},
+                         %descQ: !tileas.tma_desc<128x128xbf16> {tileas.name = "Q"},
+                         %n: index {tileas.name = "n"},
+                         %out: !tileas.tma_desc<128x128xf32> {tileas.name = "out"}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index

@@ -1,5 +1,8 @@
-// An Ampere-style loop: cp.async tiles from global memory, row sums on SIMT.
-func.func @cpasync_rowsum(%src: memref<4096x64xf32>, %n: index, %out: !tileas.tma_desc<128xf32>) {
+// An Ampere-style loop: cp.async tiles from global memory, row sums on SIMT,
+// the sums staged in SMEM and stored with TMA after the loop.
+func.func @cpasync_rowsum(%src: memref<4096x64xf32> {tileas.name = "src"},
+                           %n: index {tileas.name = "n"},
+                           %out: !tileas.tma_desc<128xf32> {tileas.name = "out"}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
@@ -13,5 +16,6 @@ func.func @cpasync_rowsum(%src: memref<4096x64xf32>, %n: index, %out: !tileas.tm
     scf.yield %a : tensor<128xf32>
   }
   %st = tileas.smem_store %r : tensor<128xf32> -> !tileas.smem<128xf32>
+  tileas.tma_store %st, %out[%c0] : !tileas.smem<128xf32>, !tileas.tma_desc<128xf32>
   return
 }

@@ -1,11 +1,12 @@
 // An FP8 GEMM mainloop whose per-k-block partial product is rescaled on
 // SIMT by a per-row scale passed in (DeepGEMM-like), summed in registers,
 // and stored through SMEM with TMA after the loop.
-func.func @fp8_dequant(%descA: !tileas.tma_desc<128x128xf8E4M3FN>,
-                       %descB: !tileas.tma_desc<128x128xf8E4M3FN>,
-                       %descC: !tileas.tma_desc<128x128xbf16>,
-                       %m: index, %n: index, %K: index,
-                       %scale: tensor<128xf32>) {
+func.func @fp8_dequant(%descA: !tileas.tma_desc<128x128xf8E4M3FN> {tileas.name = "A"},
+                       %descB: !tileas.tma_desc<128x128xf8E4M3FN> {tileas.name = "B"},
+                       %descC: !tileas.tma_desc<128x128xbf16> {tileas.name = "C"},
+                       %m: index {tileas.name = "m"}, %n: index {tileas.name = "n"},
+                       %K: index {tileas.name = "K"},
+                       %scale: tensor<128xf32> {tileas.name = "scale"}) {
   %c0 = arith.constant 0 : index
   %c128 = arith.constant 128 : index
   %acc0 = arith.constant dense<0.0> : tensor<128x128xf32>

@@ -8,10 +8,11 @@
 //   (M passed as i32: index_cast).
 // The load and MMA agents loop over the split's K blocks; the load agent
 // and the epilogue read the tile origins.
-func.func @splitk_gemm(%descA: !tileas.tma_desc<128x64xbf16>,
-                       %descB: !tileas.tma_desc<256x64xbf16>,
-                       %descP: !tileas.tma_desc<128x256xbf16>,
-                       %M: i32, %N: index, %K: index) {
+func.func @splitk_gemm(%descA: !tileas.tma_desc<128x64xbf16> {tileas.name = "A"},
+                       %descB: !tileas.tma_desc<256x64xbf16> {tileas.name = "B"},
+                       %descP: !tileas.tma_desc<128x256xbf16> {tileas.name = "P"},
+                       %M: i32 {tileas.name = "M"}, %N: index {tileas.name = "N"},
+                       %K: index {tileas.name = "K"}) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index

@@ -1,5 +1,7 @@
 // A streaming elementwise loop: per tile, TMA in, exp2 on SIMT, TMA out.
-func.func @stream_exp2(%in: !tileas.tma_desc<128x64xf32>, %out: !tileas.tma_desc<128x64xf32>, %n: index) {
+func.func @stream_exp2(%in: !tileas.tma_desc<128x64xf32> {tileas.name = "X"},
+                        %out: !tileas.tma_desc<128x64xf32> {tileas.name = "Y"},
+                        %n: index {tileas.name = "n"}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
