@@ -52,10 +52,17 @@ def build(path, args, tmp):
     name, cu, _ = lowered
     exe = os.path.join(tmp, name + ".harness")
     if args.seed_bug:
-        seeded = seed(open(cu).read(), args.seed_bug)
+        text = open(cu).read()
+        seeded = seed(text, args.seed_bug)
         if seeded is None:
             print(f"{name}: no consumer wait to plant the bug in")
             return None
+        # Say which line changed, so that a test can see the bug is planted
+        # where it means to be even where no GPU runs the binary.
+        old, new = text.splitlines(), seeded.splitlines()
+        at = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), len(new))
+        print(f"{name}: planted {args.seed_bug} at line {at + 1}: "
+              f"'{old[at].strip()}' -> '{new[at].strip() if len(new) == len(old) else '(removed)'}'")
         open(cu, "w").write(seeded)
     r = run([NVCC, "-std=c++17", "-DTILEPIPE_HARNESS", "-DTILEPIPE_HARNESS_MAIN",
              "-gencode", "arch=compute_90a,code=sm_90a",
