@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/EmitKernel.h"
+#include "cuda/CudaTypes.h"
 #include "cuda/RuntimeCalls.h"
 
 #include "ir/TileASDialect.h"
@@ -39,20 +40,10 @@ using namespace tilepipe::cuda;
 
 namespace {
 
+/// Register tiles and SIMT math: the CUDA element types, less the raw bytes
+/// (ui8) that only scale-factor tiles in SMEM carry.
 std::string elementName(Type t) {
-  if (t.isF32())
-    return "float";
-  if (t.isBF16())
-    return "__nv_bfloat16";
-  if (t.isF16())
-    return "__half";
-  if (isa<Float8E4M3FNType>(t))
-    return "__nv_fp8_e4m3";
-  if (isa<Float8E5M2Type>(t))
-    return "__nv_fp8_e5m2";
-  if (t.isInteger(32))
-    return "int32_t";
-  return "";
+  return t.isUnsignedInteger(8) ? "" : cudaElementName(t);
 }
 
 class KernelEmitter {
