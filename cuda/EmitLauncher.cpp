@@ -210,21 +210,33 @@ void writeMain(llvm::raw_ostream &os, const std::string &kernel,
          << (p.scales ? "true" : "false") << ", " << v;
     os << "))\n    return 2;\n";
   }
-  os << "  tp::host::Status tp_status = tp::host::finish(tp_launch_" << kernel
-     << "(";
+  std::string call;
+  llvm::raw_string_ostream cs(call);
+  cs << "tp_launch_" << kernel << "(";
   for (const Param &p : params) {
     std::string v = "tp_" + p.ident;
     if (p.kind == Param::Kind::Tensor)
-      os << v << ".tensor(), ";
+      cs << v << ".tensor(), ";
     else if (p.kind == Param::Kind::Array)
-      os << v << ".data(), ";
+      cs << v << ".data(), ";
     else
-      os << v << ", ";
+      cs << v << ", ";
   }
-  os << "tp_args.grid(), tp_args.options()));\n"
+  cs << "tp_args.grid(), tp_args.options())";
+  os << "  tp::host::Status tp_status = tp::host::finish(" << call << ");\n"
      << "  if (!tp_status.ok) {\n"
      << "    std::fprintf(stderr, \"" << kernel
-     << ": %s\\n\", tp_status.report.c_str());\n    return 1;\n  }\n";
+     << ": %s\\n\", tp_status.report.c_str());\n    return 1;\n  }\n"
+     // --repeat N: N more launches timed together (make gpu-check's
+     // TFLOP/s), after the checked one above.
+     << "  if (tp_args.repeat() > 0) {\n"
+     << "    double tp_ms = tp::host::time_launches(tp_args.repeat(), [&] { "
+        "return "
+     << call << "; });\n"
+     << "    if (tp_ms < 0)\n      return 1;\n"
+     << "    std::printf(\"{\\\"kernel\\\": \\\"" << kernel
+     << "\\\", \\\"launches\\\": %d, \\\"ms\\\": %.4f}\\n\", "
+        "tp_args.repeat(), tp_ms);\n  }\n";
   for (const Param &p : params)
     if (p.kind == Param::Kind::Tensor && p.stored)
       os << "  if (!tp_args.write(\"" << p.name << "\", tp_" << p.ident

@@ -32,6 +32,8 @@
 #include <vector>
 
 #include "tilepipe/host/launch.cuh"
+
+#include <chrono>
 #include "tilepipe/host/npy.h"
 
 namespace tp::host {
@@ -264,6 +266,43 @@ inline Status finish(Status launched) {
   return launched;
 }
 
+/// The mean time of `n` launches in ms (cudaEvents around them on a GPU, the
+/// wall clock on the CPU emulator), or -1 after printing the first failure.
+template <class Launch> double time_launches(int n, Launch launch) {
+#if defined(TILEPIPE_CPU)
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i)
+    if (Status s = launch(); !s.ok) {
+      std::fprintf(stderr, "%s\n", s.report.c_str());
+      return -1;
+    }
+  std::chrono::duration<double, std::milli> ms =
+      std::chrono::steady_clock::now() - start;
+  return ms.count() / n;
+#else
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  for (int i = 0; i < n; ++i)
+    if (Status s = launch(); !s.ok) {
+      std::fprintf(stderr, "%s\n", s.report.c_str());
+      return -1;
+    }
+  cudaEventRecord(stop);
+  Status done = finish(Status{true, ""});
+  if (!done.ok) {
+    std::fprintf(stderr, "%s\n", done.report.c_str());
+    return -1;
+  }
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return double(ms) / n;
+#endif
+}
+
 //===----------------------------------------------------------------------===//
 // The command line
 //===----------------------------------------------------------------------===//
@@ -298,6 +337,12 @@ public:
 #if defined(TILEPIPE_CPU)
         options_.cpu.seed = std::strtoull(s.c_str(), nullptr, 0);
 #endif
+      } else if (a == "--repeat") {
+        std::vector<int64_t> n = numbers(next());
+        if (n.size() != 1 || n[0] < 0)
+          error("--repeat takes a count");
+        else
+          repeat_ = int(n[0]);
       } else if (a == "--help" || a == "-h") {
         error("");
       } else {
@@ -317,11 +362,13 @@ public:
     for (const std::string &n : names_)
       std::fprintf(stderr, " %s=...", n.c_str());
     std::fprintf(stderr, " [--out NAME=out.npy --shape NAME=R,C] "
-                         "[--grid X[,Y[,Z]]] [--seed S]\n");
+                         "[--grid X[,Y[,Z]]] [--seed S] [--repeat N]\n");
     return 2;
   }
 
   dim3 grid() const { return grid_; }
+  /// --repeat N: launches to time after the checked one (0: none).
+  int repeat() const { return repeat_; }
   const LaunchOptions &options() const { return options_; }
 
   /// An input tensor: NAME=file.npy, of `rank` dimensions (a 2-D uint8
@@ -452,6 +499,7 @@ private:
   std::vector<std::string> names_;
   std::map<std::string, std::string> values_, outs_, shapes_;
   dim3 grid_ = dim3(1, 1, 1);
+  int repeat_ = 0;
   LaunchOptions options_;
   bool ok_ = true;
   std::string message_;
