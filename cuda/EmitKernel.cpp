@@ -551,20 +551,6 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     for (auto [var, v] : llvm::zip(vars, values))
       if (var != v)
         b.create<emitc::AssignOp>(loc, var, v);
-    // Every thread of a multi-warp agent waits on the pipes' barriers, but
-    // only the elected thread issues and releases, so nothing else bounds
-    // how far its other warps fall behind. A warp two phases behind would
-    // wait on a parity that has already come round again, forever (the CPU
-    // emulator showed it in peeled code). One agent sync per iteration keeps
-    // the warps within an iteration of each other.
-    bool waits = false;
-    op.getBody()->walk([&](Operation *inner) {
-      StringRef name = inner->getName().getStringRef();
-      waits |= name == "tileas.pipe.consumer_wait" ||
-               name == "tileas.pipe.producer_acquire";
-    });
-    if (waits && layout.agents[agent].syncBarrier >= 0)
-      agentSync();
   }
   for (auto [result, var] : llvm::zip(op.getResults(), vars))
     map[result] = var;
