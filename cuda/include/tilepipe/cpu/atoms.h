@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "tilepipe/cpu/cuda_types.h"
+#include "tilepipe/ptx/kinds.cuh"
 
 namespace tp::cpu {
 
@@ -90,7 +91,9 @@ void cp_async_mbarrier_arrive(uint32_t bar);
 // tcgen05
 //===----------------------------------------------------------------------===//
 
-enum class MmaKind { F16, TF32, F8F6F4, MXF8F6F4 };
+// The .kind and tcgen05.cp shapes are the atoms' own (ptx/kinds.cuh).
+using ::tp::CpShape;
+using ::tp::MmaKind;
 
 /// tcgen05.alloc: one warp, cols a power of 2 in [32, 512]; the TMEM address
 /// is written to SMEM at dstShared.
@@ -113,14 +116,6 @@ void tcgen05_mma_block_scale(MmaKind kind, uint32_t d, uint64_t adesc,
 /// earlier mma and cp of this thread has completed.
 void tcgen05_commit(uint32_t bar);
 
-enum class CpShape {
-  S128x256b,
-  S128x128b,
-  S32x128b_warpx4,
-  S64x128b_warpx2_02_13,
-  S64x128b_warpx2_01_23,
-  S4x256b
-};
 /// tcgen05.cp.cta_group::1.<shape> [taddr], sdesc (asynchronous).
 void tcgen05_cp(CpShape shape, uint32_t taddr, uint64_t sdesc);
 

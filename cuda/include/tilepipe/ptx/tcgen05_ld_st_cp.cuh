@@ -109,16 +109,7 @@ template <int N> TP_DEVICE void tcgen05_pin(uint32_t *r) {
 /// tcgen05.cp.cta_group::1.<Shape> [taddr], sdesc.
 template <CpShape Shape> TP_DEVICE void tcgen05_cp(uint32_t taddr, uint64_t sdesc) {
 #if defined(TILEPIPE_CPU)
-  constexpr cpu::CpShape s =
-      Shape == CpShape::S128x256b         ? cpu::CpShape::S128x256b
-      : Shape == CpShape::S128x128b       ? cpu::CpShape::S128x128b
-      : Shape == CpShape::S32x128b_warpx4 ? cpu::CpShape::S32x128b_warpx4
-      : Shape == CpShape::S64x128b_warpx2_02_13
-          ? cpu::CpShape::S64x128b_warpx2_02_13
-      : Shape == CpShape::S64x128b_warpx2_01_23
-          ? cpu::CpShape::S64x128b_warpx2_01_23
-          : cpu::CpShape::S4x256b;
-  cpu::tcgen05_cp(s, taddr, sdesc);
+  cpu::tcgen05_cp(Shape, taddr, sdesc);
 #elif TP_HAS_TCGEN05
 #define TP_CP(shape)                                                           \
   asm volatile("tcgen05.cp.cta_group::1." shape " [%0], %1;" ::"r"(taddr),     \

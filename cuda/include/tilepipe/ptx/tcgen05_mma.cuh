@@ -15,15 +15,6 @@
 
 namespace tp::ptx {
 
-#if defined(TILEPIPE_CPU)
-constexpr cpu::MmaKind cpuKind(MmaKind k) {
-  return k == MmaKind::F16    ? cpu::MmaKind::F16
-         : k == MmaKind::TF32 ? cpu::MmaKind::TF32
-         : k == MmaKind::F8F6F4 ? cpu::MmaKind::F8F6F4
-                                : cpu::MmaKind::MXF8F6F4;
-}
-#endif
-
 #if TP_HAS_TCGEN05
 // The kind is part of the opcode: one spelling per kind and A operand.
 #define TP_MMA_ASM(kind, aop, acons)                                           \
@@ -40,7 +31,7 @@ TP_DEVICE void tcgen05_mma(uint32_t d, uint64_t a, uint64_t bdesc,
                            uint32_t idesc, bool enableInputD) {
   static_assert(Kind != MmaKind::MXF8F6F4, "use tcgen05_mma_block_scale");
 #if defined(TILEPIPE_CPU)
-  cpu::tcgen05_mma(cpuKind(Kind), d, a, bdesc, idesc, enableInputD);
+  cpu::tcgen05_mma(Kind, d, a, bdesc, idesc, enableInputD);
 #elif TP_HAS_TCGEN05
   if constexpr (Kind == MmaKind::F16)
     TP_MMA_ASM("f16", "%1", "l");
@@ -62,7 +53,7 @@ TP_DEVICE void tcgen05_mma_ts(uint32_t d, uint32_t a, uint64_t bdesc,
                               uint32_t idesc, bool enableInputD) {
   static_assert(Kind != MmaKind::MXF8F6F4, "block scaling reads A from SMEM");
 #if defined(TILEPIPE_CPU)
-  cpu::tcgen05_mma_ts(cpuKind(Kind), d, a, bdesc, idesc, enableInputD);
+  cpu::tcgen05_mma_ts(Kind, d, a, bdesc, idesc, enableInputD);
 #elif TP_HAS_TCGEN05
   if constexpr (Kind == MmaKind::F16)
     TP_MMA_ASM("f16", "[%1]", "r");
@@ -90,7 +81,7 @@ TP_DEVICE void tcgen05_mma_block_scale(uint32_t d, uint64_t adesc,
                                        uint32_t sfa, uint32_t sfb,
                                        bool enableInputD) {
 #if defined(TILEPIPE_CPU)
-  cpu::tcgen05_mma_block_scale(cpu::MmaKind::MXF8F6F4, d, adesc, bdesc, idesc,
+  cpu::tcgen05_mma_block_scale(MmaKind::MXF8F6F4, d, adesc, bdesc, idesc,
                                sfa, sfb, enableInputD);
 #elif TP_HAS_TCGEN05
   asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %6, 0;\n"
