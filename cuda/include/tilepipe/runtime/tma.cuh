@@ -22,19 +22,27 @@ namespace tp {
 
 namespace detail {
 
+/// The coordinates of box b of layout L, innermost first as the TMA takes
+/// them, from the tile's origin given outermost first as the IR writes it.
+template <class L, int Rank>
+TP_DEVICE void box_coords(const int64_t (&outerFirst)[Rank], int b,
+                          int32_t (&c)[Rank]) {
+  static_assert(L::kRank == Rank,
+                "one coordinate per dimension of the tile layout");
+#pragma unroll
+  for (int i = 0; i < Rank; ++i)
+    c[i] = static_cast<int32_t>(outerFirst[Rank - 1 - i]);
+  c[0] += L::box_inner(b);
+}
+
 template <class L, int Rank>
 TP_DEVICE void tma_load_boxes(uint32_t dst, const TmaDesc *desc,
                               const int64_t (&outerFirst)[Rank],
                               uint32_t bar) {
-  static_assert(L::kRank == Rank,
-                "one coordinate per dimension of the tile layout");
 #pragma unroll
   for (int b = 0; b < L::kBoxes; ++b) {
     int32_t c[Rank];
-#pragma unroll
-    for (int i = 0; i < Rank; ++i)
-      c[i] = static_cast<int32_t>(outerFirst[Rank - 1 - i]);
-    c[0] += L::box_inner(b);
+    box_coords<L>(outerFirst, b, c);
     ptx::tma_load<Rank>(dst + L::box_offset(b), desc, c, bar);
   }
 }
@@ -57,18 +65,13 @@ TP_DEVICE void tma_load_tile(uint32_t dst, const TmaDesc &desc,
 template <class L, int Rank>
 TP_DEVICE void tma_store_tile(const TmaDesc &desc, uint32_t src,
                               const int64_t (&outerFirst)[Rank]) {
-  static_assert(L::kRank == Rank,
-                "one coordinate per dimension of the tile layout");
 #if defined(TILEPIPE_HARNESS)
   (void)desc, (void)src, (void)outerFirst;
 #else
 #pragma unroll
   for (int b = 0; b < L::kBoxes; ++b) {
     int32_t c[Rank];
-#pragma unroll
-    for (int i = 0; i < Rank; ++i)
-      c[i] = static_cast<int32_t>(outerFirst[Rank - 1 - i]);
-    c[0] += L::box_inner(b);
+    box_coords<L>(outerFirst, b, c);
     ptx::tma_store<Rank>(&desc, c, src + L::box_offset(b));
   }
   // Waiting for the reads right away keeps the contract simple: the source
