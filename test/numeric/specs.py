@@ -75,16 +75,8 @@ class Gemm:
         return {"C": a @ b.T}
 
 
-class PeeledGemm(Gemm):
-    """The same GEMM as peeled (unspecialized) stage code: one 128-thread
-    agent, TMA and UMMA from its elected thread."""
-
-    materialize = "mode=unspecialized"
-
-
 SPECS = {
     "gemm_mainloop": Gemm(),
-    "gemm_mainloop_peeled": PeeledGemm(),
 }
 
 
@@ -232,7 +224,7 @@ def with_oob(t, shape):
     return out
 
 
-class GemmBlockScaledFp8:
+class GemmBlockScaledFp8(Gemm):
     """examples/gemm_blockscaled_fp8.mlir: MXFP8 block-scaled GEMM,
     C[m, n] = bf16(sum_k A[m, k] SFA[m, k / 32] B[n, k] SFB[n, k / 32]) with
     E4M3 A [M, K] and B [N, K] and UE8M0 factors (2^(e - 127)), one per 32
@@ -267,14 +259,6 @@ class GemmBlockScaledFp8:
             probs.append((256, 256, 128 * 64))
         return probs
 
-    def describe(self, p):
-        m, n, k = p
-        return f"M={m} N={n} K={k} trips={math.ceil(k / self.tile_k)} grid={self.grid(p)}"
-
-    def grid(self, p):
-        m, n, _ = p
-        return (math.ceil(m / self.tile_m), math.ceil(n / self.tile_n), 1)
-
     def inputs(self, rng, p):
         m, n, k = p
         blocks = math.ceil(k / 32)
@@ -283,12 +267,6 @@ class GemmBlockScaledFp8:
         return {"A": random_e4m3(rng, (m, k)), "B": random_e4m3(rng, (n, k)),
                 "SFA": rng.integers(120, 135, size=(m, blocks)).astype(np.uint8),
                 "SFB": rng.integers(120, 135, size=(n, blocks)).astype(np.uint8)}
-
-    def scalars(self, p):
-        return {"K": p[2]}
-
-    def outputs(self, p):
-        return {"C": (p[0], p[1])}
 
     def reference(self, inputs, p):
         k = p[2]
@@ -634,7 +612,7 @@ def peeled(spec):
     return variant
 
 
-for _name in ["gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
+for _name in ["gemm_mainloop", "gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
               "arith_softmax", "splitk_gemm"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
