@@ -19,6 +19,7 @@
 #include "cuda/EmitKernel.h"
 #include "cuda/CudaTypes.h"
 #include "cuda/RuntimeCalls.h"
+#include "cuda/TileStreams.h"
 
 #include "ir/TileASDialect.h"
 
@@ -49,7 +50,12 @@ std::string elementName(Type t) {
 class KernelEmitter {
 public:
   KernelEmitter(func::FuncOp func, const KernelLayout &layout, OpBuilder &b)
-      : func(func), layout(layout), b(b), ctx(func.getContext()) {}
+      : func(func), layout(layout), b(b), ctx(func.getContext()),
+        streams(b, layout,
+                {[this](Location loc, Value v) { return lookup(loc, v); },
+                 [this](Value v, Value cxx) { map[v] = cxx; },
+                 [this](Operation *store) { return storeAddress(store); }}) {
+  }
 
   LogicalResult emit();
   std::string smemStruct() const;
@@ -66,8 +72,8 @@ private:
   bool broken = false;
   /// The current agent's copies of register tiles made outside the agents.
   DenseMap<Value, Value> agentValues;
-  /// Ops already emitted as part of an earlier op's call.
-  llvm::SmallPtrSet<Operation *, 4> fused;
+  /// Register tiles evaluated in column pieces (TileStreams.h).
+  TileStreams streams;
   /// The current agent's lock count per mbarrier mutex.
   DenseMap<Operation *, Value> mutexLocks;
   /// The current agent's written-slot masks of accumulators that start
@@ -146,6 +152,7 @@ private:
   LogicalResult emitTmaLoad(tileas::TmaLoadOp load, Value dst, Value bars,
                             int64_t depth, Value k, int64_t id);
   LogicalResult emitPrologue();
+  Value storeAddress(Operation *store);
 
   const PipeLayout &pipeOf(Value pipe) {
     return layout.pipes[layout.pipeIds.lookup(pipe.getDefiningOp())];
@@ -211,6 +218,9 @@ Value KernelEmitter::lookup(Location loc, Value v) {
   if (!tileParam)
     if (Value m = map.lookup(v))
       return m;
+  // A streamed tile or a pending row reduction: evaluated here.
+  if (Value m = streams.evaluate(loc, v))
+    return m;
   // Register tiles from outside the agents (tiles passed in, splat
   // constants) take the fragment size of the agent that uses them, so each
   // agent makes its own once, at its start, where every use sees it.
@@ -267,6 +277,27 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
         return call(*frag, "tp::splat", {literal(opaque(elem), value)},
                     {elem, std::to_string(*n)});
       }
+  // A register the stage code seeds for a rotation and never reads
+  // (ub.poison, docs/stage-code.md): any value will do, so zero.
+  if (Operation *def = v.getDefiningOp();
+      def && def->getName().getStringRef() == "ub.poison") {
+    FailureOr<Type> type = convert(loc, v.getType());
+    if (failed(type)) {
+      broken = true;
+      return {};
+    }
+    auto tensor = dyn_cast<RankedTensorType>(v.getType());
+    if (!tensor)
+      return literal(*type, "{}");
+    FailureOr<int64_t> n = fragSize(loc, tensor);
+    if (failed(n)) {
+      broken = true;
+      return {};
+    }
+    std::string elem = elementName(tensor.getElementType());
+    return call(*type, "tp::splat", {literal(opaque(elem), elem + "{}")},
+                {elem, std::to_string(*n)});
+  }
   emitError(loc) << "value used before the translation defined it";
   broken = true;
   return {};
@@ -321,10 +352,14 @@ Value KernelEmitter::scaleCount(Operation *copy) {
 LogicalResult KernelEmitter::emitBlock(Block &block) {
   for (Operation &op : block) {
     if (isa<tileas::AgentYieldOp, scf::YieldOp, func::ReturnOp>(op) ||
-        layout.prologue.ops.contains(&op))
+        layout.prologue.ops.contains(&op) || streams.isDone(&op))
       continue;
-    if (failed(emitOp(&op)) || broken)
+    // Streamed tiles that `op` would leave unevaluable are evaluated first;
+    // `op` itself may stream (TileStreams.h).
+    streams.before(&op);
+    if (broken || (!streams.take(&op) && failed(emitOp(&op))) || broken)
       return failure();
+    streams.markDone(&op);
   }
   return success();
 }
@@ -359,6 +394,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
     return emitPipeOp(op);
   if (op->getDialect() && op->getDialect()->getNamespace() == "tileas")
     return emitTileOp(op);
+  if (op->getName().getStringRef() == "ub.poison")
+    return success(); // Made at each use (lookup).
   return emitError(op->getLoc())
          << "'" << op->getName() << "' is not translated to CUDA";
 }
@@ -551,6 +588,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
     for (auto [var, v] : llvm::zip(vars, values))
       if (var != v)
         b.create<emitc::AssignOp>(loc, var, v);
+    streams.endBlock(op.getBody());
   }
   for (auto [result, var] : llvm::zip(op.getResults(), vars))
     map[result] = var;
@@ -585,6 +623,7 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
         return failure();
       b.create<emitc::AssignOp>(loc, var, mapped);
     }
+    streams.endBlock(&from.front());
     return success();
   };
   if (failed(branch(op.getThenRegion(), ifOp.getThenRegion())))
@@ -935,42 +974,6 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     map[mma.getResult()] = acc;
     return success();
   }
-  if (fused.contains(op))
-    return success();
-  if (auto load = dyn_cast<tileas::TmemLoadOp>(op)) {
-    // tmem_load -> cvt -> smem_store (an epilogue): a row wider than a
-    // thread's registers moves in 32-column pieces instead of whole.
-    auto single = [](Value v) -> Operation * {
-      return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
-    };
-    auto cvt = dyn_cast_or_null<tileas::CvtOp>(single(load.getResult()));
-    auto store =
-        cvt ? dyn_cast_or_null<tileas::SmemStoreOp>(single(cvt.getResult()))
-            : nullptr;
-    auto t = cast<RankedTensorType>(load.getType());
-    if (store && t.getRank() == 2 && t.getShape()[1] > 128 &&
-        t.getShape()[1] % 32 == 0 &&
-        t.getShape()[0] == layout.agents[agent].threads()) {
-      Value src = operand(0);
-      if (broken)
-        return failure();
-      Value dst = store.getDst()
-                      ? lookup(loc, store.getDst())
-                      : call(u32(), "tp::smem_addr",
-                             {literal(opaque("void *"),
-                                      "S." + layout.smemBuffers.lookup(
-                                                 store.getResult()))});
-      if (broken)
-        return failure();
-      callVoid("tp::tmem_cvt_smem_store", {src, dst, tid},
-               {str(t.getShape()[1]), elementName(t.getElementType()),
-                elementName(cvt.getType().getElementType())});
-      fused.insert(cvt);
-      fused.insert(store);
-      map[store.getResult()] = dst;
-      return success();
-    }
-  }
   if (isa<tileas::TmemLoadOp, tileas::SmemLoadOp>(op)) {
     Value src = operand(0);
     if (broken)
@@ -990,18 +993,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     Value frag = operand(0);
     if (broken)
       return failure();
-    Value dst;
-    if (op->getNumOperands() > 1) {
-      dst = operand(1);
-    } else if (isa<tileas::SmemStoreOp>(op)) {
-      dst = call(u32(), "tp::smem_addr",
-                 {literal(opaque("void *"),
-                          "S." + layout.smemBuffers.lookup(op->getResult(0)))});
-    } else {
-      dst = literal(
-          u32(), "(tp_tmem + " +
-                     Twine(layout.tmemBuffers.lookup(op->getResult(0))) + ")");
-    }
+    Value dst = storeAddress(op);
     if (broken)
       return failure();
     auto t = cast<RankedTensorType>(op->getOperand(0).getType());
@@ -1037,13 +1029,29 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
       targs = {elementName(
           cast<ShapedType>(op->getResult(0).getType()).getElementType())};
     if (isa<tileas::ReduceMaxOp, tileas::ReduceSumOp>(op))
-      targs = {str(
-          *fragSize(loc, cast<RankedTensorType>(op->getResult(0).getType())))};
+      // Rows, and the pieces a streamed row folds in: one order for both.
+      targs = {str(*fragSize(
+                   loc, cast<RankedTensorType>(op->getResult(0).getType()))),
+               str(streams.width())};
     map[op->getResult(0)] = call(*type, "tp::" + name, operands, targs);
     return success();
   }
   return emitError(op->getLoc())
          << "'" << op->getName() << "' is not translated to CUDA yet";
+}
+
+/// Where a tmem_store or smem_store writes: its `into` slot, else the
+/// buffer the layout gave it.
+Value KernelEmitter::storeAddress(Operation *op) {
+  if (op->getNumOperands() > 1)
+    return lookup(op->getLoc(), op->getOperand(1));
+  if (isa<tileas::SmemStoreOp>(op))
+    return call(u32(), "tp::smem_addr",
+                {literal(opaque("void *"),
+                         "S." + layout.smemBuffers.lookup(op->getResult(0)))});
+  return literal(u32(), "(tp_tmem + " +
+                            Twine(layout.tmemBuffers.lookup(op->getResult(0))) +
+                            ")");
 }
 
 /// gpu.block_id and gpu.grid_dim: the CUDA built-ins, widened to int64_t as
@@ -1141,7 +1149,11 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
       }
     }
   }
-  return emitBlock(*body);
+  streams.beginAgent(a.op ? a.op : func.getOperation(), tid, a.threads(),
+                     a.maxRegs ? a.maxRegs : layout.launchRegs);
+  LogicalResult result = emitBlock(*body);
+  streams.endAgent();
+  return result;
 }
 
 std::string KernelEmitter::smemStruct() const {

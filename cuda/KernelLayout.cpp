@@ -210,6 +210,10 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   // Buffers and barriers.
   std::vector<SmemMember> buffers, barriers;
   std::vector<tileas::SmemStoreOp> afterLoops;
+  // Pipes whose slots the code after the loops may reuse: nullptr when any
+  // agent may (the tensor core's commits drained them), else the one agent
+  // (or the function, unspecialized) that read them.
+  std::map<std::string, Operation *> drainedPipes;
   int64_t tmemNext = 0;
   auto addSmem = [&](Value v, ShapedType type, StringRef what) {
     SmemMember m;
@@ -316,6 +320,30 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
                  << "the pipe's slots of " << p.slotBytes
                  << " B cannot each start on the " << m.align
                  << "-byte boundary their layout needs";
+        // Slots the tensor core alone reads from a copy engine are drained
+        // once the accumulator's last commit fired: the epilogue may stage
+        // its tiles over them.
+        // Or read by SIMT threads whose reads finish in program order: the
+        // code after the loop may reuse them in the agent that read them.
+        bool copied = create.getProducer() == "tma" ||
+                      create.getProducer() == "cpasync";
+        bool umma = llvm::all_of(create.getConsumers(), [](Attribute c) {
+          return cast<StringAttr>(c).getValue() == "umma";
+        });
+        bool simt = llvm::all_of(create.getConsumers(), [](Attribute c) {
+          return cast<StringAttr>(c).getValue() == "simt";
+        });
+        if (copied && umma) {
+          drainedPipes[m.name] = nullptr;
+        } else if (copied && simt) {
+          std::set<Operation *> readers;
+          for (Operation *user : create->getUsers())
+            if (isa<tileas::PipeConsumerWaitOp>(user))
+              readers.insert(user->getParentOfType<tileas::AgentOp>());
+          if (readers.size() == 1)
+            drainedPipes[m.name] = *readers.begin() ? *readers.begin()
+                                                    : func.getOperation();
+        }
         m.comment = "pipe " + n + ": " + create.getProducer().str() + ", " +
                     std::to_string(p.depth) + " x " +
                     std::to_string(p.slotBytes) + " B";
@@ -351,33 +379,46 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
 
   // Largest alignment first, so that the tiles pack without padding and
   // their total is what the plan counts.
+  auto isDrained = [&](const SmemMember &m) {
+    return drainedPipes.count(m.name) != 0;
+  };
   std::stable_sort(buffers.begin(), buffers.end(),
-                   [](const SmemMember &a, const SmemMember &b) {
-                     // Pipes first among equals: the tiles staged after the
-                     // loops overlay them from the start.
-                     bool pa = a.name.rfind("pipe", 0) == 0,
-                          pb = b.name.rfind("pipe", 0) == 0;
-                     return a.align != b.align ? a.align > b.align : pa > pb;
+                   [&](const SmemMember &a, const SmemMember &b) {
+                     // Drained pipes first among equals: the tiles staged
+                     // after the loops overlay them from the start.
+                     return a.align != b.align ? a.align > b.align
+                                               : isDrained(a) > isDrained(b);
                    });
-  // A tile staged after the loops (an epilogue's TMA store) reuses the
-  // pipes' slots, as CUTLASS epilogues reuse the mainloop's shared memory:
-  // the code after a loop runs once the accumulator's commit has fired,
-  // which follows every MMA and so every read of a mainloop slot.
-  int64_t pipeRun = 0;
-  for (const SmemMember &m : buffers) {
-    if (m.name.rfind("pipe", 0) != 0)
-      break;
-    pipeRun += m.bytes;
-  }
+  // Tiles staged after the loops (an epilogue's TMA stores) reuse the
+  // drained pipes' slots, as CUTLASS epilogues reuse the mainloop's shared
+  // memory: the code after a loop runs once the accumulator's commit has
+  // fired, which follows every MMA and so every read of those slots. Each
+  // tile gets its own bytes of them: one tile's TMA store may still read
+  // while the next is written.
+  int64_t overlayNext = 0;
   for (tileas::SmemStoreOp store : afterLoops) {
-    int64_t bytes =
-        tileas::getTileSizeInBytes(cast<ShapedType>(store.getType()));
-    if (bytes <= pipeRun) {
-      layout.smemBuffers[store.getResult()] = buffers.front().name;
+    auto type = cast<ShapedType>(store.getType());
+    int64_t bytes = tileas::getTileSizeInBytes(type);
+    int64_t align = tileAlign(store.getResult(), bytes);
+    int64_t at = (overlayNext + align - 1) / align * align;
+    Operation *agent = store->getParentOfType<tileas::AgentOp>();
+    if (!agent)
+      agent = func.getOperation();
+    int64_t usable = 0;
+    for (const SmemMember &m : buffers) {
+      auto it = drainedPipes.find(m.name);
+      if (it == drainedPipes.end() || (it->second && it->second != agent))
+        break;
+      usable += m.bytes;
+    }
+    if (at + bytes <= usable && align <= buffers.front().align) {
+      layout.smemBuffers[store.getResult()] =
+          at == 0 ? buffers.front().name
+                  : buffers.front().name + " + " + std::to_string(at);
+      overlayNext = at + bytes;
       continue;
     }
-    addSmem(store.getResult(), cast<ShapedType>(store.getType()),
-            "tileas.smem_store after the loops");
+    addSmem(store.getResult(), type, "tileas.smem_store after the loops");
   }
   for (const SmemMember &m : buffers)
     layout.bufferBytes += m.bytes;

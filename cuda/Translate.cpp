@@ -1,5 +1,6 @@
 //===- Translate.cpp - `--tileas-to-cuda` ---------------------------------===//
 
+#include "cuda/CarriedTiles.h"
 #include "cuda/EmitKernel.h"
 #include "cuda/EmitLauncher.h"
 #include "cuda/KernelLayout.h"
@@ -42,6 +43,11 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
                        .wasInterrupted();
     if (!tileOps || func.isExternal())
       continue;
+    // The kernel is made from a copy in which loops carry fewer register
+    // tiles (CarriedTiles.h); the input stays as it was.
+    OwningOpRef<func::FuncOp> copy = func.clone();
+    func = *copy;
+    cuda::shrinkCarriedTiles(func);
     FailureOr<cuda::KernelLayout> layout = cuda::layoutKernel(func);
     if (failed(layout) || failed(cuda::emitKernel(func, *layout, b)))
       return failure();

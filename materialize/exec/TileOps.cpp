@@ -296,8 +296,17 @@ Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
       return Step::Failed;
     args.push_back(*term);
   }
-  uint64_t term = result.terms.apply(name, attrHash(op), args);
-  result.instances.push_back({name.str(), term, op, t});
+  // A register tile the materializer hands to another agent through a
+  // slot (`tileas.transport`: stored after it is made, loaded after the
+  // wait) arrives unchanged, and is none of the loop's own work.
+  uint64_t term;
+  if (op->hasAttr("tileas.transport") && args.size() == 1 &&
+      isa<tileas::SmemStoreOp, tileas::SmemLoadOp>(op)) {
+    term = args.front();
+  } else {
+    term = result.terms.apply(name, attrHash(op), args);
+    result.instances.push_back({name.str(), term, op, t});
+  }
 
   if (copyIn) {
     if (!checkWriteAllowed(t, op, dstVal))

@@ -4,12 +4,16 @@
 
 #include "attrs/AttrNames.h"
 #include "ir/TileASDialect.h"
+#include "scheduler/mlir/TmemAliases.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include "llvm/ADT/SetVector.h"
+
+#include <map>
+#include <set>
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -71,6 +75,85 @@ readSchedule(scf::ForOp loop, const LoopProblem &lp,
   return schedule;
 }
 
+// The storage options the loop's data flow offers the plan search
+// (materialize/plan/PlanSearch.h).
+static void collectCandidates(scf::ForOp loop, LoopPlan &plan) {
+  PlanInput &in = plan.input;
+  PlanCandidates &c = plan.candidates;
+  // P over S (scheduler/mlir/TmemAliases.h), when both are pipe values.
+  auto valueOf = [&](mlir::Value x) -> std::optional<unsigned> {
+    for (auto [i, v] : llvm::enumerate(plan.values))
+      if (v == x)
+        return unsigned(i);
+    return std::nullopt;
+  };
+  for (const TmemAliasCandidate &alias : findTmemAliases(loop)) {
+    std::optional<unsigned> p = valueOf(alias.store->getResult(0));
+    std::optional<unsigned> base = valueOf(alias.base);
+    if (p && base && !in.values[*base].carried && !in.values[*base].aliasOf &&
+        !in.values[*base].inPlaceOf && !in.values[*p].inPlaceOf)
+      c.aliases.push_back({*p, *base});
+  }
+
+  // Rings: TMA tiles of one type that only the tensor core reads, once per
+  // iteration each, in program order.
+  std::map<std::pair<std::string, size_t>, std::vector<unsigned>> rings;
+  for (auto [i, v] : llvm::enumerate(in.values)) {
+    if (in.units[v.producer] != Unit::TMA || v.cls != BufferClass::SMEM ||
+        !v.ring.empty() || v.consumers.empty())
+      continue;
+    std::set<unsigned> stages;
+    bool umma = llvm::all_of(v.consumers, [&](auto &use) {
+      stages.insert(plan.schedule.slots[use.first].stage);
+      return use.second == 0 && in.units[use.first] == Unit::UMMA;
+    });
+    if (umma)
+      rings[{v.typeKey, stages.size()}].push_back(unsigned(i));
+  }
+  for (auto &[key, members] : rings)
+    if (members.size() >= 2)
+      c.rings.push_back(members);
+
+  // Staging tiles made before the loop and written only after it.
+  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode()) {
+    auto alloc = dyn_cast<tileas::AllocSmemOp>(op);
+    if (!alloc || alloc->use_empty())
+      continue;
+    bool after = llvm::all_of(alloc->getUses(), [&](OpOperand &use) {
+      auto store = dyn_cast<tileas::SmemStoreOp>(use.getOwner());
+      Operation *at =
+          store ? loop->getBlock()->findAncestorOpInBlock(*store) : nullptr;
+      return store && store.getDst() == alloc.getResult() && at &&
+             loop->isBeforeInBlock(at);
+    });
+    if (!after)
+      continue;
+    c.epilogueSmemBytes += cast<tileas::SmemType>(alloc.getType())
+                               .getSizeInBytes();
+    for (Operation *user : alloc->getUsers())
+      plan.epilogueStores.push_back(user);
+  }
+}
+
+void tilepipe::applyPlanChoices(LoopPlan &plan) {
+  for (auto [i, a] : llvm::enumerate(plan.candidates.aliases))
+    if (plan.choice.aliases[i])
+      cast<tileas::TmemStoreOp>(
+          plan.loop.ops[plan.input.values[a.value].producer])
+          .getDstMutable()
+          .assign(plan.values[a.base]);
+  if (!plan.choice.overlay || !plan.buffers.overlaid)
+    return;
+  for (Operation *op : plan.epilogueStores) {
+    auto store = cast<tileas::SmemStoreOp>(op);
+    Operation *alloc = store.getDst().getDefiningOp();
+    store.getDstMutable().clear();
+    if (alloc && alloc->use_empty())
+      alloc->erase();
+  }
+  plan.epilogueStores.clear();
+}
+
 FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
                                             const PublishedSchedules *published,
                                             const target::TargetModel &target,
@@ -80,7 +163,7 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     why = "its ops do not form a valid scheduling problem";
     return failure();
   }
-  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}, {}};
+  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   LoopProblem &lp = plan.loop;
 
   sched::GeneratorKind kind = sched::GeneratorKind::CostBased;
@@ -124,17 +207,34 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   for (const sched::Operation &op : lp.problem.getOps())
     in.units.push_back(unitOfClass(op.opClass));
 
-  // Every tile handed from one unit to another becomes a pipe.
+  // Every tile handed from one unit to another becomes a pipe. A register
+  // tile read by another SIMT agent (another tileas.warp_group: FA4's
+  // alpha, made by softmax and read by correction) goes through shared
+  // memory: an SMEM pipe sized like the tile, whose producer stores it after
+  // making it and whose consumers load it (docs/stage-code.md).
+  // Another unit, or another warp group of SIMT threads, is another agent.
+  auto groupOf = [&](sched::OpId id) -> std::optional<int64_t> {
+    if (auto g = lp.ops[id]->getAttrOfType<IntegerAttr>("tileas.warp_group"))
+      return g.getInt();
+    return std::nullopt;
+  };
+  auto otherAgent = [&](sched::OpId x, sched::OpId y) {
+    return in.units[x] != in.units[y] ||
+           (in.units[x] == Unit::SIMT && groupOf(x) != groupOf(y));
+  };
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     for (mlir::Value result : op->getResults()) {
       auto smem = dyn_cast<tileas::SmemType>(result.getType());
       auto tmem = dyn_cast<tileas::TmemType>(result.getType());
-      if (!smem && !tmem)
+      auto reg = dyn_cast<RankedTensorType>(result.getType());
+      if (!smem && !tmem && !(reg && reg.hasStaticShape()))
         continue;
       materialize::Value v;
       v.producer = sched::OpId(id);
-      v.cls = smem ? BufferClass::SMEM : BufferClass::TMEM;
-      v.bytes = smem ? smem.getSizeInBytes() : tmem.getSizeInBytes();
+      v.cls = tmem ? BufferClass::TMEM : BufferClass::SMEM;
+      v.bytes = smem   ? smem.getSizeInBytes()
+                : tmem ? tmem.getSizeInBytes()
+                       : tileas::getTileSizeInBytes(reg);
       v.tmemColumns = tmem ? tileas::getTmemColumns(tmem) : 0;
       std::string key;
       llvm::raw_string_ostream os(key);
@@ -159,19 +259,22 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
         }
         addUse(use.getOwner(), 0);
       }
-      // Another unit, or another warp group of SIMT threads (FA4's softmax
-      // statistics read by the correction warp group), is another agent.
-      auto groupOf = [&](sched::OpId id) -> std::optional<int64_t> {
-        if (auto g =
-                lp.ops[id]->getAttrOfType<IntegerAttr>("tileas.warp_group"))
-          return g.getInt();
-        return std::nullopt;
-      };
-      bool crossesUnits = llvm::any_of(v.consumers, [&](auto &c) {
-        return in.units[c.first] != in.units[v.producer] ||
-               (in.units[c.first] == Unit::SIMT &&
-                groupOf(c.first) != groupOf(v.producer));
-      });
+      // A register tile's readers in its own agent keep the register: only
+      // the other agents' reads make its lifetime.
+      // An agent reading it in its own iteration keeps that copy for its
+      // reads in the next one (docs/stage-code.md).
+      if (reg) {
+        llvm::erase_if(v.consumers,
+                       [&](auto &c) { return !otherAgent(c.first, v.producer); });
+        auto now = v.consumers;
+        llvm::erase_if(v.consumers, [&](auto &c) {
+          return c.second == 1 && llvm::any_of(now, [&](auto &d) {
+                   return d.second == 0 && !otherAgent(d.first, c.first);
+                 });
+        });
+      }
+      bool crossesUnits = llvm::any_of(
+          v.consumers, [&](auto &c) { return otherAgent(c.first, v.producer); });
       if (!crossesUnits)
         continue;
       in.values.push_back(std::move(v));
@@ -227,8 +330,10 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   in.fixedSmemBytes = loopInvariantSmemBytes(loop);
   in.smemCarveout = kSmemCarveout;
 
+  collectCandidates(loop, plan);
   sched::DiagnosticList diags;
-  std::optional<BufferPlan> buffers = planBuffers(in, diags);
+  std::optional<BufferPlan> buffers =
+      searchBuffers(in, plan.candidates, plan.choice, diags);
   if (!buffers) {
     for (const sched::Diagnostic &d : diags.all())
       emitError(loop.getLoc()) << d.message;
@@ -311,8 +416,50 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
     else
       os << ", mbarrier ring\n";
   }
-  os << "smem " << plan.buffers.smemBytes << " B (" << plan.input.fixedSmemBytes
-     << " B of it tiles made before the loop) of "
+  const PlanChoice &c = plan.choice;
+  if (c.searched) {
+    os << "search: as written the plan needs " << c.asWritten.smemBytes
+       << " B of smem and " << c.asWritten.tmemColumns
+       << " tmem columns; took, of " << c.tried << " plans tried:";
+    bool any = false;
+    for (auto [i, a] : llvm::enumerate(plan.candidates.aliases))
+      if (c.aliases[i]) {
+        os << (any ? ";" : "") << " '"
+           << problem.getOp(plan.input.values[a.value].producer).name
+           << "' over the columns of '"
+           << problem.getOp(plan.input.values[a.base].producer).name << "'";
+        any = true;
+      }
+    for (auto [i, ring] : llvm::enumerate(plan.candidates.rings))
+      if (c.rings[i]) {
+        os << (any ? ";" : "") << " one ring for";
+        for (auto [k, v] : llvm::enumerate(ring))
+          os << (k ? ", '" : " '")
+             << problem.getOp(plan.input.values[v].producer).name << "'";
+        any = true;
+      }
+    if (c.timelineDepths) {
+      os << (any ? ";" : "") << " depths by the timeline";
+      any = true;
+    }
+    if (c.overlay && plan.buffers.overlaid) {
+      os << (any ? ";" : "") << " the epilogue's "
+         << plan.candidates.epilogueSmemBytes
+         << " B of staging tiles over the drained slots";
+      any = true;
+    }
+    if (!any)
+      os << " nothing";
+    os << "\n";
+  }
+  int64_t overlaid =
+      plan.buffers.overlaid ? plan.input.overlaySmemBytes : int64_t(0);
+  os << "smem " << plan.buffers.smemBytes << " B ("
+     << plan.input.fixedSmemBytes - overlaid
+     << " B of it tiles made before the loop";
+  if (overlaid)
+    os << "; " << overlaid << " B of epilogue tiles over the drained slots";
+  os << ") of "
      << plan.input.caps.smemBytes - plan.input.smemCarveout << ", tmem "
      << plan.buffers.tmemColumns << " columns of "
      << plan.input.caps.tmemColumns << "\n";

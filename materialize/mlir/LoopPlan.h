@@ -14,6 +14,7 @@
 #include "materialize/plan/BufferPlan.h"
 #include "materialize/plan/Flavour.h"
 #include "materialize/plan/MutexPlan.h"
+#include "materialize/plan/PlanSearch.h"
 #include "scheduler/mlir/LoopProblem.h"
 
 namespace tilepipe {
@@ -27,7 +28,18 @@ struct LoopPlan {
   std::vector<materialize::MutexPlan> mutexes;
   /// Per op, its `tileas.warp_group` (SIMT agents are split by it).
   std::vector<std::optional<unsigned>> warpGroups;
+  /// The options the loop offered and what the search took from them.
+  materialize::PlanCandidates candidates;
+  materialize::PlanChoice choice;
+  /// The after-loop stores into epilogue staging tiles (overlay candidates).
+  std::vector<mlir::Operation *> epilogueStores;
 };
+
+/// Writes the plan's storage decisions into the loop's IR before its stage
+/// code is emitted: a tile stored over another takes `into`, and epilogue
+/// staging tiles laid over the drained slots lose their own buffer. The
+/// loop computes what it computed.
+void applyPlanChoices(LoopPlan &plan);
 
 /// Why a loop is left unchanged (no or invalid schedule), or the plan.
 /// Planning failures (a budget exceeded) are errors at the loop.

@@ -120,16 +120,31 @@ struct MaterializeSchedulePass
     for (auto &[loop, plan] : plans) {
       Location loc = loop.getLoc();
       auto func = loop->getParentOfType<FunctionOpInterface>();
+      applyPlanChoices(plan);
       std::string why;
       if (succeeded(emitStageCode(plan, codeMode, why))) {
         if (func)
           functions[func.getOperation()].loops.push_back(loc);
         continue;
       }
-      emitRemark(loc) << (codeMode == StageCodeMode::WarpSpecialized
-                              ? "loop not warp-specialized: "
-                              : "loop not peeled: ")
-                      << why;
+      // A loop that cannot be split into agents still pipelines: it gets
+      // peeled stage code, one agent running the same rows.
+      std::string whyPeeled;
+      if (codeMode == StageCodeMode::WarpSpecialized &&
+          succeeded(
+              emitStageCode(plan, StageCodeMode::Unspecialized, whyPeeled))) {
+        emitRemark(loc) << "loop not warp-specialized: " << why
+                        << "; emitted peeled stage code instead";
+        if (func)
+          functions[func.getOperation()].loops.push_back(loc);
+        continue;
+      }
+      if (codeMode == StageCodeMode::WarpSpecialized)
+        emitRemark(loc) << "loop not pipelined: it cannot be warp-specialized ("
+                        << why << ") nor peeled (" << whyPeeled
+                        << "); it stays as it is";
+      else
+        emitRemark(loc) << "loop not peeled: " << why;
     }
 
     // The emitted code is the artifact: it must verify and, executed under

@@ -137,7 +137,59 @@ private:
   std::vector<ConsumerGroup> groups;
   /// Per op, the consumer groups it belongs to.
   std::vector<std::vector<unsigned>> groupsOfOp;
-  std::optional<unsigned> epilogueOwner;
+  /// The code after the loop reads results in the function body itself
+  /// (they are returned, or read by an op with regions): it stays there,
+  /// after the agents, and every result it reads is handed to it.
+  bool hostIsMain = false;
+  /// Per pipe: a register tile handed to another SIMT agent through shared
+  /// memory (its producer stores it after making it, each consumer loads it
+  /// after its wait and releases at once); `regCarried`: read by the other
+  /// agent in the next iteration, so pipe iteration i + 1 is iteration i's
+  /// value and pipe iteration 0 the loop's initial one.
+  std::vector<bool> regPipe, regCarried;
+  /// Per regCarried pipe: the iter_arg it carries.
+  llvm::DenseMap<unsigned, unsigned> regCarriedArg;
+  /// (agent, value): the stage at which an agent reading another agent's
+  /// register tile in its own iteration loads it; the copy is what its
+  /// reads of the same tile in the next iteration get (FA4's correction
+  /// reading m_new, and m_old = the last iteration's m_new).
+  llvm::DenseMap<std::pair<unsigned, Value>, unsigned> copyStage;
+  /// (agent, iter_arg) pairs so carried as copies.
+  llvm::SetVector<std::pair<unsigned, unsigned>> copies;
+  /// The local stage at which agent `a` has `v`: where it makes it, or
+  /// where it loads its copy.
+  unsigned makerLocalStage(unsigned a, Value v) const {
+    if (auto it = copyStage.find({a, v}); it != copyStage.end())
+      return it->second - agents[a].minStage;
+    return localStage(a, *bodyDef(v));
+  }
+  /// How a loop result kept in a register of one agent reaches the code
+  /// after the loop running elsewhere. `Tail`: it is a register tile
+  /// carried to that agent, whose pipe iteration N (read by no iteration)
+  /// holds it. `Extra`: through a register pipe from its agent to that one,
+  /// as pipe iteration N + offset. `Own`: through a one-slot SMEM pipe.
+  struct Transport {
+    enum Kind { Tail, Extra, Own } kind = Own;
+    unsigned pipe = 0, offset = 0;
+  };
+  llvm::MapVector<unsigned, Transport> transports;
+  llvm::DenseMap<unsigned, Value> transportPipe; ///< Own ones.
+  /// Plans the transports of the results to `host` (nullopt: the function
+  /// body); returns the SMEM bytes of the one-slot pipes they need, or -1
+  /// (with `why`) when a result cannot be handed on.
+  int64_t planTransports(
+      const llvm::DenseMap<unsigned, std::optional<unsigned>> &hosts,
+      llvm::MapVector<unsigned, Transport> &out, std::string &why);
+  /// Per register result read after the loop: the agent running the code
+  /// that reads it (nullopt: the function body).
+  llvm::DenseMap<unsigned, std::optional<unsigned>> resultHost;
+  /// Warp-specialized: the code after the loop in parts, each run by one
+  /// agent (nullopt: the epilogue agent).
+  struct Part {
+    SmallVector<Operation *> ops;
+    std::optional<unsigned> host;
+  };
+  std::vector<Part> parts;
   /// Accumulators a UMMA leaves in TMEM when the loop ends: each is handed
   /// on through a one-slot pipe whose slot is the accumulator itself, so
   /// whoever reads it (or the MMA agent, draining) waits for the MMAs.
@@ -170,6 +222,53 @@ private:
   /// Loop results that are carried pipes: iter_arg index -> pipe.
   llvm::MapVector<unsigned, unsigned> carriedPipe;
 
+  /// An agent as the remarks name it: its role, and its warp group.
+  std::string agentName(unsigned a) const {
+    std::string role = roleOf(a).str();
+    if (agents[a].key.role == "simt" && grouped())
+      return role + " agent (warp group " +
+             std::to_string(agents[a].key.group) + ")";
+    return role + " agent";
+  }
+  bool grouped() const {
+    return llvm::any_of(plan.warpGroups, [](const std::optional<unsigned> &g) {
+      return bool(g);
+    });
+  }
+  /// The role an agent's `tileas.agent` gets: `softmax` for SIMT agents
+  /// when warp groups are marked, unless a warp group names its own.
+  StringRef roleOf(unsigned a) const {
+    StringRef role = agents[a].key.role;
+    if (role == "simt" && grouped())
+      role = "softmax";
+    if (auto named =
+            ops[agents[a].ops.front()]->getAttrOfType<StringAttr>("tileas.role"))
+      role = named.getValue();
+    return role;
+  }
+  /// The type of a pipe's slots: a register tile's pipe holds it in SMEM.
+  Type slotType(unsigned p) {
+    Type type = plan.values[plan.buffers.pipes[p].value].getType();
+    if (auto reg = dyn_cast<RankedTensorType>(type))
+      return tileas::SmemType::get(reg.getShape(), reg.getElementType());
+    return type;
+  }
+  /// A register tile stored into, or loaded from, the slot that hands it
+  /// to another agent. Marked `tileas.transport`: the executing check
+  /// passes the tile through unchanged and does not count these as the
+  /// loop's own work (docs/protocol-check.md).
+  Value storeToSlot(OpBuilder &b, Value v, Value slot) {
+    auto store = b.create<tileas::SmemStoreOp>(loop.getLoc(), slot.getType(),
+                                               v, slot);
+    store->setAttr("tileas.transport", b.getUnitAttr());
+    return store.getResult();
+  }
+  Value loadFromSlot(OpBuilder &b, Value slot, Type type) {
+    auto load = b.create<tileas::SmemLoadOp>(loop.getLoc(), type, slot);
+    load->setAttr("tileas.transport", b.getUnitAttr());
+    return load.getResult();
+  }
+
   /// The pipe value a pipe's ops name: a ring member uses its ring's.
   Value pipeValue(unsigned p) {
     const PipePlan &pipe = plan.buffers.pipes[p];
@@ -188,7 +287,7 @@ private:
       k = b.create<arith::AddIOp>(
           loc, b.create<arith::MulIOp>(loc, iter, cst(b, size)),
           cst(b, pipe.ringMember));
-    if (producing && pipe.carried)
+    if (producing && (pipe.carried || regCarried[p]))
       k = b.create<arith::AddIOp>(loc, k, cst(b, 1));
     return k;
   }
@@ -218,7 +317,13 @@ LogicalResult Emitter::analyze(std::string &why) {
   const unsigned n = ops.size();
   Value iv = loop.getInductionVar();
   Operation *yield = body->getTerminator();
-  auto describe = [&](unsigned a) { return agents[a].key.role; };
+  auto describe = [&](unsigned a) { return agentName(a); };
+  auto typeName = [](Type t) {
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    os << t;
+    return type;
+  };
 
   // Free ops: scalar arithmetic on the induction variable and loop
   // invariants. Every instance that needs one recomputes it for its own
@@ -276,10 +381,55 @@ LogicalResult Emitter::analyze(std::string &why) {
     });
   }
 
-  for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes))
-    pipeOf[plan.values[pipe.value]] = unsigned(p);
+  // Register tiles read by another warp group go through SMEM pipes when
+  // the agents are split; in peeled code one agent keeps them in registers.
+  regPipe.assign(plan.buffers.pipes.size(), false);
+  regCarried.assign(plan.buffers.pipes.size(), false);
+  for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes)) {
+    Value v = plan.values[pipe.value];
+    if (!isa<RankedTensorType>(v.getType())) {
+      pipeOf[v] = unsigned(p);
+      continue;
+    }
+    regPipe[p] = true;
+    if (mode == StageCodeMode::Unspecialized)
+      continue;
+    pipeOf[v] = unsigned(p);
+    const auto &uses = plan.input.values[pipe.value].consumers;
+    bool next = llvm::any_of(uses, [](auto &c) { return c.second != 0; });
+    bool same = llvm::any_of(uses, [](auto &c) { return c.second == 0; });
+    if (next && same) {
+      why = "a " + typeName(v.getType()) + " value made by the " +
+            describe(agentOf[pipe.producer]) +
+            " is read in its own iteration by one agent and in the next "
+            "by another";
+      return failure();
+    }
+    if (!next) {
+      for (auto [c, distance] : uses) {
+        auto key = std::make_pair(unsigned(agentOf[c]), v);
+        auto [it, fresh] = copyStage.try_emplace(key, stageOf(c));
+        if (!fresh)
+          it->second = std::min(it->second, stageOf(c));
+      }
+      continue;
+    }
+    SmallVector<unsigned> at;
+    for (OpOperand &use : v.getUses())
+      if (use.getOwner() == yield)
+        at.push_back(use.getOperandNumber());
+    if (at.size() != 1) {
+      why = "a " + typeName(v.getType()) +
+            " value carried to another agent is yielded more than once";
+      return failure();
+    }
+    regCarried[p] = true;
+    regCarriedArg[unsigned(p)] = at.front();
+  }
   for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes)) {
     Operation *prod = ops[pipe.producer];
+    if (regPipe[p])
+      continue;
     if (prod->getNumResults() != 1) {
       why = "a pipe producer has several results";
       return failure();
@@ -336,7 +486,39 @@ LogicalResult Emitter::analyze(std::string &why) {
                 "loop";
           return failure();
         }
-        if (auto it = pipeOf.find(carried); it != pipeOf.end()) {
+        auto it = pipeOf.find(carried);
+        // Another agent reads a register tile of the last iteration from
+        // its pipe; the agent making it keeps it in a register.
+        if (it != pipeOf.end() && regPipe[it->second] &&
+            agentOf[*w] == int(a))
+          it = pipeOf.end();
+        if (it != pipeOf.end() && regCarried[it->second]) {
+          joinGroup(it->second, u);
+          continue;
+        }
+        // The tile it loaded in the last iteration.
+        if (it != pipeOf.end() && regPipe[it->second]) {
+          auto cs = copyStage.find({a, carried});
+          if (cs == copyStage.end()) {
+            why = "a " + typeName(carried.getType()) +
+                  " value carried to the next iteration crosses from the " +
+                  describe(agentOf[*w]) + " to the " + describe(a);
+            return failure();
+          }
+          int64_t lag = int64_t(stageOf(u)) + 1 - int64_t(cs->second);
+          if (lag < 0) {
+            why = "the " + describe(a) + " reads a " +
+                  typeName(carried.getType()) +
+                  " value of the last iteration before it loads that of "
+                  "its own";
+            return failure();
+          }
+          copies.insert({a, k});
+          unsigned &max = agents[a].lagged[carried];
+          max = std::max<unsigned>(max, unsigned(lag));
+          continue;
+        }
+        if (it != pipeOf.end()) {
           if (!plan.buffers.pipes[it->second].carried) {
             why = "a value handed through a pipe is also carried to the "
                   "next iteration";
@@ -346,9 +528,9 @@ LogicalResult Emitter::analyze(std::string &why) {
           continue;
         }
         if (agentOf[*w] != int(a)) {
-          why = "a value carried to the next iteration crosses from the " +
-                describe(agentOf[*w]) + " agent to the " + describe(a) +
-                " agent";
+          why = "a " + typeName(carried.getType()) +
+                " value carried to the next iteration crosses from the " +
+                describe(agentOf[*w]) + " to the " + describe(a);
           return failure();
         }
         int64_t lag = int64_t(stageOf(u)) + 1 - int64_t(stageOf(*w));
@@ -367,16 +549,15 @@ LogicalResult Emitter::analyze(std::string &why) {
         worklist.append(ops[*d]->operand_begin(), ops[*d]->operand_end());
         continue;
       }
-      if (auto it = pipeOf.find(x); it != pipeOf.end()) {
+      if (auto it = pipeOf.find(x);
+          it != pipeOf.end() && !(regPipe[it->second] && agentOf[*d] == int(a))) {
         joinGroup(it->second, u);
         continue;
       }
       if (agentOf[*d] != int(a)) {
-        std::string type;
-        llvm::raw_string_ostream os(type);
-        os << x.getType();
-        why = "a " + type + " value crosses from the " + describe(agentOf[*d]) +
-              " agent to the " + describe(a) + " agent outside a pipe";
+        why = "a " + typeName(x.getType()) + " value crosses from the " +
+              describe(agentOf[*d]) + " to the " + describe(a) +
+              " outside a pipe";
         return failure();
       }
       if (stageOf(u) < stageOf(*d)) {
@@ -435,25 +616,40 @@ LogicalResult Emitter::analyze(std::string &why) {
     }
     agents[agentOf[*w]].carried.push_back(k);
   }
+  for (auto [a, k] : copies)
+    agents[a].carried.push_back(k);
 
-  // The code after the loop that reads its results, in block order.
+  // The code after the loop that reads its results, in block order. An op
+  // that returns what it read, or reads it inside its regions, stays in the
+  // function body ("escapes"), and so does everything reading it after.
+  llvm::DenseSet<Operation *> inMain;
   for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
-    bool reads = llvm::any_of(op->getOperands(), [&](Value v) {
-      return v.getDefiningOp() == loop.getOperation() ||
-             epilogue.contains(v.getDefiningOp());
+    bool reads = false, readsMain = false;
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        reads |= def == loop.getOperation() || epilogue.contains(def);
+        readsMain |= inMain.contains(def);
+      }
     });
-    if (!reads)
+    if (!reads && !readsMain)
       continue;
-    bool escapes = op->hasTrait<OpTrait::IsTerminator>();
+    bool escapes = readsMain || op->hasTrait<OpTrait::IsTerminator>() ||
+                   op->getNumRegions() > 0;
     for (Value r : op->getResults())
       for (Operation *user : r.getUsers())
         escapes |= user->hasTrait<OpTrait::IsTerminator>();
-    if (escapes && mode == StageCodeMode::WarpSpecialized) {
-      why = "the loop's results leave the function";
-      return failure();
-    }
-    if (!escapes)
+    if (escapes)
+      inMain.insert(op);
+    else
       epilogue.insert(op);
+  }
+  // Warp-specialized, code that stays in the body runs after the agents:
+  // all of the code after the loop does, and the results it reads are
+  // handed to it (the loop's results leave the function).
+  if (mode == StageCodeMode::WarpSpecialized && !inMain.empty()) {
+    hostIsMain = true;
+    epilogue.clear();
   }
   // Accumulators left in TMEM by a UMMA: handed on through a result pipe.
   for (unsigned k = 0, e = loop.getNumRegionIterArgs(); k < e; ++k) {
@@ -462,50 +658,187 @@ LogicalResult Emitter::analyze(std::string &why) {
       continue;
     if (plan.input.units[w] == Unit::UMMA &&
         isa<tileas::TmemType>(yield->getOperand(k).getType()) &&
-        loop.getInitArgs()[k].getDefiningOp<tileas::AllocTmemOp>() &&
-        llvm::all_of(loop->getResult(k).getUsers(),
-                     [&](Operation *u) { return epilogue.contains(u); }))
+        loop.getInitArgs()[k].getDefiningOp<tileas::AllocTmemOp>())
       resultPiped.push_back(k);
   }
-  // Warp-specialized: that code runs in its own epilogue agent when every
-  // result it reads comes through a result pipe, else in the agent making
-  // the results.
+  // Warp-specialized, the code after the loop runs in the function body
+  // (above), or split into parts that share no data, result or buffer, each
+  // in one agent: the one that read every iteration of a carried
+  // accumulator it reads, else one making a register result it reads (the
+  // one whose others' results need the least shared memory to come to it),
+  // else the epilogue agent. Results in a register of another agent are
+  // handed to it through SMEM pipes; accumulators through their pipes.
   if (mode == StageCodeMode::WarpSpecialized) {
-    // A carried accumulator is read after the loop by the agent that waited
-    // on every earlier iteration of its pipe: a wait may run at most one
-    // phase ahead of the barrier (FA4's correction warp group finishes O).
-    for (auto [k, p] : carriedPipe) {
-      if (loop->getResult(k).use_empty())
-        continue;
-      unsigned owner = carriedReader(p);
-      if (epilogueOwner && *epilogueOwner != owner) {
-        why = "loop results come from two agents";
-        return failure();
-      }
-      epilogueOwner = owner;
-    }
-    for (OpResult result : loop->getResults()) {
-      if (result.use_empty() ||
-          llvm::is_contained(resultPiped, result.getResultNumber()) ||
-          carriedPipe.count(result.getResultNumber()))
-        continue;
-      unsigned owner =
-          agentOf[*bodyDef(yield->getOperand(result.getResultNumber()))];
-      if (epilogueOwner && *epilogueOwner != owner) {
-        why = "loop results come from two agents";
-        return failure();
-      }
-      epilogueOwner = owner;
-    }
-    if (epilogueOwner)
-      for (unsigned k : resultPiped)
-        if (!loop->getResult(k).use_empty()) {
-          why = "the loop's results are read both from registers of one "
-                "agent and from tensor memory";
-          return failure();
+    auto isRegister = [&](unsigned k) {
+      return !llvm::is_contained(resultPiped, k) && !carriedPipe.count(k);
+    };
+    if (hostIsMain) {
+      for (OpResult r : loop->getResults())
+        if (!r.use_empty() && isRegister(r.getResultNumber()))
+          resultHost[r.getResultNumber()] = std::nullopt;
+    } else {
+      // Parts: union of ops linked by a value (a result of the loop or of
+      // an op of the code after it) or by a buffer made before the loop.
+      std::vector<Operation *> list(epilogue.begin(), epilogue.end());
+      std::vector<unsigned> parent(list.size());
+      for (unsigned i = 0; i < list.size(); ++i)
+        parent[i] = i;
+      std::function<unsigned(unsigned)> find = [&](unsigned i) {
+        return parent[i] == i ? i : parent[i] = find(parent[i]);
+      };
+      llvm::DenseMap<Value, unsigned> firstUser;
+      for (auto [i, op] : llvm::enumerate(list))
+        op->walk([&, i = i](Operation *inner) {
+          for (Value v : inner->getOperands()) {
+            bool link = v.getDefiningOp() == loop.getOperation() ||
+                        epilogue.contains(v.getDefiningOp()) ||
+                        isa<tileas::SmemType, tileas::TmemType, MemRefType>(
+                            v.getType());
+            if (!link)
+              continue;
+            auto [it, fresh] = firstUser.try_emplace(v, unsigned(i));
+            if (!fresh)
+              parent[find(unsigned(i))] = find(it->second);
+          }
+          for (Value r : inner->getResults())
+            if (auto [it, fresh] = firstUser.try_emplace(r, unsigned(i));
+                !fresh)
+              parent[find(unsigned(i))] = find(it->second);
+        });
+      llvm::MapVector<unsigned, SmallVector<Operation *>> byRoot;
+      for (auto [i, op] : llvm::enumerate(list))
+        byRoot[find(unsigned(i))].push_back(op);
+      for (auto &[root, ops] : byRoot) {
+        SmallVector<unsigned> results;
+        for (Operation *op : ops)
+          op->walk([&](Operation *inner) {
+            for (Value v : inner->getOperands())
+              if (auto r = dyn_cast<OpResult>(v);
+                  r && r.getOwner() == loop.getOperation() &&
+                  !llvm::is_contained(results, r.getResultNumber()))
+                results.push_back(r.getResultNumber());
+          });
+        std::optional<unsigned> host;
+        for (unsigned k : results) {
+          auto it = carriedPipe.find(k);
+          if (it == carriedPipe.end())
+            continue;
+          unsigned owner = carriedReader(it->second);
+          if (host && *host != owner) {
+            why = "the code after the loop reads accumulators read in the "
+                  "loop by two agents, the " +
+                  describe(*host) + " and the " + describe(owner);
+            return failure();
+          }
+          host = owner;
         }
+        if (!host) {
+          int64_t best = -1;
+          for (unsigned k : results) {
+            if (!isRegister(k))
+              continue;
+            unsigned owner = agentOf[*bodyDef(yield->getOperand(k))];
+            llvm::DenseMap<unsigned, std::optional<unsigned>> trialHosts;
+            for (unsigned j : results)
+              if (isRegister(j))
+                trialHosts[j] = owner;
+            llvm::MapVector<unsigned, Transport> trial;
+            std::string ignored;
+            int64_t bytes = planTransports(trialHosts, trial, ignored);
+            if (!host || (bytes >= 0 && (best < 0 || bytes < best))) {
+              best = bytes;
+              host = owner;
+            }
+          }
+        }
+        for (unsigned k : results)
+          if (isRegister(k))
+            resultHost[k] = host;
+        parts.push_back({std::move(ops), host});
+      }
+    }
+    int64_t bytes = planTransports(resultHost, transports, why);
+    if (bytes < 0)
+      return failure();
+    int64_t budget = plan.input.caps.smemBytes - plan.input.smemCarveout;
+    if (bytes && plan.buffers.smemBytes + bytes > budget) {
+      why = "handing the loop's register results to the code after it takes " +
+            std::to_string(bytes) + " B of shared memory beside the pipes' " +
+            std::to_string(plan.buffers.smemBytes) + " B, " +
+            std::to_string(budget) + " B are available";
+      return failure();
+    }
   }
   return success();
+}
+
+int64_t Emitter::planTransports(
+    const llvm::DenseMap<unsigned, std::optional<unsigned>> &hosts,
+    llvm::MapVector<unsigned, Transport> &out, std::string &why) {
+  Operation *yield = body->getTerminator();
+  out.clear();
+  int64_t bytes = 0;
+  llvm::DenseMap<unsigned, unsigned> extra; // Per pipe, iterations added.
+  std::optional<unsigned> host;
+  // A register pipe whose one consumer group runs in the host.
+  auto toHost = [&](unsigned p) {
+    unsigned count = 0;
+    bool inHost = true;
+    for (const ConsumerGroup &g : groups)
+      if (g.pipe == p) {
+        ++count;
+        inHost &= !host || g.agent == *host;
+      }
+    return count == 1 && inHost;
+  };
+  for (OpResult result : loop->getResults()) {
+    unsigned k = result.getResultNumber();
+    auto at = hosts.find(k);
+    if (at == hosts.end())
+      continue;
+    host = at->second;
+    Value made = yield->getOperand(k);
+    unsigned owner = agentOf[*bodyDef(made)];
+    if (host && llvm::is_contained(agents[*host].carried, k))
+      continue;
+    auto reg = dyn_cast<RankedTensorType>(result.getType());
+    if (!reg || !reg.hasStaticShape()) {
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      os << result.getType();
+      why = "a " + type + " loop result made by the " + agentName(owner) +
+            " is read after the loop in the " +
+            (host ? agentName(*host) : std::string("function body"));
+      return -1;
+    }
+    Transport t;
+    if (auto it = pipeOf.find(made);
+        it != pipeOf.end() && regCarried[it->second] && toHost(it->second)) {
+      t.kind = Transport::Tail;
+      t.pipe = it->second;
+    } else {
+      Type slot = tileas::SmemType::get(reg.getShape(), reg.getElementType());
+      for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes)) {
+        if (!regPipe[p] || regCarried[p] || !pipeOf.count(plan.values[pipe.value]) ||
+            agentOf[pipe.producer] != int(owner) || slotType(p) != slot ||
+            !toHost(unsigned(p)))
+          continue;
+        // The function body waits only once every agent is done: the
+        // producer must not wait on it for a slot.
+        unsigned &n = extra[unsigned(p)];
+        if (!host && n >= pipe.depth)
+          continue;
+        t.kind = Transport::Extra;
+        t.pipe = unsigned(p);
+        t.offset = n++;
+        break;
+      }
+      if (t.kind == Transport::Own)
+        bytes += tileas::getTileSizeInBytes(reg);
+    }
+    out[k] = t;
+  }
+  return bytes;
 }
 
 Operation *Emitter::cloneInto(OpBuilder &b, Operation *op, IRMapping &map,
@@ -591,10 +924,15 @@ Value Emitter::resolve(OpBuilder &b, unsigned a, Value x, OpId user,
       for (unsigned g : groupsOfOp[user])
         if (groups[g].pipe == it->second)
           return waited.lookup(g);
+    // So is a register tile another agent made in the last iteration.
+    if (auto it = pipeOf.find(carried);
+        it != pipeOf.end() && regCarried[it->second])
+      for (unsigned g : groupsOfOp[user])
+        if (groups[g].pipe == it->second)
+          return waited.lookup(g);
     if (sequential)
       return state.last[*carriedIndex(carried)];
-    OpId w = *bodyDef(carried);
-    return fromRows(carried, ls + 1 - localStage(a, w));
+    return fromRows(carried, ls + 1 - makerLocalStage(a, carried));
   }
   OpId d = *bodyDef(x);
   if (isFree[d]) {
@@ -738,14 +1076,25 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
         continue;
       const ConsumerGroup &group = groups[g];
       const PipePlan &pipe = plan.buffers.pipes[group.pipe];
-      Type payload = plan.values[pipe.value].getType();
+      Value k = pipeIter(b, group.pipe, iter, false);
       waited[g] = createOp(b, loc, "tileas.pipe.consumer_wait",
-                           {pipeValue(group.pipe),
-                            pipeIter(b, group.pipe, iter, false)},
-                           {payload}, scheduleAttrs(b, u))
+                           {pipeValue(group.pipe), k},
+                           {slotType(group.pipe)}, scheduleAttrs(b, u))
                       ->getResult(0);
       if (group.unit == Unit::UMMA || pipe.cls == BufferClass::TMEM)
         fence(b, "tcgen05_after");
+      // A register tile: loaded at once, and the slot released.
+      if (regPipe[group.pipe]) {
+        Value v = plan.values[pipe.value];
+        waited[g] = loadFromSlot(b, waited[g], v.getType());
+        if (auto cs = copyStage.find({a, v});
+            cs != copyStage.end() && cs->second == group.stage)
+          thisRow[v] = waited[g];
+        SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
+        attrs.push_back(b.getNamedAttr("via", b.getStringAttr("arrive")));
+        createOp(b, loc, "tileas.pipe.consumer_release",
+                 {pipeValue(group.pipe), k}, {}, attrs);
+      }
     }
     IRMapping map;
     for (Value operand : op->getOperands())
@@ -753,7 +1102,21 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
         map.map(operand, resolve(b, a, operand, u, ls, kind, state, thisRow,
                                  remat, waited, ivOf));
     Operation *made;
-    if (isProducer(u)) {
+    if (isProducer(u) && regPipe[pipeOf.lookup(op->getResult(0))]) {
+      // A register tile another agent reads: made as usual, then stored.
+      unsigned p = pipeOf.lookup(op->getResult(0));
+      made = b.clone(*op, map);
+      Value k = pipeIter(b, p, iter, true);
+      Value slot =
+          createOp(b, loc, "tileas.pipe.producer_acquire", {pipeValue(p), k},
+                   {slotType(p)}, scheduleAttrs(b, u))
+              ->getResult(0);
+      Value stored = storeToSlot(b, made->getResult(0), slot);
+      SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
+      attrs.push_back(b.getNamedAttr("via", b.getStringAttr("arrive")));
+      createOp(b, loc, "tileas.pipe.producer_commit", {pipeValue(p), k, stored},
+               {}, attrs);
+    } else if (isProducer(u)) {
       unsigned p = pipeOf.lookup(op->getResult(0));
       const PipePlan &pipe = plan.buffers.pipes[p];
       // Storing over a TMEM tile this agent read: its tcgen05.ld must have
@@ -789,7 +1152,7 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
     for (auto [r, m] : llvm::zip(op->getResults(), made->getResults()))
       thisRow[r] = m;
     for (unsigned g : groupsOfOp[u]) {
-      if (groupLast.lookup(g) != u || handsOn[g])
+      if (groupLast.lookup(g) != u || handsOn[g] || regPipe[groups[g].pipe])
         continue;
       const ConsumerGroup &group = groups[g];
       const PipePlan &pipe = plan.buffers.pipes[group.pipe];
@@ -944,7 +1307,7 @@ void Emitter::emit() {
   auto createPipe = [&](unsigned p) {
     const PipePlan &pipe = plans[p];
     const sched::ScheduleSlot &slot = schedule.slots[pipe.producer];
-    Type payload = plan.values[pipe.value].getType();
+    Type payload = slotType(p);
     int64_t bytes = pipe.cls == BufferClass::TMEM
                         ? pipe.tmemColumns * 4 * 128 // 32-bit x 128 lanes.
                         : pipe.bytes;
@@ -976,7 +1339,7 @@ void Emitter::emit() {
   for (bool dependent : {false, true})
     for (auto [p, pipe] : llvm::enumerate(plans)) {
       bool names = pipe.sharesWith || pipe.aliasOf;
-      if (!pipe.ringOf && names == dependent)
+      if (!pipe.ringOf && names == dependent && pipeOf.count(plan.values[pipe.value]))
         createPipe(unsigned(p));
     }
   // One agent runs everything in peeled code: there is nothing to order.
@@ -1012,6 +1375,30 @@ void Emitter::emit() {
                             b.getDenseI32ArrayAttr({0, 0}))})
             ->getResult(0);
   }
+  // Register results handed to the code after the loop: one SMEM slot.
+  auto smemOf = [](Type t) -> Type {
+    auto reg = cast<RankedTensorType>(t);
+    return tileas::SmemType::get(reg.getShape(), reg.getElementType());
+  };
+  for (auto [k, t] : transports) {
+    if (t.kind != Transport::Own)
+      continue;
+    Type type = loop->getResult(k).getType();
+    transportPipe[k] =
+        createOp(
+            b, loc, "tileas.pipe.create", {},
+            {tileas::PipeType::get(ctx, smemOf(type))},
+            {b.getNamedAttr("depth", b.getI32IntegerAttr(1)),
+             b.getNamedAttr("producer", b.getStringAttr("simt")),
+             b.getNamedAttr("consumers",
+                            b.getArrayAttr({b.getStringAttr("simt")})),
+             b.getNamedAttr("bytes",
+                            b.getI64IntegerAttr(tileas::getTileSizeInBytes(
+                                cast<ShapedType>(type)))),
+             b.getNamedAttr("operandSegmentSizes",
+                            b.getDenseI32ArrayAttr({0, 0}))})
+            ->getResult(0);
+  }
   auto waitResult = [&](OpBuilder &ob, unsigned k) {
     Value r =
         createOp(ob, loc, "tileas.pipe.consumer_wait",
@@ -1026,6 +1413,42 @@ void Emitter::emit() {
     createOp(ob, loc, "tileas.pipe.consumer_release",
              {resultPipe[k], cst(ob, 0)}, {},
              {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+  };
+  // A register result another agent (or the function body) reads: the
+  // agent making it stores it after its rows; the reader loads it and
+  // releases the slot at once.
+  // Its pipe and pipe iteration: N + offset of a register pipe (the tail
+  // of a carried one is N), or 0 of its own.
+  auto transportAt = [&](OpBuilder &ob, unsigned k) -> std::pair<Value, Value> {
+    const Transport &t = transports.find(k)->second;
+    if (t.kind == Transport::Own)
+      return {transportPipe[k], cst(ob, 0)};
+    Value n = tripCount(ob);
+    if (t.offset)
+      n = ob.create<arith::AddIOp>(loc, n, cst(ob, t.offset));
+    return {pipes[t.pipe], n};
+  };
+  auto sendResult = [&](OpBuilder &ob, unsigned k, Value v) {
+    if (transports.find(k)->second.kind == Transport::Tail)
+      return; // Committed by the last iteration.
+    auto [pipe, at] = transportAt(ob, k);
+    Value slot = createOp(ob, loc, "tileas.pipe.producer_acquire", {pipe, at},
+                          {smemOf(v.getType())})
+                     ->getResult(0);
+    Value stored = storeToSlot(ob, v, slot);
+    createOp(ob, loc, "tileas.pipe.producer_commit", {pipe, at, stored}, {},
+             {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+  };
+  auto receiveResult = [&](OpBuilder &ob, unsigned k) {
+    Type type = loop->getResult(k).getType();
+    auto [pipe, at] = transportAt(ob, k);
+    Value slot = createOp(ob, loc, "tileas.pipe.consumer_wait", {pipe, at},
+                          {smemOf(type)})
+                     ->getResult(0);
+    Value v = loadFromSlot(ob, slot, type);
+    createOp(ob, loc, "tileas.pipe.consumer_release", {pipe, at}, {},
+             {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+    return v;
   };
   // The agent making a result-piped accumulator acquires the slot before
   // its rows and commits it after them; nobody reading it, it drains the
@@ -1065,6 +1488,19 @@ void Emitter::emit() {
                {ob.getNamedAttr(
                    "via", ob.getStringAttr(commitVia(plans[p].producerUnit)))});
     }
+    // A register tile carried to another agent: pipe iteration 0 is the
+    // loop's initial value.
+    for (auto [p, k] : regCarriedArg) {
+      if (agentOf[plans[p].producer] != int(a))
+        continue;
+      Value slot = createOp(ob, loc, "tileas.pipe.producer_acquire",
+                            {pipes[p], cst(ob, 0)}, {slotType(p)})
+                       ->getResult(0);
+      Value stored = storeToSlot(ob, initOf(k), slot);
+      createOp(ob, loc, "tileas.pipe.producer_commit",
+               {pipes[p], cst(ob, 0), stored}, {},
+               {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+    }
     for (unsigned k : agents[a].carried)
       if (resultPipe.count(k))
         initOverride[k] = createOp(ob, loc, "tileas.pipe.producer_acquire",
@@ -1083,6 +1519,10 @@ void Emitter::emit() {
         releaseResult(ob, k);
       }
     }
+    for (auto [pos, k] : llvm::enumerate(agents[a].carried))
+      if (transports.count(k) &&
+          agentOf[*bodyDef(body->getTerminator()->getOperand(k))] == int(a))
+        sendResult(ob, k, finals[pos]);
     // Nobody reads a carried accumulator after the loop: its reader drains
     // it, so no MMA is in flight when the kernel ends.
     for (auto [k, p] : carriedPipe)
@@ -1090,36 +1530,101 @@ void Emitter::emit() {
         waitCarried(ob, k);
         releaseCarried(ob, k);
       }
+    // The last iteration's register tile carried to another agent is read
+    // by no iteration: each of its readers drains it.
+    for (auto [p, k] : regCarriedArg)
+      for (const ConsumerGroup &g : groups)
+        if (g.pipe == p && g.agent == a &&
+            !llvm::any_of(transports, [&, p = p](auto &t) {
+              return t.second.kind == Transport::Tail && t.second.pipe == p;
+            })) {
+          Value n = tripCount(ob);
+          createOp(ob, loc, "tileas.pipe.consumer_wait", {pipes[p], n},
+                   {slotType(p)});
+          createOp(ob, loc, "tileas.pipe.consumer_release", {pipes[p], n}, {},
+                   {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+        }
+  };
+  // The results the code after the loop reads, where it runs (agent
+  // `host`, or the function body): its own registers, the others handed
+  // over. `release` ends the hold of the accumulators' slots.
+  // `wanted`: the results that code reads (all, for the function body).
+  auto readResults = [&](OpBuilder &ob, std::optional<unsigned> host,
+                         ArrayRef<Value> finals, IRMapping &after,
+                         SmallVectorImpl<unsigned> &held,
+                         SmallVectorImpl<unsigned> &heldCarried,
+                         llvm::function_ref<bool(unsigned)> wanted) {
+    if (host)
+      for (auto [pos, k] : llvm::enumerate(agents[*host].carried))
+        after.map(loop->getResult(k), finals[pos]);
+    for (auto [k, t] : transports)
+      if (wanted(k))
+        after.map(loop->getResult(k), receiveResult(ob, k));
+    for (unsigned k : resultPiped)
+      if (!loop->getResult(k).use_empty() && wanted(k)) {
+        after.map(loop->getResult(k), waitResult(ob, k));
+        held.push_back(k);
+      }
+    for (auto [k, p] : carriedPipe)
+      if (!loop->getResult(k).use_empty() && wanted(k)) {
+        after.map(loop->getResult(k), waitCarried(ob, k));
+        heldCarried.push_back(k);
+      }
+  };
+  auto release = [&](OpBuilder &ob, ArrayRef<unsigned> held,
+                     ArrayRef<unsigned> heldCarried) {
+    for (unsigned k : held)
+      releaseResult(ob, k);
+    for (unsigned k : heldCarried)
+      releaseCarried(ob, k);
+  };
+  // The code after the loop stays in the function body: the results are
+  // read where the loop was, and the slots held until the last op reading
+  // them (before the terminator when that is the one).
+  auto resultsInBody = [&](OpBuilder &ob, ArrayRef<Value> finals) {
+    IRMapping after;
+    SmallVector<unsigned> held, heldCarried;
+    readResults(ob, hostIsMain ? std::nullopt : std::optional<unsigned>(0),
+                finals, after, held, heldCarried, [](unsigned) { return true; });
+    for (OpResult r : loop->getResults())
+      if (Value v = after.lookupOrNull(r))
+        r.replaceAllUsesWith(v);
+    if (held.empty() && heldCarried.empty())
+      return;
+    llvm::DenseSet<Value> tainted;
+    for (auto &[from, to] : after.getValueMap())
+      tainted.insert(to);
+    Operation *last = nullptr;
+    for (Operation *op = &*ob.getInsertionPoint(); op; op = op->getNextNode()) {
+      bool reads = false;
+      op->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands())
+          reads |= tainted.contains(v);
+      });
+      if (!reads)
+        continue;
+      last = op;
+      for (Value r : op->getResults())
+        tainted.insert(r);
+    }
+    OpBuilder rb(ob.getContext());
+    if (!last)
+      rb.setInsertionPoint(ob.getBlock(), ob.getInsertionPoint());
+    else if (last->hasTrait<OpTrait::IsTerminator>())
+      rb.setInsertionPoint(last);
+    else
+      rb.setInsertionPointAfter(last);
+    release(rb, held, heldCarried);
   };
 
   if (mode == StageCodeMode::Unspecialized) {
     SmallVector<Value> finals;
     runAgent(b, 0, finals);
-    for (auto [pos, k] : llvm::enumerate(agents[0].carried)) {
-      if (!resultPipe.count(k) || loop->getResult(k).use_empty()) {
-        loop->getResult(k).replaceAllUsesWith(finals[pos]);
-        continue;
-      }
-      loop->getResult(k).replaceAllUsesWith(waitResult(b, k));
-      OpBuilder rb(epilogue.back()->getBlock(),
-                   std::next(Block::iterator(epilogue.back())));
-      releaseResult(rb, k);
-    }
-    for (auto [k, p] : carriedPipe) {
-      if (loop->getResult(k).use_empty())
-        continue;
-      loop->getResult(k).replaceAllUsesWith(waitCarried(b, k));
-      OpBuilder rb(epilogue.back()->getBlock(),
-                   std::next(Block::iterator(epilogue.back())));
-      releaseCarried(rb, k);
-    }
+    resultsInBody(b, finals);
     eraseLoop();
     return;
   }
 
-  bool grouped =
-      llvm::any_of(plan.warpGroups,
-                   [](const std::optional<unsigned> &g) { return bool(g); });
   auto makeAgent = [&](StringRef role, int32_t warps,
                        std::optional<OpId> first) {
     OperationState state(loc, "tileas.agent");
@@ -1136,61 +1641,49 @@ void Emitter::emit() {
     b.create(state);
     return OpBuilder::atBlockEnd(agentBlock);
   };
+  // A part of the code after the loop, in the agent (or epilogue agent)
+  // running it.
+  auto epilogueIn = [&](OpBuilder &ob, const Part &part,
+                        ArrayRef<Value> finals) {
+    llvm::DenseSet<unsigned> reads;
+    for (Operation *op : part.ops)
+      op->walk([&](Operation *inner) {
+        for (Value v : inner->getOperands())
+          if (auto r = dyn_cast<OpResult>(v);
+              r && r.getOwner() == loop.getOperation())
+            reads.insert(r.getResultNumber());
+      });
+    IRMapping after;
+    SmallVector<unsigned> held, heldCarried;
+    readResults(ob, part.host, finals, after, held, heldCarried,
+                [&](unsigned k) { return reads.contains(k); });
+    for (Operation *op : part.ops)
+      ob.clone(*op, after);
+    release(ob, held, heldCarried);
+  };
   for (auto [a, agent] : llvm::enumerate(agents)) {
-    StringRef role = agent.key.role;
-    if (role == "simt" && grouped)
-      role = "softmax";
-    // A warp group may name its role (FA4's correction warp group).
-    if (auto named =
-            ops[agent.ops.front()]->getAttrOfType<StringAttr>("tileas.role"))
-      role = named.getValue();
+    StringRef role = roleOf(unsigned(a));
     OpBuilder ab = makeAgent(role, role == "load" || role == "mma" ? 1 : 4,
                              agent.ops.front());
     SmallVector<Value> finals;
     runAgent(ab, unsigned(a), finals);
-    if (epilogueOwner && *epilogueOwner == a) {
-      IRMapping after;
-      for (auto [pos, k] : llvm::enumerate(agents[a].carried))
-        after.map(loop->getResult(k), finals[pos]);
-      SmallVector<unsigned> readCarried;
-      for (auto [k, p] : carriedPipe)
-        if (!loop->getResult(k).use_empty()) {
-          after.map(loop->getResult(k), waitCarried(ab, k));
-          readCarried.push_back(k);
-        }
-      for (Operation *op : epilogue)
-        ab.clone(*op, after);
-      for (unsigned k : readCarried)
-        releaseCarried(ab, k);
-    }
+    for (const Part &part : parts)
+      if (part.host && *part.host == a)
+        epilogueIn(ab, part, finals);
     createOp(ab, loc, "tileas.agent_yield", {}, {}, {});
   }
   // Accumulators read after the loop: an epilogue agent (CUTLASS's
-  // epilogue warps) waits for them, runs the code after the loop and
-  // releases them.
-  if (!epilogueOwner && !epilogue.empty()) {
+  // epilogue warps) waits for them, runs that code and releases them.
+  if (llvm::any_of(parts, [](const Part &part) { return !part.host; })) {
     OpBuilder eb = makeAgent("epilogue", 4, std::nullopt);
-    IRMapping after;
-    SmallVector<unsigned> read;
-    for (unsigned k : resultPiped)
-      if (!loop->getResult(k).use_empty()) {
-        after.map(loop->getResult(k), waitResult(eb, k));
-        read.push_back(k);
-      }
-    SmallVector<unsigned> readCarried;
-    for (auto [k, p] : carriedPipe)
-      if (!loop->getResult(k).use_empty()) {
-        after.map(loop->getResult(k), waitCarried(eb, k));
-        readCarried.push_back(k);
-      }
-    for (Operation *op : epilogue)
-      eb.clone(*op, after);
-    for (unsigned k : read)
-      releaseResult(eb, k);
-    for (unsigned k : readCarried)
-      releaseCarried(eb, k);
+    for (const Part &part : parts)
+      if (!part.host)
+        epilogueIn(eb, part, {});
     createOp(eb, loc, "tileas.agent_yield", {}, {}, {});
   }
+  // Or the function body reads them, after every agent.
+  if (hostIsMain)
+    resultsInBody(b, {});
   for (Operation *op : llvm::reverse(epilogue))
     op->erase();
   eraseLoop();

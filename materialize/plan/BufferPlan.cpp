@@ -72,7 +72,8 @@ Totals totals(const std::vector<PipePlan> &pipes, int64_t fixedTmem) {
 } // namespace
 
 std::optional<BufferPlan>
-materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
+materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags,
+                         PlanNeed *needOut) {
   const sched::ScheduleAnalysis &s = *in.schedule;
   if (!s.success || s.ii == 0) {
     diags.error("no valid schedule to materialize");
@@ -108,6 +109,21 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
     p.consumerUnit = in.units[last];
     p.stageDistance = unsigned(lastUse / ii - start / ii);
     p.minDepth = p.depth = p.stageDistance + 1;
+    if (in.timelineDepths) {
+      // The producer of iteration k + D acquires at start + D * II; the
+      // slot is free once iteration k's readers have completed. Readers
+      // then start before that acquire, so peeled code (one thread, cycle
+      // order) never waits on a release it has yet to make.
+      int64_t freed = start + 1;
+      for (auto [consumer, distance] : v.consumers)
+        freed = std::max(freed, s.slots[consumer].cycle +
+                                    int64_t(distance) * ii +
+                                    in.problem->getOp(consumer).latency.value_or(
+                                        0));
+      p.minDepth = p.depth = std::min(
+          p.minDepth,
+          unsigned(std::max<int64_t>(1, (freed - start + ii - 1) / ii)));
+    }
     p.carried = v.carried;
     pipeOfValue[index] = unsigned(plan.pipes.size());
     plan.pipes.push_back(std::move(p));
@@ -163,10 +179,9 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
     if (first)
       continue;
     PipePlan &head = plan.pipes[it->second];
-    if (head.cls != p.cls || head.bytes != p.bytes ||
-        in.values[head.value].typeKey != v.typeKey)
+    if (head.cls != p.cls || head.bytes != p.bytes)
       return storageError("ring '" + v.ring +
-                          "' holds tiles of different types");
+                          "' holds tiles of different sizes");
     p.ringOf = it->second;
     p.ringMember = head.ringSize++;
   }
@@ -208,13 +223,31 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
 
   // Tiles read in the loop but made before it (a Q tile) hold their SMEM
   // for the whole loop, outside any pipe.
+  // The epilogue's staging tiles lie over the drained mainloop slots when
+  // these hold them (the code after the loop runs once the accumulator's
+  // commit fired, after every MMA's reads); otherwise they take their own.
+  auto drained = [&](const std::vector<PipePlan> &pipes) {
+    int64_t bytes = 0;
+    for (const PipePlan &p : pipes)
+      if (p.ownsBuffers() && p.cls == BufferClass::SMEM &&
+          (p.producerUnit == Unit::TMA || p.producerUnit == Unit::CpAsync) &&
+          llvm::all_of(p.consumers, [&](sched::OpId c) {
+            return in.units[c] == Unit::UMMA;
+          }))
+        bytes += p.bytes * p.depth;
+    return bytes;
+  };
   auto totalsOf = [&](const std::vector<PipePlan> &pipes) {
     Totals t = totals(pipes, in.fixedTmemColumns);
     t.smem += in.fixedSmemBytes;
+    if (in.overlaySmemBytes > 0 && in.overlaySmemBytes <= drained(pipes))
+      t.smem -= in.overlaySmemBytes;
     return t;
   };
   const int64_t smemBudget = in.caps.smemBytes - in.smemCarveout;
   Totals need = totalsOf(plan.pipes);
+  if (needOut)
+    *needOut = {need.smem, need.tmemCols};
   if (need.smem > smemBudget) {
     diags.error("fails to assign smem buffer: the pipes need " +
                 llvm::Twine(need.smem) + " bytes at their minimum depths, " +
@@ -280,6 +313,9 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags) {
       p.depth = plan.pipes[*p.ringOf].depth;
   }
   Totals final = totalsOf(plan.pipes);
+  plan.drainedSmemBytes = drained(plan.pipes);
+  plan.overlaid = in.overlaySmemBytes > 0 &&
+                  in.overlaySmemBytes <= plan.drainedSmemBytes;
   plan.smemBytes = final.smem;
   plan.tmemColumns = final.tmemCols;
   return plan;

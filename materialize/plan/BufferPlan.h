@@ -69,6 +69,14 @@ struct PlanInput {
   int64_t fixedSmemBytes = 0;
   /// Deepest a TMA-fed mainloop pipe is widened to when SMEM allows.
   unsigned maxMainloopDepth = 8;
+  /// Size pipes by the timeline instead of by stages: a slot is reused as
+  /// soon as the schedule has completed its last reader (never below one).
+  bool timelineDepths = false;
+  /// SMEM bytes of fixedSmemBytes that only the code after the loop uses
+  /// (an epilogue's staging tiles) and that may lie over the drained slots
+  /// of the TMA-fed pipes the tensor core reads: counted only when the
+  /// slots are not enough to hold them.
+  int64_t overlaySmemBytes = 0;
 };
 
 struct PipePlan {
@@ -97,14 +105,26 @@ struct PipePlan {
 
 struct BufferPlan {
   std::vector<PipePlan> pipes;
+  /// Bytes of the SMEM pipes whose slots are drained once the loop's MMAs
+  /// completed (TMA or cp.async in, UMMA out), and whether the epilogue
+  /// tiles (PlanInput::overlaySmemBytes) lie over them.
+  int64_t drainedSmemBytes = 0;
+  bool overlaid = false;
   int64_t smemBytes = 0;   ///< Total, buffers shared counted once.
   int64_t tmemColumns = 0; ///< Total, allocation granularity applied.
 };
 
+/// What a plan needs at its minimum depths (before widening).
+struct PlanNeed {
+  int64_t smemBytes = 0, tmemColumns = 0;
+};
+
 /// Plans every pipe of one scheduled loop; errors ("fails to assign smem
-/// buffer: ...") carry the sizes involved.
+/// buffer: ...") carry the sizes involved, and `need` (when given) gets
+/// them whether or not the plan fits.
 std::optional<BufferPlan> planBuffers(const PlanInput &input,
-                                      sched::DiagnosticList &diags);
+                                      sched::DiagnosticList &diags,
+                                      PlanNeed *need = nullptr);
 
 } // namespace tilepipe::materialize
 

@@ -1,6 +1,7 @@
 //===- LoopProblem.cpp - scf.for -> sched::Problem ------------------------===//
 
 #include "scheduler/mlir/LoopProblem.h"
+#include "scheduler/mlir/TmemAliases.h"
 
 #include "attrs/ConstraintAttrs.h"
 #include "ir/TileASDialect.h"
@@ -298,17 +299,11 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   // columns) overwrites it in place: the tile's other readers go first, and
   // the store's readers finish before the next iteration writes the tile
   // again.
-  for (auto [id, op] : llvm::enumerate(lp.ops)) {
-    OpOperand *intoOperand = isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)
-                                 ? tileas::getIntoOperand(op)
-                                 : nullptr;
-    if (!intoOperand)
-      continue;
-    Value into = intoOperand->get();
+  auto orderStoreOver = [&](sched::OpId id, Operation *op, Value into) {
     Operation *tileDef = into.getDefiningOp();
     auto def = tileDef ? lp.ids.find(tileDef) : lp.ids.end();
     if (def == lp.ids.end())
-      continue;
+      return;
     // The reader's whole latency, also between two UMMAs (PV reading P,
     // the next S writing its columns): PTX orders an MMA behind an earlier
     // one only when both use the same accumulator (docs/dialect.md, "Pipe
@@ -324,6 +319,22 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     for (Operation *reader : op->getResult(0).getUsers())
       if (auto r = lp.ids.find(reader); r != lp.ids.end())
         addOrder(r->second, def->second, 1);
+  };
+  for (auto [id, op] : llvm::enumerate(lp.ops))
+    if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op))
+      if (OpOperand *into = tileas::getIntoOperand(op))
+        orderStoreOver(sched::OpId(id), op, into->get());
+  // Tiles written plainly that do not fit TMEM side by side: the stores
+  // that may go over a tile their warp group has read (P over S) are
+  // ordered as if written `into` it, first to last, until the rest fits, so
+  // that the materializer finds the alias in the schedule.
+  int64_t tmemColumns = tmemColumnsSideBySide(loop);
+  for (const TmemAliasCandidate &alias : findTmemAliases(loop)) {
+    if (tmemColumns <= target.getCaps().tmemColumns)
+      break;
+    orderStoreOver(lp.ids.lookup(alias.store), alias.store, alias.base);
+    tmemColumns -= tileas::getTmemColumns(
+        cast<tileas::TmemType>(alias.store->getResult(0).getType()));
   }
   addRingCapacity(loop, lp, target, edges);
   for (auto &[key, latency] : edges) {

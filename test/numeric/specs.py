@@ -674,3 +674,38 @@ class Tf32Gemm(Gemm):
 
 SPECS["hgemm_relu"] = HgemmRelu()
 SPECS["tf32_gemm"] = Tf32Gemm()
+
+# FA4 written plainly (no ring, no `into`, alpha read across warp groups):
+# the same computation as fa4_fwd.
+SPECS["fa4_plain"] = Attention("test/lit/cuda/Inputs/fa4-plain.mlir", 256,
+                               False, 3)
+
+
+class GemmTwoOutputs(Gemm):
+    """C = A . B^T and D = max(A . B^T, 0), both bf16, 128x256 tiles, with
+    the two epilogue staging tiles over the drained mainloop slots
+    (test/lit/cuda/Inputs/gemm-two-outputs.mlir)."""
+
+    mlir = "test/lit/cuda/Inputs/gemm-two-outputs.mlir"
+    tolerance = {"C": BF16_TOL, "D": BF16_TOL}
+
+    def outputs(self, p):
+        return {"C": (p[0], p[1]), "D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        c = super().reference(inputs, p)["C"]
+        return {"C": c, "D": np.maximum(c, 0.0)}
+
+
+SPECS["gemm_two_outputs"] = GemmTwoOutputs()
+
+
+class AttentionHd64(Attention):
+    """FA4 at head dim 64 written plainly (test/lit/cuda/Inputs/fa4-hd64.mlir):
+    Q, K, V and O tiles 128x64, S and P 128x128."""
+
+    head = 64
+
+
+SPECS["fa4_hd64"] = AttentionHd64("test/lit/cuda/Inputs/fa4-hd64.mlir", 256,
+                                  False, 3)

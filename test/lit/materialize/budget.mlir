@@ -2,7 +2,7 @@
 
 // Four 64 KiB TMA tiles read two stages later by SIMT code: even single
 // buffered they need 256 KiB of shared memory, above the 226 KiB a CTA has.
-// CHECK: error: fails to assign smem buffer: the pipes need {{[0-9]+}} bytes at their minimum depths, 231424 bytes are available (232448 minus 1024 reserved)
+// CHECK: error: fails to assign smem buffer: the pipes need 393216 bytes at their minimum depths, 231424 bytes are available (232448 minus 1024 reserved); the smallest of the 2 plans tried (depths by the timeline) needs 262144 bytes of shared memory and 0 TMEM columns
 func.func @too_big(%d: !tileas.tma_desc<128x256xbf16>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

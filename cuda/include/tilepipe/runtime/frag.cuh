@@ -194,9 +194,10 @@ TP_DEVICE void fold_tree(Op op, T *t) {
   }
 }
 
-/// Per-row reduction: R rows of N / R elements each.
+/// Reduces each of R rows of `a` (N / R elements, row-major) to one value,
+/// a tree over the row's P elements (P == N / R: the whole row).
 template <int R, class Op, class T, int N>
-TP_DEVICE Frag<T, R> reduce_rows(Op op, const Frag<T, N> &a) {
+TP_DEVICE Frag<T, R> reduce_piece(Op op, const Frag<T, N> &a) {
   static_assert(N % R == 0, "reduce: R must divide N");
   constexpr int L = N / R;
   Frag<T, R> r;
@@ -211,15 +212,90 @@ TP_DEVICE Frag<T, R> reduce_rows(Op op, const Frag<T, N> &a) {
   }
   return r;
 }
+
+/// Folds one piece of R rows into the per-row accumulator: the piece's tree,
+/// then acc = op(acc, piece); the first piece (first == true) starts it.
+template <int R, class Op, class T, int N>
+TP_DEVICE void fold_piece(Op op, Frag<T, R> &acc, const Frag<T, N> &piece,
+                          bool first) {
+  Frag<T, R> p = reduce_piece<R>(op, piece);
+#pragma unroll
+  for (int row = 0; row < R; ++row)
+    acc.v[row] = first ? p.v[row] : op(acc.v[row], p.v[row]);
+}
+
+/// Per-row reduction of R rows of N / R elements each, in pieces of P
+/// columns: a tree within each piece, the pieces folded left to right. A
+/// row streamed P columns at a time (fold_max/fold_sum) reduces in exactly
+/// this order, so the result does not depend on whether the tile was held
+/// whole or streamed.
+template <int R, int P, class Op, class T, int N>
+TP_DEVICE Frag<T, R> reduce_rows(Op op, const Frag<T, N> &a) {
+  static_assert(N % R == 0, "reduce: R must divide N");
+  constexpr int L = N / R;
+  constexpr int W = (P > 0 && P < L && L % P == 0) ? P : L;
+  Frag<T, R> acc;
+#pragma unroll
+  for (int c = 0; c < L; c += W) {
+    Frag<T, R * W> piece;
+#pragma unroll
+    for (int row = 0; row < R; ++row)
+#pragma unroll
+      for (int i = 0; i < W; ++i)
+        piece.v[row * W + i] = a.v[row * L + c + i];
+    fold_piece<R>(op, acc, piece, c == 0);
+  }
+  return acc;
+}
 } // namespace detail
 
-template <int R, class T, int N>
+/// Row maximum / sum of R rows, reduced in pieces of P columns (P = 0: the
+/// whole row as one tree); see detail::reduce_rows.
+template <int R, int P = 0, class T, int N>
 TP_DEVICE Frag<T, R> reduce_max(const Frag<T, N> &a) {
-  return detail::reduce_rows<R>(detail::MaxOp{}, a);
+  return detail::reduce_rows<R, P>(detail::MaxOp{}, a);
+}
+template <int R, int P = 0, class T, int N>
+TP_DEVICE Frag<T, R> reduce_sum(const Frag<T, N> &a) {
+  return detail::reduce_rows<R, P>(detail::ArithOp<detail::Arith::Add>{}, a);
+}
+
+//===----------------------------------------------------------------------===//
+// Column pieces of a row (streamed tiles, one row per thread)
+//===----------------------------------------------------------------------===//
+
+/// Columns [c, c + W) of a thread's row of N elements. A fragment held in
+/// registers is read only in fully unrolled passes, where c is a constant:
+/// a variable index would put the fragment in local memory.
+template <int W, class T, int N>
+TP_DEVICE Frag<T, W> cols(const Frag<T, N> &f, int64_t c) {
+  static_assert(N % W == 0, "a row is whole pieces");
+  Frag<T, W> r;
+#pragma unroll
+  for (int i = 0; i < W; ++i)
+    r.v[i] = f.v[c + i];
+  return r;
+}
+
+/// Writes columns [c, c + W) of a row held whole.
+template <int W, class T, int N>
+TP_DEVICE void put_cols(Frag<T, N> &f, int64_t c, const Frag<T, W> &piece) {
+  static_assert(N % W == 0, "a row is whole pieces");
+#pragma unroll
+  for (int i = 0; i < W; ++i)
+    f.v[c + i] = piece.v[i];
+}
+
+/// A streamed row reduction: folds the piece at column c into acc (the
+/// piece at column 0 starts it), as reduce_max/reduce_sum with P = W do.
+template <int R, class T, int N>
+TP_DEVICE void fold_max(Frag<T, R> &acc, const Frag<T, N> &piece, int64_t c) {
+  detail::fold_piece<R>(detail::MaxOp{}, acc, piece, c == 0);
 }
 template <int R, class T, int N>
-TP_DEVICE Frag<T, R> reduce_sum(const Frag<T, N> &a) {
-  return detail::reduce_rows<R>(detail::ArithOp<detail::Arith::Add>{}, a);
+TP_DEVICE void fold_sum(Frag<T, R> &acc, const Frag<T, N> &piece, int64_t c) {
+  detail::fold_piece<R>(detail::ArithOp<detail::Arith::Add>{}, acc, piece,
+                        c == 0);
 }
 
 template <class T, int N> TP_DEVICE Frag<T, N> splat(T value) {

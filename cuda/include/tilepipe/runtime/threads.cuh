@@ -54,6 +54,38 @@ TP_DEVICE void smem_store(uint32_t saddr, const Frag<T, N> &f,
     ptx::st_shared<V>(base + i, p + i);
 }
 
+/// Columns [c, c + W) of the thread's row of a C-wide row-major tile: one
+/// piece of a streamed tile (docs/cuda.md, "Register tiles in pieces").
+template <int C, int W, class T>
+TP_DEVICE Frag<T, W> smem_load_cols(uint32_t saddr, int64_t c,
+                                    int threadInAgent) {
+  constexpr int kBytes = static_cast<int>(W * sizeof(T));
+  constexpr int V = detail::vec_bytes<kBytes>();
+  Frag<T, W> f;
+  unsigned char *p = reinterpret_cast<unsigned char *>(&f);
+  uint32_t base = saddr + static_cast<uint32_t>(
+                              (static_cast<int64_t>(threadInAgent) * C + c) *
+                              static_cast<int64_t>(sizeof(T)));
+#pragma unroll
+  for (int i = 0; i < kBytes; i += V)
+    ptx::ld_shared<V>(base + i, p + i);
+  return f;
+}
+
+template <int C, int W, class T>
+TP_DEVICE void smem_store_cols(uint32_t saddr, int64_t c, const Frag<T, W> &f,
+                               int threadInAgent) {
+  constexpr int kBytes = static_cast<int>(W * sizeof(T));
+  constexpr int V = detail::vec_bytes<kBytes>();
+  const unsigned char *p = reinterpret_cast<const unsigned char *>(&f);
+  uint32_t base = saddr + static_cast<uint32_t>(
+                              (static_cast<int64_t>(threadInAgent) * C + c) *
+                              static_cast<int64_t>(sizeof(T)));
+#pragma unroll
+  for (int i = 0; i < kBytes; i += V)
+    ptx::st_shared<V>(base + i, p + i);
+}
+
 /// A register tile passed to the kernel in global memory (row-major): the
 /// thread's N elements are its rows, contiguous from row threadInAgent * RPT.
 template <int C, class T, int N>

@@ -3,7 +3,8 @@
 // tcgen05.ld/st move one row per thread (.32x32b: lane = row, column =
 // 32-bit word) in chunks of at most 32 words per instruction, so that one
 // instruction's registers fit beside everything else live (a 128-thread
-// agent of a 512-thread kernel has 128 registers).
+// agent of a 512-thread kernel has 128 registers). Wide rows are streamed
+// in column pieces (tmem_load_cols / tmem_store_cols) rather than held.
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,28 +124,22 @@ TP_DEVICE void tmem_store(uint32_t taddr, const Frag<T, N> &f,
 #endif
 }
 
-/// An epilogue's tmem_load -> cvt -> smem_store of one C-wide row per
-/// thread, 32 columns at a time, so that the row never has to fit in the
-/// thread's registers at once. The tile is row-major (a DenseTile) in SMEM.
-template <int C, class TIn, class TOut>
-TP_DEVICE void tmem_cvt_smem_store(uint32_t taddr, uint32_t saddr,
-                                   int threadInAgent TP_LOC) {
-  constexpr int kPiece = 32;
-  static_assert(C % kPiece == 0, "rows move in 32-column pieces");
-  static_assert((kPiece * sizeof(TIn)) % 4 == 0, "whole TMEM columns");
-#pragma unroll 1
-  for (int c0 = 0; c0 < C; c0 += kPiece) {
-    Frag<TIn, kPiece> in = tmem_load<kPiece, TIn, kPiece>(
-        taddr + static_cast<uint32_t>(c0 * sizeof(TIn) / 4),
-        threadInAgent TP_LOC_FWD);
-    Frag<TOut, kPiece> out = cvt<TOut>(in);
-    uint32_t row = saddr + static_cast<uint32_t>(
-                               (threadInAgent * C + c0) * sizeof(TOut));
-    auto *dst = static_cast<TOut *>(ptx::shared_to_generic(row));
-#pragma unroll
-    for (int i = 0; i < kPiece; ++i)
-      dst[i] = out.v[i];
-  }
+/// Columns [c, c + W) of the thread's row: one piece of a streamed tile
+/// (docs/cuda.md, "Register tiles in pieces"). Includes tcgen05.wait::ld.
+template <int W, class T>
+TP_DEVICE Frag<T, W> tmem_load_cols(uint32_t taddr, int64_t c,
+                                    int threadInAgent TP_LOC) {
+  return tmem_load<W, T, W>(taddr + static_cast<uint32_t>(c * sizeof(T) / 4),
+                            threadInAgent TP_LOC_FWD);
+}
+
+/// Writes columns [c, c + W) of the thread's row; the caller orders it with
+/// tcgen05_wait_st().
+template <int W, class T>
+TP_DEVICE void tmem_store_cols(uint32_t taddr, int64_t c, const Frag<T, W> &f,
+                               int threadInAgent TP_LOC) {
+  tmem_store<W, T, W>(taddr + static_cast<uint32_t>(c * sizeof(T) / 4), f,
+                      threadInAgent TP_LOC_FWD);
 }
 
 } // namespace tp

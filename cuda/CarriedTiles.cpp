@@ -1,0 +1,322 @@
+//===- CarriedTiles.cpp - fewer register tiles across loop back edges -----===//
+
+#include "cuda/CarriedTiles.h"
+#include "cuda/TileHomes.h"
+
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+namespace {
+
+bool isTile(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return tensor && tensor.getRank() == 2;
+}
+
+int64_t tileBytes(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return tensor ? tensor.getNumElements() * tensor.getElementTypeBitWidth() / 8
+                : 0;
+}
+
+/// Ops whose result is a narrower function of one tile.
+bool isNarrowing(Operation *op) {
+  return isa<tileas::CvtOp, tileas::ReduceMaxOp, tileas::ReduceSumOp>(op) &&
+         op->getNumOperands() == 1 && op->getNumResults() == 1 &&
+         tileBytes(op->getResult(0).getType()) <
+             tileBytes(op->getOperand(0).getType());
+}
+
+bool isBinaryElementwise(Operation *op) {
+  return isa<tileas::AddOp, tileas::SubOp, tileas::MulOp, tileas::MaxOp,
+             arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::MaximumFOp>(
+             op) &&
+         op->getNumOperands() == 2 && op->getNumResults() == 1;
+}
+
+Operation *agentOf(Operation *op) {
+  if (auto agent = op->getParentOfType<tileas::AgentOp>())
+    return agent;
+  return op->getParentOfType<func::FuncOp>();
+}
+
+Operation *yieldOf(scf::ForOp loop) { return loop.getBody()->getTerminator(); }
+
+/// The same computation: op name, result types and inherent attributes
+/// (fastmath flags); where the schedule put it does not matter.
+bool sameComputation(Operation *a, Operation *b) {
+  return a->getName() == b->getName() &&
+         a->getResultTypes() == b->getResultTypes() &&
+         a->getPropertiesAsAttribute() == b->getPropertiesAsAttribute();
+}
+
+/// Replaces `loop` by a loop carrying `inits`. Old iter_arg i becomes new
+/// iter_arg keep[i] (-1: dropped; it must be unused, as must its result);
+/// the yield keeps the old operands of kept iter_args and yields each new
+/// iter_arg itself, for the caller to replace.
+scf::ForOp rebuild(scf::ForOp loop, ArrayRef<Value> inits,
+                   ArrayRef<int> keep) {
+  OpBuilder b(loop);
+  auto next = b.create<scf::ForOp>(loop.getLoc(), loop.getLowerBound(),
+                                   loop.getUpperBound(), loop.getStep(),
+                                   inits);
+  next->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Block *to = next.getBody(), *from = loop.getBody();
+  if (!to->empty())
+    to->getTerminator()->erase();
+  from->getArgument(0).replaceAllUsesWith(to->getArgument(0));
+  Operation *oldYield = from->getTerminator();
+  SmallVector<Value> yields(to->getArguments().drop_front());
+  for (auto [i, k] : llvm::enumerate(keep))
+    if (k >= 0) {
+      from->getArgument(i + 1).replaceAllUsesWith(to->getArgument(k + 1));
+      yields[k] = oldYield->getOperand(i);
+      loop.getResult(i).replaceAllUsesWith(next.getResult(k));
+    }
+  to->getOperations().splice(to->end(), from->getOperations());
+  oldYield->setOperands(yields);
+  loop.erase();
+  return next;
+}
+
+/// Clones `op` with operand i replaced by `operands[i]`, right after `after`
+/// when it is an op of `block` (before `fallback` otherwise).
+Value cloneWith(Operation *op, ValueRange operands, Value after,
+                Operation *fallback) {
+  OpBuilder b(fallback);
+  if (Operation *def = after ? after.getDefiningOp() : nullptr;
+      def && def->getBlock() == fallback->getBlock() &&
+      def->isBeforeInBlock(fallback))
+    b.setInsertionPointAfter(def);
+  Operation *copy = b.clone(*op);
+  copy->setOperands(operands);
+  return copy->getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// TMEM slots instead of tiles loaded from them
+//===----------------------------------------------------------------------===//
+
+/// No op after `load` in its block, up to `end` (excluded), may change the
+/// slot it read.
+bool keptAfter(tileas::TmemLoadOp load, Operation *end) {
+  TileHome home = homeOf(load.getSource());
+  if (!home.root || !home.pipe)
+    return false;
+  Operation *agent = agentOf(load);
+  for (Operation *op = load->getNextNode(); op && op != end;
+       op = op->getNextNode())
+    if (mayChange(op, home, agent))
+      return false;
+  return true;
+}
+
+bool carrySlot(scf::ForOp loop) {
+  for (unsigned i = 0; i < loop.getInitArgs().size(); ++i) {
+    Value init = loop.getInitArgs()[i];
+    Value next = yieldOf(loop)->getOperand(i);
+    auto first = init.getDefiningOp<tileas::TmemLoadOp>();
+    auto later = next.getDefiningOp<tileas::TmemLoadOp>();
+    if (!isTile(init.getType()) || !first || !later || !init.hasOneUse() ||
+        !next.hasOneUse() || first->getBlock() != loop->getBlock() ||
+        later->getBlock() != loop.getBody())
+      continue;
+    TileHome from = homeOf(first.getSource()), to = homeOf(later.getSource());
+    if (!from.root || from.root != to.root || from.pipe != to.pipe ||
+        !keptAfter(first, loop) || !keptAfter(later, yieldOf(loop)))
+      continue;
+    BlockArgument arg = loop.getRegionIterArg(i);
+    Value result = loop.getResult(i);
+    SmallVector<OpOperand *> argUses, resultUses;
+    for (OpOperand &use : arg.getUses())
+      argUses.push_back(&use);
+    for (OpOperand &use : result.getUses())
+      resultUses.push_back(&use);
+    Type slot = first.getSource().getType();
+    arg.setType(slot);
+    result.setType(slot);
+    OpBuilder b(loop.getBody(), loop.getBody()->begin());
+    Operation *reload = b.clone(*later);
+    reload->setOperand(0, arg);
+    for (OpOperand *use : argUses)
+      use->set(reload->getResult(0));
+    b.setInsertionPointAfter(loop);
+    Operation *after = b.clone(*later);
+    after->setOperand(0, result);
+    for (OpOperand *use : resultUses)
+      use->set(after->getResult(0));
+    loop.getInitArgsMutable()[i].assign(first.getSource());
+    yieldOf(loop)->setOperand(i, later.getSource());
+    first.erase();
+    later.erase();
+    return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// The recurrence combined where its operand is made
+//===----------------------------------------------------------------------===//
+
+bool combineAtProducer(scf::ForOp loop) {
+  unsigned n = loop.getInitArgs().size();
+  Operation *yield = yieldOf(loop);
+  for (unsigned ia = 0; ia < n; ++ia)
+    for (unsigned ie = 0; ie < n; ++ie) {
+      BlockArgument a = loop.getRegionIterArg(ia),
+                    e = loop.getRegionIterArg(ie);
+      if (ia == ie || !isTile(a.getType()) || a.getType() != e.getType() ||
+          !a.hasOneUse() || !e.hasOneUse())
+        continue;
+      Operation *combine = *a.getUsers().begin();
+      if (combine != *e.getUsers().begin() || !isBinaryElementwise(combine) ||
+          yield->getOperand(ia) != combine->getResult(0))
+        continue;
+      Value eNext = yield->getOperand(ie);
+      if (!eNext.getDefiningOp() ||
+          eNext.getDefiningOp()->getBlock() != loop.getBody())
+        continue;
+      // After the loop: nothing, or the same combination of the results.
+      Value ra = loop.getResult(ia), re = loop.getResult(ie);
+      Operation *after = nullptr;
+      if (!ra.use_empty() || !re.use_empty()) {
+        if (!ra.hasOneUse() || !re.hasOneUse())
+          continue;
+        after = *ra.getUsers().begin();
+        if (after != *re.getUsers().begin() ||
+            !sameComputation(after, combine) ||
+            (after->getOperand(0) == ra) != (combine->getOperand(0) == a))
+          continue;
+      }
+      // U's operands in U's order: a's position, then e's.
+      unsigned aPos = combine->getOperand(0) == a ? 0 : 1;
+      auto operandsFor = [&](Value av, Value ev) {
+        return aPos == 0 ? SmallVector<Value>{av, ev}
+                         : SmallVector<Value>{ev, av};
+      };
+      Value wInit =
+          cloneWith(combine,
+                    operandsFor(loop.getInitArgs()[ia], loop.getInitArgs()[ie]),
+                    Value(), loop);
+      SmallVector<Value> inits;
+      SmallVector<int> keep;
+      for (unsigned i = 0; i < n; ++i) {
+        keep.push_back(i == ia || i == ie ? -1 : int(inits.size()));
+        if (i != ia && i != ie)
+          inits.push_back(loop.getInitArgs()[i]);
+      }
+      // The dropped iter_args' only reader is `combine`: detach it first.
+      Value w0 = combine->getResult(0);
+      combine->setOperands(operandsFor(wInit, wInit));
+      if (after)
+        after->setOperands(operandsFor(wInit, wInit));
+      unsigned wIndex = inits.size();
+      inits.push_back(wInit);
+      scf::ForOp next = rebuild(loop, inits, keep);
+      Value w = next.getRegionIterArg(wIndex);
+      Operation *newYield = yieldOf(next);
+      Value wNext = cloneWith(combine, operandsFor(w, eNext), eNext, newYield);
+      w0.replaceAllUsesWith(w);
+      combine->erase();
+      newYield->setOperand(wIndex, wNext);
+      if (after) {
+        after->getResult(0).replaceAllUsesWith(next.getResult(wIndex));
+        after->erase();
+      }
+      return true;
+    }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Narrower forms
+//===----------------------------------------------------------------------===//
+
+bool carryNarrower(scf::ForOp loop) {
+  unsigned n = loop.getInitArgs().size();
+  for (unsigned i = 0; i < n; ++i) {
+    BlockArgument arg = loop.getRegionIterArg(i);
+    Value next = yieldOf(loop)->getOperand(i);
+    if (!isTile(arg.getType()) || !next.getDefiningOp() ||
+        next.getDefiningOp()->getBlock() != loop.getBody())
+      continue;
+    // The forms, one per op name and result type, from both readers.
+    SmallVector<Operation *> forms;
+    auto formOf = [&](Operation *op) -> int {
+      for (auto [k, f] : llvm::enumerate(forms))
+        if (sameComputation(f, op))
+          return int(k);
+      return -1;
+    };
+    bool ok = true;
+    for (Value v : {Value(arg), Value(loop.getResult(i))})
+      for (Operation *user : v.getUsers()) {
+        ok &= isNarrowing(user);
+        if (ok && formOf(user) < 0)
+          forms.push_back(user);
+      }
+    int64_t narrow = 0;
+    for (Operation *f : forms)
+      narrow += tileBytes(f->getResult(0).getType());
+    if (!ok || forms.empty() || narrow >= tileBytes(arg.getType()))
+      continue;
+    SmallVector<Value> inits;
+    SmallVector<int> keep;
+    for (unsigned j = 0; j < n; ++j) {
+      keep.push_back(j == i ? -1 : int(inits.size()));
+      if (j != i)
+        inits.push_back(loop.getInitArgs()[j]);
+    }
+    unsigned first = inits.size();
+    Value init = loop.getInitArgs()[i];
+    for (Operation *f : forms)
+      inits.push_back(cloneWith(f, init, init, loop));
+    // Detach the readers of the dropped iter_arg and its result.
+    SmallVector<std::pair<Operation *, int>> body, after;
+    for (Operation *user : llvm::to_vector(arg.getUsers()))
+      body.push_back({user, formOf(user)});
+    for (Operation *user : llvm::to_vector(loop.getResult(i).getUsers()))
+      after.push_back({user, formOf(user)});
+    for (auto [user, k] : llvm::concat<std::pair<Operation *, int>>(body, after))
+      user->setOperand(0, inits[first + k]);
+    scf::ForOp nextLoop = rebuild(loop, inits, keep);
+    Operation *yield = yieldOf(nextLoop);
+    for (auto [k, f] : llvm::enumerate(forms))
+      yield->setOperand(first + k, cloneWith(f, next, next, yield));
+    for (auto [user, k] : body) {
+      user->getResult(0).replaceAllUsesWith(
+          nextLoop.getRegionIterArg(first + k));
+      user->erase();
+    }
+    for (auto [user, k] : after) {
+      user->getResult(0).replaceAllUsesWith(nextLoop.getResult(first + k));
+      user->erase();
+    }
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+void cuda::shrinkCarriedTiles(func::FuncOp func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      if (carrySlot(loop) || combineAtProducer(loop) || carryNarrower(loop)) {
+        changed = true;
+        break; // The loop was replaced: walk again.
+      }
+  }
+}

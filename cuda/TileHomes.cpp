@@ -1,0 +1,205 @@
+//===- TileHomes.cpp - where a TMEM or SMEM tile lives, and who changes it ===//
+
+#include "cuda/TileHomes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+namespace {
+
+tileas::PipeCreateOp rootPipe(tileas::PipeCreateOp pipe) {
+  while (pipe) {
+    Value up = pipe.getShares() ? pipe.getShares() : pipe.getAliases();
+    auto parent = up ? up.getDefiningOp<tileas::PipeCreateOp>() : nullptr;
+    if (!parent)
+      break;
+    pipe = parent;
+  }
+  return pipe;
+}
+
+Operation *rootOf(Value tile, llvm::SmallPtrSetImpl<Value> &seen);
+
+/// A value carried by a loop or returned by a branch lies where all the
+/// values that reach it lie, or nowhere known.
+Operation *agreeing(ArrayRef<Value> values,
+                    llvm::SmallPtrSetImpl<Value> &seen) {
+  Operation *root = nullptr;
+  for (Value v : values) {
+    Operation *r = rootOf(v, seen);
+    if (!r || (root && r != root))
+      return nullptr;
+    root = r;
+  }
+  return root;
+}
+
+Operation *rootOf(Value tile, llvm::SmallPtrSetImpl<Value> &seen) {
+  if (!seen.insert(tile).second)
+    return nullptr;
+  if (auto arg = dyn_cast<BlockArgument>(tile)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return nullptr;
+    unsigned i = arg.getArgNumber() - 1;
+    return agreeing({loop.getInitArgs()[i],
+                     loop.getBody()->getTerminator()->getOperand(i)},
+                    seen);
+  }
+  Operation *def = tile.getDefiningOp();
+  if (auto loop = dyn_cast<scf::ForOp>(def)) {
+    unsigned i = cast<OpResult>(tile).getResultNumber();
+    return agreeing({loop.getInitArgs()[i],
+                     loop.getBody()->getTerminator()->getOperand(i)},
+                    seen);
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(def)) {
+    unsigned i = cast<OpResult>(tile).getResultNumber();
+    SmallVector<Value> values;
+    for (Region *r : {&branch.getThenRegion(), &branch.getElseRegion()})
+      if (!r->empty())
+        values.push_back(r->front().getTerminator()->getOperand(i));
+    return agreeing(values, seen);
+  }
+  if (isa<tileas::PipeConsumerWaitOp, tileas::PipeProducerAcquireOp>(def))
+    return rootPipe(def->getOperand(0).getDefiningOp<tileas::PipeCreateOp>());
+  if (isa<tileas::AllocTmemOp, tileas::AllocSmemOp>(def))
+    return def;
+  if (auto load = dyn_cast<tileas::TmaLoadOp>(def))
+    return load.getDst() ? rootOf(load.getDst(), seen) : def;
+  if (auto store = dyn_cast<tileas::TmemStoreOp>(def))
+    return store.getDst() ? rootOf(store.getDst(), seen) : def;
+  if (auto store = dyn_cast<tileas::SmemStoreOp>(def))
+    // Without `into`, the layout may overlay pipe slots (a staged epilogue).
+    return store.getDst() ? rootOf(store.getDst(), seen) : nullptr;
+  if (auto copy = dyn_cast<tileas::TmemCopyOp>(def))
+    return copy.getDst() ? rootOf(copy.getDst(), seen) : def;
+  if (auto mma = dyn_cast<tileas::UmmaOp>(def))
+    return rootOf(mma.getAcc(), seen);
+  if (auto copy = dyn_cast<tileas::CpAsyncOp>(def))
+    return copy.getDst() ? rootOf(copy.getDst(), seen) : def;
+  return nullptr;
+}
+
+/// The value an op writes in TMEM or SMEM, or null when it writes none.
+Value written(Operation *op) {
+  if (auto s = dyn_cast<tileas::TmemStoreOp>(op))
+    return s.getResult();
+  if (auto s = dyn_cast<tileas::SmemStoreOp>(op))
+    return s.getResult();
+  if (auto mma = dyn_cast<tileas::UmmaOp>(op))
+    return mma.getResult();
+  if (auto copy = dyn_cast<tileas::TmemCopyOp>(op))
+    return copy.getResult();
+  if (auto load = dyn_cast<tileas::TmaLoadOp>(op))
+    return load.getResult();
+  if (auto copy = dyn_cast<tileas::CpAsyncOp>(op))
+    return copy.getResult();
+  return {};
+}
+
+/// The agent keeps slots of `pipe` past its own release until it commits
+/// a pipe that aliases or shares `pipe` (mayChange's comment says why).
+bool keptPastRelease(tileas::PipeCreateOp pipe, Operation *agent) {
+  for (Operation *user : pipe.getResult().getUsers()) {
+    auto other = dyn_cast<tileas::PipeCreateOp>(user);
+    if (!other)
+      continue;
+    bool alias = other.getAliases() == pipe.getResult();
+    bool shares = other.getShares() == pipe.getResult() &&
+                  sharesWaitsFirst(pipe, other);
+    if (!alias && !shares)
+      continue;
+    for (Operation *u : other.getResult().getUsers())
+      if (isa<tileas::PipeProducerCommitOp>(u) && agent->isAncestor(u))
+        return true;
+  }
+  return false;
+}
+
+bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
+  if (auto release = dyn_cast<tileas::PipeConsumerReleaseOp>(op)) {
+    auto pipe = release.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+    if (!home.root || !pipe)
+      return true;
+    if (rootPipe(pipe) != home.root)
+      return false;
+    return !(pipe == home.pipe && keptPastRelease(pipe, agent));
+  }
+  if (auto commit = dyn_cast<tileas::PipeProducerCommitOp>(op)) {
+    auto pipe = commit.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+    return !home.root || !pipe || rootPipe(pipe) == home.root;
+  }
+  Value dst = written(op);
+  if (!dst || isa<tileas::TmemType>(dst.getType()) != home.tmem)
+    return false;
+  TileHome other = homeOf(dst);
+  return !home.root || !other.root || other.root == home.root;
+}
+
+} // namespace
+
+TileHome cuda::homeOf(Value tile) {
+  TileHome home;
+  home.tmem = isa<tileas::TmemType>(tile.getType());
+  llvm::SmallPtrSet<Value, 8> seen;
+  home.root = rootOf(tile, seen);
+  if (auto wait = tile.getDefiningOp<tileas::PipeConsumerWaitOp>())
+    home.pipe = wait.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+  else if (auto arg = dyn_cast<BlockArgument>(tile)) {
+    // A slot carried by a loop (CarriedTiles.h): the pipe both ends wait on.
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (loop && arg.getArgNumber() > 0) {
+      unsigned i = arg.getArgNumber() - 1;
+      auto init =
+          loop.getInitArgs()[i].getDefiningOp<tileas::PipeConsumerWaitOp>();
+      auto next = loop.getBody()
+                      ->getTerminator()
+                      ->getOperand(i)
+                      .getDefiningOp<tileas::PipeConsumerWaitOp>();
+      if (init && next && init.getPipe() == next.getPipe())
+        home.pipe = init.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+    }
+  }
+  return home;
+}
+
+bool cuda::mayChange(Operation *op, const TileHome &home, Operation *agent) {
+  bool changes = false;
+  op->walk([&](Operation *inner) {
+    if (changesOne(inner, home, agent)) {
+      changes = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return changes;
+}
+
+bool cuda::sharesWaitsFirst(tileas::PipeCreateOp pipe,
+                            tileas::PipeCreateOp sharing) {
+  for (Operation *user : pipe.getResult().getUsers()) {
+    auto acquire = dyn_cast<tileas::PipeProducerAcquireOp>(user);
+    if (!acquire)
+      continue;
+    for (Operation *writer : acquire.getResult().getUsers()) {
+      if (isa<tileas::PipeProducerCommitOp>(writer))
+        continue; // Published without a write (an empty accumulator).
+      if (!isa<tileas::UmmaOp>(writer))
+        return false; // A writer this check does not follow.
+      bool waited = false;
+      for (Operation *before = writer->getPrevNode(); before && !waited;
+           before = before->getPrevNode())
+        if (auto wait = dyn_cast<tileas::PipeConsumerWaitOp>(before))
+          waited = wait.getPipe() == sharing.getResult();
+      if (!waited)
+        return false;
+    }
+  }
+  return true;
+}

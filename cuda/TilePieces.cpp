@@ -1,0 +1,179 @@
+//===- TilePieces.cpp - one pass over a register tile's column pieces ------===//
+
+#include "cuda/TilePieces.h"
+
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+namespace {
+
+void collect(PieceNode *node, llvm::SmallPtrSetImpl<PieceNode *> &seen,
+             std::vector<PieceNode *> &out) {
+  if (!seen.insert(node).second)
+    return;
+  out.push_back(node);
+  for (PieceNode *operand : node->operands)
+    collect(operand, seen, out);
+}
+
+std::vector<PieceNode *> nodesUnder(PieceNode *node) {
+  llvm::SmallPtrSet<PieceNode *, 16> seen;
+  std::vector<PieceNode *> out;
+  collect(node, seen, out);
+  return out;
+}
+
+class PassEmitter {
+public:
+  PassEmitter(OpBuilder &b, Location loc, Value tid, int64_t cols,
+              int64_t width)
+      : b(b), loc(loc), ctx(b.getContext()), tid(tid), cols(cols),
+        width(width) {}
+
+  void emit(MutableArrayRef<PieceSink> sinks);
+
+private:
+  OpBuilder &b;
+  Location loc;
+  MLIRContext *ctx;
+  Value tid, c;
+  int64_t cols, width;
+  DenseMap<PieceNode *, Value> pieces; ///< This trip's value of each node.
+
+  Type frag(StringRef elem, int64_t n) {
+    return emitc::OpaqueType::get(
+        ctx, llvm::formatv("tp::Frag<{0}, {1}>", elem, n).str());
+  }
+  Value literal(Type type, const Twine &text) {
+    return b.create<emitc::LiteralOp>(loc, type, text.str());
+  }
+  Value i64(int64_t v) { return literal(b.getI64Type(), Twine(v)); }
+  Value call(Type result, StringRef callee, ValueRange operands,
+             ArrayRef<std::string> templateArgs) {
+    SmallVector<Attribute> targs;
+    for (const std::string &t : templateArgs)
+      targs.push_back(emitc::OpaqueAttr::get(ctx, t));
+    auto op = b.create<emitc::CallOpaqueOp>(
+        loc, result ? TypeRange(result) : TypeRange(), callee, operands,
+        ArrayAttr(), targs.empty() ? ArrayAttr() : b.getArrayAttr(targs));
+    return result ? op.getResult(0) : Value();
+  }
+  Value piece(PieceNode *node);
+};
+
+Value PassEmitter::piece(PieceNode *node) {
+  if (Value v = pieces.lookup(node))
+    return v;
+  std::string w = std::to_string(width);
+  Value v;
+  switch (node->kind) {
+  case PieceNode::Kind::Tmem:
+    v = call(frag(node->elem, width), "tp::tmem_load_cols",
+             {node->value, c, tid}, {w, node->elem});
+    break;
+  case PieceNode::Kind::Smem:
+    v = call(frag(node->elem, width), "tp::smem_load_cols",
+             {node->value, c, tid}, {std::to_string(node->cols), w, node->elem});
+    break;
+  case PieceNode::Kind::Whole:
+    v = call(frag(node->elem, width), "tp::cols", {node->value, c}, {w});
+    break;
+  case PieceNode::Kind::Row:
+    v = node->value; // Broadcast by the elementwise functions.
+    break;
+  case PieceNode::Kind::Call: {
+    SmallVector<Value> operands;
+    for (PieceNode *operand : node->operands)
+      operands.push_back(piece(operand));
+    v = call(frag(node->elem, width), node->callee, operands,
+             node->templateArgs);
+    break;
+  }
+  }
+  pieces[node] = v;
+  return v;
+}
+
+void PassEmitter::emit(MutableArrayRef<PieceSink> sinks) {
+  bool unroll = false;
+  for (PieceSink &sink : sinks) {
+    unroll |= sink.kind == PieceSink::Kind::Whole || readsWhole(sink.node);
+    // Results are declared before the loop; each trip writes its piece.
+    switch (sink.kind) {
+    case PieceSink::Kind::Max:
+    case PieceSink::Kind::Sum:
+      sink.result = b.create<emitc::VariableOp>(
+          loc, frag(sink.node->elem, sink.rows),
+          emitc::OpaqueAttr::get(ctx, ""));
+      break;
+    case PieceSink::Kind::Whole:
+      sink.result = b.create<emitc::VariableOp>(
+          loc, frag(sink.node->elem, cols), emitc::OpaqueAttr::get(ctx, ""));
+      break;
+    default:
+      break;
+    }
+  }
+  b.create<emitc::VerbatimOp>(loc, unroll ? "#pragma unroll"
+                                          : "#pragma unroll 1");
+  auto loop = b.create<emitc::ForOp>(loc, i64(0), i64(cols), i64(width));
+  OpBuilder::InsertionGuard guard(b);
+  Block &body = loop.getRegion().front();
+  if (body.empty() || !body.back().hasTrait<OpTrait::IsTerminator>()) {
+    b.setInsertionPointToEnd(&body);
+    b.create<emitc::YieldOp>(loc);
+  }
+  b.setInsertionPoint(&body.back());
+  c = loop.getInductionVar();
+  std::string w = std::to_string(width);
+  for (PieceSink &sink : sinks) {
+    Value v = piece(sink.node);
+    switch (sink.kind) {
+    case PieceSink::Kind::Max:
+    case PieceSink::Kind::Sum:
+      call(Type(),
+           sink.kind == PieceSink::Kind::Max ? "tp::fold_max" : "tp::fold_sum",
+           {sink.result, v, c}, {std::to_string(sink.rows)});
+      break;
+    case PieceSink::Kind::TmemStore:
+      call(Type(), "tp::tmem_store_cols", {sink.dst, c, v, tid},
+           {w, sink.node->elem});
+      break;
+    case PieceSink::Kind::SmemStore:
+      call(Type(), "tp::smem_store_cols", {sink.dst, c, v, tid},
+           {std::to_string(cols), w, sink.node->elem});
+      break;
+    case PieceSink::Kind::Whole:
+      call(Type(), "tp::put_cols", {sink.result, c, v}, {});
+      break;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<PieceNode *> cuda::sourcesOf(PieceNode *node) {
+  std::vector<PieceNode *> out;
+  for (PieceNode *n : nodesUnder(node))
+    if (n->kind == PieceNode::Kind::Tmem || n->kind == PieceNode::Kind::Smem)
+      out.push_back(n);
+  return out;
+}
+
+bool cuda::readsWhole(PieceNode *node) {
+  return llvm::any_of(nodesUnder(node), [](PieceNode *n) {
+    return n->kind == PieceNode::Kind::Whole;
+  });
+}
+
+void cuda::emitPass(OpBuilder &b, Location loc, Value tid, int64_t cols,
+                    int64_t width, MutableArrayRef<PieceSink> sinks) {
+  PassEmitter(b, loc, tid, cols, width).emit(sinks);
+}

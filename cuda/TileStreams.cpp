@@ -1,0 +1,505 @@
+//===- TileStreams.cpp - register tiles evaluated in column pieces --------===//
+
+#include "cuda/TileStreams.h"
+#include "cuda/CudaTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+int64_t cuda::pieceWidth(int regs) { return regs >= 128 ? 32 : 16; }
+
+namespace {
+
+/// The runtime's elementwise function for `op`, or "" when `op` is not one.
+std::string elementwiseCallee(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      .Case<tileas::AddOp, arith::AddFOp>([](auto) { return "tp::add"; })
+      .Case<tileas::SubOp, arith::SubFOp>([](auto) { return "tp::sub"; })
+      .Case<tileas::MulOp, arith::MulFOp>([](auto) { return "tp::mul"; })
+      .Case<tileas::MaxOp, arith::MaximumFOp>([](auto) { return "tp::max"; })
+      .Case<tileas::Exp2Op, math::Exp2Op>([](auto) { return "tp::exp2"; })
+      .Case<tileas::FmaOp>([](auto) { return "tp::fma"; })
+      .Case<tileas::CvtOp>([](auto) { return "tp::cvt"; })
+      .Default([](Operation *) { return ""; });
+}
+
+bool isReduction(Operation *op) {
+  return isa<tileas::ReduceMaxOp, tileas::ReduceSumOp>(op);
+}
+
+/// Nodes that evaluate something per piece (not a broadcast or a slice).
+llvm::SmallPtrSet<PieceNode *, 16> computedNodes(PieceNode *node) {
+  llvm::SmallPtrSet<PieceNode *, 16> out;
+  SmallVector<PieceNode *> work = {node};
+  while (!work.empty()) {
+    PieceNode *n = work.pop_back_val();
+    if (n->kind == PieceNode::Kind::Row || n->kind == PieceNode::Kind::Whole ||
+        !out.insert(n).second)
+      continue;
+    llvm::append_range(work, n->operands);
+  }
+  return out;
+}
+
+bool share(PieceNode *a, PieceNode *b) {
+  auto in = computedNodes(a);
+  return llvm::any_of(computedNodes(b),
+                      [&](PieceNode *n) { return in.contains(n); });
+}
+
+} // namespace
+
+void TileStreams::beginAgent(Operation *agentScope, Value agentTid,
+                             int agentThreads, int regs) {
+  active = true;
+  scope = agentScope;
+  tid = agentTid;
+  threads = agentThreads;
+  pieceWidth_ = pieceWidth(regs);
+  streamed.clear();
+  pending.clear();
+  inSection = false;
+  sectionValues.clear();
+}
+
+PieceNode *TileStreams::make(PieceNode node) {
+  arena.push_back(std::make_unique<PieceNode>(std::move(node)));
+  return arena.back().get();
+}
+
+/// A tile streams when each thread holds one row (tcgen05.ld lanes are
+/// rows), wider than one piece and made of whole pieces.
+bool TileStreams::streamable(Type type) const {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() != 2 || tensor.getShape()[0] != threads)
+    return false;
+  int64_t cols = tensor.getShape()[1];
+  Type elem = tensor.getElementType();
+  std::string name = cudaElementName(elem);
+  return cols > pieceWidth_ && cols % pieceWidth_ == 0 && !name.empty() &&
+         !elem.isUnsignedInteger(8) && elem.getIntOrFloatBitWidth() <= 32 &&
+         (pieceWidth_ * elem.getIntOrFloatBitWidth()) % 32 == 0;
+}
+
+/// What an operand of a streamed op contributes to each piece.
+PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
+  if (PieceNode *node = nodeOf(v))
+    return node;
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  Type elemType = tensor ? tensor.getElementType() : v.getType();
+  PieceNode node;
+  node.elem = cudaElementName(elemType);
+  node.kind = PieceNode::Kind::Row;
+  MLIRContext *ctx = b.getContext();
+  // One value for every row: tp::splat<T, 1>(x).
+  auto splat = [&](Value x) {
+    return b
+        .create<emitc::CallOpaqueOp>(
+            loc,
+            emitc::OpaqueType::get(
+                ctx, llvm::formatv("tp::Frag<{0}, 1>", node.elem).str()),
+            "tp::splat", ValueRange{x}, ArrayAttr(),
+            b.getArrayAttr({emitc::OpaqueAttr::get(ctx, node.elem),
+                            emitc::OpaqueAttr::get(ctx, "1")}))
+        .getResult(0);
+  };
+  if (!tensor) { // A scalar (fma's b).
+    node.value = splat(host.lookup(loc, v));
+    return make(std::move(node));
+  }
+  if (tensor.getRank() == 2 && tensor.getShape()[1] == cols) {
+    // A splat constant is one value per row too; any other tile of the
+    // same shape is held whole (a loop-carried accumulator).
+    DenseElementsAttr dense;
+    if (auto cst = v.getDefiningOp<arith::ConstantOp>())
+      dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    if (dense && dense.isSplat() && elemType.isF32()) {
+      APInt bits = dense.getSplatValue<APFloat>().bitcastToAPInt();
+      node.value = splat(b.create<emitc::LiteralOp>(
+          loc, emitc::OpaqueType::get(ctx, node.elem),
+          llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue())
+              .str()));
+      return make(std::move(node));
+    }
+    node.kind = PieceNode::Kind::Whole;
+    node.cols = cols;
+  }
+  // A per-row vector (rank 1) broadcasts as it is.
+  node.value = host.lookup(loc, v);
+  return make(std::move(node));
+}
+
+bool TileStreams::live(Value v) const {
+  return llvm::any_of(v.getUsers(),
+                      [&](Operation *user) { return !done.contains(user); });
+}
+
+/// The TMEM column a tile starts at, when the layout fixes it: a slot of a
+/// single-slot pipe, a buffer of its own, a slot carried by a loop.
+std::optional<int64_t> TileStreams::startColumn(Value tile) const {
+  if (auto arg = dyn_cast<BlockArgument>(tile)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return std::nullopt;
+    unsigned i = arg.getArgNumber() - 1;
+    std::optional<int64_t> a = startColumn(loop.getInitArgs()[i]);
+    std::optional<int64_t> b =
+        startColumn(loop.getBody()->getTerminator()->getOperand(i));
+    return a == b ? a : std::nullopt;
+  }
+  Operation *def = tile.getDefiningOp();
+  if (isa<tileas::PipeConsumerWaitOp, tileas::PipeProducerAcquireOp>(def)) {
+    auto it = layout.pipeIds.find(def->getOperand(0).getDefiningOp());
+    if (it == layout.pipeIds.end())
+      return std::nullopt;
+    const PipeLayout &p = layout.pipes[it->second];
+    if (p.depth == 1)
+      return p.tmemColumn;
+    return std::nullopt;
+  }
+  if (auto it = layout.tmemBuffers.find(tile); it != layout.tmemBuffers.end())
+    return it->second;
+  return std::nullopt;
+}
+
+/// A store of `node` may write over what `node` reads when each piece is
+/// written no further than the columns read so far: the same first column,
+/// and elements no wider than those read (FA4's O rescaled in place).
+bool TileStreams::storesInPlace(Operation *store, PieceNode *node) const {
+  Value dst = store->getResult(0);
+  TileHome to = homeOf(dst);
+  auto elemBits = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementTypeBitWidth();
+  };
+  for (PieceNode *src : sourcesOf(node)) {
+    if (src->home.tmem != to.tmem)
+      continue;
+    if (src->home.root && to.root && src->home.root != to.root)
+      continue;
+    if (!to.tmem)
+      return false;
+    Value written = store->getNumOperands() > 1 ? store->getOperand(1) : dst;
+    std::optional<int64_t> a = startColumn(src->tile), b = startColumn(written);
+    if (!a || a != b || elemBits(store->getOperand(0)) > elemBits(src->tile))
+      return false;
+  }
+  return true;
+}
+
+bool TileStreams::changedBy(Operation *op, PieceNode *node,
+                            PieceNode *inPlace) const {
+  if (inPlace && share(node, inPlace))
+    return false;
+  return llvm::any_of(sourcesOf(node), [&](PieceNode *src) {
+    return mayChange(op, src->home, scope);
+  });
+}
+
+void TileStreams::before(Operation *op) {
+  if (!active)
+    return;
+  SmallVector<Value> values;
+  SmallVector<size_t> reductions;
+  if (isa<tileas::MutexLockOp>(op)) {
+    inSection = true;
+    sectionValues.clear();
+    return;
+  }
+  if (isa<tileas::MutexUnlockOp>(op)) {
+    // The schedule put these inside the critical section: evaluate them
+    // there.
+    for (auto [v, node] : streamed)
+      if (sectionValues.contains(v) && live(v))
+        values.push_back(v);
+    for (auto [i, p] : llvm::enumerate(pending))
+      if (sectionValues.contains(p.result) && live(p.result))
+        reductions.push_back(i);
+    inSection = false;
+    sectionValues.clear();
+    evaluateNow(op, values, reductions);
+    return;
+  }
+  // A region reads what was streamed outside it: evaluate it here, not in
+  // the region (which may run it many times, or not at all).
+  auto readInside = [&](Value v) {
+    return op->getNumRegions() &&
+           llvm::any_of(v.getUsers(), [&](Operation *user) {
+             return op->isProperAncestor(user);
+           });
+  };
+  PieceNode *inPlace = nullptr;
+  if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op))
+    if (PieceNode *node = nodeOf(op->getOperand(0));
+        node && storesInPlace(op, node))
+      inPlace = node;
+  // What `op` changes and nothing reads later is forgotten; what is read
+  // later is evaluated now.
+  SmallVector<Value> stale;
+  for (auto [v, node] : streamed) {
+    bool changed = changedBy(op, node, inPlace);
+    if ((changed || readInside(v)) && live(v))
+      values.push_back(v);
+    else if (changed)
+      stale.push_back(v);
+  }
+  for (Value v : stale)
+    streamed.erase(v);
+  llvm::erase_if(pending, [&](Pending &p) {
+    return !live(p.result) && changedBy(op, p.node, inPlace);
+  });
+  for (auto [i, p] : llvm::enumerate(pending))
+    if (changedBy(op, p.node, inPlace) || readInside(p.result))
+      reductions.push_back(i);
+  evaluateNow(op, values, reductions);
+}
+
+bool TileStreams::take(Operation *op) {
+  if (!active || op->getNumResults() != 1)
+    return false;
+  Location loc = op->getLoc();
+  Value result = op->getResult(0);
+  auto record = [&](PieceNode *node) {
+    streamed[result] = node;
+    if (inSection)
+      sectionValues.insert(result);
+    return true;
+  };
+  if (isa<tileas::TmemLoadOp, tileas::SmemLoadOp>(op)) {
+    if (!streamable(result.getType()))
+      return false;
+    auto tensor = cast<RankedTensorType>(result.getType());
+    PieceNode node;
+    node.kind = isa<tileas::TmemLoadOp>(op) ? PieceNode::Kind::Tmem
+                                            : PieceNode::Kind::Smem;
+    node.elem = cudaElementName(tensor.getElementType());
+    node.cols = tensor.getShape()[1];
+    node.tile = op->getOperand(0);
+    node.home = homeOf(node.tile);
+    node.value = host.lookup(loc, node.tile);
+    return record(make(std::move(node)));
+  }
+  if (isReduction(op)) {
+    PieceNode *node = nodeOf(op->getOperand(0));
+    if (!node)
+      return false;
+    auto r = cast<RankedTensorType>(result.getType());
+    int64_t rows = r.getRank() ? r.getShape()[0] / threads : 1;
+    pending.push_back(
+        {result, node, isa<tileas::ReduceMaxOp>(op), std::max<int64_t>(1, rows)});
+    if (inSection)
+      sectionValues.insert(result);
+    return true;
+  }
+  if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)) {
+    PieceNode *node = nodeOf(op->getOperand(0));
+    if (!node || !storesInPlace(op, node))
+      return false;
+    // The pending reductions of the same expression come along: each piece
+    // is computed once for all of them.
+    SmallVector<size_t> along;
+    for (auto [i, p] : llvm::enumerate(pending))
+      if (share(p.node, node) && p.node->cols == node->cols)
+        along.push_back(i);
+    PieceSink store{isa<tileas::TmemStoreOp>(op) ? PieceSink::Kind::TmemStore
+                                                 : PieceSink::Kind::SmemStore,
+                    node};
+    store.dst = host.storeAddress(op);
+    runPass(loc, {}, along, {store});
+    host.bind(result, store.dst);
+    // What it wrote over is gone; everything live was evaluated before.
+    SmallVector<Value> stale;
+    for (auto [v, n] : streamed)
+      if (changedBy(op, n, nullptr))
+        stale.push_back(v);
+    for (Value v : stale)
+      streamed.erase(v);
+    llvm::erase_if(pending,
+                   [&](Pending &p) { return changedBy(op, p.node, nullptr); });
+    return true;
+  }
+  std::string callee = elementwiseCallee(op);
+  if (callee.empty() || !streamable(result.getType()) ||
+      llvm::none_of(op->getOperands(), [&](Value v) { return nodeOf(v); }))
+    return false;
+  auto tensor = cast<RankedTensorType>(result.getType());
+  PieceNode node;
+  node.kind = PieceNode::Kind::Call;
+  node.elem = cudaElementName(tensor.getElementType());
+  node.cols = tensor.getShape()[1];
+  node.callee = callee;
+  if (isa<tileas::CvtOp>(op))
+    node.templateArgs = {node.elem};
+  for (Value v : op->getOperands())
+    node.operands.push_back(operandNode(loc, v, node.cols));
+  return record(make(std::move(node)));
+}
+
+Value TileStreams::evaluate(Location loc, Value v) {
+  if (!active)
+    return {};
+  if (PieceNode *node = nodeOf(v)) {
+    SmallVector<size_t> along;
+    for (auto [i, p] : llvm::enumerate(pending))
+      if (share(p.node, node) && p.node->cols == node->cols)
+        along.push_back(i);
+    Value keep = v;
+    runPass(loc, {keep}, along, {});
+    return host.lookup(loc, v);
+  }
+  for (auto [i, p] : llvm::enumerate(pending))
+    if (p.result == v) {
+      SmallVector<size_t> along = {i};
+      for (auto [j, q] : llvm::enumerate(pending))
+        if (j != i && share(q.node, p.node) && q.node->cols == p.node->cols)
+          along.push_back(j);
+      runPass(loc, {}, along, {});
+      return host.lookup(loc, v);
+    }
+  return {};
+}
+
+/// Whether `user`, an op of `at`'s block after `at`, can be emitted at
+/// `at` instead: a pure op on tiles whose operands all exist at `at`, with
+/// no mutex op in between (the schedule's critical sections stay).
+bool TileStreams::canRunNow(Operation *user, Operation *at,
+                            const llvm::DenseSet<Value> &coming) const {
+  if (done.contains(user) || user->getBlock() != at->getBlock() ||
+      !at->isBeforeInBlock(user) || user->getNumResults() != 1)
+    return false;
+  bool reduction = isReduction(user);
+  if (!reduction && (elementwiseCallee(user).empty() ||
+                     !streamable(user->getResult(0).getType())))
+    return false;
+  for (Operation *o = at->getNextNode(); o != user; o = o->getNextNode())
+    if (isa<tileas::MutexLockOp, tileas::MutexUnlockOp>(o))
+      return false;
+  return llvm::all_of(user->getOperands(), [&](Value v) {
+    if (coming.contains(v) || nodeOf(v))
+      return true;
+    Operation *def = v.getDefiningOp();
+    return !def || done.contains(def) || def->getBlock() != at->getBlock();
+  });
+}
+
+/// Evaluates `values` (streamed, still read later) and the pending
+/// `reductions` at `at`, before it runs. A value is first pushed forward
+/// through its readers when all of them can run now and what they make
+/// takes no more registers than it (see the file comment).
+void TileStreams::evaluateNow(Operation *at, ArrayRef<Value> values,
+                              ArrayRef<size_t> reductions) {
+  if (values.empty() && reductions.empty())
+    return;
+  auto words = [&](Value v) -> int64_t {
+    auto t = cast<RankedTensorType>(v.getType());
+    return t.getNumElements() * t.getElementTypeBitWidth() / 32 / threads;
+  };
+  llvm::DenseSet<Value> coming(values.begin(), values.end());
+  SmallVector<Value> work(values.begin(), values.end()), whole;
+  SmallVector<Value> newReductions;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    SmallVector<Operation *> users;
+    for (Operation *user : v.getUsers())
+      if (!done.contains(user) && !llvm::is_contained(users, user))
+        users.push_back(user);
+    int64_t after = 0;
+    bool all = !users.empty();
+    for (Operation *user : users) {
+      all &= canRunNow(user, at, coming);
+      if (all)
+        after += words(user->getResult(0));
+    }
+    if (!all || after > words(v)) {
+      whole.push_back(v);
+      continue;
+    }
+    llvm::sort(users, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    OpBuilder::InsertionGuard guard(b);
+    for (Operation *user : users) {
+      take(user);
+      done.insert(user);
+      Value r = user->getResult(0);
+      if (isReduction(user)) {
+        if (live(r))
+          newReductions.push_back(r);
+      } else if (live(r)) {
+        coming.insert(r);
+        work.push_back(r);
+      }
+    }
+  }
+  SmallVector<size_t> all(reductions.begin(), reductions.end());
+  for (auto [i, p] : llvm::enumerate(pending))
+    if (llvm::is_contained(newReductions, p.result))
+      all.push_back(i);
+  runPass(at->getLoc(), whole, all, {});
+}
+
+/// One pass per row width: the values made whole, the reductions folded,
+/// the stores written; then their C++ values are bound.
+void TileStreams::runPass(Location loc, ArrayRef<Value> whole,
+                          ArrayRef<size_t> reductions,
+                          ArrayRef<PieceSink> stores) {
+  struct Item {
+    PieceSink sink;
+    Value value; ///< The IR value the sink's result stands for.
+  };
+  llvm::MapVector<int64_t, SmallVector<Item>> byCols;
+  for (Value v : whole) {
+    PieceNode *node = nodeOf(v);
+    byCols[node->cols].push_back({{PieceSink::Kind::Whole, node}, v});
+  }
+  for (size_t i : reductions) {
+    const Pending &p = pending[i];
+    PieceSink sink{p.max ? PieceSink::Kind::Max : PieceSink::Kind::Sum,
+                   p.node};
+    sink.rows = p.rows;
+    byCols[p.node->cols].push_back({sink, p.result});
+  }
+  for (const PieceSink &s : stores)
+    byCols[s.node->cols].push_back({s, Value()});
+  for (auto &[cols, items] : byCols) {
+    SmallVector<PieceSink> sinks;
+    for (Item &item : items)
+      sinks.push_back(item.sink);
+    emitPass(b, loc, tid, cols, pieceWidth_, sinks);
+    for (auto [item, sink] : llvm::zip(items, sinks))
+      if (item.value)
+        host.bind(item.value, sink.result);
+  }
+  for (Value v : whole)
+    streamed.erase(v);
+  SmallVector<size_t> sorted(reductions.begin(), reductions.end());
+  llvm::sort(sorted);
+  for (size_t i : llvm::reverse(sorted))
+    pending.erase(pending.begin() + i);
+}
+
+void TileStreams::endBlock(Block *block) {
+  if (!active)
+    return;
+  auto inside = [&](Value v) {
+    return block->getParent()->isAncestor(v.getParentRegion());
+  };
+  SmallVector<Value> gone;
+  for (auto [v, node] : streamed)
+    if (inside(v))
+      gone.push_back(v);
+  for (Value v : gone)
+    streamed.erase(v);
+  llvm::erase_if(pending, [&](Pending &p) { return inside(p.result); });
+  if (!block->empty() && block->back().hasTrait<OpTrait::IsTerminator>())
+    done.insert(&block->back());
+}
