@@ -121,8 +121,11 @@ void PassEmitter::emit(MutableArrayRef<PieceSink> sinks) {
       break;
     }
   }
-  b.create<emitc::VerbatimOp>(loc, unroll ? "#pragma unroll"
-                                          : "#pragma unroll 1");
+  // The comment takes the semicolon the C++ emitter puts after an op in a
+  // nested block: a statement between the pragma and its loop would void it.
+  b.create<emitc::VerbatimOp>(
+      loc, unroll ? "#pragma unroll // registers: constant piece columns"
+                  : "#pragma unroll 1 // one piece per trip");
   auto loop = b.create<emitc::ForOp>(loc, i64(0), i64(cols), i64(width));
   OpBuilder::InsertionGuard guard(b);
   Block &body = loop.getRegion().front();

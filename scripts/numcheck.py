@@ -58,6 +58,10 @@ SEEDED_BUGS = {
     # A slot is released by a plain arrive when the MMA is issued, not by
     # tcgen05.commit when it has read the slot.
     "early-release": (".cu", r"tp::umma_arrive\((S\.empty\d+)", r"tp::mbar_arrive(\1"),
+    # Two epilogue tiles staged over the drained slots at the same bytes: the
+    # second is written while the first one's TMA store may still read.
+    "overlay-same-offset": (".cu", r"tp::smem_addr\((S\.pipe\d+) \+ \d+\)",
+                            r"tp::smem_addr(\1)"),
 }
 
 

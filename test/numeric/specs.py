@@ -709,3 +709,78 @@ class AttentionHd64(Attention):
 
 SPECS["fa4_hd64"] = AttentionHd64("test/lit/cuda/Inputs/fa4-hd64.mlir", 256,
                                   False, 3)
+
+for _name in ["fa4_plain", "fa4_hd64", "gemm_two_outputs"]:
+    SPECS[_name + "_peeled"] = peeled(SPECS[_name])
+
+
+# Register tiles handed between warp groups through the SMEM pipes the
+# materializer makes (docs/stage-code.md; issue 21).
+SPECS["fa4_correction_alpha"] = Attention(
+    "test/lit/materialize/Inputs/fa4-correction-alpha.mlir", 256, False, 3)
+
+
+class WarpGroupRowmax:
+    """test/lit/materialize/Inputs/warp-group-rowmax.mlir: CTA x holds Q rows
+    128 x .. 128 x + 127; S_j = Q K_j^T per key block j < n (K rows 128 j ..
+    128 j + 127), m_j = the row maximum of S_j, M_j = max(M_{j-1}, m_j) with
+    M_{-1} = 0. Outputs, per row: M = M_{n-1} (0 when n = 0), sum = sum_j
+    m_j, runsum = sum_j M_j."""
+
+    mlir = "test/lit/materialize/Inputs/warp-group-rowmax.mlir"
+    tile, head, depth = 128, 128, 6
+    # Elementwise bounds. S is a float32 sum of 128 exact bf16 products:
+    # |dS| <= 128 * 2^-24 * T with T = sum_d |q_d k_d|, and a maximum is off
+    # by at most the largest error of its terms; each float32 addition of a
+    # sum adds 2^-24 of the partial sum. Doubled for room.
+    tolerance = {"M": "bound", "sum": "bound", "runsum": "bound"}
+
+    def problems(self, quick=False):
+        d = self.depth
+        # (query rows, n): trips 0, 1, 2, depth, depth + 1, 64; several CTAs;
+        # query rows a multiple of the tile and not.
+        probs = [(128, 0), (256, 1), (200, 2), (128, d), (300, d + 1)]
+        if not quick:
+            probs.append((128, 64))
+        return probs
+
+    def describe(self, p):
+        return f"Sq={p[0]} Sk={128 * p[1]} trips={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (math.ceil(p[0] / self.tile), 1, 1)
+
+    def inputs(self, rng, p):
+        return {"Q": uniform_bf16(rng, (p[0], self.head)),
+                "K": uniform_bf16(rng, (128 * p[1], self.head))}
+
+    def scalars(self, p):
+        return {"nKV": p[1]}
+
+    def outputs(self, p):
+        return {"M": (p[0],), "sum": (p[0],), "runsum": (p[0],)}
+
+    def reference(self, inputs, p):
+        sq, n = p
+        q = inputs["Q"].astype(np.float64)
+        k = inputs["K"].astype(np.float64)
+        m_run, total, run = np.zeros(sq), np.zeros(sq), np.zeros(sq)
+        d_run, d_total, d_sum = np.zeros(sq), np.zeros(sq), np.zeros(sq)
+        for j in range(n):
+            kj = k[128 * j:128 * (j + 1)]
+            err = 128 * U32 * (np.abs(q) @ np.abs(kj).T).max(axis=1)
+            mx = (q @ kj.T).max(axis=1)
+            total += mx
+            d_total += err + U32 * np.abs(total)
+            m_run = np.maximum(m_run, mx)
+            d_run = np.maximum(d_run, err)
+            run += m_run
+            d_sum += d_run + U32 * np.abs(run)
+        return {"M": (m_run, 2 * d_run + 1e-6), "sum": (total, 2 * d_total + 1e-6),
+                "runsum": (run, 2 * d_sum + 1e-6)}
+
+
+SPECS["warp_group_rowmax"] = WarpGroupRowmax()
+
+for _name in ["fa4_correction_alpha", "warp_group_rowmax"]:
+    SPECS[_name + "_peeled"] = peeled(SPECS[_name])

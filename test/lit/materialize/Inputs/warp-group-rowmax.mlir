@@ -5,14 +5,16 @@
 // sums m_j (read in its own iteration) and M_{j-1} (the running maximum of
 // the iteration before: carried across iterations and agents). Neither
 // value is stored to shared memory by hand: the materializer hands both to
-// the correction warp group through SMEM pipes. After the loop the three
-// results (M from group 0, the two sums from group 1) are stored with TMA.
+// the correction warp group through SMEM pipes. After the loop group 0
+// stores M, and the correction warp group stores the sum of the m_j and
+// that of the M_j (M_{N-1} plus the sum of the M_{j-1}: it reads M from the
+// pipe iteration N that no iteration reads).
 func.func @warp_group_rowmax(%descQ: !tileas.tma_desc<128x128xbf16> {tileas.name = "Q"},
                              %descK: !tileas.tma_desc<128x128xbf16> {tileas.name = "K"},
                              %nKV: index {tileas.name = "nKV"},
                              %descM: !tileas.tma_desc<128xf32> {tileas.name = "M"},
                              %descSum: !tileas.tma_desc<128xf32> {tileas.name = "sum"},
-                             %descPrev: !tileas.tma_desc<128xf32> {tileas.name = "prev"}) {
+                             %descRun: !tileas.tma_desc<128xf32> {tileas.name = "runsum"}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
@@ -37,7 +39,8 @@ func.func @warp_group_rowmax(%descQ: !tileas.tma_desc<128x128xbf16> {tileas.name
   tileas.tma_store %sm, %descM[%qRow] : !tileas.smem<128xf32>, !tileas.tma_desc<128xf32>
   %ss = tileas.smem_store %r#1 : tensor<128xf32> -> !tileas.smem<128xf32>
   tileas.tma_store %ss, %descSum[%qRow] : !tileas.smem<128xf32>, !tileas.tma_desc<128xf32>
-  %sp = tileas.smem_store %r#2 : tensor<128xf32> -> !tileas.smem<128xf32>
-  tileas.tma_store %sp, %descPrev[%qRow] : !tileas.smem<128xf32>, !tileas.tma_desc<128xf32>
+  %run = tileas.add %r#2, %r#0 : tensor<128xf32>, tensor<128xf32>
+  %sp = tileas.smem_store %run : tensor<128xf32> -> !tileas.smem<128xf32>
+  tileas.tma_store %sp, %descRun[%qRow] : !tileas.smem<128xf32>, !tileas.tma_desc<128xf32>
   return
 }
