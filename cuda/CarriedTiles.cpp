@@ -102,6 +102,37 @@ Value cloneWith(Operation *op, ValueRange operands, Value after,
 }
 
 //===----------------------------------------------------------------------===//
+// One iter_arg per value
+//===----------------------------------------------------------------------===//
+
+/// Two iter_args with the same initial and yielded values are one value (the
+/// stage code carries a tile once for the loop's result and once for its
+/// next iteration). Merged before the others, so that no rewrite pays for a
+/// copy that costs nothing.
+bool mergeDuplicates(scf::ForOp loop) {
+  unsigned n = loop.getInitArgs().size();
+  Operation *yield = yieldOf(loop);
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = i + 1; j < n; ++j) {
+      if (loop.getInitArgs()[i] != loop.getInitArgs()[j] ||
+          yield->getOperand(i) != yield->getOperand(j))
+        continue;
+      loop.getRegionIterArg(j).replaceAllUsesWith(loop.getRegionIterArg(i));
+      loop.getResult(j).replaceAllUsesWith(loop.getResult(i));
+      SmallVector<Value> inits;
+      SmallVector<int> keep;
+      for (unsigned k = 0; k < n; ++k) {
+        keep.push_back(k == j ? -1 : int(inits.size()));
+        if (k != j)
+          inits.push_back(loop.getInitArgs()[k]);
+      }
+      rebuild(loop, inits, keep);
+      return true;
+    }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
 // TMEM slots instead of tiles loaded from them
 //===----------------------------------------------------------------------===//
 
@@ -314,7 +345,8 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      if (carrySlot(loop) || combineAtProducer(loop) || carryNarrower(loop)) {
+      if (mergeDuplicates(loop) || carrySlot(loop) ||
+          combineAtProducer(loop) || carryNarrower(loop)) {
         changed = true;
         break; // The loop was replaced: walk again.
       }

@@ -74,6 +74,8 @@ private:
   DenseMap<Value, Value> agentValues;
   /// Register tiles evaluated in column pieces (TileStreams.h).
   TileStreams streams;
+  emitc::FuncOp kernel;               ///< The kernel being built.
+  SmallVector<BlockArgument> passed; ///< Its parameters, in order.
   /// The current agent's lock count per mbarrier mutex.
   DenseMap<Operation *, Value> mutexLocks;
   /// The current agent's written-slot masks of accumulators that start
@@ -152,6 +154,8 @@ private:
   LogicalResult emitTmaLoad(tileas::TmaLoadOp load, Value dst, Value bars,
                             int64_t depth, Value k, int64_t id);
   LogicalResult emitPrologue();
+  LogicalResult finish(LogicalResult agents);
+  void pinWide(Operation *op, ValueRange operands);
   Value storeAddress(Operation *store);
 
   const PipeLayout &pipeOf(Value pipe) {
@@ -446,6 +450,7 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
                              .Default([](Operation *) { return ""; });
   if (!tileCallee.empty()) {
     if (isa<RankedTensorType>(op->getResult(0).getType())) {
+      pinWide(op, operands);
       map[op->getResult(0)] = call(*type, tileCallee, operands);
       return success();
     }
@@ -1023,6 +1028,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     FailureOr<Type> type = convert(loc, op->getResult(0).getType());
     if (failed(type))
       return failure();
+    pinWide(op, operands);
     std::string name = op->getName().stripDialect().str();
     std::vector<std::string> targs;
     if (isa<tileas::CvtOp>(op))
@@ -1038,6 +1044,15 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
   }
   return emitError(op->getLoc())
          << "'" << op->getName() << "' is not translated to CUDA yet";
+}
+
+/// Math on a register tile held whole starts where the IR puts it: its
+/// operands wider than a piece are pinned there (tp::pin says why).
+void KernelEmitter::pinWide(Operation *op, ValueRange operands) {
+  for (auto [ir, cxx] : llvm::zip(op->getOperands(), operands))
+    if (auto t = dyn_cast<RankedTensorType>(ir.getType());
+        t && t.getRank() == 2 && t.getShape()[1] > streams.width())
+      callVoid("tp::pin", {cxx});
 }
 
 /// Where a tmem_store or smem_store writes: its `into` slot, else the
@@ -1184,7 +1199,6 @@ LogicalResult KernelEmitter::emit() {
   // are. An SMEM tile cannot be passed to a kernel: it says where its data
   // comes from with a TMA load in the prologue instead.
   SmallVector<Type> params;
-  SmallVector<BlockArgument> passed;
   for (BlockArgument arg : func.getArguments()) {
     Type t = arg.getType();
     if (auto smem = dyn_cast<tileas::SmemType>(t))
@@ -1219,7 +1233,7 @@ LogicalResult KernelEmitter::emit() {
     passed.push_back(arg);
   }
   b.create<emitc::VerbatimOp>(loc, smemStruct());
-  auto kernel =
+  kernel =
       b.create<emitc::FuncOp>(loc, layout.name, b.getFunctionType(params, {}));
   kernel.setSpecifiersAttr(b.getStrArrayAttr(
       {"__global__",
@@ -1289,56 +1303,106 @@ LogicalResult KernelEmitter::emit() {
 
   // setmaxnreg is warpgroup-wide (.sync.aligned): every warp of a group,
   // idle ones too, runs the same instruction before the roles split.
-  for (int g = 0; g < layout.warps / 4; ++g) {
-    int regs = 0;
-    for (const AgentLayout &a : layout.agents)
-      if (a.firstWarp / 4 == g && a.maxRegs) {
-        if (regs && regs != a.maxRegs)
-          return emitError(a.op->getLoc())
-                 << "agents sharing warpgroup " << g
-                 << " ask for different register counts";
-        regs = a.maxRegs;
-      }
-    if (!regs)
+  int groups = layout.warps / 4;
+  SmallVector<int> groupRegs(groups, 0);
+  for (const AgentLayout &a : layout.agents) {
+    int g = a.firstWarp / 4;
+    if (!a.maxRegs || g >= groups)
       continue;
-    auto ifOp = b.create<emitc::IfOp>(
-        loc, literal(i1(), llvm::formatv("(tp_warp / 4 == {0})", g).str()),
-        /*addThenBlock=*/true, /*addElseBlock=*/false);
-    OpBuilder::InsertionGuard inner(b);
-    enter(ifOp.getThenRegion());
-    callVoid(regs >= layout.launchRegs ? "tp::setmaxnreg_inc"
-                                       : "tp::setmaxnreg_dec",
-             {}, {std::to_string(regs)});
+    if (groupRegs[g] && groupRegs[g] != a.maxRegs)
+      return emitError(a.op->getLoc())
+             << "agents sharing warpgroup " << g
+             << " ask for different register counts";
+    groupRegs[g] = a.maxRegs;
   }
+  auto setmaxnreg = [&](int g) {
+    callVoid(groupRegs[g] >= layout.launchRegs ? "tp::setmaxnreg_inc"
+                                               : "tp::setmaxnreg_dec",
+             {}, {std::to_string(groupRegs[g])});
+  };
+  auto inWarps = [&](const Twine &cond) {
+    auto ifOp = b.create<emitc::IfOp>(loc, literal(i1(), "(" + cond + ")"),
+                                      /*addThenBlock=*/true,
+                                      /*addElseBlock=*/false);
+    enter(ifOp.getThenRegion());
+  };
 
   bool specialized = layout.agents.front().op != nullptr;
-  if (!specialized) {
-    if (failed(emitAgent(0, &func.getBody().front())))
+  if (!specialized)
+    return finish(emitAgent(0, &func.getBody().front()));
+  for (Operation &op : func.getBody().front()) {
+    if (isa<func::ReturnOp, tileas::AgentOp>(op) ||
+        layout.prologue.ops.contains(&op))
+      continue;
+    if (!isa<arith::ConstantOp, tileas::PipeCreateOp, tileas::MutexCreateOp,
+             tileas::AllocSmemOp, tileas::AllocTmemOp>(op))
+      return emitError(op.getLoc(),
+                       "only constants, storage, index arithmetic and TMA "
+                       "loads of whole tiles may sit outside the agents of "
+                       "a warp-specialized function (the prologue runs "
+                       "them once, before the roles split)");
+    if (failed(emitOp(&op)))
       return failure();
-  } else {
-    for (Operation &op : func.getBody().front()) {
-      if (isa<func::ReturnOp, tileas::AgentOp>(op) ||
-          layout.prologue.ops.contains(&op))
-        continue;
-      if (!isa<arith::ConstantOp, tileas::PipeCreateOp, tileas::MutexCreateOp,
-               tileas::AllocSmemOp, tileas::AllocTmemOp>(op))
-        return emitError(op.getLoc(),
-                         "only constants, storage, index arithmetic and TMA "
-                         "loads of whole tiles may sit outside the agents of "
-                         "a warp-specialized function (the prologue runs "
-                         "them once, before the roles split)");
-      if (failed(emitOp(&op)))
-        return failure();
-    }
+  }
+  auto emitAgents = [&](int g0, int g1) -> LogicalResult {
     for (auto [i, a] : llvm::enumerate(layout.agents))
-      if (failed(emitAgent(unsigned(i),
+      if (a.firstWarp / 4 >= g0 && a.firstWarp / 4 < g1 &&
+          failed(emitAgent(unsigned(i),
                            &cast<tileas::AgentOp>(a.op).getBody().front())))
         return failure();
+    return success();
+  };
+  if (llvm::all_of(groupRegs, [](int r) { return r == 0; }))
+    return finish(emitAgents(0, std::max(groups, 1)));
+  // The agents run inside their warpgroups' branch, after its setmaxnreg:
+  // ptxas then sees that code after a setmaxnreg.dec is the small agents'
+  // only, and allocates each branch within its own count. With the
+  // setmaxnreg in branches of their own, every agent lay on a path through
+  // the decrease, and the consumers spilled. Warpgroups an agent spans share
+  // one branch.
+  for (int g0 = 0; g0 < groups;) {
+    int g1 = g0 + 1;
+    for (bool grown = true; grown;) {
+      grown = false;
+      for (const AgentLayout &a : layout.agents)
+        if (a.firstWarp / 4 >= g0 && a.firstWarp / 4 < g1 &&
+            (a.firstWarp + a.warps + 3) / 4 > g1) {
+          g1 = (a.firstWarp + a.warps + 3) / 4;
+          grown = true;
+        }
+    }
+    OpBuilder::InsertionGuard guard(b);
+    inWarps(g1 == g0 + 1 ? llvm::formatv("tp_warp / 4 == {0}", g0).str()
+                         : llvm::formatv("tp_warp / 4 >= {0} && tp_warp / 4 < {1}",
+                                         g0, g1)
+                               .str());
+    for (int g = g0; g < g1; ++g) {
+      if (!groupRegs[g])
+        continue;
+      OpBuilder::InsertionGuard inner(b);
+      if (g1 - g0 > 1)
+        inWarps(llvm::formatv("tp_warp / 4 == {0}", g).str());
+      setmaxnreg(g);
+    }
+    if (failed(emitAgents(g0, g1)))
+      return failure();
+    g0 = g1;
   }
+  return finish(success());
+}
 
+/// The kernel's end: every thread meets, warp 0 frees the TMEM; then what
+/// follows the kernel (its sizes, the harness main).
+LogicalResult KernelEmitter::finish(LogicalResult agents) {
+  if (failed(agents))
+    return failure();
+  Location loc = func.getLoc();
+  // The TMEM base and the warp index are read again rather than kept: a
+  // value live across the agents' branches holds a register in each of
+  // them, the setmaxnreg-decreased ones included (ptxas spilled for one).
   std::string epi = "tp::tcgen05_before();\n__syncthreads();";
   if (layout.tmemAllocated)
-    epi += "\nif (tp_warp == 0) tp::tmem_dealloc(tp_tmem, " +
+    epi += "\nif (tp::warp_idx() == 0) tp::tmem_dealloc(S.tmem_base, " +
            std::to_string(layout.tmemAllocated) + ");";
   b.create<emitc::VerbatimOp>(loc, epi);
   b.create<emitc::ReturnOp>(loc, Value());

@@ -149,24 +149,33 @@ TileHome cuda::homeOf(Value tile) {
   home.tmem = isa<tileas::TmemType>(tile.getType());
   llvm::SmallPtrSet<Value, 8> seen;
   home.root = rootOf(tile, seen);
-  if (auto wait = tile.getDefiningOp<tileas::PipeConsumerWaitOp>())
+  if (auto wait = tile.getDefiningOp<tileas::PipeConsumerWaitOp>()) {
     home.pipe = wait.getPipe().getDefiningOp<tileas::PipeCreateOp>();
-  else if (auto arg = dyn_cast<BlockArgument>(tile)) {
+  } else if (auto ends = carriedEnds(tile)) {
     // A slot carried by a loop (CarriedTiles.h): the pipe both ends wait on.
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (loop && arg.getArgNumber() > 0) {
-      unsigned i = arg.getArgNumber() - 1;
-      auto init =
-          loop.getInitArgs()[i].getDefiningOp<tileas::PipeConsumerWaitOp>();
-      auto next = loop.getBody()
-                      ->getTerminator()
-                      ->getOperand(i)
-                      .getDefiningOp<tileas::PipeConsumerWaitOp>();
-      if (init && next && init.getPipe() == next.getPipe())
-        home.pipe = init.getPipe().getDefiningOp<tileas::PipeCreateOp>();
-    }
+    auto init = ends->first.getDefiningOp<tileas::PipeConsumerWaitOp>();
+    auto next = ends->second.getDefiningOp<tileas::PipeConsumerWaitOp>();
+    if (init && next && init.getPipe() == next.getPipe())
+      home.pipe = init.getPipe().getDefiningOp<tileas::PipeCreateOp>();
   }
   return home;
+}
+
+std::optional<std::pair<Value, Value>> cuda::carriedEnds(Value v) {
+  scf::ForOp loop;
+  unsigned i = 0;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return std::nullopt;
+    i = arg.getArgNumber() - 1;
+  } else if ((loop = v.getDefiningOp<scf::ForOp>())) {
+    i = cast<OpResult>(v).getResultNumber();
+  } else {
+    return std::nullopt;
+  }
+  return std::make_pair(Value(loop.getInitArgs()[i]),
+                        loop.getBody()->getTerminator()->getOperand(i));
 }
 
 bool cuda::mayChange(Operation *op, const TileHome &home, Operation *agent) {

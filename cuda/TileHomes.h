@@ -18,6 +18,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <optional>
+#include <utility>
+
 namespace tilepipe::cuda {
 
 /// The buffer a TMEM or SMEM tile value lies in.
@@ -34,6 +37,9 @@ struct TileHome {
 
 /// Where `tile` (a !tileas.tmem or !tileas.smem value) lies.
 TileHome homeOf(mlir::Value tile);
+
+/// For an scf.for iter_arg or result: its initial and its yielded value.
+std::optional<std::pair<mlir::Value, mlir::Value>> carriedEnds(mlir::Value v);
 
 /// Whether `op`, run by the agent `agent` (a tileas.agent, or the function
 /// of unspecialized code) after it read a tile at `home`, may change what

@@ -147,17 +147,13 @@ bool TileStreams::live(Value v) const {
 /// The TMEM column a tile starts at, when the layout fixes it: a slot of a
 /// single-slot pipe, a buffer of its own, a slot carried by a loop.
 std::optional<int64_t> TileStreams::startColumn(Value tile) const {
-  if (auto arg = dyn_cast<BlockArgument>(tile)) {
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg.getArgNumber() == 0)
-      return std::nullopt;
-    unsigned i = arg.getArgNumber() - 1;
-    std::optional<int64_t> a = startColumn(loop.getInitArgs()[i]);
-    std::optional<int64_t> b =
-        startColumn(loop.getBody()->getTerminator()->getOperand(i));
-    return a == b ? a : std::nullopt;
+  if (auto ends = carriedEnds(tile)) {
+    std::optional<int64_t> a = startColumn(ends->first);
+    return a == startColumn(ends->second) ? a : std::nullopt;
   }
   Operation *def = tile.getDefiningOp();
+  if (!def)
+    return std::nullopt;
   if (isa<tileas::PipeConsumerWaitOp, tileas::PipeProducerAcquireOp>(def)) {
     auto it = layout.pipeIds.find(def->getOperand(0).getDefiningOp());
     if (it == layout.pipeIds.end())
@@ -172,10 +168,19 @@ std::optional<int64_t> TileStreams::startColumn(Value tile) const {
   return std::nullopt;
 }
 
-/// A store of `node` may write over what `node` reads when each piece is
-/// written no further than the columns read so far: the same first column,
-/// and elements no wider than those read (FA4's O rescaled in place).
-bool TileStreams::storesInPlace(Operation *store, PieceNode *node) const {
+/// The streamed tile `store` writes, when it may be written over what it
+/// reads, in one pass: each piece is written no further than the columns
+/// read so far (the same first column, elements no wider than those read),
+/// and nothing else reads the tile afterwards. Null otherwise.
+PieceNode *TileStreams::storesInPlace(Operation *store) const {
+  if (!isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(store))
+    return nullptr;
+  Value stored = store->getOperand(0);
+  PieceNode *node = nodeOf(stored);
+  if (!node || llvm::any_of(stored.getUsers(), [&](Operation *user) {
+        return user != store && !done.contains(user);
+      }))
+    return nullptr;
   Value dst = store->getResult(0);
   TileHome to = homeOf(dst);
   auto elemBits = [](Value v) {
@@ -187,19 +192,16 @@ bool TileStreams::storesInPlace(Operation *store, PieceNode *node) const {
     if (src->home.root && to.root && src->home.root != to.root)
       continue;
     if (!to.tmem)
-      return false;
+      return nullptr;
     Value written = store->getNumOperands() > 1 ? store->getOperand(1) : dst;
     std::optional<int64_t> a = startColumn(src->tile), b = startColumn(written);
-    if (!a || a != b || elemBits(store->getOperand(0)) > elemBits(src->tile))
-      return false;
+    if (!a || a != b || elemBits(stored) > elemBits(src->tile))
+      return nullptr;
   }
-  return true;
+  return node;
 }
 
-bool TileStreams::changedBy(Operation *op, PieceNode *node,
-                            PieceNode *inPlace) const {
-  if (inPlace && share(node, inPlace))
-    return false;
+bool TileStreams::changedBy(Operation *op, PieceNode *node) const {
   return llvm::any_of(sourcesOf(node), [&](PieceNode *src) {
     return mayChange(op, src->home, scope);
   });
@@ -237,30 +239,36 @@ void TileStreams::before(Operation *op) {
              return op->isProperAncestor(user);
            });
   };
-  PieceNode *inPlace = nullptr;
-  if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op))
-    if (PieceNode *node = nodeOf(op->getOperand(0));
-        node && storesInPlace(op, node))
-      inPlace = node;
+  // A store of a streamed tile over the memory it reads (FA4's O rescaled
+  // in place) runs as the tile's pass: what shares its pieces is not
+  // evaluated before it, but pushed into it where it can be.
+  PieceNode *inPlace = storesInPlace(op);
   // What `op` changes and nothing reads later is forgotten; what is read
   // later is evaluated now.
-  SmallVector<Value> stale;
+  SmallVector<Value> stale, intoStore;
   for (auto [v, node] : streamed) {
-    bool changed = changedBy(op, node, inPlace);
-    if ((changed || readInside(v)) && live(v))
-      values.push_back(v);
+    bool changed = changedBy(op, node);
+    bool read = readInside(v);
+    if (inPlace && v == op->getOperand(0))
+      continue;
+    if ((changed || read) && live(v))
+      (inPlace && !read && share(node, inPlace) ? intoStore : values)
+          .push_back(v);
     else if (changed)
       stale.push_back(v);
   }
   for (Value v : stale)
     streamed.erase(v);
   llvm::erase_if(pending, [&](Pending &p) {
-    return !live(p.result) && changedBy(op, p.node, inPlace);
+    return !live(p.result) && changedBy(op, p.node);
   });
   for (auto [i, p] : llvm::enumerate(pending))
-    if (changedBy(op, p.node, inPlace) || readInside(p.result))
+    if (readInside(p.result) ||
+        (changedBy(op, p.node) &&
+         !(inPlace && share(p.node, inPlace))))
       reductions.push_back(i);
-  evaluateNow(op, values, reductions);
+  llvm::append_range(values, intoStore);
+  evaluateNow(op, values, reductions, inPlace);
 }
 
 bool TileStreams::take(Operation *op) {
@@ -301,8 +309,8 @@ bool TileStreams::take(Operation *op) {
     return true;
   }
   if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)) {
-    PieceNode *node = nodeOf(op->getOperand(0));
-    if (!node || !storesInPlace(op, node))
+    PieceNode *node = storesInPlace(op);
+    if (!node)
       return false;
     // The pending reductions of the same expression come along: each piece
     // is computed once for all of them.
@@ -319,17 +327,26 @@ bool TileStreams::take(Operation *op) {
     // What it wrote over is gone; everything live was evaluated before.
     SmallVector<Value> stale;
     for (auto [v, n] : streamed)
-      if (changedBy(op, n, nullptr))
+      if (changedBy(op, n))
         stale.push_back(v);
     for (Value v : stale)
       streamed.erase(v);
     llvm::erase_if(pending,
-                   [&](Pending &p) { return changedBy(op, p.node, nullptr); });
+                   [&](Pending &p) { return changedBy(op, p.node); });
     return true;
   }
   std::string callee = elementwiseCallee(op);
-  if (callee.empty() || !streamable(result.getType()) ||
-      llvm::none_of(op->getOperands(), [&](Value v) { return nodeOf(v); }))
+  if (callee.empty() || !streamable(result.getType()))
+    return false;
+  // Math on tiles held in registers streams only when nothing needs its
+  // result whole: it goes on to stores and reductions (the tile is written
+  // out piece by piece as it is made, FA4's and attention's last P). Made
+  // whole where the IR says otherwise: deferring it would keep its
+  // operands live across what comes between (attention's next S).
+  if (llvm::none_of(op->getOperands(), [&](Value v) { return nodeOf(v); }) &&
+      !(llvm::any_of(op->getOperands(),
+                     [&](Value v) { return streamable(v.getType()); }) &&
+        endsInSinks(result)))
     return false;
   auto tensor = cast<RankedTensorType>(result.getType());
   PieceNode node;
@@ -342,6 +359,24 @@ bool TileStreams::take(Operation *op) {
   for (Value v : op->getOperands())
     node.operands.push_back(operandNode(loc, v, node.cols));
   return record(make(std::move(node)));
+}
+
+/// Every reader of `v`, transitively through elementwise ops, is a store of
+/// it or a row reduction in `v`'s block.
+bool TileStreams::endsInSinks(Value v) const {
+  Block *block = v.getDefiningOp()->getBlock();
+  return !v.use_empty() && llvm::all_of(v.getUses(), [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (user->getBlock() != block || done.contains(user))
+      return false;
+    if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(user))
+      return use.getOperandNumber() == 0;
+    if (isReduction(user))
+      return true;
+    return !elementwiseCallee(user).empty() && user->getNumResults() == 1 &&
+           streamable(user->getResult(0).getType()) &&
+           endsInSinks(user->getResult(0));
+  });
 }
 
 Value TileStreams::evaluate(Location loc, Value v) {
@@ -396,7 +431,8 @@ bool TileStreams::canRunNow(Operation *user, Operation *at,
 /// through its readers when all of them can run now and what they make
 /// takes no more registers than it (see the file comment).
 void TileStreams::evaluateNow(Operation *at, ArrayRef<Value> values,
-                              ArrayRef<size_t> reductions) {
+                              ArrayRef<size_t> reductions,
+                              PieceNode *inPlace) {
   if (values.empty() && reductions.empty())
     return;
   auto words = [&](Value v) -> int64_t {
@@ -423,6 +459,13 @@ void TileStreams::evaluateNow(Operation *at, ArrayRef<Value> values,
       whole.push_back(v);
       continue;
     }
+    // Pushed into an in-place store, a value must not end up made whole
+    // first: only reductions may come of it.
+    if (inPlace && share(nodeOf(v), inPlace) &&
+        llvm::any_of(users, [](Operation *u) { return !isReduction(u); })) {
+      whole.push_back(v);
+      continue;
+    }
     llvm::sort(users, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     });
@@ -440,9 +483,11 @@ void TileStreams::evaluateNow(Operation *at, ArrayRef<Value> values,
       }
     }
   }
+  // Reductions of what an in-place store writes over wait for its pass.
   SmallVector<size_t> all(reductions.begin(), reductions.end());
   for (auto [i, p] : llvm::enumerate(pending))
-    if (llvm::is_contained(newReductions, p.result))
+    if (llvm::is_contained(newReductions, p.result) &&
+        !(inPlace && share(p.node, inPlace)))
       all.push_back(i);
   runPass(at->getLoc(), whole, all, {});
 }

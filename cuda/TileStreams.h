@@ -113,14 +113,15 @@ private:
   bool streamable(mlir::Type type) const;
   PieceNode *operandNode(mlir::Location loc, mlir::Value v, int64_t cols);
   bool live(mlir::Value v) const;
-  bool changedBy(mlir::Operation *op, PieceNode *node,
-                 PieceNode *inPlace) const;
+  bool endsInSinks(mlir::Value v) const;
+  bool changedBy(mlir::Operation *op, PieceNode *node) const;
   std::optional<int64_t> startColumn(mlir::Value tile) const;
-  bool storesInPlace(mlir::Operation *store, PieceNode *node) const;
+  PieceNode *storesInPlace(mlir::Operation *store) const;
   bool canRunNow(mlir::Operation *user, mlir::Operation *at,
                  const llvm::DenseSet<mlir::Value> &coming) const;
   void evaluateNow(mlir::Operation *at, llvm::ArrayRef<mlir::Value> values,
-                   llvm::ArrayRef<size_t> reductions);
+                   llvm::ArrayRef<size_t> reductions,
+                   PieceNode *inPlace = nullptr);
   void runPass(mlir::Location loc, llvm::ArrayRef<mlir::Value> whole,
                llvm::ArrayRef<size_t> reductions,
                llvm::ArrayRef<PieceSink> stores);

@@ -139,7 +139,10 @@ struct MaterializeSchedulePass
           functions[func.getOperation()].loops.push_back(loc);
         continue;
       }
-      if (codeMode == StageCodeMode::WarpSpecialized)
+      if (codeMode == StageCodeMode::WarpSpecialized && why == whyPeeled)
+        emitRemark(loc) << "loop not pipelined: " << why
+                        << "; it stays as it is";
+      else if (codeMode == StageCodeMode::WarpSpecialized)
         emitRemark(loc) << "loop not pipelined: it cannot be warp-specialized ("
                         << why << ") nor peeled (" << whyPeeled
                         << "); it stays as it is";

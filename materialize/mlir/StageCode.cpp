@@ -756,6 +756,15 @@ LogicalResult Emitter::analyze(std::string &why) {
             resultHost[k] = host;
         parts.push_back({std::move(ops), host});
       }
+      // Parts reading only accumulators of result pipes go to an agent
+      // running another part, rather than to warps of their own.
+      std::optional<unsigned> busy;
+      for (const Part &part : parts)
+        if (part.host && agents[*part.host].key.role == "simt" && !busy)
+          busy = part.host;
+      for (Part &part : parts)
+        if (!part.host)
+          part.host = busy;
     }
     int64_t bytes = planTransports(resultHost, transports, why);
     if (bytes < 0)

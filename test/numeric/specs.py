@@ -784,3 +784,5 @@ SPECS["warp_group_rowmax"] = WarpGroupRowmax()
 
 for _name in ["fa4_correction_alpha", "warp_group_rowmax"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
+SPECS["fa4_hd64_vt"] = AttentionHd64("test/lit/cuda/Inputs/fa4-hd64-vt.mlir",
+                                     256, True, 3)

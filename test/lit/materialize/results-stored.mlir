@@ -10,9 +10,11 @@
 // Results stored after the loop (issue 21, point 5): an accumulator the
 // MMAs leave in TMEM and a row sum a SIMT agent keeps in registers, both
 // stored with TMA. Warp-specialized, the code after the loop runs in the
-// agent holding the register result, which waits for the accumulator on
-// its one-slot result pipe (before, "the loop's results are read both from
-// registers of one agent and from tensor memory" left the loop as it was).
+// agent holding the register result: its part storing the row sum, and the
+// part storing the accumulator, which waits on its one-slot result pipe
+// (no epilogue warps of their own; before, "the loop's results are read
+// both from registers of one agent and from tensor memory" left the loop
+// as it was).
 // WS: %[[R:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma"}
 // WS: tileas.agent {{.*}}role = "load"
 // WS: tileas.agent {{.*}}role = "mma"
@@ -26,11 +28,11 @@
 // WS-NEXT: %[[C:[0-9]+]] = tileas.cvt %[[L]]
 // WS-NEXT: %[[S:[0-9]+]] = tileas.smem_store %[[C]]
 // WS-NEXT: tileas.tma_store %[[S]], %arg3
-// WS-NEXT: %[[SS:[0-9]+]] = tileas.smem_store %[[F]]#0 : tensor<128xf32>
-// WS-NEXT: tileas.tma_store %[[SS]], %arg4
 // WS-NEXT: tileas.fence "tcgen05_wait_ld"
 // WS-NEXT: tileas.fence "tcgen05_before"
 // WS: tileas.pipe.consumer_release %[[R]], %{{c0[_0-9]*}} {via = "arrive"}
+// WS-NEXT: %[[SS:[0-9]+]] = tileas.smem_store %[[F]]#0 : tensor<128xf32>
+// WS-NEXT: tileas.tma_store %[[SS]], %arg4
 // WS-NEXT: tileas.agent_yield
 // WS-NEXT: }
 // WS-NEXT: return

@@ -102,14 +102,14 @@ TEST(PlanSearch, AsWrittenWhenItFits) {
 }
 
 // S (128 columns) read by SIMT, P (64 columns) stored from it and read by
-// the tensor core, and 320 columns held outside the pipes: side by side
-// 512 + 64 > 512; P over S fits.
+// the tensor core, and 384 columns held outside the pipes: side by side
+// 384 + 128 + 64 = 576 > 512 (allocated as 1024); P over S fits in 512.
 TEST(PlanSearch, StoresOverTheTileItRead) {
   Fixture f({0, 100, 300, 400}, 1000,
             {Unit::UMMA, Unit::SIMT, Unit::SIMT, Unit::UMMA});
   f.input.values = {tile(0, BufferClass::TMEM, 128, {{1, 0}}),
                     tile(2, BufferClass::TMEM, 64, {{3, 0}})};
-  f.input.fixedTmemColumns = 320;
+  f.input.fixedTmemColumns = 384;
   PlanCandidates candidates;
   candidates.aliases = {{1, 0}};
   PlanChoice choice;

@@ -306,6 +306,24 @@ template <class T, int N> TP_DEVICE Frag<T, N> splat(T value) {
   return r;
 }
 
+/// Ties a fragment to this point of the program (no instruction): the
+/// math that reads it cannot be started above the waits and stores that
+/// precede it. ptxas otherwise moves a whole row's exp2 into an mbarrier
+/// wait to hide its latency, and the row it holds there early spills.
+template <class T, int N> TP_DEVICE void pin(Frag<T, N> &f) {
+#if defined(__CUDA_ARCH__)
+  constexpr int W = static_cast<int>((N * sizeof(T) + 3) / 4);
+  uint32_t w[W] = {};
+  __builtin_memcpy(w, &f, sizeof(f));
+#pragma unroll
+  for (int i = 0; i < W; ++i)
+    asm volatile("" : "+r"(w[i]));
+  __builtin_memcpy(&f, w, sizeof(f));
+#else
+  (void)f;
+#endif
+}
+
 TP_DEVICE float bits_f32(uint32_t x) {
   return __uint_as_float(x);
 }

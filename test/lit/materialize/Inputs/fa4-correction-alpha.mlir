@@ -1,11 +1,10 @@
-// examples/fa4_fwd.mlir without its hand-written statistics pipes, the
-// correction warp group computing alpha_t =
-// exp2(m_old - m_new) itself (issue 21): it reads softmax's new running
-// maximum m_new in its own iteration and the old one (the iter_arg) in the
-// next. The materializer hands m_new over through an SMEM pipe; the
-// correction warp group keeps the copy it loaded for the next iteration's
-// m_old, its pipe iteration 0 being the loop's initial value. Run by
-// test/lit/materialize/numeric-warp-groups.test.
+// examples/fa4_fwd.mlir without its hand-written statistics pipes: the
+// correction warp group computes alpha_t = exp2(m_old - m_new) itself
+// (issue 21), reading softmax's new running maximum m_new in its own
+// iteration and the old one (the iter_arg) in the next. The materializer
+// hands m_new over through an SMEM pipe; the correction warp group keeps the
+// copy it loaded for the next iteration's m_old (the loop's initial value
+// before the first). Run by test/lit/materialize/numeric-warp-groups.test.
 func.func @fa4_fwd(%descQ: !tileas.tma_desc<128x128xbf16> {tileas.name = "Q"},
                    %descK: !tileas.tma_desc<128x128xbf16> {tileas.name = "K"},
                    %descV: !tileas.tma_desc<128x128xbf16> {tileas.name = "V"},
