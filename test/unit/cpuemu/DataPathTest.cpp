@@ -418,8 +418,10 @@ TEST(Tma, Swizzle32And64B) {
 }
 
 TEST(Tma, OutOfBoundsZeroFillAndFullByteCount) {
-  // 5 x 6 f32 tensor; a 8 x 4 box at (-2, 3) covers columns -2..5 and rows
-  // 3..6: rows 5, 6 and columns -2, -1 are outside.
+  // 5 x 6 f32 tensor; a 8 x 4 box at (-4, 3) covers columns -4..3 and rows
+  // 3..6: rows 6 and columns -4..-1 are outside. (A negative inner
+  // coordinate of whole 16-byte units: -16 bytes. The H200 ran such loads
+  // and zero-filled them as here; -2 floats would fault, see below.)
   std::vector<float> g(6 * 8, 0); // row stride 32 bytes
   for (int r = 0; r < 6; ++r)
     for (int c = 0; c < 5; ++c)
@@ -427,11 +429,11 @@ TEST(Tma, OutOfBoundsZeroFillAndFullByteCount) {
   CUtensorMap map = encode2d(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.data(), 5, 6,
                              32, 8, 4, CU_TENSOR_MAP_SWIZZLE_NONE);
   SharedMem s;
-  int32_t at[2] = {-2, 3};
+  int32_t at[2] = {-4, 3};
   EXPECT_EQ(tma_load_tile(map, 2, at, s.smem, 0x80), 8u * 4u * 4u);
   for (int y = 0; y < 4; ++y)
     for (int x = 0; x < 8; ++x) {
-      int r = 3 + y, c = -2 + x;
+      int r = 3 + y, c = -4 + x;
       float want = (r < 6 && c >= 0 && c < 5) ? float(r * 10 + c + 1) : 0.0f;
       EXPECT_EQ(s.get<float>(0x80 + (y * 8 + x) * 4), want) << y << "," << x;
     }
@@ -444,10 +446,73 @@ TEST(Tma, OutOfBoundsZeroFillAndFullByteCount) {
   tma_store_tile(om, 2, at, s.smem, 0x200);
   for (int r = 0; r < 6; ++r)
     for (int c = 0; c < 8; ++c) {
-      bool stored = r >= 3 && c < 5;
-      float want = stored ? float(100 + (r - 3) * 8 + (c + 2)) : -1.0f;
+      bool stored = r >= 3 && c < 4;
+      float want = stored ? float(100 + (r - 3) * 8 + (c + 4)) : -1.0f;
       EXPECT_EQ(out[r * 8 + c], want) << r << "," << c;
     }
+}
+
+TEST(Tma, InnerCoordinateMustBeAWholeNumberOf16ByteUnits) {
+  // Measured on an H200 (sm_90, docs/cpu-emulation.md "Fidelity on
+  // hardware"): a tiled load whose innermost coordinate times the element
+  // size is not a multiple of 16 bytes stops the kernel with an illegal
+  // instruction; one that is runs, also at a negative coordinate. A bf16
+  // tensor of 64 x 4, box 16 x 4 (32 bytes inner), no swizzle.
+  Bf16Matrix g(4, 64);
+  CUtensorMap map = encode2d(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, g.v.data(), 64,
+                             4, 128, 16, 4, CU_TENSOR_MAP_SWIZZLE_NONE);
+  auto load = [&](int32_t c0, SharedMem &s) {
+    int32_t at[2] = {c0, 0};
+    return tma_load_tile(map, 2, at, s.smem, 0x400);
+  };
+  // c0 = 8: 16 bytes, runs.
+  SharedMem a;
+  EXPECT_EQ(load(8, a), 16u * 4u * 2u);
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < 16; ++x)
+      ASSERT_EQ(a.get<uint16_t>(0x400 + (y * 16 + x) * 2), y * 256 + 8 + x);
+  // c0 = 1: 2 bytes, faults, naming the rule, the coordinate, the element
+  // size and where the rule comes from.
+  SharedMem b;
+  EXPECT_FAULT(load(1, b), "innermost box coordinate 1 x 2-byte elements = 2 "
+                           "bytes is not a multiple of 16 bytes");
+  EXPECT_FAULT(load(1, b), "measured on sm_90 hardware (H200)");
+  EXPECT_FAULT(load(1, b), "assumed for sm_100");
+  // c0 = -8: -16 bytes, runs; columns -8..-1 read as zero (the H200's
+  // neg-col-aligned loads, 2026-11-27, zero-filled them the same way).
+  SharedMem c;
+  EXPECT_EQ(load(-8, c), 16u * 4u * 2u);
+  for (uint32_t y = 0; y < 4; ++y)
+    for (uint32_t x = 0; x < 16; ++x)
+      ASSERT_EQ(c.get<uint16_t>(0x400 + (y * 16 + x) * 2),
+                x < 8 ? 0u : y * 256 + (x - 8))
+          << y << "," << x;
+  // c0 = -5: -10 bytes, faults (as the H200 did at -5 bf16).
+  SharedMem d;
+  EXPECT_FAULT(load(-5, d), "innermost box coordinate -5 x 2-byte elements = "
+                            "-10 bytes is not a multiple of 16 bytes");
+  // Over the right edge the rule is the same: 56 runs, 57 faults.
+  SharedMem e;
+  EXPECT_EQ(load(56, e), 16u * 4u * 2u);
+  EXPECT_FAULT(load(57, e), "innermost box coordinate 57 x 2-byte");
+  // Other element sizes: 4 floats (16 bytes) run, 2 (8 bytes) fault.
+  std::vector<float> f(4 * 32, 1.0f);
+  CUtensorMap fm = encode2d(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, f.data(), 32, 4,
+                            128, 8, 4, CU_TENSOR_MAP_SWIZZLE_NONE);
+  SharedMem h;
+  int32_t four[2] = {4, 0}, two[2] = {2, 0};
+  EXPECT_EQ(tma_load_tile(fm, 2, four, h.smem, 0), 8u * 4u * 4u);
+  EXPECT_FAULT(tma_load_tile(fm, 2, two, h.smem, 0),
+               "innermost box coordinate 2 x 4-byte elements = 8 bytes");
+  // Stores are not checked: the rule was measured for loads only, so the
+  // emulator keeps writing the in-bounds elements of an unaligned store
+  // (what the hardware does with one is not known here).
+  std::vector<uint16_t> out(4 * 64, 0xFFFF);
+  CUtensorMap om = encode2d(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, out.data(), 64, 4,
+                            128, 16, 4, CU_TENSOR_MAP_SWIZZLE_NONE);
+  int32_t one[2] = {1, 0};
+  tma_store_tile(om, 2, one, a.smem, 0x400);
+  EXPECT_EQ(out[1], 8u); // row 0, column 1 <- box (0, 0), from c0 = 8
 }
 
 TEST(Tma, ElementStridesAndRank3) {

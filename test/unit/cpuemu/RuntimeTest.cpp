@@ -1049,6 +1049,37 @@ TEST(CpuEmuRuntime, TrapAndAsyncFaultsNameTheThreadAndLine) {
   expectContains(a.report, "128-byte aligned");
 }
 
+TEST(CpuEmuRuntime, TmaLoadAtAnUnalignedInnerCoordinateFaultsNamingTheIssue) {
+  // f32 column 1 is 4 bytes: not a whole number of 16-byte units, which
+  // the H200 refuses with an illegal instruction (docs/cpu-emulation.md,
+  // "Fidelity on hardware"). The report names the issuing thread and line
+  // and the rule; column 4 (16 bytes) runs.
+  Matrix m(8, 16, 8, 8);
+  for (int32_t c0 : {1, 4}) {
+    int issueLine = 0;
+    LaunchResult r = run(dim3(1), dim3(32), 1024, 1, [&] {
+      if (lane() != 0)
+        return;
+      tp::cpu::mbarrier_init(kSmem + 512, 1);
+      tp::cpu::mbarrier_arrive_expect_tx(kSmem + 512, 256);
+      tp::cpu::set_loc(TP_CPU_HERE), issueLine = __LINE__;
+      tmaLoad2d(kSmem, m.map, c0, 0, kSmem + 512);
+      waitParity(kSmem + 512, 0);
+    });
+    if (c0 == 4) {
+      EXPECT_TRUE(r.ok) << r.report;
+      continue;
+    }
+    ASSERT_FALSE(r.ok);
+    expectContains(r.report, "in the completion of cp.async.bulk.tensor (TMA "
+                             "load) issued by warp 0 lane 0 (threadIdx "
+                             "0,0,0) at " +
+                                 line(issueLine));
+    expectContains(r.report, "innermost box coordinate 1 x 4-byte elements = "
+                             "4 bytes is not a multiple of 16 bytes");
+  }
+}
+
 TEST(CpuEmuRuntime, ALivelockEndsAtTheStepLimit) {
   LaunchResult r = run(
       dim3(1), dim3(32), 256, 1,

@@ -6,7 +6,8 @@
 // [0, globalDim) read as zero (or NaN, see below) and are not written on a
 // store; the swizzle permutes 16-byte chunks by the bits of the ABSOLUTE
 // shared address, so a box that starts inside a swizzle pattern continues
-// it.
+// it. A load whose innermost coordinate is not a whole number of 16-byte
+// units faults, as it does on the hardware (checkLoadInnerCoordinate).
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,6 +124,28 @@ template <class F> inline void forEachRow(const TileGeometry &g, F f) {
   }
 }
 
+/// The innermost box coordinate of a tiled load, in bytes (coordinate x
+/// element size), must be a multiple of 16: negative coordinates included.
+/// Not among the documented rules this emulator was written from; measured
+/// on sm_90 (an H200, CUDA 13.0, docs/cpu-emulation.md "Fidelity on
+/// hardware"): every load of test/fidelity/tma_fidelity.cu that broke it
+/// stopped the kernel with "an illegal instruction was encountered" (c0 = 1,
+/// over the right edge, at negative columns: 153 of 153), and every one
+/// that kept it ran (306 of 306, -16 to -1040 bytes among them). Assumed to
+/// hold on sm_100. Only loads: no TMA store was measured.
+inline void checkLoadInnerCoordinate(const TileGeometry &g) {
+  int64_t bytes = g.origin[0] * int64_t(g.es);
+  if (bytes % 16 == 0)
+    return;
+  fault("tma: load: the innermost box coordinate " +
+        std::to_string(g.origin[0]) + " x " + std::to_string(g.es) +
+        "-byte elements = " + std::to_string(bytes) +
+        " bytes is not a multiple of 16 bytes (the innermost coordinate "
+        "times the element size must be; measured on sm_90 hardware (H200): "
+        "such a load stops the kernel with \"an illegal instruction was "
+        "encountered\"; assumed for sm_100)");
+}
+
 } // namespace detail
 
 /// cp.async.bulk.tensor.Nd.shared.global.tile: copies the box at `coords`
@@ -132,6 +155,7 @@ inline uint32_t tma_load_tile(const CUtensorMap &map, int rank,
                               const int32_t *coords, const Smem &smem,
                               uint32_t dst) {
   detail::TileGeometry g = detail::tileGeometry("load", map, rank, coords, dst);
+  detail::checkLoadInnerCoordinate(g);
   smem.at(dst, g.bytes); // range check of the whole box
   // NAN_REQUEST_ZERO_FMA fills with an undocumented NaN; all-ones bytes are
   // a NaN in every floating-point type the driver allows it for.
