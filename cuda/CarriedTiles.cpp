@@ -336,9 +336,60 @@ bool carryNarrower(scf::ForOp loop) {
   return false;
 }
 
+//===----------------------------------------------------------------------===//
+// Narrowing readers next to the tile
+//===----------------------------------------------------------------------===//
+
+/// A tile whose every reader is a narrowing op (a conversion or a row
+/// reduction) is read right where it is made: its readers move up to just
+/// after it, in their order. The schedule may have put the row sum of P a
+/// stage row later than P itself (after the next S is loaded), which keeps
+/// the f32 P alive next to the new S; moved up, P is dead once its bf16 form
+/// and row sum exist. Pure ops on the same operands: no number changes.
+bool hoistNarrowingReaders(Block &block) {
+  for (Operation &op : block) {
+    if (op.getNumResults() != 1 || !isTile(op.getResult(0).getType()))
+      continue;
+    Value tile = op.getResult(0);
+    SmallVector<Operation *> readers;
+    bool ok = !tile.use_empty();
+    for (Operation *user : tile.getUsers())
+      ok &= user->getBlock() == &block && isNarrowing(user);
+    if (!ok)
+      continue;
+    for (Operation *user : tile.getUsers())
+      if (!llvm::is_contained(readers, user))
+        readers.push_back(user);
+    llvm::sort(readers,
+               [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    Operation *at = &op;
+    bool moved = false;
+    for (Operation *reader : readers) {
+      if (reader != at->getNextNode()) {
+        reader->moveAfter(at);
+        moved = true;
+      }
+      at = reader;
+    }
+    if (moved)
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 void cuda::shrinkCarriedTiles(func::FuncOp func) {
+  // Before the loop rewrites (they see the tiles' readers together) and
+  // after them (carryNarrower computes the narrower forms at the yield).
+  auto hoist = [&] {
+    SmallVector<Block *> blocks;
+    func.walk([&](Block *block) { blocks.push_back(block); });
+    for (Block *block : blocks)
+      while (hoistNarrowingReaders(*block)) {
+      }
+  };
+  hoist();
   bool changed = true;
   while (changed) {
     changed = false;
@@ -351,4 +402,5 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
         break; // The loop was replaced: walk again.
       }
   }
+  hoist();
 }

@@ -73,7 +73,11 @@ void splitRegisters(KernelLayout &layout) {
     consumerRegs = (kRegisterFile - int(numProducer) * 128 * kProducerRegs) /
                    (int(numConsumer) * 128) / 8 * 8;
     consumerRegs = std::min(consumerRegs, 256);
-    if (consumerRegs < layout.launchRegs || kProducerRegs >= layout.launchRegs)
+    // No gain (a 256-thread kernel already gives every thread the most a
+    // thread can use): no split, and the producers keep their registers
+    // (an MMA warp at 56 spills its descriptors and slot addresses).
+    if (consumerRegs <= layout.launchRegs ||
+        kProducerRegs >= layout.launchRegs)
       consumerRegs = 0;
   }
   for (AgentLayout &a : layout.agents) {
