@@ -57,14 +57,14 @@ echo "fidelity-check: dumps and logs in $out"
 
 # Both builds at once.
 t0=$(now)
-"$cxx" -std=c++17 -O1 -Wno-psabi -x c++ -DTILEPIPE_CPU -I "$root/cuda/include" \
+"$cxx" -std=c++17 -O1 -Wno-psabi -x c++ -DTILEPIPE_CPU -I "$root/cuda/include" -I "$root" \
   "$src" -o "$bin/fid.cpu" >"$out/build-cpu.log" 2>&1 &
 cpuBuild=$!
 haveNvcc=0
 if [ -x "$nvcc" ] || command -v "$nvcc" >/dev/null 2>&1; then
   haveNvcc=1
   "$nvcc" -std=c++17 -O2 -gencode "arch=compute_$arch,code=sm_$arch" \
-    -DTP_FIDELITY_CC="$cc" -I "$root/cuda/include" "$src" -o "$bin/fid.gpu" \
+    -DTP_FIDELITY_CC="$cc" -I "$root/cuda/include" -I "$root" "$src" -o "$bin/fid.gpu" \
     >"$out/build-gpu.log" 2>&1 &
   gpuBuild=$!
 fi

@@ -2,9 +2,9 @@
 //
 // One source, two builds, one dump each, compared byte for byte:
 //
-//   g++ -std=c++17 -O1 -Wno-psabi -x c++ -DTILEPIPE_CPU -I cuda/include
+//   g++ -std=c++17 -O1 -Wno-psabi -x c++ -DTILEPIPE_CPU -I cuda/include -I .
 //       test/fidelity/tma_fidelity.cu -o fid.cpu            # the emulator
-//   nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a -I cuda/include
+//   nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a -I cuda/include -I .
 //       test/fidelity/tma_fidelity.cu -o fid.gpu            # Hopper
 //       (H100/H200)
 //
@@ -45,6 +45,7 @@
 // The element formats, for the host side's list of conversion inputs (plain
 // C++, included by the emulator anyway, here in both builds).
 #include "tilepipe/cpu/formats.h"
+#include "support/SplitMix64.h"
 
 #include <algorithm>
 #include <cmath>
@@ -195,23 +196,21 @@ struct DevBuf {
                : failure(std::string("cudaMalloc: ") + cudaGetErrorString(e));
 #endif
   }
-  Status put(const void *src, size_t bytes) {
-#if defined(TILEPIPE_CPU)
-    std::memcpy(p, src, bytes);
-    return {};
-#else
-    cudaError_t e = cudaMemcpy(p, src, bytes, cudaMemcpyHostToDevice);
-    return e == cudaSuccess
-               ? Status{}
-               : failure(std::string("cudaMemcpy: ") + cudaGetErrorString(e));
-#endif
-  }
+  Status put(const void *src, size_t bytes) { return copy(p, src, bytes, true); }
   Status get(void *dst, size_t bytes) const {
+    return copy(dst, p, bytes, false);
+  }
+
+private:
+  static Status copy(void *dst, const void *src, size_t bytes, bool toDevice) {
 #if defined(TILEPIPE_CPU)
-    std::memcpy(dst, p, bytes);
+    (void)toDevice;
+    std::memcpy(dst, src, bytes);
     return {};
 #else
-    cudaError_t e = cudaMemcpy(dst, p, bytes, cudaMemcpyDeviceToHost);
+    cudaError_t e = cudaMemcpy(dst, src, bytes,
+                               toDevice ? cudaMemcpyHostToDevice
+                                        : cudaMemcpyDeviceToHost);
     return e == cudaSuccess
                ? Status{}
                : failure(std::string("cudaMemcpy: ") + cudaGetErrorString(e));
@@ -234,17 +233,8 @@ inline Status synchronize() {
 #endif
 }
 
-/// splitmix64: the input data, seeded per configuration from its name.
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
+/// The input data: splitmix64, seeded per configuration from its name.
+using Rng = tilepipe::SplitMix64;
 inline uint64_t nameSeed(const std::string &s) {
   uint64_t h = 0xcbf29ce484222325ull ^ 0x5EEDF1DE11ull;
   for (unsigned char c : s)
@@ -458,16 +448,8 @@ inline std::vector<Config> configs() {
 // The conversion table
 //===----------------------------------------------------------------------===//
 
-inline uint32_t f32Bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-inline float f32Of(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+using tp::cpu::fmt::bitsOf;
+using tp::cpu::fmt::floatOf;
 
 /// The f16 pattern h as an f32 pattern (exact; NaN payloads kept).
 inline uint32_t f16ToF32Bits(uint32_t h) {
@@ -476,7 +458,7 @@ inline uint32_t f16ToF32Bits(uint32_t h) {
     return sign | 0x7F800000u | (man << 13);
   if (ex == 0) {
     float v = std::ldexp(float(man), -24);
-    return sign | f32Bits(v);
+    return sign | bitsOf(v);
   }
   return sign | ((ex - 15 + 127) << 23) | (man << 13);
 }
@@ -498,9 +480,9 @@ inline std::vector<uint32_t> cvtInputs() {
   auto around = [&](double m) {
     float f = float(m);
     for (float s : {1.0f, -1.0f}) {
-      v.push_back(f32Bits(s * f));
-      v.push_back(f32Bits(std::nextafter(s * f, HUGE_VALF)));
-      v.push_back(f32Bits(std::nextafter(s * f, -HUGE_VALF)));
+      v.push_back(bitsOf(s * f));
+      v.push_back(bitsOf(std::nextafter(s * f, HUGE_VALF)));
+      v.push_back(bitsOf(std::nextafter(s * f, -HUGE_VALF)));
     }
   };
   using namespace tp::cpu::fmt;
@@ -1021,24 +1003,24 @@ inline int selftest(const char *path, const char *only) {
       {0x00400000u, 1, 0x0040,
        "bf16x2: f32 subnormal 2^-127 is a bf16 "
        "subnormal"},
-      {f32Bits(65520.0f), 2, 0x7C00, "f16: 65520 is the tie to inf"},
-      {f32Bits(std::nextafter(65520.0f, 0.0f)), 2, 0x7BFF,
+      {bitsOf(65520.0f), 2, 0x7C00, "f16: 65520 is the tie to inf"},
+      {bitsOf(std::nextafter(65520.0f, 0.0f)), 2, 0x7BFF,
        "f16: just below 65520 rounds to 65504"},
-      {f32Bits(std::ldexp(1.0f, -25)), 2, 0x0000,
+      {bitsOf(std::ldexp(1.0f, -25)), 2, 0x0000,
        "f16: 2^-25 is the tie between 0 and the smallest subnormal: even 0"},
-      {f32Bits(std::ldexp(3.0f, -25)), 2, 0x0002,
+      {bitsOf(std::ldexp(3.0f, -25)), 2, 0x0002,
        "f16: 3 * 2^-25 is a tie between subnormals 1 and 2: even 2"},
-      {f32Bits(448.0f), 3, 0x7E, "e4m3: 448 is the largest finite"},
-      {f32Bits(464.0f), 3, 0x7E, "e4m3: 464 (tie above 448) saturates"},
+      {bitsOf(448.0f), 3, 0x7E, "e4m3: 448 is the largest finite"},
+      {bitsOf(464.0f), 3, 0x7E, "e4m3: 464 (tie above 448) saturates"},
       {0x7F800000u, 3, 0x7E, "e4m3: +inf saturates to 448"},
       {0xFF800000u, 3, 0xFE, "e4m3: -inf saturates to -448"},
       {0x7FC00000u, 3, 0x7F, "e4m3: NaN is 0x7F"},
-      {f32Bits(std::ldexp(1.0f, -10)), 3, 0x00,
+      {bitsOf(std::ldexp(1.0f, -10)), 3, 0x00,
        "e4m3: 2^-10, half the smallest subnormal, is a tie to even 0"},
-      {f32Bits(57344.0f), 4, 0x7B, "e5m2: 57344 is the largest finite"},
-      {f32Bits(61440.0f), 4, 0x7B, "e5m2: 61440 (tie to 65536) saturates"},
+      {bitsOf(57344.0f), 4, 0x7B, "e5m2: 57344 is the largest finite"},
+      {bitsOf(61440.0f), 4, 0x7B, "e5m2: 61440 (tie to 65536) saturates"},
       {0xFF800000u, 4, 0xFB, "e5m2: -inf saturates to -57344"},
-      {f32Bits(1.125f), 4, 0x3C, "e5m2: 1.125 is a tie to even 1.0"},
+      {bitsOf(1.125f), 4, 0x3C, "e5m2: 1.125 is a tie to even 1.0"},
   };
   auto rc = recs.find(kCvtKinds[0].name);
   if (!selected("cvt/", only))
@@ -1211,7 +1193,7 @@ inline int compare(const char *cpuPath, const char *gpuPath, const char *only) {
         std::memcpy(&y, &b[i * k.bytes], k.bytes);
         std::printf("           in 0x%08x (%.9g): emulator 0x%0*x, hardware "
                     "0x%0*x\n",
-                    in[i], double(f32Of(in[i])), 2 * k.bytes, x, 2 * k.bytes,
+                    in[i], double(floatOf(in[i])), 2 * k.bytes, x, 2 * k.bytes,
                     y);
       }
     }
