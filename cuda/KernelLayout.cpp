@@ -55,6 +55,96 @@ void placeWarps(KernelLayout &layout) {
   layout.warps = std::max(4, next);
 }
 
+/// Registers a consumer agent needs besides the tiles it carries: the
+/// 32-column piece of a tile in flight (tcgen05.ld/st 32x32b.x32).
+constexpr int kAgentOverhead = 32;
+/// What a consumer agent that carries no tile across its loops' back edges
+/// keeps when another needs more than the uniform share (FA4's correction
+/// warp group: it rescales O in TMEM piece by piece). At head dim 64,
+/// softmax 0 (S, 128 words) then gets 216; 208 and 224 also measured 0 B
+/// spilled, 200 16 B (docs/cuda.md, "Registers").
+constexpr int kAgentFloor = 88;
+
+/// The 32-bit words per thread of the rank-2 register tiles `a` carries
+/// across a loop's back edge (after shrinkCarriedTiles), the most of any of
+/// its loops.
+int64_t carriedWords(const AgentLayout &a) {
+  int64_t most = 0;
+  if (!a.op)
+    return 0;
+  a.op->walk([&](scf::ForOp loop) {
+    int64_t words = 0;
+    for (Value arg : loop.getRegionIterArgs())
+      if (auto tile = dyn_cast<RankedTensorType>(arg.getType());
+          tile && tile.getRank() == 2 && tile.hasStaticShape() &&
+          tile.getElementType().isIntOrFloat())
+        words += (tile.getNumElements() *
+                      tile.getElementType().getIntOrFloatBitWidth() / 32 +
+                  a.threads() - 1) /
+                 a.threads();
+    most = std::max(most, words);
+  });
+  return most;
+}
+
+/// Splits `total` registers per thread (each of one warpgroup) over the
+/// consumer warpgroups by need (carried words + kAgentOverhead) when some
+/// need is above `uniform`: those that carry no tile keep kAgentFloor,
+/// those whose need fits keep `uniform`, and the needy keep `uniform` plus
+/// what was freed, shared in proportion to what each lacks, in multiples of
+/// 8 up to 256. Empty (the uniform split) when no agent needs more, or when
+/// nothing can be freed.
+std::vector<int> splitByNeed(const std::vector<int64_t> &carried, int total,
+                             int uniform) {
+  size_t n = carried.size();
+  std::vector<int64_t> need(n, 0);
+  std::vector<int> regs(n, uniform);
+  int64_t needSum = 0;
+  int fixed = 0; // Registers of the warpgroups that are not needy.
+  for (size_t i = 0; i < n; ++i) {
+    if (!carried[i])
+      regs[i] = std::min(uniform, kAgentFloor);
+    else if (carried[i] + kAgentOverhead > uniform)
+      need[i] = carried[i] + kAgentOverhead;
+    if (need[i])
+      needSum += need[i];
+    else
+      fixed += regs[i];
+  }
+  int needy = int(llvm::count_if(need, [](int64_t v) { return v != 0; }));
+  int extra = total - fixed - needy * uniform;
+  if (!needSum || extra < 8)
+    return {};
+  // Each needy warpgroup keeps the uniform share and gets the registers
+  // freed in proportion to what it lacks.
+  int64_t lackSum = needSum - int64_t(needy) * uniform;
+  int given = fixed;
+  for (size_t i = 0; i < n; ++i)
+    if (need[i]) {
+      regs[i] = std::min(
+          uniform + int(extra * (need[i] - uniform) / lackSum) / 8 * 8, 256);
+      given += regs[i];
+    }
+  // What rounding or the cap left, 8 at a time: to the neediest first,
+  // then back to the others.
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return need[a] > need[b]; });
+  int left = total - given;
+  for (bool progress = true; left >= 8 && progress;) {
+    progress = false;
+    for (size_t i : order)
+      if (left >= 8 && regs[i] + 8 <= 256) {
+        regs[i] += 8;
+        left -= 8;
+        progress = true;
+      }
+  }
+  return regs;
+}
+
 void splitRegisters(KernelLayout &layout) {
   int threads = layout.threads();
   layout.launchRegs = std::min(256, kRegisterFile / threads / 8 * 8);
@@ -80,6 +170,29 @@ void splitRegisters(KernelLayout &layout) {
         kProducerRegs >= layout.launchRegs)
       consumerRegs = 0;
   }
+  // By need: a consumer that carries a large register tile across its
+  // loop's back edge (FA4's S in softmax 0) takes registers from one that
+  // carries none (correction), when the uniform share would not hold it.
+  std::vector<int> groupRegs(groups, consumerRegs);
+  if (consumerRegs) {
+    std::vector<int64_t> carried(groups, 0);
+    for (const AgentLayout &a : layout.agents)
+      if (a.warps >= 4)
+        for (int w = a.firstWarp; w < a.firstWarp + a.warps; w += 4)
+          carried[unsigned(w / 4)] =
+              std::max(carried[unsigned(w / 4)], carriedWords(a));
+    std::vector<int64_t> consumerCarried;
+    for (unsigned g = 0; g < groups; ++g)
+      if (!producer[g])
+        consumerCarried.push_back(carried[g]);
+    std::vector<int> byNeed = splitByNeed(
+        consumerCarried,
+        kRegisterFile / 128 - int(numProducer) * kProducerRegs, consumerRegs);
+    if (!byNeed.empty())
+      for (unsigned g = 0, c = 0; g < groups; ++g)
+        if (!producer[g])
+          groupRegs[g] = byNeed[c++];
+  }
   for (AgentLayout &a : layout.agents) {
     a.producerGroup = producer[unsigned(a.firstWarp / 4)];
     if (a.op)
@@ -88,7 +201,8 @@ void splitRegisters(KernelLayout &layout) {
         continue;
       }
     if (consumerRegs)
-      a.maxRegs = a.producerGroup ? kProducerRegs : consumerRegs;
+      a.maxRegs = a.producerGroup ? kProducerRegs
+                                  : groupRegs[unsigned(a.firstWarp / 4)];
   }
 }
 

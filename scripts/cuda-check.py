@@ -10,7 +10,9 @@ arch=compute_100a,code=sm_100a, as docs/blackwell-facts.md section 6 records):
 named barriers within the hardware's 16 and equal to the ids the kernel uses,
 spilled bytes per thread within --max-spill (registers are reported: ptxas
 keeps them within the launch bound by construction) and the setmaxnreg split
-within the register file; and the shared memory the
+within the register file (printed as [producer, consumer] counts, or per
+warpgroup, 56/216/88/152, when the consumers' counts differ); and the shared
+memory the
 compiled layout reserves for tiles (offsetof the first barrier, printed by a
 host program nvcc builds from the same file) equal to what the plan counts.
 It also compiles the same file as the protocol harness for sm_90a
@@ -98,8 +100,15 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None):
     if total > 232448:
         failures.append(f"{total} B of SMEM, more than a CTA's 232448")
 
+    # One count per consumer warpgroup: [producer, consumer]; a split by
+    # need (docs/cuda.md, "Registers") gives each warpgroup its own, printed
+    # in warpgroup order.
+    if len(regs) > 2 and groups:
+        split_text = "/".join(r for _, r in sorted(groups, key=lambda g: int(g[0])))
+    else:
+        split_text = str(sorted(regs) or 'none')
     line = (f"{name}: sm_100a {used_regs} registers (budget {budget}, "
-            f"{threads} threads, setmaxnreg {sorted(regs) or 'none'}), "
+            f"{threads} threads, setmaxnreg {split_text}), "
             f"{spill} B spilled, "
             f"{barriers} named barriers, SMEM tiles {tiles} B (plan "
             f"{', '.join(map(str, plan))} B), total {total} B")

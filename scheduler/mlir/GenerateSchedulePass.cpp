@@ -74,10 +74,10 @@ struct GenerateSchedulePass
 
 bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
                                         PublishedSchedules &published) {
-  FailureOr<LoopProblem> built = buildLoopProblem(loop, *target);
+  FailureOr<LoopProblem> built =
+      buildLoopProblem(loop, *target, /*registerOrder=*/false);
   if (failed(built))
     return false;
-  LoopProblem &lp = *built;
 
   sched::DriverOptions options;
   options.selection.request = generator;
@@ -102,7 +102,54 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   options.stages = stages;
   sched::DiagnosticList diags;
   std::optional<sched::ScheduleAnalysis> analysis =
-      sched::runScheduler(lp.problem, options, diags);
+      sched::runScheduler(built->problem, options, diags);
+  // Register order (docs/generators.md): where the schedule loads an
+  // agent's next register tile before it has stored this iteration's, the
+  // loop is scheduled again with the edges that order them, and that
+  // schedule is kept when its II is no larger. A schedule that already
+  // keeps the order stays as it is.
+  std::string registerOrderNote;
+  auto violated = [&](const sched::ScheduleAnalysis &a) {
+    unsigned n = 0;
+    for (auto [store, load] : built->registerOrder)
+      n += a.slots[load].cycle + int64_t(a.ii) < a.slots[store].cycle;
+    return n;
+  };
+  unsigned broken = 0;
+  if (registerOrder && analysis && !built->registerOrder.empty() &&
+      (broken = violated(*analysis))) {
+    FailureOr<LoopProblem> ordered =
+        buildLoopProblem(loop, *target, /*registerOrder=*/true);
+    if (failed(ordered))
+      return false;
+    sched::DiagnosticList orderedDiags;
+    std::optional<sched::ScheduleAnalysis> orderedAnalysis =
+        sched::runScheduler(ordered->problem, options, orderedDiags);
+    std::string count = std::to_string(ordered->registerOrder.size()) +
+                        " edge(s), " + std::to_string(broken) +
+                        " broken without them";
+    if (orderedAnalysis && orderedAnalysis->ii <= analysis->ii) {
+      std::string pairs;
+      for (auto [store, load] : ordered->registerOrder)
+        pairs += (pairs.empty() ? "" : ", ") +
+                 ordered->problem.getOp(store).name + " -> " +
+                 ordered->problem.getOp(load).name;
+      registerOrderNote = "register order: " + count + ", kept (II " +
+                          std::to_string(orderedAnalysis->ii) +
+                          " with them, " + std::to_string(analysis->ii) +
+                          " without): " + pairs;
+      built = std::move(ordered);
+      analysis = std::move(orderedAnalysis);
+      diags = std::move(orderedDiags);
+    } else {
+      registerOrderNote =
+          "register order: " + count + ", dropped (II " +
+          (orderedAnalysis ? std::to_string(orderedAnalysis->ii)
+                           : std::string("none")) +
+          " with them, " + std::to_string(analysis->ii) + " without)";
+    }
+  }
+  LoopProblem &lp = *built;
   emitDiagnostics(lp, diags);
   if (seeder.exhausted)
     emitWarning(loop.getLoc())
@@ -140,6 +187,8 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
         flops += schedulable.getWork().flops;
     os << "// schedule of loop at " << loop.getLoc() << "\n";
     analysis->print(os, lp.problem, target, flops);
+    if (!registerOrderNote.empty())
+      os << registerOrderNote << "\n";
     os << "\n";
     os.flush();
   }

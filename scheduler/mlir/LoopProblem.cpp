@@ -13,6 +13,7 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
 
@@ -175,8 +176,66 @@ int64_t tilepipe::streamedLatency(Operation *producer, Operation *consumer,
                       perFragment(consumerLatency));
 }
 
+// Register order: a SIMT agent (the ops of one tileas.warp_group) that
+// loads a rank-2 tile from TMEM into registers (FA4's S, 128 f32 words per
+// thread at head dim 64) and stores what it makes of it (P, through
+// sub/exp2/cvt) holds the tile in registers from the load to the last such
+// store. When the next iteration's load is scheduled before this
+// iteration's store (S(K+1) loaded at stage 0 while P(K) is stored at stage
+// 2), both tiles are live across the agent's back edge and ptxas spills.
+// The edge store -> load, distance 1, latency 0, orders them.
+static bool isElementwiseTileOp(Operation *op) {
+  return isa<tileas::Exp2Op, tileas::AddOp, tileas::SubOp, tileas::MulOp,
+             tileas::MaxOp, tileas::FmaOp, tileas::CvtOp>(op);
+}
+
+static void addRegisterOrder(LoopProblem &lp, EdgeMap &edges, bool add) {
+  auto groupOf = [](Operation *op) -> std::optional<int64_t> {
+    if (auto g = op->getAttrOfType<IntegerAttr>("tileas.warp_group"))
+      return g.getInt();
+    return std::nullopt;
+  };
+  auto isRank2Tile = [](Value v) {
+    auto tile = dyn_cast<RankedTensorType>(v.getType());
+    return tile && tile.getRank() == 2;
+  };
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    auto load = dyn_cast<tileas::TmemLoadOp>(op);
+    std::optional<int64_t> group = groupOf(op);
+    if (!load || !group || op->getNumResults() != 1 ||
+        !isRank2Tile(op->getResult(0)))
+      continue;
+    std::optional<sched::OpId> last;
+    llvm::SmallVector<Operation *> work{op};
+    llvm::SmallPtrSet<Operation *, 8> seen{op};
+    while (!work.empty()) {
+      Operation *cur = work.pop_back_val();
+      for (Operation *user : cur->getResult(0).getUsers()) {
+        auto it = lp.ids.find(user);
+        if (it == lp.ids.end() || groupOf(user) != group)
+          continue;
+        if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(user)) {
+          last = std::max(last.value_or(0), it->second);
+          continue;
+        }
+        if (isElementwiseTileOp(user) && user->getNumResults() == 1 &&
+            isRank2Tile(user->getResult(0)) && seen.insert(user).second)
+          work.push_back(user);
+      }
+    }
+    if (!last)
+      continue;
+    if (edges.count({*last, sched::OpId(id), 1u}))
+      continue; // Ordered already (a store `into` the loaded tile).
+    lp.registerOrder.push_back({*last, sched::OpId(id)});
+    if (add)
+      edges[{*last, sched::OpId(id), 1u}] = 0;
+  }
+}
+
 FailureOr<LoopProblem>
-tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
+tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target,
+                           bool registerOrder) {
   LoopProblem lp;
   lp.loop = loop;
   lp.problem = sched::Problem(sched::makeResourceLayout(target));
@@ -337,6 +396,7 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
         cast<tileas::TmemType>(alias.store->getResult(0).getType()));
   }
   addRingCapacity(loop, lp, target, edges);
+  addRegisterOrder(lp, edges, registerOrder);
   for (auto &[key, latency] : edges) {
     auto [src, dst, distance] = key;
     if (src == dst && distance == 0)

@@ -28,12 +28,25 @@ struct LoopProblem {
   std::vector<mlir::Operation *> ops;
   llvm::DenseMap<mlir::Operation *, sched::OpId> ids;
   sched::Problem problem;
+  /// The register-order edges of the loop (see buildLoopProblem):
+  /// (store, tmem_load) pairs, distance 1, latency 0; the problem holds
+  /// them only when built with `registerOrder`.
+  std::vector<std::pair<sched::OpId, sched::OpId>> registerOrder;
 };
 
 /// Builds the problem of `loop`; emits errors at the offending ops (bad
 /// constraint attributes, contradictory group leaders) and fails.
+/// `registerOrder` adds, per SIMT agent (tileas.warp_group), an edge from
+/// the last store a rank-2 tmem_load's register tile flows into (through
+/// elementwise ops of the same agent) to that load one iteration later:
+/// the agent stores this iteration's tile before it loads the next one, so
+/// two such tiles are never live in its registers together
+/// (docs/generators.md, "Register order"). They are a preference, not a
+/// dependence: the pass keeps them only where they cost no II, and the
+/// materializer, which verifies the published schedule, builds without.
 mlir::FailureOr<LoopProblem>
-buildLoopProblem(mlir::scf::ForOp loop, const target::TargetModel &target);
+buildLoopProblem(mlir::scf::ForOp loop, const target::TargetModel &target,
+                 bool registerOrder = false);
 
 /// SMEM kept back for barriers and scalars before buffers are counted.
 constexpr int64_t kSmemCarveout = 1024;

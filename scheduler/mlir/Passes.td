@@ -101,6 +101,10 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
                         "CaDiCaL (SAT)"),
              clEnumValN(::tilepipe::sched::exact::Solver::Portfolio,
                         "portfolio", "Z3, then CaDiCaL on what it leaves open"))}]>,
+    Option<"registerOrder", "register-order", "bool", "true",
+           "Order each SIMT agent's register tiles: the store an iteration "
+           "makes of a tmem_load's tile before the next iteration's load, "
+           "kept only where it costs no II (docs/generators.md)">,
     Option<"seed", "seed", "std::string", "\"none\"",
            "Seed the cost-based generator: none (default) or gaus (a GauS "
            "run per candidate II, tried only where the unseeded search ends "
