@@ -786,3 +786,11 @@ for _name in ["fa4_correction_alpha", "warp_group_rowmax"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 SPECS["fa4_hd64_vt"] = AttentionHd64("test/lit/cuda/Inputs/fa4-hd64-vt.mlir",
                                      256, True, 3)
+
+# Attention written as a user would, one softmax warp group that also
+# rescales O in TMEM before O += P V (issue 21's fresh loops), head dim 64
+# and 128; every K/V block may raise a row's maximum, so O must be rescaled.
+SPECS["attn_rescale_hd64"] = AttentionHd64(
+    "test/lit/cuda/Inputs/attn-rescale-hd64.mlir", 128, False, 3)
+SPECS["attn_rescale_hd128"] = Attention(
+    "test/lit/cuda/Inputs/attn-rescale-hd128.mlir", 128, False, 3)
