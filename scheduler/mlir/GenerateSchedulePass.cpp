@@ -74,8 +74,7 @@ struct GenerateSchedulePass
 
 bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
                                         PublishedSchedules &published) {
-  FailureOr<LoopProblem> built =
-      buildLoopProblem(loop, *target, /*registerOrder=*/false);
+  FailureOr<LoopProblem> built = buildLoopProblem(loop, *target);
   if (failed(built))
     return false;
 
@@ -118,27 +117,23 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   unsigned broken = 0;
   if (registerOrder && analysis && !built->registerOrder.empty() &&
       (broken = violated(*analysis))) {
-    FailureOr<LoopProblem> ordered =
-        buildLoopProblem(loop, *target, /*registerOrder=*/true);
-    if (failed(ordered))
-      return false;
+    sched::Problem ordered = withRegisterOrder(*built);
     sched::DiagnosticList orderedDiags;
     std::optional<sched::ScheduleAnalysis> orderedAnalysis =
-        sched::runScheduler(ordered->problem, options, orderedDiags);
-    std::string count = std::to_string(ordered->registerOrder.size()) +
+        sched::runScheduler(ordered, options, orderedDiags);
+    std::string count = std::to_string(built->registerOrder.size()) +
                         " edge(s), " + std::to_string(broken) +
                         " broken without them";
     if (orderedAnalysis && orderedAnalysis->ii <= analysis->ii) {
       std::string pairs;
-      for (auto [store, load] : ordered->registerOrder)
-        pairs += (pairs.empty() ? "" : ", ") +
-                 ordered->problem.getOp(store).name + " -> " +
-                 ordered->problem.getOp(load).name;
+      for (auto [store, load] : built->registerOrder)
+        pairs += (pairs.empty() ? "" : ", ") + ordered.getOp(store).name +
+                 " -> " + ordered.getOp(load).name;
       registerOrderNote = "register order: " + count + ", kept (II " +
                           std::to_string(orderedAnalysis->ii) +
                           " with them, " + std::to_string(analysis->ii) +
                           " without): " + pairs;
-      built = std::move(ordered);
+      built->problem = std::move(ordered);
       analysis = std::move(orderedAnalysis);
       diags = std::move(orderedDiags);
     } else {

@@ -183,13 +183,14 @@ int64_t tilepipe::streamedLatency(Operation *producer, Operation *consumer,
 // store. When the next iteration's load is scheduled before this
 // iteration's store (S(K+1) loaded at stage 0 while P(K) is stored at stage
 // 2), both tiles are live across the agent's back edge and ptxas spills.
-// The edge store -> load, distance 1, latency 0, orders them.
+// The edge store -> load, distance 1, latency 0, orders them
+// (withRegisterOrder).
 static bool isElementwiseTileOp(Operation *op) {
   return isa<tileas::Exp2Op, tileas::AddOp, tileas::SubOp, tileas::MulOp,
              tileas::MaxOp, tileas::FmaOp, tileas::CvtOp>(op);
 }
 
-static void addRegisterOrder(LoopProblem &lp, EdgeMap &edges, bool add) {
+static void findRegisterOrder(LoopProblem &lp, const EdgeMap &edges) {
   auto groupOf = [](Operation *op) -> std::optional<int64_t> {
     if (auto g = op->getAttrOfType<IntegerAttr>("tileas.warp_group"))
       return g.getInt();
@@ -228,14 +229,19 @@ static void addRegisterOrder(LoopProblem &lp, EdgeMap &edges, bool add) {
     if (edges.count({*last, sched::OpId(id), 1u}))
       continue; // Ordered already (a store `into` the loaded tile).
     lp.registerOrder.push_back({*last, sched::OpId(id)});
-    if (add)
-      edges[{*last, sched::OpId(id), 1u}] = 0;
   }
 }
 
+sched::Problem tilepipe::withRegisterOrder(const LoopProblem &lp) {
+  sched::Problem ordered = lp.problem;
+  for (auto [store, load] : lp.registerOrder)
+    ordered.addDependence({store, load, /*latency=*/0, /*distance=*/1});
+  ordered.finalize();
+  return ordered;
+}
+
 FailureOr<LoopProblem>
-tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target,
-                           bool registerOrder) {
+tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
   LoopProblem lp;
   lp.loop = loop;
   lp.problem = sched::Problem(sched::makeResourceLayout(target));
@@ -396,7 +402,7 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target,
         cast<tileas::TmemType>(alias.store->getResult(0).getType()));
   }
   addRingCapacity(loop, lp, target, edges);
-  addRegisterOrder(lp, edges, registerOrder);
+  findRegisterOrder(lp, edges);
   for (auto &[key, latency] : edges) {
     auto [src, dst, distance] = key;
     if (src == dst && distance == 0)

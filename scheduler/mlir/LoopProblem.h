@@ -28,25 +28,27 @@ struct LoopProblem {
   std::vector<mlir::Operation *> ops;
   llvm::DenseMap<mlir::Operation *, sched::OpId> ids;
   sched::Problem problem;
-  /// The register-order edges of the loop (see buildLoopProblem):
-  /// (store, tmem_load) pairs, distance 1, latency 0; the problem holds
-  /// them only when built with `registerOrder`.
+  /// The register-order pairs of the loop (withRegisterOrder):
+  /// (store, tmem_load), not in `problem`.
   std::vector<std::pair<sched::OpId, sched::OpId>> registerOrder;
 };
 
 /// Builds the problem of `loop`; emits errors at the offending ops (bad
-/// constraint attributes, contradictory group leaders) and fails.
-/// `registerOrder` adds, per SIMT agent (tileas.warp_group), an edge from
-/// the last store a rank-2 tmem_load's register tile flows into (through
-/// elementwise ops of the same agent) to that load one iteration later:
-/// the agent stores this iteration's tile before it loads the next one, so
-/// two such tiles are never live in its registers together
-/// (docs/generators.md, "Register order"). They are a preference, not a
-/// dependence: the pass keeps them only where they cost no II, and the
-/// materializer, which verifies the published schedule, builds without.
+/// constraint attributes, contradictory group leaders) and fails. It also
+/// finds, per SIMT agent (tileas.warp_group), the last store a rank-2
+/// tmem_load's register tile flows into (through elementwise ops of the same
+/// agent): `registerOrder`.
 mlir::FailureOr<LoopProblem>
-buildLoopProblem(mlir::scf::ForOp loop, const target::TargetModel &target,
-                 bool registerOrder = false);
+buildLoopProblem(mlir::scf::ForOp loop, const target::TargetModel &target);
+
+/// `lp.problem` with an edge from each register-order store to its load one
+/// iteration later (distance 1, latency 0): the agent stores this
+/// iteration's tile before it loads the next one, so two such tiles are
+/// never live in its registers together (docs/generators.md, "Register
+/// order"). A preference, not a dependence: the pass keeps it only where it
+/// costs no II, and the materializer, which verifies the published
+/// schedule, checks against `lp.problem`.
+sched::Problem withRegisterOrder(const LoopProblem &lp);
 
 /// SMEM kept back for barriers and scalars before buffers are counted.
 constexpr int64_t kSmemCarveout = 1024;
