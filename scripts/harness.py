@@ -6,7 +6,14 @@ pipe iteration; every consumer checks it read the stamp of its own iteration,
 and every wait is bounded (a timeout is reported, never a hang).
 
   scripts/harness.py [--trips 0,1,2,4,5,1000] [--ctas 1,4,132]
-                     [--seed-bug missing-wait|wrong-phase] KERNEL.mlir...
+                     [--seed-bug missing-wait|wrong-phase] KERNEL.mlir|KERNEL.cu...
+  scripts/harness.py --lower-to DIR KERNEL.mlir...
+
+For a GPU machine without a build tree (a lent device: nvcc and the source
+tree, no LLVM): --lower-to writes each file's translated kernel here, as
+DIR/NAME.ws.cu (warp-specialized) and DIR/NAME.peeled.cu, and runs nothing;
+given .cu files, the script skips the lowering and builds and runs them
+there, seeded bugs included.
 
 Per file: tilepipe-opt (generate, materialize, -canonicalize -cse),
 tilepipe-translate --tileas-to-cuda, nvcc -DTILEPIPE_HARNESS
@@ -25,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,11 +53,34 @@ def seed(text, bug):
     return text[:m.start()] + line + text[m.end():]
 
 
+def lower_to(args):
+    """--lower-to: both modes of every file as .cu, nothing run."""
+    os.makedirs(args.lower_to, exist_ok=True)
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in args.files:
+            base = os.path.splitext(os.path.basename(path))[0]
+            for mode, options in [("ws", ""), ("peeled", "mode=unspecialized")]:
+                lowered = lower(path, args.build, tmp, options,
+                                name=f"{base}.{mode}")
+                if not lowered:
+                    failed = 2
+                    continue
+                shutil.copy(lowered[1], args.lower_to)
+                print(f"{base}.{mode}: lowered")
+    return failed
+
+
 def build(path, args, tmp):
-    lowered = lower(path, args.build, tmp)
-    if not lowered:
-        return None
-    name, cu, _ = lowered
+    if path.endswith(".cu"):
+        name = os.path.splitext(os.path.basename(path))[0]
+        cu = os.path.join(tmp, name + ".cu")
+        shutil.copy(path, cu)
+    else:
+        lowered = lower(path, args.build, tmp)
+        if not lowered:
+            return None
+        name, cu, _ = lowered
     exe = os.path.join(tmp, name + ".harness")
     if args.seed_bug:
         text = open(cu).read()
@@ -82,7 +113,10 @@ def main():
     ap.add_argument("--ctas", default="")
     ap.add_argument("--seed-bug", choices=["missing-wait", "wrong-phase"])
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--lower-to", metavar="DIR")
     args = ap.parse_args()
+    if args.lower_to:
+        return lower_to(args)
     if not os.path.exists(NVCC):
         print(f"harness: skipped: no CUDA Toolkit ({NVCC} not found)")
         return 0
