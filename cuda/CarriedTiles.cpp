@@ -350,16 +350,14 @@ bool hoistNarrowingReaders(Block &block) {
   for (Operation &op : block) {
     if (op.getNumResults() != 1 || !isTile(op.getResult(0).getType()))
       continue;
-    Value tile = op.getResult(0);
     SmallVector<Operation *> readers;
-    bool ok = !tile.use_empty();
-    for (Operation *user : tile.getUsers())
-      ok &= user->getBlock() == &block && isNarrowing(user);
-    if (!ok)
-      continue;
-    for (Operation *user : tile.getUsers())
+    for (Operation *user : op.getResult(0).getUsers())
       if (!llvm::is_contained(readers, user))
         readers.push_back(user);
+    if (readers.empty() || llvm::any_of(readers, [&](Operation *user) {
+          return user->getBlock() != &block || !isNarrowing(user);
+        }))
+      continue;
     llvm::sort(readers,
                [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     Operation *at = &op;
