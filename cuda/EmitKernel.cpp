@@ -813,10 +813,14 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
     // (an accumulator rescaled and accumulated into one buffer).
     if (!p.sharedBuffer)
       callVoid("tp::probe_check", {slot, isTmem, pipeId, k});
-    if (via == "tcgen05_commit")
-      callVoid("tp::umma_arrive", {barriers(p.empty), intLit(p.depth), k});
-    else
-      callVoid("tp::mbar_arrive", {barriers(p.empty), intLit(p.depth), k});
+    // A ring tile read by fewer consumer groups than the ring's others
+    // arrives for the difference (each tcgen05.commit arrives once).
+    for (int32_t n = 0, e = release.getArrivals().value_or(1); n < e; ++n) {
+      if (via == "tcgen05_commit")
+        callVoid("tp::umma_arrive", {barriers(p.empty), intLit(p.depth), k});
+      else
+        callVoid("tp::mbar_arrive", {barriers(p.empty), intLit(p.depth), k});
+    }
   });
   return success();
 }
@@ -854,13 +858,19 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
   auto str = [](int64_t v) { return std::to_string(v); };
 
   if (auto load = dyn_cast<tileas::TmaLoadOp>(op)) {
-    auto acquire = load.getDst().getDefiningOp<tileas::PipeProducerAcquireOp>();
+    auto acquire = tileas::stripViews(load.getDst())
+                       .getDefiningOp<tileas::PipeProducerAcquireOp>();
     const PipeLayout &p = pipeOf(acquire.getPipe());
     Value slot = lookup(loc, load.getDst()), k = lookup(loc, acquire.getIter());
     if (broken ||
         failed(emitTmaLoad(load, slot, barriers(p.full), p.depth, k, p.id)))
       return failure();
     map[load.getResult()] = slot;
+    return success();
+  }
+  // A view is the slot's address, laid out for its own readers.
+  if (auto view = dyn_cast<tileas::SmemViewOp>(op)) {
+    map[view.getResult()] = operand(0);
     return success();
   }
   if (auto store = dyn_cast<tileas::TmaStoreOp>(op)) {

@@ -433,6 +433,14 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
         m.name = "pipe" + n;
         m.bytes = p.depth * p.slotBytes;
         m.align = tileAlign(create.getResult(), p.slotBytes);
+        // A ring's slots also hold its other tiles, seen through views laid
+        // out for them.
+        for (Operation *slotOp : create->getUsers())
+          if (slotOp->getNumResults() == 1)
+            for (Operation *user : slotOp->getResult(0).getUsers())
+              if (auto view = dyn_cast<tileas::SmemViewOp>(user))
+                m.align = std::max(m.align,
+                                   tileAlign(view.getResult(), p.slotBytes));
         if (p.depth > 1 && p.slotBytes % m.align != 0)
           return emitError(create.getLoc())
                  << "the pipe's slots of " << p.slotBytes
@@ -476,7 +484,8 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
                load && !layout.prologue.ops.contains(load)) {
       if (!load.getDst() ||
-          !load.getDst().getDefiningOp<tileas::PipeProducerAcquireOp>())
+          !tileas::stripViews(load.getDst())
+               .getDefiningOp<tileas::PipeProducerAcquireOp>())
         return emitError(load.getLoc(),
                          "a TMA load outside a pipe slot is not "
                          "translated to CUDA: it has no barrier to "

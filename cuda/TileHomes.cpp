@@ -66,6 +66,8 @@ Operation *rootOf(Value tile, llvm::SmallPtrSetImpl<Value> &seen) {
         values.push_back(r->front().getTerminator()->getOperand(i));
     return agreeing(values, seen);
   }
+  if (auto view = dyn_cast<tileas::SmemViewOp>(def))
+    return rootOf(view.getSource(), seen);
   if (isa<tileas::PipeConsumerWaitOp, tileas::PipeProducerAcquireOp>(def))
     return rootPipe(def->getOperand(0).getDefiningOp<tileas::PipeCreateOp>());
   if (isa<tileas::AllocTmemOp, tileas::AllocSmemOp>(def))
@@ -149,7 +151,10 @@ TileHome cuda::homeOf(Value tile) {
   home.tmem = isa<tileas::TmemType>(tile.getType());
   llvm::SmallPtrSet<Value, 8> seen;
   home.root = rootOf(tile, seen);
-  if (auto wait = tile.getDefiningOp<tileas::PipeConsumerWaitOp>()) {
+  Value slot = tile;
+  while (auto view = slot.getDefiningOp<tileas::SmemViewOp>())
+    slot = view.getSource();
+  if (auto wait = slot.getDefiningOp<tileas::PipeConsumerWaitOp>()) {
     home.pipe = wait.getPipe().getDefiningOp<tileas::PipeCreateOp>();
   } else if (auto ends = carriedEnds(tile)) {
     // A slot carried by a loop (CarriedTiles.h): the pipe both ends wait on.

@@ -10,6 +10,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cuda;
@@ -153,6 +155,18 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
           for (Region *r : {&branch.getThenRegion(), &branch.getElseRegion()})
             if (!r->empty())
               classes.join(result, r->front().getTerminator()->getOperand(i));
+  });
+
+  // Views of one buffer as one type are one class: a ring member's TMA
+  // writes its slot through one view and its MMA reads it through another.
+  std::map<std::pair<void *, const void *>, Value> viewsOf;
+  func.walk([&](tileas::SmemViewOp view) {
+    Value buffer = classes.find(tileas::stripViews(view.getSource()));
+    auto key = std::make_pair(buffer.getAsOpaquePointer(),
+                              view.getType().getAsOpaquePointer());
+    auto [it, first] = viewsOf.try_emplace(key, view.getResult());
+    if (!first)
+      classes.join(view.getResult(), it->second);
   });
 
   llvm::DenseMap<Value, Uses> uses;

@@ -30,6 +30,8 @@ namespace mlir::tileas {
 /// Bytes a statically shaped tile (smem, tmem, descriptor box or tensor)
 /// occupies: element bit width times element count, rounded up.
 int64_t getTileSizeInBytes(ShapedType type);
+/// The buffer a chain of `tileas.smem_view`s reads.
+Value stripViews(Value v);
 
 namespace detail {
 /// The `<128x64xbf16>` syntax shared by every tile type.

@@ -562,6 +562,11 @@ LogicalResult PipeProducerCommitOp::verify() {
 LogicalResult PipeConsumerReleaseOp::verify() {
   SignalKind via = *symbolizeSignalKind(getVia());
   auto create = getPipe().getDefiningOp<PipeCreateOp>();
+  if (std::optional<int32_t> n = getArrivals();
+      n && (*n < 1 || (create && size_t(*n) > create.getConsumers().size())))
+    return emitOpError("expects arrivals between 1 and the pipe's ")
+           << (create ? create.getConsumers().size() : 0)
+           << " consumer entries, got " << *n;
   if (!create)
     return success();
   for (unsigned i = 0, e = create.getConsumers().size(); i < e; ++i)
@@ -570,6 +575,32 @@ LogicalResult PipeConsumerReleaseOp::verify() {
   return emitOpError("releases via '")
          << getVia() << "', which none of the pipe's consumers "
          << create.getConsumers() << " performs";
+}
+
+Value mlir::tileas::stripViews(Value v) {
+  while (auto view = v.getDefiningOp<SmemViewOp>())
+    v = view.getSource();
+  return v;
+}
+
+LogicalResult SmemViewOp::verify() {
+  auto from = cast<ShapedType>(getSource().getType());
+  auto to = cast<ShapedType>(getResult().getType());
+  if (getTileSizeInBytes(from) != getTileSizeInBytes(to))
+    return emitOpError("views a tile of ")
+           << getTileSizeInBytes(from) << " bytes as one of "
+           << getTileSizeInBytes(to) << " bytes; a view keeps the size";
+  return success();
+}
+
+OpFoldResult SmemViewOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getResult().getType())
+    return getSource();
+  // A view of a view reads the first view's buffer.
+  if (auto inner = getSource().getDefiningOp<SmemViewOp>();
+      inner && inner.getSource().getType() == getResult().getType())
+    return inner.getSource();
+  return {};
 }
 
 LogicalResult MutexCreateOp::verify() {

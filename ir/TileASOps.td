@@ -554,12 +554,36 @@ def TileAS_PipeConsumerReleaseOp
     `tcgen05_commit`, even when the slot's next writer is an MMA of the same
     thread: PTX orders an MMA behind an earlier one only when both use the
     same accumulator, so nothing else says when the reads have ended.
+    `arrivals` (default 1) counts the arrivals the release makes for the
+    consumer entries it stands for: in a ring whose tiles are read by
+    different numbers of consumer groups, a tile read by fewer arrives for
+    the difference with its last release.
   }];
   let arguments = !con((ins TileAS_PipeType:$pipe, Index:$iter,
-                            TileAS_StrEnumAttr<TileAS_SignalKind>:$via),
+                            TileAS_StrEnumAttr<TileAS_SignalKind>:$via,
+                            OptionalAttr<I32Attr>:$arrivals),
                        scheduleAttrs);
   let assemblyFormat = "$pipe `,` $iter attr-dict `:` qualified(type($pipe))";
   let hasVerifier = 1;
+}
+
+def TileAS_SmemViewOp : TileAS_MaterializedOp<"smem_view", [Pure]> {
+  let summary = "reads one SMEM buffer as a tile of another shape";
+  let description = [{
+    `%v = tileas.smem_view %slot : !tileas.smem<128x64xbf16> ->
+        !tileas.smem<64x128xbf16>`
+    The same bytes seen as a tile of another shape or element type, of the
+    same size: how one ring's slots hold tiles of different shapes (K
+    128x64 and V^T 64x128 in one ring). The translation lays each view out
+    for its own readers and writers; the slot's address is unchanged.
+  }];
+  let arguments = !con((ins TileAS_SmemType:$source), scheduleAttrs);
+  let results = (outs TileAS_SmemType:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def TileAS_FenceOp : TileAS_MaterializedOp<"fence", [

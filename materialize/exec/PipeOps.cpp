@@ -383,17 +383,20 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
   // their own consumer handed the slot on instead of releasing it) and
   // arrives on the root's empty barrier, the one the slot's producer waits
   // on.
+  unsigned arrivals = r.getArrivals().value_or(1);
   for (int q = p; q >= 0; q = pipes[q].aliases) {
     Pipe &counted = pipes[q];
     auto it = counted.releases.find(k);
     if (it != counted.releases.end() &&
-        ++it->second > std::max<size_t>(1, counted.consumers.size())) {
+        (it->second += arrivals) >
+            std::max<size_t>(1, counted.consumers.size())) {
       fail(t, op, "unbalanced",
            "releases " + slotName(q, k) + " more often than it has consumers");
       return Step::Failed;
     }
   }
-  signal(t, op, rootPipe(p), slot, false, via);
+  for (unsigned n = 0; n < arrivals; ++n)
+    signal(t, op, rootPipe(p), slot, false, via);
   return Step::Advance;
 }
 

@@ -95,20 +95,20 @@ static void collectCandidates(scf::ForOp loop, LoopPlan &plan) {
       c.aliases.push_back({*p, *base});
   }
 
-  // Rings: TMA tiles of one type that only the tensor core reads, once per
-  // iteration each, in program order.
-  std::map<std::pair<std::string, size_t>, std::vector<unsigned>> rings;
+  // Rings: TMA tiles of one size that only the tensor core reads, once per
+  // iteration each, in program order. Their shapes may differ (K 128x64
+  // and V^T 64x128): each member sees the ring's slots as its own tile, and
+  // a member read by fewer consumer groups arrives for the difference.
+  std::map<int64_t, std::vector<unsigned>> rings;
   for (auto [i, v] : llvm::enumerate(in.values)) {
     if (in.units[v.producer] != Unit::TMA || v.cls != BufferClass::SMEM ||
         !v.ring.empty() || v.consumers.empty())
       continue;
-    std::set<unsigned> stages;
     bool umma = llvm::all_of(v.consumers, [&](auto &use) {
-      stages.insert(plan.schedule.slots[use.first].stage);
       return use.second == 0 && in.units[use.first] == Unit::UMMA;
     });
     if (umma)
-      rings[{v.typeKey, stages.size()}].push_back(unsigned(i));
+      rings[v.bytes].push_back(unsigned(i));
   }
   for (auto &[key, members] : rings)
     if (members.size() >= 2)

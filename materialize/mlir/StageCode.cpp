@@ -135,6 +135,9 @@ private:
   std::vector<Agent> agents;
   llvm::DenseMap<Value, unsigned> pipeOf;
   std::vector<ConsumerGroup> groups;
+  /// Per group, how many consumer entries it stands for: more than one for
+  /// a ring member read by fewer groups than the ring's other tiles.
+  std::vector<unsigned> groupWeight;
   /// Per op, the consumer groups it belongs to.
   std::vector<std::vector<unsigned>> groupsOfOp;
   /// The code after the loop reads results in the function body itself
@@ -273,6 +276,17 @@ private:
   Value pipeValue(unsigned p) {
     const PipePlan &pipe = plan.buffers.pipes[p];
     return pipes[pipe.ringOf ? *pipe.ringOf : p];
+  }
+  /// The type of the slots a pipe's ops hand out: a ring member's are its
+  /// ring's, viewed as its own tile where the shapes differ.
+  Type ringSlotType(unsigned p) {
+    const PipePlan &pipe = plan.buffers.pipes[p];
+    return slotType(pipe.ringOf ? *pipe.ringOf : p);
+  }
+  Value viewAs(OpBuilder &b, Value slot, Type type) {
+    if (slot.getType() == type)
+      return slot;
+    return b.create<tileas::SmemViewOp>(loop.getLoc(), type, slot);
   }
   /// The pipe iteration of loop iteration `iter`: ring members take turns,
   /// and a carried accumulator made in iteration i is pipe iteration i + 1
@@ -583,21 +597,41 @@ LogicalResult Emitter::analyze(std::string &why) {
         if (group.pipe == *pipe.aliasOf &&
             llvm::is_contained(group.ops, pipe.producer))
           handsOn[g] = true;
-  // The tiles of a ring share one empty barrier per slot: each must be
-  // released as often.
-  for (auto [p, pipe] : llvm::enumerate(plan.buffers.pipes)) {
-    if (!pipe.ringOf)
+  // The tiles of a ring share one empty barrier per slot, so each must be
+  // released as often: the last group of a member read by fewer consumer
+  // groups than another arrives for the difference with its own release.
+  groupWeight.assign(groups.size(), 1);
+  for (auto [head, pipe] : llvm::enumerate(plan.buffers.pipes)) {
+    if (pipe.ringSize < 2 || pipe.ringOf)
       continue;
-    auto count = [&](unsigned q) {
-      return llvm::count_if(
-          groups, [&](const ConsumerGroup &g) { return g.pipe == q; });
+    auto lastGroup = [&](unsigned q) -> std::optional<unsigned> {
+      std::optional<unsigned> last;
+      for (auto [g, group] : llvm::enumerate(groups))
+        if (group.pipe == q)
+          last = unsigned(g);
+      return last;
     };
-    if (count(p) != count(*pipe.ringOf)) {
-      why = "the tiles of one ring are read by different numbers of "
-            "consumer groups (" +
-            std::to_string(count(*pipe.ringOf)) + " and " +
-            std::to_string(count(p)) + ")";
-      return failure();
+    auto count = [&](unsigned q) {
+      return unsigned(llvm::count_if(
+          groups, [&](const ConsumerGroup &g) { return g.pipe == q; }));
+    };
+    unsigned most = 0;
+    std::vector<unsigned> members;
+    for (auto [q, other] : llvm::enumerate(plan.buffers.pipes))
+      if (q == head || (other.ringOf && *other.ringOf == head)) {
+        members.push_back(unsigned(q));
+        most = std::max(most, count(unsigned(q)));
+      }
+    for (unsigned q : members) {
+      if (count(q) == most)
+        continue;
+      std::optional<unsigned> last = lastGroup(q);
+      if (!last || handsOn[*last] || regPipe[q]) {
+        why = "the tiles of one ring are read by different numbers of "
+              "consumer groups, and one of them cannot release for the others";
+        return failure();
+      }
+      groupWeight[*last] += most - count(q);
     }
   }
 
@@ -1088,8 +1122,9 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       Value k = pipeIter(b, group.pipe, iter, false);
       waited[g] = createOp(b, loc, "tileas.pipe.consumer_wait",
                            {pipeValue(group.pipe), k},
-                           {slotType(group.pipe)}, scheduleAttrs(b, u))
+                           {ringSlotType(group.pipe)}, scheduleAttrs(b, u))
                       ->getResult(0);
+      waited[g] = viewAs(b, waited[g], slotType(group.pipe));
       if (group.unit == Unit::UMMA || pipe.cls == BufferClass::TMEM)
         fence(b, "tcgen05_after");
       // A register tile: loaded at once, and the slot released.
@@ -1134,10 +1169,11 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
           plan.buffers.pipes[*pipe.aliasOf].cls == BufferClass::TMEM)
         fence(b, "tcgen05_wait_ld");
       Value k = pipeIter(b, p, iter, true);
-      Value slot =
+      Value acquired =
           createOp(b, loc, "tileas.pipe.producer_acquire", {pipeValue(p), k},
-                   {op->getResult(0).getType()}, scheduleAttrs(b, u))
+                   {ringSlotType(p)}, scheduleAttrs(b, u))
               ->getResult(0);
+      Value slot = viewAs(b, acquired, op->getResult(0).getType());
       made = cloneInto(b, op, map, slot);
       Unit unit = plan.input.units[u];
       if (unit == Unit::SIMT) {
@@ -1154,7 +1190,9 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
       attrs.push_back(b.getNamedAttr("via", b.getStringAttr(commitVia(unit))));
       createOp(b, loc, "tileas.pipe.producer_commit",
-               {pipeValue(p), k, made->getResult(0)}, {}, attrs);
+               {pipeValue(p), k,
+                viewAs(b, made->getResult(0), ringSlotType(p))},
+               {}, attrs);
     } else {
       made = b.clone(*op, map);
     }
@@ -1172,6 +1210,9 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
       StringRef via = releaseVia(group.unit);
       attrs.push_back(b.getNamedAttr("via", b.getStringAttr(via)));
+      if (groupWeight[g] > 1)
+        attrs.push_back(
+            b.getNamedAttr("arrivals", b.getI32IntegerAttr(groupWeight[g])));
       createOp(b, loc, "tileas.pipe.consumer_release",
                {pipeValue(group.pipe), pipeIter(b, group.pipe, iter, false)},
                {}, attrs);
@@ -1304,8 +1345,9 @@ void Emitter::emit() {
     auto add = [&](unsigned q, bool skipHanding) {
       for (auto [g, group] : llvm::enumerate(groups))
         if (group.pipe == q && !(skipHanding && handsOn[g]))
-          kinds.push_back(b.getStringAttr(
-              tileas::stringifyPipeConsumerKind(consumerKind(group.unit))));
+          for (unsigned r = 0; r < groupWeight[g]; ++r)
+            kinds.push_back(b.getStringAttr(
+                tileas::stringifyPipeConsumerKind(consumerKind(group.unit))));
     };
     add(p, true);
     for (auto [q, other] : llvm::enumerate(plans))

@@ -794,3 +794,5 @@ SPECS["attn_rescale_hd64"] = AttentionHd64(
     "test/lit/cuda/Inputs/attn-rescale-hd64.mlir", 128, False, 3)
 SPECS["attn_rescale_hd128"] = Attention(
     "test/lit/cuda/Inputs/attn-rescale-hd128.mlir", 128, False, 3)
+SPECS["fa4_hd64_ring"] = AttentionHd64(
+    "test/lit/cuda/Inputs/fa4-hd64-ring.mlir", 256, True, 3)

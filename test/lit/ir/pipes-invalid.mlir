@@ -419,3 +419,24 @@ func.func @pipe_aliases_depth() {
   %q = tileas.pipe.create aliases %p : !tileas.pipe<!tileas.tmem<128x128xf32>> {depth = 1 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x128xbf16>>
   return
 }
+
+// -----
+
+// A ring tile read by fewer consumer groups arrives for the difference, but
+// never more often than the slot's empty barrier expects.
+func.func @release_arrivals(%k: index) {
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["umma", "umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // expected-error @+1 {{'tileas.pipe.consumer_release' op expects arrivals between 1 and the pipe's 2 consumer entries, got 3}}
+  tileas.pipe.consumer_release %p, %k {via = "tcgen05_commit", arrivals = 3 : i32} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
+
+// -----
+
+// A view keeps the bytes: one ring slot holds K 128x64 or V^T 64x128 bf16,
+// not a tile of another size.
+func.func @view_size(%s: !tileas.smem<128x64xbf16>) {
+  // expected-error @+1 {{'tileas.smem_view' op views a tile of 16384 bytes as one of 32768 bytes; a view keeps the size}}
+  %v = tileas.smem_view %s : !tileas.smem<128x64xbf16> -> !tileas.smem<128x128xbf16>
+  return
+}

@@ -161,3 +161,16 @@ func.func @agents(%desc: !tileas.tma_desc<128x64xbf16>,
   }
   return
 }
+
+// A ring's two tile shapes: a slot seen as the other member's tile, and the
+// release that arrives for a member read by fewer consumer groups.
+// CHECK-LABEL: func.func @ring_views
+func.func @ring_views(%k: index) {
+  %p = tileas.pipe.create {depth = 8 : i32, producer = "tma", consumers = ["umma", "umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %s = tileas.pipe.consumer_wait %p, %k : !tileas.pipe<!tileas.smem<128x64xbf16>> -> !tileas.smem<128x64xbf16>
+  // CHECK: tileas.smem_view %{{.*}} : !tileas.smem<128x64xbf16> -> !tileas.smem<64x128xbf16>
+  %v = tileas.smem_view %s : !tileas.smem<128x64xbf16> -> !tileas.smem<64x128xbf16>
+  // CHECK: tileas.pipe.consumer_release %{{.*}}, %{{.*}} {arrivals = 2 : i32, via = "tcgen05_commit"}
+  tileas.pipe.consumer_release %p, %k {arrivals = 2 : i32, via = "tcgen05_commit"} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  return
+}
