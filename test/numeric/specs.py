@@ -796,3 +796,4 @@ SPECS["attn_rescale_hd128"] = Attention(
     "test/lit/cuda/Inputs/attn-rescale-hd128.mlir", 128, False, 3)
 SPECS["fa4_hd64_ring"] = AttentionHd64(
     "test/lit/cuda/Inputs/fa4-hd64-ring.mlir", 256, True, 3)
+SPECS["fa4_hd64_ring_peeled"] = peeled(SPECS["fa4_hd64_ring"])
