@@ -156,9 +156,14 @@ bool carrySlot(scf::ForOp loop) {
     Value next = yieldOf(loop)->getOperand(i);
     auto first = init.getDefiningOp<tileas::TmemLoadOp>();
     auto later = next.getDefiningOp<tileas::TmemLoadOp>();
-    if (!isTile(init.getType()) || !first || !later || !init.hasOneUse() ||
-        !next.hasOneUse() || first->getBlock() != loop->getBlock() ||
-        later->getBlock() != loop.getBody())
+    // The loads may have other readers in their own rows (attention's row
+    // maximum of S): they keep reading the load; only the carried copy
+    // becomes the slot.
+    if (!isTile(init.getType()) || !first || !later ||
+        first->getBlock() != loop->getBlock() ||
+        later->getBlock() != loop.getBody() ||
+        llvm::count(loop.getInitArgs(), init) != 1 ||
+        llvm::count(yieldOf(loop)->getOperands(), next) != 1)
       continue;
     TileHome from = homeOf(first.getSource()), to = homeOf(later.getSource());
     if (!from.root || from.root != to.root || from.pipe != to.pipe ||
@@ -186,8 +191,10 @@ bool carrySlot(scf::ForOp loop) {
       use->set(after->getResult(0));
     loop.getInitArgsMutable()[i].assign(first.getSource());
     yieldOf(loop)->setOperand(i, later.getSource());
-    first.erase();
-    later.erase();
+    if (first->use_empty())
+      first.erase();
+    if (later->use_empty())
+      later.erase();
     return true;
   }
   return false;

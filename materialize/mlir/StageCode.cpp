@@ -222,6 +222,10 @@ private:
   /// Per consumer group: it hands its slot on to an aliasing pipe (the
   /// group stores over the tile it read) instead of releasing it.
   std::vector<bool> handsOn;
+  /// Per consumer group: the op after which it releases its slot when that
+  /// is not its last op (see holdSlots()).
+  llvm::DenseMap<unsigned, OpId> holdUntil;
+  void holdSlots();
   /// Loop results that are carried pipes: iter_arg index -> pipe.
   llvm::MapVector<unsigned, unsigned> carriedPipe;
 
@@ -597,6 +601,7 @@ LogicalResult Emitter::analyze(std::string &why) {
         if (group.pipe == *pipe.aliasOf &&
             llvm::is_contained(group.ops, pipe.producer))
           handsOn[g] = true;
+  holdSlots();
   // The tiles of a ring share one empty barrier per slot, so each must be
   // released as often: the last group of a member read by fewer consumer
   // groups than another arrives for the difference with its own release.
@@ -882,6 +887,99 @@ int64_t Emitter::planTransports(
     out[k] = t;
   }
   return bytes;
+}
+
+/// A SIMT agent that loads a tile from a TMEM slot and goes on computing on
+/// it elementwise keeps the slot until the last op reading the tile or a
+/// tile made from it (attention's S: the row maximum, then exp2(S - m) a
+/// stage later), so that the CUDA translation reads S from TMEM again in
+/// column pieces where it is used instead of holding the whole row in
+/// registers across the stage boundary (cuda/CarriedTiles.h, "TMEM slots
+/// instead of tiles"). Only where the schedule's timeline allows it at the
+/// planned depth: the last reader completes before the producer writes the
+/// slot again, and starts before the agent waits on the slot again, so
+/// neither the schedule nor the plan changes.
+void Emitter::holdSlots() {
+  const unsigned ii = std::max(1u, schedule.ii);
+  auto cycle = [&](OpId id) { return schedule.slots[id].cycle; };
+  auto latency = [&](OpId id) {
+    return plan.loop.problem.getOp(id).latency.value_or(0);
+  };
+  for (auto [g, group] : llvm::enumerate(groups)) {
+    const PipePlan &pipe = plan.buffers.pipes[group.pipe];
+    if (group.unit != Unit::SIMT || pipe.cls != BufferClass::TMEM ||
+        handsOn[g] || regPipe[group.pipe] || pipe.carried || pipe.ringOf ||
+        pipe.sharesWith || group.ops.empty())
+      continue;
+    // Only in an agent that also rescales an accumulator in place (loads O
+    // from TMEM and stores it back in its own rows): there O's tile comes on
+    // top of S and P in every row, and S is best read from TMEM again. An
+    // agent without one keeps S in registers: re-reading it costs spills
+    // there (attention_fwd 0 -> 48 B, FA4 at head dim 64 0 -> 24 B; the
+    // rescaling attention loops 132 -> 0 and 36 -> 0 B; docs/cuda.md).
+    bool rescales = llvm::any_of(groups, [&](const ConsumerGroup &o) {
+      const PipePlan &q = plan.buffers.pipes[o.pipe];
+      return o.agent == group.agent && o.unit == Unit::SIMT &&
+             q.cls == BufferClass::TMEM && (q.carried || q.sharesWith);
+    });
+    if (!rescales)
+      continue;
+    // Another group of the agent waits on the same slot: it must find it
+    // released by this one first.
+    if (llvm::count_if(groups, [&](const ConsumerGroup &o) {
+          return o.pipe == group.pipe && o.agent == group.agent;
+        }) != 1)
+      continue;
+    // The tiles made from what the group loaded, elementwise, in the same
+    // agent and iteration, and the ops of the agent reading one of them.
+    SmallVector<Value> worklist;
+    llvm::DenseSet<Value> seen;
+    std::optional<ArrayRef<int64_t>> shape;
+    for (OpId id : group.ops)
+      if (auto load = dyn_cast<tileas::TmemLoadOp>(ops[id])) {
+        shape = cast<RankedTensorType>(load.getType()).getShape();
+        worklist.push_back(load.getResult());
+      }
+    if (!shape || worklist.size() != group.ops.size())
+      continue;
+    OpId first = group.ops.front(), last = group.ops.front();
+    for (OpId id : group.ops) {
+      if (cycle(id) < cycle(first))
+        first = id;
+      if (cycle(id) > cycle(last))
+        last = id;
+    }
+    SmallVector<OpId> readers;
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      for (Operation *user : v.getUsers()) {
+        if (user->getBlock() != body || !plan.loop.ids.count(user))
+          continue;
+        OpId u = idOf(user);
+        if (isFree[u] || agentOf[u] != int(group.agent))
+          continue;
+        readers.push_back(u);
+        for (Value r : user->getResults())
+          if (auto t = dyn_cast<RankedTensorType>(r.getType());
+              t && t.getShape() == *shape)
+            worklist.push_back(r);
+      }
+    }
+    // Hold as far as the timeline allows: to the latest reader that
+    // completes before the slot is written again.
+    int64_t reuse = int64_t(pipe.depth) * ii;
+    std::optional<OpId> until;
+    for (OpId u : readers)
+      if (cycle(u) > cycle(last) &&
+          cycle(u) + latency(u) <= cycle(pipe.producer) + reuse &&
+          cycle(u) < cycle(first) + reuse &&
+          (!until || cycle(u) > cycle(*until)))
+        until = u;
+    if (until)
+      holdUntil[unsigned(g)] = *until;
+  }
 }
 
 Operation *Emitter::cloneInto(OpBuilder &b, Operation *op, IRMapping &map,
@@ -1198,8 +1296,16 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
     }
     for (auto [r, m] : llvm::zip(op->getResults(), made->getResults()))
       thisRow[r] = m;
-    for (unsigned g : groupsOfOp[u]) {
-      if (groupLast.lookup(g) != u || handsOn[g] || regPipe[groups[g].pipe])
+    SmallVector<unsigned> releasing;
+    for (unsigned g : groupsOfOp[u])
+      if (groupLast.lookup(g) == u && !holdUntil.count(g))
+        releasing.push_back(g);
+    for (auto [g, at] : holdUntil)
+      if (at == u)
+        releasing.push_back(g);
+    llvm::sort(releasing);
+    for (unsigned g : releasing) {
+      if (handsOn[g] || regPipe[groups[g].pipe])
         continue;
       const ConsumerGroup &group = groups[g];
       const PipePlan &pipe = plan.buffers.pipes[group.pipe];

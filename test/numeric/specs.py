@@ -797,3 +797,5 @@ SPECS["attn_rescale_hd128"] = Attention(
 SPECS["fa4_hd64_ring"] = AttentionHd64(
     "test/lit/cuda/Inputs/fa4-hd64-ring.mlir", 256, True, 3)
 SPECS["fa4_hd64_ring_peeled"] = peeled(SPECS["fa4_hd64_ring"])
+for _name in ["attn_rescale_hd64", "attn_rescale_hd128"]:
+    SPECS[_name + "_peeled"] = peeled(SPECS[_name])
