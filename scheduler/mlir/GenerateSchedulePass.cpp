@@ -15,6 +15,7 @@
 #include "scheduler/exact/ExactOracle.h"
 #include "scheduler/gaus/Seeding.h"
 #include "scheduler/mlir/LoopProblem.h"
+#include "scheduler/mlir/WarpGroups.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
@@ -74,6 +75,7 @@ struct GenerateSchedulePass
 
 bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
                                         PublishedSchedules &published) {
+  unsigned inferred = inferWarpGroups ? tilepipe::inferWarpGroups(loop) : 0;
   FailureOr<LoopProblem> built = buildLoopProblem(loop, *target);
   if (failed(built))
     return false;
@@ -114,8 +116,16 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
       n += a.slots[load].cycle + int64_t(a.ii) < a.slots[store].cycle;
     return n;
   };
+  // Not with warp groups the pass inferred: on FA4-style loops whose
+  // groups also rescale their O in place, the ordered schedule's stage code
+  // deadlocks at trip counts below the stage count (docs/generators.md,
+  // "Warp groups"); without the order they compile without a spill.
   unsigned broken = 0;
-  if (registerOrder && analysis && !built->registerOrder.empty() &&
+  if (inferred)
+    registerOrderNote = "warp groups: " + std::to_string(inferred) +
+                        " inferred from independent chains; register order "
+                        "not tried";
+  else if (registerOrder && analysis && !built->registerOrder.empty() &&
       (broken = violated(*analysis))) {
     sched::Problem ordered = withRegisterOrder(*built);
     sched::DiagnosticList orderedDiags;

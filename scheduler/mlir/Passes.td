@@ -13,7 +13,9 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
     tileas.schedule.constraint.* attributes), checks it, computes the lower
     bounds on II, picks a generator, seats every op, verifies the result,
     publishes the ScheduleAnalysis and prints it as tileas.schedule.*
-    attributes. It never rewrites the IR otherwise.
+    attributes. It never rewrites the IR otherwise, except that a loop naming
+    no warp groups gets `tileas.warp_group` marks on its independent SIMT
+    chains (infer-warp-groups).
   }];
   let options = [
     Option<"printSchedule", "print-schedule", "bool", "false",
@@ -43,6 +45,9 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "selection=threshold: loops with fewer ops are scheduled serially">,
     Option<"targetFile", "target", "std::string", "\"\"",
            "JSON target description (default: the built-in sm_100a)">,
+    Option<"inferWarpGroups", "infer-warp-groups", "bool", "true",
+           "Mark independent chains of SIMT tile ops as warp groups of their "
+           "own (tileas.warp_group) when the loop names none">,
     Option<"search", "search", "::tilepipe::sched::IISearch",
            "::tilepipe::sched::IISearch::Stride",
            "Candidate-II search",

@@ -799,3 +799,12 @@ SPECS["fa4_hd64_ring"] = AttentionHd64(
 SPECS["fa4_hd64_ring_peeled"] = peeled(SPECS["fa4_hd64_ring"])
 for _name in ["attn_rescale_hd64", "attn_rescale_hd128"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
+
+# Loops that name no warp groups; the scheduler infers them (issue 21;
+# scheduler/mlir/WarpGroups.h).
+SPECS["attn_two_q"] = AttentionHd64("test/lit/cuda/Inputs/attn-two-q.mlir",
+                                    256, False, 3)
+SPECS["fa4_unmarked"] = Attention("test/lit/cuda/Inputs/fa4-unmarked.mlir",
+                                  256, False, 3)
+for _name in ["attn_two_q", "fa4_unmarked"]:
+    SPECS[_name + "_peeled"] = peeled(SPECS[_name])
