@@ -150,6 +150,14 @@ def main():
         _, reason = testvenv.ensure(args.build)
         if reason:
             print(f"numeric tests: skipped ({reason})")
+        # The peer comparison's Triton and cuobjdump (bench/peers/peers.py):
+        # test/lit/peers is unsupported ("skipped") without them.
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        peers = subprocess.run([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
+                                "--build", args.build, "--env-only"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if peers.returncode:
+            print("peer comparison tests: " + (peers.stdout.strip().splitlines() or ["skipped"])[-1])
         p, f = run_lit(args.build, tmp)
         passed += p
         failed += f

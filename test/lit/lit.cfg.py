@@ -35,3 +35,13 @@ if os.path.exists(_venv_python):
                       stderr=subprocess.DEVNULL).returncode == 0:
         config.available_features.add("numpy")
         config.substitutions.append(("%numpy_python", _venv_python))
+
+# The peer comparison (bench/peers/peers.py) needs its own environment under
+# the build folder (Triton and the pip cuobjdump), which make test makes when
+# the package index is reachable.
+_peers_python = os.path.join(config.tilepipe_obj_root, "peers-venv", "bin", "python")
+if os.path.exists(_peers_python):
+    import subprocess
+    if subprocess.run([_peers_python, "-c", "import triton, nvidia"], stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("peers")
