@@ -84,8 +84,7 @@ unsigned tilepipe::inferWarpGroups(scf::ForOp loop) {
       wide[it->second] = true;
   }
   unsigned n = unsigned(wide.size());
-  if (n < 2 || n > kMostInferredWarpGroups ||
-      llvm::is_contained(wide, false))
+  if (n < 2 || n > kMostInferredWarpGroups || llvm::is_contained(wide, false))
     return 0;
 
   // The rescales of accumulators carried in TMEM (O *= alpha before
@@ -141,7 +140,8 @@ unsigned tilepipe::inferWarpGroups(scf::ForOp loop) {
       if (auto t = dyn_cast<RankedTensorType>(load.getType());
           t && t.getRank() == 2 && t.getElementType().isIntOrFloat())
         widest = std::max<int64_t>(
-            widest, t.getDimSize(1) * t.getElementType().getIntOrFloatBitWidth() / 32);
+            widest,
+            t.getDimSize(1) * t.getElementType().getIntOrFloatBitWidth() / 32);
   bool correction = widest >= kWideRowWords && n + 1 <= kMostInferredWarpGroups;
 
   Builder b(loop.getContext());

@@ -1,4 +1,4 @@
-//===- WarpGroups.h - warp groups inferred from independent chains -*- C++ -*-===//
+//===- WarpGroups.h - warp groups from independent chains ---*- C++ -*-===//
 //
 // A loop written plainly names no warp groups: every SIMT op would run in
 // one agent of four warps. When its SIMT tile ops fall into independent
