@@ -69,6 +69,7 @@ private:
   DenseMap<Value, Value> map;
   unsigned agent = 0; ///< The agent whose code is being emitted.
   Value leader, tid;  ///< Its elected thread, its thread index.
+  bool oneWarpAgent = false; ///< The current agent is one warp.
   bool broken = false;
   /// The current agent's copies of register tiles made outside the agents.
   DenseMap<Value, Value> agentValues;
@@ -124,8 +125,15 @@ private:
   Value intLit(int64_t v) { return literal(i64(), Twine(v)); }
   Value boolLit(bool v) { return literal(i1(), v ? "true" : "false"); }
   /// Runs `body` in the elected thread only.
+  ///
+  /// A one-warp agent (the TMA and MMA issuers) elects its lane again right
+  /// at each site, with `elect.sync` alone: ptxas then issues the guarded
+  /// tcgen05 and TMA instructions under the ELECT predicate, where behind
+  /// the agent's flag it wraps each in a loop over the warp's active lanes
+  /// (docs/peers.md, "Loop length"). Agents of several warps keep the flag.
   void inLeader(function_ref<void()> body) {
-    auto ifOp = b.create<emitc::IfOp>(func.getLoc(), leader,
+    Value elected = oneWarpAgent ? call(i1(), "tp::elect_one", {}) : leader;
+    auto ifOp = b.create<emitc::IfOp>(func.getLoc(), elected,
                                       /*addThenBlock=*/true,
                                       /*addElseBlock=*/false);
     OpBuilder::InsertionGuard guard(b);
@@ -1103,6 +1111,7 @@ LogicalResult KernelEmitter::emitPrologue() {
   const KernelPrologue &prologue = layout.prologue;
   if (!prologue.loads.empty())
     leader = call(i1(), "tp::elect_leader", {intLit(0)});
+  oneWarpAgent = false;
   // Harness stamps of prologue tiles take the ids after the pipes'.
   int64_t id = int64_t(layout.pipes.size());
   for (Operation *op : prologue.ops) {
@@ -1150,6 +1159,7 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
       b.getI32Type(),
       llvm::formatv("(int(threadIdx.x) - {0})", a.firstWarp * 32).str());
   leader = call(i1(), "tp::elect_leader", {intLit(a.firstWarp)});
+  oneWarpAgent = a.syncBarrier < 0 && a.warps == 1;
   agentValues.clear();
   // Each mbarrier mutex counts this agent's locks (the wait parity).
   mutexLocks.clear();

@@ -40,6 +40,14 @@ TP_DEVICE bool elect_leader(int firstWarp TP_LOC) {
   return ptx::elect_sync();
 }
 
+/// True in one lane of the calling warp, elected right where it guards a
+/// tcgen05 or TMA issue in a one-warp agent: ptxas then issues the guarded
+/// instruction under the ELECT predicate instead of in a loop over lanes.
+TP_DEVICE bool elect_one(TP_LOC_ONLY) {
+  TP_AT();
+  return ptx::elect_sync();
+}
+
 /// The agent's own barrier: `threads` threads meet at named barrier `id`.
 TP_DEVICE void agent_sync(int barrierId, int threads TP_LOC) {
   TP_AT();
