@@ -41,8 +41,8 @@ SEEDED_BUGS = {
     "swizzle-mismatch": (".cu", r"(tp::umma_\w+<[^>]*?KMajor<tp::MmaTile<[^>]*?)tp::Swizzle::B128",
                          r"\1tp::Swizzle::B64"),
     # Each MMA instruction's K slice starts one 32-byte atom too far.
-    "k-advance": ("layout/tile.cuh", r"smem_desc\(tile \+ step_offset\(s\)",
-                  "smem_desc(tile + step_offset(s + 1)"),
+    "k-advance": ("layout/tile.cuh", r"\+ \(step_offset\(s\) >> 4\)",
+                  "+ (step_offset(s + 1) >> 4)"),
     # enable-input-d always on: the accumulator never starts from zero.
     "enable-input-d": (".cu", r"bool (v\d+) = tp::acc_enable\([^;]*\);", r"bool \1 = true;"),
     # The block-scaled MMA reads the scale factors of the next K block.

@@ -115,8 +115,12 @@ template <class Tile> struct KMajor {
     return uint32_t(s * 32 / Tile::kSpan) * Tile::kBoxBytes +
            uint32_t(s * 32 % Tile::kSpan);
   }
+  /// The tile's descriptor advanced by the slice's 16-byte units: the same
+  /// bits as the descriptor of tile + step_offset(s) (the start field holds
+  /// any SMEM address, so the sum never carries out of it), and one add per
+  /// instruction where the MMA loop would rebuild each descriptor.
   static TP_HOST_DEVICE uint64_t desc(uint32_t tile, int s) {
-    return layout::smem_desc(tile + step_offset(s), kLbo, kSbo, kS);
+    return layout::smem_desc(tile, kLbo, kSbo, kS) + (step_offset(s) >> 4);
   }
 };
 
@@ -139,7 +143,7 @@ template <class Tile> struct MNMajor {
     return uint32_t(s * kRowsPerStep * Tile::kSpan);
   }
   static TP_HOST_DEVICE uint64_t desc(uint32_t tile, int s) {
-    return layout::smem_desc(tile + step_offset(s), kLbo, kSbo, kS);
+    return layout::smem_desc(tile, kLbo, kSbo, kS) + (step_offset(s) >> 4);
   }
 };
 
