@@ -40,7 +40,7 @@ TILEPIPE = {
     "tilepipe_attention": ("attention", "examples/attention_fwd.mlir"),
     "tilepipe_fa4": ("attention", "examples/fa4_fwd.mlir"),
 }
-TRITON = {"triton_gemm": "gemm", "triton_attention": "attention"}
+TRITON = {"triton_gemm": "gemm", "triton_gemm_fp8": "gemm_fp8", "triton_attention": "attention"}
 
 
 def say(msg):
@@ -110,12 +110,13 @@ def compile_tilepipe(build, out):
     return cubins
 
 
-def compile_triton(python, out):
-    proc = subprocess.run([python, os.path.join(HERE, "triton_kernels.py"), out], capture_output=True, text=True)
+def compile_triton(python, out, names):
+    proc = subprocess.run([python, os.path.join(HERE, "triton_kernels.py"), out] + names,
+                          capture_output=True, text=True)
     if proc.returncode:
         say("Triton kernels failed: " + proc.stderr.strip()[-400:])
         return {}
-    return {name: os.path.join(out, name + ".cubin") for name in TRITON
+    return {name: os.path.join(out, name + ".cubin") for name in names
             if os.path.exists(os.path.join(out, name + ".cubin"))}
 
 
@@ -234,7 +235,7 @@ def main():
     want = lambda n: not args.only or n in args.only  # noqa: E731
     cubins = {}
     if any(want(n) for n in TRITON):
-        cubins.update({k: v for k, v in compile_triton(python, out).items() if want(k)})
+        cubins.update(compile_triton(python, out, [n for n in TRITON if want(n)]))
     if any(want(n) for n in TILEPIPE):
         cubins.update({k: v for k, v in compile_tilepipe(args.build, out).items() if want(k)})
     if args.cutlass:

@@ -57,12 +57,38 @@ def attention(q_desc, k_desc, v_desc, o_desc, scale, n_ctx,
     o_desc.store([row, 0], (acc / l_i[:, None]).to(tl.bfloat16))
 
 
+@triton.jit
+def gemm_mxfp8(a_desc, b_desc, c_desc, a_scale, b_scale, K,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # C[M, N] = (A . 2^SFA) (B . 2^SFB)^T: E4M3 A [M, K] and B [N, K], one
+    # UE8M0 factor per 32 elements of K ([rows, K / 32] uint8), f32
+    # accumulate, bf16 out (tilepipe's gemm_blockscaled_fp8.mlir).
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    ks = K // 32
+    rows_a = m + tl.arange(0, BM)
+    rows_b = n + tl.arange(0, BN)
+    sk = tl.arange(0, BK // 32)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([m, k * BK])
+        b = b_desc.load([n, k * BK])
+        sa = tl.load(a_scale + rows_a[:, None] * ks + k * (BK // 32) + sk[None, :])
+        sb = tl.load(b_scale + rows_b[:, None] * ks + k * (BK // 32) + sk[None, :])
+        acc = tl.dot_scaled(a, sa, "e4m3", b.T, sb, "e4m3", acc)
+    c_desc.store([m, n], acc.to(tl.bfloat16))
+
+
 KERNELS = {
     # name: (function, signature, constants, options)
     "triton_gemm": (gemm, {"a_desc": "tensordesc<bf16[128,64]>", "b_desc": "tensordesc<bf16[256,64]>",
                            "c_desc": "tensordesc<bf16[128,256]>", "K": "i32",
                            "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
                     {"BM": 128, "BN": 256, "BK": 64}, {"num_warps": 4, "num_stages": 4}),
+    "triton_gemm_fp8": (gemm_mxfp8, {"a_desc": "tensordesc<fp8e4nv[128,128]>", "b_desc": "tensordesc<fp8e4nv[256,128]>",
+                                     "c_desc": "tensordesc<bf16[128,256]>", "a_scale": "*u8", "b_scale": "*u8",
+                                     "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+                        {"BM": 128, "BN": 256, "BK": 128}, {"num_warps": 4, "num_stages": 4}),
     "triton_attention": (attention, {"q_desc": "tensordesc<bf16[128,128]>", "k_desc": "tensordesc<bf16[128,128]>",
                                      "v_desc": "tensordesc<bf16[128,128]>", "o_desc": "tensordesc<bf16[128,128]>",
                                      "scale": "fp32", "n_ctx": "i32",
