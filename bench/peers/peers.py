@@ -99,7 +99,8 @@ def compile_tilepipe(build, out):
                      re.finditer(r'tileas.agent \{[^}]*role = "(\w+)"[^}]*warps = (\d+)', mat)]
             json.dump({"shared": int(smem.group(1)) if smem else None,
                        "num_warps": sum(int(r.split()[1]) for r in roles), "roles": ", ".join(roles),
-                       "depths": "; ".join(depths)}, open(os.path.join(out, name + ".json"), "w"), indent=1)
+                       "depths": "; ".join(depths), "schedule": tilepipe_schedule(build, mlir)},
+                      open(os.path.join(out, name + ".json"), "w"), indent=1)
             cubin = os.path.join(out, name + ".cubin")
             proc = subprocess.run([NVCC, "-std=c++17", "-cubin", "-gencode", "arch=compute_100a,code=sm_100a",
                                    "-I", INCLUDE, cu, "-o", cubin], capture_output=True, text=True)
@@ -108,6 +109,22 @@ def compile_tilepipe(build, out):
                 continue
             cubins[name] = cubin
     return cubins
+
+
+def tilepipe_schedule(build, mlir):
+    """tilepipe's own decisions for the loop, in the terms Triton's are
+    printed in: the stage of each op class (print-schedule)."""
+    proc = subprocess.run([os.path.join(build, "bin", "tilepipe-opt"), os.path.join(ROOT, mlir),
+                           "--tileas-generate-schedule=print-schedule", "-o", os.devnull],
+                          capture_output=True, text=True)
+    top = re.search(r"^II (\d+), MII \d+ .*stages (\d+)", proc.stdout, re.M)
+    stages = {}
+    for m in re.finditer(r"^%\w+ = tileas\.(\w+)\s+\w+\s+\d+\s+(\d+)\s", proc.stdout, re.M):
+        if m.group(1) in ("tma_load", "umma", "tmem_load", "cp_async"):
+            stages.setdefault(m.group(1), set()).add(int(m.group(2)))
+    return {"ii": int(top.group(1)) if top else None,
+            "max_stage": int(top.group(2)) - 1 if top else None,
+            "stage_of": {k: sorted(v) for k, v in sorted(stages.items())}}
 
 
 def compile_triton(python, out, names):
@@ -264,9 +281,13 @@ def main():
         f.write(table)
     print(table, end="")
     for c in rows:
-        if c.get("schedule"):
-            print(f"{c['kernel']}: Triton's loop schedule: max stage {c['schedule']['max_stage']}, "
-                  + ", ".join(f"{k} at stage {v}" for k, v in c["schedule"]["stage_of"].items()))
+        sched = c.get("schedule")
+        if not sched:
+            continue
+        whose = "Triton's" if c["kernel"] in TRITON else "tilepipe's"
+        ii = f"II {sched['ii']}, " if sched.get("ii") else ""
+        print(f"{c['kernel']}: {whose} loop schedule: {ii}max stage {sched['max_stage']}, "
+              + ", ".join(f"{k} at stage {v}" for k, v in sched["stage_of"].items()))
     say(f"wrote {out}/peers.md and peers.json")
     return 0
 
