@@ -10,8 +10,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <map>
-
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cuda;
@@ -159,12 +157,11 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
 
   // Views of one buffer as one type are one class: a ring member's TMA
   // writes its slot through one view and its MMA reads it through another.
-  std::map<std::pair<void *, const void *>, Value> viewsOf;
+  llvm::DenseMap<std::pair<Value, Type>, Value> viewsOf;
   func.walk([&](tileas::SmemViewOp view) {
     Value buffer = classes.find(tileas::stripViews(view.getSource()));
-    auto key = std::make_pair(buffer.getAsOpaquePointer(),
-                              view.getType().getAsOpaquePointer());
-    auto [it, first] = viewsOf.try_emplace(key, view.getResult());
+    auto [it, first] = viewsOf.try_emplace({buffer, view.getType()},
+                                           view.getResult());
     if (!first)
       classes.join(view.getResult(), it->second);
   });

@@ -391,12 +391,6 @@ Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
     bind(t, op->getResult(0), Val::poison());
     return Step::Advance;
   }
-  // A view is the same buffer seen with another shape.
-  if (auto view = dyn_cast<tileas::SmemViewOp>(op)) {
-    handled = true;
-    bind(t, view.getResult(), get(t, view.getSource()));
-    return Step::Advance;
-  }
   // Integers, not opaque terms: a loop bound may depend on the block.
   if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
     handled = true;

@@ -59,6 +59,11 @@ Interpreter::Step Interpreter::stepTileAS(unsigned t, Operation *op,
     bind(t, op->getResult(0), Val::handle(buffers.size() - 1));
     return Step::Advance;
   }
+  // A view is the same buffer seen with another shape (a ring slot).
+  if (auto view = dyn_cast<tileas::SmemViewOp>(op)) {
+    bind(t, view.getResult(), get(t, view.getSource()));
+    return Step::Advance;
+  }
   if (isa<tileas::PipeCreateOp>(op))
     return pipeCreate(t, op);
   if (isa<tileas::PipeProducerAcquireOp>(op))

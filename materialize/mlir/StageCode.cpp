@@ -606,38 +606,28 @@ LogicalResult Emitter::analyze(std::string &why) {
   // released as often: the last group of a member read by fewer consumer
   // groups than another arrives for the difference with its own release.
   groupWeight.assign(groups.size(), 1);
-  for (auto [head, pipe] : llvm::enumerate(plan.buffers.pipes)) {
-    if (pipe.ringSize < 2 || pipe.ringOf)
+  const auto &pipePlans = plan.buffers.pipes;
+  std::vector<unsigned> readCount(pipePlans.size(), 0),
+      mostOfRing(pipePlans.size(), 0);
+  std::vector<int> lastGroup(pipePlans.size(), -1);
+  for (auto [g, group] : llvm::enumerate(groups)) {
+    ++readCount[group.pipe];
+    lastGroup[group.pipe] = int(g);
+  }
+  auto headOf = [&](unsigned p) { return pipePlans[p].ringOf.value_or(p); };
+  for (unsigned p = 0; p < pipePlans.size(); ++p)
+    mostOfRing[headOf(p)] = std::max(mostOfRing[headOf(p)], readCount[p]);
+  for (unsigned p = 0; p < pipePlans.size(); ++p) {
+    unsigned most = mostOfRing[headOf(p)];
+    if (pipePlans[headOf(p)].ringSize < 2 || readCount[p] == most)
       continue;
-    auto lastGroup = [&](unsigned q) -> std::optional<unsigned> {
-      std::optional<unsigned> last;
-      for (auto [g, group] : llvm::enumerate(groups))
-        if (group.pipe == q)
-          last = unsigned(g);
-      return last;
-    };
-    auto count = [&](unsigned q) {
-      return unsigned(llvm::count_if(
-          groups, [&](const ConsumerGroup &g) { return g.pipe == q; }));
-    };
-    unsigned most = 0;
-    std::vector<unsigned> members;
-    for (auto [q, other] : llvm::enumerate(plan.buffers.pipes))
-      if (q == head || (other.ringOf && *other.ringOf == head)) {
-        members.push_back(unsigned(q));
-        most = std::max(most, count(unsigned(q)));
-      }
-    for (unsigned q : members) {
-      if (count(q) == most)
-        continue;
-      std::optional<unsigned> last = lastGroup(q);
-      if (!last || handsOn[*last] || regPipe[q]) {
-        why = "the tiles of one ring are read by different numbers of "
-              "consumer groups, and one of them cannot release for the others";
-        return failure();
-      }
-      groupWeight[*last] += most - count(q);
+    int last = lastGroup[p];
+    if (last < 0 || handsOn[last] || regPipe[p]) {
+      why = "the tiles of one ring are read by different numbers of "
+            "consumer groups, and one of them cannot release for the others";
+      return failure();
     }
+    groupWeight[last] += most - readCount[p];
   }
 
   // Loop-carried values belong to the agent making them; an accumulator

@@ -109,7 +109,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   // loop is scheduled again with the edges that order them, and that
   // schedule is kept when its II is no larger. A schedule that already
   // keeps the order stays as it is.
-  std::string registerOrderNote;
+  std::string scheduleNote;
   auto violated = [&](const sched::ScheduleAnalysis &a) {
     unsigned n = 0;
     for (auto [store, load] : built->registerOrder)
@@ -122,7 +122,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   // "Warp groups"); without the order they compile without a spill.
   unsigned broken = 0;
   if (inferred)
-    registerOrderNote = "warp groups: " + std::to_string(inferred) +
+    scheduleNote = "warp groups: " + std::to_string(inferred) +
                         " inferred from independent chains; register order "
                         "not tried";
   else if (registerOrder && analysis && !built->registerOrder.empty() &&
@@ -139,7 +139,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
       for (auto [store, load] : built->registerOrder)
         pairs += (pairs.empty() ? "" : ", ") + ordered.getOp(store).name +
                  " -> " + ordered.getOp(load).name;
-      registerOrderNote = "register order: " + count + ", kept (II " +
+      scheduleNote = "register order: " + count + ", kept (II " +
                           std::to_string(orderedAnalysis->ii) +
                           " with them, " + std::to_string(analysis->ii) +
                           " without): " + pairs;
@@ -147,7 +147,7 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
       analysis = std::move(orderedAnalysis);
       diags = std::move(orderedDiags);
     } else {
-      registerOrderNote =
+      scheduleNote =
           "register order: " + count + ", dropped (II " +
           (orderedAnalysis ? std::to_string(orderedAnalysis->ii)
                            : std::string("none")) +
@@ -192,8 +192,8 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
         flops += schedulable.getWork().flops;
     os << "// schedule of loop at " << loop.getLoc() << "\n";
     analysis->print(os, lp.problem, target, flops);
-    if (!registerOrderNote.empty())
-      os << registerOrderNote << "\n";
+    if (!scheduleNote.empty())
+      os << scheduleNote << "\n";
     os << "\n";
     os.flush();
   }

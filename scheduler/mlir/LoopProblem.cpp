@@ -140,7 +140,7 @@ static void addRingCapacity(scf::ForOp loop, const LoopProblem &lp,
 // value per row) exists only at the end: a rank-1 result is one fragment.
 static constexpr int64_t kStreamColumns = 32;
 
-static bool isSimtTileOp(Operation *op) {
+bool tilepipe::isSimtTileOp(Operation *op) {
   return isa<tileas::TmemLoadOp, tileas::TmemStoreOp, tileas::SmemStoreOp,
              tileas::SmemLoadOp, tileas::Exp2Op, tileas::AddOp, tileas::SubOp,
              tileas::MulOp, tileas::MaxOp, tileas::FmaOp, tileas::CvtOp,
@@ -185,7 +185,7 @@ int64_t tilepipe::streamedLatency(Operation *producer, Operation *consumer,
 // 2), both tiles are live across the agent's back edge and ptxas spills.
 // The edge store -> load, distance 1, latency 0, orders them
 // (withRegisterOrder).
-static bool isElementwiseTileOp(Operation *op) {
+bool tilepipe::isElementwiseTileOp(Operation *op) {
   return isa<tileas::Exp2Op, tileas::AddOp, tileas::SubOp, tileas::MulOp,
              tileas::MaxOp, tileas::FmaOp, tileas::CvtOp>(op);
 }

@@ -83,6 +83,13 @@ public:
   llvm::DenseMap<mlir::Operation *, Entry> loops;
 };
 
+/// The ops SIMT threads run on register tiles: TMEM and SMEM loads and
+/// stores of them, elementwise ops, conversions and row reductions.
+bool isSimtTileOp(mlir::Operation *op);
+/// Of those, the elementwise ops and conversions (a tile in, a tile of its
+/// shape out).
+bool isElementwiseTileOp(mlir::Operation *op);
+
 /// The start-to-start latency of a dependence from `producer` to
 /// `consumer` when both are SIMT tile ops of one warp group working through
 /// a rank-2 tile in 32-column fragments (docs/generators.md); otherwise

@@ -2,38 +2,59 @@
 
 #include "scheduler/mlir/WarpGroups.h"
 
+#include "scheduler/mlir/LoopProblem.h"
+
 #include "ir/TileASDialect.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
-
-#include <map>
 
 using namespace mlir;
 using namespace tilepipe;
 
 namespace {
 
-/// The ops SIMT threads run on register tiles (LoopProblem.cpp's streaming
-/// set): what an agent of warps holds in its registers.
-bool isSimtTileOp(Operation *op) {
-  return isa<tileas::TmemLoadOp, tileas::TmemStoreOp, tileas::SmemStoreOp,
-             tileas::SmemLoadOp, tileas::Exp2Op, tileas::AddOp, tileas::SubOp,
-             tileas::MulOp, tileas::MaxOp, tileas::FmaOp, tileas::CvtOp,
-             tileas::ReduceMaxOp, tileas::ReduceSumOp>(op);
-}
-
 /// Words a thread holds of a row from which a rescaled accumulator gets a
 /// warp group of its own.
 constexpr int64_t kWideRowWords = 128;
 
+bool isRank2Tile(Type t) {
+  auto tile = dyn_cast<RankedTensorType>(t);
+  return tile && tile.getRank() == 2;
+}
+
 bool holdsRank2Tile(Operation *op) {
-  auto rank2 = [](Type t) {
-    auto tile = dyn_cast<RankedTensorType>(t);
-    return tile && tile.getRank() == 2;
-  };
-  return llvm::any_of(op->getOperandTypes(), rank2) ||
-         llvm::any_of(op->getResultTypes(), rank2);
+  return llvm::any_of(op->getOperandTypes(), isRank2Tile) ||
+         llvm::any_of(op->getResultTypes(), isRank2Tile);
+}
+
+/// The rescale of an accumulator carried in TMEM that starts at `load` (a
+/// tmem_load of the loop's carried tile): the ops its tile flows through,
+/// elementwise, up to the tmem_store of the result, when every other tile
+/// they read is one of theirs (O * alpha: alpha is a row vector). Empty
+/// when the chain is not such a rescale.
+SmallVector<Operation *> rescaleFrom(tileas::TmemLoadOp load, Block *body) {
+  SmallVector<Operation *> chain{load};
+  bool stored = false;
+  for (size_t i = 0; i < chain.size(); ++i) {
+    if (isa<tileas::TmemStoreOp>(chain[i]))
+      continue;
+    for (Operation *user : chain[i]->getResult(0).getUsers()) {
+      bool store = isa<tileas::TmemStoreOp>(user);
+      if (user->getBlock() != body ||
+          !(store || (isElementwiseTileOp(user) && holdsRank2Tile(user))))
+        return {};
+      stored |= store;
+      if (!llvm::is_contained(chain, user))
+        chain.push_back(user);
+    }
+  }
+  for (Operation *op : llvm::drop_begin(chain))
+    for (Value operand : op->getOperands())
+      if (isRank2Tile(operand.getType()) &&
+          !llvm::is_contained(chain, operand.getDefiningOp()))
+        return {};
+  return stored ? chain : SmallVector<Operation *>();
 }
 
 } // namespace
@@ -73,7 +94,7 @@ unsigned tilepipe::inferWarpGroups(scf::ForOp loop) {
       }
 
   // Chains in the order of their first op.
-  std::map<Operation *, unsigned> indexOf; // Leader -> chain index.
+  llvm::DenseMap<Operation *, unsigned> indexOf; // Leader -> chain index.
   std::vector<bool> wide;
   for (Operation *op : simt) {
     Operation *leader = chains.getLeaderValue(op);
@@ -96,37 +117,9 @@ unsigned tilepipe::inferWarpGroups(scf::ForOp loop) {
   for (Operation *op : simt) {
     auto load = dyn_cast<tileas::TmemLoadOp>(op);
     auto arg = load ? dyn_cast<BlockArgument>(load.getSource()) : nullptr;
-    if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0)
-      continue;
-    SmallVector<Operation *> chain{op};
-    bool ok = true;
-    for (size_t i = 0; i < chain.size() && ok; ++i) {
-      Operation *cur = chain[i];
-      if (isa<tileas::TmemStoreOp>(cur))
-        continue;
-      for (Operation *user : cur->getResult(0).getUsers()) {
-        bool elementwise = isa<tileas::MulOp, tileas::AddOp, tileas::SubOp,
-                               tileas::FmaOp, tileas::MaxOp>(user) &&
-                           holdsRank2Tile(user);
-        if (user->getBlock() != body ||
-            !(elementwise || isa<tileas::TmemStoreOp>(user))) {
-          ok = false;
-          break;
-        }
-        for (Value other : user->getOperands())
-          if (auto t = dyn_cast<RankedTensorType>(other.getType());
-              t && t.getRank() == 2 && !llvm::is_contained(chain, user) &&
-              other.getDefiningOp() != cur &&
-              !llvm::is_contained(chain, other.getDefiningOp()))
-            ok = false;
-        if (!llvm::is_contained(chain, user))
-          chain.push_back(user);
-      }
-    }
-    if (ok && llvm::any_of(chain, [](Operation *c) {
-          return isa<tileas::TmemStoreOp>(c);
-        }))
-      rescale.insert(chain.begin(), chain.end());
+    if (arg && arg.getOwner() == body && arg.getArgNumber() > 0)
+      for (Operation *member : rescaleFrom(load, body))
+        rescale.insert(member);
   }
   // Only for wide accumulators: a row of O at head dim 128 is 128 f32
   // words a thread, as much as S; at head dim 64 (64 words) the softmax
