@@ -2,8 +2,8 @@
 // `tileas.ring`: one pipe's slots hold tiles of two shapes, each member
 // seeing a slot through a `tileas.smem_view` laid out for it, and K, read
 // by one consumer group where V^T has two, arriving twice on the slot's
-// empty barrier. The plan search takes the same ring on its own when the
-// budget needs it (materialize/auto-ring-shapes.mlir).
+// empty barrier. Unforced, the plan search tries the same ring and, saving
+// no slot on this loop, keeps two pipes (materialize/ring-shapes.test).
 func.func @fa4_hd64_ring(%descQ: !tileas.tma_desc<128x64xbf16> {tileas.name = "Q"},
                    %descK: !tileas.tma_desc<128x64xbf16> {tileas.name = "K"},
                    %descV: !tileas.tma_desc<64x128xbf16> {tileas.name = "V"},
