@@ -8,12 +8,16 @@ and every wait is bounded (a timeout is reported, never a hang).
   scripts/harness.py [--trips 0,1,2,4,5,1000] [--ctas 1,4,132]
                      [--seed-bug missing-wait|wrong-phase] KERNEL.mlir|KERNEL.cu...
   scripts/harness.py --lower-to DIR KERNEL.mlir...
+  scripts/harness.py --build-to DIR [--arch sm_90a] [--seed-bug B] KERNEL.mlir...
 
 For a GPU machine without a build tree (a lent device: nvcc and the source
 tree, no LLVM): --lower-to writes each file's translated kernel here, as
 DIR/NAME.ws.cu (warp-specialized) and DIR/NAME.peeled.cu, and runs nothing;
 given .cu files, the script skips the lowering and builds and runs them
-there, seeded bugs included.
+there, seeded bugs included. --build-to goes one step further and compiles
+here (nvcc needs no GPU): DIR/NAME.harness, or DIR/NAME.BUG.harness with a
+seeded bug; given .harness files, the script only runs them (the bug, if
+any, read back from the name), so a lent device spends its minutes running.
 
 Per file: tilepipe-opt (generate, materialize, -canonicalize -cse),
 tilepipe-translate --tileas-to-cuda, nvcc -DTILEPIPE_HARNESS
@@ -72,6 +76,8 @@ def lower_to(args):
 
 
 def build(path, args, tmp):
+    if path.endswith(".harness"):
+        return os.path.splitext(os.path.basename(path))[0], path
     if path.endswith(".cu"):
         name = os.path.splitext(os.path.basename(path))[0]
         cu = os.path.join(tmp, name + ".cu")
@@ -81,7 +87,9 @@ def build(path, args, tmp):
         if not lowered:
             return None
         name, cu, _ = lowered
-    exe = os.path.join(tmp, name + ".harness")
+    exe = os.path.join(args.build_to or tmp,
+                       name + (f".{args.seed_bug}" if args.seed_bug else "") +
+                       ".harness")
     if args.seed_bug:
         text = open(cu).read()
         seeded = seed(text, args.seed_bug)
@@ -96,8 +104,8 @@ def build(path, args, tmp):
               f"'{old[at].strip()}' -> '{new[at].strip() if len(new) == len(old) else '(removed)'}'")
         open(cu, "w").write(seeded)
     r = run([NVCC, "-std=c++17", "-DTILEPIPE_HARNESS", "-DTILEPIPE_HARNESS_MAIN",
-             "-gencode", "arch=compute_90a,code=sm_90a",
-             "-gencode", "arch=compute_100a,code=sm_100a",
+             *[a for arch in args.arch.split(",")
+               for a in ("-gencode", f"arch=compute_{arch[3:]},code={arch}")],
              "-I", args.include, cu, "-o", exe, "-diag-suppress", "177"])
     if r.returncode:
         print(f"{name}: nvcc failed\n{r.stdout}")
@@ -114,10 +122,22 @@ def main():
     ap.add_argument("--seed-bug", choices=["missing-wait", "wrong-phase"])
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--lower-to", metavar="DIR")
+    ap.add_argument("--build-to", metavar="DIR")
+    ap.add_argument("--arch", default="sm_90a,sm_100a",
+                    help="the SASS targets nvcc builds (comma-separated)")
     args = ap.parse_args()
     if args.lower_to:
         return lower_to(args)
-    if not os.path.exists(NVCC):
+    if args.build_to:
+        os.makedirs(args.build_to, exist_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            built = [build(path, args, tmp) for path in args.files]
+        for b in built:
+            if b:
+                print(f"{b[0]}: built {b[1]}")
+        return 0 if all(built) else 2
+    if not os.path.exists(NVCC) and not all(f.endswith(".harness")
+                                            for f in args.files):
         print(f"harness: skipped: no CUDA Toolkit ({NVCC} not found)")
         return 0
     worst = 0
@@ -128,6 +148,10 @@ def main():
                 worst = 2
                 continue
             name, exe = built
+            bug = args.seed_bug
+            if path.endswith(".harness"):
+                bug = next((b for b in ("missing-wait", "wrong-phase")
+                            if name.endswith("." + b)), None)
             cmd = [exe] + ([args.trips] if args.trips else []) + \
                 ([args.ctas] if args.trips and args.ctas else [])
             try:
@@ -143,9 +167,9 @@ def main():
             runs = [json.loads(l) for l in r.stdout.splitlines()
                     if l.startswith("{")]
             bad = [x for x in runs if not x.get("ok")]
-            if args.seed_bug:
+            if bug:
                 verdict = "caught" if bad else "NOT CAUGHT"
-                print(f"{name}: seeded {args.seed_bug}: {verdict} "
+                print(f"{name}: seeded {bug}: {verdict} "
                       f"({len(bad)} of {len(runs)} runs report it)")
                 worst = max(worst, 0 if bad else 1)
             else:
