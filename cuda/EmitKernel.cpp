@@ -732,15 +732,19 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
     else
       call();
   };
+  // A joined pipe's acquire and wait ride on those of the pipe it joins,
+  // which come first; its release on that pipe's, which comes last.
+  bool joined = bool(tileas::PipeCreateOp(p.op).getJoins());
   if (auto acquire = dyn_cast<tileas::PipeProducerAcquireOp>(op)) {
     // An alias's acquire takes over the slot the thread holds: no wait.
-    if (!tileas::PipeCreateOp(p.op).getAliases())
+    if (!tileas::PipeCreateOp(p.op).getAliases() && !joined)
       wait(leaderOnly(acquire.getResult()), p.empty, "1");
     map[acquire.getResult()] = slotAddress(p, k);
     return success();
   }
   if (auto consumerWait = dyn_cast<tileas::PipeConsumerWaitOp>(op)) {
-    wait(leaderOnly(consumerWait.getResult()), p.full, "0");
+    if (!joined)
+      wait(leaderOnly(consumerWait.getResult()), p.full, "0");
     Value slot = slotAddress(p, k);
     map[consumerWait.getResult()] = slot;
     inLeader([&] { callVoid("tp::probe_check", {slot, isTmem, pipeId, k}); });
@@ -759,6 +763,14 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
         written = load.getDst();
       int64_t bytes = tmaBytesInto(written, layout);
       inLeader([&] {
+        // Before the joined-to pipe's commit arrives (the stage code orders
+        // it so), this slot's bytes are added to the same phase.
+        if (joined) {
+          callVoid("tp::mbar_expect_tx",
+                   {barriers(p.full), intLit(p.depth), k,
+                    literal(u32(), Twine(bytes ? bytes : p.txBytes) + "u")});
+          return;
+        }
         callVoid("tp::mbar_arrive_expect_tx",
                  {barriers(p.full), intLit(p.depth), k,
                   literal(u32(), Twine(bytes ? bytes : p.txBytes) + "u")});
@@ -823,7 +835,8 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
       callVoid("tp::probe_check", {slot, isTmem, pipeId, k});
     // A ring tile read by fewer consumer groups than the ring's others
     // arrives for the difference (each tcgen05.commit arrives once).
-    for (int32_t n = 0, e = release.getArrivals().value_or(1); n < e; ++n) {
+    for (int32_t n = 0, e = joined ? 0 : release.getArrivals().value_or(1);
+         n < e; ++n) {
       if (via == "tcgen05_commit")
         callVoid("tp::umma_arrive", {barriers(p.empty), intLit(p.depth), k});
       else
@@ -1274,8 +1287,9 @@ LogicalResult KernelEmitter::emit() {
      << "const int tp_warp = tp::warp_idx();\n"
      << "if (threadIdx.x == 0) {\n";
   for (const PipeLayout &p : layout.pipes) {
-    os << "  for (int i = 0; i < " << p.depth << "; ++i) tp::mbar_init(&S."
-       << p.full << "[i], " << p.fullCount << ");\n";
+    if (p.full == "full" + std::to_string(p.id))
+      os << "  for (int i = 0; i < " << p.depth << "; ++i) tp::mbar_init(&S."
+         << p.full << "[i], " << p.fullCount << ");\n";
     if (p.empty == "empty" + std::to_string(p.id))
       os << "  for (int i = 0; i < " << p.depth << "; ++i) tp::mbar_init(&S."
          << p.empty << "[i], " << p.emptyCount << ");\n";
@@ -1299,7 +1313,8 @@ LogicalResult KernelEmitter::emit() {
        << field << ", \"" << field << "\");\n";
   };
   for (const PipeLayout &p : layout.pipes) {
-    name(p.full);
+    if (p.full == "full" + std::to_string(p.id))
+      name(p.full);
     if (p.empty == "empty" + std::to_string(p.id))
       name(p.empty);
   }

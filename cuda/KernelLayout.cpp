@@ -406,8 +406,16 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
       p.slotCols = tmemColumns(payload);
       p.txBytes = create.getBytes() ? int64_t(*create.getBytes()) : p.slotBytes;
       std::string n = std::to_string(p.id);
-      p.full = "full" + n;
-      barriers.push_back({p.full, "", 8 * p.depth, 8});
+      // A joined pipe's slots are guarded by the barriers of the pipe it
+      // joins.
+      const PipeLayout *joined =
+          create.getJoins()
+              ? &layout.pipes[layout.pipeIds.lookup(
+                    create.getJoins().getDefiningOp())]
+              : nullptr;
+      p.full = joined ? joined->full : "full" + n;
+      if (!joined)
+        barriers.push_back({p.full, "", 8 * p.depth, 8});
       if (Value other =
               create.getShares() ? create.getShares() : create.getAliases()) {
         const PipeLayout &q =
@@ -475,9 +483,10 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
                     std::to_string(p.slotBytes) + " B";
         buffers.push_back(m);
         p.buffer = m.name;
-        p.empty = "empty" + n;
+        p.empty = joined ? joined->empty : "empty" + n;
         p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
-        barriers.push_back({p.empty, "", 8 * p.depth, 8});
+        if (!joined)
+          barriers.push_back({p.empty, "", 8 * p.depth, 8});
       }
       layout.pipeIds[create] = p.id;
       layout.pipes.push_back(p);

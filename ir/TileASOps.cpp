@@ -504,6 +504,25 @@ LogicalResult PipeCreateOp::verify() {
       return emitOpError("aliases the slots of a pipe of ")
              << base << ", which cannot hold its " << payload;
   }
+  if (Value joins = getJoins()) {
+    if (getShares() || getAliases())
+      return emitOpError("expects 'joins' without 'shares' or 'aliases'");
+    if (getProducerKind() != PipeProducerKind::Tma)
+      return emitOpError("joins another pipe, which only a 'tma' producer "
+                         "can (its commit adds bytes, it does not arrive)");
+    if (auto other = joins.getDefiningOp<PipeCreateOp>()) {
+      if (other.getJoins() || other.getShares() || other.getAliases())
+        return emitOpError("joins a pipe that itself joins, shares or "
+                           "aliases another");
+      if (other.getProducerKind() != PipeProducerKind::Tma ||
+          int32_t(other.getDepth()) != depth ||
+          other.getConsumers() != consumers)
+        return emitOpError("joins a pipe of another producer, depth or "
+                           "consumers (")
+               << other.getProducer() << ", depth " << other.getDepth()
+               << ", " << other.getConsumers() << ")";
+    }
+  }
   return success();
 }
 

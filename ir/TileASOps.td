@@ -457,9 +457,18 @@ def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create", [
     release the slot, arriving on `%q`'s empty barrier, so `consumers` of `%q`
     counts them. It has full barriers of its own and no empty ones (FA4's P
     written over S's TMEM columns).
+    `joins %q` makes the two one pipe with two buffers per slot, as CUTLASS
+    loads A and B (one full and one empty barrier per stage): this pipe has
+    buffers and no barriers of its own, and each of its slot ops follows
+    `%q`'s of the same iteration in the same thread. Its acquire and wait
+    hold while `%q`'s do (they wait for nothing themselves); its commit adds
+    its bytes to `%q`'s full barrier before `%q`'s commit arrives, and its
+    release comes before `%q`'s, which arrives for both. Both pipes are TMA
+    producers of the same depth and consumers.
   }];
   let arguments = !con((ins Optional<TileAS_PipeType>:$shares,
                             Optional<TileAS_PipeType>:$aliases,
+                            Optional<TileAS_PipeType>:$joins,
                             I32Attr:$depth,
                             TileAS_StrEnumAttr<TileAS_PipeProducerKind>:$producer,
                             TypedArrayAttrBase<
@@ -474,6 +483,7 @@ def TileAS_PipeCreateOp : TileAS_MaterializedOp<"pipe.create", [
                            MemAlloc<TileAS_TensorMemory>]>:$result);
   let assemblyFormat = [{
     (`shares` $shares^)? (`aliases` $aliases^ `:` qualified(type($aliases)))?
+    (`joins` $joins^ `:` qualified(type($joins)))?
     attr-dict `:` qualified(type($result))
   }];
   let hasVerifier = 1;

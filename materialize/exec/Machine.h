@@ -69,6 +69,8 @@ struct MBarrier {
   bool arrive(int64_t bytes = 0);
   /// The copy engine delivered `bytes`.
   void completeTx(int64_t bytes);
+  /// expect-tx without an arrival (mbarrier.expect_tx).
+  void expectTx(int64_t bytes) { tx += bytes; }
 
 private:
   void maybeComplete();
@@ -88,6 +90,9 @@ struct Pipe {
   /// its releases arrive on the root's empty barriers, so its own `empty`
   /// stays unused.
   int aliases = -1;
+  /// `joins`: the pipe whose barriers guard this one's slots too (-1:
+  /// none). This pipe's own `full` and `empty` stay unused.
+  int joins = -1;
   /// Committed iterations and how many releases each has seen.
   std::map<int64_t, unsigned> releases;
 };

@@ -137,6 +137,16 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
     }
     p.buffers = q.buffers;
   } else {
+    if (Value joined = create.getJoins()) {
+      p.joins = int(get(t, joined).i);
+      const Pipe &q = pipes[p.joins];
+      if (q.depth != p.depth || q.joins >= 0 || q.aliases >= 0) {
+        fail(t, op, "malformed",
+             "joins " + q.name +
+                 ", whose depth differs or which joins or aliases another");
+        return Step::Failed;
+      }
+    }
     for (unsigned s = 0; s < p.depth; ++s) {
       Buffer b;
       b.isSlot = true;
@@ -167,6 +177,10 @@ bool Interpreter::slotReady(unsigned t, Operation *op, bool wait) {
   int64_t k = kv.i;
   unsigned slot = unsigned(k % p.depth);
   unsigned parity = unsigned((k / p.depth) & 1);
+  // A joined pipe's acquire and wait ride on the holds of the pipe it
+  // joins: they never wait, and acquireOrWait reports a missing hold.
+  if (p.joins >= 0)
+    return true;
   if (wait) {
     for (const Hold &h : threads[t].holds)
       if (h.wait && h.pipe == int(pv.i) && h.iter % p.depth == slot)
@@ -224,6 +238,15 @@ Interpreter::Step Interpreter::acquireOrWait(unsigned t, Operation *op,
     return Step::Blocked;
   if (!wait && pipe.aliases >= 0 && !handOn(t, op, p, k))
     return Step::Failed;
+  if (pipe.joins >= 0 && !findHold(t, pipe.joins, k, wait)) {
+    fail(t, op, "unbalanced",
+         std::string(wait ? "waits for " : "acquires ") + slotName(p, k) +
+             " of a joined pipe without holding the " +
+             (wait ? "consumer_wait" : "producer_acquire") + " of " +
+             pipes[pipe.joins].name + " iteration " + std::to_string(k) +
+             " (whose barriers guard this slot)");
+    return Step::Failed;
+  }
   Hold h;
   h.pipe = p;
   h.iter = k;
@@ -328,6 +351,16 @@ Interpreter::Step Interpreter::commit(unsigned t, Operation *op) {
                "\" before the commit");
       return Step::Failed;
     }
+  // A joined pipe's bytes must be expected on the barrier before the
+  // commit of the pipe it joins arrives: after it, the phase may complete
+  // on the other tile's bytes alone.
+  if (pipe.joins >= 0 && !findHold(t, pipe.joins, k, false)) {
+    fail(t, op, "unbalanced",
+         "commits " + slotName(p, k) + " of a joined pipe after the commit of " +
+             pipes[pipe.joins].name + " iteration " + std::to_string(k) +
+             " (its bytes must be expected before that commit arrives)");
+    return Step::Failed;
+  }
   th.holds.erase(th.holds.begin() + (h - th.holds.data()));
   // The commit publishes the slot as iteration k's value, also when the
   // producer wrote nothing (zero trips of an accumulation).
@@ -337,7 +370,10 @@ Interpreter::Step Interpreter::commit(unsigned t, Operation *op) {
     fail(t, op, "unbalanced", "commits " + slotName(p, k) + " a second time");
     return Step::Failed;
   }
-  signal(t, op, p, slot, true, c.getVia());
+  if (pipe.joins >= 0)
+    pipes[pipe.joins].full[slot].expectTx(pipe.bytes);
+  else
+    signal(t, op, p, slot, true, c.getVia());
   return Step::Advance;
 }
 
@@ -381,6 +417,15 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
       return Step::Failed;
     }
   }
+  // The release of the pipe it joins arrives for both slots, so a joined
+  // pipe's release must come first.
+  if (pipe.joins >= 0 && !findHold(t, pipe.joins, k, true)) {
+    fail(t, op, "unbalanced",
+         "releases " + slotName(p, k) + " of a joined pipe after the release "
+         "of " + pipes[pipe.joins].name + " iteration " + std::to_string(k) +
+             " (which arrives for both slots)");
+    return Step::Failed;
+  }
   th.holds.erase(th.holds.begin() + (h - th.holds.data()));
   th.released.insert({p, k});
   // A release of an alias frees the slot it was handed: it counts for every
@@ -400,7 +445,7 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
       return Step::Failed;
     }
   }
-  for (unsigned n = 0; n < arrivals; ++n)
+  for (unsigned n = 0; n < arrivals && pipe.joins < 0; ++n)
     signal(t, op, rootPipe(p), slot, false, via);
   return Step::Advance;
 }

@@ -330,7 +330,8 @@ Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
       // slot it was issued for.
       if (tma && dstVal.isSlot()) {
         Pipe &p = pipes[dstVal.pipe];
-        p.full[dstVal.iter % p.depth].completeTx(bytes);
+        Pipe &guard = p.joins >= 0 ? pipes[p.joins] : p;
+        guard.full[dstVal.iter % p.depth].completeTx(bytes);
       }
     });
     return result.finding ? Step::Failed : Step::Advance;

@@ -9,6 +9,7 @@
 #include "materialize/mlir/Passes.h"
 
 #include "materialize/exec/Check.h"
+#include "materialize/mlir/JoinPipes.h"
 #include "materialize/mlir/LoopPlan.h"
 #include "materialize/mlir/PlanReport.h"
 #include "materialize/mlir/StageCode.h"
@@ -167,6 +168,22 @@ struct MaterializeSchedulePass
       options.seeds = protocolSeeds;
       for (auto &[n, ref] : entry.refs.byTripCount)
         options.tripCounts.push_back(n);
+      // Pipes loaded and consumed together become one (JoinPipes.h) when
+      // the joined code passes the same check; otherwise they stay apart.
+      if (joinPipesOption) {
+        OwningOpRef<Operation *> trial = func->clone();
+        if (joinPipes(trial.get())) {
+          if (std::optional<exec::Finding> f = exec::checkFunction(
+                  cast<FunctionOpInterface>(trial.get()), options,
+                  &entry.refs))
+            emitRemark(entry.loops.front())
+                << "pipes not joined: the joined stage code fails the "
+                   "protocol check: "
+                << f->kind << ": " << f->message;
+          else
+            joinPipes(func);
+        }
+      }
       if (std::optional<exec::Finding> f =
               exec::checkFunction(func, options, &entry.refs)) {
         InFlightDiagnostic d =

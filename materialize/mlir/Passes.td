@@ -33,6 +33,9 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
     Option<"report", "report", "std::string", "\"\"",
            "Write each loop's agents and pipes as an SVG picture to this "
            "file (the n-th loop of several to FILE-n.svg)">,
+    Option<"joinPipesOption", "join-pipes", "bool", "true",
+           "Give TMA pipes whose tiles are loaded and consumed together one "
+           "pair of barriers per stage (`pipe.create joins`)">,
   ];
 }
 

@@ -1480,7 +1480,7 @@ void Emitter::emit() {
          b.getNamedAttr("consumers", b.getArrayAttr(consumersOf(p))),
          b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes)),
          b.getNamedAttr("operandSegmentSizes",
-                        b.getDenseI32ArrayAttr({shares, aliases}))});
+                        b.getDenseI32ArrayAttr({shares, aliases, 0}))});
     pipes[p] = create->getResult(0);
   };
   for (bool dependent : {false, true})

@@ -363,7 +363,7 @@ func.func @commit_value_type(%p: !tileas.pipe<!tileas.smem<128x64xbf16>>, %k: in
 
 func.func @pipe_shares_type(%q: !tileas.pipe<!tileas.smem<64x64xbf16>>) {
   // expected-error @+1 {{'tileas.pipe.create' op failed to verify that a pipe shares the buffers of a pipe of its type}}
-  %p = "tileas.pipe.create"(%q) <{depth = 2 : i32, producer = "simt", consumers = ["umma"], operandSegmentSizes = array<i32: 1, 0>}> : (!tileas.pipe<!tileas.smem<64x64xbf16>>) -> !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %p = "tileas.pipe.create"(%q) <{depth = 2 : i32, producer = "simt", consumers = ["umma"], operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tileas.pipe<!tileas.smem<64x64xbf16>>) -> !tileas.pipe<!tileas.smem<128x64xbf16>>
   return
 }
 
@@ -398,7 +398,7 @@ func.func @tmem_store_over_too_few_columns(%v: tensor<128x128xf32>, %s: !tileas.
 func.func @pipe_aliases_and_shares() {
   %p = tileas.pipe.create {depth = 1 : i32, producer = "umma", consumers = ["umma"]} : !tileas.pipe<!tileas.tmem<128x128xf32>>
   // expected-error @+1 {{'tileas.pipe.create' op expects either 'shares' or 'aliases', not both}}
-  %q = "tileas.pipe.create"(%p, %p) <{depth = 1 : i32, producer = "simt", consumers = ["umma"], operandSegmentSizes = array<i32: 1, 1>}> : (!tileas.pipe<!tileas.tmem<128x128xf32>>, !tileas.pipe<!tileas.tmem<128x128xf32>>) -> !tileas.pipe<!tileas.tmem<128x128xf32>>
+  %q = "tileas.pipe.create"(%p, %p) <{depth = 1 : i32, producer = "simt", consumers = ["umma"], operandSegmentSizes = array<i32: 1, 1, 0>}> : (!tileas.pipe<!tileas.tmem<128x128xf32>>, !tileas.pipe<!tileas.tmem<128x128xf32>>) -> !tileas.pipe<!tileas.tmem<128x128xf32>>
   return
 }
 
@@ -438,5 +438,35 @@ func.func @release_arrivals(%k: index) {
 func.func @view_size(%s: !tileas.smem<128x64xbf16>) {
   // expected-error @+1 {{'tileas.smem_view' op views a tile of 16384 bytes as one of 32768 bytes; a view keeps the size}}
   %v = tileas.smem_view %s : !tileas.smem<128x64xbf16> -> !tileas.smem<128x128xbf16>
+  return
+}
+
+// -----
+
+// One pipe with two buffers per slot (A and B): only a copy engine's commit
+// can add its bytes without arriving.
+func.func @joins_producer() {
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // expected-error @+1 {{'tileas.pipe.create' op joins another pipe, which only a 'tma' producer can}}
+  %q = tileas.pipe.create joins %p : !tileas.pipe<!tileas.smem<128x64xbf16>> {depth = 2 : i32, producer = "simt", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<256x64xbf16>>
+  return
+}
+
+// -----
+
+func.func @joins_depth() {
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  // expected-error @+1 {{'tileas.pipe.create' op joins a pipe of another producer, depth or consumers (tma, depth 2, ["umma"])}}
+  %q = tileas.pipe.create joins %p : !tileas.pipe<!tileas.smem<128x64xbf16>> {depth = 3 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<256x64xbf16>>
+  return
+}
+
+// -----
+
+func.func @joins_chain() {
+  %p = tileas.pipe.create {depth = 2 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<128x64xbf16>>
+  %q = tileas.pipe.create joins %p : !tileas.pipe<!tileas.smem<128x64xbf16>> {depth = 2 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<256x64xbf16>>
+  // expected-error @+1 {{'tileas.pipe.create' op joins a pipe that itself joins, shares or aliases another}}
+  %r = tileas.pipe.create joins %q : !tileas.pipe<!tileas.smem<256x64xbf16>> {depth = 2 : i32, producer = "tma", consumers = ["umma"]} : !tileas.pipe<!tileas.smem<64x64xbf16>>
   return
 }

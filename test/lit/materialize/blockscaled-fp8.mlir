@@ -9,9 +9,12 @@
 // CHECK-COUNT-4: tileas.pipe.create {{.*}}consumers = ["umma"]{{.*}}producer = "tma"
 // CHECK: tileas.agent {{.*}}role = "mma"
 // CHECK: scf.for
-// CHECK: %[[SFB:.*]] = tileas.pipe.consumer_wait
+// The four pipes are joined (one pair of barriers a stage): A's wait, the
+// one that waits, leads.
+// CHECK: tileas.pipe.consumer_wait {{.*}} -> !tileas.smem<128x128xf8E4M3FN>
+// CHECK: %[[SFB:.*]] = tileas.pipe.consumer_wait {{.*}} -> !tileas.smem<2x32x16xui8>
 // CHECK: %[[CB:.*]] = tileas.tmem_copy %[[SFB]]
-// CHECK: %[[SFA:.*]] = tileas.pipe.consumer_wait
+// CHECK: %[[SFA:.*]] = tileas.pipe.consumer_wait {{.*}} -> !tileas.smem<1x32x16xui8>
 // CHECK: %[[CA:.*]] = tileas.tmem_copy %[[SFA]]
 // CHECK: tileas.umma {{.*}} scale(%[[CA]], %[[CB]])
 // CHECK: tileas.agent {role = "epilogue", warps = 4 : i32}

@@ -1,7 +1,9 @@
-// RUN: tilepipe-opt %S/Inputs/gemm-ii1500.mlir --tileas-materialize-schedule=mode=unspecialized | FileCheck %s
-// RUN: tilepipe-opt %S/Inputs/gemm-ii1500.mlir --tileas-materialize-schedule=mode=unspecialized | tilepipe-opt --tileas-check-protocol=print -o /dev/null | FileCheck %s --check-prefix=CHECKED
-// RUN: tilepipe-opt %S/Inputs/attention-ii1800.mlir --tileas-materialize-schedule=mode=unspecialized | tilepipe-opt --tileas-check-protocol=print -o /dev/null | FileCheck %s --check-prefix=ATTN
+// RUN: tilepipe-opt %S/Inputs/gemm-ii1500.mlir --tileas-materialize-schedule="mode=unspecialized join-pipes=false" | FileCheck %s
+// RUN: tilepipe-opt %S/Inputs/gemm-ii1500.mlir --tileas-materialize-schedule="mode=unspecialized join-pipes=false" | tilepipe-opt --tileas-check-protocol=print -o /dev/null | FileCheck %s --check-prefix=CHECKED
+// RUN: tilepipe-opt %S/Inputs/attention-ii1800.mlir --tileas-materialize-schedule="mode=unspecialized join-pipes=false" | tilepipe-opt --tileas-check-protocol=print -o /dev/null | FileCheck %s --check-prefix=ATTN
 
+// (join-pipes=false keeps A and B apart: joining is join-pipes.mlir's and
+// numeric-join.test's subject.)
 // A GEMM mainloop with a published schedule (II 1500, 3 stages: loads in
 // stage 0, the UMMA in stage 2), peeled into one agent. The accumulator is
 // the slot of a one-slot result pipe acquired before the code; the epilogue

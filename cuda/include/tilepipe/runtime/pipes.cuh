@@ -60,6 +60,17 @@ TP_DEVICE void mbar_arrive_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
   ptx::mbarrier_arrive_expect_tx(smem_addr(&bars[k % depth]), bytes);
 }
 
+/// Expects `bytes` more of asynchronous copies in the phase, without an
+/// arrival: a joined pipe's slot, whose arrival is the other pipe's commit.
+TP_DEVICE void mbar_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
+                              uint32_t bytes TP_LOC) {
+  TP_AT();
+#if defined(TILEPIPE_HARNESS)
+  bytes = 16; // the stand-in copy moves one stamp
+#endif
+  ptx::mbarrier_expect_tx(smem_addr(&bars[k % depth]), bytes);
+}
+
 /// tcgen05.commit: one arrival once every earlier tcgen05 op of this thread
 /// has completed. Harness mode has no tcgen05: an arrival now.
 TP_DEVICE void umma_arrive(uint64_t *bars, int64_t depth, int64_t k TP_LOC) {
