@@ -85,6 +85,19 @@ private:
   /// The current agent's count of each double-buffered scale-factor copy.
   DenseMap<Operation *, Value> scaleCounts;
   unsigned accMaskAgent = ~0u;
+  /// Persistent kernels (`tileas.persistent`): each agent runs the tiles
+  /// blockIdx.x, + gridDim.x, ... of the grid the launch was asked for
+  /// (tp_tiles_*), and continues its pipes' iterations from tile to tile.
+  bool persistent = false;
+  Value tiles[3];  ///< The asked-for grid, kernel parameters.
+  Value tileId[3]; ///< The current tile's block index.
+  emitc::ForOp tileLoop;
+  Operation *tileStart = nullptr; ///< The last op of the tile's preamble.
+  /// Per pipe of the current agent: the iteration its tile starts at
+  /// (before the tile loop) and how many iterations this tile has used.
+  DenseMap<unsigned, std::pair<Value, Value>> pipeTile;
+  LogicalResult emitTiles(Block *body);
+  Value pipeIter(const PipeLayout &p, Value raw, bool count);
 
   // Types.
   Type i64() { return b.getI64Type(); }
@@ -709,6 +722,9 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
   Value k = lookup(loc, op->getOperand(1));
   if (broken)
     return failure();
+  k = pipeIter(p, k,
+               isa<tileas::PipeProducerAcquireOp, tileas::PipeConsumerWaitOp>(
+                   op));
   Value pipeId = intLit(p.id), isTmem = boolLit(p.tmem);
   // In an agent of several warps, a slot that only the elected thread
   // touches (TMA, UMMA, tcgen05.cp) is waited for by that thread alone. If
@@ -883,6 +899,8 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
                        .getDefiningOp<tileas::PipeProducerAcquireOp>();
     const PipeLayout &p = pipeOf(acquire.getPipe());
     Value slot = lookup(loc, load.getDst()), k = lookup(loc, acquire.getIter());
+    if (!broken)
+      k = pipeIter(p, k, false);
     if (broken ||
         failed(emitTmaLoad(load, slot, barriers(p.full), p.depth, k, p.id)))
       return failure();
@@ -1103,6 +1121,16 @@ Value KernelEmitter::storeAddress(Operation *op) {
 /// gpu.block_id and gpu.grid_dim: the CUDA built-ins, widened to int64_t as
 /// every index value is.
 LogicalResult KernelEmitter::emitGridIndex(Operation *op) {
+  if (persistent) {
+    auto id = dyn_cast<gpu::BlockIdOp>(op);
+    unsigned d = unsigned(id ? id.getDimension()
+                             : cast<gpu::GridDimOp>(op).getDimension());
+    if (id && !tileId[d])
+      return emitError(op->getLoc(), "a persistent kernel reads the block "
+                                     "index only inside its agents' tiles");
+    map[op->getResult(0)] = id ? tileId[d] : tiles[d];
+    return success();
+  }
   std::string builtin;
   if (auto id = dyn_cast<gpu::BlockIdOp>(op))
     builtin = ("blockIdx." + gpu::stringifyDimension(id.getDimension())).str();
@@ -1156,6 +1184,81 @@ LogicalResult KernelEmitter::emitPrologue() {
   return success();
 }
 
+/// The agent's body once per tile: the tile's block index from the tile
+/// number, the prologue's index arithmetic for it, the body with every pipe
+/// iteration moved past the iterations earlier tiles used, and the written
+/// masks of accumulators cleared (each tile's first MMA starts afresh).
+LogicalResult KernelEmitter::emitTiles(Block *body) {
+  Location loc = func.getLoc();
+  pipeTile.clear();
+  Value first = b.create<emitc::CastOp>(loc, i64(), literal(u32(), "blockIdx.x"));
+  Value step = b.create<emitc::CastOp>(loc, i64(), literal(u32(), "gridDim.x"));
+  Value xy = b.create<emitc::MulOp>(loc, i64(), tiles[0], tiles[1]);
+  Value count = b.create<emitc::MulOp>(loc, i64(), xy, tiles[2]);
+  tileLoop = b.create<emitc::ForOp>(loc, first, count, step);
+  OpBuilder::InsertionGuard guard(b);
+  enter(tileLoop.getRegion());
+  Value t = tileLoop.getInductionVar();
+  tileId[0] = b.create<emitc::RemOp>(loc, i64(), t, tiles[0]);
+  Value rest = b.create<emitc::DivOp>(loc, i64(), t, tiles[0]);
+  tileId[1] = b.create<emitc::RemOp>(loc, i64(), rest, tiles[1]);
+  tileId[2] = b.create<emitc::DivOp>(loc, i64(), t, xy);
+  tileStart = tileId[2].getDefiningOp();
+  Value savedLeader = leader;
+  bool savedOneWarp = oneWarpAgent;
+  if (failed(emitPrologue()))
+    return failure();
+  leader = savedLeader;
+  oneWarpAgent = savedOneWarp;
+  if (failed(emitBlock(*body)))
+    return failure();
+  for (auto &[id, vars] : pipeTile)
+    b.create<emitc::AssignOp>(
+        loc, vars.first,
+        b.create<emitc::AddOp>(loc, i64(), vars.first, vars.second));
+  if (accMaskAgent == agent) {
+    OpBuilder::InsertionGuard start(b);
+    b.setInsertionPointAfter(tileStart);
+    for (auto &[column, mask] : accMasks)
+      b.create<emitc::AssignOp>(loc, mask, literal(u32(), "0u"));
+  }
+  for (Value &v : tileId)
+    v = Value();
+  return success();
+}
+
+/// Pipe iteration `raw` of the current tile, as the pipe counts it across
+/// tiles. `count` notes that the tile used it (acquires and waits: every
+/// iteration a tile uses is acquired by its producer and waited for by its
+/// consumers, so both sides count the same). Each side takes a pipe's
+/// iterations in order, so the last one noted is the tile's count.
+Value KernelEmitter::pipeIter(const PipeLayout &p, Value raw, bool count) {
+  if (!persistent)
+    return raw;
+  Location loc = func.getLoc();
+  // A joined pipe counts with the pipe it joins (the same iterations): one
+  // base, so the compiler sees one slot index and phase for both.
+  unsigned key = p.id;
+  if (Value joined = tileas::PipeCreateOp(p.op).getJoins())
+    key = layout.pipeIds.lookup(joined.getDefiningOp());
+  auto [it, fresh] = pipeTile.try_emplace(key);
+  if (fresh) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(tileLoop);
+    it->second.first =
+        b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
+    b.setInsertionPointAfter(tileStart);
+    it->second.second =
+        b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
+    tileStart = it->second.second.getDefiningOp();
+  }
+  auto [base, used] = it->second;
+  if (count)
+    b.create<emitc::AssignOp>(
+        loc, used, b.create<emitc::AddOp>(loc, i64(), raw, intLit(1)));
+  return b.create<emitc::AddOp>(loc, i64(), raw, base);
+}
+
 LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   agent = index;
   const AgentLayout &a = layout.agents[index];
@@ -1199,7 +1302,7 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   }
   streams.beginAgent(a.op ? a.op : func.getOperation(), tid, a.threads(),
                      a.maxRegs ? a.maxRegs : layout.launchRegs);
-  LogicalResult result = emitBlock(*body);
+  LogicalResult result = persistent ? emitTiles(body) : emitBlock(*body);
   streams.endAgent();
   return result;
 }
@@ -1265,6 +1368,11 @@ LogicalResult KernelEmitter::emit() {
                                      << " is not translated to CUDA";
     passed.push_back(arg);
   }
+  // A persistent kernel is also told the grid it stands for: it runs those
+  // tiles on the CTAs it is launched with.
+  persistent = func->hasAttr("tileas.persistent");
+  if (persistent)
+    params.append(3, i64());
   b.create<emitc::VerbatimOp>(loc, smemStruct());
   kernel =
       b.create<emitc::FuncOp>(loc, layout.name, b.getFunctionType(params, {}));
@@ -1276,6 +1384,9 @@ LogicalResult KernelEmitter::emit() {
   b.setInsertionPointToStart(entry);
   for (auto [arg, param] : llvm::zip(passed, entry->getArguments()))
     map[arg] = param;
+  if (persistent)
+    for (unsigned d = 0; d < 3; ++d)
+      tiles[d] = entry->getArgument(passed.size() + d);
 
   // Prologue: barriers initialised by one thread, TMEM allocated by warp 0,
   // and everyone meets before any agent starts.
@@ -1333,8 +1444,14 @@ LogicalResult KernelEmitter::emit() {
   os << "tp::tcgen05_before();\n__syncthreads();\ntp::tcgen05_after();\n"
      << "const uint32_t tp_tmem = S.tmem_base;\n(void)tp_tmem;";
   b.create<emitc::VerbatimOp>(loc, os.str());
-  if (failed(emitPrologue()))
+  if (persistent) {
+    if (!layout.prologue.loads.empty())
+      return emitError(func.getLoc(),
+                       "a persistent kernel loads no tiles before its "
+                       "agents (each tile would need its own)");
+  } else if (failed(emitPrologue())) {
     return failure();
+  }
 
   // setmaxnreg is warpgroup-wide (.sync.aligned): every warp of a group,
   // idle ones too, runs the same instruction before the roles split.
@@ -1509,6 +1626,10 @@ std::string KernelEmitter::harnessMain(ArrayRef<BlockArgument> params) const {
     else
       args += "0";
   }
+  // A persistent kernel runs three tiles on each CTA: the pipes' iterations
+  // and the accumulator's slots carry on from tile to tile.
+  if (layout.persistent)
+    args += std::string(args.empty() ? "" : ", ") + "(int64_t)(3 * c), 1, 1";
   std::string text;
   llvm::raw_string_ostream os(text);
   const std::string &k = layout.name;

@@ -172,11 +172,16 @@ void writeLauncher(llvm::raw_ostream &os, const std::string &kernel,
          << "  tp_status = tp::host::encodeTma<" << p.tileType << ">(tp_map_"
          << p.ident << ", " << p.ident << ", \"" << p.name << "\");\n"
          << "  if (!tp_status.ok)\n    return tp_status;\n";
-  os << "  return tp::host::launch(" << kernel << ", tp_grid, dim3("
-     << layout.threads() << "), sizeof(tp_smem_" << kernel
+  // A persistent kernel covers tp_grid's tiles with the CTAs it gets.
+  os << "  return tp::host::launch(" << kernel << ", "
+     << (layout.persistent ? "tp::host::persistentGrid(tp_grid, tp_options)"
+                           : "tp_grid")
+     << ", dim3(" << layout.threads() << "), sizeof(tp_smem_" << kernel
      << "), tp_options";
   for (const Param &p : params)
     os << ", " << (p.kind == Param::Kind::Tensor ? "tp_map_" : "") << p.ident;
+  if (layout.persistent)
+    os << ", (int64_t)tp_grid.x, (int64_t)tp_grid.y, (int64_t)tp_grid.z";
   os << ");\n}\n";
 }
 

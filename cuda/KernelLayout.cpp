@@ -532,6 +532,11 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   // tile gets its own bytes of them: one tile's TMA store may still read
   // while the next is written.
   int64_t overlayNext = 0;
+  // Not in a persistent kernel: there the next tile's loads refill those
+  // slots while this tile's epilogue stages.
+  layout.persistent = func->hasAttr("tileas.persistent");
+  if (layout.persistent)
+    drainedPipes.clear();
   for (tileas::SmemStoreOp store : afterLoops) {
     auto type = cast<ShapedType>(store.getType());
     int64_t bytes = tileas::getTileSizeInBytes(type);

@@ -98,6 +98,8 @@ struct KernelLayout {
   std::vector<SmemMember> smem; ///< In struct order.
   int64_t bufferBytes = 0;      ///< SMEM of tiles (what the plan counts).
   int64_t tmemUsed = 0, tmemAllocated = 0;
+  /// `tileas.persistent`: each CTA runs tiles of the asked-for grid in turn.
+  bool persistent = false;
   /// Named barrier ids of each mutex (first id) and the threads that meet;
   /// {-1, 0} for an mbarrier mutex.
   llvm::DenseMap<mlir::Operation *, std::pair<int, int>> mutexes;

@@ -67,6 +67,10 @@ SEEDED_BUGS = {
     # the other tile's bytes alone, and the MMA may read this one before
     # it lands.
     "join-no-expect": (".cu", r"\n\s*tp::mbar_expect_tx\([^;]*\);", ""),
+    # A persistent kernel keeps the accumulator's written-slot mask from
+    # one tile to the next: a later tile's first MMA adds to the stale
+    # accumulator of an earlier tile in the same slot.
+    "tile-mask-kept": (".cu", r"\n\s*v\d+ = 0u;", ""),
     # Two epilogue tiles staged over the drained slots at the same bytes: the
     # second is written while the first one's TMA store may still read.
     "overlay-same-offset": (".cu", r"tp::smem_addr\((S\.pipe\d+) \+ \d+\)",

@@ -39,6 +39,8 @@ TILEPIPE = {
     "tilepipe_gemm_fp8": ("gemm_fp8", "examples/gemm_blockscaled_fp8.mlir"),
     "tilepipe_attention": ("attention", "examples/attention_fwd.mlir"),
     "tilepipe_fa4": ("attention", "examples/fa4_fwd.mlir"),
+    # Persistent tiles, the accumulator double-buffered (docs/cuda.md).
+    "tilepipe_gemm_persistent": ("gemm", "examples/gemm_mainloop.mlir", "persistent"),
 }
 TRITON = {"triton_gemm": "gemm", "triton_gemm_fp8": "gemm_fp8", "triton_attention": "attention"}
 
@@ -83,9 +85,9 @@ def compile_tilepipe(build, out):
     if not os.path.exists(NVCC):
         say(f"tilepipe kernels skipped: no CUDA Toolkit ({NVCC})")
         return cubins
-    for name, (_, mlir) in TILEPIPE.items():
+    for name, (_, mlir, *options) in TILEPIPE.items():
         with tempfile.TemporaryDirectory() as tmp:
-            lowered = lower(os.path.join(ROOT, mlir), build, tmp, name=name)
+            lowered = lower(os.path.join(ROOT, mlir), build, tmp, " ".join(options), name=name)
             if not lowered:
                 say(f"{name}: lowering failed")
                 continue

@@ -157,7 +157,8 @@ void tilepipe::applyPlanChoices(LoopPlan &plan) {
 FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
                                             const PublishedSchedules *published,
                                             const target::TargetModel &target,
-                                            std::string &why) {
+                                            std::string &why,
+                                            bool persistent) {
   FailureOr<LoopProblem> built = buildLoopProblem(loop, target);
   if (failed(built)) {
     why = "its ops do not form a valid scheduling problem";
@@ -331,6 +332,19 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   in.smemCarveout = kSmemCarveout;
 
   collectCandidates(loop, plan);
+  // Persistent tiles: the next tile's loads refill the drained slots while
+  // this tile's epilogue stages its output, so the staging keeps its own
+  // buffer.
+  in.persistent = persistent;
+  if (persistent) {
+    plan.candidates.epilogueSmemBytes = 0;
+    plan.epilogueStores.clear();
+    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+      op->walk([&](tileas::SmemStoreOp store) {
+        if (!store.getDst())
+          in.fixedSmemBytes += store.getType().getSizeInBytes();
+      });
+  }
   sched::DiagnosticList diags;
   std::optional<BufferPlan> buffers =
       searchBuffers(in, plan.candidates, plan.choice, diags);

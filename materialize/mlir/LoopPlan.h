@@ -46,7 +46,8 @@ void applyPlanChoices(LoopPlan &plan);
 mlir::FailureOr<LoopPlan> buildLoopPlan(mlir::scf::ForOp loop,
                                         const PublishedSchedules *published,
                                         const target::TargetModel &target,
-                                        std::string &whyUnchanged);
+                                        std::string &whyUnchanged,
+                                        bool persistent = false);
 
 void printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan);
 

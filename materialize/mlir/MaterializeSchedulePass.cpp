@@ -56,7 +56,8 @@ struct MaterializeSchedulePass
     std::vector<std::pair<scf::ForOp, LoopPlan>> plans;
     for (scf::ForOp loop : loops) {
       std::string why;
-      FailureOr<LoopPlan> plan = buildLoopPlan(loop, published, *target, why);
+      FailureOr<LoopPlan> plan =
+          buildLoopPlan(loop, published, *target, why, persistent);
       if (failed(plan)) {
         if (why.empty()) {
           ok = false; // Reported as an error already.
@@ -158,6 +159,8 @@ struct MaterializeSchedulePass
       if (entry.loops.empty())
         continue;
       auto func = cast<FunctionOpInterface>(funcOp);
+      if (persistent)
+        func->setAttr("tileas.persistent", UnitAttr::get(func->getContext()));
       if (failed(mlir::verify(func))) {
         emitError(entry.loops.front())
             << "materialized stage code fails the IR verifier";

@@ -33,6 +33,11 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
     Option<"report", "report", "std::string", "\"\"",
            "Write each loop's agents and pipes as an SVG picture to this "
            "file (the n-th loop of several to FILE-n.svg)">,
+    Option<"persistent", "persistent", "bool", "false",
+           "Plan for a persistent kernel (each CTA runs tile after tile): "
+           "the accumulator handed to the epilogue is double-buffered and "
+           "the epilogue's staging keeps its own SMEM; the function is "
+           "marked tileas.persistent for the translation">,
     Option<"joinPipesOption", "join-pipes", "bool", "true",
            "Give TMA pipes whose tiles are loaded and consumed together one "
            "pair of barriers per stage (`pipe.create joins`)">,

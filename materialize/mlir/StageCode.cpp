@@ -1505,21 +1505,36 @@ void Emitter::emit() {
                           ->getResult(0));
   }
 
-  // Result pipes: one slot, the accumulator itself.
+  // Result pipes: one slot, the accumulator itself. A persistent kernel
+  // takes a second slot when the columns allow: the next tile's MMAs fill
+  // it while the epilogue drains this tile's.
+  int64_t freeColumns =
+      plan.input.caps.tmemColumns - plan.buffers.tmemColumns;
+  // Block-scale factors copied to TMEM in the loop take two buffers each
+  // in the translation (cuda/KernelLayout.h, scaleCopies).
+  loop.getBody()->walk([&](tileas::TmemCopyOp copy) {
+    freeColumns -= 2 * tileas::getTmemColumns(
+                           cast<tileas::TmemType>(copy.getResult().getType()));
+  });
   for (unsigned k : resultPiped) {
     Type type = loop.getInitArgs()[k].getType();
     int64_t columns = tileas::getTmemColumns(cast<tileas::TmemType>(type));
+    int32_t depth = 1;
+    if (plan.input.persistent && columns <= freeColumns) {
+      depth = 2;
+      freeColumns -= columns;
+    }
     resultPipe[k] =
         createOp(
             b, loc, "tileas.pipe.create", {},
             {tileas::PipeType::get(ctx, type)},
-            {b.getNamedAttr("depth", b.getI32IntegerAttr(1)),
+            {b.getNamedAttr("depth", b.getI32IntegerAttr(depth)),
              b.getNamedAttr("producer", b.getStringAttr("umma")),
              b.getNamedAttr("consumers",
                             b.getArrayAttr({b.getStringAttr("simt")})),
              b.getNamedAttr("bytes", b.getI64IntegerAttr(columns * 4 * 128)),
              b.getNamedAttr("operandSegmentSizes",
-                            b.getDenseI32ArrayAttr({0, 0}))})
+                            b.getDenseI32ArrayAttr({0, 0, 0}))})
             ->getResult(0);
   }
   // Register results handed to the code after the loop: one SMEM slot.
@@ -1543,7 +1558,7 @@ void Emitter::emit() {
                             b.getI64IntegerAttr(tileas::getTileSizeInBytes(
                                 cast<ShapedType>(type)))),
              b.getNamedAttr("operandSegmentSizes",
-                            b.getDenseI32ArrayAttr({0, 0}))})
+                            b.getDenseI32ArrayAttr({0, 0, 0}))})
             ->getResult(0);
   }
   auto waitResult = [&](OpBuilder &ob, unsigned k) {

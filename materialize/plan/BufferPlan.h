@@ -77,6 +77,11 @@ struct PlanInput {
   /// of the TMA-fed pipes the tensor core reads: counted only when the
   /// slots are not enough to hold them.
   int64_t overlaySmemBytes = 0;
+  /// Tiles run one after another in each CTA (persistent kernels): an
+  /// accumulator carried out of the loop is double-buffered when the
+  /// columns allow, so the epilogue of one tile overlaps the mainloop of
+  /// the next.
+  bool persistent = false;
 };
 
 struct PipePlan {

@@ -808,3 +808,29 @@ SPECS["fa4_unmarked"] = Attention("test/lit/cuda/Inputs/fa4-unmarked.mlir",
                                   256, False, 3)
 for _name in ["attn_two_q", "fa4_unmarked"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
+
+
+def persistent(spec, problems):
+    """The same kernel made persistent (--tileas-materialize-schedule=
+    persistent): each CTA runs tile after tile of the grid, the accumulator
+    double-buffered between the MMA warp and the epilogue. The emulator
+    launches 2 CTAs (TP_CPU_CTAS), so every CTA runs several tiles and the
+    second accumulator slot and the pipes' iterations across tiles are
+    used."""
+    variant = copy.copy(spec)
+    variant.materialize = "persistent"
+    variant.problems = lambda quick=False: problems
+    return variant
+
+
+# Grids of 1 to 9 tiles (M and N not multiples of the tile among them), trip
+# counts 0, 1, 3 (the ring's depth) and 5: up to 5 tiles per CTA.
+SPECS["gemm_mainloop_persistent"] = persistent(
+    SPECS["gemm_mainloop"],
+    [(128, 256, 0), (384, 512, 64), (300, 700, 192), (640, 512, 320), (200, 300, 128)])
+SPECS["gemm_blockscaled_fp8_persistent"] = persistent(
+    SPECS["gemm_blockscaled_fp8"],
+    [(256, 512, 128), (200, 300, 512), (384, 768, 560)])
+SPECS["gemm_mainloop_persistent_peeled"] = persistent(
+    peeled(SPECS["gemm_mainloop"]), SPECS["gemm_mainloop_persistent"].problems())
+SPECS["gemm_mainloop_persistent_peeled"].materialize = "persistent mode=unspecialized"

@@ -69,7 +69,33 @@ struct LaunchOptions {
 #else
   cudaStream_t stream = nullptr;
 #endif
+  /// CTAs a persistent kernel is launched with (0: one per SM on a GPU,
+  /// TP_CPU_CTAS or 2 on the emulator, so that a CTA runs several tiles).
+  int ctas = 0;
 };
+
+/// The launch grid of a persistent kernel asked to cover `tiles`: at most
+/// one CTA per tile, at most `options.ctas` (docs/cuda.md, "Persistent
+/// kernels").
+inline dim3 persistentGrid(dim3 tiles, const LaunchOptions &options) {
+  long long want = (long long)tiles.x * tiles.y * tiles.z;
+  long long ctas = options.ctas;
+  if (ctas <= 0) {
+#if defined(TILEPIPE_CPU)
+    const char *s = std::getenv("TP_CPU_CTAS");
+    ctas = s && *s ? std::atoll(s) : 2;
+#else
+    int device = 0, sms = 0;
+    if (cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                               device) == cudaSuccess)
+      ctas = sms;
+#endif
+  }
+  if (ctas <= 0)
+    ctas = 1;
+  return dim3(unsigned(want < ctas ? (want > 0 ? want : 1) : ctas), 1, 1);
+}
 
 /// The tensor-map element type of T (fp8 and UE8M0 bytes are UINT8: TMA
 /// only moves them).

@@ -332,6 +332,12 @@ public:
         grid_ = dim3(g.size() > 0 ? unsigned(g[0]) : 1,
                      g.size() > 1 ? unsigned(g[1]) : 1,
                      g.size() > 2 ? unsigned(g[2]) : 1);
+      } else if (a == "--ctas") {
+        std::vector<int64_t> n = numbers(next());
+        if (n.size() != 1 || n[0] < 1)
+          error("--ctas takes a positive count");
+        else
+          options_.ctas = int(n[0]);
       } else if (a == "--seed") {
         std::string s = next();
 #if defined(TILEPIPE_CPU)
@@ -362,7 +368,7 @@ public:
     for (const std::string &n : names_)
       std::fprintf(stderr, " %s=...", n.c_str());
     std::fprintf(stderr, " [--out NAME=out.npy --shape NAME=R,C] "
-                         "[--grid X[,Y[,Z]]] [--seed S] [--repeat N]\n");
+                         "[--grid X[,Y[,Z]]] [--ctas N] [--seed S] [--repeat N]\n");
     return 2;
   }
 

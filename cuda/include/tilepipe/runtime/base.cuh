@@ -74,14 +74,24 @@ TP_DEVICE uint32_t smem_addr(const void *p) {
 // Slots
 //===----------------------------------------------------------------------===//
 
+/// Pipe iteration k's slot and round. k and depth are never negative;
+/// unsigned, the division by a depth that is not a power of two is a
+/// multiply-high and a shift, where signed 64-bit division adds fix-ups.
+TP_DEVICE uint64_t slot_of(int64_t k, int64_t depth) {
+  return static_cast<uint64_t>(k) % static_cast<uint64_t>(depth);
+}
+TP_DEVICE uint64_t round_of(int64_t k, int64_t depth) {
+  return static_cast<uint64_t>(k) / static_cast<uint64_t>(depth);
+}
+
 TP_DEVICE uint32_t smem_slot(void *base, int64_t slotBytes, int64_t depth,
                              int64_t k) {
-  return smem_addr(base) + static_cast<uint32_t>((k % depth) * slotBytes);
+  return smem_addr(base) + static_cast<uint32_t>(slot_of(k, depth) * slotBytes);
 }
 
 TP_DEVICE uint32_t tmem_slot(uint32_t base, int64_t slotCols, int64_t depth,
                              int64_t k) {
-  return base + static_cast<uint32_t>((k % depth) * slotCols);
+  return base + static_cast<uint32_t>(slot_of(k, depth) * slotCols);
 }
 
 //===----------------------------------------------------------------------===//

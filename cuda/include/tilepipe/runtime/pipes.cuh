@@ -30,8 +30,8 @@ TP_DEVICE void fence_mbarrier_init() { ptx::fence_mbarrier_init(); }
 TP_DEVICE void mbar_wait(uint64_t *bars, int64_t depth, int64_t k,
                          uint32_t flip TP_LOC) {
   TP_AT();
-  uint32_t bar = smem_addr(&bars[k % depth]);
-  uint32_t parity = static_cast<uint32_t>((k / depth) & 1) ^ flip;
+  uint32_t bar = smem_addr(&bars[slot_of(k, depth)]);
+  uint32_t parity = static_cast<uint32_t>(round_of(k, depth) & 1) ^ flip;
   if (ptx::mbarrier_try_wait_parity(bar, parity))
     return;
 #if defined(TILEPIPE_HARNESS)
@@ -47,7 +47,7 @@ TP_DEVICE void mbar_wait(uint64_t *bars, int64_t depth, int64_t k,
 
 TP_DEVICE void mbar_arrive(uint64_t *bars, int64_t depth, int64_t k TP_LOC) {
   TP_AT();
-  ptx::mbarrier_arrive(smem_addr(&bars[k % depth]));
+  ptx::mbarrier_arrive(smem_addr(&bars[slot_of(k, depth)]));
 }
 
 /// One arrival that also expects `bytes` of asynchronous copies.
@@ -57,7 +57,7 @@ TP_DEVICE void mbar_arrive_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
 #if defined(TILEPIPE_HARNESS)
   bytes = 16; // the stand-in copy moves one stamp
 #endif
-  ptx::mbarrier_arrive_expect_tx(smem_addr(&bars[k % depth]), bytes);
+  ptx::mbarrier_arrive_expect_tx(smem_addr(&bars[slot_of(k, depth)]), bytes);
 }
 
 /// Expects `bytes` more of asynchronous copies in the phase, without an
@@ -68,14 +68,14 @@ TP_DEVICE void mbar_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
 #if defined(TILEPIPE_HARNESS)
   bytes = 16; // the stand-in copy moves one stamp
 #endif
-  ptx::mbarrier_expect_tx(smem_addr(&bars[k % depth]), bytes);
+  ptx::mbarrier_expect_tx(smem_addr(&bars[slot_of(k, depth)]), bytes);
 }
 
 /// tcgen05.commit: one arrival once every earlier tcgen05 op of this thread
 /// has completed. Harness mode has no tcgen05: an arrival now.
 TP_DEVICE void umma_arrive(uint64_t *bars, int64_t depth, int64_t k TP_LOC) {
   TP_AT();
-  uint32_t bar = smem_addr(&bars[k % depth]);
+  uint32_t bar = smem_addr(&bars[slot_of(k, depth)]);
 #if defined(TILEPIPE_HARNESS)
   ptx::mbarrier_arrive(bar);
 #else

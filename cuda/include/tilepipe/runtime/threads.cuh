@@ -127,7 +127,7 @@ TP_DEVICE void cp_async_tile(uint32_t dst, const T *src, int64_t r0,
 TP_DEVICE void cp_async_arrive(uint64_t *bars, int64_t depth,
                                int64_t k TP_LOC) {
   TP_AT();
-  ptx::cp_async_mbarrier_arrive(smem_addr(&bars[k % depth]));
+  ptx::cp_async_mbarrier_arrive(smem_addr(&bars[slot_of(k, depth)]));
 }
 
 } // namespace tp

@@ -52,7 +52,7 @@ TP_DEVICE void tma_load_tile(uint32_t dst, const TmaDesc &desc,
                              uint64_t *bars, int64_t depth, int64_t k,
                              int64_t pipeId,
                              const int64_t (&outerFirst)[Rank]) {
-  uint32_t bar = smem_addr(&bars[k % depth]);
+  uint32_t bar = smem_addr(&bars[slot_of(k, depth)]);
 #if defined(TILEPIPE_HARNESS)
   (void)desc, (void)outerFirst;
   stamp_copy(dst, bar, static_cast<int>(pipeId), k);
@@ -84,7 +84,7 @@ TP_DEVICE void tma_store_tile(const TmaDesc &desc, uint32_t src,
 } // namespace detail
 
 /// Loads tile L at (c0, ...) into the slot at `dst`, completing on the
-/// slot's full barrier bars[k % depth].
+/// slot's full barrier bars[slot_of(k, depth)].
 template <class L>
 TP_DEVICE void tma_load(uint32_t dst, const TmaDesc &desc, uint64_t *bars,
                         int64_t depth, int64_t k, int64_t pipeId,
