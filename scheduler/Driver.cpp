@@ -109,19 +109,30 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
           .count();
     };
     std::optional<bool> optimal = true;
+    auto undecided = [&](unsigned first, unsigned last, std::string why) {
+      if (!stats.undecided.empty() && stats.undecided.back().second + 1 == first)
+        stats.undecided.back().second = last;
+      else
+        stats.undecided.push_back({first, last});
+      if (!llvm::is_contained(stats.undecidedWhy, why))
+        stats.undecidedWhy.push_back(std::move(why));
+    };
     for (unsigned ii = bounds.mii; ii < analysis->ii; ++ii) {
       if (options.proveTimeLimitMs &&
           elapsedMs() >= double(options.proveTimeLimitMs)) {
-        diags.remark("prove-optimal stopped at its time limit of " +
-                     llvm::Twine(options.proveTimeLimitMs) + " ms: IIs in [" +
-                     llvm::Twine(ii) + ", " + llvm::Twine(analysis->ii) +
-                     ") were not checked");
+        undecided(ii, analysis->ii - 1,
+                  "the --prove-optimal time limit of " +
+                      std::to_string(options.proveTimeLimitMs) +
+                      " ms ran out [limit: prove-timeout-ms]");
         optimal.reset();
         break;
       }
       std::optional<bool> feasible =
           options.modulo.oracle->feasibleAt(problem, ii);
       if (!feasible) {
+        std::string why = options.modulo.oracle->lastUnknownReason();
+        undecided(ii, ii, why.empty() ? "the exact check could not decide"
+                                      : "the exact check: " + why);
         optimal.reset();
         continue;
       }
@@ -156,6 +167,20 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     }
     analysis->optimal = optimal;
     stats.proveMs = elapsedMs();
+    if (!stats.undecided.empty() && !optimal.has_value()) {
+      std::string ranges;
+      for (auto [first, last] : stats.undecided)
+        ranges += (ranges.empty() ? "" : ", ") +
+                  (first == last ? std::to_string(first)
+                                 : std::to_string(first) + "-" +
+                                       std::to_string(last));
+      std::string why;
+      for (const std::string &w : stats.undecidedWhy)
+        why += (why.empty() ? "" : "; ") + w;
+      diags.warning("prove-optimal left II " + llvm::Twine(ranges) +
+                    " undecided, so II " + llvm::Twine(analysis->ii) +
+                    " is not proven optimal: " + why);
+    }
   }
 
   // A generator bug must never publish an invalid schedule.

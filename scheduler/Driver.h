@@ -44,6 +44,11 @@ struct DriverStats {
   /// Set when the exact check's schedule replaced the heuristic's: the II
   /// the heuristic had found.
   std::optional<unsigned> heuristicII;
+  /// --prove-optimal: the IIs below the result it could not decide, as
+  /// [first, last] ranges, and what stopped it at each kind of limit (the
+  /// exact check's own reason, or the pass's time limit).
+  std::vector<std::pair<unsigned, unsigned>> undecided;
+  std::vector<std::string> undecidedWhy;
 };
 
 /// Returns the verified schedule, or nullopt with errors in `diags`.

@@ -11,6 +11,7 @@
 #define TILEPIPE_SCHEDULER_FEASIBILITYORACLE_H
 
 #include <optional>
+#include <string>
 
 namespace tilepipe::sched {
 
@@ -31,6 +32,9 @@ public:
     (void)out;
     return false;
   }
+  /// Why the last feasibleAt() could not decide (which limit stopped it),
+  /// when it did not; empty otherwise.
+  virtual std::string lastUnknownReason() const { return ""; }
 };
 
 } // namespace tilepipe::sched

@@ -9,6 +9,15 @@ std::optional<bool> ExactOracle::feasibleAt(const Problem &problem,
                                             unsigned ii) {
   ExactResult result = checkII(problem, ii, options);
   witness = std::move(result.witness);
+  unknownReason.clear();
+  if (result.verdict == Verdict::Unknown) {
+    // Name the limit as the CLI and the pass spell it.
+    unknownReason = result.reason;
+    if (result.reason.rfind("timeout", 0) == 0)
+      unknownReason += " [limit: exact-timeout-ms]";
+    else if (result.reason.rfind("too many ops", 0) == 0)
+      unknownReason += " [limit: exact-max-ops]";
+  }
   switch (result.verdict) {
   case Verdict::Feasible:
     return true;

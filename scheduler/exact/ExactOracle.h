@@ -14,10 +14,12 @@ public:
   explicit ExactOracle(ExactOptions options = {}) : options(options) {}
   std::optional<bool> feasibleAt(const Problem &problem, unsigned ii) override;
   bool lastWitness(Schedule &out) const override;
+  std::string lastUnknownReason() const override { return unknownReason; }
 
 private:
   ExactOptions options;
   std::optional<Schedule> witness; ///< Of the last Feasible verdict.
+  std::string unknownReason;       ///< Of the last Unknown verdict.
 };
 
 } // namespace tilepipe::sched::exact

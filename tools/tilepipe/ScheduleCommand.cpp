@@ -90,6 +90,9 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "                       permute,fuse,retry,cost (default: all)\n"
         "  --emit-schedule      add each op's start cycle as \"schedule\"\n"
         "  --stage-ms           add the stage policy's time as \"stage_ms\"\n"
+        "  --no-timings         leave ms, stage_ms and seed_ms out of the JSON "
+        "(two runs\n"
+        "                       then compare equal byte for byte)\n"
         "  --report=FILE        write the schedule as an SVG picture (modulo "
         "table,\n"
         "                       one iteration, steady state)\n"
@@ -119,7 +122,9 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         " the default)\n\n"
         "Prints one JSON object: name, ops, edges, ii, mii, res_mii, "
         "rec_mii,\n"
-        "stages, verified, generator, ms, optimal, binding, binding_cycles,\n"
+        "stages, verified, generator, ms, optimal (with --prove-optimal also\n"
+        "undecided, the IIs it could not decide as [first, last] ranges, and\n"
+        "undecided_why, the limits that stopped it), binding, binding_cycles,\n"
         "reason. Exit 0 with a verified\n"
         "schedule, 1 when a file is bad or scheduling fails, 2 for usage "
         "errors.\n";
@@ -137,6 +142,9 @@ struct Options {
   sched::DriverOptions driver;
   bool emitSchedule = false;
   bool stageTiming = false; ///< --stage-ms: add "stage_ms" after "ms".
+  /// --no-timings: no "ms", "stage_ms" or "seed_ms", so that two runs
+  /// compare equal as files.
+  bool timings = true;
   std::optional<std::string> report; ///< --report=FILE.svg
 
   bool proveOptimal = false;
@@ -194,6 +202,10 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
     }
     if (arg == "--stage-ms") {
       options.stageTiming = true;
+      continue;
+    }
+    if (arg == "--no-timings") {
+      options.timings = false;
       continue;
     }
     if (arg == "--emit-schedule") {
@@ -568,13 +580,29 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
       json.attribute("buffered_bytes", nullptr);
     }
     json.attribute("generator", sched::stringifyGenerator(generator));
-    json.attributeBegin("ms");
-    json.rawValue(llvm::formatv("{0:F3}", ms).str());
-    json.attributeEnd();
-    if (options.stageTiming) {
+    if (options.timings) {
+      json.attributeBegin("ms");
+      json.rawValue(llvm::formatv("{0:F3}", ms).str());
+      json.attributeEnd();
+    }
+    if (options.stageTiming && options.timings) {
       json.attributeBegin("stage_ms");
       json.rawValue(llvm::formatv("{0:F3}", stats.stageMs).str());
       json.attributeEnd();
+    }
+    // What --prove-optimal could not decide, and which limit stopped it.
+    if (options.proveOptimal) {
+      json.attributeArray("undecided", [&] {
+        for (auto [first, last] : stats.undecided)
+          json.array([&] {
+            json.value(int64_t(first));
+            json.value(int64_t(last));
+          });
+      });
+      json.attributeArray("undecided_why", [&] {
+        for (const std::string &why : stats.undecidedWhy)
+          json.value(why);
+      });
     }
     if (optimal)
       json.attribute("optimal", *optimal);
@@ -595,9 +623,11 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
       json.attribute("seed_lowered", stats.search.seedLowered);
       json.attribute("seed_preferred", stats.search.seedPreferred);
       json.attribute("seed_exhausted", seeder.exhausted);
-      json.attributeBegin("seed_ms");
-      json.rawValue(llvm::formatv("{0:F3}", seeder.seconds * 1000).str());
-      json.attributeEnd();
+      if (options.timings) {
+        json.attributeBegin("seed_ms");
+        json.rawValue(llvm::formatv("{0:F3}", seeder.seconds * 1000).str());
+        json.attributeEnd();
+      }
       // Formulation C's objective of the result: the peak of live values
       // over the modulo slots, every iteration in flight counted.
       std::optional<int64_t> maxLive;

@@ -312,8 +312,10 @@ TEST(IISearch, ProveTimeLimitStopsThePass) {
   EXPECT_EQ(oracle.calls, 1u);
   ASSERT_EQ(diags.size(), 1u);
   EXPECT_EQ(diags.all()[0].message,
-            "prove-optimal stopped at its time limit of 1 ms: IIs in [1002, "
-            "1041) were not checked");
+            "prove-optimal left II 1002-1040 undecided, so II 1041 is not "
+            "proven optimal: the --prove-optimal time limit of 1 ms ran out "
+            "[limit: prove-timeout-ms]");
+  EXPECT_EQ(diags.all()[0].severity, Severity::Warning);
 }
 
 } // namespace
