@@ -95,9 +95,26 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
                    std::to_string(stats.search.lastFailure)
              : std::string(", no II seen to fail")));
 
+  // Far above the bound (the serial fallback, or more than 10% over the
+  // MII) the heuristic may have missed a much smaller II that the exact
+  // check seats (an HLS loop of 2651 ops: serial II 2854, the check's II
+  // 177 = MII). Unasked, the same upward pass runs within what is left of
+  // the search's budget, and adopts the first witness it finds.
+  bool farAbove =
+      selection.kind == GeneratorKind::CostBased &&
+      analysis->ii > bounds.mii &&
+      (stats.search.serialFallback ||
+       uint64_t(analysis->ii) * 10 > uint64_t(bounds.mii) * 11);
+  bool rescue = !options.proveOptimal && farAbove;
+  uint64_t passLimitMs = options.proveTimeLimitMs;
+  if (rescue && options.modulo.timeLimitMs) {
+    double left = double(options.modulo.timeLimitMs) - stats.search.ms;
+    passLimitMs = left >= 1 ? uint64_t(left) : 1;
+  }
   if (analysis->ii <= bounds.mii) {
     analysis->optimal = true;
-  } else if (options.proveOptimal && options.modulo.oracle) {
+  } else if ((options.proveOptimal || rescue) && options.modulo.oracle) {
+    stats.rescued = rescue;
     // Upwards from the bound: the first II the oracle shows feasible is the
     // smallest it can decide, and its witness is adopted when the loop is
     // the cost-based generator's to place (an explicit serial request or
@@ -118,12 +135,13 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
         stats.undecidedWhy.push_back(std::move(why));
     };
     for (unsigned ii = bounds.mii; ii < analysis->ii; ++ii) {
-      if (options.proveTimeLimitMs &&
-          elapsedMs() >= double(options.proveTimeLimitMs)) {
+      if (passLimitMs && elapsedMs() >= double(passLimitMs)) {
         undecided(ii, analysis->ii - 1,
-                  "the --prove-optimal time limit of " +
-                      std::to_string(options.proveTimeLimitMs) +
-                      " ms ran out [limit: prove-timeout-ms]");
+                  rescue ? "the II search's time limit ran out "
+                           "[limit: time-limit-ms]"
+                         : "the --prove-optimal time limit of " +
+                               std::to_string(passLimitMs) +
+                               " ms ran out [limit: prove-timeout-ms]");
         optimal.reset();
         break;
       }
@@ -167,7 +185,7 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     }
     analysis->optimal = optimal;
     stats.proveMs = elapsedMs();
-    if (!stats.undecided.empty() && !optimal.has_value()) {
+    if (!stats.undecided.empty() && !optimal.has_value() && !rescue) {
       std::string ranges;
       for (auto [first, last] : stats.undecided)
         ranges += (ranges.empty() ? "" : ", ") +

@@ -49,6 +49,9 @@ struct DriverStats {
   /// exact check's own reason, or the pass's time limit).
   std::vector<std::pair<unsigned, unsigned>> undecided;
   std::vector<std::string> undecidedWhy;
+  /// The result was far above the bound and, unasked, the exact check's
+  /// upward pass ran within the search's remaining budget.
+  bool rescued = false;
 };
 
 /// Returns the verified schedule, or nullopt with errors in `diags`.

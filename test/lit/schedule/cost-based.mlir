@@ -1,5 +1,5 @@
 // RUN: tilepipe-opt %s --tileas-generate-schedule=print-schedule | FileCheck %s
-// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule arms=fuse,retry,cost" -o /dev/null | FileCheck %s --check-prefix=NOPERMUTE
+// RUN: tilepipe-opt %s --tileas-generate-schedule="print-schedule arms=fuse,retry,cost" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOPERMUTE
 
 // Constraint groups and max_depth through the cost-based generator. The two
 // TMA loads form one group (gid 2 follows leader gid 1), so they share a
@@ -21,7 +21,11 @@
 // CHECK: tileas.smem_load {{.*}}tileas.schedule.constraint.max_depth = 1 : i32, {{.*}}tileas.schedule.stage = 1 : i32
 // CHECK: tileas.schedule.generator = "cost-based", tileas.schedule.ii = 506 : i32, tileas.schedule.mii = 506 : i32
 
-// NOPERMUTE: II {{5[1-9][0-9]|[6-9][0-9][0-9]}}, MII 506
+// Without the permute arm the heuristic seats II 570, more than 10% above
+// the bound; the exact check's upward pass, run unasked for such a result,
+// finds II 506 and it is adopted.
+// NOPERMUTE: remark: the exact check finds a schedule at II 506, below the heuristic's II {{5[1-9][0-9]|[6-9][0-9][0-9]}}: it is adopted
+// NOPERMUTE: II 506, MII 506
 func.func @groups(%d: !tileas.tma_desc<64x64xbf16>, %x: tensor<128xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

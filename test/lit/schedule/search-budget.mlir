@@ -17,11 +17,15 @@
 // STRIDE-NEXT: II 1267, MII 1221 (resource 512, fine-density 1, recurrence 512, dependency 1221), stages 2
 
 // One placement attempt (the first rung at II 1221, which fails): nothing
-// is seated, so the serial schedule is the answer, with the verdict. A cap
-// of UINT_MAX is lowered to the serial length, where that fallback holds.
+// is seated, so the serial schedule is the search's answer, with the
+// verdict. A cap of UINT_MAX is lowered to the serial length, where that
+// fallback holds. The serial schedule is 2.4x the bound: the exact check's
+// upward pass (within the time budget, which attempts do not count) then
+// finds II 1267, and that is adopted instead of the last resort.
 // ONE: warning: II search budget exhausted after 1 attempts / {{[0-9]+}} ms; best II 2878 (the serial schedule), bound 1221, no II seen to fail
-// ONE: generator: serial (serial length 2878 > MII 1221: {{.*}}; the II search's budget ran out before the cost-based generator seated any II, so the serial schedule (which always verifies at the serial length) is the answer)
-// ONE-NEXT: II 2878, MII 1221
+// ONE: remark: the exact check finds a schedule at II 1267, below the heuristic's II 2878: it is adopted
+// ONE: generator: cost-based (serial length 2878 > MII 1221: {{.*}}; the exact check's schedule at II 1267 replaces the heuristic's at II 2878)
+// ONE-NEXT: II 1267, MII 1221
 
 // Twenty attempts (six rungs per II that fails): 1221 fails, the jump
 // seats 1271, and the bisection has reached 1258 when the budget runs out;
