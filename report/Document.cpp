@@ -2,6 +2,7 @@
 
 #include "report/Document.h"
 #include "report/SVGText.h"
+#include "report/TextMetrics.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -79,7 +80,14 @@ constexpr int kMargin = 20, kHeading = 30, kNote = 18, kGap = 16;
 void writeStackedSVG(llvm::raw_ostream &os, llvm::StringRef title,
                      const std::vector<Section> &sections) {
   // Lay out first: the root needs the total size.
-  int width = 640, height = kMargin + kHeading;
+  // Headings and notes as wide as the font makes them (TextMetrics.h).
+  double widest = std::max(640.0, 2 * kMargin + textWidth(title, 20));
+  for (const Section &section : sections) {
+    widest = std::max(widest, 2 * kMargin + textWidth(section.heading, 16));
+    for (const std::string &note : section.notes)
+      widest = std::max(widest, 2 * kMargin + textWidth(note, 12));
+  }
+  int width = int(widest + 1), height = kMargin + kHeading;
   for (const Section &section : sections) {
     height += kHeading + int(section.notes.size()) * kNote;
     for (const std::string &svg : section.svgs) {
@@ -90,7 +98,7 @@ void writeStackedSVG(llvm::raw_ostream &os, llvm::StringRef title,
   height += kMargin;
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
      << "\" height=\"" << height
-     << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+     << "\" font-family=\"" << kFontFamily << "\" font-size=\"12\">\n"
      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   int y = kMargin + 20;
   os << "<text x=\"" << kMargin << "\" y=\"" << y << "\" font-size=\"20\">"

@@ -221,10 +221,10 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
     plan->schedule.bounds = plan->loop.problem.computeBounds();
     std::string scheduleSVG, planSVG;
     llvm::raw_string_ostream scheduleOS(scheduleSVG), planOS(planSVG);
+    // The section heading names the loop; the pictures say what they show.
     report::writeScheduleSVG(scheduleOS, plan->loop.problem, plan->schedule,
-                             section.heading);
-    report::writePlanSVG(planOS,
-                         planPicture(*plan, "plan of " + section.heading));
+                             "schedule");
+    report::writePlanSVG(planOS, planPicture(*plan, "agents and pipes"));
     section.svgs = {std::move(scheduleSVG), std::move(planSVG)};
     sections.push_back(std::move(section));
   }
