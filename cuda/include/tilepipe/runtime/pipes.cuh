@@ -50,14 +50,22 @@ TP_DEVICE void mbar_arrive(uint64_t *bars, int64_t depth, int64_t k TP_LOC) {
   ptx::mbarrier_arrive(smem_addr(&bars[slot_of(k, depth)]));
 }
 
+/// The bytes a slot's copies complete: in harness mode the stand-in copy
+/// moves one 16-byte stamp.
+TP_DEVICE uint32_t tx_bytes(uint32_t bytes) {
+#if defined(TILEPIPE_HARNESS)
+  return 16;
+#else
+  return bytes;
+#endif
+}
+
 /// One arrival that also expects `bytes` of asynchronous copies.
 TP_DEVICE void mbar_arrive_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
                                      uint32_t bytes TP_LOC) {
   TP_AT();
-#if defined(TILEPIPE_HARNESS)
-  bytes = 16; // the stand-in copy moves one stamp
-#endif
-  ptx::mbarrier_arrive_expect_tx(smem_addr(&bars[slot_of(k, depth)]), bytes);
+  ptx::mbarrier_arrive_expect_tx(smem_addr(&bars[slot_of(k, depth)]),
+                                 tx_bytes(bytes));
 }
 
 /// Expects `bytes` more of asynchronous copies in the phase, without an
@@ -65,10 +73,7 @@ TP_DEVICE void mbar_arrive_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
 TP_DEVICE void mbar_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
                               uint32_t bytes TP_LOC) {
   TP_AT();
-#if defined(TILEPIPE_HARNESS)
-  bytes = 16; // the stand-in copy moves one stamp
-#endif
-  ptx::mbarrier_expect_tx(smem_addr(&bars[slot_of(k, depth)]), bytes);
+  ptx::mbarrier_expect_tx(smem_addr(&bars[slot_of(k, depth)]), tx_bytes(bytes));
 }
 
 /// tcgen05.commit: one arrival once every earlier tcgen05 op of this thread
