@@ -3,6 +3,7 @@
 (docs/problem-format.md) and measures `tilepipe schedule` on them.
 
     python3 bench/large-loops.py gen N SEED OUT.json   # one generated loop
+    python3 bench/large-loops.py gen N SEED OUT.json --recurrence   # bound by a recurrence
     python3 bench/large-loops.py hyp OUT.json          # EPFL hyp.aig as a DAG
     python3 bench/large-loops.py run                   # the sweep, one TSV row per run
 
@@ -15,6 +16,11 @@ A generated loop of N ops:
 - each op has about 3 predecessors (1 to 5, distinct) drawn from the previous 200 ops (distance 0; the edge takes the
   predecessor's latency);
 - every 16th op gets one loop-carried edge (distance 1) to an op drawn from the previous 200 ops.
+
+`--recurrence` makes a loop whose bound is a recurrence, like the 2,651-op HLS loop of issue 23: every resource's
+limit is 4 times the above (r1 = 4, ..., r8 = 32), each op has 1 to 3 predecessors, and every 16th op carries an edge
+(distance 1) back 1000 to 2000 ops, which closes long cycles. Above 2000 ops first fit alone ended 18-28% above MII on
+these; the evicting rungs the search then runs reach it (docs/generators.md).
 
 `hyp` decodes ../shared/data/epfl-aig/aig/hyp.aig (binary AIGER) the way that folder's SOURCE.md builds its .dag
 files: the constant node (only when referenced), the inputs, the AND gates; one edge per distinct fan-in. Inputs are
@@ -46,6 +52,33 @@ CLASSES = [
 ]
 WINDOW = 200
 CARRIED_EVERY = 16
+
+
+def generate_recurrence(n, seed):
+    rng = random.Random(seed)
+    weights = [c[4] for c in CLASSES]
+    ops, edges = [], []
+    for i in range(n):
+        cls, res, blocking, latency, _ = rng.choices(CLASSES, weights)[0]
+        op = {"name": "o%d" % i, "class": cls, "latency": latency}
+        if res:
+            op["resource"] = res
+            op["blocking"] = blocking
+        ops.append(op)
+        lo = max(0, i - WINDOW)
+        want = min(i - lo, rng.choice([1, 2, 3]))
+        for p in sorted(rng.sample(range(lo, i), want)):
+            edges.append({"src": "o%d" % p, "dst": "o%d" % i})
+        if i % CARRIED_EVERY == CARRIED_EVERY - 1:
+            j = rng.randrange(max(0, i - 2000), max(1, i - 1000))
+            edges.append({"src": "o%d" % i, "dst": "o%d" % j, "distance": 1})
+    return {
+        "name": "recurrence_%d_s%d" % (n, seed),
+        "comment": "bench/large-loops.py gen %d %d --recurrence" % (n, seed),
+        "resources": [{"name": r, "limit": 4 * l} for r, l in RESOURCES],
+        "ops": ops,
+        "edges": edges,
+    }
 
 
 def generate(n, seed):
@@ -191,6 +224,7 @@ def main():
     g.add_argument("n", type=int)
     g.add_argument("seed", type=int)
     g.add_argument("out")
+    g.add_argument("--recurrence", action="store_true", help="a loop bound by a recurrence")
     h = sub.add_parser("hyp")
     h.add_argument("out")
     h.add_argument("--aig", default=os.path.join(REPO, "..", "shared", "data", "epfl-aig", "aig", "hyp.aig"))
@@ -208,7 +242,7 @@ def main():
     args = ap.parse_args()
 
     if args.cmd == "gen":
-        write(generate(args.n, args.seed), args.out)
+        write((generate_recurrence if args.recurrence else generate)(args.n, args.seed), args.out)
         return
     if args.cmd == "hyp":
         write(hyp_problem(args.aig, args.and_limit), args.out)

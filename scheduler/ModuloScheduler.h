@@ -68,6 +68,10 @@ struct ModuloOptions {
   FeasibilityOracle *oracle = nullptr;
   /// Preferred starts per II (StartSeeder.h); not owned; may be null.
   StartSeeder *seeder = nullptr;
+  /// Run the evicting rungs on loops of any size (large loops start with
+  /// first fit alone; generateModuloSchedule sets this for its second
+  /// search when that result is far above the bound).
+  bool evictingRungs = false;
 };
 
 /// What the candidate-II search did, for the caller's verdict.
@@ -94,6 +98,10 @@ struct IISearchStats {
   /// The seeded schedule at the unseeded II replaced the unseeded one
   /// because the seeder's cost() rated it lower.
   bool seedPreferred = false;
+  /// A large loop's first-fit result was far above the bound, and the
+  /// search ran again with the evicting rungs below it; the II that first
+  /// search found.
+  std::optional<unsigned> firstFitII;
 };
 
 /// Returns the schedule at the smallest II the search finds (see IISearch),
