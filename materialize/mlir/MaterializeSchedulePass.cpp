@@ -19,6 +19,8 @@
 
 #include <set>
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include "mlir/IR/Diagnostics.h"
 
 namespace tilepipe {
@@ -54,10 +56,38 @@ struct MaterializeSchedulePass
 
     // Plan every loop first: nothing changes until the originals ran.
     std::vector<std::pair<scf::ForOp, LoopPlan>> plans;
+    // Functions with a loop that could not be planned persistent (its
+    // epilogue's staging does not fit beside the pipes): one tile per CTA.
+    llvm::SmallPtrSet<Operation *, 4> notPersistent;
     for (scf::ForOp loop : loops) {
       std::string why;
-      FailureOr<LoopPlan> plan =
-          buildLoopPlan(loop, published, *target, why, persistent);
+      FailureOr<LoopPlan> plan = failure();
+      if (persistent) {
+        // A budget the persistent plan cannot meet is not the loop's
+        // failure: the one-tile plan is tried, and a remark says why.
+        std::string refused;
+        {
+          ScopedDiagnosticHandler quiet(loop->getContext(), [&](Diagnostic &d) {
+            if (d.getSeverity() != DiagnosticSeverity::Error)
+              return failure();
+            if (refused.empty())
+              refused = d.str();
+            return success();
+          });
+          plan = buildLoopPlan(loop, published, *target, why, true);
+        }
+        if (failed(plan) && why.empty()) {
+          emitRemark(loop.getLoc())
+              << "loop not made persistent: with the epilogue's staging in "
+                 "its own shared memory, "
+              << refused << "; it is planned for one tile per CTA";
+          if (auto func = loop->getParentOfType<FunctionOpInterface>())
+            notPersistent.insert(func.getOperation());
+          plan = buildLoopPlan(loop, published, *target, why, false);
+        }
+      } else {
+        plan = buildLoopPlan(loop, published, *target, why, false);
+      }
       if (failed(plan)) {
         if (why.empty()) {
           ok = false; // Reported as an error already.
@@ -159,7 +189,7 @@ struct MaterializeSchedulePass
       if (entry.loops.empty())
         continue;
       auto func = cast<FunctionOpInterface>(funcOp);
-      if (persistent)
+      if (persistent && !notPersistent.contains(funcOp))
         func->setAttr("tileas.persistent", UnitAttr::get(func->getContext()));
       if (failed(mlir::verify(func))) {
         emitError(entry.loops.front())

@@ -834,3 +834,6 @@ SPECS["gemm_blockscaled_fp8_persistent"] = persistent(
 SPECS["gemm_mainloop_persistent_peeled"] = persistent(
     peeled(SPECS["gemm_mainloop"]), SPECS["gemm_mainloop_persistent"].problems())
 SPECS["gemm_mainloop_persistent_peeled"].materialize = "persistent mode=unspecialized"
+# fp16 with a ReLU epilogue and tf32, persistent (their quick problems).
+for _name in ["hgemm_relu", "tf32_gemm"]:
+    SPECS[_name + "_persistent"] = persistent(SPECS[_name], SPECS[_name].problems(quick=True))
