@@ -54,9 +54,12 @@ WINDOW = 200
 CARRIED_EVERY = 16
 
 
-def generate_recurrence(n, seed):
+def generate(n, seed, recurrence=False):
+    """The generated loop; `recurrence` makes it bound by a recurrence (fewer
+    predecessors, carried edges 1000 to 2000 ops back, 4x the limits)."""
     rng = random.Random(seed)
     weights = [c[4] for c in CLASSES]
+    preds = [1, 2, 3] if recurrence else [1, 2, 3, 3, 3, 4, 5]
     ops, edges = [], []
     for i in range(n):
         cls, res, blocking, latency, _ = rng.choices(CLASSES, weights)[0]
@@ -66,43 +69,20 @@ def generate_recurrence(n, seed):
             op["blocking"] = blocking
         ops.append(op)
         lo = max(0, i - WINDOW)
-        want = min(i - lo, rng.choice([1, 2, 3]))
+        want = min(i - lo, rng.choice(preds))
         for p in sorted(rng.sample(range(lo, i), want)):
             edges.append({"src": "o%d" % p, "dst": "o%d" % i})
         if i % CARRIED_EVERY == CARRIED_EVERY - 1:
-            j = rng.randrange(max(0, i - 2000), max(1, i - 1000))
+            if recurrence:
+                j = rng.randrange(max(0, i - 2000), max(1, i - 1000))
+            else:
+                j = rng.randrange(max(0, i - WINDOW), i + 1)
             edges.append({"src": "o%d" % i, "dst": "o%d" % j, "distance": 1})
+    kind = "recurrence" if recurrence else "large"
     return {
-        "name": "recurrence_%d_s%d" % (n, seed),
-        "comment": "bench/large-loops.py gen %d %d --recurrence" % (n, seed),
-        "resources": [{"name": r, "limit": 4 * l} for r, l in RESOURCES],
-        "ops": ops,
-        "edges": edges,
-    }
-
-
-def generate(n, seed):
-    rng = random.Random(seed)
-    weights = [c[4] for c in CLASSES]
-    ops, edges = [], []
-    for i in range(n):
-        cls, res, blocking, latency, _ = rng.choices(CLASSES, weights)[0]
-        op = {"name": "o%d" % i, "class": cls, "latency": latency}
-        if res:
-            op["resource"] = res
-            op["blocking"] = blocking
-        ops.append(op)
-        lo = max(0, i - WINDOW)
-        want = min(i - lo, rng.choice([1, 2, 3, 3, 3, 4, 5]))
-        for p in sorted(rng.sample(range(lo, i), want)):
-            edges.append({"src": "o%d" % p, "dst": "o%d" % i})
-        if i % CARRIED_EVERY == CARRIED_EVERY - 1:
-            j = rng.randrange(max(0, i - WINDOW), i + 1)
-            edges.append({"src": "o%d" % i, "dst": "o%d" % j, "distance": 1})
-    return {
-        "name": "large_%d_s%d" % (n, seed),
-        "comment": "bench/large-loops.py gen %d %d" % (n, seed),
-        "resources": [{"name": r, "limit": l} for r, l in RESOURCES],
+        "name": "%s_%d_s%d" % (kind, n, seed),
+        "comment": "bench/large-loops.py gen %d %d%s" % (n, seed, " --recurrence" if recurrence else ""),
+        "resources": [{"name": r, "limit": (4 if recurrence else 1) * l} for r, l in RESOURCES],
         "ops": ops,
         "edges": edges,
     }
@@ -242,7 +222,7 @@ def main():
     args = ap.parse_args()
 
     if args.cmd == "gen":
-        write((generate_recurrence if args.recurrence else generate)(args.n, args.seed), args.out)
+        write(generate(args.n, args.seed, args.recurrence), args.out)
         return
     if args.cmd == "hyp":
         write(hyp_problem(args.aig, args.and_limit), args.out)
