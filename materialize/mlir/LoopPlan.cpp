@@ -342,8 +342,9 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
       op->walk([&](tileas::SmemStoreOp store) {
         if (!store.getDst())
-          in.fixedSmemBytes += store.getType().getSizeInBytes();
+          in.stagingSmemBytes += store.getType().getSizeInBytes();
       });
+    in.fixedSmemBytes += in.stagingSmemBytes;
   }
   sched::DiagnosticList diags;
   std::optional<BufferPlan> buffers =
@@ -469,8 +470,11 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
   int64_t overlaid =
       plan.buffers.overlaid ? plan.input.overlaySmemBytes : int64_t(0);
   os << "smem " << plan.buffers.smemBytes << " B ("
-     << plan.input.fixedSmemBytes - overlaid
+     << plan.input.fixedSmemBytes - overlaid - plan.input.stagingSmemBytes
      << " B of it tiles made before the loop";
+  if (plan.input.stagingSmemBytes)
+    os << "; " << plan.input.stagingSmemBytes
+       << " B the epilogue's staging, in its own buffers (persistent)";
   if (overlaid)
     os << "; " << overlaid << " B of epilogue tiles over the drained slots";
   os << ") of "

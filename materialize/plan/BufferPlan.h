@@ -82,6 +82,9 @@ struct PlanInput {
   /// columns allow, so the epilogue of one tile overlaps the mainloop of
   /// the next.
   bool persistent = false;
+  /// Of fixedSmemBytes, the epilogue's staging a persistent plan keeps in
+  /// its own SMEM (for the plan's printout).
+  int64_t stagingSmemBytes = 0;
 };
 
 struct PipePlan {
