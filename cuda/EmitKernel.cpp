@@ -779,15 +779,9 @@ LogicalResult KernelEmitter::emitPipeOp(Operation *op) {
         written = load.getDst();
       int64_t bytes = tmaBytesInto(written, layout);
       inLeader([&] {
-        // Before the joined-to pipe's commit arrives (the stage code orders
-        // it so), this slot's bytes are added to the same phase.
-        if (joined) {
-          callVoid("tp::mbar_expect_tx",
-                   {barriers(p.full), intLit(p.depth), k,
-                    literal(u32(), Twine(bytes ? bytes : p.txBytes) + "u")});
-          return;
-        }
-        callVoid("tp::mbar_arrive_expect_tx",
+        // A joined pipe's bytes join the same phase without arriving:
+        // the stage code orders them before the joined-to pipe's commit.
+        callVoid(joined ? "tp::mbar_expect_tx" : "tp::mbar_arrive_expect_tx",
                  {barriers(p.full), intLit(p.depth), k,
                   literal(u32(), Twine(bytes ? bytes : p.txBytes) + "u")});
       });
@@ -1253,7 +1247,8 @@ Value KernelEmitter::pipeIter(const PipeLayout &p, Value raw, bool count) {
     tileStart = it->second.second.getDefiningOp();
   }
   auto [base, used] = it->second;
-  if (count)
+  // The pipe it joins counts the same iterations.
+  if (count && key == p.id)
     b.create<emitc::AssignOp>(
         loc, used, b.create<emitc::AddOp>(loc, i64(), raw, intLit(1)));
   return b.create<emitc::AddOp>(loc, i64(), raw, base);

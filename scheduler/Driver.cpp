@@ -100,16 +100,16 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
   // check seats (an HLS loop of 2651 ops: serial II 2854, the check's II
   // 177 = MII). Unasked, the same upward pass runs within what is left of
   // the search's budget, and adopts the first witness it finds.
-  bool farAbove =
-      selection.kind == GeneratorKind::CostBased &&
-      analysis->ii > bounds.mii &&
-      (stats.search.serialFallback ||
-       uint64_t(analysis->ii) * 10 > uint64_t(bounds.mii) * 11);
-  bool rescue = !options.proveOptimal && farAbove;
+  // A search whose time budget is spent gets no more.
+  bool rescue = !options.proveOptimal &&
+                selection.kind == GeneratorKind::CostBased &&
+                farAboveBound(analysis->ii, bounds.mii,
+                              stats.search.serialFallback);
   uint64_t passLimitMs = options.proveTimeLimitMs;
   if (rescue && options.modulo.timeLimitMs) {
     double left = double(options.modulo.timeLimitMs) - stats.search.ms;
-    passLimitMs = left >= 1 ? uint64_t(left) : 1;
+    rescue = left >= 1;
+    passLimitMs = rescue ? uint64_t(left) : 0;
   }
   if (analysis->ii <= bounds.mii) {
     analysis->optimal = true;

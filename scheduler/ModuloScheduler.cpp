@@ -398,9 +398,8 @@ searchWithRescue(const Problem &problem, const rrt::Bounds &bounds,
   std::optional<ScheduleAnalysis> best =
       searchII(problem, bounds, options, diags, &stats);
   if (!best || stats.exhausted || options.evictingRungs ||
-      problem.getNumOps() <= kLargeLoop || best->ii <= bounds.mii ||
-      (!stats.serialFallback &&
-       uint64_t(best->ii) * 10 <= uint64_t(bounds.mii) * 11))
+      problem.getNumOps() <= kLargeLoop ||
+      !farAboveBound(best->ii, bounds.mii, stats.serialFallback))
     return best;
   ModuloOptions evicting = options;
   evicting.evictingRungs = true;

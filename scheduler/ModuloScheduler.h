@@ -104,6 +104,15 @@ struct IISearchStats {
   std::optional<unsigned> firstFitII;
 };
 
+/// Whether a search result is far enough above the bound to spend the rest
+/// of the budget on a better one (the large-loop second search here, the
+/// exact check in the driver): the serial fallback, or an II more than 10%
+/// over MII.
+inline bool farAboveBound(unsigned ii, unsigned mii, bool serialFallback) {
+  return ii > mii &&
+         (serialFallback || uint64_t(ii) * 10 > uint64_t(mii) * 11);
+}
+
 /// Returns the schedule at the smallest II the search finds (see IISearch),
 /// or nullopt with a diagnostic explaining the failure. At the cap, when the
 /// cap is the serial length, the serial schedule is the fallback.

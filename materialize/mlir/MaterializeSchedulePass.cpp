@@ -202,23 +202,29 @@ struct MaterializeSchedulePass
       for (auto &[n, ref] : entry.refs.byTripCount)
         options.tripCounts.push_back(n);
       // Pipes loaded and consumed together become one (JoinPipes.h) when
-      // the joined code passes the same check; otherwise they stay apart.
+      // the joined code passes the check; otherwise they stay apart. The
+      // join is deterministic, so the function joined after a passing trial
+      // is the code that was checked.
+      bool checked = false;
       if (joinPipesOption) {
         OwningOpRef<Operation *> trial = func->clone();
-        if (joinPipes(trial.get())) {
-          if (std::optional<exec::Finding> f = exec::checkFunction(
-                  cast<FunctionOpInterface>(trial.get()), options,
-                  &entry.refs))
+        auto joined = cast<FunctionOpInterface>(trial.get());
+        if (joinPipes(joined) && succeeded(mlir::verify(joined))) {
+          if (std::optional<exec::Finding> f =
+                  exec::checkFunction(joined, options, &entry.refs)) {
             emitRemark(entry.loops.front())
                 << "pipes not joined: the joined stage code fails the "
                    "protocol check: "
                 << f->kind << ": " << f->message;
-          else
+          } else {
             joinPipes(func);
+            checked = true;
+          }
         }
       }
       if (std::optional<exec::Finding> f =
-              exec::checkFunction(func, options, &entry.refs)) {
+              checked ? std::nullopt
+                      : exec::checkFunction(func, options, &entry.refs)) {
         InFlightDiagnostic d =
             emitError(f->loc)
             << "materialized stage code fails the protocol check: " << f->kind

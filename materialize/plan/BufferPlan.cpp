@@ -293,8 +293,8 @@ materialize::planBuffers(const PlanInput &in, sched::DiagnosticList &diags,
     }
   }
   for (PipePlan &p : plan.pipes)
-    if (p.cls == BufferClass::TMEM && p.ownsBuffers() &&
-        (!p.carried || in.persistent) && p.depth < 2) {
+    if (p.cls == BufferClass::TMEM && p.ownsBuffers() && !p.carried &&
+        p.depth < 2) {
       ++p.depth;
       if (!fits())
         --p.depth;

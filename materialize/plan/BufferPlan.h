@@ -77,10 +77,10 @@ struct PlanInput {
   /// of the TMA-fed pipes the tensor core reads: counted only when the
   /// slots are not enough to hold them.
   int64_t overlaySmemBytes = 0;
-  /// Tiles run one after another in each CTA (persistent kernels): an
-  /// accumulator carried out of the loop is double-buffered when the
-  /// columns allow, so the epilogue of one tile overlaps the mainloop of
-  /// the next.
+  /// Tiles run one after another in each CTA (persistent kernels). The
+  /// plan counts the epilogue's staging (stagingSmemBytes); the stage code
+  /// double-buffers the accumulator it hands to the epilogue (its result
+  /// pipe, StageCode.cpp) when the columns the plan leaves allow.
   bool persistent = false;
   /// Of fixedSmemBytes, the epilogue's staging a persistent plan keeps in
   /// its own SMEM (for the plan's printout).
