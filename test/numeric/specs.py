@@ -837,3 +837,39 @@ SPECS["gemm_mainloop_persistent_peeled"].materialize = "persistent mode=unspecia
 # fp16 with a ReLU epilogue and tf32, persistent (their quick problems).
 for _name in ["hgemm_relu", "tf32_gemm"]:
     SPECS[_name + "_persistent"] = persistent(SPECS[_name], SPECS[_name].problems(quick=True))
+
+
+class GroupedLeakyGemm(Gemm):
+    """test/lit/cuda/Inputs/grouped-leaky-gemm.mlir, written as Triton's
+    matmul tutorial is: a 1-D grid over the output tiles in grouped order
+    (GROUP_M = 8), C = leaky_relu(A . B^T, 0.01), bf16 in and out. The
+    reference knows nothing of the grouping: every element of C is checked,
+    so a tile computed twice or never shows."""
+
+    mlir = "test/lit/cuda/Inputs/grouped-leaky-gemm.mlir"
+
+    def problems(self, quick=False):
+        # Tile grids of 1, 2 x 3, 9 x 2 (a partial group of 1 row after the
+        # full group of 8) and 3 x 3 with partial edge tiles; K below, at
+        # and past the ring's depth.
+        probs = [(128, 256, 0), (256, 700, 64), (1100, 512, 192), (300, 600, 320)]
+        if not quick:
+            probs.append((1100, 512, 64 * 40))
+        return probs
+
+    def grid(self, p):
+        m, n, _ = p
+        return (math.ceil(m / self.tile_m) * math.ceil(n / self.tile_n), 1, 1)
+
+    def scalars(self, p):
+        return {"M": p[0], "N": p[1], "K": p[2]}
+
+    def reference(self, inputs, p):
+        c = super().reference(inputs, p)["C"]
+        return {"C": np.where(c >= 0, c, 0.01 * c)}
+
+
+SPECS["grouped_leaky_gemm"] = GroupedLeakyGemm()
+SPECS["grouped_leaky_gemm_peeled"] = peeled(SPECS["grouped_leaky_gemm"])
+SPECS["grouped_leaky_gemm_persistent"] = persistent(
+    SPECS["grouped_leaky_gemm"], SPECS["grouped_leaky_gemm"].problems(quick=True))
