@@ -3,6 +3,7 @@
 #include "scheduler/Problem.h"
 
 #include "rrt/RRT.h"
+#include "support/Adjacency.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -187,12 +188,14 @@ bool Problem::check(DiagnosticList &diags) const {
 std::vector<OpId> Problem::programOrderWalk(std::vector<OpId> &walk) const {
   const unsigned n = ops.size();
   std::vector<unsigned> indeg(n, 0);
-  std::vector<std::vector<OpId>> succ(n);
+  support::Adjacency succ(n, [&](auto add) {
+    for (const Dependence &d : deps)
+      if (d.distance == 0 && d.src < n && d.dst < n)
+        add(d.src, d.dst);
+  });
   for (const Dependence &d : deps)
-    if (d.distance == 0 && d.src < n && d.dst < n) {
-      succ[d.src].push_back(d.dst);
+    if (d.distance == 0 && d.src < n && d.dst < n)
       ++indeg[d.dst];
-    }
   std::priority_queue<OpId, std::vector<OpId>, std::greater<OpId>> ready;
   for (OpId id = 0; id < n; ++id)
     if (!indeg[id])

@@ -61,6 +61,11 @@ class Problem {
 public:
   explicit Problem(rrt::ResourceLayout layout = {});
 
+  /// Room for this many ops and dependences (a reader that knows them).
+  void reserve(size_t numOps, size_t numDeps) {
+    ops.reserve(numOps);
+    deps.reserve(numDeps);
+  }
   OpId addOp(Operation op);
   void addDependence(Dependence dep);
   /// Builds the per-op footprints; call after the last addOp.

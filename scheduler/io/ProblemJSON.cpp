@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/io/ProblemJSON.h"
+#include "scheduler/io/FlatJSON.h"
 
 #include "support/JSONPath.h"
 
@@ -33,6 +34,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <memory>
 
 using namespace tilepipe;
 using namespace tilepipe::io;
@@ -99,7 +101,29 @@ ScanResult scanText(StringRef text) {
     bool expectKey = false;
     std::string key;  ///< Object: the current key, raw.
     size_t index = 0; ///< Array: the current element.
-    llvm::StringMap<size_t> keys;
+    /// Object: each key and where it was first written. A short list for
+    /// the million small objects of a large file, a map past a few dozen.
+    llvm::SmallVector<std::pair<StringRef, size_t>, 12> few;
+    std::unique_ptr<llvm::StringMap<size_t>> many;
+    /// Records `key` at `at`, or returns where it was first written.
+    std::optional<size_t> insert(StringRef key, size_t at) {
+      if (!many) {
+        for (auto &[k, first] : few)
+          if (k == key)
+            return first;
+        if (few.size() < 32) {
+          few.push_back({key, at});
+          return std::nullopt;
+        }
+        many = std::make_unique<llvm::StringMap<size_t>>();
+        for (auto &[k, first] : few)
+          many->try_emplace(k, first);
+      }
+      auto [it, fresh] = many->try_emplace(key, at);
+      if (fresh)
+        return std::nullopt;
+      return it->second;
+    }
   };
   ScanResult result;
   std::vector<Level> stack;
@@ -145,15 +169,15 @@ ScanResult scanText(StringRef text) {
       StringRef key = text.slice(begin, std::min(pos, e));
       top.expectKey = false;
       top.key = key.str();
-      auto [it, fresh] = top.keys.try_emplace(key, begin - 1);
-      if (fresh || result.duplicate)
+      std::optional<size_t> firstAt = top.insert(key, begin - 1);
+      if (!firstAt || result.duplicate)
         continue;
       std::string path;
       for (const Level &level : llvm::ArrayRef(stack).drop_back())
         path = level.object ? pathKey(path, level.key)
                             : pathIndex(path, level.index);
       auto [line, column] = lineColumn(text, begin - 1);
-      auto [firstLine, firstColumn] = lineColumn(text, it->second);
+      auto [firstLine, firstColumn] = lineColumn(text, *firstAt);
       result.duplicate =
           pathKey(path, key) +
           llvm::formatv(": duplicate key at {0}:{1} (first written at {2}:{3})",
@@ -203,6 +227,15 @@ ScanResult scanText(StringRef text) {
 const char *describe(const json::Value &v) {
   return tilepipe::support::describeJSONKind(v);
 }
+const char *describe(const FlatValue &v) {
+  return v.isString ? "a string" : "a number";
+}
+std::string printed(const json::Value &v) {
+  return llvm::formatv("{0}", v).str();
+}
+std::string printed(const FlatValue &v) {
+  return v.isString ? ("\"" + v.string + "\"").str() : std::to_string(v.integer);
+}
 
 /// How a named resource lowers to the RRT.
 struct ResourceInfo {
@@ -217,46 +250,60 @@ public:
   Reader(StringRef fileName, StringRef defaultName)
       : fileName(fileName), defaultName(defaultName) {}
 
-  /// `root` with the big arrays' contents blanked out; `element(key, i)`
-  /// parses element i of the big array `key` ("ops" or "edges").
+  /// `root` without the big arrays' contents; `text(key, i)` is the text
+  /// of element i of the big array `key` ("ops" or "edges"), `element(key,
+  /// i)` parses it. With `inPlace`, an element of the flat shape is read
+  /// from its text (FlatJSON.h); any other, and any that the checks refuse,
+  /// is parsed.
+  using TextFn = llvm::function_ref<StringRef(StringRef, size_t)>;
   using ElementFn =
       llvm::function_ref<llvm::Expected<json::Value>(StringRef, size_t)>;
   llvm::Expected<ProblemFile> read(const json::Value &root, size_t numOps,
-                                   size_t numEdges, ElementFn element);
+                                   size_t numEdges, TextFn text,
+                                   ElementFn element, bool inPlace);
 
 private:
   Error fail(StringRef path, const llvm::Twine &message) const {
     return makeReadError(fileName, 0, 0,
                          (path.empty() ? "" : path + ": ") + message);
   }
-  Error typeError(StringRef path, StringRef expected,
-                  const json::Value &got) const {
+  template <class V>
+  Error typeError(StringRef path, StringRef expected, const V &got) const {
     return fail(path, "expected " + expected + ", got " + describe(got));
   }
 
-  Error checkKeys(const json::Object &o, StringRef path,
+  // The getters take a json::Object or a FlatObject (Obj) and its values
+  // (V): one set of checks for the fast and the general way in.
+  template <class Obj>
+  Error checkKeys(const Obj &o, StringRef path,
                   llvm::ArrayRef<StringRef> allowed) const;
   Error getObject(const json::Value &v, StringRef path,
                   const json::Object *&out) const;
-  Error getArray(const json::Object &o, StringRef path, StringRef key,
+  template <class Obj>
+  Error getArray(const Obj &o, StringRef path, StringRef key,
                  const json::Array *&out) const;
-  Error getInt(const json::Object &o, StringRef path, StringRef key,
-               int64_t min, int64_t max, std::optional<int64_t> &out) const;
-  Error getString(const json::Object &o, StringRef path, StringRef key,
-                  std::optional<std::string> &out) const;
-  Error getName(const json::Object &o, StringRef path, StringRef key,
-                std::string &out) const;
-  Error getBool(const json::Object &o, StringRef path, StringRef key,
+  template <class Obj>
+  Error getInt(const Obj &o, StringRef path, StringRef key, int64_t min,
+               int64_t max, std::optional<int64_t> &out) const;
+  template <class Obj>
+  Error getString(const Obj &o, StringRef path, StringRef key,
+                  std::optional<StringRef> &out) const;
+  template <class Obj>
+  Error getName(const Obj &o, StringRef path, StringRef key,
+                StringRef &out) const;
+  template <class Obj>
+  Error getBool(const Obj &o, StringRef path, StringRef key,
                 std::optional<bool> &out) const;
 
   Error readResources(const json::Object &root, rrt::ResourceLayout &layout);
-  Error readOp(const json::Value &v, StringRef path, sched::Operation &op);
+  template <class Obj>
+  Error readOp(const Obj &o, StringRef path, sched::Operation &op);
   Error addUse(StringRef path, StringRef resourcePath, StringRef resource,
                int64_t duration, int64_t amount, int64_t offset,
                sched::Operation &op) const;
   Error readGroups(sched::Problem &problem) const;
-  Error readEdge(const json::Value &v, StringRef path,
-                 sched::Problem &problem) const;
+  template <class Obj>
+  Error readEdge(const Obj &o, StringRef path, sched::Problem &problem) const;
 
   StringRef fileName;    ///< For messages.
   StringRef defaultName; ///< The name when the file gives none.
@@ -264,9 +311,15 @@ private:
   llvm::StringMap<sched::OpId> opIds;
 };
 
-Error Reader::checkKeys(const json::Object &o, StringRef path,
+template <class Obj>
+Error Reader::checkKeys(const Obj &o, StringRef path,
                         llvm::ArrayRef<StringRef> allowed) const {
-  std::vector<StringRef> keys;
+  if (llvm::all_of(o, [&](const auto &entry) {
+        return llvm::is_contained(allowed, StringRef(entry.first));
+      }))
+    return Error::success();
+  // The first unknown key in sorted order: not json::Object's hash order.
+  llvm::SmallVector<StringRef, 16> keys;
   for (const auto &entry : o)
     keys.push_back(entry.first);
   llvm::sort(keys);
@@ -285,10 +338,11 @@ Error Reader::getObject(const json::Value &v, StringRef path,
   return Error::success();
 }
 
-Error Reader::getArray(const json::Object &o, StringRef path, StringRef key,
+template <class Obj>
+Error Reader::getArray(const Obj &o, StringRef path, StringRef key,
                        const json::Array *&out) const {
   out = nullptr;
-  const json::Value *v = o.get(key);
+  const auto *v = o.get(key);
   if (!v)
     return Error::success();
   out = v->getAsArray();
@@ -297,59 +351,64 @@ Error Reader::getArray(const json::Object &o, StringRef path, StringRef key,
   return Error::success();
 }
 
-Error Reader::getInt(const json::Object &o, StringRef path, StringRef key,
-                     int64_t min, int64_t max,
-                     std::optional<int64_t> &out) const {
+template <class Obj>
+Error Reader::getInt(const Obj &o, StringRef path, StringRef key, int64_t min,
+                     int64_t max, std::optional<int64_t> &out) const {
   out.reset();
-  const json::Value *v = o.get(key);
+  const auto *v = o.get(key);
   if (!v)
     return Error::success();
-  std::string at = pathKey(path, key);
   std::optional<int64_t> i = v->getAsInteger();
   if (!i) {
     if (v->kind() == json::Value::Number)
-      return fail(at,
-                  "expected an integer, got " + llvm::formatv("{0}", *v).str());
-    return typeError(at, "an integer", *v);
+      return fail(pathKey(path, key),
+                  "expected an integer, got " + printed(*v));
+    return typeError(pathKey(path, key), "an integer", *v);
   }
   if (*i < min || *i > max)
-    return fail(at, llvm::Twine(*i) + " is out of range [" + llvm::Twine(min) +
-                        ", " + llvm::Twine(max) + "]");
+    return fail(pathKey(path, key), llvm::Twine(*i) + " is out of range [" +
+                                        llvm::Twine(min) + ", " +
+                                        llvm::Twine(max) + "]");
   out = *i;
   return Error::success();
 }
 
-Error Reader::getString(const json::Object &o, StringRef path, StringRef key,
-                        std::optional<std::string> &out) const {
+/// The string stays in the object (or the file's text): valid as long as
+/// it is.
+template <class Obj>
+Error Reader::getString(const Obj &o, StringRef path, StringRef key,
+                        std::optional<StringRef> &out) const {
   out.reset();
-  const json::Value *v = o.get(key);
+  const auto *v = o.get(key);
   if (!v)
     return Error::success();
   std::optional<StringRef> s = v->getAsString();
   if (!s)
     return typeError(pathKey(path, key), "a string", *v);
-  out = s->str();
+  out = *s;
   return Error::success();
 }
 
 /// A required, non-empty string.
-Error Reader::getName(const json::Object &o, StringRef path, StringRef key,
-                      std::string &out) const {
-  std::optional<std::string> s;
+template <class Obj>
+Error Reader::getName(const Obj &o, StringRef path, StringRef key,
+                      StringRef &out) const {
+  std::optional<StringRef> s;
   if (Error err = getString(o, path, key, s))
     return err;
   if (!s)
     return fail(path, "missing required key '" + key + "'");
   if (s->empty())
     return fail(pathKey(path, key), "must not be empty");
-  out = std::move(*s);
+  out = *s;
   return Error::success();
 }
 
-Error Reader::getBool(const json::Object &o, StringRef path, StringRef key,
+template <class Obj>
+Error Reader::getBool(const Obj &o, StringRef path, StringRef key,
                       std::optional<bool> &out) const {
   out.reset();
-  const json::Value *v = o.get(key);
+  const auto *v = o.get(key);
   if (!v)
     return Error::success();
   out = v->getAsBoolean();
@@ -372,7 +431,7 @@ Error Reader::readResources(const json::Object &root,
       return err;
     if (Error err = checkKeys(*o, path, {"name", "limit"}))
       return err;
-    std::string name;
+    StringRef name;
     if (Error err = getName(*o, path, "name", name))
       return err;
     std::optional<int64_t> limit;
@@ -385,10 +444,10 @@ Error Reader::readResources(const json::Object &root,
     info.limit = limit.value_or(-1);
     if (info.limit == 1) {
       info.kind = ResourceInfo::Kind::Bit;
-      info.index = layout.addBit(name);
+      info.index = layout.addBit(name.str());
     } else if (info.limit > 1) {
       info.kind = ResourceInfo::Kind::Pool;
-      info.index = layout.addPool(name, unsigned(info.limit));
+      info.index = layout.addPool(name.str(), unsigned(info.limit));
     }
     if (!resources.try_emplace(name, info).second)
       return fail(pathKey(path, "name"),
@@ -424,22 +483,22 @@ Error Reader::addUse(StringRef path, StringRef resourcePath, StringRef resource,
   llvm_unreachable("unknown resource kind");
 }
 
-Error Reader::readOp(const json::Value &v, StringRef path,
-                     sched::Operation &op) {
-  const json::Object *o = nullptr;
-  if (Error err = getObject(v, path, o))
-    return err;
+template <class Obj>
+Error Reader::readOp(const Obj &object, StringRef path, sched::Operation &op) {
+  const Obj *o = &object;
   if (Error err = checkKeys(*o, path,
                             {"name", "class", "latency", "resource", "blocking",
                              "uses", "max_depth", "gid", "leader_gid",
                              "result_bytes", "result_memory"}))
     return err;
-  if (Error err = getName(*o, path, "name", op.name))
+  StringRef name;
+  if (Error err = getName(*o, path, "name", name))
     return err;
-  std::optional<std::string> opClass;
+  op.name = name.str();
+  std::optional<StringRef> opClass;
   if (Error err = getString(*o, path, "class", opClass))
     return err;
-  op.opClass = opClass.value_or("");
+  op.opClass = opClass.value_or("").str();
 
   std::optional<int64_t> latency;
   if (Error err = getInt(*o, path, "latency", 0, kMaxFileValue, latency))
@@ -448,7 +507,7 @@ Error Reader::readOp(const json::Value &v, StringRef path,
     return fail(path, "missing required key 'latency'");
   op.latency = *latency;
 
-  std::optional<std::string> resource;
+  std::optional<StringRef> resource;
   if (Error err = getString(*o, path, "resource", resource))
     return err;
   std::optional<int64_t> blocking;
@@ -476,7 +535,7 @@ Error Reader::readOp(const json::Value &v, StringRef path,
     if (Error err = checkKeys(*u, usePath,
                               {"resource", "duration", "amount", "offset"}))
       return err;
-    std::string name;
+    StringRef name;
     if (Error err = getName(*u, usePath, "resource", name))
       return err;
     std::optional<int64_t> duration, amount, offset;
@@ -497,7 +556,7 @@ Error Reader::readOp(const json::Value &v, StringRef path,
           getInt(*o, path, "result_bytes", 0, kMaxFileValue, resultBytes))
     return err;
   op.resultBytes = resultBytes.value_or(1);
-  std::optional<std::string> memory;
+  std::optional<StringRef> memory;
   if (Error err = getString(*o, path, "result_memory", memory))
     return err;
   if (memory) {
@@ -559,18 +618,17 @@ Error Reader::readGroups(sched::Problem &problem) const {
   return Error::success();
 }
 
-Error Reader::readEdge(const json::Value &v, StringRef path,
+template <class Obj>
+Error Reader::readEdge(const Obj &object, StringRef path,
                        sched::Problem &problem) const {
-  const json::Object *o = nullptr;
-  if (Error err = getObject(v, path, o))
-    return err;
+  const Obj *o = &object;
   if (Error err =
           checkKeys(*o, path, {"src", "dst", "latency", "delay", "distance"}))
     return err;
   sched::OpId ends[2] = {0, 0};
   StringRef keys[2] = {"src", "dst"};
   for (int i = 0; i < 2; ++i) {
-    std::string name;
+    StringRef name;
     if (Error err = getName(*o, path, keys[i], name))
       return err;
     auto it = opIds.find(name);
@@ -597,7 +655,8 @@ Error Reader::readEdge(const json::Value &v, StringRef path,
 
 llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
                                          size_t numOps, size_t numEdges,
-                                         ElementFn element) {
+                                         TextFn text, ElementFn element,
+                                         bool inPlace) {
   const json::Object *root = rootValue.getAsObject();
   if (!root)
     return fail("", llvm::Twine("expected the problem to be an object, got ") +
@@ -606,7 +665,7 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
           *root, "",
           {"name", "comment", "force_serial", "resources", "ops", "edges"}))
     return err;
-  std::optional<std::string> name, comment;
+  std::optional<StringRef> name, comment;
   if (Error err = getString(*root, "", "name", name))
     return err;
   if (Error err = getString(*root, "", "comment", comment))
@@ -627,17 +686,47 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
   if (numOps == 0)
     return fail("ops", "a problem needs at least one op");
 
-  ProblemFile file{name ? *name : defaultName.str(),
+  ProblemFile file{name ? name->str() : defaultName.str(),
                    sched::Problem(std::move(layout))};
   sched::Problem &problem = file.problem;
   problem.setForceSerial(forceSerial.value_or(false));
-  for (size_t i = 0; i < numOps; ++i) {
-    std::string path = pathIndex("ops", i);
-    sched::Operation op;
-    llvm::Expected<json::Value> value = element("ops", i);
+  // Element i of `key` through `readAs(object, path)`: in place when it
+  // can be, and once more from json::parse when that fails, so the message
+  // is the general way's.
+  FlatObject flat;
+  auto readElement = [&](StringRef key, size_t i, StringRef path,
+                         auto &&readAs) -> Error {
+    if (inPlace && parseFlatObject(text(key, i), flat)) {
+      Error err = readAs(flat, path);
+      if (!err)
+        return Error::success();
+      llvm::consumeError(std::move(err));
+    }
+    llvm::Expected<json::Value> value = element(key, i);
     if (!value)
       return value.takeError();
-    if (Error err = readOp(*value, path, op))
+    const json::Object *o = nullptr;
+    if (Error err = getObject(*value, path, o))
+      return err;
+    return readAs(*o, path);
+  };
+  problem.reserve(numOps, numEdges);
+  opIds = llvm::StringMap<sched::OpId>(unsigned(numOps));
+  std::string path; // Reused: "ops[i]" for each op, then each edge.
+  auto setPath = [&](StringRef key, size_t i) {
+    path.assign(key.begin(), key.end());
+    path += '[';
+    path += llvm::utostr(i);
+    path += ']';
+  };
+  for (size_t i = 0; i < numOps; ++i) {
+    setPath("ops", i);
+    sched::Operation op;
+    if (Error err = readElement("ops", i, path,
+                                [&](const auto &o, StringRef at) {
+                                  op = sched::Operation();
+                                  return readOp(o, at, op);
+                                }))
       return err;
     auto [it, fresh] = opIds.try_emplace(op.name, sched::OpId(i));
     if (!fresh)
@@ -653,10 +742,11 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
   if (Error err = getArray(*root, "", "edges", edges))
     return err;
   for (size_t i = 0, e = edges ? numEdges : 0; i < e; ++i) {
-    llvm::Expected<json::Value> value = element("edges", i);
-    if (!value)
-      return value.takeError();
-    if (Error err = readEdge(*value, pathIndex("edges", i), problem))
+    setPath("edges", i);
+    if (Error err = readElement("edges", i, path,
+                                [&](const auto &o, StringRef at) {
+                                  return readEdge(o, at, problem);
+                                }))
       return err;
   }
   problem.finalize();
@@ -681,7 +771,8 @@ Error syntaxError(StringRef fileName, Error err) {
 } // namespace
 
 llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
-                                                          StringRef fileName) {
+                                                          StringRef fileName,
+                                                          bool inPlace) {
   StringRef shownName = fileName.empty() ? StringRef("<input>") : fileName;
   ScanResult scan = scanText(text);
   if (scan.deepAt) {
@@ -704,12 +795,22 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
     return makeReadError(shownName, 0, 0,
                          "not valid JSON (a piece of it failed to parse)");
   };
-  std::string skeleton = text.str();
-  for (const ScanResult::BigArray *big : {&scan.ops, &scan.edges})
-    if (big->contents)
-      for (size_t i = big->contents->first; i < big->contents->second; ++i)
-        if (skeleton[i] != '\n')
-          skeleton[i] = ' ';
+  // The text without the big arrays' contents (a failure is reported from
+  // the whole text, so its offsets need not be the file's).
+  std::string skeleton;
+  {
+    llvm::SmallVector<std::pair<size_t, size_t>, 2> cuts;
+    for (const ScanResult::BigArray *big : {&scan.ops, &scan.edges})
+      if (big->contents)
+        cuts.push_back(*big->contents);
+    llvm::sort(cuts);
+    size_t at = 0;
+    for (auto [b, e] : cuts) {
+      skeleton += text.slice(at, b);
+      at = e;
+    }
+    skeleton += text.substr(at);
+  }
   llvm::Expected<json::Value> parsed = json::parse(skeleton);
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
@@ -717,10 +818,13 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
   }
   if (scan.duplicate)
     return makeReadError(shownName, 0, 0, *scan.duplicate);
-  auto element = [&](StringRef key, size_t i) -> llvm::Expected<json::Value> {
+  auto elementText = [&](StringRef key, size_t i) {
     const ScanResult::BigArray &big = key == "ops" ? scan.ops : scan.edges;
     auto [b, e] = big.elements[i];
-    llvm::Expected<json::Value> value = json::parse(text.slice(b, e));
+    return text.slice(b, e);
+  };
+  auto element = [&](StringRef key, size_t i) -> llvm::Expected<json::Value> {
+    llvm::Expected<json::Value> value = json::parse(elementText(key, i));
     if (!value) {
       llvm::consumeError(value.takeError());
       return wholeTextError();
@@ -736,7 +840,7 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
   llvm::Expected<ProblemFile> file =
       Reader(shownName, llvm::sys::path::stem(fileName))
           .read(*parsed, scan.ops.elements.size(), scan.edges.elements.size(),
-                checked);
+                elementText, checked, inPlace);
   if (file || syntaxFailed)
     return file;
   // A content error: a syntax error later in the text still comes first,

@@ -25,9 +25,13 @@ namespace tilepipe::io {
 constexpr unsigned kMaxJSONDepth = 64;
 
 /// Parses `text`. `fileName` prefixes every message and, without a "name"
-/// key, gives the problem its name (the file's stem).
+/// key, gives the problem its name (the file's stem). `inPlace` false
+/// parses every op and edge with json::parse instead of reading the flat
+/// ones in place: the same problem or message, more slowly (tests compare
+/// the two).
 llvm::Expected<ProblemFile> readProblemJSON(llvm::StringRef text,
-                                            llvm::StringRef fileName);
+                                            llvm::StringRef fileName,
+                                            bool inPlace = true);
 
 /// Reads and parses the file at `path`.
 llvm::Expected<ProblemFile> readProblemJSONFile(llvm::StringRef path);

@@ -394,7 +394,7 @@ void Engine::fail(AttemptFailure &failure, OpId op, std::string reason) {
   if (lo <= hi)
     failure.conflict.reset();
   int64_t first, last;
-  for (FitStretches stretches(placement, op, lo, hi);
+  for (FitStretches stretches(placement, op, lo, hi, /*skipClosed=*/false);
        stretches.next(first, last);) {
     if (placement.fits(op, first))
       continue;

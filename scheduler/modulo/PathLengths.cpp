@@ -20,22 +20,24 @@ enum class Direction { Forward, Backward };
 /// and outgoing edges.
 struct SweepOrder {
   std::vector<OpId> topo;
-  std::vector<std::vector<unsigned>> preds, succs;
+  support::Adjacency preds, succs;
 
   explicit SweepOrder(const Problem &problem) {
     const unsigned n = problem.getNumOps();
     auto deps = problem.getDependences();
-    preds.resize(n);
-    succs.resize(n);
+    auto edges = [&](bool in) {
+      return [&, in](auto add) {
+        for (auto [idx, d] : llvm::enumerate(deps))
+          if (d.src != d.dst)
+            add(in ? d.dst : d.src, idx);
+      };
+    };
+    preds = support::Adjacency(n, edges(true));
+    succs = support::Adjacency(n, edges(false));
     std::vector<unsigned> indegree(n, 0);
-    for (auto [idx, d] : llvm::enumerate(deps)) {
-      if (d.src == d.dst)
-        continue;
-      preds[d.dst].push_back(idx);
-      succs[d.src].push_back(idx);
-      if (d.distance == 0)
+    for (const Dependence &d : deps)
+      if (d.src != d.dst && d.distance == 0)
         ++indegree[d.dst];
-    }
     // Kahn's walk. A checked problem has no distance-0 cycle; should one be
     // left, its ops go last in program order and the sweeps still converge,
     // only in more passes.

@@ -13,12 +13,20 @@ using namespace tilepipe::sched::modulo;
 Placement::Placement(const Problem &problem, unsigned ii)
     : problem(problem), ii(ii), n(problem.getNumOps()),
       table(problem.getLayout(), ii), seat(n, kUnseated),
-      lastSeat(n, kUnseated), preds(n), succs(n), occupants(ii) {
-  for (auto [idx, d] : llvm::enumerate(problem.getDependences())) {
-    preds[d.dst].push_back(idx);
-    succs[d.src].push_back(idx);
-  }
-}
+      lastSeat(n, kUnseated),
+      preds(n,
+            [&](auto add) {
+              for (auto [idx, d] : llvm::enumerate(problem.getDependences()))
+                add(d.dst, idx);
+            }),
+      succs(n,
+            [&](auto add) {
+              for (auto [idx, d] : llvm::enumerate(problem.getDependences()))
+                add(d.src, idx);
+            }),
+      occupants(ii),
+      closed(problem.getLayout().numBits() + problem.getLayout().numPools(),
+             llvm::BitVector(ii)) {}
 
 // Where row k of a folded footprint holds something other than row k - 1.
 static bool rowsDiffer(const rrt::FoldedFootprint &fp, unsigned k) {
@@ -366,6 +374,11 @@ bool Placement::seatEvents(OpId op, int64_t lo, int64_t hi, bool withPressure,
   const uint64_t most = 1 + 2 * uint64_t(seatedBounds) * runBounds[op].size();
   if (!alwaysByRuns && most > uint64_t(hi - lo))
     return false;
+  // A short footprint is probed seat by seat for the price of a few rows,
+  // while the list costs a pass over every seated op (quadratic in a loop
+  // of many short ops).
+  if (!alwaysByRuns && !withPressure && folds[op].numRows <= kShortRows)
+    return false;
   events.push_back(lo);
   // A window of at most II seats (every window the engine scans) meets each
   // row residue once; a wider one meets it once per II.
@@ -479,6 +492,61 @@ void Placement::placeTrial(OpId op, int64_t t) {
   const rrt::FoldedFootprint &fp = folds[op];
   for (unsigned k = 0; k < fp.numRows; ++k)
     occupants[rowOf(t + k)].push_back(op);
+  updateClosed(op, t);
+}
+
+void Placement::updateClosed(OpId op, int64_t t) {
+  const rrt::FoldedFootprint &fp = folds[op];
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  for (unsigned k = 0; k < fp.numRows; ++k) {
+    const unsigned row = rowOf(t + k);
+    const uint64_t *want = fp.rowBits(k);
+    for (unsigned w = 0; w < fp.numWords; ++w)
+      for (uint64_t m = want[w]; m; m &= m - 1) {
+        unsigned b = w * 64 + unsigned(llvm::countr_zero(m));
+        closed[b][row] = table.testBit(row, b);
+      }
+    for (const rrt::PoolClaim &c : fp.rowClaims(k))
+      if (layout.poolBinding[c.pool])
+        closed[layout.numBits() + c.pool][row] =
+            table.poolUsage(row, c.pool) >= layout.poolCaps[c.pool];
+  }
+}
+
+int64_t Placement::nextOpenSeat(OpId op, int64_t t, int64_t hi) const {
+  const rrt::FoldedFootprint &fp = folds[op];
+  if (fp.empty() || t > hi)
+    return t;
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  llvm::SmallVector<unsigned, 4> needs;
+  for (unsigned w = 0; w < fp.numWords; ++w)
+    for (uint64_t m = fp.rowBits(0)[w]; m; m &= m - 1)
+      needs.push_back(w * 64 + unsigned(llvm::countr_zero(m)));
+  for (const rrt::PoolClaim &c : fp.rowClaims(0))
+    if (layout.poolBinding[c.pool])
+      needs.push_back(layout.numBits() + c.pool);
+  for (int64_t at = t; at <= hi;) {
+    const unsigned row = rowOf(at);
+    bool moved = false;
+    for (unsigned res : needs) {
+      const llvm::BitVector &rows = closed[res];
+      if (!rows.test(row))
+        continue;
+      int next = rows.find_next_unset(row);
+      if (next < 0) {
+        next = rows.find_first_unset();
+        if (next < 0)
+          return hi + 1; // Every row is taken.
+        next += int(ii);
+      }
+      at += next - int64_t(row);
+      moved = true;
+      break;
+    }
+    if (!moved)
+      return at;
+  }
+  return hi + 1;
 }
 
 void Placement::remove(OpId op) {
@@ -492,6 +560,7 @@ void Placement::remove(OpId op) {
     }
   }
   table.release(fp, seat[op]);
+  updateClosed(op, seat[op]);
   seat[op] = kUnseated;
   boundsStale = true;
   seatedBounds -= runBounds[op].size();

@@ -14,6 +14,7 @@
 #include "scheduler/Problem.h"
 
 #include "rrt/RRT.h"
+#include "support/Adjacency.h"
 
 #include "llvm/ADT/BitVector.h"
 
@@ -24,6 +25,9 @@
 namespace tilepipe::sched::modulo {
 
 constexpr int64_t kUnseated = INT64_MIN;
+
+/// Footprints of at most this many folded rows are probed row by row.
+constexpr unsigned kShortRows = 32;
 
 /// The last cycle a max_depth cap of `maxDepth` allows at `ii`:
 /// (maxDepth + 1) * II - 1, computed in 64 bits (the unsigned maxDepth + 1
@@ -87,6 +91,11 @@ public:
   int64_t latestStart(OpId op) const;
   /// The depth all seated members of the op's group share, if any (G4).
   std::optional<int64_t> groupDepth(OpId op) const;
+
+  /// The first seat of [t, hi] whose row is open for everything the op's
+  /// first footprint row holds (hi + 1 when none): the seats it passes over
+  /// cannot fit, and in a nearly full table there are most of the II.
+  int64_t nextOpenSeat(OpId op, int64_t t, int64_t hi) const;
 
   /// G3: the RRT accepts the op at t. Reads one RRT row per pair of runs
   /// that meet (the op's and the table's), not every footprint row.
@@ -162,7 +171,7 @@ private:
   /// by one costs less than walking every seated op's runs (loops of many
   /// one-cycle ops, the HatScheT kind); both give the same answers.
   bool byRows(OpId op) const {
-    return !alwaysByRuns && folds[op].numRows <= std::max(32u, seated);
+    return !alwaysByRuns && folds[op].numRows <= std::max(kShortRows, seated);
   }
   /// Rows of the RRT where some seated op's run starts or ends, sorted:
   /// between two of them every row holds the same. Rebuilt on demand after
@@ -187,12 +196,17 @@ private:
   /// claims (after the bits): two ops with none in common never collide.
   std::vector<llvm::BitVector> holds;
   std::vector<int64_t> seat, lastSeat;
-  std::vector<std::vector<unsigned>> preds, succs;
+  support::Adjacency preds, succs; ///< Edge indices per op.
   /// Per modulo row, the seated ops holding something in it.
   std::vector<llvm::SmallVector<OpId, 4>> occupants;
   unsigned seated = 0;
   mutable std::vector<unsigned> bounds;
   mutable bool boundsStale = true;
+  /// Per bit, then per binding pool: the rows where it is taken (the bit
+  /// held, the pool at capacity), kept with the table. nextOpenSeat steps
+  /// over a closed row a word at a time.
+  std::vector<llvm::BitVector> closed;
+  void updateClosed(OpId op, int64_t t);
   /// The run bounds of every seated op, counted with repeats: what the
   /// event list of a window can grow to, known without building it.
   size_t seatedBounds = 0;
@@ -205,8 +219,12 @@ private:
 /// its seats.
 class FitStretches {
 public:
-  FitStretches(const Placement &placement, OpId op, int64_t lo, int64_t hi)
-      : at(lo), hi(hi) {
+  /// With `skipClosed`, seats whose row nextOpenSeat passes over are not
+  /// stretches: for a search of seats that fit, not of ones that do not.
+  FitStretches(const Placement &placement, OpId op, int64_t lo, int64_t hi,
+               bool skipClosed = true)
+      : placement(placement), op(op), skipClosed(skipClosed), at(lo),
+        hi(hi) {
     byEvents = placement.seatEvents(op, lo, hi, /*withPressure=*/false,
                                     events);
   }
@@ -214,6 +232,11 @@ public:
   bool next(int64_t &first, int64_t &last) {
     if (at > hi)
       return false;
+    if (!byEvents && skipClosed) {
+      at = placement.nextOpenSeat(op, at, hi);
+      if (at > hi)
+        return false;
+    }
     first = at;
     last = !byEvents                ? first
            : index < events.size() ? events[index++] - 1
@@ -223,6 +246,9 @@ public:
   }
 
 private:
+  const Placement &placement;
+  const OpId op;
+  const bool skipClosed;
   llvm::SmallVector<int64_t, 64> events;
   bool byEvents = false;
   size_t index = 1;
