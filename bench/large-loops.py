@@ -6,6 +6,7 @@
     python3 bench/large-loops.py gen N SEED OUT.json --recurrence   # bound by a recurrence
     python3 bench/large-loops.py hyp OUT.json          # EPFL hyp.aig as a DAG
     python3 bench/large-loops.py run                   # the sweep, one TSV row per run
+    python3 bench/large-loops.py plot SWEEP.tsv OUT.svg  # wall time and peak RSS against ops
 
 A generated loop of N ops:
 
@@ -197,6 +198,61 @@ def row(name, ops, edges, r):
         "%.0f" % r["rss_mb"] if "rss_mb" in r else "-", r.get("verified", "-"), r["status"]])
 
 
+def plot(tsv, out):
+    """Wall time and peak RSS against ops, log-log, one mark per run, with
+    the issue's targets as dashed lines; an SVG drawn here (no plotting
+    package is a dependency)."""
+    rows = []
+    with open(tsv) as f:
+        head = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            r = dict(zip(head, line.rstrip("\n").split("\t")))
+            if r.get("ops", "").isdigit() and r.get("wall_s") not in (None, "-"):
+                rows.append((int(r["ops"]), float(r["wall_s"]), float(r["rss_MB"])))
+    if not rows:
+        sys.exit("plot: no rows in " + tsv)
+    import math
+    W, H, L, B, T = 360, 260, 60, 40, 30
+    panels = [("wall time (s)", 1, [(1e5, 1.0), (1e6, 10.0)], 0.01, 100.0),
+              ("peak RSS (MB)", 2, [(1e6, 1000.0)], 1.0, 10000.0)]
+    xlo, xhi = 1e3, 1e7
+    svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="DejaVu Sans Mono" '
+           'font-size="11">' % (2 * W + 20, H + 20), '<rect width="100%" height="100%" fill="white"/>']
+    for p, (label, col, targets, ylo, yhi) in enumerate(panels):
+        ox = 10 + p * (W + 10)
+        def X(v):
+            return ox + L + (W - L - 20) * (math.log10(v) - math.log10(xlo)) / (math.log10(xhi) - math.log10(xlo))
+        def Y(v):
+            v = min(max(v, ylo), yhi)
+            return T + (H - T - B) * (1 - (math.log10(v) - math.log10(ylo)) / (math.log10(yhi) - math.log10(ylo)))
+        svg.append('<text x="%d" y="18">%s against ops</text>' % (ox + L, label))
+        svg.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="black"/>'
+                   % (X(xlo), Y(yhi), X(xhi) - X(xlo), Y(ylo) - Y(yhi)))
+        e = int(round(math.log10(xlo)))
+        while 10 ** e <= xhi:
+            x = X(10 ** e)
+            svg.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>' % (x, Y(ylo), x, Y(ylo) + 4))
+            svg.append('<text x="%.1f" y="%.1f" text-anchor="middle">1e%d</text>' % (x, Y(ylo) + 16, e))
+            e += 1
+        e = int(round(math.log10(ylo)))
+        while 10 ** e <= yhi:
+            y = Y(10 ** e)
+            svg.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>' % (X(xlo) - 4, y, X(xlo), y))
+            svg.append('<text x="%.1f" y="%.1f" text-anchor="end">%g</text>' % (X(xlo) - 6, y + 4, 10 ** e))
+            e += 1
+        for tx, ty in targets:
+            svg.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="gray" stroke-dasharray="4 3"/>'
+                       % (X(xlo), Y(ty), X(tx), Y(ty)))
+            svg.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="gray" stroke-dasharray="4 3"/>'
+                       % (X(tx), Y(ty), X(tx), Y(ylo)))
+        for ops, wall, rss in rows:
+            v = wall if col == 1 else rss
+            svg.append('<circle cx="%.1f" cy="%.1f" r="3" fill="none" stroke="#1f4e9c"/>' % (X(ops), Y(v)))
+    svg.append('</svg>')
+    with open(out, "w") as f:
+        f.write("\n".join(svg) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -219,8 +275,14 @@ def main():
     r.add_argument("--hyp", action="store_true", help="also run hyp.aig (unlimited, and with an AND pool of 64)")
     r.add_argument("--aig", default=os.path.join(REPO, "..", "shared", "data", "epfl-aig", "aig", "hyp.aig"))
     r.add_argument("--keep", help="keep the generated files in this folder")
+    pl = sub.add_parser("plot")
+    pl.add_argument("tsv", help="the output of `run`")
+    pl.add_argument("out", help="the SVG to write")
     args = ap.parse_args()
 
+    if args.cmd == "plot":
+        plot(args.tsv, args.out)
+        return
     if args.cmd == "gen":
         write(generate(args.n, args.seed, args.recurrence), args.out)
         return

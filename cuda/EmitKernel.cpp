@@ -531,7 +531,7 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
                                                   operands[1], operands[2]);
           })
           .Case([&](arith::CmpIOp cmp) -> Value {
-            emitc::CmpPredicate pred;
+            emitc::CmpPredicate pred = emitc::CmpPredicate::eq;
             switch (cmp.getPredicate()) {
             case arith::CmpIPredicate::eq:
               pred = emitc::CmpPredicate::eq;

@@ -63,9 +63,12 @@ struct FoldedFootprint {
   unsigned ii = 0;
   unsigned numRows = 0; ///< min(length, ii).
   unsigned numWords = 0;
-  std::vector<uint64_t> bits;       ///< numRows * numWords.
-  std::vector<unsigned> claimBegin; ///< numRows + 1 offsets into claims.
-  std::vector<PoolClaim> claims;
+  // Inline room for the few rows of a short footprint: a million-op loop
+  // folds a million of them per candidate II.
+  llvm::SmallVector<uint64_t, 4> bits; ///< numRows * numWords.
+  llvm::SmallVector<unsigned, 5>
+      claimBegin; ///< numRows + 1 offsets into claims.
+  llvm::SmallVector<PoolClaim, 4> claims;
   /// Set when the op collides with itself after folding (a bit held twice
   /// in one modulo row, or a pool request over capacity in one row).
   bool selfConflict = false;

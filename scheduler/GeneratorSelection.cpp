@@ -39,16 +39,18 @@ GeneratorSelection
 tilepipe::sched::selectGenerator(const Problem &problem,
                                  const SelectionOptions &options,
                                  const rrt::Bounds *bounds) {
-  switch (options.request) {
-  case GeneratorRequest::Serial:
+  if (options.request == GeneratorRequest::Serial)
     return {GeneratorKind::Serial, "requested by the generator option"};
-  case GeneratorRequest::CostBased:
-    return {GeneratorKind::CostBased, "requested by the generator option"};
-  case GeneratorRequest::Auto:
-    break;
-  }
+  // A force-serial loop has one legal shape, the serial schedule: an
+  // overlapped one would fail verification, whatever was asked for.
   if (problem.isForceSerial())
-    return {GeneratorKind::Serial, "force_serial_execution on the loop"};
+    return {GeneratorKind::Serial,
+            options.request == GeneratorRequest::CostBased
+                ? "force_serial_execution on the loop (it overrides the "
+                  "generator option's cost-based)"
+                : "force_serial_execution on the loop"};
+  if (options.request == GeneratorRequest::CostBased)
+    return {GeneratorKind::CostBased, "requested by the generator option"};
   if (options.rule == SelectionRule::Threshold)
     return byThreshold(problem, options);
   if (bounds)

@@ -2,6 +2,8 @@
 
 #include "scheduler/StageSink.h"
 
+#include "support/Adjacency.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -12,9 +14,11 @@ using namespace tilepipe::sched;
 
 // Strongly connected components of the dependence graph (Tarjan, no
 // recursion): comp[op] is the component's index.
-static std::vector<unsigned>
-components(unsigned n, const std::vector<std::vector<const Dependence *>> &succs,
-           unsigned &count) {
+static std::vector<unsigned> components(const Problem &problem,
+                                        const support::Adjacency &succs,
+                                        unsigned &count) {
+  const unsigned n = problem.getNumOps();
+  auto deps = problem.getDependences();
   std::vector<unsigned> comp(n, ~0u), index(n, ~0u), low(n, 0);
   std::vector<bool> onStack(n, false);
   std::vector<OpId> stack;
@@ -33,7 +37,7 @@ components(unsigned n, const std::vector<std::vector<const Dependence *>> &succs
         onStack[v] = true;
       }
       if (edge < succs[v].size()) {
-        OpId w = succs[v][edge++]->dst;
+        OpId w = deps[succs[v][edge++]].dst;
         if (index[w] == ~0u)
           work.push_back({w, 0});
         else if (onStack[w])
@@ -66,32 +70,37 @@ components(unsigned n, const std::vector<std::vector<const Dependence *>> &succs
 // seated a whole recurrence a stage late holds every value feeding it (a K
 // or V tile) one stage longer.
 static void hoistRecurrences(const Problem &problem, Schedule &out,
-                             const std::vector<std::vector<const Dependence *>>
-                                 &succs) {
+                             const support::Adjacency &succs) {
   const unsigned n = problem.getNumOps();
   const int64_t ii = out.ii;
+  auto deps = problem.getDependences();
   unsigned count = 0;
-  std::vector<unsigned> comp = components(n, succs, count);
-  std::vector<std::vector<OpId>> members(count);
-  for (OpId id = 0; id < n; ++id)
-    members[comp[id]].push_back(id);
+  std::vector<unsigned> comp = components(problem, succs, count);
+  support::Adjacency members(count, [&](auto add) {
+    for (OpId id = 0; id < n; ++id)
+      add(comp[id], id);
+  });
   // Moving a component k stages earlier shortens each dependence into it by
   // k stages and lengthens each one out of it by k: the total lifetime does
   // not grow exactly when it has at least as many of the first.
-  std::vector<std::vector<const Dependence *>> incoming(count);
+  auto crosses = [&](const Dependence &dep) {
+    return dep.src < n && dep.dst < n && comp[dep.src] != comp[dep.dst];
+  };
+  support::Adjacency incoming(count, [&](auto add) {
+    for (auto [idx, dep] : llvm::enumerate(deps))
+      if (crosses(dep))
+        add(comp[dep.dst], idx);
+  });
   std::vector<size_t> outgoing(count, 0);
-  for (const Dependence &dep : problem.getDependences())
-    if (dep.src < n && dep.dst < n && comp[dep.src] != comp[dep.dst]) {
-      incoming[comp[dep.dst]].push_back(&dep);
+  for (const Dependence &dep : deps)
+    if (crosses(dep))
       ++outgoing[comp[dep.src]];
-    }
   const ConstraintGroups &groups = problem.getGroups();
   std::vector<unsigned> movable;
   for (unsigned c = 0; c < count; ++c)
     if (members[c].size() >= 2 && outgoing[c] <= incoming[c].size() &&
-        llvm::none_of(members[c], [&](OpId id) {
-          return groups.groupOf(id).has_value();
-        }))
+        llvm::none_of(members[c],
+                      [&](OpId id) { return groups.groupOf(id).has_value(); }))
       movable.push_back(c);
   for (bool changed = true; changed;) {
     changed = false;
@@ -100,7 +109,8 @@ static void hoistRecurrences(const Problem &problem, Schedule &out,
       int64_t shift = INT64_MAX;
       for (OpId v : members[c])
         shift = std::min(shift, out.start[v] / ii);
-      for (const Dependence *dep : incoming[c]) {
+      for (unsigned e : incoming[c]) {
+        const Dependence *dep = &deps[e];
         int64_t slack = out.start[dep->dst] + int64_t(dep->distance) * ii -
                         out.start[dep->src] - dep->latency;
         shift = std::min(shift, slack >= 0 ? slack / ii : int64_t(0));
@@ -126,17 +136,23 @@ Schedule tilepipe::sched::sinkStages(const Problem &problem,
   int64_t lastStage = 0, end = 0;
   for (OpId id = 0; id < n; ++id) {
     lastStage = std::max(lastStage, schedule.start[id] / ii);
-    end = std::max(end, schedule.start[id] +
-                            problem.getOp(id).latency.value_or(0));
+    end = std::max(end,
+                   schedule.start[id] + problem.getOp(id).latency.value_or(0));
   }
 
-  std::vector<std::vector<const Dependence *>> succs(n);
+  auto deps = problem.getDependences();
+  auto counted = [&](const Dependence &dep) {
+    return dep.src != dep.dst && dep.src < n && dep.dst < n;
+  };
+  support::Adjacency succs(n, [&](auto add) {
+    for (auto [idx, dep] : llvm::enumerate(deps))
+      if (counted(dep))
+        add(dep.src, idx);
+  });
   std::vector<unsigned> numPreds(n, 0);
-  for (const Dependence &dep : problem.getDependences())
-    if (dep.src != dep.dst && dep.src < n && dep.dst < n) {
-      succs[dep.src].push_back(&dep);
+  for (const Dependence &dep : deps)
+    if (counted(dep))
       ++numPreds[dep.dst];
-    }
 
   hoistRecurrences(problem, out, succs);
   // The hoist may have emptied the last stages.
@@ -162,10 +178,10 @@ Schedule tilepipe::sched::sinkStages(const Problem &problem,
       const Operation &op = problem.getOp(u);
       int64_t cur = out.start[u];
       int64_t limit = end - op.latency.value_or(0);
-      for (const Dependence *dep : succs[u])
-        limit = std::min(limit, out.start[dep->dst] +
-                                    int64_t(dep->distance) * ii -
-                                    dep->latency);
+      for (unsigned e : succs[u])
+        limit = std::min(limit, out.start[deps[e].dst] +
+                                    int64_t(deps[e].distance) * ii -
+                                    deps[e].latency);
       int64_t maxStage = lastStage;
       if (op.constraints.maxDepth)
         maxStage = std::min<int64_t>(maxStage, *op.constraints.maxDepth);

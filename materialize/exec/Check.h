@@ -47,6 +47,10 @@ struct Finding {
 std::string explain(const Finding &finding);
 void explain(const Finding &finding, llvm::raw_ostream &os);
 
+/// The most interleavings per trip count an option may ask for: each is a
+/// full emulated run, so a larger count is a hang, not more assurance.
+constexpr unsigned kMaxSeeds = 10000;
+
 struct CheckOptions {
   /// Trip counts to run; empty: the references' trip counts if given, else
   /// defaultTripCounts(func).

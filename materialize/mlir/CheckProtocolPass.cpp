@@ -35,6 +35,12 @@ struct CheckProtocolPass
 } // namespace
 
 void CheckProtocolPass::runOnOperation() {
+  if (seeds > exec::kMaxSeeds) {
+    emitError(getOperation()->getLoc())
+        << "seeds=" << unsigned(seeds) << " is over the limit of " << exec::kMaxSeeds
+        << " interleavings per trip count";
+    return signalPassFailure();
+  }
   getOperation()->walk([&](FunctionOpInterface func) {
     exec::Census census = exec::census(func);
     if (!census.pipes && !census.agents)

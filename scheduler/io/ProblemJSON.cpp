@@ -76,7 +76,9 @@ struct ScanResult {
   /// each element's [begin, end) (valid JSON assumed; json::parse decides).
   struct BigArray {
     std::optional<std::pair<size_t, size_t>> contents;
-    std::vector<std::pair<size_t, size_t>> elements;
+    /// 32-bit offsets: half the memory for a large file (the reader
+    /// refuses texts of 4 GiB and more).
+    std::vector<std::pair<uint32_t, uint32_t>> elements;
   };
   BigArray ops, edges;
   /// A \u escape of a lone UTF-16 surrogate, which json::parse would
@@ -137,7 +139,7 @@ ScanResult scanText(StringRef text) {
       size_t b = elementBegin;
       while (end > b && isspace(static_cast<unsigned char>(text[end - 1])))
         --end;
-      big->elements.push_back({b, end});
+      big->elements.push_back({uint32_t(b), uint32_t(end)});
     }
     elementBegin = StringRef::npos;
   };
@@ -234,7 +236,8 @@ std::string printed(const json::Value &v) {
   return llvm::formatv("{0}", v).str();
 }
 std::string printed(const FlatValue &v) {
-  return v.isString ? ("\"" + v.string + "\"").str() : std::to_string(v.integer);
+  return v.isString ? ("\"" + v.string + "\"").str()
+                    : std::to_string(v.integer);
 }
 
 /// How a named resource lowers to the RRT.
@@ -722,11 +725,11 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
   for (size_t i = 0; i < numOps; ++i) {
     setPath("ops", i);
     sched::Operation op;
-    if (Error err = readElement("ops", i, path,
-                                [&](const auto &o, StringRef at) {
-                                  op = sched::Operation();
-                                  return readOp(o, at, op);
-                                }))
+    if (Error err =
+            readElement("ops", i, path, [&](const auto &o, StringRef at) {
+              op = sched::Operation();
+              return readOp(o, at, op);
+            }))
       return err;
     auto [it, fresh] = opIds.try_emplace(op.name, sched::OpId(i));
     if (!fresh)
@@ -743,10 +746,10 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
     return err;
   for (size_t i = 0, e = edges ? numEdges : 0; i < e; ++i) {
     setPath("edges", i);
-    if (Error err = readElement("edges", i, path,
-                                [&](const auto &o, StringRef at) {
-                                  return readEdge(o, at, problem);
-                                }))
+    if (Error err =
+            readElement("edges", i, path, [&](const auto &o, StringRef at) {
+              return readEdge(o, at, problem);
+            }))
       return err;
   }
   problem.finalize();
@@ -774,6 +777,10 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
                                                           StringRef fileName,
                                                           bool inPlace) {
   StringRef shownName = fileName.empty() ? StringRef("<input>") : fileName;
+  if (text.size() >= (uint64_t(1) << 32))
+    return makeReadError(shownName, 0, 0,
+                         "the file is " + llvm::Twine(text.size()) +
+                             " bytes; problem files are limited to 4 GiB");
   ScanResult scan = scanText(text);
   if (scan.deepAt) {
     auto [line, column] = lineColumn(text, *scan.deepAt);

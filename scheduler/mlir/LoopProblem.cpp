@@ -276,27 +276,28 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
       sop.opClass = cls.str(); // check() reports the missing latency.
     // The value a stage assignment buffers: the first result's tile.
     sop.resultBytes = 0;
-    if (op->getNumResults())
-      if (auto shaped = dyn_cast<ShapedType>(op->getResult(0).getType());
-          shaped && shaped.hasStaticShape()) {
-        // Capped: the cost multiplies it by stage distances.
-        sop.resultBytes =
-            std::min<int64_t>(tileas::getTileSizeInBytes(shaped), 1ll << 40);
-        if (isa<tileas::SmemType>(shaped)) {
-          sop.resultMemory = sched::ValueMemory::Smem;
-        } else if (isa<tileas::TmemType>(shaped)) {
-          // TMEM is allocated in 32-bit columns of all 128 lanes.
-          int64_t cols = shaped.getRank() >= 2
-                             ? std::min<int64_t>(shaped.getShape().back(),
-                                                 1 << 20) *
-                                   shaped.getElementTypeBitWidth() / 32
-                             : 1;
-          sop.resultBytes = 4 * 128 * std::max<int64_t>(1, cols);
-          sop.resultMemory = sched::ValueMemory::Tmem;
-        }
-      } else if (op->getResult(0).getType().isIntOrIndexOrFloat()) {
-        sop.resultBytes = 8;
+    if (!op->getNumResults()) {
+      // Nothing to buffer.
+    } else if (auto shaped = dyn_cast<ShapedType>(op->getResult(0).getType());
+               shaped && shaped.hasStaticShape()) {
+      // Capped: the cost multiplies it by stage distances.
+      sop.resultBytes =
+          std::min<int64_t>(tileas::getTileSizeInBytes(shaped), 1ll << 40);
+      if (isa<tileas::SmemType>(shaped)) {
+        sop.resultMemory = sched::ValueMemory::Smem;
+      } else if (isa<tileas::TmemType>(shaped)) {
+        // TMEM is allocated in 32-bit columns of all 128 lanes.
+        int64_t cols =
+            shaped.getRank() >= 2
+                ? std::min<int64_t>(shaped.getShape().back(), 1 << 20) *
+                      shaped.getElementTypeBitWidth() / 32
+                : 1;
+        sop.resultBytes = 4 * 128 * std::max<int64_t>(1, cols);
+        sop.resultMemory = sched::ValueMemory::Tmem;
       }
+    } else if (op->getResult(0).getType().isIntOrIndexOrFloat()) {
+      sop.resultBytes = 8;
+    }
     lp.problem.addOp(std::move(sop));
   }
   lp.problem.setForceSerial(forceSerial);

@@ -62,7 +62,7 @@ bool Placement::fold(OpId &selfColliding) {
     if (fp.numRows)
       bounds.push_back(fp.numRows);
     const rrt::ResourceLayout &layout = problem.getLayout();
-    llvm::BitVector &held =
+    llvm::SmallBitVector &held =
         holds.emplace_back(layout.numBits() + layout.numPools());
     llvm::SmallVector<uint64_t, 2> words(fp.numWords, 0);
     for (unsigned k = 0; k < fp.numRows; ++k)

@@ -17,6 +17,7 @@
 #include "support/Adjacency.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <cstdint>
 #include <optional>
@@ -194,7 +195,7 @@ private:
   std::vector<llvm::SmallVector<unsigned, 4>> runBounds;
   /// Per op, every bit it holds in some row and every binding pool it
   /// claims (after the bits): two ops with none in common never collide.
-  std::vector<llvm::BitVector> holds;
+  std::vector<llvm::SmallBitVector> holds; ///< One word for up to 57.
   std::vector<int64_t> seat, lastSeat;
   support::Adjacency preds, succs; ///< Edge indices per op.
   /// Per modulo row, the seated ops holding something in it.
@@ -223,10 +224,8 @@ public:
   /// stretches: for a search of seats that fit, not of ones that do not.
   FitStretches(const Placement &placement, OpId op, int64_t lo, int64_t hi,
                bool skipClosed = true)
-      : placement(placement), op(op), skipClosed(skipClosed), at(lo),
-        hi(hi) {
-    byEvents = placement.seatEvents(op, lo, hi, /*withPressure=*/false,
-                                    events);
+      : placement(placement), op(op), skipClosed(skipClosed), at(lo), hi(hi) {
+    byEvents = placement.seatEvents(op, lo, hi, /*withPressure=*/false, events);
   }
   /// The next stretch [first, last]; false once past hi.
   bool next(int64_t &first, int64_t &last) {
@@ -238,9 +237,7 @@ public:
         return false;
     }
     first = at;
-    last = !byEvents                ? first
-           : index < events.size() ? events[index++] - 1
-                                   : hi;
+    last = !byEvents ? first : index < events.size() ? events[index++] - 1 : hi;
     at = last + 1;
     return true;
   }

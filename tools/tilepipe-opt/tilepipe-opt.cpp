@@ -9,6 +9,7 @@
 #include "ir/ExternalModels.h"
 #include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
+#include "tools/OutputPath.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -18,6 +19,8 @@ void registerTestWorkPass();
 } // namespace tilepipe
 
 int main(int argc, char **argv) {
+  if (!tilepipe::tools::checkOutputPath(argc, argv, "tilepipe-opt"))
+    return 1;
   mlir::registerTransformsPasses();
   tilepipe::registerTestWorkPass();
 

@@ -6,11 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/TileASToCuda.h"
+#include "tools/OutputPath.h"
 
 #include "mlir/Support/LogicalResult.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
+  if (!tilepipe::tools::checkOutputPath(argc, argv, "tilepipe-translate"))
+    return 1;
   tilepipe::cuda::registerTileASToCudaTranslation();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "tilepipe translation driver\n"));

@@ -1,6 +1,7 @@
 // RUN: tilepipe-opt %s -split-input-file --tileas-generate-schedule=print-schedule -verify-diagnostics | FileCheck %s
 // RUN: tilepipe-opt %s -split-input-file --tileas-generate-schedule="print-schedule generator=serial" | FileCheck %s --check-prefix=FORCED
 // RUN: tilepipe-opt %s -split-input-file --tileas-generate-schedule="print-schedule selection=threshold" | FileCheck %s --check-prefix=SEED2
+// RUN: tilepipe-opt %s -split-input-file --tileas-generate-schedule="print-schedule generator=cost-based" 2>&1 | FileCheck %s --check-prefix=COST
 // RUN: tilepipe-opt %s -split-input-file --tileas-generate-schedule="print-schedule selection=threshold serial-threshold=20" | FileCheck %s --check-prefix=THRESHOLD
 
 // Generator selection. The default rule (selection=bound) runs the serial
@@ -19,6 +20,12 @@
 // SEED2-NEXT: generator: serial (force_serial_execution on the loop)
 // FORCED-LABEL: schedule of loop
 // FORCED-NEXT: generator: serial (requested by the generator option)
+// A request for the cost-based generator does not override it (it used to
+// end in "internal error: ... fails verification").
+// COST-LABEL: schedule of loop
+// COST-NEXT: generator: serial (force_serial_execution on the loop (it overrides the generator option's cost-based))
+// COST-NEXT: II 8080, MII 1024
+// COST-NOT: internal error
 func.func @forced(%d: !tileas.tma_desc<64x64xbf16>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -124,12 +124,12 @@ TEST(FlatJSON, ParsesTheFlatShapeOnly) {
   EXPECT_TRUE(parseFlatObject("{}", o));
   EXPECT_TRUE(parseFlatObject(R"({"a": -9223372036854775808})", o));
   EXPECT_EQ(*o.get("a")->getAsInteger(), INT64_MIN);
-  for (const char *no : {R"({"a": 01})", R"({"a": 1.5})", R"({"a": 1e2})",
-                         R"({"a": 9223372036854775808})", R"({"a": true})",
-                         R"({"a": null})", R"({"a": {}})", R"({"a": []})",
-                         R"({"a": "\n"})", R"({"a": 1, "a": 2})",
-                         R"({"a": 1,})", R"({"a": -})", R"({"a": 1} 2)",
-                         "{\"a\": \"\xc3\xa9\"}", R"({"a" 1})", "[1]"})
+  for (const char *no :
+       {R"({"a": 01})", R"({"a": 1.5})", R"({"a": 1e2})",
+        R"({"a": 9223372036854775808})", R"({"a": true})", R"({"a": null})",
+        R"({"a": {}})", R"({"a": []})", R"({"a": "\n"})", R"({"a": 1, "a": 2})",
+        R"({"a": 1,})", R"({"a": -})", R"({"a": 1} 2)", "{\"a\": \"\xc3\xa9\"}",
+        R"({"a" 1})", "[1]"})
     EXPECT_FALSE(parseFlatObject(no, o)) << no;
 }
 

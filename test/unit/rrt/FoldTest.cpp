@@ -152,7 +152,8 @@ TEST(FoldTest, PoolClaimsSummedAndSorted) {
   EXPECT_EQ(r1[1].amount, 2u);
   EXPECT_EQ(r1[2].pool, 2u);
   EXPECT_EQ(r1[2].amount, 3u);
-  EXPECT_EQ(f.claimBegin, (std::vector<unsigned>{0, 2, 5}));
+  EXPECT_EQ(std::vector<unsigned>(f.claimBegin.begin(), f.claimBegin.end()),
+            (std::vector<unsigned>{0, 2, 5}));
 }
 
 TEST(FoldTest, PoolSelfConflict) {

@@ -174,9 +174,10 @@ TEST(StageAssignment, DriverPolicies) {
       EXPECT_EQ(a->ii, asap->ii);
       DiagnosticList v;
       EXPECT_TRUE(p.verify(a->toSchedule(), v));
-      if (policy == StagePolicy::MinBuffer)
+      if (policy == StagePolicy::MinBuffer) {
         EXPECT_FALSE(bufferedBytes(p, asap->toSchedule()) <
                      bufferedBytes(p, a->toSchedule()));
+      }
     }
   }
 }
