@@ -9,6 +9,7 @@
 #include "cuda/EmitLauncher.h"
 
 #include "cuda/CudaTypes.h"
+#include "cuda/Identifiers.h"
 
 #include "ir/TileASDialect.h"
 
@@ -44,17 +45,6 @@ struct Param {
   bool loaded = false, stored = false, scales = false;
 };
 
-bool isIdentifier(StringRef s) {
-  static const llvm::StringSet<> reserved = {
-      "main",  "argc",   "argv",     "int",    "float",  "double", "char",
-      "bool",  "auto",   "const",    "return", "if",     "for",    "while",
-      "class", "struct", "template", "new",    "delete", "std",    "tp"};
-  if (s.empty() || !(isalpha(s[0]) || s[0] == '_') || s.starts_with("tp_") ||
-      reserved.contains(s))
-    return false;
-  return llvm::all_of(s, [](char c) { return isalnum(c) || c == '_'; });
-}
-
 /// The C++ spelling of a scalar parameter, as EmitC prints the kernel's.
 std::string scalarType(Type t) {
   if (t.isIndex())
@@ -81,9 +71,10 @@ FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
   for (BlockArgument arg : func.getArguments()) {
     Param p;
     p.name = parameterName(func, arg.getArgNumber());
-    p.ident = isIdentifier(p.name) && p.name != func.getSymName()
+    // tp_ names are never plain, so the fallback meets no other parameter.
+    p.ident = isPlainIdentifier(p.name) && p.name != layout.name
                   ? p.name
-                  : "arg" + std::to_string(arg.getArgNumber());
+                  : "tp_arg" + std::to_string(arg.getArgNumber());
     if (!seen.insert(p.name).second)
       return emitError(arg.getLoc())
                  << "two kernel parameters are named '" << p.name << "'",

@@ -1,6 +1,7 @@
 //===- KernelLayout.cpp - where a kernel's agents and buffers live --------===//
 
 #include "cuda/KernelLayout.h"
+#include "cuda/Identifiers.h"
 
 #include "ir/TileASDialect.h"
 
@@ -217,7 +218,7 @@ unsigned cuda::agentOf(const KernelLayout &layout, Operation *op) {
 
 FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   KernelLayout layout;
-  layout.name = func.getSymName().str();
+  layout.name = kernelIdentifier(func.getSymName());
 
   // Agents: the warp-specialized partition, or the whole body.
   for (Operation &op : func.getBody().front())
