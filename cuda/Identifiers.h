@@ -19,10 +19,10 @@
 namespace tilepipe::cuda {
 
 /// A letter, then letters, digits and single underscores; not a C++
-/// keyword, a CUDA built-in, a standard type or function the kernels see,
-/// a name with no lowercase letter (the macros' convention), nor one that
-/// starts with the prefixes the emitted code and the mangling own (tp_,
-/// tpk, TILEPIPE, cuda, or cu followed by an uppercase letter).
+/// keyword, a CUDA built-in, a standard type, function or macro the kernels
+/// see, nor a name that starts with a prefix the emitted code, the mangling,
+/// CUDA or the standard headers' macro families own (tp_, tpk, TILEPIPE,
+/// cuda, CU_, NV, INT, FLT_, E followed by a capital, ...).
 bool isPlainIdentifier(llvm::StringRef name);
 
 /// `name` when it is a plain identifier; otherwise "tpk" followed by the

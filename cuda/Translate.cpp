@@ -5,6 +5,7 @@
 #include "cuda/EmitLauncher.h"
 #include "cuda/KernelLayout.h"
 #include "cuda/TileASToCuda.h"
+#include "materialize/exec/Check.h"
 
 #include "ir/ExternalModels.h"
 #include "ir/TileASDialect.h"
@@ -45,15 +46,40 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
       continue;
     // The kernel is made from a copy in which loops carry fewer register
     // tiles (CarriedTiles.h); the input stays as it was.
+    func::FuncOp original = func;
     OwningOpRef<func::FuncOp> copy = func.clone();
     func = *copy;
     cuda::shrinkCarriedTiles(func);
     FailureOr<cuda::KernelLayout> layout = cuda::layoutKernel(func);
-    if (failed(layout) || failed(cuda::emitKernel(func, *layout, b)))
+    if (failed(layout))
+      return failure();
+    if (failed(cuda::emitKernel(func, *layout, b)))
       return failure();
     FailureOr<std::string> host = cuda::emitLauncher(func, *layout);
     if (failed(host))
       return failure();
+    // What cannot be translated at all is reported first. Stage code that
+    // breaks a pipe or mutex rule deadlocks or races on the
+    // GPU, and nothing in the CUDA would say so: the translation runs the
+    // protocol check itself (as --tileas-check-protocol does) and refuses
+    // such code at its first violation.
+    exec::Census census = exec::census(original);
+    if (census.pipes || census.agents) {
+      exec::CheckOptions options;
+      options.tripCounts = exec::defaultTripCounts(original);
+      if (std::optional<exec::Finding> finding =
+              exec::checkFunction(original, options)) {
+        InFlightDiagnostic diag = emitError(finding->loc)
+                                  << "protocol check failed: "
+                                  << exec::explain(*finding);
+        // The pass's words: the same lit expectations hold for both.
+        diag.attachNote(original.getLoc())
+            << "while executing @" << original.getName() << " (thread '"
+            << finding->thread << "', trip count " << finding->tripCount
+            << ", seed " << finding->seed << ")";
+        return failure();
+      }
+    }
     b.create<emitc::VerbatimOp>(func.getLoc(), *host);
     any = true;
   }
