@@ -81,9 +81,12 @@ int64_t Problem::stepLength(OpId op) const {
 }
 
 int64_t Problem::serialLength() const {
+  // Saturated: a target may give an op any int64 latency.
   int64_t total = 0;
-  for (OpId op = 0, e = ops.size(); op < e; ++op)
-    total += stepLength(op);
+  for (OpId op = 0, e = ops.size(); op < e; ++op) {
+    int64_t step = stepLength(op);
+    total = step > INT64_MAX - total ? INT64_MAX : total + step;
+  }
   return std::max<int64_t>(total, 1);
 }
 
@@ -174,6 +177,23 @@ bool Problem::check(DiagnosticList &diags) const {
   }
   if (diags.size() != before)
     return false;
+
+  // The scheduler's size limit, checked before anything sums cycles or
+  // sizes a table by them: every II tried, and so every RRT, is at most the
+  // serial length.
+  if (int64_t length = serialLength(); length > kMaxSerialLength) {
+    OpId longest = 0;
+    for (OpId id = 1, e = ops.size(); id < e; ++id)
+      if (stepLength(id) > stepLength(longest))
+        longest = id;
+    diags.error("the loop is too long to schedule: its serial length is " +
+                    llvm::Twine(length) + " cycles, over the limit of " +
+                    llvm::Twine(kMaxSerialLength) + "; its longest op, '" +
+                    ops[longest].name + "', takes " +
+                    llvm::Twine(stepLength(longest)) + " cycles",
+                longest);
+    return false;
+  }
 
   // A cycle of distance-0 edges orders ops within one iteration circularly.
   std::vector<OpId> walk;

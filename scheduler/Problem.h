@@ -59,6 +59,12 @@ struct Schedule {
 
 class Problem {
 public:
+  /// The longest serial schedule (the sum of every op's step) the scheduler
+  /// takes on: check() refuses a longer loop with a diagnostic, so no II
+  /// tried, and no table sized by one, passes it. 2^22 cycles is about 2 ms
+  /// of a Blackwell SM; FA4's loop takes 13,670.
+  static constexpr int64_t kMaxSerialLength = int64_t(1) << 22;
+
   explicit Problem(rrt::ResourceLayout layout = {});
 
   /// Room for this many ops and dependences (a reader that knows them).

@@ -52,10 +52,6 @@ int runScheduleCommand(int argc, char **argv);
 
 namespace {
 
-/// Problems whose serial length exceeds this are refused: the serial
-/// generator and the II search both allocate a reservation table of II rows.
-constexpr int64_t kMaxSerialLength = int64_t(1) << 22;
-
 void printScheduleUsage(llvm::raw_ostream &os) {
   os << "usage: tilepipe schedule PROBLEM.json [options]\n"
         "       tilepipe schedule GRAPH.graphml --resources RM.xml "
@@ -478,11 +474,7 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
   gaus::GausSeeder seeder;
   seeder.budgetMs = options.seedBudgetMs;
   double ms = 0;
-  if (wellFormed && problem.serialLength() > kMaxSerialLength) {
-    diags.error("the problem is too long to schedule: its serial length is " +
-                llvm::Twine(problem.serialLength()) + " cycles (at most " +
-                llvm::Twine(kMaxSerialLength) + ")");
-  } else {
+  {
     auto start = std::chrono::steady_clock::now();
     // The oracle speaks when the heuristic fails (proven or not) and, with
     // --prove-optimal, about every II in [MII, II): the driver adopts a
