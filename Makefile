@@ -17,8 +17,10 @@ deps:
 deps-fuzz:
 	@scripts/install-deps.sh --with-fuzz
 
+# WERROR=ON (CI): warnings in our own code fail the build.
+WERROR ?= OFF
 $(BUILD)/build.ninja: | deps
-	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTILEPIPE_WERROR=$(WERROR)
 
 configure: deps $(BUILD)/build.ninja
 

@@ -8,8 +8,14 @@ if ! command -v make >/dev/null 2>&1; then
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends make
+  log=$(mktemp /tmp/tilepipe-apt.XXXXXX.log)
+  if ! { $SUDO apt-get update -qq && \
+         $SUDO apt-get install -y -qq --no-install-recommends make; } > "$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "tilepipe: installing make failed (log: $log)"
+    exit 1
+  fi
+  rm -f "$log"
 fi
 cd "$(dirname "$0")"
 exec make "$@"

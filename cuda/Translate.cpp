@@ -65,8 +65,14 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
     // such code at its first violation.
     exec::Census census = exec::census(original);
     if (census.pipes || census.agents) {
+      // Fewer runs than the pass (every trip count up to two wraps of the
+      // deepest ring, 2 interleavings each; FA4's kernel 1.2 s, 0.5 s a
+      // seed): a translation is not the place for the pass's long runs,
+      // and a broken rule shows in the first interleaving that reaches it.
       exec::CheckOptions options;
-      options.tripCounts = exec::defaultTripCounts(original);
+      options.tripCounts =
+          exec::defaultTripCounts(original, /*withLongRun=*/false);
+      options.seeds = 2;
       if (std::optional<exec::Finding> finding =
               exec::checkFunction(original, options)) {
         InFlightDiagnostic diag = emitError(finding->loc)

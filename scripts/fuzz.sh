@@ -45,8 +45,24 @@ for name in $NAMES; do
   case " $SKIP " in *" $name "*) continue ;; esac
   TARGETS="$TARGETS fuzz-$name"
 done
+# The build takes minutes on a fresh machine: a progress line (ninja's
+# [done/total]) every 30 s, the full log only when it fails.
+echo "fuzz: building$TARGETS in $BUILD (log: $BUILD/fuzz-build.log)"
 # shellcheck disable=SC2086
-if ! cmake --build "$BUILD" -j "$JOBS" --target $TARGETS > "$BUILD/fuzz-build.log" 2>&1; then
+cmake --build "$BUILD" -j "$JOBS" --target $TARGETS > "$BUILD/fuzz-build.log" 2>&1 &
+build_pid=$!
+while kill -0 "$build_pid" 2> /dev/null; do
+  waited=0
+  while [ $waited -lt 30 ] && kill -0 "$build_pid" 2> /dev/null; do
+    sleep 1
+    waited=$((waited + 1))
+  done
+  if kill -0 "$build_pid" 2> /dev/null; then
+    progress=$(grep -o '^\[[0-9]*/[0-9]*\]' "$BUILD/fuzz-build.log" | tail -n 1)
+    echo "fuzz: building ${progress:-(configuring)}"
+  fi
+done
+if ! wait "$build_pid"; then
   tail -n 40 "$BUILD/fuzz-build.log"
   echo "fuzz: build failed (log: $BUILD/fuzz-build.log)"
   exit 1

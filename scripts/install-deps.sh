@@ -13,9 +13,23 @@ for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
-echo "tilepipe: installing missing Debian packages: ${missing[*]}"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# One line per step: dpkg's hundreds of lines go to a log, shown only when a
+# step fails (-qq does not silence dpkg).
+log=$(mktemp /tmp/tilepipe-apt.XXXXXX.log)
+step() {
+  echo "tilepipe: $1"
+  shift
+  if ! "$@" > "$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "tilepipe: failed: $* (log: $log)"
+    exit 1
+  fi
+}
+step "updating the package lists" $SUDO apt-get update -qq
+step "installing ${#missing[@]} Debian packages: ${missing[*]}" \
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+rm -f "$log"
+echo "tilepipe: packages installed"

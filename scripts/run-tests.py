@@ -113,10 +113,16 @@ def run_fuzz():
     """The fuzz smoke run (scripts/fuzz-smoke.sh, docs/fuzzing.md): each
     fuzzer that ran is one test; nothing counts when it skipped."""
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz-smoke.sh")
-    proc = subprocess.run([script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    sys.stdout.write(proc.stdout)
+    # Streamed, so the build's progress lines show while it runs.
+    proc = subprocess.Popen([script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in proc.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        lines.append(line.rstrip("\n"))
+    proc.wait()
     passed = failed = 0
-    for line in proc.stdout.splitlines():
+    for line in lines:
         m = re.match(r"fuzz-\S+: (passed|failed)", line)
         if m:
             if m.group(1) == "passed":

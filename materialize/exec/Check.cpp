@@ -40,7 +40,8 @@ Census tilepipe::exec::census(FunctionOpInterface func) {
   return c;
 }
 
-std::vector<uint64_t> tilepipe::exec::defaultTripCounts(FunctionOpInterface func) {
+std::vector<uint64_t> tilepipe::exec::defaultTripCounts(FunctionOpInterface func,
+                                                        bool withLongRun) {
   uint64_t maxDepth = 0, stages = 0;
   func->walk([&](Operation *op) {
     if (auto pipe = dyn_cast<tileas::PipeCreateOp>(op))
@@ -50,7 +51,9 @@ std::vector<uint64_t> tilepipe::exec::defaultTripCounts(FunctionOpInterface func
   });
   maxDepth = std::max<uint64_t>(maxDepth, 1);
   uint64_t s = stages ? stages : maxDepth;
-  std::set<uint64_t> counts = {0, 1, 2, s - 1, s, s + 1, 2 * maxDepth + 3, 20};
+  std::set<uint64_t> counts = {0, 1, 2, s - 1, s, s + 1, 2 * maxDepth + 3};
+  if (withLongRun)
+    counts.insert(20);
   return std::vector<uint64_t>(counts.begin(), counts.end());
 }
 

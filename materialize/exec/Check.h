@@ -92,10 +92,12 @@ std::optional<Finding> checkFunction(mlir::FunctionOpInterface func,
                                      const CheckOptions &options,
                                      const References *refs = nullptr);
 
-/// 0, 1, 2, S-1, S, S+1, 2*maxDepth+3 and 20, deduplicated and sorted;
-/// S is the largest `tileas.schedule.stages` of a loop (else maxDepth),
-/// maxDepth the deepest pipe (else 1).
-std::vector<uint64_t> defaultTripCounts(mlir::FunctionOpInterface func);
+/// 0, 1, 2, S-1, S, S+1, 2*maxDepth+3 and (with `withLongRun`) 20,
+/// deduplicated and sorted; S is the largest `tileas.schedule.stages` of a
+/// loop (else maxDepth), maxDepth the deepest pipe (else 1). Every ring
+/// wraps at least twice by 2*maxDepth+3; 20 is a longer run for the passes.
+std::vector<uint64_t> defaultTripCounts(mlir::FunctionOpInterface func,
+                                        bool withLongRun = true);
 
 /// What a function holds, for the pass's summary line.
 struct Census {
