@@ -99,8 +99,11 @@ def main():
     ap.add_argument("--build", default=os.path.join(REPO, "build"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=120, help="seconds per run")
+    ap.add_argument("--limit", type=int, default=0, help="run only the first N commands (tests of the sweep)")
     args = ap.parse_args()
     cmds, n_mlir, n_json, n_graphml = commands(os.path.abspath(args.build))
+    if args.limit:
+        cmds = cmds[: args.limit]
     failures = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for cmd, why in zip(cmds, pool.map(lambda c: run(c, args.timeout), cmds)):

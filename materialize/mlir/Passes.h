@@ -3,6 +3,8 @@
 #ifndef TILEPIPE_MATERIALIZE_MLIR_PASSES_H
 #define TILEPIPE_MATERIALIZE_MLIR_PASSES_H
 
+#include "ir/TileASDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"

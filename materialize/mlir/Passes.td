@@ -7,9 +7,12 @@ include "mlir/Pass/PassBase.td"
 
 def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
   let summary = "Materialize a published schedule into pipes and mutexes";
+  // tileas too: a loop of arith and math ops alone (docs/adopting.md) gets
+  // pipes, agents and SMEM slots, whose types need the dialect loaded.
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::ub::UBDialect"];
+                           "::mlir::ub::UBDialect",
+                           "::mlir::tileas::TileASDialect"];
   let description = [{
     Pass 2 of the pipeliner. For every scheduled innermost `scf.for` it reads
     the ScheduleAnalysis that --tileas-generate-schedule published, or the

@@ -2,6 +2,9 @@
 // RUN: tilepipe-opt %s --tileas-generate-schedule --tileas-materialize-schedule=mode=unspecialized -o %t.un
 // RUN: tilepipe-opt %t.un -canonicalize -cse | tilepipe-opt --tileas-check-protocol -o /dev/null
 // RUN: FileCheck %s --check-prefix=PEELED < %t.un
+// Warp-specialized, the stage code needs the tileas dialect the input never
+// loaded (its SMEM slot types): the pass declares it (it used to crash).
+// RUN: tilepipe-opt %s --tileas-generate-schedule --tileas-materialize-schedule -o /dev/null
 
 // A loop without any tileas op: arith and math ops carry the scheduling
 // interface as external models (ir/ExternalModels.h; docs/adopting.md), so
