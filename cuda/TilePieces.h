@@ -64,7 +64,7 @@ struct PieceSink {
   };
   Kind kind;
   PieceNode *node;
-  mlir::Value dst;      ///< TmemStore, SmemStore.
+  mlir::Value dst{};    ///< TmemStore, SmemStore.
   int64_t rows = 1;     ///< Max, Sum.
   mlir::Value result{}; ///< Max, Sum, Whole: set by emitPass.
 };

@@ -462,12 +462,6 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
   // The bounds are reported even when scheduling fails, but only for a
   // problem that passed check(): the bound computations assume one.
   std::optional<rrt::Bounds> bounds; // Filled by runScheduler.
-  bool wellFormed;
-  {
-    sched::DiagnosticList ignored; // runScheduler reports them again.
-    wellFormed = problem.check(ignored);
-  }
-
   sched::DiagnosticList diags;
   std::optional<sched::ScheduleAnalysis> analysis;
   sched::DriverStats stats;
