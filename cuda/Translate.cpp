@@ -75,14 +75,7 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
       options.seeds = 2;
       if (std::optional<exec::Finding> finding =
               exec::checkFunction(original, options)) {
-        InFlightDiagnostic diag = emitError(finding->loc)
-                                  << "protocol check failed: "
-                                  << exec::explain(*finding);
-        // The pass's words: the same lit expectations hold for both.
-        diag.attachNote(original.getLoc())
-            << "while executing @" << original.getName() << " (thread '"
-            << finding->thread << "', trip count " << finding->tripCount
-            << ", seed " << finding->seed << ")";
+        exec::emitFinding(*finding, original);
         return failure();
       }
     }

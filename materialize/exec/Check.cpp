@@ -40,6 +40,16 @@ Census tilepipe::exec::census(FunctionOpInterface func) {
   return c;
 }
 
+void tilepipe::exec::emitFinding(const Finding &finding,
+                                 FunctionOpInterface func) {
+  InFlightDiagnostic diag = emitError(finding.loc)
+                            << "protocol check failed: " << explain(finding);
+  diag.attachNote(func.getLoc())
+      << "while executing @" << func.getName() << " (thread '"
+      << finding.thread << "', trip count " << finding.tripCount << ", seed "
+      << finding.seed << ")";
+}
+
 std::vector<uint64_t> tilepipe::exec::defaultTripCounts(FunctionOpInterface func,
                                                         bool withLongRun) {
   uint64_t maxDepth = 0, stages = 0;

@@ -45,6 +45,10 @@ struct Finding {
 
 /// "<kind>: <message> (trip count N, seed S)".
 std::string explain(const Finding &finding);
+/// The error "protocol check failed: <explain>" at the op that broke the
+/// rule, with a note at `func` naming the thread, trip count and seed: the
+/// words of --tileas-check-protocol and of the translation's own check.
+void emitFinding(const Finding &finding, mlir::FunctionOpInterface func);
 void explain(const Finding &finding, llvm::raw_ostream &os);
 
 /// The most interleavings per trip count an option may ask for: each is a

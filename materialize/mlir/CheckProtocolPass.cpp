@@ -52,13 +52,7 @@ void CheckProtocolPass::runOnOperation() {
       options.tripCounts = exec::defaultTripCounts(func);
     if (std::optional<exec::Finding> finding =
             exec::checkFunction(func, options)) {
-      InFlightDiagnostic diag = emitError(finding->loc)
-                                << "protocol check failed: "
-                                << exec::explain(*finding);
-      diag.attachNote(func.getLoc())
-          << "while executing @" << func.getName() << " (thread '"
-          << finding->thread << "', trip count " << finding->tripCount
-          << ", seed " << finding->seed << ")";
+      exec::emitFinding(*finding, func);
       signalPassFailure();
       return;
     }
