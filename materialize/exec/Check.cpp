@@ -45,13 +45,13 @@ void tilepipe::exec::emitFinding(const Finding &finding,
   InFlightDiagnostic diag = emitError(finding.loc)
                             << "protocol check failed: " << explain(finding);
   diag.attachNote(func.getLoc())
-      << "while executing @" << func.getName() << " (thread '"
-      << finding.thread << "', trip count " << finding.tripCount << ", seed "
-      << finding.seed << ")";
+      << "while executing @" << func.getName() << " (thread '" << finding.thread
+      << "', trip count " << finding.tripCount << ", seed " << finding.seed
+      << ")";
 }
 
-std::vector<uint64_t> tilepipe::exec::defaultTripCounts(FunctionOpInterface func,
-                                                        bool withLongRun) {
+std::vector<uint64_t>
+tilepipe::exec::defaultTripCounts(FunctionOpInterface func, bool withLongRun) {
   uint64_t maxDepth = 0, stages = 0;
   func->walk([&](Operation *op) {
     if (auto pipe = dyn_cast<tileas::PipeCreateOp>(op))
@@ -134,8 +134,9 @@ static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
   return args;
 }
 
-References tilepipe::exec::recordReferences(FunctionOpInterface func,
-                                            llvm::ArrayRef<uint64_t> tripCounts) {
+References
+tilepipe::exec::recordReferences(FunctionOpInterface func,
+                                 llvm::ArrayRef<uint64_t> tripCounts) {
   References refs;
   for (uint64_t n : tripCounts) {
     Reference &ref = refs.byTripCount[n];
@@ -175,8 +176,9 @@ static std::optional<Finding> compare(FunctionOpInterface func,
                        (known ? ", more often than the sequential loop does"
                               : ", which the sequential loop never computes "
                                 "(reads data of another iteration?)");
-    return Finding{i.op->getLoc(), "wrong-value", text,
-                   run.threadNames[i.thread], config.tripCount, config.seed};
+    return Finding{
+        i.op->getLoc(),   "wrong-value", text, run.threadNames[i.thread],
+        config.tripCount, config.seed};
   }
   std::map<std::string, std::pair<unsigned, unsigned>> missing;
   for (const auto &[key, count] : ref.instances)
@@ -190,8 +192,8 @@ static std::optional<Finding> compare(FunctionOpInterface func,
                        std::to_string(counts.first) + " of the " +
                        std::to_string(counts.second) +
                        " the sequential loop runs are missing)";
-    return Finding{func.getLoc(), "missing-instance", text, "main",
-                   config.tripCount, config.seed};
+    return Finding{func.getLoc(), "missing-instance", text,
+                   "main",        config.tripCount,   config.seed};
   }
   return std::nullopt;
 }
@@ -216,8 +218,9 @@ tilepipe::exec::checkFunction(FunctionOpInterface func,
     if (ref && ref->failure) {
       Finding f = *ref->failure;
       f.kind = "reference-failed";
-      f.message = "the original loop could not be executed: " +
-                  ref->failure->kind + ": " + ref->failure->message;
+      f.message =
+          "the original loop could not be executed: " + ref->failure->kind +
+          ": " + ref->failure->message;
       return f;
     }
     RunConfig config;
