@@ -37,8 +37,8 @@ struct CheckProtocolPass
 void CheckProtocolPass::runOnOperation() {
   if (seeds > exec::kMaxSeeds) {
     emitError(getOperation()->getLoc())
-        << "seeds=" << unsigned(seeds) << " is over the limit of " << exec::kMaxSeeds
-        << " interleavings per trip count";
+        << "seeds=" << unsigned(seeds) << " is over the limit of "
+        << exec::kMaxSeeds << " interleavings per trip count";
     return signalPassFailure();
   }
   getOperation()->walk([&](FunctionOpInterface func) {

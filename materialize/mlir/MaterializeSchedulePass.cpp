@@ -49,8 +49,9 @@ struct MaterializeSchedulePass
   void runOnOperation() override {
     if (protocolSeeds > exec::kMaxSeeds) {
       emitError(getOperation()->getLoc())
-          << "protocol-seeds=" << unsigned(protocolSeeds) << " is over the limit of "
-          << exec::kMaxSeeds << " interleavings per trip count";
+          << "protocol-seeds=" << unsigned(protocolSeeds)
+          << " is over the limit of " << exec::kMaxSeeds
+          << " interleavings per trip count";
       return signalPassFailure();
     }
     SmallVector<scf::ForOp> loops = innermostLoops(getOperation());
