@@ -50,7 +50,10 @@ typedef struct CUtensorMap_st {
   alignas(128) cuuint64_t opaque[CU_TENSOR_MAP_NUM_QWORDS];
 } CUtensorMap;
 
-typedef enum CUtensorMapDataType_enum {
+// A fixed underlying type (cuda.h has none): the emulated driver rejects
+// values past the last enumerator, as the real one does, and without it such
+// a value is undefined behaviour before the driver sees it (UBSan).
+typedef enum CUtensorMapDataType_enum : int {
   CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0,
   CU_TENSOR_MAP_DATA_TYPE_UINT16,
   CU_TENSOR_MAP_DATA_TYPE_UINT32,
