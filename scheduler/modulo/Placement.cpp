@@ -513,18 +513,25 @@ void Placement::updateClosed(OpId op, int64_t t) {
   }
 }
 
-int64_t Placement::nextOpenSeat(OpId op, int64_t t, int64_t hi) const {
+void Placement::firstRowNeeds(OpId op,
+                              llvm::SmallVectorImpl<unsigned> &needs) const {
+  needs.clear();
   const rrt::FoldedFootprint &fp = folds[op];
-  if (fp.empty() || t > hi)
-    return t;
+  if (fp.empty())
+    return;
   const rrt::ResourceLayout &layout = problem.getLayout();
-  llvm::SmallVector<unsigned, 4> needs;
   for (unsigned w = 0; w < fp.numWords; ++w)
     for (uint64_t m = fp.rowBits(0)[w]; m; m &= m - 1)
       needs.push_back(w * 64 + unsigned(llvm::countr_zero(m)));
   for (const rrt::PoolClaim &c : fp.rowClaims(0))
     if (layout.poolBinding[c.pool])
       needs.push_back(layout.numBits() + c.pool);
+}
+
+int64_t Placement::nextOpenSeat(llvm::ArrayRef<unsigned> needs, int64_t t,
+                                int64_t hi) const {
+  if (needs.empty() || t > hi)
+    return t;
   for (int64_t at = t; at <= hi;) {
     const unsigned row = rowOf(at);
     bool moved = false;

@@ -93,10 +93,14 @@ public:
   /// The depth all seated members of the op's group share, if any (G4).
   std::optional<int64_t> groupDepth(OpId op) const;
 
-  /// The first seat of [t, hi] whose row is open for everything the op's
-  /// first footprint row holds (hi + 1 when none): the seats it passes over
-  /// cannot fit, and in a nearly full table there are most of the II.
-  int64_t nextOpenSeat(OpId op, int64_t t, int64_t hi) const;
+  /// The closed-row sets (bits, then binding pools) the op's first folded
+  /// row needs open.
+  void firstRowNeeds(OpId op, llvm::SmallVectorImpl<unsigned> &needs) const;
+  /// The first seat of [t, hi] whose row is open in every set of `needs`
+  /// (firstRowNeeds; hi + 1 when none): the seats it passes over cannot
+  /// fit, and in a nearly full table there are most of the II.
+  int64_t nextOpenSeat(llvm::ArrayRef<unsigned> needs, int64_t t,
+                       int64_t hi) const;
 
   /// G3: the RRT accepts the op at t. Reads one RRT row per pair of runs
   /// that meet (the op's and the table's), not every footprint row.
@@ -224,15 +228,18 @@ public:
   /// stretches: for a search of seats that fit, not of ones that do not.
   FitStretches(const Placement &placement, OpId op, int64_t lo, int64_t hi,
                bool skipClosed = true)
-      : placement(placement), op(op), skipClosed(skipClosed), at(lo), hi(hi) {
+      : placement(placement), skipClosed(skipClosed), at(lo), hi(hi) {
     byEvents = placement.seatEvents(op, lo, hi, /*withPressure=*/false, events);
+    // Once per search, not per step.
+    if (!byEvents && skipClosed)
+      placement.firstRowNeeds(op, needs);
   }
   /// The next stretch [first, last]; false once past hi.
   bool next(int64_t &first, int64_t &last) {
     if (at > hi)
       return false;
     if (!byEvents && skipClosed) {
-      at = placement.nextOpenSeat(op, at, hi);
+      at = placement.nextOpenSeat(needs, at, hi);
       if (at > hi)
         return false;
     }
@@ -244,8 +251,8 @@ public:
 
 private:
   const Placement &placement;
-  const OpId op;
   const bool skipClosed;
+  llvm::SmallVector<unsigned, 4> needs;
   llvm::SmallVector<int64_t, 64> events;
   bool byEvents = false;
   size_t index = 1;
