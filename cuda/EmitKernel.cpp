@@ -172,6 +172,7 @@ private:
   LogicalResult emitPipeOp(Operation *op);
   LogicalResult emitTileOp(Operation *op);
   LogicalResult emitGridIndex(Operation *op);
+  LogicalResult emitEpilogueLoad(tileas::TmaLoadOp load);
   LogicalResult emitTmaLoad(tileas::TmaLoadOp load, Value dst, Value bars,
                             int64_t depth, Value k, int64_t id);
   LogicalResult emitPrologue();
@@ -888,6 +889,8 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
   auto elem = [&](Value v) { return elementName(shaped(v).getElementType()); };
   auto str = [](int64_t v) { return std::to_string(v); };
 
+  if (auto load = dyn_cast<tileas::TmaLoadOp>(op); load && !load.getDst())
+    return emitEpilogueLoad(load);
   if (auto load = dyn_cast<tileas::TmaLoadOp>(op)) {
     auto acquire = tileas::stripViews(load.getDst())
                        .getDefiningOp<tileas::PipeProducerAcquireOp>();
@@ -1134,6 +1137,45 @@ LogicalResult KernelEmitter::emitGridIndex(Operation *op) {
                   .str();
   map[op->getResult(0)] =
       b.create<emitc::CastOp>(op->getLoc(), i64(), literal(u32(), builtin));
+  return success();
+}
+
+/// A tile loaded after the loop (an epilogue's source tile C): the agent's
+/// threads are done with the bytes it lands on (the tile before's reads, in
+/// a persistent kernel), the elected thread loads it, and every thread waits
+/// for it on its own barrier, whose phase is the tile's count.
+LogicalResult KernelEmitter::emitEpilogueLoad(tileas::TmaLoadOp load) {
+  Location loc = load.getLoc();
+  Value tile =
+      call(u32(), "tp::smem_addr",
+           {literal(opaque("void *"),
+                    "S." + layout.smemBuffers.lookup(load.getResult()))});
+  auto it = layout.epilogueLoads.find(load);
+  Value bars = barriers(it->second);
+  int64_t id = int64_t(layout.pipes.size() + layout.prologue.loads.size() +
+                       (it - layout.epilogueLoads.begin()));
+  Value k = intLit(0);
+  Value count;
+  if (persistent) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(tileLoop);
+    count = b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
+  }
+  if (count)
+    k = count;
+  int64_t bytes = tileas::getTileSizeInBytes(cast<ShapedType>(load.getType()));
+  agentSync();
+  inLeader([&] {
+    callVoid("tp::mbar_arrive_expect_tx",
+             {bars, intLit(1), k, literal(u32(), Twine(bytes) + "u")});
+  });
+  if (failed(emitTmaLoad(load, tile, bars, 1, k, id)))
+    return failure();
+  callVoid("tp::mbar_wait", {bars, intLit(1), k, literal(u32(), "0")});
+  if (count)
+    b.create<emitc::AssignOp>(
+        loc, count, b.create<emitc::AddOp>(loc, i64(), count, intLit(1)));
+  map[load.getResult()] = tile;
   return success();
 }
 
@@ -1408,6 +1450,8 @@ LogicalResult KernelEmitter::emit() {
   if (!layout.prologueBarrier.empty())
     os << "  tp::mbar_init(&S." << layout.prologueBarrier << "[0], "
        << layout.prologue.loads.size() << ");\n";
+  for (auto &[load, bar] : layout.epilogueLoads)
+    os << "  tp::mbar_init(&S." << bar << "[0], 1);\n";
   for (Operation *copy : layout.scaleCopyOrder)
     os << "  for (int i = 0; i < 2; ++i) tp::mbar_init(&S."
        << layout.scaleCopies.lookup(copy).barriers << "[i], 1);\n";
@@ -1431,6 +1475,8 @@ LogicalResult KernelEmitter::emit() {
     name(layout.prologueBarrier);
   for (Operation *copy : layout.scaleCopyOrder)
     name(layout.scaleCopies.lookup(copy).barriers);
+  for (auto &[load, bar] : layout.epilogueLoads)
+    name(bar);
   os << "#endif\n";
   os << "  tp::fence_mbarrier_init();\n}\n";
   if (layout.tmemAllocated)

@@ -328,7 +328,9 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
 
   // Buffers and barriers.
   std::vector<SmemMember> buffers, barriers;
-  std::vector<tileas::SmemStoreOp> afterLoops;
+  // Tiles made after the loops: staging tiles (smem_store) and source
+  // tiles (tma_load, an epilogue's C), in program order.
+  std::vector<Operation *> afterLoops;
   // Pipes whose slots the code after the loops may reuse: nullptr when any
   // agent may (the tensor core's commits drained them), else the one agent
   // (or the function, unspecialized) that read them.
@@ -493,15 +495,24 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
       layout.pipes.push_back(p);
     } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
                load && !layout.prologue.ops.contains(load)) {
-      if (!load.getDst() ||
-          !tileas::stripViews(load.getDst())
-               .getDefiningOp<tileas::PipeProducerAcquireOp>())
+      if (!load.getDst() && !load->getParentOfType<scf::ForOp>()) {
+        // After the loops: the epilogue's own tile, on a barrier of its
+        // own.
+        std::string bar =
+            "epiload" + std::to_string(layout.epilogueLoads.size());
+        layout.epilogueLoads.insert({load, bar});
+        barriers.push_back({bar, "", 8, 8});
+        afterLoops.push_back(load);
+      } else if (!load.getDst() ||
+                 !tileas::stripViews(load.getDst())
+                      .getDefiningOp<tileas::PipeProducerAcquireOp>()) {
         return emitError(load.getLoc(),
-                         "a TMA load outside a pipe slot is not "
+                         "a TMA load in a loop outside a pipe slot is not "
                          "translated to CUDA: it has no barrier to "
                          "complete (a tile the loop reads whole is loaded "
                          "at the function's top level, from the function's "
                          "arguments and index arithmetic)");
+      }
     }
     return WalkResult::advance();
   });
@@ -538,10 +549,11 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   layout.persistent = func->hasAttr("tileas.persistent");
   if (layout.persistent)
     drainedPipes.clear();
-  for (tileas::SmemStoreOp store : afterLoops) {
-    auto type = cast<ShapedType>(store.getType());
+  for (Operation *store : afterLoops) {
+    Value tile = store->getResult(0);
+    auto type = cast<ShapedType>(tile.getType());
     int64_t bytes = tileas::getTileSizeInBytes(type);
-    int64_t align = tileAlign(store.getResult(), bytes);
+    int64_t align = tileAlign(tile, bytes);
     int64_t at = (overlayNext + align - 1) / align * align;
     Operation *agent = store->getParentOfType<tileas::AgentOp>();
     if (!agent)
@@ -554,13 +566,16 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
       usable += m.bytes;
     }
     if (at + bytes <= usable && align <= buffers.front().align) {
-      layout.smemBuffers[store.getResult()] =
+      layout.smemBuffers[tile] =
           at == 0 ? buffers.front().name
                   : buffers.front().name + " + " + std::to_string(at);
       overlayNext = at + bytes;
       continue;
     }
-    addSmem(store.getResult(), type, "tileas.smem_store after the loops");
+    addSmem(tile, type,
+            isa<tileas::TmaLoadOp>(store)
+                ? "tileas.tma_load after the loops"
+                : "tileas.smem_store after the loops");
   }
   for (const SmemMember &m : buffers)
     layout.bufferBytes += m.bytes;

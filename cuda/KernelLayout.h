@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <string>
 #include <vector>
@@ -78,6 +79,10 @@ struct KernelLayout {
   /// The mbarrier the prologue's TMA loads complete on (one arrival each);
   /// empty when it loads nothing.
   std::string prologueBarrier;
+  /// TMA loads after the loops (an epilogue's source tile C), in program
+  /// order, and the mbarrier each completes on (one arrival, one phase per
+  /// tile the kernel runs).
+  llvm::MapVector<mlir::Operation *, std::string> epilogueLoads;
   /// How each SMEM tile lies in shared memory (TMA boxes, UMMA view).
   TileLayouts tiles;
   /// The SMEM member of 256 zero bytes an MMA zeroes an accumulator with

@@ -31,9 +31,14 @@ KernelPrologue cuda::collectPrologue(func::FuncOp func) {
       return arg.getOwner() == &body;
     return prologue.ops.contains(v.getDefiningOp());
   };
+  // A tile loaded after the loop (an epilogue's source tile) is the
+  // epilogue's own: loaded early it would hold SMEM the mainloop needs. The
+  // loop, peeled or in agents, is the body's first op with regions.
+  bool afterLoop = false;
   for (Operation &op : body) {
+    afterLoop |= op.getNumRegions() > 0;
     auto load = dyn_cast<tileas::TmaLoadOp>(op);
-    if (load && load.getDst())
+    if (load && (load.getDst() || afterLoop))
       continue;
     if (!load && !isIndexOp(&op))
       continue;

@@ -35,8 +35,8 @@ struct KernelPrologue {
 bool isIndexOp(mlir::Operation *op);
 
 /// The ops of `func`'s body that run in the prologue: index ops, and TMA
-/// loads without a destination, whose operands are the function's arguments
-/// or results of other prologue ops.
+/// loads without a destination before the loop (or the agents), whose
+/// operands are the function's arguments or results of other prologue ops.
 KernelPrologue collectPrologue(mlir::func::FuncOp func);
 
 } // namespace tilepipe::cuda

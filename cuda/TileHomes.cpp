@@ -72,8 +72,13 @@ Operation *rootOf(Value tile, llvm::SmallPtrSetImpl<Value> &seen) {
     return rootPipe(def->getOperand(0).getDefiningOp<tileas::PipeCreateOp>());
   if (isa<tileas::AllocTmemOp, tileas::AllocSmemOp>(def))
     return def;
-  if (auto load = dyn_cast<tileas::TmaLoadOp>(def))
-    return load.getDst() ? rootOf(load.getDst(), seen) : def;
+  if (auto load = dyn_cast<tileas::TmaLoadOp>(def)) {
+    if (load.getDst())
+      return rootOf(load.getDst(), seen);
+    // After the loops, the layout may overlay pipe slots (an epilogue's
+    // source tile); before them it is the prologue's own buffer.
+    return makesTileAfterLoops(load) ? nullptr : def;
+  }
   if (auto store = dyn_cast<tileas::TmemStoreOp>(def))
     return store.getDst() ? rootOf(store.getDst(), seen) : def;
   if (auto store = dyn_cast<tileas::SmemStoreOp>(def))
@@ -141,10 +146,32 @@ bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
   if (!dst || isa<tileas::TmemType>(dst.getType()) != home.tmem)
     return false;
   TileHome other = homeOf(dst);
+  if (home.afterLoops && other.afterLoops &&
+      home.afterLoops != other.afterLoops)
+    return false;
   return !home.root || !other.root || other.root == home.root;
 }
 
 } // namespace
+
+bool cuda::makesTileAfterLoops(Operation *op) {
+  if (op->getParentOfType<scf::ForOp>())
+    return false;
+  if (auto store = dyn_cast<tileas::SmemStoreOp>(op))
+    return !store.getDst();
+  auto load = dyn_cast<tileas::TmaLoadOp>(op);
+  if (!load || load.getDst())
+    return false;
+  // In an agent, or in the function body after the loop (the body's first
+  // op with regions, cuda/Prologue.h); before it, the prologue's.
+  if (op->getParentOfType<tileas::AgentOp>())
+    return true;
+  for (Operation *before = op->getPrevNode(); before;
+       before = before->getPrevNode())
+    if (before->getNumRegions() > 0)
+      return true;
+  return false;
+}
 
 TileHome cuda::homeOf(Value tile) {
   TileHome home;
@@ -154,6 +181,8 @@ TileHome cuda::homeOf(Value tile) {
   Value slot = tile;
   while (auto view = slot.getDefiningOp<tileas::SmemViewOp>())
     slot = view.getSource();
+  if (Operation *def = slot.getDefiningOp(); def && makesTileAfterLoops(def))
+    home.afterLoops = def;
   if (auto wait = slot.getDefiningOp<tileas::PipeConsumerWaitOp>()) {
     home.pipe = wait.getPipe().getDefiningOp<tileas::PipeCreateOp>();
   } else if (auto ends = carriedEnds(tile)) {

@@ -32,8 +32,16 @@ struct TileHome {
   mlir::Operation *root = nullptr;
   /// The pipe whose slot was read, when read through consumer_wait.
   mlir::tileas::PipeCreateOp pipe;
+  /// A tile made after the loops (an smem_store or tma_load without
+  /// `into`: an epilogue's staging or source tile). Its bytes may overlay
+  /// drained pipe slots, but the layout gives each such op bytes of its own,
+  /// so two different ones never overlap.
+  mlir::Operation *afterLoops = nullptr;
   bool tmem = false;
 };
+
+/// Whether `op` makes a tile after the loops (TileHome::afterLoops).
+bool makesTileAfterLoops(mlir::Operation *op);
 
 /// Where `tile` (a !tileas.tmem or !tileas.smem value) lies.
 TileHome homeOf(mlir::Value tile);

@@ -191,6 +191,9 @@ PieceNode *TileStreams::storesInPlace(Operation *store) const {
       continue;
     if (src->home.root && to.root && src->home.root != to.root)
       continue;
+    if (src->home.afterLoops && to.afterLoops &&
+        src->home.afterLoops != to.afterLoops)
+      continue;
     if (!to.tmem)
       return nullptr;
     Value written = store->getNumOperands() > 1 ? store->getOperand(1) : dst;

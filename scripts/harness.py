@@ -12,7 +12,8 @@ and every wait is bounded (a timeout is reported, never a hang).
 
 For a GPU machine without a build tree (a lent device: nvcc and the source
 tree, no LLVM): --lower-to writes each file's translated kernel here, as
-DIR/NAME.ws.cu (warp-specialized) and DIR/NAME.peeled.cu, and runs nothing;
+DIR/NAME.ws.cu (warp-specialized), DIR/NAME.peeled.cu and, where the planner
+makes it persistent, DIR/NAME.persistent.cu, and runs nothing;
 given .cu files, the script skips the lowering and builds and runs them
 there, seeded bugs included. --build-to goes one step further and compiles
 here (nvcc needs no GPU): DIR/NAME.harness, or DIR/NAME.BUG.harness with a
@@ -64,11 +65,17 @@ def lower_to(args):
     with tempfile.TemporaryDirectory() as tmp:
         for path in args.files:
             base = os.path.splitext(os.path.basename(path))[0]
-            for mode, options in [("ws", ""), ("peeled", "mode=unspecialized")]:
+            for mode, options in [("ws", ""), ("peeled", "mode=unspecialized"),
+                                  ("persistent", "persistent")]:
                 lowered = lower(path, args.build, tmp, options,
                                 name=f"{base}.{mode}")
                 if not lowered:
                     failed = 2
+                    continue
+                # A loop the planner keeps at one tile per CTA (its remark
+                # says why) is the ws kernel again.
+                if mode == "persistent" and \
+                        "tileas.persistent" not in open(lowered[1].replace(".cu", ".mat.mlir")).read():
                     continue
                 shutil.copy(lowered[1], args.lower_to)
                 print(f"{base}.{mode}: lowered")

@@ -71,6 +71,14 @@ SEEDED_BUGS = {
     # one tile to the next: a later tile's first MMA adds to the stale
     # accumulator of an earlier tile in the same slot.
     "tile-mask-kept": (".cu", r"\n\s*v\d+ = 0u;", ""),
+    # The epilogue's source tile (C, loaded after the loop) is read without
+    # waiting for its TMA load to land.
+    "epilogue-load-no-wait": (".cu", r"\n\s*tp::mbar_wait\(S\.epiload\d+,[^;]*;", ""),
+    # A persistent kernel waits for every tile's source tile on the phase
+    # of its first: from the second tile on, the wait returns at once and
+    # the epilogue reads the tile before its load lands.
+    "epilogue-load-phase": (".cu", r"(tp::mbar_wait\(S\.epiload\d+, 1, (v\d+), 0\);\n\s*int64_t v\d+ = \2 \+ 1;)\n\s*\2 = v\d+;",
+                            r"\1"),
     # Two epilogue tiles staged over the drained slots at the same bytes: the
     # second is written while the first one's TMA store may still read.
     "overlay-same-offset": (".cu", r"tp::smem_addr\((S\.pipe\d+) \+ \d+\)",

@@ -339,10 +339,15 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   if (persistent) {
     plan.candidates.epilogueSmemBytes = 0;
     plan.epilogueStores.clear();
+    // Tiles the epilogue stages (smem_store) or loads (tma_load of C).
     for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
-      op->walk([&](tileas::SmemStoreOp store) {
-        if (!store.getDst())
-          in.stagingSmemBytes += store.getType().getSizeInBytes();
+      op->walk([&](Operation *inner) {
+        auto store = dyn_cast<tileas::SmemStoreOp>(inner);
+        auto load = dyn_cast<tileas::TmaLoadOp>(inner);
+        if ((store && !store.getDst()) || (load && !load.getDst()))
+          in.stagingSmemBytes +=
+              cast<tileas::SmemType>(inner->getResult(0).getType())
+                  .getSizeInBytes();
       });
     in.fixedSmemBytes += in.stagingSmemBytes;
   }

@@ -69,7 +69,29 @@ struct MaterializeSchedulePass
     for (scf::ForOp loop : loops) {
       std::string why;
       FailureOr<LoopPlan> plan = failure();
-      if (persistent) {
+      // A tile loaded before the loop (attention's Q) belongs to one output
+      // tile; a persistent kernel would have to load it again per tile,
+      // which the translation does not do.
+      Operation *loadedBefore = nullptr;
+      if (persistent)
+        for (Operation *op = loop->getPrevNode(); op && !loadedBefore;
+             op = op->getPrevNode())
+          if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
+              load && !load.getDst())
+            loadedBefore = op;
+      if (loadedBefore) {
+        std::string at;
+        if (auto file = dyn_cast<FileLineColLoc>(loadedBefore->getLoc()))
+          at = (" (line " + Twine(file.getLine()) + ")").str();
+        emitRemark(loop.getLoc())
+            << "loop not made persistent: it reads a tile loaded before it"
+            << at
+            << ", which each output tile would need loaded again; it is "
+               "planned for one tile per CTA";
+        if (auto func = loop->getParentOfType<FunctionOpInterface>())
+          notPersistent.insert(func.getOperation());
+        plan = buildLoopPlan(loop, published, *target, why, false);
+      } else if (persistent) {
         // A budget the persistent plan cannot meet is not the loop's
         // failure: the one-tile plan is tried, and a remark says why.
         std::string refused;

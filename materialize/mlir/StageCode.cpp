@@ -226,6 +226,10 @@ private:
   /// is not its last op (see holdSlots()).
   llvm::DenseMap<unsigned, OpId> holdUntil;
   void holdSlots();
+  /// The code after the loop that the epilogue reads, or that reads what
+  /// the epilogue reads, but nothing of the loop (CUTLASS's source tile C in
+  /// D = alpha * acc + beta * C).
+  void pullInOperands(llvm::DenseSet<Operation *> &inMain);
   /// Loop results that are carried pipes: iter_arg index -> pipe.
   llvm::MapVector<unsigned, unsigned> carriedPipe;
 
@@ -673,6 +677,7 @@ LogicalResult Emitter::analyze(std::string &why) {
     else
       epilogue.insert(op);
   }
+  pullInOperands(inMain);
   // Warp-specialized, code that stays in the body runs after the agents:
   // all of the code after the loop does, and the results it reads are
   // handed to it (the loop's results leave the function).
@@ -889,6 +894,56 @@ int64_t Emitter::planTransports(
 /// planned depth: the last reader completes before the producer writes the
 /// slot again, and starts before the agent waits on the slot again, so
 /// neither the schedule nor the plan changes.
+void Emitter::pullInOperands(llvm::DenseSet<Operation *> &inMain) {
+  // Left in the body, such an op would follow the agents that read it. The
+  // code after the loop linked to the epilogue by values (what it reads, and
+  // what else reads that) joins it in block order, so the epilogue agent
+  // makes it where the user wrote it: after the loop, so that a tile it
+  // loads may reuse the drained mainloop slots. Where some of it cannot run
+  // in an agent, all the code after the loop stays in the body, as for any
+  // escaping op.
+  if (epilogue.empty())
+    return;
+  auto afterLoop = [&](Operation *op) {
+    return op && op->getBlock() == loop->getBlock() &&
+           loop->isBeforeInBlock(op);
+  };
+  llvm::SetVector<Operation *> linked;
+  SmallVector<Operation *> work(epilogue.begin(), epilogue.end());
+  auto visit = [&](Operation *op) {
+    if (afterLoop(op) && !epilogue.contains(op) && linked.insert(op))
+      work.push_back(op);
+  };
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        visit(v.getDefiningOp());
+    });
+    if (epilogue.contains(op))
+      continue;
+    for (Operation *user : op->getUsers())
+      visit(loop->getBlock()->findAncestorOpInBlock(*user));
+  }
+  if (linked.empty())
+    return;
+  if (llvm::any_of(linked, [&](Operation *op) {
+        return inMain.contains(op) || op->getNumRegions() > 0 ||
+               op->hasTrait<OpTrait::IsTerminator>();
+      })) {
+    for (Operation *op : epilogue)
+      inMain.insert(op);
+    for (Operation *op : linked)
+      inMain.insert(op);
+    return;
+  }
+  llvm::SetVector<Operation *> inOrder;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    if (epilogue.contains(op) || linked.contains(op))
+      inOrder.insert(op);
+  epilogue = std::move(inOrder);
+}
+
 void Emitter::holdSlots() {
   const unsigned ii = std::max(1u, schedule.ii);
   auto cycle = [&](OpId id) { return schedule.slots[id].cycle; };

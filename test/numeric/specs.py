@@ -873,3 +873,78 @@ SPECS["grouped_leaky_gemm"] = GroupedLeakyGemm()
 SPECS["grouped_leaky_gemm_peeled"] = peeled(SPECS["grouped_leaky_gemm"])
 SPECS["grouped_leaky_gemm_persistent"] = persistent(
     SPECS["grouped_leaky_gemm"], SPECS["grouped_leaky_gemm"].problems(quick=True))
+
+
+class LinCombGemm(Gemm):
+    """test/lit/cuda/Inputs/lincomb-gemm.mlir, CUTLASS's default epilogue
+    written plainly: D = 1.5 * (A . B^T) - 0.5 * C, bf16 A, B, C and D, the
+    source tile C loaded by TMA after the loop; grid x over N tiles and y
+    over M tiles. C is drawn as exact bf16, so the only roundings are the
+    kernel's float32 arithmetic and D's bf16."""
+
+    mlir = "test/lit/cuda/Inputs/lincomb-gemm.mlir"
+    tolerance = {"D": BF16_TOL}
+
+    def problems(self, quick=False):
+        # One tile, 2 x 3 tiles with partial edges (C read past its end is
+        # zero-filled, D's stores clipped), trip counts 0, 1, depth + 1.
+        probs = [(128, 256, 0), (256, 512, 64), (200, 700, 320), (130, 260, 64 * 4)]
+        if not quick:
+            probs.append((384, 512, 64 * 40))
+        return probs
+
+    def grid(self, p):
+        m, n, _ = p
+        return (math.ceil(n / self.tile_n), math.ceil(m / self.tile_m), 1)
+
+    def inputs(self, rng, p):
+        m, n, _ = p
+        ins = super().inputs(rng, p)
+        ins["C"] = uniform_bf16(rng, (m, n))
+        return ins
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        acc = super().reference(inputs, p)["C"]
+        return {"D": 1.5 * acc - 0.5 * inputs["C"].astype(np.float64)}
+
+
+SPECS["lincomb_gemm"] = LinCombGemm()
+SPECS["lincomb_gemm_peeled"] = peeled(SPECS["lincomb_gemm"])
+
+
+class ResidualGemm(Gemm):
+    """test/lit/cuda/Inputs/residual-gemm.mlir: D = A . B^T + R, bf16 in and
+    out, 128x128 tiles; R is loaded by TMA after the loop, before the
+    accumulator is read (the epilogue's source tile)."""
+
+    mlir = "test/lit/cuda/Inputs/residual-gemm.mlir"
+    tile_m, tile_n = 128, 128
+    tolerance = {"D": BF16_TOL}
+
+    def problems(self, quick=False):
+        probs = [(128, 128, 0), (256, 384, 64), (200, 130, 320), (130, 250, 64 * 6)]
+        if not quick:
+            probs.append((384, 256, 64 * 40))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, _ = p
+        ins = super().inputs(rng, p)
+        ins["R"] = uniform_bf16(rng, (m, n))
+        return ins
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        acc = super().reference(inputs, p)["C"]
+        return {"D": acc + inputs["R"].astype(np.float64)}
+
+
+SPECS["residual_gemm"] = ResidualGemm()
+SPECS["residual_gemm_peeled"] = peeled(SPECS["residual_gemm"])
+SPECS["residual_gemm_persistent"] = persistent(
+    SPECS["residual_gemm"], SPECS["residual_gemm"].problems(quick=True))

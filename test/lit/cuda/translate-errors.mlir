@@ -13,12 +13,16 @@ func.func @returns(%x: tensor<128xf32>) -> tensor<128xf32> {
 
 // -----
 
-// Inside an agent (not in the prologue) a TMA load needs a pipe slot.
-// CHECK: offset :8:10: error: a TMA load outside a pipe slot is not translated to CUDA
+// In a loop a TMA load needs a pipe slot (after the loops it is the
+// epilogue's own tile, on a barrier of its own: epilogue-load.test).
+// CHECK: offset :11:12: error: a TMA load in a loop outside a pipe slot is not translated to CUDA
 func.func @bare_tma(%d: !tileas.tma_desc<128x64xbf16>, %i: index) {
   %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   tileas.agent {role = "load", warps = 1 : i32} {
-    %a = tileas.tma_load %d[%i, %c0] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+    scf.for %k = %c0 to %i step %c1 {
+      %a = tileas.tma_load %d[%i, %k] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+    }
     tileas.agent_yield
   }
   return
@@ -70,6 +74,21 @@ func.func @smem_argument(%k: !tileas.tma_desc<128x128xbf16>, %q: !tileas.smem<12
 func.func @outside_agents(%x: f32) {
   %y = arith.addf %x, %x : f32
   tileas.agent {role = "simt", warps = 4 : i32} {
+    tileas.agent_yield
+  }
+  return
+}
+
+// -----
+
+// A persistent kernel runs many output tiles; a tile loaded once before its
+// agents would serve only the first (the materializer plans such a loop for
+// one tile per CTA instead: numeric-persistent.test).
+// CHECK: offset :7:1: error: a persistent kernel loads no tiles before its agents (each tile would need its own)
+func.func @persistent_q(%d: !tileas.tma_desc<128x64xbf16>) attributes {tileas.persistent} {
+  %c0 = arith.constant 0 : index
+  %q = tileas.tma_load %d[%c0, %c0] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  tileas.agent {role = "load", warps = 1 : i32} {
     tileas.agent_yield
   }
   return
