@@ -12,6 +12,8 @@
 
 #include <set>
 
+#include <chrono>
+
 using namespace mlir;
 using namespace tilepipe::exec;
 
@@ -201,13 +203,26 @@ static std::optional<Finding> compare(FunctionOpInterface func,
 std::optional<Finding>
 tilepipe::exec::checkFunction(FunctionOpInterface func,
                               const CheckOptions &options,
-                              const References *refs) {
+                              const References *refs, CheckProgress *progress) {
   std::vector<uint64_t> counts = options.tripCounts;
   if (counts.empty() && refs)
     for (const auto &entry : refs->byTripCount)
       counts.push_back(entry.first);
   if (counts.empty())
     counts = defaultTripCounts(func);
+  CheckProgress local;
+  CheckProgress &done = progress ? *progress : local;
+  done = CheckProgress();
+  done.planned = uint64_t(counts.size()) * options.seeds;
+  auto start = std::chrono::steady_clock::now();
+  auto outOfTime = [&] {
+    if (!options.timeLimitMs)
+      return false;
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    return uint64_t(ms) >= options.timeLimitMs;
+  };
   for (uint64_t n : counts) {
     const Reference *ref = nullptr;
     if (refs) {
@@ -229,7 +244,12 @@ tilepipe::exec::checkFunction(FunctionOpInterface func,
     config.maxSteps = options.maxSteps;
     config.indexArgs = ref ? ref->indexArgs : bindIndexArgs(func, n);
     for (unsigned s = 0; s < options.seeds; ++s) {
+      if (done.runs > 0 && outOfTime()) {
+        done.outOfTime = true;
+        return std::nullopt;
+      }
       config.seed = options.firstSeed + s;
+      ++done.runs;
       RunResult run = Interpreter(func, config).run();
       if (run.finding)
         return run.finding;
@@ -239,4 +259,13 @@ tilepipe::exec::checkFunction(FunctionOpInterface func,
     }
   }
   return std::nullopt;
+}
+
+void tilepipe::exec::warnOutOfTime(const CheckProgress &progress,
+                                   mlir::Location loc, llvm::StringRef option,
+                                   uint64_t limitMs) {
+  mlir::emitWarning(loc) << "protocol check stopped at its " << limitMs
+                         << " ms limit after " << progress.runs << " of "
+                         << progress.planned << " runs, every one clean ("
+                         << option << " raises the limit; 0 removes it)";
 }

@@ -67,6 +67,17 @@ struct CheckOptions {
   unsigned maxLatency = 8;
   /// Steps per run before "step-budget".
   uint64_t maxSteps = 10'000'000;
+  /// Wall-clock budget of the whole check in milliseconds (0: none). When
+  /// it runs out the check stops between runs, clean so far, and says so
+  /// through CheckProgress.
+  uint64_t timeLimitMs = 0;
+};
+
+/// How much of the asked-for check ran.
+struct CheckProgress {
+  uint64_t runs = 0, planned = 0;
+  /// The time limit stopped the check before `planned` runs.
+  bool outOfTime = false;
 };
 
 /// What the original (sequential) loop computes for one trip count.
@@ -94,7 +105,13 @@ References recordReferences(mlir::FunctionOpInterface func,
 /// each trip count the references hold.
 std::optional<Finding> checkFunction(mlir::FunctionOpInterface func,
                                      const CheckOptions &options,
-                                     const References *refs = nullptr);
+                                     const References *refs = nullptr,
+                                     CheckProgress *progress = nullptr);
+
+/// The warning a pass gives when the check's time limit (`option`, of
+/// `limitMs`) stopped it: the runs made of those asked for, all clean.
+void warnOutOfTime(const CheckProgress &progress, mlir::Location loc,
+                   llvm::StringRef option, uint64_t limitMs);
 
 /// 0, 1, 2, S-1, S, S+1, 2*maxDepth+3 and (with `withLongRun`) 20,
 /// deduplicated and sorted; S is the largest `tileas.schedule.stages` of a

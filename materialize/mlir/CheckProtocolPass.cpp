@@ -50,12 +50,16 @@ void CheckProtocolPass::runOnOperation() {
     options.tripCounts.assign(tripCounts.begin(), tripCounts.end());
     if (options.tripCounts.empty())
       options.tripCounts = exec::defaultTripCounts(func);
+    options.timeLimitMs = timeoutMs;
+    exec::CheckProgress progress;
     if (std::optional<exec::Finding> finding =
-            exec::checkFunction(func, options)) {
+            exec::checkFunction(func, options, nullptr, &progress)) {
       exec::emitFinding(*finding, func);
       signalPassFailure();
       return;
     }
+    if (progress.outOfTime)
+      exec::warnOutOfTime(progress, func.getLoc(), "timeout-ms", timeoutMs);
     if (print) {
       llvm::outs() << "protocol check of @" << func.getName()
                    << ": ok (executed " << census.agents << " agents, "

@@ -17,6 +17,7 @@
 
 #include "mlir/IR/Verifier.h"
 
+#include <chrono>
 #include <set>
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -228,6 +229,8 @@ struct MaterializeSchedulePass
       }
       exec::CheckOptions options;
       options.seeds = protocolSeeds;
+      options.timeLimitMs = protocolTimeoutMs;
+      exec::CheckProgress progress;
       for (auto &[n, ref] : entry.refs.byTripCount)
         options.tripCounts.push_back(n);
       // Pipes loaded and consumed together become one (JoinPipes.h) when
@@ -235,12 +238,13 @@ struct MaterializeSchedulePass
       // join is deterministic, so the function joined after a passing trial
       // is the code that was checked.
       bool checked = false;
+      auto start = std::chrono::steady_clock::now();
       if (joinPipesOption) {
         OwningOpRef<Operation *> trial = func->clone();
         auto joined = cast<FunctionOpInterface>(trial.get());
         if (joinPipes(joined) && succeeded(mlir::verify(joined))) {
-          if (std::optional<exec::Finding> f =
-                  exec::checkFunction(joined, options, &entry.refs)) {
+          if (std::optional<exec::Finding> f = exec::checkFunction(
+                  joined, options, &entry.refs, &progress)) {
             emitRemark(entry.loops.front())
                 << "pipes not joined: the joined stage code fails the "
                    "protocol check: "
@@ -251,9 +255,18 @@ struct MaterializeSchedulePass
           }
         }
       }
+      // The trial and the check share the function's budget.
+      if (!checked && options.timeLimitMs) {
+        uint64_t spent =
+            uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - start)
+                         .count());
+        options.timeLimitMs -= std::min(spent, options.timeLimitMs - 1);
+      }
       if (std::optional<exec::Finding> f =
               checked ? std::nullopt
-                      : exec::checkFunction(func, options, &entry.refs)) {
+                      : exec::checkFunction(func, options, &entry.refs,
+                                            &progress)) {
         InFlightDiagnostic d =
             emitError(f->loc)
             << "materialized stage code fails the protocol check: " << f->kind
@@ -262,6 +275,9 @@ struct MaterializeSchedulePass
         for (Location l : entry.loops)
           d.attachNote(l) << "in the stage code of this loop";
         ok = false;
+      } else if (progress.outOfTime) {
+        exec::warnOutOfTime(progress, entry.loops.front(),
+                            "protocol-timeout-ms", protocolTimeoutMs);
       }
     }
     // The loops were rewritten: nothing is preserved.

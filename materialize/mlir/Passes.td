@@ -33,6 +33,10 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
            "(plan and check only, the loop stays as it is)">,
     Option<"protocolSeeds", "protocol-seeds", "unsigned", "20",
            "Interleavings the protocol check runs per trip count">,
+    Option<"protocolTimeoutMs", "protocol-timeout-ms", "uint64_t", "10000",
+           "Wall-clock budget of each function's protocol check in "
+           "milliseconds (0: none); when it runs out the check stops, clean "
+           "so far, with a warning naming the runs made">,
     Option<"report", "report", "std::string", "\"\"",
            "Write each loop's agents and pipes as an SVG picture to this "
            "file (the n-th loop of several to FILE-n.svg)">,
@@ -63,6 +67,10 @@ def TileASCheckProtocol : Pass<"tileas-check-protocol"> {
   let options = [
     Option<"seeds", "seeds", "unsigned", "20",
            "Interleavings per trip count">,
+    Option<"timeoutMs", "timeout-ms", "uint64_t", "10000",
+           "Wall-clock budget of each function's check in milliseconds (0: "
+           "none); when it runs out the check stops, clean so far, with a "
+           "warning naming the runs made">,
     ListOption<"tripCounts", "trip-counts", "uint64_t",
                "Trip counts to run (default: 0, 1, 2, S-1, S, S+1, "
                "2 maxDepth + 3 and 20; S = stages or maxDepth)">,

@@ -10,6 +10,7 @@
 #include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
 #include "tools/OutputPath.h"
+#include "tools/input/NestedForwardUse.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -19,7 +20,8 @@ void registerTestWorkPass();
 } // namespace tilepipe
 
 int main(int argc, char **argv) {
-  if (!tilepipe::tools::checkOutputPath(argc, argv, "tilepipe-opt"))
+  if (!tilepipe::tools::checkOutputPath(argc, argv, "tilepipe-opt") ||
+      !tilepipe::tools::checkNestedForwardUses(argc, argv))
     return 1;
   mlir::registerTransformsPasses();
   tilepipe::registerTestWorkPass();

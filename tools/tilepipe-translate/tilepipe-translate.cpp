@@ -7,12 +7,14 @@
 
 #include "cuda/TileASToCuda.h"
 #include "tools/OutputPath.h"
+#include "tools/input/NestedForwardUse.h"
 
 #include "mlir/Support/LogicalResult.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
-  if (!tilepipe::tools::checkOutputPath(argc, argv, "tilepipe-translate"))
+  if (!tilepipe::tools::checkOutputPath(argc, argv, "tilepipe-translate") ||
+      !tilepipe::tools::checkNestedForwardUses(argc, argv))
     return 1;
   tilepipe::cuda::registerTileASToCudaTranslation();
   return mlir::failed(

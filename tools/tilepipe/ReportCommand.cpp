@@ -25,6 +25,7 @@
 #include "report/ScheduleSVG.h"
 #include "scheduler/mlir/LoopProblem.h"
 #include "scheduler/mlir/Passes.h"
+#include "tools/input/NestedForwardUse.h"
 #include "tools/tilepipe/Subcommands.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -156,6 +157,16 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
     return ExitFailure;
   }
 
+  // MLIR 19's parser crashes on this kind of invalid IR (NestedForwardUse.h).
+  if (std::optional<tools::NestedForwardUse> found =
+          tools::findNestedForwardUse((*buffer)->getBuffer())) {
+    llvm::errs() << options.input << ":" << found->line << ":" << found->column
+                 << ": error: '" << found->name
+                 << "' is used before its definition at line " << found->defLine
+                 << ", which lies inside a region opened after this use; a "
+                    "value defined in a region is visible only inside it\n";
+    return ExitFailure;
+  }
   mlir::DialectRegistry registry;
   registerTileIRDialects(registry);
   mlir::MLIRContext context(registry);
