@@ -22,8 +22,9 @@ deleted, inserted or cut; shapes changed; bytes flipped), by kind:
 
 and every run is judged:
 
-  crash        died of a signal, or printed a stack dump, an LLVM ERROR
-               or a failed assertion
+  crash        died of a signal, or printed a stack dump, an LLVM ERROR,
+               a failed assertion or a sanitizer report (--build with a
+               sanitizer build: UBSan's "runtime error:", AddressSanitizer)
   hang         ran past --timeout seconds (or past the memory limit)
   internal     printed "internal error" (reserved for bugs)
   silent       failed without an "error:" diagnostic
@@ -167,7 +168,8 @@ def judge(rc, out, out_file):
     if rc is None:
         return "hang"
     if rc < 0 or re.search(r"Stack dump|LLVM ERROR|Assertion .* failed|"
-                           r"PLEASE submit a bug report|std::bad_alloc", out):
+                           r"PLEASE submit a bug report|std::bad_alloc|"
+                           r"runtime error:|AddressSanitizer|LeakSanitizer", out):
         return "crash"
     if "internal error" in out:
         return "internal"

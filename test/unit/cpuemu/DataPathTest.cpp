@@ -249,7 +249,7 @@ TEST(Formats, DecodeEveryEncoding) {
 //===----------------------------------------------------------------------===//
 
 struct EncodeArgs {
-  alignas(64) CUtensorMap map;
+  CUtensorMap map;
   std::vector<uint8_t> storage = std::vector<uint8_t>(1 << 16);
   CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   uint32_t rank = 2;
@@ -294,7 +294,7 @@ TEST(Driver, EncodeDecodeRoundTrip) {
 }
 
 TEST(Driver, ZeroedOrAlteredMapIsRejected) {
-  alignas(64) CUtensorMap zero{};
+  CUtensorMap zero{};
   drv::TensorMapView v;
   EXPECT_FALSE(drv::tryDecode(zero, &v));
   EXPECT_FAULT(drv::decode(zero), "not built by cuTensorMapEncodeTiled");
@@ -521,7 +521,7 @@ TEST(Tma, ElementStridesAndRank3) {
   std::vector<float> g(32);
   for (int i = 0; i < 32; ++i)
     g[i] = float(i);
-  alignas(64) CUtensorMap map;
+  CUtensorMap map;
   cuuint64_t dims[3] = {4, 4, 2}, strides[2] = {16, 64};
   cuuint32_t box[3] = {4, 4, 2}, es[3] = {1, 2, 1};
   ASSERT_EQ(drv::cuTensorMapEncodeTiled(
@@ -547,7 +547,7 @@ TEST(Tma, Faults) {
   EXPECT_FAULT(tma_load_tile(map, 2, at, s.smem, 0x440), "128-byte aligned");
   EXPECT_FAULT(tma_load_tile(map, 3, at, s.smem, 0x400), "rank 2");
   EXPECT_FAULT(tma_load_tile(map, 2, at, s.smem, 0xC80), "outside shared");
-  alignas(64) CUtensorMap zero{};
+  CUtensorMap zero{};
   EXPECT_FAULT(tma_load_tile(zero, 2, at, s.smem, 0), "not built by");
   // 64-byte inner box under a 128-byte swizzle: legal for the driver, but
   // its row placement is undocumented.
