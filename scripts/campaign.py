@@ -36,7 +36,7 @@ and every run is judged:
 
     python3 scripts/campaign.py [--build build] [--seed S] [--count N]
                                 [--kinds mlir,stage,...] [--jobs J]
-                                [--keep DIR]
+                                [--keep DIR] [--memory-gb G]
 
 Prints one line per finding (with the input kept under --keep), then a
 summary per kind; exit 1 when anything was found, 0 otherwise. The same
@@ -146,8 +146,15 @@ def sources():
     return mlir, json_, targets, graphml
 
 
+MEMORY_GB = [6]
+
+
 def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+    # An AddressSanitizer build reserves terabytes of address space for its
+    # shadow: run it with --memory-gb 0.
+    if MEMORY_GB[0]:
+        limit = MEMORY_GB[0] << 30
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 ACCEPTED = set()
@@ -338,7 +345,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=30, help="seconds per run")
     ap.add_argument("--keep", help="copy each finding's input here")
+    ap.add_argument("--memory-gb", type=int, default=6,
+                    help="address-space limit per run (0: none, for sanitizer builds)")
     args = ap.parse_args()
+    MEMORY_GB[0] = args.memory_gb
     args.kinds = [k for k in args.kinds.split(",") if k]
     if any(k not in KINDS for k in args.kinds):
         ap.error("kinds are " + ",".join(KINDS))

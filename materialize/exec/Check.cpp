@@ -89,11 +89,13 @@ static std::optional<int64_t> evalStatic(Value v,
     auto b = evalStatic(def->getOperand(1), args);
     if (!a || !b)
       return std::nullopt;
+    // Two's complement, as the interpreter and the hardware compute.
+    uint64_t ua = uint64_t(*a), ub = uint64_t(*b);
     if (isa<arith::AddIOp>(def))
-      return *a + *b;
+      return int64_t(ua + ub);
     if (isa<arith::SubIOp>(def))
-      return *a - *b;
-    return *a * *b;
+      return int64_t(ua - ub);
+    return int64_t(ua * ub);
   }
   return std::nullopt;
 }
@@ -115,7 +117,7 @@ static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
       return;
     int64_t l = evalStatic(lb, args).value_or(0);
     int64_t s = evalStatic(step, args).value_or(1);
-    args[arg.getArgNumber()] = l + int64_t(tripCount) * s;
+    args[arg.getArgNumber()] = int64_t(uint64_t(l) + tripCount * uint64_t(s));
     bound[arg.getArgNumber()] = true;
   };
   func->walk([&](scf::ForOp loop) {

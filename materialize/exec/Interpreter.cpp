@@ -457,7 +457,9 @@ Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
                  arith::FloorDivSIOp>(op)) {
     if (!b)
       return divByZero();
-    int64_t q = a / b, m = a % b;
+    // INT64_MIN / -1 overflows (and traps on x86): it wraps to INT64_MIN.
+    int64_t q = b == -1 ? int64_t(0 - uint64_t(a)) : a / b;
+    int64_t m = b == -1 ? 0 : a % b;
     if (isa<arith::DivSIOp>(op))
       r = q;
     else if (isa<arith::RemSIOp>(op))
