@@ -56,6 +56,16 @@ struct MaterializeSchedulePass
       return signalPassFailure();
     }
     SmallVector<scf::ForOp> loops = innermostLoops(getOperation());
+    // A loop inside an agent is stage code already (this pass's output read
+    // back): it is left as it is.
+    llvm::erase_if(loops, [](scf::ForOp loop) {
+      if (!loop->getParentOfType<tileas::AgentOp>())
+        return false;
+      emitRemark(loop.getLoc())
+          << "loop left unchanged: it is in a tileas.agent, so it is stage "
+             "code already";
+      return true;
+    });
     std::optional<std::reference_wrapper<PublishedSchedules>> cached =
         getCachedAnalysis<PublishedSchedules>();
     const PublishedSchedules *published = cached ? &cached->get() : nullptr;

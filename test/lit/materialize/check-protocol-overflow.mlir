@@ -4,6 +4,15 @@
 // found the overflow through a mutated step in the bad-input campaign).
 // RUN: tilepipe-opt %s --tileas-check-protocol=print -o /dev/null | FileCheck %s
 // CHECK: protocol check of @wraps: ok
+// A loop inside an agent is stage code already: the materializer leaves it,
+// with a remark (peeled, it crashed; the internal-error sweep found it on
+// this file).
+// RUN: tilepipe-opt %s --tileas-generate-schedule \
+// RUN:   --tileas-materialize-schedule=mode=unspecialized -o /dev/null 2>&1 \
+// RUN: | FileCheck %s --check-prefix=AGENT
+// RUN: tilepipe-opt %s --tileas-generate-schedule --tileas-materialize-schedule \
+// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENT
+// AGENT: check-protocol-overflow.mlir:27:5: remark: loop left unchanged: it is in a tileas.agent, so it is stage code already
 func.func @wraps(%n: index) {
   %min = arith.constant -9223372036854775808 : index
   %m1 = arith.constant -1 : index
