@@ -1154,15 +1154,14 @@ LogicalResult KernelEmitter::emitEpilogueLoad(tileas::TmaLoadOp load) {
   Value bars = barriers(it->second);
   int64_t id = int64_t(layout.pipes.size() + layout.prologue.loads.size() +
                        (it - layout.epilogueLoads.begin()));
-  Value k = intLit(0);
+  // One tile, phase 0; a persistent kernel counts its tiles.
   Value count;
   if (persistent) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(tileLoop);
     count = b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
   }
-  if (count)
-    k = count;
+  Value k = count ? count : intLit(0);
   int64_t bytes = tileas::getTileSizeInBytes(cast<ShapedType>(load.getType()));
   agentSync();
   inLeader([&] {

@@ -495,7 +495,7 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
       layout.pipes.push_back(p);
     } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
                load && !layout.prologue.ops.contains(load)) {
-      if (!load.getDst() && !load->getParentOfType<scf::ForOp>()) {
+      if (loadsAfterLoop(load)) {
         // After the loops: the epilogue's own tile, on a barrier of its
         // own.
         std::string bar =
@@ -507,11 +507,12 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
                  !tileas::stripViews(load.getDst())
                       .getDefiningOp<tileas::PipeProducerAcquireOp>()) {
         return emitError(load.getLoc(),
-                         "a TMA load in a loop outside a pipe slot is not "
-                         "translated to CUDA: it has no barrier to "
+                         "a TMA load outside a pipe slot is not "
+                         "translated to CUDA here: it has no barrier to "
                          "complete (a tile the loop reads whole is loaded "
-                         "at the function's top level, from the function's "
-                         "arguments and index arithmetic)");
+                         "at the function's top level before the loop, from "
+                         "the function's arguments and index arithmetic; a "
+                         "tile the epilogue reads, after the loop)");
       }
     }
     return WalkResult::advance();

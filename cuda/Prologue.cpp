@@ -3,6 +3,7 @@
 #include "cuda/Prologue.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -19,6 +20,18 @@ bool cuda::isIndexOp(Operation *op) {
          llvm::all_of(op->getOperandTypes(), scalar);
 }
 
+bool cuda::loadsAfterLoop(tileas::TmaLoadOp load) {
+  if (load.getDst() || load->getParentOfType<scf::ForOp>())
+    return false;
+  if (load->getParentOfType<tileas::AgentOp>())
+    return true;
+  for (Operation *before = load->getPrevNode(); before;
+       before = before->getPrevNode())
+    if (before->getNumRegions() > 0)
+      return true;
+  return false;
+}
+
 KernelPrologue cuda::collectPrologue(func::FuncOp func) {
   KernelPrologue prologue;
   if (func.isExternal())
@@ -31,14 +44,9 @@ KernelPrologue cuda::collectPrologue(func::FuncOp func) {
       return arg.getOwner() == &body;
     return prologue.ops.contains(v.getDefiningOp());
   };
-  // A tile loaded after the loop (an epilogue's source tile) is the
-  // epilogue's own: loaded early it would hold SMEM the mainloop needs. The
-  // loop, peeled or in agents, is the body's first op with regions.
-  bool afterLoop = false;
   for (Operation &op : body) {
-    afterLoop |= op.getNumRegions() > 0;
     auto load = dyn_cast<tileas::TmaLoadOp>(op);
-    if (load && (load.getDst() || afterLoop))
+    if (load && (load.getDst() || loadsAfterLoop(load)))
       continue;
     if (!load && !isIndexOp(&op))
       continue;

@@ -34,6 +34,14 @@ struct KernelPrologue {
 /// and gpu.grid_dim.
 bool isIndexOp(mlir::Operation *op);
 
+/// Whether `load` loads the epilogue's own tile (a source tile C): it has
+/// no `into`, is in no scf.for, and lies in an agent or in the function body
+/// after the loop (the body's first op with regions, peeled or in agents).
+/// Loaded early, it would hold SMEM the mainloop needs; such a tile lies over
+/// the drained slots (KernelLayout.cpp) on a barrier of its own
+/// (EmitKernel.cpp). A load without `into` before the loop is the prologue's.
+bool loadsAfterLoop(mlir::tileas::TmaLoadOp load);
+
 /// The ops of `func`'s body that run in the prologue: index ops, and TMA
 /// loads without a destination before the loop (or the agents), whose
 /// operands are the function's arguments or results of other prologue ops.

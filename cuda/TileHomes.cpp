@@ -2,6 +2,8 @@
 
 #include "cuda/TileHomes.h"
 
+#include "cuda/Prologue.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -155,22 +157,10 @@ bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
 } // namespace
 
 bool cuda::makesTileAfterLoops(Operation *op) {
-  if (op->getParentOfType<scf::ForOp>())
-    return false;
   if (auto store = dyn_cast<tileas::SmemStoreOp>(op))
-    return !store.getDst();
+    return !store.getDst() && !op->getParentOfType<scf::ForOp>();
   auto load = dyn_cast<tileas::TmaLoadOp>(op);
-  if (!load || load.getDst())
-    return false;
-  // In an agent, or in the function body after the loop (the body's first
-  // op with regions, cuda/Prologue.h); before it, the prologue's.
-  if (op->getParentOfType<tileas::AgentOp>())
-    return true;
-  for (Operation *before = op->getPrevNode(); before;
-       before = before->getPrevNode())
-    if (before->getNumRegions() > 0)
-      return true;
-  return false;
+  return load && loadsAfterLoop(load);
 }
 
 TileHome cuda::homeOf(Value tile) {

@@ -875,15 +875,37 @@ SPECS["grouped_leaky_gemm_persistent"] = persistent(
     SPECS["grouped_leaky_gemm"], SPECS["grouped_leaky_gemm"].problems(quick=True))
 
 
-class LinCombGemm(Gemm):
+class SourceGemm(Gemm):
+    """D = alpha * (A . B^T) + beta * S, bf16 in and out, the source tile S
+    loaded by TMA after the loop (CUTLASS's epilogue with a C operand). S is
+    drawn as exact bf16, so the only roundings are the kernel's float32
+    arithmetic and D's bf16."""
+
+    source, alpha, beta = "C", 1.0, 1.0
+    tolerance = {"D": BF16_TOL}
+
+    def inputs(self, rng, p):
+        m, n, _ = p
+        ins = super().inputs(rng, p)
+        ins[self.source] = uniform_bf16(rng, (m, n))
+        return ins
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        acc = super().reference(inputs, p)["C"]
+        src = inputs[self.source].astype(np.float64)
+        return {"D": self.alpha * acc + self.beta * src}
+
+
+class LinCombGemm(SourceGemm):
     """test/lit/cuda/Inputs/lincomb-gemm.mlir, CUTLASS's default epilogue
-    written plainly: D = 1.5 * (A . B^T) - 0.5 * C, bf16 A, B, C and D, the
-    source tile C loaded by TMA after the loop; grid x over N tiles and y
-    over M tiles. C is drawn as exact bf16, so the only roundings are the
-    kernel's float32 arithmetic and D's bf16."""
+    written plainly: D = 1.5 * (A . B^T) - 0.5 * C, 128x256 tiles, C loaded
+    after the loop; grid x over N tiles and y over M tiles."""
 
     mlir = "test/lit/cuda/Inputs/lincomb-gemm.mlir"
-    tolerance = {"D": BF16_TOL}
+    alpha, beta = 1.5, -0.5
 
     def problems(self, quick=False):
         # One tile, 2 x 3 tiles with partial edges (C read past its end is
@@ -897,51 +919,24 @@ class LinCombGemm(Gemm):
         m, n, _ = p
         return (math.ceil(n / self.tile_n), math.ceil(m / self.tile_m), 1)
 
-    def inputs(self, rng, p):
-        m, n, _ = p
-        ins = super().inputs(rng, p)
-        ins["C"] = uniform_bf16(rng, (m, n))
-        return ins
-
-    def outputs(self, p):
-        return {"D": (p[0], p[1])}
-
-    def reference(self, inputs, p):
-        acc = super().reference(inputs, p)["C"]
-        return {"D": 1.5 * acc - 0.5 * inputs["C"].astype(np.float64)}
-
 
 SPECS["lincomb_gemm"] = LinCombGemm()
 SPECS["lincomb_gemm_peeled"] = peeled(SPECS["lincomb_gemm"])
 
 
-class ResidualGemm(Gemm):
-    """test/lit/cuda/Inputs/residual-gemm.mlir: D = A . B^T + R, bf16 in and
-    out, 128x128 tiles; R is loaded by TMA after the loop, before the
-    accumulator is read (the epilogue's source tile)."""
+class ResidualGemm(SourceGemm):
+    """test/lit/cuda/Inputs/residual-gemm.mlir: D = A . B^T + R, 128x128
+    tiles; R is loaded after the loop, before the accumulator is read."""
 
     mlir = "test/lit/cuda/Inputs/residual-gemm.mlir"
     tile_m, tile_n = 128, 128
-    tolerance = {"D": BF16_TOL}
+    source = "R"
 
     def problems(self, quick=False):
         probs = [(128, 128, 0), (256, 384, 64), (200, 130, 320), (130, 250, 64 * 6)]
         if not quick:
             probs.append((384, 256, 64 * 40))
         return probs
-
-    def inputs(self, rng, p):
-        m, n, _ = p
-        ins = super().inputs(rng, p)
-        ins["R"] = uniform_bf16(rng, (m, n))
-        return ins
-
-    def outputs(self, p):
-        return {"D": (p[0], p[1])}
-
-    def reference(self, inputs, p):
-        acc = super().reference(inputs, p)["C"]
-        return {"D": acc + inputs["R"].astype(np.float64)}
 
 
 SPECS["residual_gemm"] = ResidualGemm()

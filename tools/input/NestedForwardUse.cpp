@@ -163,6 +163,16 @@ tilepipe::tools::findNestedForwardUse(llvm::StringRef text) {
   return std::nullopt;
 }
 
+void tilepipe::tools::printNestedForwardUse(const NestedForwardUse &found,
+                                            llvm::StringRef file,
+                                            llvm::raw_ostream &os) {
+  os << file << ":" << found.line << ":" << found.column << ": error: '"
+     << found.name << "' is used before its definition at line "
+     << found.defLine
+     << ", which lies inside a region opened after this use; a value defined "
+        "in a region is visible only inside it\n";
+}
+
 bool tilepipe::tools::checkNestedForwardUses(int argc, char **argv) {
   // The input: the first positional argument, as MLIR's mains read it.
   llvm::StringRef input = "-";
@@ -185,12 +195,7 @@ bool tilepipe::tools::checkNestedForwardUses(int argc, char **argv) {
   std::optional<NestedForwardUse> found =
       findNestedForwardUse((*buffer)->getBuffer());
   if (found) {
-    llvm::errs() << (fromStdin ? llvm::StringRef("<stdin>") : input) << ":"
-                 << found->line << ":" << found->column << ": error: '"
-                 << found->name << "' is used before its definition at line "
-                 << found->defLine
-                 << ", which lies inside a region opened after this use; a "
-                    "value defined in a region is visible only inside it\n";
+    printNestedForwardUse(*found, fromStdin ? "<stdin>" : input, llvm::errs());
     return false;
   }
   if (!fromStdin)

@@ -18,6 +18,7 @@
 #define TILEPIPE_TOOLS_INPUT_NESTEDFORWARDUSE_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
@@ -35,6 +36,10 @@ struct NestedForwardUse {
 /// Conservative the safe way: a use it takes for a definition can only hide
 /// a finding, never make one. `// -----` (split-input-file) starts afresh.
 std::optional<NestedForwardUse> findNestedForwardUse(llvm::StringRef text);
+
+/// "FILE:LINE:COL: error: '%x' is used before its definition ...".
+void printNestedForwardUse(const NestedForwardUse &found, llvm::StringRef file,
+                           llvm::raw_ostream &os);
 
 /// For the drivers: scans the input file that `argv` names (stdin when it
 /// names none, or "-": then the text read is handed back on stdin), and on a

@@ -160,11 +160,7 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
   // MLIR 19's parser crashes on this kind of invalid IR (NestedForwardUse.h).
   if (std::optional<tools::NestedForwardUse> found =
           tools::findNestedForwardUse((*buffer)->getBuffer())) {
-    llvm::errs() << options.input << ":" << found->line << ":" << found->column
-                 << ": error: '" << found->name
-                 << "' is used before its definition at line " << found->defLine
-                 << ", which lies inside a region opened after this use; a "
-                    "value defined in a region is visible only inside it\n";
+    tools::printNestedForwardUse(*found, options.input, llvm::errs());
     return ExitFailure;
   }
   mlir::DialectRegistry registry;

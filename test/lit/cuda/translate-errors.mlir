@@ -15,7 +15,7 @@ func.func @returns(%x: tensor<128xf32>) -> tensor<128xf32> {
 
 // In a loop a TMA load needs a pipe slot (after the loops it is the
 // epilogue's own tile, on a barrier of its own: epilogue-load.test).
-// CHECK: offset :11:12: error: a TMA load in a loop outside a pipe slot is not translated to CUDA
+// CHECK: offset :11:12: error: a TMA load outside a pipe slot is not translated to CUDA here
 func.func @bare_tma(%d: !tileas.tma_desc<128x64xbf16>, %i: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -90,6 +90,23 @@ func.func @persistent_q(%d: !tileas.tma_desc<128x64xbf16>) attributes {tileas.pe
   %q = tileas.tma_load %d[%c0, %c0] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
   tileas.agent {role = "load", warps = 1 : i32} {
     tileas.agent_yield
+  }
+  return
+}
+
+// -----
+
+// Before the loop, a load whose coordinates are not index arithmetic on the
+// arguments is not the prologue's, and not the epilogue's either (whose
+// tiles lie over the mainloop's slots): it is refused at the load.
+// CHECK: offset :12:8: error: a TMA load outside a pipe slot is not translated to CUDA here
+func.func @late_coords(%d: !tileas.tma_desc<128x64xbf16>, %f: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %j = arith.fptosi %f : f32 to i64
+  %i = arith.index_cast %j : i64 to index
+  %q = tileas.tma_load %d[%i, %c0] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+  scf.for %k = %c0 to %n step %c1 {
   }
   return
 }
