@@ -362,6 +362,12 @@ LogicalResult Emitter::analyze(std::string &why) {
       return d && isFree[*d];
     });
   }
+  // Nothing to hand between agents (an empty loop, or one of free index
+  // arithmetic): no agent would run it.
+  if (llvm::all_of(isFree, [](bool free) { return free; })) {
+    why = "the loop has no schedulable op";
+    return failure();
+  }
   for (auto [id, op] : llvm::enumerate(ops))
     if (op->getNumRegions()) {
       why = "an op with regions ('" + op->getName().getStringRef().str() +
