@@ -26,30 +26,26 @@ def natural_key(text):
 
 
 def find_instances(data):
-    """(instance name, graph path, resource model path or None), sorted."""
+    """(instance name, graph path, resource model path or None), sorted.
+
+    Any HatScheT-format folder: every X.graphml (or its chaining variant X.200MHz.graphml) below DATA, with its
+    resource model beside it as X_RM.xml (MachSuite, CHStone) or XRM.xml (origami). The name is the path below
+    DATA without .graphml.
+    """
     found = []
-    machsuite = os.path.join(data, "MachSuite")
-    if os.path.isdir(machsuite):
-        for app in sorted(os.listdir(machsuite)):
-            folder = os.path.join(machsuite, app)
-            if not os.path.isdir(folder):
+    for folder, dirs, files in os.walk(data):
+        dirs.sort()
+        for name in files:
+            m = re.fullmatch(r"(.+?)(\.200MHz)?\.graphml", name)
+            if not m:
                 continue
-            for name in os.listdir(folder):
-                m = re.fullmatch(r"(graph\d+)(\.200MHz)?\.graphml", name)
-                if not m:
-                    continue
-                rm = os.path.join(folder, m.group(1) + "_RM.xml")
-                found.append((f"MachSuite/{app}/{name[:-len('.graphml')]}",
-                              os.path.join(folder, name), rm if os.path.exists(rm) else None))
-    origami = os.path.join(data, "origami")
-    if os.path.isdir(origami):
-        for name in os.listdir(origami):
-            if not name.endswith(".graphml"):
-                continue
-            stem = name[:-len(".graphml")]
-            rm = os.path.join(origami, stem + "RM.xml")
-            found.append((f"origami/{stem}", os.path.join(origami, name),
-                          rm if os.path.exists(rm) else None))
+            rm = None
+            for candidate in (m.group(1) + "_RM.xml", m.group(1) + "RM.xml"):
+                if os.path.exists(os.path.join(folder, candidate)):
+                    rm = os.path.join(folder, candidate)
+                    break
+            rel = os.path.relpath(os.path.join(folder, name), data)[:-len(".graphml")]
+            found.append((rel.replace(os.sep, "/"), os.path.join(folder, name), rm))
     return sorted(found, key=lambda f: natural_key(f[0]))
 
 
@@ -78,11 +74,13 @@ def read_reference(data):
 def run_one(tilepipe, graph, rm, extra, timeout):
     """Returns (result dict or None, error text)."""
     cmd = [tilepipe, "schedule", graph, "--resources", rm] + extra
+    began = time.monotonic()
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, f"timed out after {timeout} s"
+    wall_ms = 1000.0 * (time.monotonic() - began)
     lines = [l for l in proc.stdout.splitlines() if l.strip()]
     result = None
     if lines:
@@ -95,6 +93,7 @@ def run_one(tilepipe, graph, rm, extra, timeout):
         return None, f"exit {proc.returncode}: " + (err[0] if err else "no output")
     if proc.returncode not in (0, 1):
         return None, f"exit {proc.returncode}"
+    result["wall_ms"] = wall_ms
     first_error = next((l for l in proc.stderr.splitlines() if ": error: " in l), "")
     return result, first_error
 
@@ -106,6 +105,39 @@ def fmt(value):
 def fmt_opt(value):
     """optimal column: 1 proven, 0 a smaller II exists, - undecided/unchecked."""
     return "-" if value is None else str(int(bool(value)))
+
+
+def read_optimum(path):
+    """instance name -> (proven optimum or None, MII), from a --prove-optimal TSV of this script."""
+    out = {}
+    with open(path) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            row = dict(zip(header, line.rstrip("\n").split("\t")))
+            if row.get("II", "-") == "-":
+                continue
+            ii, mii = int(row["II"]), int(row["MII"])
+            # Proven optimal, or the II equals the bound: either way no smaller II exists.
+            out[row["instance"]] = (ii if row.get("optimal") == "1" or ii == mii else None, mii)
+    return out
+
+
+def print_gap(rows, optimum):
+    """The default II against the proven optimum: issue 23's 10% target."""
+    known = [(r, optimum[r["instance"]][0]) for r in rows
+             if r["ii"] is not None and optimum.get(r["instance"], (None, 0))[0] is not None]
+    unknown = [r for r in rows if r["ii"] is not None and r not in [k[0] for k in known]]
+    within = [r for r, opt in known if r["ii"] <= 1.1 * opt]
+    at = [r for r, opt in known if r["ii"] == opt]
+    worst = max(known, key=lambda k: k[0]["ii"] / k[1], default=None)
+    print(f"vs optimum:   {len(known)} with a proven optimum: {len(at)} at it, {len(within)} within 10%"
+          + (f", worst {worst[0]['instance']} II {worst[0]['ii']} against {worst[1]} "
+             f"(+{100.0 * (worst[0]['ii'] / worst[1] - 1):.1f}%)" if worst else ""))
+    for r, opt in known:
+        if r["ii"] > 1.1 * opt:
+            print(f"  over 10%: {r['instance']}: II {r['ii']}, optimum {opt}")
+    if unknown:
+        print(f"  no proven optimum for {len(unknown)}: " + ", ".join(r["instance"] for r in unknown[:10]))
 
 
 def main():
@@ -123,6 +155,9 @@ def main():
                         help="seconds per instance before it counts as failed (default 120)")
     parser.add_argument("--filter", default="",
                         help="only instances whose name contains this text")
+    parser.add_argument("--optimum", default="",
+                        help="a TSV this script wrote with --extra-args=--prove-optimal: the summary then "
+                             "compares each II with the proven optimum there")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every row")
     args = parser.parse_args()
 
@@ -149,11 +184,12 @@ def main():
         if result is None:
             broken.append((name, error))
             row = dict(instance=name, ops=None, mii=None, ii=None, ref=ref, ms=None, verified=False,
-                       optimal=None)
+                       optimal=None, wall=None)
         else:
             row = dict(instance=name, ops=result.get("ops"), mii=result.get("mii"),
                        ii=result.get("ii"), ref=ref, ms=result.get("ms"),
-                       verified=bool(result.get("verified")), optimal=result.get("optimal"))
+                       verified=bool(result.get("verified")), optimal=result.get("optimal"),
+                       wall=result["wall_ms"])
             if not row["verified"]:
                 broken.append((name, error or "not verified"))
         rows.append(row)
@@ -165,11 +201,12 @@ def main():
     out_dir = os.path.dirname(os.path.abspath(args.out))
     os.makedirs(out_dir, exist_ok=True)
     with open(args.out, "w") as f:
-        f.write("instance\tops\tMII\tII\tref_II\tms\tverified\toptimal\n")
+        f.write("instance\tops\tMII\tII\tref_II\tms\tverified\toptimal\twall_ms\n")
         for r in rows:
             ms = "-" if r["ms"] is None else f"{r['ms']:.3f}"
+            wall_ms = "-" if r["wall"] is None else f"{r['wall']:.0f}"
             f.write(f"{r['instance']}\t{fmt(r['ops'])}\t{fmt(r['mii'])}\t{fmt(r['ii'])}\t"
-                    f"{fmt(r['ref'])}\t{ms}\t{int(r['verified'])}\t{fmt_opt(r['optimal'])}\n")
+                    f"{fmt(r['ref'])}\t{ms}\t{int(r['verified'])}\t{fmt_opt(r['optimal'])}\t{wall_ms}\n")
 
     count = len(rows)
     verified = [r for r in rows if r["verified"]]
@@ -193,6 +230,13 @@ def main():
               f"(pass --extra-args=--prove-optimal to check)")
         for r in above:
             print(f"  {r['instance']}: MII {r['mii']}, II {r['ii']}, optimal {fmt_opt(r['optimal'])}")
+    if args.optimum:
+        print_gap(rows, read_optimum(args.optimum))
+    walls = sorted(r["wall"] for r in rows if r["wall"] is not None)
+    if walls:
+        slow = max((r for r in rows if r["wall"] is not None), key=lambda r: r["wall"])
+        print(f"wall:         median {walls[len(walls) // 2]:.0f} ms, {sum(w > 2000 for w in walls)} over 2 s, "
+              f"slowest {slow['instance']} ({slow['ops']} ops) {slow['wall']:.0f} ms (process included)")
     print(f"total ms:     {total_ms:.3f} (scheduling only; {wall:.1f} s wall for the run)")
     print(f"wrote {args.out}")
     for name, error in broken:

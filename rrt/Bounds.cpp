@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rrt/Bounds.h"
+#include "support/SCC.h"
 
 #include <algorithm>
 #include <cassert>
@@ -86,54 +87,15 @@ Graph buildGraph(unsigned numNodes, ArrayRef<DepEdge> deps, Pred keep) {
   return g;
 }
 
-/// Iterative Tarjan: component id per node. Ids come out in reverse
-/// topological order of the condensation; nothing here depends on that.
+/// Component id per node (support/SCC.h).
 unsigned computeSCCs(const Graph &g, std::vector<unsigned> &comp) {
-  const unsigned n = g.numNodes;
-  comp.assign(n, kNone);
-  std::vector<unsigned> index(n, kNone), low(n, 0), stack, callNode, callEdge;
-  std::vector<uint8_t> onStack(n, 0);
-  unsigned nextIndex = 0, numComps = 0;
-  stack.reserve(n);
-  for (unsigned root = 0; root < n; ++root) {
-    if (index[root] != kNone)
-      continue;
-    auto enter = [&](unsigned v) {
-      index[v] = low[v] = nextIndex++;
-      stack.push_back(v);
-      onStack[v] = 1;
-      callNode.push_back(v);
-      callEdge.push_back(g.begin[v]);
-    };
-    enter(root);
-    while (!callNode.empty()) {
-      unsigned v = callNode.back();
-      unsigned &e = callEdge.back();
-      if (e != g.begin[v + 1]) {
-        unsigned w = g.dst[e++];
-        if (index[w] == kNone)
-          enter(w);
-        else if (onStack[w])
-          low[v] = std::min(low[v], index[w]);
-        continue;
-      }
-      callNode.pop_back();
-      callEdge.pop_back();
-      if (!callNode.empty())
-        low[callNode.back()] = std::min(low[callNode.back()], low[v]);
-      if (low[v] != index[v])
-        continue;
-      unsigned w;
-      do {
-        w = stack.back();
-        stack.pop_back();
-        onStack[w] = 0;
-        comp[w] = numComps;
-      } while (w != v);
-      ++numComps;
-    }
-  }
-  return numComps;
+  return tilepipe::support::stronglyConnectedComponents(
+      g.numNodes,
+      [&](unsigned v) {
+        return ArrayRef<unsigned>(g.dst.data() + g.begin[v],
+                                  g.begin[v + 1] - g.begin[v]);
+      },
+      comp);
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,8 @@
 #include "scheduler/exact/SatCheck.h"
 
 #include "rrt/Resources.h"
+#include "support/Adjacency.h"
+#include "support/SCC.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -21,6 +23,7 @@
 #include <z3++.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdint>
 #include <exception>
@@ -389,37 +392,97 @@ ExactResult decide(const Problem &problem, unsigned ii,
   return unknown("unknown solver");
 }
 
-/// Tries the projection onto each resource's claimants alone; returns an
-/// Infeasible verdict when one of them has no schedule.
-std::optional<ExactResult>
-relaxedProof(const Problem &problem, unsigned ii,
-             const std::vector<std::vector<unsigned>> &claimed,
-             const ExactOptions &opts) {
+/// The relaxations tried before the whole projection, as masks over the
+/// original ops: the claimants of one resource; the kept ops of one
+/// recurrence (a strongly connected component of the projection `p`); and
+/// the claimants of one resource inside one recurrence. Each drops
+/// constraints of the whole (the other ops' claims; the paths through ops
+/// of other components are acyclic, so with nothing to hold those ops fit
+/// any schedule of it), so a relaxation with no schedule proves the whole
+/// has none. Inside one recurrence every op lies on a cycle with every
+/// other, which is where the start-window model and the twin order decide
+/// in milliseconds what the whole leaves open: aes2/graph4's twenty memory
+/// writes in a loop joined with other bodies (docs/exact-check.md).
+std::vector<std::vector<bool>>
+relaxationMasks(const Problem &problem, const Projection &p,
+                const std::vector<std::vector<unsigned>> &claimed) {
+  const unsigned n = p.reduced.getNumOps();
+  tilepipe::support::Adjacency succ(n, [&](auto add) {
+    for (const Dependence &d : p.reduced.getDependences())
+      add(d.src, d.dst);
+  });
+  std::vector<unsigned> comp;
+  const unsigned numComps = tilepipe::support::stronglyConnectedComponents(
+      n, [&](unsigned v) { return succ[v]; }, comp);
   const rrt::ResourceLayout &layout = problem.getLayout();
   const unsigned numResources = layout.numBits() + layout.numPools();
+  // Component `numComps` stands for the whole projection.
   std::vector<std::vector<bool>> masks;
-  for (unsigned res = 0; res < numResources; ++res) {
-    std::vector<bool> keep(claimed.size());
-    for (size_t i = 0; i < claimed.size(); ++i)
-      keep[i] = llvm::is_contained(claimed[i], res);
-    if (llvm::count(keep, true) >= 2)
+  auto add = [&](std::vector<bool> keep) {
+    const size_t count = llvm::count(keep, true);
+    if (count >= 2 && count < n && !llvm::is_contained(masks, keep))
       masks.push_back(std::move(keep));
+  };
+  for (unsigned c = 0; c <= numComps; ++c) {
+    auto inside = [&](unsigned reduced) {
+      return c == numComps || comp[reduced] == c;
+    };
+    if (c != numComps) {
+      std::vector<bool> keep(problem.getNumOps(), false);
+      for (unsigned i = 0; i < n; ++i)
+        keep[p.kept[i]] = inside(i);
+      add(std::move(keep));
+    }
+    for (unsigned res = 0; res < numResources; ++res) {
+      std::vector<bool> keep(problem.getNumOps(), false);
+      for (unsigned i = 0; i < n; ++i)
+        keep[p.kept[i]] = inside(i) && llvm::is_contained(claimed[p.kept[i]], res);
+      add(std::move(keep));
+    }
   }
-  if (masks.size() < 2)
+  // Smallest first (cheapest to decide, and the most likely to be tight),
+  // ties in the order made: deterministic.
+  llvm::stable_sort(masks, [](const std::vector<bool> &x,
+                              const std::vector<bool> &y) {
+    return llvm::count(x, true) < llvm::count(y, true);
+  });
+  return masks;
+}
+
+/// Decides the relaxations of relaxationMasks() within half the per-II
+/// limit; a relaxation that ends early leaves its time to the later, larger
+/// ones. Returns an Infeasible verdict when one of them has no schedule.
+std::optional<ExactResult>
+relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
+             const std::vector<std::vector<unsigned>> &claimed,
+             const ExactOptions &opts) {
+  std::vector<std::vector<bool>> masks =
+      relaxationMasks(problem, p, claimed);
+  if (masks.empty())
     return std::nullopt;
-  ExactOptions sub = opts;
-  sub.timeoutMs = std::max(1u, opts.timeoutMs / unsigned(2 * masks.size()));
-  for (const std::vector<bool> &keep : masks) {
-    ProjectionResult projected = projectOntoClaims(problem, ii, keep);
+  const auto start = std::chrono::steady_clock::now();
+  const double budgetMs = opts.timeoutMs ? opts.timeoutMs / 2.0 : 0.0;
+  for (size_t i = 0; i < masks.size(); ++i) {
+    ExactOptions sub = opts;
+    if (opts.timeoutMs) {
+      const double spent = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
+      const double share = (budgetMs - spent) / double(masks.size() - i);
+      if (share < 1.0)
+        break;
+      sub.timeoutMs = unsigned(share);
+    }
+    ProjectionResult projected = projectOntoClaims(problem, ii, masks[i]);
     if (projected.infeasible)
       return infeasible(*projected.infeasible);
     if (!projected.projection)
       continue;
     ExactResult r = decide(projected.projection->reduced, ii, sub);
     if (r.verdict == Verdict::Infeasible) {
-      r.reason += " (on the projection onto the " +
-                  std::to_string(projected.projection->kept.size()) +
-                  " ops that claim one resource)";
+      r.reason += " (on a relaxation: the projection onto " +
+                  std::to_string(projected.projection->kept.size()) + " of " +
+                  std::to_string(problem.getNumOps()) + " ops)";
       return r;
     }
   }
@@ -453,13 +516,13 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
       return infeasible(*projected.infeasible);
     if (!projected.projection)
       return decide(problem, ii, opts);
-    // Relaxations first: the projection onto the claimants of one resource
-    // drops the others' constraints, so a proof that it has no schedule is
-    // a proof for the whole problem, and it is far smaller.
-    if (std::optional<ExactResult> proof =
-            relaxedProof(problem, ii, *claimed, opts))
-      return *proof;
+    // Relaxations first: each drops constraints of the whole, so a proof
+    // that one has no schedule is a proof for the whole problem, and they
+    // are far smaller.
     const Projection &p = *projected.projection;
+    if (std::optional<ExactResult> proof =
+            relaxedProof(problem, ii, p, *claimed, opts))
+      return *proof;
     const std::string where = " (on the projection onto " +
                               std::to_string(p.kept.size()) + " of " +
                               std::to_string(problem.getNumOps()) + " ops)";
