@@ -392,20 +392,31 @@ ExactResult decide(const Problem &problem, unsigned ii,
   return unknown("unknown solver");
 }
 
-/// The relaxations tried before the whole projection, as masks over the
-/// original ops: the claimants of one resource; the kept ops of one
-/// recurrence (a strongly connected component of the projection `p`); and
-/// the claimants of one resource inside one recurrence. Each drops
-/// constraints of the whole (the other ops' claims; the paths through ops
-/// of other components are acyclic, so with nothing to hold those ops fit
-/// any schedule of it), so a relaxation with no schedule proves the whole
-/// has none. Inside one recurrence every op lies on a cycle with every
-/// other, which is where the start-window model and the twin order decide
-/// in milliseconds what the whole leaves open: aes2/graph4's twenty memory
-/// writes in a loop joined with other bodies (docs/exact-check.md).
-std::vector<std::vector<bool>>
-relaxationMasks(const Problem &problem, const Projection &p,
-                const std::vector<std::vector<unsigned>> &claimed) {
+/// Relaxations up to this many kept ops go to CaDiCaL before the portfolio.
+constexpr size_t kSatFirstOps = 16;
+
+/// One relaxation: the original ops it keeps, and the relaxations it lies
+/// inside (a subset of a relaxation with a schedule has one too).
+struct Relaxation {
+  std::vector<bool> keep;
+  size_t size = 0;
+  llvm::SmallVector<unsigned, 2> parents;
+};
+
+/// The relaxations tried before the whole projection: the claimants of one
+/// resource; the kept ops of one recurrence (a strongly connected component
+/// of the projection `p`); then the claimants of one resource inside one
+/// recurrence. Each drops constraints of the whole (the other ops' claims;
+/// the paths through ops of other components are acyclic, so with nothing
+/// to hold those ops fit any schedule of it), so a relaxation with no
+/// schedule proves the whole has none. Inside one recurrence every op lies
+/// on a cycle with every other, which is where the start-window model and
+/// the twin order decide in milliseconds what the whole leaves open:
+/// aes2/graph4's twenty memory writes in a loop joined with other bodies
+/// (docs/exact-check.md).
+std::vector<Relaxation>
+relaxations(const Problem &problem, const Projection &p,
+            const std::vector<std::vector<unsigned>> &claimed) {
   const unsigned n = p.reduced.getNumOps();
   tilepipe::support::Adjacency succ(n, [&](auto add) {
     for (const Dependence &d : p.reduced.getDependences())
@@ -416,69 +427,125 @@ relaxationMasks(const Problem &problem, const Projection &p,
       n, [&](unsigned v) { return succ[v]; }, comp);
   const rrt::ResourceLayout &layout = problem.getLayout();
   const unsigned numResources = layout.numBits() + layout.numPools();
-  // Component `numComps` stands for the whole projection.
-  std::vector<std::vector<bool>> masks;
-  auto add = [&](std::vector<bool> keep) {
-    const size_t count = llvm::count(keep, true);
-    if (count >= 2 && count < n && !llvm::is_contained(masks, keep))
-      masks.push_back(std::move(keep));
+  auto claims = [&](unsigned reduced, unsigned res) {
+    return llvm::is_contained(claimed[p.kept[reduced]], res);
   };
-  for (unsigned c = 0; c <= numComps; ++c) {
-    auto inside = [&](unsigned reduced) {
-      return c == numComps || comp[reduced] == c;
-    };
-    if (c != numComps) {
-      std::vector<bool> keep(problem.getNumOps(), false);
-      for (unsigned i = 0; i < n; ++i)
-        keep[p.kept[i]] = inside(i);
-      add(std::move(keep));
-    }
+  std::vector<Relaxation> out;
+  // The index of the relaxation keeping these ops, adding it if it keeps at
+  // least two ops and not all of them; -1 when none.
+  auto find = [&](std::vector<bool> keep) -> int {
+    const size_t size = llvm::count(keep, true);
+    if (size < 2 || size >= n)
+      return -1;
+    for (size_t i = 0; i < out.size(); ++i)
+      if (out[i].keep == keep)
+        return int(i);
+    out.push_back({std::move(keep), size, {}});
+    return int(out.size() - 1);
+  };
+  auto mask = [&](auto inside) {
+    std::vector<bool> keep(problem.getNumOps(), false);
+    for (unsigned i = 0; i < n; ++i)
+      keep[p.kept[i]] = inside(i);
+    return keep;
+  };
+  std::vector<int> ofResource(numResources), ofComponent(numComps);
+  for (unsigned res = 0; res < numResources; ++res)
+    ofResource[res] = find(mask([&](unsigned i) { return claims(i, res); }));
+  for (unsigned c = 0; c < numComps; ++c)
+    ofComponent[c] = find(mask([&](unsigned i) { return comp[i] == c; }));
+  for (unsigned c = 0; c < numComps; ++c) {
+    if (ofComponent[c] < 0)
+      continue;
     for (unsigned res = 0; res < numResources; ++res) {
-      std::vector<bool> keep(problem.getNumOps(), false);
-      for (unsigned i = 0; i < n; ++i)
-        keep[p.kept[i]] = inside(i) && llvm::is_contained(claimed[p.kept[i]], res);
-      add(std::move(keep));
+      const size_t before = out.size();
+      int i = find(mask(
+          [&](unsigned k) { return comp[k] == unsigned(c) && claims(k, res); }));
+      if (i < 0 || size_t(i) < before)
+        continue; // Too small, or the same ops as a relaxation before it.
+      out[i].parents.push_back(unsigned(ofComponent[c]));
+      if (ofResource[res] >= 0)
+        out[i].parents.push_back(unsigned(ofResource[res]));
     }
   }
-  // Smallest first (cheapest to decide, and the most likely to be tight),
-  // ties in the order made: deterministic.
-  llvm::stable_sort(masks, [](const std::vector<bool> &x,
-                              const std::vector<bool> &y) {
-    return llvm::count(x, true) < llvm::count(y, true);
+  // Smallest first over both kinds (cheapest, and the most likely to be
+  // tight); a parent found feasible before its intersection skips it.
+  std::vector<unsigned> order(out.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::stable_sort(order, [&](unsigned x, unsigned y) {
+    return out[x].size < out[y].size;
   });
-  return masks;
+  std::vector<unsigned> position(out.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    position[order[i]] = i;
+  std::vector<Relaxation> sorted;
+  for (unsigned i : order) {
+    sorted.push_back(std::move(out[i]));
+    for (unsigned &q : sorted.back().parents)
+      q = position[q];
+  }
+  out = std::move(sorted);
+  return out;
 }
 
-/// Decides the relaxations of relaxationMasks() within half the per-II
-/// limit; a relaxation that ends early leaves its time to the later, larger
-/// ones. Returns an Infeasible verdict when one of them has no schedule.
+/// Decides the relaxations() within half the per-II limit; a relaxation that
+/// ends early leaves its time to the later, larger ones, and one inside a
+/// relaxation that has a schedule is skipped. Returns an Infeasible verdict
+/// when one of them has no schedule.
 std::optional<ExactResult>
 relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
              const std::vector<std::vector<unsigned>> &claimed,
              const ExactOptions &opts) {
-  std::vector<std::vector<bool>> masks =
-      relaxationMasks(problem, p, claimed);
-  if (masks.empty())
+  std::vector<Relaxation> list = relaxations(problem, p, claimed);
+  if (list.empty())
     return std::nullopt;
+  std::vector<bool> feasible(list.size(), false);
   const auto start = std::chrono::steady_clock::now();
   const double budgetMs = opts.timeoutMs ? opts.timeoutMs / 2.0 : 0.0;
-  for (size_t i = 0; i < masks.size(); ++i) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    // Parents are larger, so this only fires on a tie in size order.
+    if (llvm::any_of(list[i].parents, [&](unsigned q) { return feasible[q]; })) {
+      feasible[i] = true;
+      continue;
+    }
     ExactOptions sub = opts;
     if (opts.timeoutMs) {
       const double spent = std::chrono::duration<double, std::milli>(
                                std::chrono::steady_clock::now() - start)
                                .count();
-      const double share = (budgetMs - spent) / double(masks.size() - i);
+      const double share = (budgetMs - spent) / double(list.size() - i);
       if (share < 1.0)
         break;
       sub.timeoutMs = unsigned(share);
     }
-    ProjectionResult projected = projectOntoClaims(problem, ii, masks[i]);
+    ProjectionResult projected = projectOntoClaims(problem, ii, list[i].keep);
     if (projected.infeasible)
       return infeasible(*projected.infeasible);
     if (!projected.projection)
       continue;
+    // CaDiCaL settles a small relaxation in well under a millisecond where
+    // Z3 spends 5-20 ms setting up; most relaxations are small and have a
+    // schedule, and a loop of many bodies has dozens of them per II.
+    if (sub.solver == Solver::Portfolio &&
+        projected.projection->kept.size() <= kSatFirstOps) {
+      sub.solver = Solver::Sat;
+      ExactResult quick = decide(projected.projection->reduced, ii, sub);
+      sub.solver = Solver::Portfolio;
+      if (quick.verdict != Verdict::Unknown) {
+        feasible[i] = quick.verdict == Verdict::Feasible;
+        if (quick.verdict == Verdict::Infeasible) {
+          quick.reason += " (on a relaxation: the projection onto " +
+                          std::to_string(projected.projection->kept.size()) +
+                          " of " + std::to_string(problem.getNumOps()) +
+                          " ops)";
+          return quick;
+        }
+        continue;
+      }
+    }
     ExactResult r = decide(projected.projection->reduced, ii, sub);
+    feasible[i] = r.verdict == Verdict::Feasible;
     if (r.verdict == Verdict::Infeasible) {
       r.reason += " (on a relaxation: the projection onto " +
                   std::to_string(projected.projection->kept.size()) + " of " +
