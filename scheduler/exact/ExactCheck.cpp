@@ -392,31 +392,25 @@ ExactResult decide(const Problem &problem, unsigned ii,
   return unknown("unknown solver");
 }
 
-/// Relaxations up to this many kept ops go to CaDiCaL before the portfolio.
-constexpr size_t kSatFirstOps = 16;
-
-/// One relaxation: the original ops it keeps, and the relaxations it lies
-/// inside (a subset of a relaxation with a schedule has one too).
-struct Relaxation {
-  std::vector<bool> keep;
-  size_t size = 0;
-  llvm::SmallVector<unsigned, 2> parents;
-};
-
-/// The relaxations tried before the whole projection: the claimants of one
-/// resource; the kept ops of one recurrence (a strongly connected component
-/// of the projection `p`); then the claimants of one resource inside one
-/// recurrence. Each drops constraints of the whole (the other ops' claims;
-/// the paths through ops of other components are acyclic, so with nothing
-/// to hold those ops fit any schedule of it), so a relaxation with no
-/// schedule proves the whole has none. Inside one recurrence every op lies
-/// on a cycle with every other, which is where the start-window model and
-/// the twin order decide in milliseconds what the whole leaves open:
-/// aes2/graph4's twenty memory writes in a loop joined with other bodies
-/// (docs/exact-check.md).
-std::vector<Relaxation>
-relaxations(const Problem &problem, const Projection &p,
-            const std::vector<std::vector<unsigned>> &claimed) {
+/// The relaxations tried before the whole projection, as masks over the
+/// original ops: the claimants of one resource; the kept ops of one
+/// recurrence (a strongly connected component of the projection `p`); and
+/// the claimants of one resource inside one recurrence. Each drops
+/// constraints of the whole (the other ops' claims; the paths through ops
+/// of other components are acyclic, so with nothing to hold those ops fit
+/// any schedule of it), so a relaxation with no schedule proves the whole
+/// has none. Inside one recurrence every op lies on a cycle with every
+/// other, which is where the start-window model and the twin order decide
+/// in milliseconds what the whole leaves open: aes2/graph4's twenty memory
+/// writes in a loop joined with other bodies (docs/exact-check.md).
+///
+/// Smallest first: the cheapest, and the most likely to be tight. One that
+/// keeps more than half of the projection is left out: it is about as hard
+/// as the whole, which is decided next with the whole limit, and when it
+/// has a schedule (the usual case) its time is lost.
+std::vector<std::vector<bool>>
+relaxationMasks(const Problem &problem, const Projection &p,
+                const std::vector<std::vector<unsigned>> &claimed) {
   const unsigned n = p.reduced.getNumOps();
   tilepipe::support::Adjacency succ(n, [&](auto add) {
     for (const Dependence &d : p.reduced.getDependences())
@@ -427,131 +421,94 @@ relaxations(const Problem &problem, const Projection &p,
       n, [&](unsigned v) { return succ[v]; }, comp);
   const rrt::ResourceLayout &layout = problem.getLayout();
   const unsigned numResources = layout.numBits() + layout.numPools();
+  std::vector<std::vector<bool>> masks;
+  std::vector<size_t> sizes;
+  auto add = [&](auto inside) {
+    std::vector<bool> keep(problem.getNumOps(), false);
+    size_t size = 0;
+    for (unsigned i = 0; i < n; ++i)
+      if (inside(i)) {
+        keep[p.kept[i]] = true;
+        ++size;
+      }
+    if (size >= 2 && 2 * size <= n && !llvm::is_contained(masks, keep)) {
+      masks.push_back(std::move(keep));
+      sizes.push_back(size);
+    }
+  };
   auto claims = [&](unsigned reduced, unsigned res) {
     return llvm::is_contained(claimed[p.kept[reduced]], res);
   };
-  std::vector<Relaxation> out;
-  // The index of the relaxation keeping these ops, adding it if it keeps at
-  // least two ops and not all of them; -1 when none.
-  auto find = [&](std::vector<bool> keep) -> int {
-    const size_t size = llvm::count(keep, true);
-    if (size < 2 || size >= n)
-      return -1;
-    for (size_t i = 0; i < out.size(); ++i)
-      if (out[i].keep == keep)
-        return int(i);
-    out.push_back({std::move(keep), size, {}});
-    return int(out.size() - 1);
-  };
-  auto mask = [&](auto inside) {
-    std::vector<bool> keep(problem.getNumOps(), false);
-    for (unsigned i = 0; i < n; ++i)
-      keep[p.kept[i]] = inside(i);
-    return keep;
-  };
-  std::vector<int> ofResource(numResources), ofComponent(numComps);
   for (unsigned res = 0; res < numResources; ++res)
-    ofResource[res] = find(mask([&](unsigned i) { return claims(i, res); }));
-  for (unsigned c = 0; c < numComps; ++c)
-    ofComponent[c] = find(mask([&](unsigned i) { return comp[i] == c; }));
+    add([&](unsigned i) { return claims(i, res); });
   for (unsigned c = 0; c < numComps; ++c) {
-    if (ofComponent[c] < 0)
-      continue;
-    for (unsigned res = 0; res < numResources; ++res) {
-      const size_t before = out.size();
-      int i = find(mask(
-          [&](unsigned k) { return comp[k] == unsigned(c) && claims(k, res); }));
-      if (i < 0 || size_t(i) < before)
-        continue; // Too small, or the same ops as a relaxation before it.
-      out[i].parents.push_back(unsigned(ofComponent[c]));
-      if (ofResource[res] >= 0)
-        out[i].parents.push_back(unsigned(ofResource[res]));
-    }
+    add([&](unsigned i) { return comp[i] == c; });
+    for (unsigned res = 0; res < numResources; ++res)
+      add([&](unsigned i) { return comp[i] == c && claims(i, res); });
   }
-  // Smallest first over both kinds (cheapest, and the most likely to be
-  // tight); a parent found feasible before its intersection skips it.
-  std::vector<unsigned> order(out.size());
+  std::vector<unsigned> order(masks.size());
   for (unsigned i = 0; i < order.size(); ++i)
     order[i] = i;
-  llvm::stable_sort(order, [&](unsigned x, unsigned y) {
-    return out[x].size < out[y].size;
-  });
-  std::vector<unsigned> position(out.size());
-  for (unsigned i = 0; i < order.size(); ++i)
-    position[order[i]] = i;
-  std::vector<Relaxation> sorted;
-  for (unsigned i : order) {
-    sorted.push_back(std::move(out[i]));
-    for (unsigned &q : sorted.back().parents)
-      q = position[q];
-  }
-  out = std::move(sorted);
-  return out;
+  llvm::stable_sort(order,
+                    [&](unsigned x, unsigned y) { return sizes[x] < sizes[y]; });
+  std::vector<std::vector<bool>> sorted;
+  for (unsigned i : order)
+    sorted.push_back(std::move(masks[i]));
+  return sorted;
 }
 
-/// Decides the relaxations() within half the per-II limit; a relaxation that
-/// ends early leaves its time to the later, larger ones, and one inside a
-/// relaxation that has a schedule is skipped. Returns an Infeasible verdict
-/// when one of them has no schedule.
+/// Relaxations up to this many kept ops go to CaDiCaL before the portfolio.
+constexpr size_t kSatFirstOps = 16;
+
+/// Decides the relaxationMasks() within half the per-II limit; one that ends
+/// early leaves its time to the later, larger ones. Returns an Infeasible
+/// verdict when one of them has no schedule.
 std::optional<ExactResult>
 relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
              const std::vector<std::vector<unsigned>> &claimed,
              const ExactOptions &opts) {
-  std::vector<Relaxation> list = relaxations(problem, p, claimed);
-  if (list.empty())
-    return std::nullopt;
-  std::vector<bool> feasible(list.size(), false);
+  std::vector<std::vector<bool>> masks = relaxationMasks(problem, p, claimed);
   const auto start = std::chrono::steady_clock::now();
   const double budgetMs = opts.timeoutMs ? opts.timeoutMs / 2.0 : 0.0;
-  for (size_t i = 0; i < list.size(); ++i) {
-    // Parents are larger, so this only fires on a tie in size order.
-    if (llvm::any_of(list[i].parents, [&](unsigned q) { return feasible[q]; })) {
-      feasible[i] = true;
-      continue;
-    }
+  auto proof = [&](ExactResult r, size_t kept) {
+    r.reason += " (on a relaxation: the projection onto " +
+                std::to_string(kept) + " of " +
+                std::to_string(problem.getNumOps()) + " ops)";
+    return r;
+  };
+  for (size_t i = 0; i < masks.size(); ++i) {
     ExactOptions sub = opts;
     if (opts.timeoutMs) {
       const double spent = std::chrono::duration<double, std::milli>(
                                std::chrono::steady_clock::now() - start)
                                .count();
-      const double share = (budgetMs - spent) / double(list.size() - i);
+      const double share = (budgetMs - spent) / double(masks.size() - i);
       if (share < 1.0)
         break;
       sub.timeoutMs = unsigned(share);
     }
-    ProjectionResult projected = projectOntoClaims(problem, ii, list[i].keep);
+    ProjectionResult projected = projectOntoClaims(problem, ii, masks[i]);
     if (projected.infeasible)
       return infeasible(*projected.infeasible);
     if (!projected.projection)
       continue;
+    const Problem &relaxed = projected.projection->reduced;
+    const size_t kept = projected.projection->kept.size();
     // CaDiCaL settles a small relaxation in well under a millisecond where
     // Z3 spends 5-20 ms setting up; most relaxations are small and have a
     // schedule, and a loop of many bodies has dozens of them per II.
-    if (sub.solver == Solver::Portfolio &&
-        projected.projection->kept.size() <= kSatFirstOps) {
+    if (sub.solver == Solver::Portfolio && kept <= kSatFirstOps) {
       sub.solver = Solver::Sat;
-      ExactResult quick = decide(projected.projection->reduced, ii, sub);
+      ExactResult quick = decide(relaxed, ii, sub);
       sub.solver = Solver::Portfolio;
-      if (quick.verdict != Verdict::Unknown) {
-        feasible[i] = quick.verdict == Verdict::Feasible;
-        if (quick.verdict == Verdict::Infeasible) {
-          quick.reason += " (on a relaxation: the projection onto " +
-                          std::to_string(projected.projection->kept.size()) +
-                          " of " + std::to_string(problem.getNumOps()) +
-                          " ops)";
-          return quick;
-        }
+      if (quick.verdict == Verdict::Infeasible)
+        return proof(std::move(quick), kept);
+      if (quick.verdict == Verdict::Feasible)
         continue;
-      }
     }
-    ExactResult r = decide(projected.projection->reduced, ii, sub);
-    feasible[i] = r.verdict == Verdict::Feasible;
-    if (r.verdict == Verdict::Infeasible) {
-      r.reason += " (on a relaxation: the projection onto " +
-                  std::to_string(projected.projection->kept.size()) + " of " +
-                  std::to_string(problem.getNumOps()) + " ops)";
-      return r;
-    }
+    ExactResult r = decide(relaxed, ii, sub);
+    if (r.verdict == Verdict::Infeasible)
+      return proof(std::move(r), kept);
   }
   return std::nullopt;
 }
