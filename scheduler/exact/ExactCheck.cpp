@@ -408,7 +408,26 @@ ExactResult decide(const Problem &problem, unsigned ii,
 /// keeps more than half of the projection is left out: it is about as hard
 /// as the whole, which is decided next with the whole limit, and when it
 /// has a schedule (the usual case) its time is lost.
-std::vector<std::vector<bool>>
+struct Relaxation {
+  std::vector<bool> keep;
+  size_t size = 0;
+};
+
+/// Whether every op of `problem` lies on a cycle with every other (one
+/// strongly connected component): where CaDiCaL's start-window model
+/// applies.
+bool oneRecurrence(const Problem &problem) {
+  const unsigned n = problem.getNumOps();
+  tilepipe::support::Adjacency succ(n, [&](auto add) {
+    for (const Dependence &d : problem.getDependences())
+      add(d.src, d.dst);
+  });
+  std::vector<unsigned> comp;
+  return tilepipe::support::stronglyConnectedComponents(
+             n, [&](unsigned v) { return succ[v]; }, comp) == 1;
+}
+
+std::vector<Relaxation>
 relaxationMasks(const Problem &problem, const Projection &p,
                 const std::vector<std::vector<unsigned>> &claimed) {
   const unsigned n = p.reduced.getNumOps();
@@ -421,8 +440,7 @@ relaxationMasks(const Problem &problem, const Projection &p,
       n, [&](unsigned v) { return succ[v]; }, comp);
   const rrt::ResourceLayout &layout = problem.getLayout();
   const unsigned numResources = layout.numBits() + layout.numPools();
-  std::vector<std::vector<bool>> masks;
-  std::vector<size_t> sizes;
+  std::vector<Relaxation> masks;
   auto add = [&](auto inside) {
     std::vector<bool> keep(problem.getNumOps(), false);
     size_t size = 0;
@@ -431,10 +449,12 @@ relaxationMasks(const Problem &problem, const Projection &p,
         keep[p.kept[i]] = true;
         ++size;
       }
-    if (size >= 2 && 2 * size <= n && !llvm::is_contained(masks, keep)) {
-      masks.push_back(std::move(keep));
-      sizes.push_back(size);
-    }
+    if (size < 2 || 2 * size > n)
+      return;
+    for (const Relaxation &r : masks)
+      if (r.keep == keep)
+        return;
+    masks.push_back({std::move(keep), size});
   };
   auto claims = [&](unsigned reduced, unsigned res) {
     return llvm::is_contained(claimed[p.kept[reduced]], res);
@@ -446,69 +466,120 @@ relaxationMasks(const Problem &problem, const Projection &p,
     for (unsigned res = 0; res < numResources; ++res)
       add([&](unsigned i) { return comp[i] == c && claims(i, res); });
   }
-  std::vector<unsigned> order(masks.size());
-  for (unsigned i = 0; i < order.size(); ++i)
-    order[i] = i;
-  llvm::stable_sort(order,
-                    [&](unsigned x, unsigned y) { return sizes[x] < sizes[y]; });
-  std::vector<std::vector<bool>> sorted;
-  for (unsigned i : order)
-    sorted.push_back(std::move(masks[i]));
-  return sorted;
+  llvm::stable_sort(masks, [](const Relaxation &x, const Relaxation &y) {
+    return x.size < y.size;
+  });
+  return masks;
 }
 
-/// Relaxations up to this many kept ops go to CaDiCaL before the portfolio.
-constexpr size_t kSatFirstOps = 16;
+/// Relaxations up to this many kept ops go to CaDiCaL before Z3; outside one
+/// recurrence CaDiCaL gets at most kSatProbeMs of them.
+constexpr size_t kSatFirstOps = 64;
+constexpr unsigned kSatProbeMs = 50;
 
-/// Decides the relaxationMasks() within half the per-II limit; one that ends
-/// early leaves its time to the later, larger ones. Returns an Infeasible
-/// verdict when one of them has no schedule.
+/// One relaxation decided within `timeoutMs` (0: none). CaDiCaL first, then
+/// Z3 alone (not the portfolio, which would run CaDiCaL again), for one of
+/// up to 64 ops. Most relaxations have a schedule, and a loop of many bodies
+/// has dozens of them per II: CaDiCaL finds it in a few ms where Z3 spends
+/// 5-20 ms setting up even a 2-op model and 20-100 ms on one of 20-30 ops.
+/// Inside one recurrence CaDiCaL's start-window model is also the one that
+/// proves, so it gets the whole time there (a 1,499-op joined loop at its
+/// recurrence bound: the 29 ops of one recurrence, 265 ms). Elsewhere it
+/// gets at most kSatProbeMs: across recurrences Z3 is the one that proves
+/// (md_grid/graph7's writes).
+ExactResult decideRelaxation(const Problem &relaxed, unsigned ii,
+                             unsigned timeoutMs, const ExactOptions &opts) {
+  ExactOptions sub = opts;
+  sub.timeoutMs = timeoutMs;
+  if (opts.solver == Solver::Portfolio &&
+      relaxed.getNumOps() <= kSatFirstOps) {
+    sub.solver = Solver::Sat;
+    if (!oneRecurrence(relaxed) && timeoutMs)
+      sub.timeoutMs = std::min(timeoutMs, kSatProbeMs);
+    ExactResult quick = decide(relaxed, ii, sub);
+    if (quick.verdict != Verdict::Unknown)
+      return quick;
+    sub.solver = Solver::Z3;
+    sub.timeoutMs = timeoutMs;
+  }
+  return decide(relaxed, ii, sub);
+}
+
+/// A relaxation's first try, in milliseconds at most: enough for the ones
+/// with a schedule, which are most of them.
+constexpr unsigned kFirstTryMs = 50;
+
+/// Decides the relaxationMasks() in two rounds of at most half the per-II
+/// limit each: every one first for at most kFirstTryMs, then the ones left
+/// open share the second half. Splitting one half evenly in one round
+/// starved the one that proves behind dozens that have a schedule (the
+/// 1,499-op loop above: left open or proven depending on the machine's
+/// speed). Returns an Infeasible verdict when one of them has no schedule.
 std::optional<ExactResult>
 relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
              const std::vector<std::vector<unsigned>> &claimed,
              const ExactOptions &opts) {
-  std::vector<std::vector<bool>> masks = relaxationMasks(problem, p, claimed);
-  const auto start = std::chrono::steady_clock::now();
+  std::vector<Relaxation> masks = relaxationMasks(problem, p, claimed);
+  auto start = std::chrono::steady_clock::now();
   const double budgetMs = opts.timeoutMs ? opts.timeoutMs / 2.0 : 0.0;
+  // The time for the next of `left` relaxations, capped at `cap` (0: none);
+  // nullopt when the budget is spent.
+  auto share = [&](size_t left, unsigned cap) -> std::optional<unsigned> {
+    if (!opts.timeoutMs)
+      return cap;
+    const double spent = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+    const double even = (budgetMs - spent) / double(left);
+    if (even < 1.0)
+      return std::nullopt;
+    return cap ? std::min(cap, unsigned(even)) : unsigned(even);
+  };
   auto proof = [&](ExactResult r, size_t kept) {
     r.reason += " (on a relaxation: the projection onto " +
                 std::to_string(kept) + " of " +
                 std::to_string(problem.getNumOps()) + " ops)";
     return r;
   };
+  std::vector<Problem> open;
   for (size_t i = 0; i < masks.size(); ++i) {
-    ExactOptions sub = opts;
-    if (opts.timeoutMs) {
-      const double spent = std::chrono::duration<double, std::milli>(
-                               std::chrono::steady_clock::now() - start)
-                               .count();
-      const double share = (budgetMs - spent) / double(masks.size() - i);
-      if (share < 1.0)
-        break;
-      sub.timeoutMs = unsigned(share);
-    }
-    ProjectionResult projected = projectOntoClaims(problem, ii, masks[i]);
+    std::optional<unsigned> ms =
+        share(masks.size() - i, opts.timeoutMs ? kFirstTryMs : 0);
+    if (!ms)
+      return std::nullopt;
+    ProjectionResult projected =
+        projectOntoClaims(problem, ii, masks[i].keep);
     if (projected.infeasible)
       return infeasible(*projected.infeasible);
     if (!projected.projection)
       continue;
-    const Problem &relaxed = projected.projection->reduced;
-    const size_t kept = projected.projection->kept.size();
-    // CaDiCaL settles a small relaxation in well under a millisecond where
-    // Z3 spends 5-20 ms setting up; most relaxations are small and have a
-    // schedule, and a loop of many bodies has dozens of them per II.
-    if (sub.solver == Solver::Portfolio && kept <= kSatFirstOps) {
-      sub.solver = Solver::Sat;
-      ExactResult quick = decide(relaxed, ii, sub);
-      sub.solver = Solver::Portfolio;
-      if (quick.verdict == Verdict::Infeasible)
-        return proof(std::move(quick), kept);
-      if (quick.verdict == Verdict::Feasible)
-        continue;
+    Problem &relaxed = projected.projection->reduced;
+    // The first round is CaDiCaL's alone, on the small ones: most have a
+    // schedule, which it finds in a few ms where Z3 spends 5-20 ms setting
+    // up even a 2-op model. The rest wait for the second round.
+    if (opts.timeoutMs && (opts.solver != Solver::Portfolio ||
+                           relaxed.getNumOps() > kSatFirstOps)) {
+      open.push_back(std::move(relaxed));
+      continue;
     }
-    ExactResult r = decide(relaxed, ii, sub);
+    ExactOptions probe = opts;
+    if (opts.solver == Solver::Portfolio)
+      probe.solver = Solver::Sat;
+    probe.timeoutMs = *ms;
+    ExactResult r = decide(relaxed, ii, probe);
     if (r.verdict == Verdict::Infeasible)
-      return proof(std::move(r), kept);
+      return proof(std::move(r), relaxed.getNumOps());
+    if (r.verdict == Verdict::Unknown && opts.timeoutMs)
+      open.push_back(std::move(relaxed));
+  }
+  start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < open.size(); ++i) {
+    std::optional<unsigned> ms = share(open.size() - i, 0);
+    if (!ms)
+      break;
+    ExactResult r = decideRelaxation(open[i], ii, *ms, opts);
+    if (r.verdict == Verdict::Infeasible)
+      return proof(std::move(r), open[i].getNumOps());
   }
   return std::nullopt;
 }
