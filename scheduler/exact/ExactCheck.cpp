@@ -510,8 +510,9 @@ ExactResult decideRelaxation(const Problem &relaxed, unsigned ii,
 constexpr unsigned kFirstTryMs = 50;
 
 /// Decides the relaxationMasks() in two rounds of at most half the per-II
-/// limit each: every one first for at most kFirstTryMs, then the ones left
-/// open share the second half. Splitting one half evenly in one round
+/// limit each: the small ones first for at most kFirstTryMs by CaDiCaL
+/// alone, then the ones left open and the larger ones share the second
+/// half. Splitting one half evenly in one round
 /// starved the one that proves behind dozens that have a schedule (the
 /// 1,499-op loop above: left open or proven depending on the machine's
 /// speed). Returns an Infeasible verdict when one of them has no schedule.
@@ -543,10 +544,9 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
   };
   std::vector<Problem> open;
   for (size_t i = 0; i < masks.size(); ++i) {
-    std::optional<unsigned> ms =
-        share(masks.size() - i, opts.timeoutMs ? kFirstTryMs : 0);
+    std::optional<unsigned> ms = share(masks.size() - i, kFirstTryMs);
     if (!ms)
-      return std::nullopt;
+      break; // The second round still takes the ones left open.
     ProjectionResult projected =
         projectOntoClaims(problem, ii, masks[i].keep);
     if (projected.infeasible)
@@ -554,22 +554,28 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
     if (!projected.projection)
       continue;
     Problem &relaxed = projected.projection->reduced;
+    if (!opts.timeoutMs) {
+      // No limit: one round.
+      ExactResult r = decideRelaxation(relaxed, ii, 0, opts);
+      if (r.verdict == Verdict::Infeasible)
+        return proof(std::move(r), relaxed.getNumOps());
+      continue;
+    }
     // The first round is CaDiCaL's alone, on the small ones: most have a
     // schedule, which it finds in a few ms where Z3 spends 5-20 ms setting
     // up even a 2-op model. The rest wait for the second round.
-    if (opts.timeoutMs && (opts.solver != Solver::Portfolio ||
-                           relaxed.getNumOps() > kSatFirstOps)) {
+    if (opts.solver != Solver::Portfolio ||
+        relaxed.getNumOps() > kSatFirstOps) {
       open.push_back(std::move(relaxed));
       continue;
     }
     ExactOptions probe = opts;
-    if (opts.solver == Solver::Portfolio)
-      probe.solver = Solver::Sat;
+    probe.solver = Solver::Sat;
     probe.timeoutMs = *ms;
     ExactResult r = decide(relaxed, ii, probe);
     if (r.verdict == Verdict::Infeasible)
       return proof(std::move(r), relaxed.getNumOps());
-    if (r.verdict == Verdict::Unknown && opts.timeoutMs)
+    if (r.verdict == Verdict::Unknown)
       open.push_back(std::move(relaxed));
   }
   start = std::chrono::steady_clock::now();
