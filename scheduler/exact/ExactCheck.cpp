@@ -578,9 +578,27 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
     if (r.verdict == Verdict::Unknown)
       open.push_back(std::move(relaxed));
   }
+  // The recurrences first, sharing the round among themselves: that is
+  // where CaDiCaL's start windows prove (the 1,499-op loop's 29-op
+  // recurrence needs about 265 ms). Split over every open relaxation, its
+  // share depended on how many the first round happened to leave open, and
+  // so did the verdict. The others take what is left.
+  std::vector<bool> recurrence;
+  for (const Problem &relaxed : open)
+    recurrence.push_back(oneRecurrence(relaxed));
+  std::vector<unsigned> order;
+  for (unsigned i = 0; i < open.size(); ++i)
+    if (recurrence[i])
+      order.push_back(i);
+  const size_t recurrences = order.size();
+  for (unsigned i = 0; i < open.size(); ++i)
+    if (!recurrence[i])
+      order.push_back(i);
   start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < open.size(); ++i) {
-    std::optional<unsigned> ms = share(open.size() - i, 0);
+  for (size_t k = 0; k < order.size(); ++k) {
+    const size_t i = order[k];
+    std::optional<unsigned> ms =
+        share(k < recurrences ? recurrences - k : order.size() - k, 0);
     if (!ms)
       break;
     ExactResult r = decideRelaxation(open[i], ii, *ms, opts);
