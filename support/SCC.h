@@ -1,4 +1,4 @@
-//===- SCC.h - strongly connected components of a dependence graph -*- C++ -*-===//
+//===- SCC.h - strongly connected components --------------------*- C++ -*-===//
 //
 // Iterative Tarjan (no recursion: a million-op loop would overflow the
 // stack). Used by the recurrence bound, which only needs cycles inside one

@@ -491,8 +491,7 @@ ExactResult decideRelaxation(const Problem &relaxed, unsigned ii,
                              unsigned timeoutMs, const ExactOptions &opts) {
   ExactOptions sub = opts;
   sub.timeoutMs = timeoutMs;
-  if (opts.solver == Solver::Portfolio &&
-      relaxed.getNumOps() <= kSatFirstOps) {
+  if (opts.solver == Solver::Portfolio && relaxed.getNumOps() <= kSatFirstOps) {
     sub.solver = Solver::Sat;
     if (!oneRecurrence(relaxed) && timeoutMs)
       sub.timeoutMs = std::min(timeoutMs, kSatProbeMs);
@@ -547,8 +546,7 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
     std::optional<unsigned> ms = share(masks.size() - i, kFirstTryMs);
     if (!ms)
       break; // The second round still takes the ones left open.
-    ProjectionResult projected =
-        projectOntoClaims(problem, ii, masks[i].keep);
+    ProjectionResult projected = projectOntoClaims(problem, ii, masks[i].keep);
     if (projected.infeasible)
       return infeasible(*projected.infeasible);
     if (!projected.projection)
