@@ -126,7 +126,8 @@ def print_gap(rows, optimum):
     """The default II against the proven optimum: issue 23's 10% target."""
     known = [(r, optimum[r["instance"]][0]) for r in rows
              if r["ii"] is not None and optimum.get(r["instance"], (None, 0))[0] is not None]
-    unknown = [r for r in rows if r["ii"] is not None and r not in [k[0] for k in known]]
+    known_names = {r["instance"] for r, _ in known}
+    unknown = [r for r in rows if r["ii"] is not None and r["instance"] not in known_names]
     within = [r for r, opt in known if r["ii"] <= 1.1 * opt]
     at = [r for r, opt in known if r["ii"] == opt]
     worst = max(known, key=lambda k: k[0]["ii"] / k[1], default=None)

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <exception>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -392,6 +393,31 @@ ExactResult decide(const Problem &problem, unsigned ii,
   return unknown("unknown solver");
 }
 
+/// A relaxation: the original ops it keeps, and its size.
+struct Relaxation {
+  std::vector<bool> keep;
+  size_t size = 0;
+};
+
+/// The strongly connected components of `problem`'s dependence graph: a
+/// component id per op, and their number.
+unsigned recurrences(const Problem &problem, std::vector<unsigned> &comp) {
+  const unsigned n = problem.getNumOps();
+  tilepipe::support::Adjacency succ(n, [&](auto add) {
+    for (const Dependence &d : problem.getDependences())
+      add(d.src, d.dst);
+  });
+  return tilepipe::support::stronglyConnectedComponents(
+      n, [&](unsigned v) { return succ[v]; }, comp);
+}
+
+/// Whether every op of `problem` lies on a cycle with every other: where
+/// CaDiCaL's start-window model applies.
+bool oneRecurrence(const Problem &problem) {
+  std::vector<unsigned> comp;
+  return recurrences(problem, comp) == 1;
+}
+
 /// The relaxations tried before the whole projection, as masks over the
 /// original ops: the claimants of one resource; the kept ops of one
 /// recurrence (a strongly connected component of the projection `p`); and
@@ -407,68 +433,56 @@ ExactResult decide(const Problem &problem, unsigned ii,
 /// Smallest first: the cheapest, and the most likely to be tight. One that
 /// keeps more than half of the projection is left out: it is about as hard
 /// as the whole, which is decided next with the whole limit, and when it
-/// has a schedule (the usual case) its time is lost.
-struct Relaxation {
-  std::vector<bool> keep;
-  size_t size = 0;
-};
-
-/// Whether every op of `problem` lies on a cycle with every other (one
-/// strongly connected component): where CaDiCaL's start-window model
-/// applies.
-bool oneRecurrence(const Problem &problem) {
-  const unsigned n = problem.getNumOps();
-  tilepipe::support::Adjacency succ(n, [&](auto add) {
-    for (const Dependence &d : problem.getDependences())
-      add(d.src, d.dst);
-  });
-  std::vector<unsigned> comp;
-  return tilepipe::support::stronglyConnectedComponents(
-             n, [&](unsigned v) { return succ[v]; }, comp) == 1;
-}
-
+/// has a schedule (the usual case) its time is lost. Candidates are built
+/// from member lists, so the cost follows the kept ops, not components x
+/// resources x ops.
 std::vector<Relaxation>
 relaxationMasks(const Problem &problem, const Projection &p,
                 const std::vector<std::vector<unsigned>> &claimed) {
   const unsigned n = p.reduced.getNumOps();
-  tilepipe::support::Adjacency succ(n, [&](auto add) {
-    for (const Dependence &d : p.reduced.getDependences())
-      add(d.src, d.dst);
-  });
   std::vector<unsigned> comp;
-  const unsigned numComps = tilepipe::support::stronglyConnectedComponents(
-      n, [&](unsigned v) { return succ[v]; }, comp);
+  const unsigned numComps = recurrences(p.reduced, comp);
   const rrt::ResourceLayout &layout = problem.getLayout();
   const unsigned numResources = layout.numBits() + layout.numPools();
-  std::vector<Relaxation> masks;
-  auto add = [&](auto inside) {
-    std::vector<bool> keep(problem.getNumOps(), false);
-    size_t size = 0;
-    for (unsigned i = 0; i < n; ++i)
-      if (inside(i)) {
-        keep[p.kept[i]] = true;
-        ++size;
-      }
-    if (size < 2 || 2 * size > n)
-      return;
-    for (const Relaxation &r : masks)
-      if (r.keep == keep)
-        return;
-    masks.push_back({std::move(keep), size});
-  };
-  auto claims = [&](unsigned reduced, unsigned res) {
-    return llvm::is_contained(claimed[p.kept[reduced]], res);
-  };
-  for (unsigned res = 0; res < numResources; ++res)
-    add([&](unsigned i) { return claims(i, res); });
-  for (unsigned c = 0; c < numComps; ++c) {
-    add([&](unsigned i) { return comp[i] == c; });
-    for (unsigned res = 0; res < numResources; ++res)
-      add([&](unsigned i) { return comp[i] == c && claims(i, res); });
+  // Members (reduced ids, ascending) per resource and per component.
+  std::vector<std::vector<unsigned>> ofResource(numResources),
+      ofComponent(numComps);
+  for (unsigned i = 0; i < n; ++i) {
+    ofComponent[comp[i]].push_back(i);
+    for (unsigned res : claimed[p.kept[i]])
+      ofResource[res].push_back(i);
   }
-  llvm::stable_sort(masks, [](const Relaxation &x, const Relaxation &y) {
-    return x.size < y.size;
+  std::vector<std::vector<unsigned>> chosen;
+  std::set<std::vector<unsigned>> seen;
+  auto add = [&](std::vector<unsigned> members) {
+    if (members.size() >= 2 && 2 * members.size() <= n &&
+        seen.insert(members).second)
+      chosen.push_back(std::move(members));
+  };
+  for (const std::vector<unsigned> &members : ofResource)
+    add(members);
+  for (const std::vector<unsigned> &members : ofComponent) {
+    if (members.size() < 2)
+      continue;
+    add(members);
+    std::map<unsigned, std::vector<unsigned>> byResource;
+    for (unsigned i : members)
+      for (unsigned res : claimed[p.kept[i]])
+        byResource[res].push_back(i);
+    for (auto &[res, inside] : byResource)
+      add(std::move(inside));
+  }
+  llvm::stable_sort(chosen, [](const std::vector<unsigned> &x,
+                               const std::vector<unsigned> &y) {
+    return x.size() < y.size();
   });
+  std::vector<Relaxation> masks;
+  for (const std::vector<unsigned> &members : chosen) {
+    Relaxation r{std::vector<bool>(problem.getNumOps(), false), members.size()};
+    for (unsigned i : members)
+      r.keep[p.kept[i]] = true;
+    masks.push_back(std::move(r));
+  }
   return masks;
 }
 
@@ -487,13 +501,14 @@ constexpr unsigned kSatProbeMs = 50;
 /// recurrence bound: the 29 ops of one recurrence, 265 ms). Elsewhere it
 /// gets at most kSatProbeMs: across recurrences Z3 is the one that proves
 /// (md_grid/graph7's writes).
-ExactResult decideRelaxation(const Problem &relaxed, unsigned ii,
-                             unsigned timeoutMs, const ExactOptions &opts) {
+ExactResult decideRelaxation(const Problem &relaxed, bool recurrence,
+                             unsigned ii, unsigned timeoutMs,
+                             const ExactOptions &opts) {
   ExactOptions sub = opts;
   sub.timeoutMs = timeoutMs;
   if (opts.solver == Solver::Portfolio && relaxed.getNumOps() <= kSatFirstOps) {
     sub.solver = Solver::Sat;
-    if (!oneRecurrence(relaxed) && timeoutMs)
+    if (!recurrence && timeoutMs)
       sub.timeoutMs = std::min(timeoutMs, kSatProbeMs);
     ExactResult quick = decide(relaxed, ii, sub);
     if (quick.verdict != Verdict::Unknown)
@@ -554,7 +569,8 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
     Problem &relaxed = projected.projection->reduced;
     if (!opts.timeoutMs) {
       // No limit: one round.
-      ExactResult r = decideRelaxation(relaxed, ii, 0, opts);
+      ExactResult r =
+          decideRelaxation(relaxed, oneRecurrence(relaxed), ii, 0, opts);
       if (r.verdict == Verdict::Infeasible)
         return proof(std::move(r), relaxed.getNumOps());
       continue;
@@ -599,7 +615,7 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
         share(k < recurrences ? recurrences - k : order.size() - k, 0);
     if (!ms)
       break;
-    ExactResult r = decideRelaxation(open[i], ii, *ms, opts);
+    ExactResult r = decideRelaxation(open[i], recurrence[i], ii, *ms, opts);
     if (r.verdict == Verdict::Infeasible)
       return proof(std::move(r), open[i].getNumOps());
   }
