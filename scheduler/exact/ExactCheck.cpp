@@ -10,6 +10,7 @@
 
 #include "scheduler/exact/ExactCheck.h"
 #include "scheduler/exact/Model.h"
+#include "scheduler/exact/Probe.h"
 #include "scheduler/exact/Projection.h"
 #include "scheduler/exact/SatCheck.h"
 
@@ -379,14 +380,30 @@ ExactResult decide(const Problem &problem, unsigned ii,
   case Solver::Sat:
     return solveSat(problem, prepared.input, opts);
   case Solver::Portfolio: {
-    // Z3 first (it decides the HLS instances, docs/exact-check.md); SAT
-    // tries what Z3 leaves open, within the same limit again.
+    // Where the start windows apply (no placement constraint pins an op's
+    // stage: SatWindows.cpp), CaDiCaL first, for a quarter of the limit:
+    // with the recurrences apart (Projection.cpp) its windows decide most
+    // loops in milliseconds, and where they do Z3 often needs the whole
+    // limit (a 287-op projection at its recurrence bound: 0.34 s against
+    // 2.4 s). Then Z3 with the whole limit (it finds the schedules CaDiCaL
+    // misses across many recurrences, and decides the tile loops whose
+    // max_depth leaves CaDiCaL the stage model), then CaDiCaL with the
+    // whole limit. Without a limit: Z3, then CaDiCaL.
+    std::string why;
+    if (opts.timeoutMs && prepared.input.pinned) {
+      ExactOptions probe = opts;
+      probe.timeoutMs = std::max(1u, opts.timeoutMs / 4);
+      ExactResult r = solveSat(problem, prepared.input, probe);
+      if (r.verdict != Verdict::Unknown)
+        return r;
+      why = r.reason + "; ";
+    }
     ExactResult z = solveZ3(problem, prepared.input, opts);
     if (z.verdict != Verdict::Unknown)
       return z;
     ExactResult r = solveSat(problem, prepared.input, opts);
     if (r.verdict == Verdict::Unknown)
-      r.reason = z.reason + "; " + r.reason;
+      r.reason = why + z.reason + "; " + r.reason;
     return r;
   }
   }
@@ -486,27 +503,25 @@ relaxationMasks(const Problem &problem, const Projection &p,
   return masks;
 }
 
-/// Relaxations up to this many kept ops go to CaDiCaL before Z3; outside one
-/// recurrence CaDiCaL gets at most kSatProbeMs of them.
-constexpr size_t kSatFirstOps = 64;
+/// Outside one recurrence CaDiCaL gets at most this much of a relaxation's
+/// share before Z3.
 constexpr unsigned kSatProbeMs = 50;
 
-/// One relaxation decided within `timeoutMs` (0: none). CaDiCaL first, then
-/// Z3 alone (not the portfolio, which would run CaDiCaL again), for one of
-/// up to 64 ops. Most relaxations have a schedule, and a loop of many bodies
-/// has dozens of them per II: CaDiCaL finds it in a few ms where Z3 spends
-/// 5-20 ms setting up even a 2-op model and 20-100 ms on one of 20-30 ops.
-/// Inside one recurrence CaDiCaL's start-window model is also the one that
-/// proves, so it gets the whole time there (a 1,499-op joined loop at its
-/// recurrence bound: the 29 ops of one recurrence, 265 ms). Elsewhere it
-/// gets at most kSatProbeMs: across recurrences Z3 is the one that proves
-/// (md_grid/graph7's writes).
+/// One relaxation decided within `timeoutMs` (0: none): CaDiCaL first, then
+/// Z3 alone (not the portfolio, which would run CaDiCaL again). Most
+/// relaxations have a schedule, and a loop of many bodies has dozens of
+/// them per II: CaDiCaL finds it in a few ms where Z3 spends 5-20 ms setting
+/// up even a 2-op model, 20-100 ms on one of 20-30 ops and 330-480 ms on one
+/// of 77-97. Inside one recurrence CaDiCaL's start-window model is also the
+/// one that proves, so it gets the whole time there (a 1,499-op joined loop
+/// at its recurrence bound: the 29 ops of one recurrence, 265 ms), and Z3
+/// the same again after it. Elsewhere CaDiCaL gets at most kSatProbeMs.
 ExactResult decideRelaxation(const Problem &relaxed, bool recurrence,
                              unsigned ii, unsigned timeoutMs,
                              const ExactOptions &opts) {
   ExactOptions sub = opts;
   sub.timeoutMs = timeoutMs;
-  if (opts.solver == Solver::Portfolio && relaxed.getNumOps() <= kSatFirstOps) {
+  if (opts.solver == Solver::Portfolio) {
     sub.solver = Solver::Sat;
     if (!recurrence && timeoutMs)
       sub.timeoutMs = std::min(timeoutMs, kSatProbeMs);
@@ -524,9 +539,9 @@ ExactResult decideRelaxation(const Problem &relaxed, bool recurrence,
 constexpr unsigned kFirstTryMs = 50;
 
 /// Decides the relaxationMasks() in two rounds of at most half the per-II
-/// limit each: the small ones first for at most kFirstTryMs by CaDiCaL
-/// alone, then the ones left open and the larger ones share the second
-/// half. Splitting one half evenly in one round
+/// limit each: each first for at most kFirstTryMs by CaDiCaL alone, then
+/// the ones left open share the second half. Splitting one half evenly in
+/// one round
 /// starved the one that proves behind dozens that have a schedule (the
 /// 1,499-op loop above: left open or proven depending on the machine's
 /// speed). Returns an Infeasible verdict when one of them has no schedule.
@@ -575,11 +590,10 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
         return proof(std::move(r), relaxed.getNumOps());
       continue;
     }
-    // The first round is CaDiCaL's alone, on the small ones: most have a
-    // schedule, which it finds in a few ms where Z3 spends 5-20 ms setting
-    // up even a 2-op model. The rest wait for the second round.
-    if (opts.solver != Solver::Portfolio ||
-        relaxed.getNumOps() > kSatFirstOps) {
+    // The first round is CaDiCaL's alone: most have a schedule, which it
+    // finds in a few ms where Z3 spends 5-20 ms setting up even a 2-op
+    // model.
+    if (opts.solver != Solver::Portfolio) {
       open.push_back(std::move(relaxed));
       continue;
     }
@@ -622,6 +636,11 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
   return std::nullopt;
 }
 
+/// The generator's share of the per-II limit on the projection: it seats
+/// or gives up within a few ms on the HLS loops, so this only caps a
+/// pathological one.
+constexpr unsigned kProbeShare = 10;
+
 /// Ops past which the projection itself is not computed (it costs a longest
 /// path search per kept op).
 constexpr unsigned kMaxProjectedOps = 20000;
@@ -649,10 +668,21 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
       return infeasible(*projected.infeasible);
     if (!projected.projection)
       return decide(problem, ii, opts);
-    // Relaxations first: each drops constraints of the whole, so a proof
+    const Projection &p = *projected.projection;
+    // The portfolio first asks the cost-based generator (Probe.h): most
+    // IIs that have a schedule it seats in milliseconds, where the
+    // relaxations below would spend half the limit finding that each of
+    // them has one, and a solver the rest. At any size: maxOps bounds what
+    // the solvers take on, and the generator's time is capped here.
+    if (opts.solver == Solver::Portfolio) {
+      if (std::optional<Schedule> seated = seatWithGenerator(
+              p.reduced, ii, opts.timeoutMs ? opts.timeoutMs / kProbeShare : 0))
+        if (std::optional<Schedule> whole = extendWitness(problem, p, *seated))
+          return acceptWitness(problem, std::move(*whole));
+    }
+    // Then the relaxations: each drops constraints of the whole, so a proof
     // that one has no schedule is a proof for the whole problem, and they
     // are far smaller.
-    const Projection &p = *projected.projection;
     if (std::optional<ExactResult> proof =
             relaxedProof(problem, ii, p, *claimed, opts))
       return *proof;

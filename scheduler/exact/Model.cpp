@@ -43,6 +43,44 @@ ExactResult exact::acceptWitness(const Problem &problem, Schedule witness) {
   return result;
 }
 
+std::optional<Schedule> exact::settleOnRows(const Problem &problem, unsigned ii,
+                                            const std::vector<int64_t> &row) {
+  const unsigned n = problem.getNumOps();
+  if (ii == 0 || row.size() != n)
+    return std::nullopt;
+  const int64_t wide = ii;
+  Schedule out;
+  out.ii = ii;
+  out.start.assign(n, 0);
+  for (unsigned i = 0; i < n; ++i)
+    if (row[i] >= 0)
+      out.start[i] = row[i];
+  llvm::ArrayRef<Dependence> deps = problem.getDependences();
+  // The budget only guards against a bug in the caller's rows.
+  const uint64_t budget = 16 * (uint64_t(n) + 2);
+  for (uint64_t pass = 0; pass < budget; ++pass) {
+    bool changed = false;
+    for (const Dependence &d : deps) {
+      __int128 need =
+          __int128(out.start[d.src]) + d.latency - __int128(d.distance) * wide;
+      if (need <= out.start[d.dst])
+        continue;
+      if (need > (__int128(1) << 62))
+        return std::nullopt;
+      int64_t value = int64_t(need);
+      if (row[d.dst] >= 0) {
+        int64_t over = value - row[d.dst];
+        value = row[d.dst] + ((over + wide - 1) / wide) * wide;
+      }
+      out.start[d.dst] = value;
+      changed = true;
+    }
+    if (!changed)
+      return out;
+  }
+  return std::nullopt;
+}
+
 /// Inputs that would make fold() or verify() read out of bounds: the model
 /// is only defined for a well-formed problem.
 std::optional<std::string> exact::malformed(const Problem &problem) {

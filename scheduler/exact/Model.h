@@ -98,6 +98,14 @@ bool hasPlacementConstraints(const Problem &problem);
 std::optional<std::vector<std::vector<unsigned>>>
 claimedResources(const Problem &problem, unsigned ii);
 
+/// The least schedule at `ii` whose ops with row[i] >= 0 start in row
+/// row[i] (mod II): every dependence holds and every start is >= 0. It lies
+/// below every schedule with these rows, so when one exists the passes
+/// settle; nullopt when they do not within their budget (no such schedule,
+/// or a start past 2^62).
+std::optional<Schedule> settleOnRows(const Problem &problem, unsigned ii,
+                                     const std::vector<int64_t> &row);
+
 ExactResult unknownResult(std::string reason);
 ExactResult infeasibleResult(std::string reason);
 

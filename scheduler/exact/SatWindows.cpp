@@ -15,10 +15,17 @@
 #include "scheduler/exact/SatWindows.h"
 #include "scheduler/exact/Cnf.h"
 
+#include "support/Adjacency.h"
+#include "support/SCC.h"
+
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <map>
+#include <tuple>
 
 using namespace tilepipe;
 using namespace tilepipe::sched;
@@ -28,20 +35,29 @@ namespace {
 
 constexpr int64_t kNone = INT64_MIN;
 
-/// Longest paths from `from` over weights latency - distance * II, forwards
-/// or backwards; empty on a positive cycle.
-std::vector<int64_t> longestFrom(const Problem &problem, int64_t ii,
-                                 unsigned from, bool backwards) {
+/// Longest paths from `from` to the ops of its recurrence, over weights
+/// latency - distance * II, forwards or backwards (a path that leaves a
+/// strongly connected component never returns to it); nullopt on a positive
+/// cycle. Indexed by op; ops of other components stay kNone.
+std::optional<std::vector<int64_t>>
+longestInside(const Problem &problem, int64_t ii,
+              const std::vector<unsigned> &comp, unsigned from,
+              bool backwards) {
   const unsigned n = problem.getNumOps();
+  std::vector<const Dependence *> inside;
+  for (const Dependence &d : problem.getDependences())
+    if (comp[d.src] == comp[from] && comp[d.dst] == comp[from])
+      inside.push_back(&d);
+  const unsigned size = unsigned(llvm::count(comp, comp[from]));
   std::vector<int64_t> dist(n, kNone);
   dist[from] = 0;
-  for (unsigned pass = 0; pass <= n; ++pass) {
+  for (unsigned pass = 0; pass <= size; ++pass) {
     bool changed = false;
-    for (const Dependence &d : problem.getDependences()) {
-      unsigned u = backwards ? d.dst : d.src, v = backwards ? d.src : d.dst;
+    for (const Dependence *d : inside) {
+      unsigned u = backwards ? d->dst : d->src, v = backwards ? d->src : d->dst;
       if (dist[u] == kNone)
         continue;
-      int64_t value = dist[u] + d.latency - int64_t(d.distance) * ii;
+      int64_t value = dist[u] + d->latency - int64_t(d->distance) * ii;
       if (dist[v] == kNone || value > dist[v]) {
         dist[v] = value;
         changed = true;
@@ -50,7 +66,18 @@ std::vector<int64_t> longestFrom(const Problem &problem, int64_t ii,
     if (!changed)
       return dist;
   }
-  return {};
+  return std::nullopt;
+}
+
+/// The strongly connected components of the dependence graph.
+unsigned recurrences(const Problem &problem, std::vector<unsigned> &comp) {
+  const unsigned n = problem.getNumOps();
+  tilepipe::support::Adjacency succ(n, [&](auto add) {
+    for (const Dependence &d : problem.getDependences())
+      add(d.src, d.dst);
+  });
+  return tilepipe::support::stronglyConnectedComponents(
+      n, [&](unsigned v) { return succ[v]; }, comp);
 }
 
 /// Start literals past which the model is not built.
@@ -65,28 +92,57 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
     return std::nullopt;
   const unsigned n = problem.getNumOps();
   const int64_t ii = in.ii;
-  const unsigned p = *in.pinned;
-  std::vector<int64_t> ahead = longestFrom(problem, ii, p, false);
-  std::vector<int64_t> behind = longestFrom(problem, ii, p, true);
-  if (ahead.empty() || behind.empty())
-    return infeasibleResult("the dependences form a positive cycle at II " +
-                            std::to_string(ii) +
-                            " (interchangeable ops in id order included)");
+  for (const Dependence &d : problem.getDependences())
+    if (d.src == d.dst && d.latency - int64_t(d.distance) * ii > 0)
+      return infeasibleResult("'" + problem.getOp(d.src).name +
+                              "' depends on itself with more than II " +
+                              std::to_string(ii) + " cycles");
+  // Recurrences: each may move by whole stages (the rows stay) without
+  // breaking a schedule once the dependences between recurrences are
+  // dropped, and the model keeps its answer when they are (Projection.cpp):
+  // each recurrence's first op starts in [0, II), the pinned op's recurrence
+  // at 0.
+  std::vector<unsigned> comp;
+  const unsigned numComps = recurrences(problem, comp);
+  std::vector<std::vector<unsigned>> members(numComps);
+  for (unsigned i = 0; i < n; ++i)
+    members[comp[i]].push_back(i);
   std::vector<int64_t> lo(n), hi(n);
   uint64_t literals = 0;
-  for (unsigned i = 0; i < n; ++i) {
-    if (ahead[i] == kNone || behind[i] == kNone)
-      return std::nullopt; // Not on a recurrence with the pinned op.
-    lo[i] = ahead[i];
-    hi[i] = -behind[i];
-    if (hi[i] < lo[i])
-      return infeasibleResult("'" + problem.getOp(i).name +
-                              "' has no start between the recurrences "
-                              "through it at II " +
-                              std::to_string(ii));
-    literals += uint64_t(hi[i] - lo[i]) + 1;
-    if (literals > kMaxWindowLiterals)
-      return std::nullopt;
+  for (unsigned c = 0; c < numComps; ++c) {
+    const std::vector<unsigned> &inside = members[c];
+    const bool pinnedHere = comp[*in.pinned] == c;
+    const unsigned anchor = pinnedHere ? *in.pinned : inside.front();
+    const bool holds =
+        llvm::any_of(inside, [&](unsigned i) { return !in.folded[i].empty(); });
+    const int64_t anchorHi = pinnedHere || !holds ? 0 : ii - 1;
+    if (inside.size() == 1) {
+      lo[anchor] = 0;
+      hi[anchor] = anchorHi;
+    } else {
+      std::optional<std::vector<int64_t>> ahead =
+          longestInside(problem, ii, comp, anchor, false);
+      std::optional<std::vector<int64_t>> behind =
+          longestInside(problem, ii, comp, anchor, true);
+      if (!ahead || !behind)
+        return infeasibleResult("the dependences form a positive cycle at II " +
+                                std::to_string(ii) +
+                                " (interchangeable ops in id order included)");
+      for (unsigned i : inside) {
+        lo[i] = (*ahead)[i];
+        hi[i] = anchorHi - (*behind)[i];
+        if (hi[i] < lo[i])
+          return infeasibleResult("'" + problem.getOp(i).name +
+                                  "' has no start between the recurrences "
+                                  "through it at II " +
+                                  std::to_string(ii));
+      }
+    }
+    for (unsigned i : inside) {
+      literals += uint64_t(hi[i] - lo[i]) + 1;
+      if (literals > kMaxWindowLiterals)
+        return std::nullopt;
+    }
   }
 
   Deadline deadline(opts.timeoutMs);
@@ -116,9 +172,38 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
   for (const Dependence &d : problem.getDependences()) {
     if (deadline.terminate())
       return outOfTime();
+    if (comp[d.src] != comp[d.dst])
+      continue;
     const int64_t w = d.latency - int64_t(d.distance) * ii;
     for (int64_t v = lo[d.src]; v <= hi[d.src]; ++v)
       cnf.add({-ge(d.src, v), ge(d.dst, v + w)});
+  }
+  // Ops on no recurrence with the same claims are interchangeable: swapping
+  // two keeps every row's load, and nothing else constrains them. So some
+  // schedule has each such class in id order, strictly when they claim a
+  // slot (two at one start would collide). The pinned op is the least id
+  // that holds something, so it comes first in its class; the normalisation
+  // argument is in docs/exact-check.md.
+  {
+    std::vector<std::vector<std::tuple<unsigned, unsigned, uint64_t>>> sig(n);
+    for (unsigned res = 0; res < in.claims.size(); ++res)
+      for (const Claim &cl : in.claims[res])
+        sig[cl.op].push_back({res, cl.row, cl.amount});
+    std::map<std::vector<std::tuple<unsigned, unsigned, uint64_t>>, unsigned>
+        last;
+    for (unsigned i = 0; i < n; ++i) {
+      if (members[comp[i]].size() != 1 || sig[i].empty())
+        continue;
+      llvm::sort(sig[i]);
+      auto [it, first] = last.try_emplace(sig[i], i);
+      if (first)
+        continue;
+      const unsigned prev = it->second;
+      it->second = i;
+      const int64_t gap = std::get<0>(sig[i].front()) < in.numBits ? 1 : 0;
+      for (int64_t v = lo[prev]; v <= hi[prev]; ++v)
+        cnf.add({-ge(prev, v), ge(i, v + gap)});
+    }
   }
   // "Starts exactly at v", for the ops that hold something.
   std::vector<std::vector<int>> at(n);
@@ -183,23 +268,20 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
                          " (CaDiCaL over start windows, " +
                          std::to_string(cnf.numVars) + " variables, " +
                          std::to_string(cnf.numClauses) + " clauses)");
-  Schedule witness;
-  witness.ii = unsigned(ii);
-  witness.start.resize(n);
-  int64_t least = INT64_MAX;
+  std::vector<int64_t> row(n);
   for (unsigned i = 0; i < n; ++i) {
     int64_t t = lo[i];
     for (int64_t v = lo[i] + 1; v <= hi[i]; ++v) {
       int lit = ge(i, v);
       t += lit == T || (lit != -T && cnf.solver.val(lit) > 0);
     }
-    witness.start[i] = t;
-    least = std::min(least, t);
+    row[i] = ((t % ii) + ii) % ii;
   }
-  // Whole stages up, so the earliest start lies in [0, II).
-  int64_t shift =
-      least >= 0 ? -(least / ii) * ii : ((-least + ii - 1) / ii) * ii;
-  for (int64_t &t : witness.start)
-    t += shift;
-  return acceptWitness(problem, std::move(witness));
+  // The recurrences back into order by whole stages: the least starts with
+  // these rows.
+  std::optional<Schedule> witness = settleOnRows(problem, unsigned(ii), row);
+  if (!witness)
+    return unknownResult("internal: the start windows' rows at II " +
+                         std::to_string(ii) + " did not settle");
+  return acceptWitness(problem, std::move(*witness));
 }

@@ -1,4 +1,5 @@
-//===- SatWindows.h - the exact model over absolute start windows -*- C++ -*-===//
+//===- SatWindows.h - the exact model over absolute start windows -*- C++
+//-*-===//
 //
 // A second SAT encoding for problems whose ops all share recurrences with
 // one op whose start may be fixed: each start in a finite window, order

@@ -235,7 +235,8 @@ TEST(ExactCheck, EdgeCases) {
   expectVerdict(empty, 0, Verdict::Infeasible);
 
   // maxOps counts the ops left after the projection: here both claim the
-  // slot, so both stay.
+  // slot, so both stay. It bounds the solvers; the portfolio's generator
+  // probe (Probe.h) still seats the projection, and its witness verifies.
   Problem p(smallLayout());
   p.addOp(makeOp("a", 2, {rrt::Use::bit(0, 1)}));
   p.addOp(makeOp("b", 2, {rrt::Use::bit(0, 1)}));
@@ -244,10 +245,17 @@ TEST(ExactCheck, EdgeCases) {
   p.finalize();
   ExactOptions opts;
   opts.maxOps = 1;
+  opts.solver = Solver::Sat;
   ExactResult r = checkII(p, 4, opts);
   EXPECT_EQ(r.verdict, Verdict::Unknown);
   EXPECT_FALSE(r.witness);
   EXPECT_NE(r.reason.find("too many ops"), std::string::npos);
+  opts.solver = Solver::Portfolio;
+  r = checkII(p, 4, opts);
+  EXPECT_EQ(r.verdict, Verdict::Feasible);
+  ASSERT_TRUE(r.witness);
+  DiagnosticList diags;
+  EXPECT_TRUE(p.verify(*r.witness, diags));
 
   Problem bad(smallLayout());
   bad.addOp(makeOp("a", 1));

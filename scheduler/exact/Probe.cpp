@@ -1,0 +1,30 @@
+//===- Probe.cpp - the cost-based generator on the projection -------------===//
+
+#include "scheduler/exact/Probe.h"
+
+#include "scheduler/ModuloScheduler.h"
+
+using namespace tilepipe;
+using namespace tilepipe::sched;
+
+std::optional<Schedule> exact::seatWithGenerator(const Problem &reduced,
+                                                 unsigned ii, unsigned timeMs) {
+  rrt::Bounds bounds = reduced.computeBounds();
+  if (ii == 0 || bounds.mii > ii)
+    return std::nullopt;
+  // One candidate: the search starts and stops at `ii`. The evicting rungs
+  // run whatever the size (the projection is small).
+  bounds.mii = ii;
+  ModuloOptions options;
+  options.iiCap = ii;
+  options.search = IISearch::Linear;
+  options.timeLimitMs = timeMs;
+  options.evictingRungs = true;
+  DiagnosticList diags;
+  IISearchStats stats;
+  std::optional<ScheduleAnalysis> seated =
+      generateModuloSchedule(reduced, bounds, options, diags, &stats);
+  if (!seated || seated->ii != ii || stats.serialFallback)
+    return std::nullopt;
+  return seated->toSchedule();
+}
