@@ -95,16 +95,67 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
                    std::to_string(stats.search.lastFailure)
              : std::string(", no II seen to fail")));
 
+  // Just below the generator's II, the generator once more on the exact
+  // check's projection (FeasibilityOracle::seatCheaply): the ops that can be
+  // refused, with no constraint between two recurrences. On the whole loop
+  // the forward edges between bodies hold a recurrence back until the rows
+  // it needs are taken; on the projection they are gone, and a joined HLS
+  // loop whose heuristic II is one or two above a packed resource bound is
+  // often seated at the bound in milliseconds (docs/generators.md). Downwards
+  // while it seats: one probe when there is nothing to gain. Not under
+  // prove-optimal, nor far above the bound: the exact check's upward pass
+  // below runs the same probe at every II it checks.
+  if (!options.proveOptimal && selection.kind == GeneratorKind::CostBased &&
+      options.modulo.oracle && analysis->ii > bounds.mii &&
+      !stats.search.exhausted &&
+      !farAboveBound(analysis->ii, bounds.mii, stats.search.serialFallback)) {
+    const auto start = std::chrono::steady_clock::now();
+    auto inBudget = [&] {
+      if (!options.modulo.timeLimitMs)
+        return true;
+      double spent =
+          stats.search.ms + std::chrono::duration<double, std::milli>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+      return spent < double(options.modulo.timeLimitMs);
+    };
+    const unsigned heuristicII = analysis->ii;
+    std::optional<Schedule> best;
+    for (unsigned ii = heuristicII - 1; ii >= bounds.mii && inBudget(); --ii) {
+      Schedule seated;
+      DiagnosticList violations;
+      if (!options.modulo.oracle->seatCheaply(problem, ii, seated) ||
+          seated.ii != ii || !problem.verify(seated, violations))
+        break;
+      best = std::move(seated);
+      if (ii == bounds.mii)
+        break;
+    }
+    if (best) {
+      ScheduleAnalysis lowered = ScheduleAnalysis::fromSchedule(
+          problem, *best, GeneratorKind::CostBased);
+      applyStagePolicy(problem, options, lowered);
+      lowered.bounds = bounds;
+      lowered.selectionReason = analysis->selectionReason +
+                                "; the generator on the projection "
+                                "onto the ops that can be refused seats II " +
+                                std::to_string(lowered.ii) + ", below its II " +
+                                std::to_string(heuristicII) +
+                                " on the whole loop";
+      *analysis = std::move(lowered);
+      stats.heuristicII = heuristicII;
+    }
+  }
+
   // Far above the bound (the serial fallback, or more than 10% over the
   // MII) the heuristic may have missed a much smaller II that the exact
   // check seats (an HLS loop of 2651 ops: serial II 2854, the check's II
   // 177 = MII). Unasked, the same upward pass runs within what is left of
   // the search's budget, and adopts the first witness it finds.
   // A search whose time budget is spent gets no more.
-  bool rescue = !options.proveOptimal &&
-                selection.kind == GeneratorKind::CostBased &&
-                farAboveBound(analysis->ii, bounds.mii,
-                              stats.search.serialFallback);
+  bool rescue =
+      !options.proveOptimal && selection.kind == GeneratorKind::CostBased &&
+      farAboveBound(analysis->ii, bounds.mii, stats.search.serialFallback);
   uint64_t passLimitMs = options.proveTimeLimitMs;
   if (rescue && options.modulo.timeLimitMs) {
     double left = double(options.modulo.timeLimitMs) - stats.search.ms;
@@ -127,7 +178,8 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     };
     std::optional<bool> optimal = true;
     auto undecided = [&](unsigned first, unsigned last, std::string why) {
-      if (!stats.undecided.empty() && stats.undecided.back().second + 1 == first)
+      if (!stats.undecided.empty() &&
+          stats.undecided.back().second + 1 == first)
         stats.undecided.back().second = last;
       else
         stats.undecided.push_back({first, last});
@@ -149,8 +201,9 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
           options.modulo.oracle->feasibleAt(problem, ii);
       if (!feasible) {
         std::string why = options.modulo.oracle->lastUnknownReason();
-        undecided(ii, ii, why.empty() ? "the exact check could not decide"
-                                      : "the exact check: " + why);
+        undecided(ii, ii,
+                  why.empty() ? "the exact check could not decide"
+                              : "the exact check: " + why);
         optimal.reset();
         continue;
       }
@@ -189,9 +242,9 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
       std::string ranges;
       for (auto [first, last] : stats.undecided)
         ranges += (ranges.empty() ? "" : ", ") +
-                  (first == last ? std::to_string(first)
-                                 : std::to_string(first) + "-" +
-                                       std::to_string(last));
+                  (first == last
+                       ? std::to_string(first)
+                       : std::to_string(first) + "-" + std::to_string(last));
       std::string why;
       for (const std::string &w : stats.undecidedWhy)
         why += (why.empty() ? "" : "; ") + w;

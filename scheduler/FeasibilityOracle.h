@@ -35,6 +35,15 @@ public:
   /// Why the last feasibleAt() could not decide (which limit stopped it),
   /// when it did not; empty otherwise.
   virtual std::string lastUnknownReason() const { return ""; }
+  /// A schedule at `ii` found at a heuristic's cost (milliseconds, no
+  /// proof), or false: the driver tries the IIs just below the generator's
+  /// with it. The caller verify()s it before any use.
+  virtual bool seatCheaply(const Problem &problem, unsigned ii, Schedule &out) {
+    (void)problem;
+    (void)ii;
+    (void)out;
+    return false;
+  }
 };
 
 } // namespace tilepipe::sched

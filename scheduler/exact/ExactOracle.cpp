@@ -1,6 +1,7 @@
 //===- ExactOracle.cpp ----------------------------------------------------===//
 
 #include "scheduler/exact/ExactOracle.h"
+#include "scheduler/exact/Probe.h"
 
 using namespace tilepipe::sched;
 using namespace tilepipe::sched::exact;
@@ -33,5 +34,15 @@ bool ExactOracle::lastWitness(Schedule &out) const {
   if (!witness)
     return false;
   out = *witness;
+  return true;
+}
+
+bool ExactOracle::seatCheaply(const Problem &problem, unsigned ii,
+                              Schedule &out) {
+  std::optional<Schedule> seated = seatProjection(
+      problem, ii, options.timeoutMs ? options.timeoutMs / kProbeShare : 0);
+  if (!seated)
+    return false;
+  out = std::move(*seated);
   return true;
 }

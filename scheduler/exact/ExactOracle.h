@@ -15,6 +15,9 @@ public:
   std::optional<bool> feasibleAt(const Problem &problem, unsigned ii) override;
   bool lastWitness(Schedule &out) const override;
   std::string lastUnknownReason() const override { return unknownReason; }
+  /// The cost-based generator on the projection (Probe.h), within a tenth
+  /// of the per-II limit.
+  bool seatCheaply(const Problem &problem, unsigned ii, Schedule &out) override;
 
 private:
   ExactOptions options;

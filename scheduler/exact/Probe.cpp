@@ -1,6 +1,8 @@
 //===- Probe.cpp - the cost-based generator on the projection -------------===//
 
 #include "scheduler/exact/Probe.h"
+#include "scheduler/exact/Model.h"
+#include "scheduler/exact/Projection.h"
 
 #include "scheduler/ModuloScheduler.h"
 
@@ -27,4 +29,31 @@ std::optional<Schedule> exact::seatWithGenerator(const Problem &reduced,
   if (!seated || seated->ii != ii || stats.serialFallback)
     return std::nullopt;
   return seated->toSchedule();
+}
+
+std::optional<Schedule> exact::seatProjection(const Problem &problem,
+                                              unsigned ii, unsigned timeMs) {
+  if (ii == 0 || problem.getNumOps() > kMaxProjectedOps || malformed(problem) ||
+      hasPlacementConstraints(problem))
+    return std::nullopt;
+  std::optional<std::vector<std::vector<unsigned>>> claimed =
+      claimedResources(problem, ii);
+  if (!claimed)
+    return std::nullopt;
+  std::vector<bool> keep(claimed->size());
+  for (size_t i = 0; i < claimed->size(); ++i)
+    keep[i] = !(*claimed)[i].empty();
+  ProjectionResult projected = projectOntoClaims(problem, ii, keep);
+  if (!projected.projection)
+    return std::nullopt;
+  std::optional<Schedule> seated =
+      seatWithGenerator(projected.projection->reduced, ii, timeMs);
+  if (!seated)
+    return std::nullopt;
+  std::optional<Schedule> whole =
+      extendWitness(problem, *projected.projection, *seated);
+  DiagnosticList ignored;
+  if (!whole || !problem.verify(*whole, ignored))
+    return std::nullopt;
+  return whole;
 }

@@ -21,10 +21,22 @@
 
 namespace tilepipe::sched::exact {
 
+/// The share of the exact check's per-II limit the probe gets: the
+/// generator seats or gives up within a few ms on the HLS loops, so this
+/// only caps a pathological one.
+constexpr unsigned kProbeShare = 10;
+
 /// A schedule of `reduced` at exactly `ii` from the cost-based generator,
 /// within `timeMs` (0: none), or nullopt.
 std::optional<Schedule> seatWithGenerator(const Problem &reduced, unsigned ii,
                                           unsigned timeMs);
+
+/// The same on the projection of `problem` at `ii` (Projection.h), extended
+/// back to the whole problem and verified; nullopt where the projection
+/// does not apply (placement constraints, more than 20,000 ops) or the
+/// generator does not seat it.
+std::optional<Schedule> seatProjection(const Problem &problem, unsigned ii,
+                                       unsigned timeMs);
 
 } // namespace tilepipe::sched::exact
 

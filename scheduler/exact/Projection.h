@@ -24,6 +24,10 @@
 
 namespace tilepipe::sched::exact {
 
+/// Ops past which the projection is not computed (it costs a longest path
+/// search per kept op).
+constexpr unsigned kMaxProjectedOps = 20000;
+
 struct Projection {
   Problem reduced;
   /// reduced op id -> original op id.
