@@ -600,14 +600,7 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
     ExactOptions probe = opts;
     probe.solver = Solver::Sat;
     probe.timeoutMs = *ms;
-    auto R0 = std::chrono::steady_clock::now();
     ExactResult r = decide(relaxed, ii, probe);
-    if (getenv("TP_TRACE"))
-      fprintf(stderr, "  R1 ii=%u n=%u share=%u %s %.1f ms\n", ii,
-              relaxed.getNumOps(), *ms, toString(r.verdict),
-              std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - R0)
-                  .count());
     if (r.verdict == Verdict::Infeasible)
       return proof(std::move(r), relaxed.getNumOps());
     if (r.verdict == Verdict::Unknown)
@@ -636,15 +629,7 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
         share(k < recurrences ? recurrences - k : order.size() - k, 0);
     if (!ms)
       break;
-    auto R0 = std::chrono::steady_clock::now();
     ExactResult r = decideRelaxation(open[i], recurrence[i], ii, *ms, opts);
-    if (getenv("TP_TRACE"))
-      fprintf(stderr, "  R2 ii=%u n=%u rec=%d share=%u %s %.1f ms %s\n", ii,
-              open[i].getNumOps(), int(recurrence[i]), *ms, toString(r.verdict),
-              std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - R0)
-                  .count(),
-              r.reason.c_str());
     if (r.verdict == Verdict::Infeasible)
       return proof(std::move(r), open[i].getNumOps());
   }
@@ -683,12 +668,8 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
     if (opts.solver == Solver::Portfolio) {
       if (std::optional<Schedule> seated = seatWithGenerator(
               p.reduced, ii, opts.timeoutMs ? opts.timeoutMs / kProbeShare : 0))
-        if (std::optional<Schedule> whole =
-                extendWitness(problem, p, *seated)) {
-          if (getenv("TP_TRACE"))
-            fprintf(stderr, "PROBE seated ii=%u\n", ii);
+        if (std::optional<Schedule> whole = extendWitness(problem, p, *seated))
           return acceptWitness(problem, std::move(*whole));
-        }
     }
     // Then the relaxations: each drops constraints of the whole, so a proof
     // that one has no schedule is a proof for the whole problem, and they
