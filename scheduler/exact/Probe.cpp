@@ -6,6 +6,8 @@
 
 #include "scheduler/ModuloScheduler.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace tilepipe;
 using namespace tilepipe::sched;
 
@@ -43,6 +45,8 @@ std::optional<Schedule> exact::seatProjection(const Problem &problem,
   std::vector<bool> keep(claimed->size());
   for (size_t i = 0; i < claimed->size(); ++i)
     keep[i] = !(*claimed)[i].empty();
+  if (size_t(llvm::count(keep, true)) > kMaxSeatedOps)
+    return std::nullopt;
   ProjectionResult projected = projectOntoClaims(problem, ii, keep);
   if (!projected.projection)
     return std::nullopt;

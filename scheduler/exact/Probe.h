@@ -31,10 +31,16 @@ constexpr unsigned kProbeShare = 10;
 std::optional<Schedule> seatWithGenerator(const Problem &reduced, unsigned ii,
                                           unsigned timeMs);
 
+/// Kept ops past which seatProjection() gives up before projecting: the
+/// projection costs a longest-path search per kept op, and the generated
+/// 10,000-op loops of bench/large-loops.py keep 8,000 (0.24 s for one probe
+/// that seats nothing). The joined HLS loops keep at most a few hundred.
+constexpr size_t kMaxSeatedOps = 2000;
+
 /// The same on the projection of `problem` at `ii` (Projection.h), extended
 /// back to the whole problem and verified; nullopt where the projection
-/// does not apply (placement constraints, more than 20,000 ops) or the
-/// generator does not seat it.
+/// does not apply (placement constraints, more than 20,000 ops, more than
+/// kMaxSeatedOps kept) or the generator does not seat it.
 std::optional<Schedule> seatProjection(const Problem &problem, unsigned ii,
                                        unsigned timeMs);
 
