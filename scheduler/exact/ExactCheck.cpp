@@ -15,8 +15,6 @@
 #include "scheduler/exact/SatCheck.h"
 
 #include "rrt/Resources.h"
-#include "support/Adjacency.h"
-#include "support/SCC.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -416,20 +414,8 @@ struct Relaxation {
   size_t size = 0;
 };
 
-/// The strongly connected components of `problem`'s dependence graph: a
-/// component id per op, and their number.
-unsigned recurrences(const Problem &problem, std::vector<unsigned> &comp) {
-  const unsigned n = problem.getNumOps();
-  tilepipe::support::Adjacency succ(n, [&](auto add) {
-    for (const Dependence &d : problem.getDependences())
-      add(d.src, d.dst);
-  });
-  return tilepipe::support::stronglyConnectedComponents(
-      n, [&](unsigned v) { return succ[v]; }, comp);
-}
-
-/// Whether every op of `problem` lies on a cycle with every other: where
-/// CaDiCaL's start-window model applies.
+/// Whether every op of `problem` lies on a cycle with every other: a
+/// relaxation onto one recurrence, where CaDiCaL's start windows prove.
 bool oneRecurrence(const Problem &problem) {
   std::vector<unsigned> comp;
   return recurrences(problem, comp) == 1;

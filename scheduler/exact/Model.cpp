@@ -2,6 +2,9 @@
 
 #include "scheduler/exact/Model.h"
 
+#include "support/Adjacency.h"
+#include "support/SCC.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -79,6 +82,17 @@ std::optional<Schedule> exact::settleOnRows(const Problem &problem, unsigned ii,
       return out;
   }
   return std::nullopt;
+}
+
+unsigned exact::recurrences(const Problem &problem,
+                            std::vector<unsigned> &comp) {
+  const unsigned n = problem.getNumOps();
+  tilepipe::support::Adjacency succ(n, [&](auto add) {
+    for (const Dependence &d : problem.getDependences())
+      add(d.src, d.dst);
+  });
+  return tilepipe::support::stronglyConnectedComponents(
+      n, [&](unsigned v) { return succ[v]; }, comp);
 }
 
 /// Inputs that would make fold() or verify() read out of bounds: the model

@@ -106,6 +106,11 @@ claimedResources(const Problem &problem, unsigned ii);
 std::optional<Schedule> settleOnRows(const Problem &problem, unsigned ii,
                                      const std::vector<int64_t> &row);
 
+/// The strongly connected components of `problem`'s dependence graph (its
+/// recurrences; an op on no cycle is one alone): a component id per op, and
+/// their number.
+unsigned recurrences(const Problem &problem, std::vector<unsigned> &comp);
+
 ExactResult unknownResult(std::string reason);
 ExactResult infeasibleResult(std::string reason);
 

@@ -15,9 +15,6 @@
 #include "scheduler/exact/SatWindows.h"
 #include "scheduler/exact/Cnf.h"
 
-#include "support/Adjacency.h"
-#include "support/SCC.h"
-
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -67,17 +64,6 @@ longestInside(const Problem &problem, int64_t ii,
       return dist;
   }
   return std::nullopt;
-}
-
-/// The strongly connected components of the dependence graph.
-unsigned recurrences(const Problem &problem, std::vector<unsigned> &comp) {
-  const unsigned n = problem.getNumOps();
-  tilepipe::support::Adjacency succ(n, [&](auto add) {
-    for (const Dependence &d : problem.getDependences())
-      add(d.src, d.dst);
-  });
-  return tilepipe::support::stronglyConnectedComponents(
-      n, [&](unsigned v) { return succ[v]; }, comp);
 }
 
 /// Start literals past which the model is not built.
