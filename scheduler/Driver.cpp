@@ -42,6 +42,19 @@ static void applyStagePolicy(const Problem &problem,
       ScheduleAnalysis::fromSchedule(problem, *staged, analysis.generator);
 }
 
+/// Replaces `analysis` with the cost-based schedule `witness` (verified by
+/// the caller), its stages set by the policy, with `reason`.
+static void adoptSchedule(const Problem &problem, const DriverOptions &options,
+                          const rrt::Bounds &bounds, const Schedule &witness,
+                          std::string reason, ScheduleAnalysis &analysis) {
+  ScheduleAnalysis adopted = ScheduleAnalysis::fromSchedule(
+      problem, witness, GeneratorKind::CostBased);
+  applyStagePolicy(problem, options, adopted);
+  adopted.bounds = bounds;
+  adopted.selectionReason = std::move(reason);
+  analysis = std::move(adopted);
+}
+
 std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     const Problem &problem, const DriverOptions &options, DiagnosticList &diags,
     std::optional<rrt::Bounds> *boundsOut, DriverStats *statsOut) {
@@ -132,17 +145,13 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
         break;
     }
     if (best) {
-      ScheduleAnalysis lowered = ScheduleAnalysis::fromSchedule(
-          problem, *best, GeneratorKind::CostBased);
-      applyStagePolicy(problem, options, lowered);
-      lowered.bounds = bounds;
-      lowered.selectionReason = analysis->selectionReason +
-                                "; the generator on the projection "
-                                "onto the ops that can be refused seats II " +
-                                std::to_string(lowered.ii) + ", below its II " +
-                                std::to_string(heuristicII) +
-                                " on the whole loop";
-      *analysis = std::move(lowered);
+      adoptSchedule(problem, options, bounds, *best,
+                    analysis->selectionReason +
+                        "; the generator on the projection onto the ops that "
+                        "can be refused seats II " +
+                        std::to_string(best->ii) + ", below its II " +
+                        std::to_string(heuristicII) + " on the whole loop",
+                    *analysis);
       stats.heuristicII = heuristicII;
     }
   }
@@ -215,15 +224,12 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
           options.modulo.oracle->lastWitness(witness) && witness.ii == ii &&
           problem.verify(witness, violations)) {
         unsigned heuristicII = analysis->ii;
-        ScheduleAnalysis adopted = ScheduleAnalysis::fromSchedule(
-            problem, witness, GeneratorKind::CostBased);
-        applyStagePolicy(problem, options, adopted);
-        adopted.bounds = bounds;
-        adopted.selectionReason =
-            selection.reason + "; the exact check's schedule at II " +
-            std::to_string(ii) + " replaces the heuristic's at II " +
-            std::to_string(heuristicII);
-        *analysis = std::move(adopted);
+        adoptSchedule(problem, options, bounds, witness,
+                      selection.reason + "; the exact check's schedule at II " +
+                          std::to_string(ii) +
+                          " replaces the heuristic's at II " +
+                          std::to_string(heuristicII),
+                      *analysis);
         stats.heuristicII = heuristicII;
         // `optimal` stays true only when every II below it was proven
         // infeasible; an undecided one has reset it already.

@@ -633,22 +633,20 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
   // allocation failure while building the model), so that no exception
   // leaves this file.
   try {
-    if (ii == 0 || !opts.project || problem.getNumOps() > kMaxProjectedOps ||
-        malformed(problem) || hasPlacementConstraints(problem))
+    // Where the projection does not apply (an op that folds onto itself
+    // among the reasons), the whole problem is decided.
+    std::optional<RefusableProjection> refusable;
+    if (opts.project)
+      refusable = projectOntoRefusable(problem, ii);
+    if (!refusable)
       return decide(problem, ii, opts);
-    std::optional<std::vector<std::vector<unsigned>>> claimed =
-        claimedResources(problem, ii);
-    if (!claimed)
-      return decide(problem, ii, opts); // An op folds onto itself.
-    std::vector<bool> keep(claimed->size());
-    for (size_t i = 0; i < claimed->size(); ++i)
-      keep[i] = !(*claimed)[i].empty();
-    ProjectionResult projected = projectOntoClaims(problem, ii, keep);
+    const ProjectionResult &projected = refusable->result;
     if (projected.infeasible)
       return infeasible(*projected.infeasible);
     if (!projected.projection)
       return decide(problem, ii, opts);
     const Projection &p = *projected.projection;
+    const std::vector<std::vector<unsigned>> &claimed = refusable->claimed;
     // The portfolio first asks the cost-based generator (Probe.h): most
     // IIs that have a schedule it seats in milliseconds, where the
     // relaxations below would spend half the limit finding that each of
@@ -664,7 +662,7 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
     // that one has no schedule is a proof for the whole problem, and they
     // are far smaller.
     if (std::optional<ExactResult> proof =
-            relaxedProof(problem, ii, p, *claimed, opts))
+            relaxedProof(problem, ii, p, claimed, opts))
       return *proof;
     const std::string where = " (on the projection onto " +
                               std::to_string(p.kept.size()) + " of " +

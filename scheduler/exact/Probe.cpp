@@ -1,12 +1,9 @@
 //===- Probe.cpp - the cost-based generator on the projection -------------===//
 
 #include "scheduler/exact/Probe.h"
-#include "scheduler/exact/Model.h"
 #include "scheduler/exact/Projection.h"
 
 #include "scheduler/ModuloScheduler.h"
-
-#include "llvm/ADT/STLExtras.h"
 
 using namespace tilepipe;
 using namespace tilepipe::sched;
@@ -35,29 +32,13 @@ std::optional<Schedule> exact::seatWithGenerator(const Problem &reduced,
 
 std::optional<Schedule> exact::seatProjection(const Problem &problem,
                                               unsigned ii, unsigned timeMs) {
-  if (ii == 0 || problem.getNumOps() > kMaxProjectedOps || malformed(problem) ||
-      hasPlacementConstraints(problem))
+  std::optional<RefusableProjection> refusable =
+      projectOntoRefusable(problem, ii, kMaxSeatedOps);
+  if (!refusable || !refusable->result.projection)
     return std::nullopt;
-  std::optional<std::vector<std::vector<unsigned>>> claimed =
-      claimedResources(problem, ii);
-  if (!claimed)
-    return std::nullopt;
-  std::vector<bool> keep(claimed->size());
-  for (size_t i = 0; i < claimed->size(); ++i)
-    keep[i] = !(*claimed)[i].empty();
-  if (size_t(llvm::count(keep, true)) > kMaxSeatedOps)
-    return std::nullopt;
-  ProjectionResult projected = projectOntoClaims(problem, ii, keep);
-  if (!projected.projection)
-    return std::nullopt;
-  std::optional<Schedule> seated =
-      seatWithGenerator(projected.projection->reduced, ii, timeMs);
+  const Projection &p = *refusable->result.projection;
+  std::optional<Schedule> seated = seatWithGenerator(p.reduced, ii, timeMs);
   if (!seated)
     return std::nullopt;
-  std::optional<Schedule> whole =
-      extendWitness(problem, *projected.projection, *seated);
-  DiagnosticList ignored;
-  if (!whole || !problem.verify(*whole, ignored))
-    return std::nullopt;
-  return whole;
+  return extendWitness(problem, p, *seated);
 }

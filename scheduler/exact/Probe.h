@@ -37,10 +37,11 @@ std::optional<Schedule> seatWithGenerator(const Problem &reduced, unsigned ii,
 /// that seats nothing). The joined HLS loops keep at most a few hundred.
 constexpr size_t kMaxSeatedOps = 2000;
 
-/// The same on the projection of `problem` at `ii` (Projection.h), extended
-/// back to the whole problem and verified; nullopt where the projection
-/// does not apply (placement constraints, more than 20,000 ops, more than
-/// kMaxSeatedOps kept) or the generator does not seat it.
+/// The same on the projection of `problem` at `ii` (projectOntoRefusable()),
+/// extended back to the whole problem; nullopt where the projection does not
+/// apply (placement constraints, more than 20,000 ops, more than
+/// kMaxSeatedOps kept) or the generator does not seat it. Not verified here:
+/// the caller verify()s it (FeasibilityOracle::seatCheaply's contract).
 std::optional<Schedule> seatProjection(const Problem &problem, unsigned ii,
                                        unsigned timeMs);
 

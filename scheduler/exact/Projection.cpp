@@ -298,6 +298,25 @@ ProjectionResult exact::projectOntoClaims(const Problem &problem, unsigned ii,
   return out;
 }
 
+std::optional<RefusableProjection>
+exact::projectOntoRefusable(const Problem &problem, unsigned ii,
+                            size_t maxKept) {
+  if (ii == 0 || problem.getNumOps() > kMaxProjectedOps || malformed(problem) ||
+      hasPlacementConstraints(problem))
+    return std::nullopt;
+  std::optional<std::vector<std::vector<unsigned>>> claimed =
+      claimedResources(problem, ii);
+  if (!claimed)
+    return std::nullopt;
+  std::vector<bool> keep(claimed->size());
+  for (size_t i = 0; i < claimed->size(); ++i)
+    keep[i] = !(*claimed)[i].empty();
+  if (size_t(llvm::count(keep, true)) > maxKept)
+    return std::nullopt;
+  ProjectionResult result = projectOntoClaims(problem, ii, keep);
+  return RefusableProjection{std::move(*claimed), std::move(result)};
+}
+
 std::optional<Schedule> exact::extendWitness(const Problem &problem,
                                              const Projection &projection,
                                              const Schedule &reduced) {

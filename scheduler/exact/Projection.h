@@ -18,6 +18,7 @@
 
 #include "scheduler/Problem.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,21 @@ struct ProjectionResult {
 /// `keep[i]` says op i claims a resource that can refuse it at II.
 ProjectionResult projectOntoClaims(const Problem &problem, unsigned ii,
                                    const std::vector<bool> &keep);
+
+/// The projection at `ii` onto the ops that claim a resource that can
+/// refuse them, with each op's claimed resources (claimedResources()); what
+/// checkII() and the generator probe both start from.
+struct RefusableProjection {
+  std::vector<std::vector<unsigned>> claimed;
+  ProjectionResult result;
+};
+
+/// nullopt where the projection does not apply: II 0, more than
+/// kMaxProjectedOps ops, a malformed problem, placement constraints, an op
+/// that folds onto itself, or more than `maxKept` ops kept.
+std::optional<RefusableProjection>
+projectOntoRefusable(const Problem &problem, unsigned ii,
+                     size_t maxKept = SIZE_MAX);
 
 /// A schedule of the whole problem from one of `projection.reduced`: the
 /// kept ops keep their modulo rows, every op takes the least start >= 0 those

@@ -32,23 +32,19 @@ namespace {
 
 constexpr int64_t kNone = INT64_MIN;
 
-/// Longest paths from `from` to the ops of its recurrence, over weights
-/// latency - distance * II, forwards or backwards (a path that leaves a
-/// strongly connected component never returns to it); nullopt on a positive
-/// cycle. Indexed by op; ops of other components stay kNone.
-std::optional<std::vector<int64_t>>
-longestInside(const Problem &problem, int64_t ii,
-              const std::vector<unsigned> &comp, unsigned from,
-              bool backwards) {
-  const unsigned n = problem.getNumOps();
-  std::vector<const Dependence *> inside;
-  for (const Dependence &d : problem.getDependences())
-    if (comp[d.src] == comp[from] && comp[d.dst] == comp[from])
-      inside.push_back(&d);
-  const unsigned size = unsigned(llvm::count(comp, comp[from]));
-  std::vector<int64_t> dist(n, kNone);
+/// Longest paths from `from` over `inside`, the dependences of its
+/// recurrence (a path that leaves a strongly connected component never
+/// returns to it), with weights latency - distance * II, forwards or
+/// backwards, into `dist` (indexed by op; only the recurrence's ops are
+/// written). False on a positive cycle.
+bool longestInside(llvm::ArrayRef<const Dependence *> inside, size_t size,
+                   int64_t ii, unsigned from, bool backwards,
+                   llvm::ArrayRef<unsigned> members,
+                   std::vector<int64_t> &dist) {
+  for (unsigned i : members)
+    dist[i] = kNone;
   dist[from] = 0;
-  for (unsigned pass = 0; pass <= size; ++pass) {
+  for (size_t pass = 0; pass <= size; ++pass) {
     bool changed = false;
     for (const Dependence *d : inside) {
       unsigned u = backwards ? d->dst : d->src, v = backwards ? d->src : d->dst;
@@ -61,9 +57,9 @@ longestInside(const Problem &problem, int64_t ii,
       }
     }
     if (!changed)
-      return dist;
+      return true;
   }
-  return std::nullopt;
+  return false;
 }
 
 /// Start literals past which the model is not built.
@@ -93,6 +89,11 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
   std::vector<std::vector<unsigned>> members(numComps);
   for (unsigned i = 0; i < n; ++i)
     members[comp[i]].push_back(i);
+  std::vector<std::vector<const Dependence *>> insideOf(numComps);
+  for (const Dependence &d : problem.getDependences())
+    if (comp[d.src] == comp[d.dst])
+      insideOf[comp[d.src]].push_back(&d);
+  std::vector<int64_t> ahead(n, kNone), behind(n, kNone);
   std::vector<int64_t> lo(n), hi(n);
   uint64_t literals = 0;
   for (unsigned c = 0; c < numComps; ++c) {
@@ -106,17 +107,16 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
       lo[anchor] = 0;
       hi[anchor] = anchorHi;
     } else {
-      std::optional<std::vector<int64_t>> ahead =
-          longestInside(problem, ii, comp, anchor, false);
-      std::optional<std::vector<int64_t>> behind =
-          longestInside(problem, ii, comp, anchor, true);
-      if (!ahead || !behind)
+      if (!longestInside(insideOf[c], inside.size(), ii, anchor, false, inside,
+                         ahead) ||
+          !longestInside(insideOf[c], inside.size(), ii, anchor, true, inside,
+                         behind))
         return infeasibleResult("the dependences form a positive cycle at II " +
                                 std::to_string(ii) +
                                 " (interchangeable ops in id order included)");
       for (unsigned i : inside) {
-        lo[i] = (*ahead)[i];
-        hi[i] = anchorHi - (*behind)[i];
+        lo[i] = ahead[i];
+        hi[i] = anchorHi - behind[i];
         if (hi[i] < lo[i])
           return infeasibleResult("'" + problem.getOp(i).name +
                                   "' has no start between the recurrences "
