@@ -468,6 +468,7 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
                              .Case([](arith::SubFOp) { return "tp::sub"; })
                              .Case([](arith::MulFOp) { return "tp::mul"; })
                              .Case([](arith::MaximumFOp) { return "tp::max"; })
+                             .Case([](arith::NegFOp) { return "tp::neg"; })
                              .Case([](math::Exp2Op) { return "tp::exp2"; })
                              .Default([](Operation *) { return ""; });
   if (!tileCallee.empty()) {
@@ -491,6 +492,10 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
                   })
                   .Case([&](arith::MaximumFOp) {
                     return call(*type, "fmaxf", operands);
+                  })
+                  .Case([&](arith::NegFOp) {
+                    return b.create<emitc::UnaryMinusOp>(loc, *type,
+                                                         operands[0]);
                   })
                   .Default([&](Operation *) {
                     return call(*type, "exp2f", operands);

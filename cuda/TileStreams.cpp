@@ -27,6 +27,7 @@ std::string elementwiseCallee(Operation *op) {
       .Case<tileas::SubOp, arith::SubFOp>([](auto) { return "tp::sub"; })
       .Case<tileas::MulOp, arith::MulFOp>([](auto) { return "tp::mul"; })
       .Case<tileas::MaxOp, arith::MaximumFOp>([](auto) { return "tp::max"; })
+      .Case<arith::NegFOp>([](auto) { return "tp::neg"; })
       .Case<tileas::Exp2Op, math::Exp2Op>([](auto) { return "tp::exp2"; })
       .Case<tileas::FmaOp>([](auto) { return "tp::fma"; })
       .Case<tileas::CvtOp>([](auto) { return "tp::cvt"; })

@@ -25,6 +25,8 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
         ElementwiseSchedulingModel<arith::MulFOp, FmaClass>>(*ctx);
     arith::MaximumFOp::attachInterface<
         ElementwiseSchedulingModel<arith::MaximumFOp, FmaClass>>(*ctx);
+    arith::NegFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::NegFOp, FmaClass>>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
     math::Exp2Op::attachInterface<

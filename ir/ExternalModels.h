@@ -44,7 +44,7 @@ struct ElementwiseSchedulingModel
   bool isAccumulatorOperand(mlir::Operation *, unsigned) const { return false; }
 };
 
-/// arith.addf/subf/mulf/maximumf as "fma", math.exp2 as "exp2".
+/// arith.addf/subf/mulf/maximumf/negf as "fma", math.exp2 as "exp2".
 void registerArithMathSchedulingModels(mlir::DialectRegistry &registry);
 
 /// The dialects tile kernels are written with (tileas, arith, func, gpu,

@@ -93,6 +93,51 @@ public:
       std::swap(prev, cur);
     }
   }
+  /// Sum of weight over the true literals at least `need`: at most the
+  /// rest over the false ones. One clause when any one literal suffices.
+  void atLeast(llvm::ArrayRef<std::pair<int, uint64_t>> items, uint64_t need) {
+    if (need == 0)
+      return;
+    uint64_t total = 0;
+    bool single = true;
+    for (auto [x, w] : items) {
+      total += w;
+      single &= w >= need;
+    }
+    if (total < need) {
+      contradiction = true;
+      return;
+    }
+    if (single) {
+      std::vector<int> clause;
+      for (auto [x, w] : items)
+        clause.push_back(x);
+      addClause(clause);
+      return;
+    }
+    std::vector<std::pair<int, uint64_t>> negated;
+    for (auto [x, w] : items)
+      negated.push_back({-x, w});
+    atMost(negated, total - need);
+  }
+  /// A clause of any length, with the constants as in add().
+  void addClause(llvm::ArrayRef<int> lits) {
+    buffer.clear();
+    for (int lit : lits) {
+      if (lit == kTrue)
+        return;
+      if (lit != -kTrue)
+        buffer.push_back(lit);
+    }
+    if (buffer.empty()) {
+      contradiction = true;
+      return;
+    }
+    for (int lit : buffer)
+      solver.add(lit);
+    solver.add(0);
+    ++numClauses;
+  }
   /// Solves (10 satisfiable, 20 unsatisfiable, 0 stopped).
   int solve(CaDiCaL::Terminator &stop) {
     if (contradiction)

@@ -334,6 +334,13 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
           cap <= uint64_t(INT_MAX) && llvm::all_of(list, [](const Claim &cl) {
             return cl.amount <= uint64_t(INT_MAX);
           });
+      // Saturated (the claims fill every row): each row holds exactly
+      // `cap`, which lets a row that loses its last candidates fail at once
+      // (SatWindows.cpp).
+      uint64_t demand = 0;
+      for (const Claim &cl : list)
+        demand += cl.amount;
+      const bool saturated = small && demand == cap * uint64_t(ii);
       for (unsigned q = 0; q < ii; ++q) {
         z3::expr_vector lits(ctx);
         std::vector<int> coeffs;
@@ -351,6 +358,10 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
           solver.add(z3::pble(lits, coeffs.data(), int(cap)));
         else
           solver.add(sum <= ctx.int_val(cap));
+        if (saturated && isBit)
+          solver.add(z3::atleast(lits, 1));
+        else if (saturated)
+          solver.add(z3::pbge(lits, coeffs.data(), int(cap)));
       }
     }
 

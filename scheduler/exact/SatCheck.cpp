@@ -216,6 +216,12 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
     const uint64_t cap = in.capacity(layout, res);
     if (!in.contended[res])
       continue;
+    // Saturated (the claims fill every row): each row holds exactly `cap`
+    // (SatWindows.cpp).
+    uint64_t demand = 0;
+    for (const Claim &cl : list)
+      demand += cl.amount;
+    const bool saturated = demand == cap * uint64_t(ii);
     for (int64_t q = 0; q < ii; ++q) {
       if (deadline.terminate())
         return outOfTime();
@@ -232,6 +238,8 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       for (int lit : order)
         items.push_back({lit, weight[lit]});
       cnf.atMost(items, cap);
+      if (saturated)
+        cnf.atLeast(items, cap);
     }
   }
 

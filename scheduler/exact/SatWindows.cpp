@@ -220,27 +220,46 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
     const uint64_t cap = in.capacity(problem.getLayout(), res);
     if (!in.contended[res])
       continue;
+    // Saturated: the claims fill every row to capacity, so each row holds
+    // exactly `cap` (a row below it would push another above). Said to the
+    // solver, a row that loses its last candidates fails at once instead of
+    // after the pigeonhole search on the others (a 141-op projection whose
+    // memory port is full at II 41: CaDiCaL ran out of its 500 ms without
+    // it). The row literals then have to mean "lands on q", both ways.
+    uint64_t demand = 0;
+    for (const Claim &cl : list)
+      demand += cl.amount;
+    const bool saturated = demand == cap * uint64_t(ii);
     std::vector<std::vector<std::pair<int, uint64_t>>> rows(ii);
-    llvm::DenseMap<std::pair<unsigned, int64_t>, int> either;
+    llvm::DenseMap<std::pair<unsigned, int64_t>, std::vector<int>> either;
     for (const Claim &cl : list)
       for (int64_t v = lo[cl.op]; v <= hi[cl.op]; ++v) {
         int64_t q = mod(v + cl.row);
         int lit = at[cl.op][v - lo[cl.op]];
         if (hi[cl.op] - lo[cl.op] + 1 > ii) {
-          auto [it, fresh] = either.try_emplace(std::make_pair(cl.op, q), 0);
+          auto [it, fresh] = either.try_emplace(std::make_pair(cl.op, q));
           if (fresh) {
-            it->second = cnf.fresh();
-            rows[q].push_back({it->second, cl.amount});
+            it->second.push_back(cnf.fresh());
+            rows[q].push_back({it->second.front(), cl.amount});
           }
-          cnf.add({-lit, it->second});
+          cnf.add({-lit, it->second.front()});
+          it->second.push_back(lit);
           continue;
         }
         rows[q].push_back({lit, cl.amount});
+      }
+    if (saturated)
+      for (auto &[key, lits] : either) {
+        std::vector<int> clause = {-lits.front()};
+        clause.insert(clause.end(), lits.begin() + 1, lits.end());
+        cnf.addClause(clause);
       }
     for (int64_t q = 0; q < ii; ++q) {
       if (deadline.terminate())
         return outOfTime();
       cnf.atMost(rows[q], cap);
+      if (saturated)
+        cnf.atLeast(rows[q], cap);
     }
   }
 

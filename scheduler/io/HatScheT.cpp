@@ -147,12 +147,31 @@ Error readResourceModel(const xml::Element &root, const FileErrors &file,
 
   llvm::StringMap<unsigned> seen;
   for (const xml::Element &r : resources->children) {
-    if (r.name != "Resource")
+    // <Resource> with <Cost> children, or the older <resource> that gives
+    // the same area figures as attributes (HatScheT's CHStone models, e.g.
+    // aes/graph17_RM.xml).
+    const bool older = r.name == "resource";
+    if (r.name != "Resource" && !older)
       return file.fail(r.line, "unexpected element <" + r.name +
                                    "> in <Resources> (expected <Resource>)");
+    static const StringRef kRequired[] = {"name", "latency", "blockingTime",
+                                          "limit"};
+    static const StringRef kOptional[] = {"physicalDelay", "nDSP", "nLUT",
+                                          "nMEM"};
     if (Error err = file.checkAttributes(
-            r, {"name", "latency", "blockingTime", "limit"}, {"physicalDelay"}))
+            r, kRequired,
+            llvm::ArrayRef<StringRef>(kOptional).take_front(older ? 4 : 1)))
       return err;
+    if (older)
+      for (StringRef key : llvm::ArrayRef<StringRef>(kOptional).drop_front())
+        if (const xml::Attribute *area = r.findAttribute(key)) {
+          int64_t unused = 0;
+          if (Error err = file.parseInt(
+                  area->value, area->line,
+                  key.str() + " of '" + r.findAttribute("name")->value + "'",
+                  0, kMaxFileValue, unused))
+            return err;
+        }
     if (Error err = file.checkNoText(r))
       return err;
     ResourceModelEntry entry;
@@ -193,6 +212,10 @@ Error readResourceModel(const xml::Element &root, const FileErrors &file,
     }
     // <Cost name demand/>: area figures, not needed for scheduling.
     for (const xml::Element &cost : r.children) {
+      if (older)
+        return file.fail(cost.line, "unexpected element <" + cost.name +
+                                        "> in <resource> (its area is given "
+                                        "as attributes)");
       if (cost.name != "Cost")
         return file.fail(cost.line, "unexpected element <" + cost.name +
                                         "> in <Resource> (expected <Cost>)");

@@ -7,6 +7,8 @@
 #include "ir/TileASDialect.h"
 #include "scheduler/TargetProblem.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -140,11 +142,25 @@ static void addRingCapacity(scf::ForOp loop, const LoopProblem &lp,
 // value per row) exists only at the end: a rank-1 result is one fragment.
 static constexpr int64_t kStreamColumns = 32;
 
+/// The float arithmetic of other dialects the scheduler models
+/// (ir/ExternalModels.cpp), on a register tile: the same SIMT work as the
+/// tileas op of that name, so it belongs to the same chains and streams the
+/// same. A plainly written loop mixes them (math.exp2 between two tileas
+/// ops); left out, its chain fell apart into warp groups joined by a pipe
+/// that nobody consumed.
+static bool isForeignElementwiseTileOp(Operation *op) {
+  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::MaximumFOp,
+             arith::NegFOp, math::Exp2Op>(op) &&
+         op->getNumResults() == 1 &&
+         isa<RankedTensorType>(op->getResult(0).getType());
+}
+
 bool tilepipe::isSimtTileOp(Operation *op) {
   return isa<tileas::TmemLoadOp, tileas::TmemStoreOp, tileas::SmemStoreOp,
              tileas::SmemLoadOp, tileas::Exp2Op, tileas::AddOp, tileas::SubOp,
              tileas::MulOp, tileas::MaxOp, tileas::FmaOp, tileas::CvtOp,
-             tileas::ReduceMaxOp, tileas::ReduceSumOp>(op);
+             tileas::ReduceMaxOp, tileas::ReduceSumOp>(op) ||
+         isForeignElementwiseTileOp(op);
 }
 
 int64_t tilepipe::streamedLatency(Operation *producer, Operation *consumer,
@@ -187,7 +203,8 @@ int64_t tilepipe::streamedLatency(Operation *producer, Operation *consumer,
 // (withRegisterOrder).
 bool tilepipe::isElementwiseTileOp(Operation *op) {
   return isa<tileas::Exp2Op, tileas::AddOp, tileas::SubOp, tileas::MulOp,
-             tileas::MaxOp, tileas::FmaOp, tileas::CvtOp>(op);
+             tileas::MaxOp, tileas::FmaOp, tileas::CvtOp>(op) ||
+         isForeignElementwiseTileOp(op);
 }
 
 static void findRegisterOrder(LoopProblem &lp, const EdgeMap &edges) {

@@ -411,6 +411,58 @@ class StreamExp2:
 SPECS["stream_exp2"] = StreamExp2()
 
 
+class CoshStream:
+    """test/lit/cuda/Inputs/cosh-stream.mlir: Y = cosh(X) as
+    0.5 (2^u + 2^-u), u = X log2 e in float32, over rows 128 b .. 128 b + 127
+    (CTA b) and columns 0 .. 64 tiles - 1. Y elsewhere keeps its zeros; the
+    stores clip rows and columns past the tensor's end."""
+
+    mlir = "test/lit/cuda/Inputs/cosh-stream.mlir"
+    tolerance = {"Y": "bound"}
+
+    def problems(self, quick=False):
+        # (rows, columns, tiles, CTAs): trips 0, 1, 2, 6, 64; rows and
+        # columns a multiple of the tile and not; CTAs past the rows.
+        probs = [(128, 64, 0, 1), (256, 64, 1, 2), (200, 130, 3, 2),
+                 (384, 384, 6, 3), (130, 100, 2, 3)]
+        if not quick:
+            probs.append((256, 64 * 64, 64, 2))
+        return probs
+
+    def describe(self, p):
+        return f"X={p[0]}x{p[1]} tiles={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[3], 1, 1)
+
+    def inputs(self, rng, p):
+        return {"X": rng.uniform(-12.0, 12.0, size=p[:2]).astype(np.float32)}
+
+    def scalars(self, p):
+        return {"tiles": p[2]}
+
+    def outputs(self, p):
+        return {"Y": p[:2]}
+
+    def reference(self, inputs, p):
+        rows = min(p[0], 128 * p[3])
+        cols = min(p[1], 64 * p[2])
+        x = inputs["X"][:rows, :cols].astype(np.float64)
+        y = np.zeros(p[:2])
+        bound = np.zeros(p[:2])
+        y[:rows, :cols] = np.cosh(x)
+        # u = x log2 e rounded to float32 (the constant too: 2^-24 relative
+        # each) moves 2^u by ln 2 |u| 2^-23 relative; ex2.approx is within
+        # 2 ulp (2^-22), the add and the multiply round once each.
+        u = np.abs(x) * np.log2(np.e)
+        bound[:rows, :cols] = y[:rows, :cols] * (
+            np.log(2.0) * u * 2.0 ** -23 + 2.0 ** -22 + 2.0 ** -22)
+        return {"Y": (y, bound)}
+
+
+SPECS["cosh_stream"] = CoshStream()
+
+
 class CpAsyncRowSum:
     """test/lit/cuda/Inputs/cpasync-rowsum.mlir: out[r] = sum over i < n and
     c < 64 of src[128 i + r, c] (cp.async tiles of a static 4096x64 float32
@@ -613,7 +665,7 @@ def peeled(spec):
 
 
 for _name in ["gemm_mainloop", "gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
-              "arith_softmax", "splitk_gemm"]:
+              "arith_softmax", "splitk_gemm", "cosh_stream"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
 

@@ -8,17 +8,21 @@
 
 // A loop without any tileas op: arith and math ops carry the scheduling
 // interface as external models (ir/ExternalModels.h; docs/adopting.md), so
-// the target's fma and exp2 classes apply to them. Iterations overlap (only
-// the addf recurrence binds II), and the peeled stage code runs them.
+// the target's fma and exp2 classes apply to them, and on register tiles
+// they stream fragment by fragment as the tileas ops of the same names do
+// (exp2 starts a quarter of subf's 516 cycles after it). Iterations
+// overlap, and the peeled stage code runs them.
 // CHECK: II 1024, MII 1024
 // CHECK: binding unit: MUFU (xu: exp2)
 // CHECK: %1 = arith.subf{{ +}}fma
-// CHECK: %2 = math.exp2{{ +}}exp2{{ +}}516{{ +}}0{{ +}}1{{ +}}xu
-// CHECK: %3 = arith.addf{{ +}}fma{{ +}}1560{{ +}}1
-// The prologue's exp2 of iteration 0, then the steady state.
-// PEELED: math.exp2 {{.*}}tileas.schedule.stage = 0
+// CHECK: %2 = math.exp2{{ +}}exp2{{ +}}129{{ +}}0{{ +}}1{{ +}}xu
+// CHECK: %3 = arith.addf{{ +}}fma{{ +}}786{{ +}}0
+// Streamed, all three start in stage 0 (addf ends in the next II): one
+// loop, no prologue.
+// PEELED-NOT: math.exp2
 // PEELED: scf.for
-// PEELED: math.exp2
+// PEELED: math.exp2 {{.*}}tileas.schedule.cycle = 129 {{.*}}tileas.schedule.stage = 0
+// PEELED: arith.addf {{.*}}tileas.schedule.cycle = 786 {{.*}}tileas.schedule.stage = 0
 func.func @exp_sum(%x: tensor<128x128xf32>, %s: tensor<128x128xf32>, %n: index) -> tensor<128x128xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -209,6 +209,22 @@ TEST(HatScheT, OrigamiShape) {
   EXPECT_EQ(file->problem.getOp(0).name, "1");
 }
 
+TEST(HatScheT, OlderResourceElement) {
+  // CHStone's older models: <resource> with the area as attributes. The
+  // same loop reads the same with either form.
+  std::optional<ProblemFile> newer = readOK(graph(kNode), model(kModelR));
+  std::optional<ProblemFile> older = readOK(
+      graph(kNode),
+      model(R"(<resource blockingTime="1" latency="2" limit="1" nDSP="0" )"
+            R"(nLUT="64" nMEM="1" name="r" physicalDelay="0.0"/>)"));
+  ASSERT_TRUE(newer && older);
+  ASSERT_EQ(older->problem.getNumOps(), 1u);
+  EXPECT_EQ(older->problem.getOp(0).latency, newer->problem.getOp(0).latency);
+  EXPECT_EQ(older->problem.getOp(0).latency, std::optional<int64_t>(2));
+  EXPECT_EQ(older->problem.computeBounds().mii,
+            newer->problem.computeBounds().mii);
+}
+
 TEST(HatScheT, XMLErrorsCarryFileLineAndColumn) {
   EXPECT_EQ(readError("<graphml>\n<graph>\n</graphml>"),
             "g.graphml:3:1: end tag </graphml> does not match <graph> opened "
@@ -241,6 +257,19 @@ TEST(HatScheT, ResourceModelErrors) {
   EXPECT_EQ(modelError(model("<Resourse/>")),
             "g_RM.xml:3: unexpected element <Resourse> in <Resources> "
             "(expected <Resource>)");
+  // The older form: area as attributes, no <Cost> children.
+  EXPECT_EQ(modelError(model(R"(<resource name="r" latency="1" limit="1"
+                                  blockingTime="1" nDSP="x"/>)")),
+            "g_RM.xml:4: nDSP of 'r' must be an integer, got 'x'");
+  EXPECT_EQ(modelError(model(R"(<resource name="r" latency="1" limit="1"
+                                  blockingTime="1"><Cost/></resource>)")),
+            "g_RM.xml:4: unexpected element <Cost> in <resource> (its area "
+            "is given as attributes)");
+  EXPECT_EQ(modelError(model(R"(<resource name="r" latency="1" limit="1"
+                                  blockingTime="1" area="3"/>)")),
+            "g_RM.xml:4: unknown attribute 'area' on <resource> (expected "
+            "name, latency, blockingTime, limit, physicalDelay, nDSP, nLUT, "
+            "nMEM)");
   EXPECT_EQ(modelError(model(R"(<Resource name="r" latency="1" limit="1"/>)")),
             "g_RM.xml:3: <Resource> needs attribute 'blockingTime'");
   EXPECT_EQ(modelError(model(R"(<Resource name="r" latency="1" limit="1"

@@ -150,6 +150,20 @@ fma(const Frag<T, NA> &a, const Frag<T, NB> &b, const Frag<T, NC> &c) {
   return r;
 }
 
+/// Flips the sign (exact in every element type; fp8 and the 16-bit floats
+/// through float, which holds each of their values).
+template <class T, int N> TP_DEVICE Frag<T, N> neg(const Frag<T, N> &a) {
+  Frag<T, N> r;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    if constexpr (detail::kSame<T, float> || detail::kSame<T, int32_t>)
+      r.v[i] = -a.v[i];
+    else
+      r.v[i] = detail::from_f32<T>(-detail::to_f32(a.v[i]));
+  }
+  return r;
+}
+
 template <class T, int N>
 TP_DEVICE Frag<T, N> exp2(const Frag<T, N> &a) {
   Frag<T, N> r;
