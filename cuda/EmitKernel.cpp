@@ -18,6 +18,7 @@
 
 #include "cuda/EmitKernel.h"
 #include "cuda/CudaTypes.h"
+#include "cuda/ElementwiseOps.h"
 #include "cuda/RuntimeCalls.h"
 #include "cuda/TileStreams.h"
 
@@ -27,6 +28,7 @@
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -163,6 +165,7 @@ private:
 
   Value lookup(Location loc, Value v);
   Value makeAgentValue(Location loc, Value v);
+  Value emitSplat(Location loc, tensor::SplatOp splat);
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
   LogicalResult emitAgent(unsigned index, Block *body);
@@ -276,6 +279,10 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
                 {std::to_string(cols), elementName(tensor.getElementType()),
                  std::to_string(*n)});
   }
+  // A scalar broadcast before the agents (a scale passed in): each agent
+  // broadcasts it itself.
+  if (auto splat = v.getDefiningOp<tensor::SplatOp>())
+    return emitSplat(loc, splat);
   if (auto cst = v.getDefiningOp<arith::ConstantOp>())
     if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
       if (dense.isSplat()) {
@@ -390,7 +397,31 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
   return success();
 }
 
+/// tensor.splat of a scalar: tp::splat at the agent's fragment size.
+Value KernelEmitter::emitSplat(Location loc, tensor::SplatOp splat) {
+  auto tensor = cast<RankedTensorType>(splat.getType());
+  FailureOr<Type> frag = convert(loc, tensor);
+  FailureOr<int64_t> n = fragSize(loc, tensor);
+  Value scalar = lookup(loc, splat.getInput());
+  if (failed(frag) || failed(n) || !scalar || broken) {
+    broken = true;
+    return {};
+  }
+  std::string elem = elementName(tensor.getElementType());
+  return call(*frag, "tp::splat", {scalar}, {elem, std::to_string(*n)});
+}
+
 LogicalResult KernelEmitter::emitOp(Operation *op) {
+  if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
+    // Before the agents: made by each agent that reads it (lookup).
+    if (op->getParentOp() == func.getOperation())
+      return success();
+    Value made = emitSplat(op->getLoc(), splat);
+    if (!made)
+      return failure();
+    map[splat.getResult()] = made;
+    return success();
+  }
   if (op->getDialect() && (op->getDialect()->getNamespace() == "arith" ||
                            op->getDialect()->getNamespace() == "math"))
     return emitArith(op);
@@ -462,46 +493,53 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
   if (failed(type))
     return failure();
   // Float arithmetic other dialects schedule (ir/ExternalModels.cpp): on
-  // register tiles the runtime's elementwise ops, on scalars C++.
-  StringRef tileCallee = llvm::TypeSwitch<Operation *, StringRef>(op)
-                             .Case([](arith::AddFOp) { return "tp::add"; })
-                             .Case([](arith::SubFOp) { return "tp::sub"; })
-                             .Case([](arith::MulFOp) { return "tp::mul"; })
-                             .Case([](arith::MaximumFOp) { return "tp::max"; })
-                             .Case([](arith::NegFOp) { return "tp::neg"; })
-                             .Case([](math::Exp2Op) { return "tp::exp2"; })
-                             .Default([](Operation *) { return ""; });
-  if (!tileCallee.empty()) {
-    if (isa<RankedTensorType>(op->getResult(0).getType())) {
-      pinWide(op, operands);
-      map[op->getResult(0)] = call(*type, tileCallee, operands);
+  // register tiles the runtime's elementwise ops (ElementwiseOps.h), on
+  // scalars C++.
+  {
+    if (std::optional<ElementwiseCall> tile = elementwiseCall(op)) {
+      if (auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
+        pinWide(op, operands);
+        std::vector<std::string> targs;
+        if (tile->resultElement)
+          targs = {elementName(tensor.getElementType())};
+        map[op->getResult(0)] = call(*type, tile->callee, operands, targs);
+        return success();
+      }
+      Value r =
+          llvm::TypeSwitch<Operation *, Value>(op)
+              .Case([&](arith::AddFOp) {
+                return b.create<emitc::AddOp>(loc, *type, operands[0],
+                                              operands[1]);
+              })
+              .Case([&](arith::SubFOp) {
+                return b.create<emitc::SubOp>(loc, *type, operands[0],
+                                              operands[1]);
+              })
+              .Case([&](arith::MulFOp) {
+                return b.create<emitc::MulOp>(loc, *type, operands[0],
+                                              operands[1]);
+              })
+              .Case([&](arith::DivFOp) {
+                return b.create<emitc::DivOp>(loc, *type, operands[0],
+                                              operands[1]);
+              })
+              .Case([&](arith::NegFOp) {
+                return b.create<emitc::UnaryMinusOp>(loc, *type, operands[0]);
+              })
+              .Default([&](Operation *o) -> Value {
+                StringRef fn = scalarFunction(o);
+                if (fn.empty() || !op->getResult(0).getType().isF32())
+                  return {};
+                return call(*type, fn, operands);
+              });
+      if (!r)
+        return emitError(op->getLoc())
+               << "'" << op->getName()
+               << "' on scalars is not translated to CUDA (only on register "
+                  "tiles, or on f32)";
+      map[op->getResult(0)] = r;
       return success();
     }
-    Value r = llvm::TypeSwitch<Operation *, Value>(op)
-                  .Case([&](arith::AddFOp) {
-                    return b.create<emitc::AddOp>(loc, *type, operands[0],
-                                                  operands[1]);
-                  })
-                  .Case([&](arith::SubFOp) {
-                    return b.create<emitc::SubOp>(loc, *type, operands[0],
-                                                  operands[1]);
-                  })
-                  .Case([&](arith::MulFOp) {
-                    return b.create<emitc::MulOp>(loc, *type, operands[0],
-                                                  operands[1]);
-                  })
-                  .Case([&](arith::MaximumFOp) {
-                    return call(*type, "fmaxf", operands);
-                  })
-                  .Case([&](arith::NegFOp) {
-                    return b.create<emitc::UnaryMinusOp>(loc, *type,
-                                                         operands[0]);
-                  })
-                  .Default([&](Operation *) {
-                    return call(*type, "exp2f", operands);
-                  });
-    map[op->getResult(0)] = r;
-    return success();
   }
   Value r =
       llvm::TypeSwitch<Operation *, Value>(op)
@@ -1531,11 +1569,13 @@ LogicalResult KernelEmitter::emit() {
     if (isa<func::ReturnOp, tileas::AgentOp>(op) ||
         layout.prologue.ops.contains(&op))
       continue;
-    if (!isa<arith::ConstantOp, tileas::PipeCreateOp, tileas::MutexCreateOp,
-             tileas::AllocSmemOp, tileas::AllocTmemOp>(op))
+    if (!isa<arith::ConstantOp, tensor::SplatOp, tileas::PipeCreateOp,
+             tileas::MutexCreateOp, tileas::AllocSmemOp, tileas::AllocTmemOp>(
+            op))
       return emitError(op.getLoc(),
-                       "only constants, storage, index arithmetic and TMA "
-                       "loads of whole tiles may sit outside the agents of "
+                       "only constants, scalar broadcasts, storage, index "
+                       "arithmetic and TMA loads of whole tiles may sit "
+                       "outside the agents of "
                        "a warp-specialized function (the prologue runs "
                        "them once, before the roles split)");
     if (failed(emitOp(&op)))

@@ -2,11 +2,13 @@
 
 #include "cuda/TileStreams.h"
 #include "cuda/CudaTypes.h"
+#include "cuda/ElementwiseOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -20,18 +22,11 @@ int64_t cuda::pieceWidth(int regs) { return regs >= 128 ? 32 : 16; }
 
 namespace {
 
-/// The runtime's elementwise function for `op`, or "" when `op` is not one.
+/// The runtime's elementwise function for `op` (ElementwiseOps.h), or ""
+/// when `op` is not one.
 std::string elementwiseCallee(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::string>(op)
-      .Case<tileas::AddOp, arith::AddFOp>([](auto) { return "tp::add"; })
-      .Case<tileas::SubOp, arith::SubFOp>([](auto) { return "tp::sub"; })
-      .Case<tileas::MulOp, arith::MulFOp>([](auto) { return "tp::mul"; })
-      .Case<tileas::MaxOp, arith::MaximumFOp>([](auto) { return "tp::max"; })
-      .Case<arith::NegFOp>([](auto) { return "tp::neg"; })
-      .Case<tileas::Exp2Op, math::Exp2Op>([](auto) { return "tp::exp2"; })
-      .Case<tileas::FmaOp>([](auto) { return "tp::fma"; })
-      .Case<tileas::CvtOp>([](auto) { return "tp::cvt"; })
-      .Default([](Operation *) { return ""; });
+  std::optional<ElementwiseCall> call = elementwiseCall(op);
+  return call ? call->callee.str() : std::string();
 }
 
 bool isReduction(Operation *op) {
@@ -119,6 +114,11 @@ PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
     return make(std::move(node));
   }
   if (tensor.getRank() == 2 && tensor.getShape()[1] == cols) {
+    // A scalar broadcast is one value per row (the scalar itself).
+    if (auto broadcast = v.getDefiningOp<tensor::SplatOp>()) {
+      node.value = splat(host.lookup(loc, broadcast.getInput()));
+      return make(std::move(node));
+    }
     // A splat constant is one value per row too; any other tile of the
     // same shape is held whole (a loop-carried accumulator).
     DenseElementsAttr dense;
@@ -358,7 +358,7 @@ bool TileStreams::take(Operation *op) {
   node.elem = cudaElementName(tensor.getElementType());
   node.cols = tensor.getShape()[1];
   node.callee = callee;
-  if (isa<tileas::CvtOp>(op))
+  if (elementwiseCall(op)->resultElement)
     node.templateArgs = {node.elem};
   for (Value v : op->getOperands())
     node.operands.push_back(operandNode(loc, v, node.cols));

@@ -27,10 +27,36 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
         ElementwiseSchedulingModel<arith::MaximumFOp, FmaClass>>(*ctx);
     arith::NegFOp::attachInterface<
         ElementwiseSchedulingModel<arith::NegFOp, FmaClass>>(*ctx);
+    arith::MinimumFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::MinimumFOp, FmaClass>>(*ctx);
+    // IEEE division: a reciprocal on the MUFU, refined on the FMA pipe.
+    arith::DivFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::DivFOp, Exp2Class>>(*ctx);
+    arith::ExtFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::ExtFOp, CvtClass>>(*ctx);
+    arith::TruncFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::TruncFOp, CvtClass>>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
+    math::AbsFOp::attachInterface<
+        ElementwiseSchedulingModel<math::AbsFOp, FmaClass>>(*ctx);
+    // The transcendental functions: at least one MUFU op per element (ex2,
+    // lg2, rsq, tanh), the exp2 class's unit; the FMA work of their range
+    // reduction is not modeled.
     math::Exp2Op::attachInterface<
         ElementwiseSchedulingModel<math::Exp2Op, Exp2Class>>(*ctx);
+    math::ExpOp::attachInterface<
+        ElementwiseSchedulingModel<math::ExpOp, Exp2Class>>(*ctx);
+    math::LogOp::attachInterface<
+        ElementwiseSchedulingModel<math::LogOp, Exp2Class>>(*ctx);
+    math::Log2Op::attachInterface<
+        ElementwiseSchedulingModel<math::Log2Op, Exp2Class>>(*ctx);
+    math::SqrtOp::attachInterface<
+        ElementwiseSchedulingModel<math::SqrtOp, Exp2Class>>(*ctx);
+    math::RsqrtOp::attachInterface<
+        ElementwiseSchedulingModel<math::RsqrtOp, Exp2Class>>(*ctx);
+    math::TanhOp::attachInterface<
+        ElementwiseSchedulingModel<math::TanhOp, Exp2Class>>(*ctx);
   });
 }
 

@@ -25,6 +25,9 @@ struct FmaClass {
 struct Exp2Class {
   static constexpr llvm::StringLiteral name = "exp2";
 };
+struct CvtClass {
+  static constexpr llvm::StringLiteral name = "cvt";
+};
 
 /// An elementwise op on a ranked tensor: op class `Class::name`, work = the
 /// elements of its result. The pattern a compiler copies for its own ops.
@@ -44,7 +47,10 @@ struct ElementwiseSchedulingModel
   bool isAccumulatorOperand(mlir::Operation *, unsigned) const { return false; }
 };
 
-/// arith.addf/subf/mulf/maximumf/negf as "fma", math.exp2 as "exp2".
+/// The float ops of arith and math on tiles: addf, subf, mulf, maximumf,
+/// minimumf, negf and math.absf as "fma"; divf and math's exp2, exp, log,
+/// log2, sqrt, rsqrt and tanh as "exp2" (the MUFU); extf and truncf as
+/// "cvt".
 void registerArithMathSchedulingModels(mlir::DialectRegistry &registry);
 
 /// The dialects tile kernels are written with (tileas, arith, func, gpu,

@@ -150,7 +150,10 @@ static constexpr int64_t kStreamColumns = 32;
 /// that nobody consumed.
 static bool isForeignElementwiseTileOp(Operation *op) {
   return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::MaximumFOp,
-             arith::NegFOp, math::Exp2Op>(op) &&
+             arith::MinimumFOp, arith::NegFOp, arith::DivFOp, arith::ExtFOp,
+             arith::TruncFOp, math::AbsFOp, math::Exp2Op, math::ExpOp,
+             math::LogOp, math::Log2Op, math::SqrtOp, math::RsqrtOp,
+             math::TanhOp>(op) &&
          op->getNumResults() == 1 &&
          isa<RankedTensorType>(op->getResult(0).getType());
 }

@@ -463,6 +463,73 @@ class CoshStream:
 SPECS["cosh_stream"] = CoshStream()
 
 
+class SiluBf16(CoshStream):
+    """test/lit/cuda/Inputs/silu-bf16.mlir: Y = X / (1 + e^-X), X and Y
+    bf16, computed in float32, over the same tiles as cosh_stream."""
+
+    mlir = "test/lit/cuda/Inputs/silu-bf16.mlir"
+    tolerance = {"Y": "bound"}
+
+    def inputs(self, rng, p):
+        return {"X": bf16(rng.uniform(-20.0, 20.0, size=p[:2]).astype(np.float32))}
+
+    def reference(self, inputs, p):
+        rows = min(p[0], 128 * p[3])
+        cols = min(p[1], 64 * p[2])
+        x = inputs["X"][:rows, :cols].astype(np.float64)
+        y = np.zeros(p[:2])
+        bound = np.zeros(p[:2])
+        y[:rows, :cols] = x / (1.0 + np.exp(-x))
+        # One rounding to bf16 (2^-9 relative to nearest, 2^-8 covers it);
+        # the float32 steps (expf within 2 ulp, an add, an IEEE division)
+        # add a few 2^-24 on top.
+        bound[:rows, :cols] = np.abs(y[:rows, :cols]) * (2.0 ** -8 + 2.0 ** -20)
+        return {"Y": (y, bound)}
+
+
+SPECS["silu_bf16"] = SiluBf16()
+
+
+class ElementwiseMath(CoshStream):
+    """test/lit/cuda/Inputs/elementwise-math.mlir: with u = |X|,
+    Y = sqrt(u) + log(u + 1) rsqrt(X^2 + 1) - min(X, s) / (1 + u)
+        + tanh(X) log2(u + 2),
+    s a scalar argument, over the same tiles as cosh_stream."""
+
+    mlir = "test/lit/cuda/Inputs/elementwise-math.mlir"
+    tolerance = {"Y": "bound"}
+
+    def inputs(self, rng, p):
+        return {"X": rng.uniform(-50.0, 50.0, size=p[:2]).astype(np.float32)}
+
+    def scalars(self, p):
+        return {"tiles": p[2], "s": 3.25}
+
+    def reference(self, inputs, p):
+        rows = min(p[0], 128 * p[3])
+        cols = min(p[1], 64 * p[2])
+        x = inputs["X"][:rows, :cols].astype(np.float64)
+        u = np.abs(x)
+        terms = [np.sqrt(u), np.log(u + 1) / np.sqrt(x * x + 1),
+                 -np.minimum(x, 3.25) / (1 + u), np.tanh(x) * np.log2(u + 2)]
+        y = np.zeros(p[:2])
+        bound = np.zeros(p[:2])
+        y[:rows, :cols] = sum(terms)
+        # Each term within a few float32 ulp (CUDA's functions: 2 ulp at
+        # most, IEEE sqrt and division exact; runtime/math.cuh), each
+        # float32 step rounding once more: 2^-20 of the terms' magnitudes.
+        # The arguments u + 1 and u + 2 are rounded before the logarithms
+        # read them (2^-24 relative), which moves log(u + 1) and
+        # log2(u + 2) by up to 2^-24 and 2^-24 / ln 2 absolute whatever u
+        # (the factors they meet are at most 1): 2^-22 covers both.
+        bound[:rows, :cols] = (2.0 ** -20 * sum(np.abs(t) for t in terms)
+                               + 2.0 ** -22)
+        return {"Y": (y, bound)}
+
+
+SPECS["elementwise_math"] = ElementwiseMath()
+
+
 class CpAsyncRowSum:
     """test/lit/cuda/Inputs/cpasync-rowsum.mlir: out[r] = sum over i < n and
     c < 64 of src[128 i + r, c] (cp.async tiles of a static 4096x64 float32
@@ -665,7 +732,7 @@ def peeled(spec):
 
 
 for _name in ["gemm_mainloop", "gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
-              "arith_softmax", "splitk_gemm", "cosh_stream"]:
+              "arith_softmax", "splitk_gemm", "cosh_stream", "silu_bf16", "elementwise_math"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
 

@@ -13,6 +13,7 @@
 
 #include "tilepipe/layout/instr_desc.cuh"
 #include "tilepipe/ptx/math.cuh"
+#include "tilepipe/runtime/math.cuh"
 #include "tilepipe/runtime/base.cuh"
 
 namespace tp {
@@ -162,6 +163,55 @@ template <class T, int N> TP_DEVICE Frag<T, N> neg(const Frag<T, N> &a) {
       r.v[i] = detail::from_f32<T>(-detail::to_f32(a.v[i]));
   }
   return r;
+}
+
+namespace detail {
+/// f(a[i]) in float, rounded back to T.
+template <class F, class T, int N>
+TP_DEVICE Frag<T, N> map_f32(F f, const Frag<T, N> &a) {
+  Frag<T, N> r;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    r.v[i] = from_f32<T>(f(to_f32(a.v[i])));
+  return r;
+}
+struct MinOp {
+  template <class T> TP_DEVICE T operator()(T a, T b) const {
+    return from_f32<T>(::fminf(to_f32(a), to_f32(b)));
+  }
+};
+struct DivOp {
+  template <class T> TP_DEVICE T operator()(T a, T b) const {
+    return from_f32<T>(math::div_rn(to_f32(a), to_f32(b)));
+  }
+};
+} // namespace detail
+
+// The float functions of math (runtime/math.cuh has each one's accuracy):
+// computed in float, whatever the element type.
+#define TP_UNARY(name, fn)                                                     \
+  template <class T, int N>                                                    \
+  TP_DEVICE Frag<T, N> name(const Frag<T, N> &a) {                             \
+    return detail::map_f32([](float x) { return fn(x); }, a);                  \
+  }
+TP_UNARY(abs, ::fabsf)
+TP_UNARY(exp, math::exp)
+TP_UNARY(log, math::log)
+TP_UNARY(log2, math::log2)
+TP_UNARY(sqrt, math::sqrt_rn)
+TP_UNARY(rsqrt, math::rsqrt)
+TP_UNARY(tanh, math::tanh)
+#undef TP_UNARY
+
+template <class T, int NA, int NB>
+TP_DEVICE Frag<T, detail::kMax<NA, NB>> min(const Frag<T, NA> &a,
+                                            const Frag<T, NB> &b) {
+  return detail::zip(detail::MinOp{}, a, b);
+}
+template <class T, int NA, int NB>
+TP_DEVICE Frag<T, detail::kMax<NA, NB>> div(const Frag<T, NA> &a,
+                                            const Frag<T, NB> &b) {
+  return detail::zip(detail::DivOp{}, a, b);
 }
 
 template <class T, int N>
