@@ -791,7 +791,44 @@ class Tf32Gemm(Gemm):
         return {"A": uniform_tf32(rng, (m, k)), "B": uniform_tf32(rng, (n, k))}
 
 
+class GemmGelu(Gemm):
+    """C = gelu(alpha A . B^T), tanh form, bf16 in and out, 128x128 tiles,
+    K-block 64 (test/lit/cuda/Inputs/gemm-gelu.mlir: an epilogue of arith
+    and math ops with a scale passed in)."""
+
+    mlir = "test/lit/cuda/Inputs/gemm-gelu.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 128, 64, 4
+    alpha = 0.375
+    tolerance = {"C": "bound"}
+
+    def problems(self, quick=False):
+        probs = [(128, 128, 0), (256, 384, 64), (200, 130, 128), (128, 128, 256),
+                 (130, 250, 328)]
+        if not quick:
+            probs.append((128, 128, 4096))
+        return probs
+
+    def scalars(self, p):
+        return {"K": p[2], "alpha": self.alpha}
+
+    def reference(self, inputs, p):
+        a = inputs["A"].astype(np.float64)
+        b = inputs["B"].astype(np.float64)
+        x = self.alpha * (a @ b.T)
+        g = 0.5 * x * (1 + np.tanh(0.7978845608 * (x + 0.044715 * x ** 3)))
+        # The accumulation's float32 error (2 K u |A| |B|^T), through the
+        # scale and gelu's slope (at most 1.13); tanhf within 2 ulp of a
+        # value near 1 (2^-22 absolute), times x / 2; the epilogue's float32
+        # steps (a few 2^-24 relative); one rounding to bf16 (2^-8).
+        k = p[2]
+        acc = 2 * k * U32 * (np.abs(a) @ np.abs(b).T)
+        bound = (2.0 ** -8 * np.abs(g) + 1.13 * self.alpha * acc
+                 + 2.0 ** -22 * np.abs(x) + 2.0 ** -20 * (np.abs(x) + np.abs(g)))
+        return {"C": (g, bound)}
+
+
 SPECS["hgemm_relu"] = HgemmRelu()
+SPECS["gemm_gelu"] = GemmGelu()
 SPECS["tf32_gemm"] = Tf32Gemm()
 
 # FA4 written plainly (no ring, no `into`, alpha read across warp groups):

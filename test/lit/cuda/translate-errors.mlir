@@ -70,7 +70,7 @@ func.func @smem_argument(%k: !tileas.tma_desc<128x128xbf16>, %q: !tileas.smem<12
 
 // Outside the agents, only what the prologue runs once: float arithmetic
 // belongs to an agent.
-// CHECK: offset :7:8: error: only constants, storage, index arithmetic and TMA loads of whole tiles may sit outside the agents of a warp-specialized function (the prologue runs them once, before the roles split)
+// CHECK: offset :7:8: error: only constants, scalar broadcasts, storage, index arithmetic and TMA loads of whole tiles may sit outside the agents of a warp-specialized function (the prologue runs them once, before the roles split)
 func.func @outside_agents(%x: f32) {
   %y = arith.addf %x, %x : f32
   tileas.agent {role = "simt", warps = 4 : i32} {
