@@ -530,6 +530,54 @@ class ElementwiseMath(CoshStream):
 SPECS["elementwise_math"] = ElementwiseMath()
 
 
+class SoftmaxRows(CoshStream):
+    """test/lit/cuda/Inputs/softmax-rows.mlir: per iteration i < blocks,
+    rows 128 i .. 128 i + 127 of X (128 columns) go to Y as their row
+    softmax, e = exp2((x - max) log2 e), Y = e (1 / sum e). One CTA walks
+    every block (several CTAs store identical bytes)."""
+
+    mlir = "test/lit/cuda/Inputs/softmax-rows.mlir"
+    tolerance = {"Y": "bound"}
+
+    def problems(self, quick=False):
+        # (rows, columns, blocks, CTAs): trips 0, 1, 2, 5; rows past the
+        # blocks, a block past the rows, columns past the tile.
+        probs = [(128, 128, 0, 1), (256, 128, 1, 2), (300, 130, 2, 1),
+                 (640, 128, 5, 1), (200, 128, 2, 2)]
+        if not quick:
+            probs.append((128 * 64, 128, 64, 1))
+        return probs
+
+    def describe(self, p):
+        return f"X={p[0]}x{p[1]} blocks={p[2]} grid={self.grid(p)}"
+
+    def inputs(self, rng, p):
+        return {"X": rng.uniform(-8.0, 8.0, size=p[:2]).astype(np.float32)}
+
+    def scalars(self, p):
+        return {"blocks": p[2]}
+
+    def reference(self, inputs, p):
+        rows = min(p[0], 128 * p[2])
+        x = np.zeros((rows, 128))
+        cols = min(p[1], 128)
+        x[:, :cols] = inputs["X"][:rows, :cols]
+        # Columns past the tensor's end load as zeros (TMA fills them).
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        sm = e / e.sum(axis=1, keepdims=True)
+        y = np.zeros(p[:2])
+        bound = np.zeros(p[:2])
+        y[:rows, :cols] = sm[:, :cols]
+        # ex2.approx (2^-22) of an argument rounded to float32 (|u| < 24:
+        # 2^-20 relative in e), a float32 row sum of 128 terms (2^-17
+        # relative at worst), an IEEE division and a multiply: 2^-16.
+        bound[:rows, :cols] = 2.0 ** -16 * y[:rows, :cols]
+        return {"Y": (y, bound)}
+
+
+SPECS["softmax_rows"] = SoftmaxRows()
+
+
 class CpAsyncRowSum:
     """test/lit/cuda/Inputs/cpasync-rowsum.mlir: out[r] = sum over i < n and
     c < 64 of src[128 i + r, c] (cp.async tiles of a static 4096x64 float32
@@ -732,7 +780,8 @@ def peeled(spec):
 
 
 for _name in ["gemm_mainloop", "gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
-              "arith_softmax", "splitk_gemm", "cosh_stream", "silu_bf16", "elementwise_math"]:
+              "arith_softmax", "splitk_gemm", "cosh_stream", "silu_bf16", "elementwise_math",
+              "softmax_rows"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
 
