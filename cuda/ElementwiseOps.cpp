@@ -24,7 +24,9 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       .Case<tileas::MulOp, arith::MulFOp>([&](auto) { return plain("tp::mul"); })
       .Case<tileas::MaxOp, arith::MaximumFOp>(
           [&](auto) { return plain("tp::max"); })
-      .Case<arith::MinimumFOp>([&](auto) { return plain("tp::min"); })
+      .Case<arith::MinimumFOp, arith::MinNumFOp>(
+          [&](auto) { return plain("tp::min"); })
+      .Case<arith::MaxNumFOp>([&](auto) { return plain("tp::max"); })
       .Case<arith::DivFOp>([&](auto) { return plain("tp::div"); })
       .Case<arith::NegFOp>([&](auto) { return plain("tp::neg"); })
       .Case<math::AbsFOp>([&](auto) { return plain("tp::abs"); })
@@ -36,7 +38,10 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       .Case<math::SqrtOp>([&](auto) { return plain("tp::sqrt"); })
       .Case<math::RsqrtOp>([&](auto) { return plain("tp::rsqrt"); })
       .Case<math::TanhOp>([&](auto) { return plain("tp::tanh"); })
-      .Case<tileas::FmaOp>([&](auto) { return plain("tp::fma"); })
+      .Case<math::ErfOp>([&](auto) { return plain("tp::erf"); })
+      .Case<math::SinOp>([&](auto) { return plain("tp::sin"); })
+      .Case<math::CosOp>([&](auto) { return plain("tp::cos"); })
+      .Case<tileas::FmaOp, math::FmaOp>([&](auto) { return plain("tp::fma"); })
       .Case<tileas::CvtOp, arith::ExtFOp, arith::TruncFOp>(
           [&](auto) -> Call { return ElementwiseCall{"tp::cvt", true}; })
       .Default([](Operation *) -> Call { return std::nullopt; });
@@ -46,6 +51,9 @@ llvm::StringRef cuda::scalarFunction(Operation *op) {
   return llvm::TypeSwitch<Operation *, llvm::StringRef>(op)
       .Case([](arith::MaximumFOp) { return "fmaxf"; })
       .Case([](arith::MinimumFOp) { return "fminf"; })
+      .Case([](arith::MaxNumFOp) { return "fmaxf"; })
+      .Case([](arith::MinNumFOp) { return "fminf"; })
+      .Case([](math::FmaOp) { return "fmaf"; })
       .Case([](math::AbsFOp) { return "fabsf"; })
       .Case([](math::Exp2Op) { return "exp2f"; })
       .Case([](math::ExpOp) { return "tp::math::exp"; })
@@ -54,5 +62,8 @@ llvm::StringRef cuda::scalarFunction(Operation *op) {
       .Case([](math::SqrtOp) { return "tp::math::sqrt_rn"; })
       .Case([](math::RsqrtOp) { return "tp::math::rsqrt"; })
       .Case([](math::TanhOp) { return "tp::math::tanh"; })
+      .Case([](math::ErfOp) { return "tp::math::erf"; })
+      .Case([](math::SinOp) { return "tp::math::sin"; })
+      .Case([](math::CosOp) { return "tp::math::cos"; })
       .Default([](Operation *) { return ""; });
 }

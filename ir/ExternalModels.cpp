@@ -29,6 +29,10 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
         ElementwiseSchedulingModel<arith::NegFOp, FmaClass>>(*ctx);
     arith::MinimumFOp::attachInterface<
         ElementwiseSchedulingModel<arith::MinimumFOp, FmaClass>>(*ctx);
+    arith::MaxNumFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::MaxNumFOp, FmaClass>>(*ctx);
+    arith::MinNumFOp::attachInterface<
+        ElementwiseSchedulingModel<arith::MinNumFOp, FmaClass>>(*ctx);
     // IEEE division: a reciprocal on the MUFU, refined on the FMA pipe.
     arith::DivFOp::attachInterface<
         ElementwiseSchedulingModel<arith::DivFOp, Exp2Class>>(*ctx);
@@ -40,6 +44,12 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
     math::AbsFOp::attachInterface<
         ElementwiseSchedulingModel<math::AbsFOp, FmaClass>>(*ctx);
+    math::FmaOp::attachInterface<
+        ElementwiseSchedulingModel<math::FmaOp, FmaClass>>(*ctx);
+    // erff is a polynomial on the FMA pipe (one op per element here: its
+    // dozen FMAs are not modeled).
+    math::ErfOp::attachInterface<
+        ElementwiseSchedulingModel<math::ErfOp, FmaClass>>(*ctx);
     // The transcendental functions: at least one MUFU op per element (ex2,
     // lg2, rsq, tanh), the exp2 class's unit; the FMA work of their range
     // reduction is not modeled.
@@ -57,6 +67,10 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
         ElementwiseSchedulingModel<math::RsqrtOp, Exp2Class>>(*ctx);
     math::TanhOp::attachInterface<
         ElementwiseSchedulingModel<math::TanhOp, Exp2Class>>(*ctx);
+    math::SinOp::attachInterface<
+        ElementwiseSchedulingModel<math::SinOp, Exp2Class>>(*ctx);
+    math::CosOp::attachInterface<
+        ElementwiseSchedulingModel<math::CosOp, Exp2Class>>(*ctx);
   });
 }
 

@@ -48,9 +48,9 @@ struct ElementwiseSchedulingModel
 };
 
 /// The float ops of arith and math on tiles: addf, subf, mulf, maximumf,
-/// minimumf, negf and math.absf as "fma"; divf and math's exp2, exp, log,
-/// log2, sqrt, rsqrt and tanh as "exp2" (the MUFU); extf and truncf as
-/// "cvt".
+/// minimumf, maxnumf, minnumf, negf, math.absf, math.fma and math.erf as
+/// "fma"; divf and math's exp2, exp, log, log2, sqrt, rsqrt, tanh, sin and
+/// cos as "exp2" (the MUFU); extf and truncf as "cvt".
 void registerArithMathSchedulingModels(mlir::DialectRegistry &registry);
 
 /// The dialects tile kernels are written with (tileas, arith, func, gpu,

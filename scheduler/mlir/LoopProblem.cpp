@@ -150,10 +150,11 @@ static constexpr int64_t kStreamColumns = 32;
 /// that nobody consumed.
 static bool isForeignElementwiseTileOp(Operation *op) {
   return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::MaximumFOp,
-             arith::MinimumFOp, arith::NegFOp, arith::DivFOp, arith::ExtFOp,
-             arith::TruncFOp, math::AbsFOp, math::Exp2Op, math::ExpOp,
+             arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
+             arith::NegFOp, arith::DivFOp, arith::ExtFOp, arith::TruncFOp,
+             math::AbsFOp, math::FmaOp, math::ErfOp, math::Exp2Op, math::ExpOp,
              math::LogOp, math::Log2Op, math::SqrtOp, math::RsqrtOp,
-             math::TanhOp>(op) &&
+             math::TanhOp, math::SinOp, math::CosOp>(op) &&
          op->getNumResults() == 1 &&
          isa<RankedTensorType>(op->getResult(0).getType());
 }

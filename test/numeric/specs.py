@@ -490,10 +490,15 @@ class SiluBf16(CoshStream):
 SPECS["silu_bf16"] = SiluBf16()
 
 
+def erf(x):
+    """math.erf elementwise in float64 (numpy has none)."""
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
 class ElementwiseMath(CoshStream):
     """test/lit/cuda/Inputs/elementwise-math.mlir: with u = |X|,
     Y = sqrt(u) + log(u + 1) rsqrt(X^2 + 1) - min(X, s) / (1 + u)
-        + tanh(X) log2(u + 2),
+        + tanh(X) log2(u + 2) + sin(X) cos(X) + erf(X / 4) + (X + s) / 8,
     s a scalar argument, over the same tiles as cosh_stream."""
 
     mlir = "test/lit/cuda/Inputs/elementwise-math.mlir"
@@ -511,12 +516,14 @@ class ElementwiseMath(CoshStream):
         x = inputs["X"][:rows, :cols].astype(np.float64)
         u = np.abs(x)
         terms = [np.sqrt(u), np.log(u + 1) / np.sqrt(x * x + 1),
-                 -np.minimum(x, 3.25) / (1 + u), np.tanh(x) * np.log2(u + 2)]
+                 -np.minimum(x, 3.25) / (1 + u), np.tanh(x) * np.log2(u + 2),
+                 np.sin(x) * np.cos(x), erf(x / 4), (x + 3.25) / 8]
         y = np.zeros(p[:2])
         bound = np.zeros(p[:2])
         y[:rows, :cols] = sum(terms)
         # Each term within a few float32 ulp (CUDA's functions: 2 ulp at
-        # most, IEEE sqrt and division exact; runtime/math.cuh), each
+        # most, IEEE sqrt and division exact; runtime/math.cuh; the fma
+        # rounds sin cos + erf once), each
         # float32 step rounding once more: 2^-20 of the terms' magnitudes.
         # The arguments u + 1 and u + 2 are rounded before the logarithms
         # read them (2^-24 relative), which moves log(u + 1) and

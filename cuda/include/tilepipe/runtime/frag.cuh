@@ -201,6 +201,9 @@ TP_UNARY(log2, math::log2)
 TP_UNARY(sqrt, math::sqrt_rn)
 TP_UNARY(rsqrt, math::rsqrt)
 TP_UNARY(tanh, math::tanh)
+TP_UNARY(erf, math::erf)
+TP_UNARY(sin, math::sin)
+TP_UNARY(cos, math::cos)
 #undef TP_UNARY
 
 template <class T, int NA, int NB>

@@ -1,7 +1,8 @@
 // The float functions of math and arith on register tiles, in one plainly
 // written streaming loop with a scale passed in as a scalar (tensor.splat):
 //   u = |x|, y = sqrt(u) + log(u + 1) rsqrt(x x + 1) - min(x, s) / (1 + u)
-//                + tanh(x) log2(u + 2)
+//                + tanh(x) log2(u + 2) + fma(sin x, cos x, erf(x / 4))
+//                + (maxnum(x, s) + minnum(x, s)) / 8
 // CTA b owns rows 128 b .. 128 b + 127 and walks `tiles` column tiles of 64.
 func.func @elementwise_math(%descX: !tileas.tma_desc<128x64xf32> {tileas.name = "X"},
                             %descY: !tileas.tma_desc<128x64xf32> {tileas.name = "Y"},
@@ -15,6 +16,8 @@ func.func @elementwise_math(%descX: !tileas.tma_desc<128x64xf32> {tileas.name = 
   %row = arith.muli %bx, %c128 : index
   %one = arith.constant dense<1.0> : tensor<128x64xf32>
   %two = arith.constant dense<2.0> : tensor<128x64xf32>
+  %quarter = arith.constant dense<0.25> : tensor<128x64xf32>
+  %eighth = arith.constant dense<0.125> : tensor<128x64xf32>
   %sv = tensor.splat %s : tensor<128x64xf32>
   scf.for %j = %c0 to %tiles step %c1 {
     %col = arith.muli %j, %c64 : index
@@ -36,7 +39,18 @@ func.func @elementwise_math(%descX: !tileas.tma_desc<128x64xf32> {tileas.name = 
     %d = arith.mulf %th, %lg : tensor<128x64xf32>
     %ab = arith.addf %a, %b : tensor<128x64xf32>
     %abc = arith.subf %ab, %c : tensor<128x64xf32>
-    %y = arith.addf %abc, %d : tensor<128x64xf32>
+    %abcd = arith.addf %abc, %d : tensor<128x64xf32>
+    %sn = math.sin %x : tensor<128x64xf32>
+    %cs = math.cos %x : tensor<128x64xf32>
+    %xq = arith.mulf %x, %quarter : tensor<128x64xf32>
+    %er = math.erf %xq : tensor<128x64xf32>
+    %f = math.fma %sn, %cs, %er : tensor<128x64xf32>
+    %mx = arith.maxnumf %x, %sv : tensor<128x64xf32>
+    %mn = arith.minnumf %x, %sv : tensor<128x64xf32>
+    %mm = arith.addf %mx, %mn : tensor<128x64xf32>
+    %g = arith.mulf %mm, %eighth : tensor<128x64xf32>
+    %fg = arith.addf %f, %g : tensor<128x64xf32>
+    %y = arith.addf %abcd, %fg : tensor<128x64xf32>
     %o = tileas.smem_store %y : tensor<128x64xf32> -> !tileas.smem<128x64xf32>
     tileas.tma_store %o, %descY[%row, %col] : !tileas.smem<128x64xf32>, !tileas.tma_desc<128x64xf32>
   }
