@@ -50,23 +50,7 @@ public:
   }
   int fresh() { return ++numVars; }
   void add(std::initializer_list<int> lits) {
-    buffer.clear();
-    for (int lit : lits) {
-      if (lit == kTrue)
-        return;
-      if (lit != -kTrue)
-        buffer.push_back(lit);
-    }
-    if (buffer.empty()) {
-      // The empty clause: CaDiCaL would print a notice on stdout; the
-      // model is simply unsatisfiable.
-      contradiction = true;
-      return;
-    }
-    for (int lit : buffer)
-      solver.add(lit);
-    solver.add(0);
-    ++numClauses;
+    addClause(llvm::ArrayRef<int>(lits.begin(), lits.end()));
   }
   /// Sum of weight over the true literals at most `cap` (a sequential
   /// weighted counter: s[j][l] says the first j items reach l).
@@ -130,6 +114,8 @@ public:
         buffer.push_back(lit);
     }
     if (buffer.empty()) {
+      // The empty clause: CaDiCaL would print a notice on stdout; the
+      // model is simply unsatisfiable.
       contradiction = true;
       return;
     }

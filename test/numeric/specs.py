@@ -411,11 +411,12 @@ class StreamExp2:
 SPECS["stream_exp2"] = StreamExp2()
 
 
-class CoshStream:
+class CoshStream(StreamExp2):
     """test/lit/cuda/Inputs/cosh-stream.mlir: Y = cosh(X) as
     0.5 (2^u + 2^-u), u = X log2 e in float32, over rows 128 b .. 128 b + 127
     (CTA b) and columns 0 .. 64 tiles - 1. Y elsewhere keeps its zeros; the
-    stores clip rows and columns past the tensor's end."""
+    stores clip rows and columns past the tensor's end. The grid and the
+    output are stream_exp2's."""
 
     mlir = "test/lit/cuda/Inputs/cosh-stream.mlir"
     tolerance = {"Y": "bound"}
@@ -432,32 +433,37 @@ class CoshStream:
     def describe(self, p):
         return f"X={p[0]}x{p[1]} tiles={p[2]} grid={self.grid(p)}"
 
-    def grid(self, p):
-        return (p[3], 1, 1)
-
     def inputs(self, rng, p):
         return {"X": rng.uniform(-12.0, 12.0, size=p[:2]).astype(np.float32)}
 
     def scalars(self, p):
         return {"tiles": p[2]}
 
-    def outputs(self, p):
-        return {"Y": p[:2]}
+    def region(self, p):
+        """The rows and columns the loop writes."""
+        return min(p[0], 128 * p[3]), min(p[1], 64 * p[2])
+
+    def covered(self, inputs, p):
+        rows, cols = self.region(p)
+        return inputs["X"][:rows, :cols].astype(np.float64)
+
+    def placed(self, p, y, bound):
+        """Y and its bound over the whole output, zero where nothing is
+        written."""
+        full, full_bound = np.zeros(p[:2]), np.zeros(p[:2])
+        rows, cols = y.shape
+        full[:rows, :cols] = y
+        full_bound[:rows, :cols] = bound
+        return {"Y": (full, full_bound)}
 
     def reference(self, inputs, p):
-        rows = min(p[0], 128 * p[3])
-        cols = min(p[1], 64 * p[2])
-        x = inputs["X"][:rows, :cols].astype(np.float64)
-        y = np.zeros(p[:2])
-        bound = np.zeros(p[:2])
-        y[:rows, :cols] = np.cosh(x)
+        x = self.covered(inputs, p)
+        y = np.cosh(x)
         # u = x log2 e rounded to float32 (the constant too: 2^-24 relative
         # each) moves 2^u by ln 2 |u| 2^-23 relative; ex2.approx is within
         # 2 ulp (2^-22), the add and the multiply round once each.
         u = np.abs(x) * np.log2(np.e)
-        bound[:rows, :cols] = y[:rows, :cols] * (
-            np.log(2.0) * u * 2.0 ** -23 + 2.0 ** -22 + 2.0 ** -22)
-        return {"Y": (y, bound)}
+        return self.placed(p, y, y * (np.log(2.0) * u * 2.0 ** -23 + 2.0 ** -21))
 
 
 SPECS["cosh_stream"] = CoshStream()
@@ -474,17 +480,12 @@ class SiluBf16(CoshStream):
         return {"X": bf16(rng.uniform(-20.0, 20.0, size=p[:2]).astype(np.float32))}
 
     def reference(self, inputs, p):
-        rows = min(p[0], 128 * p[3])
-        cols = min(p[1], 64 * p[2])
-        x = inputs["X"][:rows, :cols].astype(np.float64)
-        y = np.zeros(p[:2])
-        bound = np.zeros(p[:2])
-        y[:rows, :cols] = x / (1.0 + np.exp(-x))
+        x = self.covered(inputs, p)
+        y = x / (1.0 + np.exp(-x))
         # One rounding to bf16 (2^-9 relative to nearest, 2^-8 covers it);
         # the float32 steps (expf within 2 ulp, an add, an IEEE division)
         # add a few 2^-24 on top.
-        bound[:rows, :cols] = np.abs(y[:rows, :cols]) * (2.0 ** -8 + 2.0 ** -20)
-        return {"Y": (y, bound)}
+        return self.placed(p, y, np.abs(y) * (2.0 ** -8 + 2.0 ** -20))
 
 
 SPECS["silu_bf16"] = SiluBf16()
@@ -511,16 +512,12 @@ class ElementwiseMath(CoshStream):
         return {"tiles": p[2], "s": 3.25}
 
     def reference(self, inputs, p):
-        rows = min(p[0], 128 * p[3])
-        cols = min(p[1], 64 * p[2])
-        x = inputs["X"][:rows, :cols].astype(np.float64)
+        x = self.covered(inputs, p)
         u = np.abs(x)
         terms = [np.sqrt(u), np.log(u + 1) / np.sqrt(x * x + 1),
                  -np.minimum(x, 3.25) / (1 + u), np.tanh(x) * np.log2(u + 2),
                  np.sin(x) * np.cos(x), erf(x / 4), (x + 3.25) / 8]
-        y = np.zeros(p[:2])
-        bound = np.zeros(p[:2])
-        y[:rows, :cols] = sum(terms)
+        y = sum(terms)
         # Each term within a few float32 ulp (CUDA's functions: 2 ulp at
         # most, IEEE sqrt and division exact; runtime/math.cuh; the fma
         # rounds sin cos + erf once), each
@@ -529,9 +526,8 @@ class ElementwiseMath(CoshStream):
         # read them (2^-24 relative), which moves log(u + 1) and
         # log2(u + 2) by up to 2^-24 and 2^-24 / ln 2 absolute whatever u
         # (the factors they meet are at most 1): 2^-22 covers both.
-        bound[:rows, :cols] = (2.0 ** -20 * sum(np.abs(t) for t in terms)
-                               + 2.0 ** -22)
-        return {"Y": (y, bound)}
+        bound = 2.0 ** -20 * sum(np.abs(t) for t in terms) + 2.0 ** -22
+        return self.placed(p, y, bound)
 
 
 SPECS["elementwise_math"] = ElementwiseMath()
@@ -564,22 +560,20 @@ class SoftmaxRows(CoshStream):
     def scalars(self, p):
         return {"blocks": p[2]}
 
+    def region(self, p):
+        return min(p[0], 128 * p[2]), min(p[1], 128)
+
     def reference(self, inputs, p):
-        rows = min(p[0], 128 * p[2])
-        x = np.zeros((rows, 128))
-        cols = min(p[1], 128)
-        x[:, :cols] = inputs["X"][:rows, :cols]
+        rows, cols = self.region(p)
         # Columns past the tensor's end load as zeros (TMA fills them).
+        x = np.zeros((rows, 128))
+        x[:, :cols] = self.covered(inputs, p)
         e = np.exp(x - x.max(axis=1, keepdims=True))
-        sm = e / e.sum(axis=1, keepdims=True)
-        y = np.zeros(p[:2])
-        bound = np.zeros(p[:2])
-        y[:rows, :cols] = sm[:, :cols]
+        y = (e / e.sum(axis=1, keepdims=True))[:, :cols]
         # ex2.approx (2^-22) of an argument rounded to float32 (|u| < 24:
         # 2^-20 relative in e), a float32 row sum of 128 terms (2^-17
         # relative at worst), an IEEE division and a multiply: 2^-16.
-        bound[:rows, :cols] = 2.0 ** -16 * y[:rows, :cols]
-        return {"Y": (y, bound)}
+        return self.placed(p, y, 2.0 ** -16 * y)
 
 
 SPECS["softmax_rows"] = SoftmaxRows()
