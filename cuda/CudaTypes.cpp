@@ -19,6 +19,9 @@ std::string tilepipe::cuda::cudaElementName(Type t) {
     return "__nv_fp8_e5m2";
   if (t.isInteger(32))
     return "int32_t";
+  // Comparison results on register tiles (arith.cmpf, arith.select).
+  if (t.isInteger(1))
+    return "bool";
   // UE8M0 scale factors: MLIR 19 has no f8E8M0FNU, the IR writes ui8.
   if (t.isUnsignedInteger(8))
     return "uint8_t";

@@ -16,7 +16,7 @@ using namespace tilepipe::cuda;
 std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
   using Call = std::optional<ElementwiseCall>;
   auto plain = [](llvm::StringRef callee) -> Call {
-    return ElementwiseCall{callee, false};
+    return ElementwiseCall{callee, false, ""};
   };
   return llvm::TypeSwitch<Operation *, Call>(op)
       .Case<tileas::AddOp, arith::AddFOp>([&](auto) { return plain("tp::add"); })
@@ -43,7 +43,21 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       .Case<math::CosOp>([&](auto) { return plain("tp::cos"); })
       .Case<tileas::FmaOp, math::FmaOp>([&](auto) { return plain("tp::fma"); })
       .Case<tileas::CvtOp, arith::ExtFOp, arith::TruncFOp>(
-          [&](auto) -> Call { return ElementwiseCall{"tp::cvt", true}; })
+          [&](auto) -> Call { return ElementwiseCall{"tp::cvt", true, ""}; })
+      .Case([&](arith::CmpFOp cmp) -> Call {
+        if (!isa<RankedTensorType>(cmp.getType()))
+          return std::nullopt;
+        std::string p = arith::stringifyCmpFPredicate(cmp.getPredicate())
+                            .upper();
+        if (p == "TRUE" || p == "FALSE")
+          p = p == "TRUE" ? "True" : "False";
+        return ElementwiseCall{"tp::cmpf", false, "tp::CmpF::" + p};
+      })
+      .Case([&](arith::SelectOp select) -> Call {
+        if (!isa<RankedTensorType>(select.getType()))
+          return std::nullopt;
+        return plain("tp::select");
+      })
       .Default([](Operation *) -> Call { return std::nullopt; });
 }
 

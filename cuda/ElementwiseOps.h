@@ -16,16 +16,19 @@
 #include "mlir/IR/Operation.h"
 
 #include <optional>
+#include <string>
 
 namespace tilepipe::cuda {
 
 struct ElementwiseCall {
   llvm::StringRef callee;     ///< "tp::exp2"
   bool resultElement = false; ///< tp::cvt<Elem>(...)
+  std::string predicate;      ///< tp::cmpf<tp::CmpF::OGT>(...)
 };
 
 /// The runtime call of `op` on register tiles, or nullopt when `op` is not
-/// elementwise math (reductions are not: they change the shape).
+/// elementwise math (reductions are not: they change the shape). A
+/// comparison or a select is one only on tiles (on scalars C++ spells it).
 std::optional<ElementwiseCall> elementwiseCall(mlir::Operation *op);
 
 /// The C++ function of a float arith/math op on scalars ("fmaxf",

@@ -502,6 +502,8 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
         std::vector<std::string> targs;
         if (tile->resultElement)
           targs = {elementName(tensor.getElementType())};
+        if (!tile->predicate.empty())
+          targs = {tile->predicate};
         map[op->getResult(0)] = call(*type, tile->callee, operands, targs);
         return success();
       }

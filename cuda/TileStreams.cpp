@@ -360,6 +360,8 @@ bool TileStreams::take(Operation *op) {
   node.callee = callee;
   if (elementwiseCall(op)->resultElement)
     node.templateArgs = {node.elem};
+  if (!elementwiseCall(op)->predicate.empty())
+    node.templateArgs = {elementwiseCall(op)->predicate};
   for (Value v : op->getOperands())
     node.operands.push_back(operandNode(loc, v, node.cols));
   return record(make(std::move(node)));

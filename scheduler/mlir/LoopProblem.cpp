@@ -154,7 +154,8 @@ static bool isForeignElementwiseTileOp(Operation *op) {
              arith::NegFOp, arith::DivFOp, arith::ExtFOp, arith::TruncFOp,
              math::AbsFOp, math::FmaOp, math::ErfOp, math::Exp2Op, math::ExpOp,
              math::LogOp, math::Log2Op, math::SqrtOp, math::RsqrtOp,
-             math::TanhOp, math::SinOp, math::CosOp>(op) &&
+             math::TanhOp, math::SinOp, math::CosOp, arith::CmpFOp,
+             arith::SelectOp>(op) &&
          op->getNumResults() == 1 &&
          isa<RankedTensorType>(op->getResult(0).getType());
 }

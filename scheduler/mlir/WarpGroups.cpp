@@ -71,11 +71,25 @@ unsigned tilepipe::inferWarpGroups(scf::ForOp loop) {
   if (simt.size() < 2)
     return 0;
 
+  // Chains run through every op that passes a register tile on, SIMT math
+  // or not: an op the scheduler does not model (arith.select on a tile, a
+  // "generic" op) between two SIMT ops does not make them independent, and
+  // cutting the chain there split one loop into warp groups joined by a
+  // pipe that nobody consumed.
+  // Only ops that read a tile and make one: a constant or a broadcast
+  // used by two chains does not join them.
+  auto isTile = [](Type t) { return isa<RankedTensorType>(t); };
+  SmallVector<Operation *> linked(simt.begin(), simt.end());
+  for (Operation &op : body->without_terminator())
+    if (!isSimtTileOp(&op) && op.getNumRegions() == 0 &&
+        llvm::any_of(op.getOperandTypes(), isTile) &&
+        llvm::any_of(op.getResultTypes(), isTile))
+      linked.push_back(&op);
   llvm::EquivalenceClasses<Operation *> chains;
-  for (Operation *op : simt)
+  for (Operation *op : linked)
     chains.insert(op);
   Operation *yield = body->getTerminator();
-  for (Operation *op : simt)
+  for (Operation *op : linked)
     for (Value r : op->getResults())
       for (OpOperand &use : r.getUses()) {
         Operation *user = body->findAncestorOpInBlock(*use.getOwner());

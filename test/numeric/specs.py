@@ -533,6 +533,26 @@ class ElementwiseMath(CoshStream):
 SPECS["elementwise_math"] = ElementwiseMath()
 
 
+class LeakyClamp(CoshStream):
+    """test/lit/cuda/Inputs/leaky-clamp.mlir: Y = min(X > 0 ? X : X / 64, t)
+    through arith.cmpf and arith.select, t a scalar argument, over the same
+    tiles as cosh_stream. Exact: X / 64 is a power-of-two scaling."""
+
+    mlir = "test/lit/cuda/Inputs/leaky-clamp.mlir"
+    threshold = 5.5
+
+    def scalars(self, p):
+        return {"tiles": p[2], "t": self.threshold}
+
+    def reference(self, inputs, p):
+        x = self.covered(inputs, p)
+        y = np.minimum(np.where(x > 0, x, x / 64), self.threshold)
+        return self.placed(p, y, np.zeros_like(y))
+
+
+SPECS["leaky_clamp"] = LeakyClamp()
+
+
 class SoftmaxRows(CoshStream):
     """test/lit/cuda/Inputs/softmax-rows.mlir: per iteration i < blocks,
     rows 128 i .. 128 i + 127 of X (128 columns) go to Y as their row
@@ -782,7 +802,7 @@ def peeled(spec):
 
 for _name in ["gemm_mainloop", "gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
               "arith_softmax", "splitk_gemm", "cosh_stream", "silu_bf16", "elementwise_math",
-              "softmax_rows"]:
+              "softmax_rows", "leaky_clamp"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
 

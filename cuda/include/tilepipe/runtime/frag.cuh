@@ -206,6 +206,71 @@ TP_UNARY(sin, math::sin)
 TP_UNARY(cos, math::cos)
 #undef TP_UNARY
 
+/// arith.cmpf's predicates: ordered ones are false when either side is a
+/// NaN, unordered ones true.
+enum class CmpF { False, OEQ, OGT, OGE, OLT, OLE, ONE, ORD,
+                  UEQ, UGT, UGE, ULT, ULE, UNE, UNO, True };
+
+template <CmpF P, class T, int NA, int NB>
+TP_DEVICE Frag<bool, detail::kMax<NA, NB>> cmpf(const Frag<T, NA> &a,
+                                                const Frag<T, NB> &b) {
+  constexpr int Out = detail::kMax<NA, NB>;
+  Frag<bool, Out> r;
+#pragma unroll
+  for (int i = 0; i < Out; ++i) {
+    float x = detail::to_f32(detail::bcast<Out>(a, i));
+    float y = detail::to_f32(detail::bcast<Out>(b, i));
+    bool unordered = x != x || y != y;
+    bool v = false;
+    if constexpr (P == CmpF::OEQ || P == CmpF::UEQ)
+      v = x == y;
+    else if constexpr (P == CmpF::OGT || P == CmpF::UGT)
+      v = x > y;
+    else if constexpr (P == CmpF::OGE || P == CmpF::UGE)
+      v = x >= y;
+    else if constexpr (P == CmpF::OLT || P == CmpF::ULT)
+      v = x < y;
+    else if constexpr (P == CmpF::OLE || P == CmpF::ULE)
+      v = x <= y;
+    else if constexpr (P == CmpF::ONE || P == CmpF::UNE)
+      v = x < y || x > y;
+    else if constexpr (P == CmpF::ORD || P == CmpF::UNO)
+      v = false;
+    else if constexpr (P == CmpF::True)
+      v = true;
+    constexpr bool isUnordered =
+        P == CmpF::UEQ || P == CmpF::UGT || P == CmpF::UGE ||
+        P == CmpF::ULT || P == CmpF::ULE || P == CmpF::UNE || P == CmpF::UNO;
+    constexpr bool isOrd = P == CmpF::ORD;
+    r.v[i] = isOrd ? !unordered : (isUnordered ? (unordered || v) : v);
+  }
+  return r;
+}
+
+/// arith.select on tiles: c ? a : b, each side broadcast as the others.
+template <class T, int NC, int NA, int NB>
+TP_DEVICE Frag<T, detail::kMax<NC, detail::kMax<NA, NB>>>
+select(const Frag<bool, NC> &c, const Frag<T, NA> &a, const Frag<T, NB> &b) {
+  constexpr int Out = detail::kMax<NC, detail::kMax<NA, NB>>;
+  Frag<T, Out> r;
+#pragma unroll
+  for (int i = 0; i < Out; ++i)
+    r.v[i] = detail::bcast<Out>(c, i) ? detail::bcast<Out>(a, i)
+                                      : detail::bcast<Out>(b, i);
+  return r;
+}
+/// With one condition for the whole tile (a scalar i1).
+template <class T, int NA, int NB>
+TP_DEVICE Frag<T, detail::kMax<NA, NB>> select(bool c, const Frag<T, NA> &a,
+                                               const Frag<T, NB> &b) {
+  constexpr int Out = detail::kMax<NA, NB>;
+  Frag<T, Out> r;
+#pragma unroll
+  for (int i = 0; i < Out; ++i)
+    r.v[i] = c ? detail::bcast<Out>(a, i) : detail::bcast<Out>(b, i);
+  return r;
+}
+
 template <class T, int NA, int NB>
 TP_DEVICE Frag<T, detail::kMax<NA, NB>> min(const Frag<T, NA> &a,
                                             const Frag<T, NB> &b) {
