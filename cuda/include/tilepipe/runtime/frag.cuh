@@ -125,6 +125,18 @@ zip(Op op, const Frag<T, NA> &a, const Frag<T, NB> &b) {
   return r;
 }
 
+/// op over three fragments broadcast to the longest, into R elements.
+template <class R, class Op, class A, int NA, class B, int NB, class C, int NC>
+TP_DEVICE Frag<R, kMax<NA, kMax<NB, NC>>>
+zip3(Op op, const Frag<A, NA> &a, const Frag<B, NB> &b, const Frag<C, NC> &c) {
+  constexpr int Out = kMax<NA, kMax<NB, NC>>;
+  Frag<R, Out> r;
+#pragma unroll
+  for (int i = 0; i < Out; ++i)
+    r.v[i] = op(bcast<Out>(a, i), bcast<Out>(b, i), bcast<Out>(c, i));
+  return r;
+}
+
 } // namespace detail
 
 #define TP_ELEMENTWISE(name, op)                                               \
@@ -142,13 +154,8 @@ TP_ELEMENTWISE(max, detail::MaxOp)
 template <class T, int NA, int NB, int NC>
 TP_DEVICE Frag<T, detail::kMax<NA, detail::kMax<NB, NC>>>
 fma(const Frag<T, NA> &a, const Frag<T, NB> &b, const Frag<T, NC> &c) {
-  constexpr int Out = detail::kMax<NA, detail::kMax<NB, NC>>;
-  Frag<T, Out> r;
-#pragma unroll
-  for (int i = 0; i < Out; ++i)
-    r.v[i] = detail::fma1(detail::bcast<Out>(a, i), detail::bcast<Out>(b, i),
-                          detail::bcast<Out>(c, i));
-  return r;
+  return detail::zip3<T>([](T x, T y, T z) { return detail::fma1(x, y, z); },
+                         a, b, c);
 }
 
 /// Flips the sign (exact in every element type; fp8 and the 16-bit floats
@@ -251,13 +258,7 @@ TP_DEVICE Frag<bool, detail::kMax<NA, NB>> cmpf(const Frag<T, NA> &a,
 template <class T, int NC, int NA, int NB>
 TP_DEVICE Frag<T, detail::kMax<NC, detail::kMax<NA, NB>>>
 select(const Frag<bool, NC> &c, const Frag<T, NA> &a, const Frag<T, NB> &b) {
-  constexpr int Out = detail::kMax<NC, detail::kMax<NA, NB>>;
-  Frag<T, Out> r;
-#pragma unroll
-  for (int i = 0; i < Out; ++i)
-    r.v[i] = detail::bcast<Out>(c, i) ? detail::bcast<Out>(a, i)
-                                      : detail::bcast<Out>(b, i);
-  return r;
+  return detail::zip3<T>([](bool k, T x, T y) { return k ? x : y; }, c, a, b);
 }
 /// With one condition for the whole tile (a scalar i1).
 template <class T, int NA, int NB>
