@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tilepipe::cuda {
 
@@ -24,6 +25,14 @@ struct ElementwiseCall {
   llvm::StringRef callee;     ///< "tp::exp2"
   bool resultElement = false; ///< tp::cvt<Elem>(...)
   std::string predicate;      ///< tp::cmpf<tp::CmpF::OGT>(...)
+  /// The call's template arguments, `elem` the result's CUDA element type.
+  std::vector<std::string> templateArgs(llvm::StringRef elem) const {
+    if (resultElement)
+      return {elem.str()};
+    if (!predicate.empty())
+      return {predicate};
+    return {};
+  }
 };
 
 /// The runtime call of `op` on register tiles, or nullopt when `op` is not

@@ -495,53 +495,48 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
   // Float arithmetic other dialects schedule (ir/ExternalModels.cpp): on
   // register tiles the runtime's elementwise ops (ElementwiseOps.h), on
   // scalars C++.
-  {
-    if (std::optional<ElementwiseCall> tile = elementwiseCall(op)) {
-      if (auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
-        pinWide(op, operands);
-        std::vector<std::string> targs;
-        if (tile->resultElement)
-          targs = {elementName(tensor.getElementType())};
-        if (!tile->predicate.empty())
-          targs = {tile->predicate};
-        map[op->getResult(0)] = call(*type, tile->callee, operands, targs);
-        return success();
-      }
-      Value r =
-          llvm::TypeSwitch<Operation *, Value>(op)
-              .Case([&](arith::AddFOp) {
-                return b.create<emitc::AddOp>(loc, *type, operands[0],
-                                              operands[1]);
-              })
-              .Case([&](arith::SubFOp) {
-                return b.create<emitc::SubOp>(loc, *type, operands[0],
-                                              operands[1]);
-              })
-              .Case([&](arith::MulFOp) {
-                return b.create<emitc::MulOp>(loc, *type, operands[0],
-                                              operands[1]);
-              })
-              .Case([&](arith::DivFOp) {
-                return b.create<emitc::DivOp>(loc, *type, operands[0],
-                                              operands[1]);
-              })
-              .Case([&](arith::NegFOp) {
-                return b.create<emitc::UnaryMinusOp>(loc, *type, operands[0]);
-              })
-              .Default([&](Operation *o) -> Value {
-                StringRef fn = scalarFunction(o);
-                if (fn.empty() || !op->getResult(0).getType().isF32())
-                  return {};
-                return call(*type, fn, operands);
-              });
-      if (!r)
-        return emitError(op->getLoc())
-               << "'" << op->getName()
-               << "' on scalars is not translated to CUDA (only on register "
-                  "tiles, or on f32)";
-      map[op->getResult(0)] = r;
+  if (std::optional<ElementwiseCall> tile = elementwiseCall(op)) {
+    if (auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
+      pinWide(op, operands);
+      map[op->getResult(0)] =
+          call(*type, tile->callee, operands,
+               tile->templateArgs(elementName(tensor.getElementType())));
       return success();
     }
+    Value r =
+        llvm::TypeSwitch<Operation *, Value>(op)
+            .Case([&](arith::AddFOp) {
+              return b.create<emitc::AddOp>(loc, *type, operands[0],
+                                            operands[1]);
+            })
+            .Case([&](arith::SubFOp) {
+              return b.create<emitc::SubOp>(loc, *type, operands[0],
+                                            operands[1]);
+            })
+            .Case([&](arith::MulFOp) {
+              return b.create<emitc::MulOp>(loc, *type, operands[0],
+                                            operands[1]);
+            })
+            .Case([&](arith::DivFOp) {
+              return b.create<emitc::DivOp>(loc, *type, operands[0],
+                                            operands[1]);
+            })
+            .Case([&](arith::NegFOp) {
+              return b.create<emitc::UnaryMinusOp>(loc, *type, operands[0]);
+            })
+            .Default([&](Operation *o) -> Value {
+              StringRef fn = scalarFunction(o);
+              if (fn.empty() || !op->getResult(0).getType().isF32())
+                return {};
+              return call(*type, fn, operands);
+            });
+    if (!r)
+      return emitError(op->getLoc())
+             << "'" << op->getName()
+             << "' on scalars is not translated to CUDA (only on register "
+                "tiles, or on f32)";
+    map[op->getResult(0)] = r;
+    return success();
   }
   Value r =
       llvm::TypeSwitch<Operation *, Value>(op)

@@ -358,10 +358,7 @@ bool TileStreams::take(Operation *op) {
   node.elem = cudaElementName(tensor.getElementType());
   node.cols = tensor.getShape()[1];
   node.callee = callee;
-  if (elementwiseCall(op)->resultElement)
-    node.templateArgs = {node.elem};
-  if (!elementwiseCall(op)->predicate.empty())
-    node.templateArgs = {elementwiseCall(op)->predicate};
+  node.templateArgs = elementwiseCall(op)->templateArgs(node.elem);
   for (Value v : op->getOperands())
     node.operands.push_back(operandNode(loc, v, node.cols));
   return record(make(std::move(node)));

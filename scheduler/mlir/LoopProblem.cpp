@@ -142,22 +142,22 @@ static void addRingCapacity(scf::ForOp loop, const LoopProblem &lp,
 // value per row) exists only at the end: a rank-1 result is one fragment.
 static constexpr int64_t kStreamColumns = 32;
 
-/// The float arithmetic of other dialects the scheduler models
-/// (ir/ExternalModels.cpp), on a register tile: the same SIMT work as the
+/// The arith and math ops on a register tile that the scheduler models
+/// (ir/ExternalModels.cpp attaches the interface; no second list here): the same SIMT work as the
 /// tileas op of that name, so it belongs to the same chains and streams the
 /// same. A plainly written loop mixes them (math.exp2 between two tileas
 /// ops); left out, its chain fell apart into warp groups joined by a pipe
 /// that nobody consumed.
 static bool isForeignElementwiseTileOp(Operation *op) {
-  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::MaximumFOp,
-             arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
-             arith::NegFOp, arith::DivFOp, arith::ExtFOp, arith::TruncFOp,
-             math::AbsFOp, math::FmaOp, math::ErfOp, math::Exp2Op, math::ExpOp,
-             math::LogOp, math::Log2Op, math::SqrtOp, math::RsqrtOp,
-             math::TanhOp, math::SinOp, math::CosOp, arith::CmpFOp,
-             arith::SelectOp>(op) &&
-         op->getNumResults() == 1 &&
-         isa<RankedTensorType>(op->getResult(0).getType());
+  if (!op->getDialect() ||
+      !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return false;
+  // The ops ExternalModels.cpp models, and comparisons and selects, which
+  // keep the generic class.
+  return isa<tileas::SchedulableOpInterface, arith::CmpFOp, arith::SelectOp>(
+      op);
 }
 
 bool tilepipe::isSimtTileOp(Operation *op) {
