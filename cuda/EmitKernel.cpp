@@ -172,6 +172,8 @@ private:
   LogicalResult emitFor(scf::ForOp op);
   LogicalResult emitIf(scf::IfOp op);
   LogicalResult emitArith(Operation *op);
+  Value emitIntArith(Operation *op, ArrayRef<Value> operands, Type type);
+  Value emitCmpI(arith::CmpIOp cmp, ArrayRef<Value> operands, Type type);
   LogicalResult emitPipeOp(Operation *op);
   LogicalResult emitTileOp(Operation *op);
   LogicalResult emitGridIndex(Operation *op);
@@ -495,7 +497,12 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
   // Float arithmetic other dialects schedule (ir/ExternalModels.cpp): on
   // register tiles the runtime's elementwise ops (ElementwiseOps.h), on
   // scalars C++.
-  if (std::optional<ElementwiseCall> tile = elementwiseCall(op)) {
+  std::optional<ElementwiseCall> tile = elementwiseCall(op);
+  // A select of scalars is the integer path's C++ conditional.
+  if (tile && !isa<RankedTensorType>(op->getResult(0).getType()) &&
+      isa<arith::SelectOp>(op))
+    tile.reset();
+  if (tile) {
     if (auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
       pinWide(op, operands);
       map[op->getResult(0)] =
@@ -538,74 +545,134 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
     map[op->getResult(0)] = r;
     return success();
   }
-  Value r =
-      llvm::TypeSwitch<Operation *, Value>(op)
-          .Case([&](arith::AddIOp) {
-            return b.create<emitc::AddOp>(loc, *type, operands[0], operands[1]);
-          })
-          .Case([&](arith::SubIOp) {
-            return b.create<emitc::SubOp>(loc, *type, operands[0], operands[1]);
-          })
-          .Case([&](arith::MulIOp) {
-            return b.create<emitc::MulOp>(loc, *type, operands[0], operands[1]);
-          })
-          .Case([&](arith::DivSIOp) {
-            return b.create<emitc::DivOp>(loc, *type, operands[0], operands[1]);
-          })
-          .Case([&](arith::RemSIOp) {
-            return b.create<emitc::RemOp>(loc, *type, operands[0], operands[1]);
-          })
-          .Case([&](arith::CeilDivSIOp) {
-            return call(*type, "tp::ceildiv", operands);
-          })
-          .Case([&](arith::MaxSIOp) {
-            return call(*type, "tp::max_i", operands);
-          })
-          .Case([&](arith::MinSIOp) {
-            return call(*type, "tp::min_i", operands);
-          })
-          .Case([&](arith::IndexCastOp) {
-            return b.create<emitc::CastOp>(loc, *type, operands[0]);
-          })
-          .Case([&](arith::SelectOp) {
-            return b.create<emitc::ConditionalOp>(loc, *type, operands[0],
-                                                  operands[1], operands[2]);
-          })
-          .Case([&](arith::CmpIOp cmp) -> Value {
-            emitc::CmpPredicate pred = emitc::CmpPredicate::eq;
-            switch (cmp.getPredicate()) {
-            case arith::CmpIPredicate::eq:
-              pred = emitc::CmpPredicate::eq;
-              break;
-            case arith::CmpIPredicate::ne:
-              pred = emitc::CmpPredicate::ne;
-              break;
-            case arith::CmpIPredicate::slt:
-            case arith::CmpIPredicate::ult:
-              pred = emitc::CmpPredicate::lt;
-              break;
-            case arith::CmpIPredicate::sle:
-            case arith::CmpIPredicate::ule:
-              pred = emitc::CmpPredicate::le;
-              break;
-            case arith::CmpIPredicate::sgt:
-            case arith::CmpIPredicate::ugt:
-              pred = emitc::CmpPredicate::gt;
-              break;
-            case arith::CmpIPredicate::sge:
-            case arith::CmpIPredicate::uge:
-              pred = emitc::CmpPredicate::ge;
-              break;
-            }
-            return b.create<emitc::CmpOp>(loc, *type, pred, operands[0],
-                                          operands[1]);
-          })
-          .Default([&](Operation *) { return Value(); });
+  Value r = emitIntArith(op, operands, *type);
   if (!r)
     return emitError(op->getLoc())
            << "'" << op->getName() << "' is not translated to CUDA";
   map[op->getResult(0)] = r;
   return success();
+}
+
+/// The C++ name of a scalar type, as EmitC prints it (template arguments of
+/// the integer runtime's calls).
+static std::string scalarName(Type t) {
+  if (t.isIndex())
+    return "int64_t";
+  if (t.isInteger(1))
+    return "bool";
+  if (auto i = dyn_cast<IntegerType>(t))
+    return "int" + std::to_string(i.getWidth()) + "_t";
+  return cudaElementName(t);
+}
+
+/// arith's integer ops on scalars. Those whose C++ operator means the same
+/// (add, sub, mul, divsi, remsi, the bitwise ops, signed compares) are
+/// operators; the rest call runtime/int_arith.cuh with the operand type
+/// spelled out, since a constant operand prints as a bare literal.
+Value KernelEmitter::emitIntArith(Operation *op, ArrayRef<Value> operands,
+                                  Type type) {
+  Location loc = op->getLoc();
+  std::string in = op->getNumOperands()
+                       ? scalarName(op->getOperand(0).getType())
+                       : std::string();
+  std::string out = scalarName(op->getResult(0).getType());
+  auto binary = [&](StringRef fn) { return call(type, fn, operands, {in}); };
+  auto cast = [&](StringRef fn) { return call(type, fn, operands, {out, in}); };
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](arith::AddIOp) {
+        return b.create<emitc::AddOp>(loc, type, operands[0], operands[1]);
+      })
+      .Case([&](arith::SubIOp) {
+        return b.create<emitc::SubOp>(loc, type, operands[0], operands[1]);
+      })
+      .Case([&](arith::MulIOp) {
+        return b.create<emitc::MulOp>(loc, type, operands[0], operands[1]);
+      })
+      .Case([&](arith::DivSIOp) {
+        return b.create<emitc::DivOp>(loc, type, operands[0], operands[1]);
+      })
+      .Case([&](arith::RemSIOp) {
+        return b.create<emitc::RemOp>(loc, type, operands[0], operands[1]);
+      })
+      .Case([&](arith::CeilDivSIOp) {
+        return call(type, "tp::ceildiv", operands);
+      })
+      .Case([&](arith::MaxSIOp) { return call(type, "tp::max_i", operands); })
+      .Case([&](arith::MinSIOp) { return call(type, "tp::min_i", operands); })
+      .Case([&](arith::DivUIOp) { return binary("tp::divui"); })
+      .Case([&](arith::RemUIOp) { return binary("tp::remui"); })
+      .Case([&](arith::CeilDivUIOp) { return binary("tp::ceildivui"); })
+      .Case([&](arith::FloorDivSIOp) { return binary("tp::floordivsi"); })
+      .Case([&](arith::MinUIOp) { return binary("tp::minui"); })
+      .Case([&](arith::MaxUIOp) { return binary("tp::maxui"); })
+      .Case([&](arith::ShLIOp) { return binary("tp::shli"); })
+      .Case([&](arith::ShRSIOp) { return binary("tp::shrsi"); })
+      .Case([&](arith::ShRUIOp) { return binary("tp::shrui"); })
+      .Case([&](arith::AndIOp) {
+        return b.create<emitc::BitwiseAndOp>(loc, type, operands[0],
+                                             operands[1]);
+      })
+      .Case([&](arith::OrIOp) {
+        return b.create<emitc::BitwiseOrOp>(loc, type, operands[0],
+                                            operands[1]);
+      })
+      .Case([&](arith::XOrIOp) {
+        return b.create<emitc::BitwiseXorOp>(loc, type, operands[0],
+                                             operands[1]);
+      })
+      .Case([&](arith::IndexCastOp) {
+        return b.create<emitc::CastOp>(loc, type, operands[0]);
+      })
+      .Case<arith::ExtSIOp, arith::TruncIOp>(
+          [&](auto) { return cast("tp::casti"); })
+      .Case<arith::ExtUIOp, arith::IndexCastUIOp>(
+          [&](auto) { return cast("tp::castui"); })
+      .Case([&](arith::SIToFPOp) { return cast("tp::sitofp"); })
+      .Case([&](arith::UIToFPOp) { return cast("tp::uitofp"); })
+      .Case([&](arith::FPToSIOp) { return cast("tp::fptosi"); })
+      .Case([&](arith::FPToUIOp) { return cast("tp::fptoui"); })
+      .Case([&](arith::SelectOp) {
+        return b.create<emitc::ConditionalOp>(loc, type, operands[0],
+                                              operands[1], operands[2]);
+      })
+      .Case([&](arith::CmpIOp cmp) { return emitCmpI(cmp, operands, type); })
+      .Default([&](Operation *) { return Value(); });
+}
+
+/// arith.cmpi: equality and the signed predicates on integers wider than
+/// i1 are C++'s comparisons; the unsigned ones, and signed ones on i1
+/// (whose true is -1), runtime calls.
+Value KernelEmitter::emitCmpI(arith::CmpIOp cmp, ArrayRef<Value> operands,
+                              Type type) {
+  using P = arith::CmpIPredicate;
+  P p = cmp.getPredicate();
+  bool i1 = cmp.getLhs().getType().isInteger(1);
+  bool isSigned = p == P::slt || p == P::sle || p == P::sgt || p == P::sge;
+  if (p != P::eq && p != P::ne && (!isSigned || i1))
+    return call(type, ("tp::cmpi_" + arith::stringifyCmpIPredicate(p)).str(),
+                operands, {scalarName(cmp.getLhs().getType())});
+  emitc::CmpPredicate pred = emitc::CmpPredicate::eq;
+  switch (p) {
+  case P::ne:
+    pred = emitc::CmpPredicate::ne;
+    break;
+  case P::slt:
+    pred = emitc::CmpPredicate::lt;
+    break;
+  case P::sle:
+    pred = emitc::CmpPredicate::le;
+    break;
+  case P::sgt:
+    pred = emitc::CmpPredicate::gt;
+    break;
+  case P::sge:
+    pred = emitc::CmpPredicate::ge;
+    break;
+  default:
+    break;
+  }
+  return b.create<emitc::CmpOp>(cmp.getLoc(), type, pred, operands[0],
+                                operands[1]);
 }
 
 LogicalResult KernelEmitter::emitFor(scf::ForOp op) {

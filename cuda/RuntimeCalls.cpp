@@ -3,6 +3,7 @@
 #include "cuda/RuntimeCalls.h"
 
 #include "cuda/CudaTypes.h"
+#include "tilepipe/layout/mma_shapes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -70,8 +71,16 @@ FailureOr<RuntimeCall> cuda::ummaCall(tileas::UmmaOp op,
   FailureOr<std::string> a = view(op.getA(), op.getAMnMajor());
   if (failed(a))
     return failure();
-  if (op.getScaleA())
+  if (op.getScaleA()) {
+    // The ISA takes any K of whole 32-element blocks; the runtime copies
+    // the factors in atoms of four (layout/mma_shapes.h).
+    if (!tp::mma_shape::scale_k_ok(int(op.getMmaK())))
+      return op.emitError("a block-scaled UMMA with K = ")
+                 << op.getMmaK() << " is not translated to CUDA; rule: "
+                 << TP_MMA_RULE_SCALE_K,
+             failure();
     return RuntimeCall{"tp::umma_ss_block_scaled", {*a, *b}};
+  }
   if (acc.empty())
     return op.emitError("a UMMA accumulator type without a CUDA equivalent "
                         "is not translated"),

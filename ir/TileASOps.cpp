@@ -10,6 +10,8 @@
 
 #include "ir/TileASDialect.h"
 
+#include "tilepipe/layout/mma_shapes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -311,6 +313,69 @@ static LogicalResult verifyBlockScale(UmmaOp op, int64_t m, int64_t n,
   return check("scale_b", sfb, "N", n);
 }
 
+namespace {
+/// The tcgen05.mma kind that A and B of one element type issue.
+struct MmaKindOf {
+  tp::MmaKind kind;
+  bool i8; // kind::i8, which the runtime's MmaKind does not name
+  StringRef name;
+};
+} // namespace
+
+static std::optional<MmaKindOf> mmaKindOf(Type elem, bool scaled) {
+  using tp::MmaKind;
+  if (elem.isF16() || elem.isBF16())
+    return MmaKindOf{MmaKind::F16, false, "kind::f16"};
+  if (elem.isF32())
+    return MmaKindOf{MmaKind::TF32, false, "kind::tf32"};
+  if (isBlockScalableFloat(elem))
+    return scaled ? MmaKindOf{MmaKind::MXF8F6F4, false, "kind::mxf8f6f4"}
+                  : MmaKindOf{MmaKind::F8F6F4, false, "kind::f8f6f4"};
+  if (elem.isInteger(8))
+    return MmaKindOf{MmaKind::F8F6F4, true, "kind::i8"};
+  return std::nullopt;
+}
+
+/// The ISA's shape and accumulator rules of tcgen05.mma (cta_group::1,
+/// dense), from layout/mma_shapes.h, which the runtime's static_asserts
+/// share: each message names the rule it applies.
+static LogicalResult verifyMmaShape(UmmaOp op, Type elem, Type accElem,
+                                    int64_t m, int64_t n, int64_t k) {
+  namespace rule = tp::mma_shape;
+  std::optional<MmaKindOf> kind = mmaKindOf(elem, bool(op.getScaleA()));
+  if (!kind)
+    return op.emitOpError("expects A and B of a tcgen05.mma type (f16, bf16, "
+                          "f32 read as tf32, f8E4M3FN, f8E5M2 or i8), got ")
+           << elem;
+  auto broken = [&](StringRef what, int64_t got, const char *text) {
+    return op.emitOpError("expects a ")
+           << kind->name << " MMA of a legal " << what << ", got " << what
+           << " = " << got << " (" << m << 'x' << n << 'x' << k
+           << " MxNxK); rule: " << text;
+  };
+  if (!rule::m_ok(kind->kind, int(m)))
+    return broken("M", m, TP_MMA_RULE_M);
+  if (!(kind->i8 ? rule::i8_n_ok(int(n)) : rule::n_ok(int(n))))
+    return broken("N", n, TP_MMA_RULE_N);
+  // K per instruction follows the kind: FP6/FP4 operands of kind::f8f6f4
+  // sit in 8-bit containers.
+  int bits = kind->kind == tp::MmaKind::F16    ? 16
+             : kind->kind == tp::MmaKind::TF32 ? 32
+                                               : 8;
+  if (!rule::k_ok(int(k), bits))
+    return broken("K", k, TP_MMA_RULE_K);
+  bool accOk = kind->i8 ? accElem.isInteger(32)
+                        : accElem.isF32() ||
+                              (accElem.isF16() &&
+                               rule::f16_acc_ok(kind->kind, elem.isBF16()));
+  if (!accOk)
+    return op.emitOpError("expects a ")
+           << kind->name << " MMA on " << elem
+           << " operands to accumulate in a legal type, got " << accElem
+           << "; rule: " << TP_MMA_RULE_ACC;
+  return success();
+}
+
 LogicalResult UmmaOp::verify() {
   auto a = cast<ShapedType>(getA().getType());
   SmemType b = getB().getType();
@@ -359,7 +424,9 @@ LogicalResult UmmaOp::verify() {
     return emitOpError("expects the result type to equal the accumulator "
                        "type ")
            << acc << ", got " << getResult().getType();
-  return verifyBlockScale(*this, m, n, k);
+  if (failed(verifyBlockScale(*this, m, n, k)))
+    return failure();
+  return verifyMmaShape(*this, a.getElementType(), accElem, m, n, k);
 }
 
 //===----------------------------------------------------------------------===//

@@ -77,12 +77,6 @@ TP_CONSTEXPR uint32_t instr_desc_block_scale(int m, int n, uint32_t aFormat,
          uint32_t(1) << 23 | uint32_t(m >> 7) << 27 | (sfaId & 3) << 29;
 }
 
-/// The legal cta_group::1 shapes (PTX ISA, tcgen05 kind-shapes).
-TP_CONSTEXPR bool mma_shape_ok(MmaKind kind, int m, int n) {
-  bool mOk = kind == MmaKind::MXF8F6F4 ? m == 128 : (m == 64 || m == 128);
-  return mOk && n >= 8 && n <= 256 && n % (m == 64 ? 8 : 16) == 0;
-}
-
 } // namespace layout
 } // namespace tp
 

@@ -13,6 +13,7 @@
 #include "tilepipe/ptx/config.cuh"
 #include "tilepipe/ptx/smem.cuh"
 #include "tilepipe/ptx/sync.cuh"
+#include "tilepipe/runtime/int_arith.cuh"
 
 namespace tp {
 

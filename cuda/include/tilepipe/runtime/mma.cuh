@@ -21,6 +21,7 @@
 #define TILEPIPE_RUNTIME_MMA_CUH
 
 #include "tilepipe/layout/instr_desc.cuh"
+#include "tilepipe/layout/mma_shapes.h"
 #include "tilepipe/layout/scale_factors.cuh"
 #include "tilepipe/layout/tile.cuh"
 #include "tilepipe/ptx/fences.cuh"
@@ -44,11 +45,12 @@ struct Umma {
   static_assert(kKind != MmaKind::F16 || detail::kSame<TA, TB>,
                 "kind::f16 takes A and B of one type");
   static_assert(detail::kSame<TC, float> ||
-                    (detail::kSame<TC, __half> && kKind != MmaKind::TF32),
-                "UMMA accumulator: float, or half for the f16/f8 kinds");
-  static_assert(layout::mma_shape_ok(kKind, M, N),
-                "cta_group::1 UMMA: M 64 or 128; N 8..256 in steps of 8 "
-                "(M = 64) or 16 (M = 128)");
+                    (detail::kSame<TC, __half> &&
+                     mma_shape::f16_acc_ok(
+                         kKind, detail::kSame<TA, __nv_bfloat16>)),
+                TP_MMA_RULE_ACC);
+  static_assert(mma_shape::m_ok(kKind, M), TP_MMA_RULE_M);
+  static_assert(mma_shape::n_ok(N), TP_MMA_RULE_N);
   static constexpr uint32_t kIdesc =
       layout::instr_desc(M, N, MmaElem<TA>::kFormat, MmaElem<TB>::kFormat,
                          detail::kSame<TC, float>, AMN, BMN);
@@ -64,6 +66,7 @@ TP_DEVICE void umma_ss(uint32_t d, uint32_t a, uint32_t b,
   using TA = typename AV::Elem;
   using TB = typename BV::Elem;
   static_assert(AV::kK == BV::kK, "A and B have one K");
+  static_assert(mma_shape::k_ok(AV::kK, int(sizeof(TA)) * 8), TP_MMA_RULE_K);
   using U = detail::Umma<TA, TB, TC, AV::kMN, BV::kMN, AV::kMNMajor,
                          BV::kMNMajor>;
   constexpr int kSteps = AV::kK * int(sizeof(TA)) / 32;
@@ -81,6 +84,7 @@ TP_DEVICE void umma_ts(uint32_t d, uint32_t aTmem, uint32_t b,
                        bool accumulate TP_LOC) {
   using TB = typename BV::Elem;
   static_assert(K == BV::kK, "A and B have one K");
+  static_assert(mma_shape::k_ok(K, int(sizeof(TA)) * 8), TP_MMA_RULE_K);
   using U = detail::Umma<TA, TB, TC, M, BV::kMN, false, BV::kMNMajor>;
   constexpr int kSteps = K * int(sizeof(TA)) / 32;
   constexpr uint32_t kStepCols = 32 / 4; // 32 bytes of K per lane
@@ -108,10 +112,9 @@ TP_DEVICE void umma_ss_block_scaled(uint32_t d, uint32_t a, uint32_t b,
                     MmaElem<TB>::kValid &&
                     MmaElem<TB>::kKind == MmaKind::F8F6F4,
                 "block scaling here: fp8 A and B (kind::mxf8f6f4)");
-  static_assert(layout::mma_shape_ok(MmaKind::MXF8F6F4, M, N),
-                "kind::mxf8f6f4 with cta_group::1: M = 128, N 16..256");
-  static_assert(AV::kK % 128 == 0,
-                "a K-block of whole scale-factor atoms (4 x 32 elements)");
+  static_assert(mma_shape::m_ok(MmaKind::MXF8F6F4, M), TP_MMA_RULE_M);
+  static_assert(mma_shape::n_ok(N), TP_MMA_RULE_N);
+  static_assert(mma_shape::scale_k_ok(AV::kK), TP_MMA_RULE_SCALE_K);
   using SA = ScaleFactors<(M + 127) / 128, AV::kK / 128>;
   using SB = ScaleFactors<(N + 127) / 128, AV::kK / 128>;
   constexpr int kSteps = AV::kK / 32;
@@ -161,7 +164,7 @@ TP_DEVICE bool acc_enable(uint32_t &written, uint32_t acc, uint32_t base,
 /// Before a slot is handed on: if no MMA wrote it, D = 0 * 0 with
 /// enable-input-d = false, so the consumer reads zeros. `zeros` is 256
 /// bytes of SMEM that this thread fills with zeros (the path is rare: a
-/// trip count of 0), read as a K = 16 bf16 K-major operand whose 8-row
+/// trip count of 0), read as a K = 16 f16 K-major operand whose 8-row
 /// groups are 0 bytes apart (SBO = 0), which covers any M and N.
 template <int M, int N, class TC>
 TP_DEVICE void acc_zero_unwritten(uint32_t &written, uint32_t acc,
@@ -178,7 +181,9 @@ TP_DEVICE void acc_zero_unwritten(uint32_t &written, uint32_t acc,
     ptx::st_shared<16>(zeros + i, none);
   // The MMA reads them through the async proxy.
   ptx::fence_proxy_async();
-  using U = detail::Umma<__nv_bfloat16, __nv_bfloat16, TC, M, N, false, false>;
+  // f16 operands: kind::f16 takes them with an f32 or an f16 accumulator
+  // (bf16 ones only with f32; layout/mma_shapes.h).
+  using U = detail::Umma<__half, __half, TC, M, N, false, false>;
   uint64_t desc = layout::smem_desc(zeros, 128, 0, Swizzle::None);
   ptx::tcgen05_mma<MmaKind::F16>(acc, desc, desc, U::kIdesc, false);
 }

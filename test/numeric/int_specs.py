@@ -1,0 +1,100 @@
+"""Numeric specs of integer index arithmetic (issue 35, point 5), for
+scripts/numcheck.py --specs test/numeric/int_specs.py: a GEMM whose trip
+count, tile origins and CTA-to-tile map are unsigned divisions, remainders
+and shifts, and a table of every integer op of arith evaluated from kernel
+arguments (negative ones included) against gen_int_table.py's statement of
+arith's semantics in Python integers."""
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_int_table  # noqa: E402
+from specs import BF16_TOL, Gemm, uniform_bf16  # noqa: E402
+
+
+class CeilDivGemm(Gemm):
+    """test/lit/cuda/Inputs/ceildiv-gemm.mlir: C = A . B^T in 128x128 tiles,
+    trips = ceildivui(K, 64), CTA x takes tile (x / ceildivui(N, 128),
+    x % ceildivui(N, 128)). Ragged K: TMA reads zeros past K."""
+
+    mlir = "test/lit/cuda/Inputs/ceildiv-gemm.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 128, 64, 4
+    tolerance = {"C": BF16_TOL}
+
+    def problems(self, quick=False):
+        # Trip counts 0, 1 (K = 40: ragged), 2 (K = 65: one element into the
+        # second block), depth, depth + 1 (ragged); N not a multiple of 128.
+        probs = [(128, 128, 0), (128, 256, 40), (200, 300, 65),
+                 (256, 130, 64 * 4), (136, 264, 64 * 4 + 24)]
+        if not quick:
+            probs.append((128, 384, 64 * 40 + 1))
+        return probs
+
+    def grid(self, p):
+        m, n, _ = p
+        return (math.ceil(m / self.tile_m) * math.ceil(n / self.tile_n), 1, 1)
+
+    def scalars(self, p):
+        return {"N": p[1], "K": p[2]}
+
+
+class IntTable:
+    """test/lit/cuda/Inputs/int-table.mlir (gen_int_table.py): CTA (x, y)
+    stores value y of the table for operand pair x, a = a0 + x da, b = b0 +
+    x db, as four 16-bit pieces of its 64-bit two's complement, each a
+    128x4 tile of floats. Exact."""
+
+    mlir = "test/lit/cuda/Inputs/int-table.mlir"
+    tolerance = {"R": (0.0, 0.0)}
+
+    def __init__(self):
+        self.count = len(gen_int_table.labels())
+
+    def problems(self, quick=False):
+        # (pairs, a0, da, b0, db, big): small values of both signs; i32
+        # values near the ends of the range (the i32 ops wrap, the index
+        # ones do not); index values beyond i32 (index_cast truncates). No
+        # b is 0 (division by zero is undefined) and no i32 pair is
+        # INT_MIN / -1.
+        probs = [(6, -37, 29, 5, -3, 1000003),
+                 (4, -2147483000, 1234567891, -7, 4, 3),
+                 (4, 5 * 10 ** 12, -3 * 10 ** 12, 3, -2, -77)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return (f"pairs={p[0]} a0={p[1]} da={p[2]} b0={p[3]} db={p[4]} "
+                f"big={p[5]} values={self.count} grid={self.grid(p)}")
+
+    def grid(self, p):
+        return (p[0], self.count, 1)
+
+    def inputs(self, rng, p):
+        return {}
+
+    def scalars(self, p):
+        return {"a0": p[1], "da": p[2], "b0": p[3], "db": p[4], "big": p[5]}
+
+    def outputs(self, p):
+        return {"R": (128 * p[0], 16 * self.count)}
+
+    def reference(self, inputs, p):
+        pairs, a0, da, b0, db, big = p
+        r = np.zeros(self.outputs(p)["R"])
+        for x in range(pairs):
+            a = a0 + x * da
+            b = gen_int_table.to_signed(b0 + x * db, 32)
+            for y, v in enumerate(gen_int_table.values(a, b, big)):
+                u = gen_int_table.to_unsigned(v, 64)
+                for i in range(4):
+                    cols = slice(16 * y + 4 * i, 16 * y + 4 * i + 4)
+                    r[128 * x:128 * (x + 1), cols] = (u >> (16 * i)) & 0xFFFF
+        return {"R": r}
+
+
+SPECS = {
+    "ceildiv_gemm": CeilDivGemm(),
+    "int_table": IntTable(),
+}
