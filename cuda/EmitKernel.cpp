@@ -576,6 +576,7 @@ Value KernelEmitter::emitIntArith(Operation *op, ArrayRef<Value> operands,
                        ? scalarName(op->getOperand(0).getType())
                        : std::string();
   std::string out = scalarName(op->getResult(0).getType());
+  bool i1 = op->getNumOperands() && op->getOperand(0).getType().isInteger(1);
   auto binary = [&](StringRef fn) { return call(type, fn, operands, {in}); };
   auto cast = [&](StringRef fn) { return call(type, fn, operands, {out, in}); };
   return llvm::TypeSwitch<Operation *, Value>(op)
@@ -597,8 +598,13 @@ Value KernelEmitter::emitIntArith(Operation *op, ArrayRef<Value> operands,
       .Case([&](arith::CeilDivSIOp) {
         return call(type, "tp::ceildiv", operands);
       })
-      .Case([&](arith::MaxSIOp) { return call(type, "tp::max_i", operands); })
-      .Case([&](arith::MinSIOp) { return call(type, "tp::min_i", operands); })
+      // On i1, whose true is -1 signed, the typed form.
+      .Case([&](arith::MaxSIOp) {
+        return i1 ? binary("tp::maxsi") : call(type, "tp::max_i", operands);
+      })
+      .Case([&](arith::MinSIOp) {
+        return i1 ? binary("tp::minsi") : call(type, "tp::min_i", operands);
+      })
       .Case([&](arith::DivUIOp) { return binary("tp::divui"); })
       .Case([&](arith::RemUIOp) { return binary("tp::remui"); })
       .Case([&](arith::CeilDivUIOp) { return binary("tp::ceildivui"); })

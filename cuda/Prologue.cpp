@@ -2,6 +2,7 @@
 
 #include "cuda/Prologue.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -15,7 +16,13 @@ bool cuda::isIndexOp(Operation *op) {
   if (!op->getDialect() || op->getDialect()->getNamespace() != "arith" ||
       op->getNumRegions() || op->getNumResults() != 1)
     return false;
-  auto scalar = [](Type t) { return t.isIntOrIndex(); };
+  // Integer ops, and the casts between integers and floats of scalars
+  // (a float computed from sizes, or an integer from a float argument).
+  bool cast = isa<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
+                  arith::FPToUIOp>(op);
+  auto scalar = [&](Type t) {
+    return t.isIntOrIndex() || (cast && isa<FloatType>(t));
+  };
   return llvm::all_of(op->getResultTypes(), scalar) &&
          llvm::all_of(op->getOperandTypes(), scalar);
 }

@@ -68,9 +68,9 @@ def ops():
         ("uitofp fptoui i32", "i64", [
             "%f = arith.uitofp %a_i32 : i32 to f32",
             "%x = arith.fptoui %f : f32 to i64"]),
-        ("uitofp fptoui index", "i64", [
-            "%s = arith.andi %a_index, %mask40 : index",
-            "%f = arith.uitofp %s : index to f32",
+        ("uitofp fptoui i64", "i64", [
+            "%s = arith.andi %a_i64, %mask40 : i64",
+            "%f = arith.uitofp %s : i64 to f32",
             "%x = arith.fptoui %f : f32 to i64"]),
     ]
     return out
@@ -131,7 +131,7 @@ func.func @int_table(%descR: !tileas.tma_desc<128x4xf32> {{tileas.name = "R"}},
   %w1_index = arith.constant 63 : index
   %c16_i64 = arith.constant 16 : i64
   %mask16 = arith.constant 65535 : i64
-  %mask40 = arith.constant 1099511627775 : index
+  %mask40 = arith.constant 1099511627775 : i64
 {consts}
   %bx = gpu.block_id x
   %by = gpu.block_id y
@@ -142,8 +142,10 @@ func.func @int_table(%descR: !tileas.tma_desc<128x4xf32> {{tileas.name = "R"}},
   %b0_32 = arith.index_cast %b0 : index to i32
   %b_i32 = arith.addi %b0_32, %xdb : i32
   %b_index = arith.index_cast %b_i32 : i32 to index
-  %a_i32 = arith.index_cast %a_index : index to i32
   %a_i64 = arith.index_cast %a_index : index to i64
+  // Not index_cast: -canonicalize folds index_cast(index_cast(x)) to x, as
+  // upstream MLIR does, which would skip index_cast i32->index's work.
+  %a_i32 = arith.trunci %a_i64 : i64 to i32
   %b_i64 = arith.extsi %b_i32 : i32 to i64
   %a_i1 = arith.trunci %a_i32 : i32 to i1
   %b_i1 = arith.trunci %b_i32 : i32 to i1
@@ -290,7 +292,7 @@ def values(a_index, b_i32, big):
         f32_round(a32),                       # sitofp, fptosi i32
         f32_round(big64),                     # sitofp, fptosi i64
         f32_round(to_unsigned(a32, 32)),      # uitofp i32, fptoui i64
-        f32_round(to_unsigned(a64, 40)),      # uitofp index & 2^40-1, fptoui
+        f32_round(to_unsigned(a64, 40)),      # uitofp i64 & 2^40-1, fptoui
     ]
     return out
 

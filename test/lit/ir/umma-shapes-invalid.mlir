@@ -15,14 +15,6 @@ func.func @m96(%a: !tileas.smem<96x64xbf16>, %b: !tileas.smem<128x64xbf16>, %acc
 
 // -----
 
-func.func @m256(%a: !tileas.smem<256x64xbf16>, %b: !tileas.smem<128x64xbf16>, %acc: !tileas.tmem<256x128xf32>) {
-  // expected-error @+1 {{'tileas.umma' op expects a kind::f16 MMA of a legal M, got M = 256 (256x128x64 MxNxK); rule: tcgen05.mma cta_group::1 takes M = 64 or 128 rows per CTA (the block-scaled kind::mxf8f6f4: M = 128)}}
-  %d = tileas.umma %a, %b, %acc : !tileas.smem<256x64xbf16>, !tileas.smem<128x64xbf16>, !tileas.tmem<256x128xf32> -> !tileas.tmem<256x128xf32>
-  return
-}
-
-// -----
-
 func.func @m32_tf32(%a: !tileas.smem<32x32xf32>, %b: !tileas.smem<64x32xf32>, %acc: !tileas.tmem<32x64xf32>) {
   // expected-error @+1 {{'tileas.umma' op expects a kind::tf32 MMA of a legal M, got M = 32 (32x64x32 MxNxK); rule: tcgen05.mma cta_group::1 takes M = 64 or 128 rows per CTA (the block-scaled kind::mxf8f6f4: M = 128)}}
   %d = tileas.umma %a, %b, %acc : !tileas.smem<32x32xf32>, !tileas.smem<64x32xf32>, !tileas.tmem<32x64xf32> -> !tileas.tmem<32x64xf32>

@@ -96,6 +96,14 @@ template <class T> TP_HOST_DEVICE T floordivsi(T a, T b) {
 // Minimum and maximum
 //===----------------------------------------------------------------------===//
 
+/// Signed order; for wider types tp::min_i and tp::max_i (base.cuh) are
+/// the same, this form reads i1's true as -1.
+template <class T> TP_HOST_DEVICE T minsi(T a, T b) {
+  return detail::sval(a) < detail::sval(b) ? a : b;
+}
+template <class T> TP_HOST_DEVICE T maxsi(T a, T b) {
+  return detail::sval(a) > detail::sval(b) ? a : b;
+}
 template <class T> TP_HOST_DEVICE T minui(T a, T b) {
   using U = detail::Unsigned<T>;
   return U(a) < U(b) ? a : b;

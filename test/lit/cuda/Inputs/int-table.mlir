@@ -18,7 +18,7 @@ func.func @int_table(%descR: !tileas.tma_desc<128x4xf32> {tileas.name = "R"},
   %w1_index = arith.constant 63 : index
   %c16_i64 = arith.constant 16 : i64
   %mask16 = arith.constant 65535 : i64
-  %mask40 = arith.constant 1099511627775 : index
+  %mask40 = arith.constant 1099511627775 : i64
   %k0 = arith.constant 0 : index
   %k1 = arith.constant 1 : index
   %k2 = arith.constant 2 : index
@@ -150,8 +150,10 @@ func.func @int_table(%descR: !tileas.tma_desc<128x4xf32> {tileas.name = "R"},
   %b0_32 = arith.index_cast %b0 : index to i32
   %b_i32 = arith.addi %b0_32, %xdb : i32
   %b_index = arith.index_cast %b_i32 : i32 to index
-  %a_i32 = arith.index_cast %a_index : index to i32
   %a_i64 = arith.index_cast %a_index : index to i64
+  // Not index_cast: -canonicalize folds index_cast(index_cast(x)) to x, as
+  // upstream MLIR does, which would skip index_cast i32->index's work.
+  %a_i32 = arith.trunci %a_i64 : i64 to i32
   %b_i64 = arith.extsi %b_i32 : i32 to i64
   %a_i1 = arith.trunci %a_i32 : i32 to i1
   %b_i1 = arith.trunci %b_i32 : i32 to i1
@@ -535,9 +537,9 @@ func.func @int_table(%descR: !tileas.tma_desc<128x4xf32> {tileas.name = "R"},
   %f120 = arith.uitofp %a_i32 : i32 to f32
   %x120 = arith.fptoui %f120 : f32 to i64
   %r120 = arith.addi %x120, %zero_i64 : i64
-  // 121: uitofp fptoui index
-  %s121 = arith.andi %a_index, %mask40 : index
-  %f121 = arith.uitofp %s121 : index to f32
+  // 121: uitofp fptoui i64
+  %s121 = arith.andi %a_i64, %mask40 : i64
+  %f121 = arith.uitofp %s121 : i64 to f32
   %x121 = arith.fptoui %f121 : f32 to i64
   %r121 = arith.addi %x121, %zero_i64 : i64
   %sel0 = arith.constant 0 : i64
