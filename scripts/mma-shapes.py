@@ -99,7 +99,11 @@ def accepted_shapes(build, variant, tmp):
         f.write("// -----\n".join(chunks))
     out = run([os.path.join(build, "bin", "tilepipe-opt"), path, "-split-input-file",
                "-o", os.devnull]).stdout
-    bad_lines = {int(x) for x in re.findall(r"probe_\w+\.mlir:(\d+):\d+: error", out)}
+    # "within split at FILE:L offset :l:c: error": L is the split's first
+    # line, its separator's for every split but the first.
+    bad_lines = {int(x) + 1 for x in
+                 re.findall(r"within split at \S*probe_\w+\.mlir:(\d+) offset :\d+:\d+: error",
+                            out)}
     refused = set()
     for i, (m, n) in enumerate(cands):
         end = starts[i + 1] if i + 1 < len(cands) else 1 << 30
@@ -346,11 +350,15 @@ def main():
     opt = os.path.join(args.build, "bin", "tilepipe-opt")
     translate = os.path.join(args.build, "bin", "tilepipe-translate")
     status = 0
+    totals = {"accepted": 0, "translated": 0, "compiled": 0, "nvcc": 0, "matched": 0}
+    expected_fails = []
 
     def report(variant, step, m, what):
         nonlocal status
         allowed = (variant, step) in allow or (variant, step, str(m)) in allow
         print(f"{variant} {step}: {'EXPECTED-FAIL' if allowed else 'FAIL'} {what}")
+        if allowed:
+            expected_fails.append(f"{variant} {step}" + (f" M={m}" if m else ""))
         if not allowed:
             status = 1
 
@@ -360,6 +368,7 @@ def main():
         want = expected(scaled)
         print(f"{variant} ({kind}, {t} x {t} -> {acc}, K-block {k}): the verifier accepts "
               f"{len(shapes)} of {len(CANDIDATE_M) * len(CANDIDATE_N)} candidates: {ranges(shapes)}")
+        totals["accepted"] += len(shapes)
         if set(shapes) != want:
             extra, missing = sorted(set(shapes) - want), sorted(want - set(shapes))
             report(variant, "verifier", 0, f"differs from the ISA table: accepts {extra[:8]} "
@@ -406,6 +415,7 @@ def main():
             report(variant, "translate", m,
                    f"M={m}: {len(fails)} shapes (N={','.join(str(n) for n, _ in fails[:6])}"
                    f"{',...' if len(fails) > 6 else ''}): {fails[0][1]}")
+        totals["translated"] += len(translated)
         print(f"{variant}: {len(translated)} of {len(shapes)} accepted shapes translate: "
               f"{ranges(translated)}")
         if not translated:
@@ -419,6 +429,7 @@ def main():
         if r.returncode:
             report(variant, "g++", 0, first_error(r.stdout))
             continue
+        totals["compiled"] += len(translated)
         print(f"{variant}: g++ -DTILEPIPE_CPU compiles all {len(translated)}")
         if args.nvcc and os.path.exists(NVCC):
             r = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
@@ -427,6 +438,7 @@ def main():
             if r.returncode:
                 report(variant, "nvcc", 0, first_error(r.stdout))
             else:
+                totals["nvcc"] += len(translated)
                 print(f"{variant}: nvcc sm_100a compiles all {len(translated)}")
         if args.run:
             drv = os.path.join(tmp, f"run_{variant}.cpp")
@@ -448,8 +460,12 @@ def main():
                 if ": FAIL" in l or "MISMATCH" in l:
                     mm = re.search(r"_(\d+)x\d+:", l)
                     report(variant, "run", mm.group(1) if mm else 0, l)
+            totals["matched"] += good
             print(f"{variant}: {good} of {len(translated)} run on the emulator and match the "
                   f"float64 reference exactly")
+    print("total: " + ", ".join(f"{k} {v}" for k, v in totals.items()) +
+          f"; expected failures: {', '.join(expected_fails) or 'none'}; "
+          f"{'FAIL' if status else 'ok'}")
     return status
 
 
