@@ -364,6 +364,17 @@ static LogicalResult verifyMmaShape(UmmaOp op, Type elem, Type accElem,
                                                : 8;
   if (!rule::k_ok(int(k), bits))
     return broken("K", k, TP_MMA_RULE_K);
+  // An MN-major operand's rows run along M or N, and the canonical layouts
+  // build them from core matrices 16 bytes wide (8-bit M or N: a multiple
+  // of 16).
+  for (auto [major, what, extent] :
+       {std::tuple(op.getAMnMajor(), "M", m), std::tuple(op.getBMnMajor(), "N", n)})
+    if (major && (extent * bits / 8) % 16 != 0)
+      return op.emitOpError("expects an MN-major operand's ")
+             << what << " (" << extent << " x " << bits
+             << " bits) to span whole 16-byte core-matrix rows; rule: "
+                "MN-major canonical layouts are made of 8 x 16-byte core "
+                "matrices";
   bool accOk = kind->i8 ? accElem.isInteger(32)
                         : accElem.isF32() ||
                               (accElem.isF16() &&

@@ -476,7 +476,20 @@ Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
     r = std::min(a, b);
   else if (isa<arith::MaxSIOp>(op))
     r = std::max(a, b);
-  else if (isa<arith::AndIOp>(op))
+  else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
+    // The amount reads unsigned; at the width or beyond arith says poison.
+    if (ub >= inW) {
+      handled = true;
+      bind(t, op->getResult(0), Val::poison());
+      return Step::Advance;
+    }
+    if (isa<arith::ShLIOp>(op))
+      r = int64_t(ua << ub);
+    else if (isa<arith::ShRUIOp>(op))
+      r = int64_t(ua >> ub);
+    else
+      r = sext(a, inW) >> ub; // arithmetic: the sign fills
+  } else if (isa<arith::AndIOp>(op))
     r = a & b;
   else if (isa<arith::OrIOp>(op))
     r = a | b;

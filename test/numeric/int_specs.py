@@ -41,6 +41,16 @@ class CeilDivGemm(Gemm):
         return {"N": p[1], "K": p[2]}
 
 
+class ShiftGemm(CeilDivGemm):
+    """test/lit/cuda/Inputs/shift-gemm.mlir: ceildiv_gemm with trips =
+    (K + 63) >> 6 (arith.shrui)."""
+
+    mlir = "test/lit/cuda/Inputs/shift-gemm.mlir"
+
+    def problems(self, quick=False):
+        return super().problems(quick=True)
+
+
 class IntTable:
     """test/lit/cuda/Inputs/int-table.mlir (gen_int_table.py): CTA (x, y)
     stores value y of the table for operand pair x, a = a0 + x da, b = b0 +
@@ -96,5 +106,6 @@ class IntTable:
 
 SPECS = {
     "ceildiv_gemm": CeilDivGemm(),
+    "shift_gemm": ShiftGemm(),
     "int_table": IntTable(),
 }

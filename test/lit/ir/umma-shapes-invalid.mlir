@@ -149,3 +149,12 @@ func.func @ts_n4_mn_major(%a: !tileas.tmem<128x64xf16>, %b: !tileas.smem<64x4xf1
   %d = tileas.umma %a, %b, %acc {b_mn_major} : !tileas.tmem<128x64xf16>, !tileas.smem<64x4xf16>, !tileas.tmem<128x4xf32> -> !tileas.tmem<128x4xf32>
   return
 }
+
+// -----
+
+// An MN-major 8-bit B of N = 24: 24 bytes are not whole core-matrix rows.
+func.func @mn_major_fp8_n24(%a: !tileas.smem<128x128xf8E4M3FN>, %b: !tileas.smem<128x24xf8E4M3FN>, %acc: !tileas.tmem<128x24xf32>) {
+  // expected-error @+1 {{'tileas.umma' op expects an MN-major operand's N (24 x 8 bits) to span whole 16-byte core-matrix rows; rule: MN-major canonical layouts are made of 8 x 16-byte core matrices}}
+  %d = tileas.umma %a, %b, %acc {b_mn_major} : !tileas.smem<128x128xf8E4M3FN>, !tileas.smem<128x24xf8E4M3FN>, !tileas.tmem<128x24xf32> -> !tileas.tmem<128x24xf32>
+  return
+}

@@ -82,3 +82,11 @@ func.func @i8_n48(%a: !tileas.smem<64x64xi8>, %b: !tileas.smem<48x64xi8>, %acc: 
   %d = tileas.umma %a, %b, %acc : !tileas.smem<64x64xi8>, !tileas.smem<48x64xi8>, !tileas.tmem<64x48xi32> -> !tileas.tmem<64x48xi32>
   return
 }
+
+// An MN-major bf16 B of N = 8: 16 bytes, one core-matrix row.
+// CHECK-LABEL: func.func @mn_major_bf16_n8
+// CHECK: tileas.umma {{.*}} {b_mn_major}
+func.func @mn_major_bf16_n8(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<64x8xbf16>, %acc: !tileas.tmem<128x8xf32>) {
+  %d = tileas.umma %a, %b, %acc {b_mn_major} : !tileas.smem<128x64xbf16>, !tileas.smem<64x8xbf16>, !tileas.tmem<128x8xf32> -> !tileas.tmem<128x8xf32>
+  return
+}
