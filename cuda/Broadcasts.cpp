@@ -74,13 +74,18 @@ LogicalResult sourcesOfColumn(Value v, SmallVectorImpl<Value> &out) {
 
 /// Whether `user` reads the per-column vector `v` as one: a column
 /// broadcast, math that makes another per-column vector, a loop that
-/// carries it. A rank-2 elementwise op would read it per row.
+/// carries it, a store of all of it. A rank-2 elementwise op would read it
+/// per row.
 bool readsAsColumn(Operation *user, Value v,
                    const llvm::DenseSet<Value> &columns) {
   if (auto b = dyn_cast<tileas::BroadcastOp>(user))
     return b.isColumnBroadcast();
+  // Carried by a loop; stored to shared memory (every thread writes all of
+  // it: a pipe slot that hands it to another agent).
   if (isa<scf::YieldOp, scf::ForOp>(user))
     return true;
+  if (auto store = dyn_cast<tileas::SmemStoreOp>(user))
+    return store.getSource() == v;
   return user->getNumResults() == 1 && columns.contains(user->getResult(0));
 }
 

@@ -1119,13 +1119,15 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     Value dst = storeAddress(op);
     if (broken)
       return failure();
-    auto t = cast<RankedTensorType>(op->getOperand(0).getType());
-    FailureOr<int64_t> n = fragSize(loc, t);
+    Value stored = op->getOperand(0);
+    auto t = cast<RankedTensorType>(stored.getType());
+    FailureOr<int64_t> n = fragSize(loc, stored);
     if (failed(n))
       return failure();
     int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
+    // A per-column vector: every thread writes all of it (the same bytes).
     callVoid(isa<tileas::TmemStoreOp>(op) ? "tp::tmem_store" : "tp::smem_store",
-             {dst, frag, tid},
+             {dst, frag, rowsOf(stored)},
              {str(cols), elementName(t.getElementType()), str(*n)});
     map[op->getResult(0)] = dst;
     return success();

@@ -1317,3 +1317,27 @@ class LayerNormAffine(RowNorm):
 
 SPECS["layernorm_affine"] = LayerNormAffine()
 SPECS["layernorm_affine_peeled"] = peeled(SPECS["layernorm_affine"])
+
+# The vector made in one agent and broadcast in another (a pipe slot).
+SPECS["rmsnorm_gamma_wg"] = copy.copy(SPECS["rmsnorm_gamma"])
+SPECS["rmsnorm_gamma_wg"].mlir = "test/lit/cuda/Inputs/rmsnorm-gamma-wg.mlir"
+
+
+class BiasGemmN32(BiasReluGemm):
+    """test/lit/cuda/Inputs/bias-gemm-n32.mlir: D = max(A . B^T + bias[n],
+    0), bf16 A and B, float32 D, 128x32 tiles (the bias held whole by every
+    thread, nothing streamed)."""
+
+    mlir = "test/lit/cuda/Inputs/bias-gemm-n32.mlir"
+    tile_n = 32
+    tolerance = {"D": F32_TOL}
+
+    def problems(self, quick=False):
+        probs = [(128, 32, 0), (256, 96, 64), (200, 40, 320), (130, 70, 64 * 6)]
+        if not quick:
+            probs.append((384, 64, 64 * 40))
+        return probs
+
+
+SPECS["bias_gemm_n32"] = BiasGemmN32()
+SPECS["bias_gemm_n32_peeled"] = peeled(SPECS["bias_gemm_n32"])
