@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/EmitKernel.h"
+#include "cuda/Broadcasts.h"
 #include "cuda/CudaTypes.h"
 #include "cuda/ElementwiseOps.h"
 #include "cuda/RuntimeCalls.h"
@@ -108,6 +109,16 @@ private:
   Type opaque(StringRef text) { return emitc::OpaqueType::get(ctx, text); }
   FailureOr<int64_t> fragSize(Location loc, RankedTensorType type);
   FailureOr<Type> convert(Location loc, Type type);
+  /// As above, for the value `v`: a per-column vector (Broadcasts.h) is
+  /// held whole by every thread.
+  FailureOr<int64_t> fragSize(Location loc, Value v);
+  FailureOr<Type> convert(Location loc, Value v);
+  /// The thread index a per-thread load of `v` reads at: 0 for a per-column
+  /// vector (every thread reads all of it), else the thread's.
+  Value rowsOf(Value v) { return columns.contains(v) ? intLit(0) : tid; }
+  /// The per-column vectors of the function (Broadcasts.h).
+  llvm::DenseSet<Value> columns;
+  LogicalResult emitBroadcast(tileas::BroadcastOp op);
 
   // Builders.
   Value literal(Type type, const Twine &text) {
@@ -221,6 +232,25 @@ FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
   return n;
 }
 
+FailureOr<int64_t> KernelEmitter::fragSize(Location loc, Value v) {
+  auto tensor = cast<RankedTensorType>(v.getType());
+  if (columns.contains(v))
+    return tensor.getNumElements();
+  return fragSize(loc, tensor);
+}
+
+FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor || !columns.contains(v))
+    return convert(loc, v.getType());
+  std::string elem = elementName(tensor.getElementType());
+  if (elem.empty())
+    return emitError(loc) << "no CUDA type for " << tensor, failure();
+  return opaque(
+      llvm::formatv("tp::Frag<{0}, {1}>", elem, tensor.getNumElements())
+          .str());
+}
+
 FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
   if (type.isIndex())
     return i64();
@@ -270,14 +300,14 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
       arg && arg.getOwner()->getParentOp() == func.getOperation() &&
       isa<RankedTensorType>(v.getType())) {
     auto tensor = cast<RankedTensorType>(v.getType());
-    FailureOr<Type> frag = convert(loc, tensor);
-    FailureOr<int64_t> n = fragSize(loc, tensor);
+    FailureOr<Type> frag = convert(loc, v);
+    FailureOr<int64_t> n = fragSize(loc, v);
     if (failed(frag) || failed(n)) {
       broken = true;
       return {};
     }
     int64_t cols = tensor.getRank() >= 2 ? tensor.getShape().back() : 1;
-    return call(*frag, "tp::global_load_rows", {map.lookup(v), tid},
+    return call(*frag, "tp::global_load_rows", {map.lookup(v), rowsOf(v)},
                 {std::to_string(cols), elementName(tensor.getElementType()),
                  std::to_string(*n)});
   }
@@ -289,8 +319,8 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
     if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
       if (dense.isSplat()) {
         auto tensor = cast<RankedTensorType>(dense.getType());
-        FailureOr<Type> frag = convert(loc, tensor);
-        FailureOr<int64_t> n = fragSize(loc, tensor);
+        FailureOr<Type> frag = convert(loc, v);
+        FailureOr<int64_t> n = fragSize(loc, v);
         if (failed(frag) || failed(n)) {
           broken = true;
           return {};
@@ -316,7 +346,7 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
   // (ub.poison, docs/stage-code.md): any value will do, so zero.
   if (Operation *def = v.getDefiningOp();
       def && def->getName().getStringRef() == "ub.poison") {
-    FailureOr<Type> type = convert(loc, v.getType());
+    FailureOr<Type> type = convert(loc, v);
     if (failed(type)) {
       broken = true;
       return {};
@@ -324,7 +354,7 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
     auto tensor = dyn_cast<RankedTensorType>(v.getType());
     if (!tensor)
       return literal(*type, "{}");
-    FailureOr<int64_t> n = fragSize(loc, tensor);
+    FailureOr<int64_t> n = fragSize(loc, v);
     if (failed(n)) {
       broken = true;
       return {};
@@ -402,8 +432,8 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 /// tensor.splat of a scalar: tp::splat at the agent's fragment size.
 Value KernelEmitter::emitSplat(Location loc, tensor::SplatOp splat) {
   auto tensor = cast<RankedTensorType>(splat.getType());
-  FailureOr<Type> frag = convert(loc, tensor);
-  FailureOr<int64_t> n = fragSize(loc, tensor);
+  FailureOr<Type> frag = convert(loc, splat.getResult());
+  FailureOr<int64_t> n = fragSize(loc, splat.getResult());
   Value scalar = lookup(loc, splat.getInput());
   if (failed(frag) || failed(n) || !scalar || broken) {
     broken = true;
@@ -491,7 +521,7 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
     return failure();
   if (op->getNumResults() != 1)
     return emitError(op->getLoc(), "not translated to CUDA");
-  FailureOr<Type> type = convert(loc, op->getResult(0).getType());
+  FailureOr<Type> type = convert(loc, op->getResult(0));
   if (failed(type))
     return failure();
   // Float arithmetic other dialects schedule (ir/ExternalModels.cpp): on
@@ -690,7 +720,7 @@ LogicalResult KernelEmitter::emitFor(scf::ForOp op) {
   // Loop-carried values live in variables declared before the loop.
   SmallVector<Value> vars;
   for (auto [init, result] : llvm::zip(op.getInitArgs(), op.getResults())) {
-    FailureOr<Type> type = convert(loc, result.getType());
+    FailureOr<Type> type = convert(loc, result);
     if (failed(type))
       return failure();
     Value var = b.create<emitc::VariableOp>(loc, *type,
@@ -742,7 +772,7 @@ LogicalResult KernelEmitter::emitIf(scf::IfOp op) {
     return failure();
   SmallVector<Value> vars;
   for (Value result : op.getResults()) {
-    FailureOr<Type> type = convert(loc, result.getType());
+    FailureOr<Type> type = convert(loc, result);
     if (failed(type))
       return failure();
     vars.push_back(b.create<emitc::VariableOp>(
@@ -1142,15 +1172,17 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     Value src = operand(0);
     if (broken)
       return failure();
-    FailureOr<Type> type = convert(loc, op->getResult(0).getType());
+    Value result = op->getResult(0);
+    FailureOr<Type> type = convert(loc, result);
     if (failed(type))
       return failure();
-    auto t = cast<RankedTensorType>(op->getResult(0).getType());
-    int64_t n = *fragSize(loc, t);
+    auto t = cast<RankedTensorType>(result.getType());
+    int64_t n = *fragSize(loc, result);
     int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
-    map[op->getResult(0)] = call(
+    map[result] = call(
         *type, isa<tileas::TmemLoadOp>(op) ? "tp::tmem_load" : "tp::smem_load",
-        {src, tid}, {str(cols), elementName(t.getElementType()), str(n)});
+        {src, rowsOf(result)},
+        {str(cols), elementName(t.getElementType()), str(n)});
     return success();
   }
   if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)) {
@@ -1160,17 +1192,21 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     Value dst = storeAddress(op);
     if (broken)
       return failure();
-    auto t = cast<RankedTensorType>(op->getOperand(0).getType());
-    FailureOr<int64_t> n = fragSize(loc, t);
+    Value stored = op->getOperand(0);
+    auto t = cast<RankedTensorType>(stored.getType());
+    FailureOr<int64_t> n = fragSize(loc, stored);
     if (failed(n))
       return failure();
     int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
+    // A per-column vector: every thread writes all of it (the same bytes).
     callVoid(isa<tileas::TmemStoreOp>(op) ? "tp::tmem_store" : "tp::smem_store",
-             {dst, frag, tid},
+             {dst, frag, rowsOf(stored)},
              {str(cols), elementName(t.getElementType()), str(*n)});
     map[op->getResult(0)] = dst;
     return success();
   }
+  if (auto broadcast = dyn_cast<tileas::BroadcastOp>(op))
+    return emitBroadcast(broadcast);
   if (isa<tileas::AddOp, tileas::SubOp, tileas::MulOp, tileas::MaxOp,
           tileas::Exp2Op, tileas::FmaOp, tileas::CvtOp, tileas::ReduceMaxOp,
           tileas::ReduceSumOp>(op)) {
@@ -1184,7 +1220,7 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
                  {"float", "1"});
       operands.push_back(m);
     }
-    FailureOr<Type> type = convert(loc, op->getResult(0).getType());
+    FailureOr<Type> type = convert(loc, op->getResult(0));
     if (failed(type))
       return failure();
     pinWide(op, operands);
@@ -1203,6 +1239,33 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
   }
   return emitError(op->getLoc())
          << "'" << op->getName() << "' is not translated to CUDA yet";
+}
+
+/// A broadcast a reader needs whole (TileStreams streams the others): each
+/// thread's rows of the result, made from the vector as the thread holds it,
+/// whole for a per-column vector, its rows' values for a per-row one.
+LogicalResult KernelEmitter::emitBroadcast(tileas::BroadcastOp op) {
+  Location loc = op.getLoc();
+  bool alongColumns = op.isColumnBroadcast();
+  if (!alongColumns && !op.isRowBroadcast())
+    return op.emitError("only broadcasts of a vector over a rank-2 tile, "
+                        "dimensions = [0] or [1], are translated to CUDA");
+  Value vector = lookup(loc, op.getInput());
+  if (broken)
+    return failure();
+  FailureOr<Type> type = convert(loc, op.getResult());
+  FailureOr<int64_t> n = fragSize(loc, op.getResult());
+  if (failed(type) || failed(n))
+    return failure();
+  // bcast_cols<R>: R rows of the whole vector; bcast_rows<C>: each of the
+  // thread's row values C times.
+  auto shape = op.getResult().getType().getShape();
+  map[op.getResult()] =
+      alongColumns ? call(*type, "tp::bcast_cols", {vector},
+                          {std::to_string(*n / shape[1])})
+                   : call(*type, "tp::bcast_rows", {vector},
+                          {std::to_string(shape[1])});
+  return success();
 }
 
 /// Math on a register tile held whole starts where the IR puts it: its
@@ -1517,6 +1580,11 @@ LogicalResult KernelEmitter::emit() {
                                      << " is not translated to CUDA";
     passed.push_back(arg);
   }
+  FailureOr<llvm::DenseSet<Value>> perColumn = collectColumnVectors(func);
+  if (failed(perColumn))
+    return failure();
+  columns = std::move(*perColumn);
+  streams.setColumnVectors(&columns);
   // A persistent kernel is also told the grid it stands for: it runs those
   // tiles on the CTAs it is launched with.
   persistent = func->hasAttr("tileas.persistent");

@@ -82,6 +82,10 @@ Value PassEmitter::piece(PieceNode *node) {
     v = call(frag(node->elem, width), "tp::smem_load_cols",
              {node->value, c, tid}, {std::to_string(node->cols), w, node->elem});
     break;
+  case PieceNode::Kind::ColSmem:
+    v = call(frag(node->elem, width), "tp::smem_vec_cols", {node->value, c},
+             {w, node->elem});
+    break;
   case PieceNode::Kind::Whole:
     v = call(frag(node->elem, width), "tp::cols", {node->value, c}, {w});
     break;
@@ -165,7 +169,8 @@ void PassEmitter::emit(MutableArrayRef<PieceSink> sinks) {
 std::vector<PieceNode *> cuda::sourcesOf(PieceNode *node) {
   std::vector<PieceNode *> out;
   for (PieceNode *n : nodesUnder(node))
-    if (n->kind == PieceNode::Kind::Tmem || n->kind == PieceNode::Kind::Smem)
+    if (n->kind == PieceNode::Kind::Tmem || n->kind == PieceNode::Kind::Smem ||
+        n->kind == PieceNode::Kind::ColSmem)
       out.push_back(n);
   return out;
 }

@@ -40,14 +40,18 @@ struct PieceNode {
     Smem,  ///< ld.shared of the piece (value: the row-major tile's address)
     Whole, ///< a slice of a fragment held whole (value: the fragment)
     Row,   ///< a per-row vector or a scalar, broadcast (value: Frag<T, R>)
+    /// ld.shared of the piece of a per-column vector, the same in every
+    /// thread (value: the vector's SMEM address; tileas.broadcast
+    /// dimensions = [0], Broadcasts.h)
+    ColSmem,
     Call,  ///< an elementwise tp:: function of other nodes
   };
   Kind kind = Kind::Call;
   std::string elem;   ///< The CUDA element type of the node's values.
   int64_t cols = 0;   ///< The row's width (every node but Row).
   mlir::Value value;  ///< EmitC: see Kind.
-  mlir::Value tile;   ///< Tmem, Smem: the IR tile read.
-  TileHome home;      ///< Tmem, Smem: where it lies (TileHomes.h).
+  mlir::Value tile;   ///< Tmem, Smem, ColSmem: the IR tile read.
+  TileHome home;      ///< Tmem, Smem, ColSmem: where it lies (TileHomes.h).
   std::string callee; ///< Call.
   std::vector<std::string> templateArgs;
   std::vector<PieceNode *> operands;
@@ -69,7 +73,7 @@ struct PieceSink {
   mlir::Value result{}; ///< Max, Sum, Whole: set by emitPass.
 };
 
-/// The source leaves (Tmem, Smem) under `node`.
+/// The source leaves (Tmem, Smem, ColSmem) under `node`.
 std::vector<PieceNode *> sourcesOf(PieceNode *node);
 /// Whether `node` reads a fragment held whole.
 bool readsWhole(PieceNode *node);

@@ -40,7 +40,7 @@ llvm::SmallPtrSet<PieceNode *, 16> computedNodes(PieceNode *node) {
   while (!work.empty()) {
     PieceNode *n = work.pop_back_val();
     if (n->kind == PieceNode::Kind::Row || n->kind == PieceNode::Kind::Whole ||
-        !out.insert(n).second)
+        n->kind == PieceNode::Kind::ColSmem || !out.insert(n).second)
       continue;
     llvm::append_range(work, n->operands);
   }
@@ -87,17 +87,14 @@ bool TileStreams::streamable(Type type) const {
          (pieceWidth_ * elem.getIntOrFloatBitWidth()) % 32 == 0;
 }
 
-/// What an operand of a streamed op contributes to each piece.
-PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
-  if (PieceNode *node = nodeOf(v))
-    return node;
-  auto tensor = dyn_cast<RankedTensorType>(v.getType());
-  Type elemType = tensor ? tensor.getElementType() : v.getType();
+/// A scalar broadcast (tensor.splat) or an f32 splat constant: one value
+/// for every row and column, tp::splat<T, 1>(x). Null for anything else.
+PieceNode *TileStreams::splatNode(Location loc, Value v) {
+  auto tensor = cast<RankedTensorType>(v.getType());
   PieceNode node;
-  node.elem = cudaElementName(elemType);
+  node.elem = cudaElementName(tensor.getElementType());
   node.kind = PieceNode::Kind::Row;
   MLIRContext *ctx = b.getContext();
-  // One value for every row: tp::splat<T, 1>(x).
   auto splat = [&](Value x) {
     return b
         .create<emitc::CallOpaqueOp>(
@@ -109,35 +106,130 @@ PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
                             emitc::OpaqueAttr::get(ctx, "1")}))
         .getResult(0);
   };
-  if (!tensor) { // A scalar (fma's b).
-    node.value = splat(host.lookup(loc, v));
+  if (auto broadcast = v.getDefiningOp<tensor::SplatOp>()) {
+    node.value = splat(host.lookup(loc, broadcast.getInput()));
+    return make(std::move(node));
+  }
+  DenseElementsAttr dense;
+  if (auto cst = v.getDefiningOp<arith::ConstantOp>())
+    dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+  if (dense && dense.isSplat() && tensor.getElementType().isF32()) {
+    APInt bits = dense.getSplatValue<APFloat>().bitcastToAPInt();
+    node.value = splat(b.create<emitc::LiteralOp>(
+        loc, emitc::OpaqueType::get(ctx, node.elem),
+        llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue()).str()));
+    return make(std::move(node));
+  }
+  return nullptr;
+}
+
+/// What an operand of a streamed op contributes to each piece.
+PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
+  if (PieceNode *node = nodeOf(v))
+    return node;
+  if (isColumn(v))
+    return columnNode(loc, v);
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  Type elemType = tensor ? tensor.getElementType() : v.getType();
+  PieceNode node;
+  node.elem = cudaElementName(elemType);
+  node.kind = PieceNode::Kind::Row;
+  MLIRContext *ctx = b.getContext();
+  if (!tensor) { // A scalar (fma's b): one value for every row.
+    node.value =
+        b.create<emitc::CallOpaqueOp>(
+             loc,
+             emitc::OpaqueType::get(
+                 ctx, llvm::formatv("tp::Frag<{0}, 1>", node.elem).str()),
+             "tp::splat", ValueRange{host.lookup(loc, v)}, ArrayAttr(),
+             b.getArrayAttr({emitc::OpaqueAttr::get(ctx, node.elem),
+                             emitc::OpaqueAttr::get(ctx, "1")}))
+            .getResult(0);
     return make(std::move(node));
   }
   if (tensor.getRank() == 2 && tensor.getShape()[1] == cols) {
-    // A scalar broadcast is one value per row (the scalar itself).
-    if (auto broadcast = v.getDefiningOp<tensor::SplatOp>()) {
-      node.value = splat(host.lookup(loc, broadcast.getInput()));
-      return make(std::move(node));
-    }
-    // A splat constant is one value per row too; any other tile of the
-    // same shape is held whole (a loop-carried accumulator).
-    DenseElementsAttr dense;
-    if (auto cst = v.getDefiningOp<arith::ConstantOp>())
-      dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-    if (dense && dense.isSplat() && elemType.isF32()) {
-      APInt bits = dense.getSplatValue<APFloat>().bitcastToAPInt();
-      node.value = splat(b.create<emitc::LiteralOp>(
-          loc, emitc::OpaqueType::get(ctx, node.elem),
-          llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue())
-              .str()));
-      return make(std::move(node));
-    }
+    // A scalar broadcast or a splat constant is one value per row (the
+    // scalar itself); any other tile of the same shape is held whole (a
+    // loop-carried accumulator).
+    if (PieceNode *splat = splatNode(loc, v))
+      return splat;
     node.kind = PieceNode::Kind::Whole;
     node.cols = cols;
   }
   // A per-row vector (rank 1) broadcasts as it is.
   node.value = host.lookup(loc, v);
   return make(std::move(node));
+}
+
+/// A per-column vector streams like a row of a tile: wider than one piece
+/// and made of whole pieces.
+bool TileStreams::columnStreamable(Value v) const {
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!isColumn(v) || !tensor || tensor.getRank() != 1)
+    return false;
+  int64_t cols = tensor.getShape()[0];
+  Type elem = tensor.getElementType();
+  return cols > pieceWidth_ && cols % pieceWidth_ == 0 &&
+         !cudaElementName(elem).empty() && !elem.isUnsignedInteger(8) &&
+         elem.getIntOrFloatBitWidth() <= 32 &&
+         (pieceWidth_ * elem.getIntOrFloatBitWidth()) % 32 == 0;
+}
+
+/// The pieces of the per-column vector `v`: its own expression when it was
+/// streamed, a read of shared memory when an smem_load makes it (also one
+/// before the agents, of a tile the prologue loaded), a splat, else slices
+/// of the vector every thread holds whole.
+PieceNode *TileStreams::columnNode(Location loc, Value v) {
+  if (PieceNode *node = nodeOf(v))
+    return node;
+  if (PieceNode *splat = splatNode(loc, v))
+    return splat;
+  auto tensor = cast<RankedTensorType>(v.getType());
+  PieceNode node;
+  node.elem = cudaElementName(tensor.getElementType());
+  node.cols = tensor.getShape()[0];
+  if (auto load = v.getDefiningOp<tileas::SmemLoadOp>();
+      load && columnStreamable(v)) {
+    node.kind = PieceNode::Kind::ColSmem;
+    node.tile = load.getSource();
+    node.home = homeOf(node.tile);
+    node.value = host.lookup(loc, node.tile);
+    return make(std::move(node));
+  }
+  node.kind = PieceNode::Kind::Whole;
+  node.value = host.lookup(loc, v);
+  return make(std::move(node));
+}
+
+/// Records an op that makes a per-column vector as an expression of pieces
+/// (an smem_load, elementwise math on such vectors and scalars): nothing is
+/// emitted until a broadcast of it is.
+bool TileStreams::takeColumn(Operation *op) {
+  Value result = op->getResult(0);
+  if (!columnStreamable(result))
+    return false;
+  Location loc = op->getLoc();
+  PieceNode *node = nullptr;
+  if (isa<tileas::SmemLoadOp>(op)) {
+    node = columnNode(loc, result);
+  } else if (std::optional<ElementwiseCall> call = elementwiseCall(op)) {
+    PieceNode made;
+    made.kind = PieceNode::Kind::Call;
+    made.elem = cudaElementName(
+        cast<RankedTensorType>(result.getType()).getElementType());
+    made.cols = cast<RankedTensorType>(result.getType()).getShape()[0];
+    made.callee = call->callee.str();
+    made.templateArgs = call->templateArgs(made.elem);
+    for (Value v : op->getOperands())
+      made.operands.push_back(operandNode(loc, v, made.cols));
+    node = make(std::move(made));
+  }
+  if (!node)
+    return false;
+  streamed[result] = node;
+  if (inSection)
+    sectionValues.insert(result);
+  return true;
 }
 
 bool TileStreams::live(Value v) const {
@@ -286,6 +378,30 @@ bool TileStreams::take(Operation *op) {
       sectionValues.insert(result);
     return true;
   };
+  if (isColumn(result))
+    return takeColumn(op);
+  if (auto broadcast = dyn_cast<tileas::BroadcastOp>(op)) {
+    if (!streamable(result.getType()) ||
+        !(broadcast.isColumnBroadcast() || broadcast.isRowBroadcast()))
+      return false;
+    int64_t cols = broadcast.getResult().getType().getShape()[1];
+    Value input = broadcast.getInput();
+    PieceNode *node = broadcast.isColumnBroadcast()
+                          ? columnNode(loc, input)
+                          : operandNode(loc, input, cols);
+    if (node->kind != PieceNode::Kind::Row)
+      return record(node);
+    // One value per row: each piece is it, W times (bcast_rows<W>), so the
+    // broadcast is a node of the row's width like any other.
+    PieceNode spread;
+    spread.kind = PieceNode::Kind::Call;
+    spread.elem = node->elem;
+    spread.cols = cols;
+    spread.callee = "tp::bcast_rows";
+    spread.templateArgs = {std::to_string(pieceWidth_)};
+    spread.operands = {node};
+    return record(make(std::move(spread)));
+  }
   if (isa<tileas::TmemLoadOp, tileas::SmemLoadOp>(op)) {
     if (!streamable(result.getType()))
       return false;

@@ -64,6 +64,11 @@ public:
   /// its thread index, `threads` its size, `regs` its register budget.
   void beginAgent(mlir::Operation *scope, mlir::Value tid, int threads,
                   int regs);
+  /// The function's per-column vectors (Broadcasts.h): streamed from SMEM
+  /// or sliced from the whole vector, never read as a value per row.
+  void setColumnVectors(const llvm::DenseSet<mlir::Value> *vectors) {
+    columns = vectors;
+  }
   /// No agent: nothing is streamed.
   void endAgent() { active = false; }
   int64_t width() const { return pieceWidth_; }
@@ -107,11 +112,17 @@ private:
   llvm::DenseSet<mlir::Operation *> done;
   /// Inside a mutex's critical section: the values streamed since the lock.
   bool inSection = false;
+  const llvm::DenseSet<mlir::Value> *columns = nullptr;
   llvm::DenseSet<mlir::Value> sectionValues;
 
   PieceNode *make(PieceNode node);
   bool streamable(mlir::Type type) const;
   PieceNode *operandNode(mlir::Location loc, mlir::Value v, int64_t cols);
+  bool isColumn(mlir::Value v) const { return columns && columns->contains(v); }
+  bool columnStreamable(mlir::Value v) const;
+  PieceNode *columnNode(mlir::Location loc, mlir::Value v);
+  PieceNode *splatNode(mlir::Location loc, mlir::Value v);
+  bool takeColumn(mlir::Operation *op);
   bool live(mlir::Value v) const;
   bool endsInSinks(mlir::Value v) const;
   bool changedBy(mlir::Operation *op, PieceNode *node) const;

@@ -465,7 +465,17 @@ static LogicalResult verifyBroadcastOperand(Operation *op, StringRef which,
   if (tile.getRank() >= 1)
     diag << ", a row broadcast "
          << RankedTensorType::get({tile.getDimSize(0)}, elem);
-  return diag << " or a scalar " << elem << ", got " << operand;
+  diag << " or a scalar " << elem << ", got " << operand;
+  // A vector along the last dimension is a per-column one (bias[n]): say
+  // how to write it.
+  if (tensor && tile.getRank() == 2 && tensor.getRank() == 1 &&
+      tensor.getDimSize(0) == tile.getDimSize(1))
+    diag << " (a vector per column is spread over the rows first: "
+            "tileas.broadcast %v dimensions = [0] : "
+         << tensor << " -> "
+         << RankedTensorType::get(tile.getShape(), tensor.getElementType())
+         << ")";
+  return diag;
 }
 
 static LogicalResult verifyBinary(Operation *op) {
@@ -483,6 +493,40 @@ LogicalResult FmaOp::verify() {
   if (failed(verifyBroadcastOperand(*this, "second", tile, getB().getType())))
     return failure();
   return verifyBroadcastOperand(*this, "third", tile, getC().getType());
+}
+
+/// linalg.broadcast's rule: the result is the input with the listed
+/// dimensions inserted, in order, and the same element type.
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getResult().getType();
+  ArrayRef<int64_t> dims = getDimensions();
+  if (input.getRank() + int64_t(dims.size()) != result.getRank())
+    return emitOpError("expects the result rank (")
+           << result.getRank() << ") to be the input rank (" << input.getRank()
+           << ") plus the number of broadcast dimensions (" << dims.size()
+           << ")";
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (d < 0 || d >= result.getRank() || (i > 0 && d <= dims[i - 1]))
+      return emitOpError("expects the broadcast dimensions to be increasing "
+                         "result dimensions in [0, ")
+             << result.getRank() << "), got [" << dims
+             << "]";
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0; d < result.getRank(); ++d)
+    if (!llvm::is_contained(dims, d))
+      kept.push_back(result.getDimSize(d));
+  auto expected = RankedTensorType::get(kept, result.getElementType());
+  if (input.getElementType() != result.getElementType())
+    return emitOpError("expects the input element type ")
+           << input.getElementType() << " to equal the result's "
+           << result.getElementType()
+           << " (a broadcast copies values; convert with tileas.cvt first)";
+  if (input.getShape() != ArrayRef<int64_t>(kept))
+    return emitOpError("expects the input to be the result ")
+           << result << " without its broadcast dimensions ["
+           << dims << "], " << expected << ", got "
+           << input;
+  return success();
 }
 
 LogicalResult CvtOp::verify() {

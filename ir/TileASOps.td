@@ -304,6 +304,45 @@ def TileAS_FmaOp : TileAS_SchedulableOp<"fma", "fma",
   let hasVerifier = 1;
 }
 
+/// A vector (or tile) repeated along new dimensions, as linalg.broadcast:
+/// `dimensions` lists the result dimensions the input does not have, and the
+/// input's dimensions are the others, in order. A bias per output column,
+/// `bias[n]` over an MxN tile, is `dimensions = [0]`; a value per row is
+/// `dimensions = [1]`.
+def TileAS_BroadcastOp : TileAS_SchedulableOp<"broadcast", "generic",
+    [Pure]> {
+  let summary = "broadcasts a register vector along new dimensions";
+  let description = [{
+    `%t = tileas.broadcast %bias dimensions = [0] : tensor<128xf32> ->
+    tensor<128x128xf32>` gives `%t[i][j] = %bias[j]`: every row of the tile
+    is the vector. With `dimensions = [1]` every column is, `%t[i][j] =
+    %v[i]`. The result feeds any elementwise op (tileas or arith/math) as a
+    tile of the same shape; the translation never materializes it unless a
+    reader needs it whole (docs/cuda.md, "Broadcasts").
+  }];
+  let arguments = (ins TileAS_FloatTensor:$input,
+                       DenseI64ArrayAttr:$dimensions);
+  let results = (outs TileAS_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `dimensions` `=` $dimensions attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the input runs along the result's columns (dimension 0 is
+    /// added: one value per column, the same in every row).
+    bool isColumnBroadcast() {
+      return getDimensions().size() == 1 && getDimensions()[0] == 0 &&
+             getResult().getType().getRank() == 2;
+    }
+    /// Whether the input runs along the rows (one value per row).
+    bool isRowBroadcast() {
+      return getDimensions().size() == 1 && getDimensions()[0] == 1 &&
+             getResult().getType().getRank() == 2;
+    }
+  }];
+}
+
 def TileAS_CvtOp : TileAS_SchedulableOp<"cvt", "cvt", [Pure]> {
   let summary = "elementwise float conversion";
   let arguments = (ins TileAS_FloatTensor:$input);

@@ -84,6 +84,10 @@ OpWork SubOp::getWork() { return elementsOf(getLhs().getType()); }
 OpWork MulOp::getWork() { return elementsOf(getLhs().getType()); }
 OpWork MaxOp::getWork() { return elementsOf(getLhs().getType()); }
 OpWork FmaOp::getWork() { return elementsOf(getA().getType()); }
+// A broadcast moves nothing of its own: its readers read the vector's
+// element where they would read the tile's (the `generic` class's two
+// cycles stand for the index arithmetic).
+OpWork BroadcastOp::getWork() { return OpWork(); }
 OpWork CvtOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceMaxOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceSumOp::getWork() { return elementsOf(getInput().getType()); }

@@ -79,6 +79,11 @@ SEEDED_BUGS = {
     # the epilogue reads the tile before its load lands.
     "epilogue-load-phase": (".cu", r"(tp::mbar_wait\(S\.epiload\d+, 1, (v\d+), 0\);\n\s*int64_t v\d+ = \2 \+ 1;)\n\s*\2 = v\d+;",
                             r"\1"),
+    # A vector per column (tileas.broadcast dimensions = [0]: bias[n],
+    # gamma[n]) broadcast along the wrong axis: each thread reads the
+    # vector's element of its row and repeats it along the row.
+    "broadcast-axis": (".cu", r"tp::smem_vec_cols<(\d+), (\w+)>\((\w+), \w+\)",
+                       r"tp::bcast_rows<\1>(tp::smem_load<1, \2, 1>(\3, int(threadIdx.x) % 128))"),
     # Two epilogue tiles staged over the drained slots at the same bytes: the
     # second is written while the first one's TMA store may still read.
     "overlay-same-offset": (".cu", r"tp::smem_addr\((S\.pipe\d+) \+ \d+\)",

@@ -1169,3 +1169,175 @@ SPECS["residual_gemm"] = ResidualGemm()
 SPECS["residual_gemm_peeled"] = peeled(SPECS["residual_gemm"])
 SPECS["residual_gemm_persistent"] = persistent(
     SPECS["residual_gemm"], SPECS["residual_gemm"].problems(quick=True))
+
+
+# Broadcasts both ways (issue 35, point 3): a vector per column (bias[n],
+# gamma[n], beta[n]) spread over the rows with tileas.broadcast dimensions =
+# [0], loaded by TMA as a 1-D box; and a value per row spread over the
+# columns (dimensions = [1]).
+
+class BiasReluGemm(Gemm):
+    """test/lit/cuda/Inputs/bias-relu-gemm.mlir: D = relu(A . B^T + bias[n]),
+    bf16 A, B and D, float32 accumulation and bias, 128x128 tiles; grid x
+    over M tiles, y over N tiles. bias is loaded after the loop, its 128
+    values of the tile's columns (past N: zeros, and D's stores clipped)."""
+
+    mlir = "test/lit/cuda/Inputs/bias-relu-gemm.mlir"
+    tile_m, tile_n = 128, 128
+    tolerance = {"D": BF16_TOL}
+
+    def problems(self, quick=False):
+        # One tile; 2 x 3 tiles; M and N short of the tile (N = 130: the
+        # last tile's bias has 2 values and 126 zeros); K trip counts 0, 1,
+        # 5 and past the ring's depth.
+        probs = [(128, 128, 0), (256, 384, 64), (200, 130, 320), (130, 250, 64 * 6)]
+        if not quick:
+            probs.append((384, 256, 64 * 40))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, _ = p
+        ins = super().inputs(rng, p)
+        # Half the outputs negative before the bias, so the ReLU and the
+        # bias's column both show.
+        ins["bias"] = rng.uniform(-2.0, 2.0, size=(n,)).astype(np.float32)
+        return ins
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        acc = super().reference(inputs, p)["C"]
+        bias = inputs["bias"].astype(np.float64)
+        return {"D": np.maximum(acc + bias[None, :], 0.0)}
+
+
+SPECS["bias_relu_gemm"] = BiasReluGemm()
+SPECS["bias_relu_gemm_peeled"] = peeled(SPECS["bias_relu_gemm"])
+
+
+class RowNorm(CoshStream):
+    """A norm over 128-column rows: CTA b of the grid walks row blocks b,
+    b + grid, ... below `blocks`; columns past the tensor's end load as
+    zeros (TMA fills them) and count in the row's statistics, as the IR
+    says (its mean is the sum times 1/128); the stores clip them."""
+
+    eps = 1.0e-5
+
+    def problems(self, quick=False):
+        # (rows, columns, blocks, CTAs): trips 0, 1, 2 and 3 per CTA; rows
+        # past the blocks, a block past the rows (ragged), columns short
+        # of the tile.
+        probs = [(128, 128, 0, 1), (256, 128, 2, 2), (300, 128, 3, 1),
+                 (200, 100, 2, 1), (640, 128, 5, 2)]
+        if not quick:
+            probs.append((128 * 64, 128, 64, 2))
+        return probs
+
+    def describe(self, p):
+        return f"X={p[0]}x{p[1]} blocks={p[2]} grid={self.grid(p)}"
+
+    def scalars(self, p):
+        return {"blocks": p[2]}
+
+    def region(self, p):
+        return min(p[0], 128 * p[2]), min(p[1], 128)
+
+    def rows(self, inputs, p):
+        """The covered rows of X, zero-padded to the tile's 128 columns."""
+        rows, cols = self.region(p)
+        x = np.zeros((rows, 128))
+        x[:, :cols] = self.covered(inputs, p)
+        return x
+
+    def vector(self, inputs, name, p):
+        v = np.zeros(128)
+        cols = min(p[1], 128)
+        v[:cols] = inputs[name][:cols].astype(np.float64)
+        return v
+
+
+class RmsNormGamma(RowNorm):
+    """test/lit/cuda/Inputs/rmsnorm-gamma.mlir: y = x rsqrt(mean(x^2) + eps)
+    gamma[n], X, gamma and Y bf16, computed in float32."""
+
+    mlir = "test/lit/cuda/Inputs/rmsnorm-gamma.mlir"
+    tolerance = {"Y": "bound"}
+
+    def inputs(self, rng, p):
+        return {"X": bf16(rng.uniform(-4.0, 4.0, size=p[:2]).astype(np.float32)),
+                "gamma": bf16(rng.uniform(-2.0, 2.0, size=(p[1],)).astype(np.float32))}
+
+    def reference(self, inputs, p):
+        rows, cols = self.region(p)
+        x = self.rows(inputs, p)
+        gamma = self.vector(inputs, "gamma", p)
+        rstd = 1.0 / np.sqrt((x * x).sum(axis=1, keepdims=True) / 128 + self.eps)
+        y = (x * rstd * gamma[None, :])[:, :cols]
+        # One rounding to bf16 (2^-9 relative; 2^-8 covers it); before it,
+        # float32: 128 squares summed (2^-17 relative at worst), rsqrtf
+        # (2 ulp) and three multiplies: 2^-16 relative.
+        return self.placed(p, y, np.abs(y) * (2.0 ** -8 + 2.0 ** -16))
+
+
+SPECS["rmsnorm_gamma"] = RmsNormGamma()
+SPECS["rmsnorm_gamma_peeled"] = peeled(SPECS["rmsnorm_gamma"])
+
+
+class LayerNormAffine(RowNorm):
+    """test/lit/cuda/Inputs/layernorm-affine.mlir: y = (x - mean) rsqrt(var +
+    eps) gamma[n] + beta[n], var the mean of (x - mean)^2, all float32."""
+
+    mlir = "test/lit/cuda/Inputs/layernorm-affine.mlir"
+    tolerance = {"Y": "bound"}
+
+    def inputs(self, rng, p):
+        return {"X": rng.uniform(-4.0, 4.0, size=p[:2]).astype(np.float32),
+                "gamma": rng.uniform(-2.0, 2.0, size=(p[1],)).astype(np.float32),
+                "beta": rng.uniform(-2.0, 2.0, size=(p[1],)).astype(np.float32)}
+
+    def reference(self, inputs, p):
+        rows, cols = self.region(p)
+        x = self.rows(inputs, p)
+        gamma = self.vector(inputs, "gamma", p)
+        beta = self.vector(inputs, "beta", p)
+        mean = x.mean(axis=1, keepdims=True)
+        d = x - mean
+        rstd = 1.0 / np.sqrt((d * d).mean(axis=1, keepdims=True) + self.eps)
+        scale = rstd * np.abs(gamma[None, :])
+        y = (d * rstd * gamma[None, :] + beta[None, :])[:, :cols]
+        # float32: the mean of 128 values is off by 2^-17 max|x| at worst,
+        # which moves every d; the variance's sum and rsqrtf 2^-16 relative;
+        # the multiply and the fma round once each.
+        amax = np.abs(x).max(axis=1, keepdims=True)
+        bound = scale * (2.0 ** -16 * (np.abs(d) + amax)) + 2.0 ** -22 * np.abs(beta[None, :])
+        bound = bound[:, :cols] + 2.0 ** -22 * np.abs(y)
+        return self.placed(p, y, bound)
+
+
+SPECS["layernorm_affine"] = LayerNormAffine()
+SPECS["layernorm_affine_peeled"] = peeled(SPECS["layernorm_affine"])
+
+# The vector made in one agent and broadcast in another (a pipe slot).
+SPECS["rmsnorm_gamma_wg"] = copy.copy(SPECS["rmsnorm_gamma"])
+SPECS["rmsnorm_gamma_wg"].mlir = "test/lit/cuda/Inputs/rmsnorm-gamma-wg.mlir"
+
+
+class BiasGemmN32(BiasReluGemm):
+    """test/lit/cuda/Inputs/bias-gemm-n32.mlir: D = max(A . B^T + bias[n],
+    0), bf16 A and B, float32 D, 128x32 tiles (the bias held whole by every
+    thread, nothing streamed)."""
+
+    mlir = "test/lit/cuda/Inputs/bias-gemm-n32.mlir"
+    tile_n = 32
+    tolerance = {"D": F32_TOL}
+
+    def problems(self, quick=False):
+        probs = [(128, 32, 0), (256, 96, 64), (200, 40, 320), (130, 70, 64 * 6)]
+        if not quick:
+            probs.append((384, 64, 64 * 40))
+        return probs
+
+
+SPECS["bias_gemm_n32"] = BiasGemmN32()
+SPECS["bias_gemm_n32_peeled"] = peeled(SPECS["bias_gemm_n32"])

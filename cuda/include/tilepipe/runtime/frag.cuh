@@ -431,6 +431,28 @@ TP_DEVICE void fold_sum(Frag<T, R> &acc, const Frag<T, N> &piece, int64_t c) {
                         c == 0);
 }
 
+/// tileas.broadcast dimensions = [0] of a vector every thread holds whole
+/// (bias[n]): each of the thread's R rows is the vector.
+template <int R, class T, int N>
+TP_DEVICE Frag<T, R * N> bcast_cols(const Frag<T, N> &vec) {
+  Frag<T, R * N> r;
+#pragma unroll
+  for (int i = 0; i < R * N; ++i)
+    r.v[i] = vec.v[i % N];
+  return r;
+}
+
+/// tileas.broadcast dimensions = [1] of a per-row vector (the thread's R
+/// rows' values): each value C times, one per column.
+template <int C, class T, int R>
+TP_DEVICE Frag<T, R * C> bcast_rows(const Frag<T, R> &vec) {
+  Frag<T, R * C> r;
+#pragma unroll
+  for (int i = 0; i < R * C; ++i)
+    r.v[i] = vec.v[i / C];
+  return r;
+}
+
 template <class T, int N> TP_DEVICE Frag<T, N> splat(T value) {
   Frag<T, N> r;
 #pragma unroll

@@ -72,6 +72,23 @@ TP_DEVICE Frag<T, W> smem_load_cols(uint32_t saddr, int64_t c,
   return f;
 }
 
+/// Columns [c, c + W) of a vector in SMEM that every thread reads whole (a
+/// per-column vector, tileas.broadcast dimensions = [0]): the same address
+/// in every lane, which shared memory serves as one broadcast.
+template <int W, class T>
+TP_DEVICE Frag<T, W> smem_vec_cols(uint32_t saddr, int64_t c) {
+  constexpr int kBytes = static_cast<int>(W * sizeof(T));
+  constexpr int V = detail::vec_bytes<kBytes>();
+  Frag<T, W> f;
+  unsigned char *p = reinterpret_cast<unsigned char *>(&f);
+  uint32_t base =
+      saddr + static_cast<uint32_t>(c * static_cast<int64_t>(sizeof(T)));
+#pragma unroll
+  for (int i = 0; i < kBytes; i += V)
+    ptx::ld_shared<V>(base + i, p + i);
+  return f;
+}
+
 template <int C, int W, class T>
 TP_DEVICE void smem_store_cols(uint32_t saddr, int64_t c, const Frag<T, W> &f,
                                int threadInAgent) {
