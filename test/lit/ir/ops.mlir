@@ -38,7 +38,8 @@ func.func @umma(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<256x64xbf16>,
                 %acc: !tileas.tmem<128x256xf32>, %ta: !tileas.tmem<128x64xbf16>,
                 %ia: !tileas.smem<128x64xi8>, %ib: !tileas.smem<64x64xi8>,
                 %iacc: !tileas.tmem<128x64xi32>,
-                %hacc: !tileas.tmem<128x256xf16>) {
+                %hacc: !tileas.tmem<128x256xf16>,
+                %ha: !tileas.smem<128x64xf16>, %hb: !tileas.smem<256x64xf16>) {
   // CHECK: tileas.umma %{{.*}}, %{{.*}}, %{{.*}} {accumulate} : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
   %d = tileas.umma %a, %b, %acc {accumulate} : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
   // CHECK: tileas.umma %{{.*}}, %{{.*}}, %{{.*}} : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf32> -> !tileas.tmem<128x256xf32>
@@ -48,7 +49,7 @@ func.func @umma(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<256x64xbf16>,
   // CHECK: tileas.umma {{.*}} : !tileas.smem<128x64xi8>, !tileas.smem<64x64xi8>, !tileas.tmem<128x64xi32> -> !tileas.tmem<128x64xi32>
   %i = tileas.umma %ia, %ib, %iacc : !tileas.smem<128x64xi8>, !tileas.smem<64x64xi8>, !tileas.tmem<128x64xi32> -> !tileas.tmem<128x64xi32>
   // CHECK: tileas.umma {{.*}} -> !tileas.tmem<128x256xf16>
-  %h = tileas.umma %a, %b, %hacc : !tileas.smem<128x64xbf16>, !tileas.smem<256x64xbf16>, !tileas.tmem<128x256xf16> -> !tileas.tmem<128x256xf16>
+  %h = tileas.umma %ha, %hb, %hacc : !tileas.smem<128x64xf16>, !tileas.smem<256x64xf16>, !tileas.tmem<128x256xf16> -> !tileas.tmem<128x256xf16>
   return
 }
 

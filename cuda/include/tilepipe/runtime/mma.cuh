@@ -44,8 +44,10 @@ struct Umma {
   static_assert(kKind != MmaKind::F16 || detail::kSame<TA, TB>,
                 "kind::f16 takes A and B of one type");
   static_assert(detail::kSame<TC, float> ||
-                    (detail::kSame<TC, __half> && kKind != MmaKind::TF32),
-                "UMMA accumulator: float, or half for the f16/f8 kinds");
+                    (detail::kSame<TC, __half> && kKind != MmaKind::TF32 &&
+                     !detail::kSame<TA, __nv_bfloat16>),
+                "UMMA accumulator: float, or half for f16 and fp8 operands "
+                "(bf16 and tf32 accumulate in float)");
   static_assert(layout::mma_shape_ok(kKind, M, N),
                 "cta_group::1 UMMA: M 64 or 128; N 8..256 in steps of 8 "
                 "(M = 64) or 16 (M = 128)");
@@ -178,7 +180,10 @@ TP_DEVICE void acc_zero_unwritten(uint32_t &written, uint32_t acc,
     ptx::st_shared<16>(zeros + i, none);
   // The MMA reads them through the async proxy.
   ptx::fence_proxy_async();
-  using U = detail::Umma<__nv_bfloat16, __nv_bfloat16, TC, M, N, false, false>;
+  // kind::f16 accumulates in f16 only f16 operands (PTX ISA, tcgen05
+  // "Matrix shape"): the zeros are f16 for an f16 accumulator.
+  using Z = detail::Cond<detail::kSame<TC, __half>, __half, __nv_bfloat16>;
+  using U = detail::Umma<Z, Z, TC, M, N, false, false>;
   uint64_t desc = layout::smem_desc(zeros, 128, 0, Swizzle::None);
   ptx::tcgen05_mma<MmaKind::F16>(acc, desc, desc, U::kIdesc, false);
 }
