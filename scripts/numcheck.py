@@ -89,6 +89,8 @@ SEEDED_BUGS = {
     # A 16-bit accumulator read in the packed form (tcgen05.st's layout, two
     # elements per column) instead of one element per column.
     "acc-read-packed": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc>", r"\1>"),
+    # An M = 64 accumulator read as if M were 128 (.32x32b, lane = row).
+    "m64-read-as-m128": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc64>", r"\1>"),
 }
 
 

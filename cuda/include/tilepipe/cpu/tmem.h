@@ -114,10 +114,11 @@ struct Tmem {
 /// qualifiers; facts 4):
 ///  - 32x32b.xN: thread t reaches lane lane(taddr) + t, register j column
 ///    col(taddr) + j.
-///  - 32x32b.xN.pack::16b (ld) / .unpack::16b (st): the same N columns, two
-///    per register: register j holds the low 16 bits of column 2j in its
-///    low half and of column 2j + 1 in its high half (N / 2 registers). It
-///    reads a 16-bit MMA accumulator, which holds one element per column.
+///  - 32x32b.xN.pack::16b (ld) / .unpack::16b (st): N registers over 2N
+///    columns: register j holds the low 16 bits of column 2j in its low
+///    half and of column 2j + 1 in its high half (.num counts registers, as
+///    ptxas checks). It reads a 16-bit MMA accumulator, which holds one
+///    element per column.
 ///  - 16x32bx2.xN: 16 lanes; thread t reaches lane lane(taddr) + t % 16,
 ///    register j column col(taddr) + j, plus immHalfSplitoff for t >= 16.
 ///    It reads an M = 64 accumulator, whose rows fill lanes 0-15 of each
@@ -126,7 +127,7 @@ enum class TmemForm : uint32_t { S32x32b = 0, S32x32bPack16 = 1, S16x32bx2 = 2 }
 
 struct TmemAccess {
   TmemForm form = TmemForm::S32x32b;
-  uint32_t num = 1;       ///< .num: columns (x2 halves for 16x32bx2).
+  uint32_t num = 1;       ///< .num: registers per thread.
   uint32_t halfSplit = 0; ///< immHalfSplitoff (16x32bx2).
 
   /// The operand the warp's lanes pass alike through a rendezvous.
@@ -137,8 +138,9 @@ struct TmemAccess {
     return {TmemForm(uint32_t(b >> 16) & 0xFF), uint32_t(b & 0xFFFF),
             uint32_t(b >> 32)};
   }
-  uint32_t registers() const {
-    return form == TmemForm::S32x32bPack16 ? num / 2 : num;
+  /// Columns each thread reaches.
+  uint32_t columns() const {
+    return form == TmemForm::S32x32bPack16 ? 2 * num : num;
   }
   const char *shape() const {
     return form == TmemForm::S16x32bx2 ? ".16x32bx2" : ".32x32b";
@@ -162,9 +164,6 @@ inline void checkLdSt(const Tmem &t, const char *op, int warpInCta, int lane,
                     std::to_string(warpInCta) + ": ";
   if (n < 1 || n > 128 || (n & (n - 1)))
     fault(who + ".num must be a power of 2 in 1..128");
-  if (x.form == TmemForm::S32x32bPack16 && n < 2)
-    fault(who + ".pack::16b/.unpack::16b needs .num >= 2 (two columns per "
-                "register)");
   if (lane < 0 || lane > 31 || warpInCta < 0)
     fault(who + "bad thread");
   uint32_t base = 32u * uint32_t(warpInCta % 4);
@@ -175,7 +174,7 @@ inline void checkLdSt(const Tmem &t, const char *op, int warpInCta, int lane,
                    : "the first lane of the warp's quadrant, lanes ") +
           std::to_string(base) + ".." + std::to_string(base + 31) +
           " (warp w may access only lanes 32*(w%4)..+31)");
-  t.checkColumns(tmemCol(taddr), uint32_t(n), who);
+  t.checkColumns(tmemCol(taddr), x.columns(), who);
   if (sixteen)
     t.checkColumns(tmemCol(taddr) + x.halfSplit, uint32_t(n), who);
 }
@@ -202,7 +201,7 @@ inline void ld(const Tmem &t, int warpInCta, int lane, uint32_t taddr,
     std::memcpy(regs, row, sizeof(uint32_t) * x.num);
     return;
   }
-  for (uint32_t j = 0; j < x.num / 2; ++j)
+  for (uint32_t j = 0; j < x.num; ++j)
     regs[j] = (row[2 * j] & 0xFFFFu) | (row[2 * j + 1] & 0xFFFFu) << 16;
 }
 
@@ -213,7 +212,7 @@ inline void st(Tmem &t, int warpInCta, int lane, uint32_t taddr,
                const TmemAccess &x, const uint32_t *regs) {
   detail::checkLdSt(t, "st", warpInCta, lane, taddr, x);
   auto [l, c0] = detail::threadCell(taddr, lane, x);
-  for (uint32_t j = 0; j < x.registers(); ++j) {
+  for (uint32_t j = 0; j < x.num; ++j) {
     if (x.form != TmemForm::S32x32bPack16) {
       t.write(l, c0 + j, regs[j]);
       continue;

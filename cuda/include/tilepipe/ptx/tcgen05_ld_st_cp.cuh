@@ -62,28 +62,29 @@ TP_TMEM_IO(16)
 TP_TMEM_IO(32)
 #undef TP_TMEM_IO
 
-// .32x32b.x<2n>.pack::16b / .unpack::16b: n registers over 2n columns.
+// .32x32b.xn.pack::16b / .unpack::16b: n registers over 2n columns (.num
+// counts registers; ptxas refuses any other count).
 template <int N> struct TmemIO16;
-#define TP_TMEM_IO16(n, cols)                                                  \
+#define TP_TMEM_IO16(n)                                                        \
   template <> struct TmemIO16<n> {                                             \
     static __device__ __forceinline__ void ld(uint32_t a, uint32_t *r) {       \
-      asm volatile("tcgen05.ld.sync.aligned.32x32b.x" #cols                    \
+      asm volatile("tcgen05.ld.sync.aligned.32x32b.x" #n                       \
                    ".pack::16b.b32 {" TP_REGS##n "}, [%0];"                    \
                    : "+r"(a), TP_OPS##n("=r", 0)::"memory");                   \
     }                                                                          \
     static __device__ __forceinline__ void st(uint32_t a, const uint32_t *r) { \
-      asm volatile("tcgen05.st.sync.aligned.32x32b.x" #cols                    \
+      asm volatile("tcgen05.st.sync.aligned.32x32b.x" #n                       \
                    ".unpack::16b.b32 [%0], {" TP_REGS##n "};" ::"r"(a),        \
                    TP_OPS##n("r", 0)                                           \
                    : "memory");                                                \
     }                                                                          \
   };
-TP_TMEM_IO16(1, 2)
-TP_TMEM_IO16(2, 4)
-TP_TMEM_IO16(4, 8)
-TP_TMEM_IO16(8, 16)
-TP_TMEM_IO16(16, 32)
-TP_TMEM_IO16(32, 64)
+TP_TMEM_IO16(1)
+TP_TMEM_IO16(2)
+TP_TMEM_IO16(4)
+TP_TMEM_IO16(8)
+TP_TMEM_IO16(16)
+TP_TMEM_IO16(32)
 #undef TP_TMEM_IO16
 
 // .16x32bx2.x<n> [taddr], immHalfSplitoff (%0 the address, then the
@@ -149,15 +150,15 @@ TP_DEVICE void tcgen05_st_32x32b(uint32_t taddr, const uint32_t *r) {
 #endif
 }
 
-/// tcgen05.ld.sync.aligned.32x32b.x<2N>.pack::16b.b32: N registers, each
+/// tcgen05.ld.sync.aligned.32x32b.xN.pack::16b.b32: N registers, each
 /// the low 16 bits of two adjacent columns (a 16-bit MMA accumulator holds
 /// one element per 32-bit column).
 template <int N>
 TP_DEVICE void tcgen05_ld_32x32b_pack16(uint32_t taddr, uint32_t *r) {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
-                ".32x32b.x<2N>.pack::16b: N in 1..32 registers");
+                ".32x32b.xN.pack::16b: N in 1..32 registers");
 #if defined(TILEPIPE_CPU)
-  cpu::tcgen05_ld_32x32b_pack16(taddr, 2 * N, r);
+  cpu::tcgen05_ld_32x32b_pack16(taddr, N, r);
 #elif TP_HAS_TCGEN05
   TmemIO16<N>::ld(taddr, r);
 #elif TP_TCGEN05_TRAP
@@ -168,13 +169,13 @@ TP_DEVICE void tcgen05_ld_32x32b_pack16(uint32_t taddr, uint32_t *r) {
 #endif
 }
 
-/// tcgen05.st.sync.aligned.32x32b.x<2N>.unpack::16b.b32.
+/// tcgen05.st.sync.aligned.32x32b.xN.unpack::16b.b32.
 template <int N>
 TP_DEVICE void tcgen05_st_32x32b_unpack16(uint32_t taddr, const uint32_t *r) {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
-                ".32x32b.x<2N>.unpack::16b: N in 1..32 registers");
+                ".32x32b.xN.unpack::16b: N in 1..32 registers");
 #if defined(TILEPIPE_CPU)
-  cpu::tcgen05_st_32x32b_unpack16(taddr, 2 * N, r);
+  cpu::tcgen05_st_32x32b_unpack16(taddr, N, r);
 #elif TP_HAS_TCGEN05
   TmemIO16<N>::st(taddr, r);
 #elif TP_TCGEN05_TRAP
