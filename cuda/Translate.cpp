@@ -98,9 +98,6 @@ void cuda::registerTileASToCudaTranslation() {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module)
           return op->emitError("expected a builtin.module");
-        // Stage code printed without its locations still names the user's
-        // lines in its stamps: the diagnostics point there.
-        tileas::restoreSourceLocations(module);
         return translateToCuda(module, os);
       },
       [](DialectRegistry &registry) {

@@ -121,17 +121,6 @@ int64_t getTmemColumns(Value tile);
 /// The columns one TMEM slot of `pipe` spans: an accumulator's when an umma
 /// produces the pipe's slots.
 int64_t getPipeSlotColumns(PipeCreateOp pipe, TmemType slot);
-
-/// The attribute that carries an op's source file location through stage
-/// code printed without -mlir-print-debuginfo (docs/stage-code.md, "Source
-/// locations").
-inline constexpr llvm::StringLiteral kSourceLocAttrName = "tileas.src";
-/// Stamps every op under `root` whose location names a file (and that has
-/// no stamp yet) with that file location.
-void stampSourceLocations(Operation *root);
-/// Gives every stamped op under `root` its stamp as its location, so that
-/// diagnostics name the user's file and line.
-void restoreSourceLocations(Operation *root);
 } // namespace mlir::tileas
 
 #endif // TILEPIPE_IR_TILEASDIALECT_H

@@ -599,36 +599,6 @@ int64_t mlir::tileas::getTmemColumns(Value tile) {
                                 : getTmemColumns(type);
 }
 
-/// The first file location inside `loc` (through fused, name and call-site
-/// locations), or null.
-static FileLineColLoc findFileLoc(Location loc) {
-  FileLineColLoc found;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      found = file;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
-void mlir::tileas::stampSourceLocations(Operation *root) {
-  root->walk([&](Operation *op) {
-    if (op == root || op->hasAttr(kSourceLocAttrName))
-      return;
-    if (FileLineColLoc file = findFileLoc(op->getLoc()))
-      op->setAttr(kSourceLocAttrName, file);
-  });
-}
-
-void mlir::tileas::restoreSourceLocations(Operation *root) {
-  root->walk([&](Operation *op) {
-    if (auto loc = op->getAttrOfType<LocationAttr>(kSourceLocAttrName))
-      op->setLoc(loc);
-  });
-}
-
 SignalKind mlir::tileas::getCommitKind(PipeProducerKind kind) {
   switch (kind) {
   case PipeProducerKind::Tma:

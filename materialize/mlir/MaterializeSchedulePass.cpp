@@ -290,9 +290,6 @@ struct MaterializeSchedulePass
                             "protocol-timeout-ms", protocolTimeoutMs);
       }
     }
-    // The stage code keeps the user's lines through printing without
-    // -mlir-print-debuginfo, for the translation's diagnostics.
-    tileas::stampSourceLocations(getOperation());
     // The loops were rewritten: nothing is preserved.
     if (!ok)
       signalPassFailure();
