@@ -72,6 +72,7 @@ private:
   DenseMap<Value, Value> map;
   unsigned agent = 0; ///< The agent whose code is being emitted.
   Value leader, tid;  ///< Its elected thread, its thread index.
+  Value row64;        ///< The row of a 64-row tile the thread holds.
   bool oneWarpAgent = false; ///< The current agent is one warp.
   bool broken = false;
   /// The current agent's copies of register tiles made outside the agents.
@@ -108,6 +109,10 @@ private:
   Type i1() { return b.getI1Type(); }
   Type opaque(StringRef text) { return emitc::OpaqueType::get(ctx, text); }
   FailureOr<int64_t> fragSize(Location loc, RankedTensorType type);
+  bool rowsTwice(RankedTensorType type);
+  LogicalResult checkTmemRows(Location loc, RankedTensorType type,
+                              StringRef tmemLayout);
+  Value threadRow(RankedTensorType type);
   FailureOr<Type> convert(Location loc, Type type);
   /// As above, for the value `v`: a per-column vector (Broadcasts.h) is
   /// held whole by every thread.
@@ -115,7 +120,11 @@ private:
   FailureOr<Type> convert(Location loc, Value v);
   /// The thread index a per-thread load of `v` reads at: 0 for a per-column
   /// vector (every thread reads all of it), else the thread's.
-  Value rowsOf(Value v) { return columns.contains(v) ? intLit(0) : tid; }
+  Value rowsOf(Value v) {
+    return columns.contains(v)
+               ? intLit(0)
+               : threadRow(cast<RankedTensorType>(v.getType()));
+  }
   /// The per-column vectors of the function (Broadcasts.h).
   llvm::DenseSet<Value> columns;
   LogicalResult emitBroadcast(tileas::BroadcastOp op);
@@ -216,10 +225,41 @@ private:
   }
 };
 
+/// A 64-row tile in a 128-thread agent is held as an M = 64 accumulator
+/// lies in TMEM: threads t and t + 16 of a warp both hold row
+/// tp::row64(t) (docs/cuda.md, "64-row tiles").
+bool KernelEmitter::rowsTwice(RankedTensorType type) {
+  return type.getRank() && type.getShape()[0] == 64 &&
+         layout.agents[agent].threads() == 128;
+}
+
+Value KernelEmitter::threadRow(RankedTensorType type) {
+  return rowsTwice(type) ? row64 : tid;
+}
+
+/// 64 rows of TMEM are read and written only in an M = 64 accumulator's
+/// layout: PTX does not place an M = 64 MMA's A operand, so data written
+/// for one has no layout here.
+LogicalResult KernelEmitter::checkTmemRows(Location loc, RankedTensorType type,
+                                           StringRef tmemLayout) {
+  if (!rowsTwice(type) || tmemLayout == "tp::TmemLayout::Acc64")
+    return success();
+  return emitError(loc) << "a 64-row TMEM tile that is not an MMA "
+                           "accumulator (e.g. the A operand of an M = 64 "
+                           "MMA) is not supported; 64-row TMEM tiles are "
+                           "accumulators";
+}
+
 FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
                                            RankedTensorType type) {
   int threads = layout.agents[agent].threads();
   int64_t rows = type.getRank() ? type.getShape()[0] : 1;
+  if (rowsTwice(type)) {
+    int64_t n = 1;
+    for (int64_t d : type.getShape().drop_front())
+      n *= d;
+    return n;
+  }
   if (rows % threads)
     return emitError(loc) << "a register tile of " << rows
                           << " rows cannot be split over the agent's "
@@ -1179,10 +1219,16 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     auto t = cast<RankedTensorType>(result.getType());
     int64_t n = *fragSize(loc, result);
     int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
-    map[result] = call(
-        *type, isa<tileas::TmemLoadOp>(op) ? "tp::tmem_load" : "tp::smem_load",
-        {src, rowsOf(result)},
-        {str(cols), elementName(t.getElementType()), str(n)});
+    std::vector<std::string> targs = {str(cols),
+                                      elementName(t.getElementType()), str(n)};
+    bool tmem = isa<tileas::TmemLoadOp>(op);
+    std::string l = tmem ? tmemLayoutArg(op->getOperand(0)) : "";
+    if (tmem && failed(checkTmemRows(loc, t, l)))
+      return failure();
+    if (!l.empty())
+      targs.push_back(l);
+    map[result] = call(*type, tmem ? "tp::tmem_load" : "tp::smem_load",
+                       {src, tmem ? tid : rowsOf(result)}, targs);
     return success();
   }
   if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op)) {
@@ -1198,10 +1244,17 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     if (failed(n))
       return failure();
     int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
+    std::vector<std::string> targs = {str(cols),
+                                      elementName(t.getElementType()), str(*n)};
+    bool tmem = isa<tileas::TmemStoreOp>(op);
+    std::string l = tmem ? tmemStoreLayoutArg(op) : "";
+    if (tmem && failed(checkTmemRows(loc, t, l)))
+      return failure();
+    if (!l.empty())
+      targs.push_back(l);
     // A per-column vector: every thread writes all of it (the same bytes).
-    callVoid(isa<tileas::TmemStoreOp>(op) ? "tp::tmem_store" : "tp::smem_store",
-             {dst, frag, rowsOf(stored)},
-             {str(cols), elementName(t.getElementType()), str(*n)});
+    callVoid(tmem ? "tp::tmem_store" : "tp::smem_store",
+             {dst, frag, tmem ? tid : rowsOf(stored)}, targs);
     map[op->getResult(0)] = dst;
     return success();
   }
@@ -1483,9 +1536,10 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
       /*addThenBlock=*/true, /*addElseBlock=*/false);
   OpBuilder::InsertionGuard guard(b);
   enter(ifOp.getThenRegion());
-  tid = literal(
-      b.getI32Type(),
-      llvm::formatv("(int(threadIdx.x) - {0})", a.firstWarp * 32).str());
+  std::string tidText =
+      llvm::formatv("(int(threadIdx.x) - {0})", a.firstWarp * 32).str();
+  tid = literal(b.getI32Type(), tidText);
+  row64 = literal(b.getI32Type(), "tp::row64" + tidText);
   leader = call(i1(), "tp::elect_leader", {intLit(a.firstWarp)});
   oneWarpAgent = a.syncBarrier < 0 && a.warps == 1;
   agentValues.clear();

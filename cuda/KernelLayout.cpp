@@ -361,7 +361,9 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
               "tileas.alloc_smem");
     } else if (auto alloc = dyn_cast<tileas::AllocTmemOp>(op)) {
       layout.tmemBuffers[alloc.getResult()] = tmemNext;
-      tmemNext += tmemColumns(cast<ShapedType>(alloc.getType()));
+      // An MMA accumulator: one element per column (docs/cuda.md, "TMEM
+      // layouts").
+      tmemNext += tileas::getTmemColumns(alloc.getResult());
     } else if (auto store = dyn_cast<tileas::SmemStoreOp>(op)) {
       if (!store.getDst()) {
         if (!store->getParentOfType<scf::ForOp>())
@@ -395,7 +397,8 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     } else if (auto store = dyn_cast<tileas::TmemStoreOp>(op)) {
       if (!store.getDst()) {
         layout.tmemBuffers[store.getResult()] = tmemNext;
-        tmemNext += tmemColumns(cast<ShapedType>(store.getType()));
+        tmemNext += std::max<int64_t>(
+            1, tileas::getTmemColumns(store.getResult()));
       }
     } else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
       PipeLayout p;
@@ -407,6 +410,9 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
       p.tmem = isa<tileas::TmemType>(payload);
       p.slotBytes = tileas::getTileSizeInBytes(payload);
       p.slotCols = tmemColumns(payload);
+      if (auto slot = dyn_cast<tileas::TmemType>(payload))
+        p.slotCols =
+            std::max<int64_t>(1, tileas::getPipeSlotColumns(create, slot));
       p.txBytes = create.getBytes() ? int64_t(*create.getBytes()) : p.slotBytes;
       std::string n = std::to_string(p.id);
       // A joined pipe's slots are guarded by the barriers of the pipe it

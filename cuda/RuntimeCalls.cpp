@@ -160,3 +160,21 @@ cuda::unsetAccumulator(Value acc, const KernelLayout &layout) {
   u.elem = cudaElementName(type.getElementType());
   return u;
 }
+
+std::string cuda::tmemLayoutArg(Value tile) {
+  auto type = dyn_cast<tileas::TmemType>(tile.getType());
+  if (!type || !tileas::holdsAccumulator(tile))
+    return "";
+  if (type.getShape().front() == 64)
+    return "tp::TmemLayout::Acc64";
+  return type.getElementTypeBitWidth() < 32 ? "tp::TmemLayout::Acc" : "";
+}
+
+std::string cuda::tmemStoreLayoutArg(Operation *store) {
+  Value result = store->getResult(0);
+  if (OpOperand *into = tileas::getIntoOperand(store))
+    if (into->get().getType() == result.getType() &&
+        tileas::holdsAccumulator(into->get()))
+      return tmemLayoutArg(into->get());
+  return tmemLayoutArg(result);
+}

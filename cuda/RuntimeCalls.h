@@ -43,6 +43,15 @@ mlir::FailureOr<RuntimeCall> ummaCall(mlir::tileas::UmmaOp op,
 mlir::FailureOr<RuntimeCall> tmemCopyCall(mlir::tileas::TmemCopyOp op,
                                           const KernelLayout &layout);
 
+/// The tp::TmemLayout template argument of a tcgen05.ld/st of `tile`
+/// (docs/cuda.md, "TMEM layouts"): Acc64 for a 64-row accumulator, Acc for
+/// a 16-bit one of 128 rows, and empty for the default, Data (also what a
+/// 32-bit accumulator of 128 rows is).
+std::string tmemLayoutArg(mlir::Value tile);
+/// The layout a tmem_store writes: its destination's when it writes an
+/// accumulator in place (O rescaled), else its result's (P for an MMA).
+std::string tmemStoreLayoutArg(mlir::Operation *store);
+
 /// A TMEM buffer that UMMA accumulates into without an initial value: the
 /// accumulator traces back (through loop-carried values) to an alloc_tmem
 /// or to a slot its MMA agent acquires as the producer.

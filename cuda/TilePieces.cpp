@@ -1,6 +1,7 @@
 //===- TilePieces.cpp - one pass over a register tile's column pieces ------===//
 
 #include "cuda/TilePieces.h"
+#include "cuda/RuntimeCalls.h"
 
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 
@@ -68,6 +69,15 @@ private:
   Value piece(PieceNode *node);
 };
 
+/// A tcgen05.ld's template arguments, with the tile's tp::TmemLayout
+/// unless it is the default.
+static std::vector<std::string> withLayout(std::vector<std::string> targs,
+                                           Value tile) {
+  if (std::string l = tmemLayoutArg(tile); !l.empty())
+    targs.push_back(l);
+  return targs;
+}
+
 Value PassEmitter::piece(PieceNode *node) {
   if (Value v = pieces.lookup(node))
     return v;
@@ -76,7 +86,7 @@ Value PassEmitter::piece(PieceNode *node) {
   switch (node->kind) {
   case PieceNode::Kind::Tmem:
     v = call(frag(node->elem, width), "tp::tmem_load_cols",
-             {node->value, c, tid}, {w, node->elem});
+             {node->value, c, tid}, withLayout({w, node->elem}, node->tile));
     break;
   case PieceNode::Kind::Smem:
     v = call(frag(node->elem, width), "tp::smem_load_cols",
@@ -151,7 +161,10 @@ void PassEmitter::emit(MutableArrayRef<PieceSink> sinks) {
       break;
     case PieceSink::Kind::TmemStore:
       call(Type(), "tp::tmem_store_cols", {sink.dst, c, v, tid},
-           {w, sink.node->elem});
+           sink.tmemLayout.empty()
+               ? std::vector<std::string>{w, sink.node->elem}
+               : std::vector<std::string>{w, sink.node->elem,
+                                          sink.tmemLayout});
       break;
     case PieceSink::Kind::SmemStore:
       call(Type(), "tp::smem_store_cols", {sink.dst, c, v, tid},

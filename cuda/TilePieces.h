@@ -69,6 +69,7 @@ struct PieceSink {
   Kind kind;
   PieceNode *node;
   mlir::Value dst{};    ///< TmemStore, SmemStore.
+  std::string tmemLayout{}; ///< TmemStore: tp::TmemLayout (empty: Data).
   int64_t rows = 1;     ///< Max, Sum.
   mlir::Value result{}; ///< Max, Sum, Whole: set by emitPass.
 };

@@ -3,6 +3,7 @@
 #include "cuda/TileStreams.h"
 #include "cuda/CudaTypes.h"
 #include "cuda/ElementwiseOps.h"
+#include "cuda/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -442,6 +443,8 @@ bool TileStreams::take(Operation *op) {
                                                  : PieceSink::Kind::SmemStore,
                     node};
     store.dst = host.storeAddress(op);
+    if (isa<tileas::TmemStoreOp>(op))
+      store.tmemLayout = tmemStoreLayoutArg(op);
     runPass(loc, {}, along, {store});
     host.bind(result, store.dst);
     // What it wrote over is gone; everything live was evaluated before.

@@ -106,6 +106,21 @@ namespace mlir::tileas {
 /// The `into` operand of an op that writes a buffer it is given (tma_load,
 /// cp_async, tmem_store, smem_store, tmem_copy), or null when it names none.
 OpOperand *getIntoOperand(Operation *op);
+
+/// Whether a TMEM tile holds an MMA accumulator (D): made by alloc_tmem or
+/// umma, read or written as some umma's accumulator, or a slot of a pipe an
+/// umma produces. The other TMEM tiles hold data written by tcgen05.st
+/// (tmem_store) for an MMA's A operand, or tcgen05.cp's scale factors.
+bool holdsAccumulator(Value tile);
+/// 32-bit TMEM columns an MMA accumulator of this type spans: one element
+/// per column whatever its width (PTX ISA, "Data path layout
+/// organization"; a 16-bit D sits in the low half of its column).
+int64_t getAccumulatorColumns(TmemType type);
+/// The columns `tile` spans in the layout it holds (accumulator or data).
+int64_t getTmemColumns(Value tile);
+/// The columns one TMEM slot of `pipe` spans: an accumulator's when an umma
+/// produces the pipe's slots.
+int64_t getPipeSlotColumns(PipeCreateOp pipe, TmemType slot);
 } // namespace mlir::tileas
 
 #endif // TILEPIPE_IR_TILEASDIALECT_H

@@ -12,6 +12,7 @@
 
 #include "tilepipe/layout/mma_shapes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -195,12 +196,16 @@ static LogicalResult verifyStoreInto(Operation *op, Value dst) {
     return op->emitOpError("expects the destination to be the result's "
                            "buffer, got ")
            << dst.getType();
+  // The destination (S) keeps its own layout; the result is laid out as
+  // its use needs it (P packed for an MMA's A operand).
+  int64_t intoCols = getTmemColumns(dst),
+          resultCols = getTmemColumns(op->getResult(0));
   if (into.getShape().front() != result.getShape().front() ||
-      getTmemColumns(into) < getTmemColumns(result))
+      intoCols < resultCols)
     return op->emitOpError("expects the destination's ")
-           << getTmemColumns(into) << " columns of " << into.getShape().front()
-           << " lanes to hold the result's " << getTmemColumns(result)
-           << " columns of " << result.getShape().front() << " lanes";
+           << intoCols << " columns of " << into.getShape().front()
+           << " lanes to hold the result's " << resultCols << " columns of "
+           << result.getShape().front() << " lanes";
   return success();
 }
 
@@ -431,6 +436,15 @@ LogicalResult UmmaOp::verify() {
                        "f32 or f16 accumulator for float A and B, got ")
            << a.getElementType() << " operands and an " << accElem
            << " accumulator";
+  // kind::f16 accumulates bf16 only in f32, and tf32 only in f32 (PTX ISA,
+  // tcgen05 "Matrix shape" table: dtype .f16 goes with atype .f16).
+  if (accElem.isF16() && (a.getElementType().isBF16() ||
+                          a.getElementType().isF32()))
+    return emitOpError("expects an f32 accumulator for ")
+           << a.getElementType()
+           << " A and B (tcgen05.mma accumulates in f16 only f16 and 8-bit "
+              "operands), got "
+           << accElem;
   if (getResult().getType() != acc)
     return emitOpError("expects the result type to equal the accumulator "
                        "type ")
@@ -621,7 +635,8 @@ LogicalResult PipeCreateOp::verify() {
     bool fits = base == payload ||
                 (baseTmem && tmem &&
                  baseTmem.getShape().front() == tmem.getShape().front() &&
-                 getTmemColumns(baseTmem) >= getTmemColumns(tmem));
+                 getPipeSlotColumns(other, baseTmem) >=
+                     getPipeSlotColumns(*this, tmem));
     if (!fits)
       return emitOpError("aliases the slots of a pipe of ")
              << base << ", which cannot hold its " << payload;
@@ -657,6 +672,53 @@ int64_t mlir::tileas::getTmemColumns(TmemType type) {
     return type.getShape().back();
   int64_t bits = type.getElementType().getIntOrFloatBitWidth();
   return (type.getShape().back() * bits + 31) / 32;
+}
+
+int64_t mlir::tileas::getPipeSlotColumns(PipeCreateOp pipe, TmemType slot) {
+  return pipe && pipe.getProducerKind() == PipeProducerKind::Umma
+             ? getAccumulatorColumns(slot)
+             : getTmemColumns(slot);
+}
+
+int64_t mlir::tileas::getAccumulatorColumns(TmemType type) {
+  return type.getShape().back();
+}
+
+static bool isAccumulatorUse(OpOperand &use) {
+  auto umma = dyn_cast<UmmaOp>(use.getOwner());
+  return umma && use.get() == umma.getAcc();
+}
+
+bool mlir::tileas::holdsAccumulator(Value tile) {
+  // Bounded: a loop-carried tile is followed to its initial value.
+  for (int depth = 0; depth < 8 && tile; ++depth) {
+    auto type = dyn_cast<TmemType>(tile.getType());
+    Type elem = type ? type.getElementType() : Type();
+    if (!elem || !(elem.isF32() || elem.isF16() || elem.isInteger(32)))
+      return false; // Not an MMA's D type (scale factors, bf16 data).
+    if (llvm::any_of(tile.getUses(), isAccumulatorUse))
+      return true;
+    Operation *def = tile.getDefiningOp();
+    if (isa_and_nonnull<UmmaOp, AllocTmemOp>(def))
+      return true;
+    if (isa_and_nonnull<PipeProducerAcquireOp, PipeConsumerWaitOp>(def)) {
+      auto create = def->getOperand(0).getDefiningOp<PipeCreateOp>();
+      return create && create.getProducerKind() == PipeProducerKind::Umma;
+    }
+    auto arg = dyn_cast<BlockArgument>(tile);
+    auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                    : scf::ForOp();
+    if (!loop || arg.getArgNumber() == 0)
+      return false;
+    tile = loop.getInitArgs()[arg.getArgNumber() - 1];
+  }
+  return false;
+}
+
+int64_t mlir::tileas::getTmemColumns(Value tile) {
+  auto type = cast<TmemType>(tile.getType());
+  return holdsAccumulator(tile) ? getAccumulatorColumns(type)
+                                : getTmemColumns(type);
 }
 
 SignalKind mlir::tileas::getCommitKind(PipeProducerKind kind) {

@@ -88,6 +88,14 @@ SEEDED_BUGS = {
     # second is written while the first one's TMA store may still read.
     "overlay-same-offset": (".cu", r"tp::smem_addr\((S\.pipe\d+) \+ \d+\)",
                             r"tp::smem_addr(\1)"),
+    # A 16-bit accumulator allocated packed, two elements per column: half
+    # the kernel's TMEM columns, so its MMAs write columns not allocated.
+    "acc-packed-columns": (".cu", r"tp::tmem_alloc\(([^,;]*), (\d+)", r"tp::tmem_alloc(\1, \2 / 2"),
+    # A 16-bit accumulator read in the packed form (tcgen05.st's layout, two
+    # elements per column) instead of one element per column.
+    "acc-read-packed": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc>", r"\1>"),
+    # An M = 64 accumulator read as if M were 128 (.32x32b, lane = row).
+    "m64-read-as-m128": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc64>", r"\1>"),
 }
 
 

@@ -421,8 +421,7 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     if (tmemColumns <= target.getCaps().tmemColumns)
       break;
     orderStoreOver(lp.ids.lookup(alias.store), alias.store, alias.base);
-    tmemColumns -= tileas::getTmemColumns(
-        cast<tileas::TmemType>(alias.store->getResult(0).getType()));
+    tmemColumns -= tileas::getTmemColumns(alias.store->getResult(0));
   }
   addRingCapacity(loop, lp, target, edges);
   findRegisterOrder(lp, edges);

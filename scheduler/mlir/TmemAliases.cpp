@@ -44,7 +44,8 @@ std::vector<TmemAliasCandidate> tilepipe::findTmemAliases(scf::ForOp loop) {
       // op of its own (not an accumulator chained to the next iteration).
       if (!maker || maker->getBlock() != body || taken.contains(base) ||
           !s || s.getShape().front() != p.getShape().front() ||
-          tileas::getTmemColumns(s) < tileas::getTmemColumns(p))
+          tileas::getTmemColumns(base) <
+              tileas::getTmemColumns(store.getResult()))
         continue;
       if (auto umma = dyn_cast<tileas::UmmaOp>(maker);
           umma && umma.getAccumulate())
@@ -66,8 +67,8 @@ std::vector<TmemAliasCandidate> tilepipe::findTmemAliases(scf::ForOp loop) {
 int64_t tilepipe::tmemColumnsSideBySide(scf::ForOp loop) {
   int64_t columns = 0;
   for (Value init : loop.getInitArgs())
-    if (auto t = dyn_cast<tileas::TmemType>(init.getType()))
-      columns += tileas::getTmemColumns(t);
+    if (isa<tileas::TmemType>(init.getType()))
+      columns += tileas::getTmemColumns(init);
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (op.getNumResults() != 1)
       continue;
@@ -81,7 +82,7 @@ int64_t tilepipe::tmemColumnsSideBySide(scf::ForOp loop) {
       return umma && umma.getAccumulate() && use.get() == umma.getAcc();
     });
     if (!inPlace)
-      columns += tileas::getTmemColumns(t);
+      columns += tileas::getTmemColumns(op.getResult(0));
   }
   return columns;
 }

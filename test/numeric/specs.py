@@ -1341,3 +1341,78 @@ class BiasGemmN32(BiasReluGemm):
 
 SPECS["bias_gemm_n32"] = BiasGemmN32()
 SPECS["bias_gemm_n32_peeled"] = peeled(SPECS["bias_gemm_n32"])
+
+
+class HgemmF16Acc(Gemm):
+    """C = A . B^T with fp16 in, an fp16 accumulator in TMEM and fp16 out,
+    128x128 tiles, K-block 64 (test/lit/cuda/Inputs/hgemm-f16acc.mlir: the
+    accumulator as tcgen05.mma leaves it, one element per 32-bit column).
+
+    The reference is the exact float64 product; the bound per element is
+    what rounding to fp16 (unit roundoff u = 2^-11) may cost. The MMA
+    accumulates K = 16 per instruction and PTX leaves its internal order
+    and rounding open, so the bound allows one rounding of the running sum
+    per instruction, each at most u |S_t| (S_t: the exact sum after t
+    instructions) plus half the fp16 subnormal spacing (2^-25), counted
+    twice for an order or rounding other than the emulator's, and the
+    rounding of the result itself: 2 u sum_t |S_t| + u |C| + T 2^-24.
+    A value read in the wrong layout is off by the magnitude of C."""
+
+    mlir = "test/lit/cuda/Inputs/hgemm-f16acc.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 128, 64, 4
+    tolerance = {"C": None}  # the spec's own bound (reference below)
+
+    def problems(self, quick=False):
+        probs = [(128, 128, 0), (256, 384, 64), (200, 130, 128), (128, 128, 256),
+                 (130, 250, 328)]
+        if not quick:
+            probs.append((128, 128, 4096))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, k = p
+        return {"A": uniform_f16(rng, (m, k)), "B": uniform_f16(rng, (n, k))}
+
+    def reference(self, inputs, p):
+        a = inputs["A"].astype(np.float64)
+        b = inputs["B"].astype(np.float64)
+        u = 2.0 ** -11
+        partial = np.zeros((a.shape[0], b.shape[0]))
+        rounded = np.zeros_like(partial)
+        steps = 0
+        for k0 in range(0, a.shape[1], 16):
+            partial += a[:, k0:k0 + 16] @ b[:, k0:k0 + 16].T
+            rounded += np.abs(partial)
+            steps += 1
+        bound = 2 * u * rounded + u * np.abs(partial) + steps * 2.0 ** -24
+        return {"C": (partial, bound)}
+
+
+SPECS["hgemm_f16acc"] = HgemmF16Acc()
+SPECS["hgemm_f16acc_peeled"] = peeled(SPECS["hgemm_f16acc"])
+
+
+class GemmM64(SourceGemm):
+    """test/lit/cuda/Inputs/gemm-m64-residual.mlir: D = relu(A . B^T + R) with
+    64x128 tiles, tcgen05.mma at M = 64 (its accumulator rows 16 apart in
+    each TMEM lane quadrant) and 64-row register tiles in the epilogue. The
+    reference knows nothing of the layout: a row read from the wrong lane
+    shows as another row's numbers (or NaN, never written)."""
+
+    mlir = "test/lit/cuda/Inputs/gemm-m64-residual.mlir"
+    tile_m, tile_n = 64, 128
+    source = "R"
+
+    def problems(self, quick=False):
+        probs = [(64, 128, 0), (128, 256, 64), (100, 130, 320), (64, 128, 64 * 4),
+                 (72, 250, 64 * 5)]
+        if not quick:
+            probs.append((192, 256, 64 * 40))
+        return probs
+
+    def reference(self, inputs, p):
+        return {"D": np.maximum(super().reference(inputs, p)["D"], 0.0)}
+
+
+SPECS["gemm_m64"] = GemmM64()
+SPECS["gemm_m64_peeled"] = peeled(SPECS["gemm_m64"])

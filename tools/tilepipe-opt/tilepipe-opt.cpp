@@ -14,12 +14,39 @@
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <vector>
 
 namespace tilepipe {
 void registerTestWorkPass();
 } // namespace tilepipe
 
+/// Schedules and stage code are printed with their locations
+/// (-mlir-print-debuginfo) unless the command line says otherwise: the
+/// translation's diagnostics then name the user's file and line however the
+/// stage code reaches tilepipe-translate, in one tilepipe-opt or through
+/// several (docs/stage-code.md, "Source locations").
+static std::vector<char *> withStageCodeLocations(int argc, char **argv) {
+  std::vector<char *> args(argv, argv + argc);
+  auto has = [&](llvm::StringRef what) {
+    return llvm::any_of(args, [&](char *a) {
+      return llvm::StringRef(a).ltrim('-').starts_with(what);
+    });
+  };
+  static char flag[] = "--mlir-print-debuginfo";
+  if ((has("tileas-generate-schedule") || has("tileas-materialize-schedule")) &&
+      !has("mlir-print-debuginfo"))
+    args.push_back(flag);
+  args.push_back(nullptr);
+  return args;
+}
+
 int main(int argc, char **argv) {
+  std::vector<char *> args = withStageCodeLocations(argc, argv);
+  argc = int(args.size()) - 1;
+  argv = args.data();
   if (!tilepipe::tools::checkOutputPath(argc, argv, "tilepipe-opt") ||
       !tilepipe::tools::checkNestedForwardUses(argc, argv))
     return 1;

@@ -30,11 +30,13 @@ func.func @bare_tma(%d: !tileas.tma_desc<128x64xbf16>, %i: index) {
 
 // -----
 
-// CHECK: offset :7:10: error: a register tile of 64 rows cannot be split over the agent's 128 threads
+// 64 rows over 128 threads are held as an M = 64 accumulator lies in TMEM
+// (docs/cuda.md, "64-row tiles"); 32 rows have no such layout.
+// CHECK: offset :9:10: error: a register tile of 32 rows cannot be split over the agent's 128 threads
 func.func @rows() {
-  %s = tileas.alloc_smem : !tileas.smem<64x64xf32>
+  %s = tileas.alloc_smem : !tileas.smem<32x64xf32>
   tileas.agent {role = "simt", warps = 4 : i32} {
-    %t = tileas.smem_load %s : !tileas.smem<64x64xf32> -> tensor<64x64xf32>
+    %t = tileas.smem_load %s : !tileas.smem<32x64xf32> -> tensor<32x64xf32>
     tileas.agent_yield
   }
   return

@@ -176,6 +176,14 @@ func.func @umma_result(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<128x64xbf
 
 // -----
 
+func.func @umma_bf16_f16_acc(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<128x64xbf16>, %acc: !tileas.tmem<128x128xf16>) {
+  // expected-error @+1 {{'tileas.umma' op expects an f32 accumulator for 'bf16' A and B (tcgen05.mma accumulates in f16 only f16 and 8-bit operands), got 'f16'}}
+  %d = tileas.umma %a, %b, %acc : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>, !tileas.tmem<128x128xf16> -> !tileas.tmem<128x128xf16>
+  return
+}
+
+// -----
+
 func.func @umma_b_in_tmem(%a: !tileas.smem<128x64xbf16>, %b: !tileas.tmem<128x64xbf16>, %acc: !tileas.tmem<128x128xf32>) {
   // expected-error @+1 {{'tileas.umma' op operand #1 must be a tile buffer in shared memory, but got '!tileas.tmem<128x64xbf16>'}}
   %d = "tileas.umma"(%a, %b, %acc) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (!tileas.smem<128x64xbf16>, !tileas.tmem<128x64xbf16>, !tileas.tmem<128x128xf32>) -> !tileas.tmem<128x128xf32>

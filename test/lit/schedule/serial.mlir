@@ -1,4 +1,4 @@
-// RUN: tilepipe-opt %s --tileas-generate-schedule=generator=serial | FileCheck %s
+// RUN: tilepipe-opt %s --tileas-generate-schedule=generator=serial -mlir-print-debuginfo=false | FileCheck %s
 
 // Serial schedule of a small SIMT loop: a Kahn walk in program order, every op
 // in stage 0, each op starting when the previous one has finished.

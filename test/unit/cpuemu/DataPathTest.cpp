@@ -702,6 +702,55 @@ TEST(Tmem, LdStLaneQuadrantsAndColumns) {
   EXPECT_FAULT(t->deallocate(64, 32), "not allocated");
 }
 
+/// .32x32b.xN.pack::16b reads 2N columns into N registers, the low halves
+/// of columns 2j and 2j + 1 in register j (how a 16-bit accumulator, one
+/// element per column, comes back packed); .unpack::16b writes them back.
+TEST(Tmem, Pack16AndUnpack16) {
+  auto t = newTmem();
+  uint32_t base = t->allocate(32);
+  for (uint32_t c = 0; c < 4; ++c)
+    t->write(37, base + c, 0xABCD0000u | (0x1110u + c));
+  uint32_t out[2] = {};
+  ld(*t, 1, 5, base, {TmemForm::S32x32bPack16, 2, 0}, out);
+  EXPECT_EQ(out[0], 0x11111110u);
+  EXPECT_EQ(out[1], 0x11131112u);
+  const uint32_t in[1] = {0x22220001u};
+  st(*t, 1, 6, base + 8, {TmemForm::S32x32bPack16, 1, 0}, in);
+  EXPECT_EQ(t->cell[38][base + 8], 0x0001u);
+  EXPECT_EQ(t->cell[38][base + 9], 0x2222u);
+  // x16 reaches 32 columns: the 33rd is not allocated.
+  uint32_t wide[16];
+  EXPECT_FAULT(ld(*t, 0, 0, base + 2, {TmemForm::S32x32bPack16, 16, 0}, wide),
+               "not allocated");
+}
+
+/// .16x32bx2: threads 0-15 reach lanes lane(taddr) + t at col(taddr) + j,
+/// threads 16-31 the same lanes at col(taddr) + off + j. An M = 64
+/// accumulator (row m at lane (m % 16) + 32 (m / 16)) read at offset 0 gives
+/// threads t and t + 16 of warp w row 16 w + t % 16.
+TEST(Tmem, Ld16x32bx2ReadsAnM64Accumulator) {
+  auto t = newTmem();
+  uint32_t base = t->allocate(64);
+  for (uint32_t m = 0; m < 64; ++m)
+    for (uint32_t n = 0; n < 4; ++n)
+      t->write((m % 16) + 32 * (m / 16), base + n, 1000 * m + n);
+  uint32_t out[4] = {};
+  TmemAccess x{TmemForm::S16x32bx2, 4, 0};
+  ld(*t, 2, 7, base + (64u << 16), x, out);
+  EXPECT_EQ(out[0], 1000u * 39);
+  ld(*t, 2, 23, base + (64u << 16), x, out);
+  EXPECT_EQ(out[3], 1000u * 39 + 3);
+  // With a half offset of 2 the upper half-warp reads two columns on.
+  ld(*t, 3, 20, base + (96u << 16), {TmemForm::S16x32bx2, 2, 2}, out);
+  EXPECT_EQ(out[0], 1000u * 52 + 2);
+  // Lane 16 of the quadrant is a valid start; lane 8 is not.
+  ld(*t, 0, 0, base + (16u << 16), x, out);
+  EXPECT_EQ(out[0], kPoison);
+  EXPECT_FAULT(ld(*t, 0, 0, base + (8u << 16), x, out), "lane 0 or 16");
+  EXPECT_FAULT(ld(*t, 0, 0, base + 62, {TmemForm::S16x32bx2, 2, 2}, out),
+               "not allocated");
+}
+
 TEST(Tmem, CopyShapes) {
   auto t = newTmem();
   uint32_t col = t->allocate(32);

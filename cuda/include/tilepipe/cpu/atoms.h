@@ -123,6 +123,14 @@ void tcgen05_cp(CpShape shape, uint32_t taddr, uint64_t sdesc);
 /// the whole warp issues it with the same taddr.
 void tcgen05_ld_32x32b(uint32_t taddr, int n, uint32_t *regs);
 void tcgen05_st_32x32b(uint32_t taddr, int n, const uint32_t *regs);
+/// .32x32b.xN.pack::16b / .unpack::16b: N registers over 2N columns.
+void tcgen05_ld_32x32b_pack16(uint32_t taddr, int n, uint32_t *regs);
+void tcgen05_st_32x32b_unpack16(uint32_t taddr, int n, const uint32_t *regs);
+/// .16x32bx2.xN [taddr], immHalfSplitoff: N registers.
+void tcgen05_ld_16x32bx2(uint32_t taddr, int n, uint32_t halfSplit,
+                         uint32_t *regs);
+void tcgen05_st_16x32bx2(uint32_t taddr, int n, uint32_t halfSplit,
+                         const uint32_t *regs);
 void tcgen05_wait_ld();
 void tcgen05_wait_st();
 void tcgen05_fence_before_thread_sync();

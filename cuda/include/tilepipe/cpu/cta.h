@@ -122,6 +122,7 @@ public:
   void rendezvous(Coll kind, const char *op, uint32_t mask, bool aligned,
                   uint64_t a, uint64_t b, bool uniform);
   bool finishCollective(Warp &w, const Collective &c);
+  void checkTmemStoreOverlap(const Collective &c);
   bool namedBarrierArrive(const Collective &c);
   bool tmemAlloc(Thread *const *lanes, uint32_t mask, uint32_t dst,
                  uint32_t columns);

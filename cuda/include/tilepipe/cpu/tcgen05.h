@@ -250,20 +250,51 @@ inline void tcgen05_cp(CpShape shape, uint32_t taddr, uint64_t sdesc) {
   c.issued(o);
 }
 
-inline void tcgen05_ld_32x32b(uint32_t taddr, int n, uint32_t *regs) {
+/// tcgen05.ld/st in any form of dp::TmemForm: the warp's lanes pass the
+/// address and the form alike, and each lane its registers.
+inline void tcgen05_ld(uint32_t taddr, const dp::TmemAccess &x,
+                       uint32_t *regs) {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.self().ptr = regs;
-  c.rendezvous(rt::Coll::TcLd, "tcgen05.ld.sync.aligned.32x32b", 0, true, taddr,
-               uint64_t(n), true);
+  c.rendezvous(rt::Coll::TcLd, "tcgen05.ld.sync.aligned", 0, true, taddr,
+               x.encode(), true);
 }
 
-inline void tcgen05_st_32x32b(uint32_t taddr, int n, const uint32_t *regs) {
+inline void tcgen05_st(uint32_t taddr, const dp::TmemAccess &x,
+                       const uint32_t *regs) {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.self().ptr = const_cast<uint32_t *>(regs);
-  c.rendezvous(rt::Coll::TcSt, "tcgen05.st.sync.aligned.32x32b", 0, true, taddr,
-               uint64_t(n), true);
+  c.rendezvous(rt::Coll::TcSt, "tcgen05.st.sync.aligned", 0, true, taddr,
+               x.encode(), true);
+}
+
+inline void tcgen05_ld_32x32b(uint32_t taddr, int n, uint32_t *regs) {
+  tcgen05_ld(taddr, {dp::TmemForm::S32x32b, uint32_t(n), 0}, regs);
+}
+
+inline void tcgen05_st_32x32b(uint32_t taddr, int n, const uint32_t *regs) {
+  tcgen05_st(taddr, {dp::TmemForm::S32x32b, uint32_t(n), 0}, regs);
+}
+
+inline void tcgen05_ld_32x32b_pack16(uint32_t taddr, int n, uint32_t *regs) {
+  tcgen05_ld(taddr, {dp::TmemForm::S32x32bPack16, uint32_t(n), 0}, regs);
+}
+
+inline void tcgen05_st_32x32b_unpack16(uint32_t taddr, int n,
+                                       const uint32_t *regs) {
+  tcgen05_st(taddr, {dp::TmemForm::S32x32bPack16, uint32_t(n), 0}, regs);
+}
+
+inline void tcgen05_ld_16x32bx2(uint32_t taddr, int n, uint32_t halfSplit,
+                                uint32_t *regs) {
+  tcgen05_ld(taddr, {dp::TmemForm::S16x32bx2, uint32_t(n), halfSplit}, regs);
+}
+
+inline void tcgen05_st_16x32bx2(uint32_t taddr, int n, uint32_t halfSplit,
+                                const uint32_t *regs) {
+  tcgen05_st(taddr, {dp::TmemForm::S16x32bx2, uint32_t(n), halfSplit}, regs);
 }
 
 inline void tcgen05_wait_ld() {

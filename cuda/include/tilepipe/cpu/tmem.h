@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "tilepipe/cpu/atoms.h"
 #include "tilepipe/cpu/descriptors.h"
@@ -108,48 +109,131 @@ struct Tmem {
   }
 };
 
+/// The tcgen05.ld/st forms the kernels use (PTX ISA, "Matrix fragments for
+/// shape .32x32b" and ".16x32bx2", and the .pack::16b / .unpack::16b
+/// qualifiers; facts 4):
+///  - 32x32b.xN: thread t reaches lane lane(taddr) + t, register j column
+///    col(taddr) + j.
+///  - 32x32b.xN.pack::16b (ld) / .unpack::16b (st): N registers over 2N
+///    columns: register j holds the low 16 bits of column 2j in its low
+///    half and of column 2j + 1 in its high half (.num counts registers, as
+///    ptxas checks). It reads a 16-bit MMA accumulator, which holds one
+///    element per column.
+///  - 16x32bx2.xN: 16 lanes; thread t reaches lane lane(taddr) + t % 16,
+///    register j column col(taddr) + j, plus immHalfSplitoff for t >= 16.
+///    It reads an M = 64 accumulator, whose rows fill lanes 0-15 of each
+///    32-lane quadrant.
+enum class TmemForm : uint32_t { S32x32b = 0, S32x32bPack16 = 1, S16x32bx2 = 2 };
+
+struct TmemAccess {
+  TmemForm form = TmemForm::S32x32b;
+  uint32_t num = 1;       ///< .num: registers per thread.
+  uint32_t halfSplit = 0; ///< immHalfSplitoff (16x32bx2).
+
+  /// The operand the warp's lanes pass alike through a rendezvous.
+  uint64_t encode() const {
+    return uint64_t(num) | uint64_t(form) << 16 | uint64_t(halfSplit) << 32;
+  }
+  static TmemAccess decode(uint64_t b) {
+    return {TmemForm(uint32_t(b >> 16) & 0xFF), uint32_t(b & 0xFFFF),
+            uint32_t(b >> 32)};
+  }
+  /// Columns each thread reaches.
+  uint32_t columns() const {
+    return form == TmemForm::S32x32bPack16 ? 2 * num : num;
+  }
+  const char *shape() const {
+    return form == TmemForm::S16x32bx2 ? ".16x32bx2" : ".32x32b";
+  }
+};
+
 namespace detail {
 
-/// The lane and column checks common to tcgen05.ld/st.32x32b: warp w of
-/// the CTA reaches only lanes 32*(w%4) .. +31, and the warp's common taddr
-/// names the first of them.
+/// The lane and column checks common to tcgen05.ld/st: warp w of the CTA
+/// reaches only lanes 32*(w%4) .. +31, and the warp's common taddr names
+/// the first of them (the first or the 17th for the 16-lane shape).
 inline void checkLdSt(const Tmem &t, const char *op, int warpInCta, int lane,
-                      uint32_t taddr, int n) {
-  std::string who = std::string("tmem: tcgen05.") + op + ".32x32b.x" +
-                    std::to_string(n) + " [0x" + Tmem::hex32(taddr) +
-                    "] by warp " + std::to_string(warpInCta) + ": ";
+                      uint32_t taddr, const TmemAccess &x) {
+  int n = int(x.num);
+  std::string who = std::string("tmem: tcgen05.") + op + x.shape() + ".x" +
+                    std::to_string(n) +
+                    (x.form == TmemForm::S32x32bPack16
+                         ? (op[0] == 'l' ? ".pack::16b" : ".unpack::16b")
+                         : "") +
+                    " [0x" + Tmem::hex32(taddr) + "] by warp " +
+                    std::to_string(warpInCta) + ": ";
   if (n < 1 || n > 128 || (n & (n - 1)))
     fault(who + ".num must be a power of 2 in 1..128");
   if (lane < 0 || lane > 31 || warpInCta < 0)
     fault(who + "bad thread");
   uint32_t base = 32u * uint32_t(warpInCta % 4);
-  if (tmemLane(taddr) != base)
-    fault(who + "lane " + std::to_string(tmemLane(taddr)) +
-          " is not the first lane of the warp's quadrant, lanes " +
+  bool sixteen = x.form == TmemForm::S16x32bx2;
+  if (tmemLane(taddr) != base && !(sixteen && tmemLane(taddr) == base + 16))
+    fault(who + "lane " + std::to_string(tmemLane(taddr)) + " is not " +
+          (sixteen ? "lane 0 or 16 of the warp's quadrant, lanes "
+                   : "the first lane of the warp's quadrant, lanes ") +
           std::to_string(base) + ".." + std::to_string(base + 31) +
           " (warp w may access only lanes 32*(w%4)..+31)");
-  t.checkColumns(tmemCol(taddr), uint32_t(n), who);
+  t.checkColumns(tmemCol(taddr), x.columns(), who);
+  if (sixteen)
+    t.checkColumns(tmemCol(taddr) + x.halfSplit, uint32_t(n), who);
+}
+
+/// Where thread `lane` of the warp reaches with access `x` at `taddr`: its
+/// TMEM lane and its first column.
+inline std::pair<uint32_t, uint32_t> threadCell(uint32_t taddr, int lane,
+                                                const TmemAccess &x) {
+  if (x.form != TmemForm::S16x32bx2)
+    return {tmemLane(taddr) + uint32_t(lane), tmemCol(taddr)};
+  return {tmemLane(taddr) + uint32_t(lane % 16),
+          tmemCol(taddr) + (lane >= 16 ? x.halfSplit : 0u)};
 }
 
 } // namespace detail
+
+/// tcgen05.ld.sync.aligned.<form>.b32, one thread's part.
+inline void ld(const Tmem &t, int warpInCta, int lane, uint32_t taddr,
+               const TmemAccess &x, uint32_t *regs) {
+  detail::checkLdSt(t, "ld", warpInCta, lane, taddr, x);
+  auto [l, c0] = detail::threadCell(taddr, lane, x);
+  const uint32_t *row = t.cell[l] + c0;
+  if (x.form != TmemForm::S32x32bPack16) {
+    std::memcpy(regs, row, sizeof(uint32_t) * x.num);
+    return;
+  }
+  for (uint32_t j = 0; j < x.num; ++j)
+    regs[j] = (row[2 * j] & 0xFFFFu) | (row[2 * j + 1] & 0xFFFFu) << 16;
+}
+
+/// tcgen05.st.sync.aligned.<form>.b32, one thread's part. .unpack::16b
+/// writes each half into the low 16 bits of its column (the high bits are
+/// left zero).
+inline void st(Tmem &t, int warpInCta, int lane, uint32_t taddr,
+               const TmemAccess &x, const uint32_t *regs) {
+  detail::checkLdSt(t, "st", warpInCta, lane, taddr, x);
+  auto [l, c0] = detail::threadCell(taddr, lane, x);
+  for (uint32_t j = 0; j < x.num; ++j) {
+    if (x.form != TmemForm::S32x32bPack16) {
+      t.write(l, c0 + j, regs[j]);
+      continue;
+    }
+    t.write(l, c0 + 2 * j, regs[j] & 0xFFFFu);
+    t.write(l, c0 + 2 * j + 1, regs[j] >> 16);
+  }
+}
 
 /// tcgen05.ld.sync.aligned.32x32b.xN.b32, one thread's part: thread `lane`
 /// of the warp reads TMEM lane lane(taddr) + lane, register j from column
 /// col(taddr) + j.
 inline void ld_32x32b(const Tmem &t, int warpInCta, int lane, uint32_t taddr,
                       int n, uint32_t *regs) {
-  detail::checkLdSt(t, "ld", warpInCta, lane, taddr, n);
-  const uint32_t *row = t.cell[tmemLane(taddr) + uint32_t(lane)];
-  std::memcpy(regs, row + tmemCol(taddr), sizeof(uint32_t) * uint32_t(n));
+  ld(t, warpInCta, lane, taddr, {TmemForm::S32x32b, uint32_t(n), 0}, regs);
 }
 
 /// tcgen05.st.sync.aligned.32x32b.xN.b32, one thread's part.
 inline void st_32x32b(Tmem &t, int warpInCta, int lane, uint32_t taddr, int n,
                       const uint32_t *regs) {
-  detail::checkLdSt(t, "st", warpInCta, lane, taddr, n);
-  uint32_t l = tmemLane(taddr) + uint32_t(lane), c0 = tmemCol(taddr);
-  for (int j = 0; j < n; ++j)
-    t.write(l, c0 + uint32_t(j), regs[j]);
+  st(t, warpInCta, lane, taddr, {TmemForm::S32x32b, uint32_t(n), 0}, regs);
 }
 
 /// tcgen05.cp.cta_group::1.<shape> [taddr], sdesc. The source is a K-major

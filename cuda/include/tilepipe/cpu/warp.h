@@ -97,6 +97,34 @@ inline void Cta::rendezvous(Coll kind, const char *op, uint32_t mask,
 
 /// Performs a completed collective; false if its lanes wait on (a named
 /// barrier, a TMEM allocation) instead of being released.
+/// A .16x32bx2 store whose halves overlap (immHalfSplitoff below .num)
+/// writes some cells from two threads; PTX does not say which wins, so the
+/// two must agree (a 64-row register tile held twice, once per half-warp).
+inline void Cta::checkTmemStoreOverlap(const Collective &c) {
+  dp::TmemAccess x = dp::TmemAccess::decode(c.b);
+  if (x.form != dp::TmemForm::S16x32bx2 || x.halfSplit >= x.num)
+    return;
+  for (uint32_t l = 0; l < 16; ++l) {
+    if (!(c.mask >> l & 1) || !(c.mask >> (l + 16) & 1))
+      continue;
+    auto *lo = static_cast<const uint32_t *>(c.lanes[l]->ptr);
+    auto *hi = static_cast<const uint32_t *>(c.lanes[l + 16]->ptr);
+    for (uint32_t j = x.halfSplit; j < x.num; ++j)
+      if (lo[j] != hi[j - x.halfSplit]) {
+        char msg[320];
+        std::snprintf(msg, sizeof msg,
+                      "%s.x%u [0x%08x]: threads %u and %u write TMEM lane "
+                      "%u, column %u with different values (0x%08x, "
+                      "0x%08x); which one lands is undefined",
+                      c.op, x.num, uint32_t(c.a), l, l + 16,
+                      dp::tmemLane(uint32_t(c.a)) + l,
+                      dp::tmemCol(uint32_t(c.a)) + j, lo[j],
+                      hi[j - x.halfSplit]);
+        fault(msg);
+      }
+  }
+}
+
 inline bool Cta::finishCollective(Warp &w, const Collective &c) {
   int warp = int(&w - warps.data());
   switch (c.kind) {
@@ -138,14 +166,15 @@ inline bool Cta::finishCollective(Warp &w, const Collective &c) {
   case Coll::TcLd:
     for (uint32_t l = 0; l < 32; ++l)
       if (c.mask >> l & 1)
-        dp::ld_32x32b(*tmem, warp, int(l), uint32_t(c.a), int(c.b),
-                      static_cast<uint32_t *>(c.lanes[l]->ptr));
+        dp::ld(*tmem, warp, int(l), uint32_t(c.a), dp::TmemAccess::decode(c.b),
+               static_cast<uint32_t *>(c.lanes[l]->ptr));
     return true;
   case Coll::TcSt:
+    checkTmemStoreOverlap(c);
     for (uint32_t l = 0; l < 32; ++l)
       if (c.mask >> l & 1)
-        dp::st_32x32b(*tmem, warp, int(l), uint32_t(c.a), int(c.b),
-                      static_cast<const uint32_t *>(c.lanes[l]->ptr));
+        dp::st(*tmem, warp, int(l), uint32_t(c.a), dp::TmemAccess::decode(c.b),
+               static_cast<const uint32_t *>(c.lanes[l]->ptr));
     return true;
   case Coll::TcAlloc:
     return tmemAlloc(c.lanes, c.mask, uint32_t(c.a), uint32_t(c.b));

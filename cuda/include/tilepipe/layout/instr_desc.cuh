@@ -23,6 +23,10 @@ namespace tp {
 namespace detail {
 template <class A, class B> constexpr bool kSame = false;
 template <class A> constexpr bool kSame<A, A> = true;
+/// T when C, else F (std::conditional without <type_traits> on the GPU).
+template <bool C, class T, class F> struct CondT { using type = T; };
+template <class T, class F> struct CondT<false, T, F> { using type = F; };
+template <bool C, class T, class F> using Cond = typename CondT<C, T, F>::type;
 } // namespace detail
 
 /// What the tensor core knows of an operand element type: its kind and its

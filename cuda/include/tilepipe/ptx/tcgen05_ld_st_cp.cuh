@@ -61,6 +61,60 @@ TP_TMEM_IO(8)
 TP_TMEM_IO(16)
 TP_TMEM_IO(32)
 #undef TP_TMEM_IO
+
+// .32x32b.xn.pack::16b / .unpack::16b: n registers over 2n columns (.num
+// counts registers; ptxas refuses any other count).
+template <int N> struct TmemIO16;
+#define TP_TMEM_IO16(n)                                                        \
+  template <> struct TmemIO16<n> {                                             \
+    static __device__ __forceinline__ void ld(uint32_t a, uint32_t *r) {       \
+      asm volatile("tcgen05.ld.sync.aligned.32x32b.x" #n                       \
+                   ".pack::16b.b32 {" TP_REGS##n "}, [%0];"                    \
+                   : "+r"(a), TP_OPS##n("=r", 0)::"memory");                   \
+    }                                                                          \
+    static __device__ __forceinline__ void st(uint32_t a, const uint32_t *r) { \
+      asm volatile("tcgen05.st.sync.aligned.32x32b.x" #n                       \
+                   ".unpack::16b.b32 [%0], {" TP_REGS##n "};" ::"r"(a),        \
+                   TP_OPS##n("r", 0)                                           \
+                   : "memory");                                                \
+    }                                                                          \
+  };
+TP_TMEM_IO16(1)
+TP_TMEM_IO16(2)
+TP_TMEM_IO16(4)
+TP_TMEM_IO16(8)
+TP_TMEM_IO16(16)
+TP_TMEM_IO16(32)
+#undef TP_TMEM_IO16
+
+// .16x32bx2.x<n> [taddr], immHalfSplitoff (%0 the address, then the
+// registers; the offset is an immediate, operand %n+1).
+template <int N> struct TmemIO16x2;
+#define TP_TMEM_IO16X2(n, imm)                                                 \
+  template <> struct TmemIO16x2<n> {                                           \
+    template <int Half>                                                        \
+    static __device__ __forceinline__ void ld(uint32_t a, uint32_t *r) {       \
+      asm volatile("tcgen05.ld.sync.aligned.16x32bx2.x" #n ".b32 {" TP_REGS##n \
+                   "}, [%0], %" #imm ";"                                       \
+                   : "+r"(a), TP_OPS##n("=r", 0)                               \
+                   : "n"(Half)                                                 \
+                   : "memory");                                                \
+    }                                                                          \
+    template <int Half>                                                        \
+    static __device__ __forceinline__ void st(uint32_t a, const uint32_t *r) { \
+      asm volatile("tcgen05.st.sync.aligned.16x32bx2.x" #n                     \
+                   ".b32 [%0], %" #imm ", {" TP_REGS##n "};" ::"r"(a),         \
+                   TP_OPS##n("r", 0), "n"(Half)                                \
+                   : "memory");                                                \
+    }                                                                          \
+  };
+TP_TMEM_IO16X2(1, 2)
+TP_TMEM_IO16X2(2, 3)
+TP_TMEM_IO16X2(4, 5)
+TP_TMEM_IO16X2(8, 9)
+TP_TMEM_IO16X2(16, 17)
+TP_TMEM_IO16X2(32, 33)
+#undef TP_TMEM_IO16X2
 #endif // TP_HAS_TCGEN05
 
 /// tcgen05.ld.sync.aligned.32x32b.xN.b32: this thread's N registers.
@@ -88,6 +142,78 @@ TP_DEVICE void tcgen05_st_32x32b(uint32_t taddr, const uint32_t *r) {
   cpu::tcgen05_st_32x32b(taddr, N, r);
 #elif TP_HAS_TCGEN05
   TmemIO<N>::st(taddr, r);
+#elif TP_TCGEN05_TRAP
+  (void)taddr, (void)r;
+  __trap();
+#else
+  (void)taddr, (void)r;
+#endif
+}
+
+/// tcgen05.ld.sync.aligned.32x32b.xN.pack::16b.b32: N registers, each
+/// the low 16 bits of two adjacent columns (a 16-bit MMA accumulator holds
+/// one element per 32-bit column).
+template <int N>
+TP_DEVICE void tcgen05_ld_32x32b_pack16(uint32_t taddr, uint32_t *r) {
+  static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
+                ".32x32b.xN.pack::16b: N in 1..32 registers");
+#if defined(TILEPIPE_CPU)
+  cpu::tcgen05_ld_32x32b_pack16(taddr, N, r);
+#elif TP_HAS_TCGEN05
+  TmemIO16<N>::ld(taddr, r);
+#elif TP_TCGEN05_TRAP
+  (void)taddr, (void)r;
+  __trap();
+#else
+  (void)taddr, (void)r;
+#endif
+}
+
+/// tcgen05.st.sync.aligned.32x32b.xN.unpack::16b.b32.
+template <int N>
+TP_DEVICE void tcgen05_st_32x32b_unpack16(uint32_t taddr, const uint32_t *r) {
+  static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
+                ".32x32b.xN.unpack::16b: N in 1..32 registers");
+#if defined(TILEPIPE_CPU)
+  cpu::tcgen05_st_32x32b_unpack16(taddr, N, r);
+#elif TP_HAS_TCGEN05
+  TmemIO16<N>::st(taddr, r);
+#elif TP_TCGEN05_TRAP
+  (void)taddr, (void)r;
+  __trap();
+#else
+  (void)taddr, (void)r;
+#endif
+}
+
+/// tcgen05.ld.sync.aligned.16x32bx2.xN.b32 [taddr], Half: threads 0-15
+/// read lanes lane(taddr) + t, threads 16-31 the same lanes Half columns
+/// further.
+template <int N, int Half>
+TP_DEVICE void tcgen05_ld_16x32bx2(uint32_t taddr, uint32_t *r) {
+  static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
+                ".16x32bx2.xN: N in 1..32");
+#if defined(TILEPIPE_CPU)
+  cpu::tcgen05_ld_16x32bx2(taddr, N, Half, r);
+#elif TP_HAS_TCGEN05
+  TmemIO16x2<N>::template ld<Half>(taddr, r);
+#elif TP_TCGEN05_TRAP
+  (void)taddr, (void)r;
+  __trap();
+#else
+  (void)taddr, (void)r;
+#endif
+}
+
+/// tcgen05.st.sync.aligned.16x32bx2.xN.b32 [taddr], Half.
+template <int N, int Half>
+TP_DEVICE void tcgen05_st_16x32bx2(uint32_t taddr, const uint32_t *r) {
+  static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
+                ".16x32bx2.xN: N in 1..32");
+#if defined(TILEPIPE_CPU)
+  cpu::tcgen05_st_16x32bx2(taddr, N, Half, r);
+#elif TP_HAS_TCGEN05
+  TmemIO16x2<N>::template st<Half>(taddr, r);
 #elif TP_TCGEN05_TRAP
   (void)taddr, (void)r;
   __trap();

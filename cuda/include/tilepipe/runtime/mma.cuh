@@ -181,9 +181,10 @@ TP_DEVICE void acc_zero_unwritten(uint32_t &written, uint32_t acc,
     ptx::st_shared<16>(zeros + i, none);
   // The MMA reads them through the async proxy.
   ptx::fence_proxy_async();
-  // f16 operands: kind::f16 takes them with an f32 or an f16 accumulator
-  // (bf16 ones only with f32; layout/mma_shapes.h).
-  using U = detail::Umma<__half, __half, TC, M, N, false, false>;
+  // kind::f16 accumulates in f16 only f16 operands (PTX ISA, tcgen05
+  // "Matrix shape"): the zeros are f16 for an f16 accumulator.
+  using Z = detail::Cond<detail::kSame<TC, __half>, __half, __nv_bfloat16>;
+  using U = detail::Umma<Z, Z, TC, M, N, false, false>;
   uint64_t desc = layout::smem_desc(zeros, 128, 0, Swizzle::None);
   ptx::tcgen05_mma<MmaKind::F16>(acc, desc, desc, U::kIdesc, false);
 }
