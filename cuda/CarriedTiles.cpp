@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -452,6 +453,24 @@ Operation *ancestorIn(Block *block, Operation *op) {
   return op;
 }
 
+/// Erases the recomputable ops that made `v` and are read no more (the
+/// prologue's copy of a tile now carried as its inputs): their operands are
+/// pinned where they are computed (tp::pin), so nvcc would not drop them.
+void eraseIfDead(Value v) {
+  llvm::SetVector<Operation *> work;
+  if (Operation *def = v.getDefiningOp())
+    work.insert(def);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!op->use_empty() || !isRecomputable(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && def != op)
+        work.insert(def);
+    op->erase();
+  }
+}
+
 /// A value standing for `type` until the loop is rebuilt.
 Value placeholder(OpBuilder &b, Location loc, Type type) {
   return b.create<UnrealizedConversionCastOp>(loc, type, ValueRange())
@@ -519,7 +538,9 @@ void rewriteAsInputs(scf::ForOp loop, unsigned i, const Cone &cone,
                                                 : -1);
   }
   Value nextValue = yieldOf(loop)->getOperand(i);
+  Value oldInit = loop.getInitArgs()[i];
   scf::ForOp next = rebuild(loop, inits, keep);
+  eraseIfDead(oldInit);
   Operation *yield = yieldOf(next);
   unsigned base = n - 1;
   for (auto [k, leaf] : llvm::enumerate(appended))
@@ -644,8 +665,8 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       if (mergeDuplicates(loop) || carrySlot(loop) ||
-          combineAtProducer(loop) || carryNarrower(loop) ||
-          carryInputs(loop)) {
+          combineAtProducer(loop) || carryInputs(loop) ||
+          carryNarrower(loop)) {
         changed = true;
         break; // The loop was replaced: walk again.
       }
