@@ -505,7 +505,7 @@ int64_t TileStreams::passWidth(int64_t cols, ArrayRef<PieceSink> sinks) const {
   constexpr int64_t minWidth = 8;
   int64_t bits = liveBitsPerColumn(sinks), width = pieceWidth_;
   while (width > minWidth && cols % (width / 2) == 0 &&
-         width * bits / 32 > regs_ / 4)
+         width * bits / 32 > regs_ / 2)
     width /= 2;
   return width;
 }
