@@ -1,6 +1,7 @@
 //===- CarriedTiles.cpp - fewer register tiles across loop back edges -----===//
 
 #include "cuda/CarriedTiles.h"
+#include "cuda/ElementwiseOps.h"
 #include "cuda/TileHomes.h"
 
 #include "ir/TileASDialect.h"
@@ -8,7 +9,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -29,7 +34,8 @@ int64_t tileBytes(Type t) {
 
 /// Ops whose result is a narrower function of one tile.
 bool isNarrowing(Operation *op) {
-  return isa<tileas::CvtOp, tileas::ReduceMaxOp, tileas::ReduceSumOp>(op) &&
+  return isa<tileas::CvtOp, arith::TruncFOp, tileas::ReduceMaxOp,
+             tileas::ReduceSumOp>(op) &&
          op->getNumOperands() == 1 && op->getNumResults() == 1 &&
          tileBytes(op->getResult(0).getType()) <
              tileBytes(op->getOperand(0).getType());
@@ -150,25 +156,34 @@ bool keptAfter(tileas::TmemLoadOp load, Operation *end) {
   return true;
 }
 
+/// Whether a tile carried from `init` (before `loop`) to `next` (yielded by
+/// it) can be carried as the TMEM slot both are loaded from: loads of one
+/// pipe's slots that the agent keeps until the loop and the yield.
+bool carriableAsSlot(scf::ForOp loop, Value init, Value next) {
+  auto first = init.getDefiningOp<tileas::TmemLoadOp>();
+  auto later = next.getDefiningOp<tileas::TmemLoadOp>();
+  if (!isTile(init.getType()) || !first || !later ||
+      first->getBlock() != loop->getBlock() ||
+      later->getBlock() != loop.getBody())
+    return false;
+  TileHome from = homeOf(first.getSource()), to = homeOf(later.getSource());
+  return from.root && from.root == to.root && from.pipe == to.pipe &&
+         keptAfter(first, loop) && keptAfter(later, yieldOf(loop));
+}
+
 bool carrySlot(scf::ForOp loop) {
   for (unsigned i = 0; i < loop.getInitArgs().size(); ++i) {
     Value init = loop.getInitArgs()[i];
     Value next = yieldOf(loop)->getOperand(i);
-    auto first = init.getDefiningOp<tileas::TmemLoadOp>();
-    auto later = next.getDefiningOp<tileas::TmemLoadOp>();
     // The loads may have other readers in their own rows (attention's row
     // maximum of S): they keep reading the load; only the carried copy
     // becomes the slot.
-    if (!isTile(init.getType()) || !first || !later ||
-        first->getBlock() != loop->getBlock() ||
-        later->getBlock() != loop.getBody() ||
+    if (!carriableAsSlot(loop, init, next) ||
         llvm::count(loop.getInitArgs(), init) != 1 ||
         llvm::count(yieldOf(loop)->getOperands(), next) != 1)
       continue;
-    TileHome from = homeOf(first.getSource()), to = homeOf(later.getSource());
-    if (!from.root || from.root != to.root || from.pipe != to.pipe ||
-        !keptAfter(first, loop) || !keptAfter(later, yieldOf(loop)))
-      continue;
+    auto first = init.getDefiningOp<tileas::TmemLoadOp>();
+    auto later = next.getDefiningOp<tileas::TmemLoadOp>();
     BlockArgument arg = loop.getRegionIterArg(i);
     Value result = loop.getResult(i);
     SmallVector<OpOperand *> argUses, resultUses;
@@ -344,6 +359,254 @@ bool carryNarrower(scf::ForOp loop) {
 }
 
 //===----------------------------------------------------------------------===//
+// Recomputed from what it is made of
+//===----------------------------------------------------------------------===//
+
+/// Elementwise math on tiles (ElementwiseOps.h): pure, one result, cheap
+/// enough to compute again in the next iteration.
+bool isRecomputable(Operation *op) {
+  return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         isa<RankedTensorType>(op->getResult(0).getType()) &&
+         elementwiseCall(op).has_value();
+}
+
+/// A carried value as a function of what the loop body made before it: the
+/// recomputable ops it comes from, in the body's order, and its leaves (the
+/// values they read that the body made otherwise: loads, iter_args).
+struct Cone {
+  SmallVector<Operation *> ops;
+  SmallVector<Value> leaves;
+};
+
+/// The cone of `v` in `loop`'s body; none when it is not made by
+/// recomputable ops there, or is too large to be worth tracing.
+std::optional<Cone> coneOf(scf::ForOp loop, Value v) {
+  constexpr size_t maxOps = 64;
+  Cone cone;
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work = {v};
+  while (!work.empty()) {
+    Value w = work.pop_back_val();
+    Operation *def = w.getDefiningOp();
+    if (!loop.getBody()->getParent()->isAncestor(w.getParentRegion()))
+      continue; // Defined before the loop: the same in every iteration.
+    if (def && def->getBlock() == loop.getBody() && isRecomputable(def)) {
+      if (seen.insert(def).second) {
+        cone.ops.push_back(def);
+        llvm::append_range(work, def->getOperands());
+      }
+      continue;
+    }
+    auto arg = dyn_cast<BlockArgument>(w);
+    if (arg && arg.getOwner() == loop.getBody() && arg.getArgNumber() == 0)
+      return std::nullopt; // The induction variable.
+    if (!llvm::is_contained(cone.leaves, w))
+      cone.leaves.push_back(w);
+  }
+  if (cone.ops.empty() || cone.ops.size() > maxOps)
+    return std::nullopt;
+  llvm::sort(cone.ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return cone;
+}
+
+/// Maps each leaf of the cone of `next` to the value before the loop that
+/// plays its part in `init`, the same computation (the stage code's
+/// prologue computes the first iterations as the body does). False when
+/// `init` is not made the same way.
+bool matchInit(scf::ForOp loop, const Cone &cone, Value next, Value init,
+               DenseMap<Value, Value> &leafInit) {
+  if (llvm::is_contained(cone.leaves, next)) {
+    auto [it, inserted] = leafInit.try_emplace(next, init);
+    return inserted || it->second == init;
+  }
+  Operation *body = next.getDefiningOp();
+  if (!body || !llvm::is_contained(cone.ops, body))
+    return next == init; // Defined before the loop.
+  Operation *before = init.getDefiningOp();
+  if (!before || before->getBlock() != loop->getBlock() ||
+      !sameComputation(body, before) ||
+      body->getNumOperands() != before->getNumOperands())
+    return false;
+  for (auto [b, i] : llvm::zip(body->getOperands(), before->getOperands()))
+    if (!matchInit(loop, cone, b, i, leafInit))
+      return false;
+  return true;
+}
+
+/// Clones the cone's ops at `b`'s insertion point, the leaves read as
+/// `leafValue` gives them; returns the clone of `v`.
+Value cloneCone(OpBuilder &b, const Cone &cone, Value v,
+                function_ref<Value(Value)> leafValue) {
+  IRMapping map;
+  for (Value leaf : cone.leaves)
+    map.map(leaf, leafValue(leaf));
+  for (Operation *op : cone.ops)
+    b.clone(*op, map);
+  return map.lookup(v);
+}
+
+/// The op of `block` that is or holds `op`.
+Operation *ancestorIn(Block *block, Operation *op) {
+  while (op && op->getBlock() != block)
+    op = op->getParentOp();
+  return op;
+}
+
+/// Erases the recomputable ops that made `v` and are read no more (the
+/// prologue's copy of a tile now carried as its inputs): their operands are
+/// pinned where they are computed (tp::pin), so nvcc would not drop them.
+void eraseIfDead(Value v) {
+  llvm::SetVector<Operation *> work;
+  if (Operation *def = v.getDefiningOp())
+    work.insert(def);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!op->use_empty() || !isRecomputable(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && def != op)
+        work.insert(def);
+    op->erase();
+  }
+}
+
+/// A value standing for `type` until the loop is rebuilt.
+Value placeholder(OpBuilder &b, Location loc, Type type) {
+  return b.create<UnrealizedConversionCastOp>(loc, type, ValueRange())
+      .getResult(0);
+}
+
+/// Carries the leaves of `cone` (the cone of iter_arg i's yielded value)
+/// instead of iter_arg i: the cone is computed again before the body's
+/// first reader of the iter_arg and after the loop.
+void rewriteAsInputs(scf::ForOp loop, unsigned i, const Cone &cone,
+                     DenseMap<Value, Value> &leafInit,
+                     function_ref<int(Value)> carriedAs) {
+  unsigned n = loop.getInitArgs().size();
+  Block *body = loop.getBody();
+  Location loc = loop.getLoc();
+  SmallVector<Value> inits;
+  SmallVector<int> keep;
+  for (unsigned j = 0; j < n; ++j) {
+    keep.push_back(j == i ? -1 : int(inits.size()));
+    if (j != i)
+      inits.push_back(loop.getInitArgs()[j]);
+  }
+  // Each leaf's iter_arg in the new loop: one that carries it already, or
+  // one appended.
+  DenseMap<Value, int> leafIndex;
+  SmallVector<Value> appended;
+  for (Value leaf : cone.leaves) {
+    if (int j = carriedAs(leaf); j >= 0) {
+      leafIndex[leaf] = keep[j];
+      continue;
+    }
+    leafIndex[leaf] = int(inits.size());
+    inits.push_back(leafInit[leaf]);
+    appended.push_back(leaf);
+  }
+  // The dropped iter_arg's readers read the cone computed again, its
+  // leaves placeholders until the new iter_args exist.
+  DenseMap<Value, Value> inBody;
+  BlockArgument arg = loop.getRegionIterArg(i);
+  Operation *first = nullptr;
+  for (Operation *user : arg.getUsers()) {
+    Operation *at = ancestorIn(body, user);
+    if (!first || at->isBeforeInBlock(first))
+      first = at;
+  }
+  if (first) {
+    OpBuilder b(first);
+    for (Value leaf : cone.leaves)
+      inBody[leaf] = placeholder(b, loc, leaf.getType());
+    arg.replaceAllUsesWith(cloneCone(
+        b, cone, yieldOf(loop)->getOperand(i),
+        [&](Value leaf) { return inBody[leaf]; }));
+  }
+  OpBuilder after(loop->getBlock(), std::next(loop->getIterator()));
+  Value result = loop.getResult(i), resultStandIn;
+  if (!result.use_empty()) {
+    resultStandIn = placeholder(after, loc, result.getType());
+    result.replaceAllUsesWith(resultStandIn);
+  }
+  // A leaf that is an iter_arg is yielded as the new loop's copy of it.
+  SmallVector<int> argLeaf;
+  for (Value leaf : appended) {
+    auto a = dyn_cast<BlockArgument>(leaf);
+    argLeaf.push_back(a && a.getOwner() == body ? keep[a.getArgNumber() - 1]
+                                                : -1);
+  }
+  Value nextValue = yieldOf(loop)->getOperand(i);
+  Value oldInit = loop.getInitArgs()[i];
+  scf::ForOp next = rebuild(loop, inits, keep);
+  eraseIfDead(oldInit);
+  Operation *yield = yieldOf(next);
+  unsigned base = n - 1;
+  for (auto [k, leaf] : llvm::enumerate(appended))
+    yield->setOperand(base + k, argLeaf[k] >= 0
+                                    ? Value(next.getRegionIterArg(argLeaf[k]))
+                                    : leaf);
+  for (auto [leaf, standIn] : inBody) {
+    standIn.replaceAllUsesWith(next.getRegionIterArg(leafIndex[leaf]));
+    standIn.getDefiningOp()->erase();
+  }
+  if (resultStandIn) {
+    OpBuilder b(resultStandIn.getDefiningOp());
+    resultStandIn.replaceAllUsesWith(
+        cloneCone(b, cone, nextValue, [&](Value leaf) {
+          return next.getResult(leafIndex[leaf]);
+        }));
+    resultStandIn.getDefiningOp()->erase();
+  }
+  for (Operation *op : llvm::reverse(cone.ops))
+    if (op->use_empty())
+      op->erase();
+}
+
+/// A carried tile made by elementwise math from fewer bytes than its own is
+/// carried as those inputs and computed again where the next iteration
+/// reads it: SiLU's f32 x and 1 + e^-x become the bf16 tile loaded, and the
+/// scaled scores S x scale become S, which carrySlot then carries as its
+/// TMEM slot. The same pure ops on the same values: the numbers do not
+/// change; the work moves across the back edge, it is not repeated, where
+/// the original has no other reader.
+bool carryInputs(scf::ForOp loop) {
+  unsigned n = loop.getInitArgs().size();
+  Operation *yield = yieldOf(loop);
+  for (unsigned i = 0; i < n; ++i) {
+    Value init = loop.getInitArgs()[i], next = yield->getOperand(i);
+    if (!isTile(next.getType()))
+      continue;
+    std::optional<Cone> cone = coneOf(loop, next);
+    DenseMap<Value, Value> leafInit;
+    // A recurrence (the iter_arg among its own leaves) stays.
+    if (!cone || llvm::is_contained(cone->leaves, loop.getRegionIterArg(i)) ||
+        !matchInit(loop, *cone, next, init, leafInit))
+      continue;
+    // What carrying the leaves adds: nothing for a leaf some other iter_arg
+    // carries from the same initial value, or one carried as its slot.
+    auto carriedAs = [&](Value leaf) -> int {
+      for (unsigned j = 0; j < n; ++j)
+        if (j != i && yield->getOperand(j) == leaf &&
+            loop.getInitArgs()[j] == leafInit[leaf])
+          return int(j);
+      return -1;
+    };
+    int64_t added = 0;
+    for (Value leaf : cone->leaves)
+      if (carriedAs(leaf) < 0 && !carriableAsSlot(loop, leafInit[leaf], leaf))
+        added += tileBytes(leaf.getType()) +
+                 (isa<RankedTensorType>(leaf.getType()) ? 0 : 4);
+    if (added >= tileBytes(next.getType()))
+      continue;
+    rewriteAsInputs(loop, i, *cone, leafInit, carriedAs);
+    return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
 // Narrowing readers next to the tile
 //===----------------------------------------------------------------------===//
 
@@ -402,7 +665,8 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       if (mergeDuplicates(loop) || carrySlot(loop) ||
-          combineAtProducer(loop) || carryNarrower(loop)) {
+          combineAtProducer(loop) || carryInputs(loop) ||
+          carryNarrower(loop)) {
         changed = true;
         break; // The loop was replaced: walk again.
       }

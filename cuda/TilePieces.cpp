@@ -194,6 +194,65 @@ bool cuda::readsWhole(PieceNode *node) {
   });
 }
 
+namespace {
+
+/// Bits per column of one piece of a node's values.
+int64_t elementBits(const PieceNode *node) {
+  StringRef e = node->elem;
+  if (e == "__nv_bfloat16" || e == "__half" || e == "int16_t" ||
+      e == "uint16_t")
+    return 16;
+  if (e.contains("fp8") || e == "int8_t" || e == "uint8_t")
+    return 8;
+  return 32; // float, 32-bit integers; a bool takes a register too.
+}
+
+/// The pass's emission order (PassEmitter::piece: operands first, each
+/// node once, the sinks in order) as (node, its operands) steps; a sink is a
+/// step that defines nothing.
+void emissionOrder(
+    PieceNode *node, llvm::SmallPtrSetImpl<PieceNode *> &seen,
+    std::vector<std::pair<PieceNode *, std::vector<PieceNode *>>> &steps) {
+  if (!seen.insert(node).second)
+    return;
+  for (PieceNode *operand : node->operands)
+    emissionOrder(operand, seen, steps);
+  steps.push_back({node, node->operands});
+}
+
+} // namespace
+
+int64_t cuda::liveBitsPerColumn(ArrayRef<PieceSink> sinks) {
+  std::vector<std::pair<PieceNode *, std::vector<PieceNode *>>> steps;
+  llvm::SmallPtrSet<PieceNode *, 16> seen;
+  for (const PieceSink &sink : sinks) {
+    emissionOrder(sink.node, seen, steps);
+    steps.push_back({nullptr, {sink.node}});
+  }
+  DenseMap<PieceNode *, size_t> lastUse;
+  for (auto [i, step] : llvm::enumerate(steps))
+    for (PieceNode *used : step.second)
+      lastUse[used] = i;
+  // A broadcast (Row) is one value per row, not a piece: it is not counted.
+  int64_t live = 0, most = 0;
+  SmallVector<PieceNode *> held;
+  for (auto [i, step] : llvm::enumerate(steps)) {
+    if (PieceNode *node = step.first;
+        node && node->kind != PieceNode::Kind::Row && lastUse.count(node)) {
+      held.push_back(node);
+      live += elementBits(node);
+    }
+    most = std::max(most, live);
+    llvm::erase_if(held, [&](PieceNode *n) {
+      if (lastUse.lookup(n) != i)
+        return false;
+      live -= elementBits(n);
+      return true;
+    });
+  }
+  return most;
+}
+
 void cuda::emitPass(OpBuilder &b, Location loc, Value tid, int64_t cols,
                     int64_t width, MutableArrayRef<PieceSink> sinks) {
   PassEmitter(b, loc, tid, cols, width).emit(sinks);

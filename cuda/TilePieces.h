@@ -82,6 +82,12 @@ bool readsWhole(PieceNode *node);
 /// Emits one pass over columns [0, cols) in pieces of `width` at `b`'s
 /// insertion point, for every sink (all of the same row width); `tid` is
 /// the thread's index in its agent.
+/// The most bits per column that a pass over `sinks` holds at once in
+/// registers, in the order it computes its pieces: each piece of W columns
+/// holds W times as many. Wide expressions (nine MUFU functions of one tile
+/// whose results meet at the end) hold many pieces at once.
+int64_t liveBitsPerColumn(llvm::ArrayRef<PieceSink> sinks);
+
 void emitPass(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
               int64_t cols, int64_t width,
               llvm::MutableArrayRef<PieceSink> sinks);

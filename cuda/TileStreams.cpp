@@ -63,6 +63,7 @@ void TileStreams::beginAgent(Operation *agentScope, Value agentTid,
   tid = agentTid;
   threads = agentThreads;
   pieceWidth_ = pieceWidth(regs);
+  regs_ = regs;
   streamed.clear();
   pending.clear();
   inSection = false;
@@ -614,6 +615,20 @@ void TileStreams::evaluateNow(Operation *at, ArrayRef<Value> values,
   runPass(at->getLoc(), whole, all, {});
 }
 
+/// The piece width of a pass: the agent's, halved (down to 8 columns) while
+/// the pieces the pass holds at once would take more than half the agent's
+/// registers. Wide expressions (elementwise-math's nine functions of one
+/// tile, whose results meet at the end) hold a dozen pieces at once: at 32
+/// columns that is past the register file, and ptxas spills.
+int64_t TileStreams::passWidth(int64_t cols, ArrayRef<PieceSink> sinks) const {
+  constexpr int64_t minWidth = 8;
+  int64_t bits = liveBitsPerColumn(sinks), width = pieceWidth_;
+  while (width > minWidth && cols % (width / 2) == 0 &&
+         width * bits / 32 > regs_ / 2)
+    width /= 2;
+  return width;
+}
+
 /// One pass per row width: the values made whole, the reductions folded,
 /// the stores written; then their C++ values are bound.
 void TileStreams::runPass(Location loc, ArrayRef<Value> whole,
@@ -641,7 +656,7 @@ void TileStreams::runPass(Location loc, ArrayRef<Value> whole,
     SmallVector<PieceSink> sinks;
     for (Item &item : items)
       sinks.push_back(item.sink);
-    emitPass(b, loc, tid, cols, pieceWidth_, sinks);
+    emitPass(b, loc, tid, cols, passWidth(cols, sinks), sinks);
     for (auto [item, sink] : llvm::zip(items, sinks))
       if (item.value)
         host.bind(item.value, sink.result);

@@ -106,6 +106,7 @@ private:
   mlir::Value tid;
   int threads = 128;
   int64_t pieceWidth_ = 32;
+  int regs_ = 255;
   std::vector<std::unique_ptr<PieceNode>> arena;
   llvm::MapVector<mlir::Value, PieceNode *> streamed;
   std::vector<Pending> pending;
@@ -136,6 +137,7 @@ private:
   void runPass(mlir::Location loc, llvm::ArrayRef<mlir::Value> whole,
                llvm::ArrayRef<size_t> reductions,
                llvm::ArrayRef<PieceSink> stores);
+  int64_t passWidth(int64_t cols, llvm::ArrayRef<PieceSink> sinks) const;
   PieceNode *nodeOf(mlir::Value v) const { return streamed.lookup(v); }
 };
 

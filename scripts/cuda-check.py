@@ -35,8 +35,9 @@ def ptxas_summary(output):
     return int(m.group(1)), int(m.group(2) or 0)
 
 
-def check(path, build, include, tmp, harness, quiet, max_spill=None):
-    lowered = lower(path, build, tmp)
+def check(path, build, include, tmp, harness, quiet, max_spill=None,
+          materialize=""):
+    lowered = lower(path, build, tmp, materialize)
     if not lowered:
         return 2
     name, cu, plan_text = lowered
@@ -138,6 +139,9 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--max-spill", type=int,
                     help="fail when ptxas spills more bytes per thread than this")
+    ap.add_argument("--materialize", default="",
+                    help="options of --tileas-materialize-schedule for every "
+                         "file (mode=unspecialized: peeled; persistent)")
     args = ap.parse_args()
     if not os.path.exists(NVCC):
         print(f"cuda-check: skipped: no CUDA Toolkit ({NVCC} not found)")
@@ -146,7 +150,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for path in args.files:
             worst = max(worst, check(path, args.build, args.include, tmp,
-                                     args.harness, args.quiet, args.max_spill))
+                                     args.harness, args.quiet, args.max_spill,
+                                     args.materialize))
     return worst
 
 
