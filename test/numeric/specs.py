@@ -1232,95 +1232,6 @@ class RowNorm(CoshStream):
                  (200, 100, 2, 1), (640, 128, 5, 2)]
         if not quick:
             probs.append((128 * 64, 128, 64, 2))
-
-
-# ---------------------------------------------------------------------------
-# Plain kernels of issue 35 (no register spills): attention with the scores
-# scaled by the softmax scale, with and without the log-sum-exp, and RMSNorm
-# over 128-column rows.
-# ---------------------------------------------------------------------------
-
-
-class AttentionScaled(Attention):
-    """test/lit/cuda/Inputs/attn-scale-hd{64,128}[-lse].mlir: S = Q K^T x
-    scale (scale = log2(e) / sqrt(head dim), passed in as f32), the online
-    softmax in base 2 with O rescaled in place, O divided by the row sum
-    after the loop: O = softmax_2(S) V. With `lse`, also the row's
-    log-sum-exp in base 2, LSE = m + log2(l)."""
-
-    def __init__(self, mlir, head, lse):
-        super().__init__(mlir, 128, False, 3)
-        self.head = head
-        self.lse = lse
-        self.scale = float(np.float32(math.log2(math.e) / math.sqrt(head)))
-        if lse:
-            self.tolerance = {"O": "bound", "LSE": "bound"}
-
-    def problems(self, quick=False):
-        # (query rows, key blocks): trips 1, 2, depth, depth + 1 and 64 (a
-        # loop of no block divides by a zero sum); several CTAs; query rows a
-        # multiple of the tile and not.
-        d = self.depth
-        probs = [(128, 1), (256, 2), (200, d), (128, d + 1)]
-        if not quick:
-            probs.append((128, 64))
-        return probs
-
-    def scalars(self, p):
-        return {"nKV": p[1], "scale": self.scale}
-
-    def outputs(self, p):
-        out = {"O": (p[0], self.head)}
-        if self.lse:
-            out["LSE"] = (p[0],)
-        return out
-
-    def reference(self, inputs, p):
-        q = inputs["Q"].astype(np.float64)
-        k = inputs["K"].astype(np.float64)
-        v = inputs["V"].astype(np.float64)
-        s = (q @ k.T) * self.scale
-        m = s.max(axis=1, keepdims=True)
-        e = np.exp2(s - m)
-        l = e.sum(axis=1, keepdims=True)
-        o, mag = (e @ v) / l, (e @ np.abs(v)) / l
-        # P and O in bf16 (2^-9 relative each), as Attention's bound.
-        out = {"O": (o, 1e-3 + 2.0 ** -7 * mag)}
-        if self.lse:
-            lse = (m + np.log2(l))[:, 0]
-            # S in float32 (128 products, a few 2^-24 of |S|), ex2.approx in
-            # the row sum (2^-22 relative each), log2f (1 ulp): 2^-16 of |S|
-            # and of log2(l), with an absolute floor.
-            out["LSE"] = (lse, 1e-5 + 2.0 ** -16 * (np.abs(m[:, 0]) +
-                                                   np.log2(l[:, 0]) + 1))
-        return out
-
-
-for _head in (64, 128):
-    for _lse in (False, True):
-        _name = f"attn_scale_hd{_head}" + ("_lse" if _lse else "")
-        SPECS[_name] = AttentionScaled(
-            f"test/lit/cuda/Inputs/{_name.replace('_', '-')}.mlir", _head, _lse)
-        SPECS[_name + "_peeled"] = peeled(SPECS[_name])
-
-
-class RmsNormRows(CoshStream):
-    """test/lit/cuda/Inputs/rmsnorm-rows.mlir: Y = X rsqrt(mean(X^2) + eps)
-    per row of 128 columns, X and Y bf16, the statistics in float32. CTA b
-    walks blocks 128 (b blocks + i), i < blocks. Y elsewhere keeps its
-    zeros; rows past the tensor's end are clipped by the store."""
-
-    mlir = "test/lit/cuda/Inputs/rmsnorm-rows.mlir"
-    eps = 1e-5
-    tolerance = {"Y": "bound"}
-
-    def problems(self, quick=False):
-        # (rows, columns, blocks per CTA, CTAs): trips 0, 1, 2, 5, 64;
-        # rows past the blocks, a block past the rows, columns past the tile.
-        probs = [(128, 128, 0, 1), (256, 128, 1, 2), (300, 130, 2, 2),
-                 (640, 128, 5, 1), (1000, 128, 3, 3)]
-        if not quick:
-            probs.append((128 * 64, 128, 64, 1))
         return probs
 
     def describe(self, p):
@@ -1506,6 +1417,100 @@ class GemmM64(SourceGemm):
 SPECS["gemm_m64"] = GemmM64()
 SPECS["gemm_m64_peeled"] = peeled(SPECS["gemm_m64"])
 
+
+
+
+# ---------------------------------------------------------------------------
+# Plain kernels of issue 35 (no register spills): attention with the scores
+# scaled by the softmax scale, with and without the log-sum-exp, and RMSNorm
+# over 128-column rows.
+# ---------------------------------------------------------------------------
+
+
+class AttentionScaled(Attention):
+    """test/lit/cuda/Inputs/attn-scale-hd{64,128}[-lse].mlir: S = Q K^T x
+    scale (scale = log2(e) / sqrt(head dim), passed in as f32), the online
+    softmax in base 2 with O rescaled in place, O divided by the row sum
+    after the loop: O = softmax_2(S) V. With `lse`, also the row's
+    log-sum-exp in base 2, LSE = m + log2(l)."""
+
+    def __init__(self, mlir, head, lse):
+        super().__init__(mlir, 128, False, 3)
+        self.head = head
+        self.lse = lse
+        self.scale = float(np.float32(math.log2(math.e) / math.sqrt(head)))
+        if lse:
+            self.tolerance = {"O": "bound", "LSE": "bound"}
+
+    def problems(self, quick=False):
+        # (query rows, key blocks): trips 1, 2, depth, depth + 1 and 64 (a
+        # loop of no block divides by a zero sum); several CTAs; query rows a
+        # multiple of the tile and not.
+        d = self.depth
+        probs = [(128, 1), (256, 2), (200, d), (128, d + 1)]
+        if not quick:
+            probs.append((128, 64))
+        return probs
+
+    def scalars(self, p):
+        return {"nKV": p[1], "scale": self.scale}
+
+    def outputs(self, p):
+        out = {"O": (p[0], self.head)}
+        if self.lse:
+            out["LSE"] = (p[0],)
+        return out
+
+    def reference(self, inputs, p):
+        q = inputs["Q"].astype(np.float64)
+        k = inputs["K"].astype(np.float64)
+        v = inputs["V"].astype(np.float64)
+        s = (q @ k.T) * self.scale
+        m = s.max(axis=1, keepdims=True)
+        e = np.exp2(s - m)
+        l = e.sum(axis=1, keepdims=True)
+        o, mag = (e @ v) / l, (e @ np.abs(v)) / l
+        # P and O in bf16 (2^-9 relative each), as Attention's bound.
+        out = {"O": (o, 1e-3 + 2.0 ** -7 * mag)}
+        if self.lse:
+            lse = (m + np.log2(l))[:, 0]
+            # S in float32 (128 products, a few 2^-24 of |S|), ex2.approx in
+            # the row sum (2^-22 relative each), log2f (1 ulp): 2^-16 of |S|
+            # and of log2(l), with an absolute floor.
+            out["LSE"] = (lse, 1e-5 + 2.0 ** -16 * (np.abs(m[:, 0]) +
+                                                   np.log2(l[:, 0]) + 1))
+        return out
+
+
+for _head in (64, 128):
+    for _lse in (False, True):
+        _name = f"attn_scale_hd{_head}" + ("_lse" if _lse else "")
+        SPECS[_name] = AttentionScaled(
+            f"test/lit/cuda/Inputs/{_name.replace('_', '-')}.mlir", _head, _lse)
+        SPECS[_name + "_peeled"] = peeled(SPECS[_name])
+
+
+class RmsNormRows(CoshStream):
+    """test/lit/cuda/Inputs/rmsnorm-rows.mlir: Y = X rsqrt(mean(X^2) + eps)
+    per row of 128 columns, X and Y bf16, the statistics in float32. CTA b
+    walks blocks 128 (b blocks + i), i < blocks. Y elsewhere keeps its
+    zeros; rows past the tensor's end are clipped by the store."""
+
+    mlir = "test/lit/cuda/Inputs/rmsnorm-rows.mlir"
+    eps = 1e-5
+    tolerance = {"Y": "bound"}
+
+    def problems(self, quick=False):
+        # (rows, columns, blocks per CTA, CTAs): trips 0, 1, 2, 5, 64;
+        # rows past the blocks, a block past the rows, columns past the tile.
+        probs = [(128, 128, 0, 1), (256, 128, 1, 2), (300, 130, 2, 2),
+                 (640, 128, 5, 1), (1000, 128, 3, 3)]
+        if not quick:
+            probs.append((128 * 64, 128, 64, 1))
+        return probs
+
+    def describe(self, p):
+        return f"X={p[0]}x{p[1]} blocks={p[2]} grid={self.grid(p)}"
 
     def inputs(self, rng, p):
         return {"X": bf16(rng.uniform(-4.0, 4.0, size=p[:2]).astype(np.float32))}
