@@ -397,8 +397,8 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     } else if (auto store = dyn_cast<tileas::TmemStoreOp>(op)) {
       if (!store.getDst()) {
         layout.tmemBuffers[store.getResult()] = tmemNext;
-        tmemNext += std::max<int64_t>(
-            1, tileas::getTmemColumns(store.getResult()));
+        tmemNext +=
+            std::max<int64_t>(1, tileas::getTmemColumns(store.getResult()));
       }
     } else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
       PipeLayout p;

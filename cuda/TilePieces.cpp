@@ -163,8 +163,7 @@ void PassEmitter::emit(MutableArrayRef<PieceSink> sinks) {
       call(Type(), "tp::tmem_store_cols", {sink.dst, c, v, tid},
            sink.tmemLayout.empty()
                ? std::vector<std::string>{w, sink.node->elem}
-               : std::vector<std::string>{w, sink.node->elem,
-                                          sink.tmemLayout});
+               : std::vector<std::string>{w, sink.node->elem, sink.tmemLayout});
       break;
     case PieceSink::Kind::SmemStore:
       call(Type(), "tp::smem_store_cols", {sink.dst, c, v, tid},

@@ -69,9 +69,10 @@ struct PieceSink {
   Kind kind;
   PieceNode *node;
   mlir::Value dst{};    ///< TmemStore, SmemStore.
-  std::string tmemLayout{}; ///< TmemStore: tp::TmemLayout (empty: Data).
   int64_t rows = 1;     ///< Max, Sum.
   mlir::Value result{}; ///< Max, Sum, Whole: set by emitPass.
+  /// TmemStore: its tp::TmemLayout template argument (empty: Data).
+  std::string tmemLayout{};
 };
 
 /// The source leaves (Tmem, Smem, ColSmem) under `node`.

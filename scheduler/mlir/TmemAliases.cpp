@@ -42,8 +42,8 @@ std::vector<TmemAliasCandidate> tilepipe::findTmemAliases(scf::ForOp loop) {
       auto s = dyn_cast<tileas::TmemType>(base.getType());
       // Made in this iteration by another op (not carried in), by a tile
       // op of its own (not an accumulator chained to the next iteration).
-      if (!maker || maker->getBlock() != body || taken.contains(base) ||
-          !s || s.getShape().front() != p.getShape().front() ||
+      if (!maker || maker->getBlock() != body || taken.contains(base) || !s ||
+          s.getShape().front() != p.getShape().front() ||
           tileas::getTmemColumns(base) <
               tileas::getTmemColumns(store.getResult()))
         continue;

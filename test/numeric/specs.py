@@ -1418,6 +1418,18 @@ SPECS["gemm_m64"] = GemmM64()
 SPECS["gemm_m64_peeled"] = peeled(SPECS["gemm_m64"])
 
 
+class HgemmM64F16Acc(HgemmF16Acc):
+    """test/lit/cuda/Inputs/hgemm-m64-f16acc.mlir: the f16-accumulating GEMM
+    with 64x128 tiles (M = 64 and an f16 D together: read with .16x32bx2,
+    one element per column, packed in registers). Bound as HgemmF16Acc."""
+
+    mlir = "test/lit/cuda/Inputs/hgemm-m64-f16acc.mlir"
+    tile_m, tile_n = 64, 128
+
+
+SPECS["hgemm_m64_f16acc"] = HgemmM64F16Acc()
+
+
 
 
 # ---------------------------------------------------------------------------

@@ -711,11 +711,12 @@ TEST(Tmem, Pack16AndUnpack16) {
   for (uint32_t c = 0; c < 4; ++c)
     t->write(37, base + c, 0xABCD0000u | (0x1110u + c));
   uint32_t out[2] = {};
-  ld(*t, 1, 5, base, {TmemForm::S32x32bPack16, 2, 0}, out);
+  // Warp 1 reaches lanes 32..63: thread 5 is lane 37.
+  ld(*t, 1, 5, base + (32u << 16), {TmemForm::S32x32bPack16, 2, 0}, out);
   EXPECT_EQ(out[0], 0x11111110u);
   EXPECT_EQ(out[1], 0x11131112u);
   const uint32_t in[1] = {0x22220001u};
-  st(*t, 1, 6, base + 8, {TmemForm::S32x32bPack16, 1, 0}, in);
+  st(*t, 1, 6, base + (32u << 16) + 8, {TmemForm::S32x32bPack16, 1, 0}, in);
   EXPECT_EQ(t->cell[38][base + 8], 0x0001u);
   EXPECT_EQ(t->cell[38][base + 9], 0x2222u);
   // x16 reaches 32 columns: the 33rd is not allocated.

@@ -895,6 +895,35 @@ TEST(CpuEmuRuntime, TmemAllocationRules) {
                  "allocation sizes do not increase");
 }
 
+/// A .16x32bx2 store at half offset 0 writes each cell from two threads (t
+/// and t + 16): equal values (a 64-row tile held twice) land; different ones
+/// fault, since PTX does not say which lands.
+TEST(CpuEmuRuntime, Tmem16x32bx2StoreHalvesMustAgree) {
+  auto store = [](bool agree) {
+    return run(dim3(1), dim3(32), 1024, 1, [agree] {
+      tp::cpu::tcgen05_alloc(kSmem, 32);
+      tp::cpu::tcgen05_relinquish_alloc_permit();
+      uint32_t base = at<uint32_t>(kSmem);
+      uint32_t lane = threadIdx.x % 32;
+      uint32_t regs[2] = {100 + lane % 16, agree ? 7u : lane};
+      tp::cpu::tcgen05_st_16x32bx2(base, 2, 0, regs);
+      tp::cpu::tcgen05_wait_st();
+      uint32_t back[2];
+      tp::cpu::tcgen05_ld_16x32bx2(base, 2, 0, back);
+      tp::cpu::tcgen05_wait_ld();
+      EXPECT_EQ(back[0], 100 + lane % 16);
+      tp::cpu::tcgen05_dealloc(base, 32);
+    });
+  };
+  LaunchResult ok = store(true);
+  EXPECT_TRUE(ok.ok) << ok.report;
+  LaunchResult bad = store(false);
+  EXPECT_FALSE(bad.ok);
+  expectContains(bad.report, "tcgen05.st.sync.aligned.16x32bx2.x2");
+  expectContains(bad.report, "threads 0 and 16 write TMEM lane 0, column");
+  expectContains(bad.report, "with different values");
+}
+
 TEST(CpuEmuRuntime, DeallocWhileAnMmaWritesTheColumnsFaults) {
   LaunchResult r = run(
       dim3(1), dim3(32), kMmaSmem, 1,

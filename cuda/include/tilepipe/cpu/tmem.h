@@ -123,7 +123,11 @@ struct Tmem {
 ///    register j column col(taddr) + j, plus immHalfSplitoff for t >= 16.
 ///    It reads an M = 64 accumulator, whose rows fill lanes 0-15 of each
 ///    32-lane quadrant.
-enum class TmemForm : uint32_t { S32x32b = 0, S32x32bPack16 = 1, S16x32bx2 = 2 };
+enum class TmemForm : uint32_t {
+  S32x32b = 0,
+  S32x32bPack16 = 1,
+  S16x32bx2 = 2
+};
 
 struct TmemAccess {
   TmemForm form = TmemForm::S32x32b;

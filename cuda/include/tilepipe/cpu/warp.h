@@ -112,14 +112,14 @@ inline void Cta::checkTmemStoreOverlap(const Collective &c) {
     for (uint32_t j = x.halfSplit; j < x.num; ++j)
       if (lo[j] != hi[j - x.halfSplit]) {
         char msg[320];
-        std::snprintf(msg, sizeof msg,
-                      "%s.x%u [0x%08x]: threads %u and %u write TMEM lane "
-                      "%u, column %u with different values (0x%08x, "
-                      "0x%08x); which one lands is undefined",
-                      c.op, x.num, uint32_t(c.a), l, l + 16,
-                      dp::tmemLane(uint32_t(c.a)) + l,
-                      dp::tmemCol(uint32_t(c.a)) + j, lo[j],
-                      hi[j - x.halfSplit]);
+        std::snprintf(
+            msg, sizeof msg,
+            "%s.16x32bx2.x%u [0x%08x]: threads %u and %u write TMEM lane "
+            "%u, column %u with different values (0x%08x, "
+            "0x%08x); which one lands is undefined",
+            c.op, x.num, uint32_t(c.a), l, l + 16,
+            dp::tmemLane(uint32_t(c.a)) + l, dp::tmemCol(uint32_t(c.a)) + j,
+            lo[j], hi[j - x.halfSplit]);
         fault(msg);
       }
   }

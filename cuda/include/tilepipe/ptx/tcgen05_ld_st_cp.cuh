@@ -102,8 +102,8 @@ template <int N> struct TmemIO16x2;
     }                                                                          \
     template <int Half>                                                        \
     static __device__ __forceinline__ void st(uint32_t a, const uint32_t *r) { \
-      asm volatile("tcgen05.st.sync.aligned.16x32bx2.x" #n                     \
-                   ".b32 [%0], %" #imm ", {" TP_REGS##n "};" ::"r"(a),         \
+      asm volatile("tcgen05.st.sync.aligned.16x32bx2.x" #n ".b32 [%0], %" #imm \
+                   ", {" TP_REGS##n "};" ::"r"(a),                             \
                    TP_OPS##n("r", 0), "n"(Half)                                \
                    : "memory");                                                \
     }                                                                          \

@@ -218,8 +218,7 @@ TP_DEVICE void tmem_store(uint32_t taddr, const Frag<T, N> &f,
   TP_AT();
   uint32_t w[W];
   __builtin_memcpy(w, &f, sizeof(f));
-  detail::tmem_write<L, T, N>(taddr + detail::tmem_lane_base(threadInAgent),
-                              w);
+  detail::tmem_write<L, T, N>(taddr + detail::tmem_lane_base(threadInAgent), w);
 #endif
 }
 
