@@ -177,6 +177,7 @@ private:
   Value lookup(Location loc, Value v);
   Value makeAgentValue(Location loc, Value v);
   Value emitSplat(Location loc, tensor::SplatOp splat);
+  Value makeColumnVector(Location loc, Value v);
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
   LogicalResult emitAgent(unsigned index, Block *body);
@@ -309,6 +310,8 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
                 {std::to_string(cols), elementName(tensor.getElementType()),
                  std::to_string(*n)});
   }
+  if (Value made = makeColumnVector(loc, v))
+    return made;
   // A scalar broadcast before the agents (a scale passed in): each agent
   // broadcasts it itself.
   if (auto splat = v.getDefiningOp<tensor::SplatOp>())
@@ -425,6 +428,37 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     streams.markDone(&op);
   }
   return success();
+}
+
+/// A per-column vector made before the agents (an smem_load of a prologue
+/// tile, math on it), made whole again by the agent that reads it: every
+/// thread reads all of it. Null for any other value.
+Value KernelEmitter::makeColumnVector(Location loc, Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!columns.contains(v) || !def ||
+      def->getParentOp() != func.getOperation())
+    return {};
+  FailureOr<Type> type = convert(loc, v);
+  FailureOr<int64_t> n = fragSize(loc, v);
+  if (failed(type) || failed(n)) {
+    broken = true;
+    return {};
+  }
+  std::string elem =
+      elementName(cast<RankedTensorType>(v.getType()).getElementType());
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(def))
+    return call(*type, "tp::smem_load",
+                {lookup(loc, load.getSource()), intLit(0)},
+                {"1", elem, std::to_string(*n)});
+  std::optional<ElementwiseCall> math = elementwiseCall(def);
+  if (!math)
+    return {};
+  SmallVector<Value> operands;
+  for (Value operand : def->getOperands())
+    operands.push_back(lookup(loc, operand));
+  if (broken)
+    return {};
+  return call(*type, math->callee, operands, math->templateArgs(elem));
 }
 
 /// tensor.splat of a scalar: tp::splat at the agent's fragment size.
@@ -1633,6 +1667,12 @@ LogicalResult KernelEmitter::emit() {
   for (Operation &op : func.getBody().front()) {
     if (isa<func::ReturnOp, tileas::AgentOp>(op) ||
         layout.prologue.ops.contains(&op))
+      continue;
+    // A per-column vector read from SMEM (gamma, loaded before the loop) and
+    // math on it: each agent that reads it makes it itself, streamed where
+    // it can be (TileStreams::columnNode), else at its start (lookup).
+    if (op.getNumResults() == 1 && columns.contains(op.getResult(0)) &&
+        (isa<tileas::SmemLoadOp>(op) || elementwiseCall(&op)))
       continue;
     if (!isa<arith::ConstantOp, tensor::SplatOp, tileas::PipeCreateOp,
              tileas::MutexCreateOp, tileas::AllocSmemOp, tileas::AllocTmemOp>(

@@ -1341,3 +1341,8 @@ class BiasGemmN32(BiasReluGemm):
 
 SPECS["bias_gemm_n32"] = BiasGemmN32()
 SPECS["bias_gemm_n32_peeled"] = peeled(SPECS["bias_gemm_n32"])
+
+# gamma read and converted once before the loop (a user's hoisting).
+SPECS["rmsnorm_gamma_hoisted"] = copy.copy(SPECS["rmsnorm_gamma"])
+SPECS["rmsnorm_gamma_hoisted"].mlir = "test/lit/cuda/Inputs/rmsnorm-gamma-hoisted.mlir"
+SPECS["rmsnorm_gamma_hoisted_peeled"] = peeled(SPECS["rmsnorm_gamma_hoisted"])
