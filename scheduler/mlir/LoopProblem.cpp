@@ -83,6 +83,12 @@ int64_t tilepipe::loopInvariantSmemBytes(scf::ForOp loop) {
     else if (isPure(def))
       llvm::append_range(work, def->getOperands());
   }
+  // A tile loaded before the loop has SMEM of its own for the kernel's
+  // length (docs/cuda.md, "Tiles loaded before the loop"), whoever reads
+  // it: also when only the code after the loop does (a GEMM's bias).
+  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+    if (auto load = dyn_cast<tileas::TmaLoadOp>(op); load && !load.getDst())
+      invariant.insert(load.getResult());
   for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
     if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op))
       if (llvm::any_of(alloc->getUsers(), [&](Operation *user) {
