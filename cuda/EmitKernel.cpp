@@ -246,8 +246,7 @@ FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
   if (elem.empty())
     return emitError(loc) << "no CUDA type for " << tensor, failure();
   return opaque(
-      llvm::formatv("tp::Frag<{0}, {1}>", elem, tensor.getNumElements())
-          .str());
+      llvm::formatv("tp::Frag<{0}, {1}>", elem, tensor.getNumElements()).str());
 }
 
 FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
@@ -435,8 +434,7 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 /// thread reads all of it. Null for any other value.
 Value KernelEmitter::makeColumnVector(Location loc, Value v) {
   Operation *def = v.getDefiningOp();
-  if (!columns.contains(v) || !def ||
-      def->getParentOp() != func.getOperation())
+  if (!columns.contains(v) || !def || def->getParentOp() != func.getOperation())
     return {};
   FailureOr<Type> type = convert(loc, v);
   FailureOr<int64_t> n = fragSize(loc, v);
@@ -1221,11 +1219,10 @@ LogicalResult KernelEmitter::emitBroadcast(tileas::BroadcastOp op) {
   // bcast_cols<R>: R rows of the whole vector; bcast_rows<C>: each of the
   // thread's row values C times.
   auto shape = op.getResult().getType().getShape();
-  map[op.getResult()] =
-      alongColumns ? call(*type, "tp::bcast_cols", {vector},
-                          {std::to_string(*n / shape[1])})
-                   : call(*type, "tp::bcast_rows", {vector},
-                          {std::to_string(shape[1])});
+  map[op.getResult()] = alongColumns ? call(*type, "tp::bcast_cols", {vector},
+                                            {std::to_string(*n / shape[1])})
+                                     : call(*type, "tp::bcast_rows", {vector},
+                                            {std::to_string(shape[1])});
   return success();
 }
 
