@@ -91,8 +91,7 @@ bool readsAsColumn(Operation *user, Value v,
 
 } // namespace
 
-FailureOr<llvm::DenseSet<Value>>
-cuda::collectColumnVectors(func::FuncOp func) {
+FailureOr<llvm::DenseSet<Value>> cuda::collectColumnVectors(func::FuncOp func) {
   llvm::DenseSet<Value> columns;
   SmallVector<Value> work;
   func.walk([&](tileas::BroadcastOp b) {

@@ -1,4 +1,4 @@
-//===- Broadcasts.h - vectors every thread of an agent holds whole -*- C++ -*-===//
+//===- Broadcasts.h - vectors every thread holds whole ----------*- C++ -*-===//
 //
 // A register tile spreads its rows over the agent's threads (thread t holds
 // rows t * RPT ..), and so does a rank-1 vector: one value per row. A vector

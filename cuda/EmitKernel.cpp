@@ -186,6 +186,7 @@ private:
   Value lookup(Location loc, Value v);
   Value makeAgentValue(Location loc, Value v);
   Value emitSplat(Location loc, tensor::SplatOp splat);
+  Value makeColumnVector(Location loc, Value v);
   LogicalResult emitBlock(Block &block);
   LogicalResult emitOp(Operation *op);
   LogicalResult emitAgent(unsigned index, Block *body);
@@ -287,8 +288,7 @@ FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
   if (elem.empty())
     return emitError(loc) << "no CUDA type for " << tensor, failure();
   return opaque(
-      llvm::formatv("tp::Frag<{0}, {1}>", elem, tensor.getNumElements())
-          .str());
+      llvm::formatv("tp::Frag<{0}, {1}>", elem, tensor.getNumElements()).str());
 }
 
 FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
@@ -351,6 +351,8 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
                 {std::to_string(cols), elementName(tensor.getElementType()),
                  std::to_string(*n)});
   }
+  if (Value made = makeColumnVector(loc, v))
+    return made;
   // A scalar broadcast before the agents (a scale passed in): each agent
   // broadcasts it itself.
   if (auto splat = v.getDefiningOp<tensor::SplatOp>())
@@ -467,6 +469,36 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     streams.markDone(&op);
   }
   return success();
+}
+
+/// A per-column vector made before the agents (an smem_load of a prologue
+/// tile, math on it), made whole again by the agent that reads it: every
+/// thread reads all of it. Null for any other value.
+Value KernelEmitter::makeColumnVector(Location loc, Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!columns.contains(v) || !def || def->getParentOp() != func.getOperation())
+    return {};
+  FailureOr<Type> type = convert(loc, v);
+  FailureOr<int64_t> n = fragSize(loc, v);
+  if (failed(type) || failed(n)) {
+    broken = true;
+    return {};
+  }
+  std::string elem =
+      elementName(cast<RankedTensorType>(v.getType()).getElementType());
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(def))
+    return call(*type, "tp::smem_load",
+                {lookup(loc, load.getSource()), intLit(0)},
+                {"1", elem, std::to_string(*n)});
+  std::optional<ElementwiseCall> math = elementwiseCall(def);
+  if (!math)
+    return {};
+  SmallVector<Value> operands;
+  for (Value operand : def->getOperands())
+    operands.push_back(lookup(loc, operand));
+  if (broken)
+    return {};
+  return call(*type, math->callee, operands, math->templateArgs(elem));
 }
 
 /// tensor.splat of a scalar: tp::splat at the agent's fragment size.
@@ -1313,11 +1345,10 @@ LogicalResult KernelEmitter::emitBroadcast(tileas::BroadcastOp op) {
   // bcast_cols<R>: R rows of the whole vector; bcast_rows<C>: each of the
   // thread's row values C times.
   auto shape = op.getResult().getType().getShape();
-  map[op.getResult()] =
-      alongColumns ? call(*type, "tp::bcast_cols", {vector},
-                          {std::to_string(*n / shape[1])})
-                   : call(*type, "tp::bcast_rows", {vector},
-                          {std::to_string(shape[1])});
+  map[op.getResult()] = alongColumns ? call(*type, "tp::bcast_cols", {vector},
+                                            {std::to_string(*n / shape[1])})
+                                     : call(*type, "tp::bcast_rows", {vector},
+                                            {std::to_string(shape[1])});
   return success();
 }
 
@@ -1760,6 +1791,12 @@ LogicalResult KernelEmitter::emit() {
   for (Operation &op : func.getBody().front()) {
     if (isa<func::ReturnOp, tileas::AgentOp>(op) ||
         layout.prologue.ops.contains(&op))
+      continue;
+    // A per-column vector read from SMEM (gamma, loaded before the loop) and
+    // math on it: each agent that reads it makes it itself, streamed where
+    // it can be (TileStreams::columnNode), else at its start (lookup).
+    if (op.getNumResults() == 1 && columns.contains(op.getResult(0)) &&
+        (isa<tileas::SmemLoadOp>(op) || elementwiseCall(&op)))
       continue;
     if (!isa<arith::ConstantOp, tensor::SplatOp, tileas::PipeCreateOp,
              tileas::MutexCreateOp, tileas::AllocSmemOp, tileas::AllocTmemOp>(

@@ -44,7 +44,7 @@ struct PieceNode {
     /// thread (value: the vector's SMEM address; tileas.broadcast
     /// dimensions = [0], Broadcasts.h)
     ColSmem,
-    Call,  ///< an elementwise tp:: function of other nodes
+    Call, ///< an elementwise tp:: function of other nodes
   };
   Kind kind = Kind::Call;
   std::string elem;   ///< The CUDA element type of the node's values.

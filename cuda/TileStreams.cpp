@@ -198,9 +198,33 @@ PieceNode *TileStreams::columnNode(Location loc, Value v) {
     node.value = host.lookup(loc, node.tile);
     return make(std::move(node));
   }
+  // Math on such vectors before the agents (gamma converted once, before
+  // the loop): the agent computes it per piece.
+  if (Operation *def = v.getDefiningOp();
+      def && !scope->isAncestor(def) && columnStreamable(v))
+    if (PieceNode *made = columnMath(loc, def))
+      return made;
   node.kind = PieceNode::Kind::Whole;
   node.value = host.lookup(loc, v);
   return make(std::move(node));
+}
+
+/// Elementwise math `op` that makes a per-column vector, as a node over its
+/// operands' pieces; null when `op` is not elementwise math.
+PieceNode *TileStreams::columnMath(Location loc, Operation *op) {
+  std::optional<ElementwiseCall> call = elementwiseCall(op);
+  if (!call)
+    return nullptr;
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  PieceNode made;
+  made.kind = PieceNode::Kind::Call;
+  made.elem = cudaElementName(type.getElementType());
+  made.cols = type.getShape()[0];
+  made.callee = call->callee.str();
+  made.templateArgs = call->templateArgs(made.elem);
+  for (Value v : op->getOperands())
+    made.operands.push_back(operandNode(loc, v, made.cols));
+  return make(std::move(made));
 }
 
 /// Records an op that makes a per-column vector as an expression of pieces
@@ -214,17 +238,8 @@ bool TileStreams::takeColumn(Operation *op) {
   PieceNode *node = nullptr;
   if (isa<tileas::SmemLoadOp>(op)) {
     node = columnNode(loc, result);
-  } else if (std::optional<ElementwiseCall> call = elementwiseCall(op)) {
-    PieceNode made;
-    made.kind = PieceNode::Kind::Call;
-    made.elem = cudaElementName(
-        cast<RankedTensorType>(result.getType()).getElementType());
-    made.cols = cast<RankedTensorType>(result.getType()).getShape()[0];
-    made.callee = call->callee.str();
-    made.templateArgs = call->templateArgs(made.elem);
-    for (Value v : op->getOperands())
-      made.operands.push_back(operandNode(loc, v, made.cols));
-    node = make(std::move(made));
+  } else {
+    node = columnMath(loc, op);
   }
   if (!node)
     return false;
@@ -346,7 +361,12 @@ void TileStreams::before(Operation *op) {
   SmallVector<Value> stale, intoStore;
   for (auto [v, node] : streamed) {
     bool changed = changedBy(op, node);
-    bool read = readInside(v);
+    // A per-column vector (and its broadcast, which the stage code may
+    // leave before the loop) is read again inside the region, a piece at a
+    // time, unless the region may change where it lies (`changed` counts
+    // the ops nested in `op`): held whole across a loop it would cost N
+    // registers for the loop's whole length.
+    bool read = readInside(v) && !isColumn(v) && !isColumnBroadcast(v);
     if (inPlace && v == op->getOperand(0))
       continue;
     if ((changed || read) && live(v))

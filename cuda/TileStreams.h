@@ -121,9 +121,14 @@ private:
   PieceNode *operandNode(mlir::Location loc, mlir::Value v, int64_t cols);
   bool isColumn(mlir::Value v) const { return columns && columns->contains(v); }
   bool columnStreamable(mlir::Value v) const;
+  static bool isColumnBroadcast(mlir::Value v) {
+    auto b = v.getDefiningOp<mlir::tileas::BroadcastOp>();
+    return b && b.isColumnBroadcast();
+  }
   PieceNode *columnNode(mlir::Location loc, mlir::Value v);
   PieceNode *splatNode(mlir::Location loc, mlir::Value v);
   bool takeColumn(mlir::Operation *op);
+  PieceNode *columnMath(mlir::Location loc, mlir::Operation *op);
   bool live(mlir::Value v) const;
   bool endsInSinks(mlir::Value v) const;
   bool changedBy(mlir::Operation *op, PieceNode *node) const;

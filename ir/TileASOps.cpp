@@ -523,8 +523,7 @@ LogicalResult BroadcastOp::verify() {
     if (d < 0 || d >= result.getRank() || (i > 0 && d <= dims[i - 1]))
       return emitOpError("expects the broadcast dimensions to be increasing "
                          "result dimensions in [0, ")
-             << result.getRank() << "), got [" << dims
-             << "]";
+             << result.getRank() << "), got [" << dims << "]";
   SmallVector<int64_t> kept;
   for (int64_t d = 0; d < result.getRank(); ++d)
     if (!llvm::is_contained(dims, d))
@@ -537,9 +536,8 @@ LogicalResult BroadcastOp::verify() {
            << " (a broadcast copies values; convert with tileas.cvt first)";
   if (input.getShape() != ArrayRef<int64_t>(kept))
     return emitOpError("expects the input to be the result ")
-           << result << " without its broadcast dimensions ["
-           << dims << "], " << expected << ", got "
-           << input;
+           << result << " without its broadcast dimensions [" << dims << "], "
+           << expected << ", got " << input;
   return success();
 }
 

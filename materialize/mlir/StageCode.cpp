@@ -350,10 +350,14 @@ LogicalResult Emitter::analyze(std::string &why) {
   // Free ops: scalar arithmetic on the induction variable and loop
   // invariants. Every instance that needs one recomputes it for its own
   // iteration, so it belongs to no agent.
+  // So is a broadcast of a loop invariant (a norm's gamma, read before the
+  // loop): it makes no data of its own, and carried across a stage it would
+  // be a whole tile in registers.
   isFree.assign(n, false);
   for (auto [id, op] : llvm::enumerate(ops)) {
     if (op->getNumRegions() || !isMemoryEffectFree(op) ||
-        !llvm::all_of(op->getResultTypes(), isScalar))
+        !(llvm::all_of(op->getResultTypes(), isScalar) ||
+          isa<tileas::BroadcastOp>(op)))
       continue;
     isFree[id] = llvm::all_of(op->getOperands(), [&](Value v) {
       if (v == iv || !inBody(v))

@@ -12,6 +12,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -59,6 +60,35 @@ int64_t tilepipe::loopInvariantSmemBytes(scf::ForOp loop) {
           !loop->isAncestor(v.getParentRegion()->getParentOp()))
         invariant.insert(v);
   });
+  // A register value the loop reads that was loaded from SMEM before it (a
+  // norm's gamma, read and converted once): the translation reads the tile
+  // again in the loop, a piece at a time (docs/cuda.md, "Broadcasts"), so
+  // the tile stays for the loop's length.
+  llvm::SmallVector<Value> work;
+  llvm::DenseSet<Value> seen;
+  loop.getBody()->walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (isa<RankedTensorType>(v.getType()) &&
+          !loop->isAncestor(v.getParentRegion()->getParentOp()))
+        work.push_back(v);
+  });
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!seen.insert(v).second || !def || def->getNumRegions() ||
+        def->getBlock() != loop->getBlock())
+      continue;
+    if (auto load = dyn_cast<tileas::SmemLoadOp>(def))
+      invariant.insert(load.getSource());
+    else if (isPure(def))
+      llvm::append_range(work, def->getOperands());
+  }
+  // A tile loaded before the loop has SMEM of its own for the kernel's
+  // length (docs/cuda.md, "Tiles loaded before the loop"), whoever reads
+  // it: also when only the code after the loop does (a GEMM's bias).
+  for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
+    if (auto load = dyn_cast<tileas::TmaLoadOp>(op); load && !load.getDst())
+      invariant.insert(load.getResult());
   for (Operation *op = loop->getPrevNode(); op; op = op->getPrevNode())
     if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op))
       if (llvm::any_of(alloc->getUsers(), [&](Operation *user) {

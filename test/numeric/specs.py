@@ -1342,6 +1342,31 @@ class BiasGemmN32(BiasReluGemm):
 SPECS["bias_gemm_n32"] = BiasGemmN32()
 SPECS["bias_gemm_n32_peeled"] = peeled(SPECS["bias_gemm_n32"])
 
+# gamma read and converted once before the loop (a user's hoisting).
+SPECS["rmsnorm_gamma_hoisted"] = copy.copy(SPECS["rmsnorm_gamma"])
+SPECS["rmsnorm_gamma_hoisted"].mlir = "test/lit/cuda/Inputs/rmsnorm-gamma-hoisted.mlir"
+SPECS["rmsnorm_gamma_hoisted_peeled"] = peeled(SPECS["rmsnorm_gamma_hoisted"])
+
+
+class BiasGemmPrologue(BiasReluGemm):
+    """test/lit/cuda/Inputs/bias-gemm-prologue.mlir: bias_relu_gemm with a
+    bf16 bias loaded before the loop and converted in the epilogue."""
+
+    mlir = "test/lit/cuda/Inputs/bias-gemm-prologue.mlir"
+
+    def inputs(self, rng, p):
+        ins = super().inputs(rng, p)
+        ins["bias"] = bf16(ins["bias"])
+        return ins
+
+
+SPECS["bias_gemm_prologue"] = BiasGemmPrologue()
+SPECS["bias_gemm_prologue_peeled"] = peeled(SPECS["bias_gemm_prologue"])
+SPECS["bias_gemm_prologue_persistent"] = persistent(
+    SPECS["bias_gemm_prologue"], SPECS["bias_gemm_prologue"].problems(quick=True))
+SPECS["bias_relu_gemm_persistent"] = persistent(
+    SPECS["bias_relu_gemm"], SPECS["bias_relu_gemm"].problems(quick=True))
+
 
 class HgemmF16Acc(Gemm):
     """C = A . B^T with fp16 in, an fp16 accumulator in TMEM and fp16 out,
