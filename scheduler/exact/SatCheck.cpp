@@ -77,11 +77,12 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
     return *r;
   // The limit covers building the clauses too: at tile-loop IIs (hundreds of
   // rows) that alone can take seconds.
-  Deadline deadline(opts.timeoutMs);
+  Deadline deadline(opts.work, opts.timeoutMs);
   auto outOfTime = [&] {
-    return unknownResult("timeout after " + std::to_string(opts.timeoutMs) +
-                         " ms at II " + std::to_string(in.ii) +
-                         " while building the CNF");
+    ExactResult r = unknownResult(limitReason(
+        deadline.timedOut, opts, unsigned(in.ii), "while building the CNF"));
+    r.spent = deadline.spentUnits();
+    return r;
   };
   const unsigned n = problem.getNumOps();
   const int64_t ii = in.ii;
@@ -248,10 +249,10 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
     return infeasibleResult("no schedule at II " + std::to_string(ii) +
                             " (proved by CaDiCaL)");
   if (status != 10)
-    return unknownResult("timeout after " + std::to_string(opts.timeoutMs) +
-                         " ms at II " + std::to_string(ii) + " (CaDiCaL, " +
-                         std::to_string(cnf.numVars) + " variables, " +
-                         std::to_string(cnf.numClauses) + " clauses)");
+    return unknownResult(limitReason(
+        deadline.timedOut, opts, unsigned(ii),
+        "(CaDiCaL, " + std::to_string(cnf.numVars) + " variables, " +
+            std::to_string(cnf.numClauses) + " clauses)"));
   Schedule witness;
   witness.ii = unsigned(ii);
   witness.start.resize(n);
