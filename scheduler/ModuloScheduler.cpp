@@ -468,6 +468,8 @@ searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
   ModuloOptions first = options;
   first.ladder = ModuloOptions::LadderKind::FirstRung;
   first.iiCap = std::max(1u, bounds.mii);
+  // Its failure report is dropped: no exact check to tell proven from not.
+  first.oracle = nullptr;
   // A share of the budget: on a 200-op tile loop one evicting attempt can
   // take all of it and seat nothing.
   if (options.workLimit)
@@ -483,9 +485,56 @@ searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
   if (!packing)
     return searchII(problem, bounds, options, diags, &stats);
   packing->ladder = ModuloOptions::LadderKind::Packing;
-  std::optional<ScheduleAnalysis> best =
-      searchII(problem, bounds, *packing, diags, &stats);
+  // A schedule early: one packing attempt at 1.25 x the bound, with a
+  // quarter of the budget, so a loop whose attempts are costly (a 1,000-op
+  // tile loop: 0.1-0.3 s each) holds a schedule near the bound before the
+  // search below it runs, never the serial one at 7x.
+  // Then 1.5 x and 2 x when it does not seat; each probe gets a third.
+  uint64_t early = 0;
+  std::optional<ScheduleAnalysis> seatedEarly;
+  IISearchStats earlyStats;
+  for (uint64_t quarters : {5, 6, 8}) {
+    early = uint64_t(bounds.mii) * quarters / 4;
+    if (early <= bounds.mii || int64_t(early) >= problem.serialLength())
+      break;
+    ModuloOptions once = *packing;
+    once.iiCap = unsigned(early);
+    once.oracle = nullptr;
+    if (once.workLimit)
+      once.workLimit = std::max<uint64_t>(1, options.workLimit / 3);
+    rrt::Bounds atEarly = bounds;
+    atEarly.mii = unsigned(early);
+    seatedEarly = searchII(problem, atEarly, once, ignored, &earlyStats);
+    accumulate(spent, earlyStats);
+    spent.exhausted = false;
+    if (seatedEarly && !earlyStats.serialFallback)
+      break;
+    seatedEarly.reset();
+  }
+  if (seatedEarly) {
+    {
+      packing = remainder(options, spent);
+      if (!packing) {
+        stats = spent;
+        stats.lastFailure = bounds.mii - 1;
+        stats.packedII = seatedEarly->ii;
+        return seatedEarly;
+      }
+      packing->ladder = ModuloOptions::LadderKind::Packing;
+      packing->iiCap = unsigned(early) - 1;
+      packing->oracle = nullptr;
+    }
+  }
+  std::optional<ScheduleAnalysis> best = searchII(
+      problem, bounds, *packing, seatedEarly ? ignored : diags, &stats);
   accumulate(stats, spent);
+  if (seatedEarly && (!best || best->ii >= seatedEarly->ii)) {
+    // Nothing below the early II within the budget: that schedule.
+    best = std::move(seatedEarly);
+    stats.exhausted = false;
+    stats.serialFallback = false;
+    stats.lastFailure = std::max(stats.lastFailure, bounds.mii - 1);
+  }
   if (!best || stats.exhausted || best->ii <= bounds.mii)
     return best;
   stats.packedII = best->ii;
@@ -494,6 +543,7 @@ searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
     return best;
   evicting->iiCap = best->ii - 1;
   evicting->evictingRungs = true;
+  evicting->oracle = nullptr;
   IISearchStats second;
   std::optional<ScheduleAnalysis> lower =
       searchII(problem, bounds, *evicting, ignored, &second);

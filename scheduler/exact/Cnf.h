@@ -15,6 +15,7 @@
 
 #include "scheduler/exact/ExactCheck.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
@@ -50,6 +51,14 @@ public:
       timedOut = true;
     return timedOut;
   }
+  /// While the CNF is built: polls in proportion to the clauses added so
+  /// far (kClausesPerPoll each), so the work budget bounds the construction
+  /// too (an II of 11,000 rows once spent minutes in it).
+  bool building(uint64_t clauses) {
+    used = std::max(used, clauses / kClausesPerPoll);
+    return terminate();
+  }
+  static constexpr uint64_t kClausesPerPoll = 16;
   /// Units spent so far (rounded up).
   uint64_t spentUnits() const {
     return (used + kSatPollsPerUnit - 1) / kSatPollsPerUnit;

@@ -173,7 +173,7 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       cnf.add({-g, -geK(src, v), geK(dst, v + delta)});
   };
   for (const Dependence &d : problem.getDependences()) {
-    if (deadline.terminate())
+    if (deadline.building(cnf.numClauses))
       return outOfTime();
     const int64_t a = int64_t(floorDiv(d.latency, ii));
     const int64_t b = d.latency - a * ii;
@@ -224,7 +224,7 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       demand += cl.amount;
     const bool saturated = demand == cap * uint64_t(ii);
     for (int64_t q = 0; q < ii; ++q) {
-      if (deadline.terminate())
+      if (deadline.building(cnf.numClauses))
         return outOfTime();
       llvm::DenseMap<int, uint64_t> weight;
       std::vector<int> order;

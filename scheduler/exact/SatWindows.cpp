@@ -157,7 +157,7 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
     for (int64_t v = lo[i] + 1; v < hi[i]; ++v)
       cnf.add({-ge(i, v + 1), ge(i, v)});
   for (const Dependence &d : problem.getDependences()) {
-    if (deadline.terminate())
+    if (deadline.building(cnf.numClauses))
       return outOfTime();
     if (comp[d.src] != comp[d.dst])
       continue;
@@ -256,7 +256,7 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
         cnf.addClause(clause);
       }
     for (int64_t q = 0; q < ii; ++q) {
-      if (deadline.terminate())
+      if (deadline.building(cnf.numClauses))
         return outOfTime();
       cnf.atMost(rows[q], cap);
       if (saturated)
