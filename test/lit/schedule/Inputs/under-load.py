@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a command under artificial load (issue 35, point 8): starts busy-loop
-processes, one more than the CPUs, at normal priority, runs the command at the
-lowest priority (nice 19), so it gets a small share of the machine, and kills
+processes, one per CPU, at normal priority, runs the command at nice 5, so it
+gets a small share of the machine (about a tenth), and kills
 the busy loops when it ends (each also ends by itself after --limit seconds).
 The command's stdout and exit status pass through.
 
@@ -23,9 +23,9 @@ def main():
     if args[:1] == ["--"]:
         args = args[1:]
     busy = [subprocess.Popen([sys.executable, "-c", BUSY % limit])
-            for _ in range((os.cpu_count() or 1) + 1)]
+            for _ in range(os.cpu_count() or 1)]
     try:
-        return subprocess.run(["nice", "-n", "19"] + args).returncode
+        return subprocess.run(["nice", "-n", "5"] + args).returncode
     finally:
         for p in busy:
             p.kill()
