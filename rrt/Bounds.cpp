@@ -691,6 +691,56 @@ unsigned tilepipe::rrt::computeDepMII(const BoundsInput &in) {
   return clampToUnsigned(best);
 }
 
+/// The same-depth groups' bound: members u and v of one group start in one
+/// stage, so start_v - start_u <= II - 1, while a path of distance-0
+/// dependences from u to v makes start_v - start_u >= its latency L: II >=
+/// L + 1. Longest paths over distance-0 edges only (carried edges can only
+/// lengthen paths at a given II, so leaving them out keeps it a bound), from
+/// at most kGroupSources members, in O(edges) each.
+static unsigned computeGroupMII(const BoundsInput &in) {
+  constexpr unsigned kGroupSources = 256;
+  if (in.sameDepthGroup.empty())
+    return 1;
+  const unsigned n = unsigned(in.sameDepthGroup.size());
+  std::vector<std::vector<std::pair<unsigned, int64_t>>> succ(n);
+  std::vector<unsigned> indegree(n, 0);
+  for (const DepEdge &e : in.deps)
+    if (e.distance == 0 && e.src < n && e.dst < n && e.src != e.dst) {
+      succ[e.src].push_back({e.dst, e.latency});
+      ++indegree[e.dst];
+    }
+  std::vector<unsigned> order;
+  for (unsigned v = 0; v < n; ++v)
+    if (!indegree[v])
+      order.push_back(v);
+  for (size_t i = 0; i < order.size(); ++i)
+    for (auto [w, lat] : succ[order[i]])
+      if (--indegree[w] == 0)
+        order.push_back(w);
+  if (order.size() != n)
+    return 1; // A zero-distance cycle: computeRecMII reports it.
+  uint64_t best = 1;
+  unsigned sources = 0;
+  std::vector<int64_t> dist(n);
+  for (unsigned u = 0; u < n && sources < kGroupSources; ++u) {
+    if (in.sameDepthGroup[u] < 0)
+      continue;
+    ++sources;
+    std::fill(dist.begin(), dist.end(), INT64_MIN);
+    dist[u] = 0;
+    for (unsigned v : order) {
+      if (dist[v] == INT64_MIN)
+        continue;
+      if (v != u && in.sameDepthGroup[v] == in.sameDepthGroup[u] &&
+          dist[v] >= 0)
+        best = std::max(best, uint64_t(dist[v]) + 1);
+      for (auto [w, lat] : succ[v])
+        dist[w] = std::max(dist[w], dist[v] + lat);
+    }
+  }
+  return clampToUnsigned(best);
+}
+
 Bounds tilepipe::rrt::computeBounds(const BoundsInput &in) {
   Bounds b;
   b.resMII = computeResMII(in, &b.resBottleneck);
@@ -699,6 +749,11 @@ Bounds tilepipe::rrt::computeBounds(const BoundsInput &in) {
   b.recurrenceInfeasible = !rec;
   b.recMII = rec.value_or(1);
   b.depMII = computeDepMII(in);
+  unsigned groupMII = computeGroupMII(in);
+  if (groupMII > b.depMII) {
+    b.depMII = groupMII;
+    b.depFromGroup = true;
+  }
   b.resourceInfeasible = b.resMII == UINT_MAX || b.fineMII == UINT_MAX;
   b.mii = std::max({b.resMII, b.fineMII, b.recMII, b.depMII});
   return b;

@@ -32,13 +32,20 @@ struct BoundsInput {
   /// Per op, the largest allowed depth (start / II); empty or nullopt means
   /// unbounded.
   llvm::ArrayRef<std::optional<unsigned>> maxDepth;
+  /// Per op, its same-depth constraint group (the group's root), or -1;
+  /// empty: no groups. Members share one depth (start / II), so a path of
+  /// latency L between two members needs II >= L + 1.
+  llvm::ArrayRef<int32_t> sameDepthGroup;
 };
 
 struct Bounds {
   unsigned resMII = 1;  ///< Singleton bits: sum of held cycles.
   unsigned fineMII = 1; ///< Pools: aggregate and per-op folding.
   unsigned recMII = 1;  ///< Smallest II without a positive cycle.
-  unsigned depMII = 1;  ///< Dependence depth against max_depth.
+  unsigned depMII = 1;  ///< Dependence depth against max_depth and groups.
+  /// depMII comes from a same-depth group (a path between two members),
+  /// not from a max_depth.
+  bool depFromGroup = false;
   unsigned mii = 1;
   /// A zero-distance cycle of positive latency: no II works.
   bool recurrenceInfeasible = false;

@@ -55,6 +55,64 @@ static void adoptSchedule(const Problem &problem, const DriverOptions &options,
   analysis = std::move(adopted);
 }
 
+/// The unasked rescue of a result far above the bound: the exact check
+/// bisects between the bound and the heuristic's II (at most kRescueChecks
+/// IIs, within options.rescueWork of its work), adopting each witness that
+/// passes verify() and looking lower; an II it cannot seat (infeasible or
+/// undecided) moves the search up. Counted in work, never in time, so the
+/// answer is the same on any machine. Tile-loop IIs run to tens of
+/// thousands: the upward pass of prove-optimal would spend the budget on
+/// the first few IIs above the bound, where the schedules are not.
+static void rescueSchedule(const Problem &problem, const DriverOptions &options,
+                           const rrt::Bounds &bounds,
+                           const GeneratorSelection &selection,
+                           DiagnosticList &diags, DriverStats &stats,
+                           ScheduleAnalysis &analysis) {
+  constexpr unsigned kRescueChecks = 16;
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t workStart = options.modulo.oracle->workSpent();
+  const unsigned heuristicII = analysis.ii;
+  uint64_t lo = bounds.mii, hi = heuristicII; // hi: the best II so far
+  std::optional<Schedule> best;
+  for (unsigned checks = 0; lo < hi && checks < kRescueChecks; ++checks) {
+    if (options.rescueWork &&
+        options.modulo.oracle->workSpent() - workStart + checks >= options.rescueWork)
+      break;
+    // The bound itself first: where the heuristic is far off, it is often
+    // the answer (the 43-op tile loop of issue 35).
+    uint64_t ii = checks == 0 ? lo : lo + (hi - lo) / 2;
+    std::optional<bool> feasible =
+        options.modulo.oracle->feasibleAt(problem, unsigned(ii));
+    Schedule witness;
+    DiagnosticList violations;
+    if (feasible && *feasible &&
+        options.modulo.oracle->lastWitness(witness) &&
+        witness.ii == unsigned(ii) && problem.verify(witness, violations)) {
+      best = std::move(witness);
+      hi = ii;
+    } else {
+      lo = ii + 1;
+    }
+  }
+  stats.proveMs = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  if (!best)
+    return;
+  adoptSchedule(problem, options, bounds, *best,
+                selection.reason + "; the exact check's schedule at II " +
+                    std::to_string(best->ii) +
+                    " replaces the heuristic's at II " +
+                    std::to_string(heuristicII),
+                analysis);
+  stats.heuristicII = heuristicII;
+  if (best->ii <= bounds.mii)
+    analysis.optimal = true;
+  diags.remark("the exact check finds a schedule at II " +
+               llvm::Twine(best->ii) + ", below the heuristic's II " +
+               llvm::Twine(heuristicII) + ": it is adopted");
+}
+
 std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     const Problem &problem, const DriverOptions &options, DiagnosticList &diags,
     std::optional<rrt::Bounds> *boundsOut, DriverStats *statsOut) {
@@ -95,6 +153,11 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
             : "; the cost-based generator seated no II it tried below the "
               "serial length, so the serial schedule (which always verifies "
               "there) is the answer";
+  if (stats.search.exhausted && stats.search.timeLimitHit)
+    diags.warning("the wall-clock safety net (time-limit-ms=" +
+                  llvm::Twine(options.modulo.timeLimitMs) +
+                  ") stopped the II search: this result depends on the "
+                  "machine's speed and load");
   if (stats.search.exhausted)
     diags.warning(
         "II search budget exhausted after " +
@@ -122,19 +185,13 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
       options.modulo.oracle && analysis->ii > bounds.mii &&
       !stats.search.exhausted &&
       !farAboveBound(analysis->ii, bounds.mii, stats.search.serialFallback)) {
-    const auto start = std::chrono::steady_clock::now();
-    auto inBudget = [&] {
-      if (!options.modulo.timeLimitMs)
-        return true;
-      double spent =
-          stats.search.ms + std::chrono::duration<double, std::milli>(
-                                std::chrono::steady_clock::now() - start)
-                                .count();
-      return spent < double(options.modulo.timeLimitMs);
-    };
+    // Each probe is bounded by the exact check's work budget, and there are
+    // at most a few (the result is within 10% of the bound): no clock.
     const unsigned heuristicII = analysis->ii;
     std::optional<Schedule> best;
-    for (unsigned ii = heuristicII - 1; ii >= bounds.mii && inBudget(); --ii) {
+    unsigned probes = 0;
+    for (unsigned ii = heuristicII - 1; ii >= bounds.mii && probes < 64;
+         --ii, ++probes) {
       Schedule seated;
       DiagnosticList violations;
       if (!options.modulo.oracle->seatCheaply(problem, ii, seated) ||
@@ -159,22 +216,21 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
   // Far above the bound (the serial fallback, or more than 10% over the
   // MII) the heuristic may have missed a much smaller II that the exact
   // check seats (an HLS loop of 2651 ops: serial II 2854, the check's II
-  // 177 = MII). Unasked, the same upward pass runs within what is left of
-  // the search's budget, and adopts the first witness it finds.
-  // A search whose time budget is spent gets no more.
+  // 177 = MII). Unasked, a pass of the exact check looks for one within
+  // rescueWork (rescueSchedule below). A search stopped by the user's
+  // wall-clock safety net gets no more.
   bool rescue =
       !options.proveOptimal && selection.kind == GeneratorKind::CostBased &&
-      farAboveBound(analysis->ii, bounds.mii, stats.search.serialFallback);
-  uint64_t passLimitMs = options.proveTimeLimitMs;
-  if (rescue && options.modulo.timeLimitMs) {
-    double left = double(options.modulo.timeLimitMs) - stats.search.ms;
-    rescue = left >= 1;
-    passLimitMs = rescue ? uint64_t(left) : 0;
+      farAboveBound(analysis->ii, bounds.mii, stats.search.serialFallback) &&
+      !stats.search.timeLimitHit && options.modulo.oracle;
+  if (rescue && analysis->ii > bounds.mii) {
+    stats.rescued = true;
+    rescueSchedule(problem, options, bounds, selection, diags, stats,
+                   *analysis);
   }
   if (analysis->ii <= bounds.mii) {
     analysis->optimal = true;
-  } else if ((options.proveOptimal || rescue) && options.modulo.oracle) {
-    stats.rescued = rescue;
+  } else if (options.proveOptimal && options.modulo.oracle) {
     // Upwards from the bound: the first II the oracle shows feasible is the
     // smallest it can decide, and its witness is adopted when the loop is
     // the cost-based generator's to place (an explicit serial request or
@@ -184,6 +240,11 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
       return std::chrono::duration<double, std::milli>(
                  std::chrono::steady_clock::now() - start)
           .count();
+    };
+    const uint64_t workStart = options.modulo.oracle->workSpent();
+    uint64_t checks = 0;
+    auto workSpent = [&] {
+      return options.modulo.oracle->workSpent() - workStart + checks;
     };
     std::optional<bool> optimal = true;
     auto undecided = [&](unsigned first, unsigned last, std::string why) {
@@ -195,17 +256,25 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
       if (!llvm::is_contained(stats.undecidedWhy, why))
         stats.undecidedWhy.push_back(std::move(why));
     };
+    const uint64_t passLimitMs = options.proveTimeLimitMs;
     for (unsigned ii = bounds.mii; ii < analysis->ii; ++ii) {
-      if (passLimitMs && elapsedMs() >= double(passLimitMs)) {
+      if (options.proveWork && workSpent() >= options.proveWork) {
         undecided(ii, analysis->ii - 1,
-                  rescue ? "the II search's time limit ran out "
-                           "[limit: time-limit-ms]"
-                         : "the --prove-optimal time limit of " +
-                               std::to_string(passLimitMs) +
-                               " ms ran out [limit: prove-timeout-ms]");
+                  "the --prove-optimal work budget of " +
+                      std::to_string(options.proveWork) +
+                      " units ran out [limit: prove-work]");
         optimal.reset();
         break;
       }
+      if (passLimitMs && elapsedMs() >= double(passLimitMs)) {
+        undecided(ii, analysis->ii - 1,
+                  "the --prove-optimal time limit of " +
+                      std::to_string(passLimitMs) +
+                      " ms ran out [limit: prove-timeout-ms]");
+        optimal.reset();
+        break;
+      }
+      ++checks;
       std::optional<bool> feasible =
           options.modulo.oracle->feasibleAt(problem, ii);
       if (!feasible) {
@@ -244,7 +313,7 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     }
     analysis->optimal = optimal;
     stats.proveMs = elapsedMs();
-    if (!stats.undecided.empty() && !optimal.has_value() && !rescue) {
+    if (!stats.undecided.empty() && !optimal.has_value()) {
       std::string ranges;
       for (auto [first, last] : stats.undecided)
         ranges += (ranges.empty() ? "" : ", ") +

@@ -30,7 +30,17 @@ struct DriverOptions {
   /// none); the oracle's own limit applies to each II. IIs not reached are
   /// undecided. The default keeps a loop's proof to seconds: at tile-loop
   /// IIs one undecided II costs the per-II limit.
-  uint64_t proveTimeLimitMs = 10000;
+  uint64_t proveTimeLimitMs = 0;
+  /// Work budget of the whole prove-optimal pass, in the exact check's work
+  /// units (exact::ExactOptions::work; each II checked costs at least one),
+  /// deterministic: it decides where the pass stops, so the verdict is the
+  /// same on any machine. proveTimeLimitMs is only a safety net on top.
+  uint64_t proveWork = 20000;
+  /// The same for the unasked pass that looks for a schedule when the
+  /// search ended far above the bound (the rescue): at most this much exact
+  /// work and kRescueChecks IIs, bisecting between the bound and the
+  /// heuristic's II.
+  uint64_t rescueWork = 2000;
   /// Stage assignment of a cost-based schedule: Late sinks every op to the
   /// latest stage its consumers allow (same II, same modulo rows).
   StagePolicy stages = StagePolicy::Late;

@@ -10,6 +10,7 @@
 #ifndef TILEPIPE_SCHEDULER_FEASIBILITYORACLE_H
 #define TILEPIPE_SCHEDULER_FEASIBILITYORACLE_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,10 @@ public:
   /// Why the last feasibleAt() could not decide (which limit stopped it),
   /// when it did not; empty otherwise.
   virtual std::string lastUnknownReason() const { return ""; }
+  /// The work this oracle has spent so far, in its deterministic units
+  /// (the exact check's: Z3 resource counts and CaDiCaL polls); the
+  /// driver's passes budget it instead of wall-clock time.
+  virtual uint64_t workSpent() const { return 0; }
   /// A schedule at `ii` found at a heuristic's cost (milliseconds, no
   /// proof), or false: the driver tries the IIs just below the generator's
   /// with it. The caller verify()s it before any use.

@@ -124,8 +124,12 @@ static std::optional<ScheduleAnalysis> searchII(const Problem &problem,
     engineOptions.deadline =
         clockStart + std::chrono::milliseconds(options.timeLimitMs);
   auto outOfBudget = [&] {
+    if (options.timeLimitMs && elapsedMs() >= double(options.timeLimitMs)) {
+      stats.timeLimitHit = true;
+      return true;
+    }
     return (options.maxAttempts && stats.attempts >= options.maxAttempts) ||
-           (options.timeLimitMs && elapsedMs() >= double(options.timeLimitMs));
+           (options.workLimit && stats.work >= options.workLimit);
   };
 
   bool hasConstraints = !problem.getGroups().empty();
@@ -192,11 +196,23 @@ static std::optional<ScheduleAnalysis> searchII(const Problem &problem,
     // and max_depth need the evicting recoveries, so they keep the ladder.
     bool large = problem.getNumOps() > kLargeLoop && !hasConstraints &&
                  !options.evictingRungs;
+    // Tile loops: first fit on the ring of the binding unit, then first fit
+    // flush against the holders of each saturated bit, then aligned and
+    // plain first fit. No evictions: each rung is linear in the ops.
+    static constexpr modulo::Strategy packLadder[] = {
+        {modulo::Priority::Height, false, /*firstFitOnly=*/true,
+         /*alignPools=*/false, /*packSaturated=*/true, /*ringPack=*/true},
+        {modulo::Priority::Height, false, /*firstFitOnly=*/true,
+         /*alignPools=*/false, /*packSaturated=*/true}};
     llvm::ArrayRef<modulo::Strategy> rungs =
         large ? llvm::ArrayRef(largeLadder) : llvm::ArrayRef(ladder);
     // Mid-size loops try the cheap rung first: it is what seats them.
     if (!large && problem.getNumOps() > kFirstFitFirst)
       rungs = llvm::ArrayRef(midLadder);
+    if (options.ladder == ModuloOptions::LadderKind::Packing)
+      rungs = llvm::ArrayRef(packLadder);
+    else if (options.ladder == ModuloOptions::LadderKind::FirstRung)
+      rungs = rungs.take_front(1);
     modulo::PathLengths paths = modulo::PathLengths::compute(problem, ii);
     std::optional<std::vector<int64_t>> preferred;
     // A seeded search runs after the unseeded one has tried these rungs
@@ -218,14 +234,21 @@ static std::optional<ScheduleAnalysis> searchII(const Problem &problem,
       if (outOfBudget())
         return Outcome::Stopped;
       ++stats.attempts;
+      if (options.workLimit)
+        engineOptions.workLeft = options.workLimit - stats.work;
       modulo::Engine engine(problem, ii, engineOptions, strategy, paths,
                             preferred ? &*preferred : nullptr);
       modulo::AttemptFailure f;
-      if (std::optional<std::vector<int64_t>> starts = engine.run(f)) {
+      std::optional<std::vector<int64_t>> starts = engine.run(f);
+      stats.work += engine.getWork();
+      if (starts) {
         bestStarts = std::move(starts);
         ++tried;
         return Outcome::Seated;
       }
+      // A budget that ran out inside the attempt leaves the II undecided.
+      if (f.outOfWork)
+        return Outcome::Stopped;
       if (&strategy == &rungs.front() || f.proven)
         failure = f;
       if (f.proven)
@@ -331,8 +354,14 @@ static std::optional<ScheduleAnalysis> searchII(const Problem &problem,
     // keeping the smallest success. Every II the refinement tries below
     // `best` and sees fail moves `lastFail` up, so it ends with best ==
     // lastFail + 1 unless the budget stops it.
+    // The packing rungs stop within 0.5% of the II: at tile-loop IIs of
+    // tens of thousands the last halvings cost as much as the whole climb
+    // and gain a few cycles.
+    uint64_t close = 1;
+    if (options.ladder == ModuloOptions::LadderKind::Packing && best)
+      close = std::max<uint64_t>(1, *best / 200);
     if (options.search != IISearch::Linear)
-      while (best && !stopped && *best - lastFail > 1)
+      while (best && !stopped && *best - lastFail > close)
         if (!probe(lastFail + (*best - lastFail) / 2))
           break;
   }
@@ -384,6 +413,162 @@ static std::vector<int64_t> startsOf(const ScheduleAnalysis &analysis) {
   return starts;
 }
 
+static bool hasLongFootprints(const Problem &problem) {
+  for (const rrt::Footprint &fp : problem.getFootprints())
+    if (fp.length() > kLongFootprint)
+      return true;
+  return false;
+}
+
+/// What is left of `options`' budgets after `spent`: the same options with
+/// the attempt and work limits reduced; nullopt when one is spent.
+static std::optional<ModuloOptions> remainder(const ModuloOptions &options,
+                                              const IISearchStats &spent) {
+  ModuloOptions left = options;
+  if (options.maxAttempts) {
+    if (spent.attempts >= options.maxAttempts)
+      return std::nullopt;
+    left.maxAttempts = options.maxAttempts - spent.attempts;
+  }
+  if (options.workLimit) {
+    if (spent.work >= options.workLimit)
+      return std::nullopt;
+    left.workLimit = options.workLimit - spent.work;
+  }
+  if (options.timeLimitMs) {
+    if (spent.ms >= double(options.timeLimitMs))
+      return std::nullopt;
+    left.timeLimitMs = options.timeLimitMs - uint64_t(spent.ms);
+  }
+  return left;
+}
+
+/// Adds `more` (a later search of the same loop) to `total`.
+static void accumulate(IISearchStats &total, const IISearchStats &more) {
+  total.attempts += more.attempts;
+  total.work += more.work;
+  total.ms += more.ms;
+  total.jumps += more.jumps;
+  total.exhausted |= more.exhausted;
+  total.timeLimitHit |= more.timeLimitHit;
+}
+
+/// The candidate-II search of a tile loop (docs/generators.md, "Tile
+/// loops"). Its ops hold units for hundreds to thousands of cycles, so an
+/// evicting rung that fails moves thousands of rows per step, and near the
+/// bound every one fails: the whole ladder at each II spent ten seconds and
+/// seated nothing on a 43-op loop. The first rung at the bound keeps every
+/// loop it seats there as it was; then the packing rungs (first fit, no
+/// evictions) search the IIs; then, within what is left of the work budget,
+/// the whole ladder searches below their II.
+static std::optional<ScheduleAnalysis>
+searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
+               const ModuloOptions &options, DiagnosticList &diags,
+               IISearchStats &stats) {
+  ModuloOptions first = options;
+  first.ladder = ModuloOptions::LadderKind::FirstRung;
+  first.iiCap = std::max(1u, bounds.mii);
+  // Its failure report is dropped: no exact check to tell proven from not.
+  first.oracle = nullptr;
+  // A share of the budget: on a 200-op tile loop one evicting attempt can
+  // take all of it and seat nothing.
+  if (options.workLimit)
+    first.workLimit = std::max<uint64_t>(1, options.workLimit / 8);
+  DiagnosticList ignored;
+  std::optional<ScheduleAnalysis> atBound =
+      searchII(problem, bounds, first, ignored, &stats);
+  if (atBound && !stats.serialFallback && atBound->ii <= bounds.mii)
+    return atBound;
+  IISearchStats spent = stats;
+  spent.exhausted = false;
+  std::optional<ModuloOptions> packing = remainder(options, spent);
+  if (!packing)
+    return searchII(problem, bounds, options, diags, &stats);
+  packing->ladder = ModuloOptions::LadderKind::Packing;
+  // A schedule early: one packing attempt at 1.25 x the bound, with a
+  // quarter of the budget, so a loop whose attempts are costly (a 1,000-op
+  // tile loop: 0.1-0.3 s each) holds a schedule near the bound before the
+  // search below it runs, never the serial one at 7x.
+  // Then 1.5 x and 2 x when it does not seat; each probe gets a third.
+  uint64_t early = 0;
+  std::optional<ScheduleAnalysis> seatedEarly;
+  IISearchStats earlyStats;
+  for (uint64_t quarters : {5, 6, 8}) {
+    early = uint64_t(bounds.mii) * quarters / 4;
+    if (early <= bounds.mii || int64_t(early) >= problem.serialLength())
+      break;
+    ModuloOptions once = *packing;
+    once.iiCap = unsigned(early);
+    once.oracle = nullptr;
+    if (once.workLimit)
+      once.workLimit = std::max<uint64_t>(1, options.workLimit / 3);
+    rrt::Bounds atEarly = bounds;
+    atEarly.mii = unsigned(early);
+    seatedEarly = searchII(problem, atEarly, once, ignored, &earlyStats);
+    accumulate(spent, earlyStats);
+    spent.exhausted = false;
+    if (seatedEarly && !earlyStats.serialFallback)
+      break;
+    seatedEarly.reset();
+  }
+  if (seatedEarly) {
+    {
+      packing = remainder(options, spent);
+      if (!packing) {
+        stats = spent;
+        stats.lastFailure = bounds.mii - 1;
+        stats.packedII = seatedEarly->ii;
+        return seatedEarly;
+      }
+      packing->ladder = ModuloOptions::LadderKind::Packing;
+      packing->iiCap = unsigned(early) - 1;
+      packing->oracle = nullptr;
+    }
+  }
+  std::optional<ScheduleAnalysis> best = searchII(
+      problem, bounds, *packing, seatedEarly ? ignored : diags, &stats);
+  accumulate(stats, spent);
+  if (seatedEarly && (!best || best->ii >= seatedEarly->ii)) {
+    // Nothing below the early II within the budget: that schedule.
+    best = std::move(seatedEarly);
+    stats.exhausted = false;
+    stats.serialFallback = false;
+    stats.lastFailure = std::max(stats.lastFailure, bounds.mii - 1);
+  }
+  if (!best || stats.exhausted || best->ii <= bounds.mii)
+    return best;
+  stats.packedII = best->ii;
+  std::optional<ModuloOptions> evicting = remainder(options, stats);
+  if (!evicting)
+    return best;
+  evicting->iiCap = best->ii - 1;
+  evicting->evictingRungs = true;
+  evicting->oracle = nullptr;
+  IISearchStats second;
+  std::optional<ScheduleAnalysis> lower =
+      searchII(problem, bounds, *evicting, ignored, &second);
+  const bool serialFallback = stats.serialFallback;
+  const unsigned lastFailure = stats.lastFailure;
+  const std::optional<unsigned> packedII = stats.packedII;
+  if (lower && lower->ii < best->ii && !second.serialFallback) {
+    IISearchStats total = second;
+    accumulate(total, stats);
+    total.exhausted = second.exhausted;
+    total.serialFallback = false;
+    total.lastFailure = second.lastFailure;
+    total.packedII = packedII;
+    stats = total;
+    return lower;
+  }
+  accumulate(stats, second);
+  // The evicting search running out below the packed II leaves that II the
+  // answer, found within the budget.
+  stats.exhausted = false;
+  stats.serialFallback = serialFallback;
+  stats.lastFailure = lastFailure;
+  return best;
+}
+
 /// A large loop's first-fit search, and when its result is far above the
 /// bound (the serial fallback, or more than 10% over MII) a second search
 /// with the evicting rungs below it, within what is left of the budget: on
@@ -395,6 +580,10 @@ searchWithRescue(const Problem &problem, const rrt::Bounds &bounds,
                  IISearchStats *statsOut) {
   IISearchStats localStats;
   IISearchStats &stats = statsOut ? *statsOut : localStats;
+  if (options.search == IISearch::Stride && !options.evictingRungs &&
+      options.ladder == ModuloOptions::LadderKind::Full &&
+      problem.getNumOps() <= kLargeLoop && hasLongFootprints(problem))
+    return searchTileLoop(problem, bounds, options, diags, stats);
   std::optional<ScheduleAnalysis> best =
       searchII(problem, bounds, options, diags, &stats);
   if (!best || stats.exhausted || options.evictingRungs ||

@@ -37,6 +37,13 @@ enum ArmMask : unsigned {
   ArmAll = ArmPermute | ArmFuse | ArmRetry | ArmCostBased,
 };
 
+/// The default of ModuloOptions::workLimit.
+constexpr uint64_t kDefaultPlacementWork = 2000000;
+
+/// The work of one placement step seating an op whose folded footprint has
+/// `rows` rows.
+inline uint64_t placementWork(unsigned rows) { return 1 + rows / 64; }
+
 struct ModuloOptions {
   IISearch search = IISearch::Stride;
   /// Largest II tried; 0 means the serial length (design.md decision 3). A
@@ -62,6 +69,16 @@ struct ModuloOptions {
   /// running when it passes stops (one attempt on a 10k-op loop can take a
   /// minute, far past the user's limit). Unset: no deadline.
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  /// Per-loop budget of placement work (0: none), deterministic: one unit
+  /// per placement step plus one per 64 rows of the footprint it seats
+  /// (placementWork()). It decides when the search stops, so the result is
+  /// the same on any machine under any load; the time limit above is only
+  /// the user's safety net. The default ends every generated tile loop of
+  /// up to 1,000 ops (bench/tile-loops.py) in about a second or less on the
+  /// 2-core development machine (docs/performance.md).
+  uint64_t workLimit = kDefaultPlacementWork;
+  /// Set by the search per attempt: what is left of workLimit.
+  std::optional<uint64_t> workLeft;
   uint64_t seed = 0x5eed;
   /// Decides an II exactly where it can: used to mark a failure proven or
   /// heuristic, and by the driver's prove-optimal. Not owned; may be null.
@@ -72,11 +89,19 @@ struct ModuloOptions {
   /// first fit alone; generateModuloSchedule sets this for its second
   /// search when that result is far above the bound).
   bool evictingRungs = false;
+  /// Which rungs each candidate II gets (set by generateModuloSchedule for
+  /// tile loops, see LadderKind).
+  enum class LadderKind { Full, FirstRung, Packing };
+  LadderKind ladder = LadderKind::Full;
 };
 
 /// What the candidate-II search did, for the caller's verdict.
 struct IISearchStats {
   uint64_t attempts = 0; ///< Placement attempts run (ladder rungs).
+  uint64_t work = 0;     ///< Placement work done (ModuloOptions::workLimit).
+  /// Which budget stopped the search when `exhausted`: the work budget
+  /// (deterministic) or the wall-clock safety net (machine-dependent).
+  bool timeLimitHit = false;
   double ms = 0;         ///< Wall-clock time of the search.
   /// The attempt or time budget ran out before the search finished: the
   /// returned schedule is the best found so far.
@@ -102,7 +127,17 @@ struct IISearchStats {
   /// search ran again with the evicting rungs below it; the II that first
   /// search found.
   std::optional<unsigned> firstFitII;
+  /// A tile loop (footprints longer than kLongFootprint rows) was searched
+  /// with the packing rungs first (docs/generators.md, "Tile loops"): the
+  /// II they found, and whether the evicting rungs then found a smaller
+  /// one.
+  std::optional<unsigned> packedII;
 };
+
+/// Footprints longer than this many cycles make a loop a tile loop: its
+/// ops hold units for hundreds or thousands of cycles (a TMA load on the
+/// TMA unit), unlike the few-cycle ops of an HLS loop.
+constexpr unsigned kLongFootprint = 64;
 
 /// Whether a search result is far enough above the bound to spend the rest
 /// of the budget on a better one (the large-loop second search here, the

@@ -70,6 +70,14 @@ rrt::Bounds Problem::computeBounds() const {
   in.footprints = footprints;
   in.deps = edges;
   in.maxDepth = maxDepth;
+  std::vector<int32_t> group;
+  if (!groups.roots().empty()) {
+    group.assign(ops.size(), -1);
+    for (OpId op = 0; op < ops.size(); ++op)
+      if (std::optional<int32_t> g = groups.groupOf(op))
+        group[op] = *g;
+  }
+  in.sameDepthGroup = group;
   return rrt::computeBounds(in);
 }
 

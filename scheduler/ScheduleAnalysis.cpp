@@ -188,7 +188,10 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
   os << "binding unit: ";
   if (bounds.depMII > busiest && bounds.depMII > bounds.recMII) {
     os << "dependency depth (" << bounds.depMII
-       << " cycles: a max_depth constraint against its op's latency)";
+       << (bounds.depFromGroup
+               ? " cycles: a path between two members of a same-depth "
+                 "constraint group, which share one stage)"
+               : " cycles: a max_depth constraint against its op's latency)");
   } else if (bounds.recMII > busiest) {
     os << "recurrence (" << bounds.recMII << " cycles per iteration";
     if (!bounds.criticalCycle.empty())
@@ -236,7 +239,11 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     os << " (II " << ii << " is above it: "
        << (generator == GeneratorKind::Serial
                ? "the serial generator does not overlap iterations"
-               : "the placement did not reach the bound")
+               : optimal && *optimal
+                     ? "no schedule exists below it, proven by the exact "
+                       "check: the bound misses an interaction of "
+                       "constraints"
+                     : "the placement did not reach the bound")
        << ")";
   os << "\n";
   if (flopsPerIteration && target && *flopsPerIteration > 0) {

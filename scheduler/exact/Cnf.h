@@ -13,6 +13,9 @@
 
 #include <cadical.hpp>
 
+#include "scheduler/exact/ExactCheck.h"
+
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
@@ -21,19 +24,53 @@
 
 namespace tilepipe::sched::exact {
 
-/// Stops CaDiCaL at the deadline.
+/// CaDiCaL polls per unit of exact-check work (ExactOptions::work): about a
+/// millisecond of its search on the development machine, but counted, so the
+/// verdict does not depend on the machine or its load.
+constexpr uint64_t kSatPollsPerUnit = 64;
+
+/// Stops CaDiCaL (and the CNF's construction, which polls it too) when its
+/// work budget is spent, or when the user's wall-clock safety net fires.
+/// The polls come at fixed points of a deterministic search, so the first
+/// limit gives the same answer on any machine.
 class Deadline : public CaDiCaL::Terminator {
 public:
-  explicit Deadline(unsigned ms)
-      : end(std::chrono::steady_clock::now() + std::chrono::milliseconds(ms)),
-        active(ms != 0) {}
+  Deadline(uint64_t units, unsigned safetyMs)
+      : polls(units * kSatPollsPerUnit),
+        end(std::chrono::steady_clock::now() +
+            std::chrono::milliseconds(safetyMs)),
+        clock(safetyMs != 0) {}
+  ~Deadline() override { exactWorkSpent() += spentUnits(); }
+  Deadline(const Deadline &) = delete;
+  Deadline &operator=(const Deadline &) = delete;
   bool terminate() override {
-    return active && std::chrono::steady_clock::now() >= end;
+    ++used;
+    if (polls && used > polls)
+      return true;
+    if (clock && (used & 63) == 0 && std::chrono::steady_clock::now() >= end)
+      timedOut = true;
+    return timedOut;
   }
+  /// While the CNF is built: polls in proportion to the clauses added so
+  /// far (kClausesPerPoll each), so the work budget bounds the construction
+  /// too (an II of 11,000 rows once spent minutes in it).
+  bool building(uint64_t clauses) {
+    used = std::max(used, clauses / kClausesPerPoll);
+    return terminate();
+  }
+  static constexpr uint64_t kClausesPerPoll = 16;
+  /// Units spent so far (rounded up).
+  uint64_t spentUnits() const {
+    return (used + kSatPollsPerUnit - 1) / kSatPollsPerUnit;
+  }
+  /// Whether the wall-clock safety net, not the work budget, stopped it.
+  bool timedOut = false;
 
 private:
+  uint64_t polls;
+  uint64_t used = 0;
   std::chrono::steady_clock::time_point end;
-  bool active;
+  bool clock;
 };
 
 /// Clauses over literals where kTrue / -kTrue are the constants: a clause

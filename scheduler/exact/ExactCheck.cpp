@@ -147,16 +147,27 @@ ExactResult decideZ3(const Problem &problem, z3::solver &solver,
                      const std::vector<z3::expr> &row, unsigned ii,
                      const ExactOptions &opts) {
   const unsigned n = problem.getNumOps();
-  switch (solver.check()) {
+  z3::check_result status = solver.check();
+  // Z3's resource count is deterministic: the exact check's work clock.
+  z3::stats stats = solver.statistics();
+  for (unsigned i = 0; i < stats.size(); ++i)
+    if (stats.key(i) == "rlimit count")
+      exactWorkSpent() +=
+          uint64_t(stats.is_uint(i) ? double(stats.uint_value(i))
+                                    : stats.double_value(i)) /
+          kZ3RlimitPerUnit;
+  switch (status) {
   case z3::unsat:
     return infeasible("no schedule at II " + std::to_string(ii) +
                       " (proved by Z3)");
   case z3::unknown: {
     std::string why = solver.reason_unknown();
+    if (why.find("resource") != std::string::npos ||
+        why.find("rlimit") != std::string::npos)
+      return unknown(limitReason(false, opts, ii, "(z3: " + why + ")"));
     if (why.find("timeout") != std::string::npos ||
         why.find("canceled") != std::string::npos)
-      return unknown("timeout after " + std::to_string(opts.timeoutMs) +
-                     " ms at II " + std::to_string(ii) + " (z3: " + why + ")");
+      return unknown(limitReason(true, opts, ii, "(z3: " + why + ")"));
     return unknown("solver gave up at II " + std::to_string(ii) +
                    " (z3: " + why + ")");
   }
@@ -199,6 +210,11 @@ static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
     z3::solver solver(ctx, z3::solver::simple());
     {
       z3::params params(ctx);
+      // The work budget as Z3's deterministic resource count; the
+      // wall-clock safety net only when the user set one.
+      if (opts.work)
+        params.set("rlimit", unsigned(std::min<uint64_t>(
+                                 opts.work * kZ3RlimitPerUnit, UINT_MAX)));
       if (opts.timeoutMs)
         params.set("timeout", opts.timeoutMs);
       // The classic simplex-based arithmetic solver: on these models (pure
@@ -399,9 +415,9 @@ ExactResult decide(const Problem &problem, unsigned ii,
     // max_depth leaves CaDiCaL the stage model), then CaDiCaL with the
     // whole limit. Without a limit: Z3, then CaDiCaL.
     std::string why;
-    if (opts.timeoutMs && prepared.input.pinned) {
+    if (opts.work && prepared.input.pinned) {
       ExactOptions probe = opts;
-      probe.timeoutMs = std::max(1u, opts.timeoutMs / 4);
+      probe.work = std::max<uint64_t>(1, opts.work / 4);
       ExactResult r = solveSat(problem, prepared.input, probe);
       if (r.verdict != Verdict::Unknown)
         return r;
@@ -514,19 +530,19 @@ constexpr unsigned kSatProbeMs = 50;
 /// at its recurrence bound: the 29 ops of one recurrence, 265 ms), and Z3
 /// the same again after it. Elsewhere CaDiCaL gets at most kSatProbeMs.
 ExactResult decideRelaxation(const Problem &relaxed, bool recurrence,
-                             unsigned ii, unsigned timeoutMs,
+                             unsigned ii, uint64_t work,
                              const ExactOptions &opts) {
   ExactOptions sub = opts;
-  sub.timeoutMs = timeoutMs;
+  sub.work = work;
   if (opts.solver == Solver::Portfolio) {
     sub.solver = Solver::Sat;
-    if (!recurrence && timeoutMs)
-      sub.timeoutMs = std::min(timeoutMs, kSatProbeMs);
+    if (!recurrence && work)
+      sub.work = std::min<uint64_t>(work, kSatProbeMs);
     ExactResult quick = decide(relaxed, ii, sub);
     if (quick.verdict != Verdict::Unknown)
       return quick;
     sub.solver = Solver::Z3;
-    sub.timeoutMs = timeoutMs;
+    sub.work = work;
   }
   return decide(relaxed, ii, sub);
 }
@@ -547,17 +563,18 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
              const std::vector<std::vector<unsigned>> &claimed,
              const ExactOptions &opts) {
   std::vector<Relaxation> masks = relaxationMasks(problem, p, claimed);
-  auto start = std::chrono::steady_clock::now();
-  const double budgetMs = opts.timeoutMs ? opts.timeoutMs / 2.0 : 0.0;
-  // The time for the next of `left` relaxations, capped at `cap` (0: none);
-  // nullopt when the budget is spent.
+  // Shares of the work budget, measured on the exact check's own work
+  // clock (exactWorkSpent), never the wall clock: a share that depended on
+  // the machine's speed decided the verdict of the 1,499-op loop below.
+  uint64_t start = exactWorkSpent();
+  const double budget = opts.work ? opts.work / 2.0 : 0.0;
+  // The work for the next of `left` relaxations, capped at `cap` (0:
+  // none); nullopt when the budget is spent.
   auto share = [&](size_t left, unsigned cap) -> std::optional<unsigned> {
-    if (!opts.timeoutMs)
+    if (!opts.work)
       return cap;
-    const double spent = std::chrono::duration<double, std::milli>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
-    const double even = (budgetMs - spent) / double(left);
+    const double spent = double(exactWorkSpent() - start);
+    const double even = (budget - spent) / double(left);
     if (even < 1.0)
       return std::nullopt;
     return cap ? std::min(cap, unsigned(even)) : unsigned(even);
@@ -579,7 +596,7 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
     if (!projected.projection)
       continue;
     Problem &relaxed = projected.projection->reduced;
-    if (!opts.timeoutMs) {
+    if (!opts.work) {
       // No limit: one round.
       ExactResult r =
           decideRelaxation(relaxed, oneRecurrence(relaxed), ii, 0, opts);
@@ -599,7 +616,7 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
     }
     ExactOptions probe = opts;
     probe.solver = Solver::Sat;
-    probe.timeoutMs = *ms;
+    probe.work = *ms;
     ExactResult r = decide(relaxed, ii, probe);
     if (r.verdict == Verdict::Infeasible)
       return proof(std::move(r), relaxed.getNumOps());
@@ -622,7 +639,7 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
   for (unsigned i = 0; i < open.size(); ++i)
     if (!recurrence[i])
       order.push_back(i);
-  start = std::chrono::steady_clock::now();
+  start = exactWorkSpent();
   for (size_t k = 0; k < order.size(); ++k) {
     const size_t i = order[k];
     std::optional<unsigned> ms =
@@ -637,6 +654,15 @@ relaxedProof(const Problem &problem, unsigned ii, const Projection &p,
 }
 
 } // namespace
+
+std::string exact::limitReason(bool timedOut, const ExactOptions &opts,
+                               unsigned ii, const std::string &detail) {
+  if (timedOut)
+    return "timeout after " + std::to_string(opts.timeoutMs) +
+           " ms at II " + std::to_string(ii) + " " + detail;
+  return "work limit of " + std::to_string(opts.work) +
+         " units reached at II " + std::to_string(ii) + " " + detail;
+}
 
 ExactResult exact::checkII(const Problem &problem, unsigned ii,
                            const ExactOptions &opts) {
@@ -665,7 +691,7 @@ ExactResult exact::checkII(const Problem &problem, unsigned ii,
     // the solvers take on, and the generator's time is capped here.
     if (opts.solver == Solver::Portfolio) {
       if (std::optional<Schedule> seated = seatWithGenerator(
-              p.reduced, ii, opts.timeoutMs ? opts.timeoutMs / kProbeShare : 0))
+              p.reduced, ii, opts.work ? opts.work / kProbeShare : 0))
         if (std::optional<Schedule> whole = extendWitness(problem, p, *seated))
           return acceptWitness(problem, std::move(*whole));
     }

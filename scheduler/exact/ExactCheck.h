@@ -39,9 +39,17 @@ enum class Solver { Z3, Sat, Portfolio };
 enum class ResourceEncoding { Auto, Rows, Intervals };
 
 struct ExactOptions {
-  /// Solver time limit per II, in milliseconds (0: none). The portfolio
-  /// gives each solver this limit.
-  unsigned timeoutMs = 2000;
+  /// Work budget per II (0: none), deterministic: Z3's resource count
+  /// (`rlimit`, kZ3RlimitPerUnit per unit) and CaDiCaL's polls of its
+  /// terminator (kSatPollsPerUnit), one unit being about a millisecond of
+  /// either on the development machine. Every share the check gives a
+  /// solver, a relaxation or the generator's probe is a share of it, so the
+  /// verdict is the same on any machine under any load.
+  uint64_t work = 2000;
+  /// Wall-clock safety net per II in milliseconds (0: none, the default):
+  /// when it fires first the verdict is Unknown and the reason says
+  /// "timeout", so a result that depended on the machine's speed says so.
+  unsigned timeoutMs = 0;
   /// Larger problems (counted after the projection) are not attempted: the
   /// verdict is Unknown.
   unsigned maxOps = 64;
@@ -60,7 +68,25 @@ struct ExactResult {
   /// Why the verdict is Unknown (timeout, too many ops, malformed problem,
   /// solver error); for Infeasible, a short note on what proved it.
   std::string reason;
+  /// Work units spent (ExactOptions::work).
+  uint64_t spent = 0;
 };
+
+/// Work units the exact check has spent in this thread, across every
+/// solver call: the deterministic clock of the shares it hands out.
+inline uint64_t &exactWorkSpent() {
+  static thread_local uint64_t spent = 0;
+  return spent;
+}
+
+/// Z3 resource units (its `rlimit`) per unit of ExactOptions::work.
+constexpr uint64_t kZ3RlimitPerUnit = 2000;
+
+/// The reason of an Unknown verdict that a limit stopped: the work budget
+/// ("work limit of N units ...") or the wall-clock safety net ("timeout
+/// after N ms ...").
+std::string limitReason(bool timedOut, const ExactOptions &opts,
+                        unsigned ii, const std::string &detail);
 
 /// Decides whether any schedule of `problem` exists at II `ii`, i.e. whether
 /// some Schedule{ii, starts} passes problem.verify(). The problem must be

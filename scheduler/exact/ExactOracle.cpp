@@ -16,6 +16,8 @@ std::optional<bool> ExactOracle::feasibleAt(const Problem &problem,
     unknownReason = result.reason;
     if (result.reason.rfind("timeout", 0) == 0)
       unknownReason += " [limit: exact-timeout-ms]";
+    else if (result.reason.rfind("work limit", 0) == 0)
+      unknownReason += " [limit: exact-work]";
     else if (result.reason.rfind("too many ops", 0) == 0)
       unknownReason += " [limit: exact-max-ops]";
   }
@@ -40,7 +42,7 @@ bool ExactOracle::lastWitness(Schedule &out) const {
 bool ExactOracle::seatCheaply(const Problem &problem, unsigned ii,
                               Schedule &out) {
   std::optional<Schedule> seated = seatProjection(
-      problem, ii, options.timeoutMs ? options.timeoutMs / kProbeShare : 0);
+      problem, ii, options.work ? options.work / kProbeShare : 0);
   if (!seated)
     return false;
   out = std::move(*seated);

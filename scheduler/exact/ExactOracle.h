@@ -15,6 +15,7 @@ public:
   std::optional<bool> feasibleAt(const Problem &problem, unsigned ii) override;
   bool lastWitness(Schedule &out) const override;
   std::string lastUnknownReason() const override { return unknownReason; }
+  uint64_t workSpent() const override { return exactWorkSpent(); }
   /// The cost-based generator on the projection (Probe.h), within a tenth
   /// of the per-II limit.
   bool seatCheaply(const Problem &problem, unsigned ii, Schedule &out) override;

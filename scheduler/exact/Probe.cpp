@@ -9,7 +9,7 @@ using namespace tilepipe;
 using namespace tilepipe::sched;
 
 std::optional<Schedule> exact::seatWithGenerator(const Problem &reduced,
-                                                 unsigned ii, unsigned timeMs) {
+                                                 unsigned ii, uint64_t work) {
   rrt::Bounds bounds = reduced.computeBounds();
   if (ii == 0 || bounds.mii > ii)
     return std::nullopt;
@@ -19,7 +19,8 @@ std::optional<Schedule> exact::seatWithGenerator(const Problem &reduced,
   ModuloOptions options;
   options.iiCap = ii;
   options.search = IISearch::Linear;
-  options.timeLimitMs = timeMs;
+  options.timeLimitMs = 0;
+  options.workLimit = work * kPlacementWorkPerUnit;
   options.evictingRungs = true;
   DiagnosticList diags;
   IISearchStats stats;
@@ -31,13 +32,13 @@ std::optional<Schedule> exact::seatWithGenerator(const Problem &reduced,
 }
 
 std::optional<Schedule> exact::seatProjection(const Problem &problem,
-                                              unsigned ii, unsigned timeMs) {
+                                              unsigned ii, uint64_t work) {
   std::optional<RefusableProjection> refusable =
       projectOntoRefusable(problem, ii, kMaxSeatedOps);
   if (!refusable || !refusable->result.projection)
     return std::nullopt;
   const Projection &p = *refusable->result.projection;
-  std::optional<Schedule> seated = seatWithGenerator(p.reduced, ii, timeMs);
+  std::optional<Schedule> seated = seatWithGenerator(p.reduced, ii, work);
   if (!seated)
     return std::nullopt;
   return extendWitness(problem, p, *seated);

@@ -26,10 +26,15 @@ namespace tilepipe::sched::exact {
 /// only caps a pathological one.
 constexpr unsigned kProbeShare = 10;
 
+/// Placement work (ModuloOptions::workLimit) per unit of the exact check's
+/// work: both are about a millisecond's worth on the development machine.
+constexpr uint64_t kPlacementWorkPerUnit = 2000;
+
 /// A schedule of `reduced` at exactly `ii` from the cost-based generator,
-/// within `timeMs` (0: none), or nullopt.
+/// within `work` units of the exact check's budget (0: none; each unit is
+/// kPlacementWorkPerUnit units of placement work), or nullopt.
 std::optional<Schedule> seatWithGenerator(const Problem &reduced, unsigned ii,
-                                          unsigned timeMs);
+                                          uint64_t work);
 
 /// Kept ops past which seatProjection() gives up before projecting: the
 /// projection costs a longest-path search per kept op, and the generated
@@ -43,7 +48,7 @@ constexpr size_t kMaxSeatedOps = 2000;
 /// kMaxSeatedOps kept) or the generator does not seat it. Not verified here:
 /// the caller verify()s it (FeasibilityOracle::seatCheaply's contract).
 std::optional<Schedule> seatProjection(const Problem &problem, unsigned ii,
-                                       unsigned timeMs);
+                                       uint64_t work);
 
 } // namespace tilepipe::sched::exact
 

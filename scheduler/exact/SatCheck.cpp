@@ -77,11 +77,12 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
     return *r;
   // The limit covers building the clauses too: at tile-loop IIs (hundreds of
   // rows) that alone can take seconds.
-  Deadline deadline(opts.timeoutMs);
+  Deadline deadline(opts.work, opts.timeoutMs);
   auto outOfTime = [&] {
-    return unknownResult("timeout after " + std::to_string(opts.timeoutMs) +
-                         " ms at II " + std::to_string(in.ii) +
-                         " while building the CNF");
+    ExactResult r = unknownResult(limitReason(
+        deadline.timedOut, opts, unsigned(in.ii), "while building the CNF"));
+    r.spent = deadline.spentUnits();
+    return r;
   };
   const unsigned n = problem.getNumOps();
   const int64_t ii = in.ii;
@@ -172,7 +173,7 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       cnf.add({-g, -geK(src, v), geK(dst, v + delta)});
   };
   for (const Dependence &d : problem.getDependences()) {
-    if (deadline.terminate())
+    if (deadline.building(cnf.numClauses))
       return outOfTime();
     const int64_t a = int64_t(floorDiv(d.latency, ii));
     const int64_t b = d.latency - a * ii;
@@ -223,7 +224,7 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       demand += cl.amount;
     const bool saturated = demand == cap * uint64_t(ii);
     for (int64_t q = 0; q < ii; ++q) {
-      if (deadline.terminate())
+      if (deadline.building(cnf.numClauses))
         return outOfTime();
       llvm::DenseMap<int, uint64_t> weight;
       std::vector<int> order;
@@ -248,10 +249,10 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
     return infeasibleResult("no schedule at II " + std::to_string(ii) +
                             " (proved by CaDiCaL)");
   if (status != 10)
-    return unknownResult("timeout after " + std::to_string(opts.timeoutMs) +
-                         " ms at II " + std::to_string(ii) + " (CaDiCaL, " +
-                         std::to_string(cnf.numVars) + " variables, " +
-                         std::to_string(cnf.numClauses) + " clauses)");
+    return unknownResult(limitReason(
+        deadline.timedOut, opts, unsigned(ii),
+        "(CaDiCaL, " + std::to_string(cnf.numVars) + " variables, " +
+            std::to_string(cnf.numClauses) + " clauses)"));
   Schedule witness;
   witness.ii = unsigned(ii);
   witness.start.resize(n);

@@ -131,11 +131,12 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
     }
   }
 
-  Deadline deadline(opts.timeoutMs);
+  Deadline deadline(opts.work, opts.timeoutMs);
   auto outOfTime = [&] {
-    return unknownResult("timeout after " + std::to_string(opts.timeoutMs) +
-                         " ms at II " + std::to_string(ii) +
-                         " while building the CNF");
+    ExactResult r = unknownResult(limitReason(
+        deadline.timedOut, opts, unsigned(ii), "while building the CNF"));
+    r.spent = deadline.spentUnits();
+    return r;
   };
   Cnf cnf;
   const int T = Cnf::kTrue;
@@ -156,7 +157,7 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
     for (int64_t v = lo[i] + 1; v < hi[i]; ++v)
       cnf.add({-ge(i, v + 1), ge(i, v)});
   for (const Dependence &d : problem.getDependences()) {
-    if (deadline.terminate())
+    if (deadline.building(cnf.numClauses))
       return outOfTime();
     if (comp[d.src] != comp[d.dst])
       continue;
@@ -255,7 +256,7 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
         cnf.addClause(clause);
       }
     for (int64_t q = 0; q < ii; ++q) {
-      if (deadline.terminate())
+      if (deadline.building(cnf.numClauses))
         return outOfTime();
       cnf.atMost(rows[q], cap);
       if (saturated)
@@ -268,11 +269,10 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
     return infeasibleResult("no schedule at II " + std::to_string(ii) +
                             " (proved by CaDiCaL over start windows)");
   if (status != 10)
-    return unknownResult("timeout after " + std::to_string(opts.timeoutMs) +
-                         " ms at II " + std::to_string(ii) +
-                         " (CaDiCaL over start windows, " +
-                         std::to_string(cnf.numVars) + " variables, " +
-                         std::to_string(cnf.numClauses) + " clauses)");
+    return unknownResult(limitReason(
+        deadline.timedOut, opts, unsigned(ii),
+        "(CaDiCaL over start windows, " + std::to_string(cnf.numVars) + " variables, " +
+            std::to_string(cnf.numClauses) + " clauses)"));
   std::vector<int64_t> row(n);
   for (unsigned i = 0; i < n; ++i) {
     int64_t t = lo[i];

@@ -88,10 +88,13 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   options.modulo.iiCap = iiCap;
   options.modulo.maxAttempts = maxAttempts;
   options.modulo.timeLimitMs = timeLimitMs;
+  options.modulo.workLimit = workLimit;
   options.proveTimeLimitMs = proveTimeoutMs;
+  options.proveWork = proveWork;
   options.modulo.arms = armMask;
   sched::exact::ExactOptions exactOptions;
   exactOptions.timeoutMs = exactTimeoutMs;
+  exactOptions.work = exactWork;
   exactOptions.solver = exactSolver;
   sched::exact::ExactOracle oracle(exactOptions);
   options.modulo.oracle = &oracle;

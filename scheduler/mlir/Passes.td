@@ -82,17 +82,29 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "Per-loop budget of placement attempts (0: none); when it runs "
            "out, the best schedule so far is kept">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t", "10000",
-           "Per-loop wall-clock budget of the II search in milliseconds (0: "
-           "none); when it binds the result depends on the machine's speed">,
+           "Per-loop wall-clock safety net of the II search in milliseconds "
+           "(0: none); when it fires the output says so, and the result "
+           "depends on the machine's speed">,
+    Option<"workLimit", "work-limit", "uint64_t", "2000000",
+           "Per-loop budget of placement work (deterministic units: a "
+           "placement step plus one per 64 footprint rows it moves; 0: "
+           "none); when it runs out, the best schedule so far is kept">,
     ListOption<"arms", "arms", "std::string",
                "Placement arms to run: permute, fuse, retry, cost (default all)">,
     Option<"proveOptimal", "prove-optimal", "bool", "false",
            "Certify with the exact check that no smaller II admits a schedule">,
-    Option<"exactTimeoutMs", "exact-timeout-ms", "unsigned", "2000",
-           "Time limit of the exact check per II, in milliseconds">,
-    Option<"proveTimeoutMs", "prove-timeout-ms", "uint64_t", "10000",
-           "Time limit of the whole prove-optimal pass per loop, in "
+    Option<"exactWork", "exact-work", "uint64_t", "2000",
+           "Work budget of the exact check per II (deterministic units: "
+           "Z3 resource counts and CaDiCaL polls, about 1 ms each; 0: none)">,
+    Option<"exactTimeoutMs", "exact-timeout-ms", "unsigned", "0",
+           "Wall-clock safety net of the exact check per II, in "
            "milliseconds (0: none)">,
+    Option<"proveWork", "prove-work", "uint64_t", "20000",
+           "Work budget of the whole prove-optimal pass per loop, in the "
+           "exact check's units (0: none)">,
+    Option<"proveTimeoutMs", "prove-timeout-ms", "uint64_t", "0",
+           "Wall-clock safety net of the whole prove-optimal pass per loop, "
+           "in milliseconds (0: none)">,
     Option<"report", "report", "std::string", "",
            "Write each loop's schedule as an SVG picture to this file (the "
            "n-th loop of several to FILE-n.svg)">,

@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace tilepipe;
 using namespace tilepipe::sched;
@@ -70,6 +71,106 @@ void Engine::computeHeights() {
   }
 }
 
+void Engine::computeSaturated() {
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  const unsigned words = (layout.numBits() + 63) / 64;
+  saturated.assign(words, 0);
+  for (unsigned b = 0; b < layout.numBits(); ++b) {
+    uint64_t demand = 0;
+    for (const rrt::Footprint &fp : problem.getFootprints())
+      demand += fp.bitDemand(b);
+    if (demand && demand * 2 >= uint64_t(ii))
+      saturated[b / 64] |= uint64_t(1) << (b % 64);
+  }
+}
+
+// Strategy::ringPack. The binding bit's holders in priority order; each
+// pick takes, among the next kRingChoice of them, the one that fits
+// closest behind the ring's end (trial seats in this attempt's placement,
+// taken back afterwards), so a load whose L2 transfer still collides with
+// its predecessor's lets a store go first instead of leaving a hole.
+void Engine::computeRingTargets() {
+  constexpr size_t kRingChoice = 64;
+  const unsigned n = problem.getNumOps();
+  ringRow.assign(n, -1);
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  std::optional<unsigned> binding;
+  uint64_t most = 0;
+  for (unsigned b = 0; b < layout.numBits(); ++b) {
+    uint64_t demand = 0;
+    for (const rrt::Footprint &fp : problem.getFootprints())
+      demand += fp.bitDemand(b);
+    if (demand > most) {
+      most = demand;
+      binding = b;
+    }
+  }
+  if (!binding || most * 2 < uint64_t(ii))
+    return;
+  auto holdRows = [&](OpId op) {
+    const rrt::FoldedFootprint &fp = placement.folded(op);
+    unsigned k = 0;
+    while (k < fp.numRows &&
+           ((fp.rowBits(k)[*binding / 64] >> (*binding % 64)) & 1))
+      ++k;
+    return k;
+  };
+  std::vector<OpId> pending;
+  for (OpId op = 0; op < n; ++op)
+    if (holdRows(op) && placement.folded(op).numRows < ii)
+      pending.push_back(op);
+  llvm::stable_sort(pending, [&](OpId a, OpId b) {
+    return height[a] > height[b];
+  });
+  std::vector<OpId> trial;
+  int64_t cursor = 0;
+  while (!pending.empty()) {
+    std::optional<size_t> best;
+    int64_t bestSeat = 0;
+    for (size_t i = 0; i < pending.size() && i < kRingChoice; ++i) {
+      int64_t limit = best ? bestSeat - 1 : cursor + ii - 1;
+      int64_t first, last;
+      for (FitStretches s(placement, pending[i], cursor, limit);
+           s.next(first, last);)
+        if (placement.fits(pending[i], first)) {
+          best = i;
+          bestSeat = first;
+          break;
+        }
+      if (best && bestSeat == cursor)
+        break;
+    }
+    if (!best)
+      break;
+    OpId op = pending[*best];
+    placement.placeTrial(op, bestSeat);
+    trial.push_back(op);
+    ringRow[op] = bestSeat % ii;
+    cursor = bestSeat + holdRows(op);
+    pending.erase(pending.begin() + *best);
+  }
+  for (OpId op : llvm::reverse(trial))
+    placement.remove(op);
+}
+
+// The ring row in the first stage at or after lo. It may lie past the
+// window's end (estart + II - 1, where the window has seen every row once)
+// when a group pins the op to a later stage than its earliest start: a
+// group member seated on the ring in stage 1 takes the others there.
+std::optional<int64_t> Engine::ringFit(OpId op, int64_t lo, int64_t hi) const {
+  if (ringRow.empty() || ringRow[op] < 0 || lo > hi)
+    return std::nullopt;
+  int64_t cap = std::min(hi + ii, placement.latestStart(op));
+  if (std::optional<unsigned> d = problem.getOp(op).constraints.maxDepth)
+    cap = std::min(cap, depthCapEnd(*d, ii));
+  if (std::optional<int64_t> g = placement.groupDepth(op))
+    cap = std::min(cap, (*g + 1) * ii - 1);
+  int64_t t = lo + ((ringRow[op] - lo) % ii + ii) % ii;
+  if (t > cap || !placement.fits(op, t))
+    return std::nullopt;
+  return t;
+}
+
 void Engine::enqueue(OpId op) { queue.push({height[op], -int64_t(op)}); }
 
 void tilepipe::sched::modulo::shuffleOrder(llvm::MutableArrayRef<OpId> order,
@@ -103,10 +204,72 @@ std::pair<int64_t, int64_t> Engine::window(OpId op, int64_t estart,
 // against a seated op on a singleton slot wins over the first free one: at
 // II = MII the bottleneck slot has no spare row, and seats dropped in the
 // middle of a free stretch leave gaps too short for the ops still to come.
+// Strategy::packSaturated. A seat flush behind a seated holder of the
+// saturated bit (the row before it holds the bit) extends an arc of the
+// table; when no op holds the bit yet, the first free seat starts the arc.
+std::optional<int64_t> Engine::packedFit(OpId op, int64_t lo,
+                                         int64_t hi) const {
+  const rrt::FoldedFootprint &fp = placement.folded(op);
+  if (fp.empty() || fp.numRows >= ii)
+    return std::nullopt;
+  llvm::SmallVector<uint64_t, 2> mask(fp.numWords, 0);
+  bool holds = false;
+  for (unsigned w = 0; w < fp.numWords && w < saturated.size(); ++w) {
+    mask[w] = fp.rowBits(0)[w] & saturated[w];
+    holds |= mask[w] != 0;
+  }
+  if (!holds)
+    return std::nullopt;
+  const rrt::RRT &table = placement.getTable();
+  auto heldAt = [&](int64_t t) {
+    const uint64_t *row = table.rowBits(unsigned(((t % ii) + ii) % ii));
+    for (unsigned w = 0; w < fp.numWords; ++w)
+      if (row[w] & mask[w])
+        return true;
+    return false;
+  };
+  // The rows the op holds a saturated bit for from its start: a seat whose
+  // hold ends where a seated holder's begins is flush too.
+  unsigned holdRows = 1;
+  while (holdRows < fp.numRows) {
+    bool still = false;
+    for (unsigned w = 0; w < fp.numWords; ++w)
+      still |= (fp.rowBits(holdRows)[w] & mask[w]) != 0;
+    if (!still)
+      break;
+    ++holdRows;
+  }
+  // Whether the op fits changes only at seat events, and a flush seat is
+  // one: the end of a holder's run (flush behind it) or, for the last seat
+  // of a stretch, a holder's start (flush before it). One look at each end
+  // of each stretch; the first free seat when none is flush (the first
+  // holder of the attempt).
+  std::optional<int64_t> firstFree;
+  int64_t first, last;
+  for (FitStretches stretches(placement, op, lo, hi);
+       stretches.next(first, last);) {
+    if (!placement.fits(op, first))
+      continue;
+    if (!firstFree)
+      firstFree = first;
+    if (heldAt(first - 1) || heldAt(first + holdRows))
+      return first;
+    if (last > first && heldAt(last + holdRows))
+      return last;
+  }
+  return firstFree;
+}
+
 std::optional<int64_t> Engine::firstFit(OpId op, int64_t lo, int64_t hi,
                                         bool keepSuccessors) const {
   if (keepSuccessors)
     hi = std::min(hi, placement.latestStart(op));
+  if (strategy.ringPack)
+    if (std::optional<int64_t> t = ringFit(op, lo, hi))
+      return t;
+  if (strategy.packSaturated)
+    if (std::optional<int64_t> t = packedFit(op, lo, hi))
+      return t;
   const rrt::FoldedFootprint &fp = placement.folded(op);
   const rrt::RRT &table = placement.getTable();
   auto flush = [&](int64_t t) {
@@ -254,11 +417,14 @@ bool Engine::armPermute(OpId op) {
   // deadline (a late member pushes a successor past its max_depth), then
   // the total delay past their earliest starts.
   std::optional<size_t> best;
-  std::pair<int64_t, int64_t> bestCost{INT64_MAX, INT64_MAX};
+  // With ringPack, a member off its ring row counts before the delay: the
+  // ring's other rows are taken by ops still to come.
+  std::tuple<int64_t, int64_t, int64_t> bestCost{INT64_MAX, INT64_MAX,
+                                                 INT64_MAX};
   std::vector<int64_t> bestSeats;
   for (size_t o = 0; o < orders.size(); ++o) {
     llvm::SmallVector<OpId, 8> done;
-    int64_t delay = 0, late = 0;
+    int64_t delay = 0, late = 0, offRing = 0;
     bool ok = true;
     for (OpId m : orders[o]) {
       int64_t estart = placement.earliestStart(m);
@@ -271,12 +437,14 @@ bool Engine::armPermute(OpId op) {
       placement.placeTrial(m, *t);
       done.push_back(m);
       delay += *t - estart;
+      if (!ringRow.empty() && ringRow[m] >= 0 && *t % ii != ringRow[m])
+        ++offRing;
       if (paths.deadline[m] != INT64_MAX)
         late += std::max<int64_t>(0, *t - paths.deadline[m]);
     }
-    if (ok && std::make_pair(late, delay) < bestCost) {
+    if (ok && std::make_tuple(late, offRing, delay) < bestCost) {
       best = o;
-      bestCost = {late, delay};
+      bestCost = {late, offRing, delay};
       bestSeats.clear();
       for (OpId m : orders[o])
         bestSeats.push_back(placement.seatOf(m));
@@ -418,6 +586,10 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
     return std::nullopt;
   }
   computeHeights();
+  if (strategy.packSaturated)
+    computeSaturated();
+  if (strategy.ringPack)
+    computeRingTargets();
   const unsigned n = problem.getNumOps();
   dead.assign(n, 0);
   for (OpId op = 0; op < n; ++op)
@@ -433,6 +605,16 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
       continue; // A stale entry: the op was seated since.
     if (budget-- == 0) {
       fail(failure, op, "the placement budget ran out");
+      return std::nullopt;
+    }
+    // Deterministic work: a step, plus one unit per 64 rows the op's
+    // folded footprint holds (what seating, probing and evicting it move
+    // through the RRT and the occupant lists).
+    work += placementWork(placement.folded(op).numRows);
+    if (options.workLeft && getWork() > *options.workLeft) {
+      fail(failure, op, "the placement work budget ran out during this "
+                        "attempt");
+      failure.outOfWork = true;
       return std::nullopt;
     }
     // The user's time limit, checked at every step: a step costs far more

@@ -55,6 +55,21 @@ struct Strategy {
   /// one pool then tile the table in aligned blocks and leave no hole too
   /// short for the ops still to come.
   bool alignPools = false;
+  /// An op that holds a saturated bit (demand of at least 90% of the II)
+  /// takes the first free seat of its window flush behind a seated holder
+  /// of that bit, however far past its earliest start: the holders then
+  /// form one arc of the table and leave no hole too short for the ops
+  /// still to come. Tile ops hold such a bit for hundreds of rows (a TMA
+  /// load on the TMA unit), so a seat dropped mid-stretch strands the rest.
+  bool packSaturated = false;
+  /// Before the attempt, the ops that hold the most demanded bit (the
+  /// binding one, at least half the II) are laid around the table one after
+  /// another, each where it first fits behind the previous (the best fit
+  /// among the next few in priority order), and each op then takes its row
+  /// of that ring in the first stage its dependences allow. Rows and stages
+  /// are independent in a modulo schedule: the ring packs the bottleneck
+  /// without gaps whatever the dependences, and the stages absorb them.
+  bool ringPack = false;
 };
 
 /// Why an attempt failed: what the failure diagnostic reports.
@@ -67,6 +82,9 @@ struct AttemptFailure {
   std::optional<int64_t> stage; ///< The stage the op was aiming for.
   std::string reason;
   bool proven = false; ///< No schedule exists at this II.
+  /// The loop's placement work budget (ModuloOptions::workLimit) ran out
+  /// during this attempt: the II is undecided, not failed.
+  bool outOfWork = false;
 };
 
 /// Counts of arm successes and gate refusals, for measuring each arm's
@@ -99,6 +117,8 @@ public:
   /// Start cycles of every op, or nullopt with `failure` set.
   std::optional<std::vector<int64_t>> run(AttemptFailure &failure);
   const ArmStats &getStats() const { return stats; }
+  /// Placement work this attempt has done (ModuloOptions::workLimit).
+  uint64_t getWork() const { return work + placement.getWork() / 64; }
 
 private:
   void computeHeights();
@@ -111,6 +131,14 @@ private:
   /// break no seated successor.
   std::optional<int64_t> firstFit(OpId op, int64_t lo, int64_t hi,
                                   bool keepSuccessors = true) const;
+  /// Strategy::packSaturated's seat for an op holding a saturated bit in
+  /// its first row, or nullopt when it holds none or no seat fits.
+  std::optional<int64_t> packedFit(OpId op, int64_t lo, int64_t hi) const;
+  void computeSaturated();
+  void computeRingTargets();
+  /// Strategy::ringPack's seat: the op's ring row in the first stage of
+  /// [lo, hi] where it fits; nullopt when it has none or it does not fit.
+  std::optional<int64_t> ringFit(OpId op, int64_t lo, int64_t hi) const;
 
   bool armPermute(OpId op);
   bool armFuse(OpId op, int64_t lo, int64_t hi);
@@ -132,8 +160,14 @@ private:
   Placement placement;
   std::vector<int64_t> height; ///< This rung's priority keys.
   std::vector<unsigned> dead;  ///< G2 dead marks per op (the snapshot).
+  /// Strategy::packSaturated: the bits whose demand fills at least 90% of
+  /// the II, as one mask of RRT words.
+  std::vector<uint64_t> saturated;
+  /// Strategy::ringPack: each op's row in the ring (-1: none).
+  std::vector<int64_t> ringRow;
   std::priority_queue<std::pair<int64_t, int64_t>> queue; ///< (height, -id)
   mutable ArmStats stats; ///< Counted also by const seat searches.
+  uint64_t work = 0;
 };
 
 } // namespace tilepipe::sched::modulo

@@ -133,6 +133,7 @@ bool Placement::rowsCollide(OpId op, unsigned k, OpId other, unsigned otherRow,
 void Placement::collisions(OpId op, int64_t t,
                            llvm::SmallVectorImpl<OpId> &out) const {
   const rrt::FoldedFootprint &fp = folds[op];
+  work += fp.numRows;
   for (unsigned k = 0; k < fp.numRows; ++k) {
     unsigned row = rowOf(t + k);
     for (OpId j : occupants[row]) {
@@ -213,6 +214,7 @@ unsigned Placement::maxPoolUsage(unsigned pool, unsigned row,
 
 bool Placement::fitsByRuns(OpId op, int64_t t) const {
   const rrt::FoldedFootprint &fp = folds[op];
+  work += 1 + seated;
   if (fp.selfConflict)
     return table.probe(fp, t);
   const rrt::ResourceLayout &layout = problem.getLayout();
@@ -291,6 +293,7 @@ void Placement::colliders(OpId op, int64_t t,
     return;
   }
   const unsigned opRuns = runBounds[op].size() - 1;
+  work += n;
   for (OpId j = 0; j < n; ++j) {
     if (j == op || seat[j] == kUnseated || !holds[op].anyCommon(holds[j]))
       continue;
@@ -437,8 +440,11 @@ std::optional<int64_t> Placement::cheapestSeat(OpId op, int64_t lo, int64_t hi,
   if (lo > hi)
     return std::nullopt;
   llvm::SmallVector<int64_t, 64> events;
-  if (!seatEvents(op, lo, hi, /*withPressure=*/true, events))
+  if (!seatEvents(op, lo, hi, /*withPressure=*/true, events)) {
+    work += uint64_t(hi - lo + 1) * (1 + folds[op].numRows / 8);
     return cheapestSeatEach(op, lo, hi, estart, skip, byRows(op));
+  }
+  work += events.size() * (1 + seated);
   auto addSeat = [&](int64_t t) {
     if (t > lo && t <= hi)
       events.push_back(t);
@@ -484,6 +490,7 @@ void Placement::place(OpId op, int64_t t) {
 }
 
 void Placement::placeTrial(OpId op, int64_t t) {
+  work += 2 * uint64_t(folds[op].numRows);
   table.commit(folds[op], t);
   seat[op] = t;
   boundsStale = true;
@@ -558,6 +565,7 @@ int64_t Placement::nextOpenSeat(llvm::ArrayRef<unsigned> needs, int64_t t,
 
 void Placement::remove(OpId op) {
   const rrt::FoldedFootprint &fp = folds[op];
+  work += 2 * uint64_t(fp.numRows);
   for (unsigned k = 0; k < fp.numRows; ++k) {
     auto &row = occupants[rowOf(seat[op] + k)];
     auto it = llvm::find(row, op);

@@ -158,6 +158,10 @@ public:
   /// The trial seat `op` holds is kept: it becomes its previous seat.
   void keep(OpId op) { lastSeat[op] = seat[op]; }
   void remove(OpId op);
+  /// Rows and seated ops this placement has walked through (seating,
+  /// removing, collision and fit searches): the deterministic measure of
+  /// its work that ModuloOptions::workLimit counts (in units of 64).
+  uint64_t getWork() const { return work; }
 
 private:
   unsigned rowOf(int64_t t) const {
@@ -216,6 +220,7 @@ private:
   /// event list of a window can grow to, known without building it.
   size_t seatedBounds = 0;
   bool alwaysByRuns = false;
+  mutable uint64_t work = 0;
 };
 
 /// The stretches of [lo, hi] over which whether an op fits cannot change

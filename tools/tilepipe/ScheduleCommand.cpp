@@ -74,8 +74,13 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "                       none); when it runs out the best schedule so "
         "far\n"
         "                       is printed with a warning\n"
-        "  --time-limit-ms=N    per-loop wall-clock budget of the II search "
-        "(default 10000, 0: none)\n"
+        "  --work-limit=N       per-loop placement work budget of the II "
+        "search\n"
+        "                       (deterministic; default 2000000, 0: none)\n"
+        "  --time-limit-ms=N    per-loop wall-clock safety net of the II "
+        "search\n"
+        "                       (default 10000, 0: none; a warning says when "
+        "it fires)\n"
         "  --stages=POLICY      late (default): sink ops to the latest stage "
         "their\n"
         "                       consumers allow; asap: as seated; min-cut: "
@@ -96,10 +101,17 @@ void printScheduleUsage(llvm::raw_ostream &os) {
         "II\n"
         "                       admits a schedule (\"optimal\": true, false "
         "or null)\n"
-        "  --exact-timeout-ms=N exact-check time limit per II (default "
-        "2000)\n"
-        "  --prove-timeout-ms=N time limit of the whole --prove-optimal pass "
-        "(default 10000, 0: none)\n"
+        "  --exact-work=N       exact-check work budget per II "
+        "(deterministic, ~1 ms\n"
+        "                       a unit; default 2000, 0: none)\n"
+        "  --exact-timeout-ms=N exact-check wall-clock safety net per II "
+        "(default 0: none)\n"
+        "  --prove-work=N       work budget of the whole --prove-optimal "
+        "pass (default\n"
+        "                       20000, 0: none)\n"
+        "  --prove-timeout-ms=N wall-clock safety net of the --prove-optimal "
+        "pass\n"
+        "                       (default 0: none)\n"
         "  --exact-max-ops=N    larger problems (counted after the exact "
         "check's\n"
         "                       projection) are not checked exactly "
@@ -300,6 +312,9 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
          {std::pair<StringRef, uint64_t *>{"--max-attempts",
                                            &options.driver.modulo.maxAttempts},
           {"--time-limit-ms", &options.driver.modulo.timeLimitMs},
+          {"--work-limit", &options.driver.modulo.workLimit},
+          {"--exact-work", &options.exact.work},
+          {"--prove-work", &options.driver.proveWork},
           {"--prove-timeout-ms", &options.driver.proveTimeLimitMs}}) {
       if (std::optional<int> exit = value(name, v))
         return exit;
