@@ -18,8 +18,9 @@ bool cuda::isIndexOp(Operation *op) {
     return false;
   // Integer ops, and the casts between integers and floats of scalars
   // (a float computed from sizes, or an integer from a float argument).
-  bool cast = isa<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
-                  arith::FPToUIOp>(op);
+  bool cast =
+      isa<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(
+          op);
   auto scalar = [&](Type t) {
     return t.isIntOrIndex() || (cast && isa<FloatType>(t));
   };
