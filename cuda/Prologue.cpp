@@ -17,9 +17,15 @@ bool cuda::isIndexOp(Operation *op) {
       op->getNumRegions() || op->getNumResults() != 1)
     return false;
   // Integer ops, and the casts between integers and floats of scalars
-  // (a float computed from sizes, or an integer from a float argument).
-  bool cast = isa<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
-                  arith::FPToUIOp>(op);
+  // computed from integers (a float from sizes, an integer back from it).
+  // A float argument is not index arithmetic: an integer made from it is
+  // not the prologue's (translate-errors.mlir, late_coords).
+  if (isa<arith::FPToSIOp, arith::FPToUIOp>(op) &&
+      isa<BlockArgument>(op->getOperand(0)))
+    return false;
+  bool cast =
+      isa<arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(
+          op);
   auto scalar = [&](Type t) {
     return t.isIntOrIndex() || (cast && isa<FloatType>(t));
   };

@@ -76,8 +76,8 @@ FailureOr<RuntimeCall> cuda::ummaCall(tileas::UmmaOp op,
     // the factors in atoms of four (layout/mma_shapes.h).
     if (!tp::mma_shape::scale_k_ok(int(op.getMmaK())))
       return op.emitError("a block-scaled UMMA with K = ")
-                 << op.getMmaK() << " is not translated to CUDA; rule: "
-                 << TP_MMA_RULE_SCALE_K,
+                 << op.getMmaK()
+                 << " is not translated to CUDA; rule: " << TP_MMA_RULE_SCALE_K,
              failure();
     return RuntimeCall{"tp::umma_ss_block_scaled", {*a, *b}};
   }

@@ -372,8 +372,8 @@ static LogicalResult verifyMmaShape(UmmaOp op, Type elem, Type accElem,
   // An MN-major operand's rows run along M or N, and the canonical layouts
   // build them from core matrices 16 bytes wide (8-bit M or N: a multiple
   // of 16).
-  for (auto [major, what, extent] :
-       {std::tuple(op.getAMnMajor(), "M", m), std::tuple(op.getBMnMajor(), "N", n)})
+  for (auto [major, what, extent] : {std::tuple(op.getAMnMajor(), "M", m),
+                                     std::tuple(op.getBMnMajor(), "N", n)})
     if (major && (extent * bits / 8) % 16 != 0)
       return op.emitOpError("expects an MN-major operand's ")
              << what << " (" << extent << " x " << bits

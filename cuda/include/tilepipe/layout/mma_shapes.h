@@ -1,4 +1,4 @@
-//===- layout/mma_shapes.h - the tcgen05.mma shapes tilepipe takes -*- C++ -*-===//
+//===- layout/mma_shapes.h - the tcgen05.mma shapes -------------*- C++ -*-===//
 //
 // The one statement of which MMA shapes and accumulators are legal: the
 // tileas.umma verifier (ir/TileASOps.cpp) and the runtime's static_asserts
@@ -34,20 +34,20 @@
 
 // The rules as the verifier's messages and the static_asserts state them.
 #define TP_MMA_RULE_M                                                          \
-  "tcgen05.mma cta_group::1 takes M = 64 or 128 rows per CTA (the "           \
+  "tcgen05.mma cta_group::1 takes M = 64 or 128 rows per CTA (the "            \
   "block-scaled kind::mxf8f6f4: M = 128)"
 #define TP_MMA_RULE_N                                                          \
-  "tcgen05.mma cta_group::1 takes N = 8..256 in steps of 8 (kind::i8: 8, "    \
+  "tcgen05.mma cta_group::1 takes N = 8..256 in steps of 8 (kind::i8: 8, "     \
   "16, 24, then 32..256 in steps of 16)"
 #define TP_MMA_RULE_K                                                          \
-  "a tile's K is whole tcgen05.mma instructions of 32 bytes of K: a "         \
+  "a tile's K is whole tcgen05.mma instructions of 32 bytes of K: a "          \
   "multiple of 16 (f16/bf16), 8 (tf32) or 32 (8-bit types)"
 #define TP_MMA_RULE_ACC                                                        \
-  "tcgen05.mma accumulates kind::f16 in f32 (f16 A and B also in f16), "      \
-  "kind::tf32 and block-scaled kinds in f32, kind::f8f6f4 in f32 or f16, "    \
+  "tcgen05.mma accumulates kind::f16 in f32 (f16 A and B also in f16), "       \
+  "kind::tf32 and block-scaled kinds in f32, kind::f8f6f4 in f32 or f16, "     \
   "kind::i8 in s32"
 #define TP_MMA_RULE_SCALE_K                                                    \
-  "block-scaled K is whole scale-factor atoms of 4 k-blocks: a multiple of "  \
+  "block-scaled K is whole scale-factor atoms of 4 k-blocks: a multiple of "   \
   "128"
 
 namespace tp {

@@ -1,4 +1,4 @@
-//===- runtime/int_arith.cuh - arith's integer ops on scalars ---*- CUDA -*-===//
+//===- runtime/int_arith.cuh - arith's integer ops -------------*- CUDA -*-===//
 //
 // The integer ops of MLIR's arith dialect on scalars (index is int64_t, i32
 // int32_t, i64 int64_t, i1 bool) with arith's meaning where C++'s differs
@@ -29,12 +29,8 @@ namespace tp {
 
 namespace detail {
 /// The unsigned type of T's width; i1 (bool) is its own.
-template <class T> struct UnsignedOf {
-  using type = std::make_unsigned_t<T>;
-};
-template <> struct UnsignedOf<bool> {
-  using type = bool;
-};
+template <class T> struct UnsignedOf { using type = std::make_unsigned_t<T>; };
+template <> struct UnsignedOf<bool> { using type = bool; };
 template <class T> using Unsigned = typename UnsignedOf<T>::type;
 
 template <class T> constexpr int kBits = int(sizeof(T)) * 8;

@@ -46,8 +46,8 @@ struct Umma {
                 "kind::f16 takes A and B of one type");
   static_assert(detail::kSame<TC, float> ||
                     (detail::kSame<TC, __half> &&
-                     mma_shape::f16_acc_ok(
-                         kKind, detail::kSame<TA, __nv_bfloat16>)),
+                     mma_shape::f16_acc_ok(kKind,
+                                           detail::kSame<TA, __nv_bfloat16>)),
                 TP_MMA_RULE_ACC);
   static_assert(mma_shape::m_ok(kKind, M), TP_MMA_RULE_M);
   static_assert(mma_shape::n_ok(N), TP_MMA_RULE_N);
