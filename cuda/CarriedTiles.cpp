@@ -577,8 +577,16 @@ bool carryInputs(scf::ForOp loop) {
   Operation *yield = yieldOf(loop);
   for (unsigned i = 0; i < n; ++i) {
     Value init = loop.getInitArgs()[i], next = yield->getOperand(i);
-    if (!isTile(next.getType()))
+    // A tile whose readers only narrow it (FA4's P: its bf16 form and row
+    // sum) is left to carryNarrower when that means re-reading a TMEM slot,
+    // and so is the narrower form itself: S read again in FA4's softmax
+    // groups costs ptxas spills (docs/cuda.md).
+    if (!isTile(next.getType()) ||
+        isa_and_nonnull<tileas::CvtOp, arith::TruncFOp>(next.getDefiningOp()))
       continue;
+    BlockArgument arg = loop.getRegionIterArg(i);
+    bool narrowed = !arg.use_empty() &&
+                    llvm::all_of(arg.getUsers(), isNarrowing);
     std::optional<Cone> cone = coneOf(loop, next);
     DenseMap<Value, Value> leafInit;
     // A recurrence (the iter_arg among its own leaves) stays.
@@ -596,7 +604,8 @@ bool carryInputs(scf::ForOp loop) {
     };
     int64_t added = 0;
     for (Value leaf : cone->leaves)
-      if (carriedAs(leaf) < 0 && !carriableAsSlot(loop, leafInit[leaf], leaf))
+      if (carriedAs(leaf) < 0 &&
+          (narrowed || !carriableAsSlot(loop, leafInit[leaf], leaf)))
         added += tileBytes(leaf.getType()) +
                  (isa<RankedTensorType>(leaf.getType()) ? 0 : 4);
     if (added >= tileBytes(next.getType()))
