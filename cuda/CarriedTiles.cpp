@@ -493,22 +493,38 @@ void rewriteAsInputs(scf::ForOp loop, unsigned i, const Cone &cone,
     if (j != i)
       inits.push_back(loop.getInitArgs()[j]);
   }
-  // Each leaf's iter_arg in the new loop: one that carries it already, or
-  // one appended.
-  DenseMap<Value, int> leafIndex;
-  SmallVector<Value> appended;
-  for (Value leaf : cone.leaves) {
+  // Each leaf's iter_arg in the new loop (by the leaf's position in
+  // cone.leaves): one that carries it already, or one appended, which
+  // yields the leaf (an iter_arg leaf: the new loop's copy of it, -1 - k).
+  SmallVector<int> leafIndex;
+  SmallVector<std::pair<unsigned, int>> appended; // (new index, what it yields)
+  for (auto [k, leaf] : llvm::enumerate(cone.leaves)) {
     if (int j = carriedAs(leaf); j >= 0) {
-      leafIndex[leaf] = keep[j];
+      leafIndex.push_back(keep[j]);
       continue;
     }
-    leafIndex[leaf] = int(inits.size());
+    leafIndex.push_back(int(inits.size()));
+    auto a = dyn_cast<BlockArgument>(leaf);
+    appended.push_back({unsigned(inits.size()),
+                        a && a.getOwner() == body
+                            ? -1 - keep[a.getArgNumber() - 1]
+                            : int(k)});
     inits.push_back(leafInit[leaf]);
-    appended.push_back(leaf);
   }
-  // The dropped iter_arg's readers read the cone computed again, its
-  // leaves placeholders until the new iter_args exist.
-  DenseMap<Value, Value> inBody;
+  // The dropped iter_arg's readers, in the body and after the loop, read
+  // the cone computed again from placeholders of the leaves' iter_args and
+  // results, replaced once the new loop exists.
+  Value nextValue = yieldOf(loop)->getOperand(i);
+  auto recompute = [&](OpBuilder &b) {
+    SmallVector<Value> standIns;
+    for (Value leaf : cone.leaves)
+      standIns.push_back(placeholder(b, loc, leaf.getType()));
+    Value v = cloneCone(b, cone, nextValue, [&](Value leaf) {
+      return standIns[llvm::find(cone.leaves, leaf) - cone.leaves.begin()];
+    });
+    return std::make_pair(v, standIns);
+  };
+  SmallVector<Value> inBody, afterLoop;
   BlockArgument arg = loop.getRegionIterArg(i);
   Operation *first = nullptr;
   for (Operation *user : arg.getUsers()) {
@@ -518,46 +534,31 @@ void rewriteAsInputs(scf::ForOp loop, unsigned i, const Cone &cone,
   }
   if (first) {
     OpBuilder b(first);
-    for (Value leaf : cone.leaves)
-      inBody[leaf] = placeholder(b, loc, leaf.getType());
-    arg.replaceAllUsesWith(cloneCone(
-        b, cone, yieldOf(loop)->getOperand(i),
-        [&](Value leaf) { return inBody[leaf]; }));
+    auto [v, standIns] = recompute(b);
+    arg.replaceAllUsesWith(v);
+    inBody = standIns;
   }
-  OpBuilder after(loop->getBlock(), std::next(loop->getIterator()));
-  Value result = loop.getResult(i), resultStandIn;
-  if (!result.use_empty()) {
-    resultStandIn = placeholder(after, loc, result.getType());
-    result.replaceAllUsesWith(resultStandIn);
+  if (Value result = loop.getResult(i); !result.use_empty()) {
+    OpBuilder b(loop->getBlock(), std::next(loop->getIterator()));
+    auto [v, standIns] = recompute(b);
+    result.replaceAllUsesWith(v);
+    afterLoop = standIns;
   }
-  // A leaf that is an iter_arg is yielded as the new loop's copy of it.
-  SmallVector<int> argLeaf;
-  for (Value leaf : appended) {
-    auto a = dyn_cast<BlockArgument>(leaf);
-    argLeaf.push_back(a && a.getOwner() == body ? keep[a.getArgNumber() - 1]
-                                                : -1);
-  }
-  Value nextValue = yieldOf(loop)->getOperand(i);
   Value oldInit = loop.getInitArgs()[i];
   scf::ForOp next = rebuild(loop, inits, keep);
   eraseIfDead(oldInit);
   Operation *yield = yieldOf(next);
-  unsigned base = n - 1;
-  for (auto [k, leaf] : llvm::enumerate(appended))
-    yield->setOperand(base + k, argLeaf[k] >= 0
-                                    ? Value(next.getRegionIterArg(argLeaf[k]))
-                                    : leaf);
-  for (auto [leaf, standIn] : inBody) {
-    standIn.replaceAllUsesWith(next.getRegionIterArg(leafIndex[leaf]));
+  for (auto [index, yields] : appended)
+    yield->setOperand(index, yields < 0
+                                 ? Value(next.getRegionIterArg(-1 - yields))
+                                 : cone.leaves[yields]);
+  for (auto [k, standIn] : llvm::enumerate(inBody)) {
+    standIn.replaceAllUsesWith(next.getRegionIterArg(leafIndex[k]));
     standIn.getDefiningOp()->erase();
   }
-  if (resultStandIn) {
-    OpBuilder b(resultStandIn.getDefiningOp());
-    resultStandIn.replaceAllUsesWith(
-        cloneCone(b, cone, nextValue, [&](Value leaf) {
-          return next.getResult(leafIndex[leaf]);
-        }));
-    resultStandIn.getDefiningOp()->erase();
+  for (auto [k, standIn] : llvm::enumerate(afterLoop)) {
+    standIn.replaceAllUsesWith(next.getResult(leafIndex[k]));
+    standIn.getDefiningOp()->erase();
   }
   for (Operation *op : llvm::reverse(cone.ops))
     if (op->use_empty())
@@ -576,8 +577,16 @@ bool carryInputs(scf::ForOp loop) {
   Operation *yield = yieldOf(loop);
   for (unsigned i = 0; i < n; ++i) {
     Value init = loop.getInitArgs()[i], next = yield->getOperand(i);
-    if (!isTile(next.getType()))
+    // A tile whose readers only narrow it (FA4's P: its bf16 form and row
+    // sum) is left to carryNarrower when that means re-reading a TMEM slot,
+    // and so is the narrower form itself: S read again in FA4's softmax
+    // groups costs ptxas spills (docs/cuda.md).
+    if (!isTile(next.getType()) ||
+        isa_and_nonnull<tileas::CvtOp, arith::TruncFOp>(next.getDefiningOp()))
       continue;
+    BlockArgument arg = loop.getRegionIterArg(i);
+    bool narrowed = !arg.use_empty() &&
+                    llvm::all_of(arg.getUsers(), isNarrowing);
     std::optional<Cone> cone = coneOf(loop, next);
     DenseMap<Value, Value> leafInit;
     // A recurrence (the iter_arg among its own leaves) stays.
@@ -595,7 +604,8 @@ bool carryInputs(scf::ForOp loop) {
     };
     int64_t added = 0;
     for (Value leaf : cone->leaves)
-      if (carriedAs(leaf) < 0 && !carriableAsSlot(loop, leafInit[leaf], leaf))
+      if (carriedAs(leaf) < 0 &&
+          (narrowed || !carriableAsSlot(loop, leafInit[leaf], leaf)))
         added += tileBytes(leaf.getType()) +
                  (isa<RankedTensorType>(leaf.getType()) ? 0 : 4);
     if (added >= tileBytes(next.getType()))
