@@ -436,15 +436,6 @@ LogicalResult UmmaOp::verify() {
                        "f32 or f16 accumulator for float A and B, got ")
            << a.getElementType() << " operands and an " << accElem
            << " accumulator";
-  // kind::f16 accumulates bf16 only in f32, and tf32 only in f32 (PTX ISA,
-  // tcgen05 "Matrix shape" table: dtype .f16 goes with atype .f16).
-  if (accElem.isF16() &&
-      (a.getElementType().isBF16() || a.getElementType().isF32()))
-    return emitOpError("expects an f32 accumulator for ")
-           << a.getElementType()
-           << " A and B (tcgen05.mma accumulates in f16 only f16 and 8-bit "
-              "operands), got "
-           << accElem;
   if (getResult().getType() != acc)
     return emitOpError("expects the result type to equal the accumulator "
                        "type ")

@@ -177,7 +177,7 @@ func.func @umma_result(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<128x64xbf
 // -----
 
 func.func @umma_bf16_f16_acc(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<128x64xbf16>, %acc: !tileas.tmem<128x128xf16>) {
-  // expected-error @+1 {{'tileas.umma' op expects an f32 accumulator for 'bf16' A and B (tcgen05.mma accumulates in f16 only f16 and 8-bit operands), got 'f16'}}
+  // expected-error @+1 {{'tileas.umma' op expects a kind::f16 MMA on 'bf16' operands to accumulate in a legal type, got 'f16'; rule: tcgen05.mma accumulates kind::f16 in f32 (f16 A and B also in f16)}}
   %d = tileas.umma %a, %b, %acc : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>, !tileas.tmem<128x128xf16> -> !tileas.tmem<128x128xf16>
   return
 }
