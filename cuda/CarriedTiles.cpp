@@ -93,6 +93,17 @@ scf::ForOp rebuild(scf::ForOp loop, ArrayRef<Value> inits,
   return next;
 }
 
+/// The inits of `loop` but those of the iter_args `drop` names, and
+/// rebuild()'s `keep` map for them.
+void dropIterArgs(scf::ForOp loop, function_ref<bool(unsigned)> drop,
+                  SmallVectorImpl<Value> &inits, SmallVectorImpl<int> &keep) {
+  for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
+    keep.push_back(drop(i) ? -1 : int(inits.size()));
+    if (!drop(i))
+      inits.push_back(init);
+  }
+}
+
 /// Clones `op` with operand i replaced by `operands[i]`, right after `after`
 /// when it is an op of `block` (before `fallback` otherwise).
 Value cloneWith(Operation *op, ValueRange operands, Value after,
@@ -127,11 +138,7 @@ bool mergeDuplicates(scf::ForOp loop) {
       loop.getResult(j).replaceAllUsesWith(loop.getResult(i));
       SmallVector<Value> inits;
       SmallVector<int> keep;
-      for (unsigned k = 0; k < n; ++k) {
-        keep.push_back(k == j ? -1 : int(inits.size()));
-        if (k != j)
-          inits.push_back(loop.getInitArgs()[k]);
-      }
+      dropIterArgs(loop, [&](unsigned k) { return k == j; }, inits, keep);
       rebuild(loop, inits, keep);
       return true;
     }
@@ -261,11 +268,8 @@ bool combineAtProducer(scf::ForOp loop) {
                     Value(), loop);
       SmallVector<Value> inits;
       SmallVector<int> keep;
-      for (unsigned i = 0; i < n; ++i) {
-        keep.push_back(i == ia || i == ie ? -1 : int(inits.size()));
-        if (i != ia && i != ie)
-          inits.push_back(loop.getInitArgs()[i]);
-      }
+      dropIterArgs(
+          loop, [&](unsigned i) { return i == ia || i == ie; }, inits, keep);
       // The dropped iter_args' only reader is `combine`: detach it first.
       Value w0 = combine->getResult(0);
       combine->setOperands(operandsFor(wInit, wInit));
@@ -323,11 +327,7 @@ bool carryNarrower(scf::ForOp loop) {
       continue;
     SmallVector<Value> inits;
     SmallVector<int> keep;
-    for (unsigned j = 0; j < n; ++j) {
-      keep.push_back(j == i ? -1 : int(inits.size()));
-      if (j != i)
-        inits.push_back(loop.getInitArgs()[j]);
-    }
+    dropIterArgs(loop, [&](unsigned j) { return j == i; }, inits, keep);
     unsigned first = inits.size();
     Value init = loop.getInitArgs()[i];
     for (Operation *f : forms)
@@ -483,16 +483,11 @@ Value placeholder(OpBuilder &b, Location loc, Type type) {
 void rewriteAsInputs(scf::ForOp loop, unsigned i, const Cone &cone,
                      DenseMap<Value, Value> &leafInit,
                      function_ref<int(Value)> carriedAs) {
-  unsigned n = loop.getInitArgs().size();
   Block *body = loop.getBody();
   Location loc = loop.getLoc();
   SmallVector<Value> inits;
   SmallVector<int> keep;
-  for (unsigned j = 0; j < n; ++j) {
-    keep.push_back(j == i ? -1 : int(inits.size()));
-    if (j != i)
-      inits.push_back(loop.getInitArgs()[j]);
-  }
+  dropIterArgs(loop, [&](unsigned j) { return j == i; }, inits, keep);
   // Each leaf's iter_arg in the new loop (by the leaf's position in
   // cone.leaves): one that carries it already, or one appended, which
   // yields the leaf (an iter_arg leaf: the new loop's copy of it, -1 - k).
