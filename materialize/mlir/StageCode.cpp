@@ -321,13 +321,38 @@ private:
                           [&](const ConsumerGroup &g) { return g.pipe == p; });
   }
   unsigned carriedReader(unsigned p) { return firstGroup(p).agent; }
+  /// A loop bound as index. scf.for compares its bounds signed, so an i32
+  /// or i64 bound is sign-extended (index_cast): the trip count of an i32
+  /// loop is then computed in 64 bits, where ub - lb cannot overflow.
+  Value boundAsIndex(OpBuilder &b, Value v) {
+    if (v.getType().isIndex())
+      return v;
+    return b.create<arith::IndexCastOp>(loop.getLoc(), b.getIndexType(), v);
+  }
+  /// N = max(0, ceil((ub - lb) / step)), as index whatever the loop's type.
   Value tripCount(OpBuilder &b) {
     Location loc = loop.getLoc();
-    Value span = b.create<arith::SubIOp>(loc, loop.getUpperBound(),
-                                         loop.getLowerBound());
+    Value span =
+        b.create<arith::SubIOp>(loc, boundAsIndex(b, loop.getUpperBound()),
+                                boundAsIndex(b, loop.getLowerBound()));
     return b.create<arith::MaxSIOp>(
-        loc, b.create<arith::CeilDivSIOp>(loc, span, loop.getStep()),
+        loc,
+        b.create<arith::CeilDivSIOp>(loc, span,
+                                     boundAsIndex(b, loop.getStep())),
         cst(b, 0));
+  }
+  /// The induction variable of iteration `i` (an index), lb + i * step, in
+  /// the loop's own type: for an i32 or i64 loop `i` is truncated or
+  /// extended to it first, so the value wraps exactly as the original
+  /// loop's induction variable would.
+  Value inductionValue(OpBuilder &b, Value i) {
+    Location loc = loop.getLoc();
+    Type type = loop.getInductionVar().getType();
+    if (!type.isIndex())
+      i = b.create<arith::IndexCastOp>(loc, type, i);
+    return b.create<arith::AddIOp>(
+        loc, loop.getLowerBound(),
+        b.create<arith::MulIOp>(loc, i, loop.getStep()));
   }
 };
 
@@ -1252,9 +1277,7 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
     Value i =
         ls ? b.create<arith::SubIOp>(loc, row, cst(b, ls)).getResult() : row;
     iterOf[ls] = i;
-    ivOf[ls] = b.create<arith::AddIOp>(
-        loc, loop.getLowerBound(),
-        b.create<arith::MulIOp>(loc, i, loop.getStep()));
+    ivOf[ls] = inductionValue(b, i);
     return i;
   };
 

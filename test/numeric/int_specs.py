@@ -12,7 +12,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_int_table  # noqa: E402
-from specs import BF16_TOL, Gemm, peeled  # noqa: E402
+from specs import BF16_TOL, Gemm, RmsNormGamma, peeled, persistent  # noqa: E402
 
 
 class CeilDivGemm(Gemm):
@@ -49,6 +49,41 @@ class ShiftGemm(CeilDivGemm):
 
     def problems(self, quick=False):
         return super().problems(quick=True)
+
+
+class I32GroupedGemm(CeilDivGemm):
+    """test/lit/cuda/Inputs/i32-grouped-gemm.mlir: Triton's grouped tile
+    order (GROUP_M = 8) in i32 from i32 arguments M, N, K, and an i32 loop
+    over cdiv(K, 64) K-blocks. The reference knows nothing of the grouping:
+    every element of C is checked, so a tile computed twice or never shows."""
+
+    mlir = "test/lit/cuda/Inputs/i32-grouped-gemm.mlir"
+
+    def problems(self, quick=False):
+        # Trip counts 0, 1 (ragged), 2 (one element into the second block),
+        # 4 and 5 (ragged); tile grids 1, 2 x 2, 9 x 2 (a partial group of
+        # one tile row after the full group of 8), 2 x 3 with edge tiles.
+        probs = [(128, 128, 0), (256, 256, 40), (1100, 200, 65),
+                 (256, 300, 64 * 4), (136, 264, 64 * 4 + 24)]
+        if not quick:
+            probs.append((128, 384, 64 * 40 + 1))
+        return probs
+
+    def scalars(self, p):
+        return {"M": p[0], "N": p[1], "K": p[2]}
+
+
+class RmsNormI32(RmsNormGamma):
+    """test/lit/cuda/Inputs/rmsnorm-i32.mlir: rmsnorm_gamma with an i32
+    block count and an i32 loop from the CTA's id by the grid's size."""
+
+    mlir = "test/lit/cuda/Inputs/rmsnorm-i32.mlir"
+
+
+class RmsNormI64(RmsNormGamma):
+    """test/lit/cuda/Inputs/rmsnorm-i64.mlir: the same with an i64 loop."""
+
+    mlir = "test/lit/cuda/Inputs/rmsnorm-i64.mlir"
 
 
 class IntTable:
@@ -110,4 +145,14 @@ SPECS = {
     "ceildiv_gemm_peeled": peeled(CeilDivGemm()),
     "shift_gemm": ShiftGemm(),
     "int_table": IntTable(),
+    "i32_grouped_gemm": I32GroupedGemm(),
+    "i32_grouped_gemm_peeled": peeled(I32GroupedGemm()),
+    "rmsnorm_i32": RmsNormI32(),
+    "rmsnorm_i32_peeled": peeled(RmsNormI32()),
+    "rmsnorm_i64": RmsNormI64(),
 }
+# Persistent: grids of 1 to 9 tiles over the emulator's 2 CTAs, trip counts
+# 0, 1, 3 and 5.
+SPECS["i32_grouped_gemm_persistent"] = persistent(
+    I32GroupedGemm(), [(128, 128, 0), (384, 256, 64), (300, 700, 192),
+                       (1100, 128, 320)])
