@@ -668,9 +668,10 @@ static std::string scalarName(Type t) {
 }
 
 /// arith's integer ops on scalars. Those whose C++ operator means the same
-/// (add, sub, mul, divsi, remsi, the bitwise ops, signed compares) are
-/// operators; the rest call runtime/int_arith.cuh with the operand type
-/// spelled out, since a constant operand prints as a bare literal.
+/// (divsi, remsi, the bitwise ops, signed compares) are operators; the rest
+/// call runtime/int_arith.cuh with the operand type spelled out, since a
+/// constant operand prints as a bare literal. addi, subi and muli are calls
+/// too: arith wraps around where C++'s signed operators are undefined.
 Value KernelEmitter::emitIntArith(Operation *op, ArrayRef<Value> operands,
                                   Type type) {
   Location loc = op->getLoc();
@@ -682,15 +683,9 @@ Value KernelEmitter::emitIntArith(Operation *op, ArrayRef<Value> operands,
   auto binary = [&](StringRef fn) { return call(type, fn, operands, {in}); };
   auto cast = [&](StringRef fn) { return call(type, fn, operands, {out, in}); };
   return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case([&](arith::AddIOp) {
-        return b.create<emitc::AddOp>(loc, type, operands[0], operands[1]);
-      })
-      .Case([&](arith::SubIOp) {
-        return b.create<emitc::SubOp>(loc, type, operands[0], operands[1]);
-      })
-      .Case([&](arith::MulIOp) {
-        return b.create<emitc::MulOp>(loc, type, operands[0], operands[1]);
-      })
+      .Case([&](arith::AddIOp) { return binary("tp::addi"); })
+      .Case([&](arith::SubIOp) { return binary("tp::subi"); })
+      .Case([&](arith::MulIOp) { return binary("tp::muli"); })
       .Case([&](arith::DivSIOp) {
         return b.create<emitc::DivOp>(loc, type, operands[0], operands[1]);
       })

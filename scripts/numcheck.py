@@ -94,6 +94,11 @@ SEEDED_BUGS = {
     # A 16-bit accumulator read in the packed form (tcgen05.st's layout, two
     # elements per column) instead of one element per column.
     "acc-read-packed": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc>", r"\1>"),
+    # arith.addi does not wrap around: an add that overflows its type keeps
+    # its first operand (any value but the wrapped one is wrong).
+    "addi-no-wrap": ("runtime/int_arith.cuh",
+                     r"(T addi\(T a, T b\) \{\n\s*)return ([^;]*);",
+                     r"\1T r = \2;\n  return (b > 0 && r < a) || (b < 0 && r > a) ? a : r;"),
     # An M = 64 accumulator read as if M were 128 (.32x32b, lane = row).
     "m64-read-as-m128": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc64>", r"\1>"),
 }

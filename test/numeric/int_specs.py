@@ -104,9 +104,17 @@ class IntTable:
         # ones do not); index values beyond i32 (index_cast truncates). No
         # b is 0 (division by zero is undefined) and no i32 pair is
         # INT_MIN / -1.
+        # Overflow (arith wraps around): in i32 a = INT32_MIN + 5, b = 7
+        # (subi, muli overflow), then INT32_MIN + 3, b = -9 (addi, muli; a
+        # near INT32_MAX would make sitofp-fptosi's float 2^31, poison);
+        # a = INT64_MAX - 4, then INT64_MIN + 5 in i64 and index (the
+        # kernel's own a0 + x da wraps), with big = 2 (big a wraps to -10,
+        # then 10).
         probs = [(6, -37, 29, 5, -3, 1000003),
                  (4, -2147483000, 1234567891, -7, 4, 3),
-                 (4, 5 * 10 ** 12, -3 * 10 ** 12, 3, -2, -77)]
+                 (4, 5 * 10 ** 12, -3 * 10 ** 12, 3, -2, -77),
+                 (2, -2 ** 31 + 5, -2, 7, -16, 3),
+                 (2, 2 ** 63 - 5, 10, 7, 2, 2)]
         return probs[:2] if quick else probs
 
     def describe(self, p):

@@ -6,6 +6,9 @@
 //  - signless integers: the `u` ops read the bits as unsigned, the `s` ops
 //    as two's complement; i1's signed value of true is -1 (extsi, signed
 //    compares), its unsigned value 1.
+//  - addi, subi, muli wrap around (two's complement), as arith says; C++'s
+//    signed +, -, * overflowing is undefined, so they compute in the
+//    unsigned type of the width.
 //  - divsi/remsi truncate toward zero (C++'s / and %, emitted as such),
 //    ceildivsi rounds toward +infinity, floordivsi toward -infinity,
 //    ceildivui toward +infinity without overflowing near the top.
@@ -52,11 +55,32 @@ template <class T, class U> TP_HOST_DEVICE T wrap(U u) {
     return T(Unsigned<T>(u));
 }
 
+/// The bits of an integer, zero-extended to 64: the unsigned arithmetic
+/// of any width up to 64 on them is that width's modulo arithmetic in its
+/// low bits (uint64_t is not promoted to int, as narrower types would be).
+template <class T> TP_HOST_DEVICE uint64_t bits(T a) {
+  return uint64_t(Unsigned<T>(a));
+}
+
 /// Whether an unsigned shift amount reaches the width (poison).
 template <class T> TP_HOST_DEVICE bool overShift(T b) {
   return uint64_t(Unsigned<T>(b)) >= uint64_t(kBits<T>);
 }
 } // namespace detail
+
+//===----------------------------------------------------------------------===//
+// Addition, subtraction, multiplication (wrap around)
+//===----------------------------------------------------------------------===//
+
+template <class T> TP_HOST_DEVICE T addi(T a, T b) {
+  return detail::wrap<T>(detail::bits(a) + detail::bits(b));
+}
+template <class T> TP_HOST_DEVICE T subi(T a, T b) {
+  return detail::wrap<T>(detail::bits(a) - detail::bits(b));
+}
+template <class T> TP_HOST_DEVICE T muli(T a, T b) {
+  return detail::wrap<T>(detail::bits(a) * detail::bits(b));
+}
 
 //===----------------------------------------------------------------------===//
 // Division and remainder
