@@ -100,9 +100,17 @@ static std::optional<int64_t> evalStatic(Value v,
   return std::nullopt;
 }
 
-/// Index arguments: trip-count arguments (the upper bound of an scf.for,
-/// or `ub` in a `(ub - lb) / step` computation) get lb + N * step, the
-/// others 1000 + their number, so distinct arguments never look equal.
+/// Integer arguments: trip-count arguments (the upper bound of an scf.for,
+/// or `ub` in a `(ub - lb) / step` computation, where an i32 or i64 ub may
+/// be index_cast first) get lb + N * step, the others 1000 + their number,
+/// so distinct arguments never look equal.
+/// The integer an index_cast reads, or `v` itself.
+static Value castSource(Value v) {
+  if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
+    return cast.getIn();
+  return v;
+}
+
 static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
                                           uint64_t tripCount) {
   Block &entry = func.getFunctionBody().front();
@@ -112,7 +120,7 @@ static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
   std::vector<bool> bound(args.size(), false);
   auto bindArg = [&](Value ub, Value lb, Value step) {
     auto arg = dyn_cast<BlockArgument>(ub);
-    if (!arg || arg.getOwner() != &entry || !arg.getType().isIndex() ||
+    if (!arg || arg.getOwner() != &entry || !arg.getType().isIntOrIndex() ||
         bound[arg.getArgNumber()])
       return;
     int64_t l = evalStatic(lb, args).value_or(0);
@@ -124,17 +132,26 @@ static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
     bindArg(loop.getUpperBound(), loop.getLowerBound(), loop.getStep());
   });
   // Peeled code computes N = ceildiv(ub - lb, step) instead of looping to ub.
-  for (BlockArgument arg : entry.getArguments())
-    for (Operation *user : arg.getUsers()) {
+  // The bounds of an i32 or i64 loop are index_cast to index first.
+  auto bindSpan = [&](BlockArgument arg, Value ub) {
+    for (Operation *user : ub.getUsers()) {
       auto sub = dyn_cast<arith::SubIOp>(user);
-      if (!sub || sub.getLhs() != arg)
+      if (!sub || sub.getLhs() != ub)
         continue;
       for (Operation *div : sub->getUsers())
         if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp, arith::DivUIOp,
                 arith::DivSIOp>(div) &&
             div->getOperand(0) == sub.getResult())
-          bindArg(arg, sub.getRhs(), div->getOperand(1));
+          bindArg(arg, castSource(sub.getRhs()),
+                  castSource(div->getOperand(1)));
     }
+  };
+  for (BlockArgument arg : entry.getArguments()) {
+    bindSpan(arg, arg);
+    for (Operation *user : arg.getUsers())
+      if (auto cast = dyn_cast<arith::IndexCastOp>(user))
+        bindSpan(arg, cast.getResult());
+  }
   return args;
 }
 
