@@ -1879,8 +1879,9 @@ LogicalResult KernelEmitter::finish(LogicalResult agents) {
 }
 
 std::string KernelEmitter::harnessMain(ArrayRef<BlockArgument> params) const {
-  // The trip count reaches the loops through one index parameter:
-  // upper = maxsi(ceildivsi(arg, scale), 0) or a plain arg, from 0 step 1.
+  // The trip count reaches the loops through one integer parameter:
+  // upper = maxsi(ceildivsi(arg, scale), 0) or a plain arg, from 0 step 1;
+  // an i32 or i64 arg is index_cast first (an i32 or i64 loop).
   int tripParam = -1;
   int64_t scale = 1;
   func::FuncOp f = func;
@@ -1903,6 +1904,8 @@ std::string KernelEmitter::harnessMain(ArrayRef<BlockArgument> params) const {
       s = c.getSExtValue();
       v = div.getLhs();
     }
+    if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
+      v = cast.getIn();
     for (auto [i, arg] : llvm::enumerate(params))
       if (arg == v) {
         tripParam = int(i);
