@@ -194,6 +194,7 @@ private:
   LogicalResult emitIf(scf::IfOp op);
   LogicalResult emitArith(Operation *op);
   Value emitIntArith(Operation *op, ArrayRef<Value> operands, Type type);
+  LogicalResult emitExtendedArith(Operation *op, ArrayRef<Value> operands);
   Value emitCmpI(arith::CmpIOp cmp, ArrayRef<Value> operands, Type type);
   LogicalResult emitPipeOp(Operation *op);
   LogicalResult emitTileOp(Operation *op);
@@ -591,6 +592,9 @@ LogicalResult KernelEmitter::emitArith(Operation *op) {
     operands.push_back(lookup(loc, v));
   if (broken)
     return failure();
+  if (isa<arith::AddUIExtendedOp, arith::MulSIExtendedOp,
+          arith::MulUIExtendedOp>(op))
+    return emitExtendedArith(op, operands);
   if (op->getNumResults() != 1)
     return emitError(op->getLoc(), "not translated to CUDA");
   FailureOr<Type> type = convert(loc, op->getResult(0));
@@ -740,6 +744,30 @@ Value KernelEmitter::emitIntArith(Operation *op, ArrayRef<Value> operands,
       })
       .Case([&](arith::CmpIOp cmp) { return emitCmpI(cmp, operands, type); })
       .Default([&](Operation *) { return Value(); });
+}
+
+/// arith's extended ops: each result is a call of its own (the first is
+/// addi's or muli's), so no C++ pair or out-parameter is needed.
+LogicalResult KernelEmitter::emitExtendedArith(Operation *op,
+                                               ArrayRef<Value> operands) {
+  Location loc = op->getLoc();
+  SmallVector<Type> types;
+  for (Value r : op->getResults()) {
+    FailureOr<Type> type = convert(loc, r);
+    if (failed(type))
+      return failure();
+    types.push_back(*type);
+  }
+  std::string in = scalarName(op->getOperand(0).getType());
+  StringRef first = isa<arith::AddUIExtendedOp>(op) ? "tp::addi" : "tp::muli";
+  StringRef second =
+      llvm::TypeSwitch<Operation *, StringRef>(op)
+          .Case([](arith::AddUIExtendedOp) { return "tp::addui_carry"; })
+          .Case([](arith::MulSIExtendedOp) { return "tp::mulsi_high"; })
+          .Default([](Operation *) { return "tp::mului_high"; });
+  map[op->getResult(0)] = call(types[0], first, operands, {in});
+  map[op->getResult(1)] = call(types[1], second, operands, {in});
+  return success();
 }
 
 /// arith.cmpi: equality and the signed predicates on integers wider than

@@ -14,7 +14,7 @@ bool cuda::isIndexOp(Operation *op) {
   if (isa<gpu::BlockIdOp, gpu::GridDimOp>(op))
     return true;
   if (!op->getDialect() || op->getDialect()->getNamespace() != "arith" ||
-      op->getNumRegions() || op->getNumResults() != 1)
+      op->getNumRegions() || op->getNumResults() == 0)
     return false;
   // Integer ops, and the casts between integers and floats of scalars
   // computed from integers (a float from sizes, an integer back from it).

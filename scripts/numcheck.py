@@ -99,6 +99,9 @@ SEEDED_BUGS = {
     "addi-no-wrap": ("runtime/int_arith.cuh",
                      r"(T addi\(T a, T b\) \{\n\s*)return ([^;]*);",
                      r"\1T r = \2;\n  return (b > 0 && r < a) || (b < 0 && r > a) ? a : r;"),
+    # mulsi_extended's 64-bit high half read as unsigned (no correction for
+    # negative operands).
+    "mulsi-high-unsigned": ("runtime/int_arith.cuh", r"\n\s*hi -= a < 0 \? ub : 0;\n\s*hi -= b < 0 \? ua : 0;", ""),
     # An M = 64 accumulator read as if M were 128 (.32x32b, lane = row).
     "m64-read-as-m128": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc64>", r"\1>"),
 }

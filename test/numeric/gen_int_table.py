@@ -2,7 +2,8 @@
 """Writes test/lit/cuda/Inputs/int-table.mlir: a kernel that evaluates every
 integer op of arith on scalars (index, i32, i64 and i1: add, sub, mul, the
 signed and unsigned divisions, remainders, ceil and floor divisions, min,
-max, shifts, bitwise ops, every cmpi predicate, select and the casts) from
+max, shifts, bitwise ops, every cmpi predicate, select, the casts and the
+extended ops addui_extended, mulsi_extended, mului_extended) from
 kernel arguments, before its loop, and stores the results as float tiles.
 
 CTA (x, y) takes the operand pair x, a = a0 + x * da and b = b0 + x * db
@@ -73,6 +74,22 @@ def ops():
             "%f = arith.uitofp %s : i64 to f32",
             "%x = arith.fptoui %f : f32 to i64"]),
     ]
+    # The extended ops, one row per result (%x the one kept, %y the other).
+    for t in ["i32", "i64"]:
+        out += [
+            (f"addui_extended sum {t}", t,
+             [f"%x, %y = arith.addui_extended %a_{t}, %b_{t} : {t}, i1"]),
+            (f"addui_extended carry {t}", "i1",
+             [f"%y, %x = arith.addui_extended %a_{t}, %b_{t} : {t}, i1"]),
+            (f"mulsi_extended low {t}", t,
+             [f"%x, %y = arith.mulsi_extended %a_{t}, %b_{t} : {t}"]),
+            (f"mulsi_extended high {t}", t,
+             [f"%y, %x = arith.mulsi_extended %a_{t}, %b_{t} : {t}"]),
+            (f"mului_extended low {t}", t,
+             [f"%x, %y = arith.mului_extended %a_{t}, %b_{t} : {t}"]),
+            (f"mului_extended high {t}", t,
+             [f"%y, %x = arith.mului_extended %a_{t}, %b_{t} : {t}"]),
+        ]
     return out
 
 
@@ -91,7 +108,7 @@ def rename(lines, k):
     """SSA names %x, %r, %s, %c, %f of value k made unique."""
     out = []
     for line in lines:
-        for n in ["%x", "%r", "%s", "%c", "%f"]:
+        for n in ["%x", "%y", "%r", "%s", "%c", "%f"]:
             line = line.replace(n + " ", f"{n}{k} ").replace(n + ",", f"{n}{k},")
             if line.endswith(n):
                 line = line[: -len(n)] + f"{n}{k}"
@@ -294,6 +311,16 @@ def values(a_index, b_i32, big):
         f32_round(to_unsigned(a32, 32)),      # uitofp i32, fptoui i64
         f32_round(to_unsigned(a64, 40)),      # uitofp i64 & 2^40-1, fptoui
     ]
+    for w, (a, b) in [(32, (a32, b32)), (64, (a64, b64))]:
+        ua, ub = to_unsigned(a, w), to_unsigned(b, w)
+        out += [
+            to_signed(ua + ub, w),            # addui_extended sum
+            int(ua + ub >= 1 << w),           # addui_extended carry
+            to_signed(a * b, w),              # mulsi_extended low
+            to_signed((a * b) >> w, w),       # mulsi_extended high
+            to_signed(ua * ub, w),            # mului_extended low
+            to_signed((ua * ub) >> w, w),     # mului_extended high
+        ]
     return out
 
 

@@ -83,6 +83,53 @@ template <class T> TP_HOST_DEVICE T muli(T a, T b) {
 }
 
 //===----------------------------------------------------------------------===//
+// The extended ops (two results each, one call per result)
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+/// The high 64 bits of the 128-bit product of two unsigned 64-bit values,
+/// from 32-bit halves (no __int128 or intrinsic: the same code for g++ and
+/// nvcc).
+TP_HOST_DEVICE uint64_t umulhi64(uint64_t a, uint64_t b) {
+  uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
+  uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
+  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+  return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+} // namespace detail
+
+/// addui_extended's second result: the unsigned sum carries out of the
+/// width (the wrapped sum is below an operand).
+template <class T> TP_HOST_DEVICE bool addui_carry(T a, T b) {
+  return detail::bits(addi(a, b)) < detail::bits(a);
+}
+/// mului_extended's second result: the high half of the unsigned product
+/// (the first is muli's).
+template <class T> TP_HOST_DEVICE T mului_high(T a, T b) {
+  if constexpr (detail::kBits<T> == 64)
+    return detail::wrap<T>(detail::umulhi64(detail::bits(a), detail::bits(b)));
+  else
+    return detail::wrap<T>((detail::bits(a) * detail::bits(b)) >>
+                           detail::kBits<T>);
+}
+/// mulsi_extended's second result: the high half of the signed product.
+/// Below 64 bits the product of the signed values fits in 64; at 64, the
+/// unsigned high half less b where a < 0 and a where b < 0 (mod 2^64).
+template <class T> TP_HOST_DEVICE T mulsi_high(T a, T b) {
+  if constexpr (detail::kBits<T> == 64) {
+    uint64_t ua = detail::bits(a), ub = detail::bits(b);
+    uint64_t hi = detail::umulhi64(ua, ub);
+    hi -= a < 0 ? ub : 0;
+    hi -= b < 0 ? ua : 0;
+    return detail::wrap<T>(hi);
+  } else {
+    uint64_t p = uint64_t(detail::sval(a)) * uint64_t(detail::sval(b));
+    return detail::wrap<T>(p >> detail::kBits<T>);
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Division and remainder
 //===----------------------------------------------------------------------===//
 

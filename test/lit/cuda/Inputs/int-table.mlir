@@ -141,6 +141,18 @@ func.func @int_table(%descR: !tileas.tma_desc<128x4xf32> {tileas.name = "R"},
   %k119 = arith.constant 119 : index
   %k120 = arith.constant 120 : index
   %k121 = arith.constant 121 : index
+  %k122 = arith.constant 122 : index
+  %k123 = arith.constant 123 : index
+  %k124 = arith.constant 124 : index
+  %k125 = arith.constant 125 : index
+  %k126 = arith.constant 126 : index
+  %k127 = arith.constant 127 : index
+  %k128 = arith.constant 128 : index
+  %k129 = arith.constant 129 : index
+  %k130 = arith.constant 130 : index
+  %k131 = arith.constant 131 : index
+  %k132 = arith.constant 132 : index
+  %k133 = arith.constant 133 : index
   %bx = gpu.block_id x
   %by = gpu.block_id y
   %xda = arith.muli %bx, %da : index
@@ -542,6 +554,42 @@ func.func @int_table(%descR: !tileas.tma_desc<128x4xf32> {tileas.name = "R"},
   %f121 = arith.uitofp %s121 : i64 to f32
   %x121 = arith.fptoui %f121 : f32 to i64
   %r121 = arith.addi %x121, %zero_i64 : i64
+  // 122: addui_extended sum i32
+  %x122, %y122 = arith.addui_extended %a_i32, %b_i32 : i32, i1
+  %r122 = arith.extsi %x122 : i32 to i64
+  // 123: addui_extended carry i32
+  %y123, %x123 = arith.addui_extended %a_i32, %b_i32 : i32, i1
+  %r123 = arith.extui %x123 : i1 to i64
+  // 124: mulsi_extended low i32
+  %x124, %y124 = arith.mulsi_extended %a_i32, %b_i32 : i32
+  %r124 = arith.extsi %x124 : i32 to i64
+  // 125: mulsi_extended high i32
+  %y125, %x125 = arith.mulsi_extended %a_i32, %b_i32 : i32
+  %r125 = arith.extsi %x125 : i32 to i64
+  // 126: mului_extended low i32
+  %x126, %y126 = arith.mului_extended %a_i32, %b_i32 : i32
+  %r126 = arith.extsi %x126 : i32 to i64
+  // 127: mului_extended high i32
+  %y127, %x127 = arith.mului_extended %a_i32, %b_i32 : i32
+  %r127 = arith.extsi %x127 : i32 to i64
+  // 128: addui_extended sum i64
+  %x128, %y128 = arith.addui_extended %a_i64, %b_i64 : i64, i1
+  %r128 = arith.addi %x128, %zero_i64 : i64
+  // 129: addui_extended carry i64
+  %y129, %x129 = arith.addui_extended %a_i64, %b_i64 : i64, i1
+  %r129 = arith.extui %x129 : i1 to i64
+  // 130: mulsi_extended low i64
+  %x130, %y130 = arith.mulsi_extended %a_i64, %b_i64 : i64
+  %r130 = arith.addi %x130, %zero_i64 : i64
+  // 131: mulsi_extended high i64
+  %y131, %x131 = arith.mulsi_extended %a_i64, %b_i64 : i64
+  %r131 = arith.addi %x131, %zero_i64 : i64
+  // 132: mului_extended low i64
+  %x132, %y132 = arith.mului_extended %a_i64, %b_i64 : i64
+  %r132 = arith.addi %x132, %zero_i64 : i64
+  // 133: mului_extended high i64
+  %y133, %x133 = arith.mului_extended %a_i64, %b_i64 : i64
+  %r133 = arith.addi %x133, %zero_i64 : i64
   %sel0 = arith.constant 0 : i64
   %is0 = arith.cmpi eq, %by, %k0 : index
   %sel1 = arith.select %is0, %r0, %sel0 : i64
@@ -787,12 +835,36 @@ func.func @int_table(%descR: !tileas.tma_desc<128x4xf32> {tileas.name = "R"},
   %sel121 = arith.select %is120, %r120, %sel120 : i64
   %is121 = arith.cmpi eq, %by, %k121 : index
   %sel122 = arith.select %is121, %r121, %sel121 : i64
+  %is122 = arith.cmpi eq, %by, %k122 : index
+  %sel123 = arith.select %is122, %r122, %sel122 : i64
+  %is123 = arith.cmpi eq, %by, %k123 : index
+  %sel124 = arith.select %is123, %r123, %sel123 : i64
+  %is124 = arith.cmpi eq, %by, %k124 : index
+  %sel125 = arith.select %is124, %r124, %sel124 : i64
+  %is125 = arith.cmpi eq, %by, %k125 : index
+  %sel126 = arith.select %is125, %r125, %sel125 : i64
+  %is126 = arith.cmpi eq, %by, %k126 : index
+  %sel127 = arith.select %is126, %r126, %sel126 : i64
+  %is127 = arith.cmpi eq, %by, %k127 : index
+  %sel128 = arith.select %is127, %r127, %sel127 : i64
+  %is128 = arith.cmpi eq, %by, %k128 : index
+  %sel129 = arith.select %is128, %r128, %sel128 : i64
+  %is129 = arith.cmpi eq, %by, %k129 : index
+  %sel130 = arith.select %is129, %r129, %sel129 : i64
+  %is130 = arith.cmpi eq, %by, %k130 : index
+  %sel131 = arith.select %is130, %r130, %sel130 : i64
+  %is131 = arith.cmpi eq, %by, %k131 : index
+  %sel132 = arith.select %is131, %r131, %sel131 : i64
+  %is132 = arith.cmpi eq, %by, %k132 : index
+  %sel133 = arith.select %is132, %r132, %sel132 : i64
+  %is133 = arith.cmpi eq, %by, %k133 : index
+  %sel134 = arith.select %is133, %r133, %sel133 : i64
   %row = arith.muli %bx, %c128 : index
   %col0 = arith.muli %by, %c16 : index
   scf.for %i = %c0 to %c4 step %c1 {
     %i64 = arith.index_cast %i : index to i64
     %sh = arith.muli %i64, %c16_i64 : i64
-    %hi = arith.shrui %sel122, %sh : i64
+    %hi = arith.shrui %sel134, %sh : i64
     %piece = arith.andi %hi, %mask16 : i64
     %pf = arith.uitofp %piece : i64 to f32
     %tile = tensor.splat %pf : tensor<128x4xf32>
