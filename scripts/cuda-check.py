@@ -50,10 +50,21 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     expected_barriers = max(ids + [0]) + 1
     regs = {int(x) for x in re.findall(r"setmaxnreg_(?:inc|dec)<(\d+)>", text)}
 
+    # One nvcc run gives both what ptxas says of the kernel and the shared
+    # memory layout: the .cu is compiled inside a host program that prints
+    # the layout (compiling the kernel a second time for the probe alone
+    # doubled the nvcc tests' time; docs/testing.md).
+    host = os.path.join(tmp, name + "_smem.cu")
+    first_barrier = re.search(r"uint64_t (\w+)\[", text).group(1)
+    with open(host, "w") as f:
+        f.write(f'#include "{cu}"\n#include <cstdio>\n#include <cstddef>\n'
+                f"int main() {{ std::printf(\"%zu %zu\\n\", "
+                f"offsetof(tp_smem_{kernel}, {first_barrier}), "
+                f"sizeof(tp_smem_{kernel})); return 0; }}\n")
+    exe = os.path.join(tmp, name + "_smem")
     failures = []
     nv = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
-              "-I", include, "-c", cu, "-o", os.path.join(tmp, name + ".o"),
-              "-Xptxas", "-v", "-diag-suppress", "177"])
+              "-I", include, host, "-o", exe, "-Xptxas", "-v", "-diag-suppress", "177"])
     summary = ptxas_summary(nv.stdout)
     if nv.returncode or not summary:
         print(f"{name}: nvcc sm_100a failed\n{nv.stdout}")
@@ -80,20 +91,6 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     if groups and split > 65536:
         failures.append(f"the setmaxnreg split needs {split} registers")
 
-    # Shared memory: the compiled layout, printed by a host program.
-    host = os.path.join(tmp, name + "_smem.cu")
-    first_barrier = re.search(r"uint64_t (\w+)\[", text).group(1)
-    with open(host, "w") as f:
-        f.write(f'#include "{cu}"\n#include <cstdio>\n#include <cstddef>\n'
-                f"int main() {{ std::printf(\"%zu %zu\\n\", "
-                f"offsetof(tp_smem_{kernel}, {first_barrier}), "
-                f"sizeof(tp_smem_{kernel})); return 0; }}\n")
-    exe = os.path.join(tmp, name + "_smem")
-    hb = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
-              "-I", include, host, "-o", exe, "-diag-suppress", "177"])
-    if hb.returncode:
-        print(f"{name}: nvcc (layout probe) failed\n{hb.stdout}")
-        return 1
     tiles, total = (int(x) for x in run([exe]).stdout.split())
     if len(plan) == 1 and tiles != plan[0]:
         failures.append(f"tiles take {tiles} B of SMEM, the plan counts "
