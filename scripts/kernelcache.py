@@ -27,6 +27,10 @@ import shutil
 import subprocess
 import tempfile
 
+# The runtime headers of this source tree: the only ones precompiled (a
+# planted bug's patched copy is compiled from its text every time).
+SOURCE_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                              "cuda", "include")
 # Entries kept at most; the least recently used go first.
 MAX_ENTRIES = 4000
 MAX_PCHS = 4
@@ -158,7 +162,7 @@ def emulator_pch(root, compiler, flags, include):
 
 def compile(cmd, src, out, build, inputs=(), pch_flags=None):
     """Runs cmd (a compiler command whose source is src and whose output is
-    out) through the cache under build; returns a CompletedProcess-like
+    out, None for a check such as -fsyntax-only) through the cache under build; returns a CompletedProcess-like
     object (returncode, stdout). inputs: other files the source includes by
     path. pch_flags: the command's flags that decide the code (for g++
     against the CPU emulator), to use the precompiled runtime header."""
@@ -169,7 +173,8 @@ def compile(cmd, src, out, build, inputs=(), pch_flags=None):
     src_dir, base = os.path.split(os.path.abspath(src))
     includes = _includes(cmd)
     pch = None
-    if pch_flags is not None and len(includes) == 1:
+    if (pch_flags is not None and len(includes) == 1 and
+            os.path.realpath(includes[0]) == os.path.realpath(SOURCE_INCLUDE)):
         pch = emulator_pch(root, cmd[0], pch_flags, includes[0])
     argv = [base if a == src else "OUT" if a == out else a for a in cmd]
     parts = ["exe", compiler_id(cmd[0]), "\n".join(argv[1:]), file_digest(src)]
@@ -178,11 +183,12 @@ def compile(cmd, src, out, build, inputs=(), pch_flags=None):
     parts.append(f"pch {pch is not None}")
     key = _key(parts)
     entry = os.path.join(root, "exe", key[:32])
-    cached = os.path.join(entry, "out")
-    if os.path.exists(cached):
+    log = os.path.join(entry, "log")
+    if os.path.exists(log):
         _touch(entry)
-        shutil.copy(cached, out)
-        with open(os.path.join(entry, "log")) as f:
+        if out is not None:
+            shutil.copy(os.path.join(entry, "out"), out)
+        with open(log) as f:
             return subprocess.CompletedProcess(cmd, 0, f.read())
     run_cmd = [base if a == src else os.path.abspath(out) if a == out else a for a in cmd]
     if pch:
@@ -190,10 +196,11 @@ def compile(cmd, src, out, build, inputs=(), pch_flags=None):
         run_cmd[i:i] = ["-I", pch]
     with Slot(build):
         proc = _run(run_cmd, cwd=src_dir)
-    if proc.returncode == 0 and os.path.exists(out):
+    if proc.returncode == 0 and (out is None or os.path.exists(out)):
         os.makedirs(os.path.join(root, "exe"), exist_ok=True)
         work = tempfile.mkdtemp(dir=os.path.join(root, "exe"), prefix=".tmp-")
-        shutil.copy(out, os.path.join(work, "out"))
+        if out is not None:
+            shutil.copy(out, os.path.join(work, "out"))
         with open(os.path.join(work, "log"), "w") as f:
             f.write(proc.stdout)
         _publish(work, entry)
