@@ -12,8 +12,9 @@ folder (BUILD/kernel-cache), so a second compile of the same text is a copy:
     no temporary folder ends up in the binary: the emulator's fault reports
     name the kernel's file as `NAME.cu:LINE`);
   - the source's text and the text of every file it includes: each `-I`
-    folder's files by content (a digest of the whole tree), and files the
-    caller names (a driver that includes the kernel by path);
+    folder by path and by the content of all its files (the translated
+    kernels include nothing else but the system's headers, which come with
+    the compiler);
   - for g++ against the CPU emulator, the precompiled runtime header's key.
 
 A planted bug (scripts/numcheck.py --seed-bug) changes the kernel's text or
@@ -160,12 +161,12 @@ def emulator_pch(root, compiler, flags, include):
     return final if os.path.isdir(final) else None
 
 
-def compile(cmd, src, out, build, inputs=(), pch_flags=None):
+def compile(cmd, src, out, build, pch_flags=None):
     """Runs cmd (a compiler command whose source is src and whose output is
-    out, None for a check such as -fsyntax-only) through the cache under build; returns a CompletedProcess-like
-    object (returncode, stdout). inputs: other files the source includes by
-    path. pch_flags: the command's flags that decide the code (for g++
-    against the CPU emulator), to use the precompiled runtime header."""
+    out, None for a check such as -fsyntax-only) through the cache under
+    build; returns a CompletedProcess-like object (returncode, stdout).
+    pch_flags: the command's flags that decide the code (for g++ against
+    the CPU emulator), to use the precompiled runtime header."""
     root = cache_root(build)
     if root is None:
         return _run(cmd)
@@ -179,7 +180,6 @@ def compile(cmd, src, out, build, inputs=(), pch_flags=None):
     argv = [base if a == src else "OUT" if a == out else a for a in cmd]
     parts = ["exe", compiler_id(cmd[0]), "\n".join(argv[1:]), file_digest(src)]
     parts += [f"-I {os.path.realpath(i)} {tree_digest(i)}" for i in includes]
-    parts += [f"input {p} {file_digest(p)}" for p in inputs]
     parts.append(f"pch {pch is not None}")
     key = _key(parts)
     entry = os.path.join(root, "exe", key[:32])
