@@ -20,12 +20,23 @@ It also compiles the same file as the protocol harness for sm_90a
 2 when a step fails to run.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import sys
 import tempfile
 
-from cudalower import NVCC, add_common_arguments, lower, run
+import kernelcache
+from cudalower import NVCC, add_common_arguments, lower
+from cudalower import run as run_tool
+
+
+def run(cmd, build=None):
+    """A tool run; nvcc's in a CPU slot of the build folder."""
+    if cmd[0] != NVCC:
+        return run_tool(cmd)
+    with kernelcache.Slot(build):
+        return run_tool(cmd)
 
 
 def ptxas_summary(output):
@@ -36,8 +47,8 @@ def ptxas_summary(output):
 
 
 def check(path, build, include, tmp, harness, quiet, max_spill=None,
-          materialize=""):
-    lowered = lower(path, build, tmp, materialize)
+          materialize="", log=print):
+    lowered = lower(path, build, tmp, materialize, log=log)
     if not lowered:
         return 2
     name, cu, plan_text = lowered
@@ -50,13 +61,24 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     expected_barriers = max(ids + [0]) + 1
     regs = {int(x) for x in re.findall(r"setmaxnreg_(?:inc|dec)<(\d+)>", text)}
 
+    # One nvcc run gives both what ptxas says of the kernel and the shared
+    # memory layout: the .cu is compiled inside a host program that prints
+    # the layout (compiling the kernel a second time for the probe alone
+    # doubled the nvcc tests' time; docs/testing.md).
+    host = os.path.join(tmp, name + "_smem.cu")
+    first_barrier = re.search(r"uint64_t (\w+)\[", text).group(1)
+    with open(host, "w") as f:
+        f.write(f'#include "{cu}"\n#include <cstdio>\n#include <cstddef>\n'
+                f"int main() {{ std::printf(\"%zu %zu\\n\", "
+                f"offsetof(tp_smem_{kernel}, {first_barrier}), "
+                f"sizeof(tp_smem_{kernel})); return 0; }}\n")
+    exe = os.path.join(tmp, name + "_smem")
     failures = []
     nv = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
-              "-I", include, "-c", cu, "-o", os.path.join(tmp, name + ".o"),
-              "-Xptxas", "-v", "-diag-suppress", "177"])
+              "-I", include, host, "-o", exe, "-Xptxas", "-v", "-diag-suppress", "177"], build)
     summary = ptxas_summary(nv.stdout)
     if nv.returncode or not summary:
-        print(f"{name}: nvcc sm_100a failed\n{nv.stdout}")
+        log(f"{name}: nvcc sm_100a failed\n{nv.stdout}")
         return 1
     used_regs, barriers = summary
     spill = re.search(r"(\d+) bytes spill stores", nv.stdout)
@@ -80,20 +102,6 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     if groups and split > 65536:
         failures.append(f"the setmaxnreg split needs {split} registers")
 
-    # Shared memory: the compiled layout, printed by a host program.
-    host = os.path.join(tmp, name + "_smem.cu")
-    first_barrier = re.search(r"uint64_t (\w+)\[", text).group(1)
-    with open(host, "w") as f:
-        f.write(f'#include "{cu}"\n#include <cstdio>\n#include <cstddef>\n'
-                f"int main() {{ std::printf(\"%zu %zu\\n\", "
-                f"offsetof(tp_smem_{kernel}, {first_barrier}), "
-                f"sizeof(tp_smem_{kernel})); return 0; }}\n")
-    exe = os.path.join(tmp, name + "_smem")
-    hb = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
-              "-I", include, host, "-o", exe, "-diag-suppress", "177"])
-    if hb.returncode:
-        print(f"{name}: nvcc (layout probe) failed\n{hb.stdout}")
-        return 1
     tiles, total = (int(x) for x in run([exe]).stdout.split())
     if len(plan) == 1 and tiles != plan[0]:
         failures.append(f"tiles take {tiles} B of SMEM, the plan counts "
@@ -117,16 +125,16 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
         hv = run([NVCC, "-std=c++17", "-DTILEPIPE_HARNESS", "-gencode",
                   "arch=compute_90a,code=sm_90a", "-I", include, "-c", cu,
                   "-o", os.path.join(tmp, name + ".h.o"), "-Xptxas", "-v",
-                  "-diag-suppress", "177"])
+                  "-diag-suppress", "177"], build)
         hs = ptxas_summary(hv.stdout)
         if hv.returncode or not hs:
-            print(f"{name}: nvcc harness sm_90a failed\n{hv.stdout}")
+            log(f"{name}: nvcc harness sm_90a failed\n{hv.stdout}")
             return 1
         line += f"; harness sm_90a {hs[0]} registers, {hs[1]} named barriers"
     if not quiet or failures:
-        print(line)
+        log(line)
     for f in failures:
-        print(f"{name}: FAIL: {f}")
+        log(f"{name}: FAIL: {f}")
     return 1 if failures else 0
 
 
@@ -146,12 +154,27 @@ def main():
     if not os.path.exists(NVCC):
         print(f"cuda-check: skipped: no CUDA Toolkit ({NVCC} not found)")
         return 0
+    # The kernels are checked side by side, each nvcc run in a CPU slot
+    # shared with the other tests (scripts/kernelcache.py), each in its own
+    # folder; their lines are printed in the command line's order.
     worst = 0
+    jobs = max(1, int(os.environ.get("TILEPIPE_TEST_JOBS", os.cpu_count() or 1)))
     with tempfile.TemporaryDirectory() as tmp:
-        for path in args.files:
-            worst = max(worst, check(path, args.build, args.include, tmp,
-                                     args.harness, args.quiet, args.max_spill,
-                                     args.materialize))
+        def one(i, path):
+            lines = []
+            folder = os.path.join(tmp, str(i))
+            os.makedirs(folder)
+            rc = check(path, args.build, args.include, folder, args.harness, args.quiet,
+                       args.max_spill, args.materialize, log=lines.append)
+            return lines, rc
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=min(jobs, len(args.files))) as pool:
+            futures = [pool.submit(one, i, path) for i, path in enumerate(args.files)]
+            for future in futures:
+                lines, rc = future.result()
+                for line in lines:
+                    print(line, flush=True)
+                worst = max(worst, rc)
     return worst
 
 

@@ -13,10 +13,11 @@ def run(cmd, **kw):
                           text=True, **kw)
 
 
-def lower(path, build, tmp, materialize="", name=None):
+def lower(path, build, tmp, materialize="", name=None, log=print):
     """(name, .cu path, tilepipe-opt's output with the plan), or None after
     printing which step failed. `materialize` adds options to the
-    materializer (e.g. mode=unspecialized for peeled code)."""
+    materializer (e.g. mode=unspecialized for peeled code). log prints the
+    failure (a caller checking kernels side by side collects it)."""
     name = name or os.path.splitext(os.path.basename(path))[0]
     mat = os.path.join(tmp, name + ".mat.mlir")
     cu = os.path.join(tmp, name + ".cu")
@@ -26,12 +27,12 @@ def lower(path, build, tmp, materialize="", name=None):
                "-canonicalize",
                "-cse", "-o", mat])
     if opt.returncode:
-        print(f"{name}: tilepipe-opt failed\n{opt.stdout}")
+        log(f"{name}: tilepipe-opt failed\n{opt.stdout}")
         return None
     tr = run([os.path.join(build, "bin", "tilepipe-translate"),
               "--tileas-to-cuda", mat, "-o", cu])
     if tr.returncode:
-        print(f"{name}: tilepipe-translate failed\n{tr.stdout}")
+        log(f"{name}: tilepipe-translate failed\n{tr.stdout}")
         return None
     return name, cu, opt.stdout
 

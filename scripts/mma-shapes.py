@@ -23,11 +23,14 @@ its diagnostic, and the script exits 1; --allow names steps where failures
 are expected on this branch (printed as EXPECTED-FAIL, exit 0).
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+import kernelcache
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCLUDE = os.path.join(SRC, "cuda", "include")
@@ -57,7 +60,7 @@ def expected(scaled):
     return {(m, n) for m in ms for n in range(8, 257, 8)}
 
 
-def run(cmd, **kw):
+def run_tool(cmd, **kw):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, **kw)
 
@@ -97,8 +100,8 @@ def accepted_shapes(build, variant, tmp):
     path = os.path.join(tmp, f"probe_{variant}.mlir")
     with open(path, "w") as f:
         f.write("// -----\n".join(chunks))
-    out = run([os.path.join(build, "bin", "tilepipe-opt"), path, "-split-input-file",
-               "-o", os.devnull]).stdout
+    out = run_tool([os.path.join(build, "bin", "tilepipe-opt"), path, "-split-input-file",
+                    "-o", os.devnull]).stdout
     # "within split at FILE:L offset :l:c: error": L is the split's first
     # line, its separator's for every split but the first.
     bad_lines = {int(x) + 1 for x in
@@ -333,6 +336,144 @@ def driver_call(variant, m, n):
             f"      }});\n")
 
 
+def check_variant(args, variant, tmp, allow, opt, translate):
+    """One variant's steps; (lines to print, totals, status, expected
+    failures)."""
+    lines = []
+    say = lines.append
+    state = {"status": 0}
+    totals = {"accepted": 0, "translated": 0, "compiled": 0, "nvcc": 0, "matched": 0}
+    expected_fails = []
+
+    def run(cmd, **kw):
+        # The compilers and the emulator run in a CPU slot.
+        with kernelcache.Slot(args.build):
+            return run_tool(cmd, **kw)
+
+    def report(variant, step, m, what):
+        allowed = (variant, step) in allow or (variant, step, str(m)) in allow
+        say(f"{variant} {step}: {'EXPECTED-FAIL' if allowed else 'FAIL'} {what}")
+        name = f"{variant} {step}" + (f" M={m}" if m else "")
+        if allowed and name not in expected_fails:
+            expected_fails.append(name)
+        if not allowed:
+            state["status"] = 1
+
+    def steps():
+        t, acc, scaled, kind, k = VARIANTS[variant]
+        shapes, _ = accepted_shapes(args.build, variant, tmp)
+        want = expected(scaled)
+        say(f"{variant} ({kind}, {t} x {t} -> {acc}, K-block {k}): the verifier accepts "
+            f"{len(shapes)} of {len(CANDIDATE_M) * len(CANDIDATE_N)} candidates: {ranges(shapes)}")
+        totals["accepted"] += len(shapes)
+        if set(shapes) != want:
+            extra, missing = sorted(set(shapes) - want), sorted(want - set(shapes))
+            report(variant, "verifier", 0, f"differs from the ISA table: accepts {extra[:8]} "
+                   f"beyond it, refuses {missing[:8]} in it")
+        if args.n:
+            ns = {int(x) for x in args.n.split(",")}
+            shapes = [s for s in shapes if s[1] in ns]
+        if args.m:
+            ms = {int(x) for x in args.m.split(",")}
+            shapes = [s for s in shapes if s[0] in ms]
+        if scaled:
+            # tmem_copy makes scale tiles of 128 lanes and the verifier asks
+            # scale_b for N lanes: below N = 128 no IR feeds the MMA.
+            narrow = [s for s in shapes if s[1] < 128]
+            if narrow:
+                say(f"{variant}: N < 128 ({len(narrow)} shapes) not expressible end to end: "
+                    f"tmem_copy makes 128-lane scale tiles, scale_b has N lanes")
+            shapes = [s for s in shapes if s[1] >= 128]
+        module = os.path.join(tmp, f"gemm_{variant}.mlir")
+        with open(module, "w") as f:
+            f.write("\n".join(gemm(variant, m, n) for m, n in shapes))
+        mat = os.path.join(tmp, f"gemm_{variant}.mat.mlir")
+        # Without locations: split_functions reads the printed text.
+        r = run([opt, module, "--tileas-generate-schedule", "--tileas-materialize-schedule",
+                 "-canonicalize", "-cse", "-mlir-print-debuginfo=false", "-o", mat])
+        if r.returncode:
+            report(variant, "schedule", 0, first_error(r.stdout))
+            return
+        funcs = split_functions(open(mat).read())
+        cus, translated = [], []
+        failed = {}
+        for m, n in shapes:
+            name = kernel_name(variant, m, n)
+            one = os.path.join(tmp, f"{name}.mat.mlir")
+            with open(one, "w") as f:
+                f.write(funcs[name])
+            cu = os.path.join(tmp, f"{name}.cu")
+            r = run([translate, "--tileas-to-cuda", one, "-o", cu])
+            if r.returncode:
+                failed.setdefault(m, []).append((n, first_error(r.stdout)))
+                continue
+            cus.append(cu)
+            translated.append((m, n))
+        for m, fails in sorted(failed.items()):
+            report(variant, "translate", m,
+                   f"M={m}: {len(fails)} shapes (N={','.join(str(n) for n, _ in fails[:6])}"
+                   f"{',...' if len(fails) > 6 else ''}): {fails[0][1]}")
+        totals["translated"] += len(translated)
+        say(f"{variant}: {len(translated)} of {len(shapes)} accepted shapes translate: "
+            f"{ranges(translated)}")
+        if not translated:
+            return
+        whole = os.path.join(tmp, f"all_{variant}.cu")
+        with open(whole, "w") as f:
+            for cu in cus:
+                f.write(open(cu).read() + "\n")
+        r = run(["g++", "-std=c++17", "-fsyntax-only", "-x", "c++", "-DTILEPIPE_CPU",
+                 "-Wno-psabi", "-I", args.include, whole])
+        if r.returncode:
+            report(variant, "g++", 0, first_error(r.stdout))
+            return
+        totals["compiled"] += len(translated)
+        say(f"{variant}: g++ -DTILEPIPE_CPU compiles all {len(translated)}")
+        if args.nvcc and os.path.exists(NVCC):
+            r = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
+                     "-I", args.include, "-diag-suppress", "177", "-c", whole, "-o",
+                     os.path.join(tmp, f"all_{variant}.o")])
+            if r.returncode:
+                report(variant, "nvcc", 0, first_error(r.stdout))
+            else:
+                totals["nvcc"] += len(translated)
+                say(f"{variant}: nvcc sm_100a compiles all {len(translated)}")
+        if args.run:
+            run_n = {int(x) for x in args.run_n.split(",")} if args.run_n else None
+            ran = [(m, n) for m, n in translated if run_n is None or n in run_n]
+            # Only the kernels that run: g++ -O1 of the rest costs minutes.
+            chosen = os.path.join(tmp, f"run_{variant}.cu")
+            with open(chosen, "w") as f:
+                for cu, mn in zip(cus, translated):
+                    if mn in ran:
+                        f.write(open(cu).read() + "\n")
+            drv = os.path.join(tmp, f"run_{variant}.cpp")
+            with open(drv, "w") as f:
+                f.write(f'#include "{chosen}"\n' + DRIVER_HEAD)
+                for m, n in ran:
+                    f.write(driver_call(variant, m, n))
+                f.write('  std::printf("bad %d\\n", bad);\n  return bad != 0;\n}\n')
+            exe = os.path.join(tmp, f"run_{variant}")
+            r = run(["g++", "-std=c++17", "-O1", "-g0", "-Wno-psabi", "-x", "c++",
+                     "-DTILEPIPE_CPU", "-I", args.include, drv, "-o", exe])
+            if r.returncode:
+                report(variant, "driver", 0, first_error(r.stdout))
+                return
+            r = run([exe], timeout=3000)
+            ran_lines = r.stdout.splitlines()
+            good = sum(1 for l in ran_lines if l.endswith(")") and ": match (" in l)
+            for l in ran_lines:
+                if ": FAIL" in l or "MISMATCH" in l:
+                    mm = re.search(r"_(\d+)x\d+:", l)
+                    report(variant, "run", mm.group(1) if mm else 0, l)
+            totals["matched"] += good
+            say(f"{variant}: {good} of {len(ran)} run on the emulator and match the "
+                f"float64 reference exactly")
+
+    steps()
+    return lines, totals, state["status"], expected_fails
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
@@ -356,127 +497,22 @@ def main():
     status = 0
     totals = {"accepted": 0, "translated": 0, "compiled": 0, "nvcc": 0, "matched": 0}
     expected_fails = []
-
-    def report(variant, step, m, what):
-        nonlocal status
-        allowed = (variant, step) in allow or (variant, step, str(m)) in allow
-        print(f"{variant} {step}: {'EXPECTED-FAIL' if allowed else 'FAIL'} {what}")
-        name = f"{variant} {step}" + (f" M={m}" if m else "")
-        if allowed and name not in expected_fails:
-            expected_fails.append(name)
-        if not allowed:
-            status = 1
-
-    for variant in args.variants.split(","):
-        t, acc, scaled, kind, k = VARIANTS[variant]
-        shapes, _ = accepted_shapes(args.build, variant, tmp)
-        want = expected(scaled)
-        print(f"{variant} ({kind}, {t} x {t} -> {acc}, K-block {k}): the verifier accepts "
-              f"{len(shapes)} of {len(CANDIDATE_M) * len(CANDIDATE_N)} candidates: {ranges(shapes)}")
-        totals["accepted"] += len(shapes)
-        if set(shapes) != want:
-            extra, missing = sorted(set(shapes) - want), sorted(want - set(shapes))
-            report(variant, "verifier", 0, f"differs from the ISA table: accepts {extra[:8]} "
-                   f"beyond it, refuses {missing[:8]} in it")
-        if args.n:
-            ns = {int(x) for x in args.n.split(",")}
-            shapes = [s for s in shapes if s[1] in ns]
-        if args.m:
-            ms = {int(x) for x in args.m.split(",")}
-            shapes = [s for s in shapes if s[0] in ms]
-        if scaled:
-            # tmem_copy makes scale tiles of 128 lanes and the verifier asks
-            # scale_b for N lanes: below N = 128 no IR feeds the MMA.
-            narrow = [s for s in shapes if s[1] < 128]
-            if narrow:
-                print(f"{variant}: N < 128 ({len(narrow)} shapes) not expressible end to end: "
-                      f"tmem_copy makes 128-lane scale tiles, scale_b has N lanes")
-            shapes = [s for s in shapes if s[1] >= 128]
-        module = os.path.join(tmp, f"gemm_{variant}.mlir")
-        with open(module, "w") as f:
-            f.write("\n".join(gemm(variant, m, n) for m, n in shapes))
-        mat = os.path.join(tmp, f"gemm_{variant}.mat.mlir")
-        # Without locations: split_functions reads the printed text.
-        r = run([opt, module, "--tileas-generate-schedule", "--tileas-materialize-schedule",
-                 "-canonicalize", "-cse", "-mlir-print-debuginfo=false", "-o", mat])
-        if r.returncode:
-            report(variant, "schedule", 0, first_error(r.stdout))
-            continue
-        funcs = split_functions(open(mat).read())
-        cus, translated = [], []
-        failed = {}
-        for m, n in shapes:
-            name = kernel_name(variant, m, n)
-            one = os.path.join(tmp, f"{name}.mat.mlir")
-            with open(one, "w") as f:
-                f.write(funcs[name])
-            cu = os.path.join(tmp, f"{name}.cu")
-            r = run([translate, "--tileas-to-cuda", one, "-o", cu])
-            if r.returncode:
-                failed.setdefault(m, []).append((n, first_error(r.stdout)))
-                continue
-            cus.append(cu)
-            translated.append((m, n))
-        for m, fails in sorted(failed.items()):
-            report(variant, "translate", m,
-                   f"M={m}: {len(fails)} shapes (N={','.join(str(n) for n, _ in fails[:6])}"
-                   f"{',...' if len(fails) > 6 else ''}): {fails[0][1]}")
-        totals["translated"] += len(translated)
-        print(f"{variant}: {len(translated)} of {len(shapes)} accepted shapes translate: "
-              f"{ranges(translated)}")
-        if not translated:
-            continue
-        whole = os.path.join(tmp, f"all_{variant}.cu")
-        with open(whole, "w") as f:
-            for cu in cus:
-                f.write(open(cu).read() + "\n")
-        r = run(["g++", "-std=c++17", "-fsyntax-only", "-x", "c++", "-DTILEPIPE_CPU",
-                 "-Wno-psabi", "-I", args.include, whole])
-        if r.returncode:
-            report(variant, "g++", 0, first_error(r.stdout))
-            continue
-        totals["compiled"] += len(translated)
-        print(f"{variant}: g++ -DTILEPIPE_CPU compiles all {len(translated)}")
-        if args.nvcc and os.path.exists(NVCC):
-            r = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
-                     "-I", args.include, "-diag-suppress", "177", "-c", whole, "-o",
-                     os.path.join(tmp, f"all_{variant}.o")])
-            if r.returncode:
-                report(variant, "nvcc", 0, first_error(r.stdout))
-            else:
-                totals["nvcc"] += len(translated)
-                print(f"{variant}: nvcc sm_100a compiles all {len(translated)}")
-        if args.run:
-            run_n = {int(x) for x in args.run_n.split(",")} if args.run_n else None
-            ran = [(m, n) for m, n in translated if run_n is None or n in run_n]
-            # Only the kernels that run: g++ -O1 of the rest costs minutes.
-            chosen = os.path.join(tmp, f"run_{variant}.cu")
-            with open(chosen, "w") as f:
-                for cu, mn in zip(cus, translated):
-                    if mn in ran:
-                        f.write(open(cu).read() + "\n")
-            drv = os.path.join(tmp, f"run_{variant}.cpp")
-            with open(drv, "w") as f:
-                f.write(f'#include "{chosen}"\n' + DRIVER_HEAD)
-                for m, n in ran:
-                    f.write(driver_call(variant, m, n))
-                f.write('  std::printf("bad %d\\n", bad);\n  return bad != 0;\n}\n')
-            exe = os.path.join(tmp, f"run_{variant}")
-            r = run(["g++", "-std=c++17", "-O1", "-g0", "-Wno-psabi", "-x", "c++",
-                     "-DTILEPIPE_CPU", "-I", args.include, drv, "-o", exe])
-            if r.returncode:
-                report(variant, "driver", 0, first_error(r.stdout))
-                continue
-            r = run([exe], timeout=3000)
-            lines = r.stdout.splitlines()
-            good = sum(1 for l in lines if l.endswith(")") and ": match (" in l)
-            for l in lines:
-                if ": FAIL" in l or "MISMATCH" in l:
-                    mm = re.search(r"_(\d+)x\d+:", l)
-                    report(variant, "run", mm.group(1) if mm else 0, l)
-            totals["matched"] += good
-            print(f"{variant}: {good} of {len(ran)} run on the emulator and match the "
-                  f"float64 reference exactly")
+    # The variants are checked side by side (each compile and emulator run in
+    # a CPU slot shared with the other tests, scripts/kernelcache.py) and
+    # printed in order.
+    variants = args.variants.split(",")
+    jobs = max(1, int(os.environ.get("TILEPIPE_TEST_JOBS", os.cpu_count() or 1)))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(jobs, len(variants))) as pool:
+        futures = [pool.submit(check_variant, args, v, tmp, allow, opt, translate)
+                   for v in variants]
+        for future in futures:
+            lines, counts, bad, fails = future.result()
+            for line in lines:
+                print(line, flush=True)
+            for k, v in counts.items():
+                totals[k] += v
+            status |= bad
+            expected_fails += [f for f in fails if f not in expected_fails]
     print("total: " + ", ".join(f"{k} {v}" for k, v in totals.items()) +
           f"; expected failures: {', '.join(expected_fails) or 'none'}; "
           f"{'FAIL' if status else 'ok'}")

@@ -14,6 +14,7 @@ Prints one line per run and a summary per kernel; exit 1 on any mismatch,
 fault or deadlock, 2 when a step fails to run.
 Needs numpy (scripts/testvenv.py makes the environment)."""
 import argparse
+import concurrent.futures
 import importlib.util
 import os
 import re
@@ -26,7 +27,8 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cudalower import INCLUDE, NVCC, lower, run  # noqa: E402
+import kernelcache  # noqa: E402
+from cudalower import INCLUDE, NVCC, lower  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CXX = os.environ.get("CXX", "g++")
@@ -141,18 +143,23 @@ def load_specs(path):
     return mod.SPECS
 
 
-def compile_kernel(cu, exe, include, mode):
+# The g++ flags that decide the emulator binary's code: the precompiled
+# runtime header is made with exactly these (scripts/kernelcache.py).
+# -Wno-psabi: GCC notes that passing the 128-byte-aligned CUtensorMap by
+# value changed ABI in GCC 4.6; nothing here links across it.
+CPU_FLAGS = ["-std=c++17", "-O1", "-g0", "-Wno-psabi", "-DTILEPIPE_CPU", "-DTILEPIPE_MAIN"]
+
+
+def compile_kernel(cu, exe, include, mode, build=None):
     """The same .cu file, its launcher and main: g++ against the CPU emulator,
-    or nvcc for sm_100a (the GPU check)."""
+    or nvcc for sm_100a (the GPU check); through the kernel cache under the
+    build folder (the same text is compiled once)."""
     if mode == "gpu":
         cmd = [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_100a,code=sm_100a",
                "-DTILEPIPE_MAIN", "-I", include, cu, "-o", exe]
-    else:
-        # -Wno-psabi: GCC notes that passing the 128-byte-aligned CUtensorMap
-        # by value changed ABI in GCC 4.6; nothing here links across it.
-        cmd = [CXX, "-std=c++17", "-O1", "-g0", "-Wno-psabi", "-x", "c++", "-DTILEPIPE_CPU",
-               "-DTILEPIPE_MAIN", "-I", include, cu, "-o", exe]
-    return run(cmd)
+        return kernelcache.compile(cmd, cu, exe, build)
+    cmd = [CXX] + CPU_FLAGS[:4] + ["-x", "c++"] + CPU_FLAGS[4:] + ["-I", include, cu, "-o", exe]
+    return kernelcache.compile(cmd, cu, exe, build, pch_flags=CPU_FLAGS)
 
 
 def compare(name, got, ref, tol):
@@ -234,69 +241,98 @@ def main():
     args = ap.parse_args()
     specs = load_specs(args.specs)
     names = args.kernels or list(specs)
-    status = 0
     tmp_ctx = tempfile.TemporaryDirectory()
     tmp = args.keep or tmp_ctx.name
     os.makedirs(tmp, exist_ok=True)
-    for name in names:
-        spec = specs[name]
-        if args.cu:
-            cu = args.cu
-        else:
-            lowered = lower(os.path.join(SRC, spec.mlir), args.build, tmp,
-                            getattr(spec, "materialize", ""), name)
-            if not lowered:
+    # The kernels are checked side by side (translated, compiled and run in
+    # their own folders, each emulator run in a CPU slot shared with the
+    # other tests: scripts/kernelcache.py); their lines are printed in the
+    # order of the command line, each kernel's when it is done.
+    jobs = max(1, int(os.environ.get("TILEPIPE_TEST_JOBS", os.cpu_count() or 1)))
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(jobs, len(names)) or 1)
+    futures = [pool.submit(check_kernel, args, specs[name], name, kernel_folder(tmp, names, i))
+               for i, name in enumerate(names)]
+    status = 0
+    try:
+        for future in futures:
+            lines, bits = future.result()
+            for line in lines:
+                print(line, flush=True)
+            if bits == 2:
                 return 2
-            cu = lowered[1]
-        include = args.include
-        planted = None
-        if args.seed_bug:
-            seeded = plant(args.seed_bug, cu, include, tmp)
-            if not seeded:
-                print(f"{name}: seeded {args.seed_bug}: not applicable (no site in this kernel)")
-                status |= 1
-                continue
-            cu, include, planted = seeded
-        exes = []
-        modes = [args.mode] + (["cpu"] if args.mode == "gpu" and args.compare_cpu else [])
-        for mode in modes:
-            exe = os.path.join(tmp, f"{name}.{mode}")
-            cc = compile_kernel(cu, exe, include, mode)
-            if cc.returncode:
-                print(f"{name}: {mode} build failed\n{cc.stdout[-6000:]}")
-                return 2
-            exes.append((mode, exe))
-        problems = spec.problems(quick=args.quick)
-        runs = ok = 0
-        caught = None
-        for p_index, problem in enumerate(problems):
-            if caught:
-                break
-            for mode, exe in exes:
-                seeds = args.emu_seeds.split(",") if mode == "cpu" else ["0"]
-                for emu_seed in [int(s) for s in seeds]:
-                    runs += 1
-                    good, note, secs = run_problem(exe, spec, problem, tmp, 1000 + p_index,
-                                                   emu_seed, args.timeout)
-                    ok += good
-                    verdict = "match" if good else "MISMATCH" if "differ" in note else "FAIL"
-                    if planted and not good and not caught:
-                        caught = f"{verdict} at {spec.describe(problem)} {mode} seed {emu_seed}: {note}"
-                        break
-                    where = f"emu-seed {emu_seed}" if mode == "cpu" else "gpu"
-                    print(f"{name} {spec.describe(problem)} {where}: {verdict} "
-                          f"({note}; {secs:.2f} s)")
-        if planted:
-            if caught:
-                print(f"{name}: seeded {args.seed_bug} at {planted}: caught ({caught[:2000]})")
-            else:
-                print(f"{name}: seeded {args.seed_bug} at {planted}: NOT caught in {runs} runs")
-                status |= 1
-            continue
-        print(f"{name}: {ok} of {runs} runs match the reference")
-        status |= ok != runs
+            status |= bits
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return status
 
+
+def kernel_folder(tmp, names, i):
+    """The work folder of the i-th kernel: its name (an index too when the
+    command line names it twice)."""
+    name = names[i] if names.count(names[i]) == 1 else f"{names[i]}.{i}"
+    folder = os.path.join(tmp, name)
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
+def check_kernel(args, spec, name, tmp):
+    """(lines to print, status bits) of one kernel: 0 when every run matches
+    (or a planted bug is caught), 1 otherwise, 2 when a step fails to run."""
+    out = []
+    if args.cu:
+        cu = args.cu
+    else:
+        lowered = lower(os.path.join(SRC, spec.mlir), args.build, tmp,
+                        getattr(spec, "materialize", ""), name, log=out.append)
+        if not lowered:
+            return out, 2
+        cu = lowered[1]
+    include = args.include
+    planted = None
+    if args.seed_bug:
+        seeded = plant(args.seed_bug, cu, include, tmp)
+        if not seeded:
+            out.append(f"{name}: seeded {args.seed_bug}: not applicable (no site in this kernel)")
+            return out, 1
+        cu, include, planted = seeded
+    exes = []
+    modes = [args.mode] + (["cpu"] if args.mode == "gpu" and args.compare_cpu else [])
+    for mode in modes:
+        exe = os.path.join(tmp, f"{name}.{mode}")
+        cc = compile_kernel(cu, exe, include, mode, args.build)
+        if cc.returncode:
+            out.append(f"{name}: {mode} build failed\n{cc.stdout[-6000:]}")
+            return out, 2
+        exes.append((mode, exe))
+    problems = spec.problems(quick=args.quick)
+    runs = ok = 0
+    caught = None
+    for p_index, problem in enumerate(problems):
+        if caught:
+            break
+        for mode, exe in exes:
+            seeds = args.emu_seeds.split(",") if mode == "cpu" else ["0"]
+            for emu_seed in [int(s) for s in seeds]:
+                runs += 1
+                with kernelcache.Slot(args.build):
+                    good, note, secs = run_problem(exe, spec, problem, tmp, 1000 + p_index,
+                                                   emu_seed, args.timeout)
+                ok += good
+                verdict = "match" if good else "MISMATCH" if "differ" in note else "FAIL"
+                if planted and not good and not caught:
+                    caught = f"{verdict} at {spec.describe(problem)} {mode} seed {emu_seed}: {note}"
+                    break
+                where = f"emu-seed {emu_seed}" if mode == "cpu" else "gpu"
+                out.append(f"{name} {spec.describe(problem)} {where}: {verdict} "
+                           f"({note}; {secs:.2f} s)")
+    if planted:
+        if caught:
+            out.append(f"{name}: seeded {args.seed_bug} at {planted}: caught ({caught[:2000]})")
+            return out, 0
+        out.append(f"{name}: seeded {args.seed_bug} at {planted}: NOT caught in {runs} runs")
+        return out, 1
+    out.append(f"{name}: {ok} of {runs} runs match the reference")
+    return out, int(ok != runs)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,15 +9,57 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import xml.etree.ElementTree as ET
 
 LIT = "/usr/lib/llvm-19/build/utils/lit/lit.py"
+# Seconds without a line before a step says it is still running: CI logs
+# (and `make test | tee`) must show progress while a slow test runs.
+HEARTBEAT = 30
+
+
+class Heartbeat:
+    """Prints `what()` every HEARTBEAT seconds in which nothing else was
+    printed, until stopped."""
+
+    def __init__(self, what):
+        self.what = what
+        self.last = time.monotonic()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
+        return False
+
+    def printed(self):
+        self.last = time.monotonic()
+
+    def _beat(self):
+        while not self.done.wait(1):
+            if time.monotonic() - self.last >= HEARTBEAT:
+                print(self.what(), flush=True)
+                self.last = time.monotonic()
+
+
+def run_quietly(cmd, label):
+    """subprocess.run with captured output, saying every HEARTBEAT seconds
+    that `label` is still running."""
+    start = time.monotonic()
+    with Heartbeat(lambda: f"{label}: still running ({time.monotonic() - start:.0f} s)"):
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 def run_gtest(binary, tmp):
     out = os.path.join(tmp, os.path.basename(binary) + ".json")
-    proc = subprocess.run([binary, "--gtest_brief=1", f"--gtest_output=json:{out}"],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = run_quietly([binary, "--gtest_brief=1", f"--gtest_output=json:{out}"],
+                       os.path.basename(binary))
     if not os.path.exists(out):
         sys.stdout.write(proc.stdout)
         print(f"{os.path.basename(binary)}: crashed (exit {proc.returncode})")
@@ -47,31 +89,82 @@ def run_gtest(binary, tmp):
     return passed, failed
 
 
-def run_lit(build, tmp):
+def stream_lit(cmd):
+    """Runs lit, printing what is not a plain pass as it comes and, every
+    HEARTBEAT seconds, how many tests are done (lit prints nothing while
+    its slowest tests run)."""
+    start = time.monotonic()
+    state = {"done": 0, "failed": 0, "total": "?"}
+
+    def progress():
+        return (f"lit: {state['done']} of {state['total']} tests done, "
+                f"{state['failed']} failed, {time.monotonic() - start:.0f} s")
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    with Heartbeat(progress) as beat:
+        for line in proc.stdout:
+            m = re.match(r"(\w+): .* \((\d+) of (\d+)\)$", line.rstrip("\n"))
+            if m:
+                state["done"], state["total"] = int(m.group(2)), m.group(3)
+                if m.group(1) in ("PASS", "UNSUPPORTED", "XFAIL"):
+                    continue
+                state["failed"] += 1
+            elif line.startswith("-- Testing:"):
+                m = re.match(r"-- Testing: (\d+) tests", line)
+                state["total"] = m.group(1) if m else "?"
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            beat.printed()
+    return proc.wait()
+
+
+def skip_note(skipped, reasons):
+    """`, N skipped (...)`: the skipped tests grouped by what they miss,
+    each group with the reason that feature is missing here."""
+    if not skipped:
+        return ""
+    groups = {}
+    for name, message in skipped:
+        m = re.match(r"Missing required feature\(s\): (.*)", message)
+        key = ("need " + m.group(1)) if m else message
+        groups.setdefault(key, []).append(name)
+    parts = []
+    for what, names in sorted(groups.items()):
+        features = re.split(r",\s*", what[5:]) if what.startswith("need ") else []
+        why = "; ".join(reasons[f] for f in features if f in reasons)
+        parts.append(f"{len(names)} {what}" + (f": {why}" if why else "") +
+                     f" ({', '.join(sorted(names)[:3])}{', ...' if len(names) > 3 else ''})")
+    return f", {len(skipped)} skipped ({'; '.join(parts)})"
+
+
+def run_lit(build, tmp, reasons):
+    """The lit suites, -j one per core. reasons: feature -> why it is
+    missing here, for the skipped tests' summary."""
     xml = os.path.join(tmp, "lit.xml")
     jobs = str(os.cpu_count() or 2)
-    proc = subprocess.run([sys.executable, LIT, "-q", "-j", jobs, f"--xunit-xml-output={xml}",
-                           os.path.join(build, "test", "lit")],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    sys.stdout.write(proc.stdout)
+    rc = stream_lit([sys.executable, LIT, "-v", "-j", jobs, f"--xunit-xml-output={xml}",
+                     os.path.join(build, "test", "lit")])
     if not os.path.exists(xml):
-        print(f"lit: did not run (exit {proc.returncode})")
+        print(f"lit: did not run (exit {rc})")
         return 0, 1
     passed = failed = 0
-    skipped = []
+    skipped, times = [], []
     for case in ET.parse(xml).getroot().iter("testcase"):
-        if case.find("skipped") is not None:
-            skipped.append(case.get("name", "?"))
+        name = case.get("classname", "").split(".", 1)[-1] + "/" + case.get("name", "?")
+        skip = case.find("skipped")
+        if skip is not None:
+            # Tests left out by LIT_FILTER are not this run's.
+            if not skip.get("message", "").startswith("Test not selected"):
+                skipped.append((name, skip.get("message", "")))
             continue
+        times.append((float(case.get("time", 0)), name))
         if case.find("failure") is not None or case.find("error") is not None:
             failed += 1
         else:
             passed += 1
-    note = ""
-    if skipped:
-        note = (f", {len(skipped)} skipped (unsupported here, e.g. no nvcc: "
-                f"{', '.join(sorted(skipped)[:3])})")
-    print(f"lit: {passed} passed, {failed} failed{note}")
+    slowest = ", ".join(f"{n} {t:.0f} s" for t, n in sorted(times, reverse=True)[:5])
+    print(f"lit: slowest: {slowest}")
+    print(f"lit: {passed} passed, {failed} failed{skip_note(skipped, reasons)}")
     return passed, failed
 
 
@@ -100,7 +193,7 @@ def run_consumer(build, tmp):
         [os.path.join(cbuild, "tilepipe-consumer")],
     ]
     for step in steps:
-        proc = subprocess.run(step, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc = run_quietly(step, f"consumer ({' '.join(step[:2])})")
         if proc.returncode:
             sys.stdout.write(proc.stdout)
             print(f"consumer: 0 passed, 1 failed ({' '.join(step[:2])} exited {proc.returncode})")
@@ -136,7 +229,20 @@ def run_fuzz():
     return passed, failed
 
 
+def nvcc_reason(build):
+    """Why the nvcc tests cannot run here (lit.cfg.py's condition)."""
+    nvcc = "/usr/local/cuda/bin/nvcc"
+    if not os.path.exists(nvcc):
+        return f"no CUDA Toolkit ({nvcc} not found)"
+    site = os.path.join(build, "test", "lit", "lit.site.cfg.py")
+    if os.path.exists(site) and 'tilepipe_have_cuda = "ON"' not in open(site).read():
+        return "the build was configured without the CUDA Toolkit"
+    return "unsupported here"
+
+
 def main():
+    # Line by line even into a pipe or a log: CI shows progress as it comes.
+    sys.stdout.reconfigure(line_buffering=True)
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
     parser.add_argument("--fuzz", action="store_true",
@@ -153,18 +259,24 @@ def main():
         # build folder; lit reports those tests unsupported without it.
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import testvenv
-        _, reason = testvenv.ensure(args.build)
+        reasons = {"nvcc": nvcc_reason(args.build)}
+        start = time.monotonic()
+        with Heartbeat(lambda: f"numeric tests: making the numpy environment "
+                               f"({time.monotonic() - start:.0f} s)"):
+            _, reason = testvenv.ensure(args.build)
         if reason:
-            print(f"numeric tests: skipped ({reason})")
+            reasons["numpy"] = reason
+            print(f"numeric tests: skipped ({reason})", flush=True)
         # The peer comparison's Triton and cuobjdump (bench/peers/peers.py):
         # test/lit/peers is unsupported ("skipped") without them.
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        peers = subprocess.run([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
-                                "--build", args.build, "--env-only"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        peers = run_quietly([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
+                             "--build", args.build, "--env-only"], "peer comparison environment")
         if peers.returncode:
-            print("peer comparison tests: " + (peers.stdout.strip().splitlines() or ["skipped"])[-1])
-        p, f = run_lit(args.build, tmp)
+            last = (peers.stdout.strip().splitlines() or ["skipped"])[-1]
+            reasons["peers"] = re.sub(r"^peers: (skipped: )?", "", last)
+            print("peer comparison tests: " + last, flush=True)
+        p, f = run_lit(args.build, tmp, reasons)
         passed += p
         failed += f
         p, f = run_consumer(args.build, tmp)

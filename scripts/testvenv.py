@@ -23,6 +23,41 @@ def has_packages(python):
     return probe.returncode == 0
 
 
+# pip's last line is usually the consequence ("No matching distribution
+# found for numpy"); the cause is an earlier line. The first line matching
+# one of these, in this order, is the reason shown.
+PIP_CAUSES = [
+    r"CERTIFICATE_VERIFY_FAILED|SSLError|SSL: |certificate",
+    r"ProxyError|Tunnel connection failed|407 Proxy",
+    r"Temporary failure in name resolution|Name or service not known|"
+    r"Failed to establish a new connection|Network is unreachable|"
+    r"Connection refused|timed out|ConnectionError|NewConnectionError",
+    r"HTTP error \d+|40[13] Client Error",
+    r"No space left on device|Permission denied|externally-managed-environment",
+    r"ensurepip is not available|No module named",
+    r"^ERROR: (?!No matching distribution|Could not find a version)",
+]
+
+
+def pip_reason(output):
+    """The line of pip's (or venv's) output that says why it failed."""
+    import re
+    lines = [l.strip() for l in output.strip().splitlines() if l.strip()]
+    if not lines:
+        return "no output"
+    for pattern in PIP_CAUSES:
+        for line in lines:
+            if re.search(pattern, line):
+                # pip's retry warnings wrap the cause in a repr; keep the
+                # cause ("[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify
+                # failed: ...", "Failed to establish a new connection: ...").
+                inner = re.search(r"\[SSL[^\]]*\][^\"'()]*|Failed to establish a new connection:"
+                                  r"[^\"'()]*|Temporary failure in name resolution", line)
+                text = inner.group(0).strip() if inner else re.sub(r"^(WARNING|ERROR): ", "", line)
+                return text if len(text) <= 300 else text[:297] + "..."
+    return lines[-1]
+
+
 def ensure(build):
     """Returns (python, None) when ready, (None, reason) when not."""
     python = venv_python(build)
@@ -38,8 +73,7 @@ def ensure(build):
         proc = subprocess.run(step, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, timeout=600)
         if proc.returncode:
-            last = (proc.stdout.strip().splitlines() or ["no output"])[-1]
-            return None, f"{' '.join(step[:4])} failed: {last}"
+            return None, f"{' '.join(step[:4])} failed: {pip_reason(proc.stdout)}"
     if not has_packages(python):
         return None, "numpy does not import in " + python
     return python, None

@@ -28,6 +28,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import sass  # noqa: E402
 from cudalower import INCLUDE, NVCC, lower  # noqa: E402
+from testvenv import pip_reason  # noqa: E402
 
 BASE = ["triton==3.9.0", "nvidia-cuda-cuobjdump", "nvidia-cuda-nvdisasm"]
 CUTLASS = ["nvidia-cutlass"]
@@ -65,8 +66,7 @@ def environment(build, extra):
         say("installing: " + " ".join(step[5:] or step[2:]))
         proc = subprocess.run(step, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if proc.returncode:
-            last = (proc.stdout.strip().splitlines() or ["no output"])[-1]
-            say(f"skipped: the peers' environment could not be made ({last})")
+            say(f"skipped: the peers' environment could not be made ({pip_reason(proc.stdout)})")
             return None
     json.dump(want, open(stamp, "w"))
     return python
