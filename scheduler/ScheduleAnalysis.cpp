@@ -259,7 +259,11 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
                      ? "no schedule exists below it, proven by the exact "
                        "check: the bound misses an interaction of "
                        "constraints"
-                     : "the placement did not reach the bound")
+                     : bounds.depFromGroup && bound == bounds.depMII
+                         ? "not proven optimal: the group bound counts the "
+                           "path between two members, not how their shared "
+                           "stage meets the units; prove-optimal decides"
+                         : "the placement did not reach the bound")
        << ")";
   os << "\n";
   if (flopsPerIteration && target && *flopsPerIteration > 0) {
