@@ -42,6 +42,9 @@ constexpr unsigned kLargeLoop = 2000;
 /// rungs; smaller ones (every tile loop) keep their schedules and try it
 /// last.
 constexpr unsigned kFirstFitFirst = 500;
+/// Tile loops of at least this many ops make their first packing probe at
+/// 1.05 x the bound (searchTileLoop).
+constexpr unsigned kNearProbeOps = 100;
 
 enum class Outcome { Seated, Failed, Stopped };
 
@@ -495,7 +498,12 @@ searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
   uint64_t early = 0;
   std::optional<ScheduleAnalysis> seatedEarly;
   IISearchStats earlyStats;
+  // Loops of fewer ops afford the search from 1.25 x down (and keep the
+  // schedules they had).
+  const bool nearProbe = problem.getNumOps() >= kNearProbeOps;
   for (uint64_t permille : {1050, 1250, 1500, 2000}) {
+    if (permille == 1050 && !nearProbe)
+      continue;
     early = uint64_t(bounds.mii) * permille / 1000;
     if (early <= bounds.mii || int64_t(early) >= problem.serialLength())
       break;
