@@ -558,8 +558,8 @@ searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
   // (exact-adopt.mlir).
   if (evicting->workLimit &&
       !farAboveBound(best->ii, bounds.mii, stats.serialFallback))
-    evicting->workLimit =
-        std::min(evicting->workLimit, std::max<uint64_t>(1, options.workLimit / 10));
+    evicting->workLimit = std::min(
+        evicting->workLimit, std::max<uint64_t>(1, options.workLimit / 10));
   evicting->iiCap = best->ii - 1;
   evicting->evictingRungs = true;
   evicting->oracle = nullptr;

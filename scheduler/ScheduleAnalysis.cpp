@@ -170,6 +170,23 @@ double tilepipe::sched::impliedTFLOPs(int64_t flopsPerIteration, unsigned ii,
          double(smCount) / 1e12;
 }
 
+/// Why a schedule's II is above every bound: the generator, a proof, a
+/// group bound that does not see the units, or the placement.
+static llvm::StringRef aboveBoundReason(GeneratorKind generator,
+                                        std::optional<bool> optimal,
+                                        bool groupBinds) {
+  if (generator == GeneratorKind::Serial)
+    return "the serial generator does not overlap iterations";
+  if (optimal && *optimal)
+    return "no schedule exists below it, proven by the exact check: the "
+           "bound misses an interaction of constraints";
+  if (groupBinds)
+    return "not proven optimal: the group bound counts the path between two "
+           "members, not how their shared stage meets the units; "
+           "prove-optimal decides";
+  return "the placement did not reach the bound";
+}
+
 /// The pair bound's line (rrt::computePairMII): the two units it couples,
 /// and why their sum is not the busiest unit's demand.
 static void printPairBinding(llvm::raw_ostream &os, const rrt::Bounds &bounds,
@@ -253,17 +270,8 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     bound = std::max<uint64_t>(bound, bounds.resMII);
   if (ii > bound)
     os << " (II " << ii << " is above it: "
-       << (generator == GeneratorKind::Serial
-               ? "the serial generator does not overlap iterations"
-               : optimal && *optimal
-                     ? "no schedule exists below it, proven by the exact "
-                       "check: the bound misses an interaction of "
-                       "constraints"
-                     : bounds.depFromGroup && bound == bounds.depMII
-                         ? "not proven optimal: the group bound counts the "
-                           "path between two members, not how their shared "
-                           "stage meets the units; prove-optimal decides"
-                         : "the placement did not reach the bound")
+       << aboveBoundReason(generator, optimal,
+                           bounds.depFromGroup && bound == bounds.depMII)
        << ")";
   os << "\n";
   if (flopsPerIteration && target && *flopsPerIteration > 0) {

@@ -347,8 +347,8 @@ TEST(ScheduleBruteForceTest, PairBoundHoldsAgainstExhaustiveSearch) {
     ++withSchedule;
     ASSERT_LE(b.mii, *smallest)
         << "seed " << seed << ": schedule at II " << *smallest
-        << " below the bound (res " << b.resMII << " from "
-        << b.resBottleneck << ", pair " << computePairMII(in) << ")";
+        << " below the bound (res " << b.resMII << " from " << b.resBottleneck
+        << ", pair " << computePairMII(in) << ")";
     raised += b.resFromPair;
     raisedTight += b.resFromPair && b.mii == *smallest;
   }
