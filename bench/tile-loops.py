@@ -36,6 +36,7 @@ the slowest run. See bench/README.md and docs/performance.md.
 """
 import argparse
 import os
+import resource
 import random
 import re
 import shlex
@@ -286,8 +287,11 @@ def schedule(path, opt, extra):
     args = "print-schedule" + (" " + extra if extra else "")
     cmd = [opt, path, "--tileas-generate-schedule=" + args, "-o", "/dev/null"]
     t0 = time.monotonic()
+    c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, capture_output=True, text=True)
     secs = time.monotonic() - t0
+    c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
     rows = []
     gen = ""
     for line in (p.stdout + p.stderr).splitlines():
@@ -296,7 +300,37 @@ def schedule(path, opt, extra):
         m = SCHEDULE_LINE.match(line)
         if m:
             rows.append([int(x) for x in m.groups()] + [gen])
-    return rows, secs, p
+    return rows, secs, cpu, p
+
+
+def table(files, a):
+    """The point-7 table: one row per loop, CPU seconds of the whole process
+    (user + sys, so a shared machine's load does not count). Exit 1 when a
+    loop is over --max-ratio (II / MII) or --max-cpu."""
+    print("size\tseed\tops\tbound\tII\tratio\tCPU s")
+    over = 0
+    worst, slowest = 0.0, 0.0
+    for path in files:
+        m = re.search(r"tile-(\d+)-s(\d+)", os.path.basename(path))
+        size, seed = m.groups() if m else ("-", "-")
+        rows, _, cpu, p = schedule(path, a.opt, a.extra_args)
+        ops = len(re.findall(r"^\s+%\S+ = tileas\.\w+|^\s+tileas\.tma_store",
+                             open(path).read(), re.M))
+        if p.returncode or not rows:
+            print("%s\t%s\t%d\t-\t-\t-\t%.2f\tFAILED" % (size, seed, ops, cpu))
+            over += 1
+            continue
+        ii, mii = rows[0][0], rows[0][1]
+        ratio = ii / max(1, mii)
+        bad = ratio > a.max_ratio or cpu > a.max_cpu
+        over += bad
+        worst, slowest = max(worst, ratio), max(slowest, cpu)
+        print("%s\t%s\t%d\t%d\t%d\t%.3f\t%.2f%s" % (size, seed, ops, mii, ii, ratio, cpu,
+                                                 "\tOVER" if bad else ""))
+        sys.stdout.flush()
+    print("# %d loops, worst II/bound %.3f, most CPU %.2f s, %d over (limits %.2f, %.2f s)"
+          % (len(files), worst, slowest, over, a.max_ratio, a.max_cpu))
+    return 1 if over else 0
 
 
 def main():
@@ -315,6 +349,11 @@ def main():
     r.add_argument("--extra-args", default="", help="more pass options, space-separated")
     r.add_argument("--examples", action="store_true", help="also examples/*.mlir")
     r.add_argument("--keep", help="keep the generated files in this folder")
+    r.add_argument("--table", action="store_true",
+                   help="print size, seed, ops, bound, II, ratio and CPU seconds only, "
+                        "and fail when a loop is over --max-ratio or --max-cpu")
+    r.add_argument("--max-ratio", type=float, default=1.10)
+    r.add_argument("--max-cpu", type=float, default=1.0)
     a = ap.parse_args()
     if a.cmd == "gen":
         text, ops = generate(a.ops, a.seed, a.group_rate)
@@ -331,13 +370,15 @@ def main():
             with open(path, "w") as f:
                 f.write(generate(n, s, a.group_rate)[0])
             files.append(path)
+    if a.table:
+        return table(files, a)
     if a.examples:
         ex = os.path.join(REPO, "examples")
         files += sorted(os.path.join(ex, f) for f in os.listdir(ex) if f.endswith(".mlir"))
     print("file\tloop\tops\tMII\tres\tfine\trec\tdep\tII\tII/MII\tgenerator\tseconds\tstatus")
     worst, slowest, failed = 0.0, 0.0, 0
     for path in files:
-        rows, secs, p = schedule(path, a.opt, a.extra_args)
+        rows, secs, _, p = schedule(path, a.opt, a.extra_args)
         ops = len(re.findall(r"^\s+%\S+ = tileas\.\w+|^\s+tileas\.tma_store",
                              open(path).read(), re.M))
         status = "ok" if p.returncode == 0 else "exit %d" % p.returncode

@@ -12,9 +12,12 @@
 #include "rrt/Bounds.h"
 #include "support/SCC.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <functional>
 
 using namespace tilepipe::rrt;
 using llvm::ArrayRef;
@@ -520,6 +523,130 @@ unsigned tilepipe::rrt::computeFineMII(const BoundsInput &in,
   return clampToUnsigned(std::max<uint64_t>(best, 1));
 }
 
+namespace {
+
+/// What the ops of one loop hold of bits A and B, for the pair bound.
+struct PairDemand {
+  bool qualifies = true;
+  uint64_t dualB = 0;                ///< B-cycles of the ops holding both.
+  uint64_t aOnly = 0;                ///< A-cycles of the ops holding only A.
+  uint64_t tails = 0;                ///< Sum of dB - dA over the dual ops.
+  uint64_t longestTail = 0;          ///< Largest dB - dA of one dual op.
+  std::vector<uint64_t> runs;        ///< Each A-only run's length.
+  std::vector<uint64_t> tailLengths; ///< Each dual op's dB - dA.
+};
+
+/// The one nonzero run of `fp` on bit `b`, or nullptr when it holds the bit
+/// not at all (`count` 0) or in several runs (`count` > 1).
+const Use *onlyRun(const Footprint &fp, unsigned b, unsigned &count) {
+  const Use *run = nullptr;
+  count = 0;
+  for (const Use &u : fp.getUses())
+    if (u.kind == Use::Kind::Bit && u.index == b && u.duration) {
+      run = &u;
+      ++count;
+    }
+  return count == 1 ? run : nullptr;
+}
+
+/// Adds one op to the demand of the pair (a, b).
+void addToPair(PairDemand &d, const Footprint &fp, unsigned a, unsigned b) {
+  unsigned countA = 0, countB = 0;
+  const Use *ra = onlyRun(fp, a, countA);
+  const Use *rb = onlyRun(fp, b, countB);
+  if (countA && countB) {
+    // Holds both: only from one cycle, B at least as long as A, is the
+    // shape the argument covers.
+    if (!ra || !rb || ra->offset != rb->offset || rb->duration < ra->duration) {
+      d.qualifies = false;
+      return;
+    }
+    const uint64_t tail = rb->duration - ra->duration;
+    d.dualB += rb->duration;
+    d.tails += tail;
+    d.longestTail = std::max(d.longestTail, tail);
+    d.tailLengths.push_back(tail);
+    return;
+  }
+  if (!countA)
+    return; // B-only time cancels out of the bound (see computePairMII).
+  for (const Use &u : fp.getUses())
+    if (u.kind == Use::Kind::Bit && u.index == a && u.duration) {
+      d.aOnly += u.duration;
+      d.runs.push_back(u.duration);
+    }
+}
+
+/// An upper bound on the A-only time the dual ops' tails can hide: each run
+/// hides at most min(run, longest tail), each tail at most its length, and
+/// the runs touch at most as many tails as there are runs.
+uint64_t hiddenInTails(PairDemand &d) {
+  uint64_t byRuns = 0;
+  for (uint64_t c : d.runs)
+    byRuns += std::min(c, d.longestTail);
+  std::sort(d.tailLengths.begin(), d.tailLengths.end(),
+            std::greater<uint64_t>());
+  uint64_t byLongest = 0;
+  for (size_t i = 0; i < d.tailLengths.size() && i < d.runs.size(); ++i)
+    byLongest += d.tailLengths[i];
+  return std::min({byRuns, d.tails, byLongest});
+}
+
+/// Bit pairs (a, b) that some op holds from one cycle with b at least as
+/// long as a and b longer (the only pairs whose bound can exceed the
+/// single-bit one), in a deterministic order.
+std::vector<std::pair<unsigned, unsigned>>
+pairCandidates(ArrayRef<Footprint> footprints) {
+  std::vector<std::pair<unsigned, unsigned>> pairs;
+  for (const Footprint &fp : footprints) {
+    ArrayRef<Use> uses = fp.getUses();
+    for (const Use &a : uses)
+      for (const Use &b : uses)
+        if (a.kind == Use::Kind::Bit && b.kind == Use::Kind::Bit &&
+            a.index != b.index && a.duration && a.offset == b.offset &&
+            b.duration > a.duration)
+          pairs.push_back({a.index, b.index});
+  }
+  llvm::sort(pairs);
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
+
+} // namespace
+
+/// On the circle of II rows, A or B is held for sumA + sumB - both rows,
+/// where `both` counts rows holding A and B at once. An op holding both
+/// ("dual") holds them from one cycle with dB >= dA, so its own A rows lie
+/// inside its B rows. Two dual ops never overlap A against B: the one
+/// holding A at a row holds B there too. An A-only run overlapping a dual
+/// op's B must lie in its tail (its B rows past its A rows), and only in
+/// the tail it starts in: reaching another tail means passing that op's A
+/// rows. Any op may overlap a B-only op. So
+///   II >= sumA + sumB - sum(dA) - sumBonly - hidden
+///       = sum over dual ops of dB + aOnly - hidden.
+unsigned tilepipe::rrt::computePairMII(const BoundsInput &in,
+                                       std::string *bottleneck) {
+  assert(in.layout && "bounds need a layout");
+  uint64_t best = 1;
+  for (auto [a, b] : pairCandidates(in.footprints)) {
+    PairDemand d;
+    for (const Footprint &fp : in.footprints) {
+      addToPair(d, fp, a, b);
+      if (!d.qualifies)
+        break;
+    }
+    if (!d.qualifies)
+      continue;
+    const uint64_t bound = d.dualB + d.aOnly - hiddenInTails(d);
+    if (bound > best) {
+      best = bound;
+      if (bottleneck)
+        *bottleneck = in.layout->bitNames[a] + "+" + in.layout->bitNames[b];
+    }
+  }
+  return clampToUnsigned(best);
+}
+
 //===----------------------------------------------------------------------===//
 // Recurrence bound
 //===----------------------------------------------------------------------===//
@@ -744,6 +871,13 @@ static unsigned computeGroupMII(const BoundsInput &in) {
 Bounds tilepipe::rrt::computeBounds(const BoundsInput &in) {
   Bounds b;
   b.resMII = computeResMII(in, &b.resBottleneck);
+  std::string pairBits;
+  unsigned pairMII = computePairMII(in, &pairBits);
+  if (pairMII > b.resMII && b.resMII != UINT_MAX) {
+    b.resMII = pairMII;
+    b.resBottleneck = pairBits;
+    b.resFromPair = true;
+  }
   b.fineMII = computeFineMII(in, &b.fineBottleneck);
   std::optional<unsigned> rec = computeRecMII(in, &b.criticalCycle);
   b.recurrenceInfeasible = !rec;

@@ -39,13 +39,18 @@ struct BoundsInput {
 };
 
 struct Bounds {
-  unsigned resMII = 1;  ///< Singleton bits: sum of held cycles.
+  /// Singleton bits: sum of held cycles, or the pair bound when it is
+  /// larger (computePairMII; resFromPair says so).
+  unsigned resMII = 1;
   unsigned fineMII = 1; ///< Pools: aggregate and per-op folding.
   unsigned recMII = 1;  ///< Smallest II without a positive cycle.
   unsigned depMII = 1;  ///< Dependence depth against max_depth and groups.
   /// depMII comes from a same-depth group (a path between two members),
   /// not from a max_depth.
   bool depFromGroup = false;
+  /// resMII comes from computePairMII: two bits that one class of ops holds
+  /// from one cycle (resBottleneck names both, "A+B").
+  bool resFromPair = false;
   unsigned mii = 1;
   /// A zero-distance cycle of positive latency: no II works.
   bool recurrenceInfeasible = false;
@@ -69,6 +74,15 @@ unsigned computeFineMII(const BoundsInput &in,
 /// infeasible; `cycle` then receives that cycle. Otherwise, when the result
 /// is above 1, `cycle` receives a cycle that is positive at result - 1 (ops in
 /// cycle order, starting at the smallest id).
+/// The pair bound (docs/bounds.md, "Pair bound"): for bits A and B where
+/// every op holding both holds them from the same cycle and B at least as
+/// long as A (a TMA load: the TMA unit and the L2 -> SM path), an op holding
+/// only A cannot start while such an op holds A, and can overlap only the
+/// tail of the one whose B it starts under. So the B-time of those ops, the
+/// A-only time less what the tails can hide, and the B-only time share one
+/// circle of II rows. Returns 1 when no pair of bits qualifies.
+unsigned computePairMII(const BoundsInput &in,
+                        std::string *bottleneck = nullptr);
 std::optional<unsigned>
 computeRecMII(const BoundsInput &in,
               llvm::SmallVectorImpl<unsigned> *cycle = nullptr);

@@ -170,6 +170,35 @@ double tilepipe::sched::impliedTFLOPs(int64_t flopsPerIteration, unsigned ii,
          double(smCount) / 1e12;
 }
 
+/// Why a schedule's II is above every bound: the generator, a proof, a
+/// group bound that does not see the units, or the placement.
+static llvm::StringRef aboveBoundReason(GeneratorKind generator,
+                                        std::optional<bool> optimal,
+                                        bool groupBinds) {
+  if (generator == GeneratorKind::Serial)
+    return "the serial generator does not overlap iterations";
+  if (optimal && *optimal)
+    return "no schedule exists below it, proven by the exact check: the "
+           "bound misses an interaction of constraints";
+  if (groupBinds)
+    return "not proven optimal: the group bound counts the path between two "
+           "members, not how their shared stage meets the units; "
+           "prove-optimal decides";
+  return "the placement did not reach the bound";
+}
+
+/// The pair bound's line (rrt::computePairMII): the two units it couples,
+/// and why their sum is not the busiest unit's demand.
+static void printPairBinding(llvm::raw_ostream &os, const rrt::Bounds &bounds,
+                             unsigned ii) {
+  auto [first, second] = llvm::StringRef(bounds.resBottleneck).split('+');
+  os << unitWords(first) << " and " << unitWords(second) << " together ("
+     << bounds.resBottleneck << "), " << bounds.resMII << " of " << ii
+     << " cycles: an op holding both takes " << second << " when it takes "
+     << first << " and keeps it longer, and an op holding " << first
+     << " alone overlaps " << second << " only in such a tail";
+}
+
 void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
                              const target::TargetModel *target,
                              std::optional<int64_t> flopsPerIteration) const {
@@ -219,6 +248,8 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     }
     for (size_t i = 0; i < through.size(); ++i)
       os << (i ? ", " : " through ") << through[i];
+  } else if (bounds.resFromPair && bounds.resMII > busiest) {
+    printPairBinding(os, bounds, ii);
   } else if (!units.empty()) {
     os << describeUnit(units.front()) << ", " << busiest << " of " << ii
        << " cycles";
@@ -235,15 +266,12 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     os << "none";
   }
   uint64_t bound = std::max<uint64_t>({busiest, bounds.recMII, bounds.depMII});
+  if (bounds.resFromPair)
+    bound = std::max<uint64_t>(bound, bounds.resMII);
   if (ii > bound)
     os << " (II " << ii << " is above it: "
-       << (generator == GeneratorKind::Serial
-               ? "the serial generator does not overlap iterations"
-               : optimal && *optimal
-                     ? "no schedule exists below it, proven by the exact "
-                       "check: the bound misses an interaction of "
-                       "constraints"
-                     : "the placement did not reach the bound")
+       << aboveBoundReason(generator, optimal,
+                           bounds.depFromGroup && bound == bounds.depMII)
        << ")";
   os << "\n";
   if (flopsPerIteration && target && *flopsPerIteration > 0) {

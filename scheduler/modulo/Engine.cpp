@@ -149,8 +149,48 @@ void Engine::computeRingTargets() {
     cursor = bestSeat + holdRows(op);
     pending.erase(pending.begin() + *best);
   }
+  ringReserved.emplace(layout, ii);
+  reservedOps = trial;
+  for (OpId op : trial)
+    ringReserved->commit(placement.folded(op), ringRow[op]);
   for (OpId op : llvm::reverse(trial))
     placement.remove(op);
+}
+
+void Engine::releaseSeatedRing() const {
+  if (!ringReserved)
+    return;
+  llvm::erase_if(reservedOps, [&](OpId op) {
+    if (!placement.isSeated(op))
+      return false;
+    ringReserved->release(placement.folded(op), ringRow[op]);
+    work += 1 + placement.folded(op).numRows / 64;
+    return true;
+  });
+}
+
+int64_t Engine::ringSkip(OpId op, int64_t t) const {
+  if (!ringReserved || ringRow[op] >= 0)
+    return 0;
+  const rrt::FoldedFootprint &fp = placement.folded(op);
+  work += 1 + fp.numRows / 64;
+  std::optional<rrt::Conflict> c = ringReserved->findConflict(fp, t);
+  if (!c)
+    return 0;
+  if (c->kind != rrt::Conflict::Kind::Bit)
+    return 1;
+  // Every seat that puts the colliding footprint row on the same reserved
+  // run collides the same way: step past the run's end.
+  int64_t skip = 1;
+  unsigned row = c->row;
+  while (skip < int64_t(ii)) {
+    row = row + 1 == ii ? 0 : row + 1;
+    if (!ringReserved->testBit(row, c->resource))
+      break;
+    ++skip;
+  }
+  work += skip / 64;
+  return skip;
 }
 
 // The ring row in the first stage at or after lo. It may lie past the
@@ -264,12 +304,28 @@ std::optional<int64_t> Engine::firstFit(OpId op, int64_t lo, int64_t hi,
                                         bool keepSuccessors) const {
   if (keepSuccessors)
     hi = std::min(hi, placement.latestStart(op));
-  if (strategy.ringPack)
+  if (strategy.ringPack) {
     if (std::optional<int64_t> t = ringFit(op, lo, hi))
       return t;
+    // Off the ring's reserved rows first; where no such seat is left, the
+    // plain seats below (the ring op loses its row, as before).
+    releaseSeatedRing();
+    if (ringReserved && ringRow[op] < 0)
+      if (std::optional<int64_t> t = scanFirstFit(op, lo, hi, true))
+        return t;
+  }
   if (strategy.packSaturated)
     if (std::optional<int64_t> t = packedFit(op, lo, hi))
       return t;
+  return scanFirstFit(op, lo, hi, false);
+}
+
+std::optional<int64_t> Engine::scanFirstFit(OpId op, int64_t lo, int64_t hi,
+                                            bool honourRing) const {
+  // Seats refused by a reservation are probed one by one; past this many
+  // the scan gives up (the caller then ignores the reservations).
+  constexpr unsigned kRingProbes = 256;
+  unsigned refused = 0;
   const rrt::FoldedFootprint &fp = placement.folded(op);
   const rrt::RRT &table = placement.getTable();
   auto flush = [&](int64_t t) {
@@ -314,6 +370,13 @@ std::optional<int64_t> Engine::firstFit(OpId op, int64_t lo, int64_t hi,
     for (int64_t t = first; t <= last; ++t) {
       if (firstFree && t > *firstFree + reach)
         return firstFree;
+      if (honourRing)
+        if (int64_t skip = ringSkip(op, t)) {
+          if (++refused > kRingProbes)
+            return firstFree;
+          t += skip - 1;
+          continue;
+        }
       if (aligned) {
         if (alignedRow(t)) {
           ++stats.aligned;

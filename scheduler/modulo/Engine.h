@@ -165,9 +165,24 @@ private:
   std::vector<uint64_t> saturated;
   /// Strategy::ringPack: each op's row in the ring (-1: none).
   std::vector<int64_t> ringRow;
+  /// Strategy::ringPack: the ring seats of the ring ops not seated yet, so
+  /// first fit keeps the other ops off the rows those will take (a
+  /// smem_store on the SMEM write path that a TMA load's ring seat needs).
+  mutable std::optional<rrt::RRT> ringReserved;
+  mutable std::vector<OpId> reservedOps;
+  /// Releases the reservations of the ring ops seated since the last call.
+  void releaseSeatedRing() const;
+  /// 0 when a seat at t keeps off every ring op's reserved rows (always
+  /// for a ring op itself), else how far the next seat that may must lie;
+  /// counts one work unit per probe.
+  int64_t ringSkip(OpId op, int64_t t) const;
+  /// firstFit's scan of the free seats, honouring the ring's reservations
+  /// or not.
+  std::optional<int64_t> scanFirstFit(OpId op, int64_t lo, int64_t hi,
+                                      bool honourRing) const;
   std::priority_queue<std::pair<int64_t, int64_t>> queue; ///< (height, -id)
   mutable ArmStats stats; ///< Counted also by const seat searches.
-  uint64_t work = 0;
+  mutable uint64_t work = 0;
 };
 
 } // namespace tilepipe::sched::modulo
