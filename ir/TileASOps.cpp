@@ -692,7 +692,18 @@ bool mlir::tileas::holdsAccumulator(Value tile) {
       return true;
     if (isa_and_nonnull<PipeProducerAcquireOp, PipeConsumerWaitOp>(def)) {
       auto create = def->getOperand(0).getDefiningOp<PipeCreateOp>();
+      // A pipe that shares an MMA's slots (O handed back to the MMA after
+      // its rescale) holds what the MMA laid out there.
+      while (create && create.getProducerKind() != PipeProducerKind::Umma &&
+             create.getShares())
+        create = create.getShares().getDefiningOp<PipeCreateOp>();
       return create && create.getProducerKind() == PipeProducerKind::Umma;
+    }
+    // A loop's result holds what its iteration argument holds.
+    if (auto result = dyn_cast<OpResult>(tile);
+        result && isa<scf::ForOp>(def)) {
+      tile = cast<scf::ForOp>(def).getInitArgs()[result.getResultNumber()];
+      continue;
     }
     auto arg = dyn_cast<BlockArgument>(tile);
     auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
