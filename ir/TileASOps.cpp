@@ -721,6 +721,39 @@ int64_t mlir::tileas::getTmemColumns(Value tile) {
                                 : getTmemColumns(type);
 }
 
+FileLineColLoc mlir::tileas::findFileLoc(Location loc) {
+  FileLineColLoc found;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      found = file;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+void mlir::tileas::stampSourceLocations(Operation *root) {
+  root->walk([&](Operation *op) {
+    if (op == root || op->hasAttr(kSourceLocAttrName))
+      return;
+    if (FileLineColLoc file = findFileLoc(op->getLoc()))
+      op->setAttr(kSourceLocAttrName, file);
+  });
+}
+
+void mlir::tileas::restoreSourceLocations(Operation *root,
+                                          StringRef stageFile) {
+  root->walk([&](Operation *op) {
+    auto stamp = op->getAttrOfType<LocationAttr>(kSourceLocAttrName);
+    if (!stamp)
+      return;
+    FileLineColLoc own = findFileLoc(op->getLoc());
+    if (!own || own.getFilename() == stageFile)
+      op->setLoc(stamp);
+  });
+}
+
 SignalKind mlir::tileas::getCommitKind(PipeProducerKind kind) {
   switch (kind) {
   case PipeProducerKind::Tma:
