@@ -15,6 +15,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Config/llvm-config.h"
@@ -745,12 +746,22 @@ void mlir::tileas::stampSourceLocations(Operation *root) {
 void mlir::tileas::restoreSourceLocations(Operation *root,
                                           StringRef stageFile) {
   root->walk([&](Operation *op) {
+    auto stale = [&](Location own) {
+      FileLineColLoc file = findFileLoc(own);
+      return !file || file.getFilename() == stageFile;
+    };
     auto stamp = op->getAttrOfType<LocationAttr>(kSourceLocAttrName);
     if (!stamp)
       return;
-    FileLineColLoc own = findFileLoc(op->getLoc());
-    if (!own || own.getFilename() == stageFile)
+    if (stale(op->getLoc()))
       op->setLoc(stamp);
+    // Kernel parameters carry no stamps of their own (they would repeat the
+    // file in every signature): one the translation refuses is reported at
+    // its function's line.
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      for (BlockArgument arg : func.getArguments())
+        if (stale(arg.getLoc()))
+          arg.setLoc(stamp);
   });
 }
 
