@@ -206,6 +206,9 @@ private:
   LogicalResult finish(LogicalResult agents);
   void pinWide(Operation *op, ValueRange operands);
   Value storeAddress(Operation *store);
+  const TileLayout *mmaTileOf(Value v);
+  LogicalResult emitMmaOperandStore(Operation *op, const TileLayout &tile,
+                                    Value frag, Value dst, int64_t n);
 
   const PipeLayout &pipeOf(Value pipe) {
     return layout.pipes[layout.pipeIds.lookup(pipe.getDefiningOp())];
@@ -1302,6 +1305,9 @@ LogicalResult KernelEmitter::emitTileOp(Operation *op) {
     std::vector<std::string> targs = {str(cols),
                                       elementName(t.getElementType()), str(*n)};
     bool tmem = isa<tileas::TmemStoreOp>(op);
+    if (!tmem)
+      if (const TileLayout *tile = mmaTileOf(op->getResult(0)))
+        return emitMmaOperandStore(op, *tile, frag, dst, *n);
     std::string l = tmem ? tmemStoreLayoutArg(op) : "";
     if (tmem && failed(checkTmemRows(loc, t, l)))
       return failure();
@@ -1382,6 +1388,33 @@ void KernelEmitter::pinWide(Operation *op, ValueRange operands) {
     if (auto t = dyn_cast<RankedTensorType>(ir.getType());
         t && t.getRank() == 2 && t.getShape()[1] > streams.width())
       callVoid("tp::pin", {cxx});
+}
+
+/// The UMMA layout of the SMEM tile `v`, when a UMMA reads it; else null.
+const TileLayout *KernelEmitter::mmaTileOf(Value v) {
+  const TileLayout *l = layout.tiles.of(v);
+  return l && l->kind == TileLayout::Kind::Mma ? l : nullptr;
+}
+
+/// Threads write a UMMA operand (attention's P at 64 rows): each thread its
+/// whole row, chunk by chunk at the swizzled offsets the UMMA's descriptor
+/// reads (docs/cuda.md, "P through SMEM"). The materializer's proxy fence
+/// before the slot's commit makes the writes visible to the MMA.
+LogicalResult KernelEmitter::emitMmaOperandStore(Operation *op,
+                                                 const TileLayout &tile,
+                                                 Value frag, Value dst,
+                                                 int64_t n) {
+  Value stored = op->getOperand(0);
+  auto t = cast<RankedTensorType>(stored.getType());
+  if (columns.contains(stored) || t.getRank() != 2 || n != t.getShape()[1])
+    return emitError(op->getLoc())
+           << "a UMMA operand in SMEM is written by threads one whole row "
+              "each; this "
+           << t << " is not held a row per thread";
+  callVoid("tp::smem_store_mma", {dst, frag, rowsOf(stored)},
+           {tile.cppType, elementName(t.getElementType()), std::to_string(n)});
+  map[op->getResult(0)] = dst;
+  return success();
 }
 
 /// Where a tmem_store or smem_store writes: its `into` slot, else the

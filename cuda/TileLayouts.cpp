@@ -26,7 +26,10 @@ namespace {
 struct Uses {
   Operation *mma = nullptr;   ///< A UMMA reads it as A or B.
   Operation *scale = nullptr; ///< tcgen05.cp reads it (scale factors).
-  Operation *simt = nullptr;  ///< Threads read or write it.
+  Operation *simt = nullptr;  ///< Threads read it or copy into it.
+  /// Threads write it (smem_store): in the UMMA's layout when a UMMA reads
+  /// it (docs/cuda.md, "P through SMEM").
+  Operation *store = nullptr;
   Operation *tma = nullptr;   ///< TMA fills or drains it.
   ShapedType type;
 };
@@ -194,7 +197,9 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
       mark(copy.getSource(), &Uses::scale, op);
     } else if (auto load = dyn_cast<tileas::SmemLoadOp>(op)) {
       mark(load.getSource(), &Uses::simt, op);
-    } else if (isa<tileas::SmemStoreOp, tileas::CpAsyncOp>(op)) {
+    } else if (isa<tileas::SmemStoreOp>(op)) {
+      mark(op->getResult(0), &Uses::store, op);
+    } else if (isa<tileas::CpAsyncOp>(op)) {
       mark(op->getResult(0), &Uses::simt, op);
     } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op)) {
       mark(load.getResult(), &Uses::tma, op);
@@ -215,7 +220,11 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
   for (Value root : roots) {
     const Uses &u = uses[root];
     FailureOr<TileLayout> l;
-    Operation *at = u.mma ? u.mma : u.scale ? u.scale : u.simt ? u.simt : u.tma;
+    Operation *at = u.mma     ? u.mma
+                    : u.scale ? u.scale
+                    : u.simt  ? u.simt
+                    : u.store ? u.store
+                              : u.tma;
     if (!at)
       at = func;
     if (u.mma && (u.simt || u.scale))
@@ -224,6 +233,7 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
                     "translation lays out swizzled (docs/cuda.md); threads "
                     "and tcgen05.cp read it row-major",
              failure();
+    // Threads write a UMMA operand in the UMMA's layout (smem_store_mma).
     l = u.mma ? mmaLayout(at, u.type) : denseLayout(at, u.type, u.tma);
     if (failed(l))
       return failure();

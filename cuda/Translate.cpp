@@ -98,6 +98,12 @@ void cuda::registerTileASToCudaTranslation() {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module)
           return op->emitError("expected a builtin.module");
+        // Stage code printed without its locations still names the user's
+        // lines in its stamps: every diagnostic of the translation, made at
+        // an op's location, points there.
+        FileLineColLoc stage = tileas::findFileLoc(module.getLoc());
+        tileas::restoreSourceLocations(
+            module, stage ? stage.getFilename().getValue() : StringRef());
         return translateToCuda(module, os);
       },
       [](DialectRegistry &registry) {

@@ -121,6 +121,21 @@ int64_t getTmemColumns(Value tile);
 /// The columns one TMEM slot of `pipe` spans: an accumulator's when an umma
 /// produces the pipe's slots.
 int64_t getPipeSlotColumns(PipeCreateOp pipe, TmemType slot);
+
+/// The discardable attribute that carries a stage-code op's origin, the
+/// user's file and line, through any printer (docs/stage-code.md, "Source
+/// locations survive printing").
+inline constexpr llvm::StringLiteral kSourceLocAttrName = "tileas.src";
+/// Stamps every op under `root` (not `root` itself) whose location names a
+/// file, and that has no stamp yet, with that file location.
+void stampSourceLocations(Operation *root);
+/// Gives every stamped op under `root` its stamp as its location unless its
+/// own location names a file other than `stageFile` (the stage code's own
+/// text), so that diagnostics name the user's file and line.
+void restoreSourceLocations(Operation *root, StringRef stageFile);
+/// The first file location inside `loc` (through fused, name and call-site
+/// locations), or null.
+FileLineColLoc findFileLoc(Location loc);
 } // namespace mlir::tileas
 
 #endif // TILEPIPE_IR_TILEASDIALECT_H

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Config/llvm-config.h"
@@ -692,7 +693,18 @@ bool mlir::tileas::holdsAccumulator(Value tile) {
       return true;
     if (isa_and_nonnull<PipeProducerAcquireOp, PipeConsumerWaitOp>(def)) {
       auto create = def->getOperand(0).getDefiningOp<PipeCreateOp>();
+      // A pipe that shares an MMA's slots (O handed back to the MMA after
+      // its rescale) holds what the MMA laid out there.
+      while (create && create.getProducerKind() != PipeProducerKind::Umma &&
+             create.getShares())
+        create = create.getShares().getDefiningOp<PipeCreateOp>();
       return create && create.getProducerKind() == PipeProducerKind::Umma;
+    }
+    // A loop's result holds what its iteration argument holds.
+    if (auto result = dyn_cast<OpResult>(tile);
+        result && isa<scf::ForOp>(def)) {
+      tile = cast<scf::ForOp>(def).getInitArgs()[result.getResultNumber()];
+      continue;
     }
     auto arg = dyn_cast<BlockArgument>(tile);
     auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
@@ -708,6 +720,49 @@ int64_t mlir::tileas::getTmemColumns(Value tile) {
   auto type = cast<TmemType>(tile.getType());
   return holdsAccumulator(tile) ? getAccumulatorColumns(type)
                                 : getTmemColumns(type);
+}
+
+FileLineColLoc mlir::tileas::findFileLoc(Location loc) {
+  FileLineColLoc found;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      found = file;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+void mlir::tileas::stampSourceLocations(Operation *root) {
+  root->walk([&](Operation *op) {
+    if (op == root || op->hasAttr(kSourceLocAttrName))
+      return;
+    if (FileLineColLoc file = findFileLoc(op->getLoc()))
+      op->setAttr(kSourceLocAttrName, file);
+  });
+}
+
+void mlir::tileas::restoreSourceLocations(Operation *root,
+                                          StringRef stageFile) {
+  root->walk([&](Operation *op) {
+    auto stale = [&](Location own) {
+      FileLineColLoc file = findFileLoc(own);
+      return !file || file.getFilename() == stageFile;
+    };
+    auto stamp = op->getAttrOfType<LocationAttr>(kSourceLocAttrName);
+    if (!stamp)
+      return;
+    if (stale(op->getLoc()))
+      op->setLoc(stamp);
+    // Kernel parameters carry no stamps of their own (they would repeat the
+    // file in every signature): one the translation refuses is reported at
+    // its function's line.
+    if (auto func = dyn_cast<FunctionOpInterface>(op))
+      for (BlockArgument arg : func.getArguments())
+        if (stale(arg.getLoc()))
+          arg.setLoc(stamp);
+  });
 }
 
 SignalKind mlir::tileas::getCommitKind(PipeProducerKind kind) {

@@ -195,7 +195,10 @@ def gemm(variant, m, n):
 def split_functions(module_text):
     """{name: a module holding that function alone}."""
     lines = module_text.splitlines()
-    head = next((l for l in lines if l.startswith("module")), "module {")
+    # The attribute aliases the stage code's source stamps name
+    # (`tileas.src = #locN`; docs/stage-code.md), defined once at the top.
+    aliases = "".join(l + "\n" for l in lines if l.startswith("#"))
+    head = aliases + next((l for l in lines if l.startswith("module")), "module {")
     funcs, cur, name = {}, None, None
     for line in lines:
         mt = re.match(r"  func\.func @(\w+)\(", line)

@@ -106,6 +106,10 @@ SEEDED_BUGS = {
     "mulsi-high-unsigned": ("runtime/int_arith.cuh", r"\n\s*hi -= a < 0 \? ub : 0;\n\s*hi -= b < 0 \? ua : 0;", ""),
     # An M = 64 accumulator read as if M were 128 (.32x32b, lane = row).
     "m64-read-as-m128": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc64>", r"\1>"),
+    # Threads write a UMMA operand in SMEM (attention's P at M = 64)
+    # row-major, not in the swizzled layout the MMA's descriptor reads.
+    "p-row-major": (".cu", r"tp::smem_store_mma<tp::MmaTile<[^;]*?, (\d+), tp::Swizzle::\w+>, (\w+), (\d+)>",
+                    r"tp::smem_store<\1, \2, \3>"),
 }
 
 

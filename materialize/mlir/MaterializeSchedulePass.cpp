@@ -290,6 +290,9 @@ struct MaterializeSchedulePass
                             "protocol-timeout-ms", protocolTimeoutMs);
       }
     }
+    // The stage code names the user's lines whatever prints it next, for
+    // the translation's diagnostics.
+    tileas::stampSourceLocations(getOperation());
     // The loops were rewritten: nothing is preserved.
     if (!ok)
       signalPassFailure();

@@ -1527,6 +1527,33 @@ for _head in (64, 128):
         SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
 
+class AttentionM64(AttentionScaled):
+    """test/lit/cuda/Inputs/attn-m64-hd{64,128}[-lse].mlir: AttentionScaled
+    with 64-row Q tiles (tcgen05.mma M = 64), P handed to O += P V through
+    SMEM in the MMA's swizzled layout. Query rows ragged against 64."""
+
+    def __init__(self, mlir, head, lse):
+        super().__init__(mlir, head, lse)
+        self.q_rows = 64
+
+    def problems(self, quick=False):
+        # (query rows, key blocks): trips 1, 2, depth, depth + 1 and 40;
+        # one and several CTAs; query rows a multiple of 64 and not.
+        d = self.depth
+        probs = [(64, 1), (192, 2), (100, d), (64, d + 1)]
+        if not quick:
+            probs.append((136, 40))
+        return probs
+
+
+for _head in (64, 128):
+    for _lse in (False, True):
+        _name = f"attn_m64_hd{_head}" + ("_lse" if _lse else "")
+        SPECS[_name] = AttentionM64(
+            f"test/lit/cuda/Inputs/{_name.replace('_', '-')}.mlir", _head, _lse)
+        SPECS[_name + "_peeled"] = peeled(SPECS[_name])
+
+
 class RmsNormRows(CoshStream):
     """test/lit/cuda/Inputs/rmsnorm-rows.mlir: Y = X rsqrt(mean(X^2) + eps)
     per row of 128 columns, X and Y bf16, the statistics in float32. CTA b

@@ -20,7 +20,7 @@
 // Emitted: the mutex, then load, mma and one softmax agent per group; each
 // softmax agent takes its turn (its own group index) around its exp2.
 // IR: %[[K:.*]] = tileas.pipe.create {bytes = 32768 : i64, consumers = ["umma", "umma"]
-// IR: %[[TM:.*]] = tileas.mutex.create {barrier_id = 8 : i32, groups = 2 : i32, impl = "namedbar"}
+// IR: %[[TM:.*]] = tileas.mutex.create {barrier_id = 8 : i32, groups = 2 : i32, impl = "namedbar", tileas.src = #loc{{[0-9]+}}}
 // IR: tileas.agent {{.*}}role = "load"
 // IR: tileas.agent {{.*}}role = "mma"
 // IR: tileas.agent {{.*}}role = "softmax"

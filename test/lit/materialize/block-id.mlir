@@ -19,7 +19,7 @@
 // CHECK: %block_id_y = gpu.block_id generic
 // CHECK-LABEL: func.func @block_ids
 // CHECK: %block_id_x = gpu.block_id x
-// CHECK-NEXT: [[M:%[0-9]+]] = arith.muli %block_id_x, %c128 : index
+// CHECK-NEXT: [[M:%[0-9]+]] = arith.muli %block_id_x, %c128 {tileas.src = #loc{{[0-9]+}}} : index
 // CHECK: tileas.agent {{.*}}role = "load"
 // CHECK: scf.for
 // CHECK: %block_id_y = gpu.block_id y

@@ -17,7 +17,7 @@
 // CHECK: %[[SFA:.*]] = tileas.pipe.consumer_wait {{.*}} -> !tileas.smem<1x32x16xui8>
 // CHECK: %[[CA:.*]] = tileas.tmem_copy %[[SFA]]
 // CHECK: tileas.umma {{.*}} scale(%[[CA]], %[[CB]])
-// CHECK: tileas.agent {role = "epilogue", warps = 4 : i32}
+// CHECK: tileas.agent {role = "epilogue", tileas.src = #loc{{[0-9]+}}, warps = 4 : i32}
 
 // PEELED: tileas.tmem_copy
 // PEELED: tileas.tmem_copy

@@ -14,23 +14,23 @@
 
 // WS-LABEL: func.func @residual
 // WS: tileas.agent {{.*}}role = "mma"
-// WS: tileas.agent {role = "epilogue", warps = 4 : i32} {
+// WS: tileas.agent {role = "epilogue", tileas.src = #loc{{[0-9]+}}, warps = 4 : i32} {
 // WS-NEXT: %[[ACC:[0-9]+]] = tileas.pipe.consumer_wait
 // WS-NEXT: tileas.fence "tcgen05_after"
-// WS-NEXT: %[[R:[0-9]+]] = tileas.tma_load %arg2[%arg4, %arg5] : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
+// WS-NEXT: %[[R:[0-9]+]] = tileas.tma_load %arg2[%arg4, %arg5] {tileas.src = #loc{{[0-9]+}}} : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
 // WS-NEXT: %[[RT:[0-9]+]] = tileas.smem_load %[[R]]
 // WS-NEXT: %[[RF:[0-9]+]] = tileas.cvt %[[RT]]
 // WS-NEXT: %[[X:[0-9]+]] = tileas.tmem_load %[[ACC]]
 // WS-NEXT: tileas.add %[[X]], %[[RF]]
 // WS: tileas.tma_store %{{[0-9]+}}, %arg3[%arg4, %arg5]
-// WS: tileas.agent_yield
+// WS: tileas.agent_yield {tileas.src = #loc{{[0-9]+}}}
 // WS-NEXT: }
 // WS-NEXT: return
 // PEELED-LABEL: func.func @residual
 // PEELED-NOT: tileas.agent
-// PEELED: %[[ACC:[0-9]+]] = tileas.pipe.consumer_wait %{{[0-9]+}}, %c0 : !tileas.pipe<!tileas.tmem<128x128xf32>>
+// PEELED: %[[ACC:[0-9]+]] = tileas.pipe.consumer_wait %{{[0-9]+}}, %c0 {tileas.src = #loc{{[0-9]+}}} : !tileas.pipe<!tileas.tmem<128x128xf32>>
 // PEELED-NEXT: tileas.fence "tcgen05_after"
-// PEELED-NEXT: tileas.tma_load %arg2[%arg4, %arg5] : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
+// PEELED-NEXT: tileas.tma_load %arg2[%arg4, %arg5] {tileas.src = #loc{{[0-9]+}}} : !tileas.tma_desc<128x128xbf16> -> !tileas.smem<128x128xbf16>
 func.func @residual(%descA: !tileas.tma_desc<128x64xbf16>, %descB: !tileas.tma_desc<128x64xbf16>,
                     %descR: !tileas.tma_desc<128x128xbf16>, %descD: !tileas.tma_desc<128x128xbf16>,
                     %m: index, %n: index, %K: index) {
@@ -60,11 +60,11 @@ func.func @residual(%descA: !tileas.tma_desc<128x64xbf16>, %descB: !tileas.tma_d
 
 // C is also copied to E as loaded: the copy reads only C, and goes with it.
 // WS-LABEL: func.func @source_copied
-// WS: tileas.agent {role = "epilogue", warps = 4 : i32} {
+// WS: tileas.agent {role = "epilogue", tileas.src = #loc{{[0-9]+}}, warps = 4 : i32} {
 // WS: %[[C:[0-9]+]] = tileas.tma_load %arg2[%arg5, %arg6]
 // WS-NEXT: tileas.tma_store %[[C]], %arg4[%arg5, %arg6]
 // WS: tileas.tma_store %{{[0-9]+}}, %arg3[%arg5, %arg6]
-// WS: tileas.agent_yield
+// WS: tileas.agent_yield {tileas.src = #loc{{[0-9]+}}}
 // WS-NEXT: }
 // WS-NEXT: return
 // PEELED-LABEL: func.func @source_copied

@@ -11,18 +11,18 @@
 // and each runs in the agent holding what it reads: group 0 stores O0,
 // group 1 stores O1. (Before, "loop results come from two agents" left the
 // loop unpipelined.)
-// CHECK: %[[O0:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, order = 7 : i32, producer = "umma", stage = 1 : i32} : !tileas.pipe<!tileas.tmem<128x128xf32>>
-// CHECK-NEXT: %[[O1:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, order = 9 : i32, producer = "umma", stage = 1 : i32} : !tileas.pipe<!tileas.tmem<128x128xf32>>
+// CHECK: %[[O0:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, order = 7 : i32, producer = "umma", stage = 1 : i32, tileas.src = #loc{{[0-9]+}}} : !tileas.pipe<!tileas.tmem<128x128xf32>>
+// CHECK-NEXT: %[[O1:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, order = 9 : i32, producer = "umma", stage = 1 : i32, tileas.src = #loc{{[0-9]+}}} : !tileas.pipe<!tileas.tmem<128x128xf32>>
 // CHECK: tileas.agent {{.*}}role = "load"
 // CHECK: tileas.agent {{.*}}role = "softmax"
-// CHECK: %[[W0:[0-9]+]] = tileas.pipe.consumer_wait %[[O0]], %{{[0-9]+}} :
+// CHECK: %[[W0:[0-9]+]] = tileas.pipe.consumer_wait %[[O0]], %{{[0-9]+}} {tileas.src = #loc{{[0-9]+}}} :
 // CHECK-NEXT: tileas.fence "tcgen05_after"
 // CHECK-NEXT: tileas.tmem_load %[[W0]]
 // CHECK: tileas.tma_store %{{[0-9]+}}, %arg3[%0, %c0]
 // CHECK: tileas.pipe.consumer_release %[[O0]]
 // CHECK-NEXT: tileas.agent_yield
 // CHECK: tileas.agent {{.*}}role = "softmax"
-// CHECK: %[[W1:[0-9]+]] = tileas.pipe.consumer_wait %[[O1]], %{{[0-9]+}} :
+// CHECK: %[[W1:[0-9]+]] = tileas.pipe.consumer_wait %[[O1]], %{{[0-9]+}} {tileas.src = #loc{{[0-9]+}}} :
 // CHECK-NEXT: tileas.fence "tcgen05_after"
 // CHECK-NEXT: tileas.tmem_load %[[W1]]
 // CHECK: tileas.tma_store %{{[0-9]+}}, %arg3[%1, %c0]

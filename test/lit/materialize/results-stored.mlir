@@ -15,11 +15,11 @@
 // (no epilogue warps of their own; before, "the loop's results are read
 // both from registers of one agent and from tensor memory" left the loop
 // as it was).
-// WS: %[[R:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma"}
+// WS: %[[R:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma", tileas.src = #loc{{[0-9]+}}}
 // WS: tileas.agent {{.*}}role = "load"
 // WS: tileas.agent {{.*}}role = "mma"
-// WS: tileas.pipe.producer_commit %[[R]], %{{c0[_0-9]*}}, %{{[0-9]+}} {via = "tcgen05_commit"}
-// WS-NEXT: tileas.agent_yield
+// WS: tileas.pipe.producer_commit %[[R]], %{{c0[_0-9]*}}, %{{[0-9]+}} {tileas.src = #loc{{[0-9]+}}, via = "tcgen05_commit"}
+// WS-NEXT: tileas.agent_yield {tileas.src = #loc{{[0-9]+}}}
 // WS: tileas.agent {{.*}}role = "simt"
 // WS: %[[F:[0-9]+]]:2 = scf.for
 // WS: %[[W:[0-9]+]] = tileas.pipe.consumer_wait %[[R]], %{{c0[_0-9]*}}
@@ -30,23 +30,23 @@
 // WS-NEXT: tileas.tma_store %[[S]], %arg3
 // WS-NEXT: tileas.fence "tcgen05_wait_ld"
 // WS-NEXT: tileas.fence "tcgen05_before"
-// WS: tileas.pipe.consumer_release %[[R]], %{{c0[_0-9]*}} {via = "arrive"}
-// WS-NEXT: %[[SS:[0-9]+]] = tileas.smem_store %[[F]]#0 : tensor<128xf32>
+// WS: tileas.pipe.consumer_release %[[R]], %{{c0[_0-9]*}} {tileas.src = #loc{{[0-9]+}}, via = "arrive"}
+// WS-NEXT: %[[SS:[0-9]+]] = tileas.smem_store %[[F]]#0 {tileas.src = #loc{{[0-9]+}}} : tensor<128xf32>
 // WS-NEXT: tileas.tma_store %[[SS]], %arg4
-// WS-NEXT: tileas.agent_yield
+// WS-NEXT: tileas.agent_yield {tileas.src = #loc{{[0-9]+}}}
 // WS-NEXT: }
 // WS-NEXT: return
 // PROTO-WS: protocol check of @acc_and_sum: ok (executed 3 agents, 3 pipes, 0 mutexes;
 
 // Peeled, the code after the loop stays where it was, behind the wait.
 // PEELED-NOT: tileas.agent
-// PEELED: %[[R:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma"}
+// PEELED: %[[R:[0-9]+]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma", tileas.src = #loc{{[0-9]+}}}
 // PEELED: %[[F:[0-9]+]]:2 = scf.if
 // PEELED: %[[W:[0-9]+]] = tileas.pipe.consumer_wait %[[R]], %{{c0[_0-9]*}}
 // PEELED-NEXT: tileas.fence "tcgen05_after"
 // PEELED-NEXT: %[[L:[0-9]+]] = tileas.tmem_load %[[W]]
-// PEELED: tileas.smem_store %[[F]]#1 : tensor<128xf32>
-// PEELED: tileas.pipe.consumer_release %[[R]], %{{c0[_0-9]*}} {via = "arrive"}
+// PEELED: tileas.smem_store %[[F]]#1 {tileas.src = #loc{{[0-9]+}}} : tensor<128xf32>
+// PEELED: tileas.pipe.consumer_release %[[R]], %{{c0[_0-9]*}} {tileas.src = #loc{{[0-9]+}}, via = "arrive"}
 // PEELED-NEXT: return
 // PROTO-PEELED: protocol check of @acc_and_sum: ok (executed 0 agents, 3 pipes, 0 mutexes;
 

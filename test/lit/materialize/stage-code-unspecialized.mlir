@@ -10,7 +10,7 @@
 // after the loop waits for it, so no MMA is in flight when it is read.
 // CHECK: %[[A:.*]] = tileas.pipe.create {bytes = 16384 : i64, consumers = ["umma"]
 // CHECK: %[[B:.*]] = tileas.pipe.create {bytes = 16384 : i64, consumers = ["umma"]
-// CHECK: %[[O:.*]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma"}
+// CHECK: %[[O:.*]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma", tileas.src = #loc{{[0-9]+}}}
 // CHECK: %[[ACC:.*]] = tileas.pipe.producer_acquire %[[O]]
 // N = max(0, ceil((ub - lb) / step)); pipelined when N >= 2.
 // CHECK: arith.ceildivsi
@@ -47,13 +47,13 @@
 // CHECK: tileas.umma
 // CHECK: tileas.pipe.consumer_release %[[A]], %[[I]]
 // The accumulator is committed, waited for, read and released.
-// CHECK: tileas.pipe.producer_commit %[[O]], %{{.*}}, %{{.*}} {via = "tcgen05_commit"}
+// CHECK: tileas.pipe.producer_commit %[[O]], %{{.*}}, %{{.*}} {tileas.src = #loc{{[0-9]+}}, via = "tcgen05_commit"}
 // CHECK: %[[RES:.*]] = tileas.pipe.consumer_wait %[[O]]
 // CHECK-NEXT: tileas.fence "tcgen05_after"
 // CHECK: tileas.tmem_load %[[RES]]
 // CHECK: tileas.tma_store
 // CHECK: tileas.fence "tcgen05_wait_ld"
-// CHECK: tileas.pipe.consumer_release %[[O]], %{{.*}} {via = "arrive"}
+// CHECK: tileas.pipe.consumer_release %[[O]], %{{.*}} {tileas.src = #loc{{[0-9]+}}, via = "arrive"}
 
 // CHECKED: protocol check of @gemm: ok (executed 0 agents, 3 pipes, 0 mutexes
 // ATTN: protocol check of @attn: ok (executed 0 agents, 5 pipes, 0 mutexes

@@ -14,10 +14,10 @@
 // CHECK: %[[V:.*]] = tileas.pipe.create {bytes = 16384 : i64, consumers = ["umma"], {{.*}}producer = "tma"
 // CHECK: %[[S:.*]] = tileas.pipe.create {bytes = 32768 : i64, consumers = ["simt"], depth = 2 : i32, {{.*}}producer = "umma"
 // CHECK: %[[P:.*]] = tileas.pipe.create {bytes = 16384 : i64, consumers = ["umma"], depth = 2 : i32, {{.*}}producer = "simt"
-// CHECK: %[[O:.*]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma"}
+// CHECK: %[[O:.*]] = tileas.pipe.create {bytes = 65536 : i64, consumers = ["simt"], depth = 1 : i32, producer = "umma", tileas.src = #loc{{[0-9]+}}}
 
 // The load agent (one stage): the loads write the slots they acquired.
-// CHECK: tileas.agent {order = 1 : i32, role = "load", stage = 0 : i32, warps = 1 : i32}
+// CHECK: tileas.agent {order = 1 : i32, role = "load", stage = 0 : i32, tileas.src = #loc{{[0-9]+}}, warps = 1 : i32}
 // CHECK: scf.for %[[IT:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[KS:.*]] = tileas.pipe.producer_acquire %[[K]], %[[IT]]
 // CHECK-NEXT: %[[KL:.*]] = tileas.tma_load %{{.*}} into %[[KS]]
@@ -29,7 +29,7 @@
 // rows run S for iterations 0 and 1; in the steady loop a row runs O += P V
 // of iteration r-2 (modulo cycle 496) before S of iteration r (1792); two
 // epilogue rows finish O. Below two iterations it runs one iteration a row.
-// CHECK: tileas.agent {order = 3 : i32, role = "mma", stage = 1 : i32, warps = 1 : i32}
+// CHECK: tileas.agent {order = 3 : i32, role = "mma", stage = 1 : i32, tileas.src = #loc{{[0-9]+}}, warps = 1 : i32}
 // CHECK: %[[OSLOT:.*]] = tileas.pipe.producer_acquire %[[O]]
 // CHECK: scf.if
 // CHECK: tileas.pipe.consumer_wait %[[K]], %[[I0:c0[_0-9]*]]
@@ -57,15 +57,15 @@
 // CHECK: tileas.pipe.consumer_wait %[[V]]
 // CHECK: tileas.pipe.consumer_wait %[[P]]
 // Nobody reads O after the loop: the agent drains its MMAs.
-// CHECK: tileas.pipe.producer_commit %[[O]], %{{.*}} {via = "tcgen05_commit"}
+// CHECK: tileas.pipe.producer_commit %[[O]], %{{.*}} {tileas.src = #loc{{[0-9]+}}, via = "tcgen05_commit"}
 // CHECK: tileas.pipe.consumer_wait %[[O]]
-// CHECK: tileas.pipe.consumer_release %[[O]], %{{.*}} {via = "arrive"}
+// CHECK: tileas.pipe.consumer_release %[[O]], %{{.*}} {tileas.src = #loc{{[0-9]+}}, via = "arrive"}
 // CHECK: tileas.agent_yield
 
 // The softmax agent (one stage): wait for S, fence, read it out of TMEM,
 // wait for the read and release; P goes into the acquired TMEM slot behind
 // the tcgen05 store fences.
-// CHECK: tileas.agent {order = 4 : i32, role = "simt", stage = 2 : i32, warps = 4 : i32}
+// CHECK: tileas.agent {order = 4 : i32, role = "simt", stage = 2 : i32, tileas.src = #loc{{[0-9]+}}, warps = 4 : i32}
 // CHECK: %[[SW:.*]] = tileas.pipe.consumer_wait %[[S]]
 // CHECK-NEXT: tileas.fence "tcgen05_after"
 // CHECK-NEXT: tileas.tmem_load %[[SW]]

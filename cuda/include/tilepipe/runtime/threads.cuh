@@ -9,6 +9,7 @@
 #ifndef TILEPIPE_RUNTIME_THREADS_CUH
 #define TILEPIPE_RUNTIME_THREADS_CUH
 
+#include "tilepipe/layout/tile.cuh"
 #include "tilepipe/ptx/cpasync.cuh"
 #include "tilepipe/ptx/smem.cuh"
 #include "tilepipe/runtime/base.cuh"
@@ -101,6 +102,40 @@ TP_DEVICE void smem_store_cols(uint32_t saddr, int64_t c, const Frag<T, W> &f,
 #pragma unroll
   for (int i = 0; i < kBytes; i += V)
     ptx::st_shared<V>(base + i, p + i);
+}
+
+/// Columns [c, c + W) of row `row` of an MmaTile (a UMMA operand threads
+/// write, e.g. attention's P as the A of O += P V; docs/cuda.md, "P through
+/// SMEM"): each 16-byte chunk of the row at Tile::offset, which applies the
+/// swizzle the UMMA's descriptor names to tile-relative offsets (the tile
+/// starts on the pattern's repeat). A chunk holds 16 / sizeof(T) columns of
+/// one row in every layout, so a piece that starts and ends on chunks is
+/// written 16 bytes at a time, any other one element by element.
+template <class Tile, int W, class T>
+TP_DEVICE void smem_store_mma_cols(uint32_t saddr, int64_t c,
+                                   const Frag<T, W> &f, int row) {
+  static_assert(sizeof(T) == sizeof(typename Tile::Elem),
+                "the register tile has the SMEM tile's element width");
+  constexpr int kPer = 16 / static_cast<int>(sizeof(T));
+  const unsigned char *p = reinterpret_cast<const unsigned char *>(&f);
+  if (W % kPer == 0 && c % kPer == 0) {
+#pragma unroll
+    for (int j = 0; j < W; j += kPer)
+      ptx::st_shared<16>(saddr + Tile::offset(row, int(c) + j),
+                         p + j * sizeof(T));
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < W; ++j)
+    ptx::st_shared<static_cast<int>(sizeof(T))>(
+        saddr + Tile::offset(row, int(c) + j), p + j * sizeof(T));
+}
+
+/// The thread's whole row (N = the tile's columns) of an MmaTile.
+template <class Tile, class T, int N>
+TP_DEVICE void smem_store_mma(uint32_t saddr, const Frag<T, N> &f, int row) {
+  static_assert(N == Tile::kCols, "a thread writes one whole row");
+  smem_store_mma_cols<Tile, N, T>(saddr, 0, f, row);
 }
 
 /// A register tile passed to the kernel in global memory (row-major): the
