@@ -599,6 +599,40 @@ class SoftmaxRows(CoshStream):
 SPECS["softmax_rows"] = SoftmaxRows()
 
 
+class SoftmaxTempBf16(SoftmaxRows):
+    """test/lit/cuda/Inputs/softmax-temp-bf16.mlir (issue 35, a fresh plain
+    kernel): bf16 rows of 128 columns, Y = softmax(X / t) per row, t a
+    scalar passed in, as e = exp(X / t - max) and Y = e / sum e, rounded to
+    bf16. Blocks, grid and region are softmax_rows'."""
+
+    mlir = "test/lit/cuda/Inputs/softmax-temp-bf16.mlir"
+    temperature = 0.7
+
+    def inputs(self, rng, p):
+        return {"X": bf16(rng.uniform(-6.0, 6.0, size=p[:2]).astype(np.float32))}
+
+    def scalars(self, p):
+        return {"blocks": p[2], "t": self.temperature}
+
+    def reference(self, inputs, p):
+        rows, cols = self.region(p)
+        # Columns past the tensor's end load as zeros (TMA fills them), and
+        # take part in the row's max and sum.
+        x = np.zeros((rows, 128))
+        x[:, :cols] = self.covered(inputs, p)
+        z = x / np.float64(np.float32(self.temperature))
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        y = (e / e.sum(axis=1, keepdims=True))[:, :cols]
+        # One rounding to bf16 (2^-9 relative, 2^-8 covers it); before it,
+        # the float32 steps: the IEEE division by t (z within 2^-24
+        # relative, |z| < 9: 2^-20 absolute in the exponent), expf (2 ulp),
+        # the row sum of 128 terms (2^-17) and the IEEE division.
+        return self.placed(p, y, y * (2.0 ** -8 + 2.0 ** -15))
+
+
+SPECS["softmax_temp_bf16"] = SoftmaxTempBf16()
+
+
 class CpAsyncRowSum:
     """test/lit/cuda/Inputs/cpasync-rowsum.mlir: out[r] = sum over i < n and
     c < 64 of src[128 i + r, c] (cp.async tiles of a static 4096x64 float32
@@ -802,7 +836,7 @@ def peeled(spec):
 
 for _name in ["gemm_mainloop", "gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
               "arith_softmax", "splitk_gemm", "cosh_stream", "silu_bf16", "elementwise_math",
-              "softmax_rows", "leaky_clamp"]:
+              "softmax_rows", "leaky_clamp", "softmax_temp_bf16"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
 
