@@ -667,8 +667,7 @@ bool sinkCarriedLoads(scf::ForOp loop) {
         dyn_cast_or_null<tileas::PipeConsumerReleaseOp>(load->getNextNode());
     if (!wait || wait->getNextNode() != load || !wait->hasOneUse() ||
         !release || release.getPipe() != wait.getPipe() ||
-        release.getIter() != wait.getIter() ||
-        release.getVia() != "arrive" ||
+        release.getIter() != wait.getIter() || release.getVia() != "arrive" ||
         release.getArrivals())
       continue;
     // Worth it only when the old copy is read after the load and dies in
