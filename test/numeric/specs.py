@@ -1607,3 +1607,28 @@ class RmsNormRows(CoshStream):
 
 SPECS["rmsnorm_rows"] = RmsNormRows()
 SPECS["rmsnorm_rows_peeled"] = peeled(SPECS["rmsnorm_rows"])
+
+
+class Fa4Scaled(Attention):
+    """test/lit/cuda/Inputs/fa4-scale-hd128.mlir: fa4_unmarked with the
+    scores scaled before the row max, S = Q K^T x scale (scale =
+    log2(e) / sqrt(128), passed in as f32); O unnormalised as the FA4
+    examples store it: O = sum_j exp2(S_j - m) V_j."""
+
+    def __init__(self):
+        super().__init__("test/lit/cuda/Inputs/fa4-scale-hd128.mlir", 256, False, 3)
+        self.scale = float(np.float32(math.log2(math.e) / math.sqrt(128)))
+
+    def scalars(self, p):
+        return {"nKV": p[1], "scale": self.scale}
+
+    def reference(self, inputs, p):
+        # Scaling Q scales S exactly as the kernel's multiply does, up to
+        # its float32 rounding (2^-24 of |S|), which the bound covers.
+        q = inputs["Q"].astype(np.float64) * self.scale
+        o, mag = attention_reference(q, inputs["K"], inputs["V"])
+        return {"O": (o, 1e-3 + 2.0 ** -7 * mag)}
+
+
+SPECS["fa4_scale_hd128"] = Fa4Scaled()
+SPECS["fa4_scale_hd128_peeled"] = peeled(SPECS["fa4_scale_hd128"])
