@@ -612,6 +612,88 @@ bool carryInputs(scf::ForOp loop) {
 }
 
 //===----------------------------------------------------------------------===//
+// Loads of the next iteration's tile after the reads of this one's
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` (and what it holds) may wait on another agent: a pipe or
+/// mutex op, but a slot op of a pipe other than `held` whose every op is in
+/// `agent` (a TMA store's pipe, or any pipe of peeled code), whose waits
+/// the agent's own earlier work completes.
+bool waitsOnOthers(Operation *op, Value held, Operation *agent) {
+  auto local = [&](Value pipe) {
+    return pipe != held && llvm::all_of(pipe.getUsers(), [&](Operation *u) {
+             return agentOf(u) == agent;
+           });
+  };
+  WalkResult r = op->walk([&](Operation *inner) {
+    Value pipe;
+    if (auto w = dyn_cast<tileas::PipeConsumerWaitOp>(inner))
+      pipe = w.getPipe();
+    else if (auto a = dyn_cast<tileas::PipeProducerAcquireOp>(inner))
+      pipe = a.getPipe();
+    else if (auto c = dyn_cast<tileas::PipeProducerCommitOp>(inner))
+      pipe = c.getPipe();
+    else if (auto rel = dyn_cast<tileas::PipeConsumerReleaseOp>(inner))
+      pipe = rel.getPipe();
+    else if (isa<tileas::MutexLockOp, tileas::MutexUnlockOp>(inner))
+      return WalkResult::interrupt();
+    else
+      return WalkResult::advance();
+    return local(pipe) ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  return r.wasInterrupted();
+}
+
+/// A tile loaded from an SMEM slot only to be carried to the next
+/// iteration, while the body still reads the copy it carried in (a chain
+/// carried as its inputs and computed again, carryInputs): both copies are
+/// live through that work (elementwise-math: x of this and of the next
+/// iteration, 128 words, beside nine MUFU functions). The wait, the load
+/// and the release move down to the yield, past the reads of the old copy,
+/// so only one copy is live at a time. Only past ops that wait on nothing
+/// of another agent: the slot is released later in the same iteration, and
+/// no wait in between can depend on the slot's producer. The same load of
+/// the same slot: the numbers do not change.
+bool sinkCarriedLoads(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  Operation *yield = yieldOf(loop);
+  for (auto [i, next] : llvm::enumerate(yield->getOperands())) {
+    auto load = next.getDefiningOp<tileas::SmemLoadOp>();
+    if (!load || load->getBlock() != body || !isTile(next.getType()) ||
+        llvm::any_of(next.getUsers(), [&](Operation *u) { return u != yield; }))
+      continue;
+    auto wait = load.getSource().getDefiningOp<tileas::PipeConsumerWaitOp>();
+    auto release =
+        dyn_cast_or_null<tileas::PipeConsumerReleaseOp>(load->getNextNode());
+    if (!wait || wait->getNextNode() != load || !wait->hasOneUse() ||
+        !release || release.getPipe() != wait.getPipe() ||
+        release.getIter() != wait.getIter() || release.getVia() != "arrive" ||
+        release.getArrivals())
+      continue;
+    // Worth it only when the old copy is read after the load and dies in
+    // this iteration (SiLU carries x of two iterations: both live anyway).
+    BlockArgument arg = loop.getRegionIterArg(i);
+    if (llvm::is_contained(arg.getUsers(), yield) ||
+        llvm::none_of(arg.getUsers(), [&](Operation *u) {
+          return release->isBeforeInBlock(ancestorIn(body, u));
+        }))
+      continue;
+    Operation *agent = agentOf(loop);
+    bool blocked = false;
+    for (Operation *op = release->getNextNode(); op != yield && !blocked;
+         op = op->getNextNode())
+      blocked = waitsOnOthers(op, wait.getPipe(), agent);
+    if (blocked)
+      continue;
+    wait->moveBefore(yield);
+    load->moveBefore(yield);
+    release->moveBefore(yield);
+    return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
 // Narrowing readers next to the tile
 //===----------------------------------------------------------------------===//
 
@@ -671,7 +753,7 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
     for (scf::ForOp loop : loops)
       if (mergeDuplicates(loop) || carrySlot(loop) ||
           combineAtProducer(loop) || carryInputs(loop) ||
-          carryNarrower(loop)) {
+          carryNarrower(loop) || sinkCarriedLoads(loop)) {
         changed = true;
         break; // The loop was replaced: walk again.
       }

@@ -17,6 +17,10 @@
 //  - Narrower forms. A carried tile read only by conversions and row
 //    reductions is carried as their results, computed where it is made
 //    (attention's P: bf16 P and its row sum, 65 registers instead of 128).
+//  - Loads of the next iteration's tile after the reads of this one's. A
+//    tile loaded from an SMEM slot only to be carried, while the body still
+//    reads the copy carried in, is loaded at the yield (elementwise-math's
+//    x: one copy live instead of two).
 //
 // Each rewrite computes the same values (pure ops on the same operands), so
 // numbers do not change. It runs on a copy of the function.

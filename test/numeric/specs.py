@@ -599,6 +599,40 @@ class SoftmaxRows(CoshStream):
 SPECS["softmax_rows"] = SoftmaxRows()
 
 
+class SoftmaxTempBf16(SoftmaxRows):
+    """test/lit/cuda/Inputs/softmax-temp-bf16.mlir (issue 35, a fresh plain
+    kernel): bf16 rows of 128 columns, Y = softmax(X / t) per row, t a
+    scalar passed in, as e = exp(X / t - max) and Y = e / sum e, rounded to
+    bf16. Blocks, grid and region are softmax_rows'."""
+
+    mlir = "test/lit/cuda/Inputs/softmax-temp-bf16.mlir"
+    temperature = 0.7
+
+    def inputs(self, rng, p):
+        return {"X": bf16(rng.uniform(-6.0, 6.0, size=p[:2]).astype(np.float32))}
+
+    def scalars(self, p):
+        return {"blocks": p[2], "t": self.temperature}
+
+    def reference(self, inputs, p):
+        rows, cols = self.region(p)
+        # Columns past the tensor's end load as zeros (TMA fills them), and
+        # take part in the row's max and sum.
+        x = np.zeros((rows, 128))
+        x[:, :cols] = self.covered(inputs, p)
+        z = x / np.float64(np.float32(self.temperature))
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        y = (e / e.sum(axis=1, keepdims=True))[:, :cols]
+        # One rounding to bf16 (2^-9 relative, 2^-8 covers it); before it,
+        # the float32 steps: the IEEE division by t (z within 2^-24
+        # relative, |z| < 9: 2^-20 absolute in the exponent), expf (2 ulp),
+        # the row sum of 128 terms (2^-17) and the IEEE division.
+        return self.placed(p, y, y * (2.0 ** -8 + 2.0 ** -15))
+
+
+SPECS["softmax_temp_bf16"] = SoftmaxTempBf16()
+
+
 class CpAsyncRowSum:
     """test/lit/cuda/Inputs/cpasync-rowsum.mlir: out[r] = sum over i < n and
     c < 64 of src[128 i + r, c] (cp.async tiles of a static 4096x64 float32
@@ -802,7 +836,7 @@ def peeled(spec):
 
 for _name in ["gemm_mainloop", "gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
               "arith_softmax", "splitk_gemm", "cosh_stream", "silu_bf16", "elementwise_math",
-              "softmax_rows", "leaky_clamp"]:
+              "softmax_rows", "leaky_clamp", "softmax_temp_bf16"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
 
@@ -1600,3 +1634,28 @@ class RmsNormRows(CoshStream):
 
 SPECS["rmsnorm_rows"] = RmsNormRows()
 SPECS["rmsnorm_rows_peeled"] = peeled(SPECS["rmsnorm_rows"])
+
+
+class Fa4Scaled(Attention):
+    """test/lit/cuda/Inputs/fa4-scale-hd128.mlir: fa4_unmarked with the
+    scores scaled before the row max, S = Q K^T x scale (scale =
+    log2(e) / sqrt(128), passed in as f32); O unnormalised as the FA4
+    examples store it: O = sum_j exp2(S_j - m) V_j."""
+
+    def __init__(self):
+        super().__init__("test/lit/cuda/Inputs/fa4-scale-hd128.mlir", 256, False, 3)
+        self.scale = float(np.float32(math.log2(math.e) / math.sqrt(128)))
+
+    def scalars(self, p):
+        return {"nKV": p[1], "scale": self.scale}
+
+    def reference(self, inputs, p):
+        # Scaling Q scales S exactly as the kernel's multiply does, up to
+        # its float32 rounding (2^-24 of |S|), which the bound covers.
+        q = inputs["Q"].astype(np.float64) * self.scale
+        o, mag = attention_reference(q, inputs["K"], inputs["V"])
+        return {"O": (o, 1e-3 + 2.0 ** -7 * mag)}
+
+
+SPECS["fa4_scale_hd128"] = Fa4Scaled()
+SPECS["fa4_scale_hd128_peeled"] = peeled(SPECS["fa4_scale_hd128"])
