@@ -818,6 +818,42 @@ void releaseAt(OpBuilder &b, SlotRead read, Value iter) {
   release->setOperand(1, iter);
 }
 
+/// Gives each reader of math on the tiles `loads` read (before the loop,
+/// from slots the consumer now keeps) its own copy of that math, the loads
+/// included: the prologue's stages then read the slot again a piece at a
+/// time, as the body's do, instead of holding x / t of one iteration whole
+/// while the next is loaded (peeled code, whose TMA issues split the
+/// streamed passes). Pure ops on the same bytes: the numbers do not change.
+void recomputePerReader(Block *block, ArrayRef<Operation *> loads) {
+  llvm::SmallPtrSet<Operation *, 16> fromSlots(loads.begin(), loads.end());
+  SmallVector<Operation *> ops;
+  for (Operation &op : *block) {
+    bool reads = llvm::any_of(op.getOperands(), [&](Value v) {
+      return fromSlots.contains(v.getDefiningOp());
+    });
+    if (fromSlots.contains(&op) || (reads && isRecomputable(&op))) {
+      fromSlots.insert(&op);
+      ops.push_back(&op);
+    }
+  }
+  for (Operation *op : llvm::reverse(ops)) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getResult(0).getUses())
+      uses.push_back(&use);
+    llvm::sort(uses, [&](OpOperand *a, OpOperand *b) {
+      return ancestorIn(block, a->getOwner())
+          ->isBeforeInBlock(ancestorIn(block, b->getOwner()));
+    });
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      Operation *at = ancestorIn(block, use->getOwner());
+      if (!at || isa<scf::ForOp>(at) || at->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      OpBuilder b(at);
+      use->set(b.clone(*op)->getResult(0));
+    }
+  }
+}
+
 /// Carries `chain`'s slots instead of their tiles (carrySmemSlots).
 void rewriteAsSlots(scf::ForOp loop, SlotChain chain) {
   Block *body = loop.getBody(), *outer = loop->getBlock();
@@ -842,11 +878,15 @@ void rewriteAsSlots(scf::ForOp loop, SlotChain chain) {
   releaseAt(b, read,
             b.create<arith::SubIOp>(loc, loop.getInductionVar(), back));
   // Before the loop: the slots of the first iterations stay the consumer's.
+  SmallVector<Operation *> prologueLoads;
   for (SlotRead init : chain.inits) {
     init.release.erase();
     if (init.load->use_empty())
       init.load.erase();
+    else
+      prologueLoads.push_back(init.load);
   }
+  recomputePerReader(outer, prologueLoads);
   // After it: the slots of the last d iterations, max(ub, lb) - k - 1.
   b.setInsertionPointAfter(loop);
   Value final = b.create<arith::MaxSIOp>(loc, loop.getUpperBound(),
