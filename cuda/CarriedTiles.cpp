@@ -720,8 +720,8 @@ std::optional<SlotRead> slotReadOf(Value tile) {
   auto wait = load.getSource().getDefiningOp<tileas::PipeConsumerWaitOp>();
   auto release =
       dyn_cast_or_null<tileas::PipeConsumerReleaseOp>(load->getNextNode());
-  if (!wait || wait->getNextNode() != load || !wait->hasOneUse() ||
-      !release || release.getPipe() != wait.getPipe() ||
+  if (!wait || wait->getNextNode() != load || !wait->hasOneUse() || !release ||
+      release.getPipe() != wait.getPipe() ||
       release.getIter() != wait.getIter() || release.getVia() != "arrive" ||
       release.getArrivals() ||
       !isa<tileas::SmemType>(load.getSource().getType()))
@@ -744,8 +744,7 @@ std::optional<SlotChain> slotChainOf(scf::ForOp loop, unsigned first) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   std::optional<SlotRead> read = slotReadOf(yield->getOperand(first));
-  if (!lb || step != 1 || !read ||
-      read->load->getBlock() != loop.getBody() ||
+  if (!lb || step != 1 || !read || read->load->getBlock() != loop.getBody() ||
       read->wait.getIter() != loop.getInductionVar())
     return std::nullopt;
   SlotChain chain{*read, {}, {}};
@@ -889,8 +888,8 @@ void rewriteAsSlots(scf::ForOp loop, SlotChain chain) {
   recomputePerReader(outer, prologueLoads);
   // After it: the slots of the last d iterations, max(ub, lb) - k - 1.
   b.setInsertionPointAfter(loop);
-  Value final = b.create<arith::MaxSIOp>(loc, loop.getUpperBound(),
-                                         loop.getLowerBound());
+  Value end =
+      b.create<arith::MaxSIOp>(loc, loop.getUpperBound(), loop.getLowerBound());
   // Released at the end of the block (the drain of the pipelined path), so
   // that its stages too read them a piece at a time: a release before a
   // stage's reader makes the emitter hold whole tiles for it. No producer
@@ -900,7 +899,7 @@ void rewriteAsSlots(scf::ForOp loop, SlotChain chain) {
   SmallVector<Value> iters;
   for (int64_t k = 0; k < d; ++k)
     iters.push_back(b.create<arith::SubIOp>(
-        loc, final, b.create<arith::ConstantIndexOp>(loc, k + 1)));
+        loc, end, b.create<arith::ConstantIndexOp>(loc, k + 1)));
   for (unsigned i : chain.args)
     reloadBefore(outer, loop.getResult(i), read.load);
   b.setInsertionPoint(outer->getTerminator());
@@ -932,7 +931,8 @@ bool carrySmemSlots(scf::ForOp loop) {
     std::optional<SlotChain> chain = slotChainOf(loop, i);
     if (!chain)
       continue;
-    auto pipe = chain->body.wait.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+    auto pipe =
+        chain->body.wait.getPipe().getDefiningOp<tileas::PipeCreateOp>();
     int64_t d = chain->args.size();
     if (!pipe || pipe.getDepth() <= d)
       continue;
@@ -1000,9 +1000,8 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      if (mergeDuplicates(loop) || carrySlot(loop) ||
-          combineAtProducer(loop) || carryInputs(loop) ||
-          carryNarrower(loop) || sinkCarriedLoads(loop) ||
+      if (mergeDuplicates(loop) || carrySlot(loop) || combineAtProducer(loop) ||
+          carryInputs(loop) || carryNarrower(loop) || sinkCarriedLoads(loop) ||
           carrySmemSlots(loop)) {
         changed = true;
         break; // The loop was replaced: walk again.

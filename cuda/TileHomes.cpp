@@ -183,8 +183,8 @@ TileHome cuda::homeOf(Value tile) {
     Value yielded = ends->second;
     auto next = yielded.getDefiningOp<tileas::PipeConsumerWaitOp>();
     for (unsigned hop = 0; init && !next && hop < 16; ++hop) {
-      auto more = isa<BlockArgument>(yielded) ? carriedEnds(yielded)
-                                              : std::nullopt;
+      auto more =
+          isa<BlockArgument>(yielded) ? carriedEnds(yielded) : std::nullopt;
       auto before =
           more ? more->first.getDefiningOp<tileas::PipeConsumerWaitOp>()
                : nullptr;
