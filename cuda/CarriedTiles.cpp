@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -363,8 +364,14 @@ bool carryNarrower(scf::ForOp loop) {
 //===----------------------------------------------------------------------===//
 
 /// Elementwise math on tiles (ElementwiseOps.h): pure, one result, cheap
-/// enough to compute again in the next iteration.
+/// enough to compute again in the next iteration. A row broadcast too: a
+/// tile of one value per row is carried as that row vector, one word per
+/// thread instead of a whole row (the softmax's row sum, spread to divide
+/// by it a stage later). Not a column broadcast: every thread holds its
+/// vector whole (Broadcasts.h), as many words as the tile's row.
 bool isRecomputable(Operation *op) {
+  if (auto broadcast = dyn_cast<tileas::BroadcastOp>(op))
+    return broadcast.isRowBroadcast();
   return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
          isa<RankedTensorType>(op->getResult(0).getType()) &&
          elementwiseCall(op).has_value();
@@ -694,6 +701,250 @@ bool sinkCarriedLoads(scf::ForOp loop) {
 }
 
 //===----------------------------------------------------------------------===//
+// SMEM slots kept past the load and read again
+//===----------------------------------------------------------------------===//
+
+/// A wait on a slot of an SMEM pipe, the load of its tile and the slot's
+/// release by SIMT arrival, next to each other: the slot is read once and
+/// handed back at once.
+struct SlotRead {
+  tileas::PipeConsumerWaitOp wait;
+  tileas::SmemLoadOp load;
+  tileas::PipeConsumerReleaseOp release;
+};
+
+std::optional<SlotRead> slotReadOf(Value tile) {
+  auto load = tile.getDefiningOp<tileas::SmemLoadOp>();
+  if (!load || !isTile(tile.getType()))
+    return std::nullopt;
+  auto wait = load.getSource().getDefiningOp<tileas::PipeConsumerWaitOp>();
+  auto release =
+      dyn_cast_or_null<tileas::PipeConsumerReleaseOp>(load->getNextNode());
+  if (!wait || wait->getNextNode() != load || !wait->hasOneUse() || !release ||
+      release.getPipe() != wait.getPipe() ||
+      release.getIter() != wait.getIter() || release.getVia() != "arrive" ||
+      release.getArrivals() ||
+      !isa<tileas::SmemType>(load.getSource().getType()))
+    return std::nullopt;
+  return SlotRead{wait, load, release};
+}
+
+/// The iter_args that carry the tile a slot read of `loop`'s body loads,
+/// oldest last: a[0] yields the load, a[k] yields a[k - 1]; a[k] holds the
+/// tile of k + 1 iterations ago. Each a[k] starts as the prologue's read of
+/// the slot of iteration lb - k - 1, for lb the loop's lower bound.
+struct SlotChain {
+  SlotRead body;
+  SmallVector<unsigned> args;
+  SmallVector<SlotRead> inits;
+};
+
+std::optional<SlotChain> slotChainOf(scf::ForOp loop, unsigned first) {
+  Operation *yield = yieldOf(loop);
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  std::optional<SlotRead> read = slotReadOf(yield->getOperand(first));
+  if (!lb || step != 1 || !read || read->load->getBlock() != loop.getBody() ||
+      read->wait.getIter() != loop.getInductionVar())
+    return std::nullopt;
+  SlotChain chain{*read, {}, {}};
+  Value carried = read->load.getResult();
+  while (true) {
+    auto it = llvm::find(yield->getOperands(), carried);
+    if (it == yield->getOperands().end())
+      break;
+    unsigned i = it - yield->getOperands().begin();
+    if (llvm::count(yield->getOperands(), carried) != 1)
+      return std::nullopt;
+    std::optional<SlotRead> init = slotReadOf(loop.getInitArgs()[i]);
+    if (!init || init->load->getBlock() != loop->getBlock() ||
+        init->wait.getPipe() != read->wait.getPipe() ||
+        getConstantIntValue(init->wait.getIter()) !=
+            *lb - int64_t(chain.args.size()) - 1)
+      return std::nullopt;
+    // Read after the loop by ops, not handed on by a terminator (a
+    // persistent loop's): the slots are released after those reads.
+    if (llvm::any_of(loop.getResult(i).getUsers(), [](Operation *user) {
+          return user->hasTrait<OpTrait::IsTerminator>();
+        }))
+      return std::nullopt;
+    chain.args.push_back(i);
+    chain.inits.push_back(*init);
+    carried = loop.getRegionIterArg(i);
+  }
+  if (chain.args.empty())
+    return std::nullopt;
+  return chain;
+}
+
+/// Whole tiles the loop carries across its back edge, in bytes.
+int64_t carriedTileBytes(scf::ForOp loop) {
+  int64_t bytes = 0;
+  for (Value arg : loop.getRegionIterArgs())
+    if (isTile(arg.getType()))
+      bytes += tileBytes(arg.getType());
+  return bytes;
+}
+
+/// Replaces the readers of `carried` (a slot) by readers of a load of it,
+/// made right before the first of them in `block`; returns the load, or
+/// null when nothing there reads it.
+Operation *reloadBefore(Block *block, Value carried, tileas::SmemLoadOp like) {
+  Operation *first = nullptr;
+  for (Operation *user : carried.getUsers()) {
+    Operation *at = ancestorIn(block, user);
+    if (at && (!first || at->isBeforeInBlock(first)))
+      first = at;
+  }
+  if (!first || isa<scf::YieldOp>(first))
+    return nullptr;
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : carried.getUses())
+    if (!isa<scf::YieldOp>(use.getOwner()) ||
+        use.getOwner()->getBlock() != block)
+      uses.push_back(&use);
+  OpBuilder b(first);
+  Operation *reload = b.clone(*like);
+  reload->setOperand(0, carried);
+  for (OpOperand *use : uses)
+    use->set(reload->getResult(0));
+  return reload;
+}
+
+/// A release of `read`'s pipe for iteration `iter`, at `b`.
+void releaseAt(OpBuilder &b, SlotRead read, Value iter) {
+  Operation *release = b.clone(*read.release);
+  release->setOperand(1, iter);
+}
+
+/// Gives each reader of math on the tiles `loads` read (before the loop,
+/// from slots the consumer now keeps) its own copy of that math, the loads
+/// included: the prologue's stages then read the slot again a piece at a
+/// time, as the body's do, instead of holding x / t of one iteration whole
+/// while the next is loaded (peeled code, whose TMA issues split the
+/// streamed passes). Pure ops on the same bytes: the numbers do not change.
+void recomputePerReader(Block *block, ArrayRef<Operation *> loads) {
+  llvm::SmallPtrSet<Operation *, 16> fromSlots(loads.begin(), loads.end());
+  SmallVector<Operation *> ops;
+  for (Operation &op : *block) {
+    bool reads = llvm::any_of(op.getOperands(), [&](Value v) {
+      return fromSlots.contains(v.getDefiningOp());
+    });
+    if (fromSlots.contains(&op) || (reads && isRecomputable(&op))) {
+      fromSlots.insert(&op);
+      ops.push_back(&op);
+    }
+  }
+  for (Operation *op : llvm::reverse(ops)) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getResult(0).getUses())
+      uses.push_back(&use);
+    llvm::sort(uses, [&](OpOperand *a, OpOperand *b) {
+      return ancestorIn(block, a->getOwner())
+          ->isBeforeInBlock(ancestorIn(block, b->getOwner()));
+    });
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      Operation *at = ancestorIn(block, use->getOwner());
+      if (!at || isa<scf::ForOp>(at) || at->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      OpBuilder b(at);
+      use->set(b.clone(*op)->getResult(0));
+    }
+  }
+}
+
+/// Carries `chain`'s slots instead of their tiles (carrySmemSlots).
+void rewriteAsSlots(scf::ForOp loop, SlotChain chain) {
+  Block *body = loop.getBody(), *outer = loop->getBlock();
+  SlotRead read = chain.body;
+  Location loc = read.release.getLoc();
+  Type slot = read.wait.getType();
+  int64_t d = chain.args.size();
+  for (auto [k, i] : llvm::enumerate(chain.args)) {
+    loop.getRegionIterArg(i).setType(slot);
+    loop.getResult(i).setType(slot);
+    loop.getInitArgsMutable()[i].assign(chain.inits[k].wait.getResult());
+  }
+  yieldOf(loop)->setOperand(chain.args[0], read.wait.getResult());
+  // In the body: each stage reads its tile again; the oldest slot, of
+  // iteration i - d, is handed back at the yield, after every read of the
+  // body (a release between a read and its readers would make the emitter
+  // hold the tile in registers: TileHomes.h).
+  for (unsigned i : chain.args)
+    reloadBefore(body, loop.getRegionIterArg(i), read.load);
+  OpBuilder b(yieldOf(loop));
+  Value back = b.create<arith::ConstantIndexOp>(loc, d);
+  releaseAt(b, read,
+            b.create<arith::SubIOp>(loc, loop.getInductionVar(), back));
+  // Before the loop: the slots of the first iterations stay the consumer's.
+  SmallVector<Operation *> prologueLoads;
+  for (SlotRead init : chain.inits) {
+    init.release.erase();
+    if (init.load->use_empty())
+      init.load.erase();
+    else
+      prologueLoads.push_back(init.load);
+  }
+  recomputePerReader(outer, prologueLoads);
+  // After it: the slots of the last d iterations, max(ub, lb) - k - 1.
+  b.setInsertionPointAfter(loop);
+  Value end =
+      b.create<arith::MaxSIOp>(loc, loop.getUpperBound(), loop.getLowerBound());
+  // Released at the end of the block (the drain of the pipelined path), so
+  // that its stages too read them a piece at a time: a release before a
+  // stage's reader makes the emitter hold whole tiles for it. No producer
+  // waits on them: the last load the loop's slots make room for is that of
+  // iteration ub - 1, whose slot the loop released d < depth iterations
+  // before.
+  SmallVector<Value> iters;
+  for (int64_t k = 0; k < d; ++k)
+    iters.push_back(b.create<arith::SubIOp>(
+        loc, end, b.create<arith::ConstantIndexOp>(loc, k + 1)));
+  for (unsigned i : chain.args)
+    reloadBefore(outer, loop.getResult(i), read.load);
+  b.setInsertionPoint(outer->getTerminator());
+  for (Value iter : iters)
+    releaseAt(b, read, iter);
+  read.release.erase();
+  if (read.load->use_empty())
+    read.load.erase();
+}
+
+/// Tiles loaded from SMEM slots only to be carried, whole, to the stages of
+/// the next iterations that read them: the bf16 x of a row softmax whose
+/// schedule spreads over several stages and computes x / t again in each
+/// (carryInputs), 64 words per iteration in flight. The slot stays the
+/// consumer's until its last reader instead, carried as its address, and
+/// each stage reads the tile again a piece at a time (TileStreams). The
+/// slot of iteration i is released where the stage that reads it last runs,
+/// d iterations later (after the loop, for the last d). The pipe must have
+/// more than d slots: the producer refills one only after its release.
+/// Only where the loop carries at least a whole f32 tile's worth of tiles
+/// (128 words per thread; less fits next to the work), so kernels that fit
+/// keep their code. At exactly that (the same softmax on 64-column tiles:
+/// three bf16 x and y, 32 words each) ptxas spilled 224 to 712 B.
+/// The same bytes read from the same slot: the numbers do not change.
+bool carrySmemSlots(scf::ForOp loop) {
+  constexpr int64_t registerTileBytes = 128 * 128 * 4;
+  if (carriedTileBytes(loop) < registerTileBytes)
+    return false;
+  Operation *yield = yieldOf(loop);
+  for (unsigned i = 0; i < yield->getNumOperands(); ++i) {
+    std::optional<SlotChain> chain = slotChainOf(loop, i);
+    if (!chain)
+      continue;
+    auto pipe =
+        chain->body.wait.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+    int64_t d = chain->args.size();
+    if (!pipe || pipe.getDepth() <= d)
+      continue;
+    rewriteAsSlots(loop, *chain);
+    return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
 // Narrowing readers next to the tile
 //===----------------------------------------------------------------------===//
 
@@ -751,9 +1002,9 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
     SmallVector<scf::ForOp> loops;
     func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      if (mergeDuplicates(loop) || carrySlot(loop) ||
-          combineAtProducer(loop) || carryInputs(loop) ||
-          carryNarrower(loop) || sinkCarriedLoads(loop)) {
+      if (mergeDuplicates(loop) || carrySlot(loop) || combineAtProducer(loop) ||
+          carryInputs(loop) || carryNarrower(loop) || sinkCarriedLoads(loop) ||
+          carrySmemSlots(loop)) {
         changed = true;
         break; // The loop was replaced: walk again.
       }

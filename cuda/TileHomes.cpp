@@ -177,8 +177,22 @@ TileHome cuda::homeOf(Value tile) {
     home.pipe = wait.getPipe().getDefiningOp<tileas::PipeCreateOp>();
   } else if (auto ends = carriedEnds(tile)) {
     // A slot carried by a loop (CarriedTiles.h): the pipe both ends wait on.
+    // A slot of d iterations ago is yielded by the iter_arg of d - 1 ago:
+    // follow the chain to the wait, every initial value a wait on the pipe.
     auto init = ends->first.getDefiningOp<tileas::PipeConsumerWaitOp>();
-    auto next = ends->second.getDefiningOp<tileas::PipeConsumerWaitOp>();
+    Value yielded = ends->second;
+    auto next = yielded.getDefiningOp<tileas::PipeConsumerWaitOp>();
+    for (unsigned hop = 0; init && !next && hop < 16; ++hop) {
+      auto more =
+          isa<BlockArgument>(yielded) ? carriedEnds(yielded) : std::nullopt;
+      auto before =
+          more ? more->first.getDefiningOp<tileas::PipeConsumerWaitOp>()
+               : nullptr;
+      if (!before || before.getPipe() != init.getPipe())
+        break;
+      yielded = more->second;
+      next = yielded.getDefiningOp<tileas::PipeConsumerWaitOp>();
+    }
     if (init && next && init.getPipe() == next.getPipe())
       home.pipe = init.getPipe().getDefiningOp<tileas::PipeCreateOp>();
   }

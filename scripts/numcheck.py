@@ -60,6 +60,13 @@ SEEDED_BUGS = {
     # A slot is released by a plain arrive when the MMA is issued, not by
     # tcgen05.commit when it has read the slot.
     "early-release": (".cu", r"tp::umma_arrive\((S\.empty\d+)", r"tp::mbar_arrive(\1"),
+    # A slot the consumer keeps past its load, read again by later stages
+    # (cuda/CarriedTiles.cpp, carrySmemSlots), is released one iteration
+    # early in the loop (i - d + 1 instead of i - d): one slot is released
+    # twice and another never, so the producer waits on it forever (the
+    # emulator reports the deadlock); with a longer loop the producer would
+    # refill a slot a later stage has still to read.
+    "kept-slot-early": (".cu", r"(tp::mbar_arrive\(S\.empty0, \d+, )(v\d+)\);", r"\g<1>\2 + 1);"),
     # A ring tile read by fewer consumer groups than the ring's others
     # arrives once instead of for the difference too: its slot's empty
     # barrier never completes, and the producer waits for it forever.
