@@ -57,7 +57,8 @@ public:
         streams(b, layout,
                 {[this](Location loc, Value v) { return lookup(loc, v); },
                  [this](Value v, Value cxx) { map[v] = cxx; },
-                 [this](Operation *store) { return storeAddress(store); }}) {
+                 [this](Operation *store) { return storeAddress(store); },
+                 [this](Operation *store) { return mmaOperand(store); }}) {
   }
 
   LogicalResult emit();
@@ -206,6 +207,7 @@ private:
   LogicalResult finish(LogicalResult agents);
   void pinWide(Operation *op, ValueRange operands);
   Value storeAddress(Operation *store);
+  std::optional<std::pair<std::string, Value>> mmaOperand(Operation *store);
   const TileLayout *mmaTileOf(Value v);
   LogicalResult emitMmaOperandStore(Operation *op, const TileLayout &tile,
                                     Value frag, Value dst, int64_t n);
@@ -1415,6 +1417,17 @@ LogicalResult KernelEmitter::emitMmaOperandStore(Operation *op,
            {tile.cppType, elementName(t.getElementType()), std::to_string(n)});
   map[op->getResult(0)] = dst;
   return success();
+}
+
+/// A smem_store into a UMMA operand that TileStreams may write in pieces:
+/// the MmaTile type and the row the thread writes (tp::row64 at 64 rows).
+std::optional<std::pair<std::string, Value>>
+KernelEmitter::mmaOperand(Operation *store) {
+  auto smem = dyn_cast<tileas::SmemStoreOp>(store);
+  const TileLayout *tile = smem ? mmaTileOf(smem->getResult(0)) : nullptr;
+  if (!tile || columns.contains(smem->getOperand(0)))
+    return std::nullopt;
+  return std::make_pair(tile->cppType, rowsOf(smem->getOperand(0)));
 }
 
 /// Where a tmem_store or smem_store writes: its `into` slot, else the

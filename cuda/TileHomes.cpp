@@ -131,6 +131,36 @@ bool keptPastRelease(tileas::PipeCreateOp pipe, Operation *agent) {
   return false;
 }
 
+/// The slot an op writes into: an umma's accumulator, or the `into` of a
+/// store or load; null when it names none.
+Value writtenInto(Operation *op) {
+  if (auto mma = dyn_cast<tileas::UmmaOp>(op))
+    return mma.getAcc();
+  if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp, tileas::TmaLoadOp,
+          tileas::CpAsyncOp>(op) &&
+      op->getNumOperands() > 0) {
+    auto into = op->getOperands().back();
+    if (into.getDefiningOp<tileas::PipeProducerAcquireOp>())
+      return into;
+  }
+  return {};
+}
+
+/// A write into a slot the agent just acquired as the producer of the pipe
+/// whose slot `home` it holds as a consumer (peeled code: the next S of
+/// attention written while this one is read). The acquire waits for the
+/// slot's release, which the agent has not done yet (a release before the
+/// write would have changed the tile first), so the two are different slots
+/// of the ring; unless the agent keeps slots past their release.
+bool writesAnotherSlot(Operation *op, const TileHome &home, Operation *agent) {
+  Value into = writtenInto(op);
+  auto acquire =
+      into ? into.getDefiningOp<tileas::PipeProducerAcquireOp>() : nullptr;
+  tileas::PipeCreateOp held = home.pipe;
+  return acquire && held && acquire.getPipe() == held.getResult() &&
+         !keptPastRelease(held, agent);
+}
+
 bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
   if (auto release = dyn_cast<tileas::PipeConsumerReleaseOp>(op)) {
     auto pipe = release.getPipe().getDefiningOp<tileas::PipeCreateOp>();
@@ -142,10 +172,15 @@ bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
   }
   if (auto commit = dyn_cast<tileas::PipeProducerCommitOp>(op)) {
     auto pipe = commit.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+    // Publishing a slot acquired while this one is held: another slot
+    // (writesAnotherSlot says why).
+    if (pipe && pipe == home.pipe && !keptPastRelease(pipe, agent))
+      return false;
     return !home.root || !pipe || rootPipe(pipe) == home.root;
   }
   Value dst = written(op);
-  if (!dst || isa<tileas::TmemType>(dst.getType()) != home.tmem)
+  if (!dst || isa<tileas::TmemType>(dst.getType()) != home.tmem ||
+      writesAnotherSlot(op, home, agent))
     return false;
   TileHome other = homeOf(dst);
   if (home.afterLoops && other.afterLoops &&

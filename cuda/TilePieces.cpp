@@ -166,8 +166,12 @@ void PassEmitter::emit(MutableArrayRef<PieceSink> sinks) {
                : std::vector<std::string>{w, sink.node->elem, sink.tmemLayout});
       break;
     case PieceSink::Kind::SmemStore:
-      call(Type(), "tp::smem_store_cols", {sink.dst, c, v, tid},
-           {std::to_string(cols), w, sink.node->elem});
+      if (!sink.mmaTile.empty())
+        call(Type(), "tp::smem_store_mma_cols", {sink.dst, c, v, sink.row},
+             {sink.mmaTile, w, sink.node->elem});
+      else
+        call(Type(), "tp::smem_store_cols", {sink.dst, c, v, tid},
+             {std::to_string(cols), w, sink.node->elem});
       break;
     case PieceSink::Kind::Whole:
       call(Type(), "tp::put_cols", {sink.result, c, v}, {});

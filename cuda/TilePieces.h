@@ -63,7 +63,7 @@ struct PieceSink {
     Max,       ///< per-row maximum into a new Frag<T, rows>
     Sum,       ///< per-row sum into a new Frag<T, rows>
     TmemStore, ///< tcgen05.st of each piece at `dst`
-    SmemStore, ///< st.shared of each piece into the row-major tile at `dst`
+    SmemStore, ///< st.shared of each piece into the tile at `dst`
     Whole,     ///< into a new fragment held whole
   };
   Kind kind;
@@ -73,6 +73,10 @@ struct PieceSink {
   mlir::Value result{}; ///< Max, Sum, Whole: set by emitPass.
   /// TmemStore: its tp::TmemLayout template argument (empty: Data).
   std::string tmemLayout{};
+  /// SmemStore into a UMMA operand: the tile's MmaTile type and the row the
+  /// thread writes (tp::smem_store_mma_cols); empty: the row-major tile.
+  std::string mmaTile{};
+  mlir::Value row{};
 };
 
 /// The source leaves (Tmem, Smem, ColSmem) under `node`.

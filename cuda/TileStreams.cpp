@@ -75,11 +75,18 @@ PieceNode *TileStreams::make(PieceNode node) {
   return arena.back().get();
 }
 
+/// Each thread holds one row: a tile of the agent's rows, or a 64-row tile
+/// in a 128-thread agent, whose row 16 w + t % 16 threads t and t + 16 of
+/// warp w both hold (tp::row64; docs/cuda.md, "64-row tiles in pieces").
+bool TileStreams::rowPerThread(int64_t rows) const {
+  return rows == threads || (threads == 128 && rows == 64);
+}
+
 /// A tile streams when each thread holds one row (tcgen05.ld lanes are
 /// rows), wider than one piece and made of whole pieces.
 bool TileStreams::streamable(Type type) const {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || tensor.getRank() != 2 || tensor.getShape()[0] != threads)
+  if (!tensor || tensor.getRank() != 2 || !rowPerThread(tensor.getShape()[0]))
     return false;
   int64_t cols = tensor.getShape()[1];
   Type elem = tensor.getElementType();
@@ -293,6 +300,14 @@ PieceNode *TileStreams::storesInPlace(Operation *store) const {
     return nullptr;
   Value dst = store->getResult(0);
   TileHome to = homeOf(dst);
+  // A 64-row tile is written only where its rows have a place per thread:
+  // an M = 64 accumulator in TMEM, a UMMA operand in SMEM (tp::row64).
+  int64_t rows = cast<ShapedType>(stored.getType()).getShape()[0];
+  if (rowsTwice(rows) &&
+      (isa<tileas::TmemStoreOp>(store)
+           ? tmemStoreLayoutArg(store) != "tp::TmemLayout::Acc64"
+           : !host.mmaOperand(store)))
+    return nullptr;
   auto elemBits = [](Value v) {
     return cast<ShapedType>(v.getType()).getElementTypeBitWidth();
   };
@@ -428,6 +443,12 @@ bool TileStreams::take(Operation *op) {
     if (!streamable(result.getType()))
       return false;
     auto tensor = cast<RankedTensorType>(result.getType());
+    // 64 rows are read in pieces only from an M = 64 accumulator
+    // (.16x32bx2); a row-major SMEM tile is read whole (tp::row64 rows).
+    if (rowsTwice(tensor.getShape()[0]) &&
+        (isa<tileas::SmemLoadOp>(op) ||
+         tmemLayoutArg(op->getOperand(0)) != "tp::TmemLayout::Acc64"))
+      return false;
     PieceNode node;
     node.kind = isa<tileas::TmemLoadOp>(op) ? PieceNode::Kind::Tmem
                                             : PieceNode::Kind::Smem;
@@ -466,6 +487,8 @@ bool TileStreams::take(Operation *op) {
     store.dst = host.storeAddress(op);
     if (isa<tileas::TmemStoreOp>(op))
       store.tmemLayout = tmemStoreLayoutArg(op);
+    else if (auto mma = host.mmaOperand(op))
+      std::tie(store.mmaTile, store.row) = *mma;
     runPass(loc, {}, along, {store});
     host.bind(result, store.dst);
     // What it wrote over is gone; everything live was evaluated before.
@@ -580,7 +603,10 @@ void TileStreams::evaluateNow(Operation *at, ArrayRef<Value> values,
     return;
   auto words = [&](Value v) -> int64_t {
     auto t = cast<RankedTensorType>(v.getType());
-    return t.getNumElements() * t.getElementTypeBitWidth() / 32 / threads;
+    // A thread holds one row of a 64-row tile too (tp::row64).
+    int64_t rows = t.getRank() ? t.getShape()[0] : 1;
+    int64_t held = rowPerThread(rows) ? 1 : std::max<int64_t>(1, rows / threads);
+    return t.getNumElements() / rows * held * t.getElementTypeBitWidth() / 32;
   };
   llvm::DenseSet<Value> coming(values.begin(), values.end());
   SmallVector<Value> work(values.begin(), values.end()), whole;

@@ -55,6 +55,12 @@ public:
     std::function<void(mlir::Value, mlir::Value)> bind;
     /// The address a tmem_store or smem_store writes.
     std::function<mlir::Value(mlir::Operation *)> storeAddress;
+    /// A smem_store into a UMMA operand (an MmaTile, TileLayouts.h): the
+    /// tile's C++ type and the row the thread writes; nullopt for any other
+    /// store.
+    std::function<std::optional<std::pair<std::string, mlir::Value>>(
+        mlir::Operation *)>
+        mmaOperand;
   };
 
   TileStreams(mlir::OpBuilder &b, const KernelLayout &layout, Host host)
@@ -117,6 +123,8 @@ private:
   llvm::DenseSet<mlir::Value> sectionValues;
 
   PieceNode *make(PieceNode node);
+  bool rowPerThread(int64_t rows) const;
+  bool rowsTwice(int64_t rows) const { return rows != threads; }
   bool streamable(mlir::Type type) const;
   PieceNode *operandNode(mlir::Location loc, mlir::Value v, int64_t cols);
   bool isColumn(mlir::Value v) const { return columns && columns->contains(v); }

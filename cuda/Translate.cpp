@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Target/Cpp/CppEmitter.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
 using namespace mlir;
@@ -90,24 +91,35 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
   return emitc::translateToCpp(*out, os);
 }
 
+/// Parses the stage code without verifying it, gives each stamped op its
+/// stamp back as its location, and only then verifies: a verifier error
+/// names the user's file and line like every error of the translation
+/// (docs/stage-code.md, "Source locations survive printing").
+static LogicalResult translateStageCode(
+    const std::shared_ptr<llvm::SourceMgr> &sourceMgr, llvm::raw_ostream &os,
+    MLIRContext *ctx) {
+  DialectRegistry registry;
+  registerTileIRDialects(registry);
+  registry.insert<emitc::EmitCDialect>();
+  ctx->appendDialectRegistry(registry);
+  ParserConfig config(ctx, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module)
+    return failure();
+  // Stage code printed without its locations still names the user's lines
+  // in its stamps: every diagnostic of the translation, made at an op's
+  // location, points there.
+  FileLineColLoc stage = tileas::findFileLoc(module->getLoc());
+  tileas::restoreSourceLocations(
+      *module, stage ? stage.getFilename().getValue() : StringRef());
+  if (failed(verify(*module)))
+    return failure();
+  return cuda::translateToCuda(*module, os);
+}
+
 void cuda::registerTileASToCudaTranslation() {
-  static TranslateFromMLIRRegistration registration(
+  static TranslateRegistration registration(
       "tileas-to-cuda",
       "translate materialized tileas code into a CUDA kernel (sm_100a)",
-      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module)
-          return op->emitError("expected a builtin.module");
-        // Stage code printed without its locations still names the user's
-        // lines in its stamps: every diagnostic of the translation, made at
-        // an op's location, points there.
-        FileLineColLoc stage = tileas::findFileLoc(module.getLoc());
-        tileas::restoreSourceLocations(
-            module, stage ? stage.getFilename().getValue() : StringRef());
-        return translateToCuda(module, os);
-      },
-      [](DialectRegistry &registry) {
-        registerTileIRDialects(registry);
-        registry.insert<emitc::EmitCDialect>();
-      });
+      translateStageCode);
 }
