@@ -694,6 +694,110 @@ bool sinkCarriedLoads(scf::ForOp loop) {
 }
 
 //===----------------------------------------------------------------------===//
+// Stores of a ready tile before the next tile is made (peeled code)
+//===----------------------------------------------------------------------===//
+
+/// A pipe that neither shares nor aliases another's buffers, nor lends its
+/// own: its slots are written only through its own acquires.
+bool ownsItsBuffers(tileas::PipeProducerAcquireOp acquire) {
+  auto pipe = acquire.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+  return pipe && !pipe.getShares() && !pipe.getAliases() &&
+         llvm::none_of(pipe.getResult().getUsers(), [](Operation *u) {
+           return isa<tileas::PipeCreateOp>(u);
+         });
+}
+
+/// The ops that write register tile `store` writes into an acquired slot,
+/// in order: the acquire right before it, the store, its fences, the commit
+/// of what it wrote. Empty when the stage code is not in that form.
+SmallVector<Operation *> storeGroup(Operation *store) {
+  Value dst;
+  if (auto tmem = dyn_cast<tileas::TmemStoreOp>(store))
+    dst = tmem.getDst();
+  else if (auto smem = dyn_cast<tileas::SmemStoreOp>(store))
+    dst = smem.getDst();
+  auto acquire =
+      dst ? dst.getDefiningOp<tileas::PipeProducerAcquireOp>() : nullptr;
+  if (!acquire || acquire->getNextNode() != store || !acquire->hasOneUse() ||
+      !ownsItsBuffers(acquire))
+    return {};
+  SmallVector<Operation *> group = {acquire, store};
+  Operation *op = store->getNextNode();
+  while (op && isa<tileas::FenceOp>(op)) {
+    group.push_back(op);
+    op = op->getNextNode();
+  }
+  auto commit = dyn_cast_or_null<tileas::PipeProducerCommitOp>(op);
+  if (!commit || commit.getPipe() != acquire.getPipe() ||
+      commit.getValue() != store->getResult(0))
+    return {};
+  group.push_back(commit);
+  return group;
+}
+
+/// Whether the group of a slot of `pipe` may run before `op`: `op` makes
+/// nothing the group reads, touches no slot of `pipe` (a release of it may
+/// be what the acquire waits for), takes no mutex, and makes no tile after
+/// the loops (those may overlay drained slots).
+bool mayPass(Operation *op, ArrayRef<Operation *> group, Value pipe,
+             Operation *agent) {
+  for (Operation *member : group)
+    for (Value v : member->getOperands())
+      if (v.getDefiningOp() == op)
+        return false;
+  if (waitsOnOthers(op, pipe, agent))
+    return false;
+  WalkResult r = op->walk([](Operation *inner) {
+    return makesTileAfterLoops(inner) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+  });
+  return !r.wasInterrupted();
+}
+
+/// In peeled code the one agent interleaves the stages of several
+/// iterations: attention's P of an earlier iteration is stored to TMEM (for
+/// the P V MMA) after the next S was made into its P, so both P live in
+/// registers at once (two bf16 tiles beside the softmax pass's pieces:
+/// ptxas spills). A store of a tile that is ready earlier moves up, with
+/// its acquire, fences and commit, to just after what it needs, past the
+/// ops that make register tiles: the stored tile is dead before the next
+/// is made. Not past ops of its own pipe, so the acquire waits only on
+/// releases the agent issued before it, as it did where it was (no
+/// deadlock); the same values are stored to the same slot. Warp-specialized
+/// agents are left as they are (their stores wait on other agents).
+bool hoistReadyStores(Block &block) {
+  for (Operation &op : block) {
+    if (!isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op) ||
+        !isTile(op.getOperand(0).getType()))
+      continue;
+    Operation *agent = agentOf(&op);
+    SmallVector<Operation *> group = storeGroup(&op);
+    if (!isa<func::FuncOp>(agent) || group.empty())
+      continue;
+    Value pipe = group.front()->getOperand(0);
+    Operation *to = group.front();
+    bool passesTile = false;
+    while (Operation *prev = to->getPrevNode()) {
+      if (!mayPass(prev, group, pipe, agent) ||
+          prev == op.getOperand(0).getDefiningOp())
+        break;
+      passesTile |= llvm::any_of(prev->getResultTypes(), isTile);
+      to = prev;
+    }
+    if (!passesTile)
+      continue;
+    // Forward to the first op there that makes a tile: the group moves no
+    // further than it must.
+    while (!llvm::any_of(to->getResultTypes(), isTile))
+      to = to->getNextNode();
+    for (Operation *member : group)
+      member->moveBefore(to);
+    return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
 // Narrowing readers next to the tile
 //===----------------------------------------------------------------------===//
 
@@ -759,4 +863,9 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
       }
   }
   hoist();
+  SmallVector<Block *> blocks;
+  func.walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks)
+    while (hoistReadyStores(*block)) {
+    }
 }

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -131,7 +132,37 @@ bool keptPastRelease(tileas::PipeCreateOp pipe, Operation *agent) {
   return false;
 }
 
+/// The slot `op` writes or commits when it is one the agent acquired as
+/// producer of `home`'s own pipe, while it still holds the slot `home` was
+/// read from as a consumer: another slot. Acquiring the held slot would wait
+/// for the agent's own release, which comes later (a deadlock), so a slot of
+/// that pipe acquired now is not the one read. Peeled code has one agent
+/// produce into the scores' pipe (the next S's MMA) while it reads the last
+/// S: without this, the MMA ends the streamed pass over S. Not where the
+/// agent keeps slots past its release (keptPastRelease): the held slot may
+/// already be released.
+bool writesAnotherSlot(Operation *op, const TileHome &home, Operation *agent) {
+  tileas::PipeCreateOp pipe = home.pipe;
+  if (!pipe || keptPastRelease(pipe, agent))
+    return false;
+  if (auto commit = dyn_cast<tileas::PipeProducerCommitOp>(op))
+    return commit.getPipe() == pipe.getResult();
+  Value dst = TypeSwitch<Operation *, Value>(op)
+                  .Case([](tileas::UmmaOp o) { return o.getAcc(); })
+                  .Case([](tileas::TmemStoreOp o) { return o.getDst(); })
+                  .Case([](tileas::SmemStoreOp o) { return o.getDst(); })
+                  .Case([](tileas::TmemCopyOp o) { return o.getDst(); })
+                  .Case([](tileas::TmaLoadOp o) { return o.getDst(); })
+                  .Case([](tileas::CpAsyncOp o) { return o.getDst(); })
+                  .Default([](Operation *) { return Value(); });
+  auto acquire =
+      dst ? dst.getDefiningOp<tileas::PipeProducerAcquireOp>() : nullptr;
+  return acquire && acquire.getPipe() == pipe.getResult();
+}
+
 bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
+  if (writesAnotherSlot(op, home, agent))
+    return false;
   if (auto release = dyn_cast<tileas::PipeConsumerReleaseOp>(op)) {
     auto pipe = release.getPipe().getDefiningOp<tileas::PipeCreateOp>();
     if (!home.root || !pipe)
