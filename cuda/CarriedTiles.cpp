@@ -754,47 +754,82 @@ bool mayPass(Operation *op, ArrayRef<Operation *> group, Value pipe,
   return !r.wasInterrupted();
 }
 
+/// Whether `v` is a tile carried by a loop or made from one by elementwise
+/// math and conversions. `slot` is set to the TMEM slot it is loaded from
+/// when it is made from a slot carried as such (carrySlot: the drain's P of
+/// the last S).
+bool madeFromCarried(Value v, Value &slot, int depth = 8) {
+  if (carriedEnds(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (auto load = dyn_cast_or_null<tileas::TmemLoadOp>(def)) {
+    if (!carriedEnds(load.getSource()))
+      return false;
+    slot = load.getSource();
+    return true;
+  }
+  if (!def || depth == 0 || !(isRecomputable(def) || isNarrowing(def)))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return isTile(operand.getType()) &&
+           madeFromCarried(operand, slot, depth - 1);
+  });
+}
+
 /// In peeled code the one agent interleaves the stages of several
 /// iterations: attention's P of an earlier iteration is stored to TMEM (for
 /// the P V MMA) after the next S was made into its P, so both P live in
 /// registers at once (two bf16 tiles beside the softmax pass's pieces:
-/// ptxas spills). A store of a tile that is ready earlier moves up, with
+/// ptxas spills). A store of a tile carried by a loop, or made from one
+/// (ready at the top of the body, or soon after the loop in the drain),
+/// moves up, with
 /// its acquire, fences and commit, to just after what it needs, past the
 /// ops that make register tiles: the stored tile is dead before the next
 /// is made. Not past ops of its own pipe, so the acquire waits only on
 /// releases the agent issued before it, as it did where it was (no
 /// deadlock); the same values are stored to the same slot. Warp-specialized
 /// agents are left as they are (their stores wait on other agents).
-bool hoistReadyStores(Block &block) {
-  for (Operation &op : block) {
-    if (!isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op) ||
-        !isTile(op.getOperand(0).getType()))
+void hoistReadyStores(Block &block) {
+  SmallVector<Operation *> stores;
+  for (Operation &op : block)
+    if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op) &&
+        isTile(op.getOperand(0).getType()))
+      stores.push_back(&op);
+  for (Operation *store : stores) {
+    Operation *agent = agentOf(store);
+    Value data = store->getOperand(0);
+    SmallVector<Operation *> group = storeGroup(store);
+    Value slot;
+    if (!isa<func::FuncOp>(agent) || group.empty() ||
+        !madeFromCarried(data, slot))
       continue;
-    Operation *agent = agentOf(&op);
-    SmallVector<Operation *> group = storeGroup(&op);
-    if (!isa<func::FuncOp>(agent) || group.empty())
-      continue;
+    TileHome source = slot ? homeOf(slot) : TileHome();
     Value pipe = group.front()->getOperand(0);
-    Operation *to = group.front();
-    bool passesTile = false;
-    while (Operation *prev = to->getPrevNode()) {
-      if (!mayPass(prev, group, pipe, agent) ||
-          prev == op.getOperand(0).getDefiningOp())
+    // Up to just before the nearest op that makes a tile (moved further, in
+    // FA4, it lengthens other values' lives and ptxas spills more), or, for
+    // a tile made from a carried TMEM slot, before the slot's release when
+    // it may get there: its math then streams into the store instead of
+    // being made whole at the release.
+    Operation *to = nullptr, *release = nullptr;
+    for (Operation *prev = group.front()->getPrevNode();
+         prev && !release && prev != data.getDefiningOp() &&
+         mayPass(prev, group, pipe, agent);
+         prev = prev->getPrevNode()) {
+      if (!to && llvm::any_of(prev->getResultTypes(), isTile))
+        to = prev;
+      if (slot && source.pipe && isa<tileas::PipeConsumerReleaseOp>(prev) &&
+          prev->getOperand(0) == source.pipe.getResult())
+        release = prev;
+      if (!slot && to)
         break;
-      passesTile |= llvm::any_of(prev->getResultTypes(), isTile);
-      to = prev;
     }
-    if (!passesTile)
+    if (release)
+      to = release;
+    if (!to)
       continue;
-    // Forward to the first op there that makes a tile: the group moves no
-    // further than it must.
-    while (!llvm::any_of(to->getResultTypes(), isTile))
-      to = to->getNextNode();
     for (Operation *member : group)
       member->moveBefore(to);
-    return true;
   }
-  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -866,6 +901,5 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
   SmallVector<Block *> blocks;
   func.walk([&](Block *block) { blocks.push_back(block); });
   for (Block *block : blocks)
-    while (hoistReadyStores(*block)) {
-    }
+    hoistReadyStores(*block);
 }
