@@ -942,6 +942,143 @@ bool carrySmemSlots(scf::ForOp loop) {
     return true;
   }
   return false;
+// Stores of a ready tile before the next tile is made (peeled code)
+//===----------------------------------------------------------------------===//
+
+/// A pipe that neither shares nor aliases another's buffers, nor lends its
+/// own: its slots are written only through its own acquires.
+bool ownsItsBuffers(tileas::PipeProducerAcquireOp acquire) {
+  auto pipe = acquire.getPipe().getDefiningOp<tileas::PipeCreateOp>();
+  return pipe && !pipe.getShares() && !pipe.getAliases() &&
+         llvm::none_of(pipe.getResult().getUsers(), [](Operation *u) {
+           return isa<tileas::PipeCreateOp>(u);
+         });
+}
+
+/// The ops that write register tile `store` writes into an acquired slot,
+/// in order: the acquire right before it, the store, its fences, the commit
+/// of what it wrote. Empty when the stage code is not in that form.
+SmallVector<Operation *> storeGroup(Operation *store) {
+  Value dst;
+  if (auto tmem = dyn_cast<tileas::TmemStoreOp>(store))
+    dst = tmem.getDst();
+  else if (auto smem = dyn_cast<tileas::SmemStoreOp>(store))
+    dst = smem.getDst();
+  auto acquire =
+      dst ? dst.getDefiningOp<tileas::PipeProducerAcquireOp>() : nullptr;
+  if (!acquire || acquire->getNextNode() != store || !acquire->hasOneUse() ||
+      !ownsItsBuffers(acquire))
+    return {};
+  SmallVector<Operation *> group = {acquire, store};
+  Operation *op = store->getNextNode();
+  while (op && isa<tileas::FenceOp>(op)) {
+    group.push_back(op);
+    op = op->getNextNode();
+  }
+  auto commit = dyn_cast_or_null<tileas::PipeProducerCommitOp>(op);
+  if (!commit || commit.getPipe() != acquire.getPipe() ||
+      commit.getValue() != store->getResult(0))
+    return {};
+  group.push_back(commit);
+  return group;
+}
+
+/// Whether the group of a slot of `pipe` may run before `op`: `op` makes
+/// nothing the group reads, touches no slot of `pipe` (a release of it may
+/// be what the acquire waits for), takes no mutex, and makes no tile after
+/// the loops (those may overlay drained slots).
+bool mayPass(Operation *op, ArrayRef<Operation *> group, Value pipe,
+             Operation *agent) {
+  for (Operation *member : group)
+    for (Value v : member->getOperands())
+      if (v.getDefiningOp() == op)
+        return false;
+  if (waitsOnOthers(op, pipe, agent))
+    return false;
+  WalkResult r = op->walk([](Operation *inner) {
+    return makesTileAfterLoops(inner) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+  });
+  return !r.wasInterrupted();
+}
+
+/// Whether `v` is a tile carried by a loop or made from one by elementwise
+/// math and conversions. `slot` is set to the TMEM slot it is loaded from
+/// when it is made from a slot carried as such (carrySlot: the drain's P of
+/// the last S).
+bool madeFromCarried(Value v, Value &slot, int depth = 8) {
+  if (carriedEnds(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (auto load = dyn_cast_or_null<tileas::TmemLoadOp>(def)) {
+    if (!carriedEnds(load.getSource()))
+      return false;
+    slot = load.getSource();
+    return true;
+  }
+  if (!def || depth == 0 || !(isRecomputable(def) || isNarrowing(def)))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return isTile(operand.getType()) &&
+           madeFromCarried(operand, slot, depth - 1);
+  });
+}
+
+/// In peeled code the one agent interleaves the stages of several
+/// iterations: attention's P of an earlier iteration is stored to TMEM (for
+/// the P V MMA) after the next S was made into its P, so both P live in
+/// registers at once (two bf16 tiles beside the softmax pass's pieces:
+/// ptxas spills). A store of a tile carried by a loop, or made from one
+/// (ready at the top of the body, or soon after the loop in the drain),
+/// moves up, with
+/// its acquire, fences and commit, to just after what it needs, past the
+/// ops that make register tiles: the stored tile is dead before the next
+/// is made. Not past ops of its own pipe, so the acquire waits only on
+/// releases the agent issued before it, as it did where it was (no
+/// deadlock); the same values are stored to the same slot. Warp-specialized
+/// agents are left as they are (their stores wait on other agents).
+void hoistReadyStores(Block &block) {
+  SmallVector<Operation *> stores;
+  for (Operation &op : block)
+    // TMEM stores only: moving 64-row attention's P stores to SMEM up
+    // measured worse (attn-m64 peeled: 0 -> 452 B at hd128).
+    if (isa<tileas::TmemStoreOp>(op) && isTile(op.getOperand(0).getType()))
+      stores.push_back(&op);
+  for (Operation *store : stores) {
+    Operation *agent = agentOf(store);
+    Value data = store->getOperand(0);
+    SmallVector<Operation *> group = storeGroup(store);
+    Value slot;
+    if (!isa<func::FuncOp>(agent) || group.empty() ||
+        !madeFromCarried(data, slot))
+      continue;
+    TileHome source = slot ? homeOf(slot) : TileHome();
+    Value pipe = group.front()->getOperand(0);
+    // Up to just before the nearest op that makes a tile (moved further, in
+    // FA4, it lengthens other values' lives and ptxas spills more), or, for
+    // a tile made from a carried TMEM slot, before the slot's release when
+    // it may get there: its math then streams into the store instead of
+    // being made whole at the release.
+    Operation *to = nullptr, *release = nullptr;
+    for (Operation *prev = group.front()->getPrevNode();
+         prev && !release && prev != data.getDefiningOp() &&
+         mayPass(prev, group, pipe, agent);
+         prev = prev->getPrevNode()) {
+      if (!to && llvm::any_of(prev->getResultTypes(), isTile))
+        to = prev;
+      if (slot && source.pipe && isa<tileas::PipeConsumerReleaseOp>(prev) &&
+          prev->getOperand(0) == source.pipe.getResult())
+        release = prev;
+      if (!slot && to)
+        break;
+    }
+    if (release)
+      to = release;
+    if (!to)
+      continue;
+    for (Operation *member : group)
+      member->moveBefore(to);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -1010,4 +1147,8 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
       }
   }
   hoist();
+  SmallVector<Block *> blocks;
+  func.walk([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks)
+    hoistReadyStores(*block);
 }

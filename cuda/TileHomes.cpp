@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -131,37 +132,37 @@ bool keptPastRelease(tileas::PipeCreateOp pipe, Operation *agent) {
   return false;
 }
 
-/// The slot an op writes into: an umma's accumulator, or the `into` of a
-/// store or load; null when it names none.
-Value writtenInto(Operation *op) {
-  if (auto mma = dyn_cast<tileas::UmmaOp>(op))
-    return mma.getAcc();
-  if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp, tileas::TmaLoadOp,
-          tileas::CpAsyncOp>(op) &&
-      op->getNumOperands() > 0) {
-    auto into = op->getOperands().back();
-    if (into.getDefiningOp<tileas::PipeProducerAcquireOp>())
-      return into;
-  }
-  return {};
-}
-
-/// A write into a slot the agent just acquired as the producer of the pipe
-/// whose slot `home` it holds as a consumer (peeled code: the next S of
-/// attention written while this one is read). The acquire waits for the
-/// slot's release, which the agent has not done yet (a release before the
-/// write would have changed the tile first), so the two are different slots
-/// of the ring; unless the agent keeps slots past their release.
+/// The slot `op` writes or commits when it is one the agent acquired as
+/// producer of `home`'s own pipe, while it still holds the slot `home` was
+/// read from as a consumer: another slot. Acquiring the held slot would wait
+/// for the agent's own release, which comes later (a deadlock), so a slot of
+/// that pipe acquired now is not the one read. Peeled code has one agent
+/// produce into the scores' pipe (the next S's MMA) while it reads the last
+/// S: without this, the MMA ends the streamed pass over S. Not where the
+/// agent keeps slots past its release (keptPastRelease): the held slot may
+/// already be released.
 bool writesAnotherSlot(Operation *op, const TileHome &home, Operation *agent) {
-  Value into = writtenInto(op);
+  tileas::PipeCreateOp pipe = home.pipe;
+  if (!pipe || keptPastRelease(pipe, agent))
+    return false;
+  if (auto commit = dyn_cast<tileas::PipeProducerCommitOp>(op))
+    return commit.getPipe() == pipe.getResult();
+  Value dst = TypeSwitch<Operation *, Value>(op)
+                  .Case([](tileas::UmmaOp o) { return o.getAcc(); })
+                  .Case([](tileas::TmemStoreOp o) { return o.getDst(); })
+                  .Case([](tileas::SmemStoreOp o) { return o.getDst(); })
+                  .Case([](tileas::TmemCopyOp o) { return o.getDst(); })
+                  .Case([](tileas::TmaLoadOp o) { return o.getDst(); })
+                  .Case([](tileas::CpAsyncOp o) { return o.getDst(); })
+                  .Default([](Operation *) { return Value(); });
   auto acquire =
-      into ? into.getDefiningOp<tileas::PipeProducerAcquireOp>() : nullptr;
-  tileas::PipeCreateOp held = home.pipe;
-  return acquire && held && acquire.getPipe() == held.getResult() &&
-         !keptPastRelease(held, agent);
+      dst ? dst.getDefiningOp<tileas::PipeProducerAcquireOp>() : nullptr;
+  return acquire && acquire.getPipe() == pipe.getResult();
 }
 
 bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
+  if (writesAnotherSlot(op, home, agent))
+    return false;
   if (auto release = dyn_cast<tileas::PipeConsumerReleaseOp>(op)) {
     auto pipe = release.getPipe().getDefiningOp<tileas::PipeCreateOp>();
     if (!home.root || !pipe)
@@ -172,15 +173,10 @@ bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
   }
   if (auto commit = dyn_cast<tileas::PipeProducerCommitOp>(op)) {
     auto pipe = commit.getPipe().getDefiningOp<tileas::PipeCreateOp>();
-    // Publishing a slot acquired while this one is held: another slot
-    // (writesAnotherSlot says why).
-    if (pipe && pipe == home.pipe && !keptPastRelease(pipe, agent))
-      return false;
     return !home.root || !pipe || rootPipe(pipe) == home.root;
   }
   Value dst = written(op);
-  if (!dst || isa<tileas::TmemType>(dst.getType()) != home.tmem ||
-      writesAnotherSlot(op, home, agent))
+  if (!dst || isa<tileas::TmemType>(dst.getType()) != home.tmem)
     return false;
   TileHome other = homeOf(dst);
   if (home.afterLoops && other.afterLoops &&
