@@ -942,6 +942,9 @@ bool carrySmemSlots(scf::ForOp loop) {
     return true;
   }
   return false;
+}
+
+//===----------------------------------------------------------------------===//
 // Stores of a ready tile before the next tile is made (peeled code)
 //===----------------------------------------------------------------------===//
 
