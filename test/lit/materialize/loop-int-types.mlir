@@ -12,14 +12,14 @@
 
 // CHECK-LABEL: func.func @i16_loop
 // CHECK: tileas.agent {{.*}}role = "load"
-// CHECK: [[UB:%[0-9]+]] = arith.index_cast %arg3 : i16 to index
-// CHECK: [[N:%[0-9]+]] = arith.maxsi [[UB]], %c0 : index
+// CHECK: [[UB:%[0-9]+]] = arith.index_cast %arg3 {{.*}}: i16 to index
+// CHECK: [[N:%[0-9]+]] = arith.maxsi [[UB]], %c0 {{.*}}: index
 // CHECK: scf.for [[ROW:%arg[0-9]+]] = %c0 to [[N]] step %c1
-// CHECK: [[I:%[0-9]+]] = arith.index_cast [[ROW]] : index to i16
+// CHECK: [[I:%[0-9]+]] = arith.index_cast [[ROW]] {{.*}}: index to i16
 // CHECK: arith.extsi [[I]] {{.*}}: i16 to i32
 // PEELED-LABEL: func.func @i16_loop
-// PEELED: arith.index_cast %arg3 : i16 to index
-// PEELED: arith.index_cast %{{[0-9a-z]+}} : index to i16
+// PEELED: arith.index_cast %arg3 {{.*}}: i16 to index
+// PEELED: arith.index_cast %{{[0-9a-z]+}} {{.*}}: index to i16
 func.func @i16_loop(%descA: !tileas.tma_desc<128x64xbf16>,
                     %descB: !tileas.tma_desc<256x64xbf16>,
                     %descC: !tileas.tma_desc<128x256xbf16>, %trips: i16) {
@@ -52,12 +52,12 @@ func.func @i16_loop(%descA: !tileas.tma_desc<128x64xbf16>,
 // the induction value lb + i * step in i64.
 // CHECK-LABEL: func.func @i64_strided
 // CHECK: tileas.agent {{.*}}role = "load"
-// CHECK: [[UB:%[0-9]+]] = arith.index_cast %arg3 : i64 to index
-// CHECK: [[SPAN:%[0-9]+]] = arith.subi [[UB]], %c5 : index
-// CHECK: arith.ceildivsi [[SPAN]], %c3 : index
-// CHECK: [[I:%[0-9]+]] = arith.index_cast %{{arg[0-9]+}} : index to i64
-// CHECK: [[S:%[0-9]+]] = arith.muli [[I]], %c3_i64 : i64
-// CHECK: arith.addi [[S]], %c5_i64 : i64
+// CHECK: [[UB:%[0-9]+]] = arith.index_cast %arg3 {{.*}}: i64 to index
+// CHECK: [[SPAN:%[0-9]+]] = arith.subi [[UB]], %c5 {{.*}}: index
+// CHECK: arith.ceildivsi [[SPAN]], %c3 {{.*}}: index
+// CHECK: [[I:%[0-9]+]] = arith.index_cast %{{arg[0-9]+}} {{.*}}: index to i64
+// CHECK: [[S:%[0-9]+]] = arith.muli [[I]], %c3_i64 {{.*}}: i64
+// CHECK: arith.addi [[S]], %c5_i64 {{.*}}: i64
 func.func @i64_strided(%descA: !tileas.tma_desc<128x64xbf16>,
                        %descB: !tileas.tma_desc<256x64xbf16>,
                        %descC: !tileas.tma_desc<128x256xbf16>, %ub: i64) {
