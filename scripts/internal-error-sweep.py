@@ -53,30 +53,39 @@ def inputs():
     return mlir, json_, graphml
 
 
-def commands(build):
+def policies(index, every):
+    """(generator, stages) pairs for the input numbered `index`: every pair
+    when `every`, else each stage policy once with the generators in turn,
+    shifted by the input's number, so that each input meets every generator
+    and every stage policy and the inputs together meet every pair (a third
+    of the runs: make test's budget)."""
+    if every:
+        return [(g, s) for g in GENERATORS for s in STAGES]
+    return [(GENERATORS[(k + index) % len(GENERATORS)], s)
+            for k, s in enumerate(STAGES)]
+
+
+def commands(build, every=False):
     opt = os.path.join(build, "bin", "tilepipe-opt")
     tr = os.path.join(build, "bin", "tilepipe-translate")
     tp = os.path.join(build, "bin", "tilepipe")
     mlir, json_, graphml = inputs()
     cmds = []
-    for f in mlir:
-        for g in GENERATORS:
-            for s in STAGES:
-                cmds.append([opt, f, "-split-input-file", "-o", os.devnull,
-                             "--tileas-generate-schedule=generator=%s stages=%s time-limit-ms=2000" % (g, s)])
+    for i, f in enumerate(mlir):
+        for g, s in policies(i, every):
+            cmds.append([opt, f, "-split-input-file", "-o", os.devnull,
+                         "--tileas-generate-schedule=generator=%s stages=%s time-limit-ms=2000" % (g, s)])
         for mode in ["warp-specialized", "unspecialized"]:
             cmds.append([opt, f, "-split-input-file", "-o", os.devnull, "--tileas-generate-schedule",
                          "--tileas-materialize-schedule=mode=%s" % mode])
         cmds.append([tr, "--tileas-to-cuda", f, "-split-input-file", "-o", os.devnull])
-    for f in json_:
-        for g in GENERATORS:
-            for s in STAGES:
-                cmds.append([tp, "schedule", f, "--generator=" + g, "--stages=" + s, "--time-limit-ms=2000"])
-    for g_file, rm in graphml:
-        for g in GENERATORS:
-            for s in STAGES:
-                cmds.append([tp, "schedule", g_file, "--resources", rm, "--generator=" + g,
-                             "--stages=" + s, "--time-limit-ms=2000"])
+    for i, f in enumerate(json_):
+        for g, s in policies(i, every):
+            cmds.append([tp, "schedule", f, "--generator=" + g, "--stages=" + s, "--time-limit-ms=2000"])
+    for i, (g_file, rm) in enumerate(graphml):
+        for g, s in policies(i, every):
+            cmds.append([tp, "schedule", g_file, "--resources", rm, "--generator=" + g,
+                         "--stages=" + s, "--time-limit-ms=2000"])
     return cmds, len(mlir), len(json_), len(graphml)
 
 
@@ -100,8 +109,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=120, help="seconds per run")
     ap.add_argument("--limit", type=int, default=0, help="run only the first N commands (tests of the sweep)")
+    ap.add_argument("--every-policy", action="store_true",
+                    help="every generator with every stage policy on each input (3x the runs)")
     args = ap.parse_args()
-    cmds, n_mlir, n_json, n_graphml = commands(os.path.abspath(args.build))
+    cmds, n_mlir, n_json, n_graphml = commands(os.path.abspath(args.build), args.every_policy)
     if args.limit:
         cmds = cmds[: args.limit]
     failures = []
