@@ -44,6 +44,17 @@ struct Problem {
   unsigned size() const { return fps.size(); }
 };
 
+/// What the bounds are computed from for `p` (a pair problem has no depth
+/// limits: an empty maxDepth). It refers to `p`, which must outlive it.
+BoundsInput inputOf(const Problem &p) {
+  BoundsInput in;
+  in.layout = &p.layout;
+  in.footprints = p.fps;
+  in.deps = p.deps;
+  in.maxDepth = p.maxDepth;
+  return in;
+}
+
 ResourceLayout makeLayout() {
   ResourceLayout l;
   l.addBit("a");
@@ -221,11 +232,7 @@ TEST(ScheduleBruteForceTest, NoScheduleBelowTheBound) {
   for (uint64_t seed = 1; seed <= 1000; ++seed) {
     Rng rng(seed * 7919);
     Problem p = randomProblem(rng);
-    BoundsInput in;
-    in.layout = &p.layout;
-    in.footprints = p.fps;
-    in.deps = p.deps;
-    in.maxDepth = p.maxDepth;
+    BoundsInput in = inputOf(p);
     Bounds b = computeBounds(in);
     ++instances;
     const bool flagged = b.recurrenceInfeasible || b.resourceInfeasible;
@@ -329,10 +336,7 @@ TEST(ScheduleBruteForceTest, PairBoundHoldsAgainstExhaustiveSearch) {
   for (uint64_t seed = 1; seed <= 4000; ++seed) {
     Rng rng(seed * 104729);
     Problem p = randomPairProblem(rng);
-    BoundsInput in;
-    in.layout = &p.layout;
-    in.footprints = p.fps;
-    in.deps = p.deps;
+    BoundsInput in = inputOf(p);
     Bounds b = computeBounds(in);
     std::optional<unsigned> smallest;
     for (unsigned ii = 1; ii <= kMaxII && !smallest; ++ii) {
