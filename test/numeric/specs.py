@@ -1553,12 +1553,18 @@ class AttentionScaled(Attention):
         return out
 
 
-for _head in (64, 128):
-    for _lse in (False, True):
-        _name = f"attn_scale_hd{_head}" + ("_lse" if _lse else "")
-        SPECS[_name] = AttentionScaled(
-            f"test/lit/cuda/Inputs/{_name.replace('_', '-')}.mlir", _head, _lse)
-        SPECS[_name + "_peeled"] = peeled(SPECS[_name])
+def add_attention_specs(prefix, cls):
+    """PREFIX_hd{64,128}[_lse] and their peeled forms, each from
+    test/lit/cuda/Inputs/PREFIX-hd{64,128}[-lse].mlir with dashes."""
+    for head in (64, 128):
+        for lse in (False, True):
+            name = f"{prefix}_hd{head}" + ("_lse" if lse else "")
+            SPECS[name] = cls(
+                f"test/lit/cuda/Inputs/{name.replace('_', '-')}.mlir", head, lse)
+            SPECS[name + "_peeled"] = peeled(SPECS[name])
+
+
+add_attention_specs("attn_scale", AttentionScaled)
 
 
 class AttentionM64(AttentionScaled):
@@ -1580,12 +1586,7 @@ class AttentionM64(AttentionScaled):
         return probs
 
 
-for _head in (64, 128):
-    for _lse in (False, True):
-        _name = f"attn_m64_hd{_head}" + ("_lse" if _lse else "")
-        SPECS[_name] = AttentionM64(
-            f"test/lit/cuda/Inputs/{_name.replace('_', '-')}.mlir", _head, _lse)
-        SPECS[_name + "_peeled"] = peeled(SPECS[_name])
+add_attention_specs("attn_m64", AttentionM64)
 
 
 class RmsNormRows(CoshStream):
