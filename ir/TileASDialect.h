@@ -106,6 +106,9 @@ namespace mlir::tileas {
 /// The `into` operand of an op that writes a buffer it is given (tma_load,
 /// cp_async, tmem_store, smem_store, tmem_copy), or null when it names none.
 OpOperand *getIntoOperand(Operation *op);
+/// Makes such an op write `buffer` (a pipe slot): sets its `into` operand,
+/// keeping the operand segments of those with coordinates right.
+void setIntoOperand(Operation *op, Value buffer);
 
 /// Whether a TMEM tile holds an MMA accumulator (D): made by alloc_tmem or
 /// umma, read or written as some umma's accumulator, or a slot of a pipe an

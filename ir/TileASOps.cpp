@@ -186,6 +186,15 @@ OpOperand *mlir::tileas::getIntoOperand(Operation *op) {
   return into.empty() ? nullptr : &into[0];
 }
 
+void mlir::tileas::setIntoOperand(Operation *op, Value buffer) {
+  TypeSwitch<Operation *>(op)
+      .Case<TmaLoadOp, CpAsyncOp, TmemStoreOp, SmemStoreOp, TmemCopyOp>(
+          [&](auto o) { o.getDstMutable().assign(buffer); })
+      .Default([](Operation *o) {
+        llvm_unreachable("the op writes no buffer it is given");
+      });
+}
+
 /// A store `into` a buffer: a pipe slot of the result's type, or (TMEM) the
 /// columns of another tile that hold the result's (P written over S).
 static LogicalResult verifyStoreInto(Operation *op, Value dst) {

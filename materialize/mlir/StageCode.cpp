@@ -13,6 +13,8 @@
 
 #include "materialize/mlir/StageCode.h"
 
+#include "materialize/mlir/PipeOps.h"
+
 #include "ir/TileASDialect.h"
 #include "materialize/plan/Agents.h"
 #include "materialize/plan/Flavour.h"
@@ -107,17 +109,26 @@ private:
   Value poison(OpBuilder &b, Type type) {
     return b.create<ub::PoisonOp>(loop.getLoc(), type);
   }
-  void fence(OpBuilder &b, StringRef kind) {
-    createOp(b, loop.getLoc(), "tileas.fence", {}, {},
-             {b.getNamedAttr("kind", b.getStringAttr(kind))});
+  PipeOps handshakes(OpBuilder &b) { return PipeOps(b, loop.getLoc()); }
+  /// A pipe from one unit to one SIMT consumer, outside the schedule.
+  Value createOneWayPipe(OpBuilder &b, tileas::PipeType type, unsigned depth,
+                         tileas::PipeProducerKind producer, int64_t bytes) {
+    StringRef simt =
+        tileas::stringifyPipeConsumerKind(tileas::PipeConsumerKind::Simt);
+    return b.create<tileas::PipeCreateOp>(
+        loop.getLoc(), type, /*shares=*/Value(), /*aliases=*/Value(),
+        /*joins=*/Value(), depth, tileas::stringifyPipeProducerKind(producer),
+        b.getArrayAttr({b.getStringAttr(simt)}), b.getI64IntegerAttr(bytes),
+        /*stage=*/IntegerAttr(), /*order=*/IntegerAttr());
+  }
+  void fence(OpBuilder &b, tileas::FenceKind kind) {
+    handshakes(b).fence(kind);
   }
   Value cst(OpBuilder &b, int64_t v) {
     return b.create<arith::ConstantIndexOp>(loop.getLoc(), v);
   }
-  SmallVector<NamedAttribute> scheduleAttrs(OpBuilder &b, OpId id) {
-    return {
-        b.getNamedAttr("stage", b.getI32IntegerAttr(stageOf(id))),
-        b.getNamedAttr("order", b.getI32IntegerAttr(schedule.slots[id].order))};
+  ScheduleTag tagOf(OpBuilder &b, OpId id) {
+    return ScheduleTag::of(b, stageOf(id), schedule.slots[id].order);
   }
   Operation *cloneInto(OpBuilder &b, Operation *op, IRMapping &map, Value slot);
   SmallVector<Value> flatten(unsigned a, const RowState &state);
@@ -1076,13 +1087,8 @@ Operation *Emitter::cloneInto(OpBuilder &b, Operation *op, IRMapping &map,
     made->getResult(0).setType(slot.getType());
     return made;
   }
-  // The others take it as their optional `into` operand, the last one.
-  made->insertOperands(made->getNumOperands(), slot);
-  if (isa<tileas::TmaLoadOp, tileas::CpAsyncOp>(made)) {
-    int32_t coords = int32_t(made->getNumOperands()) - 2;
-    made->setAttr("operandSegmentSizes",
-                  b.getDenseI32ArrayAttr({1, coords, 1}));
-  }
+  // The others take it as their optional `into` operand.
+  tileas::setIntoOperand(made, slot);
   made->getResult(0).setType(slot.getType());
   return made;
 }
@@ -1205,16 +1211,15 @@ static tileas::PipeConsumerKind consumerKind(Unit unit) {
   }
 }
 
-static StringRef commitVia(Unit unit) {
-  return tileas::stringifySignalKind(tileas::getCommitKind(producerKind(unit)));
+static tileas::SignalKind commitVia(Unit unit) {
+  return tileas::getCommitKind(producerKind(unit));
 }
 
 /// How a consumer group of `unit` releases its slot: the unit's kind. A
 /// UMMA consumer's is a tcgen05.commit even when the slot's next writer is
 /// an MMA of the same thread (materialize/plan/Flavour.h).
-static StringRef releaseVia(Unit unit) {
-  return tileas::stringifySignalKind(
-      tileas::getReleaseKind(consumerKind(unit)));
+static tileas::SignalKind releaseVia(Unit unit) {
+  return tileas::getReleaseKind(consumerKind(unit));
 }
 
 void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
@@ -1281,14 +1286,15 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
     return i;
   };
 
+  PipeOps hs(b, loc);
   for (OpId u : running) {
     Operation *op = ops[u];
     unsigned ls = localOf(u);
     Value iter = iterFor(ls);
+    ScheduleTag tag = tagOf(b, u);
     for (const Span &s : spans)
       if (s.first == u)
-        createOp(b, loc, "tileas.mutex.lock",
-                 {mutexes[s.mutex], cst(b, s.group)}, {}, scheduleAttrs(b, u));
+        hs.lock(mutexes[s.mutex], cst(b, s.group), tag);
     // Wait for every slot this op is the first in its group to read.
     for (unsigned g : groupsOfOp[u]) {
       if (groupFirst.lookup(g) != u)
@@ -1296,13 +1302,11 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       const ConsumerGroup &group = groups[g];
       const PipePlan &pipe = plan.buffers.pipes[group.pipe];
       Value k = pipeIter(b, group.pipe, iter, false);
-      waited[g] = createOp(b, loc, "tileas.pipe.consumer_wait",
-                           {pipeValue(group.pipe), k},
-                           {ringSlotType(group.pipe)}, scheduleAttrs(b, u))
-                      ->getResult(0);
+      waited[g] =
+          hs.wait(pipeValue(group.pipe), k, ringSlotType(group.pipe), tag);
       waited[g] = viewAs(b, waited[g], slotType(group.pipe));
       if (group.unit == Unit::UMMA || pipe.cls == BufferClass::TMEM)
-        fence(b, "tcgen05_after");
+        fence(b, tileas::FenceKind::Tcgen05After);
       // A register tile: loaded at once, and the slot released.
       if (regPipe[group.pipe]) {
         Value v = plan.values[pipe.value];
@@ -1310,10 +1314,7 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
         if (auto cs = copyStage.find({a, v});
             cs != copyStage.end() && cs->second == group.stage)
           thisRow[v] = waited[g];
-        SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
-        attrs.push_back(b.getNamedAttr("via", b.getStringAttr("arrive")));
-        createOp(b, loc, "tileas.pipe.consumer_release",
-                 {pipeValue(group.pipe), k}, {}, attrs);
+        hs.release(pipeValue(group.pipe), k, tileas::SignalKind::Arrive, tag);
       }
     }
     IRMapping map;
@@ -1327,15 +1328,9 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       unsigned p = pipeOf.lookup(op->getResult(0));
       made = b.clone(*op, map);
       Value k = pipeIter(b, p, iter, true);
-      Value slot =
-          createOp(b, loc, "tileas.pipe.producer_acquire", {pipeValue(p), k},
-                   {slotType(p)}, scheduleAttrs(b, u))
-              ->getResult(0);
+      Value slot = hs.acquire(pipeValue(p), k, slotType(p), tag);
       Value stored = storeToSlot(b, made->getResult(0), slot);
-      SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
-      attrs.push_back(b.getNamedAttr("via", b.getStringAttr("arrive")));
-      createOp(b, loc, "tileas.pipe.producer_commit", {pipeValue(p), k, stored},
-               {}, attrs);
+      hs.commit(pipeValue(p), k, stored, tileas::SignalKind::Arrive, tag);
     } else if (isProducer(u)) {
       unsigned p = pipeOf.lookup(op->getResult(0));
       const PipePlan &pipe = plan.buffers.pipes[p];
@@ -1343,12 +1338,9 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       // landed first.
       if (pipe.aliasOf &&
           plan.buffers.pipes[*pipe.aliasOf].cls == BufferClass::TMEM)
-        fence(b, "tcgen05_wait_ld");
+        fence(b, tileas::FenceKind::Tcgen05WaitLd);
       Value k = pipeIter(b, p, iter, true);
-      Value acquired =
-          createOp(b, loc, "tileas.pipe.producer_acquire", {pipeValue(p), k},
-                   {ringSlotType(p)}, scheduleAttrs(b, u))
-              ->getResult(0);
+      Value acquired = hs.acquire(pipeValue(p), k, ringSlotType(p), tag);
       Value slot = viewAs(b, acquired, op->getResult(0).getType());
       made = cloneInto(b, op, map, slot);
       Unit unit = plan.input.units[u];
@@ -1357,18 +1349,14 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
           return g.pipe == p && g.unit != Unit::SIMT;
         });
         if (pipe.cls == BufferClass::TMEM) {
-          fence(b, "tcgen05_wait_st");
-          fence(b, "tcgen05_before");
+          fence(b, tileas::FenceKind::Tcgen05WaitSt);
+          fence(b, tileas::FenceKind::Tcgen05Before);
         } else if (asyncReader) {
-          fence(b, "proxy_async");
+          fence(b, tileas::FenceKind::ProxyAsync);
         }
       }
-      SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
-      attrs.push_back(b.getNamedAttr("via", b.getStringAttr(commitVia(unit))));
-      createOp(b, loc, "tileas.pipe.producer_commit",
-               {pipeValue(p), k,
-                viewAs(b, made->getResult(0), ringSlotType(p))},
-               {}, attrs);
+      hs.commit(pipeValue(p), k, viewAs(b, made->getResult(0), ringSlotType(p)),
+                commitVia(unit), tag);
     } else {
       made = b.clone(*op, map);
     }
@@ -1388,23 +1376,15 @@ void Emitter::emitRow(OpBuilder &b, unsigned a, Value row, RowKind kind,
       const ConsumerGroup &group = groups[g];
       const PipePlan &pipe = plan.buffers.pipes[group.pipe];
       if (group.unit == Unit::SIMT && pipe.cls == BufferClass::TMEM) {
-        fence(b, "tcgen05_wait_ld");
-        fence(b, "tcgen05_before");
+        fence(b, tileas::FenceKind::Tcgen05WaitLd);
+        fence(b, tileas::FenceKind::Tcgen05Before);
       }
-      SmallVector<NamedAttribute> attrs = scheduleAttrs(b, u);
-      StringRef via = releaseVia(group.unit);
-      attrs.push_back(b.getNamedAttr("via", b.getStringAttr(via)));
-      if (groupWeight[g] > 1)
-        attrs.push_back(
-            b.getNamedAttr("arrivals", b.getI32IntegerAttr(groupWeight[g])));
-      createOp(b, loc, "tileas.pipe.consumer_release",
-               {pipeValue(group.pipe), pipeIter(b, group.pipe, iter, false)},
-               {}, attrs);
+      hs.release(pipeValue(group.pipe), pipeIter(b, group.pipe, iter, false),
+                 releaseVia(group.unit), tag, groupWeight[g]);
     }
     for (const Span &s : spans)
       if (s.last == u)
-        createOp(b, loc, "tileas.mutex.unlock",
-                 {mutexes[s.mutex], cst(b, s.group)}, {}, scheduleAttrs(b, u));
+        hs.unlock(mutexes[s.mutex], cst(b, s.group), tag);
   }
 
   // Rotate: what this row made becomes one row older.
@@ -1546,30 +1526,15 @@ void Emitter::emit() {
     int64_t bytes = pipe.cls == BufferClass::TMEM
                         ? pipe.tmemColumns * 4 * 128 // 32-bit x 128 lanes.
                         : pipe.bytes;
-    SmallVector<Value> operands;
-    int32_t shares = 0, aliases = 0;
-    if (pipe.sharesWith) {
-      operands.push_back(pipes[*pipe.sharesWith]);
-      shares = 1;
-    }
-    if (pipe.aliasOf) {
-      operands.push_back(pipes[*pipe.aliasOf]);
-      aliases = 1;
-    }
-    Operation *create = createOp(
-        b, loc, "tileas.pipe.create", operands,
-        {tileas::PipeType::get(ctx, payload)},
-        {b.getNamedAttr("stage", b.getI32IntegerAttr(slot.stage)),
-         b.getNamedAttr("order", b.getI32IntegerAttr(slot.order)),
-         b.getNamedAttr("depth", b.getI32IntegerAttr(pipe.depth)),
-         b.getNamedAttr("producer",
-                        b.getStringAttr(tileas::stringifyPipeProducerKind(
-                            producerKind(pipe.producerUnit)))),
-         b.getNamedAttr("consumers", b.getArrayAttr(consumersOf(p))),
-         b.getNamedAttr("bytes", b.getI64IntegerAttr(bytes)),
-         b.getNamedAttr("operandSegmentSizes",
-                        b.getDenseI32ArrayAttr({shares, aliases, 0}))});
-    pipes[p] = create->getResult(0);
+    Value shares = pipe.sharesWith ? pipes[*pipe.sharesWith] : Value();
+    Value aliases = pipe.aliasOf ? pipes[*pipe.aliasOf] : Value();
+    ScheduleTag tag = ScheduleTag::of(b, slot.stage, slot.order);
+    pipes[p] = b.create<tileas::PipeCreateOp>(
+        loc, tileas::PipeType::get(ctx, payload), shares, aliases,
+        /*joins=*/Value(), pipe.depth,
+        tileas::stringifyPipeProducerKind(producerKind(pipe.producerUnit)),
+        b.getArrayAttr(consumersOf(p)), b.getI64IntegerAttr(bytes), tag.stage,
+        tag.order);
   };
   for (bool dependent : {false, true})
     for (auto [p, pipe] : llvm::enumerate(plans)) {
@@ -1581,16 +1546,14 @@ void Emitter::emit() {
   for (const MutexPlan &m : plan.mutexes) {
     if (mode == StageCodeMode::Unspecialized)
       break;
-    SmallVector<NamedAttribute> attrs = {
-        b.getNamedAttr("groups", b.getI32IntegerAttr(m.groups.size())),
-        b.getNamedAttr(
-            "impl", b.getStringAttr(m.namedBarrier ? "namedbar" : "mbarrier"))};
-    if (m.namedBarrier)
-      attrs.push_back(
-          b.getNamedAttr("barrier_id", b.getI32IntegerAttr(*m.namedBarrier)));
-    mutexes.push_back(createOp(b, loc, "tileas.mutex.create", {},
-                               {tileas::MutexType::get(ctx)}, attrs)
-                          ->getResult(0));
+    auto impl = m.namedBarrier ? tileas::MutexImplKind::NamedBarrier
+                               : tileas::MutexImplKind::MBarrier;
+    IntegerAttr barrierId =
+        m.namedBarrier ? b.getI32IntegerAttr(*m.namedBarrier) : IntegerAttr();
+    mutexes.push_back(b.create<tileas::MutexCreateOp>(
+        loc, tileas::MutexType::get(ctx), unsigned(m.groups.size()),
+        tileas::stringifyMutexImplKind(impl), barrierId, /*stage=*/IntegerAttr(),
+        /*order=*/IntegerAttr()));
   }
 
   // Result pipes: one slot, the accumulator itself. A persistent kernel
@@ -1612,18 +1575,9 @@ void Emitter::emit() {
       depth = 2;
       freeColumns -= columns;
     }
-    resultPipe[k] =
-        createOp(
-            b, loc, "tileas.pipe.create", {},
-            {tileas::PipeType::get(ctx, type)},
-            {b.getNamedAttr("depth", b.getI32IntegerAttr(depth)),
-             b.getNamedAttr("producer", b.getStringAttr("umma")),
-             b.getNamedAttr("consumers",
-                            b.getArrayAttr({b.getStringAttr("simt")})),
-             b.getNamedAttr("bytes", b.getI64IntegerAttr(columns * 4 * 128)),
-             b.getNamedAttr("operandSegmentSizes",
-                            b.getDenseI32ArrayAttr({0, 0, 0}))})
-            ->getResult(0);
+    resultPipe[k] = createOneWayPipe(b, tileas::PipeType::get(ctx, type), depth,
+                                     tileas::PipeProducerKind::Umma,
+                                     columns * 4 * 128);
   }
   // Register results handed to the code after the loop: one SMEM slot.
   auto smemOf = [](Type t) -> Type {
@@ -1634,35 +1588,22 @@ void Emitter::emit() {
     if (t.kind != Transport::Own)
       continue;
     Type type = loop->getResult(k).getType();
-    transportPipe[k] =
-        createOp(
-            b, loc, "tileas.pipe.create", {},
-            {tileas::PipeType::get(ctx, smemOf(type))},
-            {b.getNamedAttr("depth", b.getI32IntegerAttr(1)),
-             b.getNamedAttr("producer", b.getStringAttr("simt")),
-             b.getNamedAttr("consumers",
-                            b.getArrayAttr({b.getStringAttr("simt")})),
-             b.getNamedAttr("bytes",
-                            b.getI64IntegerAttr(tileas::getTileSizeInBytes(
-                                cast<ShapedType>(type)))),
-             b.getNamedAttr("operandSegmentSizes",
-                            b.getDenseI32ArrayAttr({0, 0, 0}))})
-            ->getResult(0);
+    transportPipe[k] = createOneWayPipe(
+        b, tileas::PipeType::get(ctx, smemOf(type)), 1,
+        tileas::PipeProducerKind::Simt,
+        tileas::getTileSizeInBytes(cast<ShapedType>(type)));
   }
   auto waitResult = [&](OpBuilder &ob, unsigned k) {
-    Value r =
-        createOp(ob, loc, "tileas.pipe.consumer_wait",
-                 {resultPipe[k], cst(ob, 0)}, {loop.getInitArgs()[k].getType()})
-            ->getResult(0);
-    fence(ob, "tcgen05_after");
+    Value r = handshakes(ob).wait(resultPipe[k], cst(ob, 0),
+                                  loop.getInitArgs()[k].getType());
+    fence(ob, tileas::FenceKind::Tcgen05After);
     return r;
   };
   auto releaseResult = [&](OpBuilder &ob, unsigned k) {
-    fence(ob, "tcgen05_wait_ld");
-    fence(ob, "tcgen05_before");
-    createOp(ob, loc, "tileas.pipe.consumer_release",
-             {resultPipe[k], cst(ob, 0)}, {},
-             {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+    fence(ob, tileas::FenceKind::Tcgen05WaitLd);
+    fence(ob, tileas::FenceKind::Tcgen05Before);
+    handshakes(ob).release(resultPipe[k], cst(ob, 0),
+                           tileas::SignalKind::Arrive);
   };
   // A register result another agent (or the function body) reads: the
   // agent making it stores it after its rows; the reader loads it and
@@ -1682,22 +1623,16 @@ void Emitter::emit() {
     if (transports.find(k)->second.kind == Transport::Tail)
       return; // Committed by the last iteration.
     auto [pipe, at] = transportAt(ob, k);
-    Value slot = createOp(ob, loc, "tileas.pipe.producer_acquire", {pipe, at},
-                          {smemOf(v.getType())})
-                     ->getResult(0);
-    Value stored = storeToSlot(ob, v, slot);
-    createOp(ob, loc, "tileas.pipe.producer_commit", {pipe, at, stored}, {},
-             {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+    PipeOps hs = handshakes(ob);
+    Value slot = hs.acquire(pipe, at, smemOf(v.getType()));
+    hs.commit(pipe, at, storeToSlot(ob, v, slot), tileas::SignalKind::Arrive);
   };
   auto receiveResult = [&](OpBuilder &ob, unsigned k) {
     Type type = loop->getResult(k).getType();
     auto [pipe, at] = transportAt(ob, k);
-    Value slot = createOp(ob, loc, "tileas.pipe.consumer_wait", {pipe, at},
-                          {smemOf(type)})
-                     ->getResult(0);
-    Value v = loadFromSlot(ob, slot, type);
-    createOp(ob, loc, "tileas.pipe.consumer_release", {pipe, at}, {},
-             {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+    PipeOps hs = handshakes(ob);
+    Value v = loadFromSlot(ob, hs.wait(pipe, at, smemOf(type)), type);
+    hs.release(pipe, at, tileas::SignalKind::Arrive);
     return v;
   };
   // The agent making a result-piped accumulator acquires the slot before
@@ -1708,62 +1643,48 @@ void Emitter::emit() {
   // pipe iteration N holds the loop's result.
   auto waitCarried = [&](OpBuilder &ob, unsigned k) {
     unsigned p = carriedPipe.lookup(k);
-    Value r =
-        createOp(ob, loc, "tileas.pipe.consumer_wait",
-                 {pipes[p], tripCount(ob)}, {loop.getInitArgs()[k].getType()})
-            ->getResult(0);
-    fence(ob, "tcgen05_after");
+    Value r = handshakes(ob).wait(pipes[p], tripCount(ob),
+                                  loop.getInitArgs()[k].getType());
+    fence(ob, tileas::FenceKind::Tcgen05After);
     return r;
   };
   auto releaseCarried = [&](OpBuilder &ob, unsigned k) {
     unsigned p = carriedPipe.lookup(k);
-    fence(ob, "tcgen05_wait_ld");
-    fence(ob, "tcgen05_before");
-    createOp(ob, loc, "tileas.pipe.consumer_release", {pipes[p], tripCount(ob)},
-             {},
-             {ob.getNamedAttr(
-                 "via", ob.getStringAttr(releaseVia(firstGroup(p).unit)))});
+    fence(ob, tileas::FenceKind::Tcgen05WaitLd);
+    fence(ob, tileas::FenceKind::Tcgen05Before);
+    handshakes(ob).release(pipes[p], tripCount(ob),
+                           releaseVia(firstGroup(p).unit));
   };
   auto runAgent = [&](OpBuilder &ob, unsigned a,
                       SmallVectorImpl<Value> &finals) {
     for (auto [k, p] : carriedPipe) {
       if (agentOf[plans[p].producer] != int(a))
         continue;
+      PipeOps hs = handshakes(ob);
       Value slot =
-          createOp(ob, loc, "tileas.pipe.producer_acquire",
-                   {pipes[p], cst(ob, 0)}, {loop.getInitArgs()[k].getType()})
-              ->getResult(0);
-      createOp(ob, loc, "tileas.pipe.producer_commit",
-               {pipes[p], cst(ob, 0), slot}, {},
-               {ob.getNamedAttr(
-                   "via", ob.getStringAttr(commitVia(plans[p].producerUnit)))});
+          hs.acquire(pipes[p], cst(ob, 0), loop.getInitArgs()[k].getType());
+      hs.commit(pipes[p], cst(ob, 0), slot, commitVia(plans[p].producerUnit));
     }
     // A register tile carried to another agent: pipe iteration 0 is the
     // loop's initial value.
     for (auto [p, k] : regCarriedArg) {
       if (agentOf[plans[p].producer] != int(a))
         continue;
-      Value slot = createOp(ob, loc, "tileas.pipe.producer_acquire",
-                            {pipes[p], cst(ob, 0)}, {slotType(p)})
-                       ->getResult(0);
+      PipeOps hs = handshakes(ob);
+      Value slot = hs.acquire(pipes[p], cst(ob, 0), slotType(p));
       Value stored = storeToSlot(ob, initOf(k), slot);
-      createOp(ob, loc, "tileas.pipe.producer_commit",
-               {pipes[p], cst(ob, 0), stored}, {},
-               {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+      hs.commit(pipes[p], cst(ob, 0), stored, tileas::SignalKind::Arrive);
     }
     for (unsigned k : agents[a].carried)
       if (resultPipe.count(k))
-        initOverride[k] = createOp(ob, loc, "tileas.pipe.producer_acquire",
-                                   {resultPipe[k], cst(ob, 0)},
-                                   {loop.getInitArgs()[k].getType()})
-                              ->getResult(0);
+        initOverride[k] = handshakes(ob).acquire(
+            resultPipe[k], cst(ob, 0), loop.getInitArgs()[k].getType());
     emitAgent(ob, a, finals);
     for (auto [pos, k] : llvm::enumerate(agents[a].carried)) {
       if (!resultPipe.count(k))
         continue;
-      createOp(ob, loc, "tileas.pipe.producer_commit",
-               {resultPipe[k], cst(ob, 0), finals[pos]}, {},
-               {ob.getNamedAttr("via", ob.getStringAttr("tcgen05_commit"))});
+      handshakes(ob).commit(resultPipe[k], cst(ob, 0), finals[pos],
+                            tileas::SignalKind::Tcgen05Commit);
       if (loop->getResult(k).use_empty()) {
         waitResult(ob, k);
         releaseResult(ob, k);
@@ -1789,10 +1710,9 @@ void Emitter::emit() {
               return t.second.kind == Transport::Tail && t.second.pipe == p;
             })) {
           Value n = tripCount(ob);
-          createOp(ob, loc, "tileas.pipe.consumer_wait", {pipes[p], n},
-                   {slotType(p)});
-          createOp(ob, loc, "tileas.pipe.consumer_release", {pipes[p], n}, {},
-                   {ob.getNamedAttr("via", ob.getStringAttr("arrive"))});
+          PipeOps hs = handshakes(ob);
+          hs.wait(pipes[p], n, slotType(p));
+          hs.release(pipes[p], n, tileas::SignalKind::Arrive);
         }
   };
   // The results the code after the loop reads, where it runs (agent
@@ -1877,19 +1797,10 @@ void Emitter::emit() {
 
   auto makeAgent = [&](StringRef role, int32_t warps,
                        std::optional<OpId> first) {
-    OperationState state(loc, "tileas.agent");
-    state.addAttribute("role", b.getStringAttr(role));
-    state.addAttribute("warps", b.getI32IntegerAttr(warps));
-    if (first) {
-      state.addAttribute("stage", b.getI32IntegerAttr(stageOf(*first)));
-      state.addAttribute("order",
-                         b.getI32IntegerAttr(schedule.slots[*first].order));
-    }
-    Region *region = state.addRegion();
-    Block *agentBlock = new Block();
-    region->push_back(agentBlock);
-    b.create(state);
-    return OpBuilder::atBlockEnd(agentBlock);
+    ScheduleTag tag = first ? tagOf(b, *first) : ScheduleTag();
+    auto agent = b.create<tileas::AgentOp>(loc, role, warps, /*regs=*/IntegerAttr(),
+                                           tag.stage, tag.order);
+    return OpBuilder::atBlockEnd(&agent.getBody().emplaceBlock());
   };
   // A part of the code after the loop, in the agent (or epilogue agent)
   // running it.
@@ -1920,7 +1831,7 @@ void Emitter::emit() {
     for (const Part &part : parts)
       if (part.host && *part.host == a)
         epilogueIn(ab, part, finals);
-    createOp(ab, loc, "tileas.agent_yield", {}, {}, {});
+    ab.create<tileas::AgentYieldOp>(loc, /*stage=*/IntegerAttr(), /*order=*/IntegerAttr());
   }
   // Accumulators read after the loop: an epilogue agent (CUTLASS's
   // epilogue warps) waits for them, runs that code and releases them.
@@ -1929,7 +1840,7 @@ void Emitter::emit() {
     for (const Part &part : parts)
       if (!part.host)
         epilogueIn(eb, part, {});
-    createOp(eb, loc, "tileas.agent_yield", {}, {}, {});
+    eb.create<tileas::AgentYieldOp>(loc, /*stage=*/IntegerAttr(), /*order=*/IntegerAttr());
   }
   // Or the function body reads them, after every agent.
   if (hostIsMain)
