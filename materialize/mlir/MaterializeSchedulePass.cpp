@@ -155,6 +155,8 @@ struct MaterializeSchedulePass
         os << "\n";
         os.flush();
       }
+      if (printAgentsOption)
+        printAgents(llvm::outs(), *plan);
       if (mode != "plan")
         plans.emplace_back(loop, std::move(*plan));
     }

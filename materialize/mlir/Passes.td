@@ -25,6 +25,9 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
   let options = [
     Option<"printPlan", "print-plan", "bool", "false",
            "Print the pipes and mutexes of each loop on stdout">,
+    Option<"printAgentsOption", "print-agents", "bool", "false",
+           "Print each loop's warp-specialized agents on stdout: role, "
+           "warps, stages and ops in row order">,
     Option<"targetFile", "target", "std::string", "\"\"",
            "JSON target description (default: the built-in sm_100a)">,
     Option<"mode", "mode", "std::string", "\"warp-specialized\"",

@@ -10,8 +10,8 @@ Value PipeOps::acquire(Value pipe, Value iter, Type slot, ScheduleTag tag) {
                                                  tag.stage, tag.order);
 }
 
-void PipeOps::commit(Value pipe, Value iter, Value slot,
-                     tileas::SignalKind via, ScheduleTag tag) {
+void PipeOps::commit(Value pipe, Value iter, Value slot, tileas::SignalKind via,
+                     ScheduleTag tag) {
   b.create<tileas::PipeProducerCommitOp>(loc, pipe, iter, slot,
                                          tileas::stringifySignalKind(via),
                                          tag.stage, tag.order);
@@ -24,7 +24,8 @@ Value PipeOps::wait(Value pipe, Value iter, Type slot, ScheduleTag tag) {
 
 void PipeOps::release(Value pipe, Value iter, tileas::SignalKind via,
                       ScheduleTag tag, unsigned arrivals) {
-  IntegerAttr count = arrivals > 1 ? b.getI32IntegerAttr(arrivals) : IntegerAttr();
+  IntegerAttr count =
+      arrivals > 1 ? b.getI32IntegerAttr(arrivals) : IntegerAttr();
   b.create<tileas::PipeConsumerReleaseOp>(loc, pipe, iter,
                                           tileas::stringifySignalKind(via),
                                           count, tag.stage, tag.order);

@@ -37,9 +37,8 @@ public:
   mlir::Value wait(mlir::Value pipe, mlir::Value iter, mlir::Type slot,
                    ScheduleTag tag = {});
   /// `arrivals` above 1: the release stands for that many consumer entries.
-  void release(mlir::Value pipe, mlir::Value iter,
-               mlir::tileas::SignalKind via, ScheduleTag tag = {},
-               unsigned arrivals = 1);
+  void release(mlir::Value pipe, mlir::Value iter, mlir::tileas::SignalKind via,
+               ScheduleTag tag = {}, unsigned arrivals = 1);
   void fence(mlir::tileas::FenceKind kind);
   void lock(mlir::Value mutex, mlir::Value group, ScheduleTag tag);
   void unlock(mlir::Value mutex, mlir::Value group, ScheduleTag tag);

@@ -44,7 +44,7 @@ report::PlanPicture tilepipe::planPicture(const LoopPlan &plan,
     if (it == keys.end()) {
       keys.push_back(key);
       picture.agents.push_back(
-          {key.role +
+          {stringifyRole(key.role).str() +
                (key.group ? ".wg" + std::to_string(key.group) : std::string()),
            {}});
       it = std::prev(keys.end());

@@ -26,6 +26,11 @@ enum class StageCodeMode { WarpSpecialized, Unspecialized };
 mlir::LogicalResult emitStageCode(LoopPlan &plan, StageCodeMode mode,
                                   std::string &why);
 
+/// Prints the warp-specialized agent partition of a planned loop (the
+/// pass's `print-agents`): the first step of stage code, before any IR is
+/// built (materialize/plan/AgentPartition.h).
+void printAgents(llvm::raw_ostream &os, const LoopPlan &plan);
+
 } // namespace tilepipe
 
 #endif // TILEPIPE_MATERIALIZE_MLIR_STAGECODE_H
