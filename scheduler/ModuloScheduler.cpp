@@ -591,98 +591,77 @@ static void accumulate(IISearchStats &total, const IISearchStats &more) {
   total.timeLimitHit |= more.timeLimitHit;
 }
 
-/// The candidate-II search of a tile loop (docs/generators.md, "Tile
-/// loops"). Its ops hold units for hundreds to thousands of cycles, so an
-/// evicting rung that fails moves thousands of rows per step, and near the
-/// bound every one fails: the whole ladder at each II spent ten seconds and
-/// seated nothing on a 43-op loop. The first rung at the bound keeps every
-/// loop it seats there as it was; then the packing rungs (first fit, no
-/// evictions) search the IIs; then, within what is left of the work budget,
-/// the whole ladder searches below their II.
+/// The first rung alone at the bound, on a share of the work budget: on a
+/// 200-op tile loop one evicting attempt can take all of it and seat
+/// nothing. Its failure report is dropped: no exact check to tell proven
+/// from not.
 static std::optional<ScheduleAnalysis>
-searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
-               const ModuloOptions &options, DiagnosticList &diags,
-               IISearchStats &stats) {
+firstRungAtBound(const Problem &problem, const rrt::Bounds &bounds,
+                 const ModuloOptions &options, IISearchStats &stats) {
   ModuloOptions first = options;
   first.ladder = ModuloOptions::LadderKind::FirstRung;
   first.iiCap = std::max(1u, bounds.mii);
-  // Its failure report is dropped: no exact check to tell proven from not.
   first.oracle = nullptr;
-  // A share of the budget: on a 200-op tile loop one evicting attempt can
-  // take all of it and seat nothing.
   if (options.workLimit)
     first.workLimit = std::max<uint64_t>(1, options.workLimit / 8);
   DiagnosticList ignored;
-  std::optional<ScheduleAnalysis> atBound =
-      searchII(problem, bounds, first, ignored, &stats);
-  if (atBound && !stats.serialFallback && atBound->ii <= bounds.mii)
-    return atBound;
-  IISearchStats spent = stats;
-  spent.exhausted = false;
+  return searchII(problem, bounds, first, ignored, &stats);
+}
+
+/// The packing rungs on what is left of `options`' budgets after `spent`.
+static std::optional<ModuloOptions>
+packingOptions(const ModuloOptions &options, const IISearchStats &spent) {
   std::optional<ModuloOptions> packing = remainder(options, spent);
-  if (!packing)
-    return searchII(problem, bounds, options, diags, &stats);
-  packing->ladder = ModuloOptions::LadderKind::Packing;
-  // A schedule early: one packing attempt at 1.05 x the bound, so a loop
-  // whose attempts are costly (a 1,000-op tile loop: 0.1-0.3 s each) holds
-  // a schedule near the bound before the search below it runs, never the
-  // serial one at 7x. Then 1.25 x, 1.5 x and 2 x when it does not seat;
-  // each probe gets a third of the budget. With the ring's reservations
-  // (Engine::ringSkip) the generated loops of bench/tile-loops.py seat at
-  // the first probe; it took 1.25 x before them.
-  uint64_t early = 0;
-  std::optional<ScheduleAnalysis> seatedEarly;
-  IISearchStats earlyStats;
-  // Loops of fewer ops afford the search from 1.25 x down (and keep the
-  // schedules they had).
+  if (packing)
+    packing->ladder = ModuloOptions::LadderKind::Packing;
+  return packing;
+}
+
+/// A schedule early: one packing attempt at 1.05 x the bound, so a loop
+/// whose attempts are costly (a 1,000-op tile loop: 0.1-0.3 s each) holds a
+/// schedule near the bound before the search below it runs, never the
+/// serial one at 7x. Then 1.25 x, 1.5 x and 2 x when it does not seat; each
+/// probe gets a third of the budget. With the ring's reservations
+/// (Engine::ringSkip) the generated loops of bench/tile-loops.py seat at
+/// the first probe; it took 1.25 x before them. Loops of fewer ops afford
+/// the search from 1.25 x down (and keep the schedules they had). Adds
+/// what the probes spent to `spent`.
+static std::optional<ScheduleAnalysis>
+packEarly(const Problem &problem, const rrt::Bounds &bounds,
+          const ModuloOptions &options, const ModuloOptions &packing,
+          IISearchStats &spent) {
   const bool nearProbe = problem.getNumOps() >= kNearProbeOps;
+  DiagnosticList ignored;
+  IISearchStats earlyStats;
   for (uint64_t permille : {1050, 1250, 1500, 2000}) {
     if (permille == 1050 && !nearProbe)
       continue;
-    early = uint64_t(bounds.mii) * permille / 1000;
+    uint64_t early = uint64_t(bounds.mii) * permille / 1000;
     if (early <= bounds.mii || int64_t(early) >= problem.serialLength())
       break;
-    ModuloOptions once = *packing;
+    ModuloOptions once = packing;
     once.iiCap = unsigned(early);
     once.oracle = nullptr;
     if (once.workLimit)
       once.workLimit = std::max<uint64_t>(1, options.workLimit / 3);
     rrt::Bounds atEarly = bounds;
     atEarly.mii = unsigned(early);
-    seatedEarly = searchII(problem, atEarly, once, ignored, &earlyStats);
+    std::optional<ScheduleAnalysis> seated =
+        searchII(problem, atEarly, once, ignored, &earlyStats);
     accumulate(spent, earlyStats);
     spent.exhausted = false;
-    if (seatedEarly && !earlyStats.serialFallback)
-      break;
-    seatedEarly.reset();
+    if (seated && !earlyStats.serialFallback)
+      return seated;
   }
-  if (seatedEarly) {
-    {
-      packing = remainder(options, spent);
-      if (!packing) {
-        stats = spent;
-        stats.lastFailure = bounds.mii - 1;
-        stats.packedII = seatedEarly->ii;
-        return seatedEarly;
-      }
-      packing->ladder = ModuloOptions::LadderKind::Packing;
-      packing->iiCap = unsigned(early) - 1;
-      packing->oracle = nullptr;
-    }
-  }
-  std::optional<ScheduleAnalysis> best = searchII(
-      problem, bounds, *packing, seatedEarly ? ignored : diags, &stats);
-  accumulate(stats, spent);
-  if (seatedEarly && (!best || best->ii >= seatedEarly->ii)) {
-    // Nothing below the early II within the budget: that schedule.
-    best = std::move(seatedEarly);
-    stats.exhausted = false;
-    stats.serialFallback = false;
-    stats.lastFailure = std::max(stats.lastFailure, bounds.mii - 1);
-  }
-  if (!best || stats.exhausted || best->ii <= bounds.mii)
-    return best;
-  stats.packedII = best->ii;
+  return std::nullopt;
+}
+
+/// Below the packed II `best`, the evicting rungs within what is left of
+/// the budget; the smaller of the two schedules, with the stats of both.
+static std::optional<ScheduleAnalysis>
+evictBelowPacked(const Problem &problem, const rrt::Bounds &bounds,
+                 const ModuloOptions &options,
+                 std::optional<ScheduleAnalysis> best, IISearchStats &stats) {
   std::optional<ModuloOptions> evicting = remainder(options, stats);
   if (!evicting)
     return best;
@@ -698,6 +677,7 @@ searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
   evicting->iiCap = best->ii - 1;
   evicting->evictingRungs = true;
   evicting->oracle = nullptr;
+  DiagnosticList ignored;
   IISearchStats second;
   std::optional<ScheduleAnalysis> lower =
       searchII(problem, bounds, *evicting, ignored, &second);
@@ -721,6 +701,58 @@ searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
   stats.serialFallback = serialFallback;
   stats.lastFailure = lastFailure;
   return best;
+}
+
+/// The candidate-II search of a tile loop (docs/generators.md, "Tile
+/// loops"). Its ops hold units for hundreds to thousands of cycles, so an
+/// evicting rung that fails moves thousands of rows per step, and near the
+/// bound every one fails: the whole ladder at each II spent ten seconds and
+/// seated nothing on a 43-op loop. The first rung at the bound keeps every
+/// loop it seats there as it was; then the packing rungs (first fit, no
+/// evictions) search the IIs, from an early schedule above the bound
+/// downwards; then, within what is left of the work budget, the whole
+/// ladder searches below their II.
+static std::optional<ScheduleAnalysis>
+searchTileLoop(const Problem &problem, const rrt::Bounds &bounds,
+               const ModuloOptions &options, DiagnosticList &diags,
+               IISearchStats &stats) {
+  std::optional<ScheduleAnalysis> atBound =
+      firstRungAtBound(problem, bounds, options, stats);
+  if (atBound && !stats.serialFallback && atBound->ii <= bounds.mii)
+    return atBound;
+  IISearchStats spent = stats;
+  spent.exhausted = false;
+  std::optional<ModuloOptions> packing = packingOptions(options, spent);
+  if (!packing)
+    return searchII(problem, bounds, options, diags, &stats);
+  std::optional<ScheduleAnalysis> seatedEarly =
+      packEarly(problem, bounds, options, *packing, spent);
+  if (seatedEarly) {
+    packing = packingOptions(options, spent);
+    if (!packing) {
+      stats = spent;
+      stats.lastFailure = bounds.mii - 1;
+      stats.packedII = seatedEarly->ii;
+      return seatedEarly;
+    }
+    packing->iiCap = seatedEarly->ii - 1;
+    packing->oracle = nullptr;
+  }
+  DiagnosticList ignored;
+  std::optional<ScheduleAnalysis> best = searchII(
+      problem, bounds, *packing, seatedEarly ? ignored : diags, &stats);
+  accumulate(stats, spent);
+  if (seatedEarly && (!best || best->ii >= seatedEarly->ii)) {
+    // Nothing below the early II within the budget: that schedule.
+    best = std::move(seatedEarly);
+    stats.exhausted = false;
+    stats.serialFallback = false;
+    stats.lastFailure = std::max(stats.lastFailure, bounds.mii - 1);
+  }
+  if (!best || stats.exhausted || best->ii <= bounds.mii)
+    return best;
+  stats.packedII = best->ii;
+  return evictBelowPacked(problem, bounds, options, std::move(best), stats);
 }
 
 /// A large loop's first-fit search, and when its result is far above the
@@ -856,3 +888,4 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
   }
   return finish(std::move(best));
 }
+
