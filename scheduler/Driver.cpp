@@ -233,8 +233,7 @@ static bool wantsRescue(const DriverOptions &options, const rrt::Bounds &bounds,
                         const GeneratorSelection &selection,
                         const DriverStats &stats,
                         const ScheduleAnalysis &analysis) {
-  return !options.proveOptimal &&
-         selection.kind == GeneratorKind::CostBased &&
+  return !options.proveOptimal && selection.kind == GeneratorKind::CostBased &&
          farAboveBound(analysis.ii, bounds.mii, stats.search.serialFallback) &&
          !stats.search.timeLimitHit && options.modulo.oracle &&
          analysis.ii > bounds.mii;
@@ -316,8 +315,7 @@ std::optional<std::string> OptimalityProof::budgetSpent() const {
            " units ran out [limit: prove-work]";
   const uint64_t passLimitMs = options.proveTimeLimitMs;
   if (passLimitMs && elapsedMs() >= double(passLimitMs))
-    return "the --prove-optimal time limit of " +
-           std::to_string(passLimitMs) +
+    return "the --prove-optimal time limit of " + std::to_string(passLimitMs) +
            " ms ran out [limit: prove-timeout-ms]";
   return std::nullopt;
 }
@@ -381,10 +379,10 @@ void OptimalityProof::warnUndecided() {
     return;
   std::string ranges;
   for (auto [first, last] : stats.undecided)
-    ranges += (ranges.empty() ? "" : ", ") +
-              (first == last
-                   ? std::to_string(first)
-                   : std::to_string(first) + "-" + std::to_string(last));
+    ranges +=
+        (ranges.empty() ? "" : ", ") +
+        (first == last ? std::to_string(first)
+                       : std::to_string(first) + "-" + std::to_string(last));
   std::string why;
   for (const std::string &w : stats.undecidedWhy)
     why += (why.empty() ? "" : "; ") + w;

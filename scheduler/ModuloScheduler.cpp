@@ -52,6 +52,8 @@ enum class Outcome { Seated, Failed, Stopped };
 /// cleared between them): height priority with cost-ranked forced seats,
 /// height priority with Rau's forced seats, slack priority with each,
 /// program order, and last aligned first fit (linear, no evictions).
+// One rung per line:
+// clang-format off
 constexpr modulo::Strategy kFirstFitAligned = {
     modulo::Priority::Height, false, /*firstFitOnly=*/true,
     /*alignPools=*/true};
@@ -85,6 +87,7 @@ constexpr modulo::Strategy kPackLadder[] = {
      /*alignPools=*/false, /*packSaturated=*/true, /*ringPack=*/true},
     {modulo::Priority::Height, false, /*firstFitOnly=*/true,
      /*alignPools=*/false, /*packSaturated=*/true}};
+// clang-format on
 
 /// One candidate-II search of one loop: the state its steps share. The
 /// steps, in order (run()): reject a loop no II can seat, settle the cap,
@@ -609,8 +612,8 @@ firstRungAtBound(const Problem &problem, const rrt::Bounds &bounds,
 }
 
 /// The packing rungs on what is left of `options`' budgets after `spent`.
-static std::optional<ModuloOptions>
-packingOptions(const ModuloOptions &options, const IISearchStats &spent) {
+static std::optional<ModuloOptions> packingOptions(const ModuloOptions &options,
+                                                   const IISearchStats &spent) {
   std::optional<ModuloOptions> packing = remainder(options, spent);
   if (packing)
     packing->ladder = ModuloOptions::LadderKind::Packing;
@@ -626,10 +629,11 @@ packingOptions(const ModuloOptions &options, const IISearchStats &spent) {
 /// the first probe; it took 1.25 x before them. Loops of fewer ops afford
 /// the search from 1.25 x down (and keep the schedules they had). Adds
 /// what the probes spent to `spent`.
-static std::optional<ScheduleAnalysis>
-packEarly(const Problem &problem, const rrt::Bounds &bounds,
-          const ModuloOptions &options, const ModuloOptions &packing,
-          IISearchStats &spent) {
+static std::optional<ScheduleAnalysis> packEarly(const Problem &problem,
+                                                 const rrt::Bounds &bounds,
+                                                 const ModuloOptions &options,
+                                                 const ModuloOptions &packing,
+                                                 IISearchStats &spent) {
   const bool nearProbe = problem.getNumOps() >= kNearProbeOps;
   DiagnosticList ignored;
   IISearchStats earlyStats;
@@ -888,4 +892,3 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
   }
   return finish(std::move(best));
 }
-

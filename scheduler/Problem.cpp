@@ -258,8 +258,7 @@ bool Problem::check(DiagnosticList &diags) const {
   if (diags.size() != before)
     return false;
   // The rules of the whole loop, which need the ones above.
-  return checkSerialLength(*this, diags) &&
-         checkIterationAcyclic(*this, diags);
+  return checkSerialLength(*this, diags) && checkIterationAcyclic(*this, diags);
 }
 
 std::vector<OpId> Problem::programOrderWalk(std::vector<OpId> &walk) const {
@@ -314,8 +313,7 @@ static bool verifyII(const Schedule &schedule, DiagnosticList &diags) {
 }
 
 /// The schedule seats every op of the loop, and no other.
-static bool verifySeatsEveryOp(const Problem &problem,
-                               const Schedule &schedule,
+static bool verifySeatsEveryOp(const Problem &problem, const Schedule &schedule,
                                DiagnosticList &diags) {
   if (schedule.start.size() == problem.getNumOps())
     return true;

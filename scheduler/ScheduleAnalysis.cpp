@@ -387,4 +387,3 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
      << " B (pipe slots at their minimum depths), registers " << total.registers
      << " B across stage boundaries\n";
 }
-

@@ -202,8 +202,8 @@ class Z3Model {
 public:
   Z3Model(const Problem &problem, const ModelInput &in,
           const ExactOptions &opts)
-      : problem(problem), in(in), opts(opts), ii(in.ii),
-        n(problem.getNumOps()), layout(problem.getLayout()),
+      : problem(problem), in(in), opts(opts), ii(in.ii), n(problem.getNumOps()),
+        layout(problem.getLayout()),
         // The plain SMT kernel: the default combined solver spends ~3.5 ms
         // of setup per check, which dominates these small models.
         solver(ctx, z3::solver::simple()), iiVal(ctx.int_val(int64_t(ii))) {}
@@ -794,4 +794,3 @@ std::optional<bool> exact::proveOptimal(const Problem &problem, unsigned ii,
     return std::nullopt;
   return true;
 }
-

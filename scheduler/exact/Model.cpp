@@ -202,8 +202,7 @@ static std::optional<int64_t> stageHorizon(const Problem &problem,
 static std::vector<std::vector<Claim>>
 collectClaims(const rrt::ResourceLayout &layout,
               llvm::ArrayRef<rrt::FoldedFootprint> folded) {
-  std::vector<std::vector<Claim>> claims(layout.numBits() +
-                                         layout.numPools());
+  std::vector<std::vector<Claim>> claims(layout.numBits() + layout.numPools());
   for (unsigned i = 0; i < folded.size(); ++i)
     forEachRefusingClaim(folded[i], layout,
                          [&](unsigned res, unsigned row, uint64_t amount) {
@@ -299,4 +298,3 @@ Prepared exact::prepareModel(const Problem &problem, unsigned ii,
   out.input.contended = std::move(contended);
   return out;
 }
-

@@ -424,4 +424,3 @@ std::optional<Schedule> exact::extendWitness(const Problem &problem,
   // the least one is found.
   return settleOnRows(problem, reduced.ii, row);
 }
-

@@ -73,8 +73,8 @@ class StageRowEncoder {
 public:
   StageRowEncoder(const Problem &problem, const ModelInput &in,
                   const ExactOptions &opts)
-      : problem(problem), in(in), opts(opts), n(problem.getNumOps()),
-        ii(in.ii), deadline(opts.work, opts.timeoutMs) {}
+      : problem(problem), in(in), opts(opts), n(problem.getNumOps()), ii(in.ii),
+        deadline(opts.work, opts.timeoutMs) {}
 
   ExactResult run();
 

@@ -81,8 +81,7 @@ struct StartWindows {
 };
 
 /// An op that depends on itself by more than II cycles: no II this small.
-std::optional<ExactResult> selfLoopTooLong(const Problem &problem,
-                                           int64_t ii) {
+std::optional<ExactResult> selfLoopTooLong(const Problem &problem, int64_t ii) {
   for (const Dependence &d : problem.getDependences())
     if (d.src == d.dst && d.latency - int64_t(d.distance) * ii > 0)
       return infeasibleResult("'" + problem.getOp(d.src).name +
@@ -149,9 +148,8 @@ std::optional<ExactResult> windowRecurrence(const Problem &problem,
 /// each recurrence's first op starts in [0, II), the pinned op's recurrence
 /// at 0. An infeasible result when some window is empty; `w.tooLarge` when
 /// the windows are too wide to model.
-std::optional<ExactResult> computeWindows(const Problem &problem,
-                                          const ModelInput &in,
-                                          StartWindows &w) {
+std::optional<ExactResult>
+computeWindows(const Problem &problem, const ModelInput &in, StartWindows &w) {
   const unsigned n = problem.getNumOps();
   groupRecurrences(problem, w);
   std::vector<int64_t> ahead(n, kNone), behind(n, kNone);
@@ -411,8 +409,7 @@ std::optional<ExactResult> exact::solveSatWindows(const Problem &problem,
   if (std::optional<ExactResult> tooLong = selfLoopTooLong(problem, in.ii))
     return tooLong;
   StartWindows windows;
-  if (std::optional<ExactResult> empty =
-          computeWindows(problem, in, windows))
+  if (std::optional<ExactResult> empty = computeWindows(problem, in, windows))
     return empty;
   if (windows.tooLarge)
     return std::nullopt;

@@ -435,8 +435,8 @@ void ExpectedModel::liveProducerGradient(const std::vector<double> &F,
     // d/dF of -F_i(d - s0) prod_j F_j: prefix and suffix products.
     pre[0] = 1;
     for (unsigned k = 0; k < m; ++k)
-      pre[k + 1] = pre[k] * cdf(F, succs[first + k].node,
-                                d - succs[first + k].shift);
+      pre[k + 1] =
+          pre[k] * cdf(F, succs[first + k].node, d - succs[first + k].shift);
     if (d - s0 >= lo && d - s0 < hi)
       own[d - s0 - lo] -= g[d] * b * pre[m];
     double scale = -g[d] * b * cdf(F, i, d - s0);
@@ -571,4 +571,3 @@ void ExpectedModel::moduloUseGradient(NodeGradient &grad, unsigned x,
   for (int64_t d = lo; d <= hi; ++d)
     dP[d - lo] += dQ[floorMod(d, ii)];
 }
-

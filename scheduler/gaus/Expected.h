@@ -107,7 +107,7 @@ private:
   /// What every node's share of backward() reads, and dF it writes.
   struct NodeGradient {
     const std::vector<double> &F;
-    const std::vector<double> &g; ///< dL/d usage.
+    const std::vector<double> &g;  ///< dL/d usage.
     std::vector<double> h, hTotal; ///< C's hinge slopes per row, per resource.
     double cf, depScale;
     std::vector<double> &dF;

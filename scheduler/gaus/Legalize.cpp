@@ -224,8 +224,8 @@ RoundPlacer::RoundPlacer(const Instance &instance, const Frames &frames,
     : instance(instance), frames(frames), adj(adj), folded(folded),
       lower(lower), start(start), raised(raised), n(instance.nodes.size()),
       ii(instance.ii), table(instance.capacity.size() * ii, 0.0),
-      waitingOn(n, 0), earliest(lower), seated(n, 0),
-      firstTry(n, INT64_MIN), ready(Urgency{deadline, lower}) {
+      waitingOn(n, 0), earliest(lower), seated(n, 0), firstTry(n, INT64_MIN),
+      ready(Urgency{deadline, lower}) {
   for (const Edge &e : instance.edges)
     if (e.distance == 0)
       ++waitingOn[e.dst];
@@ -408,4 +408,3 @@ std::optional<Steps> tilepipe::gaus::legalize(const Instance &instance,
     return std::nullopt;
   return steps;
 }
-

@@ -108,10 +108,9 @@ private:
 ListPass::ListPass(const Instance &instance, const Adjacency &adj,
                    const std::vector<int64_t> &earliestStart,
                    const std::vector<int64_t> &latest, double target)
-    : instance(instance), adj(adj), latest(latest),
-      n(instance.nodes.size()), depth(instance.depth),
-      isA(instance.formulation == Formulation::A), steps(n, -1),
-      earliest(earliestStart), pending(n), waiting(depth),
+    : instance(instance), adj(adj), latest(latest), n(instance.nodes.size()),
+      depth(instance.depth), isA(instance.formulation == Formulation::A),
+      steps(n, -1), earliest(earliestStart), pending(n), waiting(depth),
       stepWeight(isA ? depth : 0, 0.0), peak(target), remaining(n) {
   for (unsigned i = 0; i < n; ++i) {
     pending[i] = adj.in[i].size();
@@ -338,4 +337,3 @@ std::optional<Steps> tilepipe::gaus::listSchedule(const Instance &instance,
   Adjacency adj(instance);
   return checked(instance, listLadder(instance, adj, frames.asap, frames.alap));
 }
-

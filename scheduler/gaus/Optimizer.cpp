@@ -195,8 +195,7 @@ void GausRun::initParameters() {
 /// balanced). The means start instead from the frames the same graph has
 /// with unit latencies (its levels, into `levelFrames`), which fit the
 /// depth when it is the longest path in nodes, as it is by default.
-const Frames &
-GausRun::initialFrames(std::optional<Frames> &levelFrames) const {
+const Frames &GausRun::initialFrames(std::optional<Frames> &levelFrames) const {
   if (options.init || instance.edges.empty() ||
       !llvm::all_of(instance.edges, [](const Edge &e) {
         return e.latency == 0 && e.distance == 0;
@@ -316,8 +315,7 @@ void GausRun::considerRoundings(unsigned outer) {
 /// Every `reseedEvery` outer iterations the means restart at the
 /// incumbent, with fresh sigmas and Adam state.
 void GausRun::reseedAtIncumbent(unsigned outer) {
-  if (!options.reseedEvery || outer % options.reseedEvery != 0 ||
-      !result.best)
+  if (!options.reseedEvery || outer % options.reseedEvery != 0 || !result.best)
     return;
   for (unsigned i = 0; i < n; ++i)
     mu[i] = double((*result.best)[i]);
@@ -338,4 +336,3 @@ GausResult tilepipe::gaus::runGaus(const Instance &instance,
                                    const GausOptions &options) {
   return GausRun(instance, frames, options).run();
 }
-

@@ -425,8 +425,7 @@ bool Engine::armPermute(OpId op) {
   llvm::SmallVector<OpId, 8> members = readyUnit(*group);
   if (members.size() < 2)
     return false;
-  std::vector<llvm::SmallVector<OpId, 8>> orders =
-      unitOrders(*group, members);
+  std::vector<llvm::SmallVector<OpId, 8>> orders = unitOrders(*group, members);
   // Orders compare lexicographically: how far members land past their
   // deadline (a late member pushes a successor past its max_depth), then
   // the total delay past their earliest starts. With ringPack, a member off
@@ -483,8 +482,7 @@ bool Engine::mustPrecede(OpId a, OpId b) const {
 /// the permute budget; past eight members a fixed-seed sample of shuffled
 /// orders, kept when topological.
 std::vector<llvm::SmallVector<OpId, 8>>
-Engine::unitOrders(int32_t group,
-                   llvm::ArrayRef<OpId> members) const {
+Engine::unitOrders(int32_t group, llvm::ArrayRef<OpId> members) const {
   auto admissible = [&](llvm::ArrayRef<OpId> order) {
     for (size_t i = 0; i < order.size(); ++i)
       for (size_t j = i + 1; j < order.size(); ++j)
@@ -688,10 +686,9 @@ bool Engine::foldFootprints(AttemptFailure &failure) {
   if (placement.fold(colliding))
     return true;
   failure.op = colliding;
-  failure.reason =
-      "its footprint (" +
-      std::to_string(problem.getFootprints()[colliding].length()) +
-      " cycles) collides with itself modulo II";
+  failure.reason = "its footprint (" +
+                   std::to_string(problem.getFootprints()[colliding].length()) +
+                   " cycles) collides with itself modulo II";
   failure.proven = true;
   return false;
 }
@@ -722,8 +719,9 @@ bool Engine::chargeStep(OpId op, uint64_t &budget, AttemptFailure &failure) {
   // RRT and the occupant lists).
   work += placementWork(placement.folded(op).numRows);
   if (options.workLeft && getWork() > *options.workLeft) {
-    fail(failure, op, "the placement work budget ran out during this "
-                      "attempt");
+    fail(failure, op,
+         "the placement work budget ran out during this "
+         "attempt");
     failure.outOfWork = true;
     return false;
   }
@@ -858,4 +856,3 @@ std::vector<int64_t> Engine::startsFromStageZero() const {
     t -= shift;
   return starts;
 }
-
