@@ -59,7 +59,10 @@ void ConstraintGroups::freeze() {
     membersOf[rootOf[memberGid[op]]].push_back(op);
   // The leader op of a group is the first member whose own gid is the root;
   // members seen before it wait for it (gate G1).
-  for (auto &[rootGid, ops] : membersOf) {
+  for (auto &entry : membersOf) {
+    // Named, not structured bindings: a lambda may not capture those (C++17).
+    const int32_t rootGid = entry.first;
+    auto &ops = entry.second;
     auto leaderIt =
         llvm::find_if(ops, [&](OpId op) { return memberGid[op] == rootGid; });
     for (auto it = ops.begin(); it != leaderIt && leaderIt != ops.end(); ++it)

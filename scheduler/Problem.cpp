@@ -98,34 +98,68 @@ int64_t Problem::serialLength() const {
   return std::max<int64_t>(total, 1);
 }
 
-// Largest per-cycle claim on each pool and bit, by a sweep over the claim
-// intervals: a footprint that exceeds a capacity within one cycle can never
-// be seated, whatever the II.
-static void checkFootprint(const Problem &problem, OpId id,
-                           DiagnosticList &diags) {
+//===----------------------------------------------------------------------===//
+// check(): one function per rule, each with its own message.
+//===----------------------------------------------------------------------===//
+
+/// Every op has a latency, and it is not negative.
+static void checkLatency(const Problem &problem, OpId id,
+                         DiagnosticList &diags) {
+  const Operation &op = problem.getOp(id);
+  if (!op.latency)
+    diags.error("'" + op.name +
+                    "' has no latency: the target defines no "
+                    "op class '" +
+                    op.opClass + "'",
+                id);
+  else if (*op.latency < 0)
+    diags.error("'" + op.name + "' has a negative latency (" +
+                    llvm::Twine(*op.latency) + ")",
+                id);
+}
+
+/// Whether `use` names a bit or pool the layout has.
+static bool inLayout(const rrt::ResourceLayout &layout, const rrt::Use &use) {
+  return use.kind == rrt::Use::Kind::Bit ? use.index < layout.numBits()
+                                         : use.index < layout.numPools();
+}
+
+/// Every claim names a bit or pool of the layout.
+static void checkClaimsInLayout(const Problem &problem, OpId id,
+                                DiagnosticList &diags) {
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  const Operation &op = problem.getOp(id);
+  for (const rrt::Use &use : op.uses) {
+    if (inLayout(layout, use))
+      continue;
+    if (use.kind == rrt::Use::Kind::Bit)
+      diags.error("'" + op.name + "' claims resource bit " +
+                      llvm::Twine(use.index) + ", but the layout has only " +
+                      llvm::Twine(layout.numBits()),
+                  id);
+    else
+      diags.error("'" + op.name + "' claims pool " + llvm::Twine(use.index) +
+                      ", but the layout has only " +
+                      llvm::Twine(layout.numPools()),
+                  id);
+  }
+}
+
+/// Largest per-cycle claim on each pool and bit, by a sweep over the claim
+/// intervals: a footprint that exceeds a capacity within one cycle can never
+/// be seated, whatever the II. Claims outside the layout are
+/// checkClaimsInLayout's.
+static void checkFootprintFits(const Problem &problem, OpId id,
+                               DiagnosticList &diags) {
   const rrt::ResourceLayout &layout = problem.getLayout();
   const Operation &op = problem.getOp(id);
   // (resource kind, index) -> events (cycle, +amount / -amount).
   std::map<std::pair<int, unsigned>, std::vector<std::pair<int64_t, int64_t>>>
       events;
   for (const rrt::Use &use : op.uses) {
+    if (!inLayout(layout, use) || use.duration == 0 || use.amount == 0)
+      continue;
     bool isBit = use.kind == rrt::Use::Kind::Bit;
-    if (isBit && use.index >= layout.numBits()) {
-      diags.error("'" + op.name + "' claims resource bit " +
-                      llvm::Twine(use.index) + ", but the layout has only " +
-                      llvm::Twine(layout.numBits()),
-                  id);
-      continue;
-    }
-    if (!isBit && use.index >= layout.numPools()) {
-      diags.error("'" + op.name + "' claims pool " + llvm::Twine(use.index) +
-                      ", but the layout has only " +
-                      llvm::Twine(layout.numPools()),
-                  id);
-      continue;
-    }
-    if (use.duration == 0 || use.amount == 0)
-      continue;
     auto &ev = events[{isBit ? 0 : 1, use.index}];
     ev.push_back({use.offset, use.amount});
     ev.push_back({int64_t(use.offset) + use.duration, -int64_t(use.amount)});
@@ -153,64 +187,78 @@ static void checkFootprint(const Problem &problem, OpId id,
   }
 }
 
+/// Dependence `i` names ops of the loop.
+static bool checkDependenceEnds(const Problem &problem, size_t i,
+                                DiagnosticList &diags) {
+  const Dependence &d = problem.getDependences()[i];
+  const size_t numOps = problem.getNumOps();
+  if (d.src < numOps && d.dst < numOps)
+    return true;
+  diags.error("dependence " + llvm::Twine(i) + " names op " +
+              llvm::Twine(std::max(d.src, d.dst)) + ", but the loop has " +
+              llvm::Twine(numOps) + " ops");
+  return false;
+}
+
+/// A dependence's latency is not negative.
+static void checkDependenceLatency(const Problem &problem, const Dependence &d,
+                                   DiagnosticList &diags) {
+  if (d.latency < 0)
+    diags.error("dependence from '" + problem.getOp(d.src).name + "' to '" +
+                    problem.getOp(d.dst).name + "' has a negative latency (" +
+                    llvm::Twine(d.latency) + ")",
+                d.dst);
+}
+
+/// The scheduler's size limit, checked before anything sums cycles or sizes
+/// a table by them: every II tried, and so every RRT, is at most the serial
+/// length.
+static bool checkSerialLength(const Problem &problem, DiagnosticList &diags) {
+  const int64_t length = problem.serialLength();
+  if (length <= Problem::kMaxSerialLength)
+    return true;
+  OpId longest = 0;
+  for (OpId id = 1, e = problem.getNumOps(); id < e; ++id)
+    if (problem.stepLength(id) > problem.stepLength(longest))
+      longest = id;
+  diags.error("the loop is too long to schedule: its serial length is " +
+                  llvm::Twine(length) + " cycles, over the limit of " +
+                  llvm::Twine(Problem::kMaxSerialLength) +
+                  "; its longest op, '" + problem.getOp(longest).name +
+                  "', takes " + llvm::Twine(problem.stepLength(longest)) +
+                  " cycles",
+              longest);
+  return false;
+}
+
+/// No cycle of distance-0 edges orders ops within one iteration circularly.
+static bool checkIterationAcyclic(const Problem &problem,
+                                  DiagnosticList &diags) {
+  std::vector<OpId> walk;
+  std::vector<OpId> left = problem.programOrderWalk(walk);
+  if (left.empty())
+    return true;
+  diags.error("dependence cycle within one iteration (distance 0) through " +
+                  problem.describeOps(left),
+              left.front());
+  return false;
+}
+
 bool Problem::check(DiagnosticList &diags) const {
   size_t before = diags.size();
+  // The rules of one op or one dependence: every violation is reported.
   for (OpId id = 0, e = ops.size(); id < e; ++id) {
-    const Operation &op = ops[id];
-    if (!op.latency)
-      diags.error("'" + op.name +
-                      "' has no latency: the target defines no "
-                      "op class '" +
-                      op.opClass + "'",
-                  id);
-    else if (*op.latency < 0)
-      diags.error("'" + op.name + "' has a negative latency (" +
-                      llvm::Twine(*op.latency) + ")",
-                  id);
-    checkFootprint(*this, id, diags);
+    checkLatency(*this, id, diags);
+    checkClaimsInLayout(*this, id, diags);
+    checkFootprintFits(*this, id, diags);
   }
-  for (size_t i = 0, e = deps.size(); i < e; ++i) {
-    const Dependence &d = deps[i];
-    if (d.src >= ops.size() || d.dst >= ops.size()) {
-      diags.error("dependence " + llvm::Twine(i) + " names op " +
-                  llvm::Twine(std::max(d.src, d.dst)) + ", but the loop has " +
-                  llvm::Twine(ops.size()) + " ops");
-      continue;
-    }
-    if (d.latency < 0)
-      diags.error("dependence from '" + ops[d.src].name + "' to '" +
-                      ops[d.dst].name + "' has a negative latency (" +
-                      llvm::Twine(d.latency) + ")",
-                  d.dst);
-  }
+  for (size_t i = 0, e = deps.size(); i < e; ++i)
+    if (checkDependenceEnds(*this, i, diags))
+      checkDependenceLatency(*this, deps[i], diags);
   if (diags.size() != before)
     return false;
-
-  // The scheduler's size limit, checked before anything sums cycles or
-  // sizes a table by them: every II tried, and so every RRT, is at most the
-  // serial length.
-  if (int64_t length = serialLength(); length > kMaxSerialLength) {
-    OpId longest = 0;
-    for (OpId id = 1, e = ops.size(); id < e; ++id)
-      if (stepLength(id) > stepLength(longest))
-        longest = id;
-    diags.error("the loop is too long to schedule: its serial length is " +
-                    llvm::Twine(length) + " cycles, over the limit of " +
-                    llvm::Twine(kMaxSerialLength) + "; its longest op, '" +
-                    ops[longest].name + "', takes " +
-                    llvm::Twine(stepLength(longest)) + " cycles",
-                longest);
-    return false;
-  }
-
-  // A cycle of distance-0 edges orders ops within one iteration circularly.
-  std::vector<OpId> walk;
-  std::vector<OpId> left = programOrderWalk(walk);
-  if (!left.empty())
-    diags.error("dependence cycle within one iteration (distance 0) through " +
-                    describeOps(left),
-                left.front());
-  return diags.size() == before;
+  // The rules of the whole loop, which need the ones above.
+  return checkSerialLength(*this, diags) && checkIterationAcyclic(*this, diags);
 }
 
 std::vector<OpId> Problem::programOrderWalk(std::vector<OpId> &walk) const {
@@ -252,46 +300,96 @@ std::string Problem::describeOps(llvm::ArrayRef<OpId> ids) const {
   return llvm::join(names, ", ");
 }
 
-bool Problem::verify(const Schedule &schedule, DiagnosticList &diags) const {
-  size_t before = diags.size();
-  if (schedule.ii == 0) {
-    diags.error("schedule has II 0");
-    return false;
-  }
-  if (schedule.start.size() != ops.size()) {
-    diags.error("schedule seats " + llvm::Twine(schedule.start.size()) +
-                " ops, the loop has " + llvm::Twine(ops.size()));
-    return false;
-  }
-  const unsigned ii = schedule.ii;
-  auto depth = [&](OpId id) { return schedule.start[id] / ii; };
-  for (OpId id = 0, e = ops.size(); id < e; ++id)
-    if (schedule.start[id] < 0)
-      diags.error("'" + ops[id].name + "' starts at negative cycle " +
+//===----------------------------------------------------------------------===//
+// verify(): one function per rule, each with its own message.
+//===----------------------------------------------------------------------===//
+
+/// The schedule has an II.
+static bool verifyII(const Schedule &schedule, DiagnosticList &diags) {
+  if (schedule.ii != 0)
+    return true;
+  diags.error("schedule has II 0");
+  return false;
+}
+
+/// The schedule seats every op of the loop, and no other.
+static bool verifySeatsEveryOp(const Problem &problem, const Schedule &schedule,
+                               DiagnosticList &diags) {
+  if (schedule.start.size() == problem.getNumOps())
+    return true;
+  diags.error("schedule seats " + llvm::Twine(schedule.start.size()) +
+              " ops, the loop has " + llvm::Twine(problem.getNumOps()));
+  return false;
+}
+
+/// No op starts before cycle 0.
+static bool verifyStartsNonNegative(const Problem &problem,
+                                    const Schedule &schedule,
+                                    DiagnosticList &diags) {
+  bool ok = true;
+  for (OpId id = 0, e = problem.getNumOps(); id < e; ++id)
+    if (schedule.start[id] < 0) {
+      diags.error("'" + problem.getOp(id).name + "' starts at negative cycle " +
                       llvm::Twine(schedule.start[id]),
                   id);
-  if (diags.size() != before)
-    return false;
+      ok = false;
+    }
+  return ok;
+}
 
-  for (const Dependence &d : deps) {
+/// Every dependence holds modulo II.
+static void verifyDependences(const Problem &problem, const Schedule &schedule,
+                              DiagnosticList &diags) {
+  const unsigned ii = schedule.ii;
+  for (const Dependence &d : problem.getDependences()) {
     int64_t ready = schedule.start[d.src] + d.latency;
     int64_t at = schedule.start[d.dst] + int64_t(d.distance) * ii;
     if (at < ready)
       diags
-          .error("dependence from '" + ops[d.src].name + "' to '" +
-                     ops[d.dst].name + "' (latency " + llvm::Twine(d.latency) +
-                     ", distance " + llvm::Twine(d.distance) +
-                     ") is violated at II " + llvm::Twine(ii) +
-                     ": the consumer starts at " + llvm::Twine(at) +
-                     ", the value is ready at " + llvm::Twine(ready),
+          .error("dependence from '" + problem.getOp(d.src).name + "' to '" +
+                     problem.getOp(d.dst).name + "' (latency " +
+                     llvm::Twine(d.latency) + ", distance " +
+                     llvm::Twine(d.distance) + ") is violated at II " +
+                     llvm::Twine(ii) + ": the consumer starts at " +
+                     llvm::Twine(at) + ", the value is ready at " +
+                     llvm::Twine(ready),
                  d.dst)
           .attachNote("producer starts at cycle " +
                           llvm::Twine(schedule.start[d.src]),
                       d.src);
   }
+}
 
+/// What `conflict` collides on, for verifyResources' message.
+static std::string describeConflict(const Problem &problem, OpId id,
+                                    const rrt::Conflict &conflict) {
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  switch (conflict.kind) {
+  case rrt::Conflict::Kind::Self:
+    return "its footprint (" +
+           std::to_string(problem.getFootprints()[id].length()) +
+           " cycles) overlaps itself modulo II";
+  case rrt::Conflict::Kind::Bit:
+    return "slot '" + layout.bitNames[conflict.resource] +
+           "' is already held in modulo cycle " + std::to_string(conflict.row);
+  case rrt::Conflict::Kind::Pool:
+    return "pool '" + layout.poolNames[conflict.resource] + "' holds " +
+           std::to_string(conflict.used) + " of " +
+           std::to_string(conflict.capacity) + " units in modulo cycle " +
+           std::to_string(conflict.row) + " and " +
+           std::to_string(conflict.requested) + " more are requested";
+  }
+  return {};
+}
+
+/// The folded footprints fit every RRT row and pool, seated in op order.
+static void verifyResources(const Problem &problem, const Schedule &schedule,
+                            DiagnosticList &diags) {
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  llvm::ArrayRef<rrt::Footprint> footprints = problem.getFootprints();
+  const unsigned ii = schedule.ii;
   rrt::RRT table(layout, ii);
-  for (OpId id = 0, e = ops.size(); id < e; ++id) {
+  for (OpId id = 0, e = problem.getNumOps(); id < e; ++id) {
     if (id >= footprints.size() || footprints[id].empty())
       continue;
     rrt::FoldedFootprint fp = footprints[id].fold(layout, ii);
@@ -301,74 +399,116 @@ bool Problem::verify(const Schedule &schedule, DiagnosticList &diags) const {
       table.commit(fp, schedule.start[id]);
       continue;
     }
-    std::string what;
-    switch (conflict->kind) {
-    case rrt::Conflict::Kind::Self:
-      what = "its footprint (" + std::to_string(footprints[id].length()) +
-             " cycles) overlaps itself modulo II";
-      break;
-    case rrt::Conflict::Kind::Bit:
-      what = "slot '" + layout.bitNames[conflict->resource] +
-             "' is already held in modulo cycle " +
-             std::to_string(conflict->row);
-      break;
-    case rrt::Conflict::Kind::Pool:
-      what = "pool '" + layout.poolNames[conflict->resource] + "' holds " +
-             std::to_string(conflict->used) + " of " +
-             std::to_string(conflict->capacity) + " units in modulo cycle " +
-             std::to_string(conflict->row) + " and " +
-             std::to_string(conflict->requested) + " more are requested";
-      break;
-    }
     diags.error("resource conflict at II " + llvm::Twine(ii) + ": '" +
-                    ops[id].name + "' starting at cycle " +
-                    llvm::Twine(schedule.start[id]) + " does not fit: " + what,
+                    problem.getOp(id).name + "' starting at cycle " +
+                    llvm::Twine(schedule.start[id]) + " does not fit: " +
+                    describeConflict(problem, id, *conflict),
                 id);
   }
+}
 
-  for (OpId id = 0, e = ops.size(); id < e; ++id) {
-    const OpConstraints &c = ops[id].constraints;
-    if (c.maxDepth && depth(id) > int64_t(*c.maxDepth))
-      diags.error("'" + ops[id].name + "' is seated at depth " +
-                      llvm::Twine(depth(id)) + ", above its max_depth " +
-                      llvm::Twine(*c.maxDepth),
+/// The stage (depth) an op is seated in.
+static int64_t depthOf(const Schedule &schedule, OpId id) {
+  return schedule.start[id] / schedule.ii;
+}
+
+/// No op is seated deeper than its max_depth.
+static void verifyMaxDepth(const Problem &problem, const Schedule &schedule,
+                           DiagnosticList &diags) {
+  for (OpId id = 0, e = problem.getNumOps(); id < e; ++id) {
+    const OpConstraints &c = problem.getOp(id).constraints;
+    if (c.maxDepth && depthOf(schedule, id) > int64_t(*c.maxDepth))
+      diags.error("'" + problem.getOp(id).name + "' is seated at depth " +
+                      llvm::Twine(depthOf(schedule, id)) +
+                      ", above its max_depth " + llvm::Twine(*c.maxDepth),
                   id);
   }
+}
+
+/// Every member of a constraint group sits at its leader's depth.
+static void verifyGroupDepths(const Problem &problem, const Schedule &schedule,
+                              DiagnosticList &diags) {
+  const ConstraintGroups &groups = problem.getGroups();
   for (int32_t rootGid : groups.roots()) {
     llvm::ArrayRef<OpId> members = groups.members(rootGid);
+    const int64_t leaderDepth = depthOf(schedule, members.front());
     for (OpId m : members)
-      if (depth(m) != depth(members.front()))
+      if (depthOf(schedule, m) != leaderDepth)
         diags
-            .error("'" + ops[m].name + "' of constraint group " +
+            .error("'" + problem.getOp(m).name + "' of constraint group " +
                        llvm::Twine(rootGid) + " is at depth " +
-                       llvm::Twine(depth(m)) + ", its group leader at depth " +
-                       llvm::Twine(depth(members.front())),
+                       llvm::Twine(depthOf(schedule, m)) +
+                       ", its group leader at depth " +
+                       llvm::Twine(leaderDepth),
                    m)
             .attachNote("group member seated here", members.front());
   }
+}
 
-  if (forceSerial) {
-    std::vector<OpId> byStart(ops.size());
-    for (OpId id = 0, e = ops.size(); id < e; ++id)
-      byStart[id] = id;
-    llvm::stable_sort(byStart, [&](OpId a, OpId b) {
-      return schedule.start[a] < schedule.start[b];
-    });
-    int64_t free = 0;
-    for (OpId id : byStart) {
-      if (schedule.start[id] < free) {
-        diags.error("loop is force-serial, but '" + ops[id].name +
-                        "' starts at cycle " + llvm::Twine(schedule.start[id]) +
-                        " while an earlier op still runs",
-                    id);
-        break;
-      }
-      free = schedule.start[id] + stepLength(id);
+/// A force-serial loop's ops in order of start: the first that starts while
+/// an earlier one runs (if any), and the cycle the ops before it end.
+struct SerialWalk {
+  std::optional<OpId> overlapping;
+  int64_t end = 0;
+};
+
+static SerialWalk walkByStart(const Problem &problem,
+                              const Schedule &schedule) {
+  std::vector<OpId> byStart(problem.getNumOps());
+  for (OpId id = 0, e = problem.getNumOps(); id < e; ++id)
+    byStart[id] = id;
+  llvm::stable_sort(byStart, [&](OpId a, OpId b) {
+    return schedule.start[a] < schedule.start[b];
+  });
+  SerialWalk walk;
+  for (OpId id : byStart) {
+    if (schedule.start[id] < walk.end) {
+      walk.overlapping = id;
+      break;
     }
-    if (free > int64_t(ii))
-      diags.error("loop is force-serial, but iterations overlap: one "
-                  "iteration takes " +
-                  llvm::Twine(free) + " cycles at II " + llvm::Twine(ii));
+    walk.end = schedule.start[id] + problem.stepLength(id);
+  }
+  return walk;
+}
+
+/// A force-serial loop runs one op at a time within an iteration.
+static void verifySerialOps(const Problem &problem, const Schedule &schedule,
+                            const SerialWalk &walk, DiagnosticList &diags) {
+  if (!walk.overlapping)
+    return;
+  OpId id = *walk.overlapping;
+  diags.error("loop is force-serial, but '" + problem.getOp(id).name +
+                  "' starts at cycle " + llvm::Twine(schedule.start[id]) +
+                  " while an earlier op still runs",
+              id);
+}
+
+/// A force-serial loop's iterations do not overlap.
+static void verifySerialIterations(const Schedule &schedule,
+                                   const SerialWalk &walk,
+                                   DiagnosticList &diags) {
+  if (walk.end > int64_t(schedule.ii))
+    diags.error("loop is force-serial, but iterations overlap: one "
+                "iteration takes " +
+                llvm::Twine(walk.end) + " cycles at II " +
+                llvm::Twine(schedule.ii));
+}
+
+bool Problem::verify(const Schedule &schedule, DiagnosticList &diags) const {
+  // The shape of the schedule, which every rule below reads.
+  if (!verifyII(schedule, diags) ||
+      !verifySeatsEveryOp(*this, schedule, diags) ||
+      !verifyStartsNonNegative(*this, schedule, diags))
+    return false;
+  size_t before = diags.size();
+  verifyDependences(*this, schedule, diags);
+  verifyResources(*this, schedule, diags);
+  verifyMaxDepth(*this, schedule, diags);
+  verifyGroupDepths(*this, schedule, diags);
+  if (forceSerial) {
+    SerialWalk walk = walkByStart(*this, schedule);
+    verifySerialOps(*this, schedule, walk, diags);
+    verifySerialIterations(schedule, walk, diags);
   }
   return diags.size() == before;
 }

@@ -199,19 +199,54 @@ static void printPairBinding(llvm::raw_ostream &os, const rrt::Bounds &bounds,
      << " alone overlaps " << second << " only in such a tail";
 }
 
-void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
-                             const target::TargetModel *target,
-                             std::optional<int64_t> flopsPerIteration) const {
-  os << "generator: " << stringifyGenerator(generator);
-  if (!selectionReason.empty())
-    os << " (" << selectionReason << ")";
-  os << "\n";
-  os << "II " << ii << ", MII " << bounds.mii << " (resource " << bounds.resMII
-     << ", fine-density " << bounds.fineMII << ", recurrence " << bounds.recMII
-     << ", dependency " << bounds.depMII << "), stages " << numStages << "\n";
+/// The units a recurrence runs through (not the transport paths), so the
+/// line names what a kernel's authors would: FA4's tensor core and MUFU.
+static void printCycleUnits(llvm::raw_ostream &os, const Problem &problem,
+                            const rrt::Bounds &bounds) {
+  const rrt::ResourceLayout &layout = problem.getLayout();
+  std::vector<std::string> through;
+  for (unsigned id : bounds.criticalCycle) {
+    if (id >= problem.getNumOps())
+      continue;
+    const Operation &op = problem.getOp(id);
+    for (const rrt::Use &use : op.uses) {
+      if (use.kind != rrt::Use::Kind::Bit || use.index >= layout.numBits())
+        continue;
+      llvm::StringRef bit = layout.bitNames[use.index];
+      llvm::StringRef words = unitWords(bit);
+      if (words == bit || bit.starts_with("tp_"))
+        continue;
+      std::string entry = (words + " (" + op.opClass + ")").str();
+      if (!llvm::is_contained(through, entry))
+        through.push_back(entry);
+    }
+  }
+  for (size_t i = 0; i < through.size(); ++i)
+    os << (i ? ", " : " through ") << through[i];
+}
 
-  // What binds the II: the busiest unit, or the recurrence when it asks for
-  // more. A schedule above both (serial, or a heuristic miss) says so.
+/// The busiest unit and the runner-up, skipping shadows of the binding unit
+/// (held by the same classes for as long: tp_mma beside tc_and_mma).
+static void printBusiestUnits(llvm::raw_ostream &os,
+                              llvm::ArrayRef<UnitDemand> units, unsigned ii) {
+  const uint64_t busiest = units.front().cycles;
+  os << describeUnit(units.front()) << ", " << busiest << " of " << ii
+     << " cycles";
+  for (size_t i = 1; i < units.size(); ++i) {
+    if (units[i].opClasses == units.front().opClasses &&
+        units[i].cycles == busiest)
+      continue;
+    os << "; next: " << describeUnit(units[i]) << ", " << units[i].cycles;
+    break;
+  }
+}
+
+/// What binds the II: the busiest unit, or the recurrence when it asks for
+/// more. A schedule above both (serial, or a heuristic miss) says so.
+static void printBinding(llvm::raw_ostream &os, const Problem &problem,
+                         const ScheduleAnalysis &analysis) {
+  const rrt::Bounds &bounds = analysis.bounds;
+  const unsigned ii = analysis.ii;
   std::vector<UnitDemand> units = rankUnits(problem);
   uint64_t busiest = units.empty() ? 0 : units.front().cycles;
   os << "binding unit: ";
@@ -226,42 +261,11 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     if (!bounds.criticalCycle.empty())
       os << ": " << problem.describeOps(bounds.criticalCycle);
     os << ")";
-    // The units the cycle runs through (not the transport paths), so the
-    // line names what a kernel's authors would: FA4's tensor core and MUFU.
-    const rrt::ResourceLayout &layout = problem.getLayout();
-    std::vector<std::string> through;
-    for (unsigned id : bounds.criticalCycle) {
-      if (id >= problem.getNumOps())
-        continue;
-      const Operation &op = problem.getOp(id);
-      for (const rrt::Use &use : op.uses) {
-        if (use.kind != rrt::Use::Kind::Bit || use.index >= layout.numBits())
-          continue;
-        llvm::StringRef bit = layout.bitNames[use.index];
-        llvm::StringRef words = unitWords(bit);
-        if (words == bit || bit.starts_with("tp_"))
-          continue;
-        std::string entry = (words + " (" + op.opClass + ")").str();
-        if (!llvm::is_contained(through, entry))
-          through.push_back(entry);
-      }
-    }
-    for (size_t i = 0; i < through.size(); ++i)
-      os << (i ? ", " : " through ") << through[i];
+    printCycleUnits(os, problem, bounds);
   } else if (bounds.resFromPair && bounds.resMII > busiest) {
     printPairBinding(os, bounds, ii);
   } else if (!units.empty()) {
-    os << describeUnit(units.front()) << ", " << busiest << " of " << ii
-       << " cycles";
-    // The runner-up, skipping shadows of the binding unit (held by the same
-    // classes for as long: tp_mma beside tc_and_mma).
-    for (size_t i = 1; i < units.size(); ++i) {
-      if (units[i].opClasses == units.front().opClasses &&
-          units[i].cycles == busiest)
-        continue;
-      os << "; next: " << describeUnit(units[i]) << ", " << units[i].cycles;
-      break;
-    }
+    printBusiestUnits(os, units, ii);
   } else {
     os << "none";
   }
@@ -270,55 +274,49 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     bound = std::max<uint64_t>(bound, bounds.resMII);
   if (ii > bound)
     os << " (II " << ii << " is above it: "
-       << aboveBoundReason(generator, optimal,
+       << aboveBoundReason(analysis.generator, analysis.optimal,
                            bounds.depFromGroup && bound == bounds.depMII)
        << ")";
   os << "\n";
-  if (flopsPerIteration && target && *flopsPerIteration > 0) {
-    const target::ChipInfo &chip = target->getChip();
-    os << "throughput: " << *flopsPerIteration << " FLOP per iteration / " << ii
-       << " cycles x " << llvm::format("%.3f", chip.clockMHz / 1000.0)
-       << " GHz x " << chip.smCount << " SMs = "
-       << llvm::format("%.1f", impliedTFLOPs(*flopsPerIteration, ii,
-                                             chip.clockMHz, chip.smCount))
-       << " TFLOP/s\n";
-  }
+}
 
-  // Column widths from the content so the table stays aligned.
-  size_t opWidth = 2, classWidth = 5;
-  for (const Operation &op : problem.getOps()) {
-    opWidth = std::max(opWidth, op.name.size());
-    classWidth = std::max(classWidth, op.opClass.size());
-  }
-  auto pad = [&](llvm::StringRef s, size_t w) {
-    os << s;
-    for (size_t i = s.size(); i < w + 2; ++i)
-      os << ' ';
-  };
-  // What each value buffers under these stages (stages/BufferCost.h):
-  // SMEM and TMEM the pipe slots the materializer gives it, registers the
-  // bytes held across stage boundaries.
-  Schedule schedule = toSchedule();
-  std::vector<std::optional<int64_t>> distances =
-      valueStageDistances(problem, schedule);
-  auto buffered = [&](OpId id) -> std::string {
-    const Operation &op = problem.getOp(id);
-    if (!distances[id] || op.resultBytes == 0)
-      return "-";
-    std::string bytes = std::to_string(bufferedBytesOf(op, *distances[id]));
-    switch (op.resultMemory) {
-    case ValueMemory::Smem:
-      return "smem " + bytes + " B";
-    case ValueMemory::Tmem:
-      return "tmem " + bytes + " B";
-    case ValueMemory::Register:
-      return "reg " + bytes + " B";
-    }
+static void printThroughput(llvm::raw_ostream &os, unsigned ii,
+                            const target::TargetModel *target,
+                            std::optional<int64_t> flopsPerIteration) {
+  if (!flopsPerIteration || !target || *flopsPerIteration <= 0)
+    return;
+  const target::ChipInfo &chip = target->getChip();
+  os << "throughput: " << *flopsPerIteration << " FLOP per iteration / " << ii
+     << " cycles x " << llvm::format("%.3f", chip.clockMHz / 1000.0)
+     << " GHz x " << chip.smCount << " SMs = "
+     << llvm::format("%.1f", impliedTFLOPs(*flopsPerIteration, ii,
+                                           chip.clockMHz, chip.smCount))
+     << " TFLOP/s\n";
+}
+
+/// What a value buffers under these stages (stages/BufferCost.h): SMEM and
+/// TMEM the pipe slots the materializer gives it, registers the bytes held
+/// across stage boundaries.
+static std::string bufferedText(const Operation &op,
+                                std::optional<int64_t> distance) {
+  if (!distance || op.resultBytes == 0)
     return "-";
-  };
-  // Each op's slots ("tma+tp_gnic_rd"), spelled once for width and row.
+  std::string bytes = std::to_string(bufferedBytesOf(op, *distance));
+  switch (op.resultMemory) {
+  case ValueMemory::Smem:
+    return "smem " + bytes + " B";
+  case ValueMemory::Tmem:
+    return "tmem " + bytes + " B";
+  case ValueMemory::Register:
+    return "reg " + bytes + " B";
+  }
+  return "-";
+}
+
+/// Each op's slots ("tma+tp_gnic_rd"), spelled once for width and row.
+static std::vector<std::string> slotTexts(const Problem &problem,
+                                          const target::TargetModel *target) {
   std::vector<std::string> slotText(problem.getNumOps());
-  size_t slotsWidth = 5;
   for (OpId id = 0, e = problem.getNumOps(); id < e; ++id) {
     std::string &text = slotText[id];
     for (unsigned slotId : problem.getOp(id).slotIds) {
@@ -328,23 +326,62 @@ void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
     }
     if (text.empty())
       text = "-";
-    slotsWidth = std::max(slotsWidth, text.size());
   }
+  return slotText;
+}
+
+/// The table, one row per op in order, column widths from the content so
+/// it stays aligned.
+static void printOpTable(llvm::raw_ostream &os, const Problem &problem,
+                         const ScheduleAnalysis &analysis,
+                         const target::TargetModel *target,
+                         const Schedule &schedule) {
+  size_t opWidth = 2, classWidth = 5, slotsWidth = 5;
+  for (const Operation &op : problem.getOps()) {
+    opWidth = std::max(opWidth, op.name.size());
+    classWidth = std::max(classWidth, op.opClass.size());
+  }
+  std::vector<std::string> slotText = slotTexts(problem, target);
+  for (const std::string &text : slotText)
+    slotsWidth = std::max(slotsWidth, text.size());
+  auto pad = [&](llvm::StringRef s, size_t w) {
+    os << s;
+    for (size_t i = s.size(); i < w + 2; ++i)
+      os << ' ';
+  };
+  std::vector<std::optional<int64_t>> distances =
+      valueStageDistances(problem, schedule);
   pad("op", opWidth);
   pad("class", classWidth);
   os << "   cycle stage order  ";
   pad("slots", slotsWidth);
   os << "buffered\n";
-  for (OpId id : orderedOps) {
+  for (OpId id : analysis.orderedOps) {
     const Operation &op = problem.getOp(id);
-    const ScheduleSlot &slot = slots[id];
+    const ScheduleSlot &slot = analysis.slots[id];
     pad(op.name, opWidth);
     pad(op.opClass, classWidth);
     os << llvm::format("%8lld %5u %5u  ", (long long)slot.cycle, slot.stage,
                        slot.order);
     pad(slotText[id], slotsWidth);
-    os << buffered(id) << "\n";
+    os << bufferedText(op, distances[id]) << "\n";
   }
+}
+
+void ScheduleAnalysis::print(llvm::raw_ostream &os, const Problem &problem,
+                             const target::TargetModel *target,
+                             std::optional<int64_t> flopsPerIteration) const {
+  os << "generator: " << stringifyGenerator(generator);
+  if (!selectionReason.empty())
+    os << " (" << selectionReason << ")";
+  os << "\n";
+  os << "II " << ii << ", MII " << bounds.mii << " (resource " << bounds.resMII
+     << ", fine-density " << bounds.fineMII << ", recurrence " << bounds.recMII
+     << ", dependency " << bounds.depMII << "), stages " << numStages << "\n";
+  printBinding(os, problem, *this);
+  printThroughput(os, ii, target, flopsPerIteration);
+  Schedule schedule = toSchedule();
+  printOpTable(os, problem, *this, target, schedule);
   BufferedBytes total = bufferedBytes(problem, schedule);
   os << "buffered: smem " << total.smem << " B, tmem " << total.tmem
      << " B (pipe slots at their minimum depths), registers " << total.registers

@@ -192,196 +192,251 @@ ExactResult decideZ3(const Problem &problem, z3::solver &solver,
 
 } // namespace
 
+namespace {
+
+/// The exact model in Z3 (docs/exact-check.md): a start is II * k + r with
+/// integer stage k and row r. The steps (decide()): the solver's settings,
+/// the starts, the pinned row, dependences, groups, force-serial, and the
+/// resources as runs or as one-hot rows.
+class Z3Model {
+public:
+  Z3Model(const Problem &problem, const ModelInput &in,
+          const ExactOptions &opts)
+      : problem(problem), in(in), opts(opts), ii(in.ii), n(problem.getNumOps()),
+        layout(problem.getLayout()),
+        // The plain SMT kernel: the default combined solver spends ~3.5 ms
+        // of setup per check, which dominates these small models.
+        solver(ctx, z3::solver::simple()), iiVal(ctx.int_val(int64_t(ii))) {}
+
+  ExactResult decide();
+
+private:
+  void configure();
+  void declareStarts();
+  void addDependences();
+  void tieGroups();
+  void serializeOps();
+  bool useIntervals(std::vector<std::vector<Run>> &runs) const;
+  void encodeOneHotRows();
+  void addRowCapacity(unsigned res);
+
+  const Problem &problem;
+  const ModelInput &in;
+  const ExactOptions &opts;
+  const unsigned ii;
+  const unsigned n;
+  const rrt::ResourceLayout &layout;
+  z3::context ctx;
+  z3::solver solver;
+  z3::expr iiVal;
+  std::vector<z3::expr> stage, row;
+  /// "Starts in row q" per op (ops that hold something).
+  std::vector<std::vector<z3::expr>> onRow;
+};
+
+} // namespace
+
+ExactResult Z3Model::decide() {
+  configure();
+  declareStarts();
+  if (in.pinned)
+    solver.add(row[*in.pinned] == 0);
+  addDependences();
+  tieGroups();
+  if (problem.isForceSerial())
+    serializeOps();
+  std::vector<std::vector<Run>> runs;
+  if (useIntervals(runs)) {
+    addRunConstraints(ctx, solver, row, runs, in.contended, layout, in.numBits,
+                      ii);
+    return decideZ3(problem, solver, stage, row, ii, opts);
+  }
+  encodeOneHotRows();
+  for (unsigned res = 0; res < in.numBits + layout.numPools(); ++res)
+    addRowCapacity(res);
+  return decideZ3(problem, solver, stage, row, ii, opts);
+}
+
+void Z3Model::configure() {
+  z3::params params(ctx);
+  // The work budget as Z3's deterministic resource count; the wall-clock
+  // safety net only when the user set one.
+  if (opts.work)
+    params.set("rlimit", unsigned(std::min<uint64_t>(
+                             opts.work * kZ3RlimitPerUnit, UINT_MAX)));
+  if (opts.timeoutMs)
+    params.set("timeout", opts.timeoutMs);
+  // The classic simplex-based arithmetic solver: on these models (pure
+  // difference constraints plus pseudo-booleans) it measured about twice
+  // as fast as the default LRA solver of Z3 4.8.12.
+  params.set("arith.solver", 2u);
+  solver.set(params);
+}
+
+/// k_i and r_i with r_i in [0, II), k_i in [0, horizon], k_i <= max_depth.
+void Z3Model::declareStarts() {
+  stage.reserve(n);
+  row.reserve(n);
+  for (unsigned i = 0; i < n; ++i) {
+    std::string id = std::to_string(i);
+    stage.push_back(ctx.int_const(("k" + id).c_str()));
+    row.push_back(ctx.int_const(("r" + id).c_str()));
+    solver.add(row[i] >= 0 && row[i] < iiVal);
+    solver.add(stage[i] >= 0);
+    if (in.horizon)
+      solver.add(stage[i] <= ctx.int_val(*in.horizon));
+    if (std::optional<unsigned> d = problem.getOp(i).constraints.maxDepth)
+      solver.add(stage[i] <= ctx.int_val(int64_t(*d)));
+  }
+}
+
+/// Precedence, II*k_dst + r_dst + distance*II >= II*k_src + r_src + lat, is
+/// k_dst - k_src >= ceil((r_src - r_dst + lat) / II) - distance for integer
+/// stages. With lat = a*II + b (0 <= b < II) and x = r_src - r_dst + b in
+/// (-II, 2*II - 1), the ceiling is a + [x > 0] + [x > II]: one bound and two
+/// implications between difference atoms. The model stays in difference
+/// logic (no coefficient II), whose LP relaxation is integral; the direct
+/// linear form is far slower.
+void Z3Model::addDependences() {
+  for (const Dependence &d : problem.getDependences()) {
+    const int64_t a = int64_t(floorDiv(d.latency, ii));
+    const int64_t b = d.latency - a * int64_t(ii);
+    const int64_t c = a - int64_t(d.distance);
+    z3::expr diffK = stage[d.dst] - stage[d.src];
+    z3::expr diffR = row[d.src] - row[d.dst];
+    solver.add(diffK >= ctx.int_val(c));
+    // r_src - r_dst never exceeds II - 1: skip implications that cannot
+    // fire.
+    if (1 - b <= int64_t(ii) - 1)
+      solver.add(z3::implies(diffR >= ctx.int_val(1 - b),
+                             diffK >= ctx.int_val(c + 1)));
+    if (int64_t(ii) + 1 - b <= int64_t(ii) - 1)
+      solver.add(z3::implies(diffR >= ctx.int_val(int64_t(ii) + 1 - b),
+                             diffK >= ctx.int_val(c + 2)));
+  }
+}
+
+/// A group's members share their leader's stage.
+void Z3Model::tieGroups() {
+  const ConstraintGroups &groups = problem.getGroups();
+  for (int32_t root : groups.roots()) {
+    llvm::ArrayRef<OpId> members = groups.members(root);
+    for (OpId m : members.drop_front())
+      solver.add(stage[m] == stage[members.front()]);
+  }
+}
+
+/// verify(): in start order each op begins after the previous one's
+/// stepLength, and the last one ends by II. Equivalently every op lies in
+/// [0, II] and no two overlap.
+void Z3Model::serializeOps() {
+  for (unsigned i = 0; i < n; ++i) {
+    solver.add(stage[i] == 0);
+    solver.add(row[i] + ctx.int_val(problem.stepLength(i)) <= iiVal);
+  }
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = i + 1; j < n; ++j)
+      solver.add(row[i] + ctx.int_val(problem.stepLength(i)) <= row[j] ||
+                 row[j] + ctx.int_val(problem.stepLength(j)) <= row[i]);
+}
+
+/// Resources as runs when that is the smaller model (long-latency tile
+/// loops at IIs in the thousands): see "Intervals" in the docs. Auto: rows
+/// up to II 256 (every HLS instance; there they decide md_grid/graph7 in
+/// 1.4 s where the runs time out), runs above when they are the smaller
+/// model (tile loops: a max_depth GEMM at II 1221-1267 in 0.4 s where rows
+/// decided nothing in 2 min).
+bool Z3Model::useIntervals(std::vector<std::vector<Run>> &runs) const {
+  const std::vector<std::vector<Claim>> &claims = in.claims;
+  runs.assign(claims.size(), {});
+  uint64_t rowSize = 0, runSize = 0;
+  for (unsigned res = 0; res < claims.size(); ++res) {
+    runs[res] = claimRuns(claims[res], ii);
+    rowSize += uint64_t(ii) * claims[res].size();
+    runSize += uint64_t(runs[res].size()) * runs[res].size();
+  }
+  return opts.resources == ResourceEncoding::Intervals ||
+         (opts.resources == ResourceEncoding::Auto && ii > kRowsUpToII &&
+          runSize < rowSize);
+}
+
+/// One-hot row booleans, only for ops that hold something, in the order
+/// encoding: row_i_q <=> (r_i >= q) && !(r_i >= q + 1). Exactly one is true
+/// by construction. (row_i_q <=> r_i == q plus an explicit exactly-one
+/// measured ~25% slower.)
+void Z3Model::encodeOneHotRows() {
+  onRow.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    if (in.folded[i].empty())
+      continue;
+    std::vector<z3::expr> atLeast; // atLeast[q] <=> r_i >= q, q in [0, II].
+    atLeast.reserve(ii + 1);
+    for (unsigned q = 0; q <= ii; ++q)
+      atLeast.push_back(q == 0    ? ctx.bool_val(true)
+                        : q == ii ? ctx.bool_val(false)
+                                  : row[i] >= ctx.int_val(int64_t(q)));
+    onRow[i].reserve(ii);
+    for (unsigned q = 0; q < ii; ++q) {
+      z3::expr b = ctx.bool_const(
+          ("row" + std::to_string(i) + "_" + std::to_string(q)).c_str());
+      solver.add(b == (atLeast[q] && !atLeast[q + 1]));
+      onRow[i].push_back(b);
+    }
+  }
+}
+
+/// Row q of resource res: op i at row r holds its folded row (q - r) mod
+/// II, so it claims at q exactly through the literal onRow[i][(q - c) mod
+/// II] for each folded row c it claims the resource in. The one-hot rows
+/// make that at most one literal per op and row q.
+void Z3Model::addRowCapacity(unsigned res) {
+  const unsigned numBits = in.numBits;
+  const std::vector<Claim> &list = in.claims[res];
+  // No row can hold more than the grand total of the claims: when that
+  // fits, every row constraint of this resource is vacuous.
+  if (!in.contended[res])
+    return;
+  const bool isBit = res < numBits;
+  const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
+  const bool small =
+      cap <= uint64_t(INT_MAX) && llvm::all_of(list, [](const Claim &cl) {
+        return cl.amount <= uint64_t(INT_MAX);
+      });
+  // Saturated (the claims fill every row): each row holds exactly `cap`,
+  // which lets a row that loses its last candidates fail at once
+  // (SatWindows.cpp).
+  uint64_t demand = 0;
+  for (const Claim &cl : list)
+    demand += cl.amount;
+  const bool saturated = small && demand == cap * uint64_t(ii);
+  for (unsigned q = 0; q < ii; ++q) {
+    z3::expr_vector lits(ctx);
+    std::vector<int> coeffs;
+    z3::expr sum = ctx.int_val(0);
+    for (const Claim &cl : list) {
+      const z3::expr &lit = onRow[cl.op][(q + ii - cl.row) % ii];
+      lits.push_back(lit);
+      coeffs.push_back(int(std::min<uint64_t>(cl.amount, INT_MAX)));
+      if (!small)
+        sum = sum + z3::ite(lit, ctx.int_val(cl.amount), ctx.int_val(0));
+    }
+    if (isBit)
+      solver.add(z3::atmost(lits, 1));
+    else if (small)
+      solver.add(z3::pble(lits, coeffs.data(), int(cap)));
+    else
+      solver.add(sum <= ctx.int_val(cap));
+    if (saturated && isBit)
+      solver.add(z3::atleast(lits, 1));
+    else if (saturated)
+      solver.add(z3::pbge(lits, coeffs.data(), int(cap)));
+  }
+}
+
 static ExactResult solveZ3(const Problem &problem, const ModelInput &in,
                            const ExactOptions &opts) {
-  const unsigned ii = in.ii;
-  const unsigned n = problem.getNumOps();
-  const rrt::ResourceLayout &layout = problem.getLayout();
-  const std::vector<rrt::FoldedFootprint> &folded = in.folded;
-  const std::optional<int64_t> &horizon = in.horizon;
-  const std::vector<std::vector<Claim>> &claims = in.claims;
-  const unsigned numBits = in.numBits, numPools = layout.numPools();
-  const bool serial = problem.isForceSerial();
-
   try {
-    z3::context ctx;
-    // The plain SMT kernel: the default combined solver spends ~3.5 ms of
-    // setup per check, which dominates these small models.
-    z3::solver solver(ctx, z3::solver::simple());
-    {
-      z3::params params(ctx);
-      // The work budget as Z3's deterministic resource count; the
-      // wall-clock safety net only when the user set one.
-      if (opts.work)
-        params.set("rlimit", unsigned(std::min<uint64_t>(
-                                 opts.work * kZ3RlimitPerUnit, UINT_MAX)));
-      if (opts.timeoutMs)
-        params.set("timeout", opts.timeoutMs);
-      // The classic simplex-based arithmetic solver: on these models (pure
-      // difference constraints plus pseudo-booleans) it measured about twice
-      // as fast as the default LRA solver of Z3 4.8.12.
-      params.set("arith.solver", 2u);
-      solver.set(params);
-    }
-
-    z3::expr iiVal = ctx.int_val(int64_t(ii));
-    std::vector<z3::expr> stage, row;
-    stage.reserve(n);
-    row.reserve(n);
-    for (unsigned i = 0; i < n; ++i) {
-      std::string id = std::to_string(i);
-      stage.push_back(ctx.int_const(("k" + id).c_str()));
-      row.push_back(ctx.int_const(("r" + id).c_str()));
-      solver.add(row[i] >= 0 && row[i] < iiVal);
-      solver.add(stage[i] >= 0);
-      if (horizon)
-        solver.add(stage[i] <= ctx.int_val(*horizon));
-      if (std::optional<unsigned> d = problem.getOp(i).constraints.maxDepth)
-        solver.add(stage[i] <= ctx.int_val(int64_t(*d)));
-    }
-
-    if (in.pinned)
-      solver.add(row[*in.pinned] == 0);
-
-    // Precedence, II*k_dst + r_dst + distance*II >= II*k_src + r_src + lat,
-    // is k_dst - k_src >= ceil((r_src - r_dst + lat) / II) - distance for
-    // integer stages. With lat = a*II + b (0 <= b < II) and
-    // x = r_src - r_dst + b in (-II, 2*II - 1), the ceiling is
-    // a + [x > 0] + [x > II]: one bound and two implications between
-    // difference atoms.
-    // The model stays in difference logic (no coefficient II), whose LP
-    // relaxation is integral; the direct linear form is far slower.
-    for (const Dependence &d : problem.getDependences()) {
-      const int64_t a = int64_t(floorDiv(d.latency, ii));
-      const int64_t b = d.latency - a * int64_t(ii);
-      const int64_t c = a - int64_t(d.distance);
-      z3::expr diffK = stage[d.dst] - stage[d.src];
-      z3::expr diffR = row[d.src] - row[d.dst];
-      solver.add(diffK >= ctx.int_val(c));
-      // r_src - r_dst never exceeds II - 1: skip implications that cannot
-      // fire.
-      if (1 - b <= int64_t(ii) - 1)
-        solver.add(z3::implies(diffR >= ctx.int_val(1 - b),
-                               diffK >= ctx.int_val(c + 1)));
-      if (int64_t(ii) + 1 - b <= int64_t(ii) - 1)
-        solver.add(z3::implies(diffR >= ctx.int_val(int64_t(ii) + 1 - b),
-                               diffK >= ctx.int_val(c + 2)));
-    }
-
-    const ConstraintGroups &groups = problem.getGroups();
-    for (int32_t root : groups.roots()) {
-      llvm::ArrayRef<OpId> members = groups.members(root);
-      for (OpId m : members.drop_front())
-        solver.add(stage[m] == stage[members.front()]);
-    }
-
-    if (serial) {
-      // verify(): in start order each op begins after the previous one's
-      // stepLength, and the last one ends by II. Equivalently every op lies
-      // in [0, II] and no two overlap.
-      for (unsigned i = 0; i < n; ++i) {
-        solver.add(stage[i] == 0);
-        solver.add(row[i] + ctx.int_val(problem.stepLength(i)) <= iiVal);
-      }
-      for (unsigned i = 0; i < n; ++i)
-        for (unsigned j = i + 1; j < n; ++j)
-          solver.add(row[i] + ctx.int_val(problem.stepLength(i)) <= row[j] ||
-                     row[j] + ctx.int_val(problem.stepLength(j)) <= row[i]);
-    }
-
-    // Resources as runs when that is the smaller model (long-latency tile
-    // loops at IIs in the thousands): see "Intervals" in the docs.
-    std::vector<std::vector<Run>> runs(claims.size());
-    uint64_t rowSize = 0, runSize = 0;
-    for (unsigned res = 0; res < claims.size(); ++res) {
-      runs[res] = claimRuns(claims[res], ii);
-      rowSize += uint64_t(ii) * claims[res].size();
-      runSize += uint64_t(runs[res].size()) * runs[res].size();
-    }
-    // Auto: rows up to II 256 (every HLS instance; there they decide
-    // md_grid/graph7 in 1.4 s where the runs time out), runs above when
-    // they are the smaller model (tile loops: a max_depth GEMM at II
-    // 1221-1267 in 0.4 s where rows decided nothing in 2 min).
-    const bool intervals = opts.resources == ResourceEncoding::Intervals ||
-                           (opts.resources == ResourceEncoding::Auto &&
-                            ii > kRowsUpToII && runSize < rowSize);
-    if (intervals) {
-      addRunConstraints(ctx, solver, row, runs, in.contended, layout, numBits,
-                        ii);
-      return decideZ3(problem, solver, stage, row, ii, opts);
-    }
-
-    // One-hot row booleans, only for ops that hold something, in the order
-    // encoding: row_i_q <=> (r_i >= q) && !(r_i >= q + 1). Exactly one is
-    // true by construction. (row_i_q <=> r_i == q plus an explicit
-    // exactly-one measured ~25% slower.)
-    std::vector<std::vector<z3::expr>> onRow(n);
-    for (unsigned i = 0; i < n; ++i) {
-      if (folded[i].empty())
-        continue;
-      std::vector<z3::expr> atLeast; // atLeast[q] <=> r_i >= q, q in [0, II].
-      atLeast.reserve(ii + 1);
-      for (unsigned q = 0; q <= ii; ++q)
-        atLeast.push_back(q == 0    ? ctx.bool_val(true)
-                          : q == ii ? ctx.bool_val(false)
-                                    : row[i] >= ctx.int_val(int64_t(q)));
-      onRow[i].reserve(ii);
-      for (unsigned q = 0; q < ii; ++q) {
-        z3::expr b = ctx.bool_const(
-            ("row" + std::to_string(i) + "_" + std::to_string(q)).c_str());
-        solver.add(b == (atLeast[q] && !atLeast[q + 1]));
-        onRow[i].push_back(b);
-      }
-    }
-
-    // Row q of resource res: op i at row r holds its folded row (q - r) mod
-    // II, so it claims at q exactly through the literal onRow[i][(q - c) mod
-    // II] for each folded row c it claims the resource in. The one-hot rows
-    // make that at most one literal per op and row q.
-    for (unsigned res = 0; res < numBits + numPools; ++res) {
-      const std::vector<Claim> &list = claims[res];
-      // No row can hold more than the grand total of the claims: when that
-      // fits, every row constraint of this resource is vacuous.
-      if (!in.contended[res])
-        continue;
-      const bool isBit = res < numBits;
-      const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
-      const bool small =
-          cap <= uint64_t(INT_MAX) && llvm::all_of(list, [](const Claim &cl) {
-            return cl.amount <= uint64_t(INT_MAX);
-          });
-      // Saturated (the claims fill every row): each row holds exactly
-      // `cap`, which lets a row that loses its last candidates fail at once
-      // (SatWindows.cpp).
-      uint64_t demand = 0;
-      for (const Claim &cl : list)
-        demand += cl.amount;
-      const bool saturated = small && demand == cap * uint64_t(ii);
-      for (unsigned q = 0; q < ii; ++q) {
-        z3::expr_vector lits(ctx);
-        std::vector<int> coeffs;
-        z3::expr sum = ctx.int_val(0);
-        for (const Claim &cl : list) {
-          const z3::expr &lit = onRow[cl.op][(q + ii - cl.row) % ii];
-          lits.push_back(lit);
-          coeffs.push_back(int(std::min<uint64_t>(cl.amount, INT_MAX)));
-          if (!small)
-            sum = sum + z3::ite(lit, ctx.int_val(cl.amount), ctx.int_val(0));
-        }
-        if (isBit)
-          solver.add(z3::atmost(lits, 1));
-        else if (small)
-          solver.add(z3::pble(lits, coeffs.data(), int(cap)));
-        else
-          solver.add(sum <= ctx.int_val(cap));
-        if (saturated && isBit)
-          solver.add(z3::atleast(lits, 1));
-        else if (saturated)
-          solver.add(z3::pbge(lits, coeffs.data(), int(cap)));
-      }
-    }
-
-    return decideZ3(problem, solver, stage, row, ii, opts);
+    return Z3Model(problem, in, opts).decide();
   } catch (const z3::exception &e) {
     return unknown(std::string("z3 error: ") + e.msg());
   } catch (const std::exception &e) {

@@ -159,6 +159,99 @@ exact::claimedResources(const Problem &problem, unsigned ii) {
   return claimed;
 }
 
+/// Fold exactly as verify() does: an op without a footprint (or past the
+/// footprint table) holds nothing. A self-colliding fold is refused by the
+/// RRT at any start, so such an II has no schedule: the reason, if so.
+static std::optional<std::string>
+foldFootprints(const Problem &problem, unsigned ii,
+               std::vector<rrt::FoldedFootprint> &folded) {
+  const unsigned n = problem.getNumOps();
+  llvm::ArrayRef<rrt::Footprint> fps = problem.getFootprints();
+  folded.assign(n, {});
+  for (unsigned i = 0; i < n; ++i) {
+    if (i >= fps.size() || fps[i].empty())
+      continue;
+    folded[i] = fps[i].fold(problem.getLayout(), ii);
+    if (folded[i].selfConflict)
+      return "'" + problem.getOp(i).name +
+             "' collides with itself when folded at II " + std::to_string(ii);
+  }
+  return std::nullopt;
+}
+
+/// Stage horizon K (docs/exact-check.md, "The stage horizon"): with the
+/// rows fixed, the least stage vector is a longest path over simple paths of
+/// the difference-constraint graph, each dependence edge weighing at most
+/// ceil((II - 1 + latency) / II) - distance. Saturates to "no bound".
+static std::optional<int64_t> stageHorizon(const Problem &problem,
+                                           unsigned ii) {
+  __int128 k = 0;
+  for (const Dependence &d : problem.getDependences()) {
+    __int128 w =
+        floorDiv(__int128(d.latency) + 2 * __int128(ii) - 2, ii) - d.distance;
+    if (w > 0)
+      k += w;
+    if (k > (__int128(1) << 40))
+      return std::nullopt;
+  }
+  return int64_t(k);
+}
+
+/// Claims per resource: bits first (index b), then binding pools
+/// (numBits + p); non-binding pools never refuse and are left out.
+static std::vector<std::vector<Claim>>
+collectClaims(const rrt::ResourceLayout &layout,
+              llvm::ArrayRef<rrt::FoldedFootprint> folded) {
+  std::vector<std::vector<Claim>> claims(layout.numBits() + layout.numPools());
+  for (unsigned i = 0; i < folded.size(); ++i)
+    forEachRefusingClaim(folded[i], layout,
+                         [&](unsigned res, unsigned row, uint64_t amount) {
+                           claims[res].push_back({i, row, amount});
+                         });
+  return claims;
+}
+
+/// Counting: whatever the rows, resource res receives the sum of its claims
+/// spread over II rows, so a sum above II * capacity fails some row. This is
+/// implied by the row constraints; stating it up front spares the solver a
+/// pigeonhole argument, which CDCL search proves only slowly. Fills
+/// `contended` (the claims exceed one row's capacity); the reason when some
+/// resource is over-claimed.
+static std::optional<std::string>
+countClaims(const rrt::ResourceLayout &layout,
+            const std::vector<std::vector<Claim>> &claims, unsigned ii,
+            std::vector<bool> &contended) {
+  const unsigned numBits = layout.numBits();
+  contended.assign(claims.size(), false);
+  for (unsigned res = 0; res < claims.size(); ++res) {
+    const bool isBit = res < numBits;
+    const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
+    __int128 total = 0;
+    for (const Claim &cl : claims[res])
+      total += cl.amount;
+    contended[res] = total > cap;
+    if (total > __int128(cap) * ii)
+      return std::string(isBit ? "slot '" : "pool '") +
+             (isBit ? layout.bitNames[res] : layout.poolNames[res - numBits]) +
+             "' is claimed " + std::to_string(uint64_t(total)) +
+             " unit-rows, more than II " + std::to_string(ii) + " rows of " +
+             std::to_string(cap) + " hold";
+  }
+  return std::nullopt;
+}
+
+/// The op whose start may be fixed: the first that holds something, when
+/// no placement constraint stops the schedule from rotating.
+static std::optional<unsigned>
+pinnedOp(const Problem &problem, llvm::ArrayRef<rrt::FoldedFootprint> folded) {
+  if (hasPlacementConstraints(problem))
+    return std::nullopt;
+  for (unsigned i = 0; i < folded.size(); ++i)
+    if (!folded[i].empty())
+      return i;
+  return std::nullopt;
+}
+
 Prepared exact::prepareModel(const Problem &problem, unsigned ii,
                              const ExactOptions &opts) {
   Prepared out;
@@ -178,94 +271,30 @@ Prepared exact::prepareModel(const Problem &problem, unsigned ii,
                    std::to_string(opts.maxOps));
   if (std::optional<std::string> why = malformed(problem))
     return unknown("malformed problem: " + *why);
-
   const rrt::ResourceLayout &layout = problem.getLayout();
-  llvm::ArrayRef<rrt::Footprint> fps = problem.getFootprints();
-
-  // Fold exactly as verify() does: an op without a footprint (or past the
-  // footprint table) holds nothing. A self-colliding fold is refused by the
-  // RRT at any start, so such an II has no schedule.
-  std::vector<rrt::FoldedFootprint> folded(n);
-  for (unsigned i = 0; i < n; ++i) {
-    if (i >= fps.size() || fps[i].empty())
-      continue;
-    folded[i] = fps[i].fold(layout, ii);
-    if (folded[i].selfConflict)
-      return infeasible("'" + problem.getOp(i).name +
-                        "' collides with itself when folded at II " +
-                        std::to_string(ii));
-  }
-
-  // Stage horizon K (docs/exact-check.md, "The stage horizon"): with the
-  // rows fixed, the least stage vector is a longest path over simple paths of
-  // the difference-constraint graph, each dependence edge weighing at most
-  // ceil((II - 1 + latency) / II) - distance. Saturates to "no bound".
-  std::optional<int64_t> horizon;
-  {
-    __int128 k = 0;
-    bool ok = true;
-    for (const Dependence &d : problem.getDependences()) {
-      __int128 w =
-          floorDiv(__int128(d.latency) + 2 * __int128(ii) - 2, ii) - d.distance;
-      if (w > 0)
-        k += w;
-      if (k > (__int128(1) << 40)) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok)
-      horizon = int64_t(k);
-  }
-
-  // Claims per resource: bits first (index b), then binding pools
-  // (numBits + p); non-binding pools never refuse and are left out.
-  const unsigned numBits = layout.numBits(), numPools = layout.numPools();
-  std::vector<std::vector<Claim>> claims(numBits + numPools);
-  std::vector<bool> contended(numBits + numPools, false);
-  size_t numRowLiterals = 0;
-  for (unsigned i = 0; i < n; ++i) {
-    if (!folded[i].empty())
-      numRowLiterals += ii;
-    forEachRefusingClaim(folded[i], layout,
-                         [&](unsigned res, unsigned row, uint64_t amount) {
-                           claims[res].push_back({i, row, amount});
-                         });
-  }
-
-  // Counting: whatever the rows, resource res receives the sum of its claims
-  // spread over II rows, so a sum above II * capacity fails some row. This is
-  // implied by the row constraints below; stating it up front spares the
-  // solver a pigeonhole argument, which CDCL search proves only slowly.
-  for (unsigned res = 0; res < numBits + numPools; ++res) {
-    const bool isBit = res < numBits;
-    const uint64_t cap = isBit ? 1 : layout.poolCaps[res - numBits];
-    __int128 total = 0;
-    for (const Claim &cl : claims[res])
-      total += cl.amount;
-    contended[res] = total > cap;
-    if (total > __int128(cap) * ii)
-      return infeasible(
-          std::string(isBit ? "slot '" : "pool '") +
-          (isBit ? layout.bitNames[res] : layout.poolNames[res - numBits]) +
-          "' is claimed " + std::to_string(uint64_t(total)) +
-          " unit-rows, more than II " + std::to_string(ii) + " rows of " +
-          std::to_string(cap) + " hold");
-  }
+  std::vector<rrt::FoldedFootprint> folded;
+  if (std::optional<std::string> why = foldFootprints(problem, ii, folded))
+    return infeasible(std::move(*why));
+  std::optional<int64_t> horizon = stageHorizon(problem, ii);
+  std::vector<std::vector<Claim>> claims = collectClaims(layout, folded);
+  std::vector<bool> contended;
+  if (std::optional<std::string> why =
+          countClaims(layout, claims, ii, contended))
+    return infeasible(std::move(*why));
+  size_t numRowLiterals =
+      size_t(ii) * llvm::count_if(folded, [](const rrt::FoldedFootprint &fp) {
+        return !fp.empty();
+      });
   if (numRowLiterals > kMaxRowLiterals)
     return unknown("model too large: " + std::to_string(numRowLiterals) +
                    " row literals at II " + std::to_string(ii) + " (limit " +
                    std::to_string(kMaxRowLiterals) + ")");
-
-  const bool rotates = !hasPlacementConstraints(problem);
-  for (unsigned i = 0; i < n && rotates && !out.input.pinned; ++i)
-    if (!folded[i].empty())
-      out.input.pinned = i;
+  out.input.pinned = pinnedOp(problem, folded);
   out.input.ii = ii;
   out.input.folded = std::move(folded);
   out.input.horizon = horizon;
   out.input.claims = std::move(claims);
-  out.input.numBits = numBits;
+  out.input.numBits = layout.numBits();
   out.input.contended = std::move(contended);
   return out;
 }

@@ -65,30 +65,91 @@ std::optional<std::vector<int64_t>> longestPaths(const Problem &problem,
 /// Literals per op past which the model is not built.
 constexpr uint64_t kMaxStageLiterals = uint64_t(1) << 22;
 
-} // namespace
+/// The CNF of the row/stage model: a start is II * k + r, both
+/// order-encoded. The steps (run()): stage windows, the order ladders, the
+/// pinned row, dependences, groups, one-hot rows, every row of every
+/// resource, solve.
+class StageRowEncoder {
+public:
+  StageRowEncoder(const Problem &problem, const ModelInput &in,
+                  const ExactOptions &opts)
+      : problem(problem), in(in), opts(opts), n(problem.getNumOps()), ii(in.ii),
+        deadline(opts.work, opts.timeoutMs) {}
 
-ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
-                            const ExactOptions &opts) {
-  if (problem.isForceSerial())
-    return unknownResult("force-serial problems are left to Z3");
-  // Absolute windows where every op shares a recurrence with the pinned op:
-  // no row/stage split, far stronger propagation (SatWindows.cpp).
-  if (std::optional<ExactResult> r = solveSatWindows(problem, in, opts))
-    return *r;
-  // The limit covers building the clauses too: at tile-loop IIs (hundreds of
-  // rows) that alone can take seconds.
-  Deadline deadline(opts.work, opts.timeoutMs);
-  auto outOfTime = [&] {
-    ExactResult r = unknownResult(limitReason(
-        deadline.timedOut, opts, unsigned(in.ii), "while building the CNF"));
-    r.spent = deadline.spentUnits();
-    return r;
-  };
-  const unsigned n = problem.getNumOps();
-  const int64_t ii = in.ii;
-  const rrt::ResourceLayout &layout = problem.getLayout();
+  ExactResult run();
 
-  // Stage windows.
+private:
+  std::optional<ExactResult> stageWindows();
+  void orderStagesAndRows();
+  bool encodeDependences();
+  void tieGroups();
+  void encodeOneHotRows();
+  bool encodeResource(unsigned res);
+  ExactResult solve();
+  Schedule decodeWitness();
+  ExactResult outOfTime();
+
+  /// [k_i >= v] and [r_i >= q], constants outside the windows.
+  int geK(unsigned i, int64_t v) const {
+    if (v <= lo[i])
+      return T;
+    if (v > hi[i])
+      return -T;
+    return stageBase[i] + int(v - lo[i] - 1);
+  }
+  int geR(unsigned i, int64_t q) const {
+    if (q <= 0)
+      return T;
+    if (q >= ii)
+      return -T;
+    return rowBase[i] + int(q - 1);
+  }
+  int guard(unsigned src, unsigned dst, int64_t d);
+  void atLeast(int g, unsigned src, unsigned dst, int64_t delta);
+
+  static constexpr int T = Cnf::kTrue;
+  const Problem &problem;
+  const ModelInput &in;
+  const ExactOptions &opts;
+  const unsigned n;
+  const int64_t ii;
+  /// The limit covers building the clauses too: at tile-loop IIs (hundreds
+  /// of rows) that alone can take seconds.
+  Deadline deadline;
+  /// Each op's stage window.
+  std::vector<int64_t> lo, hi;
+  Cnf cnf;
+  std::vector<int> stageBase, rowBase;
+  /// "Starts in row q" per op (ops that hold something).
+  std::vector<std::vector<int>> onRow;
+};
+
+ExactResult StageRowEncoder::run() {
+  if (std::optional<ExactResult> none = stageWindows())
+    return *none;
+  orderStagesAndRows();
+  if (in.pinned && ii > 1)
+    cnf.add({-geR(*in.pinned, 1)});
+  if (!encodeDependences())
+    return outOfTime();
+  tieGroups();
+  encodeOneHotRows();
+  for (unsigned res = 0; res < in.claims.size(); ++res)
+    if (!encodeResource(res))
+      return outOfTime();
+  return solve();
+}
+
+ExactResult StageRowEncoder::outOfTime() {
+  ExactResult r = unknownResult(limitReason(
+      deadline.timedOut, opts, unsigned(in.ii), "while building the CNF"));
+  r.spent = deadline.spentUnits();
+  return r;
+}
+
+/// The stage windows [lo, hi] (file comment); a result when one is empty,
+/// there is no horizon, or the windows are too wide to model.
+std::optional<ExactResult> StageRowEncoder::stageWindows() {
   std::optional<std::vector<int64_t>> lb =
       longestPaths(problem, [&](const Dependence &d) {
         return int64_t(floorDiv(d.latency, ii)) - int64_t(d.distance);
@@ -104,7 +165,8 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       });
   if (!ub && !in.horizon)
     return unknownResult("no stage horizon at II " + std::to_string(ii));
-  std::vector<int64_t> lo = *lb, hi(n);
+  lo = *lb;
+  hi.assign(n, 0);
   uint64_t stageLiterals = 0;
   for (unsigned i = 0; i < n; ++i) {
     hi[i] = ub ? (*ub)[i] : *in.horizon;
@@ -122,59 +184,51 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
   if (stageLiterals > kMaxStageLiterals)
     return unknownResult("model too large: " + std::to_string(stageLiterals) +
                          " stage literals at II " + std::to_string(ii));
+  return std::nullopt;
+}
 
-  Cnf cnf;
-  const int T = Cnf::kTrue;
-  std::vector<int> stageBase(n), rowBase(n);
+/// The order encodings: [k_i >= v + 1] implies [k_i >= v], the same for r.
+void StageRowEncoder::orderStagesAndRows() {
+  stageBase.resize(n);
+  rowBase.resize(n);
   for (unsigned i = 0; i < n; ++i) {
     stageBase[i] = cnf.numVars + 1;
     cnf.numVars += int(hi[i] - lo[i]);
     rowBase[i] = cnf.numVars + 1;
     cnf.numVars += int(ii - 1);
   }
-  // [k_i >= v] and [r_i >= q], constants outside the windows.
-  auto geK = [&](unsigned i, int64_t v) {
-    if (v <= lo[i])
-      return T;
-    if (v > hi[i])
-      return -T;
-    return stageBase[i] + int(v - lo[i] - 1);
-  };
-  auto geR = [&](unsigned i, int64_t q) {
-    if (q <= 0)
-      return T;
-    if (q >= ii)
-      return -T;
-    return rowBase[i] + int(q - 1);
-  };
   for (unsigned i = 0; i < n; ++i) {
     for (int64_t v = lo[i] + 1; v < hi[i]; ++v)
       cnf.add({-geK(i, v + 1), geK(i, v)});
     for (int64_t q = 1; q + 1 < ii; ++q)
       cnf.add({-geR(i, q + 1), geR(i, q)});
   }
+}
 
-  if (in.pinned && ii > 1)
-    cnf.add({-geR(*in.pinned, 1)});
+/// g <= (r_src - r_dst >= d): with u = r_dst, r_src >= u + d forces g.
+int StageRowEncoder::guard(unsigned src, unsigned dst, int64_t d) {
+  if (d <= 1 - ii)
+    return T;
+  int g = cnf.fresh();
+  for (int64_t u = 0; u < ii; ++u)
+    if (u + d < ii)
+      cnf.add({-geR(src, u + d), geR(dst, u + 1), g});
+  return g;
+}
 
-  // Dependences: k_dst - k_src >= c, +1 under g1, +2 under g2.
-  auto guard = [&](unsigned src, unsigned dst, int64_t d) {
-    // g <= (r_src - r_dst >= d): with u = r_dst, r_src >= u + d forces g.
-    if (d <= 1 - ii)
-      return T;
-    int g = cnf.fresh();
-    for (int64_t u = 0; u < ii; ++u)
-      if (u + d < ii)
-        cnf.add({-geR(src, u + d), geR(dst, u + 1), g});
-    return g;
-  };
-  auto atLeast = [&](int g, unsigned src, unsigned dst, int64_t delta) {
-    for (int64_t v = lo[src]; v <= hi[src]; ++v)
-      cnf.add({-g, -geK(src, v), geK(dst, v + delta)});
-  };
+/// Under `g`: k_dst - k_src >= delta, one clause per stage of src.
+void StageRowEncoder::atLeast(int g, unsigned src, unsigned dst,
+                              int64_t delta) {
+  for (int64_t v = lo[src]; v <= hi[src]; ++v)
+    cnf.add({-g, -geK(src, v), geK(dst, v + delta)});
+}
+
+/// Dependences: k_dst - k_src >= c, +1 under g1, +2 under g2. False when
+/// the deadline passes.
+bool StageRowEncoder::encodeDependences() {
   for (const Dependence &d : problem.getDependences()) {
     if (deadline.building(cnf.numClauses))
-      return outOfTime();
+      return false;
     const int64_t a = int64_t(floorDiv(d.latency, ii));
     const int64_t b = d.latency - a * ii;
     const int64_t c = a - int64_t(d.distance);
@@ -184,6 +238,11 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
     if (ii + 1 - b <= ii - 1)
       atLeast(guard(d.src, d.dst, ii + 1 - b), d.src, d.dst, c + 2);
   }
+  return true;
+}
+
+/// A group's members share their leader's stage.
+void StageRowEncoder::tieGroups() {
   const ConstraintGroups &groups = problem.getGroups();
   for (int32_t root : groups.roots()) {
     llvm::ArrayRef<OpId> members = groups.members(root);
@@ -196,9 +255,11 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       }
     }
   }
+}
 
-  // One-hot rows of the ops that hold something.
-  std::vector<std::vector<int>> onRow(n);
+/// One-hot rows of the ops that hold something.
+void StageRowEncoder::encodeOneHotRows() {
+  onRow.resize(n);
   for (unsigned i = 0; i < n; ++i) {
     if (in.folded[i].empty())
       continue;
@@ -211,39 +272,44 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       onRow[i][q] = y;
     }
   }
-  // Every row of every resource.
-  for (unsigned res = 0; res < in.claims.size(); ++res) {
-    const std::vector<Claim> &list = in.claims[res];
-    const uint64_t cap = in.capacity(layout, res);
-    if (!in.contended[res])
-      continue;
-    // Saturated (the claims fill every row): each row holds exactly `cap`
-    // (SatWindows.cpp).
-    uint64_t demand = 0;
-    for (const Claim &cl : list)
-      demand += cl.amount;
-    const bool saturated = demand == cap * uint64_t(ii);
-    for (int64_t q = 0; q < ii; ++q) {
-      if (deadline.building(cnf.numClauses))
-        return outOfTime();
-      llvm::DenseMap<int, uint64_t> weight;
-      std::vector<int> order;
-      for (const Claim &cl : list) {
-        int lit = onRow[cl.op][(q + ii - cl.row) % ii];
-        auto [it, fresh] = weight.try_emplace(lit, 0);
-        if (fresh)
-          order.push_back(lit);
-        it->second += cl.amount;
-      }
-      std::vector<std::pair<int, uint64_t>> items;
-      for (int lit : order)
-        items.push_back({lit, weight[lit]});
-      cnf.atMost(items, cap);
-      if (saturated)
-        cnf.atLeast(items, cap);
-    }
-  }
+}
 
+/// Every row of resource `res` within its capacity; false when the deadline
+/// passes.
+bool StageRowEncoder::encodeResource(unsigned res) {
+  const std::vector<Claim> &list = in.claims[res];
+  const uint64_t cap = in.capacity(problem.getLayout(), res);
+  if (!in.contended[res])
+    return true;
+  // Saturated (the claims fill every row): each row holds exactly `cap`
+  // (SatWindows.cpp).
+  uint64_t demand = 0;
+  for (const Claim &cl : list)
+    demand += cl.amount;
+  const bool saturated = demand == cap * uint64_t(ii);
+  for (int64_t q = 0; q < ii; ++q) {
+    if (deadline.building(cnf.numClauses))
+      return false;
+    llvm::DenseMap<int, uint64_t> weight;
+    std::vector<int> order;
+    for (const Claim &cl : list) {
+      int lit = onRow[cl.op][(q + ii - cl.row) % ii];
+      auto [it, fresh] = weight.try_emplace(lit, 0);
+      if (fresh)
+        order.push_back(lit);
+      it->second += cl.amount;
+    }
+    std::vector<std::pair<int, uint64_t>> items;
+    for (int lit : order)
+      items.push_back({lit, weight[lit]});
+    cnf.atMost(items, cap);
+    if (saturated)
+      cnf.atLeast(items, cap);
+  }
+  return true;
+}
+
+ExactResult StageRowEncoder::solve() {
   int status = cnf.solve(deadline);
   if (status == 20)
     return infeasibleResult("no schedule at II " + std::to_string(ii) +
@@ -253,6 +319,11 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
         deadline.timedOut, opts, unsigned(ii),
         "(CaDiCaL, " + std::to_string(cnf.numVars) + " variables, " +
             std::to_string(cnf.numClauses) + " clauses)"));
+  return acceptWitness(problem, decodeWitness());
+}
+
+/// Each op's start II * k + r in the solver's model.
+Schedule StageRowEncoder::decodeWitness() {
   Schedule witness;
   witness.ii = unsigned(ii);
   witness.start.resize(n);
@@ -267,5 +338,18 @@ ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
       r += holds(geR(i, q));
     witness.start[i] = k * ii + r;
   }
-  return acceptWitness(problem, std::move(witness));
+  return witness;
+}
+
+} // namespace
+
+ExactResult exact::solveSat(const Problem &problem, const ModelInput &in,
+                            const ExactOptions &opts) {
+  if (problem.isForceSerial())
+    return unknownResult("force-serial problems are left to Z3");
+  // Absolute windows where every op shares a recurrence with the pinned op:
+  // no row/stage split, far stronger propagation (SatWindows.cpp).
+  if (std::optional<ExactResult> r = solveSatWindows(problem, in, opts))
+    return *r;
+  return StageRowEncoder(problem, in, opts).run();
 }

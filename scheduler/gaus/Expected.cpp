@@ -383,150 +383,191 @@ void ExpectedModel::backward(const std::vector<double> &F, double cf,
                              double cDep, double cMres,
                              std::vector<double> &dF) {
   unsigned n = instance.nodes.size();
-  Formulation form = instance.formulation;
-  int64_t ii = std::max(1u, instance.ii);
   dF.assign(windows.size(), 0.0);
-  // dL/d usage(d): the softmax of the smooth peak.
+  std::vector<double> g = usageGradient(cf);
+  if (instance.formulation != Formulation::A)
+    parallelFor(n, 64, parallel, [&](size_t begin, size_t end) {
+      for (unsigned i = unsigned(begin); i < end; ++i)
+        liveProducerGradient(F, g, i, dF);
+    });
+  NodeGradient grad{F, g, {}, {}, cf, cDep / norm, dF};
+  moduloSlopes(cMres, grad.h, grad.hTotal);
+  // Everything else, one node at a time, each writing only its own entries.
+  parallelFor(n, 64, parallel, [&](size_t begin, size_t end) {
+    for (unsigned x = unsigned(begin); x < end; ++x)
+      nodeGradient(grad, x);
+  });
+}
+
+/// dL/d usage(d): the softmax of the smooth peak.
+std::vector<double> ExpectedModel::usageGradient(double cf) const {
+  const int64_t ii = std::max(1u, instance.ii);
   std::vector<double> g(usageLen, 0.0);
   for (int64_t d = 0; d < usageLen; ++d)
-    g[d] = cf * (form == Formulation::C ? softmax[d % ii] : softmax[d]);
+    g[d] = cf * (instance.formulation == Formulation::C ? softmax[d % ii]
+                                                        : softmax[d]);
+  return g;
+}
 
-  // Live bytes, producer side: each producer fills the gradient buffers of
-  // its (producer, consumer) pairs; the consumers add them up below.
-  if (form != Formulation::A) {
-    parallelFor(n, 64, parallel, [&](size_t begin, size_t end) {
-      for (unsigned i = unsigned(begin); i < end; ++i) {
-        unsigned first = succBegin[i], last = succBegin[i + 1];
-        if (!hasLive[i])
-          continue;
-        for (unsigned p = first; p < last; ++p)
-          std::fill(pairGrad.begin() + pairOffset[p],
-                    pairGrad.begin() + pairOffset[p + 1], 0.0);
-        double b = instance.nodes[i].bytes;
-        int64_t s0 = selfShift[i];
-        int64_t lo = windows.lo[i], hi = windows.hi[i];
-        int64_t from, gapLo, gapHi, end;
-        liveRange(i, from, gapLo, gapHi, end);
-        double *own = dF.data() + windows.offset[i];
-        // The gap has no gradient: a factor there is a constant 0 or 1.
-        unsigned m = last - first;
-        std::vector<double> pre(m + 1), suf(m + 1);
-        auto visit = [&](int64_t d) {
-          if (d < hi)
-            own[d - lo] += g[d] * b;
-          // d/dF of -F_i(d - s0) prod_j F_j: prefix and suffix products.
-          pre[0] = 1;
-          for (unsigned k = 0; k < m; ++k)
-            pre[k + 1] = pre[k] * cdf(F, succs[first + k].node,
-                                      d - succs[first + k].shift);
-          if (d - s0 >= lo && d - s0 < hi)
-            own[d - s0 - lo] -= g[d] * b * pre[m];
-          double scale = -g[d] * b * cdf(F, i, d - s0);
-          if (scale == 0 || m == 0)
-            return;
-          suf[m] = 1;
-          for (unsigned k = m; k-- > 0;)
-            suf[k] = suf[k + 1] *
-                     cdf(F, succs[first + k].node, d - succs[first + k].shift);
-          for (unsigned k = 0; k < m; ++k) {
-            const Succ &s = succs[first + k];
-            int64_t x = d - s.shift;
-            if (x < windows.lo[s.node] || x >= windows.hi[s.node])
-              continue;
-            pairGrad[pairOffset[first + k] + (x - windows.lo[s.node])] +=
-                scale * pre[k] * suf[k + 1];
-          }
-        };
-        for (int64_t d = from; d < std::min(gapLo, end); ++d)
-          visit(d);
-        for (int64_t d = std::max(gapLo, gapHi); d < end; ++d)
-          visit(d);
-      }
-    });
-  }
-
-  // Modulo use: dL/dU_t(r) is the hinge's slope.
-  std::vector<double> h, hTotal;
-  if (form == Formulation::C && cMres != 0) {
-    size_t numRes = instance.capacity.size();
-    h.assign(numRes * ii, 0.0);
-    hTotal.assign(numRes, 0.0);
-    for (size_t t = 0; t < numRes; ++t)
-      for (int64_t r = 0; r < ii; ++r)
-        if (mresUse[t * ii + r] > instance.capacity[t]) {
-          h[t * ii + r] = cMres / mresNorm;
-          hTotal[t] += cMres / mresNorm;
-        }
-  }
-
-  // Everything else, one node at a time, each writing only its own entries.
-  double depScale = cDep / norm;
-  parallelFor(n, 64, parallel, [&](size_t begin, size_t end) {
-    for (unsigned x = unsigned(begin); x < end; ++x) {
-      int64_t lo = windows.lo[x], hi = windows.hi[x];
-      if (lo == hi)
+/// Live bytes, producer side: producer i fills the gradient buffers of its
+/// (producer, consumer) pairs; the consumers add them up (nodeGradient).
+void ExpectedModel::liveProducerGradient(const std::vector<double> &F,
+                                         const std::vector<double> &g,
+                                         unsigned i, std::vector<double> &dF) {
+  unsigned first = succBegin[i], last = succBegin[i + 1];
+  if (!hasLive[i])
+    return;
+  for (unsigned p = first; p < last; ++p)
+    std::fill(pairGrad.begin() + pairOffset[p],
+              pairGrad.begin() + pairOffset[p + 1], 0.0);
+  double b = instance.nodes[i].bytes;
+  int64_t s0 = selfShift[i];
+  int64_t lo = windows.lo[i], hi = windows.hi[i];
+  int64_t from, gapLo, gapHi, end;
+  liveRange(i, from, gapLo, gapHi, end);
+  double *own = dF.data() + windows.offset[i];
+  // The gap has no gradient: a factor there is a constant 0 or 1.
+  unsigned m = last - first;
+  std::vector<double> pre(m + 1), suf(m + 1);
+  auto visit = [&](int64_t d) {
+    if (d < hi)
+      own[d - lo] += g[d] * b;
+    // d/dF of -F_i(d - s0) prod_j F_j: prefix and suffix products.
+    pre[0] = 1;
+    for (unsigned k = 0; k < m; ++k)
+      pre[k + 1] =
+          pre[k] * cdf(F, succs[first + k].node, d - succs[first + k].shift);
+    if (d - s0 >= lo && d - s0 < hi)
+      own[d - s0 - lo] -= g[d] * b * pre[m];
+    double scale = -g[d] * b * cdf(F, i, d - s0);
+    if (scale == 0 || m == 0)
+      return;
+    suf[m] = 1;
+    for (unsigned k = m; k-- > 0;)
+      suf[k] = suf[k + 1] *
+               cdf(F, succs[first + k].node, d - succs[first + k].shift);
+    for (unsigned k = 0; k < m; ++k) {
+      const Succ &s = succs[first + k];
+      int64_t x = d - s.shift;
+      if (x < windows.lo[s.node] || x >= windows.hi[s.node])
         continue;
-      size_t base = windows.offset[x];
-      std::vector<double> dP(hi - lo + 2, 0.0);
-      if (form == Formulation::A) {
-        double w = instance.nodes[x].weight;
-        for (int64_t d = lo; d <= hi; ++d)
-          dP[d - lo] += w * g[d];
-      } else {
-        for (unsigned k = predPairBegin[x]; k < predPairBegin[x + 1]; ++k) {
-          size_t p = predPair[k];
-          for (int64_t d = lo; d < hi; ++d)
-            dF[base + (d - lo)] += pairGrad[pairOffset[p] + (d - lo)];
-        }
-      }
-      // As the source of an edge.
-      for (unsigned k = outBegin[x]; k < outBegin[x + 1]; ++k) {
-        unsigned e = outEdge[k];
-        const Edge &edge = instance.edges[e];
-        unsigned v = edge.dst;
-        if (v == x)
-          continue; // constant in s (see forwardDeps); A has no self edges
-        if (depScale != 0)
-          for (int64_t d = std::max(lo, windows.lo[v] - delta[e]); d <= hi; ++d)
-            dP[d - lo] += depScale * cdf(F, v, d + delta[e]);
-        if (form == Formulation::A && edge.comm > 0)
-          for (int64_t d = lo; d < hi; ++d)
-            dF[base + (d - lo)] += cf * instance.alpha * (1 - cdf(F, v, d));
-      }
-      // As the destination of an edge.
-      for (unsigned k = inBegin[x]; k < inBegin[x + 1]; ++k) {
-        unsigned e = inEdge[k];
-        const Edge &edge = instance.edges[e];
-        unsigned u = edge.src;
-        if (u == x)
-          continue;
-        if (depScale != 0)
-          for (int64_t d = std::max(lo, windows.lo[u] + delta[e]);
-               d < std::min(hi, windows.hi[u] + delta[e] + 1); ++d)
-            dF[base + (d - lo)] += depScale * prob(F, u, d - delta[e]);
-        if (form == Formulation::A && edge.comm > 0)
-          for (int64_t d = lo; d < hi; ++d)
-            dF[base + (d - lo)] -= cf * instance.alpha * cdf(F, u, d);
-      }
-      if (!h.empty() && !instance.nodes[x].uses.empty()) {
-        std::vector<double> dQ(ii, 0.0), prefix2;
-        for (const Use &use : instance.nodes[x].uses) {
-          const double *row = h.data() + use.resource * ii;
-          circularPrefix(row, ii, prefix2);
-          int64_t wraps = use.duration / ii, rem = use.duration % ii;
-          for (int64_t r = 0; r < ii; ++r) {
-            double slope = double(wraps) * hTotal[use.resource];
-            if (rem)
-              slope += circularSum(prefix2, ii, r + use.offset, rem);
-            dQ[r] += use.amount * slope;
-          }
-        }
-        for (int64_t d = lo; d <= hi; ++d)
-          dP[d - lo] += dQ[floorMod(d, ii)];
-      }
-      // P(d) = F(d) - F(d - 1), and F(hi) is fixed at 1.
-      for (int64_t d = lo; d < hi; ++d)
-        dF[base + (d - lo)] += dP[d - lo] - dP[d - lo + 1];
+      pairGrad[pairOffset[first + k] + (x - windows.lo[s.node])] +=
+          scale * pre[k] * suf[k + 1];
     }
-  });
+  };
+  for (int64_t d = from; d < std::min(gapLo, end); ++d)
+    visit(d);
+  for (int64_t d = std::max(gapLo, gapHi); d < end; ++d)
+    visit(d);
+}
+
+/// Modulo use: dL/dU_t(r) is the hinge's slope (C only, when weighted).
+void ExpectedModel::moduloSlopes(double cMres, std::vector<double> &h,
+                                 std::vector<double> &hTotal) const {
+  if (instance.formulation != Formulation::C || cMres == 0)
+    return;
+  const int64_t ii = std::max(1u, instance.ii);
+  size_t numRes = instance.capacity.size();
+  h.assign(numRes * ii, 0.0);
+  hTotal.assign(numRes, 0.0);
+  for (size_t t = 0; t < numRes; ++t)
+    for (int64_t r = 0; r < ii; ++r)
+      if (mresUse[t * ii + r] > instance.capacity[t]) {
+        h[t * ii + r] = cMres / mresNorm;
+        hTotal[t] += cMres / mresNorm;
+      }
+}
+
+/// Node x's entries of dF: through its step probabilities dP (usage,
+/// dependences, modulo use) and directly (live pairs, communication).
+void ExpectedModel::nodeGradient(NodeGradient &grad, unsigned x) const {
+  int64_t lo = windows.lo[x], hi = windows.hi[x];
+  if (lo == hi)
+    return;
+  std::vector<double> &dF = grad.dF;
+  size_t base = windows.offset[x];
+  std::vector<double> dP(hi - lo + 2, 0.0);
+  if (instance.formulation == Formulation::A) {
+    double w = instance.nodes[x].weight;
+    for (int64_t d = lo; d <= hi; ++d)
+      dP[d - lo] += w * grad.g[d];
+  } else {
+    for (unsigned k = predPairBegin[x]; k < predPairBegin[x + 1]; ++k) {
+      size_t p = predPair[k];
+      for (int64_t d = lo; d < hi; ++d)
+        dF[base + (d - lo)] += pairGrad[pairOffset[p] + (d - lo)];
+    }
+  }
+  sourceEdgesGradient(grad, x, dP);
+  destinationEdgesGradient(grad, x);
+  if (!grad.h.empty() && !instance.nodes[x].uses.empty())
+    moduloUseGradient(grad, x, dP);
+  // P(d) = F(d) - F(d - 1), and F(hi) is fixed at 1.
+  for (int64_t d = lo; d < hi; ++d)
+    dF[base + (d - lo)] += dP[d - lo] - dP[d - lo + 1];
+}
+
+/// Node x as the source of its edges.
+void ExpectedModel::sourceEdgesGradient(NodeGradient &grad, unsigned x,
+                                        std::vector<double> &dP) const {
+  const std::vector<double> &F = grad.F;
+  int64_t lo = windows.lo[x], hi = windows.hi[x];
+  size_t base = windows.offset[x];
+  for (unsigned k = outBegin[x]; k < outBegin[x + 1]; ++k) {
+    unsigned e = outEdge[k];
+    const Edge &edge = instance.edges[e];
+    unsigned v = edge.dst;
+    if (v == x)
+      continue; // constant in s (see forwardDeps); A has no self edges
+    if (grad.depScale != 0)
+      for (int64_t d = std::max(lo, windows.lo[v] - delta[e]); d <= hi; ++d)
+        dP[d - lo] += grad.depScale * cdf(F, v, d + delta[e]);
+    if (instance.formulation == Formulation::A && edge.comm > 0)
+      for (int64_t d = lo; d < hi; ++d)
+        grad.dF[base + (d - lo)] +=
+            grad.cf * instance.alpha * (1 - cdf(F, v, d));
+  }
+}
+
+/// Node x as the destination of its edges.
+void ExpectedModel::destinationEdgesGradient(NodeGradient &grad,
+                                             unsigned x) const {
+  const std::vector<double> &F = grad.F;
+  int64_t lo = windows.lo[x], hi = windows.hi[x];
+  size_t base = windows.offset[x];
+  for (unsigned k = inBegin[x]; k < inBegin[x + 1]; ++k) {
+    unsigned e = inEdge[k];
+    const Edge &edge = instance.edges[e];
+    unsigned u = edge.src;
+    if (u == x)
+      continue;
+    if (grad.depScale != 0)
+      for (int64_t d = std::max(lo, windows.lo[u] + delta[e]);
+           d < std::min(hi, windows.hi[u] + delta[e] + 1); ++d)
+        grad.dF[base + (d - lo)] += grad.depScale * prob(F, u, d - delta[e]);
+    if (instance.formulation == Formulation::A && edge.comm > 0)
+      for (int64_t d = lo; d < hi; ++d)
+        grad.dF[base + (d - lo)] -= grad.cf * instance.alpha * cdf(F, u, d);
+  }
+}
+
+/// Node x's modulo use: the hinge slopes of the rows its uses land on.
+void ExpectedModel::moduloUseGradient(NodeGradient &grad, unsigned x,
+                                      std::vector<double> &dP) const {
+  const int64_t ii = std::max(1u, instance.ii);
+  int64_t lo = windows.lo[x], hi = windows.hi[x];
+  std::vector<double> dQ(ii, 0.0), prefix2;
+  for (const Use &use : instance.nodes[x].uses) {
+    const double *row = grad.h.data() + use.resource * ii;
+    circularPrefix(row, ii, prefix2);
+    int64_t wraps = use.duration / ii, rem = use.duration % ii;
+    for (int64_t r = 0; r < ii; ++r) {
+      double slope = double(wraps) * grad.hTotal[use.resource];
+      if (rem)
+        slope += circularSum(prefix2, ii, r + use.offset, rem);
+      dQ[r] += use.amount * slope;
+    }
+  }
+  for (int64_t d = lo; d <= hi; ++d)
+    dP[d - lo] += dQ[floorMod(d, ii)];
 }

@@ -103,6 +103,28 @@ private:
   void liveRange(unsigned i, int64_t &lo, int64_t &gapLo, int64_t &gapHi,
                  int64_t &end) const;
 
+  // The steps of backward().
+  /// What every node's share of backward() reads, and dF it writes.
+  struct NodeGradient {
+    const std::vector<double> &F;
+    const std::vector<double> &g;  ///< dL/d usage.
+    std::vector<double> h, hTotal; ///< C's hinge slopes per row, per resource.
+    double cf, depScale;
+    std::vector<double> &dF;
+  };
+  std::vector<double> usageGradient(double cf) const;
+  void liveProducerGradient(const std::vector<double> &F,
+                            const std::vector<double> &g, unsigned i,
+                            std::vector<double> &dF);
+  void moduloSlopes(double cMres, std::vector<double> &h,
+                    std::vector<double> &hTotal) const;
+  void nodeGradient(NodeGradient &grad, unsigned x) const;
+  void sourceEdgesGradient(NodeGradient &grad, unsigned x,
+                           std::vector<double> &dP) const;
+  void destinationEdgesGradient(NodeGradient &grad, unsigned x) const;
+  void moduloUseGradient(NodeGradient &grad, unsigned x,
+                         std::vector<double> &dP) const;
+
   const Instance &instance;
   Windows windows;
   TermOptions options;

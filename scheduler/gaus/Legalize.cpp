@@ -131,6 +131,182 @@ struct Adjacency {
   }
 };
 
+/// Deadlines: the ALAP, tightened by every back edge as if its target sat
+/// at its lower bound, and carried back along the distance-0 edges. A
+/// recurrence with no slack then shows on all of its ops, which are seated
+/// before others with more room; by the ALAP alone they look relaxed, get
+/// pushed back by a step, break the back edge, and every round repeats it a
+/// little later.
+Steps roundDeadlines(const Instance &instance, const Frames &frames,
+                     const Adjacency &adj, const std::vector<unsigned> &order,
+                     const Steps &lower) {
+  const int64_t ii = instance.ii;
+  Steps deadline(frames.alap);
+  for (const Edge &e : instance.edges)
+    if (e.distance > 0)
+      deadline[e.src] = std::min(
+          deadline[e.src], lower[e.dst] + int64_t(e.distance) * ii - e.latency);
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    for (unsigned k = adj.outBegin[*it]; k < adj.outBegin[*it + 1]; ++k) {
+      const Edge &e = instance.edges[adj.outEdge[k]];
+      if (e.distance == 0)
+        deadline[*it] = std::min(deadline[*it], deadline[e.dst] - e.latency);
+    }
+  return deadline;
+}
+
+/// Ready ops by urgency: deadline, then lower bound, then id.
+struct Urgency {
+  const Steps &deadline;
+  const Steps &lower;
+  bool operator()(unsigned a, unsigned b) const {
+    // std::priority_queue pops the largest: "less urgent" compares less.
+    return std::tie(deadline[a], lower[a], a) >
+           std::tie(deadline[b], lower[b], b);
+  }
+};
+
+/// The state of one placeRound: the modulo table, the ops waiting for
+/// their step and those ready at the current step `t`.
+class RoundPlacer {
+public:
+  RoundPlacer(const Instance &instance, const Frames &frames,
+              const Adjacency &adj,
+              const std::vector<std::vector<FoldedCell>> &folded,
+              const Steps &deadline, Steps &lower, Steps &start, bool &raised);
+
+  bool run();
+
+private:
+  bool seatReady();
+  void seat(unsigned v);
+  size_t cell(const FoldedCell &c, int64_t at) const {
+    return c.resource * ii + (at + c.row) % ii;
+  }
+  bool fits(unsigned v, int64_t at) const {
+    for (const FoldedCell &c : folded[v])
+      if (table[cell(c, at)] + c.amount >
+          instance.capacity[c.resource] + kCapacityTolerance)
+        return false;
+    return true;
+  }
+
+  const Instance &instance;
+  const Frames &frames;
+  const Adjacency &adj;
+  const std::vector<std::vector<FoldedCell>> &folded;
+  Steps &lower, &start;
+  bool &raised;
+  const unsigned n;
+  const int64_t ii;
+  std::vector<double> table;
+  /// Unseated distance-0 predecessors, and the earliest step each op's
+  /// seated predecessors allow.
+  std::vector<unsigned> waitingOn;
+  Steps earliest;
+  std::vector<char> seated;
+  std::vector<int64_t> firstTry;
+  /// Ops whose predecessors are seated, by the step they may start; and the
+  /// ops that may start now, by deadline.
+  using Key = std::pair<int64_t, unsigned>;
+  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> waiting;
+  std::priority_queue<unsigned, std::vector<unsigned>, Urgency> ready;
+  unsigned numSeated = 0;
+  std::vector<unsigned> retry;
+  int64_t t = 0;
+};
+
+RoundPlacer::RoundPlacer(const Instance &instance, const Frames &frames,
+                         const Adjacency &adj,
+                         const std::vector<std::vector<FoldedCell>> &folded,
+                         const Steps &deadline, Steps &lower, Steps &start,
+                         bool &raised)
+    : instance(instance), frames(frames), adj(adj), folded(folded),
+      lower(lower), start(start), raised(raised), n(instance.nodes.size()),
+      ii(instance.ii), table(instance.capacity.size() * ii, 0.0),
+      waitingOn(n, 0), earliest(lower), seated(n, 0), firstTry(n, INT64_MIN),
+      ready(Urgency{deadline, lower}) {
+  for (const Edge &e : instance.edges)
+    if (e.distance == 0)
+      ++waitingOn[e.dst];
+  for (unsigned v = 0; v < n; ++v)
+    if (waitingOn[v] == 0)
+      waiting.push({earliest[v], v});
+}
+
+bool RoundPlacer::run() {
+  while (numSeated < n) {
+    if (ready.empty()) {
+      if (waiting.empty())
+        return false; // A distance-0 cycle: its ops never become ready.
+      t = std::max(t, waiting.top().first);
+    }
+    while (!waiting.empty() && waiting.top().first <= t) {
+      ready.push(waiting.top().second);
+      waiting.pop();
+    }
+    if (!seatReady())
+      return false;
+    for (unsigned v : retry)
+      ready.push(v);
+    ++t;
+  }
+  return true;
+}
+
+/// Seats the ready ops at step t in order of urgency where the table has
+/// room; the others wait for the next step. False when one cannot be
+/// seated at all.
+bool RoundPlacer::seatReady() {
+  retry.clear();
+  while (!ready.empty()) {
+    unsigned v = ready.top();
+    ready.pop();
+    if (t > frames.alap[v])
+      return false; // Past its ALAP: no legal schedule from here.
+    if (firstTry[v] == INT64_MIN)
+      firstTry[v] = t;
+    if (!fits(v, t)) {
+      // Past II steps it has met every row, and rows only fill up.
+      if (t - firstTry[v] + 1 >= ii)
+        return false;
+      retry.push_back(v);
+      continue;
+    }
+    seat(v);
+  }
+  return true;
+}
+
+/// Seats v at t: its cells fill the table, a seated successor whose edge
+/// breaks raises its bound, the others learn their earliest step.
+void RoundPlacer::seat(unsigned v) {
+  start[v] = t;
+  seated[v] = 1;
+  ++numSeated;
+  for (const FoldedCell &c : folded[v])
+    table[cell(c, t)] += c.amount;
+  for (unsigned k = adj.outBegin[v]; k < adj.outBegin[v + 1]; ++k) {
+    const Edge &e = instance.edges[adj.outEdge[k]];
+    int64_t bound = t + e.latency - int64_t(e.distance) * ii;
+    if (seated[e.dst]) {
+      if (start[e.dst] < bound) {
+        lower[e.dst] = std::max(lower[e.dst], bound);
+        raised = true;
+      }
+      continue;
+    }
+    earliest[e.dst] = std::max(earliest[e.dst], bound);
+    if (e.distance == 0 && --waitingOn[e.dst] == 0) {
+      // A zero-latency successor may still take this very step.
+      if (earliest[e.dst] <= t)
+        ready.push(e.dst);
+      else
+        waiting.push({earliest[e.dst], e.dst});
+    }
+  }
+}
+
 /// One round of cycle-driven modulo list scheduling above `lower`: step
 /// by step, the ready ops in order of deadline take the step if the table
 /// has room. An op is ready once its distance-0 predecessors are
@@ -143,130 +319,11 @@ bool placeRound(const Instance &instance, const Frames &frames,
                 const Adjacency &adj, const std::vector<unsigned> &order,
                 const std::vector<std::vector<FoldedCell>> &folded,
                 Steps &lower, Steps &start, bool &raised) {
-  unsigned n = instance.nodes.size();
-  int64_t ii = instance.ii;
-  size_t numResources = instance.capacity.size();
-  auto need = [&](const Edge &e, int64_t srcStart) {
-    return srcStart + e.latency - int64_t(e.distance) * ii;
-  };
-  std::vector<double> table(numResources * ii, 0.0);
-  auto cell = [&](const FoldedCell &c, int64_t t) {
-    return c.resource * ii + (t + c.row) % ii;
-  };
-  auto fits = [&](unsigned v, int64_t t) {
-    for (const FoldedCell &c : folded[v])
-      if (table[cell(c, t)] + c.amount >
-          instance.capacity[c.resource] + kCapacityTolerance)
-        return false;
-    return true;
-  };
-
-  // Unseated distance-0 predecessors, and the earliest step each op's
-  // seated predecessors allow.
-  std::vector<unsigned> waitingOn(n, 0);
-  for (const Edge &e : instance.edges)
-    if (e.distance == 0)
-      ++waitingOn[e.dst];
-  Steps earliest(lower);
-  std::vector<char> seated(n, 0);
-  std::vector<int64_t> firstTry(n, INT64_MIN);
   raised = false;
-
-  // Deadlines: the ALAP, tightened by every back edge as if its target
-  // sat at its lower bound, and carried back along the distance-0 edges.
-  // A recurrence with no slack then shows on all of its ops, which are
-  // seated before others with more room; by the ALAP alone they look
-  // relaxed, get pushed back by a step, break the back edge, and every
-  // round repeats it a little later.
-  Steps deadline(frames.alap);
-  for (const Edge &e : instance.edges)
-    if (e.distance > 0)
-      deadline[e.src] = std::min(
-          deadline[e.src], lower[e.dst] + int64_t(e.distance) * ii - e.latency);
-  for (auto it = order.rbegin(); it != order.rend(); ++it)
-    for (unsigned k = adj.outBegin[*it]; k < adj.outBegin[*it + 1]; ++k) {
-      const Edge &e = instance.edges[adj.outEdge[k]];
-      if (e.distance == 0)
-        deadline[*it] = std::min(deadline[*it], deadline[e.dst] - e.latency);
-    }
-
-  // Ops whose predecessors are seated, by the step they may start; and
-  // the ops that may start now, by deadline.
-  using Key = std::pair<int64_t, unsigned>;
-  std::priority_queue<Key, std::vector<Key>, std::greater<Key>> waiting;
-  struct Urgency {
-    const Steps &deadline;
-    const Steps &lower;
-    bool operator()(unsigned a, unsigned b) const {
-      // std::priority_queue pops the largest: "less urgent" compares less.
-      return std::tie(deadline[a], lower[a], a) >
-             std::tie(deadline[b], lower[b], b);
-    }
-  };
-  std::priority_queue<unsigned, std::vector<unsigned>, Urgency> ready(
-      Urgency{deadline, lower});
-  for (unsigned v = 0; v < n; ++v)
-    if (waitingOn[v] == 0)
-      waiting.push({earliest[v], v});
-
-  unsigned numSeated = 0;
-  std::vector<unsigned> retry;
-  int64_t t = 0;
-  while (numSeated < n) {
-    if (ready.empty()) {
-      if (waiting.empty())
-        return false; // A distance-0 cycle: its ops never become ready.
-      t = std::max(t, waiting.top().first);
-    }
-    while (!waiting.empty() && waiting.top().first <= t) {
-      ready.push(waiting.top().second);
-      waiting.pop();
-    }
-    retry.clear();
-    while (!ready.empty()) {
-      unsigned v = ready.top();
-      ready.pop();
-      if (t > frames.alap[v])
-        return false; // Past its ALAP: no legal schedule from here.
-      if (firstTry[v] == INT64_MIN)
-        firstTry[v] = t;
-      if (!fits(v, t)) {
-        // Past II steps it has met every row, and rows only fill up.
-        if (t - firstTry[v] + 1 >= ii)
-          return false;
-        retry.push_back(v);
-        continue;
-      }
-      start[v] = t;
-      seated[v] = 1;
-      ++numSeated;
-      for (const FoldedCell &c : folded[v])
-        table[cell(c, t)] += c.amount;
-      for (unsigned k = adj.outBegin[v]; k < adj.outBegin[v + 1]; ++k) {
-        const Edge &e = instance.edges[adj.outEdge[k]];
-        int64_t bound = need(e, t);
-        if (seated[e.dst]) {
-          if (start[e.dst] < bound) {
-            lower[e.dst] = std::max(lower[e.dst], bound);
-            raised = true;
-          }
-          continue;
-        }
-        earliest[e.dst] = std::max(earliest[e.dst], bound);
-        if (e.distance == 0 && --waitingOn[e.dst] == 0) {
-          // A zero-latency successor may still take this very step.
-          if (earliest[e.dst] <= t)
-            ready.push(e.dst);
-          else
-            waiting.push({earliest[e.dst], e.dst});
-        }
-      }
-    }
-    for (unsigned v : retry)
-      ready.push(v);
-    ++t;
-  }
-  return true;
+  Steps deadline = roundDeadlines(instance, frames, adj, order, lower);
+  return RoundPlacer(instance, frames, adj, folded, deadline, lower, start,
+                     raised)
+      .run();
 }
 
 /// Rounds of placement above `lower` until no seat breaks an edge.

@@ -42,130 +42,94 @@ struct ListKey {
   }
 };
 
-} // namespace
+/// One pass of list scheduling at one peak target (file comment); the
+/// steps (run()): per step, offer the ready ops by least slack until none
+/// fits, then look again at those refused while freeing values made room.
+class ListPass {
+public:
+  ListPass(const Instance &instance, const Adjacency &adj,
+           const std::vector<int64_t> &earliestStart,
+           const std::vector<int64_t> &latest, double target);
 
-namespace tilepipe::gaus::detail {
+  std::optional<Steps> run();
 
-std::optional<Steps> listAcyclic(const Instance &instance, const Adjacency &adj,
-                                 const std::vector<int64_t> &earliestStart,
-                                 const std::vector<int64_t> &latest,
-                                 double target) {
-  unsigned n = instance.nodes.size();
-  int64_t depth = instance.depth;
-  bool isA = instance.formulation == Formulation::A;
-  Steps steps(n, -1);
-  std::vector<int64_t> earliest(earliestStart);
-  std::vector<unsigned> pending(n);
-  std::vector<std::vector<unsigned>> waiting(depth);
-  std::vector<unsigned> carried;
-  for (unsigned i = 0; i < n; ++i) {
-    pending[i] = adj.in[i].size();
-    if (!pending[i])
-      waiting[earliest[i]].push_back(i);
-  }
-
-  // A: the balanced target is what a perfect spread reaches; filling a
-  // step up to it (or to a peak the forced ops already set) costs nothing.
-  std::vector<double> stepWeight(isA ? depth : 0, 0.0);
-  double peak = target;
-  // B: values whose consumers are not all placed, and the bytes they hold.
-  std::vector<unsigned> remaining(n);
-  double live = 0;
-  if (!isA)
-    for (unsigned i = 0; i < n; ++i)
-      remaining[i] = adj.out[i].size();
-
-  auto delta = [&](unsigned v) {
+private:
+  void scheduleStep(bool &peakSeen);
+  bool drainHeap(bool &peakSeen);
+  bool admits(unsigned v, bool &peakSeen);
+  bool place(unsigned v);
+  void releaseSuccessors(unsigned v);
+  /// B: the live bytes placing v adds (its value) and frees (the values it
+  /// reads last).
+  double delta(unsigned v) const {
     double d = adj.out[v].empty() ? 0.0 : instance.nodes[v].bytes;
     for (const Arc &a : adj.in[v])
       if (remaining[a.node] == 1)
         d -= instance.nodes[a.node].bytes;
     return d;
-  };
-
-  std::priority_queue<ListKey, std::vector<ListKey>, std::greater<ListKey>>
-      heap;
-  int64_t d = 0;
-  auto push = [&](unsigned v) {
+  }
+  void push(unsigned v) {
     const Node &node = instance.nodes[v];
     if (isA)
       heap.push({latest[v] - d, -double(adj.commIn[v]), -node.weight, v});
     else
       heap.push({latest[v] - d, delta(v), 0.0, v});
-  };
+  }
 
+  const Instance &instance;
+  const Adjacency &adj;
+  const std::vector<int64_t> &latest;
+  const unsigned n;
+  const int64_t depth;
+  const bool isA;
+  Steps steps;
+  std::vector<int64_t> earliest;
+  /// Per op, its predecessors not placed yet; per step, the ops that become
+  /// ready there; the ops refused at the last step.
+  std::vector<unsigned> pending;
+  std::vector<std::vector<unsigned>> waiting;
+  std::vector<unsigned> carried;
+  /// A: the balanced target is what a perfect spread reaches; filling a
+  /// step up to it (or to a peak the forced ops already set) costs nothing.
+  std::vector<double> stepWeight;
+  double peak;
+  /// B: values whose consumers are not all placed, and the bytes they hold.
+  std::vector<unsigned> remaining;
+  double live = 0;
+  std::priority_queue<ListKey, std::vector<ListKey>, std::greater<ListKey>>
+      heap;
+  int64_t d = 0;
   bool broken = false;
-  std::vector<unsigned> rejected;
+  std::vector<unsigned> candidates, rejected;
+};
+
+} // namespace
+
+ListPass::ListPass(const Instance &instance, const Adjacency &adj,
+                   const std::vector<int64_t> &earliestStart,
+                   const std::vector<int64_t> &latest, double target)
+    : instance(instance), adj(adj), latest(latest), n(instance.nodes.size()),
+      depth(instance.depth), isA(instance.formulation == Formulation::A),
+      steps(n, -1), earliest(earliestStart), pending(n), waiting(depth),
+      stepWeight(isA ? depth : 0, 0.0), peak(target), remaining(n) {
+  for (unsigned i = 0; i < n; ++i) {
+    pending[i] = adj.in[i].size();
+    if (!pending[i])
+      waiting[earliest[i]].push_back(i);
+  }
+  if (!isA)
+    for (unsigned i = 0; i < n; ++i)
+      remaining[i] = adj.out[i].size();
+}
+
+std::optional<Steps> ListPass::run() {
   for (d = 0; d < depth && !broken; ++d) {
-    std::vector<unsigned> candidates;
+    candidates.clear();
     candidates.swap(carried);
     candidates.insert(candidates.end(), waiting[d].begin(), waiting[d].end());
     std::vector<unsigned>().swap(waiting[d]);
     bool peakSeen = false;
-    bool again = true;
-    while (again && !broken) {
-      again = false;
-      for (unsigned v : candidates)
-        push(v);
-      rejected.clear();
-      bool changed = false;
-      while (!heap.empty()) {
-        ListKey key = heap.top();
-        heap.pop();
-        unsigned v = key.node;
-        bool must = latest[v] == d;
-        if (!must && !peakSeen) {
-          // The forced ops of this step are in (they sort first): what they
-          // hold is a peak the others may fill up to.
-          peakSeen = true;
-          peak = std::max(peak, isA ? stepWeight[d] : live);
-        }
-        if (!must) {
-          bool ok = isA ? fits(stepWeight[d] + instance.nodes[v].weight, peak)
-                        : (delta(v) <= 0 || fits(live + delta(v), peak));
-          if (!ok) {
-            rejected.push_back(v);
-            continue;
-          }
-        }
-        steps[v] = d;
-        if (isA) {
-          stepWeight[d] += instance.nodes[v].weight;
-        } else {
-          if (!adj.out[v].empty())
-            live += instance.nodes[v].bytes;
-          for (const Arc &a : adj.in[v]) {
-            unsigned left = --remaining[a.node];
-            if (left == 0)
-              live -= instance.nodes[a.node].bytes;
-            changed |= left <= 1;
-          }
-        }
-        for (const Arc &a : adj.out[v]) {
-          unsigned j = a.node;
-          if (--pending[j])
-            continue;
-          for (const Arc &p : adj.in[j])
-            earliest[j] = std::max(earliest[j], steps[p.node] + p.off);
-          if (earliest[j] > latest[j]) {
-            broken = true;
-            break;
-          }
-          if (earliest[j] <= d) {
-            earliest[j] = d;
-            push(j);
-          } else {
-            waiting[earliest[j]].push_back(j);
-          }
-        }
-        if (broken)
-          break;
-      }
-      // Freeing a value can make room (or make another op the last reader
-      // of something): give the ops refused in this pass another look.
-      candidates.swap(rejected);
-      again = !isA && changed && !candidates.empty();
-    }
+    scheduleStep(peakSeen);
     carried.swap(candidates);
     if (isA)
       peak = std::max(peak, stepWeight[d]);
@@ -178,6 +142,107 @@ std::optional<Steps> listAcyclic(const Instance &instance, const Adjacency &adj,
     if (s < 0)
       return std::nullopt;
   return steps;
+}
+
+/// Offers the candidates of step d; freeing a value can make room (or make
+/// another op the last reader of something): the ops refused in a pass get
+/// another look. Leaves the refused ones in `candidates`.
+void ListPass::scheduleStep(bool &peakSeen) {
+  bool again = true;
+  while (again && !broken) {
+    again = false;
+    for (unsigned v : candidates)
+      push(v);
+    rejected.clear();
+    bool changed = drainHeap(peakSeen);
+    candidates.swap(rejected);
+    again = !isA && changed && !candidates.empty();
+  }
+}
+
+/// Places the heap's ops in order while they fit; whether a placement
+/// changed what some value's last reader is.
+bool ListPass::drainHeap(bool &peakSeen) {
+  bool changed = false;
+  while (!heap.empty()) {
+    ListKey key = heap.top();
+    heap.pop();
+    unsigned v = key.node;
+    if (!admits(v, peakSeen)) {
+      rejected.push_back(v);
+      continue;
+    }
+    changed |= place(v);
+    releaseSuccessors(v);
+    if (broken)
+      break;
+  }
+  return changed;
+}
+
+/// An op at its ALAP always goes; the others only while they keep the
+/// running peak (B: an op that frees more than it makes always goes).
+bool ListPass::admits(unsigned v, bool &peakSeen) {
+  if (latest[v] == d)
+    return true;
+  if (!peakSeen) {
+    // The forced ops of this step are in (they sort first): what they hold
+    // is a peak the others may fill up to.
+    peakSeen = true;
+    peak = std::max(peak, isA ? stepWeight[d] : live);
+  }
+  return isA ? fits(stepWeight[d] + instance.nodes[v].weight, peak)
+             : (delta(v) <= 0 || fits(live + delta(v), peak));
+}
+
+/// Places v at step d; whether some value now has at most one reader left.
+bool ListPass::place(unsigned v) {
+  steps[v] = d;
+  if (isA) {
+    stepWeight[d] += instance.nodes[v].weight;
+    return false;
+  }
+  bool changed = false;
+  if (!adj.out[v].empty())
+    live += instance.nodes[v].bytes;
+  for (const Arc &a : adj.in[v]) {
+    unsigned left = --remaining[a.node];
+    if (left == 0)
+      live -= instance.nodes[a.node].bytes;
+    changed |= left <= 1;
+  }
+  return changed;
+}
+
+/// The successors whose last predecessor v was become ready, now or at
+/// their earliest step; `broken` when one can no longer meet its ALAP.
+void ListPass::releaseSuccessors(unsigned v) {
+  for (const Arc &a : adj.out[v]) {
+    unsigned j = a.node;
+    if (--pending[j])
+      continue;
+    for (const Arc &p : adj.in[j])
+      earliest[j] = std::max(earliest[j], steps[p.node] + p.off);
+    if (earliest[j] > latest[j]) {
+      broken = true;
+      return;
+    }
+    if (earliest[j] <= d) {
+      earliest[j] = d;
+      push(j);
+    } else {
+      waiting[earliest[j]].push_back(j);
+    }
+  }
+}
+
+namespace tilepipe::gaus::detail {
+
+std::optional<Steps> listAcyclic(const Instance &instance, const Adjacency &adj,
+                                 const std::vector<int64_t> &earliestStart,
+                                 const std::vector<int64_t> &latest,
+                                 double target) {
+  return ListPass(instance, adj, earliestStart, latest, target).run();
 }
 
 double peakFloor(const Instance &instance, const Adjacency &adj) {

@@ -419,35 +419,70 @@ void Engine::force(OpId op, int64_t t) {
 // sample) seats every member at its earliest legal seat; the order with the
 // least total delay wins.
 bool Engine::armPermute(OpId op) {
-  const ConstraintGroups &groups = problem.getGroups();
-  std::optional<int32_t> group = groups.groupOf(op);
+  std::optional<int32_t> group = problem.getGroups().groupOf(op);
   if (!group)
     return false;
+  llvm::SmallVector<OpId, 8> members = readyUnit(*group);
+  if (members.size() < 2)
+    return false;
+  std::vector<llvm::SmallVector<OpId, 8>> orders = unitOrders(*group, members);
+  // Orders compare lexicographically: how far members land past their
+  // deadline (a late member pushes a successor past its max_depth), then
+  // the total delay past their earliest starts. With ringPack, a member off
+  // its ring row counts before the delay: the ring's other rows are taken
+  // by ops still to come.
+  std::optional<size_t> best;
+  std::tuple<int64_t, int64_t, int64_t> bestCost{INT64_MAX, INT64_MAX,
+                                                 INT64_MAX};
+  std::vector<int64_t> bestSeats;
+  for (size_t o = 0; o < orders.size(); ++o)
+    if (trySeatingOrder(orders[o], bestCost, bestSeats))
+      best = o;
+  if (!best)
+    return false;
+  for (auto [m, t] : llvm::zip(orders[*best], bestSeats))
+    placement.place(m, t);
+  ++stats.permute;
+  return true;
+}
+
+/// The unseated members of `group`, or none when fewer than two or some
+/// predecessor outside them is not seated yet (the unit is not ready).
+llvm::SmallVector<OpId, 8> Engine::readyUnit(int32_t group) const {
   llvm::SmallVector<OpId, 8> members;
-  for (OpId m : groups.members(*group))
+  for (OpId m : problem.getGroups().members(group))
     if (!placement.isSeated(m))
       members.push_back(m);
   if (members.size() < 2)
-    return false;
-  // Ready: every predecessor outside the unit is seated.
+    return members;
   for (OpId m : members)
     for (unsigned e : placement.predEdges(m)) {
       const Dependence &d = problem.getDependences()[e];
       if (!placement.isSeated(d.src) && !llvm::is_contained(members, d.src))
-        return false;
+        return {};
     }
+  return members;
+}
 
-  auto mustPrecede = [&](OpId a, OpId b) {
-    for (unsigned e : placement.succEdges(a)) {
-      const Dependence &d = problem.getDependences()[e];
-      if (d.dst == b && d.distance == 0)
-        return true;
-    }
-    // G1: a pending member waits for its leader; within the unit that means
-    // the leader is seated first (the other arms never see a pending op
-    // before its leader is seated).
-    return groups.isPending(b) && groups.leaderOp(b) == a;
-  };
+/// Whether `a` must be seated before `b` within a unit.
+bool Engine::mustPrecede(OpId a, OpId b) const {
+  for (unsigned e : placement.succEdges(a)) {
+    const Dependence &d = problem.getDependences()[e];
+    if (d.dst == b && d.distance == 0)
+      return true;
+  }
+  // G1: a pending member waits for its leader; within the unit that means
+  // the leader is seated first (the other arms never see a pending op
+  // before its leader is seated).
+  const ConstraintGroups &groups = problem.getGroups();
+  return groups.isPending(b) && groups.leaderOp(b) == a;
+}
+
+/// Candidate orders: topological permutations in lexicographic order, up to
+/// the permute budget; past eight members a fixed-seed sample of shuffled
+/// orders, kept when topological.
+std::vector<llvm::SmallVector<OpId, 8>>
+Engine::unitOrders(int32_t group, llvm::ArrayRef<OpId> members) const {
   auto admissible = [&](llvm::ArrayRef<OpId> order) {
     for (size_t i = 0; i < order.size(); ++i)
       for (size_t j = i + 1; j < order.size(); ++j)
@@ -455,7 +490,6 @@ bool Engine::armPermute(OpId op) {
           return false;
     return true;
   };
-  // Candidate orders: topological permutations in lexicographic order.
   std::vector<llvm::SmallVector<OpId, 8>> orders;
   llvm::SmallVector<OpId, 8> perm(members.begin(), members.end());
   unsigned budget = std::max(1u, options.permuteBudget);
@@ -465,9 +499,7 @@ bool Engine::armPermute(OpId op) {
   } while (orders.size() < budget && perm.size() <= 8 &&
            std::next_permutation(perm.begin(), perm.end()));
   if (perm.size() > 8) {
-    // Too many to enumerate: a fixed-seed sample of shuffled orders, kept
-    // when topological.
-    SplitMix64 rng(options.seed ^ uint64_t(*group));
+    SplitMix64 rng(options.seed ^ uint64_t(group));
     for (unsigned tries = 0; orders.size() < budget && tries < 4 * budget;
          ++tries) {
       shuffleOrder(perm, rng);
@@ -475,52 +507,44 @@ bool Engine::armPermute(OpId op) {
         orders.push_back(perm);
     }
   }
+  return orders;
+}
 
-  // Orders compare lexicographically: how far members land past their
-  // deadline (a late member pushes a successor past its max_depth), then
-  // the total delay past their earliest starts.
-  std::optional<size_t> best;
-  // With ringPack, a member off its ring row counts before the delay: the
-  // ring's other rows are taken by ops still to come.
-  std::tuple<int64_t, int64_t, int64_t> bestCost{INT64_MAX, INT64_MAX,
-                                                 INT64_MAX};
-  std::vector<int64_t> bestSeats;
-  for (size_t o = 0; o < orders.size(); ++o) {
-    llvm::SmallVector<OpId, 8> done;
-    int64_t delay = 0, late = 0, offRing = 0;
-    bool ok = true;
-    for (OpId m : orders[o]) {
-      int64_t estart = placement.earliestStart(m);
-      auto [lo, hi] = window(m, estart);
-      std::optional<int64_t> t = lo <= hi ? firstFit(m, lo, hi) : std::nullopt;
-      if (!t) {
-        ok = false;
-        break;
-      }
-      placement.placeTrial(m, *t);
-      done.push_back(m);
-      delay += *t - estart;
-      if (!ringRow.empty() && ringRow[m] >= 0 && *t % ii != ringRow[m])
-        ++offRing;
-      if (paths.deadline[m] != INT64_MAX)
-        late += std::max<int64_t>(0, *t - paths.deadline[m]);
+/// Seats `order` on trial, each member at its first fit, and takes it back;
+/// true (with `bestCost` and `bestSeats` updated) when every member fits
+/// and the cost is below `bestCost`.
+bool Engine::trySeatingOrder(llvm::ArrayRef<OpId> order,
+                             std::tuple<int64_t, int64_t, int64_t> &bestCost,
+                             std::vector<int64_t> &bestSeats) {
+  llvm::SmallVector<OpId, 8> done;
+  int64_t delay = 0, late = 0, offRing = 0;
+  bool ok = true;
+  for (OpId m : order) {
+    int64_t estart = placement.earliestStart(m);
+    auto [lo, hi] = window(m, estart);
+    std::optional<int64_t> t = lo <= hi ? firstFit(m, lo, hi) : std::nullopt;
+    if (!t) {
+      ok = false;
+      break;
     }
-    if (ok && std::make_tuple(late, offRing, delay) < bestCost) {
-      best = o;
-      bestCost = {late, offRing, delay};
-      bestSeats.clear();
-      for (OpId m : orders[o])
-        bestSeats.push_back(placement.seatOf(m));
-    }
-    for (OpId m : llvm::reverse(done))
-      placement.remove(m);
+    placement.placeTrial(m, *t);
+    done.push_back(m);
+    delay += *t - estart;
+    if (!ringRow.empty() && ringRow[m] >= 0 && *t % ii != ringRow[m])
+      ++offRing;
+    if (paths.deadline[m] != INT64_MAX)
+      late += std::max<int64_t>(0, *t - paths.deadline[m]);
   }
-  if (!best)
-    return false;
-  for (auto [m, t] : llvm::zip(orders[*best], bestSeats))
-    placement.place(m, t);
-  ++stats.permute;
-  return true;
+  bool better = ok && std::make_tuple(late, offRing, delay) < bestCost;
+  if (better) {
+    bestCost = {late, offRing, delay};
+    bestSeats.clear();
+    for (OpId m : order)
+      bestSeats.push_back(placement.seatOf(m));
+  }
+  for (OpId m : llvm::reverse(done))
+    placement.remove(m);
+  return better;
 }
 
 // FUSE: the op and one seated op of the same slot group go in as a pair.
@@ -638,16 +662,39 @@ void Engine::fail(AttemptFailure &failure, OpId op, std::string reason) {
 
 std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
   failure.ii = ii;
-  OpId colliding = 0;
-  if (!placement.fold(colliding)) {
-    failure.op = colliding;
-    failure.reason =
-        "its footprint (" +
-        std::to_string(problem.getFootprints()[colliding].length()) +
-        " cycles) collides with itself modulo II";
-    failure.proven = true;
+  if (!foldFootprints(failure))
     return std::nullopt;
+  prepareQueue();
+  const unsigned n = problem.getNumOps();
+  uint64_t budget = options.budget ? options.budget
+                                   : std::max<uint64_t>(200, uint64_t(n) * 8);
+  while (!queue.empty()) {
+    OpId op = OpId(-queue.top().second);
+    queue.pop();
+    if (placement.isSeated(op))
+      continue; // A stale entry: the op was seated since.
+    if (!chargeStep(op, budget, failure) || !step(op, failure))
+      return std::nullopt;
   }
+  return startsFromStageZero();
+}
+
+/// Folds every footprint at II; false (a proven failure) when one collides
+/// with itself.
+bool Engine::foldFootprints(AttemptFailure &failure) {
+  OpId colliding = 0;
+  if (placement.fold(colliding))
+    return true;
+  failure.op = colliding;
+  failure.reason = "its footprint (" +
+                   std::to_string(problem.getFootprints()[colliding].length()) +
+                   " cycles) collides with itself modulo II";
+  failure.proven = true;
+  return false;
+}
+
+/// The priority keys and what the strategy needs, then every op queued.
+void Engine::prepareQueue() {
   computeHeights();
   if (strategy.packSaturated)
     computeSaturated();
@@ -657,122 +704,152 @@ std::optional<std::vector<int64_t>> Engine::run(AttemptFailure &failure) {
   dead.assign(n, 0);
   for (OpId op = 0; op < n; ++op)
     enqueue(op);
+}
 
-  uint64_t budget = options.budget ? options.budget
-                                   : std::max<uint64_t>(200, uint64_t(n) * 8);
-  const ConstraintGroups &groups = problem.getGroups();
-  while (!queue.empty()) {
-    OpId op = OpId(-queue.top().second);
-    queue.pop();
-    if (placement.isSeated(op))
-      continue; // A stale entry: the op was seated since.
-    if (budget-- == 0) {
-      fail(failure, op, "the placement budget ran out");
-      return std::nullopt;
-    }
-    // Deterministic work: a step, plus one unit per 64 rows the op's
-    // folded footprint holds (what seating, probing and evicting it move
-    // through the RRT and the occupant lists).
-    work += placementWork(placement.folded(op).numRows);
-    if (options.workLeft && getWork() > *options.workLeft) {
-      fail(failure, op, "the placement work budget ran out during this "
-                        "attempt");
-      failure.outOfWork = true;
-      return std::nullopt;
-    }
-    // The user's time limit, checked at every step: a step costs far more
-    // than reading the clock, and with footprints of 2^20 rows a few steps
-    // already take seconds.
-    if (options.deadline &&
-        std::chrono::steady_clock::now() >= *options.deadline) {
-      fail(failure, op, "the time limit ran out during this attempt");
-      return std::nullopt;
-    }
-    // G1: a pending op is held over until its group's leader op is seated.
-    if (groups.isPending(op)) {
-      std::optional<OpId> leader = groups.leaderOp(op);
-      if (leader && !placement.isSeated(*leader)) {
-        enqueue(op);
-        queue.push(
-            {std::max(height[*leader], height[op] + 1), -int64_t(*leader)});
-        ++stats.pendingHeld;
-        continue;
-      }
-    }
-    if ((options.arms & ArmPermute) && armPermute(op))
-      continue;
-
-    int64_t estart = placement.earliestStart(op);
-    auto [lo, hi] = window(op, estart, &stats);
-    if (lo <= hi) {
-      // A seeded op tries its preferred seat (and the free ones after it)
-      // first: the seed placed it there with its neighbours in mind.
-      if (strategy.priority == Priority::Seeded && preferred &&
-          (*preferred)[op] > lo && (*preferred)[op] <= hi)
-        if (std::optional<int64_t> t = firstFit(op, (*preferred)[op], hi)) {
-          placement.place(op, *t);
-          continue;
-        }
-      // G3 at the earliest legal seat.
-      if (std::optional<int64_t> t = firstFit(op, lo, hi)) {
-        placement.place(op, *t);
-        continue;
-      }
-      ++stats.rrtRefused;
-      if (strategy.firstFitOnly) {
-        fail(failure, op, "first fit found no free seat in its window");
-        return std::nullopt;
-      }
-      if ((options.arms & ArmFuse) && armFuse(op, lo, hi))
-        continue;
-      if ((options.arms & ArmRetry) && armRetry(op, lo, hi))
-        continue;
-      if ((options.arms & ArmCostBased) && !strategy.rauOnly &&
-          armCost(op, lo, hi, estart))
-        continue;
-    }
-    // G2's recovery: the op is marked dead for this try; the seated
-    // predecessors that hold its earliest start past its max_depth leave,
-    // and the op goes again ahead of them.
-    std::optional<unsigned> maxDepth = problem.getOp(op).constraints.maxDepth;
-    if (lo > hi && maxDepth && dead[op] < kMaxDeadMarks) {
-      int64_t cap = depthCapEnd(*maxDepth, ii);
-      bool freed = false;
-      for (unsigned e : placement.predEdges(op)) {
-        const Dependence &d = problem.getDependences()[e];
-        if (d.src != op && placement.isSeated(d.src) &&
-            placement.seatOf(d.src) + placement.weight(d) > cap) {
-          evict(d.src);
-          freed = true;
-        }
-      }
-      if (freed) {
-        ++dead[op];
-        ++stats.dead;
-        queue.push({INT64_MAX, -int64_t(op)});
-        continue;
-      }
-    }
-    // Desperate retry: free the group members that pin the depth (G4) and
-    // take the op again with its dependence window alone.
-    std::optional<int32_t> group = groups.groupOf(op);
-    if (group && placement.groupDepth(op)) {
-      for (OpId m : groups.members(*group))
-        if (m != op && placement.isSeated(m))
-          evict(m);
-      enqueue(op);
-      ++stats.desperate;
-      continue;
-    }
-    fail(failure, op,
-         lo > hi ? "max_depth leaves no seat after its predecessors"
-                 : "no arm could seat it in its window");
-    return std::nullopt;
+/// One placement step of `op` against the budgets: the step budget, the
+/// work budget and the user's deadline; false (with `failure`) when one
+/// ran out.
+bool Engine::chargeStep(OpId op, uint64_t &budget, AttemptFailure &failure) {
+  if (budget-- == 0) {
+    fail(failure, op, "the placement budget ran out");
+    return false;
   }
+  // Deterministic work: a step, plus one unit per 64 rows the op's folded
+  // footprint holds (what seating, probing and evicting it move through the
+  // RRT and the occupant lists).
+  work += placementWork(placement.folded(op).numRows);
+  if (options.workLeft && getWork() > *options.workLeft) {
+    fail(failure, op,
+         "the placement work budget ran out during this "
+         "attempt");
+    failure.outOfWork = true;
+    return false;
+  }
+  // The user's time limit, checked at every step: a step costs far more
+  // than reading the clock, and with footprints of 2^20 rows a few steps
+  // already take seconds.
+  if (options.deadline &&
+      std::chrono::steady_clock::now() >= *options.deadline) {
+    fail(failure, op, "the time limit ran out during this attempt");
+    return false;
+  }
+  return true;
+}
 
-  // Shift by whole stages so the first stage is 0: rows, depth differences
-  // and every dependence stay as they are.
+/// Seats `op`, or queues it again (held for its leader, or after a
+/// recovery); false (with `failure`) when nothing can seat it.
+bool Engine::step(OpId op, AttemptFailure &failure) {
+  if (holdForLeader(op))
+    return true;
+  if ((options.arms & ArmPermute) && armPermute(op))
+    return true;
+  int64_t estart = placement.earliestStart(op);
+  auto [lo, hi] = window(op, estart, &stats);
+  if (lo <= hi) {
+    if (seatFirstFit(op, lo, hi))
+      return true;
+    ++stats.rrtRefused;
+    if (strategy.firstFitOnly) {
+      fail(failure, op, "first fit found no free seat in its window");
+      return false;
+    }
+    if (runArms(op, lo, hi, estart))
+      return true;
+  }
+  if ((lo > hi && freeDepthCap(op)) || retryWithoutGroup(op))
+    return true;
+  fail(failure, op,
+       lo > hi ? "max_depth leaves no seat after its predecessors"
+               : "no arm could seat it in its window");
+  return false;
+}
+
+/// G1: a pending op is held over until its group's leader op is seated.
+bool Engine::holdForLeader(OpId op) {
+  const ConstraintGroups &groups = problem.getGroups();
+  if (!groups.isPending(op))
+    return false;
+  std::optional<OpId> leader = groups.leaderOp(op);
+  if (!leader || placement.isSeated(*leader))
+    return false;
+  enqueue(op);
+  queue.push({std::max(height[*leader], height[op] + 1), -int64_t(*leader)});
+  ++stats.pendingHeld;
+  return true;
+}
+
+/// G3 at the earliest legal seat of [lo, hi]. A seeded op tries its
+/// preferred seat (and the free ones after it) first: the seed placed it
+/// there with its neighbours in mind.
+bool Engine::seatFirstFit(OpId op, int64_t lo, int64_t hi) {
+  if (strategy.priority == Priority::Seeded && preferred &&
+      (*preferred)[op] > lo && (*preferred)[op] <= hi)
+    if (std::optional<int64_t> t = firstFit(op, (*preferred)[op], hi)) {
+      placement.place(op, *t);
+      return true;
+    }
+  if (std::optional<int64_t> t = firstFit(op, lo, hi)) {
+    placement.place(op, *t);
+    return true;
+  }
+  return false;
+}
+
+/// The evicting arms in order, each when enabled: fuse, retry, cost.
+bool Engine::runArms(OpId op, int64_t lo, int64_t hi, int64_t estart) {
+  if ((options.arms & ArmFuse) && armFuse(op, lo, hi))
+    return true;
+  if ((options.arms & ArmRetry) && armRetry(op, lo, hi))
+    return true;
+  return (options.arms & ArmCostBased) && !strategy.rauOnly &&
+         armCost(op, lo, hi, estart);
+}
+
+/// G2's recovery: the op is marked dead for this try; the seated
+/// predecessors that hold its earliest start past its max_depth leave, and
+/// the op goes again ahead of them.
+bool Engine::freeDepthCap(OpId op) {
+  std::optional<unsigned> maxDepth = problem.getOp(op).constraints.maxDepth;
+  if (!maxDepth || dead[op] >= kMaxDeadMarks)
+    return false;
+  int64_t cap = depthCapEnd(*maxDepth, ii);
+  bool freed = false;
+  for (unsigned e : placement.predEdges(op)) {
+    const Dependence &d = problem.getDependences()[e];
+    if (d.src != op && placement.isSeated(d.src) &&
+        placement.seatOf(d.src) + placement.weight(d) > cap) {
+      evict(d.src);
+      freed = true;
+    }
+  }
+  if (!freed)
+    return false;
+  ++dead[op];
+  ++stats.dead;
+  queue.push({INT64_MAX, -int64_t(op)});
+  return true;
+}
+
+/// Desperate retry: free the group members that pin the depth (G4) and
+/// take the op again with its dependence window alone.
+bool Engine::retryWithoutGroup(OpId op) {
+  const ConstraintGroups &groups = problem.getGroups();
+  std::optional<int32_t> group = groups.groupOf(op);
+  if (!group || !placement.groupDepth(op))
+    return false;
+  for (OpId m : groups.members(*group))
+    if (m != op && placement.isSeated(m))
+      evict(m);
+  enqueue(op);
+  ++stats.desperate;
+  return true;
+}
+
+/// Shift by whole stages so the first stage is 0: rows, depth differences
+/// and every dependence stay as they are.
+std::vector<int64_t> Engine::startsFromStageZero() const {
   std::vector<int64_t> starts = placement.seats();
+  const unsigned n = problem.getNumOps();
   int64_t minStart = n ? *std::min_element(starts.begin(), starts.end()) : 0;
   int64_t shift = minStart >= 0 ? (minStart / ii) * ii : 0;
   for (int64_t &t : starts)

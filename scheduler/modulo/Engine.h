@@ -32,8 +32,12 @@
 #include "rrt/RRT.h"
 #include "support/SplitMix64.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <queue>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace tilepipe::sched::modulo {
 
@@ -140,7 +144,27 @@ private:
   /// [lo, hi] where it fits; nullopt when it has none or it does not fit.
   std::optional<int64_t> ringFit(OpId op, int64_t lo, int64_t hi) const;
 
+  // The steps of run().
+  bool foldFootprints(AttemptFailure &failure);
+  void prepareQueue();
+  bool chargeStep(OpId op, uint64_t &budget, AttemptFailure &failure);
+  bool step(OpId op, AttemptFailure &failure);
+  bool holdForLeader(OpId op);
+  bool seatFirstFit(OpId op, int64_t lo, int64_t hi);
+  bool runArms(OpId op, int64_t lo, int64_t hi, int64_t estart);
+  bool freeDepthCap(OpId op);
+  bool retryWithoutGroup(OpId op);
+  std::vector<int64_t> startsFromStageZero() const;
+
   bool armPermute(OpId op);
+  // The steps of armPermute().
+  llvm::SmallVector<OpId, 8> readyUnit(int32_t group) const;
+  bool mustPrecede(OpId a, OpId b) const;
+  std::vector<llvm::SmallVector<OpId, 8>>
+  unitOrders(int32_t group, llvm::ArrayRef<OpId> members) const;
+  bool trySeatingOrder(llvm::ArrayRef<OpId> order,
+                       std::tuple<int64_t, int64_t, int64_t> &bestCost,
+                       std::vector<int64_t> &bestSeats);
   bool armFuse(OpId op, int64_t lo, int64_t hi);
   bool armRetry(OpId op, int64_t lo, int64_t hi);
   bool armCost(OpId op, int64_t lo, int64_t hi, int64_t estart);
