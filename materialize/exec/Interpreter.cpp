@@ -373,40 +373,173 @@ static unsigned widthOf(Type type) {
   return 64;
 }
 
-Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
-                                         bool &handled) {
-  handled = false;
+namespace {
+
+/// The operands of a pure integer arith op, signed and zero-extended from
+/// the operand width.
+struct IntOperands {
+  int64_t a = 0, b = 0;
+  uint64_t ua = 0, ub = 0;
+  unsigned width = 64;
+};
+
+/// What folding an op gave: an integer, poison, a division by zero, or
+/// nothing (an op the checker leaves opaque).
+struct Folded {
+  enum class Kind { Integer, Poison, DivByZero, Unknown } kind = Kind::Unknown;
+  int64_t value = 0;
+  static Folded integer(int64_t v) { return {Kind::Integer, v}; }
+};
+
+} // namespace
+
+// Two's complement arithmetic, bitwise logic and casts: they wrap.
+static std::optional<int64_t> foldWrapping(Operation *op,
+                                           const IntOperands &x) {
+  auto [a, b, ua, ub, w] = x;
+  if (isa<arith::AddIOp>(op))
+    return int64_t(uint64_t(a) + uint64_t(b));
+  if (isa<arith::SubIOp>(op))
+    return int64_t(uint64_t(a) - uint64_t(b));
+  if (isa<arith::MulIOp>(op))
+    return int64_t(uint64_t(a) * uint64_t(b));
+  if (isa<arith::MinUIOp>(op))
+    return ua < ub ? a : b;
+  if (isa<arith::MaxUIOp>(op))
+    return ua > ub ? a : b;
+  if (isa<arith::MinSIOp>(op))
+    return std::min(a, b);
+  if (isa<arith::MaxSIOp>(op))
+    return std::max(a, b);
+  if (isa<arith::AndIOp>(op))
+    return a & b;
+  if (isa<arith::OrIOp>(op))
+    return a | b;
+  if (isa<arith::XOrIOp>(op))
+    return a ^ b;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
+    return a;
+  if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
+    return int64_t(ua);
+  return std::nullopt;
+}
+
+static Folded foldDivision(Operation *op, const IntOperands &x) {
+  auto [a, b, ua, ub, w] = x;
+  if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op)) {
+    if (!ub)
+      return {Folded::Kind::DivByZero};
+    if (isa<arith::DivUIOp>(op))
+      return Folded::integer(int64_t(ua / ub));
+    if (isa<arith::RemUIOp>(op))
+      return Folded::integer(int64_t(ua % ub));
+    return Folded::integer(int64_t(ua / ub + (ua % ub != 0)));
+  }
+  if (!isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+           arith::FloorDivSIOp>(op))
+    return {};
+  if (!b)
+    return {Folded::Kind::DivByZero};
+  // INT64_MIN / -1 overflows (and traps on x86): it wraps to INT64_MIN.
+  int64_t q = b == -1 ? int64_t(0 - uint64_t(a)) : a / b;
+  int64_t m = b == -1 ? 0 : a % b;
+  if (isa<arith::DivSIOp>(op))
+    return Folded::integer(q);
+  if (isa<arith::RemSIOp>(op))
+    return Folded::integer(m);
+  if (isa<arith::CeilDivSIOp>(op))
+    return Folded::integer(q + ((m != 0) && ((m > 0) == (b > 0))));
+  return Folded::integer(q - ((m != 0) && ((m < 0) != (b < 0))));
+}
+
+// The amount reads unsigned; at the width or beyond arith says poison.
+static Folded foldShift(Operation *op, const IntOperands &x) {
+  auto [a, b, ua, ub, w] = x;
+  if (!isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op))
+    return {};
+  if (ub >= w)
+    return {Folded::Kind::Poison};
+  if (isa<arith::ShLIOp>(op))
+    return Folded::integer(int64_t(ua << ub));
+  if (isa<arith::ShRUIOp>(op))
+    return Folded::integer(int64_t(ua >> ub));
+  return Folded::integer(sext(a, w) >> ub); // arithmetic: the sign fills
+}
+
+static int64_t foldCompare(arith::CmpIPredicate predicate,
+                           const IntOperands &x) {
+  auto [a, b, ua, ub, w] = x;
+  using P = arith::CmpIPredicate;
+  switch (predicate) {
+  case P::eq:
+    return a == b;
+  case P::ne:
+    return a != b;
+  case P::slt:
+    return a < b;
+  case P::sle:
+    return a <= b;
+  case P::sgt:
+    return a > b;
+  case P::sge:
+    return a >= b;
+  case P::ult:
+    return ua < ub;
+  case P::ule:
+    return ua <= ub;
+  case P::ugt:
+    return ua > ub;
+  case P::uge:
+    return ua >= ub;
+  }
+  return 0;
+}
+
+static Folded foldInteger(Operation *op, const IntOperands &x) {
+  if (std::optional<int64_t> r = foldWrapping(op, x))
+    return Folded::integer(*r);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+    return Folded::integer(foldCompare(cmp.getPredicate(), x));
+  Folded f = foldDivision(op, x);
+  return f.kind != Folded::Kind::Unknown ? f : foldShift(op, x);
+}
+
+// Integers, not opaque terms, for what a loop bound may depend on: integer
+// constants, the block's id and the grid's size; and poison as poison.
+bool Interpreter::bindIntegerSource(unsigned t, Operation *op) {
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-    if (auto attr = dyn_cast<IntegerAttr>(cst.getValue())) {
-      handled = true;
-      bind(t, cst.getResult(),
-           Val::integer(sext(attr.getValue().getSExtValue(),
-                             widthOf(cst.getType()))));
-      return Step::Advance;
-    }
-    return Step::Advance; // a tile constant: an opaque term
+    auto attr = dyn_cast<IntegerAttr>(cst.getValue());
+    if (!attr)
+      return false; // a tile constant: an opaque term
+    bind(t, cst.getResult(),
+         Val::integer(
+             sext(attr.getValue().getSExtValue(), widthOf(cst.getType()))));
+    return true;
   }
   if (isa<ub::PoisonOp>(op)) {
-    handled = true;
     bind(t, op->getResult(0), Val::poison());
-    return Step::Advance;
+    return true;
   }
-  // Integers, not opaque terms: a loop bound may depend on the block.
   if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-    handled = true;
     bind(t, id.getResult(),
          Val::integer(config.blockId[unsigned(id.getDimension())]));
-    return Step::Advance;
+    return true;
   }
   if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
-    handled = true;
     bind(t, dim.getResult(),
          Val::integer(config.gridDim[unsigned(dim.getDimension())]));
-    return Step::Advance;
+    return true;
   }
-  if (op->getDialect() == nullptr ||
-      op->getDialect()->getNamespace() != "arith" || op->getNumResults() != 1 ||
-      !op->getResult(0).getType().isIntOrIndex())
+  return false;
+}
+
+Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
+                                         bool &handled) {
+  handled = bindIntegerSource(t, op);
+  if (handled || isa<arith::ConstantOp>(op))
+    return Step::Advance;
+  if (!isa_and_nonnull<arith::ArithDialect>(op->getDialect()) ||
+      op->getNumResults() != 1 || !op->getResult(0).getType().isIntOrIndex())
     return Step::Advance;
   std::vector<Val> in;
   for (Value v : op->getOperands())
@@ -419,105 +552,38 @@ Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
       bind(t, sel.getResult(), in[0].i ? in[1] : in[2]);
     return Step::Advance;
   }
-  for (const Val &v : in)
-    if (v.kind == Val::Kind::Poison) {
-      handled = true;
-      bind(t, op->getResult(0), Val::poison());
-      return Step::Advance;
-    }
-  for (const Val &v : in)
-    if (!v.isInt())
-      return Step::Advance;
-  unsigned w = widthOf(op->getResult(0).getType());
-  unsigned inW = op->getNumOperands() ? widthOf(op->getOperand(0).getType()) : w;
-  int64_t a = in.size() > 0 ? in[0].i : 0, b = in.size() > 1 ? in[1].i : 0;
-  uint64_t ua = zext(a, inW), ub = zext(b, inW);
-  auto divByZero = [&]() {
-    fail(t, op, "malformed", "division by zero");
+  if (llvm::any_of(in,
+                   [](const Val &v) { return v.kind == Val::Kind::Poison; })) {
     handled = true;
-    return Step::Failed;
-  };
-  std::optional<int64_t> r;
-  if (isa<arith::AddIOp>(op))
-    r = int64_t(uint64_t(a) + uint64_t(b));
-  else if (isa<arith::SubIOp>(op))
-    r = int64_t(uint64_t(a) - uint64_t(b));
-  else if (isa<arith::MulIOp>(op))
-    r = int64_t(uint64_t(a) * uint64_t(b));
-  else if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op)) {
-    if (!ub)
-      return divByZero();
-    if (isa<arith::DivUIOp>(op))
-      r = int64_t(ua / ub);
-    else if (isa<arith::RemUIOp>(op))
-      r = int64_t(ua % ub);
-    else
-      r = int64_t(ua / ub + (ua % ub != 0));
-  } else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
-                 arith::FloorDivSIOp>(op)) {
-    if (!b)
-      return divByZero();
-    // INT64_MIN / -1 overflows (and traps on x86): it wraps to INT64_MIN.
-    int64_t q = b == -1 ? int64_t(0 - uint64_t(a)) : a / b;
-    int64_t m = b == -1 ? 0 : a % b;
-    if (isa<arith::DivSIOp>(op))
-      r = q;
-    else if (isa<arith::RemSIOp>(op))
-      r = m;
-    else if (isa<arith::CeilDivSIOp>(op))
-      r = q + ((m != 0) && ((m > 0) == (b > 0)));
-    else
-      r = q - ((m != 0) && ((m < 0) != (b < 0)));
-  } else if (isa<arith::MinUIOp>(op))
-    r = ua < ub ? a : b;
-  else if (isa<arith::MaxUIOp>(op))
-    r = ua > ub ? a : b;
-  else if (isa<arith::MinSIOp>(op))
-    r = std::min(a, b);
-  else if (isa<arith::MaxSIOp>(op))
-    r = std::max(a, b);
-  else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
-    // The amount reads unsigned; at the width or beyond arith says poison.
-    if (ub >= inW) {
-      handled = true;
-      bind(t, op->getResult(0), Val::poison());
-      return Step::Advance;
-    }
-    if (isa<arith::ShLIOp>(op))
-      r = int64_t(ua << ub);
-    else if (isa<arith::ShRUIOp>(op))
-      r = int64_t(ua >> ub);
-    else
-      r = sext(a, inW) >> ub; // arithmetic: the sign fills
-  } else if (isa<arith::AndIOp>(op))
-    r = a & b;
-  else if (isa<arith::OrIOp>(op))
-    r = a | b;
-  else if (isa<arith::XOrIOp>(op))
-    r = a ^ b;
-  else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
-    r = a;
-  else if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
-    r = int64_t(ua);
-  else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-    using P = arith::CmpIPredicate;
-    switch (cmp.getPredicate()) {
-    case P::eq: r = a == b; break;
-    case P::ne: r = a != b; break;
-    case P::slt: r = a < b; break;
-    case P::sle: r = a <= b; break;
-    case P::sgt: r = a > b; break;
-    case P::sge: r = a >= b; break;
-    case P::ult: r = ua < ub; break;
-    case P::ule: r = ua <= ub; break;
-    case P::ugt: r = ua > ub; break;
-    case P::uge: r = ua >= ub; break;
-    }
-  }
-  if (!r)
+    bind(t, op->getResult(0), Val::poison());
     return Step::Advance;
+  }
+  if (!llvm::all_of(in, [](const Val &v) { return v.isInt(); }))
+    return Step::Advance;
+  unsigned w = widthOf(op->getResult(0).getType());
+  IntOperands x;
+  x.width = op->getNumOperands() ? widthOf(op->getOperand(0).getType()) : w;
+  x.a = in.size() > 0 ? in[0].i : 0;
+  x.b = in.size() > 1 ? in[1].i : 0;
+  x.ua = zext(x.a, x.width);
+  x.ub = zext(x.b, x.width);
+  Folded r = foldInteger(op, x);
+  switch (r.kind) {
+  case Folded::Kind::Unknown:
+    return Step::Advance;
+  case Folded::Kind::DivByZero:
+    handled = true;
+    fail(t, op, "malformed", "division by zero");
+    return Step::Failed;
+  case Folded::Kind::Poison:
+    handled = true;
+    bind(t, op->getResult(0), Val::poison());
+    return Step::Advance;
+  case Folded::Kind::Integer:
+    break;
+  }
   handled = true;
-  bind(t, op->getResult(0), Val::integer(sext(*r, w)));
+  bind(t, op->getResult(0), Val::integer(sext(r.value, w)));
   return Step::Advance;
 }
 
