@@ -11,6 +11,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -267,89 +268,109 @@ void Interpreter::finishThread(unsigned t) {
     --threads[th.parent].liveChildren;
 }
 
+// scf.for: a frame per running loop, its bounds read once at entry; an
+// empty loop yields its inits at once.
+Interpreter::Step Interpreter::enterLoop(unsigned t, Operation *op) {
+  auto loop = cast<scf::ForOp>(op);
+  Val lb = get(t, loop.getLowerBound()), ub = get(t, loop.getUpperBound()),
+      st = get(t, loop.getStep());
+  if (!lb.isInt() || !ub.isInt() || !st.isInt()) {
+    fail(t, op, "poison-read", "loop bounds are not defined integers");
+    return Step::Failed;
+  }
+  if (st.i <= 0) {
+    fail(t, op, "malformed", "loop step " + std::to_string(st.i) + " <= 0");
+    return Step::Failed;
+  }
+  std::vector<Val> inits;
+  for (Value v : loop.getInitArgs())
+    inits.push_back(get(t, v));
+  if (lb.i >= ub.i) {
+    for (auto [r, v] : llvm::zip(loop.getResults(), inits))
+      bind(t, r, v);
+    return Step::Advance;
+  }
+  Block *body = loop.getBody();
+  threads[t].frames.push_back({body, body->begin(), op, lb.i, ub.i, st.i});
+  bind(t, loop.getInductionVar(), Val::integer(lb.i));
+  for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), inits))
+    bind(t, a, v);
+  return Step::Moved;
+}
+
+Interpreter::Step Interpreter::enterBranch(unsigned t, Operation *op) {
+  auto branch = cast<scf::IfOp>(op);
+  Val c = get(t, branch.getCondition());
+  if (!c.isInt()) {
+    fail(t, op, "poison-read", "the condition is not a defined integer");
+    return Step::Failed;
+  }
+  Region &region = c.i ? branch.getThenRegion() : branch.getElseRegion();
+  if (region.empty())
+    return Step::Advance;
+  Block *block = &region.front();
+  threads[t].frames.push_back({block, block->begin(), op});
+  return Step::Moved;
+}
+
+// scf.yield: the next iteration of a running loop, or the frame's end with
+// its results bound.
+Interpreter::Step Interpreter::yieldFrame(unsigned t, Operation *op) {
+  std::vector<Val> vals;
+  for (Value v : op->getOperands())
+    vals.push_back(get(t, v));
+  Frame &f = threads[t].frames.back();
+  if (auto loop = dyn_cast<scf::ForOp>(f.owner)) {
+    f.iv += f.step;
+    if (f.iv < f.ub) {
+      bind(t, loop.getInductionVar(), Val::integer(f.iv));
+      for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), vals))
+        bind(t, a, v);
+      f.next = f.block->begin();
+      return Step::Moved;
+    }
+  }
+  Operation *owner = f.owner;
+  threads[t].frames.pop_back();
+  for (auto [r, v] : llvm::zip(owner->getResults(), vals))
+    bind(t, r, v);
+  ++threads[t].frames.back().next;
+  return Step::Moved;
+}
+
+// tileas.agent: a new thread, named by its role and number, that the
+// spawning thread waits for before it runs past the agents.
+Interpreter::Step Interpreter::spawnAgent(unsigned t, Operation *op) {
+  auto agent = cast<tileas::AgentOp>(op);
+  unsigned agents = 0;
+  for (const Thread &th : threads)
+    agents += th.parent >= 0;
+  Thread child;
+  child.name = agent.getRole().str() + std::to_string(agents);
+  child.parent = int(t);
+  Block *body = &agent.getBody().front();
+  child.frames.push_back({body, body->begin(), op});
+  threads.push_back(std::move(child));
+  ++threads[t].liveChildren;
+  return Step::Advance;
+}
+
 Interpreter::Step Interpreter::stepControl(unsigned t, Operation *op,
                                            bool &handled) {
   handled = true;
-  if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    Val lb = get(t, loop.getLowerBound()), ub = get(t, loop.getUpperBound()),
-        st = get(t, loop.getStep());
-    if (!lb.isInt() || !ub.isInt() || !st.isInt()) {
-      fail(t, op, "poison-read", "loop bounds are not defined integers");
-      return Step::Failed;
-    }
-    if (st.i <= 0) {
-      fail(t, op, "malformed", "loop step " + std::to_string(st.i) + " <= 0");
-      return Step::Failed;
-    }
-    std::vector<Val> inits;
-    for (Value v : loop.getInitArgs())
-      inits.push_back(get(t, v));
-    if (lb.i >= ub.i) {
-      for (auto [r, v] : llvm::zip(loop.getResults(), inits))
-        bind(t, r, v);
-      return Step::Advance;
-    }
-    Block *body = loop.getBody();
-    threads[t].frames.push_back({body, body->begin(), op, lb.i, ub.i, st.i});
-    bind(t, loop.getInductionVar(), Val::integer(lb.i));
-    for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), inits))
-      bind(t, a, v);
-    return Step::Moved;
-  }
-  if (auto branch = dyn_cast<scf::IfOp>(op)) {
-    Val c = get(t, branch.getCondition());
-    if (!c.isInt()) {
-      fail(t, op, "poison-read", "the condition is not a defined integer");
-      return Step::Failed;
-    }
-    Region &region = c.i ? branch.getThenRegion() : branch.getElseRegion();
-    if (region.empty())
-      return Step::Advance;
-    Block *block = &region.front();
-    threads[t].frames.push_back({block, block->begin(), op});
-    return Step::Moved;
-  }
-  if (auto yield = dyn_cast<scf::YieldOp>(op)) {
-    std::vector<Val> vals;
-    for (Value v : yield.getOperands())
-      vals.push_back(get(t, v));
-    Frame &f = threads[t].frames.back();
-    if (auto loop = dyn_cast<scf::ForOp>(f.owner)) {
-      f.iv += f.step;
-      if (f.iv < f.ub) {
-        bind(t, loop.getInductionVar(), Val::integer(f.iv));
-        for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), vals))
-          bind(t, a, v);
-        f.next = f.block->begin();
+  return llvm::TypeSwitch<Operation *, Step>(op)
+      .Case<scf::ForOp>([&](auto) { return enterLoop(t, op); })
+      .Case<scf::IfOp>([&](auto) { return enterBranch(t, op); })
+      .Case<scf::YieldOp>([&](auto) { return yieldFrame(t, op); })
+      .Case<tileas::AgentOp>([&](auto) { return spawnAgent(t, op); })
+      .Case<tileas::AgentYieldOp, func::ReturnOp>([&](auto) {
+        finishThread(t);
         return Step::Moved;
-      }
-    }
-    Operation *owner = f.owner;
-    threads[t].frames.pop_back();
-    for (auto [r, v] : llvm::zip(owner->getResults(), vals))
-      bind(t, r, v);
-    ++threads[t].frames.back().next;
-    return Step::Moved;
-  }
-  if (auto agent = dyn_cast<tileas::AgentOp>(op)) {
-    unsigned agents = 0;
-    for (const Thread &th : threads)
-      agents += th.parent >= 0;
-    Thread child;
-    child.name = agent.getRole().str() + std::to_string(agents);
-    child.parent = int(t);
-    Block *body = &agent.getBody().front();
-    child.frames.push_back({body, body->begin(), op});
-    threads.push_back(std::move(child));
-    ++threads[t].liveChildren;
-    return Step::Advance;
-  }
-  if (isa<tileas::AgentYieldOp, func::ReturnOp>(op)) {
-    finishThread(t);
-    return Step::Moved;
-  }
-  handled = false;
-  return Step::Advance;
+      })
+      .Default([&](Operation *) {
+        handled = false;
+        return Step::Advance;
+      });
 }
 
 /// Sign-extends the low `width` bits.

@@ -125,6 +125,10 @@ private:
   void describeBlocked(unsigned t, std::string &out);
   Step step(unsigned t);
   Step stepControl(unsigned t, mlir::Operation *op, bool &handled);
+  Step enterLoop(unsigned t, mlir::Operation *op);
+  Step enterBranch(unsigned t, mlir::Operation *op);
+  Step yieldFrame(unsigned t, mlir::Operation *op);
+  Step spawnAgent(unsigned t, mlir::Operation *op);
   Step stepArith(unsigned t, mlir::Operation *op, bool &handled);
   /// Binds integer constants, block ids, grid sizes and poison; false for
   /// any other op.
