@@ -75,21 +75,23 @@ readSchedule(scf::ForOp loop, const LoopProblem &lp,
   return schedule;
 }
 
+// The plan value that is `x`, if it is one.
+static std::optional<unsigned> valueIndex(const LoopPlan &plan, mlir::Value x) {
+  for (auto [i, v] : llvm::enumerate(plan.values))
+    if (v == x)
+      return unsigned(i);
+  return std::nullopt;
+}
+
 // The storage options the loop's data flow offers the plan search
 // (materialize/plan/PlanSearch.h).
 static void collectCandidates(scf::ForOp loop, LoopPlan &plan) {
   PlanInput &in = plan.input;
   PlanCandidates &c = plan.candidates;
   // P over S (scheduler/mlir/TmemAliases.h), when both are pipe values.
-  auto valueOf = [&](mlir::Value x) -> std::optional<unsigned> {
-    for (auto [i, v] : llvm::enumerate(plan.values))
-      if (v == x)
-        return unsigned(i);
-    return std::nullopt;
-  };
   for (const TmemAliasCandidate &alias : findTmemAliases(loop)) {
-    std::optional<unsigned> p = valueOf(alias.store->getResult(0));
-    std::optional<unsigned> base = valueOf(alias.base);
+    std::optional<unsigned> p = valueIndex(plan, alias.store->getResult(0));
+    std::optional<unsigned> base = valueIndex(plan, alias.base);
     if (p && base && !in.values[*base].carried && !in.values[*base].aliasOf &&
         !in.values[*base].inPlaceOf && !in.values[*p].inPlaceOf)
       c.aliases.push_back({*p, *base});
@@ -307,13 +309,6 @@ static void collectPipeValues(scf::ForOp loop, LoopPlan &plan) {
       plan.values.push_back(result);
     }
   }
-}
-
-static std::optional<unsigned> valueIndex(const LoopPlan &plan, mlir::Value x) {
-  for (auto [i, v] : llvm::enumerate(plan.values))
-    if (v == x)
-      return unsigned(i);
-  return std::nullopt;
 }
 
 // How a pipe value gets its storage: stored over another pipe's tile, an

@@ -61,7 +61,13 @@ struct MaterializeSchedulePass
   using TileASMaterializeScheduleBase::TileASMaterializeScheduleBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (mode != "warp-specialized" && mode != "unspecialized" && mode != "plan")
+    if (mode == "warp-specialized")
+      codeMode = StageCodeMode::WarpSpecialized;
+    else if (mode == "unspecialized")
+      codeMode = StageCodeMode::Unspecialized;
+    else if (mode == "plan")
+      codeMode = std::nullopt;
+    else
       return emitError(UnknownLoc::get(context))
              << "unknown materialization mode '" << mode
              << "' (expected warp-specialized, unspecialized or plan)";
@@ -111,6 +117,8 @@ private:
 
   const target::TargetModel *target = nullptr;
   std::shared_ptr<target::TargetModel> owned;
+  /// The stage code `mode` asks for; none in `plan` mode.
+  std::optional<StageCodeMode> codeMode;
   /// Of one run: whether every step succeeded (failures are reported where
   /// they happen), and the functions with a loop that could not be planned
   /// persistent (one tile per CTA).
@@ -166,7 +174,7 @@ PlannedLoops MaterializeSchedulePass::planLoops(ArrayRef<scf::ForOp> loops) {
       continue;
     }
     reportPlan(loop, *plan, reportIndex++, loops.size());
-    if (mode != "plan")
+    if (codeMode)
       plans.emplace_back(loop, std::move(*plan));
   }
   return plans;
@@ -277,12 +285,9 @@ void MaterializeSchedulePass::emitLoopStageCode(scf::ForOp loop, LoopPlan &plan,
                                                 FunctionChecks &functions) {
   Location loc = loop.getLoc();
   auto func = loop->getParentOfType<FunctionOpInterface>();
-  StageCodeMode codeMode = mode == "warp-specialized"
-                               ? StageCodeMode::WarpSpecialized
-                               : StageCodeMode::Unspecialized;
   applyPlanChoices(plan);
   std::string why;
-  if (succeeded(emitStageCode(plan, codeMode, why))) {
+  if (succeeded(emitStageCode(plan, *codeMode, why))) {
     if (func)
       functions[func.getOperation()].loops.push_back(loc);
     return;
