@@ -308,11 +308,14 @@ Totals BufferPlanner::totalsWithFixed() const {
 }
 
 // The budgets at the lifetimes' own depths: what no widening can undo. The
-// errors carry the sizes (the plan search reads them).
+// errors carry the sizes, and `needOut` says the plan failed on a budget
+// (what the plan search may fix).
 bool BufferPlanner::fitsAtMinimumDepths(PlanNeed *needOut) {
   Totals need = totalsWithFixed();
+  bool overBudget =
+      need.smem > smemBudget || need.tmemCols > in.caps.tmemColumns;
   if (needOut)
-    *needOut = {need.smem, need.tmemCols};
+    *needOut = {need.smem, need.tmemCols, overBudget};
   if (need.smem > smemBudget) {
     diags.error("fails to assign smem buffer: the pipes need " +
                 llvm::Twine(need.smem) + " bytes at their minimum depths, " +

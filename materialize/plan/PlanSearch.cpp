@@ -59,14 +59,6 @@ struct SearchOutcome {
 
 } // namespace
 
-// Only the budgets are the search's to fix; anything else stands.
-static bool onlyBudgetsFail(const sched::DiagnosticList &diags) {
-  return llvm::all_of(diags.all(), [](const auto &d) {
-    return llvm::StringRef(d.message).starts_with("fails to assign smem") ||
-           llvm::StringRef(d.message).starts_with("fails to assign tmem");
-  });
-}
-
 // Masks by the number of options they take, so the plan that fits changes
 // the loop as written the least.
 static std::vector<unsigned> masksByOptionCount(unsigned n) {
@@ -180,7 +172,8 @@ materialize::searchBuffers(PlanInput &input, const PlanCandidates &candidates,
   choice.tried = 1;
   if (plan)
     return plan;
-  if (!onlyBudgetsFail(asWrittenDiags)) {
+  // Only the budgets are the search's to fix; anything else stands.
+  if (!choice.asWritten.overBudget) {
     for (const sched::Diagnostic &d : asWrittenDiags.all())
       diags.error(d.message);
     return std::nullopt;
