@@ -149,6 +149,7 @@ private:
   // Pipes, fences, mutexes and tile ops (PipeOps.cpp).
   Step stepTileAS(unsigned t, mlir::Operation *op, bool &handled);
   Step pipeCreate(unsigned t, mlir::Operation *op);
+  bool takeSlots(unsigned t, mlir::Operation *op, Pipe &p, mlir::Type payload);
   Step acquireOrWait(unsigned t, mlir::Operation *op, bool wait);
   /// Reads a handshake's pipe (operand 0) and iteration (operand 1); a
   /// poison, undefined or negative iteration is a finding.
@@ -218,6 +219,8 @@ private:
   /// thread's pending tensor-core writes of buffer `buffer`.
   bool orderedBehindOwnWrites(unsigned t, mlir::Operation *op, unsigned buffer);
   bool checkWriteAllowed(unsigned t, mlir::Operation *op, const Val &dst);
+  bool checkSlotHeld(unsigned t, mlir::Operation *op, const Val &v,
+                     const std::string &what, Hold *&held);
   Hold *findHold(unsigned t, int pipe, int64_t iter, bool wait);
   std::string slotName(int pipe, int64_t iter) const;
   uint64_t uninitialized(mlir::Type type);

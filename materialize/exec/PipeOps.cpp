@@ -123,44 +123,8 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
   if (auto shaped = dyn_cast<ShapedType>(payload))
     tileBytes = tileas::getTileSizeInBytes(shaped);
   p.bytes = create.getBytes() ? int64_t(*create.getBytes()) : tileBytes;
-  if (Value shared = create.getShares()) {
-    const Pipe &q = pipes[get(t, shared).i];
-    if (q.depth != p.depth) {
-      fail(t, op, "malformed",
-           "shares the buffers of " + q.name + " whose depth differs");
-      return Step::Failed;
-    }
-    p.buffers = q.buffers;
-  } else if (Value aliased = create.getAliases()) {
-    // The same slots (an alias of an alias still hands on the root's).
-    p.aliases = int(get(t, aliased).i);
-    const Pipe &q = pipes[p.aliases];
-    if (q.depth != p.depth) {
-      fail(t, op, "malformed",
-           "aliases the slots of " + q.name + " whose depth differs");
-      return Step::Failed;
-    }
-    p.buffers = q.buffers;
-  } else {
-    if (Value joined = create.getJoins()) {
-      p.joins = int(get(t, joined).i);
-      const Pipe &q = pipes[p.joins];
-      if (q.depth != p.depth || q.joins >= 0 || q.aliases >= 0) {
-        fail(t, op, "malformed",
-             "joins " + q.name +
-                 ", whose depth differs or which joins or aliases another");
-        return Step::Failed;
-      }
-    }
-    for (unsigned s = 0; s < p.depth; ++s) {
-      Buffer b;
-      b.isSlot = true;
-      b.content = uninitialized(payload);
-      b.name = p.name + " slot " + std::to_string(s);
-      buffers.push_back(b);
-      p.buffers.push_back(buffers.size() - 1);
-    }
-  }
+  if (!takeSlots(t, op, p, payload))
+    return Step::Failed;
   p.full.resize(p.depth);
   p.empty.resize(p.depth);
   for (unsigned s = 0; s < p.depth; ++s) {
@@ -171,6 +135,54 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
   bind(t, create.getResult(),
        Val::object(Val::Kind::Pipe, int64_t(pipes.size() - 1)));
   return Step::Advance;
+}
+
+// A pipe's slots: the buffers of the pipe it `shares`, the slots of the one
+// it `aliases` (an alias of an alias still hands on the root's), or buffers
+// of its own, guarded by the barriers of the pipe it `joins` if any. Either
+// way the depths must agree.
+bool Interpreter::takeSlots(unsigned t, Operation *op, Pipe &p, Type payload) {
+  auto create = cast<tileas::PipeCreateOp>(op);
+  if (Value shared = create.getShares()) {
+    const Pipe &q = pipes[get(t, shared).i];
+    if (q.depth != p.depth) {
+      fail(t, op, "malformed",
+           "shares the buffers of " + q.name + " whose depth differs");
+      return false;
+    }
+    p.buffers = q.buffers;
+    return true;
+  }
+  if (Value aliased = create.getAliases()) {
+    p.aliases = int(get(t, aliased).i);
+    const Pipe &q = pipes[p.aliases];
+    if (q.depth != p.depth) {
+      fail(t, op, "malformed",
+           "aliases the slots of " + q.name + " whose depth differs");
+      return false;
+    }
+    p.buffers = q.buffers;
+    return true;
+  }
+  if (Value joined = create.getJoins()) {
+    p.joins = int(get(t, joined).i);
+    const Pipe &q = pipes[p.joins];
+    if (q.depth != p.depth || q.joins >= 0 || q.aliases >= 0) {
+      fail(t, op, "malformed",
+           "joins " + q.name +
+               ", whose depth differs or which joins or aliases another");
+      return false;
+    }
+  }
+  for (unsigned s = 0; s < p.depth; ++s) {
+    Buffer b;
+    b.isSlot = true;
+    b.content = uninitialized(payload);
+    b.name = p.name + " slot " + std::to_string(s);
+    buffers.push_back(b);
+    p.buffers.push_back(buffers.size() - 1);
+  }
+  return true;
 }
 
 bool Interpreter::slotReady(unsigned t, Operation *op, bool wait) {

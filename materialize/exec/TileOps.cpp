@@ -47,30 +47,9 @@ std::optional<uint64_t> Interpreter::readOperand(unsigned t, Operation *op,
   Buffer &b = buffers[v.buffer];
   std::string what = v.isSlot() ? slotName(v.pipe, v.iter) : b.name;
   Hold *held = nullptr;
-  if (v.isSlot() && when != ReadAt::TcCompletion) {
-    held = findHold(t, v.pipe, v.iter, true);
-    if (!held && !findHold(t, v.pipe, v.iter, false) &&
-        threads[t].released.count({v.pipe, v.iter})) {
-      fail(t, op, "release-before-read",
-           "reads " + what + " after its consumer_release: the producer may "
-           "already be overwriting it");
-      return std::nullopt;
-    }
-    if (!held && !findHold(t, v.pipe, v.iter, false)) {
-      fail(t, op, "read-before-commit",
-           "reads " + what +
-               " without holding it: no consumer_wait of that iteration is "
-               "in force (missing, or already released)");
-      return std::nullopt;
-    }
-    if (held && held->needsAfter && isa<tileas::UmmaOp, tileas::TmemLoadOp>(op)) {
-      fail(t, op, "missing-fence",
-           "reads " + what +
-               ", which a UMMA produced, without fence \"tcgen05_after\" "
-               "between its consumer_wait and this read");
-      return std::nullopt;
-    }
-  }
+  if (v.isSlot() && when != ReadAt::TcCompletion &&
+      !checkSlotHeld(t, op, v, what, held))
+    return std::nullopt;
   // The issuing thread's own pending tensor-core writes: at issue, they
   // must be ones PTX orders this op behind (they land before it reads); at
   // completion, ones issued after it (an earlier unordered one was caught
@@ -98,6 +77,36 @@ std::optional<uint64_t> Interpreter::readOperand(unsigned t, Operation *op,
     return std::nullopt;
   }
   return b.content;
+}
+
+// A slot is read by a thread that holds it, by a consumer_wait in force
+// (`held`) or its producer_acquire, and a slot a UMMA produced only behind
+// fence "tcgen05_after".
+bool Interpreter::checkSlotHeld(unsigned t, Operation *op, const Val &v,
+                                const std::string &what, Hold *&held) {
+  held = findHold(t, v.pipe, v.iter, true);
+  if (!held && !findHold(t, v.pipe, v.iter, false) &&
+      threads[t].released.count({v.pipe, v.iter})) {
+    fail(t, op, "release-before-read",
+         "reads " + what + " after its consumer_release: the producer may "
+         "already be overwriting it");
+    return false;
+  }
+  if (!held && !findHold(t, v.pipe, v.iter, false)) {
+    fail(t, op, "read-before-commit",
+         "reads " + what +
+             " without holding it: no consumer_wait of that iteration is "
+             "in force (missing, or already released)");
+    return false;
+  }
+  if (held && held->needsAfter && isa<tileas::UmmaOp, tileas::TmemLoadOp>(op)) {
+    fail(t, op, "missing-fence",
+         "reads " + what +
+             ", which a UMMA produced, without fence \"tcgen05_after\" "
+             "between its consumer_wait and this read");
+    return false;
+  }
+  return true;
 }
 
 bool Interpreter::checkWriteAllowed(unsigned t, Operation *op,
