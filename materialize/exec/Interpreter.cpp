@@ -11,6 +11,7 @@
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -267,89 +268,109 @@ void Interpreter::finishThread(unsigned t) {
     --threads[th.parent].liveChildren;
 }
 
+// scf.for: a frame per running loop, its bounds read once at entry; an
+// empty loop yields its inits at once.
+Interpreter::Step Interpreter::enterLoop(unsigned t, Operation *op) {
+  auto loop = cast<scf::ForOp>(op);
+  Val lb = get(t, loop.getLowerBound()), ub = get(t, loop.getUpperBound()),
+      st = get(t, loop.getStep());
+  if (!lb.isInt() || !ub.isInt() || !st.isInt()) {
+    fail(t, op, "poison-read", "loop bounds are not defined integers");
+    return Step::Failed;
+  }
+  if (st.i <= 0) {
+    fail(t, op, "malformed", "loop step " + std::to_string(st.i) + " <= 0");
+    return Step::Failed;
+  }
+  std::vector<Val> inits;
+  for (Value v : loop.getInitArgs())
+    inits.push_back(get(t, v));
+  if (lb.i >= ub.i) {
+    for (auto [r, v] : llvm::zip(loop.getResults(), inits))
+      bind(t, r, v);
+    return Step::Advance;
+  }
+  Block *body = loop.getBody();
+  threads[t].frames.push_back({body, body->begin(), op, lb.i, ub.i, st.i});
+  bind(t, loop.getInductionVar(), Val::integer(lb.i));
+  for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), inits))
+    bind(t, a, v);
+  return Step::Moved;
+}
+
+Interpreter::Step Interpreter::enterBranch(unsigned t, Operation *op) {
+  auto branch = cast<scf::IfOp>(op);
+  Val c = get(t, branch.getCondition());
+  if (!c.isInt()) {
+    fail(t, op, "poison-read", "the condition is not a defined integer");
+    return Step::Failed;
+  }
+  Region &region = c.i ? branch.getThenRegion() : branch.getElseRegion();
+  if (region.empty())
+    return Step::Advance;
+  Block *block = &region.front();
+  threads[t].frames.push_back({block, block->begin(), op});
+  return Step::Moved;
+}
+
+// scf.yield: the next iteration of a running loop, or the frame's end with
+// its results bound.
+Interpreter::Step Interpreter::yieldFrame(unsigned t, Operation *op) {
+  std::vector<Val> vals;
+  for (Value v : op->getOperands())
+    vals.push_back(get(t, v));
+  Frame &f = threads[t].frames.back();
+  if (auto loop = dyn_cast<scf::ForOp>(f.owner)) {
+    f.iv += f.step;
+    if (f.iv < f.ub) {
+      bind(t, loop.getInductionVar(), Val::integer(f.iv));
+      for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), vals))
+        bind(t, a, v);
+      f.next = f.block->begin();
+      return Step::Moved;
+    }
+  }
+  Operation *owner = f.owner;
+  threads[t].frames.pop_back();
+  for (auto [r, v] : llvm::zip(owner->getResults(), vals))
+    bind(t, r, v);
+  ++threads[t].frames.back().next;
+  return Step::Moved;
+}
+
+// tileas.agent: a new thread, named by its role and number, that the
+// spawning thread waits for before it runs past the agents.
+Interpreter::Step Interpreter::spawnAgent(unsigned t, Operation *op) {
+  auto agent = cast<tileas::AgentOp>(op);
+  unsigned agents = 0;
+  for (const Thread &th : threads)
+    agents += th.parent >= 0;
+  Thread child;
+  child.name = agent.getRole().str() + std::to_string(agents);
+  child.parent = int(t);
+  Block *body = &agent.getBody().front();
+  child.frames.push_back({body, body->begin(), op});
+  threads.push_back(std::move(child));
+  ++threads[t].liveChildren;
+  return Step::Advance;
+}
+
 Interpreter::Step Interpreter::stepControl(unsigned t, Operation *op,
                                            bool &handled) {
   handled = true;
-  if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    Val lb = get(t, loop.getLowerBound()), ub = get(t, loop.getUpperBound()),
-        st = get(t, loop.getStep());
-    if (!lb.isInt() || !ub.isInt() || !st.isInt()) {
-      fail(t, op, "poison-read", "loop bounds are not defined integers");
-      return Step::Failed;
-    }
-    if (st.i <= 0) {
-      fail(t, op, "malformed", "loop step " + std::to_string(st.i) + " <= 0");
-      return Step::Failed;
-    }
-    std::vector<Val> inits;
-    for (Value v : loop.getInitArgs())
-      inits.push_back(get(t, v));
-    if (lb.i >= ub.i) {
-      for (auto [r, v] : llvm::zip(loop.getResults(), inits))
-        bind(t, r, v);
-      return Step::Advance;
-    }
-    Block *body = loop.getBody();
-    threads[t].frames.push_back({body, body->begin(), op, lb.i, ub.i, st.i});
-    bind(t, loop.getInductionVar(), Val::integer(lb.i));
-    for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), inits))
-      bind(t, a, v);
-    return Step::Moved;
-  }
-  if (auto branch = dyn_cast<scf::IfOp>(op)) {
-    Val c = get(t, branch.getCondition());
-    if (!c.isInt()) {
-      fail(t, op, "poison-read", "the condition is not a defined integer");
-      return Step::Failed;
-    }
-    Region &region = c.i ? branch.getThenRegion() : branch.getElseRegion();
-    if (region.empty())
-      return Step::Advance;
-    Block *block = &region.front();
-    threads[t].frames.push_back({block, block->begin(), op});
-    return Step::Moved;
-  }
-  if (auto yield = dyn_cast<scf::YieldOp>(op)) {
-    std::vector<Val> vals;
-    for (Value v : yield.getOperands())
-      vals.push_back(get(t, v));
-    Frame &f = threads[t].frames.back();
-    if (auto loop = dyn_cast<scf::ForOp>(f.owner)) {
-      f.iv += f.step;
-      if (f.iv < f.ub) {
-        bind(t, loop.getInductionVar(), Val::integer(f.iv));
-        for (auto [a, v] : llvm::zip(loop.getRegionIterArgs(), vals))
-          bind(t, a, v);
-        f.next = f.block->begin();
+  return llvm::TypeSwitch<Operation *, Step>(op)
+      .Case<scf::ForOp>([&](auto) { return enterLoop(t, op); })
+      .Case<scf::IfOp>([&](auto) { return enterBranch(t, op); })
+      .Case<scf::YieldOp>([&](auto) { return yieldFrame(t, op); })
+      .Case<tileas::AgentOp>([&](auto) { return spawnAgent(t, op); })
+      .Case<tileas::AgentYieldOp, func::ReturnOp>([&](auto) {
+        finishThread(t);
         return Step::Moved;
-      }
-    }
-    Operation *owner = f.owner;
-    threads[t].frames.pop_back();
-    for (auto [r, v] : llvm::zip(owner->getResults(), vals))
-      bind(t, r, v);
-    ++threads[t].frames.back().next;
-    return Step::Moved;
-  }
-  if (auto agent = dyn_cast<tileas::AgentOp>(op)) {
-    unsigned agents = 0;
-    for (const Thread &th : threads)
-      agents += th.parent >= 0;
-    Thread child;
-    child.name = agent.getRole().str() + std::to_string(agents);
-    child.parent = int(t);
-    Block *body = &agent.getBody().front();
-    child.frames.push_back({body, body->begin(), op});
-    threads.push_back(std::move(child));
-    ++threads[t].liveChildren;
-    return Step::Advance;
-  }
-  if (isa<tileas::AgentYieldOp, func::ReturnOp>(op)) {
-    finishThread(t);
-    return Step::Moved;
-  }
-  handled = false;
-  return Step::Advance;
+      })
+      .Default([&](Operation *) {
+        handled = false;
+        return Step::Advance;
+      });
 }
 
 /// Sign-extends the low `width` bits.
@@ -373,40 +394,173 @@ static unsigned widthOf(Type type) {
   return 64;
 }
 
-Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
-                                         bool &handled) {
-  handled = false;
+namespace {
+
+/// The operands of a pure integer arith op, signed and zero-extended from
+/// the operand width.
+struct IntOperands {
+  int64_t a = 0, b = 0;
+  uint64_t ua = 0, ub = 0;
+  unsigned width = 64;
+};
+
+/// What folding an op gave: an integer, poison, a division by zero, or
+/// nothing (an op the checker leaves opaque).
+struct Folded {
+  enum class Kind { Integer, Poison, DivByZero, Unknown } kind = Kind::Unknown;
+  int64_t value = 0;
+  static Folded integer(int64_t v) { return {Kind::Integer, v}; }
+};
+
+} // namespace
+
+// Two's complement arithmetic, bitwise logic and casts: they wrap.
+static std::optional<int64_t> foldWrapping(Operation *op,
+                                           const IntOperands &x) {
+  auto [a, b, ua, ub, w] = x;
+  if (isa<arith::AddIOp>(op))
+    return int64_t(uint64_t(a) + uint64_t(b));
+  if (isa<arith::SubIOp>(op))
+    return int64_t(uint64_t(a) - uint64_t(b));
+  if (isa<arith::MulIOp>(op))
+    return int64_t(uint64_t(a) * uint64_t(b));
+  if (isa<arith::MinUIOp>(op))
+    return ua < ub ? a : b;
+  if (isa<arith::MaxUIOp>(op))
+    return ua > ub ? a : b;
+  if (isa<arith::MinSIOp>(op))
+    return std::min(a, b);
+  if (isa<arith::MaxSIOp>(op))
+    return std::max(a, b);
+  if (isa<arith::AndIOp>(op))
+    return a & b;
+  if (isa<arith::OrIOp>(op))
+    return a | b;
+  if (isa<arith::XOrIOp>(op))
+    return a ^ b;
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
+    return a;
+  if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
+    return int64_t(ua);
+  return std::nullopt;
+}
+
+static Folded foldDivision(Operation *op, const IntOperands &x) {
+  auto [a, b, ua, ub, w] = x;
+  if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op)) {
+    if (!ub)
+      return {Folded::Kind::DivByZero};
+    if (isa<arith::DivUIOp>(op))
+      return Folded::integer(int64_t(ua / ub));
+    if (isa<arith::RemUIOp>(op))
+      return Folded::integer(int64_t(ua % ub));
+    return Folded::integer(int64_t(ua / ub + (ua % ub != 0)));
+  }
+  if (!isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+           arith::FloorDivSIOp>(op))
+    return {};
+  if (!b)
+    return {Folded::Kind::DivByZero};
+  // INT64_MIN / -1 overflows (and traps on x86): it wraps to INT64_MIN.
+  int64_t q = b == -1 ? int64_t(0 - uint64_t(a)) : a / b;
+  int64_t m = b == -1 ? 0 : a % b;
+  if (isa<arith::DivSIOp>(op))
+    return Folded::integer(q);
+  if (isa<arith::RemSIOp>(op))
+    return Folded::integer(m);
+  if (isa<arith::CeilDivSIOp>(op))
+    return Folded::integer(q + ((m != 0) && ((m > 0) == (b > 0))));
+  return Folded::integer(q - ((m != 0) && ((m < 0) != (b < 0))));
+}
+
+// The amount reads unsigned; at the width or beyond arith says poison.
+static Folded foldShift(Operation *op, const IntOperands &x) {
+  auto [a, b, ua, ub, w] = x;
+  if (!isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op))
+    return {};
+  if (ub >= w)
+    return {Folded::Kind::Poison};
+  if (isa<arith::ShLIOp>(op))
+    return Folded::integer(int64_t(ua << ub));
+  if (isa<arith::ShRUIOp>(op))
+    return Folded::integer(int64_t(ua >> ub));
+  return Folded::integer(sext(a, w) >> ub); // arithmetic: the sign fills
+}
+
+static int64_t foldCompare(arith::CmpIPredicate predicate,
+                           const IntOperands &x) {
+  auto [a, b, ua, ub, w] = x;
+  using P = arith::CmpIPredicate;
+  switch (predicate) {
+  case P::eq:
+    return a == b;
+  case P::ne:
+    return a != b;
+  case P::slt:
+    return a < b;
+  case P::sle:
+    return a <= b;
+  case P::sgt:
+    return a > b;
+  case P::sge:
+    return a >= b;
+  case P::ult:
+    return ua < ub;
+  case P::ule:
+    return ua <= ub;
+  case P::ugt:
+    return ua > ub;
+  case P::uge:
+    return ua >= ub;
+  }
+  return 0;
+}
+
+static Folded foldInteger(Operation *op, const IntOperands &x) {
+  if (std::optional<int64_t> r = foldWrapping(op, x))
+    return Folded::integer(*r);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+    return Folded::integer(foldCompare(cmp.getPredicate(), x));
+  Folded f = foldDivision(op, x);
+  return f.kind != Folded::Kind::Unknown ? f : foldShift(op, x);
+}
+
+// Integers, not opaque terms, for what a loop bound may depend on: integer
+// constants, the block's id and the grid's size; and poison as poison.
+bool Interpreter::bindIntegerSource(unsigned t, Operation *op) {
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-    if (auto attr = dyn_cast<IntegerAttr>(cst.getValue())) {
-      handled = true;
-      bind(t, cst.getResult(),
-           Val::integer(sext(attr.getValue().getSExtValue(),
-                             widthOf(cst.getType()))));
-      return Step::Advance;
-    }
-    return Step::Advance; // a tile constant: an opaque term
+    auto attr = dyn_cast<IntegerAttr>(cst.getValue());
+    if (!attr)
+      return false; // a tile constant: an opaque term
+    bind(t, cst.getResult(),
+         Val::integer(
+             sext(attr.getValue().getSExtValue(), widthOf(cst.getType()))));
+    return true;
   }
   if (isa<ub::PoisonOp>(op)) {
-    handled = true;
     bind(t, op->getResult(0), Val::poison());
-    return Step::Advance;
+    return true;
   }
-  // Integers, not opaque terms: a loop bound may depend on the block.
   if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-    handled = true;
     bind(t, id.getResult(),
          Val::integer(config.blockId[unsigned(id.getDimension())]));
-    return Step::Advance;
+    return true;
   }
   if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
-    handled = true;
     bind(t, dim.getResult(),
          Val::integer(config.gridDim[unsigned(dim.getDimension())]));
-    return Step::Advance;
+    return true;
   }
-  if (op->getDialect() == nullptr ||
-      op->getDialect()->getNamespace() != "arith" || op->getNumResults() != 1 ||
-      !op->getResult(0).getType().isIntOrIndex())
+  return false;
+}
+
+Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
+                                         bool &handled) {
+  handled = bindIntegerSource(t, op);
+  if (handled || isa<arith::ConstantOp>(op))
+    return Step::Advance;
+  if (!isa_and_nonnull<arith::ArithDialect>(op->getDialect()) ||
+      op->getNumResults() != 1 || !op->getResult(0).getType().isIntOrIndex())
     return Step::Advance;
   std::vector<Val> in;
   for (Value v : op->getOperands())
@@ -419,105 +573,38 @@ Interpreter::Step Interpreter::stepArith(unsigned t, Operation *op,
       bind(t, sel.getResult(), in[0].i ? in[1] : in[2]);
     return Step::Advance;
   }
-  for (const Val &v : in)
-    if (v.kind == Val::Kind::Poison) {
-      handled = true;
-      bind(t, op->getResult(0), Val::poison());
-      return Step::Advance;
-    }
-  for (const Val &v : in)
-    if (!v.isInt())
-      return Step::Advance;
-  unsigned w = widthOf(op->getResult(0).getType());
-  unsigned inW = op->getNumOperands() ? widthOf(op->getOperand(0).getType()) : w;
-  int64_t a = in.size() > 0 ? in[0].i : 0, b = in.size() > 1 ? in[1].i : 0;
-  uint64_t ua = zext(a, inW), ub = zext(b, inW);
-  auto divByZero = [&]() {
-    fail(t, op, "malformed", "division by zero");
+  if (llvm::any_of(in,
+                   [](const Val &v) { return v.kind == Val::Kind::Poison; })) {
     handled = true;
-    return Step::Failed;
-  };
-  std::optional<int64_t> r;
-  if (isa<arith::AddIOp>(op))
-    r = int64_t(uint64_t(a) + uint64_t(b));
-  else if (isa<arith::SubIOp>(op))
-    r = int64_t(uint64_t(a) - uint64_t(b));
-  else if (isa<arith::MulIOp>(op))
-    r = int64_t(uint64_t(a) * uint64_t(b));
-  else if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op)) {
-    if (!ub)
-      return divByZero();
-    if (isa<arith::DivUIOp>(op))
-      r = int64_t(ua / ub);
-    else if (isa<arith::RemUIOp>(op))
-      r = int64_t(ua % ub);
-    else
-      r = int64_t(ua / ub + (ua % ub != 0));
-  } else if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
-                 arith::FloorDivSIOp>(op)) {
-    if (!b)
-      return divByZero();
-    // INT64_MIN / -1 overflows (and traps on x86): it wraps to INT64_MIN.
-    int64_t q = b == -1 ? int64_t(0 - uint64_t(a)) : a / b;
-    int64_t m = b == -1 ? 0 : a % b;
-    if (isa<arith::DivSIOp>(op))
-      r = q;
-    else if (isa<arith::RemSIOp>(op))
-      r = m;
-    else if (isa<arith::CeilDivSIOp>(op))
-      r = q + ((m != 0) && ((m > 0) == (b > 0)));
-    else
-      r = q - ((m != 0) && ((m < 0) != (b < 0)));
-  } else if (isa<arith::MinUIOp>(op))
-    r = ua < ub ? a : b;
-  else if (isa<arith::MaxUIOp>(op))
-    r = ua > ub ? a : b;
-  else if (isa<arith::MinSIOp>(op))
-    r = std::min(a, b);
-  else if (isa<arith::MaxSIOp>(op))
-    r = std::max(a, b);
-  else if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
-    // The amount reads unsigned; at the width or beyond arith says poison.
-    if (ub >= inW) {
-      handled = true;
-      bind(t, op->getResult(0), Val::poison());
-      return Step::Advance;
-    }
-    if (isa<arith::ShLIOp>(op))
-      r = int64_t(ua << ub);
-    else if (isa<arith::ShRUIOp>(op))
-      r = int64_t(ua >> ub);
-    else
-      r = sext(a, inW) >> ub; // arithmetic: the sign fills
-  } else if (isa<arith::AndIOp>(op))
-    r = a & b;
-  else if (isa<arith::OrIOp>(op))
-    r = a | b;
-  else if (isa<arith::XOrIOp>(op))
-    r = a ^ b;
-  else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op))
-    r = a;
-  else if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
-    r = int64_t(ua);
-  else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-    using P = arith::CmpIPredicate;
-    switch (cmp.getPredicate()) {
-    case P::eq: r = a == b; break;
-    case P::ne: r = a != b; break;
-    case P::slt: r = a < b; break;
-    case P::sle: r = a <= b; break;
-    case P::sgt: r = a > b; break;
-    case P::sge: r = a >= b; break;
-    case P::ult: r = ua < ub; break;
-    case P::ule: r = ua <= ub; break;
-    case P::ugt: r = ua > ub; break;
-    case P::uge: r = ua >= ub; break;
-    }
-  }
-  if (!r)
+    bind(t, op->getResult(0), Val::poison());
     return Step::Advance;
+  }
+  if (!llvm::all_of(in, [](const Val &v) { return v.isInt(); }))
+    return Step::Advance;
+  unsigned w = widthOf(op->getResult(0).getType());
+  IntOperands x;
+  x.width = op->getNumOperands() ? widthOf(op->getOperand(0).getType()) : w;
+  x.a = in.size() > 0 ? in[0].i : 0;
+  x.b = in.size() > 1 ? in[1].i : 0;
+  x.ua = zext(x.a, x.width);
+  x.ub = zext(x.b, x.width);
+  Folded r = foldInteger(op, x);
+  switch (r.kind) {
+  case Folded::Kind::Unknown:
+    return Step::Advance;
+  case Folded::Kind::DivByZero:
+    handled = true;
+    fail(t, op, "malformed", "division by zero");
+    return Step::Failed;
+  case Folded::Kind::Poison:
+    handled = true;
+    bind(t, op->getResult(0), Val::poison());
+    return Step::Advance;
+  case Folded::Kind::Integer:
+    break;
+  }
   handled = true;
-  bind(t, op->getResult(0), Val::integer(sext(*r, w)));
+  bind(t, op->getResult(0), Val::integer(sext(r.value, w)));
   return Step::Advance;
 }
 

@@ -125,7 +125,14 @@ private:
   void describeBlocked(unsigned t, std::string &out);
   Step step(unsigned t);
   Step stepControl(unsigned t, mlir::Operation *op, bool &handled);
+  Step enterLoop(unsigned t, mlir::Operation *op);
+  Step enterBranch(unsigned t, mlir::Operation *op);
+  Step yieldFrame(unsigned t, mlir::Operation *op);
+  Step spawnAgent(unsigned t, mlir::Operation *op);
   Step stepArith(unsigned t, mlir::Operation *op, bool &handled);
+  /// Binds integer constants, block ids, grid sizes and poison; false for
+  /// any other op.
+  bool bindIntegerSource(unsigned t, mlir::Operation *op);
   void finishThread(unsigned t);
   const Val *lookup(unsigned t, mlir::Value v) const;
   Val get(unsigned t, mlir::Value v);
@@ -142,6 +149,7 @@ private:
   // Pipes, fences, mutexes and tile ops (PipeOps.cpp).
   Step stepTileAS(unsigned t, mlir::Operation *op, bool &handled);
   Step pipeCreate(unsigned t, mlir::Operation *op);
+  bool takeSlots(unsigned t, mlir::Operation *op, Pipe &p, mlir::Type payload);
   Step acquireOrWait(unsigned t, mlir::Operation *op, bool wait);
   /// Reads a handshake's pipe (operand 0) and iteration (operand 1); a
   /// poison, undefined or negative iteration is a finding.
@@ -159,6 +167,41 @@ private:
   Step mutexOp(unsigned t, mlir::Operation *op, bool lock);
   bool lockReady(unsigned t, mlir::Operation *op);
   Step computeOp(unsigned t, mlir::Operation *op);
+  /// What a tile op writes, the `into` destination (never read) or a UMMA's
+  /// handle accumulator, and which of its operands it reads.
+  struct TileAccess {
+    mlir::Value dst;
+    Val dstVal;
+    std::vector<unsigned> reads;
+  };
+  /// A buffer a tensor-core op reads at completion, with the version it
+  /// must still have then.
+  struct ReadSnapshot {
+    Val v;
+    uint64_t version = 0;
+  };
+  std::optional<TileAccess> tileAccess(unsigned t, mlir::Operation *op);
+  Step issueTensorCore(unsigned t, mlir::Operation *op,
+                       const TileAccess &access);
+  std::optional<std::vector<ReadSnapshot>>
+  snapshotTensorCoreReads(unsigned t, mlir::Operation *op, uint64_t id,
+                          const std::vector<unsigned> &reads);
+  uint64_t tensorCoreCompletion(unsigned t, mlir::Operation *op,
+                                const Val &dst);
+  void completeTensorCore(unsigned t, mlir::Operation *op, uint64_t id,
+                          const std::vector<ReadSnapshot> &snaps,
+                          const Val &dst);
+  std::optional<std::vector<uint64_t>>
+  readNow(unsigned t, mlir::Operation *op, const std::vector<unsigned> &reads);
+  uint64_t computeTerm(unsigned t, mlir::Operation *op,
+                       const std::vector<uint64_t> &args);
+  Step issueCopyIn(unsigned t, mlir::Operation *op, const Val &dst,
+                   uint64_t term);
+  Step storeNow(unsigned t, mlir::Operation *op, const Val &dst, uint64_t term);
+  void issueTmaStore(unsigned t, mlir::Operation *op);
+  void trackTmemLoad(unsigned t, mlir::Operation *op, mlir::Value source);
+  /// Ends the async reads of op `id` of thread `t`.
+  void retireAsyncReads(unsigned t, uint64_t id);
   /// Arrives on `bar` of pipe `p` once `after` has passed, the way `via`
   /// says; `tx` bytes for expect_tx.
   void signal(unsigned t, mlir::Operation *op, int p, unsigned slot,
@@ -176,6 +219,8 @@ private:
   /// thread's pending tensor-core writes of buffer `buffer`.
   bool orderedBehindOwnWrites(unsigned t, mlir::Operation *op, unsigned buffer);
   bool checkWriteAllowed(unsigned t, mlir::Operation *op, const Val &dst);
+  bool checkSlotHeld(unsigned t, mlir::Operation *op, const Val &v,
+                     const std::string &what, Hold *&held);
   Hold *findHold(unsigned t, int pipe, int64_t iter, bool wait);
   std::string slotName(int pipe, int64_t iter) const;
   uint64_t uninitialized(mlir::Type type);

@@ -81,8 +81,12 @@ struct Pipe {
   std::string name;
   unsigned depth = 1;
   int64_t bytes = 0;
-  std::string producer;
   std::vector<std::string> consumers;
+  /// The tensor core fills the slots: a read needs tcgen05_after first.
+  bool producedByTensorCore = false;
+  /// A consumer reads through the async proxy (UMMA or a TMA store): SIMT
+  /// writes need fence "proxy_async" before the commit.
+  bool asyncReader = false;
   std::vector<unsigned> buffers;
   std::vector<MBarrier> full, empty;
   /// `aliases`: the pipe whose slots this one hands on (-1: none). Its

@@ -109,53 +109,22 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
   llvm::raw_string_ostream os(type);
   os << create.getResult().getType();
   p.name = "pipe " + std::to_string(pipes.size()) + " " + os.str();
-  p.producer = create.getProducer().str();
-  for (Attribute a : create.getConsumers())
+  p.producedByTensorCore =
+      create.getProducerKind() == tileas::PipeProducerKind::Umma;
+  for (auto [i, a] : llvm::enumerate(create.getConsumers())) {
     p.consumers.push_back(cast<StringAttr>(a).getValue().str());
+    tileas::PipeConsumerKind kind = create.getConsumerKind(unsigned(i));
+    p.asyncReader |= kind == tileas::PipeConsumerKind::Umma ||
+                     kind == tileas::PipeConsumerKind::TmaStore;
+  }
   auto payload =
       cast<tileas::PipeType>(create.getResult().getType()).getPayload();
   int64_t tileBytes = 0;
   if (auto shaped = dyn_cast<ShapedType>(payload))
     tileBytes = tileas::getTileSizeInBytes(shaped);
   p.bytes = create.getBytes() ? int64_t(*create.getBytes()) : tileBytes;
-  if (Value shared = create.getShares()) {
-    const Pipe &q = pipes[get(t, shared).i];
-    if (q.depth != p.depth) {
-      fail(t, op, "malformed",
-           "shares the buffers of " + q.name + " whose depth differs");
-      return Step::Failed;
-    }
-    p.buffers = q.buffers;
-  } else if (Value aliased = create.getAliases()) {
-    // The same slots (an alias of an alias still hands on the root's).
-    p.aliases = int(get(t, aliased).i);
-    const Pipe &q = pipes[p.aliases];
-    if (q.depth != p.depth) {
-      fail(t, op, "malformed",
-           "aliases the slots of " + q.name + " whose depth differs");
-      return Step::Failed;
-    }
-    p.buffers = q.buffers;
-  } else {
-    if (Value joined = create.getJoins()) {
-      p.joins = int(get(t, joined).i);
-      const Pipe &q = pipes[p.joins];
-      if (q.depth != p.depth || q.joins >= 0 || q.aliases >= 0) {
-        fail(t, op, "malformed",
-             "joins " + q.name +
-                 ", whose depth differs or which joins or aliases another");
-        return Step::Failed;
-      }
-    }
-    for (unsigned s = 0; s < p.depth; ++s) {
-      Buffer b;
-      b.isSlot = true;
-      b.content = uninitialized(payload);
-      b.name = p.name + " slot " + std::to_string(s);
-      buffers.push_back(b);
-      p.buffers.push_back(buffers.size() - 1);
-    }
-  }
+  if (!takeSlots(t, op, p, payload))
+    return Step::Failed;
   p.full.resize(p.depth);
   p.empty.resize(p.depth);
   for (unsigned s = 0; s < p.depth; ++s) {
@@ -166,6 +135,54 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
   bind(t, create.getResult(),
        Val::object(Val::Kind::Pipe, int64_t(pipes.size() - 1)));
   return Step::Advance;
+}
+
+// A pipe's slots: the buffers of the pipe it `shares`, the slots of the one
+// it `aliases` (an alias of an alias still hands on the root's), or buffers
+// of its own, guarded by the barriers of the pipe it `joins` if any. Either
+// way the depths must agree.
+bool Interpreter::takeSlots(unsigned t, Operation *op, Pipe &p, Type payload) {
+  auto create = cast<tileas::PipeCreateOp>(op);
+  if (Value shared = create.getShares()) {
+    const Pipe &q = pipes[get(t, shared).i];
+    if (q.depth != p.depth) {
+      fail(t, op, "malformed",
+           "shares the buffers of " + q.name + " whose depth differs");
+      return false;
+    }
+    p.buffers = q.buffers;
+    return true;
+  }
+  if (Value aliased = create.getAliases()) {
+    p.aliases = int(get(t, aliased).i);
+    const Pipe &q = pipes[p.aliases];
+    if (q.depth != p.depth) {
+      fail(t, op, "malformed",
+           "aliases the slots of " + q.name + " whose depth differs");
+      return false;
+    }
+    p.buffers = q.buffers;
+    return true;
+  }
+  if (Value joined = create.getJoins()) {
+    p.joins = int(get(t, joined).i);
+    const Pipe &q = pipes[p.joins];
+    if (q.depth != p.depth || q.joins >= 0 || q.aliases >= 0) {
+      fail(t, op, "malformed",
+           "joins " + q.name +
+               ", whose depth differs or which joins or aliases another");
+      return false;
+    }
+  }
+  for (unsigned s = 0; s < p.depth; ++s) {
+    Buffer b;
+    b.isSlot = true;
+    b.content = uninitialized(payload);
+    b.name = p.name + " slot " + std::to_string(s);
+    buffers.push_back(b);
+    p.buffers.push_back(buffers.size() - 1);
+  }
+  return true;
 }
 
 bool Interpreter::slotReady(unsigned t, Operation *op, bool wait) {
@@ -251,7 +268,7 @@ Interpreter::Step Interpreter::acquireOrWait(unsigned t, Operation *op,
   h.pipe = p;
   h.iter = k;
   h.wait = wait;
-  h.needsAfter = wait && pipe.producer == "umma";
+  h.needsAfter = wait && pipe.producedByTensorCore;
   h.op = op;
   threads[t].holds.push_back(h);
   bind(t, op->getResult(0), Val::handle(pipe.buffers[k % pipe.depth], p, k));
@@ -291,14 +308,22 @@ void Interpreter::signal(unsigned t, Operation *op, int p, unsigned slot,
   Thread &th = threads[t];
   uint64_t start = now;
   int64_t bytes = 0;
-  if (via == "expect_tx")
+  switch (*tileas::symbolizeSignalKind(via)) {
+  case tileas::SignalKind::ExpectTx:
     bytes = pipes[p].bytes;
-  else if (via == "tcgen05_commit")
+    break;
+  case tileas::SignalKind::Tcgen05Commit:
     start = std::max(start, th.tcDone);
-  else if (via == "cpasync_arrive")
+    break;
+  case tileas::SignalKind::CpAsyncArrive:
     start = std::max(start, th.cpDone);
-  else if (via == "bulk_wait")
+    break;
+  case tileas::SignalKind::BulkWait:
     start = std::max(start, th.storeDone);
+    break;
+  case tileas::SignalKind::Arrive:
+    break;
+  }
   schedule(start + delay(), op, false, [this, t, op, p, slot, full, bytes]() {
     MBarrier &bar = full ? pipes[p].full[slot] : pipes[p].empty[slot];
     if (!bar.arrive(bytes))
@@ -331,11 +356,8 @@ Interpreter::Step Interpreter::commit(unsigned t, Operation *op) {
     return Step::Failed;
   }
   Thread &th = threads[t];
-  bool asyncReader = false;
-  for (const std::string &kind : pipe.consumers)
-    asyncReader |= kind == "umma" || kind == "tma_store";
   for (const Unfenced &u : th.smemWrites)
-    if (u.buffer == buffer && asyncReader) {
+    if (u.buffer == buffer && pipe.asyncReader) {
       fail(t, op, "missing-fence",
            "commits " + slotName(p, k) + " written by " + locString(u.op) +
                " without fence \"proxy_async\" before the commit, although "
@@ -393,6 +415,8 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
   unsigned slot = unsigned(k % pipe.depth);
   unsigned buffer = pipe.buffers[slot];
   StringRef via = r.getVia();
+  tileas::SignalKind kind = *tileas::symbolizeSignalKind(via);
+  bool tcCommit = kind == tileas::SignalKind::Tcgen05Commit;
   Thread &th = threads[t];
   for (const AsyncRead &a : th.asyncReads) {
     if (a.buffer != buffer)
@@ -407,8 +431,8 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
     // Only a tcgen05.commit waits for this thread's tensor-core reads: PTX
     // orders no later write (not even this thread's next MMA into another
     // accumulator) behind them.
-    if ((a.unit == 'c' && via != "tcgen05_commit") ||
-        (a.unit == 's' && via != "bulk_wait" && via != "tcgen05_commit")) {
+    if ((a.unit == 'c' && !tcCommit) ||
+        (a.unit == 's' && kind != tileas::SignalKind::BulkWait && !tcCommit)) {
       fail(t, op, "overwrite-before-release",
            "releases " + slotName(p, k) + " via \"" + via.str() + "\" while " +
                locString(a.op) +
@@ -455,24 +479,29 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
 //===----------------------------------------------------------------------===//
 
 Interpreter::Step Interpreter::fence(unsigned t, Operation *op) {
-  StringRef kind = cast<tileas::FenceOp>(op).getKind();
   Thread &th = threads[t];
-  if (kind == "proxy_async") {
+  switch (*tileas::symbolizeFenceKind(cast<tileas::FenceOp>(op).getKind())) {
+  case tileas::FenceKind::ProxyAsync:
     th.smemWrites.clear();
-  } else if (kind == "tcgen05_wait_st") {
+    break;
+  case tileas::FenceKind::Tcgen05WaitSt:
     for (Unfenced &u : th.tmemWrites)
       u.stage = 1;
-  } else if (kind == "tcgen05_before") {
+    break;
+  case tileas::FenceKind::Tcgen05Before:
     llvm::erase_if(th.tmemWrites, [](const Unfenced &u) { return u.stage; });
-  } else if (kind == "tcgen05_after") {
+    break;
+  case tileas::FenceKind::Tcgen05After:
     for (Hold &h : th.holds)
       h.needsAfter = false;
-  } else if (kind == "tcgen05_wait_ld") {
+    break;
+  case tileas::FenceKind::Tcgen05WaitLd:
     for (const AsyncRead &a : th.asyncReads)
       if (a.unit == 'l')
         --buffers[a.buffer].pendingReads;
     llvm::erase_if(th.asyncReads,
                    [](const AsyncRead &a) { return a.unit == 'l'; });
+    break;
   }
   return Step::Advance;
 }

@@ -47,30 +47,9 @@ std::optional<uint64_t> Interpreter::readOperand(unsigned t, Operation *op,
   Buffer &b = buffers[v.buffer];
   std::string what = v.isSlot() ? slotName(v.pipe, v.iter) : b.name;
   Hold *held = nullptr;
-  if (v.isSlot() && when != ReadAt::TcCompletion) {
-    held = findHold(t, v.pipe, v.iter, true);
-    if (!held && !findHold(t, v.pipe, v.iter, false) &&
-        threads[t].released.count({v.pipe, v.iter})) {
-      fail(t, op, "release-before-read",
-           "reads " + what + " after its consumer_release: the producer may "
-           "already be overwriting it");
-      return std::nullopt;
-    }
-    if (!held && !findHold(t, v.pipe, v.iter, false)) {
-      fail(t, op, "read-before-commit",
-           "reads " + what +
-               " without holding it: no consumer_wait of that iteration is "
-               "in force (missing, or already released)");
-      return std::nullopt;
-    }
-    if (held && held->needsAfter && isa<tileas::UmmaOp, tileas::TmemLoadOp>(op)) {
-      fail(t, op, "missing-fence",
-           "reads " + what +
-               ", which a UMMA produced, without fence \"tcgen05_after\" "
-               "between its consumer_wait and this read");
-      return std::nullopt;
-    }
-  }
+  if (v.isSlot() && when != ReadAt::TcCompletion &&
+      !checkSlotHeld(t, op, v, what, held))
+    return std::nullopt;
   // The issuing thread's own pending tensor-core writes: at issue, they
   // must be ones PTX orders this op behind (they land before it reads); at
   // completion, ones issued after it (an earlier unordered one was caught
@@ -98,6 +77,36 @@ std::optional<uint64_t> Interpreter::readOperand(unsigned t, Operation *op,
     return std::nullopt;
   }
   return b.content;
+}
+
+// A slot is read by a thread that holds it, by a consumer_wait in force
+// (`held`) or its producer_acquire, and a slot a UMMA produced only behind
+// fence "tcgen05_after".
+bool Interpreter::checkSlotHeld(unsigned t, Operation *op, const Val &v,
+                                const std::string &what, Hold *&held) {
+  held = findHold(t, v.pipe, v.iter, true);
+  if (!held && !findHold(t, v.pipe, v.iter, false) &&
+      threads[t].released.count({v.pipe, v.iter})) {
+    fail(t, op, "release-before-read",
+         "reads " + what + " after its consumer_release: the producer may "
+         "already be overwriting it");
+    return false;
+  }
+  if (!held && !findHold(t, v.pipe, v.iter, false)) {
+    fail(t, op, "read-before-commit",
+         "reads " + what +
+             " without holding it: no consumer_wait of that iteration is "
+             "in force (missing, or already released)");
+    return false;
+  }
+  if (held && held->needsAfter && isa<tileas::UmmaOp, tileas::TmemLoadOp>(op)) {
+    fail(t, op, "missing-fence",
+         "reads " + what +
+             ", which a UMMA produced, without fence \"tcgen05_after\" "
+             "between its consumer_wait and this read");
+    return false;
+  }
+  return true;
 }
 
 bool Interpreter::checkWriteAllowed(unsigned t, Operation *op,
@@ -169,224 +178,284 @@ bool Interpreter::writeBuffer(unsigned t, Operation *op, const Val &dst,
   return true;
 }
 
-Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  // The `into` destination (never read), or a UMMA's handle accumulator.
-  Value dst;
+// The destination, handle-typed, and the operands read: all but the
+// destination, and a UMMA's accumulator only when it accumulates.
+std::optional<Interpreter::TileAccess> Interpreter::tileAccess(unsigned t,
+                                                               Operation *op) {
+  TileAccess access;
   if (OpOperand *into = tileas::getIntoOperand(op))
-    dst = into->get();
+    access.dst = into->get();
   auto umma = dyn_cast<tileas::UmmaOp>(op);
   bool readAcc = true;
   if (umma) {
     readAcc = umma.getAccumulate();
     if (get(t, umma.getAcc()).isHandle())
-      dst = umma.getAcc();
+      access.dst = umma.getAcc();
   }
-  std::vector<unsigned> reads;
+  Value dst = access.dst;
   for (OpOperand &operand : op->getOpOperands()) {
     bool isAcc = umma && operand.getOperandNumber() == 2;
     if (isAcc ? !readAcc : operand.get() == dst && dst)
       continue;
-    reads.push_back(operand.getOperandNumber());
+    access.reads.push_back(operand.getOperandNumber());
   }
-  Val dstVal = dst ? get(t, dst) : Val();
-  if (dst && !dstVal.isHandle()) {
+  access.dstVal = dst ? get(t, dst) : Val();
+  if (dst && !access.dstVal.isHandle()) {
     fail(t, op, "malformed", "writes into a value that is not a buffer");
+    return std::nullopt;
+  }
+  return access;
+}
+
+// A tile op is interpreted by the unit that carries it out, not by its
+// name: the tensor core and the copy engines read and write later, SIMT
+// threads at once, the bulk store reads until its group completes. Each
+// writes a term of its name, attributes and inputs.
+Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
+  std::optional<TileAccess> access = tileAccess(t, op);
+  if (!access)
     return Step::Failed;
+  if (access->dst && isa<tileas::UmmaOp, tileas::TmemCopyOp>(op))
+    return issueTensorCore(t, op, *access);
+  std::optional<std::vector<uint64_t>> args = readNow(t, op, access->reads);
+  if (!args)
+    return Step::Failed;
+  uint64_t term = computeTerm(t, op, *args);
+  if (access->dst && isa<tileas::TmaLoadOp, tileas::CpAsyncOp>(op))
+    return issueCopyIn(t, op, access->dstVal, term);
+  if (access->dst)
+    return storeNow(t, op, access->dstVal, term);
+  if (isa<tileas::TmaStoreOp>(op)) {
+    issueTmaStore(t, op);
+    return Step::Advance;
   }
+  if (auto load = dyn_cast<tileas::TmemLoadOp>(op))
+    trackTmemLoad(t, op, load.getSource());
+  for (OpResult r : op->getResults())
+    bind(t, r, Val::tile(term));
+  return Step::Advance;
+}
+
+// A tensor-core op (UMMA, tcgen05.cp) is checked at issue, and reads and
+// writes at completion.
+Interpreter::Step Interpreter::issueTensorCore(unsigned t, Operation *op,
+                                               const TileAccess &access) {
+  uint64_t id = nextAsyncId++;
+  std::optional<std::vector<ReadSnapshot>> snaps =
+      snapshotTensorCoreReads(t, op, id, access.reads);
+  if (!snaps)
+    return Step::Failed;
+  const Val &dstVal = access.dstVal;
+  if (!checkWriteAllowed(t, op, dstVal))
+    return Step::Failed;
+  Buffer &out = buffers[dstVal.buffer];
+  ++out.pendingWrites;
+  out.pendingWriter = op;
+  if (out.pendingTcThread != int(t))
+    out.pendingTcWrites = out.pendingTcMmaWrites = 0;
+  out.pendingTcThread = int(t);
+  ++out.pendingTcWrites;
+  out.pendingTcMmaWrites += isa<tileas::UmmaOp>(op);
+  uint64_t at = tensorCoreCompletion(t, op, dstVal);
+  bind(t, op->getResult(0), dstVal);
+  schedule(at, op, true,
+           [this, t, op, id, snaps = std::move(*snaps), dstVal]() {
+             completeTensorCore(t, op, id, snaps, dstVal);
+           });
+  return result.finding ? Step::Failed : Step::Advance;
+}
+
+// Checks each read at issue and records the version each read buffer must
+// have at completion: the current one plus this thread's pending
+// tensor-core writes of it, which PTX orders before this op (the issue
+// check allowed no others).
+std::optional<std::vector<Interpreter::ReadSnapshot>>
+Interpreter::snapshotTensorCoreReads(unsigned t, Operation *op, uint64_t id,
+                                     const std::vector<unsigned> &reads) {
+  std::vector<ReadSnapshot> snaps;
+  for (unsigned i : reads) {
+    Val v = get(t, op->getOperand(i));
+    if (!readOperand(t, op, v, ReadAt::TcIssue))
+      return std::nullopt;
+    ReadSnapshot s{v, 0};
+    if (v.isHandle()) {
+      Buffer &b = buffers[v.buffer];
+      s.version =
+          b.version + (b.pendingTcThread == int(t) ? b.pendingTcWrites : 0);
+      ++b.pendingReads;
+      b.pendingReader = op;
+      threads[t].asyncReads.push_back({v.buffer, op, id, 'c'});
+    }
+    snaps.push_back(s);
+  }
+  return snaps;
+}
+
+// Completion at a random time, but behind what PTX orders it after: an MMA
+// behind this thread's tcgen05.cp copies and its MMAs into the same
+// accumulator. A tcgen05.cp is ordered behind nothing.
+uint64_t Interpreter::tensorCoreCompletion(unsigned t, Operation *op,
+                                           const Val &dst) {
   Thread &th = threads[t];
-  bool tensorCore = dst && (umma || isa<tileas::TmemCopyOp>(op));
-  bool copyIn = dst && isa<tileas::TmaLoadOp, tileas::CpAsyncOp>(op);
-
-  if (tensorCore) {
-    // Checked at issue, read and written at completion.
-    uint64_t id = nextAsyncId++;
-    // The version each read buffer must have at completion: the current
-    // one plus this thread's pending tensor-core writes of it, which PTX
-    // orders before this op (the issue check allowed no others).
-    struct Snapshot {
-      Val v;
-      uint64_t version;
-    };
-    std::vector<Snapshot> snaps;
-    for (unsigned i : reads) {
-      Val v = get(t, op->getOperand(i));
-      if (!readOperand(t, op, v, ReadAt::TcIssue))
-        return Step::Failed;
-      Snapshot s{v, 0};
-      if (v.isHandle()) {
-        Buffer &b = buffers[v.buffer];
-        s.version = b.version +
-                    (b.pendingTcThread == int(t) ? b.pendingTcWrites : 0);
-        ++b.pendingReads;
-        b.pendingReader = op;
-        th.asyncReads.push_back({v.buffer, op, id, 'c'});
-      }
-      snaps.push_back(s);
-    }
-    if (!checkWriteAllowed(t, op, dstVal))
-      return Step::Failed;
-    Buffer &out = buffers[dstVal.buffer];
-    ++out.pendingWrites;
-    out.pendingWriter = op;
-    if (out.pendingTcThread != int(t))
-      out.pendingTcWrites = out.pendingTcMmaWrites = 0;
-    out.pendingTcThread = int(t);
-    ++out.pendingTcWrites;
-    out.pendingTcMmaWrites += bool(umma);
-    // Completion at a random time, but behind what PTX orders it after: an
-    // MMA behind this thread's tcgen05.cp copies and its MMAs into the same
-    // accumulator. A tcgen05.cp is ordered behind nothing.
-    uint64_t at = now + 1 + delay();
-    if (umma) {
-      at = std::max(at, th.tcCopyDone + 1);
-      uint64_t &accDone = th.tcAccDone[dstVal.buffer];
-      at = std::max(at, accDone + 1);
-      accDone = at;
-    } else {
-      th.tcCopyDone = std::max(th.tcCopyDone, at);
-    }
-    th.tcDone = std::max(th.tcDone, at);
-    bind(t, op->getResult(0), dstVal);
-    schedule(at, op, true, [this, t, op, id, snaps, dstVal, name]() {
-      std::vector<uint64_t> args;
-      for (const Snapshot &s : snaps) {
-        if (s.v.isHandle()) {
-          const Buffer &b = buffers[s.v.buffer];
-          if (b.version != s.version) {
-            fail(t, op, "overwrite-before-release",
-                 "reads " + b.name +
-                     " at completion, but it was overwritten after this op "
-                     "was issued (released or reused too early)");
-            return;
-          }
-        }
-        std::optional<uint64_t> term =
-            readOperand(t, op, s.v, ReadAt::TcCompletion);
-        if (!term)
-          return;
-        args.push_back(*term);
-      }
-      Thread &owner = threads[t];
-      for (const AsyncRead &a : owner.asyncReads)
-        if (a.id == id)
-          --buffers[a.buffer].pendingReads;
-      llvm::erase_if(owner.asyncReads,
-                     [id](const AsyncRead &a) { return a.id == id; });
-      Buffer &out = buffers[dstVal.buffer];
-      --out.pendingWrites;
-      if (out.pendingTcThread == int(t) && out.pendingTcWrites) {
-        --out.pendingTcWrites;
-        if (isa<tileas::UmmaOp>(op) && out.pendingTcMmaWrites)
-          --out.pendingTcMmaWrites;
-      }
-      uint64_t term = result.terms.apply(name, attrHash(op), args);
-      if (!writeBuffer(t, op, dstVal, term, id))
-        return;
-      result.instances.push_back({name.str(), term, op, t});
-    });
-    return result.finding ? Step::Failed : Step::Advance;
+  uint64_t at = now + 1 + delay();
+  if (isa<tileas::UmmaOp>(op)) {
+    at = std::max(at, th.tcCopyDone + 1);
+    uint64_t &accDone = th.tcAccDone[dst.buffer];
+    at = std::max(at, accDone + 1);
+    accDone = at;
+  } else {
+    th.tcCopyDone = std::max(th.tcCopyDone, at);
   }
+  th.tcDone = std::max(th.tcDone, at);
+  return at;
+}
 
+void Interpreter::completeTensorCore(unsigned t, Operation *op, uint64_t id,
+                                     const std::vector<ReadSnapshot> &snaps,
+                                     const Val &dst) {
+  std::vector<uint64_t> args;
+  for (const ReadSnapshot &s : snaps) {
+    if (s.v.isHandle()) {
+      const Buffer &b = buffers[s.v.buffer];
+      if (b.version != s.version) {
+        fail(t, op, "overwrite-before-release",
+             "reads " + b.name +
+                 " at completion, but it was overwritten after this op "
+                 "was issued (released or reused too early)");
+        return;
+      }
+    }
+    std::optional<uint64_t> term =
+        readOperand(t, op, s.v, ReadAt::TcCompletion);
+    if (!term)
+      return;
+    args.push_back(*term);
+  }
+  retireAsyncReads(t, id);
+  Buffer &out = buffers[dst.buffer];
+  --out.pendingWrites;
+  if (out.pendingTcThread == int(t) && out.pendingTcWrites) {
+    --out.pendingTcWrites;
+    if (isa<tileas::UmmaOp>(op) && out.pendingTcMmaWrites)
+      --out.pendingTcMmaWrites;
+  }
+  StringRef name = op->getName().getStringRef();
+  uint64_t term = result.terms.apply(name, attrHash(op), args);
+  if (!writeBuffer(t, op, dst, term, id))
+    return;
+  result.instances.push_back({name.str(), term, op, t});
+}
+
+void Interpreter::retireAsyncReads(unsigned t, uint64_t id) {
+  Thread &owner = threads[t];
+  for (const AsyncRead &a : owner.asyncReads)
+    if (a.id == id)
+      --buffers[a.buffer].pendingReads;
+  llvm::erase_if(owner.asyncReads,
+                 [id](const AsyncRead &a) { return a.id == id; });
+}
+
+// The operands' content now, each read checked.
+std::optional<std::vector<uint64_t>>
+Interpreter::readNow(unsigned t, Operation *op,
+                     const std::vector<unsigned> &reads) {
   std::vector<uint64_t> args;
   for (unsigned i : reads) {
     std::optional<uint64_t> term =
         readOperand(t, op, get(t, op->getOperand(i)), ReadAt::Sync);
     if (!term)
-      return Step::Failed;
+      return std::nullopt;
     args.push_back(*term);
   }
-  // A register tile the materializer hands to another agent through a
-  // slot (`tileas.transport`: stored after it is made, loaded after the
-  // wait) arrives unchanged, and is none of the loop's own work.
-  uint64_t term;
+  return args;
+}
+
+// A register tile the materializer hands to another agent through a slot
+// (`tileas.transport`: stored after it is made, loaded after the wait)
+// arrives unchanged, and is none of the loop's own work.
+uint64_t Interpreter::computeTerm(unsigned t, Operation *op,
+                                  const std::vector<uint64_t> &args) {
   if (op->hasAttr("tileas.transport") && args.size() == 1 &&
-      isa<tileas::SmemStoreOp, tileas::SmemLoadOp>(op)) {
-    term = args.front();
-  } else {
-    term = result.terms.apply(name, attrHash(op), args);
-    result.instances.push_back({name.str(), term, op, t});
-  }
+      isa<tileas::SmemStoreOp, tileas::SmemLoadOp>(op))
+    return args.front();
+  StringRef name = op->getName().getStringRef();
+  uint64_t term = result.terms.apply(name, attrHash(op), args);
+  result.instances.push_back({name.str(), term, op, t});
+  return term;
+}
 
-  if (copyIn) {
-    if (!checkWriteAllowed(t, op, dstVal))
-      return Step::Failed;
-    Buffer &out = buffers[dstVal.buffer];
-    ++out.pendingWrites;
-    out.pendingWriter = op;
-    int64_t bytes = 0;
-    if (auto shaped = dyn_cast<ShapedType>(op->getResult(0).getType()))
-      bytes = tileas::getTileSizeInBytes(shaped);
-    uint64_t at = now + 1 + delay();
-    bool tma = isa<tileas::TmaLoadOp>(op);
-    if (!tma)
-      th.cpDone = std::max(th.cpDone, at);
-    bind(t, op->getResult(0), dstVal);
-    schedule(at, op, true, [this, t, op, dstVal, term, bytes, tma]() {
-      --buffers[dstVal.buffer].pendingWrites;
-      if (!writeBuffer(t, op, dstVal, term))
-        return;
-      // The copy engine completes its bytes on the full barrier of the
-      // slot it was issued for.
-      if (tma && dstVal.isSlot()) {
-        Pipe &p = pipes[dstVal.pipe];
-        Pipe &guard = p.joins >= 0 ? pipes[p.joins] : p;
-        guard.full[dstVal.iter % p.depth].completeTx(bytes);
-      }
-    });
-    return result.finding ? Step::Failed : Step::Advance;
-  }
-
-  if (dst) {
-    // SIMT stores write at once; an async unit reading them needs a fence.
-    if (!checkWriteAllowed(t, op, dstVal) || !writeBuffer(t, op, dstVal, term))
-      return Step::Failed;
-    if (dstVal.isSlot()) {
-      if (isa<tileas::SmemStoreOp>(op))
-        th.smemWrites.push_back({dstVal.buffer, op, 0});
-      else if (isa<tileas::TmemStoreOp>(op))
-        th.tmemWrites.push_back({dstVal.buffer, op, 0});
+// TMA loads and cp.async land later; the TMA completes its bytes on the
+// full barrier of the slot it was issued for.
+Interpreter::Step Interpreter::issueCopyIn(unsigned t, Operation *op,
+                                           const Val &dstVal, uint64_t term) {
+  if (!checkWriteAllowed(t, op, dstVal))
+    return Step::Failed;
+  Buffer &out = buffers[dstVal.buffer];
+  ++out.pendingWrites;
+  out.pendingWriter = op;
+  int64_t bytes = 0;
+  if (auto shaped = dyn_cast<ShapedType>(op->getResult(0).getType()))
+    bytes = tileas::getTileSizeInBytes(shaped);
+  uint64_t at = now + 1 + delay();
+  bool tma = isa<tileas::TmaLoadOp>(op);
+  if (!tma)
+    threads[t].cpDone = std::max(threads[t].cpDone, at);
+  bind(t, op->getResult(0), dstVal);
+  schedule(at, op, true, [this, t, op, dstVal, term, bytes, tma]() {
+    --buffers[dstVal.buffer].pendingWrites;
+    if (!writeBuffer(t, op, dstVal, term))
+      return;
+    if (tma && dstVal.isSlot()) {
+      Pipe &p = pipes[dstVal.pipe];
+      Pipe &guard = p.joins >= 0 ? pipes[p.joins] : p;
+      guard.full[dstVal.iter % p.depth].completeTx(bytes);
     }
-    bind(t, op->getResult(0), dstVal);
-    return Step::Advance;
-  }
+  });
+  return result.finding ? Step::Failed : Step::Advance;
+}
 
-  if (isa<tileas::TmaStoreOp>(op)) {
-    // The bulk copy reads the buffer until its group completes.
-    Val src = get(t, op->getOperand(0));
-    if (src.isHandle()) {
-      uint64_t id = nextAsyncId++;
-      Buffer &b = buffers[src.buffer];
-      ++b.pendingReads;
-      b.pendingReader = op;
-      th.asyncReads.push_back({src.buffer, op, id, 's'});
-      uint64_t at = std::max(th.storeDone, now) + 1 + delay();
-      th.storeDone = at;
-      schedule(at, op, false, [this, t, id]() {
-        Thread &owner = threads[t];
-        for (const AsyncRead &a : owner.asyncReads)
-          if (a.id == id)
-            --buffers[a.buffer].pendingReads;
-        llvm::erase_if(owner.asyncReads,
-                       [id](const AsyncRead &a) { return a.id == id; });
-      });
-    }
-    return Step::Advance;
+// SIMT stores write at once; an async unit reading them needs a fence, so
+// the write is remembered until one.
+Interpreter::Step Interpreter::storeNow(unsigned t, Operation *op,
+                                        const Val &dstVal, uint64_t term) {
+  if (!checkWriteAllowed(t, op, dstVal) || !writeBuffer(t, op, dstVal, term))
+    return Step::Failed;
+  Thread &th = threads[t];
+  if (dstVal.isSlot()) {
+    if (isa<tileas::SmemStoreOp>(op))
+      th.smemWrites.push_back({dstVal.buffer, op, 0});
+    else if (isa<tileas::TmemStoreOp>(op))
+      th.tmemWrites.push_back({dstVal.buffer, op, 0});
   }
-
-  if (auto load = dyn_cast<tileas::TmemLoadOp>(op)) {
-    // tcgen05.ld is in flight until tcgen05_wait_ld.
-    Val src = get(t, load.getSource());
-    if (src.isSlot()) {
-      Buffer &b = buffers[src.buffer];
-      ++b.pendingReads;
-      b.pendingReader = op;
-      th.asyncReads.push_back({src.buffer, op, nextAsyncId++, 'l'});
-    }
-  }
-  for (OpResult r : op->getResults())
-    bind(t, r, Val::tile(term));
+  bind(t, op->getResult(0), dstVal);
   return Step::Advance;
+}
+
+// The bulk copy reads the buffer until its group completes.
+void Interpreter::issueTmaStore(unsigned t, Operation *op) {
+  Val src = get(t, op->getOperand(0));
+  if (!src.isHandle())
+    return;
+  Thread &th = threads[t];
+  uint64_t id = nextAsyncId++;
+  Buffer &b = buffers[src.buffer];
+  ++b.pendingReads;
+  b.pendingReader = op;
+  th.asyncReads.push_back({src.buffer, op, id, 's'});
+  uint64_t at = std::max(th.storeDone, now) + 1 + delay();
+  th.storeDone = at;
+  schedule(at, op, false, [this, t, id]() { retireAsyncReads(t, id); });
+}
+
+// tcgen05.ld is in flight until tcgen05_wait_ld.
+void Interpreter::trackTmemLoad(unsigned t, Operation *op, Value source) {
+  Val src = get(t, source);
+  if (!src.isSlot())
+    return;
+  Buffer &b = buffers[src.buffer];
+  ++b.pendingReads;
+  b.pendingReader = op;
+  threads[t].asyncReads.push_back({src.buffer, op, nextAsyncId++, 'l'});
 }
 
 void Interpreter::endChecks() {

@@ -75,21 +75,23 @@ readSchedule(scf::ForOp loop, const LoopProblem &lp,
   return schedule;
 }
 
+// The plan value that is `x`, if it is one.
+static std::optional<unsigned> valueIndex(const LoopPlan &plan, mlir::Value x) {
+  for (auto [i, v] : llvm::enumerate(plan.values))
+    if (v == x)
+      return unsigned(i);
+  return std::nullopt;
+}
+
 // The storage options the loop's data flow offers the plan search
 // (materialize/plan/PlanSearch.h).
 static void collectCandidates(scf::ForOp loop, LoopPlan &plan) {
   PlanInput &in = plan.input;
   PlanCandidates &c = plan.candidates;
   // P over S (scheduler/mlir/TmemAliases.h), when both are pipe values.
-  auto valueOf = [&](mlir::Value x) -> std::optional<unsigned> {
-    for (auto [i, v] : llvm::enumerate(plan.values))
-      if (v == x)
-        return unsigned(i);
-    return std::nullopt;
-  };
   for (const TmemAliasCandidate &alias : findTmemAliases(loop)) {
-    std::optional<unsigned> p = valueOf(alias.store->getResult(0));
-    std::optional<unsigned> base = valueOf(alias.base);
+    std::optional<unsigned> p = valueIndex(plan, alias.store->getResult(0));
+    std::optional<unsigned> base = valueIndex(plan, alias.base);
     if (p && base && !in.values[*base].carried && !in.values[*base].aliasOf &&
         !in.values[*base].inPlaceOf && !in.values[*p].inPlaceOf)
       c.aliases.push_back({*p, *base});
@@ -154,19 +156,12 @@ void tilepipe::applyPlanChoices(LoopPlan &plan) {
   plan.epilogueStores.clear();
 }
 
-FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
-                                            const PublishedSchedules *published,
-                                            const target::TargetModel &target,
-                                            std::string &why,
-                                            bool persistent) {
-  FailureOr<LoopProblem> built = buildLoopProblem(loop, target);
-  if (failed(built)) {
-    why = "its ops do not form a valid scheduling problem";
-    return failure();
-  }
-  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}, {}, {}, {}, {}};
+// The schedule read and checked against the loop: an II that fits the
+// loop's serial length and at most kMaxStages stages.
+static LogicalResult readCheckedSchedule(scf::ForOp loop,
+                                         const PublishedSchedules *published,
+                                         LoopPlan &plan, std::string &why) {
   LoopProblem &lp = plan.loop;
-
   sched::GeneratorKind kind = sched::GeneratorKind::CostBased;
   std::optional<sched::Schedule> schedule =
       readSchedule(loop, lp, published, kind, why);
@@ -200,105 +195,136 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
           std::to_string(kMaxStages);
     return failure();
   }
+  return success();
+}
 
-  PlanInput &in = plan.input;
-  in.problem = &lp.problem;
-  in.schedule = &plan.schedule;
-  in.caps = target.getCaps();
-  for (const sched::Operation &op : lp.problem.getOps())
-    in.units.push_back(unitOfClass(op.opClass));
+namespace {
 
-  // Every tile handed from one unit to another becomes a pipe. A register
-  // tile read by another SIMT agent (another tileas.warp_group: FA4's
-  // alpha, made by softmax and read by correction) goes through shared
-  // memory: an SMEM pipe sized like the tile, whose producer stores it after
-  // making it and whose consumers load it (docs/stage-code.md).
-  // Another unit, or another warp group of SIMT threads, is another agent.
-  auto groupOf = [&](sched::OpId id) -> std::optional<int64_t> {
+/// Which ops run in one agent: another unit, or another warp group of SIMT
+/// threads (`tileas.warp_group`), is another agent.
+struct AgentSplit {
+  const LoopProblem &lp;
+  const std::vector<Unit> &units;
+
+  std::optional<int64_t> groupOf(sched::OpId id) const {
     if (auto g = lp.ops[id]->getAttrOfType<IntegerAttr>("tileas.warp_group"))
       return g.getInt();
     return std::nullopt;
+  }
+  bool otherAgent(sched::OpId x, sched::OpId y) const {
+    return units[x] != units[y] ||
+           (units[x] == Unit::SIMT && groupOf(x) != groupOf(y));
+  }
+};
+
+} // namespace
+
+// The ops of the loop body that read `result`, with the iteration distance
+// of each read: a value yielded to the next iteration is read there through
+// its iteration argument.
+static void addConsumers(scf::ForOp loop, const LoopProblem &lp,
+                         mlir::Value result, materialize::Value &v) {
+  auto addUse = [&](Operation *user, unsigned distance) {
+    while (user && user->getBlock() != loop.getBody())
+      user = user->getParentOp();
+    auto it = user ? lp.ids.find(user) : lp.ids.end();
+    if (it != lp.ids.end())
+      v.consumers.push_back({it->second, distance});
   };
-  auto otherAgent = [&](sched::OpId x, sched::OpId y) {
-    return in.units[x] != in.units[y] ||
-           (in.units[x] == Unit::SIMT && groupOf(x) != groupOf(y));
-  };
+  for (OpOperand &use : result.getUses()) {
+    if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner())) {
+      if (yield->getParentOp() != loop.getOperation())
+        continue;
+      BlockArgument carried = loop.getRegionIterArgs()[use.getOperandNumber()];
+      for (OpOperand &next : carried.getUses())
+        addUse(next.getOwner(), 1);
+      continue;
+    }
+    addUse(use.getOwner(), 0);
+  }
+}
+
+// A register tile's readers in its own agent keep the register: only the
+// other agents' reads make its lifetime. An agent reading it in its own
+// iteration keeps that copy for its reads in the next one
+// (docs/stage-code.md).
+static void keepOtherAgentsReads(const AgentSplit &agents,
+                                 materialize::Value &v) {
+  llvm::erase_if(v.consumers, [&](auto &c) {
+    return !agents.otherAgent(c.first, v.producer);
+  });
+  auto now = v.consumers;
+  llvm::erase_if(v.consumers, [&](auto &c) {
+    return c.second == 1 && llvm::any_of(now, [&](auto &d) {
+             return d.second == 0 && !agents.otherAgent(d.first, c.first);
+           });
+  });
+}
+
+// Result `result` of op `id` as a plan value: its storage class, size,
+// type key and consumers. None for results that are not tiles.
+static std::optional<materialize::Value>
+tileValue(scf::ForOp loop, const LoopProblem &lp, const AgentSplit &agents,
+          sched::OpId id, mlir::Value result) {
+  auto smem = dyn_cast<tileas::SmemType>(result.getType());
+  auto tmem = dyn_cast<tileas::TmemType>(result.getType());
+  auto reg = dyn_cast<RankedTensorType>(result.getType());
+  if (!smem && !tmem && !(reg && reg.hasStaticShape()))
+    return std::nullopt;
+  materialize::Value v;
+  v.producer = id;
+  v.cls = tmem ? BufferClass::TMEM : BufferClass::SMEM;
+  v.bytes = smem   ? smem.getSizeInBytes()
+            : tmem ? tmem.getSizeInBytes()
+                   : tileas::getTileSizeInBytes(reg);
+  v.tmemColumns = tmem ? tileas::getTmemColumns(tmem) : 0;
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << result.getType();
+  v.typeKey = key;
+  addConsumers(loop, lp, result, v);
+  if (reg)
+    keepOtherAgentsReads(agents, v);
+  return v;
+}
+
+// Every tile handed from one agent to another becomes a pipe value. A
+// register tile read by another SIMT agent (another tileas.warp_group: FA4's
+// alpha, made by softmax and read by correction) goes through shared
+// memory: an SMEM pipe sized like the tile, whose producer stores it after
+// making it and whose consumers load it (docs/stage-code.md).
+static void collectPipeValues(scf::ForOp loop, LoopPlan &plan) {
+  LoopProblem &lp = plan.loop;
+  PlanInput &in = plan.input;
+  AgentSplit agents{lp, in.units};
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     for (mlir::Value result : op->getResults()) {
-      auto smem = dyn_cast<tileas::SmemType>(result.getType());
-      auto tmem = dyn_cast<tileas::TmemType>(result.getType());
-      auto reg = dyn_cast<RankedTensorType>(result.getType());
-      if (!smem && !tmem && !(reg && reg.hasStaticShape()))
+      std::optional<materialize::Value> v =
+          tileValue(loop, lp, agents, sched::OpId(id), result);
+      if (!v || !llvm::any_of(v->consumers, [&](auto &c) {
+            return agents.otherAgent(c.first, v->producer);
+          }))
         continue;
-      materialize::Value v;
-      v.producer = sched::OpId(id);
-      v.cls = tmem ? BufferClass::TMEM : BufferClass::SMEM;
-      v.bytes = smem   ? smem.getSizeInBytes()
-                : tmem ? tmem.getSizeInBytes()
-                       : tileas::getTileSizeInBytes(reg);
-      v.tmemColumns = tmem ? tileas::getTmemColumns(tmem) : 0;
-      std::string key;
-      llvm::raw_string_ostream os(key);
-      os << result.getType();
-      v.typeKey = key;
-      auto addUse = [&](Operation *user, unsigned distance) {
-        while (user && user->getBlock() != loop.getBody())
-          user = user->getParentOp();
-        auto it = user ? lp.ids.find(user) : lp.ids.end();
-        if (it != lp.ids.end())
-          v.consumers.push_back({it->second, distance});
-      };
-      for (OpOperand &use : result.getUses()) {
-        if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner())) {
-          if (yield->getParentOp() != loop.getOperation())
-            continue;
-          BlockArgument carried =
-              loop.getRegionIterArgs()[use.getOperandNumber()];
-          for (OpOperand &next : carried.getUses())
-            addUse(next.getOwner(), 1);
-          continue;
-        }
-        addUse(use.getOwner(), 0);
-      }
-      // A register tile's readers in its own agent keep the register: only
-      // the other agents' reads make its lifetime.
-      // An agent reading it in its own iteration keeps that copy for its
-      // reads in the next one (docs/stage-code.md).
-      if (reg) {
-        llvm::erase_if(v.consumers,
-                       [&](auto &c) { return !otherAgent(c.first, v.producer); });
-        auto now = v.consumers;
-        llvm::erase_if(v.consumers, [&](auto &c) {
-          return c.second == 1 && llvm::any_of(now, [&](auto &d) {
-                   return d.second == 0 && !otherAgent(d.first, c.first);
-                 });
-        });
-      }
-      bool crossesUnits = llvm::any_of(
-          v.consumers, [&](auto &c) { return otherAgent(c.first, v.producer); });
-      if (!crossesUnits)
-        continue;
-      in.values.push_back(std::move(v));
+      in.values.push_back(std::move(*v));
       plan.values.push_back(result);
     }
   }
+}
 
-  // How a pipe value gets its storage: stored over another pipe's tile,
-  // an accumulator carried to the next iteration, that accumulator rescaled
-  // in place, or one of a ring's tiles.
-  auto valueIndex = [&](mlir::Value x) -> std::optional<unsigned> {
-    for (auto [i, v] : llvm::enumerate(plan.values))
-      if (v == x)
-        return unsigned(i);
-    return std::nullopt;
-  };
+// How a pipe value gets its storage: stored over another pipe's tile, an
+// accumulator carried to the next iteration, that accumulator rescaled in
+// place, or one of a ring's tiles. Returns the loop's init args that carried
+// accumulators take over.
+static llvm::DenseSet<unsigned> markValueStorage(scf::ForOp loop,
+                                                 LoopPlan &plan) {
+  PlanInput &in = plan.input;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   llvm::DenseSet<unsigned> carriedInits;
   for (auto [i, v] : llvm::enumerate(in.values)) {
-    Operation *producer = lp.ops[v.producer];
+    Operation *producer = plan.loop.ops[v.producer];
     if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(producer))
       if (OpOperand *into = tileas::getIntoOperand(producer))
-        v.aliasOf = valueIndex(into->get());
+        v.aliasOf = valueIndex(plan, into->get());
     if (auto ring = producer->getAttrOfType<StringAttr>("tileas.ring"))
       v.ring = ring.getValue().str();
     auto umma = dyn_cast<tileas::UmmaOp>(producer);
@@ -318,54 +344,51 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     for (OpOperand &use : plan.values[i].getUses())
       if (auto umma = dyn_cast<tileas::UmmaOp>(use.getOwner()))
         if (umma.getAccumulate() && use.get() == umma.getAcc())
-          if (std::optional<unsigned> a = valueIndex(umma.getResult());
+          if (std::optional<unsigned> a = valueIndex(plan, umma.getResult());
               a && in.values[*a].carried)
             v.inPlaceOf = *a;
+  return carriedInits;
+}
 
-  // Accumulators carried across the loop hold their TMEM columns for its
-  // whole run, outside any pipe (a carried pipe's slot is its accumulator).
+// Storage held for the loop's whole run outside any pipe: accumulators
+// carried across the loop hold their TMEM columns (a carried pipe's slot is
+// its accumulator), tiles made before the loop their SMEM.
+static void countFixedStorage(scf::ForOp loop, PlanInput &in,
+                              const llvm::DenseSet<unsigned> &carriedInits) {
   for (auto [k, init] : llvm::enumerate(loop.getInitArgs()))
     if (auto tmem = dyn_cast<tileas::TmemType>(init.getType()))
       if (!carriedInits.contains(unsigned(k)))
         in.fixedTmemColumns += tileas::getTmemColumns(tmem);
   in.fixedSmemBytes = loopInvariantSmemBytes(loop);
   in.smemCarveout = kSmemCarveout;
+}
 
-  collectCandidates(loop, plan);
-  // Persistent tiles: the next tile's loads refill the drained slots while
-  // this tile's epilogue stages its output, so the staging keeps its own
-  // buffer.
-  in.persistent = persistent;
-  if (persistent) {
-    plan.candidates.epilogueSmemBytes = 0;
-    plan.epilogueStores.clear();
-    // Tiles the epilogue stages (smem_store) or loads (tma_load of C).
-    for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
-      op->walk([&](Operation *inner) {
-        auto store = dyn_cast<tileas::SmemStoreOp>(inner);
-        auto load = dyn_cast<tileas::TmaLoadOp>(inner);
-        if ((store && !store.getDst()) || (load && !load.getDst()))
-          in.stagingSmemBytes +=
-              cast<tileas::SmemType>(inner->getResult(0).getType())
-                  .getSizeInBytes();
-      });
-    in.fixedSmemBytes += in.stagingSmemBytes;
-  }
-  sched::DiagnosticList diags;
-  std::optional<BufferPlan> buffers =
-      searchBuffers(in, plan.candidates, plan.choice, diags);
-  if (!buffers) {
-    for (const sched::Diagnostic &d : diags.all())
-      emitError(loop.getLoc()) << d.message;
-    why.clear(); // A real failure, already reported.
-    return failure();
-  }
-  plan.buffers = std::move(*buffers);
+// Persistent tiles: the next tile's loads refill the drained slots while
+// this tile's epilogue stages its output, so the staging keeps its own
+// buffer: the tiles the epilogue stages (smem_store) or loads (tma_load of
+// C) count as fixed SMEM and are no overlay candidates.
+static void keepStagingApart(scf::ForOp loop, LoopPlan &plan) {
+  PlanInput &in = plan.input;
+  plan.candidates.epilogueSmemBytes = 0;
+  plan.epilogueStores.clear();
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode())
+    op->walk([&](Operation *inner) {
+      auto store = dyn_cast<tileas::SmemStoreOp>(inner);
+      auto load = dyn_cast<tileas::TmaLoadOp>(inner);
+      if ((store && !store.getDst()) || (load && !load.getDst()))
+        in.stagingSmemBytes +=
+            cast<tileas::SmemType>(inner->getResult(0).getType())
+                .getSizeInBytes();
+    });
+  in.fixedSmemBytes += in.stagingSmemBytes;
+}
 
-  // Mutexes: singleton units used by several warp groups. The TMEM and
-  // SMEM transports (tp_*) are not such units: each warp reaches only its
-  // own 32 TMEM lanes through its sub-partition's datapath, so two warp
-  // groups never take turns on them (FA4 has no TMEM mutex).
+// Mutexes: singleton units used by several warp groups. The TMEM and SMEM
+// transports (tp_*) are not such units: each warp reaches only its own 32
+// TMEM lanes through its sub-partition's datapath, so two warp groups never
+// take turns on them (FA4 has no TMEM mutex).
+static void planLoopMutexes(LoopPlan &plan, const target::TargetModel &target) {
+  const LoopProblem &lp = plan.loop;
   std::vector<std::vector<unsigned>> singleton;
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     auto group = op->getAttrOfType<IntegerAttr>("tileas.warp_group");
@@ -379,99 +402,145 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     singleton.push_back(std::move(slots));
   }
   plan.mutexes =
-      planMutexes(plan.schedule, plan.warpGroups, singleton, in.caps);
+      planMutexes(plan.schedule, plan.warpGroups, singleton, plan.input.caps);
+}
+
+FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
+                                            const PublishedSchedules *published,
+                                            const target::TargetModel &target,
+                                            std::string &why, bool persistent) {
+  FailureOr<LoopProblem> built = buildLoopProblem(loop, target);
+  if (failed(built)) {
+    why = "its ops do not form a valid scheduling problem";
+    return failure();
+  }
+  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  if (failed(readCheckedSchedule(loop, published, plan, why)))
+    return failure();
+
+  PlanInput &in = plan.input;
+  in.problem = &plan.loop.problem;
+  in.schedule = &plan.schedule;
+  in.caps = target.getCaps();
+  for (const sched::Operation &op : plan.loop.problem.getOps())
+    in.units.push_back(unitOfClass(op.opClass));
+  collectPipeValues(loop, plan);
+  llvm::DenseSet<unsigned> carriedInits = markValueStorage(loop, plan);
+  countFixedStorage(loop, in, carriedInits);
+  collectCandidates(loop, plan);
+  in.persistent = persistent;
+  if (persistent)
+    keepStagingApart(loop, plan);
+
+  sched::DiagnosticList diags;
+  std::optional<BufferPlan> buffers =
+      searchBuffers(in, plan.candidates, plan.choice, diags);
+  if (!buffers) {
+    for (const sched::Diagnostic &d : diags.all())
+      emitError(loop.getLoc()) << d.message;
+    why.clear(); // A real failure, already reported.
+    return failure();
+  }
+  plan.buffers = std::move(*buffers);
+  planLoopMutexes(plan, target);
   return plan;
 }
 
-void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
+// The plan as text (print-plan): a paragraph per pipe, a line per mutex,
+// what the search took, and the budgets.
+static void printPipe(llvm::raw_ostream &os, const LoopPlan &plan,
+                      unsigned index, const PipePlan &pipe) {
   const sched::Problem &problem = plan.loop.problem;
   const sched::ScheduleAnalysis &s = plan.schedule;
-  os << "II " << s.ii << ", stages " << s.numStages << ", pipes "
-     << plan.buffers.pipes.size() << ", mutexes " << plan.mutexes.size()
-     << "\n";
-  for (auto [index, pipe] : llvm::enumerate(plan.buffers.pipes)) {
-    PipeFlavour f = pipeFlavour(pipe);
-    os << "pipe " << index << ": '" << problem.getOp(pipe.producer).name
-       << "' (stage " << s.slots[pipe.producer].stage << ") -> ";
-    for (auto [i, c] : llvm::enumerate(pipe.consumers))
-      os << (i ? ", '" : "'") << problem.getOp(c).name << "' (stage "
-         << s.slots[c].stage << ")";
-    os << "\n  " << stringifyUnit(pipe.producerUnit) << " -> "
-       << stringifyUnit(pipe.consumerUnit) << ", "
-       << stringifyBufferClass(pipe.cls) << " ";
-    if (pipe.cls == BufferClass::TMEM)
-      os << pipe.tmemColumns << " columns";
-    else
-      os << pipe.bytes << " B";
-    os << ", depth " << pipe.depth << " (lifetime " << pipe.minDepth
-       << (pipe.minDepth == 1 ? " stage)" : " stages)");
-    if (pipe.sharesWith)
-      os << ", shares the buffers of pipe " << *pipe.sharesWith;
-    if (pipe.aliasOf)
-      os << ", written over the slots of pipe " << *pipe.aliasOf;
-    if (pipe.ringOf)
-      os << ", member " << pipe.ringMember << " of the ring of pipe "
-         << *pipe.ringOf;
-    else if (pipe.ringSize > 1)
-      os << ", ring of " << pipe.ringSize << " tiles per iteration";
-    if (pipe.carried)
-      os << ", carried to the next iteration";
-    os << "\n  commit " << f.commit << ", release " << f.release;
-    if (!f.producerFence.empty())
-      os << ", producer fence " << f.producerFence;
-    if (!f.consumerFence.empty())
-      os << ", consumer fence " << f.consumerFence;
-    os << ", " << f.barriers << " mbarriers\n";
-  }
-  for (auto [index, m] : llvm::enumerate(plan.mutexes)) {
-    const rrt::ResourceLayout &layout = problem.getLayout();
-    os << "mutex " << index << ": slot "
-       << (m.slot - 1 < layout.numBits() ? layout.bitNames[m.slot - 1]
-                                         : std::to_string(m.slot))
-       << ", groups";
-    for (unsigned g : m.groups)
-      os << " " << g;
-    if (m.namedBarrier)
-      os << ", named barrier " << *m.namedBarrier << "\n";
-    else
-      os << ", mbarrier ring\n";
-  }
+  PipeFlavour f = pipeFlavour(pipe);
+  os << "pipe " << index << ": '" << problem.getOp(pipe.producer).name
+     << "' (stage " << s.slots[pipe.producer].stage << ") -> ";
+  for (auto [i, c] : llvm::enumerate(pipe.consumers))
+    os << (i ? ", '" : "'") << problem.getOp(c).name << "' (stage "
+       << s.slots[c].stage << ")";
+  os << "\n  " << stringifyUnit(pipe.producerUnit) << " -> "
+     << stringifyUnit(pipe.consumerUnit) << ", "
+     << stringifyBufferClass(pipe.cls) << " ";
+  if (pipe.cls == BufferClass::TMEM)
+    os << pipe.tmemColumns << " columns";
+  else
+    os << pipe.bytes << " B";
+  os << ", depth " << pipe.depth << " (lifetime " << pipe.minDepth
+     << (pipe.minDepth == 1 ? " stage)" : " stages)");
+  if (pipe.sharesWith)
+    os << ", shares the buffers of pipe " << *pipe.sharesWith;
+  if (pipe.aliasOf)
+    os << ", written over the slots of pipe " << *pipe.aliasOf;
+  if (pipe.ringOf)
+    os << ", member " << pipe.ringMember << " of the ring of pipe "
+       << *pipe.ringOf;
+  else if (pipe.ringSize > 1)
+    os << ", ring of " << pipe.ringSize << " tiles per iteration";
+  if (pipe.carried)
+    os << ", carried to the next iteration";
+  os << "\n  commit " << f.commit << ", release " << f.release;
+  if (!f.producerFence.empty())
+    os << ", producer fence " << f.producerFence;
+  if (!f.consumerFence.empty())
+    os << ", consumer fence " << f.consumerFence;
+  os << ", " << f.barriers << " mbarriers\n";
+}
+
+static void printMutex(llvm::raw_ostream &os, const LoopPlan &plan,
+                       unsigned index, const MutexPlan &m) {
+  const rrt::ResourceLayout &layout = plan.loop.problem.getLayout();
+  os << "mutex " << index << ": slot "
+     << (m.slot - 1 < layout.numBits() ? layout.bitNames[m.slot - 1]
+                                       : std::to_string(m.slot))
+     << ", groups";
+  for (unsigned g : m.groups)
+    os << " " << g;
+  if (m.namedBarrier)
+    os << ", named barrier " << *m.namedBarrier << "\n";
+  else
+    os << ", mbarrier ring\n";
+}
+
+// What the plan search took, when the plan as written did not fit.
+static void printSearch(llvm::raw_ostream &os, const LoopPlan &plan) {
+  const sched::Problem &problem = plan.loop.problem;
   const PlanChoice &c = plan.choice;
-  if (c.searched) {
-    os << "search: as written the plan needs " << c.asWritten.smemBytes
-       << " B of smem and " << c.asWritten.tmemColumns
-       << " tmem columns; took, of " << c.tried << " plans tried:";
-    bool any = false;
-    for (auto [i, a] : llvm::enumerate(plan.candidates.aliases))
-      if (c.aliases[i]) {
-        os << (any ? ";" : "") << " '"
-           << problem.getOp(plan.input.values[a.value].producer).name
-           << "' over the columns of '"
-           << problem.getOp(plan.input.values[a.base].producer).name << "'";
-        any = true;
-      }
-    for (auto [i, ring] : llvm::enumerate(plan.candidates.rings))
-      if (c.rings[i]) {
-        os << (any ? ";" : "") << " one ring for";
-        for (auto [k, v] : llvm::enumerate(ring))
-          os << (k ? ", '" : " '")
-             << problem.getOp(plan.input.values[v].producer).name << "'";
-        any = true;
-      }
-    if (c.timelineDepths) {
-      os << (any ? ";" : "") << " depths by the timeline";
+  os << "search: as written the plan needs " << c.asWritten.smemBytes
+     << " B of smem and " << c.asWritten.tmemColumns
+     << " tmem columns; took, of " << c.tried << " plans tried:";
+  bool any = false;
+  for (auto [i, a] : llvm::enumerate(plan.candidates.aliases))
+    if (c.aliases[i]) {
+      os << (any ? ";" : "") << " '"
+         << problem.getOp(plan.input.values[a.value].producer).name
+         << "' over the columns of '"
+         << problem.getOp(plan.input.values[a.base].producer).name << "'";
       any = true;
     }
-    if (c.overlay && plan.buffers.overlaid) {
-      os << (any ? ";" : "") << " the epilogue's "
-         << plan.candidates.epilogueSmemBytes
-         << " B of staging tiles over the drained slots";
+  for (auto [i, ring] : llvm::enumerate(plan.candidates.rings))
+    if (c.rings[i]) {
+      os << (any ? ";" : "") << " one ring for";
+      for (auto [k, v] : llvm::enumerate(ring))
+        os << (k ? ", '" : " '")
+           << problem.getOp(plan.input.values[v].producer).name << "'";
       any = true;
     }
-    if (!any)
-      os << " nothing";
-    os << "\n";
+  if (c.timelineDepths) {
+    os << (any ? ";" : "") << " depths by the timeline";
+    any = true;
   }
+  if (c.overlay && plan.buffers.overlaid) {
+    os << (any ? ";" : "") << " the epilogue's "
+       << plan.candidates.epilogueSmemBytes
+       << " B of staging tiles over the drained slots";
+    any = true;
+  }
+  if (!any)
+    os << " nothing";
+  os << "\n";
+}
+
+static void printBudgets(llvm::raw_ostream &os, const LoopPlan &plan) {
   int64_t overlaid =
       plan.buffers.overlaid ? plan.input.overlaySmemBytes : int64_t(0);
   os << "smem " << plan.buffers.smemBytes << " B ("
@@ -482,18 +551,21 @@ void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
        << " B the epilogue's staging, in its own buffers (persistent)";
   if (overlaid)
     os << "; " << overlaid << " B of epilogue tiles over the drained slots";
-  os << ") of "
-     << plan.input.caps.smemBytes - plan.input.smemCarveout << ", tmem "
-     << plan.buffers.tmemColumns << " columns of "
+  os << ") of " << plan.input.caps.smemBytes - plan.input.smemCarveout
+     << ", tmem " << plan.buffers.tmemColumns << " columns of "
      << plan.input.caps.tmemColumns << "\n";
 }
 
-Operation *tilepipe::createOp(OpBuilder &b, Location loc, StringRef name,
-                              ValueRange operands, TypeRange types,
-                              ArrayRef<NamedAttribute> attrs) {
-  OperationState state(loc, name);
-  state.addOperands(operands);
-  state.addTypes(types);
-  state.addAttributes(attrs);
-  return b.create(state);
+void tilepipe::printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan) {
+  const sched::ScheduleAnalysis &s = plan.schedule;
+  os << "II " << s.ii << ", stages " << s.numStages << ", pipes "
+     << plan.buffers.pipes.size() << ", mutexes " << plan.mutexes.size()
+     << "\n";
+  for (auto [index, pipe] : llvm::enumerate(plan.buffers.pipes))
+    printPipe(os, plan, unsigned(index), pipe);
+  for (auto [index, m] : llvm::enumerate(plan.mutexes))
+    printMutex(os, plan, unsigned(index), m);
+  if (plan.choice.searched)
+    printSearch(os, plan);
+  printBudgets(os, plan);
 }

@@ -51,13 +51,6 @@ mlir::FailureOr<LoopPlan> buildLoopPlan(mlir::scf::ForOp loop,
 
 void printLoopPlan(llvm::raw_ostream &os, const LoopPlan &plan);
 
-/// Builds one op by name (the materializer's tileas ops) with inherent
-/// attributes given as a dictionary.
-mlir::Operation *createOp(mlir::OpBuilder &b, mlir::Location loc,
-                          llvm::StringRef name, mlir::ValueRange operands,
-                          mlir::TypeRange types,
-                          llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
-
 } // namespace tilepipe
 
 #endif // TILEPIPE_MATERIALIZE_MLIR_LOOPPLAN_H

@@ -125,6 +125,8 @@ struct BufferPlan {
 /// What a plan needs at its minimum depths (before widening).
 struct PlanNeed {
   int64_t smemBytes = 0, tmemColumns = 0;
+  /// The plan failed on a budget alone, at these sizes.
+  bool overBudget = false;
 };
 
 /// Plans every pipe of one scheduled loop; errors ("fails to assign smem

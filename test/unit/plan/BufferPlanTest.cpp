@@ -185,6 +185,30 @@ TEST(BufferPlan, SmemBudgetExceeded) {
             "1024 reserved)");
 }
 
+// The need says whether a budget, and nothing else, failed: the plan
+// search fixes budgets only.
+TEST(BufferPlan, NeedSaysWhetherABudgetFailed) {
+  Fixture f({0, 500}, 100, {Unit::TMA, Unit::UMMA});
+  f.input.values = {smem(0, 65536, {{1, 0}})};
+  sched::DiagnosticList diags;
+  PlanNeed need;
+  EXPECT_FALSE(planBuffers(f.input, diags, &need));
+  EXPECT_TRUE(need.overBudget);
+  EXPECT_EQ(need.smemBytes, 393216);
+  f.input.values[0].bytes = 1024;
+  need = PlanNeed();
+  EXPECT_TRUE(planBuffers(f.input, diags, &need));
+  EXPECT_FALSE(need.overBudget);
+  EXPECT_EQ(need.smemBytes, 6144);
+  // A tile stored over one that is no pipe: a storage error, no budget.
+  f.input.values[0].aliasOf = 7;
+  need = PlanNeed();
+  EXPECT_FALSE(planBuffers(f.input, diags, &need));
+  EXPECT_FALSE(need.overBudget);
+  EXPECT_NE(diags.all().back().message.find("fails to assign buffer"),
+            std::string::npos);
+}
+
 TEST(BufferPlan, TmemBudgetAndDoubleBuffering) {
   Fixture f({0, 50}, 100, {Unit::UMMA, Unit::SIMT});
   Value acc;

@@ -123,6 +123,24 @@ TEST(PlanSearch, StoresOverTheTileItRead) {
   EXPECT_EQ(plan->tmemColumns, 512);
 }
 
+// Only budgets are searched: a ring of tiles of different sizes is an
+// error as written, and no other plan is tried.
+TEST(PlanSearch, AStorageErrorIsNotSearched) {
+  Fixture f({0, 10, 500}, 100, {Unit::TMA, Unit::TMA, Unit::UMMA});
+  f.input.values = {tile(0, BufferClass::SMEM, 65536, {{2, 0}}),
+                    tile(1, BufferClass::SMEM, 1024, {{2, 0}})};
+  f.input.values[0].ring = f.input.values[1].ring = "kv";
+  PlanCandidates candidates;
+  PlanChoice choice;
+  sched::DiagnosticList diags;
+  EXPECT_FALSE(searchBuffers(f.input, candidates, choice, diags));
+  EXPECT_FALSE(choice.searched);
+  EXPECT_EQ(choice.tried, 1u);
+  ASSERT_EQ(diags.all().size(), 1u);
+  EXPECT_EQ(diags.all()[0].message,
+            "fails to assign buffer: ring 'kv' holds tiles of different sizes");
+}
+
 // Nothing fits: the error names the smallest plan tried.
 TEST(PlanSearch, NamesTheSmallestPlan) {
   // Read 20 cycles after the load, one stage later: two slots by stages,
