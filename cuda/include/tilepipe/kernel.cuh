@@ -1,10 +1,10 @@
-//===- kernel.cuh - what translated kernels include -------------*- CUDA -*-===//
+//===- kernel.cuh - what translated kernels include ------------*- CUDA -*-===//
 //
 // The tp:: runtime the translator's kernels call, and its layers:
 //
 //   ptx/       raw PTX atoms, one header per concern: each takes the
 //              instruction's operands and issues it, or under TILEPIPE_CPU
-//              calls the emulator (tilepipe/cpu/atoms.h); config.cuh holds
+//              calls the emulator (tilepipe/emulator/atoms.h); config.cuh holds
 //              the mode macros.
 //   layout/    what the atoms' operands mean: swizzles, SMEM matrix and
 //              instruction descriptors, tile layouts shared by TMA and UMMA,

@@ -1,4 +1,4 @@
-//===- host/launch.cuh - what a generated launcher calls --------*- CUDA -*-===//
+//===- host/launch.cuh - what a generated launcher calls -------*- CUDA -*-===//
 //
 // The one place the launcher's two modes differ. A translated kernel's
 // launcher (tp_launch_<kernel>, docs/cuda.md) encodes a tensor map per
@@ -23,8 +23,8 @@
 #include "tilepipe/kernel.cuh"
 
 #if defined(TILEPIPE_CPU)
-#include "tilepipe/cpu/driver.h"
-#include "tilepipe/cpu/launch.h"
+#include "tilepipe/emulator/driver.h"
+#include "tilepipe/emulator/launcher.h"
 #else
 #include <cuda_runtime.h>
 #endif

@@ -16,7 +16,7 @@
 #define TILEPIPE_LAYOUT_INSTR_DESC_CUH
 
 #include "tilepipe/ptx/config.cuh"
-#include "tilepipe/ptx/kinds.cuh"
+#include "tilepipe/isa/tcgen05_kinds.h"
 
 namespace tp {
 

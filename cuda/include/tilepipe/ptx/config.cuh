@@ -1,4 +1,4 @@
-//===- ptx/config.cuh - compile modes of the tilepipe runtime ---*- CUDA -*-===//
+//===- ptx/config.cuh - compile modes of the tilepipe runtime --*- CUDA -*-===//
 //
 // One emitted kernel compiles in three modes, and this file decides which:
 //  - real mode (default), nvcc -gencode arch=compute_100a,code=sm_100a: the
@@ -11,7 +11,7 @@
 //    named barriers, elect.sync and setmaxnreg are real; tcgen05 atoms do
 //    nothing and the runtime stamps payloads instead (harness.cuh).
 //  - CPU mode, -DTILEPIPE_CPU with a host compiler: no CUDA headers; every
-//    atom calls the emulator (tilepipe/cpu/atoms.h), and the runtime above
+//    atom calls the emulator (tilepipe/emulator/atoms.h), and the runtime above
 //    the atoms is the same code as on the GPU.
 //
 // It also defines the function qualifiers (TP_DEVICE, ...) and the source
@@ -29,10 +29,10 @@
 #endif
 
 #if defined(TILEPIPE_CPU)
-#include "tilepipe/cpu/prelude.h"
-#include "tilepipe/cpu/cuda_types.h"
-#include "tilepipe/cpu/runtime.h"
-#include "tilepipe/cpu/atoms.h"
+#include "tilepipe/emulator/prelude.h"
+#include "tilepipe/emulator/cuda_types.h"
+#include "tilepipe/emulator/emulator.h"
+#include "tilepipe/emulator/atoms.h"
 #else
 #include <cuda.h>
 #include <cuda_bf16.h>

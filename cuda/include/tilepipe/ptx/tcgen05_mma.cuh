@@ -11,7 +11,7 @@
 #define TILEPIPE_PTX_TCGEN05_MMA_CUH
 
 #include "tilepipe/ptx/config.cuh"
-#include "tilepipe/ptx/kinds.cuh"
+#include "tilepipe/isa/tcgen05_kinds.h"
 
 namespace tp::ptx {
 
