@@ -15,7 +15,7 @@
 #ifndef TILEPIPE_LAYOUT_INSTR_DESC_CUH
 #define TILEPIPE_LAYOUT_INSTR_DESC_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 #include "tilepipe/isa/tcgen05_kinds.h"
 
 namespace tp {

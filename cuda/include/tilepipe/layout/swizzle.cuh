@@ -12,7 +12,7 @@
 #ifndef TILEPIPE_LAYOUT_SWIZZLE_CUH
 #define TILEPIPE_LAYOUT_SWIZZLE_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
 namespace tp {
 

@@ -3,9 +3,9 @@
 #ifndef TILEPIPE_PTX_MATH_CUH
 #define TILEPIPE_PTX_MATH_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
 #include <cmath>
 #endif
 
@@ -15,7 +15,7 @@ namespace tp::ptx {
 /// most 2 ulp per the PTX ISA): it computes exp2 exactly rounded, with the
 /// input and the result flushed to zero when subnormal, as .ftz does.
 TP_DEVICE float ex2_approx_ftz(float x) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   if (std::fpclassify(x) == FP_SUBNORMAL)
     x = std::copysign(0.0f, x);
   float y = std::exp2(x);

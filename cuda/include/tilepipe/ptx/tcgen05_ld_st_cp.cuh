@@ -10,7 +10,7 @@
 #ifndef TILEPIPE_PTX_TCGEN05_LD_ST_CP_CUH
 #define TILEPIPE_PTX_TCGEN05_LD_ST_CP_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 #include "tilepipe/isa/tcgen05_kinds.h"
 
 namespace tp::ptx {
@@ -115,21 +115,39 @@ TP_TMEM_IO16X2(8, 9)
 TP_TMEM_IO16X2(16, 17)
 TP_TMEM_IO16X2(32, 33)
 #undef TP_TMEM_IO16X2
+
+// tcgen05.cp.cta_group::1.<shape>: the shape is part of the opcode.
+template <CpShape Shape> struct CpAsm {
+  static __device__ __forceinline__ void cp(uint32_t taddr, uint64_t sdesc) {
+#define TP_CP(shape)                                                           \
+  asm volatile("tcgen05.cp.cta_group::1." shape " [%0], %1;" ::"r"(taddr),     \
+               "l"(sdesc)                                                      \
+               : "memory")
+    if constexpr (Shape == CpShape::S128x256b)
+      TP_CP("128x256b");
+    else if constexpr (Shape == CpShape::S128x128b)
+      TP_CP("128x128b");
+    else if constexpr (Shape == CpShape::S32x128b_warpx4)
+      TP_CP("32x128b.warpx4");
+    else if constexpr (Shape == CpShape::S64x128b_warpx2_02_13)
+      TP_CP("64x128b.warpx2::02_13");
+    else if constexpr (Shape == CpShape::S64x128b_warpx2_01_23)
+      TP_CP("64x128b.warpx2::01_23");
+    else
+      TP_CP("4x256b");
+#undef TP_CP
+  }
+};
 #endif // TP_HAS_TCGEN05
 
 /// tcgen05.ld.sync.aligned.32x32b.xN.b32: this thread's N registers.
 template <int N> TP_DEVICE void tcgen05_ld_32x32b(uint32_t taddr, uint32_t *r) {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
                 ".32x32b.xN: N in 1..32 (more would not fit beside the rest)");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::tcgen05_ld_32x32b(taddr, N, r);
-#elif TP_HAS_TCGEN05
-  TmemIO<N>::ld(taddr, r);
-#elif TP_TCGEN05_TRAP
-  (void)taddr, (void)r;
-  __trap();
 #else
-  (void)taddr, (void)r;
+  TP_TCGEN05(TmemIO<N>::ld(taddr, r));
 #endif
 }
 
@@ -138,15 +156,10 @@ template <int N>
 TP_DEVICE void tcgen05_st_32x32b(uint32_t taddr, const uint32_t *r) {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
                 ".32x32b.xN: N in 1..32");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::tcgen05_st_32x32b(taddr, N, r);
-#elif TP_HAS_TCGEN05
-  TmemIO<N>::st(taddr, r);
-#elif TP_TCGEN05_TRAP
-  (void)taddr, (void)r;
-  __trap();
 #else
-  (void)taddr, (void)r;
+  TP_TCGEN05(TmemIO<N>::st(taddr, r));
 #endif
 }
 
@@ -157,15 +170,10 @@ template <int N>
 TP_DEVICE void tcgen05_ld_32x32b_pack16(uint32_t taddr, uint32_t *r) {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
                 ".32x32b.xN.pack::16b: N in 1..32 registers");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::tcgen05_ld_32x32b_pack16(taddr, N, r);
-#elif TP_HAS_TCGEN05
-  TmemIO16<N>::ld(taddr, r);
-#elif TP_TCGEN05_TRAP
-  (void)taddr, (void)r;
-  __trap();
 #else
-  (void)taddr, (void)r;
+  TP_TCGEN05(TmemIO16<N>::ld(taddr, r));
 #endif
 }
 
@@ -174,15 +182,10 @@ template <int N>
 TP_DEVICE void tcgen05_st_32x32b_unpack16(uint32_t taddr, const uint32_t *r) {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
                 ".32x32b.xN.unpack::16b: N in 1..32 registers");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::tcgen05_st_32x32b_unpack16(taddr, N, r);
-#elif TP_HAS_TCGEN05
-  TmemIO16<N>::st(taddr, r);
-#elif TP_TCGEN05_TRAP
-  (void)taddr, (void)r;
-  __trap();
 #else
-  (void)taddr, (void)r;
+  TP_TCGEN05(TmemIO16<N>::st(taddr, r));
 #endif
 }
 
@@ -193,15 +196,10 @@ template <int N, int Half>
 TP_DEVICE void tcgen05_ld_16x32bx2(uint32_t taddr, uint32_t *r) {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
                 ".16x32bx2.xN: N in 1..32");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::tcgen05_ld_16x32bx2(taddr, N, Half, r);
-#elif TP_HAS_TCGEN05
-  TmemIO16x2<N>::template ld<Half>(taddr, r);
-#elif TP_TCGEN05_TRAP
-  (void)taddr, (void)r;
-  __trap();
 #else
-  (void)taddr, (void)r;
+  TP_TCGEN05(TmemIO16x2<N>::template ld<Half>(taddr, r));
 #endif
 }
 
@@ -210,55 +208,30 @@ template <int N, int Half>
 TP_DEVICE void tcgen05_st_16x32bx2(uint32_t taddr, const uint32_t *r) {
   static_assert(N == 1 || N == 2 || N == 4 || N == 8 || N == 16 || N == 32,
                 ".16x32bx2.xN: N in 1..32");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::tcgen05_st_16x32bx2(taddr, N, Half, r);
-#elif TP_HAS_TCGEN05
-  TmemIO16x2<N>::template st<Half>(taddr, r);
-#elif TP_TCGEN05_TRAP
-  (void)taddr, (void)r;
-  __trap();
 #else
-  (void)taddr, (void)r;
+  TP_TCGEN05(TmemIO16x2<N>::template st<Half>(taddr, r));
 #endif
 }
 
 /// After tcgen05.wait::ld: ties the loaded registers to the wait (no
 /// instruction), so that the compiler cannot hoist their uses above it.
 template <int N> TP_DEVICE void tcgen05_pin(uint32_t *r) {
-#if TP_HAS_TCGEN05 && !defined(TILEPIPE_CPU)
+#if TP_HAS_TCGEN05
   TmemIO<N>::pin(r);
 #else
-  (void)r;
+  (void)r; // no registers of a tcgen05.ld to tie elsewhere
 #endif
 }
 
 /// tcgen05.cp.cta_group::1.<Shape> [taddr], sdesc.
-template <CpShape Shape> TP_DEVICE void tcgen05_cp(uint32_t taddr, uint64_t sdesc) {
-#if defined(TILEPIPE_CPU)
+template <CpShape Shape>
+TP_DEVICE void tcgen05_cp(uint32_t taddr, uint64_t sdesc) {
+#if TP_EMULATOR
   cpu::tcgen05_cp(Shape, taddr, sdesc);
-#elif TP_HAS_TCGEN05
-#define TP_CP(shape)                                                           \
-  asm volatile("tcgen05.cp.cta_group::1." shape " [%0], %1;" ::"r"(taddr),     \
-               "l"(sdesc)                                                      \
-               : "memory")
-  if constexpr (Shape == CpShape::S128x256b)
-    TP_CP("128x256b");
-  else if constexpr (Shape == CpShape::S128x128b)
-    TP_CP("128x128b");
-  else if constexpr (Shape == CpShape::S32x128b_warpx4)
-    TP_CP("32x128b.warpx4");
-  else if constexpr (Shape == CpShape::S64x128b_warpx2_02_13)
-    TP_CP("64x128b.warpx2::02_13");
-  else if constexpr (Shape == CpShape::S64x128b_warpx2_01_23)
-    TP_CP("64x128b.warpx2::01_23");
-  else
-    TP_CP("4x256b");
-#undef TP_CP
-#elif TP_TCGEN05_TRAP
-  (void)taddr, (void)sdesc;
-  __trap();
 #else
-  (void)taddr, (void)sdesc;
+  TP_TCGEN05(CpAsm<Shape>::cp(taddr, sdesc));
 #endif
 }
 

@@ -9,7 +9,7 @@
 #ifndef TILEPIPE_PTX_TMA_CUH
 #define TILEPIPE_PTX_TMA_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
 namespace tp::ptx {
 
@@ -19,7 +19,7 @@ template <int Rank>
 TP_DEVICE void tma_load(uint32_t dst, const CUtensorMap *map,
                         const int32_t (&c)[Rank], uint32_t bar) {
   static_assert(Rank >= 1 && Rank <= 5, "TMA rank 1..5");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::tma_load(dst, map, Rank, c, bar);
 #else
   uint64_t m = reinterpret_cast<uint64_t>(map);
@@ -62,7 +62,7 @@ template <int Rank>
 TP_DEVICE void tma_store(const CUtensorMap *map, const int32_t (&c)[Rank],
                          uint32_t src) {
   static_assert(Rank >= 1 && Rank <= 5, "TMA rank 1..5");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::tma_store(map, Rank, c, src);
 #else
   uint64_t m = reinterpret_cast<uint64_t>(map);
@@ -97,7 +97,7 @@ TP_DEVICE void tma_store(const CUtensorMap *map, const int32_t (&c)[Rank],
 
 /// cp.async.bulk.commit_group.
 TP_DEVICE void bulk_commit_group() {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::bulk_commit_group();
 #else
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
@@ -107,7 +107,7 @@ TP_DEVICE void bulk_commit_group() {
 /// cp.async.bulk.wait_group.read N: the sources of all but the newest N
 /// groups may be reused.
 template <int N> TP_DEVICE void bulk_wait_group_read() {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::bulk_wait_group_read(N);
 #else
   asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
@@ -116,7 +116,7 @@ template <int N> TP_DEVICE void bulk_wait_group_read() {
 
 /// cp.async.bulk.wait_group N: all but the newest N groups have completed.
 template <int N> TP_DEVICE void bulk_wait_group() {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::bulk_wait_group(N);
 #else
   asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");

@@ -1,26 +1,36 @@
-//===- ptx/config.cuh - compile modes of the tilepipe runtime --*- CUDA -*-===//
+//===- config.cuh - the one switch between the compile modes ---*- CUDA -*-===//
 //
-// One emitted kernel compiles in three modes, and this file decides which:
-//  - real mode (default), nvcc -gencode arch=compute_100a,code=sm_100a: the
-//    atoms issue their PTX. tcgen05 exists only in arch- or family-specific
-//    device passes (TP_HAS_TCGEN05); any other device pass, e.g. the portable
-//    compute_100 PTX that -arch=sm_100a also builds, gets __trap() there, so
-//    ptxas never sees an instruction it rejects and a JIT of that PTX fails
-//    loudly rather than silently (TP_TCGEN05_TRAP).
-//  - harness mode, -DTILEPIPE_HARNESS on sm_90a: mbarriers, bulk copies,
-//    named barriers, elect.sync and setmaxnreg are real; tcgen05 atoms do
-//    nothing and the runtime stamps payloads instead (harness.cuh).
-//  - CPU mode, -DTILEPIPE_CPU with a host compiler: no CUDA headers; every
-//    atom calls the emulator (tilepipe/emulator/atoms.h), and the runtime above
-//    the atoms is the same code as on the GPU.
+// One emitted kernel compiles in three modes, and this file alone reads the
+// flags that pick one; every other header tests the TP_ macros it defines:
+//  - device mode (default), nvcc -gencode arch=compute_100a,code=sm_100a:
+//    the atoms issue their PTX. tcgen05 exists only in arch- or
+//    family-specific device passes (TP_HAS_TCGEN05); any other device pass,
+//    e.g. the portable compute_100 PTX that -arch=sm_100a also builds, gets
+//    __trap() there, so ptxas never sees an instruction it rejects and a JIT
+//    of that PTX fails loudly rather than silently (TP_TCGEN05_TRAP).
+//  - harness mode, -DTILEPIPE_HARNESS on sm_90a (TP_HARNESS): mbarriers,
+//    bulk copies, named barriers, elect.sync and setmaxnreg are real;
+//    tcgen05 atoms do nothing and the runtime stamps payloads instead
+//    (harness.cuh picks the stand-ins once).
+//  - emulator mode, -DTILEPIPE_CPU with a host compiler (TP_EMULATOR): no
+//    CUDA headers; every atom calls the emulator (tilepipe/emulator/atoms.h),
+//    and the runtime above the atoms is the same code as on the GPU.
+//
+// So an atom has two branches, `#if TP_EMULATOR` the emulator's call and
+// `#else` the PTX; a tcgen05 atom wraps its PTX in TP_TCGEN05(...), which
+// this file resolves per device pass (issue, trap, or nothing in the
+// harness).
+//
+// Includes: this file includes the emulator (emulator mode) or the CUDA
+// headers (the others); the emulator includes no device header (isa/ only).
 //
 // It also defines the function qualifiers (TP_DEVICE, ...) and the source
-// location plumbing (TP_LOC, ...) that the CPU mode needs and nvcc does not.
+// location plumbing (TP_LOC, ...) that the emulator needs and nvcc does not.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_PTX_CONFIG_CUH
-#define TILEPIPE_PTX_CONFIG_CUH
+#ifndef TILEPIPE_CONFIG_CUH
+#define TILEPIPE_CONFIG_CUH
 
 #include <cstdint>
 
@@ -29,6 +39,18 @@
 #endif
 
 #if defined(TILEPIPE_CPU)
+#define TP_EMULATOR 1
+#else
+#define TP_EMULATOR 0
+#endif
+
+#if defined(TILEPIPE_HARNESS)
+#define TP_HARNESS 1
+#else
+#define TP_HARNESS 0
+#endif
+
+#if TP_EMULATOR
 #include "tilepipe/emulator/prelude.h"
 #include "tilepipe/emulator/cuda_types.h"
 #include "tilepipe/emulator/emulator.h"
@@ -42,7 +64,7 @@
 
 // tcgen05 exists on the sm_100/103/110 families, in arch- or family-specific
 // targets only (compute_100a, compute_100f, ...), never in generic PTX.
-#if defined(__CUDA_ARCH__) && !defined(TILEPIPE_HARNESS) &&                    \
+#if defined(__CUDA_ARCH__) && !TP_HARNESS &&                                   \
     (defined(__CUDA_ARCH_FEAT_SM100_ALL) ||                                    \
      defined(__CUDA_ARCH_FEAT_SM103_ALL) ||                                    \
      defined(__CUDA_ARCH_FEAT_SM110_ALL) ||                                    \
@@ -57,10 +79,26 @@
 #endif
 
 // A real-mode device pass without tcgen05: such code must never run.
-#if defined(__CUDA_ARCH__) && !defined(TILEPIPE_HARNESS) && !TP_HAS_TCGEN05
+#if defined(__CUDA_ARCH__) && !TP_HARNESS && !TP_HAS_TCGEN05
 #define TP_TCGEN05_TRAP 1
 #else
 #define TP_TCGEN05_TRAP 0
+#endif
+
+// The device branch of a tcgen05 atom: TP_TCGEN05(the asm statement) issues
+// it where tcgen05 exists, traps in a device pass without it, and is
+// nothing in the harness, which has no tensor core. TP_TCGEN05_FENCE(ptx)
+// is the same for the ordering atoms, except that the harness keeps a
+// compiler barrier there so the emitted order of SMEM accesses stays.
+#if TP_HAS_TCGEN05
+#define TP_TCGEN05(...) __VA_ARGS__
+#define TP_TCGEN05_FENCE(ptx) asm volatile(ptx ::: "memory")
+#elif TP_TCGEN05_TRAP
+#define TP_TCGEN05(...) __trap()
+#define TP_TCGEN05_FENCE(ptx) __trap()
+#else
+#define TP_TCGEN05(...) ((void)0)
+#define TP_TCGEN05_FENCE(ptx) asm volatile("" ::: "memory")
 #endif
 
 // setmaxnreg needs an arch- or family-specific target (sm_90a, sm_100a, ...).
@@ -72,9 +110,17 @@
 #define TP_HAS_SETMAXNREG 0
 #endif
 
-// Qualifiers. In CPU mode everything is ordinary inline C++; a host
+// setmaxnreg is only a hint: where it cannot be issued the launch
+// allocation stays.
+#if TP_HAS_SETMAXNREG
+#define TP_SETMAXNREG(...) __VA_ARGS__
+#else
+#define TP_SETMAXNREG(...) ((void)0)
+#endif
+
+// Qualifiers. In emulator mode everything is ordinary inline C++; a host
 // compiler knows neither __device__ nor __forceinline__ of its own.
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
 #define TP_DEVICE inline
 #define TP_HOST_DEVICE inline
 #define TP_CONSTEXPR constexpr
@@ -84,7 +130,7 @@
 #define TP_CONSTEXPR __host__ __device__ constexpr
 #endif
 
-// Source locations: under TILEPIPE_CPU every runtime function that blocks
+// Source locations: in emulator mode every runtime function that blocks
 // or issues an asynchronous operation takes the caller's location as a
 // trailing default argument (TP_CPU_HERE, evaluated at the call site) and
 // hands it to the emulator before its atoms run, so that a fault or a
@@ -93,7 +139,7 @@
 //   void g(TP_LOC_ONLY);       ... as the only parameter
 //   TP_AT();                   reports it to the emulator
 //   h(x TP_LOC_FWD);           passes it on to another such function
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
 #define TP_LOC , ::tp::cpu::SrcLoc tp_loc = TP_CPU_HERE
 #define TP_LOC_ONLY ::tp::cpu::SrcLoc tp_loc = TP_CPU_HERE
 #define TP_AT() ::tp::cpu::set_loc(tp_loc)
@@ -105,4 +151,4 @@
 #define TP_LOC_FWD
 #endif
 
-#endif // TILEPIPE_PTX_CONFIG_CUH
+#endif // TILEPIPE_CONFIG_CUH
