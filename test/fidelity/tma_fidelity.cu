@@ -17,7 +17,7 @@
 // by tp::host::encodeTma<L> (host/launch.cuh, the call the generated
 // launcher makes: the driver's cuTensorMapEncodeTiled on a GPU, the emulated
 // driver under TILEPIPE_CPU), the kernels are launched by tp::host::launch,
-// the loads are tp::tma_load<L> (runtime/tma.cuh over ptx/tma.cuh) completing
+// the loads are tp::tma_load<L> (runtime/tma.cuh over ptx/bulk_copy.cuh) completing
 // on tp::mbar_arrive_expect_tx (runtime/pipes.cuh over ptx/mbarrier.cuh), and
 // the conversions are tp::cvt (runtime/frag.cuh: cuda_bf16.h / cuda_fp16.h /
 // cuda_fp8.h intrinsics on the GPU, emulator/cuda_types.h + emulator/formats.h on the

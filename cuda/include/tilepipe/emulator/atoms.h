@@ -1,8 +1,8 @@
 //===- emulator/atoms.h - the CPU side of every PTX atom --------*- C++ -*-===//
 //
-// The contract between the raw PTX atoms (tilepipe/ptx/*.cuh) and the CPU
-// emulator. Under -DTILEPIPE_CPU each atom calls the function of the same
-// name here instead of issuing its inline PTX; everything above the atoms
+// The contract between the raw PTX atoms (tilepipe/ptx/, tilepipe/arch/) and
+// the CPU emulator. Under -DTILEPIPE_CPU each atom calls the function of the
+// same name here instead of issuing its inline PTX; everything above the atoms
 // (descriptors, layouts, the tp:: runtime the kernel calls) is the same code
 // in both modes, so the emulator checks what the GPU would run.
 //

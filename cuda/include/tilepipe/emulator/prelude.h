@@ -2,7 +2,7 @@
 //
 // Included first by a kernel compiled with g++ -x c++ -DTILEPIPE_CPU: the
 // CUDA keywords become nothing (or their host meaning), and the CUDA
-// built-ins the kernels use map onto the emulator (runtime.h).
+// built-ins the kernels use map onto the emulator (emulator.h).
 //
 // __shared__ is thread_local: a block-scope __shared__ variable is then one
 // object shared by all threads of the running CTA (they all run on the

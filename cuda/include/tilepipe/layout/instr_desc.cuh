@@ -1,4 +1,4 @@
-//===- layout/instr_desc.cuh - tcgen05.mma instruction descriptors -*- CUDA -*-===//
+//===- layout/instr_desc.cuh - tcgen05.mma idesc ---------------*- CUDA -*-===//
 //
 // The 32-bit instruction descriptor (PTX ISA, tcgen05 "instruction
 // descriptor"; facts section 3), dense (no sparsity, no negation, no

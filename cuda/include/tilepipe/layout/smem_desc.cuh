@@ -1,4 +1,4 @@
-//===- layout/smem_desc.cuh - the 64-bit SMEM matrix descriptor -*- CUDA -*-===//
+//===- layout/smem_desc.cuh - SMEM matrix descriptor -----------*- CUDA -*-===//
 //
 // tcgen05.mma's a/b descriptors and tcgen05.cp's source descriptor (PTX
 // ISA, tcgen05 "shared memory descriptor"; facts section 1), as a struct of

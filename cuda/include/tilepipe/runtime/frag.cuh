@@ -12,9 +12,9 @@
 #define TILEPIPE_RUNTIME_FRAG_CUH
 
 #include "tilepipe/layout/instr_desc.cuh"
-#include "tilepipe/ptx/math.cuh"
-#include "tilepipe/runtime/math.cuh"
+#include "tilepipe/ptx/sfu.cuh"
 #include "tilepipe/runtime/base.cuh"
+#include "tilepipe/runtime/math.cuh"
 
 namespace tp {
 

@@ -10,10 +10,11 @@
 #ifndef TILEPIPE_RUNTIME_PIPES_CUH
 #define TILEPIPE_RUNTIME_PIPES_CUH
 
+#include "tilepipe/arch/sm100/tcgen05_fences.cuh"
+#include "tilepipe/arch/sm100/tcgen05_mma.cuh"
 #include "tilepipe/harness.cuh"
 #include "tilepipe/ptx/fences.cuh"
 #include "tilepipe/ptx/mbarrier.cuh"
-#include "tilepipe/ptx/tcgen05_mma.cuh"
 #include "tilepipe/runtime/base.cuh"
 
 namespace tp {

@@ -15,7 +15,7 @@
 
 #include "tilepipe/harness.cuh"
 #include "tilepipe/layout/tile.cuh"
-#include "tilepipe/ptx/tma.cuh"
+#include "tilepipe/ptx/bulk_copy.cuh"
 #include "tilepipe/runtime/base.cuh"
 
 namespace tp {

@@ -11,10 +11,11 @@
 #ifndef TILEPIPE_RUNTIME_TMEM_CUH
 #define TILEPIPE_RUNTIME_TMEM_CUH
 
+#include "tilepipe/arch/sm100/tcgen05_fences.cuh"
+#include "tilepipe/arch/sm100/tcgen05_ld_st_cp.cuh"
+#include "tilepipe/arch/sm100/tmem_alloc.cuh"
 #include "tilepipe/harness.cuh"
 #include "tilepipe/ptx/fences.cuh"
-#include "tilepipe/ptx/tcgen05_ld_st_cp.cuh"
-#include "tilepipe/ptx/tmem_alloc.cuh"
 #include "tilepipe/runtime/base.cuh"
 #include "tilepipe/runtime/frag.cuh"
 

@@ -1,4 +1,4 @@
-//===- ptx/tcgen05_ld_st_cp.cuh - TMEM <-> registers, SMEM -> TMEM -*- CUDA -*-===//
+//===- arch/sm100/tcgen05_ld_st_cp.cuh - TMEM ld, st, cp -------*- CUDA -*-===//
 //
 // tcgen05.ld/st .32x32b.xN: issued by a whole warp with one TMEM address;
 // thread t reaches lane lane(taddr) + t and register j column col(taddr) + j.
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_PTX_TCGEN05_LD_ST_CP_CUH
-#define TILEPIPE_PTX_TCGEN05_LD_ST_CP_CUH
+#ifndef TILEPIPE_ARCH_SM100_TCGEN05_LD_ST_CP_CUH
+#define TILEPIPE_ARCH_SM100_TCGEN05_LD_ST_CP_CUH
 
 #include "tilepipe/config.cuh"
 #include "tilepipe/isa/tcgen05_kinds.h"
@@ -237,4 +237,4 @@ TP_DEVICE void tcgen05_cp(uint32_t taddr, uint64_t sdesc) {
 
 } // namespace tp::ptx
 
-#endif // TILEPIPE_PTX_TCGEN05_LD_ST_CP_CUH
+#endif // TILEPIPE_ARCH_SM100_TCGEN05_LD_ST_CP_CUH

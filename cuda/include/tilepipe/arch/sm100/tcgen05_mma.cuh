@@ -1,4 +1,4 @@
-//===- ptx/tcgen05_mma.cuh - tcgen05.mma and tcgen05.commit -----*- CUDA -*-===//
+//===- arch/sm100/tcgen05_mma.cuh - mma, commit ----------------*- CUDA -*-===//
 //
 // The raw operands: D's TMEM address, A's SMEM descriptor (or TMEM
 // address), B's SMEM descriptor, the 32-bit instruction descriptor and
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_PTX_TCGEN05_MMA_CUH
-#define TILEPIPE_PTX_TCGEN05_MMA_CUH
+#ifndef TILEPIPE_ARCH_SM100_TCGEN05_MMA_CUH
+#define TILEPIPE_ARCH_SM100_TCGEN05_MMA_CUH
 
 #include "tilepipe/config.cuh"
 #include "tilepipe/isa/tcgen05_kinds.h"
@@ -113,4 +113,4 @@ TP_DEVICE void tcgen05_commit(uint32_t bar) {
 
 } // namespace tp::ptx
 
-#endif // TILEPIPE_PTX_TCGEN05_MMA_CUH
+#endif // TILEPIPE_ARCH_SM100_TCGEN05_MMA_CUH

@@ -1,7 +1,7 @@
-//===- ptx/math.cuh - the SFU approximations the runtime uses ---*- CUDA -*-===//
+//===- ptx/sfu.cuh - the SFU approximations the runtime uses ---*- CUDA -*-===//
 
-#ifndef TILEPIPE_PTX_MATH_CUH
-#define TILEPIPE_PTX_MATH_CUH
+#ifndef TILEPIPE_PTX_SFU_CUH
+#define TILEPIPE_PTX_SFU_CUH
 
 #include "tilepipe/config.cuh"
 
@@ -29,4 +29,4 @@ TP_DEVICE float ex2_approx_ftz(float x) {
 
 } // namespace tp::ptx
 
-#endif // TILEPIPE_PTX_MATH_CUH
+#endif // TILEPIPE_PTX_SFU_CUH

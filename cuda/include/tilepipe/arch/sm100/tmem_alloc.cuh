@@ -1,11 +1,11 @@
-//===- ptx/tmem_alloc.cuh - tensor memory allocation ------------*- CUDA -*-===//
+//===- arch/sm100/tmem_alloc.cuh - tensor memory allocation ----*- CUDA -*-===//
 //
 // Issued by one whole warp (.sync.aligned).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_PTX_TMEM_ALLOC_CUH
-#define TILEPIPE_PTX_TMEM_ALLOC_CUH
+#ifndef TILEPIPE_ARCH_SM100_TMEM_ALLOC_CUH
+#define TILEPIPE_ARCH_SM100_TMEM_ALLOC_CUH
 
 #include "tilepipe/config.cuh"
 
@@ -48,4 +48,4 @@ TP_DEVICE void tcgen05_dealloc(uint32_t taddr, uint32_t cols) {
 
 } // namespace tp::ptx
 
-#endif // TILEPIPE_PTX_TMEM_ALLOC_CUH
+#endif // TILEPIPE_ARCH_SM100_TMEM_ALLOC_CUH

@@ -1,4 +1,4 @@
-//===- ptx/tma.cuh - tensor copies (cp.async.bulk.tensor, tile) -*- CUDA -*-===//
+//===- ptx/bulk_copy.cuh - cp.async.bulk.tensor, groups --------*- CUDA -*-===//
 //
 // Coordinates are in elements, innermost dimension first, as the
 // instruction takes them; `map` is the generic address of the tensor map (a
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_PTX_TMA_CUH
-#define TILEPIPE_PTX_TMA_CUH
+#ifndef TILEPIPE_PTX_BULK_COPY_CUH
+#define TILEPIPE_PTX_BULK_COPY_CUH
 
 #include "tilepipe/config.cuh"
 
@@ -125,4 +125,4 @@ template <int N> TP_DEVICE void bulk_wait_group() {
 
 } // namespace tp::ptx
 
-#endif // TILEPIPE_PTX_TMA_CUH
+#endif // TILEPIPE_PTX_BULK_COPY_CUH
