@@ -12,7 +12,7 @@
 #define TILEPIPE_HARNESS_CUH
 
 #include "tilepipe/config.cuh"
-#include "tilepipe/harness/report.cuh"
+#include "tilepipe/harness/harness_report.cuh"
 
 #if TP_HARNESS
 #include "tilepipe/harness/stand_ins.cuh"

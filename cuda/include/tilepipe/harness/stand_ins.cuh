@@ -23,7 +23,7 @@
 #include <cstdint>
 
 #include "tilepipe/config.cuh"
-#include "tilepipe/harness/report.cuh"
+#include "tilepipe/harness/harness_report.cuh"
 #include "tilepipe/ptx/sync.cuh"
 
 // Budget of one mbar_wait in harness mode, in SM clocks: about 2 s at 1.7 GHz.

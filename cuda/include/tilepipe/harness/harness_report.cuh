@@ -1,4 +1,4 @@
-//===- harness/report.cuh - what a harness run found -----------*- CUDA -*-===//
+//===- harness/harness_report.cuh - what a harness run found ---*- CUDA -*-===//
 //
 // Declared in every mode so that host code (harness_host.cuh) is written
 // once; the device variable tp_report exists only in harness mode
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_HARNESS_REPORT_CUH
-#define TILEPIPE_HARNESS_REPORT_CUH
+#ifndef TILEPIPE_HARNESS_HARNESS_REPORT_CUH
+#define TILEPIPE_HARNESS_HARNESS_REPORT_CUH
 
 namespace tp {
 
@@ -25,4 +25,4 @@ struct HarnessReport {
 
 } // namespace tp
 
-#endif // TILEPIPE_HARNESS_REPORT_CUH
+#endif // TILEPIPE_HARNESS_HARNESS_REPORT_CUH
