@@ -127,119 +127,160 @@ inline bool isFloat(CUtensorMapDataType t) {
 /// CUDA_ERROR_INVALID_VALUE ("" after a success).
 inline const char *lastEncodeError() { return detail::lastError().c_str(); }
 
-inline CUresult cuTensorMapEncodeTiled(
-    CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
-    void *globalAddress, const cuuint64_t *globalDim,
-    const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
-    const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
-    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
-    CUtensorMapFloatOOBfill oobFill) {
-  using detail::reject;
-  using std::to_string;
-  detail::lastError().clear();
-  if (!tensorMap)
-    return reject("tensorMap is null");
-  if (reinterpret_cast<uintptr_t>(tensorMap) % 64)
-    return reject("tensorMap address must be aligned to 64 bytes");
+namespace detail {
+
+using std::to_string;
+
+/// The 16-bit packed types whose rows are 16-byte aligned (4 or 6 bits used).
+inline bool packed16(CUtensorMapDataType t) {
+  return t == CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B ||
+         t == CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B;
+}
+
+// The driver's checks in its order, one concern each; each returns why the
+// call is rejected, or "" when it passes.
+
+/// The enumerations and the rank.
+inline std::string checkKinds(CUtensorMapDataType dataType, cuuint32_t rank,
+                              CUtensorMapInterleave interleave,
+                              CUtensorMapSwizzle swizzle,
+                              CUtensorMapL2promotion l2Promotion,
+                              CUtensorMapFloatOOBfill oobFill) {
   uint32_t bits = elementBits(dataType);
   if (!bits)
-    return reject("tensorDataType " + to_string(int(dataType)) +
-                  " is not a CUtensorMapDataType");
-  bool packed16 = dataType == CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B ||
-                  dataType == CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B;
+    return "tensorDataType " + to_string(int(dataType)) +
+           " is not a CUtensorMapDataType";
   if (unsigned(interleave) > CU_TENSOR_MAP_INTERLEAVE_32B)
-    return reject("interleave " + to_string(int(interleave)) + " is invalid");
+    return "interleave " + to_string(int(interleave)) + " is invalid";
   if (unsigned(swizzle) > CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B)
-    return reject("swizzle " + to_string(int(swizzle)) + " is invalid");
+    return "swizzle " + to_string(int(swizzle)) + " is invalid";
   if (unsigned(l2Promotion) > CU_TENSOR_MAP_L2_PROMOTION_L2_256B)
-    return reject("l2Promotion " + to_string(int(l2Promotion)) + " is invalid");
+    return "l2Promotion " + to_string(int(l2Promotion)) + " is invalid";
   if (unsigned(oobFill) > CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA)
-    return reject("oobFill " + to_string(int(oobFill)) + " is invalid");
+    return "oobFill " + to_string(int(oobFill)) + " is invalid";
   if (rank == 0 || rank > 5)
-    return reject("tensorRank " + to_string(rank) + " must be in 1..5");
+    return "tensorRank " + to_string(rank) + " must be in 1..5";
   if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE && rank < 3)
-    return reject("an interleaved layout needs tensorRank >= 3");
+    return "an interleaved layout needs tensorRank >= 3";
+  return "";
+}
+
+/// The global tensor: its address, dimensions and strides.
+inline std::string checkGlobal(CUtensorMapDataType dataType, cuuint32_t rank,
+                               const void *globalAddress,
+                               const cuuint64_t *globalDim,
+                               const cuuint64_t *globalStrides,
+                               const cuuint32_t *boxDim,
+                               const cuuint32_t *elementStrides,
+                               CUtensorMapInterleave interleave) {
+  bool packed = packed16(dataType);
   if (!globalAddress)
-    return reject("globalAddress is null");
+    return "globalAddress is null";
   uintptr_t addr = reinterpret_cast<uintptr_t>(globalAddress);
   if (addr % 16)
-    return reject("globalAddress must be 16-byte aligned");
+    return "globalAddress must be 16-byte aligned";
   if (interleave == CU_TENSOR_MAP_INTERLEAVE_32B && addr % 32)
-    return reject("globalAddress must be 32-byte aligned with INTERLEAVE_32B");
-  if (packed16 && addr % 32)
-    return reject("globalAddress must be 32-byte aligned for the 16U4/16U6 "
-                  "ALIGN16B types");
+    return "globalAddress must be 32-byte aligned with INTERLEAVE_32B";
+  if (packed && addr % 32)
+    return "globalAddress must be 32-byte aligned for the 16U4/16U6 "
+           "ALIGN16B types";
   if (!globalDim || !boxDim || !elementStrides || (rank > 1 && !globalStrides))
-    return reject("a dimension array is null");
+    return "a dimension array is null";
   for (uint32_t i = 0; i < rank; ++i)
     if (globalDim[i] == 0 || globalDim[i] > (uint64_t(1) << 32))
-      return reject("globalDim[" + to_string(i) +
-                    "] = " + to_string(globalDim[i]) + " must be in 1..2^32");
-  if (packed16 && globalDim[0] % 128)
-    return reject("globalDim[0] must be a multiple of 128 for the ALIGN16B "
-                  "packed types");
+      return "globalDim[" + to_string(i) + "] = " + to_string(globalDim[i]) +
+             " must be in 1..2^32";
+  if (packed && globalDim[0] % 128)
+    return "globalDim[0] must be a multiple of 128 for the ALIGN16B "
+           "packed types";
   if (dataType == CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B && globalDim[0] % 2)
-    return reject("globalDim[0] must be even for 16U4_ALIGN8B");
+    return "globalDim[0] must be even for 16U4_ALIGN8B";
   for (uint32_t i = 0; i + 1 < rank; ++i) {
     uint64_t s = globalStrides[i];
     if (s % 16 || s >= (uint64_t(1) << 40))
-      return reject("globalStrides[" + to_string(i) + "] = " + to_string(s) +
-                    " must be a multiple of 16 and < 2^40");
-    if ((interleave == CU_TENSOR_MAP_INTERLEAVE_32B || packed16) && s % 32)
-      return reject("globalStrides[" + to_string(i) +
-                    "] must be a multiple of 32 with INTERLEAVE_32B or the "
-                    "ALIGN16B packed types");
+      return "globalStrides[" + to_string(i) + "] = " + to_string(s) +
+             " must be a multiple of 16 and < 2^40";
+    if ((interleave == CU_TENSOR_MAP_INTERLEAVE_32B || packed) && s % 32)
+      return "globalStrides[" + to_string(i) +
+             "] must be a multiple of 32 with INTERLEAVE_32B or the "
+             "ALIGN16B packed types";
   }
+  return "";
+}
+
+/// The box and its traversal strides, against the type and the swizzle.
+inline std::string checkBox(CUtensorMapDataType dataType, cuuint32_t rank,
+                            const cuuint32_t *boxDim,
+                            const cuuint32_t *elementStrides,
+                            CUtensorMapInterleave interleave,
+                            CUtensorMapSwizzle swizzle) {
+  uint32_t bits = elementBits(dataType);
   for (uint32_t i = 0; i < rank; ++i)
     if (boxDim[i] == 0 || boxDim[i] > 256)
-      return reject("boxDim[" + to_string(i) + "] = " + to_string(boxDim[i]) +
-                    " must be in 1..256");
+      return "boxDim[" + to_string(i) + "] = " + to_string(boxDim[i]) +
+             " must be in 1..256";
   uint64_t innerBits = uint64_t(boxDim[0]) * bits;
   if (interleave == CU_TENSOR_MAP_INTERLEAVE_NONE && innerBits % 128)
-    return reject("boxDim[0] * elementSize = " + to_string(innerBits / 8) +
-                  (innerBits % 8 ? ".5" : "") +
-                  " bytes must be a multiple of 16 bytes");
-  if (packed16 && boxDim[0] != 128)
-    return reject("boxDim[0] must be 128 for the ALIGN16B packed types");
+    return "boxDim[0] * elementSize = " + to_string(innerBits / 8) +
+           (innerBits % 8 ? ".5" : "") +
+           " bytes must be a multiple of 16 bytes";
+  if (packed16(dataType) && boxDim[0] != 128)
+    return "boxDim[0] must be 128 for the ALIGN16B packed types";
   for (uint32_t i = 0; i < rank; ++i)
     if (elementStrides[i] == 0 || elementStrides[i] > 8)
-      return reject("elementStrides[" + to_string(i) +
-                    "] = " + to_string(elementStrides[i]) + " must be in 1..8");
+      return "elementStrides[" + to_string(i) +
+             "] = " + to_string(elementStrides[i]) + " must be in 1..8";
   uint32_t span = swizzleSpan(swizzle);
   if (interleave == CU_TENSOR_MAP_INTERLEAVE_NONE && span &&
       innerBits > uint64_t(span) * 8)
-    return reject("the inner box dimension, boxDim[0] * elementSize = " +
-                  to_string(innerBits / 8) + " bytes, exceeds the " +
-                  to_string(span) + "-byte swizzle span");
+    return "the inner box dimension, boxDim[0] * elementSize = " +
+           to_string(innerBits / 8) + " bytes, exceeds the " + to_string(span) +
+           "-byte swizzle span";
+  return "";
+}
+
+/// The combinations of type, interleave, swizzle and fill the driver refuses.
+inline std::string checkCombination(CUtensorMapDataType dataType,
+                                    CUtensorMapInterleave interleave,
+                                    CUtensorMapSwizzle swizzle,
+                                    CUtensorMapFloatOOBfill oobFill) {
   if (interleave == CU_TENSOR_MAP_INTERLEAVE_32B &&
       swizzle != CU_TENSOR_MAP_SWIZZLE_32B)
-    return reject("INTERLEAVE_32B requires SWIZZLE_32B");
+    return "INTERLEAVE_32B requires SWIZZLE_32B";
   if (dataType == CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B &&
       interleave != CU_TENSOR_MAP_INTERLEAVE_NONE)
-    return reject("16U6_ALIGN16B requires INTERLEAVE_NONE");
+    return "16U6_ALIGN16B requires INTERLEAVE_NONE";
   if (dataType == CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B &&
       swizzle != CU_TENSOR_MAP_SWIZZLE_NONE &&
       swizzle != CU_TENSOR_MAP_SWIZZLE_128B &&
       swizzle != CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B &&
       swizzle != CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B)
-    return reject("16U6_ALIGN16B supports only the NONE, 128B, 128B_ATOM_32B "
-                  "and 128B_ATOM_64B swizzles");
+    return "16U6_ALIGN16B supports only the NONE, 128B, 128B_ATOM_32B "
+           "and 128B_ATOM_64B swizzles";
   if (dataType == CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B &&
       swizzle != CU_TENSOR_MAP_SWIZZLE_NONE &&
       swizzle != CU_TENSOR_MAP_SWIZZLE_128B &&
       swizzle != CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B)
-    return reject("16U4_ALIGN16B supports only the NONE, 128B and "
-                  "128B_ATOM_32B swizzles");
+    return "16U4_ALIGN16B supports only the NONE, 128B and "
+           "128B_ATOM_32B swizzles";
   if (oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA &&
-      !detail::isFloat(dataType))
-    return reject("FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point "
-                  "data type");
+      !isFloat(dataType))
+    return "FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point "
+           "data type";
+  return "";
+}
 
-  // Our encoding: [0] magic, [1] address, [2] enums and rank, [3..7] dims,
-  // [8..11] strides, [12] boxes (9 bits each), [13] element strides (4 bits
-  // each), [15] checksum of [0..14].
+/// Our encoding of a checked map: [0] magic, [1] address, [2] enums and
+/// rank, [3..7] dims, [8..11] strides, [12] boxes (9 bits each), [13]
+/// element strides (4 bits each), [15] checksum of [0..14].
+inline CUtensorMap
+encode(CUtensorMapDataType dataType, cuuint32_t rank, uintptr_t addr,
+       const cuuint64_t *globalDim, const cuuint64_t *globalStrides,
+       const cuuint32_t *boxDim, const cuuint32_t *elementStrides,
+       CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+       CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
   CUtensorMap m{};
-  m.opaque[0] = detail::kMagic;
+  m.opaque[0] = kMagic;
   m.opaque[1] = uint64_t(addr);
   m.opaque[2] = uint64_t(dataType) | uint64_t(rank) << 8 |
                 uint64_t(interleave) << 16 | uint64_t(swizzle) << 24 |
@@ -253,8 +294,43 @@ inline CUresult cuTensorMapEncodeTiled(
     m.opaque[12] |= box << (9 * i);
     m.opaque[13] |= es << (4 * i);
   }
-  m.opaque[15] = detail::checksum(m);
-  *tensorMap = m;
+  m.opaque[15] = checksum(m);
+  return m;
+}
+
+} // namespace detail
+
+inline CUresult cuTensorMapEncodeTiled(
+    CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
+    void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
+    const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  detail::lastError().clear();
+  if (!tensorMap)
+    return detail::reject("tensorMap is null");
+  if (reinterpret_cast<uintptr_t>(tensorMap) % 64)
+    return detail::reject("tensorMap address must be aligned to 64 bytes");
+  // In order, and stopping at the first: a later check reads the arrays an
+  // earlier one vouched for.
+  std::string why = detail::checkKinds(dataType, rank, interleave, swizzle,
+                                       l2Promotion, oobFill);
+  if (why.empty())
+    why =
+        detail::checkGlobal(dataType, rank, globalAddress, globalDim,
+                            globalStrides, boxDim, elementStrides, interleave);
+  if (why.empty())
+    why = detail::checkBox(dataType, rank, boxDim, elementStrides, interleave,
+                           swizzle);
+  if (why.empty())
+    why = detail::checkCombination(dataType, interleave, swizzle, oobFill);
+  if (!why.empty())
+    return detail::reject(why);
+  *tensorMap =
+      detail::encode(dataType, rank, reinterpret_cast<uintptr_t>(globalAddress),
+                     globalDim, globalStrides, boxDim, elementStrides,
+                     interleave, swizzle, l2Promotion, oobFill);
   return CUDA_SUCCESS;
 }
 
