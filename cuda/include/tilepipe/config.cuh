@@ -19,7 +19,8 @@
 // So an atom has two branches, `#if TP_EMULATOR` the emulator's call and
 // `#else` the PTX; a tcgen05 atom wraps its PTX in TP_TCGEN05(...), which
 // this file resolves per device pass (issue, trap, or nothing in the
-// harness).
+// harness). layout/mma_shapes.h, which the compiler includes too, stands
+// apart: it reads __CUDACC__ itself.
 //
 // Includes: this file includes the emulator (emulator mode) or the CUDA
 // headers (the others); the emulator includes no device header (isa/ only).
@@ -60,6 +61,13 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
+#endif
+
+// A device pass of nvcc (not its host pass, not the emulator).
+#if defined(__CUDA_ARCH__)
+#define TP_DEVICE_PASS 1
+#else
+#define TP_DEVICE_PASS 0
 #endif
 
 // tcgen05 exists on the sm_100/103/110 families, in arch- or family-specific
