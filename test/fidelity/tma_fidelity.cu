@@ -17,10 +17,10 @@
 // by tp::host::encodeTma<L> (host/launch.cuh, the call the generated
 // launcher makes: the driver's cuTensorMapEncodeTiled on a GPU, the emulated
 // driver under TILEPIPE_CPU), the kernels are launched by tp::host::launch,
-// the loads are tp::tma_load<L> (runtime/tma.cuh over ptx/tma.cuh) completing
+// the loads are tp::tma_load<L> (runtime/tma.cuh over ptx/bulk_copy.cuh) completing
 // on tp::mbar_arrive_expect_tx (runtime/pipes.cuh over ptx/mbarrier.cuh), and
 // the conversions are tp::cvt (runtime/frag.cuh: cuda_bf16.h / cuda_fp16.h /
-// cuda_fp8.h intrinsics on the GPU, cpu/cuda_types.h + cpu/formats.h on the
+// cuda_fp8.h intrinsics on the GPU, emulator/cuda_types.h + emulator/formats.h on the
 // CPU).
 //
 // Per TMA configuration a one-CTA kernel fills a window of SMEM (starting on
@@ -44,7 +44,7 @@
 #include "tilepipe/host/launch.cuh"
 // The element formats, for the host side's list of conversion inputs (plain
 // C++, included by the emulator anyway, here in both builds).
-#include "tilepipe/cpu/formats.h"
+#include "tilepipe/emulator/formats.h"
 #include "support/SplitMix64.h"
 
 #include <algorithm>
@@ -276,7 +276,7 @@ struct Config {
   /// size is not a multiple of 16 bytes faults (an illegal instruction),
   /// negative coordinates included. Every box of a tile starts a multiple
   /// of 16 bytes after c0, so c0 decides for all of them. Written here
-  /// independently of cpu/tma.h, for the self-check.
+  /// independently of emulator/tma_unit.h, for the self-check.
   bool innerUnaligned() const { return (c0 * L->es) % 16 != 0; }
   size_t tensorBytes() const { return size_t(rows * stride * L->es); }
   size_t allocBytes() const { return 2 * kGlobalGuard + tensorBytes(); }
@@ -774,7 +774,7 @@ inline int dump(const char *path, size_t start, const char *only) {
 
 //===----------------------------------------------------------------------===//
 // The model: TMA tiled mode as the PTX ISA describes it, written out per
-// element (independently of cpu/tma.h), for the self-check and to say which
+// element (independently of emulator/tma_unit.h), for the self-check and to say which
 // model a hardware mismatch fits
 //===----------------------------------------------------------------------===//
 
@@ -894,7 +894,7 @@ inline std::string why(const std::vector<uint8_t> &d) {
 }
 
 /// The emulator's message for a load that breaks the inner-coordinate rule
-/// (cpu/tma.h, checkLoadInnerCoordinate).
+/// (emulator/tma_unit.h, checkLoadInnerCoordinate).
 constexpr const char *kInnerRuleText = "is not a multiple of 16 bytes (the "
                                        "innermost coordinate times the "
                                        "element size must be";

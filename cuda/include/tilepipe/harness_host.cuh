@@ -21,7 +21,7 @@ namespace host {
 /// Clears the report; call before every harness launch (a stale timeout would
 /// make every later wait give up at once).
 inline cudaError_t reset() {
-#if defined(TILEPIPE_HARNESS)
+#if TP_HARNESS
   HarnessReport zero = {};
   return cudaMemcpyToSymbol(tp_report, &zero, sizeof(zero));
 #else
@@ -32,7 +32,7 @@ inline cudaError_t reset() {
 /// Copies the report back; synchronizes with the device (the copy does).
 inline cudaError_t read(HarnessReport &out) {
   out = HarnessReport{};
-#if defined(TILEPIPE_HARNESS)
+#if TP_HARNESS
   return cudaMemcpyFromSymbol(&out, tp_report, sizeof(out));
 #else
   return cudaSuccess;

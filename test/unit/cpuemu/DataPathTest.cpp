@@ -8,13 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilepipe/cpu/cuda_types.h"
-#include "tilepipe/cpu/descriptors.h"
-#include "tilepipe/cpu/driver.h"
-#include "tilepipe/cpu/formats.h"
-#include "tilepipe/cpu/mma.h"
-#include "tilepipe/cpu/tma.h"
-#include "tilepipe/cpu/tmem.h"
+#include "tilepipe/emulator/cuda_types.h"
+#include "tilepipe/emulator/descriptors.h"
+#include "tilepipe/emulator/driver.h"
+#include "tilepipe/emulator/formats.h"
+#include "tilepipe/emulator/mma_unit.h"
+#include "tilepipe/emulator/tma_unit.h"
+#include "tilepipe/emulator/tensor_memory.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilepipe/cpu/prelude.h"
+#include "tilepipe/emulator/prelude.h"
 
 #include "tilepipe/runtime/frag.cuh"
 

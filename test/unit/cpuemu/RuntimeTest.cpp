@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilepipe/cpu/prelude.h"
+#include "tilepipe/emulator/prelude.h"
 
 #include <chrono>
 #include <cmath>
@@ -20,7 +20,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tilepipe/cpu/driver.h"
+#include "tilepipe/emulator/driver.h"
 
 // As the translator emits it: dynamic shared memory declared at block scope
 // of a kernel in the global namespace (where the declaration names the

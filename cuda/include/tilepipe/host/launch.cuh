@@ -1,4 +1,4 @@
-//===- host/launch.cuh - what a generated launcher calls --------*- CUDA -*-===//
+//===- host/launch.cuh - what a generated launcher calls -------*- CUDA -*-===//
 //
 // The one place the launcher's two modes differ. A translated kernel's
 // launcher (tp_launch_<kernel>, docs/cuda.md) encodes a tensor map per
@@ -22,9 +22,9 @@
 
 #include "tilepipe/kernel.cuh"
 
-#if defined(TILEPIPE_CPU)
-#include "tilepipe/cpu/driver.h"
-#include "tilepipe/cpu/launch.h"
+#if TP_EMULATOR
+#include "tilepipe/emulator/driver.h"
+#include "tilepipe/emulator/launcher.h"
 #else
 #include <cuda_runtime.h>
 #endif
@@ -64,7 +64,7 @@ inline Tensor tensor2d(void *data, int64_t rows, int64_t cols,
 /// Per launch: the stream on a GPU, the emulator's options (seed,
 /// scheduling policy, TP_CPU_* from the environment) on the CPU.
 struct LaunchOptions {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::LaunchOptions cpu = cpu::options_from_env();
 #else
   cudaStream_t stream = nullptr;
@@ -81,7 +81,7 @@ inline dim3 persistentGrid(dim3 tiles, const LaunchOptions &options) {
   long long want = (long long)tiles.x * tiles.y * tiles.z;
   long long ctas = options.ctas;
   if (ctas <= 0) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
     const char *s = std::getenv("TP_CPU_CTAS");
     ctas = s && *s ? std::atoll(s) : 2;
 #else
@@ -132,7 +132,7 @@ using EncodeTiled = CUresult (*)(CUtensorMap *, CUtensorMapDataType,
                                  CUtensorMapFloatOOBfill);
 
 inline Status encoder(EncodeTiled &fn) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   fn = &cpu::drv::cuTensorMapEncodeTiled;
   return {};
 #else
@@ -191,7 +191,7 @@ Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
   if (r != CUDA_SUCCESS)
     return failure(what + ": cuTensorMapEncodeTiled returned " +
                    std::to_string(int(r))
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
                    + " (" + cpu::drv::lastEncodeError() + ")"
 #endif
     );
@@ -203,7 +203,7 @@ template <class... Params, class... Args>
 Status launch(void (*kernel)(Params...), dim3 grid, dim3 block,
               size_t smemBytes, const LaunchOptions &options,
               Args &&...args) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::LaunchResult r = cpu::launch(grid, block, smemBytes, options.cpu,
                                     [&] { kernel(args...); });
   return Status{r.ok, r.report};

@@ -100,7 +100,7 @@ public:
     // At least one 16-byte row even for an empty tensor: its tensor map
     // still needs an address (host/launch.cuh, encodeTma).
     size_t allocBytes = std::max<size_t>(bytes(), 16);
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
     // 256-byte aligned, like cudaMalloc.
     device_ = std::aligned_alloc(256, (allocBytes + 255) / 256 * 256);
     if (!device_) {
@@ -153,7 +153,7 @@ public:
   }
 
   bool upload(std::string &err) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
     std::memcpy(device_, host_.data(), bytes());
     (void)err;
     return true;
@@ -167,7 +167,7 @@ public:
   }
 
   bool download(std::string &err) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
     std::memcpy(host_.data(), device_, bytes());
     (void)err;
     return true;
@@ -218,7 +218,7 @@ private:
   void release() {
     if (!device_)
       return;
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
     std::free(device_);
 #else
     cudaFree(device_);
@@ -255,7 +255,7 @@ inline NpyArray packScaleFactors(const NpyArray &logical) {
 /// A launch's status once the kernel has finished: on a GPU the launch is
 /// asynchronous, so a fault surfaces at the synchronization.
 inline Status finish(Status launched) {
-#if !defined(TILEPIPE_CPU)
+#if !TP_EMULATOR
   if (launched.ok) {
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess)
@@ -269,7 +269,7 @@ inline Status finish(Status launched) {
 /// The mean time of `n` launches in ms (cudaEvents around them on a GPU, the
 /// wall clock on the CPU emulator), or -1 after printing the first failure.
 template <class Launch> double time_launches(int n, Launch launch) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < n; ++i)
     if (Status s = launch(); !s.ok) {
@@ -340,7 +340,7 @@ public:
           options_.ctas = int(n[0]);
       } else if (a == "--seed") {
         std::string s = next();
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
         options_.cpu.seed = std::strtoull(s.c_str(), nullptr, 0);
 #endif
       } else if (a == "--repeat") {

@@ -1,22 +1,24 @@
-//===- layout/instr_desc.cuh - tcgen05.mma instruction descriptors -*- CUDA -*-===//
+//===- layout/instr_desc.cuh - tcgen05.mma idesc ---------------*- CUDA -*-===//
 //
 // The 32-bit instruction descriptor (PTX ISA, tcgen05 "instruction
 // descriptor"; facts section 3), dense (no sparsity, no negation, no
-// saturation, no .ws shift):
-//  - kind::f16, tf32, f8f6f4: [4, 6) D type (F16 0, F32 1); [7, 10) A type,
-//    [10, 13) B type; 15/16 A/B MN-major; [17, 23) N >> 3; [24, 29) M >> 4.
-//  - kind::mxf8f6f4.block_scale: [4, 6) the SFB id (D is always F32); [7,
-//    10) / [10, 13) types; 15/16 majors; [17, 23) N >> 3; 23 the scale
-//    type, UE8M0 = 1; [27, 29) M >> 7; [29, 31) the SFA id. The ids pick the
-//    byte of each 32-bit TMEM column that holds the k-block's factors.
+// saturation, no .ws shift), as two structs of its fields, one per layout
+// of the bits, each field with its bit range, and pack() to place them:
+//  - InstrDescriptor, kind::f16, tf32, f8f6f4;
+//  - BlockScaledInstrDescriptor, kind::mxf8f6f4.block_scale, whose SF ids
+//    pick the byte of each 32-bit TMEM column that holds the k-block's
+//    factors.
+// The unit test CpuEmuDescriptors checks pack() against the shift formula
+// over many field values.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEPIPE_LAYOUT_INSTR_DESC_CUH
 #define TILEPIPE_LAYOUT_INSTR_DESC_CUH
 
-#include "tilepipe/ptx/config.cuh"
-#include "tilepipe/ptx/kinds.cuh"
+#include "tilepipe/config.cuh"
+#include "tilepipe/isa/tcgen05_kinds.h"
+#include "tilepipe/layout/smem_desc.cuh"
 
 namespace tp {
 
@@ -62,13 +64,63 @@ template <> struct MmaElem<__nv_fp8_e5m2> {
 
 namespace layout {
 
+/// kind::f16 / tf32 / f8f6f4. Bits not named here are zero: [0, 2) sparsity
+/// selector, [2] sparsity, [3] saturate, [13, 15) negate A/B, [30, 32) the
+/// .ws shift of B.
+struct InstrDescriptor {
+  uint32_t dFormat = 0; ///< [4, 6): D type, F16 0, F32 1
+  uint32_t aFormat = 0; ///< [7, 10): A type within the kind (MmaElem)
+  uint32_t bFormat = 0; ///< [10, 13): B type within the kind
+  uint32_t aMajor = 0;  ///< [15, 16): 1 when A is MN-major
+  uint32_t bMajor = 0;  ///< [16, 17): 1 when B is MN-major
+  uint32_t nDim = 0;    ///< [17, 23): N >> 3
+  uint32_t mDim = 0;    ///< [24, 29): M >> 4
+
+  TP_CONSTEXPR uint32_t pack() const {
+    return static_cast<uint32_t>(
+        desc_field(dFormat, 4, 2) | desc_field(aFormat, 7, 3) |
+        desc_field(bFormat, 10, 3) | desc_field(aMajor, 15, 1) |
+        desc_field(bMajor, 16, 1) | desc_field(nDim, 17, 6) |
+        desc_field(mDim, 24, 5));
+  }
+};
+
+/// kind::mxf8f6f4.block_scale; D is always F32. Bits not named here are
+/// zero, as in InstrDescriptor.
+struct BlockScaledInstrDescriptor {
+  uint32_t sfbId = 0;     ///< [4, 6): the byte of B's scale factors
+  uint32_t aFormat = 0;   ///< [7, 10): A type
+  uint32_t bFormat = 0;   ///< [10, 13): B type
+  uint32_t aMajor = 0;    ///< [15, 16): 1 when A is MN-major
+  uint32_t bMajor = 0;    ///< [16, 17): 1 when B is MN-major
+  uint32_t nDim = 0;      ///< [17, 23): N >> 3
+  uint32_t scaleType = 1; ///< [23, 24): the scale factors' type, UE8M0 = 1
+  uint32_t mDim = 0;      ///< [27, 29): M >> 7
+  uint32_t sfaId = 0;     ///< [29, 31): the byte of A's scale factors
+
+  TP_CONSTEXPR uint32_t pack() const {
+    return static_cast<uint32_t>(
+        desc_field(sfbId, 4, 2) | desc_field(aFormat, 7, 3) |
+        desc_field(bFormat, 10, 3) | desc_field(aMajor, 15, 1) |
+        desc_field(bMajor, 16, 1) | desc_field(nDim, 17, 6) |
+        desc_field(scaleType, 23, 1) | desc_field(mDim, 27, 2) |
+        desc_field(sfaId, 29, 2));
+  }
+};
+
 /// kind::f16 / tf32 / f8f6f4.
 TP_CONSTEXPR uint32_t instr_desc(int m, int n, uint32_t aFormat,
                                  uint32_t bFormat, bool dF32, bool aMN,
                                  bool bMN) {
-  return uint32_t(dF32) << 4 | aFormat << 7 | bFormat << 10 |
-         uint32_t(aMN) << 15 | uint32_t(bMN) << 16 | uint32_t(n >> 3) << 17 |
-         uint32_t(m >> 4) << 24;
+  InstrDescriptor d;
+  d.dFormat = uint32_t(dF32);
+  d.aFormat = aFormat;
+  d.bFormat = bFormat;
+  d.aMajor = uint32_t(aMN);
+  d.bMajor = uint32_t(bMN);
+  d.nDim = uint32_t(n >> 3);
+  d.mDim = uint32_t(m >> 4);
+  return d.pack();
 }
 
 /// kind::mxf8f6f4.block_scale with UE8M0 factors.
@@ -76,9 +128,16 @@ TP_CONSTEXPR uint32_t instr_desc_block_scale(int m, int n, uint32_t aFormat,
                                              uint32_t bFormat, bool aMN,
                                              bool bMN, uint32_t sfaId,
                                              uint32_t sfbId) {
-  return (sfbId & 3) << 4 | aFormat << 7 | bFormat << 10 |
-         uint32_t(aMN) << 15 | uint32_t(bMN) << 16 | uint32_t(n >> 3) << 17 |
-         uint32_t(1) << 23 | uint32_t(m >> 7) << 27 | (sfaId & 3) << 29;
+  BlockScaledInstrDescriptor d;
+  d.sfbId = sfbId;
+  d.aFormat = aFormat;
+  d.bFormat = bFormat;
+  d.aMajor = uint32_t(aMN);
+  d.bMajor = uint32_t(bMN);
+  d.nDim = uint32_t(n >> 3);
+  d.mDim = uint32_t(m >> 7);
+  d.sfaId = sfaId;
+  return d.pack();
 }
 
 } // namespace layout

@@ -24,7 +24,7 @@
 #ifndef TILEPIPE_LAYOUT_MMA_SHAPES_H
 #define TILEPIPE_LAYOUT_MMA_SHAPES_H
 
-#include "tilepipe/ptx/kinds.cuh"
+#include "tilepipe/isa/tcgen05_kinds.h"
 
 #if defined(__CUDACC__)
 #define TP_MMA_RULE __host__ __device__ constexpr

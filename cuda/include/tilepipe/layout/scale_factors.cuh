@@ -1,4 +1,4 @@
-//===- layout/scale_factors.cuh - UE8M0 block-scale factors ------*- CUDA -*-===//
+//===- layout/scale_factors.cuh - UE8M0 block-scale factors ----*- CUDA -*-===//
 //
 // Where the scale factors of kind::mxf8f6f4.block_scale live. PTX's figures
 // of the layout are unreadable in the sources we have, so this follows the

@@ -1,4 +1,4 @@
-//===- layout/swizzle.cuh - the shared-memory swizzle modes -----*- CUDA -*-===//
+//===- layout/swizzle.cuh - the shared-memory swizzle modes ----*- CUDA -*-===//
 //
 // TMA writes and UMMA reads a swizzled tile with the same function of the
 // absolute SMEM address: the 16-byte chunks of each 128-byte line are XORed
@@ -12,7 +12,7 @@
 #ifndef TILEPIPE_LAYOUT_SWIZZLE_CUH
 #define TILEPIPE_LAYOUT_SWIZZLE_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
 namespace tp {
 

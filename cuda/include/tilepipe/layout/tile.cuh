@@ -1,4 +1,4 @@
-//===- layout/tile.cuh - how a tile lies in shared memory -------*- CUDA -*-===//
+//===- layout/tile.cuh - how a tile lies in shared memory ------*- CUDA -*-===//
 //
 // One type per SMEM tile layout, shared by everything that touches the
 // tile: the TMA that fills or drains it (its boxes, where each box lands,

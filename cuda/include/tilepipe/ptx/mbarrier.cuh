@@ -7,12 +7,12 @@
 #ifndef TILEPIPE_PTX_MBARRIER_CUH
 #define TILEPIPE_PTX_MBARRIER_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
 namespace tp::ptx {
 
 TP_DEVICE void mbarrier_init(uint32_t bar, uint32_t count) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::mbarrier_init(bar, count);
 #else
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar),
@@ -23,7 +23,7 @@ TP_DEVICE void mbarrier_init(uint32_t bar, uint32_t count) {
 
 /// mbarrier.arrive (count 1).
 TP_DEVICE void mbarrier_arrive(uint32_t bar) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::mbarrier_arrive(bar);
 #else
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar)
@@ -33,7 +33,7 @@ TP_DEVICE void mbarrier_arrive(uint32_t bar) {
 
 /// mbarrier.arrive.expect_tx: tx-count += bytes, then one arrival.
 TP_DEVICE void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::mbarrier_arrive_expect_tx(bar, bytes);
 #else
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
@@ -45,7 +45,7 @@ TP_DEVICE void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
 
 /// mbarrier.expect_tx: tx-count += bytes, no arrival.
 TP_DEVICE void mbarrier_expect_tx(uint32_t bar, uint32_t bytes) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::mbarrier_expect_tx(bar, bytes);
 #else
   asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;" ::"r"(bar),
@@ -57,7 +57,7 @@ TP_DEVICE void mbarrier_expect_tx(uint32_t bar, uint32_t bytes) {
 /// mbarrier.try_wait.parity: true once the phase of that parity completed.
 /// May return false early, so callers loop.
 TP_DEVICE bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   return cpu::mbarrier_try_wait_parity(bar, parity);
 #else
   uint32_t done;

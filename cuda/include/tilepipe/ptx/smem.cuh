@@ -9,9 +9,9 @@
 #ifndef TILEPIPE_PTX_SMEM_CUH
 #define TILEPIPE_PTX_SMEM_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
 #include <cstring>
 #endif
 
@@ -19,7 +19,7 @@ namespace tp::ptx {
 
 /// cvta.to.shared: the shared-window address of a generic SMEM pointer.
 TP_DEVICE uint32_t generic_to_shared(const void *p) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   return cpu::generic_to_shared(p);
 #else
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -28,7 +28,7 @@ TP_DEVICE uint32_t generic_to_shared(const void *p) {
 
 /// cvta.shared: the generic pointer of a shared-window address.
 TP_DEVICE void *shared_to_generic(uint32_t a) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   return cpu::shared_to_generic(a);
 #else
   return __cvta_shared_to_generic(a);
@@ -38,7 +38,7 @@ TP_DEVICE void *shared_to_generic(uint32_t a) {
 /// st.shared of V bytes (1, 2, 4, 8 or 16) from `p`; `a` is V-aligned.
 template <int V> TP_DEVICE void st_shared(uint32_t a, const unsigned char *p) {
   static_assert(V == 1 || V == 2 || V == 4 || V == 8 || V == 16, "access");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   std::memcpy(cpu::shared_to_generic(a), p, V);
 #else
   uint32_t w[4] = {};
@@ -65,7 +65,7 @@ template <int V> TP_DEVICE void st_shared(uint32_t a, const unsigned char *p) {
 /// ld.shared of V bytes into `p`.
 template <int V> TP_DEVICE void ld_shared(uint32_t a, unsigned char *p) {
   static_assert(V == 1 || V == 2 || V == 4 || V == 8 || V == 16, "access");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   std::memcpy(p, cpu::shared_to_generic(a), V);
 #else
   uint32_t w[4] = {};

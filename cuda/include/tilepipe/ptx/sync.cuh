@@ -1,20 +1,20 @@
 //===- ptx/sync.cuh - threads, warps and named barriers ---------*- CUDA -*-===//
 //
-// Raw atoms: each takes the instruction's operands and issues it (or, under
-// TILEPIPE_CPU, calls the emulator's function of the same name).
+// Raw atoms: each takes the instruction's operands and issues it (or, in
+// emulator mode, calls the emulator's function of the same name).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEPIPE_PTX_SYNC_CUH
 #define TILEPIPE_PTX_SYNC_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
 namespace tp::ptx {
 
 /// bar.sync 0 with every thread of the CTA.
 TP_DEVICE void syncthreads() {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::syncthreads();
 #else
   __syncthreads();
@@ -23,7 +23,7 @@ TP_DEVICE void syncthreads() {
 
 /// bar.sync id, threads: waits until `threads` threads have arrived.
 TP_DEVICE void bar_sync(uint32_t id, uint32_t threads) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::bar_sync(id, threads);
 #else
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
@@ -32,7 +32,7 @@ TP_DEVICE void bar_sync(uint32_t id, uint32_t threads) {
 
 /// bar.arrive id, threads: counts this warp without waiting.
 TP_DEVICE void bar_arrive(uint32_t id, uint32_t threads) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::bar_arrive(id, threads);
 #else
   asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
@@ -40,7 +40,7 @@ TP_DEVICE void bar_arrive(uint32_t id, uint32_t threads) {
 }
 
 TP_DEVICE void syncwarp(uint32_t mask = 0xFFFFFFFFu) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::syncwarp(mask);
 #else
   __syncwarp(mask);
@@ -49,7 +49,7 @@ TP_DEVICE void syncwarp(uint32_t mask = 0xFFFFFFFFu) {
 
 /// elect.sync over the full warp: true in exactly one lane.
 TP_DEVICE bool elect_sync() {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   return cpu::elect_sync(0xFFFFFFFFu);
 #else
   uint32_t pred;
@@ -62,7 +62,7 @@ TP_DEVICE bool elect_sync() {
 
 /// shfl.sync.idx.b32 over the full warp.
 TP_DEVICE uint32_t shfl_idx(uint32_t v, int srcLane) {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   return cpu::shfl_idx_sync(0xFFFFFFFFu, v, srcLane);
 #else
   return __shfl_sync(0xFFFFFFFFu, v, srcLane);
@@ -72,18 +72,19 @@ TP_DEVICE uint32_t shfl_idx(uint32_t v, int srcLane) {
 /// setmaxnreg.{inc,dec}.sync.aligned.u32 N: a hint, warpgroup-wide.
 template <bool Increase, int N> TP_DEVICE void setmaxnreg() {
   static_assert(N >= 24 && N <= 256 && N % 8 == 0, "setmaxnreg range");
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::setmaxnreg(Increase, N);
-#elif TP_HAS_SETMAXNREG
+#else
+  // Only a hint; generic targets keep the launch allocation (config.cuh).
   if constexpr (Increase)
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N));
+    TP_SETMAXNREG(asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N)));
   else
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N));
-#endif // Only a hint; generic targets keep the launch allocation.
+    TP_SETMAXNREG(asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N)));
+#endif
 }
 
 [[noreturn]] TP_DEVICE void trap() {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   cpu::trap();
 #else
   __trap();
@@ -92,7 +93,7 @@ template <bool Increase, int N> TP_DEVICE void setmaxnreg() {
 }
 
 TP_DEVICE long long clock64() {
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
   return cpu::clock64();
 #else
   return ::clock64();

@@ -10,7 +10,7 @@
 #ifndef TILEPIPE_RUNTIME_BASE_CUH
 #define TILEPIPE_RUNTIME_BASE_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 #include "tilepipe/ptx/smem.cuh"
 #include "tilepipe/ptx/sync.cuh"
 #include "tilepipe/runtime/int_arith.cuh"

@@ -12,9 +12,9 @@
 #define TILEPIPE_RUNTIME_FRAG_CUH
 
 #include "tilepipe/layout/instr_desc.cuh"
-#include "tilepipe/ptx/math.cuh"
-#include "tilepipe/runtime/math.cuh"
+#include "tilepipe/ptx/sfu.cuh"
 #include "tilepipe/runtime/base.cuh"
+#include "tilepipe/runtime/math.cuh"
 
 namespace tp {
 
@@ -466,7 +466,7 @@ template <class T, int N> TP_DEVICE Frag<T, N> splat(T value) {
 /// precede it. ptxas otherwise moves a whole row's exp2 into an mbarrier
 /// wait to hide its latency, and the row it holds there early spills.
 template <class T, int N> TP_DEVICE void pin(Frag<T, N> &f) {
-#if defined(__CUDA_ARCH__)
+#if TP_DEVICE_PASS
   constexpr int W = static_cast<int>((N * sizeof(T) + 3) / 4);
   uint32_t w[W] = {};
   __builtin_memcpy(w, &f, sizeof(f));

@@ -26,7 +26,7 @@
 
 #include <type_traits>
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
 namespace tp {
 

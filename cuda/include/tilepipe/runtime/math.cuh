@@ -15,15 +15,15 @@
 #ifndef TILEPIPE_RUNTIME_MATH_CUH
 #define TILEPIPE_RUNTIME_MATH_CUH
 
-#include "tilepipe/ptx/config.cuh"
+#include "tilepipe/config.cuh"
 
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
 #include <cmath>
 #endif
 
 namespace tp::math {
 
-#if defined(TILEPIPE_CPU)
+#if TP_EMULATOR
 TP_DEVICE float exp(float x) { return std::exp(x); }
 TP_DEVICE float log(float x) { return std::log(x); }
 TP_DEVICE float log2(float x) { return std::log2(x); }

@@ -20,14 +20,15 @@
 #ifndef TILEPIPE_RUNTIME_MMA_CUH
 #define TILEPIPE_RUNTIME_MMA_CUH
 
+#include "tilepipe/arch/sm100/tcgen05_fences.cuh"
+#include "tilepipe/arch/sm100/tcgen05_ld_st_cp.cuh"
+#include "tilepipe/arch/sm100/tcgen05_mma.cuh"
 #include "tilepipe/layout/instr_desc.cuh"
 #include "tilepipe/layout/mma_shapes.h"
 #include "tilepipe/layout/scale_factors.cuh"
 #include "tilepipe/layout/tile.cuh"
 #include "tilepipe/ptx/fences.cuh"
 #include "tilepipe/ptx/smem.cuh"
-#include "tilepipe/ptx/tcgen05_ld_st_cp.cuh"
-#include "tilepipe/ptx/tcgen05_mma.cuh"
 #include "tilepipe/runtime/base.cuh"
 
 namespace tp {

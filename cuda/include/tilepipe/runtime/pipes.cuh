@@ -10,10 +10,11 @@
 #ifndef TILEPIPE_RUNTIME_PIPES_CUH
 #define TILEPIPE_RUNTIME_PIPES_CUH
 
+#include "tilepipe/arch/sm100/tcgen05_fences.cuh"
+#include "tilepipe/arch/sm100/tcgen05_mma.cuh"
 #include "tilepipe/harness.cuh"
 #include "tilepipe/ptx/fences.cuh"
 #include "tilepipe/ptx/mbarrier.cuh"
-#include "tilepipe/ptx/tcgen05_mma.cuh"
 #include "tilepipe/runtime/base.cuh"
 
 namespace tp {
@@ -34,15 +35,10 @@ TP_DEVICE void mbar_wait(uint64_t *bars, int64_t depth, int64_t k,
   uint32_t parity = static_cast<uint32_t>(round_of(k, depth) & 1) ^ flip;
   if (ptx::mbarrier_try_wait_parity(bar, parity))
     return;
-#if defined(TILEPIPE_HARNESS)
-  long long start = ptx::clock64();
+  harness::WaitBudget budget; // unbounded outside the harness
   while (!ptx::mbarrier_try_wait_parity(bar, parity))
-    if (detail::wait_expired(start))
+    if (budget.expired())
       return;
-#else
-  while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
-  }
-#endif
 }
 
 TP_DEVICE void mbar_arrive(uint64_t *bars, int64_t depth, int64_t k TP_LOC) {
@@ -50,22 +46,13 @@ TP_DEVICE void mbar_arrive(uint64_t *bars, int64_t depth, int64_t k TP_LOC) {
   ptx::mbarrier_arrive(smem_addr(&bars[slot_of(k, depth)]));
 }
 
-/// The bytes a slot's copies complete: in harness mode the stand-in copy
-/// moves one 16-byte stamp.
-TP_DEVICE uint32_t tx_bytes(uint32_t bytes) {
-#if defined(TILEPIPE_HARNESS)
-  return 16;
-#else
-  return bytes;
-#endif
-}
-
-/// One arrival that also expects `bytes` of asynchronous copies.
+/// One arrival that also expects `bytes` of asynchronous copies (in the
+/// harness, the one 16-byte stamp that stands in for them).
 TP_DEVICE void mbar_arrive_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
                                      uint32_t bytes TP_LOC) {
   TP_AT();
   ptx::mbarrier_arrive_expect_tx(smem_addr(&bars[slot_of(k, depth)]),
-                                 tx_bytes(bytes));
+                                 harness::tx_bytes(bytes));
 }
 
 /// Expects `bytes` more of asynchronous copies in the phase, without an
@@ -73,7 +60,8 @@ TP_DEVICE void mbar_arrive_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
 TP_DEVICE void mbar_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
                               uint32_t bytes TP_LOC) {
   TP_AT();
-  ptx::mbarrier_expect_tx(smem_addr(&bars[slot_of(k, depth)]), tx_bytes(bytes));
+  ptx::mbarrier_expect_tx(smem_addr(&bars[slot_of(k, depth)]),
+                          harness::tx_bytes(bytes));
 }
 
 /// tcgen05.commit: one arrival once every earlier tcgen05 op of this thread
@@ -81,11 +69,10 @@ TP_DEVICE void mbar_expect_tx(uint64_t *bars, int64_t depth, int64_t k,
 TP_DEVICE void umma_arrive(uint64_t *bars, int64_t depth, int64_t k TP_LOC) {
   TP_AT();
   uint32_t bar = smem_addr(&bars[slot_of(k, depth)]);
-#if defined(TILEPIPE_HARNESS)
-  ptx::mbarrier_arrive(bar);
-#else
-  ptx::tcgen05_commit(bar);
-#endif
+  if constexpr (harness::kStandIns)
+    ptx::mbarrier_arrive(bar);
+  else
+    ptx::tcgen05_commit(bar);
 }
 
 TP_DEVICE void fence_proxy_async() { ptx::fence_proxy_async(); }

@@ -9,6 +9,7 @@
 #ifndef TILEPIPE_RUNTIME_THREADS_CUH
 #define TILEPIPE_RUNTIME_THREADS_CUH
 
+#include "tilepipe/harness.cuh"
 #include "tilepipe/layout/tile.cuh"
 #include "tilepipe/ptx/cpasync.cuh"
 #include "tilepipe/ptx/smem.cuh"
@@ -161,17 +162,16 @@ TP_DEVICE void cp_async_tile(uint32_t dst, const T *src, int64_t r0,
                              int64_t threads TP_LOC) {
   constexpr int kPer = 16 / static_cast<int>(sizeof(T));
   static_assert(C % kPer == 0, "rows are whole 16-byte chunks");
-#if defined(TILEPIPE_HARNESS)
-  (void)dst, (void)src, (void)r0, (void)c0, (void)threadInAgent, (void)threads;
-#else
-  TP_AT();
-  constexpr int kChunks = R * C / kPer;
-  for (int i = threadInAgent; i < kChunks; i += static_cast<int>(threads)) {
-    int r = i / (C / kPer), c = (i % (C / kPer)) * kPer;
-    const T *g = src + (r0 + r) * RowStride + c0 + c;
-    ptx::cp_async_16(dst + static_cast<uint32_t>((r * C + c) * sizeof(T)), g);
+  if constexpr (!harness::kStandIns) {
+    TP_AT();
+    constexpr int kChunks = R * C / kPer;
+    for (int i = threadInAgent; i < kChunks; i += static_cast<int>(threads)) {
+      int r = i / (C / kPer), c = (i % (C / kPer)) * kPer;
+      const T *g = src + (r0 + r) * RowStride + c0 + c;
+      ptx::cp_async_16(dst + static_cast<uint32_t>((r * C + c) * sizeof(T)),
+                       g);
+    }
   }
-#endif
 }
 
 /// Holds the slot's full barrier open until this thread's cp.async copies

@@ -11,9 +11,11 @@
 #ifndef TILEPIPE_RUNTIME_TMEM_CUH
 #define TILEPIPE_RUNTIME_TMEM_CUH
 
+#include "tilepipe/arch/sm100/tcgen05_fences.cuh"
+#include "tilepipe/arch/sm100/tcgen05_ld_st_cp.cuh"
+#include "tilepipe/arch/sm100/tmem_alloc.cuh"
+#include "tilepipe/harness.cuh"
 #include "tilepipe/ptx/fences.cuh"
-#include "tilepipe/ptx/tcgen05_ld_st_cp.cuh"
-#include "tilepipe/ptx/tmem_alloc.cuh"
 #include "tilepipe/runtime/base.cuh"
 #include "tilepipe/runtime/frag.cuh"
 
@@ -24,13 +26,12 @@ namespace tp {
 /// Harness mode: no TMEM; the address is 0.
 TP_DEVICE void tmem_alloc(uint32_t *dstInSmem, uint32_t cols TP_LOC) {
   TP_AT();
-#if defined(TILEPIPE_HARNESS)
-  (void)cols;
-  *dstInSmem = 0;
-#else
-  ptx::tcgen05_alloc(smem_addr(dstInSmem), cols);
-  ptx::tcgen05_relinquish_alloc_permit();
-#endif
+  if constexpr (harness::kStandIns) {
+    *dstInSmem = 0;
+  } else {
+    ptx::tcgen05_alloc(smem_addr(dstInSmem), cols);
+    ptx::tcgen05_relinquish_alloc_permit();
+  }
 }
 
 TP_DEVICE void tmem_dealloc(uint32_t base, uint32_t cols TP_LOC) {
@@ -190,17 +191,17 @@ TP_DEVICE Frag<T, N> tmem_load(uint32_t taddr, int threadInAgent TP_LOC) {
                 "tmem_load: one row per thread (RPT > 1 not supported yet)");
   constexpr int W = detail::words<T, N>();
   Frag<T, N> f;
-#if defined(TILEPIPE_HARNESS)
-  (void)W, (void)taddr, (void)threadInAgent;
-  __builtin_memset(&f, 0, sizeof(f));
-#else
-  TP_AT();
-  uint32_t w[W];
-  detail::tmem_read<L, T, N>(taddr + detail::tmem_lane_base(threadInAgent), w);
-  ptx::tcgen05_wait_ld();
-  detail::tmem_pin_words<0, W>(w);
-  __builtin_memcpy(&f, w, sizeof(f));
-#endif
+  if constexpr (harness::kStandIns) {
+    __builtin_memset(&f, 0, sizeof(f));
+  } else {
+    TP_AT();
+    uint32_t w[W];
+    detail::tmem_read<L, T, N>(taddr + detail::tmem_lane_base(threadInAgent),
+                               w);
+    ptx::tcgen05_wait_ld();
+    detail::tmem_pin_words<0, W>(w);
+    __builtin_memcpy(&f, w, sizeof(f));
+  }
   return f;
 }
 
@@ -212,14 +213,13 @@ TP_DEVICE void tmem_store(uint32_t taddr, const Frag<T, N> &f,
   static_assert(N == C,
                 "tmem_store: one row per thread (RPT > 1 not supported yet)");
   constexpr int W = detail::words<T, N>();
-#if defined(TILEPIPE_HARNESS)
-  (void)W, (void)taddr, (void)f, (void)threadInAgent;
-#else
-  TP_AT();
-  uint32_t w[W];
-  __builtin_memcpy(w, &f, sizeof(f));
-  detail::tmem_write<L, T, N>(taddr + detail::tmem_lane_base(threadInAgent), w);
-#endif
+  if constexpr (!harness::kStandIns) {
+    TP_AT();
+    uint32_t w[W];
+    __builtin_memcpy(w, &f, sizeof(f));
+    detail::tmem_write<L, T, N>(taddr + detail::tmem_lane_base(threadInAgent),
+                                w);
+  }
 }
 
 /// Columns [c, c + W) of the thread's row: one piece of a streamed tile
