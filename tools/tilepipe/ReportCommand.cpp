@@ -26,6 +26,7 @@
 #include "scheduler/mlir/LoopProblem.h"
 #include "scheduler/mlir/Passes.h"
 #include "tools/input/NestedForwardUse.h"
+#include "tools/report/ReportWriters.h"
 #include "tools/tilepipe/Subcommands.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -182,6 +183,7 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
   // pipeline would publish (its options included).
   static bool registered = [] {
     registerTilePipePasses();
+    tools::installReportWriters();
     return true;
   }();
   (void)registered;
