@@ -31,26 +31,23 @@ size_t widest(const std::vector<T> &items, size_t least, F width) {
     w = std::max(w, width(item));
   return w;
 }
-} // namespace
 
-void TargetModel::print(llvm::raw_ostream &os) const {
-  using llvm::left_justify;
-  using llvm::right_justify;
+using llvm::left_justify;
+using llvm::right_justify;
 
-  os << "target " << name << "\n";
-  if (!description.empty())
-    os << "  " << description << "\n";
+/// "index name" of a pool, "?" for an unknown one.
+std::string poolLabel(const TargetModel &m, unsigned index) {
+  const PoolInfo *pool = m.getPool(index);
+  return (llvm::Twine(index) + " " + (pool ? pool->name : "?")).str();
+}
 
-  auto poolLabel = [&](unsigned index) {
-    const PoolInfo *pool = getPool(index);
-    return (llvm::Twine(index) + " " + (pool ? pool->name : "?")).str();
-  };
-
+void printSlots(llvm::raw_ostream &os, const TargetModel &m) {
+  const std::vector<SlotInfo> &slots = m.slots;
   os << "\nslots: " << slots.size() << " (RRT bit = id - 1)\n";
   size_t nameW =
       widest(slots, 4, [](const SlotInfo &s) { return s.name.size(); });
   size_t poolW = widest(slots, 4, [&](const SlotInfo &s) {
-    return s.pool ? poolLabel(*s.pool).size() : 1;
+    return s.pool ? poolLabel(m, *s.pool).size() : 1;
   });
   os << "  " << right_justify("id", 3) << "  " << left_justify("name", nameW)
      << "  " << left_justify("kind", 6) << "  primary  "
@@ -60,9 +57,11 @@ void TargetModel::print(llvm::raw_ostream &os) const {
        << left_justify(s.name, nameW) << "  "
        << left_justify(stringifySlotKind(s.kind), 6) << "  "
        << left_justify(s.primary ? "yes" : "-", 7) << "  "
-       << left_justify(s.pool ? poolLabel(*s.pool) : "-", poolW) << "  "
+       << left_justify(s.pool ? poolLabel(m, *s.pool) : "-", poolW) << "  "
        << s.meaning << "\n";
+}
 
+void printPools(llvm::raw_ostream &os, const std::vector<PoolInfo> &pools) {
   os << "\npools: " << pools.size() << " (capacity per modulo cycle)\n";
   size_t poolNameW =
       widest(pools, 4, [](const PoolInfo &p) { return p.name.size(); });
@@ -73,7 +72,10 @@ void TargetModel::print(llvm::raw_ostream &os) const {
        << left_justify(p.name, poolNameW) << "  "
        << right_justify(std::to_string(p.capacity), 3) << "  "
        << left_justify(p.binding ? "yes" : "no", 7) << "  " << p.role << "\n";
+}
 
+void printCapsAndChip(llvm::raw_ostream &os, const GlobalCaps &caps,
+                      const ChipInfo &chip) {
   os << "\ncaps (whole schedule)\n";
   const std::pair<const char *, int64_t> capRows[] = {
       {"smem_bytes", caps.smemBytes},
@@ -94,56 +96,75 @@ void TargetModel::print(llvm::raw_ostream &os) const {
     os << "  " << left_justify(field, 24) << "  " << value << "\n";
   if (!chip.source.empty())
     os << "  source: " << chip.source << "\n";
+}
 
+/// One op class: its flags, latency, footprint, pools and source.
+void printOpClass(llvm::raw_ostream &os, const TargetModel &m,
+                  const OpClassInfo *cls) {
+  os << "  " << cls->name;
+  llvm::SmallVector<StringRef, 3> flags;
+  if (cls->async)
+    flags.push_back("async");
+  if (cls->tma)
+    flags.push_back("tma");
+  if (cls->mma)
+    flags.push_back("mma");
+  if (!flags.empty())
+    os << "  [" << llvm::join(flags, ", ") << "]";
+  os << "\n";
+  auto row = [&](StringRef label) -> llvm::raw_ostream & {
+    return os << "    " << left_justify(label, 13) << "  ";
+  };
+  row("latency") << quantityText(cls->latency) << "\n";
+  if (cls->chainLatency)
+    row("chain latency") << quantityText(*cls->chainLatency) << "\n";
+  row("footprint");
+  if (cls->footprint.empty())
+    os << "-";
+  llvm::interleave(
+      cls->footprint, os,
+      [&](const FootprintTriple &t) {
+        const SlotInfo *slot = m.getSlot(t.slot);
+        os << "(" << (slot ? slot->name : std::to_string(t.slot)) << ", "
+           << quantityText(t.duration) << ", " << t.occupancy << ")";
+      },
+      " ");
+  os << "\n";
+  if (!cls->pools.empty()) {
+    row("pools");
+    llvm::interleave(
+        cls->pools, os,
+        [&](const PoolRequest &p) {
+          os << poolLabel(m, p.pool) << " x" << p.amount;
+        },
+        ", ");
+    os << "\n";
+  }
+  if (!cls->source.empty())
+    row("source") << cls->source << "\n";
+}
+
+void printOpClasses(llvm::raw_ostream &os, const TargetModel &m) {
   std::vector<const OpClassInfo *> classes;
-  for (const OpClassInfo &cls : opClasses)
+  for (const OpClassInfo &cls : m.opClasses)
     classes.push_back(&cls);
   llvm::stable_sort(classes, [](const OpClassInfo *a, const OpClassInfo *b) {
     return a->name < b->name;
   });
   os << "\nop classes: " << classes.size()
      << " (x/r: x divided by r, rounded up)\n";
-  for (const OpClassInfo *cls : classes) {
-    os << "  " << cls->name;
-    llvm::SmallVector<StringRef, 3> flags;
-    if (cls->async)
-      flags.push_back("async");
-    if (cls->tma)
-      flags.push_back("tma");
-    if (cls->mma)
-      flags.push_back("mma");
-    if (!flags.empty())
-      os << "  [" << llvm::join(flags, ", ") << "]";
-    os << "\n";
-    auto row = [&](StringRef label) -> llvm::raw_ostream & {
-      return os << "    " << left_justify(label, 13) << "  ";
-    };
-    row("latency") << quantityText(cls->latency) << "\n";
-    if (cls->chainLatency)
-      row("chain latency") << quantityText(*cls->chainLatency) << "\n";
-    row("footprint");
-    if (cls->footprint.empty())
-      os << "-";
-    llvm::interleave(
-        cls->footprint, os,
-        [&](const FootprintTriple &t) {
-          const SlotInfo *slot = getSlot(t.slot);
-          os << "(" << (slot ? slot->name : std::to_string(t.slot)) << ", "
-             << quantityText(t.duration) << ", " << t.occupancy << ")";
-        },
-        " ");
-    os << "\n";
-    if (!cls->pools.empty()) {
-      row("pools");
-      llvm::interleave(
-          cls->pools, os,
-          [&](const PoolRequest &p) {
-            os << poolLabel(p.pool) << " x" << p.amount;
-          },
-          ", ");
-      os << "\n";
-    }
-    if (!cls->source.empty())
-      row("source") << cls->source << "\n";
-  }
+  for (const OpClassInfo *cls : classes)
+    printOpClass(os, m, cls);
+}
+
+} // namespace
+
+void TargetModel::print(llvm::raw_ostream &os) const {
+  os << "target " << name << "\n";
+  if (!description.empty())
+    os << "  " << description << "\n";
+  printSlots(os, *this);
+  printPools(os, pools);
+  printCapsAndChip(os, caps, chip);
+  printOpClasses(os, *this);
 }
