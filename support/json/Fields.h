@@ -4,7 +4,7 @@
 // value by hand rather than with json::ObjectMapper: ObjectMapper reports
 // through json::Path, whose messages are fixed string literals, and these
 // errors need the offending value in them ("expected an integer, got 1.5",
-// "unknown field 'tpmma'"). Every error is a FieldError naming the field as
+// "unknown slot 'tpmma'"). Every error is a FieldError naming the field as
 // a JSON path; the reader adds its file name in front.
 //
 // The getters take a json::Object or a FlatObject (FlatObject.h) and their
