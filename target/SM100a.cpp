@@ -200,12 +200,13 @@ FootprintTriple triple(unsigned slot, Quantity duration) {
   return {slot, std::move(duration), 1};
 }
 
-void addTileClasses(TargetModel &m) {
-  ClassBuilder b{m};
-  // Rates: TMA HBM share 25 B/clk/SM when every SM streams (blackwell-facts
-  // §1.2, derived), SMEM 128 B/clk/SM (blackwell-facts §1.2), UMMA 8192 dense
-  // BF16 FLOP/clk/SM (blackwell-facts §1.2), MUFU 16/clk/SM (blackwell-facts
-  // §1.2).
+// The tile classes. Rates: TMA HBM share 25 B/clk/SM when every SM streams
+// (blackwell-facts §1.2, derived), SMEM 128 B/clk/SM (blackwell-facts §1.2),
+// UMMA 8192 dense BF16 FLOP/clk/SM (blackwell-facts §1.2), MUFU 16/clk/SM
+// (blackwell-facts §1.2).
+
+/// TMA loads and stores, and cp.async.
+void addCopyClasses(ClassBuilder &b) {
   // TMA load: the bytes a CTA needs are split by where they come from
   // (docs/target.md, "Where TMA bytes come from"). `multicast` CTAs of a
   // cluster share one fetch; of the fetched bytes 1/l2_reuse come from HBM
@@ -257,6 +258,11 @@ void addTileClasses(TargetModel &m) {
                    triple(TpSmemWr, perByte(0, 128))};
     c.async = true;
   }
+}
+
+/// UMMA of every operand kind and precision, and tcgen05.cp (SMEM ->
+/// TMEM), all issued into the tensor core's in-order queue.
+void addUmmaClasses(ClassBuilder &b) {
   // UMMA: latency = II + c with II = flops / 8192 (blackwell-facts 1.2) and c =
   // 136 for 1-CTA SS, 116 for TS (blackwell-facts 1.3). Back-to-back UMMAs on
   // one accumulator are ordered by the in-order tensor-core queue, so the chain
@@ -338,6 +344,10 @@ void addTileClasses(TargetModel &m) {
                    triple(TpSmemRd, perByte(0, 128))};
     c.async = c.mma = true;
   }
+}
+
+/// TMEM and SMEM loads and stores.
+void addMemoryClasses(ClassBuilder &b) {
   {
     OpClassInfo &c = b.add("tmem_load", perByte(50, 512),
                            "assumption: ~50 clk tcgen05.ld (blackwell-facts "
@@ -366,6 +376,11 @@ void addTileClasses(TargetModel &m) {
         "128 B/clk/SM (blackwell-facts 1.2)");
     c.footprint = {triple(TpSmemWr, perByte(0, 128))};
   }
+}
+
+/// The SM's math: MUFU, FMA, conversions, reductions, and the generic
+/// fallback.
+void addMathClasses(ClassBuilder &b) {
   {
     OpClassInfo &c = b.add("exp2", perElement(20, 16),
                            "MUFU 16 ex2/clk/SM (blackwell-facts 1.2, FA4 "
@@ -403,6 +418,14 @@ void addTileClasses(TargetModel &m) {
               "ops no other class describes");
     c.footprint = {triple(DualAlu, Quantity::constant(1))};
   }
+}
+
+void addTileClasses(TargetModel &m) {
+  ClassBuilder b{m};
+  addCopyClasses(b);
+  addUmmaClasses(b);
+  addMemoryClasses(b);
+  addMathClasses(b);
 }
 
 /// The book's per-instruction families (tileiras-facts §2.3, §2.5, §2.10,

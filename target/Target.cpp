@@ -1,14 +1,13 @@
 //===- Target.cpp - resource model queries and checks ---------------------===//
 //
 // Quantity evaluation, lookups, resolve() and validate(). The loader in
-// TargetJSON.cpp shares the per-field checks (TargetChecks.h) so that a bad
+// TargetReader.cpp shares the per-field checks (TargetChecks.h) so that a bad
 // file and a bad hand-built model are reported in the same words.
 //
 //===----------------------------------------------------------------------===//
 
 #include "target/Target.h"
 
-#include "support/JSONPath.h"
 #include "target/TargetChecks.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -307,18 +306,6 @@ ResolvedOp TargetModel::resolve(const OpClassInfo &cls,
 
 namespace tilepipe::target::detail {
 
-std::string joinField(StringRef parent, StringRef key) {
-  return tilepipe::support::jsonPathKey(parent, key);
-}
-
-std::string joinIndex(StringRef parent, size_t index) {
-  return tilepipe::support::jsonPathIndex(parent, index);
-}
-
-Error fieldError(const llvm::Twine &path, const llvm::Twine &message) {
-  return llvm::createStringError(path + ": " + message);
-}
-
 Error checkQuantity(const Quantity &q, StringRef path) {
   // A plain integer in a file is the whole quantity, so name the field
   // itself rather than a "base" the author never wrote.
@@ -337,17 +324,17 @@ Error checkQuantity(const Quantity &q, StringRef path) {
       {"fetched_bytes_per_cycle", q.fetchedBytesPerCycle}};
   for (auto [field, value] : terms)
     if (value < 0)
-      return fieldError(joinField(path, field), "must not be negative (got " +
+      return fieldError(pathKey(path, field), "must not be negative (got " +
                                                     llvm::Twine(value) + ")");
   if (q.bytesTable.empty())
     return Error::success();
   if (q.bytesPerCycle != 0)
-    return fieldError(joinField(path, "bytes_per_cycle"),
+    return fieldError(pathKey(path, "bytes_per_cycle"),
                       "cannot be combined with bytes_table (the table "
                       "replaces the bytes term)");
-  std::string table = joinField(path, "bytes_table");
+  std::string table = pathKey(path, "bytes_table");
   for (auto [i, point] : llvm::enumerate(q.bytesTable)) {
-    std::string at = joinIndex(table, i);
+    std::string at = pathIndex(table, i);
     if (point.first < 0)
       return fieldError(at, "bytes must not be negative (got " +
                                 llvm::Twine(point.first) + ")");
@@ -367,30 +354,30 @@ Error checkOpClass(const TargetModel &model, const OpClassInfo &cls,
                    StringRef path) {
   if (cls.name.empty())
     return fieldError(path, "op class name must not be empty");
-  if (Error err = checkQuantity(cls.latency, joinField(path, "latency")))
+  if (Error err = checkQuantity(cls.latency, pathKey(path, "latency")))
     return err;
   if (cls.chainLatency)
     if (Error err =
-            checkQuantity(*cls.chainLatency, joinField(path, "chain_latency")))
+            checkQuantity(*cls.chainLatency, pathKey(path, "chain_latency")))
       return err;
 
-  std::string footprint = joinField(path, "footprint");
+  std::string footprint = pathKey(path, "footprint");
   for (auto [i, triple] : llvm::enumerate(cls.footprint)) {
-    std::string at = joinIndex(footprint, i);
+    std::string at = pathIndex(footprint, i);
     const SlotInfo *slot = model.getSlot(triple.slot);
     if (!slot)
-      return fieldError(joinField(at, "slot"),
+      return fieldError(pathKey(at, "slot"),
                         "unknown slot " + llvm::Twine(triple.slot));
     // Two triples on one slot would make the op collide with itself in the
     // RRT (or, on a pooled slot, split one claim in two for no reason).
     for (size_t j = 0; j != i; ++j)
       if (cls.footprint[j].slot == triple.slot)
-        return fieldError(joinField(at, "slot"), "slot '" + slot->name +
+        return fieldError(pathKey(at, "slot"), "slot '" + slot->name +
                                                      "' already appears in " +
-                                                     joinIndex("footprint", j));
-    if (Error err = checkQuantity(triple.duration, joinField(at, "duration")))
+                                                     pathIndex("footprint", j));
+    if (Error err = checkQuantity(triple.duration, pathKey(at, "duration")))
       return err;
-    std::string occupancy = joinField(at, "occupancy");
+    std::string occupancy = pathKey(at, "occupancy");
     if (triple.occupancy == 0)
       return fieldError(occupancy, "must be at least 1");
     if (!slot->pool) {
@@ -415,24 +402,24 @@ Error checkOpClass(const TargetModel &model, const OpClassInfo &cls,
                          "' is bound to");
   }
 
-  std::string pools = joinField(path, "pools");
+  std::string pools = pathKey(path, "pools");
   for (auto [i, request] : llvm::enumerate(cls.pools)) {
-    std::string at = joinIndex(pools, i);
+    std::string at = pathIndex(pools, i);
     const PoolInfo *pool = model.getPool(request.pool);
     if (!pool)
-      return fieldError(joinField(at, "pool"),
+      return fieldError(pathKey(at, "pool"),
                         "unknown pool " + llvm::Twine(request.pool));
     for (size_t j = 0; j != i; ++j)
       if (cls.pools[j].pool == request.pool)
-        return fieldError(joinField(at, "pool"), "pool '" + pool->name +
+        return fieldError(pathKey(at, "pool"), "pool '" + pool->name +
                                                      "' already requested in " +
-                                                     joinIndex("pools", j));
+                                                     pathIndex("pools", j));
     if (request.amount == 0)
-      return fieldError(joinField(at, "amount"), "must be at least 1");
+      return fieldError(pathKey(at, "amount"), "must be at least 1");
     // More than the capacity could never be placed at any II; say so here
     // rather than as an unexplained scheduling failure.
     if (request.amount > pool->capacity)
-      return fieldError(joinField(at, "amount"),
+      return fieldError(pathKey(at, "amount"),
                         llvm::Twine(request.amount) + " exceeds the capacity " +
                             llvm::Twine(pool->capacity) + " of pool '" +
                             pool->name + "'");
@@ -448,10 +435,10 @@ Error checkCaps(const GlobalCaps &caps, StringRef path) {
       {"registers_per_sm", caps.registersPerSM}};
   for (auto [field, value] : fields)
     if (value < 0)
-      return fieldError(joinField(path, field), "must not be negative (got " +
+      return fieldError(pathKey(path, field), "must not be negative (got " +
                                                     llvm::Twine(value) + ")");
   if (caps.reservedNamedBarriers > caps.namedBarriers)
-    return fieldError(joinField(path, "reserved_named_barriers"),
+    return fieldError(pathKey(path, "reserved_named_barriers"),
                       llvm::Twine(caps.reservedNamedBarriers) +
                           " exceeds named_barriers (" +
                           llvm::Twine(caps.namedBarriers) + ")");
@@ -465,7 +452,7 @@ Error checkChip(const ChipInfo &chip, StringRef path) {
       {"default_l2_reuse", chip.defaultL2Reuse}};
   for (auto [field, value] : fields)
     if (value < 1)
-      return fieldError(joinField(path, field), "must be at least 1 (got " +
+      return fieldError(pathKey(path, field), "must be at least 1 (got " +
                                                     llvm::Twine(value) + ")");
   return Error::success();
 }
@@ -484,40 +471,40 @@ Error TargetModel::validate() const {
                                    " (one RRT bit per slot id)");
   llvm::StringMap<unsigned> slotNames;
   for (auto [i, slot] : llvm::enumerate(slots)) {
-    std::string at = joinIndex("slots", i);
+    std::string at = pathIndex("slots", i);
     if (slot.id != i + 1)
-      return fieldError(joinField(at, "id"),
+      return fieldError(pathKey(at, "id"),
                         "slot at position " + llvm::Twine(i) +
                             " must have id " + llvm::Twine(i + 1) + " (got " +
                             llvm::Twine(slot.id) +
                             "; slots are indexed by id - 1)");
     if (slot.name.empty())
-      return fieldError(joinField(at, "name"), "must not be empty");
+      return fieldError(pathKey(at, "name"), "must not be empty");
     auto [it, fresh] = slotNames.try_emplace(slot.name, slot.id);
     if (!fresh)
-      return fieldError(joinField(at, "name"),
+      return fieldError(pathKey(at, "name"),
                         "duplicate slot name '" + slot.name + "' (also id " +
                             llvm::Twine(it->second) + ")");
     if (slot.pool && *slot.pool >= pools.size())
-      return fieldError(joinField(at, "pool"),
+      return fieldError(pathKey(at, "pool"),
                         "unknown pool " + llvm::Twine(*slot.pool));
   }
 
   llvm::StringSet<> poolNames;
   for (auto [i, pool] : llvm::enumerate(pools)) {
-    std::string at = joinIndex("pools", i);
+    std::string at = pathIndex("pools", i);
     if (pool.index != i)
-      return fieldError(joinField(at, "index"),
+      return fieldError(pathKey(at, "index"),
                         "pool at position " + llvm::Twine(i) +
                             " must have index " + llvm::Twine(i) + " (got " +
                             llvm::Twine(pool.index) + ")");
     if (pool.name.empty())
-      return fieldError(joinField(at, "name"), "must not be empty");
+      return fieldError(pathKey(at, "name"), "must not be empty");
     if (!poolNames.insert(pool.name).second)
-      return fieldError(joinField(at, "name"),
+      return fieldError(pathKey(at, "name"),
                         "duplicate pool name '" + pool.name + "'");
     if (pool.capacity == 0)
-      return fieldError(joinField(at, "capacity"), "must be at least 1");
+      return fieldError(pathKey(at, "capacity"), "must be at least 1");
   }
 
   if (Error err = checkCaps(caps, "caps"))
@@ -527,7 +514,7 @@ Error TargetModel::validate() const {
 
   llvm::StringSet<> classNames;
   for (const OpClassInfo &cls : opClasses) {
-    std::string at = joinField("op_classes", cls.name);
+    std::string at = pathKey("op_classes", cls.name);
     if (!classNames.insert(cls.name).second)
       return fieldError(at, "duplicate op class name '" + cls.name + "'");
     if (Error err = checkOpClass(*this, cls, at))

@@ -4,7 +4,7 @@
 // bit = id - 1), the per-modulo-cycle capacity pools, the whole-schedule
 // (tier-2) caps, and per op class a latency and an RRT footprint. Everything
 // is data: the built-in sm_100a and a JSON target file load into the same
-// structure (TargetJSON.cpp), so nothing downstream switches on op names.
+// structure (TargetReader.cpp), so nothing downstream switches on op names.
 //
 //===----------------------------------------------------------------------===//
 

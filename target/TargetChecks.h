@@ -9,6 +9,7 @@
 #ifndef TILEPIPE_TARGET_TARGETCHECKS_H
 #define TILEPIPE_TARGET_TARGETCHECKS_H
 
+#include "support/json/Fields.h"
 #include "target/Target.h"
 
 #include "llvm/ADT/Twine.h"
@@ -17,15 +18,11 @@
 
 namespace tilepipe::target::detail {
 
-/// `parent.key`, or `parent["key"]` when the key is not a plain identifier
-/// (op class names such as "book.mma" contain dots, which would make a dotted
-/// path ambiguous).
-std::string joinField(llvm::StringRef parent, llvm::StringRef key);
-/// `parent[index]`.
-std::string joinIndex(llvm::StringRef parent, size_t index);
-
-/// An error reading "<path>: <message>".
-llvm::Error fieldError(const llvm::Twine &path, const llvm::Twine &message);
+// Paths and errors are the strict-JSON kit's (support/json/): an error
+// reads "<path>: <message>".
+using support::json::fieldError;
+using support::json::pathIndex;
+using support::json::pathKey;
 
 /// Non-negative terms; a non-empty, strictly increasing, non-negative bytes
 /// table; no bytes rate beside a table.

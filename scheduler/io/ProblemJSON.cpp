@@ -1,10 +1,10 @@
 //===- ProblemJSON.cpp - scheduling problems as JSON files ----------------===//
 //
-// Three passes over a file: a scan of the raw text (nesting depth, because
-// json::parse and json::Value's destructor recurse; duplicate keys, because
-// json::parse keeps one of the two silently; where each element of the
-// top-level "ops" and "edges" arrays lies), json::parse itself, and a walk
-// of the parsed value that builds the Problem. The walk checks keys before
+// Three passes over a file: the strict-JSON kit's scan of the raw text
+// (support/json/Text.h: nesting depth, duplicate keys, lone surrogates, and
+// where each element of the top-level "ops" and "edges" arrays lies),
+// json::parse itself, and a walk of the parsed value that builds the
+// Problem. The walk checks keys before
 // values and visits keys in a fixed order, so the first error reported does
 // not depend on json::Object's hash order.
 //
@@ -19,9 +19,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/io/ProblemJSON.h"
-#include "scheduler/io/FlatJSON.h"
 
-#include "support/JSONPath.h"
+#include "support/json/Fields.h"
+#include "support/json/FlatObject.h"
+#include "support/json/Text.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -41,204 +42,12 @@ using namespace tilepipe::io;
 using llvm::Error;
 using llvm::StringRef;
 namespace json = llvm::json;
+namespace strict = tilepipe::support::json;
+using strict::FlatObject;
+using strict::pathIndex;
+using strict::pathKey;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// JSON paths
-//===----------------------------------------------------------------------===//
-
-std::string pathKey(StringRef parent, StringRef key) {
-  return tilepipe::support::jsonPathKey(parent, key);
-}
-
-std::string pathIndex(StringRef parent, size_t index) {
-  return tilepipe::support::jsonPathIndex(parent, index);
-}
-
-std::pair<unsigned, unsigned> lineColumn(StringRef text, size_t at) {
-  StringRef before = text.take_front(at);
-  size_t lineStart = before.rfind('\n');
-  unsigned column = at - (lineStart == StringRef::npos ? 0 : lineStart + 1) + 1;
-  return {unsigned(before.count('\n') + 1), column};
-}
-
-//===----------------------------------------------------------------------===//
-// The raw-text scan
-//===----------------------------------------------------------------------===//
-
-/// What the scan found; `deepAt` is checked before json::parse runs, the
-/// duplicate only once the text is known to be valid JSON.
-struct ScanResult {
-  std::optional<size_t> deepAt;
-  std::optional<std::string> duplicate; ///< "path: message".
-  /// The top-level "ops" and "edges" arrays: their contents' byte range and
-  /// each element's [begin, end) (valid JSON assumed; json::parse decides).
-  struct BigArray {
-    std::optional<std::pair<size_t, size_t>> contents;
-    /// 32-bit offsets: half the memory for a large file (the reader
-    /// refuses texts of 4 GiB and more).
-    std::vector<std::pair<uint32_t, uint32_t>> elements;
-  };
-  BigArray ops, edges;
-  /// A \u escape of a lone UTF-16 surrogate, which json::parse would
-  /// silently replace with U+FFFD (a name would change unnoticed).
-  std::optional<size_t> loneSurrogateAt;
-};
-
-/// The 16-bit value of the \uXXXX escape at `at` (pointing at the
-/// backslash), if it is one.
-std::optional<unsigned> unicodeEscape(StringRef text, size_t at) {
-  if (at + 6 > text.size() || text[at] != '\\' || text[at + 1] != 'u')
-    return std::nullopt;
-  unsigned value = 0;
-  if (text.substr(at + 2, 4).getAsInteger(16, value))
-    return std::nullopt;
-  return value;
-}
-
-ScanResult scanText(StringRef text) {
-  struct Level {
-    bool object = false;
-    bool expectKey = false;
-    std::string key;  ///< Object: the current key, raw.
-    size_t index = 0; ///< Array: the current element.
-    /// Object: each key and where it was first written. A short list for
-    /// the million small objects of a large file, a map past a few dozen.
-    llvm::SmallVector<std::pair<StringRef, size_t>, 12> few;
-    std::unique_ptr<llvm::StringMap<size_t>> many;
-    /// Records `key` at `at`, or returns where it was first written.
-    std::optional<size_t> insert(StringRef key, size_t at) {
-      if (!many) {
-        for (auto &[k, first] : few)
-          if (k == key)
-            return first;
-        if (few.size() < 32) {
-          few.push_back({key, at});
-          return std::nullopt;
-        }
-        many = std::make_unique<llvm::StringMap<size_t>>();
-        for (auto &[k, first] : few)
-          many->try_emplace(k, first);
-      }
-      auto [it, fresh] = many->try_emplace(key, at);
-      if (fresh)
-        return std::nullopt;
-      return it->second;
-    }
-  };
-  ScanResult result;
-  std::vector<Level> stack;
-  // The big array being scanned (stack depth 2 under a root object), and
-  // where its current element began.
-  ScanResult::BigArray *big = nullptr;
-  // Where the current element began; npos when none has.
-  size_t elementBegin = StringRef::npos;
-  auto endElement = [&](size_t end) {
-    if (big && elementBegin != StringRef::npos) {
-      size_t b = elementBegin;
-      while (end > b && isspace(static_cast<unsigned char>(text[end - 1])))
-        --end;
-      big->elements.push_back({uint32_t(b), uint32_t(end)});
-    }
-    elementBegin = StringRef::npos;
-  };
-  for (size_t pos = 0, e = text.size(); pos < e; ++pos) {
-    char c = text[pos];
-    if (big && stack.size() == 2 && elementBegin == StringRef::npos &&
-        c != ',' && c != ']' && !isspace(static_cast<unsigned char>(c)))
-      elementBegin = pos;
-    if (c == '"') {
-      size_t begin = pos + 1;
-      for (++pos; pos < e && text[pos] != '"'; ++pos) {
-        if (text[pos] != '\\')
-          continue;
-        std::optional<unsigned> unit = unicodeEscape(text, pos);
-        if (unit && *unit >= 0xD800 && *unit <= 0xDFFF) {
-          std::optional<unsigned> low = unicodeEscape(text, pos + 6);
-          bool paired =
-              *unit < 0xDC00 && low && *low >= 0xDC00 && *low <= 0xDFFF;
-          if (!paired && !result.loneSurrogateAt)
-            result.loneSurrogateAt = pos;
-          if (paired)
-            pos += 6;
-        }
-        ++pos;
-      }
-      if (stack.empty() || !stack.back().object || !stack.back().expectKey)
-        continue;
-      Level &top = stack.back();
-      StringRef key = text.slice(begin, std::min(pos, e));
-      top.expectKey = false;
-      top.key = key.str();
-      std::optional<size_t> firstAt = top.insert(key, begin - 1);
-      if (!firstAt || result.duplicate)
-        continue;
-      std::string path;
-      for (const Level &level : llvm::ArrayRef(stack).drop_back())
-        path = level.object ? pathKey(path, level.key)
-                            : pathIndex(path, level.index);
-      auto [line, column] = lineColumn(text, begin - 1);
-      auto [firstLine, firstColumn] = lineColumn(text, *firstAt);
-      result.duplicate =
-          pathKey(path, key) +
-          llvm::formatv(": duplicate key at {0}:{1} (first written at {2}:{3})",
-                        line, column, firstLine, firstColumn)
-              .str();
-    } else if (c == '{' || c == '[') {
-      if (stack.size() >= kMaxJSONDepth) {
-        result.deepAt = pos;
-        return result;
-      }
-      stack.emplace_back();
-      stack.back().object = c == '{';
-      stack.back().expectKey = c == '{';
-      if (c == '[' && stack.size() == 2 && stack[0].object) {
-        ScanResult::BigArray *target = stack[0].key == "ops"     ? &result.ops
-                                       : stack[0].key == "edges" ? &result.edges
-                                                                 : nullptr;
-        if (target && !target->contents) {
-          big = target;
-          big->contents = {pos + 1, pos + 1};
-        }
-      }
-    } else if (c == '}' || c == ']') {
-      if (big && stack.size() == 2) {
-        endElement(pos);
-        big->contents->second = pos;
-        big = nullptr;
-      }
-      if (!stack.empty())
-        stack.pop_back();
-    } else if (c == ',' && !stack.empty()) {
-      if (big && stack.size() == 2)
-        endElement(pos);
-      if (stack.back().object)
-        stack.back().expectKey = true;
-      else
-        ++stack.back().index;
-    }
-  }
-  return result;
-}
-
-//===----------------------------------------------------------------------===//
-// The walk over the parsed value
-//===----------------------------------------------------------------------===//
-
-const char *describe(const json::Value &v) {
-  return tilepipe::support::describeJSONKind(v);
-}
-const char *describe(const FlatValue &v) {
-  return v.isString ? "a string" : "a number";
-}
-std::string printed(const json::Value &v) {
-  return llvm::formatv("{0}", v).str();
-}
-std::string printed(const FlatValue &v) {
-  return v.isString ? ("\"" + v.string + "\"").str()
-                    : std::to_string(v.integer);
-}
 
 /// How a named resource lowers to the RRT.
 struct ResourceInfo {
@@ -256,8 +65,8 @@ public:
   /// `root` without the big arrays' contents; `text(key, i)` is the text
   /// of element i of the big array `key` ("ops" or "edges"), `element(key,
   /// i)` parses it. With `inPlace`, an element of the flat shape is read
-  /// from its text (FlatJSON.h); any other, and any that the checks refuse,
-  /// is parsed.
+  /// from its text (support/json/FlatObject.h); any other, and any that the
+  /// checks refuse, is parsed.
   using TextFn = llvm::function_ref<StringRef(StringRef, size_t)>;
   using ElementFn =
       llvm::function_ref<llvm::Expected<json::Value>(StringRef, size_t)>;
@@ -270,13 +79,16 @@ private:
     return makeReadError(fileName, 0, 0,
                          (path.empty() ? "" : path + ": ") + message);
   }
-  template <class V>
-  Error typeError(StringRef path, StringRef expected, const V &got) const {
-    return fail(path, "expected " + expected + ", got " + describe(got));
+  /// The kit's FieldError as this reader's ReadError, with the file name.
+  Error inFile(Error err) const {
+    return llvm::handleErrors(std::move(err), [&](const strict::FieldError &e) {
+      return fail(e.path, e.message);
+    });
   }
 
-  // The getters take a json::Object or a FlatObject (Obj) and its values
-  // (V): one set of checks for the fast and the general way in.
+  // The getters take a json::Object or a FlatObject (Obj): one set of
+  // checks, the strict-JSON kit's (support/json/Fields.h), for the fast and
+  // the general way in. Ranges and required keys are this format's.
   template <class Obj>
   Error checkKeys(const Obj &o, StringRef path,
                   llvm::ArrayRef<StringRef> allowed) const;
@@ -317,62 +129,33 @@ private:
 template <class Obj>
 Error Reader::checkKeys(const Obj &o, StringRef path,
                         llvm::ArrayRef<StringRef> allowed) const {
-  if (llvm::all_of(o, [&](const auto &entry) {
-        return llvm::is_contained(allowed, StringRef(entry.first));
-      }))
-    return Error::success();
-  // The first unknown key in sorted order: not json::Object's hash order.
-  llvm::SmallVector<StringRef, 16> keys;
-  for (const auto &entry : o)
-    keys.push_back(entry.first);
-  llvm::sort(keys);
-  for (StringRef key : keys)
-    if (!llvm::is_contained(allowed, key))
-      return fail(pathKey(path, key), "unknown key (expected one of: " +
-                                          llvm::join(allowed, ", ") + ")");
-  return Error::success();
+  return inFile(strict::checkKnownKeys(o, path, allowed, "key"));
 }
 
 Error Reader::getObject(const json::Value &v, StringRef path,
                         const json::Object *&out) const {
-  out = v.getAsObject();
-  if (!out)
-    return typeError(path, "an object", v);
+  llvm::Expected<const json::Object *> object = strict::objectOf(v, path);
+  if (!object)
+    return inFile(object.takeError());
+  out = *object;
   return Error::success();
 }
 
 template <class Obj>
 Error Reader::getArray(const Obj &o, StringRef path, StringRef key,
                        const json::Array *&out) const {
-  out = nullptr;
-  const auto *v = o.get(key);
-  if (!v)
-    return Error::success();
-  out = v->getAsArray();
-  if (!out)
-    return typeError(pathKey(path, key), "an array", *v);
-  return Error::success();
+  return inFile(strict::ObjectFields<Obj>(o, path).array(key, out));
 }
 
 template <class Obj>
 Error Reader::getInt(const Obj &o, StringRef path, StringRef key, int64_t min,
                      int64_t max, std::optional<int64_t> &out) const {
-  out.reset();
-  const auto *v = o.get(key);
-  if (!v)
-    return Error::success();
-  std::optional<int64_t> i = v->getAsInteger();
-  if (!i) {
-    if (v->kind() == json::Value::Number)
-      return fail(pathKey(path, key),
-                  "expected an integer, got " + printed(*v));
-    return typeError(pathKey(path, key), "an integer", *v);
-  }
-  if (*i < min || *i > max)
-    return fail(pathKey(path, key), llvm::Twine(*i) + " is out of range [" +
+  if (Error err = strict::ObjectFields<Obj>(o, path).integer(key, out))
+    return inFile(std::move(err));
+  if (out && (*out < min || *out > max))
+    return fail(pathKey(path, key), llvm::Twine(*out) + " is out of range [" +
                                         llvm::Twine(min) + ", " +
                                         llvm::Twine(max) + "]");
-  out = *i;
   return Error::success();
 }
 
@@ -381,15 +164,7 @@ Error Reader::getInt(const Obj &o, StringRef path, StringRef key, int64_t min,
 template <class Obj>
 Error Reader::getString(const Obj &o, StringRef path, StringRef key,
                         std::optional<StringRef> &out) const {
-  out.reset();
-  const auto *v = o.get(key);
-  if (!v)
-    return Error::success();
-  std::optional<StringRef> s = v->getAsString();
-  if (!s)
-    return typeError(pathKey(path, key), "a string", *v);
-  out = *s;
-  return Error::success();
+  return inFile(strict::ObjectFields<Obj>(o, path).string(key, out));
 }
 
 /// A required, non-empty string.
@@ -410,14 +185,7 @@ Error Reader::getName(const Obj &o, StringRef path, StringRef key,
 template <class Obj>
 Error Reader::getBool(const Obj &o, StringRef path, StringRef key,
                       std::optional<bool> &out) const {
-  out.reset();
-  const auto *v = o.get(key);
-  if (!v)
-    return Error::success();
-  out = v->getAsBoolean();
-  if (!out)
-    return typeError(pathKey(path, key), "true or false", *v);
-  return Error::success();
+  return inFile(strict::ObjectFields<Obj>(o, path).boolean(key, out));
 }
 
 Error Reader::readResources(const json::Object &root,
@@ -663,7 +431,7 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
   const json::Object *root = rootValue.getAsObject();
   if (!root)
     return fail("", llvm::Twine("expected the problem to be an object, got ") +
-                        describe(rootValue));
+                        strict::describeKind(rootValue));
   if (Error err = checkKeys(
           *root, "",
           {"name", "comment", "force_serial", "resources", "ops", "edges"}))
@@ -756,19 +524,38 @@ llvm::Expected<ProblemFile> Reader::read(const json::Value &rootValue,
   return file;
 }
 
-/// Rewrites json::parse's "[line:col, byte=N]: message" as
-/// "file:line:col: not valid JSON: message".
+/// json::parse's error as "file:line:col: not valid JSON: message".
 Error syntaxError(StringRef fileName, Error err) {
-  std::string text = llvm::toString(std::move(err));
-  unsigned line = 0, column = 0, offset = 0;
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "[%u:%u, byte=%u]: %n", &line, &column, &offset,
-                  &consumed) == 3 &&
-      consumed > 0)
-    return makeReadError(fileName, line, std::max(column, 1u),
-                         "not valid JSON: " +
-                             StringRef(text).drop_front(consumed));
-  return makeReadError(fileName, 0, 0, "not valid JSON: " + text);
+  strict::SyntaxError syntax = strict::takeSyntaxError(std::move(err));
+  if (!syntax.at)
+    return makeReadError(fileName, 0, 0, "not valid JSON: " + syntax.message);
+  return makeReadError(fileName, syntax.at->line, syntax.at->column,
+                       "not valid JSON: " + syntax.message);
+}
+
+/// An error at byte `offset` of `text`.
+Error errorAt(StringRef fileName, StringRef text, size_t offset,
+              const llvm::Twine &message) {
+  strict::TextPosition at = strict::positionOf(text, offset);
+  return makeReadError(fileName, at.line, at.column, message);
+}
+
+/// The text without the big arrays' contents (a failure is reported from
+/// the whole text, so its offsets need not be the file's).
+std::string skeletonOf(StringRef text, const strict::TextScan &scan) {
+  llvm::SmallVector<std::pair<size_t, size_t>, 2> cuts;
+  for (const strict::SplitArray &big : scan.arrays)
+    if (big.contents)
+      cuts.push_back(*big.contents);
+  llvm::sort(cuts);
+  std::string skeleton;
+  size_t at = 0;
+  for (auto [b, e] : cuts) {
+    skeleton += text.slice(at, b);
+    at = e;
+  }
+  skeleton += text.substr(at);
+  return skeleton;
 }
 
 } // namespace
@@ -781,19 +568,16 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
     return makeReadError(shownName, 0, 0,
                          "the file is " + llvm::Twine(text.size()) +
                              " bytes; problem files are limited to 4 GiB");
-  ScanResult scan = scanText(text);
-  if (scan.deepAt) {
-    auto [line, column] = lineColumn(text, *scan.deepAt);
-    return makeReadError(shownName, line, column,
-                         "arrays and objects nest deeper than " +
-                             llvm::Twine(kMaxJSONDepth));
-  }
-  if (scan.loneSurrogateAt) {
-    auto [line, column] = lineColumn(text, *scan.loneSurrogateAt);
-    return makeReadError(shownName, line, column,
-                         "a \\u escape names a lone UTF-16 surrogate, which "
-                         "is not a character");
-  }
+  strict::TextScan scan =
+      strict::scanText(text, kMaxJSONDepth, {"ops", "edges"});
+  if (scan.tooDeepAt)
+    return errorAt(shownName, text, *scan.tooDeepAt,
+                   "arrays and objects nest deeper than " +
+                       llvm::Twine(kMaxJSONDepth));
+  if (scan.loneSurrogateAt)
+    return errorAt(shownName, text, *scan.loneSurrogateAt,
+                   "a \\u escape names a lone UTF-16 surrogate, which "
+                   "is not a character");
   // The syntax error of the whole text, whichever piece found one first.
   auto wholeTextError = [&]() -> Error {
     llvm::Expected<json::Value> whole = json::parse(text);
@@ -802,57 +586,38 @@ llvm::Expected<ProblemFile> tilepipe::io::readProblemJSON(StringRef text,
     return makeReadError(shownName, 0, 0,
                          "not valid JSON (a piece of it failed to parse)");
   };
-  // The text without the big arrays' contents (a failure is reported from
-  // the whole text, so its offsets need not be the file's).
-  std::string skeleton;
-  {
-    llvm::SmallVector<std::pair<size_t, size_t>, 2> cuts;
-    for (const ScanResult::BigArray *big : {&scan.ops, &scan.edges})
-      if (big->contents)
-        cuts.push_back(*big->contents);
-    llvm::sort(cuts);
-    size_t at = 0;
-    for (auto [b, e] : cuts) {
-      skeleton += text.slice(at, b);
-      at = e;
-    }
-    skeleton += text.substr(at);
-  }
-  llvm::Expected<json::Value> parsed = json::parse(skeleton);
+  llvm::Expected<json::Value> parsed = json::parse(skeletonOf(text, scan));
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     return wholeTextError();
   }
   if (scan.duplicate)
-    return makeReadError(shownName, 0, 0, *scan.duplicate);
+    return makeReadError(shownName, 0, 0, scan.duplicate->describe());
+  const strict::SplitArray &ops = scan.array("ops"),
+                           &edges = scan.array("edges");
   auto elementText = [&](StringRef key, size_t i) {
-    const ScanResult::BigArray &big = key == "ops" ? scan.ops : scan.edges;
-    auto [b, e] = big.elements[i];
+    auto [b, e] = (key == "ops" ? ops : edges).elements[i];
     return text.slice(b, e);
   };
+  bool syntaxFailed = false;
   auto element = [&](StringRef key, size_t i) -> llvm::Expected<json::Value> {
     llvm::Expected<json::Value> value = json::parse(elementText(key, i));
     if (!value) {
       llvm::consumeError(value.takeError());
+      syntaxFailed = true;
       return wholeTextError();
     }
     return value;
   };
-  bool syntaxFailed = false;
-  auto checked = [&](StringRef key, size_t i) -> llvm::Expected<json::Value> {
-    llvm::Expected<json::Value> value = element(key, i);
-    syntaxFailed |= !value;
-    return value;
-  };
   llvm::Expected<ProblemFile> file =
       Reader(shownName, llvm::sys::path::stem(fileName))
-          .read(*parsed, scan.ops.elements.size(), scan.edges.elements.size(),
-                elementText, checked, inPlace);
+          .read(*parsed, ops.elements.size(), edges.elements.size(),
+                elementText, element, inPlace);
   if (file || syntaxFailed)
     return file;
   // A content error: a syntax error later in the text still comes first,
   // as it did when the whole text was parsed before the walk.
-  for (const ScanResult::BigArray *big : {&scan.ops, &scan.edges})
+  for (const strict::SplitArray *big : {&ops, &edges})
     for (auto [b, e] : big->elements) {
       llvm::Expected<json::Value> value = json::parse(text.slice(b, e));
       if (!value) {

@@ -9,12 +9,11 @@
 
 #include "attrs/ResultAttrs.h"
 #include "ir/TileASDialect.h"
-#include "report/SVGText.h"
-#include "report/ScheduleSVG.h"
 #include "scheduler/Driver.h"
 #include "scheduler/exact/ExactOracle.h"
 #include "scheduler/gaus/Seeding.h"
 #include "scheduler/mlir/LoopProblem.h"
+#include "scheduler/mlir/ScheduleReport.h"
 #include "scheduler/mlir/WarpGroups.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -61,7 +60,26 @@ struct GenerateSchedulePass
 
   /// Schedules one loop; false when it could not be scheduled.
   bool scheduleLoop(scf::ForOp loop, PublishedSchedules &published);
-  /// Writes the loop's picture (the `report` option).
+  /// The scheduler driver's options from the pass's; the oracle and the
+  /// seeder are the caller's, for the driver to use.
+  sched::DriverOptions driverOptions(sched::exact::ExactOracle &oracle,
+                                     gaus::GausSeeder &seeder) const;
+  sched::exact::ExactOptions exactOptions() const;
+  /// The register-order retry (docs/generators.md); returns the note
+  /// printed under the schedule, if any.
+  std::string tryRegisterOrder(LoopProblem &lp,
+                               const sched::DriverOptions &options,
+                               std::optional<sched::ScheduleAnalysis> &analysis,
+                               sched::DiagnosticList &diags, unsigned inferred);
+  /// The `prove-optimal` remark.
+  void remarkOptimality(scf::ForOp loop,
+                        const sched::ScheduleAnalysis &analysis);
+  /// The `print-schedule` text of one loop.
+  void printLoopSchedule(scf::ForOp loop, const LoopProblem &lp,
+                         const sched::ScheduleAnalysis &analysis,
+                         llvm::StringRef note);
+  /// Hands the loop to the report writer the tool installed (the `report`
+  /// option; scheduler/mlir/ScheduleReport.h).
   bool writeReport(scf::ForOp loop, const LoopProblem &lp,
                    const sched::ScheduleAnalysis &analysis);
   unsigned numLoops = 0, reportIndex = 0;
@@ -73,13 +91,17 @@ struct GenerateSchedulePass
 
 } // namespace
 
-bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
-                                        PublishedSchedules &published) {
-  unsigned inferred = inferWarpGroups ? tilepipe::inferWarpGroups(loop) : 0;
-  FailureOr<LoopProblem> built = buildLoopProblem(loop, *target);
-  if (failed(built))
-    return false;
+sched::exact::ExactOptions GenerateSchedulePass::exactOptions() const {
+  sched::exact::ExactOptions exact;
+  exact.timeoutMs = exactTimeoutMs;
+  exact.work = exactWork;
+  exact.solver = exactSolver;
+  return exact;
+}
 
+sched::DriverOptions
+GenerateSchedulePass::driverOptions(sched::exact::ExactOracle &oracle,
+                                    gaus::GausSeeder &seeder) const {
   sched::DriverOptions options;
   options.selection.request = generator;
   options.selection.rule = selection;
@@ -92,72 +114,114 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
   options.proveTimeLimitMs = proveTimeoutMs;
   options.proveWork = proveWork;
   options.modulo.arms = armMask;
-  sched::exact::ExactOptions exactOptions;
-  exactOptions.timeoutMs = exactTimeoutMs;
-  exactOptions.work = exactWork;
-  exactOptions.solver = exactSolver;
-  sched::exact::ExactOracle oracle(exactOptions);
   options.modulo.oracle = &oracle;
-  gaus::GausSeeder seeder;
   seeder.budgetMs = seedBudgetMs;
   if (seed == "gaus")
     options.modulo.seeder = &seeder;
   options.proveOptimal = proveOptimal;
   options.stages = stages;
-  sched::DiagnosticList diags;
-  std::optional<sched::ScheduleAnalysis> analysis =
-      sched::runScheduler(built->problem, options, diags);
-  // Register order (docs/generators.md): where the schedule loads an
-  // agent's next register tile before it has stored this iteration's, the
-  // loop is scheduled again with the edges that order them, and that
-  // schedule is kept when its II is no larger. A schedule that already
-  // keeps the order stays as it is.
-  std::string scheduleNote;
-  auto violated = [&](const sched::ScheduleAnalysis &a) {
-    unsigned n = 0;
-    for (auto [store, load] : built->registerOrder)
-      n += a.slots[load].cycle + int64_t(a.ii) < a.slots[store].cycle;
-    return n;
-  };
+  return options;
+}
+
+// Register order (docs/generators.md): where the schedule loads an agent's
+// next register tile before it has stored this iteration's, the loop is
+// scheduled again with the edges that order them, and that schedule is kept
+// when its II is no larger. A schedule that already keeps the order stays as
+// it is.
+std::string GenerateSchedulePass::tryRegisterOrder(
+    LoopProblem &lp, const sched::DriverOptions &options,
+    std::optional<sched::ScheduleAnalysis> &analysis,
+    sched::DiagnosticList &diags, unsigned inferred) {
   // Not with warp groups the pass inferred: on FA4-style loops whose
   // groups also rescale their O in place, the ordered schedule's stage code
   // deadlocks at trip counts below the stage count (docs/generators.md,
   // "Warp groups"); without the order they compile without a spill.
-  unsigned broken = 0;
   if (inferred)
-    scheduleNote = "warp groups: " + std::to_string(inferred) +
-                        " inferred from independent chains; register order "
-                        "not tried";
-  else if (registerOrder && analysis && !built->registerOrder.empty() &&
-      (broken = violated(*analysis))) {
-    sched::Problem ordered = withRegisterOrder(*built);
-    sched::DiagnosticList orderedDiags;
-    std::optional<sched::ScheduleAnalysis> orderedAnalysis =
-        sched::runScheduler(ordered, options, orderedDiags);
-    std::string count = std::to_string(built->registerOrder.size()) +
-                        " edge(s), " + std::to_string(broken) +
-                        " broken without them";
-    if (orderedAnalysis && orderedAnalysis->ii <= analysis->ii) {
-      std::string pairs;
-      for (auto [store, load] : built->registerOrder)
-        pairs += (pairs.empty() ? "" : ", ") + ordered.getOp(store).name +
-                 " -> " + ordered.getOp(load).name;
-      scheduleNote = "register order: " + count + ", kept (II " +
-                          std::to_string(orderedAnalysis->ii) +
-                          " with them, " + std::to_string(analysis->ii) +
-                          " without): " + pairs;
-      built->problem = std::move(ordered);
-      analysis = std::move(orderedAnalysis);
-      diags = std::move(orderedDiags);
-    } else {
-      scheduleNote =
-          "register order: " + count + ", dropped (II " +
-          (orderedAnalysis ? std::to_string(orderedAnalysis->ii)
-                           : std::string("none")) +
-          " with them, " + std::to_string(analysis->ii) + " without)";
-    }
-  }
+    return "warp groups: " + std::to_string(inferred) +
+           " inferred from independent chains; register order not tried";
+  if (!registerOrder || !analysis || lp.registerOrder.empty())
+    return "";
+  unsigned broken = 0;
+  for (auto [store, load] : lp.registerOrder)
+    broken += analysis->slots[load].cycle + int64_t(analysis->ii) <
+              analysis->slots[store].cycle;
+  if (!broken)
+    return "";
+  sched::Problem ordered = withRegisterOrder(lp);
+  sched::DiagnosticList orderedDiags;
+  std::optional<sched::ScheduleAnalysis> orderedAnalysis =
+      sched::runScheduler(ordered, options, orderedDiags);
+  std::string count = std::to_string(lp.registerOrder.size()) + " edge(s), " +
+                      std::to_string(broken) + " broken without them";
+  if (!orderedAnalysis || orderedAnalysis->ii > analysis->ii)
+    return "register order: " + count + ", dropped (II " +
+           (orderedAnalysis ? std::to_string(orderedAnalysis->ii)
+                            : std::string("none")) +
+           " with them, " + std::to_string(analysis->ii) + " without)";
+  std::string pairs;
+  for (auto [store, load] : lp.registerOrder)
+    pairs += (pairs.empty() ? "" : ", ") + ordered.getOp(store).name + " -> " +
+             ordered.getOp(load).name;
+  std::string note = "register order: " + count + ", kept (II " +
+                     std::to_string(orderedAnalysis->ii) + " with them, " +
+                     std::to_string(analysis->ii) + " without): " + pairs;
+  lp.problem = std::move(ordered);
+  analysis = std::move(orderedAnalysis);
+  diags = std::move(orderedDiags);
+  return note;
+}
+
+void GenerateSchedulePass::remarkOptimality(
+    scf::ForOp loop, const sched::ScheduleAnalysis &analysis) {
+  InFlightDiagnostic remark = emitRemark(loop.getLoc());
+  if (analysis.optimal && *analysis.optimal)
+    remark << "II " << analysis.ii << " is optimal: "
+           << (analysis.ii == analysis.bounds.mii
+                   ? "it equals the lower bound"
+                   : "the exact check proves every smaller II infeasible");
+  else if (analysis.optimal)
+    remark << "II " << analysis.ii << " is not optimal: a schedule exists "
+           << "at II " << *analysis.smallerFeasibleII;
+  else
+    remark << "II " << analysis.ii << " may not be optimal: the exact "
+           << "check could not decide every II in [" << analysis.bounds.mii
+           << ", " << analysis.ii << ")";
+}
+
+void GenerateSchedulePass::printLoopSchedule(
+    scf::ForOp loop, const LoopProblem &lp,
+    const sched::ScheduleAnalysis &analysis, llvm::StringRef note) {
+  llvm::raw_ostream &os = llvm::outs();
+  // FLOP per iteration: what the ops of one iteration compute (MMA flops
+  // as the ops report them), for the throughput line.
+  int64_t flops = 0;
+  for (mlir::Operation *op : lp.ops)
+    if (auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op))
+      flops += schedulable.getWork().flops;
+  os << "// schedule of loop at " << loop.getLoc() << "\n";
+  analysis.print(os, lp.problem, target, flops);
+  if (!note.empty())
+    os << note << "\n";
+  os << "\n";
+  os.flush();
+}
+
+bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
+                                        PublishedSchedules &published) {
+  unsigned inferred = inferWarpGroups ? tilepipe::inferWarpGroups(loop) : 0;
+  FailureOr<LoopProblem> built = buildLoopProblem(loop, *target);
+  if (failed(built))
+    return false;
   LoopProblem &lp = *built;
+
+  sched::exact::ExactOracle oracle(exactOptions());
+  gaus::GausSeeder seeder;
+  sched::DriverOptions options = driverOptions(oracle, seeder);
+  sched::DiagnosticList diags;
+  std::optional<sched::ScheduleAnalysis> analysis =
+      sched::runScheduler(lp.problem, options, diags);
+  std::string note =
+      tryRegisterOrder(lp, options, analysis, diags, inferred);
   emitDiagnostics(lp, diags);
   if (seeder.exhausted)
     emitWarning(loop.getLoc())
@@ -169,37 +233,11 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
     return false;
   }
 
-  if (proveOptimal) {
-    InFlightDiagnostic remark = emitRemark(loop.getLoc());
-    if (analysis->optimal && *analysis->optimal)
-      remark << "II " << analysis->ii << " is optimal: "
-             << (analysis->ii == analysis->bounds.mii
-                     ? "it equals the lower bound"
-                     : "the exact check proves every smaller II infeasible");
-    else if (analysis->optimal)
-      remark << "II " << analysis->ii << " is not optimal: a schedule exists "
-             << "at II " << *analysis->smallerFeasibleII;
-    else
-      remark << "II " << analysis->ii << " may not be optimal: the exact "
-             << "check could not decide every II in [" << analysis->bounds.mii
-             << ", " << analysis->ii << ")";
-  }
+  if (proveOptimal)
+    remarkOptimality(loop, *analysis);
   attrs::writeScheduleAttrs(loop, lp.ops, *analysis);
-  if (printSchedule) {
-    llvm::raw_ostream &os = llvm::outs();
-    // FLOP per iteration: what the ops of one iteration compute (MMA flops
-    // as the ops report them), for the throughput line.
-    int64_t flops = 0;
-    for (mlir::Operation *op : lp.ops)
-      if (auto schedulable = dyn_cast<tileas::SchedulableOpInterface>(op))
-        flops += schedulable.getWork().flops;
-    os << "// schedule of loop at " << loop.getLoc() << "\n";
-    analysis->print(os, lp.problem, target, flops);
-    if (!scheduleNote.empty())
-      os << scheduleNote << "\n";
-    os << "\n";
-    os.flush();
-  }
+  if (printSchedule)
+    printLoopSchedule(loop, lp, *analysis, note);
   if (!report.empty() && !writeReport(loop, lp, *analysis))
     return false;
   published.loops[loop.getOperation()] = {lp.ops, std::move(*analysis)};
@@ -209,12 +247,15 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
 bool GenerateSchedulePass::writeReport(
     scf::ForOp loop, const LoopProblem &lp,
     const sched::ScheduleAnalysis &analysis) {
-  std::string path = report::numberedPath(report, reportIndex++, numLoops);
-  std::string title;
-  llvm::raw_string_ostream name(title);
-  name << "loop at " << loop.getLoc();
-  if (llvm::Error err = report::writeScheduleSVGFile(path, lp.problem, analysis,
-                                                     name.str())) {
+  const ScheduleReportWriter &writer = getScheduleReportWriter();
+  if (!writer) {
+    emitError(loop.getLoc())
+        << "report=" << report
+        << ": this tool installs no report writer (tilepipe-opt does)";
+    return false;
+  }
+  if (llvm::Error err = writer(report, ScheduledLoop{loop, lp.problem, analysis,
+                                                     reportIndex++, numLoops})) {
     emitError(loop.getLoc()) << llvm::toString(std::move(err));
     return false;
   }

@@ -27,23 +27,35 @@ struct Pending {
   unsigned line, column;
 };
 
-} // namespace
+/// Walks the text once, tracking region depth, the definitions visible and
+/// the uses not yet defined (docs: NestedForwardUse.h).
+class ForwardUseScanner {
+public:
+  explicit ForwardUseScanner(llvm::StringRef text)
+      : text(text), n(text.size()) {}
 
-std::optional<NestedForwardUse>
-tilepipe::tools::findNestedForwardUse(llvm::StringRef text) {
-  int depth = 0, parens = 0;
-  unsigned line = 1, column = 1;
-  // Visible definitions: name -> the depth they were made at.
-  llvm::StringMap<int> defs;
-  std::vector<Pending> pending;
-  auto reset = [&] {
-    depth = 0;
-    parens = 0;
-    defs.clear();
-    pending.clear();
-  };
-  size_t i = 0, n = text.size();
-  auto advance = [&](size_t to) {
+  std::optional<NestedForwardUse> run() {
+    while (i < n) {
+      char c = text[i];
+      if (c == '/' && text.substr(i).starts_with("//"))
+        comment();
+      else if (c == '"')
+        string();
+      else if (c == '(' || c == ')')
+        paren(c);
+      else if (c == '{' || c == '}')
+        brace(c);
+      else if (c != '%')
+        advance(i + 1);
+      else if (std::optional<NestedForwardUse> found = valueName())
+        return found;
+    }
+    return std::nullopt;
+  }
+
+private:
+  /// Moves to `to`, counting lines and columns.
+  void advance(size_t to) {
     for (; i < to && i < n; ++i) {
       if (text[i] == '\n') {
         ++line;
@@ -52,76 +64,95 @@ tilepipe::tools::findNestedForwardUse(llvm::StringRef text) {
         ++column;
       }
     }
-  };
-  auto prevNonSpace = [&](size_t at) -> char {
+  }
+  static bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  }
+  char prevNonSpace(size_t at) const {
     while (at > 0) {
       char c = text[--at];
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+      if (!isSpace(c))
         return c;
     }
     return 0;
-  };
-  auto nextNonSpace = [&](size_t at) -> size_t {
-    while (at < n && (text[at] == ' ' || text[at] == '\t' ||
-                      text[at] == '\n' || text[at] == '\r'))
+  }
+  size_t nextNonSpace(size_t at) const {
+    while (at < n && isSpace(text[at]))
       ++at;
     return at;
-  };
-  while (i < n) {
-    char c = text[i];
-    if (c == '/' && text.substr(i).starts_with("//")) {
-      size_t end = text.find('\n', i);
-      if (end == llvm::StringRef::npos)
-        end = n;
-      if (text.slice(i, end).trim() == "// -----")
-        reset();
-      advance(end);
-      continue;
+  }
+
+  /// A line comment; `// -----` starts a new split-input chunk.
+  void comment() {
+    size_t end = text.find('\n', i);
+    if (end == llvm::StringRef::npos)
+      end = n;
+    if (text.slice(i, end).trim() == "// -----") {
+      depth = 0;
+      parens = 0;
+      defs.clear();
+      pending.clear();
     }
-    if (c == '"') {
-      size_t j = i + 1;
-      while (j < n && text[j] != '"' && text[j] != '\n')
-        j += text[j] == '\\' ? 2 : 1;
-      advance(j + 1);
-      continue;
-    }
-    if (c == '(' || c == ')') {
-      parens += c == '(' ? 1 : -1;
-      advance(i + 1);
-      continue;
-    }
+    advance(end);
+  }
+  void string() {
+    size_t j = i + 1;
+    while (j < n && text[j] != '"' && text[j] != '\n')
+      j += text[j] == '\\' ? 2 : 1;
+    advance(j + 1);
+  }
+  void paren(char c) {
+    parens += c == '(' ? 1 : -1;
+    advance(i + 1);
+  }
+  /// A region opens or closes; what was defined or pending inside a
+  /// closed one is forgotten.
+  void brace(char c) {
+    advance(i + 1);
     if (c == '{') {
       ++depth;
-      advance(i + 1);
-      continue;
+      return;
     }
-    if (c == '}') {
-      --depth;
-      for (auto it = defs.begin(); it != defs.end();) {
-        auto cur = it++;
-        if (cur->second > depth)
-          defs.erase(cur);
-      }
-      llvm::erase_if(pending, [&](const Pending &p) { return p.depth > depth; });
-      advance(i + 1);
-      continue;
+    --depth;
+    for (auto it = defs.begin(); it != defs.end();) {
+      auto cur = it++;
+      if (cur->second > depth)
+        defs.erase(cur);
     }
-    if (c != '%') {
-      advance(i + 1);
-      continue;
-    }
+    llvm::erase_if(pending, [&](const Pending &p) { return p.depth > depth; });
+  }
+
+  /// Whether the name ending at `after` is being defined: `%x = op`, or
+  /// one of `%a, %b = op`.
+  bool assigned(size_t start, size_t next) const {
+    if (next < n && text[next] == '=' &&
+        (next + 1 >= n || text[next + 1] != '='))
+      return true;
+    if (next >= n || text[next] != ',')
+      return false;
+    size_t k = next;
+    while (k < n && text[k] != '\n' && text[k] != '=' && text[k] != '(' &&
+           text[k] != '{' && text[k] != ':')
+      ++k;
+    return k < n && text[k] == '=' && prevNonSpace(start) != '(' &&
+           (k + 1 >= n || text[k + 1] != '=');
+  }
+
+  /// `%name` at `i`: a definition, an argument or a use.
+  std::optional<NestedForwardUse> valueName() {
     size_t j = i + 1;
     while (j < n && isIdChar(text[j]))
       ++j;
     if (j == i + 1) {
       advance(j);
-      continue;
+      return std::nullopt;
     }
     std::string name = text.slice(i, j).str();
     // `%x#2` reads a result; `%x:2 =` defines several.
     size_t after = j;
     if (after < n && (text[after] == '#' || text[after] == ':') &&
-        after + 1 < n && std::isdigit(static_cast<unsigned char>(text[after + 1]))) {
+        after + 1 < n &&
+        std::isdigit(static_cast<unsigned char>(text[after + 1]))) {
       bool result = text[after] == '#';
       ++after;
       while (after < n && std::isdigit(static_cast<unsigned char>(text[after])))
@@ -130,37 +161,42 @@ tilepipe::tools::findNestedForwardUse(llvm::StringRef text) {
         j = after;
     }
     size_t next = nextNonSpace(after);
-    bool assigned =
-        next < n && text[next] == '=' && (next + 1 >= n || text[next + 1] != '=');
-    // `%a, %b = op`: every name of the list is defined.
-    if (!assigned && next < n && text[next] == ',') {
-      size_t k = next;
-      while (k < n && text[k] != '\n' && text[k] != '=' && text[k] != '(' &&
-             text[k] != '{' && text[k] != ':')
-        ++k;
-      assigned = k < n && text[k] == '=' && prevNonSpace(i) != '(' &&
-                 (k + 1 >= n || text[k + 1] != '=');
-    }
+    bool defined = assigned(i, next);
     // `(%a: i32, %b: f32)`: block and function arguments, in parentheses
     // (an operand list `%a, %c1 : index` has none).
     char before = prevNonSpace(i);
-    bool argument = parens > 0 && (before == '(' || before == ',') && next < n &&
-                    text[next] == ':' &&
+    bool argument = parens > 0 && (before == '(' || before == ',') &&
+                    next < n && text[next] == ':' &&
                     !(next + 1 < n && text[next + 1] == ':');
     unsigned useLine = line, useColumn = column;
     advance(j);
-    if (assigned || argument) {
-      for (const Pending &p : pending)
-        if (p.name == name && p.depth < depth)
-          return NestedForwardUse{name, p.line, p.column, useLine};
-      llvm::erase_if(pending, [&](const Pending &p) { return p.name == name; });
-      defs.try_emplace(name, depth); // The outermost stays visible.
-      continue;
+    if (!defined && !argument) {
+      if (!defs.count(name))
+        pending.push_back({name, depth, useLine, useColumn});
+      return std::nullopt;
     }
-    if (!defs.count(name))
-      pending.push_back({name, depth, useLine, useColumn});
+    for (const Pending &p : pending)
+      if (p.name == name && p.depth < depth)
+        return NestedForwardUse{name, p.line, p.column, useLine};
+    llvm::erase_if(pending, [&](const Pending &p) { return p.name == name; });
+    defs.try_emplace(name, depth); // The outermost stays visible.
+    return std::nullopt;
   }
-  return std::nullopt;
+
+  llvm::StringRef text;
+  size_t i = 0, n;
+  int depth = 0, parens = 0;
+  unsigned line = 1, column = 1;
+  // Visible definitions: name -> the depth they were made at.
+  llvm::StringMap<int> defs;
+  std::vector<Pending> pending;
+};
+
+} // namespace
+
+std::optional<NestedForwardUse>
+tilepipe::tools::findNestedForwardUse(llvm::StringRef text) {
+  return ForwardUseScanner(text).run();
 }
 
 void tilepipe::tools::printNestedForwardUse(const NestedForwardUse &found,

@@ -11,6 +11,7 @@
 #include "scheduler/mlir/Passes.h"
 #include "tools/OutputPath.h"
 #include "tools/input/NestedForwardUse.h"
+#include "tools/report/ReportWriters.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -53,9 +54,10 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   tilepipe::registerTestWorkPass();
 
-  // Scheduler passes.
+  // Scheduler passes, and the pictures behind their report= option.
   tilepipe::registerTilePipePasses();
   tilepipe::registerTilePipeMaterializePasses();
+  tilepipe::tools::installReportWriters();
 
   mlir::DialectRegistry registry;
   // With other dialects' ops the scheduler understands (docs/adopting.md).

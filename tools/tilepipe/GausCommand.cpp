@@ -128,6 +128,132 @@ template <typename T> bool parseNumber(StringRef text, T &out) {
   }
 }
 
+/// The options without a value; false when `arg` is none of them.
+bool readFlag(StringRef arg, Options &options) {
+  if (arg == "--printed-deps")
+    options.gaus.terms.printedDeps = true;
+  else if (arg == "--no-sigma-floor")
+    options.gaus.sigmaFloor = false;
+  else if (arg == "--no-reseed")
+    options.gaus.reseedEvery = 0;
+  else if (arg == "--emit-schedule")
+    options.emitSchedule = true;
+  else
+    return false;
+  return true;
+}
+
+/// The numeric options: whether `value` is good for option `name`, or none
+/// when `name` is not a numeric option.
+std::optional<bool> readNumberOption(StringRef name, StringRef value,
+                                     Options &options) {
+  if (name == "--depth") {
+    return parseNumber(value, options.read.depth) && options.read.depth > 0 &&
+           options.read.depth <= (int64_t(1) << 24);
+  }
+  if (name == "--ii") {
+    return parseNumber(value, options.read.ii) && options.read.ii > 0 &&
+           options.read.ii <= (1u << 24);
+  }
+  if (name == "--alpha") {
+    return parseNumber(value, options.read.alpha);
+  }
+  if (name == "--recurrences") {
+    return parseNumber(value, options.read.recurrencesPer100) &&
+           options.read.recurrencesPer100 <= 100;
+  }
+  if (name == "--augment-seed") {
+    return parseNumber(value, options.read.augmentSeed);
+  }
+  if (name == "--target-res-mii") {
+    return parseNumber(value, options.read.targetResMII) &&
+           options.read.targetResMII > 0 &&
+           options.read.targetResMII <= (1u << 20);
+  }
+  if (name == "--outer") {
+    return parseNumber(value, options.gaus.outerIterations) &&
+           options.gaus.outerIterations <= 100000;
+  }
+  if (name == "--patience") {
+    return parseNumber(value, options.gaus.patience);
+  }
+  if (name == "--inner") {
+    return parseNumber(value, options.gaus.innerSteps) &&
+           options.gaus.innerSteps > 0 && options.gaus.innerSteps <= 100000;
+  }
+  if (name == "--rho") {
+    return parseNumber(value, options.gaus.rho0) && options.gaus.rho0 > 0;
+  }
+  if (name == "--rho-max") {
+    return parseNumber(value, options.gaus.rhoMax) && options.gaus.rhoMax > 0;
+  }
+  if (name == "--sigma-decay") {
+    return parseNumber(value, options.gaus.sigmaDecay) &&
+           options.gaus.sigmaDecay > 0 && options.gaus.sigmaDecay <= 1;
+  }
+  if (name == "--samples") {
+    return parseNumber(value, options.gaus.samples) &&
+           options.gaus.samples <= 10000;
+  }
+  if (name == "--tau") {
+    return parseNumber(value, options.gaus.terms.tauRel) &&
+           options.gaus.terms.tauRel > 0;
+  }
+  if (name == "--lr") {
+    return parseNumber(value, options.gaus.lrMu) && options.gaus.lrMu > 0;
+  }
+  if (name == "--lr-frame-scale") {
+    return parseNumber(value, options.gaus.lrFrameScale);
+  }
+  if (name == "--time-limit-ms") {
+    return parseNumber(value, options.timeLimitMs);
+  }
+  if (name == "--threads") {
+    return parseNumber(value, options.threads) && options.threads <= 1024;
+  }
+  return std::nullopt;
+}
+
+/// The options that name things (formulation, methods, init, resources):
+/// an exit status for a bad value; `matched` says whether `name` is one.
+std::optional<int> readNamedOption(StringRef name, StringRef value,
+                                   Options &options, bool &matched) {
+  matched = true;
+  if (name == "--formulation") {
+    options.haveFormulation = true;
+    if (value == "A")
+      options.read.formulation = gaus::Formulation::A;
+    else if (value == "B")
+      options.read.formulation = gaus::Formulation::B;
+    else if (value == "C")
+      options.read.formulation = gaus::Formulation::C;
+    else
+      return usageError("unknown formulation '" + value +
+                        "' (expected A, B or C)");
+  } else if (name == "--methods") {
+    options.methods.clear();
+    llvm::SmallVector<StringRef> names;
+    value.split(names, ',');
+    for (StringRef m : names) {
+      if (m != "gaus" && m != "list" && m != "fds")
+        return usageError("unknown method '" + m +
+                          "' (expected gaus, list or fds)");
+      if (!llvm::is_contained(options.methods, m.str()))
+        options.methods.push_back(m.str());
+    }
+  } else if (name == "--init") {
+    if (value != "frames" && value != "list")
+      return usageError("unknown init '" + value +
+                        "' (expected frames or list)");
+    options.initFromList = value == "list";
+  } else if (name == "--resources") {
+    options.read.resources = value.str();
+  } else {
+    matched = false;
+  }
+  return std::nullopt;
+}
+
 std::optional<int> parseOptions(int argc, char **argv, Options &options) {
   std::optional<std::string> input;
   for (int i = 1; i < argc; ++i) {
@@ -136,22 +262,8 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
       printGausUsage(llvm::outs());
       return ExitOk;
     }
-    if (arg == "--printed-deps") {
-      options.gaus.terms.printedDeps = true;
+    if (readFlag(arg, options))
       continue;
-    }
-    if (arg == "--no-sigma-floor") {
-      options.gaus.sigmaFloor = false;
-      continue;
-    }
-    if (arg == "--no-reseed") {
-      options.gaus.reseedEvery = 0;
-      continue;
-    }
-    if (arg == "--emit-schedule") {
-      options.emitSchedule = true;
-      continue;
-    }
     if (!arg.starts_with("--")) {
       if (input)
         return usageError("more than one input file ('" + *input + "', '" +
@@ -165,86 +277,16 @@ std::optional<int> parseOptions(int argc, char **argv, Options &options) {
         return usageError(name + " needs a value");
       value = argv[++i];
     }
-    bool ok = true;
-    if (name == "--formulation") {
-      options.haveFormulation = true;
-      if (value == "A")
-        options.read.formulation = gaus::Formulation::A;
-      else if (value == "B")
-        options.read.formulation = gaus::Formulation::B;
-      else if (value == "C")
-        options.read.formulation = gaus::Formulation::C;
-      else
-        return usageError("unknown formulation '" + value +
-                          "' (expected A, B or C)");
-    } else if (name == "--methods") {
-      options.methods.clear();
-      llvm::SmallVector<StringRef> names;
-      value.split(names, ',');
-      for (StringRef m : names) {
-        if (m != "gaus" && m != "list" && m != "fds")
-          return usageError("unknown method '" + m +
-                            "' (expected gaus, list or fds)");
-        if (!llvm::is_contained(options.methods, m.str()))
-          options.methods.push_back(m.str());
-      }
-    } else if (name == "--init") {
-      if (value != "frames" && value != "list")
-        return usageError("unknown init '" + value +
-                          "' (expected frames or list)");
-      options.initFromList = value == "list";
-    } else if (name == "--depth") {
-      ok = parseNumber(value, options.read.depth) && options.read.depth > 0 &&
-           options.read.depth <= (int64_t(1) << 24);
-    } else if (name == "--ii") {
-      ok = parseNumber(value, options.read.ii) && options.read.ii > 0 &&
-           options.read.ii <= (1u << 24);
-    } else if (name == "--alpha") {
-      ok = parseNumber(value, options.read.alpha);
-    } else if (name == "--resources") {
-      options.read.resources = value.str();
-    } else if (name == "--recurrences") {
-      ok = parseNumber(value, options.read.recurrencesPer100) &&
-           options.read.recurrencesPer100 <= 100;
-    } else if (name == "--augment-seed") {
-      ok = parseNumber(value, options.read.augmentSeed);
-    } else if (name == "--target-res-mii") {
-      ok = parseNumber(value, options.read.targetResMII) &&
-           options.read.targetResMII > 0 &&
-           options.read.targetResMII <= (1u << 20);
-    } else if (name == "--outer") {
-      ok = parseNumber(value, options.gaus.outerIterations) &&
-           options.gaus.outerIterations <= 100000;
-    } else if (name == "--patience") {
-      ok = parseNumber(value, options.gaus.patience);
-    } else if (name == "--inner") {
-      ok = parseNumber(value, options.gaus.innerSteps) &&
-           options.gaus.innerSteps > 0 && options.gaus.innerSteps <= 100000;
-    } else if (name == "--rho") {
-      ok = parseNumber(value, options.gaus.rho0) && options.gaus.rho0 > 0;
-    } else if (name == "--rho-max") {
-      ok = parseNumber(value, options.gaus.rhoMax) && options.gaus.rhoMax > 0;
-    } else if (name == "--sigma-decay") {
-      ok = parseNumber(value, options.gaus.sigmaDecay) &&
-           options.gaus.sigmaDecay > 0 && options.gaus.sigmaDecay <= 1;
-    } else if (name == "--samples") {
-      ok = parseNumber(value, options.gaus.samples) &&
-           options.gaus.samples <= 10000;
-    } else if (name == "--tau") {
-      ok = parseNumber(value, options.gaus.terms.tauRel) &&
-           options.gaus.terms.tauRel > 0;
-    } else if (name == "--lr") {
-      ok = parseNumber(value, options.gaus.lrMu) && options.gaus.lrMu > 0;
-    } else if (name == "--lr-frame-scale") {
-      ok = parseNumber(value, options.gaus.lrFrameScale);
-    } else if (name == "--time-limit-ms") {
-      ok = parseNumber(value, options.timeLimitMs);
-    } else if (name == "--threads") {
-      ok = parseNumber(value, options.threads) && options.threads <= 1024;
-    } else {
-      return usageError("unknown option '" + name + "'");
-    }
+    bool matched = false;
+    if (std::optional<int> exit =
+            readNamedOption(name, value, options, matched))
+      return exit;
+    if (matched)
+      continue;
+    std::optional<bool> ok = readNumberOption(name, value, options);
     if (!ok)
+      return usageError("unknown option '" + name + "'");
+    if (!*ok)
       return usageError("bad value '" + value + "' for " + name);
   }
   if (!input)
@@ -273,6 +315,60 @@ const char *formulationName(gaus::Formulation f) {
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
+}
+
+/// One method's result: legal or not, the objective and what it is made
+/// of, the time, what `extra` adds, and the schedule when asked.
+void writeMethodResult(llvm::json::OStream &json, const Options &options,
+                       const gaus::Instance &instance,
+                       const std::optional<gaus::Steps> &steps, double seconds,
+                       llvm::function_ref<void()> extra) {
+  json.objectBegin();
+  gaus::Evaluation eval;
+  if (steps)
+    eval = gaus::evaluate(instance, *steps);
+  json.attribute("legal", steps && eval.legal);
+  if (steps && eval.legal) {
+    json.attribute("objective", eval.objective);
+    json.attribute("peak", eval.peak);
+    if (instance.formulation == gaus::Formulation::A)
+      json.attribute("comm", eval.comm);
+  } else {
+    json.attribute("objective", nullptr);
+    if (steps)
+      json.attribute("violation", eval.violation);
+  }
+  json.attribute("seconds", seconds);
+  extra();
+  if (options.emitSchedule && steps) {
+    json.attributeBegin("schedule");
+    json.arrayBegin();
+    for (int64_t s : *steps)
+      json.value(s);
+    json.arrayEnd();
+    json.attributeEnd();
+  }
+  json.objectEnd();
+}
+
+/// GauS refused for a relaxation of `entries` step probabilities: each is
+/// a few doubles in several arrays, so past the limit the run would
+/// allocate gigabytes. Refused with the reason, not attempted.
+void writeSkipped(llvm::json::OStream &json, const Options &options,
+                  uint64_t entries) {
+  std::string reason = "the relaxation needs " + std::to_string(entries) +
+                       " step probabilities (the frames' total width), "
+                       "above the limit of " +
+                       std::to_string(gaus::kMaxRelaxationEntries) +
+                       "; lower --depth or use a formulation with "
+                       "tighter frames";
+  llvm::errs() << "tilepipe gaus: warning: " << options.input
+               << ": gaus skipped: " << reason << "\n";
+  json.objectBegin();
+  json.attribute("legal", false);
+  json.attribute("objective", nullptr);
+  json.attribute("skipped", reason);
+  json.objectEnd();
 }
 
 } // namespace
@@ -316,32 +412,7 @@ int runGausCommand(int argc, char **argv) {
   json.objectBegin();
   auto emit = [&](const std::optional<gaus::Steps> &steps, double seconds,
                   llvm::function_ref<void()> extra) {
-    json.objectBegin();
-    gaus::Evaluation eval;
-    if (steps)
-      eval = gaus::evaluate(*instance, *steps);
-    json.attribute("legal", steps && eval.legal);
-    if (steps && eval.legal) {
-      json.attribute("objective", eval.objective);
-      json.attribute("peak", eval.peak);
-      if (instance->formulation == gaus::Formulation::A)
-        json.attribute("comm", eval.comm);
-    } else {
-      json.attribute("objective", nullptr);
-      if (steps)
-        json.attribute("violation", eval.violation);
-    }
-    json.attribute("seconds", seconds);
-    extra();
-    if (options.emitSchedule && steps) {
-      json.attributeBegin("schedule");
-      json.arrayBegin();
-      for (int64_t s : *steps)
-        json.value(s);
-      json.arrayEnd();
-      json.attributeEnd();
-    }
-    json.objectEnd();
+    writeMethodResult(json, options, *instance, steps, seconds, extra);
   };
 
   std::optional<gaus::Steps> listSteps;
@@ -371,21 +442,7 @@ int runGausCommand(int argc, char **argv) {
            [&] { json.attribute("exhausted", exhausted); });
     } else if (uint64_t entries = gaus::frameEntries(*frames);
                entries > gaus::kMaxRelaxationEntries) {
-      // Each entry is a few doubles in several arrays: past this the run
-      // would allocate gigabytes. Refused with the reason, not attempted.
-      std::string reason = "the relaxation needs " + std::to_string(entries) +
-                           " step probabilities (the frames' total width), "
-                           "above the limit of " +
-                           std::to_string(gaus::kMaxRelaxationEntries) +
-                           "; lower --depth or use a formulation with "
-                           "tighter frames";
-      llvm::errs() << "tilepipe gaus: warning: " << options.input
-                   << ": gaus skipped: " << reason << "\n";
-      json.objectBegin();
-      json.attribute("legal", false);
-      json.attribute("objective", nullptr);
-      json.attribute("skipped", reason);
-      json.objectEnd();
+      writeSkipped(json, options, entries);
     } else {
       gaus::GausOptions gausOptions = options.gaus;
       double initSeconds = 0;

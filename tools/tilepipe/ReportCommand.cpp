@@ -26,6 +26,7 @@
 #include "scheduler/mlir/LoopProblem.h"
 #include "scheduler/mlir/Passes.h"
 #include "tools/input/NestedForwardUse.h"
+#include "tools/report/ReportWriters.h"
 #include "tools/tilepipe/Subcommands.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -93,10 +94,10 @@ std::string quoted(StringRef value) {
   return out + "\"";
 }
 
-} // namespace
-
-int tilepipe::tool::runReportCommand(int argc, char **argv) {
-  ReportOptions options;
+/// Parses the command line; an exit status when it is done already (help,
+/// or a usage error).
+std::optional<int> parseReportOptions(int argc, char **argv,
+                                      ReportOptions &options) {
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
     // The value of a two-word option (`-o FILE`).
@@ -148,40 +149,43 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
         llvm::sys::path::extension(options.output).equals_insensitive(".svg")
             ? report::DocumentFormat::SVG
             : report::DocumentFormat::HTML;
+  return std::nullopt;
+}
 
+/// Reads and verifies the input module; null when that fails (diagnosed).
+mlir::OwningOpRef<mlir::ModuleOp> readModule(const ReportOptions &options,
+                                             mlir::MLIRContext &context,
+                                             llvm::SourceMgr &sourceMgr) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFileOrSTDIN(options.input, /*IsText=*/true);
   if (!buffer) {
     llvm::errs() << options.input << ": error: cannot read the file: "
                  << buffer.getError().message() << "\n";
-    return ExitFailure;
+    return nullptr;
   }
-
   // MLIR 19's parser crashes on this kind of invalid IR (NestedForwardUse.h).
   if (std::optional<tools::NestedForwardUse> found =
           tools::findNestedForwardUse((*buffer)->getBuffer())) {
     tools::printNestedForwardUse(*found, options.input, llvm::errs());
-    return ExitFailure;
+    return nullptr;
   }
-  mlir::DialectRegistry registry;
-  registerTileIRDialects(registry);
-  mlir::MLIRContext context(registry);
-  // One thread: the report is a few loops, and a single-threaded context
-  // keeps diagnostics in program order.
-  context.disableMultithreading();
-  llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module || mlir::failed(mlir::verify(*module)))
-    return ExitFailure;
+    return nullptr;
+  return module;
+}
 
-  // Pass 1 as tilepipe-opt runs it, so that the report shows what the
-  // pipeline would publish (its options included).
+/// Pass 1 as tilepipe-opt runs it, so that the report shows what the
+/// pipeline would publish (its options included); an exit status when it
+/// fails.
+std::optional<int> runSchedulePass(const ReportOptions &options,
+                                   mlir::MLIRContext &context,
+                                   mlir::ModuleOp module) {
   static bool registered = [] {
     registerTilePipePasses();
+    tools::installReportWriters();
     return true;
   }();
   (void)registered;
@@ -198,27 +202,26 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
                  << options.scheduleOptions << "': " << pipelineError << "\n";
     return ExitUsage;
   }
-  if (mlir::failed(pm.run(*module)))
+  if (mlir::failed(pm.run(module)))
     return ExitFailure;
+  return std::nullopt;
+}
 
-  const target::TargetModel *target = nullptr;
-  std::shared_ptr<target::TargetModel> ownedTarget;
-  if (mlir::failed(
-          loadTargetOption(&context, options.targetFile, target, ownedTarget)))
-    return ExitFailure;
-
-  std::vector<report::Section> sections;
-  llvm::SmallVector<mlir::scf::ForOp> loops = innermostLoops(*module);
-  for (mlir::scf::ForOp loop : loops) {
+/// One section per innermost loop: its schedule and plan pictures, or why
+/// it was not scheduled. Fails when a loop was diagnosed already.
+mlir::LogicalResult loopSections(mlir::ModuleOp module,
+                                 const target::TargetModel &target,
+                                 std::vector<report::Section> &sections) {
+  for (mlir::scf::ForOp loop : innermostLoops(module)) {
     report::Section section;
     llvm::raw_string_ostream heading(section.heading);
     heading << "loop at " << loop.getLoc();
     std::string why;
     mlir::FailureOr<LoopPlan> plan =
-        buildLoopPlan(loop, /*published=*/nullptr, *target, why);
+        buildLoopPlan(loop, /*published=*/nullptr, target, why);
     if (mlir::failed(plan)) {
       if (why.empty())
-        return ExitFailure; // Diagnosed at the loop already.
+        return mlir::failure(); // Diagnosed at the loop already.
       section.notes.push_back("not scheduled: " + why);
       sections.push_back(std::move(section));
       continue;
@@ -235,10 +238,12 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
     section.svgs = {std::move(scheduleSVG), std::move(planSVG)};
     sections.push_back(std::move(section));
   }
-  if (sections.empty())
-    llvm::errs() << options.input
-                 << ": warning: no innermost scf.for loop to report\n";
+  return mlir::success();
+}
 
+/// Writes the document to -o (stdout for "-").
+int writeReportDocument(const ReportOptions &options,
+                        const std::vector<report::Section> &sections) {
   std::string title =
       "tilepipe report: " + llvm::sys::path::filename(options.input).str();
   auto write = [&](llvm::raw_ostream &os) {
@@ -254,4 +259,40 @@ int tilepipe::tool::runReportCommand(int argc, char **argv) {
     return ExitFailure;
   }
   return ExitOk;
+}
+
+} // namespace
+
+int tilepipe::tool::runReportCommand(int argc, char **argv) {
+  ReportOptions options;
+  if (std::optional<int> exit = parseReportOptions(argc, argv, options))
+    return *exit;
+
+  mlir::DialectRegistry registry;
+  registerTileIRDialects(registry);
+  mlir::MLIRContext context(registry);
+  // One thread: the report is a few loops, and a single-threaded context
+  // keeps diagnostics in program order.
+  context.disableMultithreading();
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      readModule(options, context, sourceMgr);
+  if (!module)
+    return ExitFailure;
+  if (std::optional<int> exit = runSchedulePass(options, context, *module))
+    return *exit;
+
+  const target::TargetModel *target = nullptr;
+  std::shared_ptr<target::TargetModel> ownedTarget;
+  if (mlir::failed(
+          loadTargetOption(&context, options.targetFile, target, ownedTarget)))
+    return ExitFailure;
+  std::vector<report::Section> sections;
+  if (mlir::failed(loopSections(*module, *target, sections)))
+    return ExitFailure;
+  if (sections.empty())
+    llvm::errs() << options.input
+                 << ": warning: no innermost scf.for loop to report\n";
+  return writeReportDocument(options, sections);
 }

@@ -182,210 +182,262 @@ std::optional<unsigned> parseArms(StringRef list) {
   return mask;
 }
 
+/// The command line, one argument at a time. `value` reads an option's
+/// value, written "--name=value" or "--name value".
+class ArgReader {
+public:
+  ArgReader(int argc, char **argv) : argc(argc), argv(argv) {}
+
+  bool next() {
+    if (++i >= argc)
+      return false;
+    arg = argv[i];
+    return true;
+  }
+  StringRef current() const { return arg; }
+
+  /// Sets `out` when the argument is option `name`; an exit status when
+  /// its value is missing.
+  std::optional<int> value(StringRef name, std::optional<StringRef> &out) {
+    out.reset();
+    if (arg == name) {
+      if (i + 1 == argc)
+        return usageError(name + " needs a value");
+      out = StringRef(argv[++i]);
+      return std::nullopt;
+    }
+    StringRef rest = arg;
+    if (rest.consume_front(name) && rest.consume_front("="))
+      out = rest;
+    return std::nullopt;
+  }
+
+private:
+  int argc;
+  char **argv;
+  int i = 0;
+  StringRef arg;
+};
+
+/// What an option reader made of the current argument: not its option,
+/// taken, or an exit status (a usage error).
+struct Taken {
+  bool matched = false;
+  std::optional<int> exit;
+};
+constexpr Taken kNotMine{false, std::nullopt};
+constexpr Taken kTaken{true, std::nullopt};
+Taken usage(const llvm::Twine &message) { return {true, usageError(message)}; }
+
+/// Reads option `name`'s value with `apply` when the argument is that
+/// option.
+template <typename Apply>
+Taken option(ArgReader &args, StringRef name, Apply apply) {
+  std::optional<StringRef> v;
+  if (std::optional<int> exit = args.value(name, v))
+    return {true, exit};
+  if (!v)
+    return kNotMine;
+  return apply(*v);
+}
+
+/// The options without a value.
+Taken readFlag(StringRef arg, Options &options) {
+  bool Options::*flag = arg == "--stage-ms"        ? &Options::stageTiming
+                        : arg == "--emit-schedule" ? &Options::emitSchedule
+                        : arg == "--prove-optimal" ? &Options::proveOptimal
+                                                   : nullptr;
+  if (flag) {
+    options.*flag = true;
+    return kTaken;
+  }
+  if (arg == "--no-timings") {
+    options.timings = false;
+    return kTaken;
+  }
+  return kNotMine;
+}
+
+/// --report and --resources.
+Taken readFileOption(ArgReader &args, Options &options) {
+  Taken t = option(args, "--report", [&](StringRef v) {
+    if (v.empty())
+      return usage("--report needs a file name");
+    options.report = v.str();
+    return kTaken;
+  });
+  if (t.matched)
+    return t;
+  return option(args, "--resources", [&](StringRef v) {
+    options.resources = v.str();
+    return kTaken;
+  });
+}
+
+/// The scheduler driver's choices: generator, selection rule, II search
+/// and stage policy.
+Taken readDriverChoice(ArgReader &args, sched::DriverOptions &driver) {
+  Taken t = option(args, "--generator", [&](StringRef v) {
+    sched::GeneratorRequest &request = driver.selection.request;
+    if (v == "cost-based")
+      request = sched::GeneratorRequest::CostBased;
+    else if (v == "serial")
+      request = sched::GeneratorRequest::Serial;
+    else if (v == "auto")
+      request = sched::GeneratorRequest::Auto;
+    else
+      return usage("unknown generator '" + v +
+                   "' (expected cost-based, serial or auto)");
+    return kTaken;
+  });
+  if (t.matched)
+    return t;
+  t = option(args, "--selection", [&](StringRef v) {
+    if (v == "bound")
+      driver.selection.rule = sched::SelectionRule::Bound;
+    else if (v == "threshold")
+      driver.selection.rule = sched::SelectionRule::Threshold;
+    else
+      return usage("unknown selection rule '" + v +
+                   "' (expected bound or threshold)");
+    return kTaken;
+  });
+  if (t.matched)
+    return t;
+  t = option(args, "--search", [&](StringRef v) {
+    if (v == "linear")
+      driver.modulo.search = sched::IISearch::Linear;
+    else if (v == "gallop")
+      driver.modulo.search = sched::IISearch::Gallop;
+    else if (v == "stride")
+      driver.modulo.search = sched::IISearch::Stride;
+    else
+      return usage("unknown search '" + v +
+                   "' (expected stride, linear or gallop)");
+    return kTaken;
+  });
+  if (t.matched)
+    return t;
+  return option(args, "--stages", [&](StringRef v) {
+    if (v == "late")
+      driver.stages = sched::StagePolicy::Late;
+    else if (v == "asap")
+      driver.stages = sched::StagePolicy::Asap;
+    else if (v == "min-cut")
+      driver.stages = sched::StagePolicy::MinCut;
+    else if (v == "min-buffer")
+      driver.stages = sched::StagePolicy::MinBuffer;
+    else
+      return usage("unknown stages '" + v +
+                   "' (expected late, asap, min-cut or min-buffer)");
+    return kTaken;
+  });
+}
+
+/// The non-negative integer options: limits, budgets and the II cap.
+Taken readNumber(ArgReader &args, Options &options) {
+  auto into = [](StringRef name, auto &field) {
+    return [name, &field](StringRef v) {
+      if (v.getAsInteger(10, field))
+        return usage(name + " needs a non-negative integer, got '" + v + "'");
+      return kTaken;
+    };
+  };
+  unsigned cap = 0;
+  Taken t = option(args, "--ii-cap", into("--ii-cap", cap));
+  if (t.matched) {
+    if (!t.exit)
+      options.driver.modulo.iiCap = cap;
+    return t;
+  }
+  sched::ModuloOptions &modulo = options.driver.modulo;
+  for (auto [name, field] :
+       {std::pair<StringRef, uint64_t *>{"--max-attempts", &modulo.maxAttempts},
+        {"--time-limit-ms", &modulo.timeLimitMs},
+        {"--work-limit", &modulo.workLimit},
+        {"--exact-work", &options.exact.work},
+        {"--prove-work", &options.driver.proveWork},
+        {"--prove-timeout-ms", &options.driver.proveTimeLimitMs}}) {
+    t = option(args, name, into(name, *field));
+    if (t.matched)
+      return t;
+  }
+  t = option(args, "--exact-timeout-ms",
+             into("--exact-timeout-ms", options.exact.timeoutMs));
+  if (t.matched)
+    return t;
+  t = option(args, "--seed-budget-ms",
+             into("--seed-budget-ms", options.seedBudgetMs));
+  if (t.matched)
+    return t;
+  return option(args, "--exact-max-ops",
+                into("--exact-max-ops", options.exact.maxOps));
+}
+
+/// The seed, the exact check's solver and the placement arms.
+Taken readSearchChoice(ArgReader &args, Options &options) {
+  Taken t = option(args, "--seed", [&](StringRef v) {
+    if (v != "none" && v != "gaus")
+      return usage("--seed needs none or gaus, got '" + v + "'");
+    options.seed = v.str();
+    return kTaken;
+  });
+  if (t.matched)
+    return t;
+  t = option(args, "--exact-solver", [&](StringRef v) {
+    if (v == "z3")
+      options.exact.solver = sched::exact::Solver::Z3;
+    else if (v == "sat")
+      options.exact.solver = sched::exact::Solver::Sat;
+    else if (v == "portfolio")
+      options.exact.solver = sched::exact::Solver::Portfolio;
+    else
+      return usage("--exact-solver needs z3, sat or portfolio, got '" + v +
+                   "'");
+    return kTaken;
+  });
+  if (t.matched)
+    return t;
+  return option(args, "--arms", [&](StringRef v) {
+    std::optional<unsigned> mask = parseArms(v);
+    if (!mask)
+      return usage("--arms needs a comma-separated list of permute, fuse, "
+                   "retry and cost, got '" +
+                   v + "'");
+    options.driver.modulo.arms = *mask;
+    return kTaken;
+  });
+}
+
+/// The current argument as one of the options.
+Taken readOption(ArgReader &args, Options &options) {
+  Taken t = readFlag(args.current(), options);
+  if (!t.matched)
+    t = readFileOption(args, options);
+  if (!t.matched)
+    t = readDriverChoice(args, options.driver);
+  if (!t.matched)
+    t = readSearchChoice(args, options);
+  if (!t.matched)
+    t = readNumber(args, options);
+  return t;
+}
+
 /// Parses the command line; returns an exit status when it is done already
 /// (help, or a usage error).
 std::optional<int> parseOptions(int argc, char **argv, Options &options) {
   std::optional<std::string> input;
-  for (int i = 1; i < argc; ++i) {
-    StringRef arg = argv[i];
-    // "--name=value" or "--name value".
-    auto value = [&](StringRef name,
-                     std::optional<StringRef> &out) -> std::optional<int> {
-      out.reset();
-      if (arg == name) {
-        if (i + 1 == argc)
-          return usageError(name + " needs a value");
-        out = StringRef(argv[++i]);
-        return std::nullopt;
-      }
-      StringRef rest = arg;
-      if (rest.consume_front(name) && rest.consume_front("="))
-        out = rest;
-      return std::nullopt;
-    };
-    std::optional<StringRef> v;
+  for (ArgReader args(argc, argv); args.next();) {
+    StringRef arg = args.current();
     if (arg == "--help" || arg == "-h") {
       printScheduleUsage(llvm::outs());
       return ExitOk;
     }
-    if (arg == "--stage-ms") {
-      options.stageTiming = true;
+    Taken t = readOption(args, options);
+    if (t.exit)
+      return t.exit;
+    if (t.matched)
       continue;
-    }
-    if (arg == "--no-timings") {
-      options.timings = false;
-      continue;
-    }
-    if (arg == "--emit-schedule") {
-      options.emitSchedule = true;
-      continue;
-    }
-    if (std::optional<int> exit = value("--report", v))
-      return exit;
-    if (v) {
-      if (v->empty())
-        return usageError("--report needs a file name");
-      options.report = v->str();
-      continue;
-    }
-    if (arg == "--prove-optimal") {
-      options.proveOptimal = true;
-      continue;
-    }
-    if (std::optional<int> exit = value("--resources", v))
-      return exit;
-    if (v) {
-      options.resources = v->str();
-      continue;
-    }
-    if (std::optional<int> exit = value("--generator", v))
-      return exit;
-    if (v) {
-      sched::GeneratorRequest &request = options.driver.selection.request;
-      if (*v == "cost-based")
-        request = sched::GeneratorRequest::CostBased;
-      else if (*v == "serial")
-        request = sched::GeneratorRequest::Serial;
-      else if (*v == "auto")
-        request = sched::GeneratorRequest::Auto;
-      else
-        return usageError("unknown generator '" + *v +
-                          "' (expected cost-based, serial or auto)");
-      continue;
-    }
-    if (std::optional<int> exit = value("--selection", v))
-      return exit;
-    if (v) {
-      sched::SelectionRule &rule = options.driver.selection.rule;
-      if (*v == "bound")
-        rule = sched::SelectionRule::Bound;
-      else if (*v == "threshold")
-        rule = sched::SelectionRule::Threshold;
-      else
-        return usageError("unknown selection rule '" + *v +
-                          "' (expected bound or threshold)");
-      continue;
-    }
-    if (std::optional<int> exit = value("--search", v))
-      return exit;
-    if (v) {
-      if (*v == "linear")
-        options.driver.modulo.search = sched::IISearch::Linear;
-      else if (*v == "gallop")
-        options.driver.modulo.search = sched::IISearch::Gallop;
-      else if (*v == "stride")
-        options.driver.modulo.search = sched::IISearch::Stride;
-      else
-        return usageError("unknown search '" + *v +
-                          "' (expected stride, linear or gallop)");
-      continue;
-    }
-    if (std::optional<int> exit = value("--stages", v))
-      return exit;
-    if (v) {
-      if (*v == "late")
-        options.driver.stages = sched::StagePolicy::Late;
-      else if (*v == "asap")
-        options.driver.stages = sched::StagePolicy::Asap;
-      else if (*v == "min-cut")
-        options.driver.stages = sched::StagePolicy::MinCut;
-      else if (*v == "min-buffer")
-        options.driver.stages = sched::StagePolicy::MinBuffer;
-      else
-        return usageError("unknown stages '" + *v +
-                          "' (expected late, asap, min-cut or min-buffer)");
-      continue;
-    }
-    if (std::optional<int> exit = value("--ii-cap", v))
-      return exit;
-    if (v) {
-      unsigned cap = 0;
-      if (v->getAsInteger(10, cap))
-        return usageError("--ii-cap needs a non-negative integer, got '" + *v +
-                          "'");
-      options.driver.modulo.iiCap = cap;
-      continue;
-    }
-    // Non-negative integer options that fill a uint64_t.
-    bool matched = false;
-    for (auto [name, field] :
-         {std::pair<StringRef, uint64_t *>{"--max-attempts",
-                                           &options.driver.modulo.maxAttempts},
-          {"--time-limit-ms", &options.driver.modulo.timeLimitMs},
-          {"--work-limit", &options.driver.modulo.workLimit},
-          {"--exact-work", &options.exact.work},
-          {"--prove-work", &options.driver.proveWork},
-          {"--prove-timeout-ms", &options.driver.proveTimeLimitMs}}) {
-      if (std::optional<int> exit = value(name, v))
-        return exit;
-      if (!v)
-        continue;
-      if (v->getAsInteger(10, *field))
-        return usageError(name + " needs a non-negative integer, got '" + *v +
-                          "'");
-      matched = true;
-      break;
-    }
-    if (matched)
-      continue;
-    if (std::optional<int> exit = value("--exact-timeout-ms", v))
-      return exit;
-    if (v) {
-      if (v->getAsInteger(10, options.exact.timeoutMs))
-        return usageError("--exact-timeout-ms needs a non-negative integer, "
-                          "got '" +
-                          *v + "'");
-      continue;
-    }
-    if (std::optional<int> exit = value("--seed-budget-ms", v))
-      return exit;
-    if (v) {
-      if (v->getAsInteger(10, options.seedBudgetMs))
-        return usageError(
-            "--seed-budget-ms needs a non-negative integer, got '" + *v + "'");
-      continue;
-    }
-    if (std::optional<int> exit = value("--seed", v))
-      return exit;
-    if (v) {
-      if (*v != "none" && *v != "gaus")
-        return usageError("--seed needs none or gaus, got '" + *v + "'");
-      options.seed = v->str();
-      continue;
-    }
-    if (std::optional<int> exit = value("--exact-solver", v))
-      return exit;
-    if (v) {
-      if (*v == "z3")
-        options.exact.solver = sched::exact::Solver::Z3;
-      else if (*v == "sat")
-        options.exact.solver = sched::exact::Solver::Sat;
-      else if (*v == "portfolio")
-        options.exact.solver = sched::exact::Solver::Portfolio;
-      else
-        return usageError("--exact-solver needs z3, sat or portfolio, got '" +
-                          *v + "'");
-      continue;
-    }
-    if (std::optional<int> exit = value("--exact-max-ops", v))
-      return exit;
-    if (v) {
-      if (v->getAsInteger(10, options.exact.maxOps))
-        return usageError(
-            "--exact-max-ops needs a non-negative integer, got '" + *v + "'");
-      continue;
-    }
-    if (std::optional<int> exit = value("--arms", v))
-      return exit;
-    if (v) {
-      std::optional<unsigned> mask = parseArms(*v);
-      if (!mask)
-        return usageError("--arms needs a comma-separated list of permute, "
-                          "fuse, retry and cost, got '" +
-                          *v + "'");
-      options.driver.modulo.arms = *mask;
-      continue;
-    }
     if (arg.starts_with("-") && arg != "-")
       return usageError("unknown option '" + arg + "'");
     if (input)
@@ -447,14 +499,10 @@ void optionalNumber(llvm::json::OStream &json, StringRef key,
     json.attribute(key, nullptr);
 }
 
-} // namespace
-
-int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
-  Options options;
-  options.driver.selection.request = sched::GeneratorRequest::CostBased;
-  if (std::optional<int> exit = parseOptions(argc, argv, options))
-    return *exit;
-
+/// Checks the input's kind against --resources and reads it; an exit
+/// status when that fails.
+std::optional<int> readInput(const Options &options,
+                             std::optional<io::ProblemFile> &out) {
   StringRef ext = llvm::sys::path::extension(options.input);
   bool isGraph = ext.equals_insensitive(".graphml");
   if (!isGraph && !ext.equals_insensitive(".json"))
@@ -472,184 +520,237 @@ int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
     printReadError(file.takeError());
     return ExitFailure;
   }
-  const sched::Problem &problem = file->problem;
+  out = std::move(*file);
+  return std::nullopt;
+}
 
-  // The bounds are reported even when scheduling fails, but only for a
-  // problem that passed check(): the bound computations assume one.
-  std::optional<rrt::Bounds> bounds; // Filled by runScheduler.
+/// What one run of the driver left behind.
+struct ScheduleRun {
+  std::optional<rrt::Bounds> bounds; ///< Filled by runScheduler.
   sched::DiagnosticList diags;
   std::optional<sched::ScheduleAnalysis> analysis;
   sched::DriverStats stats;
   gaus::GausSeeder seeder;
-  seeder.budgetMs = options.seedBudgetMs;
-  double ms = 0;
-  {
-    auto start = std::chrono::steady_clock::now();
-    // The oracle speaks when the heuristic fails (proven or not) and, with
-    // --prove-optimal, about every II in [MII, II): the driver adopts a
-    // schedule it finds below the heuristic's II. "ms" leaves the proof out.
-    sched::exact::ExactOracle oracle(options.exact);
-    options.driver.modulo.oracle = &oracle;
-    options.driver.proveOptimal = options.proveOptimal;
-    if (options.seed == "gaus")
-      options.driver.modulo.seeder = &seeder;
-    analysis =
-        sched::runScheduler(problem, options.driver, diags, &bounds, &stats);
-    options.driver.modulo.oracle = nullptr;
-    auto end = std::chrono::steady_clock::now();
-    // A proof the user asked for is not scheduling; the exact check's pass
-    // that rescues a result far above the bound is.
-    ms = std::chrono::duration<double, std::milli>(end - start).count() -
-         (stats.rescued ? 0.0 : stats.proveMs);
-  }
+  double ms = 0; ///< Scheduling time, a proof the user asked for left out.
+};
 
-  // II == MII is optimal by the bound; otherwise --prove-optimal has the
-  // driver ask the exact check about every II in [MII, II).
-  std::optional<bool> optimal;
-  if (analysis)
-    optimal = analysis->optimal;
+void schedule(Options &options, const sched::Problem &problem,
+              ScheduleRun &run) {
+  run.seeder.budgetMs = options.seedBudgetMs;
+  auto start = std::chrono::steady_clock::now();
+  // The oracle speaks when the heuristic fails (proven or not) and, with
+  // --prove-optimal, about every II in [MII, II): the driver adopts a
+  // schedule it finds below the heuristic's II. "ms" leaves the proof out.
+  sched::exact::ExactOracle oracle(options.exact);
+  options.driver.modulo.oracle = &oracle;
+  options.driver.proveOptimal = options.proveOptimal;
+  if (options.seed == "gaus")
+    options.driver.modulo.seeder = &run.seeder;
+  run.analysis = sched::runScheduler(problem, options.driver, run.diags,
+                                     &run.bounds, &run.stats);
+  options.driver.modulo.oracle = nullptr;
+  auto end = std::chrono::steady_clock::now();
+  // A proof the user asked for is not scheduling; the exact check's pass
+  // that rescues a result far above the bound is.
+  run.ms = std::chrono::duration<double, std::milli>(end - start).count() -
+           (run.stats.rescued ? 0.0 : run.stats.proveMs);
+}
 
-  for (const sched::Diagnostic &diag : diags.all())
-    printDiagnostic(options.input, problem, diag, diag.severity);
+/// The bounds, the generator and the binding unit, as printed.
+struct Summary {
+  std::optional<int64_t> mii, resMII, recMII;
+  sched::GeneratorSelection selection;
+  std::optional<std::string> binding;
+  std::optional<int64_t> bindingCycles;
+};
 
+Summary summarize(const Options &options, const sched::Problem &problem,
+                  const ScheduleRun &run) {
+  Summary s;
   auto finite = [](unsigned v) -> std::optional<int64_t> {
     if (v == UINT_MAX)
       return std::nullopt;
     return int64_t(v);
   };
-  std::optional<int64_t> mii, resMII, recMII;
+  const std::optional<rrt::Bounds> &bounds = run.bounds;
   if (bounds) {
-    mii = finite(bounds->mii);
+    s.mii = finite(bounds->mii);
     if (!bounds->resourceInfeasible)
-      resMII = finite(std::max(bounds->resMII, bounds->fineMII));
+      s.resMII = finite(std::max(bounds->resMII, bounds->fineMII));
     if (!bounds->recurrenceInfeasible)
-      recMII = finite(bounds->recMII);
+      s.recMII = finite(bounds->recMII);
   }
-  sched::GeneratorSelection selection =
-      analysis ? sched::GeneratorSelection{analysis->generator,
-                                           analysis->selectionReason}
-               : sched::selectGenerator(problem, options.driver.selection,
-                                        bounds ? &*bounds : nullptr);
-  sched::GeneratorKind generator = selection.kind;
+  s.selection = run.analysis
+                    ? sched::GeneratorSelection{run.analysis->generator,
+                                                run.analysis->selectionReason}
+                    : sched::selectGenerator(problem, options.driver.selection,
+                                             bounds ? &*bounds : nullptr);
   // The unit that binds the II (docs/generators.md): the busiest resource,
   // or the recurrence when it asks for more.
   std::vector<sched::UnitDemand> units = sched::rankUnits(problem);
-  std::optional<std::string> binding;
-  std::optional<int64_t> bindingCycles;
   if (bounds && !bounds->recurrenceInfeasible &&
       (units.empty() || bounds->recMII > units.front().cycles)) {
     if (bounds->recMII > 1 || units.empty()) {
-      binding = "recurrence";
-      bindingCycles = bounds->recMII;
+      s.binding = "recurrence";
+      s.bindingCycles = bounds->recMII;
     }
   } else if (!units.empty()) {
-    binding = units.front().resource;
-    bindingCycles = int64_t(units.front().cycles);
+    s.binding = units.front().resource;
+    s.bindingCycles = int64_t(units.front().cycles);
   }
+  return s;
+}
 
-  if (options.report && analysis)
-    if (llvm::Error err = report::writeScheduleSVGFile(*options.report, problem,
-                                                       *analysis, file->name)) {
+void rawMs(llvm::json::OStream &json, StringRef key, double ms) {
+  json.attributeBegin(key);
+  json.rawValue(llvm::formatv("{0:F3}", ms).str());
+  json.attributeEnd();
+}
+
+/// "undecided" and "undecided_why": what --prove-optimal could not decide,
+/// and which limit stopped it.
+void writeUndecided(llvm::json::OStream &json,
+                    const sched::DriverStats &stats) {
+  json.attributeArray("undecided", [&] {
+    for (auto [first, last] : stats.undecided)
+      json.array([&] {
+        json.value(int64_t(first));
+        json.value(int64_t(last));
+      });
+  });
+  json.attributeArray("undecided_why", [&] {
+    for (const std::string &why : stats.undecidedWhy)
+      json.value(why);
+  });
+}
+
+/// The --seed fields: what the seeder did, and formulation C's objective
+/// of the result.
+void writeSeedFields(llvm::json::OStream &json, const Options &options,
+                     const sched::Problem &problem, const ScheduleRun &run) {
+  const sched::IISearchStats &search = run.stats.search;
+  json.attribute("seed", *options.seed);
+  optionalNumber(json, "unseeded_ii",
+                 search.unseededII ? std::optional<int64_t>(*search.unseededII)
+                                   : std::nullopt);
+  json.attribute("seed_lowered", search.seedLowered);
+  json.attribute("seed_preferred", search.seedPreferred);
+  json.attribute("seed_exhausted", run.seeder.exhausted);
+  if (options.timings)
+    rawMs(json, "seed_ms", run.seeder.seconds * 1000);
+  // The peak of live values over the modulo slots, every iteration in
+  // flight counted.
+  std::optional<int64_t> maxLive;
+  if (run.analysis) {
+    std::vector<int64_t> starts;
+    for (const sched::ScheduleSlot &slot : run.analysis->slots)
+      starts.push_back(slot.cycle);
+    if (std::optional<double> peak =
+            gaus::liveValuePeak(problem, run.analysis->ii, starts))
+      maxLive = int64_t(*peak + 0.5);
+  }
+  optionalNumber(json, "max_live", maxLive);
+}
+
+/// The size, the II and its bounds, the stages and what they buffer.
+void writeShape(llvm::json::OStream &json, const io::ProblemFile &file,
+                const ScheduleRun &run, const Summary &s) {
+  const sched::Problem &problem = file.problem;
+  const std::optional<sched::ScheduleAnalysis> &analysis = run.analysis;
+  json.attribute("name", file.name);
+  json.attribute("ops", int64_t(problem.getNumOps()));
+  json.attribute("edges", int64_t(problem.getDependences().size()));
+  optionalNumber(json, "ii",
+                 analysis ? std::optional<int64_t>(analysis->ii)
+                          : std::nullopt);
+  optionalNumber(json, "mii", s.mii);
+  optionalNumber(json, "res_mii", s.resMII);
+  optionalNumber(json, "rec_mii", s.recMII);
+  optionalNumber(json, "stages",
+                 analysis ? std::optional<int64_t>(analysis->numStages)
+                          : std::nullopt);
+  json.attribute("verified", analysis.has_value());
+  if (!analysis) {
+    json.attribute("buffered_bytes", nullptr);
+    return;
+  }
+  // What the stages buffer (scheduler/stages/BufferCost.h).
+  sched::BufferedBytes bytes =
+      sched::bufferedBytes(problem, analysis->toSchedule());
+  json.attributeObject("buffered_bytes", [&] {
+    json.attribute("smem", bytes.smem);
+    json.attribute("tmem", bytes.tmem);
+    json.attribute("registers", bytes.registers);
+  });
+}
+
+/// The one JSON object the command prints.
+void writeResult(llvm::json::OStream &json, const Options &options,
+                 const io::ProblemFile &file, const ScheduleRun &run,
+                 const Summary &s) {
+  const sched::Problem &problem = file.problem;
+  writeShape(json, file, run, s);
+  json.attribute("generator", sched::stringifyGenerator(s.selection.kind));
+  if (options.timings)
+    rawMs(json, "ms", run.ms);
+  if (options.stageTiming && options.timings)
+    rawMs(json, "stage_ms", run.stats.stageMs);
+  if (options.proveOptimal)
+    writeUndecided(json, run.stats);
+  // II == MII is optimal by the bound; otherwise --prove-optimal has the
+  // driver ask the exact check about every II in [MII, II).
+  std::optional<bool> optimal;
+  if (run.analysis)
+    optimal = run.analysis->optimal;
+  if (optimal)
+    json.attribute("optimal", *optimal);
+  else
+    json.attribute("optimal", nullptr);
+  if (s.binding)
+    json.attribute("binding", *s.binding);
+  else
+    json.attribute("binding", nullptr);
+  optionalNumber(json, "binding_cycles", s.bindingCycles);
+  json.attribute("reason", s.selection.reason);
+  if (options.seed)
+    writeSeedFields(json, options, problem, run);
+  if (options.emitSchedule && run.analysis)
+    json.attributeObject("schedule", [&] {
+      for (sched::OpId id = 0, e = problem.getNumOps(); id < e; ++id)
+        json.attribute(problem.getOp(id).name, run.analysis->slots[id].cycle);
+    });
+}
+
+} // namespace
+
+int tilepipe::tool::runScheduleCommand(int argc, char **argv) {
+  Options options;
+  options.driver.selection.request = sched::GeneratorRequest::CostBased;
+  if (std::optional<int> exit = parseOptions(argc, argv, options))
+    return *exit;
+  std::optional<io::ProblemFile> file;
+  if (std::optional<int> exit = readInput(options, file))
+    return *exit;
+  const sched::Problem &problem = file->problem;
+
+  // The bounds are reported even when scheduling fails, but only for a
+  // problem that passed check(): the bound computations assume one.
+  ScheduleRun run;
+  schedule(options, problem, run);
+  for (const sched::Diagnostic &diag : run.diags.all())
+    printDiagnostic(options.input, problem, diag, diag.severity);
+  Summary summary = summarize(options, problem, run);
+
+  if (options.report && run.analysis)
+    if (llvm::Error err = report::writeScheduleSVGFile(
+            *options.report, problem, *run.analysis, file->name)) {
       llvm::errs() << *options.report
                    << ": error: " << llvm::toString(std::move(err)) << "\n";
       return ExitFailure;
     }
 
   llvm::json::OStream json(llvm::outs());
-  json.object([&] {
-    json.attribute("name", file->name);
-    json.attribute("ops", int64_t(problem.getNumOps()));
-    json.attribute("edges", int64_t(problem.getDependences().size()));
-    optionalNumber(json, "ii",
-                   analysis ? std::optional<int64_t>(analysis->ii)
-                            : std::nullopt);
-    optionalNumber(json, "mii", mii);
-    optionalNumber(json, "res_mii", resMII);
-    optionalNumber(json, "rec_mii", recMII);
-    optionalNumber(json, "stages",
-                   analysis ? std::optional<int64_t>(analysis->numStages)
-                            : std::nullopt);
-    json.attribute("verified", analysis.has_value());
-    if (analysis) {
-      // What the stages buffer (scheduler/stages/BufferCost.h).
-      sched::BufferedBytes bytes =
-          sched::bufferedBytes(problem, analysis->toSchedule());
-      json.attributeObject("buffered_bytes", [&] {
-        json.attribute("smem", bytes.smem);
-        json.attribute("tmem", bytes.tmem);
-        json.attribute("registers", bytes.registers);
-      });
-    } else {
-      json.attribute("buffered_bytes", nullptr);
-    }
-    json.attribute("generator", sched::stringifyGenerator(generator));
-    if (options.timings) {
-      json.attributeBegin("ms");
-      json.rawValue(llvm::formatv("{0:F3}", ms).str());
-      json.attributeEnd();
-    }
-    if (options.stageTiming && options.timings) {
-      json.attributeBegin("stage_ms");
-      json.rawValue(llvm::formatv("{0:F3}", stats.stageMs).str());
-      json.attributeEnd();
-    }
-    // What --prove-optimal could not decide, and which limit stopped it.
-    if (options.proveOptimal) {
-      json.attributeArray("undecided", [&] {
-        for (auto [first, last] : stats.undecided)
-          json.array([&] {
-            json.value(int64_t(first));
-            json.value(int64_t(last));
-          });
-      });
-      json.attributeArray("undecided_why", [&] {
-        for (const std::string &why : stats.undecidedWhy)
-          json.value(why);
-      });
-    }
-    if (optimal)
-      json.attribute("optimal", *optimal);
-    else
-      json.attribute("optimal", nullptr);
-    if (binding)
-      json.attribute("binding", *binding);
-    else
-      json.attribute("binding", nullptr);
-    optionalNumber(json, "binding_cycles", bindingCycles);
-    json.attribute("reason", selection.reason);
-    if (options.seed) {
-      json.attribute("seed", *options.seed);
-      optionalNumber(json, "unseeded_ii",
-                     stats.search.unseededII
-                         ? std::optional<int64_t>(*stats.search.unseededII)
-                         : std::nullopt);
-      json.attribute("seed_lowered", stats.search.seedLowered);
-      json.attribute("seed_preferred", stats.search.seedPreferred);
-      json.attribute("seed_exhausted", seeder.exhausted);
-      if (options.timings) {
-        json.attributeBegin("seed_ms");
-        json.rawValue(llvm::formatv("{0:F3}", seeder.seconds * 1000).str());
-        json.attributeEnd();
-      }
-      // Formulation C's objective of the result: the peak of live values
-      // over the modulo slots, every iteration in flight counted.
-      std::optional<int64_t> maxLive;
-      if (analysis) {
-        std::vector<int64_t> starts;
-        for (const sched::ScheduleSlot &slot : analysis->slots)
-          starts.push_back(slot.cycle);
-        if (std::optional<double> peak =
-                gaus::liveValuePeak(problem, analysis->ii, starts))
-          maxLive = int64_t(*peak + 0.5);
-      }
-      optionalNumber(json, "max_live", maxLive);
-    }
-    if (options.emitSchedule && analysis)
-      json.attributeObject("schedule", [&] {
-        for (sched::OpId id = 0, e = problem.getNumOps(); id < e; ++id)
-          json.attribute(problem.getOp(id).name, analysis->slots[id].cycle);
-      });
-  });
+  json.object([&] { writeResult(json, options, *file, run, summary); });
   llvm::outs() << "\n";
-  return analysis ? ExitOk : ExitFailure;
+  return run.analysis ? ExitOk : ExitFailure;
 }

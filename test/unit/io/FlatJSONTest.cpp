@@ -1,15 +1,15 @@
 //===- FlatJSONTest.cpp - the in-place reading of flat objects ------------===//
 //
-// The in-place way (FlatJSON.h) must give the problem, or the message, that
+// The in-place way (support/json/FlatObject.h) must give the problem, or the message, that
 // json::parse gives: the reader is run both ways on seed problems, on
 // hand-picked elements at the edges of the flat shape, and on thousands of
 // random mutations of them, and the outcomes compared.
 //
 //===----------------------------------------------------------------------===//
 
-#include "scheduler/io/FlatJSON.h"
 #include "scheduler/io/ProblemJSON.h"
 #include "support/SplitMix64.h"
+#include "support/json/FlatObject.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -19,6 +19,8 @@
 
 using namespace tilepipe;
 using namespace tilepipe::io;
+using tilepipe::support::json::FlatObject;
+using tilepipe::support::json::parseFlatObject;
 
 namespace {
 

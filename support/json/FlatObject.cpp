@@ -1,8 +1,8 @@
-//===- FlatJSON.cpp -------------------------------------------------------===//
+//===- FlatObject.cpp -----------------------------------------------------===//
 
-#include "scheduler/io/FlatJSON.h"
+#include "support/json/FlatObject.h"
 
-using namespace tilepipe::io;
+using namespace tilepipe::support::json;
 using llvm::StringRef;
 
 namespace {
@@ -86,7 +86,7 @@ private:
 
 } // namespace
 
-bool tilepipe::io::parseFlatObject(StringRef text, FlatObject &out) {
+bool tilepipe::support::json::parseFlatObject(StringRef text, FlatObject &out) {
   out.members.clear();
   Cursor in(text);
   if (!in.eat('{'))

@@ -1,4 +1,6 @@
-//===- FlatJSON.h - one-level JSON objects read in place -------*- C++ -*-===//
+//===- FlatObject.h - one-level JSON objects read in place -----*- C++ -*-===//
+//
+// Part of the strict-JSON kit (docs/support.md).
 //
 // A problem file of a million ops is a million small objects of a few
 // string and integer members. json::parse builds each as a json::Object
@@ -12,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_SCHEDULER_IO_FLATJSON_H
-#define TILEPIPE_SCHEDULER_IO_FLATJSON_H
+#ifndef TILEPIPE_SUPPORT_JSON_FLATOBJECT_H
+#define TILEPIPE_SUPPORT_JSON_FLATOBJECT_H
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -21,9 +23,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
-namespace tilepipe::io {
+namespace tilepipe::support::json {
 
 /// A member's value: an integer or a string of printable ASCII. Its
 /// accessors answer as json::Value's do for the same text.
@@ -67,6 +70,15 @@ public:
 /// unspecified.
 bool parseFlatObject(llvm::StringRef text, FlatObject &out);
 
-} // namespace tilepipe::io
+/// As describeKind and printValue (Path.h) say of the same json::Value.
+inline const char *describeKind(const FlatValue &v) {
+  return v.isString ? "a string" : "a number";
+}
+inline std::string printValue(const FlatValue &v) {
+  return v.isString ? ("\"" + v.string + "\"").str()
+                    : std::to_string(v.integer);
+}
 
-#endif // TILEPIPE_SCHEDULER_IO_FLATJSON_H
+} // namespace tilepipe::support::json
+
+#endif // TILEPIPE_SUPPORT_JSON_FLATOBJECT_H
