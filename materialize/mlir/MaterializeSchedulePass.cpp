@@ -11,9 +11,8 @@
 #include "materialize/exec/Check.h"
 #include "materialize/mlir/JoinPipes.h"
 #include "materialize/mlir/LoopPlan.h"
-#include "materialize/mlir/PlanReport.h"
+#include "materialize/mlir/PlanReportHook.h"
 #include "materialize/mlir/StageCode.h"
-#include "report/SVGText.h"
 
 #include "mlir/IR/Verifier.h"
 
@@ -107,6 +106,8 @@ private:
   void markNotPersistent(scf::ForOp loop);
   void reportPlan(scf::ForOp loop, const LoopPlan &plan, unsigned index,
                   unsigned count);
+  void writeReport(scf::ForOp loop, const LoopPlan &plan, unsigned index,
+                   unsigned count);
   FunctionChecks recordOriginals(const PlannedLoops &plans);
   void emitLoopStageCode(scf::ForOp loop, LoopPlan &plan,
                          FunctionChecks &functions);
@@ -228,20 +229,29 @@ void MaterializeSchedulePass::markNotPersistent(scf::ForOp loop) {
     notPersistent.insert(func.getOperation());
 }
 
+// The picture is drawn by the writer the tool installed
+// (PlanReportHook.h): drawing is not the materializer's concern.
+void MaterializeSchedulePass::writeReport(scf::ForOp loop, const LoopPlan &plan,
+                                          unsigned index, unsigned count) {
+  const PlanReportWriter &writer = getPlanReportWriter();
+  if (!writer) {
+    emitError(loop.getLoc())
+        << "report=" << report
+        << ": this tool installs no report writer (tilepipe-opt does)";
+    ok = false;
+    return;
+  }
+  if (llvm::Error err = writer(report, PlannedLoop{loop, plan, index, count})) {
+    emitError(loop.getLoc()) << llvm::toString(std::move(err));
+    ok = false;
+  }
+}
+
 // The plan as a picture (report=) and as text (print-plan).
 void MaterializeSchedulePass::reportPlan(scf::ForOp loop, const LoopPlan &plan,
                                          unsigned index, unsigned count) {
-  if (!report.empty()) {
-    std::string path = report::numberedPath(report, index, count);
-    std::string title;
-    llvm::raw_string_ostream name(title);
-    name << "plan of loop at " << loop.getLoc();
-    if (llvm::Error err =
-            report::writePlanSVGFile(path, planPicture(plan, name.str()))) {
-      emitError(loop.getLoc()) << llvm::toString(std::move(err));
-      ok = false;
-    }
-  }
+  if (!report.empty())
+    writeReport(loop, plan, index, count);
   if (printPlan) {
     llvm::raw_ostream &os = llvm::outs();
     os << "// materialization plan of loop at " << loop.getLoc() << "\n";

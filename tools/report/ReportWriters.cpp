@@ -2,9 +2,12 @@
 
 #include "tools/report/ReportWriters.h"
 
+#include "materialize/mlir/PlanReportHook.h"
+#include "report/PlanSVG.h"
 #include "report/SVGText.h"
 #include "report/ScheduleSVG.h"
 #include "scheduler/mlir/ScheduleReport.h"
+#include "tools/report/PlanPicture.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,8 +31,20 @@ llvm::Error writeScheduleSVG(llvm::StringRef report,
                                       scheduled.analysis, name.str());
 }
 
+/// The plan's agents and pipes, numbered and titled as the schedule's.
+llvm::Error writePlanSVG(llvm::StringRef report, const PlannedLoop &planned) {
+  std::string path =
+      report::numberedPath(report, planned.index, planned.numLoops);
+  std::string title;
+  llvm::raw_string_ostream name(title);
+  mlir::scf::ForOp loop = planned.loop; // getLoc() is not const.
+  name << "plan of loop at " << loop.getLoc();
+  return report::writePlanSVGFile(path, planPicture(planned.plan, name.str()));
+}
+
 } // namespace
 
 void tilepipe::tools::installReportWriters() {
   setScheduleReportWriter(writeScheduleSVG);
+  setPlanReportWriter(writePlanSVG);
 }

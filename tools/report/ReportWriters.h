@@ -1,10 +1,10 @@
-//===- ReportWriters.h - the pictures behind the passes' report= -*- C++
-//-*-===//
+//===- ReportWriters.h - the pictures behind report= ----------*- C++ -*-===//
 //
-// The scheduler pass's `report=FILE` option calls a writer the tool
-// installs (scheduler/mlir/ScheduleReport.h); this is the one tilepipe-opt
-// and `tilepipe report` install: the schedule as an SVG picture
-// (report/ScheduleSVG.h), one file per loop.
+// The passes' `report=FILE` options call writers the tool installs
+// (scheduler/mlir/ScheduleReport.h, materialize/mlir/PlanReportHook.h);
+// these are the ones tilepipe-opt and `tilepipe report` install: the
+// schedule and the plan as SVG pictures (report/ScheduleSVG.h,
+// report/PlanSVG.h), one file per loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +13,8 @@
 
 namespace tilepipe::tools {
 
-/// Installs the SVG writer for --tileas-generate-schedule's `report=`.
+/// Installs the SVG writers for --tileas-generate-schedule's and
+/// --tileas-materialize-schedule's `report=`.
 void installReportWriters();
 
 } // namespace tilepipe::tools

@@ -19,7 +19,7 @@
 #include "ir/ExternalModels.h"
 #include "ir/TileASDialect.h"
 #include "materialize/mlir/LoopPlan.h"
-#include "materialize/mlir/PlanReport.h"
+#include "tools/report/PlanPicture.h"
 #include "report/Document.h"
 #include "report/SVGText.h"
 #include "report/ScheduleSVG.h"

@@ -1,6 +1,6 @@
-//===- PlanReport.cpp - a loop plan as a picture model --------------------===//
+//===- PlanPicture.cpp - a loop plan as a picture model -------------------===//
 
-#include "materialize/mlir/PlanReport.h"
+#include "tools/report/PlanPicture.h"
 #include "materialize/plan/Agents.h"
 #include "materialize/plan/Flavour.h"
 

@@ -1,4 +1,4 @@
-//===- PlanReport.h - a loop plan as a picture model -----------*- C++ -*-===//
+//===- PlanPicture.h - a loop plan as a picture model ----------*- C++ -*-===//
 //
 // Fills report::PlanPicture from a LoopPlan: the warp-specialized agents
 // (materialize::agentOf, as the stage code forms them), the pipes between
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_MATERIALIZE_MLIR_PLANREPORT_H
-#define TILEPIPE_MATERIALIZE_MLIR_PLANREPORT_H
+#ifndef TILEPIPE_TOOLS_REPORT_PLANPICTURE_H
+#define TILEPIPE_TOOLS_REPORT_PLANPICTURE_H
 
 #include "materialize/mlir/LoopPlan.h"
 #include "report/PlanSVG.h"
@@ -18,4 +18,4 @@ report::PlanPicture planPicture(const LoopPlan &plan, llvm::StringRef title);
 
 } // namespace tilepipe
 
-#endif // TILEPIPE_MATERIALIZE_MLIR_PLANREPORT_H
+#endif // TILEPIPE_TOOLS_REPORT_PLANPICTURE_H
