@@ -1,6 +1,7 @@
 //===- Driver.cpp ---------------------------------------------------------===//
 
 #include "scheduler/Driver.h"
+#include "support/ThreadCpuClock.h"
 
 #include "scheduler/SerialGenerator.h"
 #include "scheduler/stages/MinBuffer.h"
@@ -159,10 +160,10 @@ static void explainResult(const DriverOptions &options,
               "serial length, so the serial schedule (which always verifies "
               "there) is the answer";
   if (search.exhausted && search.timeLimitHit)
-    diags.warning("the wall-clock safety net (time-limit-ms=" +
+    diags.warning("the time safety net (time-limit-ms=" +
                   llvm::Twine(options.modulo.timeLimitMs) +
-                  ") stopped the II search: this result depends on the "
-                  "machine's speed and load");
+                  ", counted in the compiling thread's CPU time) stopped the "
+                  "II search: this result depends on the machine's speed");
   if (search.exhausted)
     diags.warning(
         "II search budget exhausted after " + llvm::Twine(search.attempts) +
@@ -256,7 +257,7 @@ public:
                   DriverStats &stats, ScheduleAnalysis &analysis)
       : problem(problem), options(options), oracle(*options.modulo.oracle),
         bounds(bounds), selection(selection), diags(diags), stats(stats),
-        analysis(analysis), start(std::chrono::steady_clock::now()),
+        analysis(analysis), start(ThreadCpuClock::now()),
         workStart(oracle.workSpent()) {}
 
   void run();
@@ -269,7 +270,7 @@ private:
   void warnUndecided();
   double elapsedMs() const {
     return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now() - start)
+               ThreadCpuClock::now() - start)
         .count();
   }
 
@@ -281,7 +282,7 @@ private:
   DiagnosticList &diags;
   DriverStats &stats;
   ScheduleAnalysis &analysis;
-  const std::chrono::steady_clock::time_point start;
+  const ThreadCpuClock::time_point start;
   const uint64_t workStart;
   /// IIs checked: each costs at least one unit of work.
   uint64_t checks = 0;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler/ModuloScheduler.h"
+#include "support/ThreadCpuClock.h"
 
 #include "scheduler/SerialGenerator.h"
 #include "scheduler/modulo/Engine.h"
@@ -137,7 +138,7 @@ private:
   const ModuloOptions &options;
   DiagnosticList &diags;
   IISearchStats &stats;
-  const std::chrono::steady_clock::time_point clockStart;
+  const ThreadCpuClock::time_point clockStart;
   ModuloOptions engineOptions;
   /// Groups and max_depth need the evicting recoveries, so a loop with
   /// either keeps the full ladder however large.
@@ -175,7 +176,7 @@ CandidateSearch::CandidateSearch(const Problem &problem,
                                  const ModuloOptions &options,
                                  DiagnosticList &diags, IISearchStats &stats)
     : problem(problem), bounds(bounds), options(options), diags(diags),
-      stats(stats), clockStart(std::chrono::steady_clock::now()),
+      stats(stats), clockStart(ThreadCpuClock::now()),
       engineOptions(options) {
   stats = {};
   if (options.timeLimitMs)
@@ -530,7 +531,7 @@ uint64_t CandidateSearch::changesAt(const modulo::AttemptFailure &f) const {
 
 double CandidateSearch::elapsedMs() const {
   return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - clockStart)
+             ThreadCpuClock::now() - clockStart)
       .count();
 }
 
@@ -824,7 +825,7 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
   plain.seeder = nullptr;
   IISearchStats localStats;
   IISearchStats &stats = statsOut ? *statsOut : localStats;
-  auto start = std::chrono::steady_clock::now();
+  auto start = ThreadCpuClock::now();
   std::optional<ScheduleAnalysis> best =
       searchWithRescue(problem, bounds, plain, diags, &stats);
   if (!best)
@@ -834,13 +835,13 @@ std::optional<ScheduleAnalysis> tilepipe::sched::generateModuloSchedule(
     if (!options.timeLimitMs)
       return 0;
     double used = std::chrono::duration<double, std::milli>(
-                      std::chrono::steady_clock::now() - start)
+                      ThreadCpuClock::now() - start)
                       .count();
     return std::max<uint64_t>(1, options.timeLimitMs - uint64_t(used));
   };
   auto finish = [&](std::optional<ScheduleAnalysis> result) {
     stats.ms = std::chrono::duration<double, std::milli>(
-                   std::chrono::steady_clock::now() - start)
+                   ThreadCpuClock::now() - start)
                    .count();
     return result;
   };

@@ -13,6 +13,7 @@
 #define TILEPIPE_SCHEDULER_MODULOSCHEDULER_H
 
 #include "scheduler/FeasibilityOracle.h"
+#include "support/ThreadCpuClock.h"
 #include "scheduler/ScheduleAnalysis.h"
 #include "scheduler/StartSeeder.h"
 
@@ -68,7 +69,7 @@ struct ModuloOptions {
   /// Set by the search from timeLimitMs: a placement attempt that is still
   /// running when it passes stops (one attempt on a 10k-op loop can take a
   /// minute, far past the user's limit). Unset: no deadline.
-  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::optional<ThreadCpuClock::time_point> deadline;
   /// Per-loop budget of placement work (0: none), deterministic: one unit
   /// per placement step plus one per 64 rows of the footprint it seats
   /// (placementWork()). It decides when the search stops, so the result is

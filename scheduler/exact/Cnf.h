@@ -10,6 +10,7 @@
 #define TILEPIPE_SCHEDULER_EXACT_CNF_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "support/ThreadCpuClock.h"
 
 #include <cadical.hpp>
 
@@ -37,7 +38,7 @@ class Deadline : public CaDiCaL::Terminator {
 public:
   Deadline(uint64_t units, unsigned safetyMs)
       : polls(units * kSatPollsPerUnit),
-        end(std::chrono::steady_clock::now() +
+        end(ThreadCpuClock::now() +
             std::chrono::milliseconds(safetyMs)),
         clock(safetyMs != 0) {}
   ~Deadline() override { exactWorkSpent() += spentUnits(); }
@@ -47,7 +48,7 @@ public:
     ++used;
     if (polls && used > polls)
       return true;
-    if (clock && (used & 63) == 0 && std::chrono::steady_clock::now() >= end)
+    if (clock && (used & 63) == 0 && ThreadCpuClock::now() >= end)
       timedOut = true;
     return timedOut;
   }
@@ -69,7 +70,7 @@ public:
 private:
   uint64_t polls;
   uint64_t used = 0;
-  std::chrono::steady_clock::time_point end;
+  ThreadCpuClock::time_point end;
   bool clock;
 };
 

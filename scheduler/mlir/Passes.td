@@ -82,9 +82,10 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "Per-loop budget of placement attempts (0: none); when it runs "
            "out, the best schedule so far is kept">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t", "10000",
-           "Per-loop wall-clock safety net of the II search in milliseconds "
-           "(0: none); when it fires the output says so, and the result "
-           "depends on the machine's speed">,
+           "Per-loop safety net of the II search in milliseconds of the "
+           "compiling thread's CPU time, so that other programs' load does "
+           "not move it (0: none); when it fires the output says so, and "
+           "the result depends on the machine's speed">,
     Option<"workLimit", "work-limit", "uint64_t", "2000000",
            "Per-loop budget of placement work (deterministic units: a "
            "placement step plus one per 64 footprint rows it moves; 0: "

@@ -1,6 +1,7 @@
 //===- Engine.cpp - gates and arms at one II ------------------------------===//
 
 #include "scheduler/modulo/Engine.h"
+#include "support/ThreadCpuClock.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -728,8 +729,7 @@ bool Engine::chargeStep(OpId op, uint64_t &budget, AttemptFailure &failure) {
   // The user's time limit, checked at every step: a step costs far more
   // than reading the clock, and with footprints of 2^20 rows a few steps
   // already take seconds.
-  if (options.deadline &&
-      std::chrono::steady_clock::now() >= *options.deadline) {
+  if (options.deadline && ThreadCpuClock::now() >= *options.deadline) {
     fail(failure, op, "the time limit ran out during this attempt");
     return false;
   }
