@@ -286,7 +286,7 @@ def main():
             reasons["numpy"] = reason
             print(f"numeric tests: skipped ({reason})", flush=True)
         # The peer comparison's Triton and cuobjdump (bench/peers/peers.py):
-        # test/lit/peers is unsupported ("skipped") without them.
+        # test/lit/bench/peers is unsupported ("skipped") without them.
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         peers = run_quietly([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
                              "--build", args.build, "--env-only"], "peer comparison environment")
