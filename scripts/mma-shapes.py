@@ -327,6 +327,30 @@ int main() {
 """
 
 
+# Between two kernels' CUDA in the batched translation's output.
+KERNEL_MARKER = "// ----- mma-shapes: next kernel"
+
+
+def translate_all(translate, functions, tmp, variant, run):
+    """Every kernel's CUDA from one tilepipe-translate run over the
+    functions as split-input chunks (a process per kernel cost 3 s of CPU
+    per variant, 2 of the test's 13), or None when one of them fails: the
+    caller then translates them one by one and names the failures. Each
+    chunk's output is the same bytes as its own run's."""
+    if not functions:
+        return []
+    src = os.path.join(tmp, f"gemm_{variant}.split.mlir")
+    out = os.path.join(tmp, f"gemm_{variant}.split.cu")
+    with open(src, "w") as f:
+        f.write("\n// -----\n".join(functions))
+    r = run([translate, "--tileas-to-cuda", src, "-split-input-file",
+             "-output-split-marker=" + KERNEL_MARKER, "-o", out])
+    if r.returncode:
+        return None
+    parts = open(out).read().split(KERNEL_MARKER + "\n")
+    return parts if len(parts) == len(functions) else None
+
+
 def driver_call(variant, m, n):
     t, _, scaled, _, k = VARIANTS[variant]
     name = kernel_name(variant, m, n)
@@ -400,16 +424,22 @@ def check_variant(args, variant, tmp, allow, opt, translate):
         funcs = split_functions(open(mat).read())
         cus, translated = [], []
         failed = {}
-        for m, n in shapes:
-            name = kernel_name(variant, m, n)
-            one = os.path.join(tmp, f"{name}.mat.mlir")
-            with open(one, "w") as f:
-                f.write(funcs[name])
+        names = [kernel_name(variant, m, n) for m, n in shapes]
+        batched = translate_all(translate, [funcs[name] for name in names], tmp, variant, run)
+        for (m, n), name, text in zip(shapes, names, batched or [None] * len(names)):
             cu = os.path.join(tmp, f"{name}.cu")
-            r = run([translate, "--tileas-to-cuda", one, "-o", cu])
-            if r.returncode:
-                failed.setdefault(m, []).append((n, first_error(r.stdout)))
-                continue
+            if text is not None:
+                with open(cu, "w") as f:
+                    f.write(text)
+            else:
+                # One kernel at a time, to name the ones that fail.
+                one = os.path.join(tmp, f"{name}.mat.mlir")
+                with open(one, "w") as f:
+                    f.write(funcs[name])
+                r = run([translate, "--tileas-to-cuda", one, "-o", cu])
+                if r.returncode:
+                    failed.setdefault(m, []).append((n, first_error(r.stdout)))
+                    continue
             cus.append(cu)
             translated.append((m, n))
         for m, fails in sorted(failed.items()):

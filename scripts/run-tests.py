@@ -165,7 +165,22 @@ def run_lit(build, tmp, reasons):
     slowest = ", ".join(f"{n} {t:.0f} s" for t, n in sorted(times, reverse=True)[:5])
     print(f"lit: slowest: {slowest}")
     print(f"lit: {passed} passed, {failed} failed{skip_note(skipped, reasons)}")
+    LIT_SKIPPED[0] = len(skipped)
     return passed, failed
+
+
+# Skipped lit tests of this run, for the summary file.
+LIT_SKIPPED = [0]
+
+
+def write_summary(path, passed, failed, seconds):
+    """The run's figures as JSON (scripts/readme-figures.py writes the
+    README's from them)."""
+    summary = {"date": time.strftime("%Y-%m-%d"), "passed": passed, "failed": failed,
+               "lit_skipped": LIT_SKIPPED[0], "seconds": round(seconds)}
+    with open(path, "w") as f:
+        json.dump(summary, f, indent=1)
+        f.write("\n")
 
 
 def run_consumer(build, tmp):
@@ -247,7 +262,10 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--fuzz", action="store_true",
                         help="also run the fuzz smoke run (scripts/fuzz-smoke.sh)")
+    parser.add_argument("--summary", help="write the run's figures to this JSON file "
+                        "(default BUILD/test-summary.json)")
     args = parser.parse_args()
+    run_start = time.monotonic()
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for binary in sorted(glob.glob(os.path.join(args.build, "unittests", "*"))):
@@ -268,7 +286,7 @@ def main():
             reasons["numpy"] = reason
             print(f"numeric tests: skipped ({reason})", flush=True)
         # The peer comparison's Triton and cuobjdump (bench/peers/peers.py):
-        # test/lit/peers is unsupported ("skipped") without them.
+        # test/lit/bench/peers is unsupported ("skipped") without them.
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         peers = run_quietly([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
                              "--build", args.build, "--env-only"], "peer comparison environment")
@@ -287,6 +305,8 @@ def main():
         passed += p
         failed += f
     print(f"{passed} passed, {failed} failed")
+    write_summary(args.summary or os.path.join(args.build, "test-summary.json"),
+                  passed, failed, time.monotonic() - run_start)
     return 1 if failed else 0
 
 

@@ -237,7 +237,7 @@ def main():
     ap.add_argument("--fa4", action="store_true")
     ap.add_argument("--only", nargs="*", help="kernel names (default: all that apply)")
     ap.add_argument("--env-only", action="store_true",
-                    help="only make the environment (make test does, for test/lit/peers)")
+                    help="only make the environment (make test does, for test/lit/bench/peers)")
     args = ap.parse_args()
     if args.env_only:
         return 0 if environment(args.build, []) else 1

@@ -21,6 +21,17 @@ config.substitutions.append(("%examples", os.path.join(config.tilepipe_src_root,
 config.substitutions.append(("%cuda_include", os.path.join(config.tilepipe_src_root, "cuda", "include")))
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tilepipe_obj", config.tilepipe_obj_root))
+
+# An AddressSanitizer build (make test-sanitize) reserves terabytes of address
+# space for its shadow memory at start, which the campaign's address-space
+# limit (scripts/campaign.py --memory-gb, 6 GB) refuses: every run would be a
+# finding. %campaign_memory turns the limit off there.
+import re
+if re.search(r"-fsanitize=\S*address", getattr(config, "tilepipe_cxx_flags", "")):
+    config.available_features.add("asan")
+    config.substitutions.append(("%campaign_memory", "--memory-gb 0"))
+else:
+    config.substitutions.append(("%campaign_memory", ""))
 if config.tilepipe_have_cuda == "ON" and os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", "/usr/local/cuda/bin/nvcc"))

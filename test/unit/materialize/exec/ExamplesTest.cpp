@@ -20,9 +20,9 @@ namespace {
 class Examples : public ExecFixture {
 protected:
   mlir::FunctionOpInterface load(llvm::StringRef name) {
-    // test/unit/exec/ExamplesTest.cpp -> the repository root.
+    // test/unit/materialize/exec/ExamplesTest.cpp -> the repository root.
     llvm::SmallString<256> path(__FILE__);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 5; ++i)
       llvm::sys::path::remove_filename(path);
     llvm::sys::path::append(path, "examples", name);
     auto buffer = llvm::MemoryBuffer::getFile(path);

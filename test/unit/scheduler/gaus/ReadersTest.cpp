@@ -33,7 +33,7 @@ std::string dataDir() {
   if (const char *env = std::getenv("TILEPIPE_GAUS_DATA"))
     return env;
   llvm::SmallString<256> dir(__FILE__);
-  for (int up = 0; up < 5; ++up) // gaus, unit, test, the repository.
+  for (int up = 0; up < 6; ++up) // gaus, scheduler, unit, test, the repository.
     llvm::sys::path::remove_filename(dir);
   llvm::sys::path::append(dir, "shared", "data");
   return std::string(dir);

@@ -4,7 +4,7 @@
 // recurrence bound once probed the same clamped II forever; then the bounds
 // saturated and the loop was refused as colliding with itself at every II;
 // now check() refuses it at its longest op, before any bound is computed,
-// as longer than the scheduler takes on (schedule/size-limit.mlir).
+// as longer than the scheduler takes on (scheduler/size-limit.mlir).
 func.func @huge(%x: tensor<2147483648x2147483648xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
