@@ -1,6 +1,6 @@
 //===- Prologue.cpp - what runs before a kernel's roles split -------------===//
 
-#include "cuda/Prologue.h"
+#include "cuda/analysis/Prologue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -1,8 +1,8 @@
 //===- CarriedTiles.cpp - fewer register tiles across loop back edges -----===//
 
-#include "cuda/CarriedTiles.h"
-#include "cuda/ElementwiseOps.h"
-#include "cuda/TileHomes.h"
+#include "cuda/analysis/CarriedTiles.h"
+#include "cuda/analysis/ElementwiseOps.h"
+#include "cuda/analysis/TileHomes.h"
 
 #include "ir/TileASDialect.h"
 

@@ -16,12 +16,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cuda/EmitKernel.h"
-#include "cuda/Broadcasts.h"
-#include "cuda/CudaTypes.h"
-#include "cuda/ElementwiseOps.h"
-#include "cuda/RuntimeCalls.h"
-#include "cuda/TileStreams.h"
+#include "cuda/emit/EmitKernel.h"
+#include "cuda/analysis/Broadcasts.h"
+#include "cuda/analysis/CudaTypes.h"
+#include "cuda/analysis/ElementwiseOps.h"
+#include "cuda/emit/RuntimeCalls.h"
+#include "cuda/emit/TileStreams.h"
 
 #include "ir/TileASDialect.h"
 

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_TILEHOMES_H
-#define TILEPIPE_CUDA_TILEHOMES_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_TILEHOMES_H
+#define TILEPIPE_CUDA_ANALYSIS_TILEHOMES_H
 
 #include "ir/TileASDialect.h"
 
@@ -74,4 +74,4 @@ bool sharesWaitsFirst(mlir::tileas::PipeCreateOp pipe,
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_TILEHOMES_H
+#endif // TILEPIPE_CUDA_ANALYSIS_TILEHOMES_H

@@ -1,8 +1,8 @@
 //===- KernelLayout.cpp - where a kernel's agents and buffers live --------===//
 
-#include "cuda/KernelLayout.h"
+#include "cuda/analysis/KernelLayout.h"
 
-#include "cuda/Identifiers.h"
+#include "cuda/analysis/Identifiers.h"
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

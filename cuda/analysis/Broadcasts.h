@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_BROADCASTS_H
-#define TILEPIPE_CUDA_BROADCASTS_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_BROADCASTS_H
+#define TILEPIPE_CUDA_ANALYSIS_BROADCASTS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -28,4 +28,4 @@ collectColumnVectors(mlir::func::FuncOp func);
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_BROADCASTS_H
+#endif // TILEPIPE_CUDA_ANALYSIS_BROADCASTS_H

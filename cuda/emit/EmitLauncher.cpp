@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cuda/EmitLauncher.h"
+#include "cuda/emit/EmitLauncher.h"
 
-#include "cuda/CudaTypes.h"
-#include "cuda/Identifiers.h"
+#include "cuda/analysis/CudaTypes.h"
+#include "cuda/analysis/Identifiers.h"
 
 #include "ir/TileASDialect.h"
 

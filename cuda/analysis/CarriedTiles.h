@@ -27,8 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_CARRIEDTILES_H
-#define TILEPIPE_CUDA_CARRIEDTILES_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_CARRIEDTILES_H
+#define TILEPIPE_CUDA_ANALYSIS_CARRIEDTILES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -40,4 +40,4 @@ void shrinkCarriedTiles(mlir::func::FuncOp func);
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_CARRIEDTILES_H
+#endif // TILEPIPE_CUDA_ANALYSIS_CARRIEDTILES_H

@@ -24,11 +24,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_TILESTREAMS_H
-#define TILEPIPE_CUDA_TILESTREAMS_H
+#ifndef TILEPIPE_CUDA_EMIT_TILESTREAMS_H
+#define TILEPIPE_CUDA_EMIT_TILESTREAMS_H
 
-#include "cuda/KernelLayout.h"
-#include "cuda/TilePieces.h"
+#include "cuda/analysis/KernelLayout.h"
+#include "cuda/emit/TilePieces.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -156,4 +156,4 @@ private:
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_TILESTREAMS_H
+#endif // TILEPIPE_CUDA_EMIT_TILESTREAMS_H

@@ -1,7 +1,7 @@
 //===- TilePieces.cpp - one pass over a register tile's column pieces ------===//
 
-#include "cuda/TilePieces.h"
-#include "cuda/RuntimeCalls.h"
+#include "cuda/emit/TilePieces.h"
+#include "cuda/emit/RuntimeCalls.h"
 
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_TILELAYOUTS_H
-#define TILEPIPE_CUDA_TILELAYOUTS_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_TILELAYOUTS_H
+#define TILEPIPE_CUDA_ANALYSIS_TILELAYOUTS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -64,4 +64,4 @@ private:
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_TILELAYOUTS_H
+#endif // TILEPIPE_CUDA_ANALYSIS_TILELAYOUTS_H

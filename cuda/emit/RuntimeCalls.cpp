@@ -1,8 +1,8 @@
 //===- RuntimeCalls.cpp - the runtime call of a TMA, UMMA or tcgen05.cp ---===//
 
-#include "cuda/RuntimeCalls.h"
+#include "cuda/emit/RuntimeCalls.h"
 
-#include "cuda/CudaTypes.h"
+#include "cuda/analysis/CudaTypes.h"
 #include "tilepipe/layout/mma_shapes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"

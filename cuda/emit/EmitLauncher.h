@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_EMITLAUNCHER_H
-#define TILEPIPE_CUDA_EMITLAUNCHER_H
+#ifndef TILEPIPE_CUDA_EMIT_EMITLAUNCHER_H
+#define TILEPIPE_CUDA_EMIT_EMITLAUNCHER_H
 
-#include "cuda/KernelLayout.h"
+#include "cuda/analysis/KernelLayout.h"
 
 #include <string>
 
@@ -33,4 +33,4 @@ mlir::FailureOr<std::string> emitLauncher(mlir::func::FuncOp func,
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_EMITLAUNCHER_H
+#endif // TILEPIPE_CUDA_EMIT_EMITLAUNCHER_H

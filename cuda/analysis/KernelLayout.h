@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_KERNELLAYOUT_H
-#define TILEPIPE_CUDA_KERNELLAYOUT_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_KERNELLAYOUT_H
+#define TILEPIPE_CUDA_ANALYSIS_KERNELLAYOUT_H
 
-#include "cuda/Prologue.h"
-#include "cuda/TileLayouts.h"
+#include "cuda/analysis/Prologue.h"
+#include "cuda/analysis/TileLayouts.h"
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -74,7 +74,7 @@ struct KernelLayout {
   llvm::DenseMap<mlir::Operation *, unsigned> pipeIds;
   /// alloc_smem results and the prologue's TMA loads: their member.
   llvm::DenseMap<mlir::Value, std::string> smemBuffers;
-  /// What runs before the roles split (cuda/Prologue.h).
+  /// What runs before the roles split (cuda/analysis/Prologue.h).
   KernelPrologue prologue;
   /// The mbarrier the prologue's TMA loads complete on (one arrival each);
   /// empty when it loads nothing.
@@ -127,4 +127,4 @@ unsigned agentOf(const KernelLayout &layout, mlir::Operation *op);
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_KERNELLAYOUT_H
+#endif // TILEPIPE_CUDA_ANALYSIS_KERNELLAYOUT_H

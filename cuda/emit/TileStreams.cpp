@@ -1,9 +1,9 @@
 //===- TileStreams.cpp - register tiles evaluated in column pieces --------===//
 
-#include "cuda/TileStreams.h"
-#include "cuda/CudaTypes.h"
-#include "cuda/ElementwiseOps.h"
-#include "cuda/RuntimeCalls.h"
+#include "cuda/emit/TileStreams.h"
+#include "cuda/analysis/CudaTypes.h"
+#include "cuda/analysis/ElementwiseOps.h"
+#include "cuda/emit/RuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"

@@ -1,6 +1,6 @@
 //===- CudaTypes.cpp - MLIR element types as CUDA C++ types ---------------===//
 
-#include "cuda/CudaTypes.h"
+#include "cuda/analysis/CudaTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 

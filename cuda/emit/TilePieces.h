@@ -21,10 +21,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_TILEPIECES_H
-#define TILEPIPE_CUDA_TILEPIECES_H
+#ifndef TILEPIPE_CUDA_EMIT_TILEPIECES_H
+#define TILEPIPE_CUDA_EMIT_TILEPIECES_H
 
-#include "cuda/TileHomes.h"
+#include "cuda/analysis/TileHomes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -99,4 +99,4 @@ void emitPass(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_TILEPIECES_H
+#endif // TILEPIPE_CUDA_EMIT_TILEPIECES_H

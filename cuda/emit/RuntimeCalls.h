@@ -1,16 +1,16 @@
 //===- RuntimeCalls.h - the runtime call of a TMA, UMMA or tcgen05.cp -*- C++ -*-===//
 //
 // What the kernel emitter needs to spell the calls that depend on tile
-// layouts (cuda/TileLayouts.h): the callee and its template arguments for a
-// tma_load, tma_store, umma and tmem_copy, and which UMMA accumulators
-// start without a value (docs/cuda.md, "Accumulators").
+// layouts (cuda/analysis/TileLayouts.h): the callee and its template
+// arguments for a tma_load, tma_store, umma and tmem_copy, and which UMMA
+// accumulators start without a value (docs/cuda.md, "Accumulators").
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_RUNTIMECALLS_H
-#define TILEPIPE_CUDA_RUNTIMECALLS_H
+#ifndef TILEPIPE_CUDA_EMIT_RUNTIMECALLS_H
+#define TILEPIPE_CUDA_EMIT_RUNTIMECALLS_H
 
-#include "cuda/KernelLayout.h"
+#include "cuda/analysis/KernelLayout.h"
 
 #include <optional>
 #include <string>
@@ -69,4 +69,4 @@ std::optional<UnsetAccumulator> unsetAccumulator(mlir::Value acc,
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_RUNTIMECALLS_H
+#endif // TILEPIPE_CUDA_EMIT_RUNTIMECALLS_H

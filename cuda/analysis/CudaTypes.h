@@ -1,7 +1,7 @@
 //===- CudaTypes.h - MLIR element types as CUDA C++ types -------*- C++ -*-===//
 
-#ifndef TILEPIPE_CUDA_CUDATYPES_H
-#define TILEPIPE_CUDA_CUDATYPES_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_CUDATYPES_H
+#define TILEPIPE_CUDA_ANALYSIS_CUDATYPES_H
 
 #include "mlir/IR/Types.h"
 
@@ -16,4 +16,4 @@ std::string cudaElementName(mlir::Type type);
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_CUDATYPES_H
+#endif // TILEPIPE_CUDA_ANALYSIS_CUDATYPES_H

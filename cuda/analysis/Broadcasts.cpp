@@ -1,7 +1,7 @@
 //===- Broadcasts.cpp - vectors every thread of an agent holds whole ------===//
 
-#include "cuda/Broadcasts.h"
-#include "cuda/ElementwiseOps.h"
+#include "cuda/analysis/Broadcasts.h"
+#include "cuda/analysis/ElementwiseOps.h"
 
 #include "ir/TileASDialect.h"
 

@@ -1,6 +1,6 @@
 //===- Identifiers.cpp ----------------------------------------------------===//
 
-#include "cuda/Identifiers.h"
+#include "cuda/analysis/Identifiers.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,9 +1,9 @@
 //===- EmitKernel.h - one materialized function as EmitC -------*- C++ -*-===//
 
-#ifndef TILEPIPE_CUDA_EMITKERNEL_H
-#define TILEPIPE_CUDA_EMITKERNEL_H
+#ifndef TILEPIPE_CUDA_EMIT_EMITKERNEL_H
+#define TILEPIPE_CUDA_EMIT_EMITKERNEL_H
 
-#include "cuda/KernelLayout.h"
+#include "cuda/analysis/KernelLayout.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -16,4 +16,4 @@ mlir::LogicalResult emitKernel(mlir::func::FuncOp func,
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_EMITKERNEL_H
+#endif // TILEPIPE_CUDA_EMIT_EMITKERNEL_H

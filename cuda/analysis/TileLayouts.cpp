@@ -1,8 +1,8 @@
 //===- TileLayouts.cpp - how each SMEM tile lies in shared memory ---------===//
 
-#include "cuda/TileLayouts.h"
+#include "cuda/analysis/TileLayouts.h"
 
-#include "cuda/CudaTypes.h"
+#include "cuda/analysis/CudaTypes.h"
 
 #include "ir/TileASDialect.h"
 

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_IDENTIFIERS_H
-#define TILEPIPE_CUDA_IDENTIFIERS_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_IDENTIFIERS_H
+#define TILEPIPE_CUDA_ANALYSIS_IDENTIFIERS_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -34,4 +34,4 @@ std::string kernelIdentifier(llvm::StringRef name);
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_IDENTIFIERS_H
+#endif // TILEPIPE_CUDA_ANALYSIS_IDENTIFIERS_H

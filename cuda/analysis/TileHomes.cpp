@@ -1,8 +1,8 @@
 //===- TileHomes.cpp - where a TMEM or SMEM tile lives, and who changes it ===//
 
-#include "cuda/TileHomes.h"
+#include "cuda/analysis/TileHomes.h"
 
-#include "cuda/Prologue.h"
+#include "cuda/analysis/Prologue.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_PROLOGUE_H
-#define TILEPIPE_CUDA_PROLOGUE_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_PROLOGUE_H
+#define TILEPIPE_CUDA_ANALYSIS_PROLOGUE_H
 
 #include "ir/TileASDialect.h"
 
@@ -49,4 +49,4 @@ KernelPrologue collectPrologue(mlir::func::FuncOp func);
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_PROLOGUE_H
+#endif // TILEPIPE_CUDA_ANALYSIS_PROLOGUE_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEPIPE_CUDA_ELEMENTWISEOPS_H
-#define TILEPIPE_CUDA_ELEMENTWISEOPS_H
+#ifndef TILEPIPE_CUDA_ANALYSIS_ELEMENTWISEOPS_H
+#define TILEPIPE_CUDA_ANALYSIS_ELEMENTWISEOPS_H
 
 #include "mlir/IR/Operation.h"
 
@@ -48,4 +48,4 @@ llvm::StringRef scalarFunction(mlir::Operation *op);
 
 } // namespace tilepipe::cuda
 
-#endif // TILEPIPE_CUDA_ELEMENTWISEOPS_H
+#endif // TILEPIPE_CUDA_ANALYSIS_ELEMENTWISEOPS_H

@@ -1,6 +1,6 @@
 //===- ElementwiseOps.cpp - the runtime function of each elementwise op ---===//
 
-#include "cuda/ElementwiseOps.h"
+#include "cuda/analysis/ElementwiseOps.h"
 
 #include "ir/TileASDialect.h"
 
