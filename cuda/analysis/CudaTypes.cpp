@@ -27,3 +27,7 @@ std::string tilepipe::cuda::cudaElementName(Type t) {
     return "uint8_t";
   return "";
 }
+
+std::string tilepipe::cuda::registerElementName(Type t) {
+  return t.isUnsignedInteger(8) ? "" : cudaElementName(t);
+}

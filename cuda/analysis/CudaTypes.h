@@ -14,6 +14,10 @@ namespace tilepipe::cuda {
 /// empty when there is none.
 std::string cudaElementName(mlir::Type type);
 
+/// The element type of a register tile or SIMT math: cudaElementName, less
+/// the raw bytes (ui8) that only scale-factor tiles in SMEM carry.
+std::string registerElementName(mlir::Type type);
+
 } // namespace tilepipe::cuda
 
 #endif // TILEPIPE_CUDA_ANALYSIS_CUDATYPES_H
