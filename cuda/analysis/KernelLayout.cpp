@@ -207,20 +207,65 @@ void splitRegisters(KernelLayout &layout) {
   }
 }
 
-} // namespace
+/// The decisions of layoutKernel in the order they depend on each other,
+/// with what they share while the layout is made: the SMEM members not yet
+/// ordered, the tiles placed after the loops and the next free TMEM column.
+class LayoutBuilder {
+public:
+  explicit LayoutBuilder(func::FuncOp func) : func(func) {}
 
-unsigned cuda::agentOf(const KernelLayout &layout, Operation *op) {
-  for (unsigned i = 0; i < layout.agents.size(); ++i)
-    if (layout.agents[i].op && layout.agents[i].op->isAncestor(op))
-      return i;
-  return 0;
-}
+  FailureOr<KernelLayout> run() {
+    layout.name = kernelIdentifier(func.getSymName());
+    if (failed(layoutAgents()) || failed(assignNamedBarriers()) ||
+        failed(analyzeTiles()) || failed(placeBuffers()))
+      return failure();
+    markSharedBuffers();
+    overlayAfterLoops();
+    if (failed(collectSmem()) || failed(allocateTmem()))
+      return failure();
+    return std::move(layout);
+  }
 
-FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
+private:
+  LogicalResult layoutAgents();
+  LogicalResult assignNamedBarriers();
+  LogicalResult layoutMutex(tileas::MutexCreateOp create);
+  int threadsOfGroup(Operation *mutex, int64_t group);
+  LogicalResult analyzeTiles();
+  int64_t tileAlign(Value v, int64_t bytes);
+  void addSmem(Value v, ShapedType type, StringRef what);
+  LogicalResult placeBuffers();
+  LogicalResult placeBuffer(Operation *op);
+  LogicalResult placeTmemCopy(tileas::TmemCopyOp copy);
+  LogicalResult placePipe(tileas::PipeCreateOp create);
+  LogicalResult placeSmemRing(tileas::PipeCreateOp create, PipeLayout &p,
+                              const PipeLayout *joined);
+  void noteDrained(tileas::PipeCreateOp create, const std::string &member);
+  LogicalResult placeLoad(tileas::TmaLoadOp load);
+  void markSharedBuffers();
+  void overlayAfterLoops();
+  LogicalResult collectSmem();
+  LogicalResult allocateTmem();
+
+  func::FuncOp func;
   KernelLayout layout;
-  layout.name = kernelIdentifier(func.getSymName());
+  /// Named barrier ids taken; 0 is __syncthreads'.
+  std::set<int> usedBarriers = {0};
+  /// SMEM members: tiles, then barriers, then the mbarrier mutexes'.
+  std::vector<SmemMember> buffers, barriers, mutexMembers;
+  /// Tiles made after the loops: staging tiles (smem_store) and source
+  /// tiles (tma_load, an epilogue's C), in program order.
+  std::vector<Operation *> afterLoops;
+  /// Pipes whose slots the code after the loops may reuse: nullptr when any
+  /// agent may (the tensor core's commits drained them), else the one agent
+  /// (or the function, unspecialized) that read them.
+  std::map<std::string, Operation *> drainedPipes;
+  int64_t tmemNext = 0;
+};
 
-  // Agents: the warp-specialized partition, or the whole body.
+/// Agents: the warp-specialized partition, or the whole body; their warps
+/// and register budgets.
+LogicalResult LayoutBuilder::layoutAgents() {
   for (Operation &op : func.getBody().front())
     if (auto agent = dyn_cast<tileas::AgentOp>(op)) {
       AgentLayout a;
@@ -228,8 +273,7 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
       a.role = agent.getRole().str();
       a.warps = int(agent.getWarps());
       if (a.warps < 1)
-        return emitError(agent.getLoc(), "an agent needs at least one warp"),
-               failure();
+        return emitError(agent.getLoc(), "an agent needs at least one warp");
       layout.agents.push_back(a);
     }
   if (layout.agents.empty()) {
@@ -240,111 +284,115 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   placeWarps(layout);
   if (layout.threads() > kMaxThreads)
     return emitError(func.getLoc())
-               << "the agents need " << layout.threads()
-               << " threads, more than a CTA's " << kMaxThreads,
-           failure();
+           << "the agents need " << layout.threads()
+           << " threads, more than a CTA's " << kMaxThreads;
   splitRegisters(layout);
   for (const AgentLayout &a : layout.agents)
     if (a.maxRegs && (a.maxRegs < 24 || a.maxRegs > 256 || a.maxRegs % 8))
       return emitError(a.op->getLoc())
-                 << "setmaxnreg needs a register count in [24, 256] that "
-                    "is a multiple of 8, not "
-                 << a.maxRegs,
-             failure();
+             << "setmaxnreg needs a register count in [24, 256] that "
+                "is a multiple of 8, not "
+             << a.maxRegs;
+  return success();
+}
 
-  // Named barriers: the mutexes' own ids first, then one per multi-warp
-  // agent for its internal syncs.
-  std::set<int> used = {0};
-  std::vector<SmemMember> mutexMembers;
-  auto threadsOfGroup = [&](Operation *mutex, int64_t group) -> int {
-    for (Operation *user : mutex->getResult(0).getUsers())
-      if (auto lock = dyn_cast<tileas::MutexLockOp>(user)) {
-        APInt g;
-        if (matchPattern(lock.getGroup(), m_ConstantInt(&g)) &&
-            g.getSExtValue() == group)
-          return layout.agents[agentOf(layout, lock)].threads();
-      }
-    return 0;
-  };
-  WalkResult mutexWalk = func.walk([&](tileas::MutexCreateOp create) {
-    int groups = int(create.getGroups());
-    layout.mutexOrder.push_back(create);
-    if (create.getImpl() == "mbarrier") {
-      // One mbarrier per group, one arrival (the unlocking group's leader).
-      std::string name = "mutex" + std::to_string(layout.mutexes.size());
-      layout.mutexBarriers[create] = name;
-      layout.mutexes[create] = {-1, 0};
-      mutexMembers.push_back({name, "", 8 * groups, 8});
-      return WalkResult::advance();
+/// The threads of the agent that locks `mutex` as `group`.
+int LayoutBuilder::threadsOfGroup(Operation *mutex, int64_t group) {
+  for (Operation *user : mutex->getResult(0).getUsers())
+    if (auto lock = dyn_cast<tileas::MutexLockOp>(user)) {
+      APInt g;
+      if (matchPattern(lock.getGroup(), m_ConstantInt(&g)) &&
+          g.getSExtValue() == group)
+        return layout.agents[agentOf(layout, lock)].threads();
     }
-    int first = int(create.getBarrierId().value_or(1));
-    int threads = threadsOfGroup(create, 0);
-    for (int g = 1; g < groups; ++g)
-      if (threadsOfGroup(create, g) != threads) {
-        emitError(create.getLoc(),
-                  "the groups of a named-barrier mutex must have "
-                  "equal thread counts");
-        return WalkResult::interrupt();
-      }
-    for (int id = first; id < first + groups; ++id)
-      if (!used.insert(id).second) {
-        emitError(create.getLoc())
-            << "named barrier " << id << " is used twice";
-        return WalkResult::interrupt();
-      }
-    // The owner waits with its threads; its predecessor's unlock arrives.
-    layout.mutexes[create] = {first, 2 * threads};
-    return WalkResult::advance();
+  return 0;
+}
+
+/// Named barriers: the mutexes' own ids first, then one per multi-warp
+/// agent for its internal syncs.
+LogicalResult LayoutBuilder::assignNamedBarriers() {
+  WalkResult mutexWalk = func.walk([&](tileas::MutexCreateOp create) {
+    return failed(layoutMutex(create)) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
   });
   if (mutexWalk.wasInterrupted())
     return failure();
   for (AgentLayout &a : layout.agents)
     if (a.warps > 1) {
       int id = 1;
-      while (used.count(id))
+      while (usedBarriers.count(id))
         ++id;
-      used.insert(id);
+      usedBarriers.insert(id);
       a.syncBarrier = id;
     }
-  layout.namedBarriers = *used.rbegin() + 1;
+  layout.namedBarriers = *usedBarriers.rbegin() + 1;
   if (layout.namedBarriers > kNamedBarriers)
     return emitError(func.getLoc())
-               << "the kernel needs named barrier id "
-               << layout.namedBarriers - 1 << "; a CTA has " << kNamedBarriers,
-           failure();
+           << "the kernel needs named barrier id " << layout.namedBarriers - 1
+           << "; a CTA has " << kNamedBarriers;
+  return success();
+}
 
-  // How each SMEM tile lies in shared memory: its layout may need a
-  // stricter alignment than its size gives (a swizzle pattern's repeat).
+/// An mbarrier mutex gets a barrier array in SMEM; a named-barrier one its
+/// ids, one per group.
+LogicalResult LayoutBuilder::layoutMutex(tileas::MutexCreateOp create) {
+  int groups = int(create.getGroups());
+  layout.mutexOrder.push_back(create);
+  if (create.getImplKind() == tileas::MutexImplKind::MBarrier) {
+    // One mbarrier per group, one arrival (the unlocking group's leader).
+    std::string name = "mutex" + std::to_string(layout.mutexes.size());
+    layout.mutexBarriers[create] = name;
+    layout.mutexes[create] = {-1, 0};
+    mutexMembers.push_back({name, "", 8 * groups, 8});
+    return success();
+  }
+  int first = int(create.getBarrierId().value_or(1));
+  int threads = threadsOfGroup(create, 0);
+  for (int g = 1; g < groups; ++g)
+    if (threadsOfGroup(create, g) != threads)
+      return emitError(create.getLoc(),
+                       "the groups of a named-barrier mutex must have "
+                       "equal thread counts");
+  for (int id = first; id < first + groups; ++id)
+    if (!usedBarriers.insert(id).second)
+      return emitError(create.getLoc())
+             << "named barrier " << id << " is used twice";
+  // The owner waits with its threads; its predecessor's unlock arrives.
+  layout.mutexes[create] = {first, 2 * threads};
+  return success();
+}
+
+/// How each SMEM tile lies in shared memory: its layout may need a stricter
+/// alignment than its size gives (a swizzle pattern's repeat).
+LogicalResult LayoutBuilder::analyzeTiles() {
   FailureOr<TileLayouts> tiles = TileLayouts::analyze(func);
   if (failed(tiles))
     return failure();
   layout.tiles = std::move(*tiles);
-  auto tileAlign = [&](Value v, int64_t bytes) {
-    int64_t align = bufferAlign(bytes);
-    if (const TileLayout *l = layout.tiles.of(v))
-      align = std::max(align, l->align);
-    return align;
-  };
+  return success();
+}
 
-  // Buffers and barriers.
-  std::vector<SmemMember> buffers, barriers;
-  // Tiles made after the loops: staging tiles (smem_store) and source
-  // tiles (tma_load, an epilogue's C), in program order.
-  std::vector<Operation *> afterLoops;
-  // Pipes whose slots the code after the loops may reuse: nullptr when any
-  // agent may (the tensor core's commits drained them), else the one agent
-  // (or the function, unspecialized) that read them.
-  std::map<std::string, Operation *> drainedPipes;
-  int64_t tmemNext = 0;
-  auto addSmem = [&](Value v, ShapedType type, StringRef what) {
-    SmemMember m;
-    m.name = "tile" + std::to_string(buffers.size());
-    m.bytes = tileas::getTileSizeInBytes(type);
-    m.align = tileAlign(v, m.bytes);
-    m.comment = what.str();
-    layout.smemBuffers[v] = m.name;
-    buffers.push_back(m);
-  };
+int64_t LayoutBuilder::tileAlign(Value v, int64_t bytes) {
+  int64_t align = bufferAlign(bytes);
+  if (const TileLayout *l = layout.tiles.of(v))
+    align = std::max(align, l->align);
+  return align;
+}
+
+/// A tile member of its own for `v`.
+void LayoutBuilder::addSmem(Value v, ShapedType type, StringRef what) {
+  SmemMember m;
+  m.name = "tile" + std::to_string(buffers.size());
+  m.bytes = tileas::getTileSizeInBytes(type);
+  m.align = tileAlign(v, m.bytes);
+  m.comment = what.str();
+  layout.smemBuffers[v] = m.name;
+  buffers.push_back(m);
+}
+
+/// Buffers and barriers: the prologue's tiles, then every op that makes
+/// storage, in program order.
+LogicalResult LayoutBuilder::placeBuffers() {
   // Tiles the loop reads whole are loaded once, before the roles split,
   // and completed on a barrier of their own.
   layout.prologue = collectPrologue(func);
@@ -355,185 +403,230 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     layout.prologueBarrier = "prologue";
     barriers.push_back({layout.prologueBarrier, "", 8, 8});
   }
-  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
-    if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op)) {
-      addSmem(alloc.getResult(), cast<ShapedType>(alloc.getType()),
-              "tileas.alloc_smem");
-    } else if (auto alloc = dyn_cast<tileas::AllocTmemOp>(op)) {
-      layout.tmemBuffers[alloc.getResult()] = tmemNext;
-      // An MMA accumulator: one element per column (docs/cuda.md, "TMEM
-      // layouts").
-      tmemNext += tileas::getTmemColumns(alloc.getResult());
-    } else if (auto store = dyn_cast<tileas::SmemStoreOp>(op)) {
-      if (!store.getDst()) {
-        if (!store->getParentOfType<scf::ForOp>())
-          afterLoops.push_back(store);
-        else
-          addSmem(store.getResult(), cast<ShapedType>(store.getType()),
-                  "tileas.smem_store");
-      }
-    } else if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
-      if (!copy.getDst()) {
-        layout.tmemBuffers[copy.getResult()] = tmemNext;
-        int64_t cols = tmemColumns(cast<ShapedType>(copy.getType()));
-        if (copy->getParentOfType<scf::ForOp>()) {
-          // Iteration k + 1 copies while iteration k's MMA may still read.
-          // One MMA reads each copy, and its commit frees the buffer.
-          if (!copy.getResult().hasOneUse() ||
-              !isa<tileas::UmmaOp>(*copy.getResult().getUsers().begin()))
-            return emitError(copy.getLoc(),
-                             "scale factors copied to TMEM in a loop are "
-                             "translated when exactly one UMMA reads them");
-          KernelLayout::ScaleCopy &sc = layout.scaleCopies[copy];
-          sc.column = tmemNext;
-          sc.cols = cols;
-          sc.barriers = "scales" + std::to_string(layout.scaleCopyOrder.size());
-          layout.scaleCopyOrder.push_back(copy);
-          barriers.push_back({sc.barriers, "", 16, 8});
-          cols *= 2;
-        }
-        tmemNext += cols;
-      }
-    } else if (auto store = dyn_cast<tileas::TmemStoreOp>(op)) {
-      if (!store.getDst()) {
-        layout.tmemBuffers[store.getResult()] = tmemNext;
-        tmemNext +=
-            std::max<int64_t>(1, tileas::getTmemColumns(store.getResult()));
-      }
-    } else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
-      PipeLayout p;
-      p.op = create;
-      p.id = unsigned(layout.pipes.size());
-      p.depth = int(std::max<uint32_t>(1, create.getDepth()));
-      auto payload = cast<ShapedType>(
-          cast<tileas::PipeType>(create.getType()).getPayload());
-      p.tmem = isa<tileas::TmemType>(payload);
-      p.slotBytes = tileas::getTileSizeInBytes(payload);
-      p.slotCols = tmemColumns(payload);
-      if (auto slot = dyn_cast<tileas::TmemType>(payload))
-        p.slotCols =
-            std::max<int64_t>(1, tileas::getPipeSlotColumns(create, slot));
-      p.txBytes = create.getBytes() ? int64_t(*create.getBytes()) : p.slotBytes;
-      std::string n = std::to_string(p.id);
-      // A joined pipe's slots are guarded by the barriers of the pipe it
-      // joins.
-      const PipeLayout *joined =
-          create.getJoins()
-              ? &layout.pipes[layout.pipeIds.lookup(
-                    create.getJoins().getDefiningOp())]
-              : nullptr;
-      p.full = joined ? joined->full : "full" + n;
-      if (!joined)
-        barriers.push_back({p.full, "", 8 * p.depth, 8});
-      if (Value other =
-              create.getShares() ? create.getShares() : create.getAliases()) {
-        const PipeLayout &q =
-            layout.pipes[layout.pipeIds.lookup(other.getDefiningOp())];
-        p.buffer = q.buffer;
-        p.tmemColumn = q.tmemColumn;
-        if (create.getShares()) {
-          p.empty = "empty" + n;
-          p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
-          barriers.push_back({p.empty, "", 8 * p.depth, 8});
-        } else {
-          p.empty = q.empty; // Its releases arrive on the root's barrier.
-        }
-      } else if (p.tmem) {
-        p.buffer = "tmem";
-        p.tmemColumn = tmemNext;
-        tmemNext += p.depth * p.slotCols;
-        p.empty = "empty" + n;
-        p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
-        barriers.push_back({p.empty, "", 8 * p.depth, 8});
-      } else {
-        SmemMember m;
-        m.name = "pipe" + n;
-        m.bytes = p.depth * p.slotBytes;
-        m.align = tileAlign(create.getResult(), p.slotBytes);
-        // A ring's slots also hold its other tiles, seen through views laid
-        // out for them.
-        for (Operation *slotOp : create->getUsers())
-          if (slotOp->getNumResults() == 1)
-            for (Operation *user : slotOp->getResult(0).getUsers())
-              if (auto view = dyn_cast<tileas::SmemViewOp>(user))
-                m.align = std::max(m.align,
-                                   tileAlign(view.getResult(), p.slotBytes));
-        if (p.depth > 1 && p.slotBytes % m.align != 0)
-          return emitError(create.getLoc())
-                 << "the pipe's slots of " << p.slotBytes
-                 << " B cannot each start on the " << m.align
-                 << "-byte boundary their layout needs";
-        // Slots the tensor core alone reads from a copy engine are drained
-        // once the accumulator's last commit fired: the epilogue may stage
-        // its tiles over them.
-        // Or read by SIMT threads whose reads finish in program order: the
-        // code after the loop may reuse them in the agent that read them.
-        bool copied = create.getProducer() == "tma" ||
-                      create.getProducer() == "cpasync";
-        bool umma = llvm::all_of(create.getConsumers(), [](Attribute c) {
-          return cast<StringAttr>(c).getValue() == "umma";
-        });
-        bool simt = llvm::all_of(create.getConsumers(), [](Attribute c) {
-          return cast<StringAttr>(c).getValue() == "simt";
-        });
-        if (copied && umma) {
-          drainedPipes[m.name] = nullptr;
-        } else if (copied && simt) {
-          std::set<Operation *> readers;
-          for (Operation *user : create->getUsers())
-            if (isa<tileas::PipeConsumerWaitOp>(user))
-              readers.insert(user->getParentOfType<tileas::AgentOp>());
-          if (readers.size() == 1)
-            drainedPipes[m.name] = *readers.begin() ? *readers.begin()
-                                                    : func.getOperation();
-        }
-        m.comment = "pipe " + n + ": " + create.getProducer().str() + ", " +
-                    std::to_string(p.depth) + " x " +
-                    std::to_string(p.slotBytes) + " B";
-        buffers.push_back(m);
-        p.buffer = m.name;
-        p.empty = joined ? joined->empty : "empty" + n;
-        p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
-        if (!joined)
-          barriers.push_back({p.empty, "", 8 * p.depth, 8});
-      }
-      layout.pipeIds[create] = p.id;
-      layout.pipes.push_back(p);
-    } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
-               load && !layout.prologue.ops.contains(load)) {
-      if (loadsAfterLoop(load)) {
-        // After the loops: the epilogue's own tile, on a barrier of its
-        // own.
-        std::string bar =
-            "epiload" + std::to_string(layout.epilogueLoads.size());
-        layout.epilogueLoads.insert({load, bar});
-        barriers.push_back({bar, "", 8, 8});
-        afterLoops.push_back(load);
-      } else if (!load.getDst() ||
-                 !tileas::stripViews(load.getDst())
-                      .getDefiningOp<tileas::PipeProducerAcquireOp>()) {
-        return emitError(load.getLoc(),
-                         "a TMA load outside a pipe slot is not "
-                         "translated to CUDA here: it has no barrier to "
-                         "complete (a tile the loop reads whole is loaded "
-                         "at the function's top level before the loop, from "
-                         "the function's arguments and index arithmetic; a "
-                         "tile the epilogue reads, after the loop)");
-      }
-    }
-    return WalkResult::advance();
+  WalkResult walk = func.walk([&](Operation *op) {
+    return failed(placeBuffer(op)) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
   });
-  if (walk.wasInterrupted())
-    return failure();
+  return failure(walk.wasInterrupted());
+}
 
+LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
+  if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op)) {
+    addSmem(alloc.getResult(), cast<ShapedType>(alloc.getType()),
+            "tileas.alloc_smem");
+  } else if (auto alloc = dyn_cast<tileas::AllocTmemOp>(op)) {
+    layout.tmemBuffers[alloc.getResult()] = tmemNext;
+    // An MMA accumulator: one element per column (docs/cuda.md, "TMEM
+    // layouts").
+    tmemNext += tileas::getTmemColumns(alloc.getResult());
+  } else if (auto store = dyn_cast<tileas::SmemStoreOp>(op)) {
+    if (!store.getDst()) {
+      if (!store->getParentOfType<scf::ForOp>())
+        afterLoops.push_back(store);
+      else
+        addSmem(store.getResult(), cast<ShapedType>(store.getType()),
+                "tileas.smem_store");
+    }
+  } else if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
+    if (!copy.getDst())
+      return placeTmemCopy(copy);
+  } else if (auto store = dyn_cast<tileas::TmemStoreOp>(op)) {
+    if (!store.getDst()) {
+      layout.tmemBuffers[store.getResult()] = tmemNext;
+      tmemNext +=
+          std::max<int64_t>(1, tileas::getTmemColumns(store.getResult()));
+    }
+  } else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
+    return placePipe(create);
+  } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
+             load && !layout.prologue.ops.contains(load)) {
+    return placeLoad(load);
+  }
+  return success();
+}
+
+/// TMEM columns for block-scale factors copied without `into`; in a loop,
+/// two buffers used in turn and a barrier pair.
+LogicalResult LayoutBuilder::placeTmemCopy(tileas::TmemCopyOp copy) {
+  layout.tmemBuffers[copy.getResult()] = tmemNext;
+  int64_t cols = tmemColumns(cast<ShapedType>(copy.getType()));
+  if (copy->getParentOfType<scf::ForOp>()) {
+    // Iteration k + 1 copies while iteration k's MMA may still read.
+    // One MMA reads each copy, and its commit frees the buffer.
+    if (!copy.getResult().hasOneUse() ||
+        !isa<tileas::UmmaOp>(*copy.getResult().getUsers().begin()))
+      return emitError(copy.getLoc(),
+                       "scale factors copied to TMEM in a loop are "
+                       "translated when exactly one UMMA reads them");
+    KernelLayout::ScaleCopy &sc = layout.scaleCopies[copy];
+    sc.column = tmemNext;
+    sc.cols = cols;
+    sc.barriers = "scales" + std::to_string(layout.scaleCopyOrder.size());
+    layout.scaleCopyOrder.push_back(copy);
+    barriers.push_back({sc.barriers, "", 16, 8});
+    cols *= 2;
+  }
+  tmemNext += cols;
+  return success();
+}
+
+/// A pipe's slots (in TMEM, in an SMEM ring, or another pipe's) and its
+/// full and empty barriers.
+LogicalResult LayoutBuilder::placePipe(tileas::PipeCreateOp create) {
+  PipeLayout p;
+  p.op = create;
+  p.id = unsigned(layout.pipes.size());
+  p.depth = int(std::max<uint32_t>(1, create.getDepth()));
+  auto payload =
+      cast<ShapedType>(cast<tileas::PipeType>(create.getType()).getPayload());
+  p.tmem = isa<tileas::TmemType>(payload);
+  p.slotBytes = tileas::getTileSizeInBytes(payload);
+  p.slotCols = tmemColumns(payload);
+  if (auto slot = dyn_cast<tileas::TmemType>(payload))
+    p.slotCols = std::max<int64_t>(1, tileas::getPipeSlotColumns(create, slot));
+  p.txBytes = create.getBytes() ? int64_t(*create.getBytes()) : p.slotBytes;
+  std::string n = std::to_string(p.id);
+  // A joined pipe's slots are guarded by the barriers of the pipe it
+  // joins.
+  const PipeLayout *joined = create.getJoins()
+                                 ? &layout.pipes[layout.pipeIds.lookup(
+                                       create.getJoins().getDefiningOp())]
+                                 : nullptr;
+  p.full = joined ? joined->full : "full" + n;
+  if (!joined)
+    barriers.push_back({p.full, "", 8 * p.depth, 8});
+  if (Value other =
+          create.getShares() ? create.getShares() : create.getAliases()) {
+    const PipeLayout &q =
+        layout.pipes[layout.pipeIds.lookup(other.getDefiningOp())];
+    p.buffer = q.buffer;
+    p.tmemColumn = q.tmemColumn;
+    if (create.getShares()) {
+      p.empty = "empty" + n;
+      p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+      barriers.push_back({p.empty, "", 8 * p.depth, 8});
+    } else {
+      p.empty = q.empty; // Its releases arrive on the root's barrier.
+    }
+  } else if (p.tmem) {
+    p.buffer = "tmem";
+    p.tmemColumn = tmemNext;
+    tmemNext += p.depth * p.slotCols;
+    p.empty = "empty" + n;
+    p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+    barriers.push_back({p.empty, "", 8 * p.depth, 8});
+  } else if (failed(placeSmemRing(create, p, joined))) {
+    return failure();
+  }
+  layout.pipeIds[create] = p.id;
+  layout.pipes.push_back(p);
+  return success();
+}
+
+/// A pipe's own ring of SMEM slots.
+LogicalResult LayoutBuilder::placeSmemRing(tileas::PipeCreateOp create,
+                                           PipeLayout &p,
+                                           const PipeLayout *joined) {
+  std::string n = std::to_string(p.id);
+  SmemMember m;
+  m.name = "pipe" + n;
+  m.bytes = p.depth * p.slotBytes;
+  m.align = tileAlign(create.getResult(), p.slotBytes);
+  // A ring's slots also hold its other tiles, seen through views laid out
+  // for them.
+  for (Operation *slotOp : create->getUsers())
+    if (slotOp->getNumResults() == 1)
+      for (Operation *user : slotOp->getResult(0).getUsers())
+        if (auto view = dyn_cast<tileas::SmemViewOp>(user))
+          m.align = std::max(m.align, tileAlign(view.getResult(), p.slotBytes));
+  if (p.depth > 1 && p.slotBytes % m.align != 0)
+    return emitError(create.getLoc())
+           << "the pipe's slots of " << p.slotBytes
+           << " B cannot each start on the " << m.align
+           << "-byte boundary their layout needs";
+  noteDrained(create, m.name);
+  m.comment = "pipe " + n + ": " + create.getProducer().str() + ", " +
+              std::to_string(p.depth) + " x " + std::to_string(p.slotBytes) +
+              " B";
+  buffers.push_back(m);
+  p.buffer = m.name;
+  p.empty = joined ? joined->empty : "empty" + n;
+  p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+  if (!joined)
+    barriers.push_back({p.empty, "", 8 * p.depth, 8});
+  return success();
+}
+
+/// Slots the tensor core alone reads from a copy engine are drained once
+/// the accumulator's last commit fired: the epilogue may stage its tiles
+/// over them. Or read by SIMT threads whose reads finish in program order:
+/// the code after the loop may reuse them in the agent that read them.
+void LayoutBuilder::noteDrained(tileas::PipeCreateOp create,
+                                const std::string &member) {
+  using Producer = tileas::PipeProducerKind;
+  using Consumer = tileas::PipeConsumerKind;
+  Producer producer = create.getProducerKind();
+  bool copied = producer == Producer::Tma || producer == Producer::CpAsync;
+  auto allConsumers = [&](Consumer kind) {
+    for (unsigned i = 0, e = create.getConsumers().size(); i < e; ++i)
+      if (create.getConsumerKind(i) != kind)
+        return false;
+    return true;
+  };
+  if (copied && allConsumers(Consumer::Umma)) {
+    drainedPipes[member] = nullptr;
+  } else if (copied && allConsumers(Consumer::Simt)) {
+    std::set<Operation *> readers;
+    for (Operation *user : create->getUsers())
+      if (isa<tileas::PipeConsumerWaitOp>(user))
+        readers.insert(user->getParentOfType<tileas::AgentOp>());
+    if (readers.size() == 1)
+      drainedPipes[member] =
+          *readers.begin() ? *readers.begin() : func.getOperation();
+  }
+}
+
+/// A TMA load outside the prologue: into a pipe slot, or the epilogue's
+/// own tile after the loops.
+LogicalResult LayoutBuilder::placeLoad(tileas::TmaLoadOp load) {
+  if (loadsAfterLoop(load)) {
+    // After the loops: the epilogue's own tile, on a barrier of its own.
+    std::string bar = "epiload" + std::to_string(layout.epilogueLoads.size());
+    layout.epilogueLoads.insert({load, bar});
+    barriers.push_back({bar, "", 8, 8});
+    afterLoops.push_back(load);
+    return success();
+  }
+  if (!load.getDst() || !tileas::stripViews(load.getDst())
+                             .getDefiningOp<tileas::PipeProducerAcquireOp>())
+    return emitError(load.getLoc(),
+                     "a TMA load outside a pipe slot is not "
+                     "translated to CUDA here: it has no barrier to "
+                     "complete (a tile the loop reads whole is loaded "
+                     "at the function's top level before the loop, from "
+                     "the function's arguments and index arithmetic; a "
+                     "tile the epilogue reads, after the loop)");
+  return success();
+}
+
+void LayoutBuilder::markSharedBuffers() {
   for (PipeLayout &p : layout.pipes)
     for (const PipeLayout &q : layout.pipes)
       if (q.id != p.id && q.buffer == p.buffer &&
           (!p.tmem || q.tmemColumn == p.tmemColumn))
         p.sharedBuffer = true;
+}
 
-  // Largest alignment first, so that the tiles pack without padding and
-  // their total is what the plan counts.
+/// Orders the tiles and places those staged after the loops.
+///
+/// Largest alignment first, so that the tiles pack without padding and
+/// their total is what the plan counts. Tiles staged after the loops (an
+/// epilogue's TMA stores) reuse the drained pipes' slots, as CUTLASS
+/// epilogues reuse the mainloop's shared memory: the code after a loop runs
+/// once the accumulator's commit has fired, which follows every MMA and so
+/// every read of those slots. Each tile gets its own bytes of them: one
+/// tile's TMA store may still read while the next is written.
+void LayoutBuilder::overlayAfterLoops() {
   auto isDrained = [&](const SmemMember &m) {
     return drainedPipes.count(m.name) != 0;
   };
@@ -544,12 +637,6 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
                      return a.align != b.align ? a.align > b.align
                                                : isDrained(a) > isDrained(b);
                    });
-  // Tiles staged after the loops (an epilogue's TMA stores) reuse the
-  // drained pipes' slots, as CUTLASS epilogues reuse the mainloop's shared
-  // memory: the code after a loop runs once the accumulator's commit has
-  // fired, which follows every MMA and so every read of those slots. Each
-  // tile gets its own bytes of them: one tile's TMA store may still read
-  // while the next is written.
   int64_t overlayNext = 0;
   // Not in a persistent kernel: there the next tile's loads refill those
   // slots while this tile's epilogue stages.
@@ -584,6 +671,10 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
                 ? "tileas.tma_load after the loops"
                 : "tileas.smem_store after the loops");
   }
+}
+
+/// The SMEM struct's members in order, checked against a CTA's share.
+LogicalResult LayoutBuilder::collectSmem() {
   for (const SmemMember &m : buffers)
     layout.bufferBytes += m.bytes;
   layout.smem = buffers;
@@ -592,7 +683,8 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   bool accumulates = func.walk([](tileas::UmmaOp mma) {
                            return mma.getAccumulate() ? WalkResult::interrupt()
                                                       : WalkResult::advance();
-                         }).wasInterrupted();
+                         })
+                         .wasInterrupted();
   if (accumulates) {
     layout.zeros = "zeros";
     layout.smem.push_back(
@@ -604,21 +696,36 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
     total = (total + m.align - 1) / m.align * m.align + m.bytes;
   if (total > kSmemPerBlock)
     return emitError(func.getLoc())
-               << "the kernel needs " << total
-               << " B of shared memory; a CTA has " << kSmemPerBlock,
-           failure();
+           << "the kernel needs " << total << " B of shared memory; a CTA has "
+           << kSmemPerBlock;
+  return success();
+}
 
+/// TMEM is allocated in powers of two from 32 columns.
+LogicalResult LayoutBuilder::allocateTmem() {
   layout.tmemUsed = tmemNext;
   if (tmemNext > kTmemColumns)
     return emitError(func.getLoc())
-               << "the kernel needs " << tmemNext << " TMEM columns; an SM has "
-               << kTmemColumns,
-           failure();
+           << "the kernel needs " << tmemNext << " TMEM columns; an SM has "
+           << kTmemColumns;
   layout.tmemAllocated = 0;
   if (tmemNext > 0) {
     layout.tmemAllocated = 32;
     while (layout.tmemAllocated < tmemNext)
       layout.tmemAllocated *= 2;
   }
-  return layout;
+  return success();
+}
+
+} // namespace
+
+unsigned cuda::agentOf(const KernelLayout &layout, Operation *op) {
+  for (unsigned i = 0; i < layout.agents.size(); ++i)
+    if (layout.agents[i].op && layout.agents[i].op->isAncestor(op))
+      return i;
+  return 0;
+}
+
+FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
+  return LayoutBuilder(func).run();
 }

@@ -123,13 +123,50 @@ FailureOr<TileLayout> denseLayout(Operation *at, ShapedType type, bool tma) {
   return l;
 }
 
+/// The steps of TileLayouts::analyze, in order: buffers (classes of SMEM
+/// values), what touches each, a layout per buffer, every value's layout,
+/// and one layout per tensor map.
+class TileLayoutsBuilder {
+public:
+  explicit TileLayoutsBuilder(func::FuncOp func) : func(func) {}
+
+  LogicalResult run() {
+    joinBuffers();
+    joinViews();
+    collectUses();
+    if (failed(layOutBuffers()))
+      return failure();
+    recordValues();
+    return checkTensorMaps();
+  }
+
+  /// What TileLayouts holds: the layouts, by SMEM value and by tensor map.
+  std::vector<TileLayout> layouts;
+  llvm::DenseMap<Value, unsigned> byValue, byDesc;
+
+private:
+  void joinBuffers();
+  void joinViews();
+  Uses *usesOf(Value v);
+  void collectUses();
+  LogicalResult layOutBuffers();
+  void recordValues();
+  LogicalResult checkTensorMaps();
+
+  func::FuncOp func;
+  Classes classes;
+  llvm::DenseMap<Value, Uses> uses;
+  std::vector<Value> roots; ///< In program order, so diagnostics are stable.
+  std::vector<std::pair<Operation *, Value>> tmaOps; ///< (op, its SMEM tile)
+  llvm::DenseMap<Value, unsigned> byRoot;
+};
+
 } // namespace
 
-FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
-  Classes classes;
-  // Values of one buffer: an op's result and the slot it writes `into`, a
-  // pipe's slots and the pipe, a pipe and the pipe whose slots it shares or
-  // aliases, and everything a loop or an if carries.
+/// Values of one buffer: an op's result and the slot it writes `into`, a
+/// pipe's slots and the pipe, a pipe and the pipe whose slots it shares or
+/// aliases, and everything a loop or an if carries.
+void TileLayoutsBuilder::joinBuffers() {
   func.walk([&](Operation *op) {
     if (OpOperand *into = tileas::getIntoOperand(op))
       if (isSmem(into->get()))
@@ -157,38 +194,40 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
             if (!r->empty())
               classes.join(result, r->front().getTerminator()->getOperand(i));
   });
+}
 
-  // Views of one buffer as one type are one class: a ring member's TMA
-  // writes its slot through one view and its MMA reads it through another.
+/// Views of one buffer as one type are one class: a ring member's TMA
+/// writes its slot through one view and its MMA reads it through another.
+void TileLayoutsBuilder::joinViews() {
   llvm::DenseMap<std::pair<Value, Type>, Value> viewsOf;
   func.walk([&](tileas::SmemViewOp view) {
     Value buffer = classes.find(tileas::stripViews(view.getSource()));
-    auto [it, first] = viewsOf.try_emplace({buffer, view.getType()},
-                                           view.getResult());
+    auto [it, first] =
+        viewsOf.try_emplace({buffer, view.getType()}, view.getResult());
     if (!first)
       classes.join(view.getResult(), it->second);
   });
+}
 
-  llvm::DenseMap<Value, Uses> uses;
-  std::vector<Value> roots; // In program order, so diagnostics are stable.
-  // The uses of v's buffer, registered the first time any of its values is
-  // seen; null when v is not an SMEM tile.
-  auto usesOf = [&](Value v) -> Uses * {
-    if (!isSmem(v))
-      return nullptr;
-    Value root = classes.find(v);
-    if (!uses.count(root))
-      roots.push_back(root);
-    Uses &u = uses[root];
-    if (!u.type)
-      u.type = cast<ShapedType>(v.getType());
-    return &u;
-  };
+/// The uses of v's buffer, registered the first time any of its values is
+/// seen; null when v is not an SMEM tile.
+Uses *TileLayoutsBuilder::usesOf(Value v) {
+  if (!isSmem(v))
+    return nullptr;
+  Value root = classes.find(v);
+  if (!uses.count(root))
+    roots.push_back(root);
+  Uses &u = uses[root];
+  if (!u.type)
+    u.type = cast<ShapedType>(v.getType());
+  return &u;
+}
+
+void TileLayoutsBuilder::collectUses() {
   auto mark = [&](Value v, Operation *Uses::*what, Operation *op) {
     if (Uses *u = usesOf(v); u && !(u->*what))
       u->*what = op;
   };
-  std::vector<std::pair<Operation *, Value>> tmaOps; // (op, its SMEM tile)
   func.walk([&](Operation *op) {
     if (auto mma = dyn_cast<tileas::UmmaOp>(op)) {
       mark(mma.getA(), &Uses::mma, op);
@@ -214,9 +253,11 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
   });
   for (BlockArgument arg : func.getArguments())
     usesOf(arg);
+}
 
-  TileLayouts out;
-  llvm::DenseMap<Value, unsigned> byRoot;
+/// A layout per buffer: a UMMA operand's swizzled one (threads write it in
+/// the UMMA's layout, smem_store_mma), else a dense one.
+LogicalResult TileLayoutsBuilder::layOutBuffers() {
   for (Value root : roots) {
     const Uses &u = uses[root];
     FailureOr<TileLayout> l;
@@ -229,25 +270,27 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
       at = func;
     if (u.mma && (u.simt || u.scale))
       return (u.simt ? u.simt : u.scale)->emitError()
-                 << "this SMEM tile is also a UMMA operand, which the "
-                    "translation lays out swizzled (docs/cuda.md); threads "
-                    "and tcgen05.cp read it row-major",
-             failure();
-    // Threads write a UMMA operand in the UMMA's layout (smem_store_mma).
+             << "this SMEM tile is also a UMMA operand, which the "
+                "translation lays out swizzled (docs/cuda.md); threads "
+                "and tcgen05.cp read it row-major";
     l = u.mma ? mmaLayout(at, u.type) : denseLayout(at, u.type, u.tma);
     if (failed(l))
       return failure();
-    byRoot[root] = unsigned(out.layouts.size());
-    out.layouts.push_back(*l);
+    byRoot[root] = unsigned(layouts.size());
+    layouts.push_back(*l);
   }
-  // Every SMEM value, and every pipe of SMEM slots, names its layout.
+  return success();
+}
+
+/// Every SMEM value, and every pipe of SMEM slots, names its layout.
+void TileLayoutsBuilder::recordValues() {
   auto record = [&](Value v) {
     auto pipe = dyn_cast<tileas::PipeType>(v.getType());
     if (!isSmem(v) && !(pipe && isa<tileas::SmemType>(pipe.getPayload())))
       return;
     auto it = byRoot.find(classes.find(v));
     if (it != byRoot.end())
-      out.byValue[v] = it->second;
+      byValue[v] = it->second;
   };
   func.walk([&](Operation *op) {
     for (Value v : op->getResults())
@@ -257,25 +300,35 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
     for (BlockArgument arg : block->getArguments())
       record(arg);
   });
+}
 
-  // A tensor map describes one box shape and swizzle: every TMA through it
-  // must move tiles of one layout.
+/// A tensor map describes one box shape and swizzle: every TMA through it
+/// must move tiles of one layout.
+LogicalResult TileLayoutsBuilder::checkTensorMaps() {
   for (auto [op, tile] : tmaOps) {
     Value desc = isa<tileas::TmaLoadOp>(op)
                      ? cast<tileas::TmaLoadOp>(op).getDesc()
                      : cast<tileas::TmaStoreOp>(op).getDesc();
-    unsigned l = out.byValue.lookup(tile);
-    auto [it, inserted] = out.byDesc.try_emplace(desc, l);
-    if (!inserted &&
-        out.layouts[it->second].cppType != out.layouts[l].cppType)
+    unsigned l = byValue.lookup(tile);
+    auto [it, inserted] = byDesc.try_emplace(desc, l);
+    if (!inserted && layouts[it->second].cppType != layouts[l].cppType)
       return op->emitError()
-                 << "this TMA moves a tile laid out as "
-                 << out.layouts[l].cppType
-                 << ", but another TMA through the same tensor map moves "
-                 << out.layouts[it->second].cppType
-                 << "; a tensor map has one box and one swizzle",
-             failure();
+             << "this TMA moves a tile laid out as " << layouts[l].cppType
+             << ", but another TMA through the same tensor map moves "
+             << layouts[it->second].cppType
+             << "; a tensor map has one box and one swizzle";
   }
+  return success();
+}
+
+FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
+  TileLayoutsBuilder builder(func);
+  if (failed(builder.run()))
+    return failure();
+  TileLayouts out;
+  out.layouts = std::move(builder.layouts);
+  out.byValue = std::move(builder.byValue);
+  out.byDesc = std::move(builder.byDesc);
   return out;
 }
 
