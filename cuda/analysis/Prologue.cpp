@@ -13,7 +13,7 @@ using namespace tilepipe::cuda;
 bool cuda::isIndexOp(Operation *op) {
   if (isa<gpu::BlockIdOp, gpu::GridDimOp>(op))
     return true;
-  if (!op->getDialect() || op->getDialect()->getNamespace() != "arith" ||
+  if (!isa_and_present<arith::ArithDialect>(op->getDialect()) ||
       op->getNumRegions() || op->getNumResults() == 0)
     return false;
   // Integer ops, and the casts between integers and floats of scalars

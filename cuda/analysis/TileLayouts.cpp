@@ -70,10 +70,12 @@ int widestSpan(int64_t rowBytes) {
 }
 
 FailureOr<TileLayout> mmaLayout(Operation *at, ShapedType type) {
-  std::string elem = cudaElementName(type.getElementType());
+  Type elemType = type.getElementType();
+  std::string elem = cudaElementName(elemType);
   int64_t es = type.getElementTypeBitWidth() / 8;
-  if (type.getRank() != 2 || elem.empty() || es < 1 || elem == "int32_t" ||
-      elem == "uint8_t")
+  // i32 and ui8 (scale factors' raw bytes) are no UMMA operand here.
+  if (type.getRank() != 2 || elem.empty() || es < 1 ||
+      elemType.isInteger(32) || elemType.isUnsignedInteger(8))
     return at->emitError() << "a UMMA operand tile of type " << type
                            << " has no SMEM layout in the translation",
            failure();
