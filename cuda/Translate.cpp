@@ -1,9 +1,9 @@
 //===- Translate.cpp - `--tileas-to-cuda` ---------------------------------===//
 
-#include "cuda/CarriedTiles.h"
-#include "cuda/EmitKernel.h"
-#include "cuda/EmitLauncher.h"
-#include "cuda/KernelLayout.h"
+#include "cuda/analysis/CarriedTiles.h"
+#include "cuda/emit/EmitKernel.h"
+#include "cuda/emit/EmitLauncher.h"
+#include "cuda/analysis/KernelLayout.h"
 #include "cuda/TileASToCuda.h"
 #include "materialize/exec/Check.h"
 

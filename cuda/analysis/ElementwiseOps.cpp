@@ -1,0 +1,83 @@
+//===- ElementwiseOps.cpp - the runtime function of each elementwise op ---===//
+
+#include "cuda/analysis/ElementwiseOps.h"
+
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
+  using Call = std::optional<ElementwiseCall>;
+  auto plain = [](llvm::StringRef callee) -> Call {
+    return ElementwiseCall{callee, false, ""};
+  };
+  return llvm::TypeSwitch<Operation *, Call>(op)
+      .Case<tileas::AddOp, arith::AddFOp>([&](auto) { return plain("tp::add"); })
+      .Case<tileas::SubOp, arith::SubFOp>([&](auto) { return plain("tp::sub"); })
+      .Case<tileas::MulOp, arith::MulFOp>([&](auto) { return plain("tp::mul"); })
+      .Case<tileas::MaxOp, arith::MaximumFOp>(
+          [&](auto) { return plain("tp::max"); })
+      .Case<arith::MinimumFOp, arith::MinNumFOp>(
+          [&](auto) { return plain("tp::min"); })
+      .Case<arith::MaxNumFOp>([&](auto) { return plain("tp::max"); })
+      .Case<arith::DivFOp>([&](auto) { return plain("tp::div"); })
+      .Case<arith::NegFOp>([&](auto) { return plain("tp::neg"); })
+      .Case<math::AbsFOp>([&](auto) { return plain("tp::abs"); })
+      .Case<tileas::Exp2Op, math::Exp2Op>(
+          [&](auto) { return plain("tp::exp2"); })
+      .Case<math::ExpOp>([&](auto) { return plain("tp::exp"); })
+      .Case<math::LogOp>([&](auto) { return plain("tp::log"); })
+      .Case<math::Log2Op>([&](auto) { return plain("tp::log2"); })
+      .Case<math::SqrtOp>([&](auto) { return plain("tp::sqrt"); })
+      .Case<math::RsqrtOp>([&](auto) { return plain("tp::rsqrt"); })
+      .Case<math::TanhOp>([&](auto) { return plain("tp::tanh"); })
+      .Case<math::ErfOp>([&](auto) { return plain("tp::erf"); })
+      .Case<math::SinOp>([&](auto) { return plain("tp::sin"); })
+      .Case<math::CosOp>([&](auto) { return plain("tp::cos"); })
+      .Case<tileas::FmaOp, math::FmaOp>([&](auto) { return plain("tp::fma"); })
+      .Case<tileas::CvtOp, arith::ExtFOp, arith::TruncFOp>(
+          [&](auto) -> Call { return ElementwiseCall{"tp::cvt", true, ""}; })
+      .Case([&](arith::CmpFOp cmp) -> Call {
+        if (!isa<RankedTensorType>(cmp.getType()))
+          return std::nullopt;
+        std::string p = arith::stringifyCmpFPredicate(cmp.getPredicate())
+                            .upper();
+        if (p == "TRUE" || p == "FALSE")
+          p = p == "TRUE" ? "True" : "False";
+        return ElementwiseCall{"tp::cmpf", false, "tp::CmpF::" + p};
+      })
+      .Case([&](arith::SelectOp select) -> Call {
+        if (!isa<RankedTensorType>(select.getType()))
+          return std::nullopt;
+        return plain("tp::select");
+      })
+      .Default([](Operation *) -> Call { return std::nullopt; });
+}
+
+llvm::StringRef cuda::scalarFunction(Operation *op) {
+  return llvm::TypeSwitch<Operation *, llvm::StringRef>(op)
+      .Case([](arith::MaximumFOp) { return "fmaxf"; })
+      .Case([](arith::MinimumFOp) { return "fminf"; })
+      .Case([](arith::MaxNumFOp) { return "fmaxf"; })
+      .Case([](arith::MinNumFOp) { return "fminf"; })
+      .Case([](math::FmaOp) { return "fmaf"; })
+      .Case([](math::AbsFOp) { return "fabsf"; })
+      .Case([](math::Exp2Op) { return "exp2f"; })
+      .Case([](math::ExpOp) { return "tp::math::exp"; })
+      .Case([](math::LogOp) { return "tp::math::log"; })
+      .Case([](math::Log2Op) { return "tp::math::log2"; })
+      .Case([](math::SqrtOp) { return "tp::math::sqrt_rn"; })
+      .Case([](math::RsqrtOp) { return "tp::math::rsqrt"; })
+      .Case([](math::TanhOp) { return "tp::math::tanh"; })
+      .Case([](math::ErfOp) { return "tp::math::erf"; })
+      .Case([](math::SinOp) { return "tp::math::sin"; })
+      .Case([](math::CosOp) { return "tp::math::cos"; })
+      .Default([](Operation *) { return ""; });
+}

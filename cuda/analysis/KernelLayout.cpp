@@ -1,0 +1,731 @@
+//===- KernelLayout.cpp - where a kernel's agents and buffers live --------===//
+
+#include "cuda/analysis/KernelLayout.h"
+
+#include "cuda/analysis/Identifiers.h"
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+namespace {
+
+/// Registers a producer warpgroup keeps (TMA and MMA issue need few).
+constexpr int kProducerRegs = 56;
+
+int64_t tmemColumns(ShapedType type) {
+  // The IR's count, which knows that block-scale factors take 4x the columns
+  // of their bytes (they are replicated to the four lane quarters).
+  if (auto tmem = dyn_cast<tileas::TmemType>(type))
+    return std::max<int64_t>(1, tileas::getTmemColumns(tmem));
+  int64_t cols = type.getRank() >= 2 ? type.getShape().back() : 1;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return std::max<int64_t>(1, cols * bits / 32);
+}
+
+int64_t bufferAlign(int64_t bytes) { return bytes % 1024 == 0 ? 1024 : 16; }
+
+void placeWarps(KernelLayout &layout) {
+  // Agents of fewer than four warps share warpgroups; the others start on a
+  // warpgroup boundary, so that warp w reaches TMEM lanes 32 * (w % 4).
+  int next = 0;
+  for (AgentLayout &a : layout.agents)
+    if (a.warps < 4) {
+      if (next / 4 != (next + a.warps - 1) / 4)
+        next = (next + 3) / 4 * 4;
+      a.firstWarp = next;
+      next += a.warps;
+    }
+  next = (next + 3) / 4 * 4;
+  for (AgentLayout &a : layout.agents)
+    if (a.warps >= 4) {
+      a.firstWarp = next;
+      next += (a.warps + 3) / 4 * 4;
+    }
+  layout.warps = std::max(4, next);
+}
+
+/// Registers a consumer agent needs besides the tiles it carries: the
+/// 32-column piece of a tile in flight (tcgen05.ld/st 32x32b.x32).
+constexpr int kAgentOverhead = 32;
+/// What a consumer agent that carries no tile across its loops' back edges
+/// keeps when another needs more than the uniform share (FA4's correction
+/// warp group: it rescales O in TMEM piece by piece). At head dim 64,
+/// softmax 0 (S, 128 words) then gets 216; 208 and 224 also measured 0 B
+/// spilled, 200 16 B (docs/cuda.md, "Registers").
+constexpr int kAgentFloor = 88;
+
+/// The 32-bit words per thread of the rank-2 register tiles `a` carries
+/// across a loop's back edge (after shrinkCarriedTiles), the most of any of
+/// its loops.
+int64_t carriedWords(const AgentLayout &a) {
+  int64_t most = 0;
+  if (!a.op)
+    return 0;
+  a.op->walk([&](scf::ForOp loop) {
+    int64_t words = 0;
+    for (Value arg : loop.getRegionIterArgs())
+      if (auto tile = dyn_cast<RankedTensorType>(arg.getType());
+          tile && tile.getRank() == 2 && tile.hasStaticShape() &&
+          tile.getElementType().isIntOrFloat())
+        words += (tile.getNumElements() *
+                      tile.getElementType().getIntOrFloatBitWidth() / 32 +
+                  a.threads() - 1) /
+                 a.threads();
+    most = std::max(most, words);
+  });
+  return most;
+}
+
+/// Splits `total` registers per thread (each of one warpgroup) over the
+/// consumer warpgroups by need (carried words + kAgentOverhead) when some
+/// need is above `uniform`: those that carry no tile keep kAgentFloor,
+/// those whose need fits keep `uniform`, and the needy keep `uniform` plus
+/// what was freed, shared in proportion to what each lacks, in multiples of
+/// 8 up to 256. Empty (the uniform split) when no agent needs more, or when
+/// nothing can be freed.
+std::vector<int> splitByNeed(const std::vector<int64_t> &carried, int total,
+                             int uniform) {
+  size_t n = carried.size();
+  std::vector<int64_t> need(n, 0);
+  std::vector<int> regs(n, uniform);
+  int64_t needSum = 0;
+  int fixed = 0; // Registers of the warpgroups that are not needy.
+  for (size_t i = 0; i < n; ++i) {
+    if (!carried[i])
+      regs[i] = std::min(uniform, kAgentFloor);
+    else if (carried[i] + kAgentOverhead > uniform)
+      need[i] = carried[i] + kAgentOverhead;
+    if (need[i])
+      needSum += need[i];
+    else
+      fixed += regs[i];
+  }
+  int needy = int(llvm::count_if(need, [](int64_t v) { return v != 0; }));
+  int extra = total - fixed - needy * uniform;
+  if (!needSum || extra < 8)
+    return {};
+  // Each needy warpgroup keeps the uniform share and gets the registers
+  // freed in proportion to what it lacks.
+  int64_t lackSum = needSum - int64_t(needy) * uniform;
+  int given = fixed;
+  for (size_t i = 0; i < n; ++i)
+    if (need[i]) {
+      regs[i] = std::min(
+          uniform + int(extra * (need[i] - uniform) / lackSum) / 8 * 8, 256);
+      given += regs[i];
+    }
+  // What rounding or the cap left, 8 at a time: to the neediest first,
+  // then back to the others.
+  std::vector<size_t> order(n);
+  for (size_t i = 0; i < n; ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return need[a] > need[b]; });
+  int left = total - given;
+  for (bool progress = true; left >= 8 && progress;) {
+    progress = false;
+    for (size_t i : order)
+      if (left >= 8 && regs[i] + 8 <= 256) {
+        regs[i] += 8;
+        left -= 8;
+        progress = true;
+      }
+  }
+  return regs;
+}
+
+void splitRegisters(KernelLayout &layout) {
+  int threads = layout.threads();
+  layout.launchRegs = std::min(256, kRegisterFile / threads / 8 * 8);
+  unsigned groups = unsigned(layout.warps / 4);
+  std::vector<bool> producer(groups, true);
+  for (const AgentLayout &a : layout.agents)
+    if (a.warps >= 4)
+      for (int w = a.firstWarp; w < a.firstWarp + a.warps; ++w)
+        producer[unsigned(w / 4)] = false;
+  unsigned numProducer = unsigned(llvm::count(producer, true));
+  unsigned numConsumer = groups - numProducer;
+  // An explicit budget (the agent's `regs`) wins; otherwise producer
+  // warpgroups give registers to the others when that raises their budget.
+  int consumerRegs = 0;
+  if (numProducer && numConsumer) {
+    consumerRegs = (kRegisterFile - int(numProducer) * 128 * kProducerRegs) /
+                   (int(numConsumer) * 128) / 8 * 8;
+    consumerRegs = std::min(consumerRegs, 256);
+    // No gain (a 256-thread kernel already gives every thread the most a
+    // thread can use): no split, and the producers keep their registers
+    // (an MMA warp at 56 spills its descriptors and slot addresses).
+    if (consumerRegs <= layout.launchRegs ||
+        kProducerRegs >= layout.launchRegs)
+      consumerRegs = 0;
+  }
+  // By need: a consumer that carries a large register tile across its
+  // loop's back edge (FA4's S in softmax 0) takes registers from one that
+  // carries none (correction), when the uniform share would not hold it.
+  std::vector<int> groupRegs(groups, consumerRegs);
+  if (consumerRegs) {
+    std::vector<int64_t> carried(groups, 0);
+    for (const AgentLayout &a : layout.agents)
+      if (a.warps >= 4)
+        for (int w = a.firstWarp; w < a.firstWarp + a.warps; w += 4)
+          carried[unsigned(w / 4)] =
+              std::max(carried[unsigned(w / 4)], carriedWords(a));
+    std::vector<int64_t> consumerCarried;
+    for (unsigned g = 0; g < groups; ++g)
+      if (!producer[g])
+        consumerCarried.push_back(carried[g]);
+    std::vector<int> byNeed = splitByNeed(
+        consumerCarried,
+        kRegisterFile / 128 - int(numProducer) * kProducerRegs, consumerRegs);
+    if (!byNeed.empty())
+      for (unsigned g = 0, c = 0; g < groups; ++g)
+        if (!producer[g])
+          groupRegs[g] = byNeed[c++];
+  }
+  for (AgentLayout &a : layout.agents) {
+    a.producerGroup = producer[unsigned(a.firstWarp / 4)];
+    if (a.op)
+      if (auto regs = a.op->getAttrOfType<IntegerAttr>("regs")) {
+        a.maxRegs = int(regs.getInt());
+        continue;
+      }
+    if (consumerRegs)
+      a.maxRegs = a.producerGroup ? kProducerRegs
+                                  : groupRegs[unsigned(a.firstWarp / 4)];
+  }
+}
+
+/// The decisions of layoutKernel in the order they depend on each other,
+/// with what they share while the layout is made: the SMEM members not yet
+/// ordered, the tiles placed after the loops and the next free TMEM column.
+class LayoutBuilder {
+public:
+  explicit LayoutBuilder(func::FuncOp func) : func(func) {}
+
+  FailureOr<KernelLayout> run() {
+    layout.name = kernelIdentifier(func.getSymName());
+    if (failed(layoutAgents()) || failed(assignNamedBarriers()) ||
+        failed(analyzeTiles()) || failed(placeBuffers()))
+      return failure();
+    markSharedBuffers();
+    overlayAfterLoops();
+    if (failed(collectSmem()) || failed(allocateTmem()))
+      return failure();
+    return std::move(layout);
+  }
+
+private:
+  LogicalResult layoutAgents();
+  LogicalResult assignNamedBarriers();
+  LogicalResult layoutMutex(tileas::MutexCreateOp create);
+  int threadsOfGroup(Operation *mutex, int64_t group);
+  LogicalResult analyzeTiles();
+  int64_t tileAlign(Value v, int64_t bytes);
+  void addSmem(Value v, ShapedType type, StringRef what);
+  LogicalResult placeBuffers();
+  LogicalResult placeBuffer(Operation *op);
+  LogicalResult placeTmemCopy(tileas::TmemCopyOp copy);
+  LogicalResult placePipe(tileas::PipeCreateOp create);
+  LogicalResult placeSmemRing(tileas::PipeCreateOp create, PipeLayout &p,
+                              const PipeLayout *joined);
+  void noteDrained(tileas::PipeCreateOp create, const std::string &member);
+  LogicalResult placeLoad(tileas::TmaLoadOp load);
+  void markSharedBuffers();
+  void overlayAfterLoops();
+  LogicalResult collectSmem();
+  LogicalResult allocateTmem();
+
+  func::FuncOp func;
+  KernelLayout layout;
+  /// Named barrier ids taken; 0 is __syncthreads'.
+  std::set<int> usedBarriers = {0};
+  /// SMEM members: tiles, then barriers, then the mbarrier mutexes'.
+  std::vector<SmemMember> buffers, barriers, mutexMembers;
+  /// Tiles made after the loops: staging tiles (smem_store) and source
+  /// tiles (tma_load, an epilogue's C), in program order.
+  std::vector<Operation *> afterLoops;
+  /// Pipes whose slots the code after the loops may reuse: nullptr when any
+  /// agent may (the tensor core's commits drained them), else the one agent
+  /// (or the function, unspecialized) that read them.
+  std::map<std::string, Operation *> drainedPipes;
+  int64_t tmemNext = 0;
+};
+
+/// Agents: the warp-specialized partition, or the whole body; their warps
+/// and register budgets.
+LogicalResult LayoutBuilder::layoutAgents() {
+  for (Operation &op : func.getBody().front())
+    if (auto agent = dyn_cast<tileas::AgentOp>(op)) {
+      AgentLayout a;
+      a.op = agent;
+      a.role = agent.getRole().str();
+      a.warps = int(agent.getWarps());
+      if (a.warps < 1)
+        return emitError(agent.getLoc(), "an agent needs at least one warp");
+      layout.agents.push_back(a);
+    }
+  if (layout.agents.empty()) {
+    AgentLayout body;
+    body.role = "body";
+    layout.agents.push_back(body);
+  }
+  placeWarps(layout);
+  if (layout.threads() > kMaxThreads)
+    return emitError(func.getLoc())
+           << "the agents need " << layout.threads()
+           << " threads, more than a CTA's " << kMaxThreads;
+  splitRegisters(layout);
+  for (const AgentLayout &a : layout.agents)
+    if (a.maxRegs && (a.maxRegs < 24 || a.maxRegs > 256 || a.maxRegs % 8))
+      return emitError(a.op->getLoc())
+             << "setmaxnreg needs a register count in [24, 256] that "
+                "is a multiple of 8, not "
+             << a.maxRegs;
+  return success();
+}
+
+/// The threads of the agent that locks `mutex` as `group`.
+int LayoutBuilder::threadsOfGroup(Operation *mutex, int64_t group) {
+  for (Operation *user : mutex->getResult(0).getUsers())
+    if (auto lock = dyn_cast<tileas::MutexLockOp>(user)) {
+      APInt g;
+      if (matchPattern(lock.getGroup(), m_ConstantInt(&g)) &&
+          g.getSExtValue() == group)
+        return layout.agents[agentOf(layout, lock)].threads();
+    }
+  return 0;
+}
+
+/// Named barriers: the mutexes' own ids first, then one per multi-warp
+/// agent for its internal syncs.
+LogicalResult LayoutBuilder::assignNamedBarriers() {
+  WalkResult mutexWalk = func.walk([&](tileas::MutexCreateOp create) {
+    return failed(layoutMutex(create)) ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+  });
+  if (mutexWalk.wasInterrupted())
+    return failure();
+  for (AgentLayout &a : layout.agents)
+    if (a.warps > 1) {
+      int id = 1;
+      while (usedBarriers.count(id))
+        ++id;
+      usedBarriers.insert(id);
+      a.syncBarrier = id;
+    }
+  layout.namedBarriers = *usedBarriers.rbegin() + 1;
+  if (layout.namedBarriers > kNamedBarriers)
+    return emitError(func.getLoc())
+           << "the kernel needs named barrier id " << layout.namedBarriers - 1
+           << "; a CTA has " << kNamedBarriers;
+  return success();
+}
+
+/// An mbarrier mutex gets a barrier array in SMEM; a named-barrier one its
+/// ids, one per group.
+LogicalResult LayoutBuilder::layoutMutex(tileas::MutexCreateOp create) {
+  int groups = int(create.getGroups());
+  layout.mutexOrder.push_back(create);
+  if (create.getImplKind() == tileas::MutexImplKind::MBarrier) {
+    // One mbarrier per group, one arrival (the unlocking group's leader).
+    std::string name = "mutex" + std::to_string(layout.mutexes.size());
+    layout.mutexBarriers[create] = name;
+    layout.mutexes[create] = {-1, 0};
+    mutexMembers.push_back({name, "", 8 * groups, 8});
+    return success();
+  }
+  int first = int(create.getBarrierId().value_or(1));
+  int threads = threadsOfGroup(create, 0);
+  for (int g = 1; g < groups; ++g)
+    if (threadsOfGroup(create, g) != threads)
+      return emitError(create.getLoc(),
+                       "the groups of a named-barrier mutex must have "
+                       "equal thread counts");
+  for (int id = first; id < first + groups; ++id)
+    if (!usedBarriers.insert(id).second)
+      return emitError(create.getLoc())
+             << "named barrier " << id << " is used twice";
+  // The owner waits with its threads; its predecessor's unlock arrives.
+  layout.mutexes[create] = {first, 2 * threads};
+  return success();
+}
+
+/// How each SMEM tile lies in shared memory: its layout may need a stricter
+/// alignment than its size gives (a swizzle pattern's repeat).
+LogicalResult LayoutBuilder::analyzeTiles() {
+  FailureOr<TileLayouts> tiles = TileLayouts::analyze(func);
+  if (failed(tiles))
+    return failure();
+  layout.tiles = std::move(*tiles);
+  return success();
+}
+
+int64_t LayoutBuilder::tileAlign(Value v, int64_t bytes) {
+  int64_t align = bufferAlign(bytes);
+  if (const TileLayout *l = layout.tiles.of(v))
+    align = std::max(align, l->align);
+  return align;
+}
+
+/// A tile member of its own for `v`.
+void LayoutBuilder::addSmem(Value v, ShapedType type, StringRef what) {
+  SmemMember m;
+  m.name = "tile" + std::to_string(buffers.size());
+  m.bytes = tileas::getTileSizeInBytes(type);
+  m.align = tileAlign(v, m.bytes);
+  m.comment = what.str();
+  layout.smemBuffers[v] = m.name;
+  buffers.push_back(m);
+}
+
+/// Buffers and barriers: the prologue's tiles, then every op that makes
+/// storage, in program order.
+LogicalResult LayoutBuilder::placeBuffers() {
+  // Tiles the loop reads whole are loaded once, before the roles split,
+  // and completed on a barrier of their own.
+  layout.prologue = collectPrologue(func);
+  for (tileas::TmaLoadOp load : layout.prologue.loads)
+    addSmem(load.getResult(), cast<ShapedType>(load.getType()),
+            "tileas.tma_load in the prologue");
+  if (!layout.prologue.loads.empty()) {
+    layout.prologueBarrier = "prologue";
+    barriers.push_back({layout.prologueBarrier, "", 8, 8});
+  }
+  WalkResult walk = func.walk([&](Operation *op) {
+    return failed(placeBuffer(op)) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
+  if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op)) {
+    addSmem(alloc.getResult(), cast<ShapedType>(alloc.getType()),
+            "tileas.alloc_smem");
+  } else if (auto alloc = dyn_cast<tileas::AllocTmemOp>(op)) {
+    layout.tmemBuffers[alloc.getResult()] = tmemNext;
+    // An MMA accumulator: one element per column (docs/cuda.md, "TMEM
+    // layouts").
+    tmemNext += tileas::getTmemColumns(alloc.getResult());
+  } else if (auto store = dyn_cast<tileas::SmemStoreOp>(op)) {
+    if (!store.getDst()) {
+      if (!store->getParentOfType<scf::ForOp>())
+        afterLoops.push_back(store);
+      else
+        addSmem(store.getResult(), cast<ShapedType>(store.getType()),
+                "tileas.smem_store");
+    }
+  } else if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
+    if (!copy.getDst())
+      return placeTmemCopy(copy);
+  } else if (auto store = dyn_cast<tileas::TmemStoreOp>(op)) {
+    if (!store.getDst()) {
+      layout.tmemBuffers[store.getResult()] = tmemNext;
+      tmemNext +=
+          std::max<int64_t>(1, tileas::getTmemColumns(store.getResult()));
+    }
+  } else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
+    return placePipe(create);
+  } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
+             load && !layout.prologue.ops.contains(load)) {
+    return placeLoad(load);
+  }
+  return success();
+}
+
+/// TMEM columns for block-scale factors copied without `into`; in a loop,
+/// two buffers used in turn and a barrier pair.
+LogicalResult LayoutBuilder::placeTmemCopy(tileas::TmemCopyOp copy) {
+  layout.tmemBuffers[copy.getResult()] = tmemNext;
+  int64_t cols = tmemColumns(cast<ShapedType>(copy.getType()));
+  if (copy->getParentOfType<scf::ForOp>()) {
+    // Iteration k + 1 copies while iteration k's MMA may still read.
+    // One MMA reads each copy, and its commit frees the buffer.
+    if (!copy.getResult().hasOneUse() ||
+        !isa<tileas::UmmaOp>(*copy.getResult().getUsers().begin()))
+      return emitError(copy.getLoc(),
+                       "scale factors copied to TMEM in a loop are "
+                       "translated when exactly one UMMA reads them");
+    KernelLayout::ScaleCopy &sc = layout.scaleCopies[copy];
+    sc.column = tmemNext;
+    sc.cols = cols;
+    sc.barriers = "scales" + std::to_string(layout.scaleCopyOrder.size());
+    layout.scaleCopyOrder.push_back(copy);
+    barriers.push_back({sc.barriers, "", 16, 8});
+    cols *= 2;
+  }
+  tmemNext += cols;
+  return success();
+}
+
+/// A pipe's slots (in TMEM, in an SMEM ring, or another pipe's) and its
+/// full and empty barriers.
+LogicalResult LayoutBuilder::placePipe(tileas::PipeCreateOp create) {
+  PipeLayout p;
+  p.op = create;
+  p.id = unsigned(layout.pipes.size());
+  p.depth = int(std::max<uint32_t>(1, create.getDepth()));
+  auto payload =
+      cast<ShapedType>(cast<tileas::PipeType>(create.getType()).getPayload());
+  p.tmem = isa<tileas::TmemType>(payload);
+  p.slotBytes = tileas::getTileSizeInBytes(payload);
+  p.slotCols = tmemColumns(payload);
+  if (auto slot = dyn_cast<tileas::TmemType>(payload))
+    p.slotCols = std::max<int64_t>(1, tileas::getPipeSlotColumns(create, slot));
+  p.txBytes = create.getBytes() ? int64_t(*create.getBytes()) : p.slotBytes;
+  std::string n = std::to_string(p.id);
+  // A joined pipe's slots are guarded by the barriers of the pipe it
+  // joins.
+  const PipeLayout *joined = create.getJoins()
+                                 ? &layout.pipes[layout.pipeIds.lookup(
+                                       create.getJoins().getDefiningOp())]
+                                 : nullptr;
+  p.full = joined ? joined->full : "full" + n;
+  if (!joined)
+    barriers.push_back({p.full, "", 8 * p.depth, 8});
+  if (Value other =
+          create.getShares() ? create.getShares() : create.getAliases()) {
+    const PipeLayout &q =
+        layout.pipes[layout.pipeIds.lookup(other.getDefiningOp())];
+    p.buffer = q.buffer;
+    p.tmemColumn = q.tmemColumn;
+    if (create.getShares()) {
+      p.empty = "empty" + n;
+      p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+      barriers.push_back({p.empty, "", 8 * p.depth, 8});
+    } else {
+      p.empty = q.empty; // Its releases arrive on the root's barrier.
+    }
+  } else if (p.tmem) {
+    p.buffer = "tmem";
+    p.tmemColumn = tmemNext;
+    tmemNext += p.depth * p.slotCols;
+    p.empty = "empty" + n;
+    p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+    barriers.push_back({p.empty, "", 8 * p.depth, 8});
+  } else if (failed(placeSmemRing(create, p, joined))) {
+    return failure();
+  }
+  layout.pipeIds[create] = p.id;
+  layout.pipes.push_back(p);
+  return success();
+}
+
+/// A pipe's own ring of SMEM slots.
+LogicalResult LayoutBuilder::placeSmemRing(tileas::PipeCreateOp create,
+                                           PipeLayout &p,
+                                           const PipeLayout *joined) {
+  std::string n = std::to_string(p.id);
+  SmemMember m;
+  m.name = "pipe" + n;
+  m.bytes = p.depth * p.slotBytes;
+  m.align = tileAlign(create.getResult(), p.slotBytes);
+  // A ring's slots also hold its other tiles, seen through views laid out
+  // for them.
+  for (Operation *slotOp : create->getUsers())
+    if (slotOp->getNumResults() == 1)
+      for (Operation *user : slotOp->getResult(0).getUsers())
+        if (auto view = dyn_cast<tileas::SmemViewOp>(user))
+          m.align = std::max(m.align, tileAlign(view.getResult(), p.slotBytes));
+  if (p.depth > 1 && p.slotBytes % m.align != 0)
+    return emitError(create.getLoc())
+           << "the pipe's slots of " << p.slotBytes
+           << " B cannot each start on the " << m.align
+           << "-byte boundary their layout needs";
+  noteDrained(create, m.name);
+  m.comment = "pipe " + n + ": " + create.getProducer().str() + ", " +
+              std::to_string(p.depth) + " x " + std::to_string(p.slotBytes) +
+              " B";
+  buffers.push_back(m);
+  p.buffer = m.name;
+  p.empty = joined ? joined->empty : "empty" + n;
+  p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
+  if (!joined)
+    barriers.push_back({p.empty, "", 8 * p.depth, 8});
+  return success();
+}
+
+/// Slots the tensor core alone reads from a copy engine are drained once
+/// the accumulator's last commit fired: the epilogue may stage its tiles
+/// over them. Or read by SIMT threads whose reads finish in program order:
+/// the code after the loop may reuse them in the agent that read them.
+void LayoutBuilder::noteDrained(tileas::PipeCreateOp create,
+                                const std::string &member) {
+  using Producer = tileas::PipeProducerKind;
+  using Consumer = tileas::PipeConsumerKind;
+  Producer producer = create.getProducerKind();
+  bool copied = producer == Producer::Tma || producer == Producer::CpAsync;
+  auto allConsumers = [&](Consumer kind) {
+    for (unsigned i = 0, e = create.getConsumers().size(); i < e; ++i)
+      if (create.getConsumerKind(i) != kind)
+        return false;
+    return true;
+  };
+  if (copied && allConsumers(Consumer::Umma)) {
+    drainedPipes[member] = nullptr;
+  } else if (copied && allConsumers(Consumer::Simt)) {
+    std::set<Operation *> readers;
+    for (Operation *user : create->getUsers())
+      if (isa<tileas::PipeConsumerWaitOp>(user))
+        readers.insert(user->getParentOfType<tileas::AgentOp>());
+    if (readers.size() == 1)
+      drainedPipes[member] =
+          *readers.begin() ? *readers.begin() : func.getOperation();
+  }
+}
+
+/// A TMA load outside the prologue: into a pipe slot, or the epilogue's
+/// own tile after the loops.
+LogicalResult LayoutBuilder::placeLoad(tileas::TmaLoadOp load) {
+  if (loadsAfterLoop(load)) {
+    // After the loops: the epilogue's own tile, on a barrier of its own.
+    std::string bar = "epiload" + std::to_string(layout.epilogueLoads.size());
+    layout.epilogueLoads.insert({load, bar});
+    barriers.push_back({bar, "", 8, 8});
+    afterLoops.push_back(load);
+    return success();
+  }
+  if (!load.getDst() || !tileas::stripViews(load.getDst())
+                             .getDefiningOp<tileas::PipeProducerAcquireOp>())
+    return emitError(load.getLoc(),
+                     "a TMA load outside a pipe slot is not "
+                     "translated to CUDA here: it has no barrier to "
+                     "complete (a tile the loop reads whole is loaded "
+                     "at the function's top level before the loop, from "
+                     "the function's arguments and index arithmetic; a "
+                     "tile the epilogue reads, after the loop)");
+  return success();
+}
+
+void LayoutBuilder::markSharedBuffers() {
+  for (PipeLayout &p : layout.pipes)
+    for (const PipeLayout &q : layout.pipes)
+      if (q.id != p.id && q.buffer == p.buffer &&
+          (!p.tmem || q.tmemColumn == p.tmemColumn))
+        p.sharedBuffer = true;
+}
+
+/// Orders the tiles and places those staged after the loops.
+///
+/// Largest alignment first, so that the tiles pack without padding and
+/// their total is what the plan counts. Tiles staged after the loops (an
+/// epilogue's TMA stores) reuse the drained pipes' slots, as CUTLASS
+/// epilogues reuse the mainloop's shared memory: the code after a loop runs
+/// once the accumulator's commit has fired, which follows every MMA and so
+/// every read of those slots. Each tile gets its own bytes of them: one
+/// tile's TMA store may still read while the next is written.
+void LayoutBuilder::overlayAfterLoops() {
+  auto isDrained = [&](const SmemMember &m) {
+    return drainedPipes.count(m.name) != 0;
+  };
+  std::stable_sort(buffers.begin(), buffers.end(),
+                   [&](const SmemMember &a, const SmemMember &b) {
+                     // Drained pipes first among equals: the tiles staged
+                     // after the loops overlay them from the start.
+                     return a.align != b.align ? a.align > b.align
+                                               : isDrained(a) > isDrained(b);
+                   });
+  int64_t overlayNext = 0;
+  // Not in a persistent kernel: there the next tile's loads refill those
+  // slots while this tile's epilogue stages.
+  layout.persistent = func->hasAttr("tileas.persistent");
+  if (layout.persistent)
+    drainedPipes.clear();
+  for (Operation *store : afterLoops) {
+    Value tile = store->getResult(0);
+    auto type = cast<ShapedType>(tile.getType());
+    int64_t bytes = tileas::getTileSizeInBytes(type);
+    int64_t align = tileAlign(tile, bytes);
+    int64_t at = (overlayNext + align - 1) / align * align;
+    Operation *agent = store->getParentOfType<tileas::AgentOp>();
+    if (!agent)
+      agent = func.getOperation();
+    int64_t usable = 0;
+    for (const SmemMember &m : buffers) {
+      auto it = drainedPipes.find(m.name);
+      if (it == drainedPipes.end() || (it->second && it->second != agent))
+        break;
+      usable += m.bytes;
+    }
+    if (at + bytes <= usable && align <= buffers.front().align) {
+      layout.smemBuffers[tile] =
+          at == 0 ? buffers.front().name
+                  : buffers.front().name + " + " + std::to_string(at);
+      overlayNext = at + bytes;
+      continue;
+    }
+    addSmem(tile, type,
+            isa<tileas::TmaLoadOp>(store)
+                ? "tileas.tma_load after the loops"
+                : "tileas.smem_store after the loops");
+  }
+}
+
+/// The SMEM struct's members in order, checked against a CTA's share.
+LogicalResult LayoutBuilder::collectSmem() {
+  for (const SmemMember &m : buffers)
+    layout.bufferBytes += m.bytes;
+  layout.smem = buffers;
+  llvm::append_range(layout.smem, barriers);
+  llvm::append_range(layout.smem, mutexMembers);
+  bool accumulates = func.walk([](tileas::UmmaOp mma) {
+                           return mma.getAccumulate() ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+                         })
+                         .wasInterrupted();
+  if (accumulates) {
+    layout.zeros = "zeros";
+    layout.smem.push_back(
+        {layout.zeros, "zeros an accumulator that no MMA wrote", 256, 16});
+  }
+  layout.smem.push_back({"tmem_base", "TMEM address from tcgen05.alloc", 4, 4});
+  int64_t total = 0;
+  for (const SmemMember &m : layout.smem)
+    total = (total + m.align - 1) / m.align * m.align + m.bytes;
+  if (total > kSmemPerBlock)
+    return emitError(func.getLoc())
+           << "the kernel needs " << total << " B of shared memory; a CTA has "
+           << kSmemPerBlock;
+  return success();
+}
+
+/// TMEM is allocated in powers of two from 32 columns.
+LogicalResult LayoutBuilder::allocateTmem() {
+  layout.tmemUsed = tmemNext;
+  if (tmemNext > kTmemColumns)
+    return emitError(func.getLoc())
+           << "the kernel needs " << tmemNext << " TMEM columns; an SM has "
+           << kTmemColumns;
+  layout.tmemAllocated = 0;
+  if (tmemNext > 0) {
+    layout.tmemAllocated = 32;
+    while (layout.tmemAllocated < tmemNext)
+      layout.tmemAllocated *= 2;
+  }
+  return success();
+}
+
+} // namespace
+
+unsigned cuda::agentOf(const KernelLayout &layout, Operation *op) {
+  for (unsigned i = 0; i < layout.agents.size(); ++i)
+    if (layout.agents[i].op && layout.agents[i].op->isAncestor(op))
+      return i;
+  return 0;
+}
+
+FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
+  return LayoutBuilder(func).run();
+}

@@ -1,0 +1,130 @@
+//===- KernelLayout.h - where a kernel's agents and buffers live -*- C++
+//-*-===//
+//
+// Before any CUDA is written, the translation decides the kernel's shape from
+// the materialized function alone: which warps run which agent (multi-warp
+// agents on warpgroup boundaries, because a warp reaches only the TMEM lanes
+// 32 * (warp % 4) and up), the setmaxnreg split, the named-barrier ids, the
+// shared-memory carve-out (every pipe's slots and barriers, every
+// alloc_smem) and the TMEM columns. docs/cuda.md states the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_CUDA_ANALYSIS_KERNELLAYOUT_H
+#define TILEPIPE_CUDA_ANALYSIS_KERNELLAYOUT_H
+
+#include "cuda/analysis/Prologue.h"
+#include "cuda/analysis/TileLayouts.h"
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <string>
+#include <vector>
+
+namespace tilepipe::cuda {
+
+/// Hardware limits the layout is checked against (sm_100a).
+constexpr int kMaxThreads = 1024;
+constexpr int kNamedBarriers = 16;
+constexpr int64_t kSmemPerBlock = 232448; ///< Opt-in dynamic SMEM per CTA.
+constexpr int kTmemColumns = 512;
+constexpr int kRegisterFile = 65536;
+
+struct AgentLayout {
+  mlir::Operation *op = nullptr; ///< The tileas.agent, or null: the body.
+  std::string role;
+  int firstWarp = 0, warps = 4;
+  int syncBarrier = -1; ///< Named barrier for the agent's own syncs.
+  int maxRegs = 0;      ///< setmaxnreg target; 0: none.
+  bool producerGroup = false;
+  int threads() const { return warps * 32; }
+};
+
+struct PipeLayout {
+  mlir::tileas::PipeCreateOp op;
+  unsigned id = 0;
+  bool tmem = false;
+  int depth = 1;
+  int64_t slotBytes = 0; ///< SMEM slot size.
+  int64_t slotCols = 0;  ///< TMEM slot columns.
+  int64_t txBytes = 0;   ///< What a TMA producer expects per slot.
+  std::string buffer;    ///< SMEM member or TMEM column symbol.
+  int64_t tmemColumn = 0;
+  std::string full, empty; ///< Barrier arrays (empty: the root's).
+  unsigned fullCount = 1, emptyCount = 1;
+  /// Another pipe's slots are this one's (shares or aliases): a later
+  /// commit of the other may re-stamp a slot before this pipe's release.
+  bool sharedBuffer = false;
+};
+
+struct SmemMember {
+  std::string name, comment;
+  int64_t bytes = 0, align = 16;
+};
+
+struct KernelLayout {
+  std::string name;
+  std::vector<AgentLayout> agents;
+  int warps = 4;
+  std::vector<PipeLayout> pipes;
+  llvm::DenseMap<mlir::Operation *, unsigned> pipeIds;
+  /// alloc_smem results and the prologue's TMA loads: their member.
+  llvm::DenseMap<mlir::Value, std::string> smemBuffers;
+  /// What runs before the roles split (cuda/analysis/Prologue.h).
+  KernelPrologue prologue;
+  /// The mbarrier the prologue's TMA loads complete on (one arrival each);
+  /// empty when it loads nothing.
+  std::string prologueBarrier;
+  /// TMA loads after the loops (an epilogue's source tile C), in program
+  /// order, and the mbarrier each completes on (one arrival, one phase per
+  /// tile the kernel runs).
+  llvm::MapVector<mlir::Operation *, std::string> epilogueLoads;
+  /// How each SMEM tile lies in shared memory (TMA boxes, UMMA view).
+  TileLayouts tiles;
+  /// The SMEM member of 256 zero bytes an MMA zeroes an accumulator with
+  /// (runtime/mma.cuh, acc_zero_unwritten); empty when no UMMA accumulates.
+  std::string zeros;
+  /// Block-scale factors copied to TMEM in a loop (tmem_copy without
+  /// `into`): two buffers used in turn, so that a copy never overwrites
+  /// factors an MMA still reads (tcgen05.mma -> tcgen05.cp is unordered),
+  /// and a barrier pair their MMAs' commit frees them on.
+  struct ScaleCopy {
+    int64_t column = 0, cols = 0; ///< The first buffer; columns of each.
+    std::string barriers;         ///< SMEM uint64_t[2], count 1.
+  };
+  llvm::DenseMap<mlir::Operation *, ScaleCopy> scaleCopies;
+  std::vector<mlir::Operation *> scaleCopyOrder; ///< For the prologue.
+  /// alloc_tmem results: their first column.
+  llvm::DenseMap<mlir::Value, int64_t> tmemBuffers;
+  std::vector<SmemMember> smem; ///< In struct order.
+  int64_t bufferBytes = 0;      ///< SMEM of tiles (what the plan counts).
+  int64_t tmemUsed = 0, tmemAllocated = 0;
+  /// `tileas.persistent`: each CTA runs tiles of the asked-for grid in turn.
+  bool persistent = false;
+  /// Named barrier ids of each mutex (first id) and the threads that meet;
+  /// {-1, 0} for an mbarrier mutex.
+  llvm::DenseMap<mlir::Operation *, std::pair<int, int>> mutexes;
+  /// An mbarrier mutex's SMEM barrier array (one per group).
+  llvm::DenseMap<mlir::Operation *, std::string> mutexBarriers;
+  /// The mutex.create ops in program order (emission iterates this, not the
+  /// maps, so that the output is the same run to run).
+  std::vector<mlir::Operation *> mutexOrder;
+  int namedBarriers = 1; ///< Ids in use, barrier 0 (__syncthreads) included.
+  int launchRegs = 0;
+
+  int threads() const { return warps * 32; }
+};
+
+/// Lays out `func`'s kernel, or emits an error at the offending op.
+mlir::FailureOr<KernelLayout> layoutKernel(mlir::func::FuncOp func);
+
+/// The agent (by index into layout.agents) that runs `op`.
+unsigned agentOf(const KernelLayout &layout, mlir::Operation *op);
+
+} // namespace tilepipe::cuda
+
+#endif // TILEPIPE_CUDA_ANALYSIS_KERNELLAYOUT_H

@@ -1,0 +1,67 @@
+//===- TileLayouts.h - how each SMEM tile lies in shared memory -*- C++ -*-===//
+//
+// Every SMEM tile of a kernel gets one layout of the runtime's
+// tilepipe/layout/tile.cuh, decided from who touches the buffer it lives in
+// (a pipe's slots, an alloc_smem, a prologue load, a staged epilogue tile):
+//  - a buffer a UMMA reads as A or B is an MmaTile, swizzled with the widest
+//    mode whose span divides a row (128B whenever the contiguous extent is a
+//    multiple of 128 bytes, as CUTLASS's SM100 GEMMs do), loaded as one TMA
+//    box per column block;
+//  - any other buffer (threads read or write it, it is stored with TMA, or
+//    it holds block-scale factor atoms for tcgen05.cp) is a DenseTile: the
+//    box stored row-major, one TMA box, no swizzle.
+// The translator emits the layout's C++ type in the kernel's TMA and UMMA
+// calls and in the launcher's tensor-map encoding, so the three agree by
+// construction. docs/cuda.md, "Operand layouts", gives the reasons.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_CUDA_ANALYSIS_TILELAYOUTS_H
+#define TILEPIPE_CUDA_ANALYSIS_TILELAYOUTS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+#include <vector>
+
+namespace tilepipe::cuda {
+
+struct TileLayout {
+  enum class Kind { Dense, Mma };
+  Kind kind = Kind::Dense;
+  mlir::ShapedType type;
+  /// Mma: the swizzle span in bytes (16: none, core-matrix columns).
+  int span = 16;
+  /// The C++ type, e.g. tp::MmaTile<__nv_bfloat16, 128, 64,
+  /// tp::Swizzle::B128> or tp::DenseTile<uint8_t, 1, 32, 16>.
+  std::string cppType;
+  int64_t bytes = 0; ///< What the boxes move in all (the expect-tx count).
+  int64_t boxes = 1;
+  int64_t align = 16; ///< Where the buffer (and each slot) must start.
+  /// The CUtensorMapSwizzle enumerator the tensor map needs.
+  std::string tmaSwizzle() const;
+};
+
+class TileLayouts {
+public:
+  /// Decides every SMEM tile's layout, or emits an error at an op that
+  /// needs two layouts at once (e.g. a tile both UMMA and threads read).
+  static mlir::FailureOr<TileLayouts> analyze(mlir::func::FuncOp func);
+
+  /// The layout of an SMEM tile value or of a pipe's SMEM slots; null when
+  /// `v` is neither (or nothing ever touches the buffer).
+  const TileLayout *of(mlir::Value v) const;
+  /// The layout of the tiles a tensor-map argument moves; null when no TMA
+  /// uses it.
+  const TileLayout *ofDesc(mlir::Value desc) const;
+
+private:
+  llvm::DenseMap<mlir::Value, unsigned> byValue, byDesc;
+  std::vector<TileLayout> layouts;
+};
+
+} // namespace tilepipe::cuda
+
+#endif // TILEPIPE_CUDA_ANALYSIS_TILELAYOUTS_H

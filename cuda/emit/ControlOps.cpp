@@ -1,0 +1,148 @@
+//===- ControlOps.cpp - scf, grid indices and values made at each use -----===//
+//
+// scf.for and scf.if become emitc.for and emitc.if, their results variables
+// assigned at the yield; gpu.block_id and gpu.grid_dim the CUDA built-ins
+// (a persistent kernel's tile index and asked-for grid); tensor.splat a
+// tp::splat at the agent's fragment size.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/emit/KernelEmitter.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+LogicalResult KernelEmitter::emit(scf::ForOp op) {
+  Location loc = op.getLoc();
+  Value lb = lookup(loc, op.getLowerBound()),
+        ub = lookup(loc, op.getUpperBound()), step = lookup(loc, op.getStep());
+  if (broken)
+    return failure();
+  // Loop-carried values live in variables declared before the loop.
+  SmallVector<Value> vars;
+  for (auto [init, result] : llvm::zip(op.getInitArgs(), op.getResults())) {
+    FailureOr<Type> type = convert(loc, result);
+    if (failed(type))
+      return failure();
+    Value var = b.create<emitc::VariableOp>(loc, *type,
+                                            emitc::OpaqueAttr::get(ctx, ""));
+    Value initial = lookup(loc, init);
+    if (broken)
+      return failure();
+    b.create<emitc::AssignOp>(loc, var, initial);
+    vars.push_back(var);
+  }
+  auto forOp = b.create<emitc::ForOp>(loc, lb, ub, step);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    enter(forOp.getRegion());
+    map[op.getInductionVar()] = forOp.getInductionVar();
+    for (auto [arg, var] : llvm::zip(op.getRegionIterArgs(), vars))
+      map[arg] = var;
+    if (failed(emitBlock(*op.getBody())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+    // A yielded iter_arg is read before any variable is overwritten.
+    SmallVector<Value> values;
+    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
+      Value mapped = lookup(loc, v);
+      if (broken)
+        return failure();
+      if (llvm::is_contained(op.getRegionIterArgs(), v)) {
+        Value tmp = b.create<emitc::VariableOp>(
+            loc, vars[i].getType(), emitc::OpaqueAttr::get(ctx, ""));
+        b.create<emitc::AssignOp>(loc, tmp, mapped);
+        mapped = tmp;
+      }
+      values.push_back(mapped);
+    }
+    for (auto [var, v] : llvm::zip(vars, values))
+      if (var != v)
+        b.create<emitc::AssignOp>(loc, var, v);
+    streams.endBlock(op.getBody());
+  }
+  for (auto [result, var] : llvm::zip(op.getResults(), vars))
+    map[result] = var;
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(scf::IfOp op) {
+  Location loc = op.getLoc();
+  Value cond = lookup(loc, op.getCondition());
+  if (broken)
+    return failure();
+  SmallVector<Value> vars;
+  for (Value result : op.getResults()) {
+    FailureOr<Type> type = convert(loc, result);
+    if (failed(type))
+      return failure();
+    vars.push_back(b.create<emitc::VariableOp>(
+        loc, *type, emitc::OpaqueAttr::get(ctx, "")));
+  }
+  bool hasElse = !op.getElseRegion().empty();
+  auto ifOp = b.create<emitc::IfOp>(loc, cond, /*addThenBlock=*/true,
+                                    /*addElseBlock=*/hasElse);
+  auto branch = [&](Region &from, Region &to) -> LogicalResult {
+    OpBuilder::InsertionGuard guard(b);
+    enter(to);
+    if (failed(emitBlock(from.front())))
+      return failure();
+    auto yield = cast<scf::YieldOp>(from.front().getTerminator());
+    for (auto [var, v] : llvm::zip(vars, yield.getOperands())) {
+      Value mapped = lookup(loc, v);
+      if (broken)
+        return failure();
+      b.create<emitc::AssignOp>(loc, var, mapped);
+    }
+    streams.endBlock(&from.front());
+    return success();
+  };
+  if (failed(branch(op.getThenRegion(), ifOp.getThenRegion())))
+    return failure();
+  if (hasElse && failed(branch(op.getElseRegion(), ifOp.getElseRegion())))
+    return failure();
+  for (auto [result, var] : llvm::zip(op.getResults(), vars))
+    map[result] = var;
+  return success();
+}
+
+/// gpu.block_id and gpu.grid_dim: the CUDA built-ins, widened to int64_t as
+/// every index value is.
+LogicalResult KernelEmitter::emitGridIndex(Operation *op) {
+  if (persistent) {
+    auto id = dyn_cast<gpu::BlockIdOp>(op);
+    unsigned d = unsigned(id ? id.getDimension()
+                             : cast<gpu::GridDimOp>(op).getDimension());
+    if (id && !tileId[d])
+      return emitError(op->getLoc(), "a persistent kernel reads the block "
+                                     "index only inside its agents' tiles");
+    map[op->getResult(0)] = id ? tileId[d] : tiles[d];
+    return success();
+  }
+  std::string builtin;
+  if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+    builtin = ("blockIdx." + gpu::stringifyDimension(id.getDimension())).str();
+  else
+    builtin = ("gridDim." +
+               gpu::stringifyDimension(cast<gpu::GridDimOp>(op).getDimension()))
+                  .str();
+  map[op->getResult(0)] =
+      b.create<emitc::CastOp>(op->getLoc(), i64(), literal(u32(), builtin));
+  return success();
+}
+
+/// tensor.splat in an agent; one before the agents is made by each agent
+/// that reads it (lookup).
+LogicalResult KernelEmitter::emit(tensor::SplatOp splat) {
+  if (splat->getParentOp() == func.getOperation())
+    return success();
+  Value made = emitSplat(splat.getLoc(), splat);
+  if (!made)
+    return failure();
+  map[splat.getResult()] = made;
+  return success();
+}
+
+/// ub.poison is made at each use (lookup).
+LogicalResult KernelEmitter::emit(ub::PoisonOp) { return success(); }

@@ -1,0 +1,277 @@
+//===- KernelEmitter.h - the state of one kernel's emission ----*- C++ -*-===//
+//
+// The emitter of one materialized function: what the ops of the function
+// have become in EmitC (`map`), the agent being emitted and its threads, and
+// the helpers every op's emitter shares. Each op family has its emitters in
+// a file of its own, as overloads `emit(XOp)` that EmitKernel.cpp's
+// dispatch picks by op type:
+//   TileOps.cpp     TMA, UMMA, tcgen05.cp, loads and stores, tile math
+//   PipeOps.cpp     pipe acquire/wait/commit/release, fences, mutexes
+//   ArithOps.cpp    arith and math, on scalars and on register tiles
+//   ControlOps.cpp  scf.for, scf.if, gpu grid indices, splats, ub.poison
+// The kernel's frame (parameters, barrier set-up, agents, warpgroups) is
+// EmitKernel.cpp's; the values (register tiles, their fragment sizes and
+// their agent copies) KernelValues.cpp's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_CUDA_EMIT_KERNELEMITTER_H
+#define TILEPIPE_CUDA_EMIT_KERNELEMITTER_H
+
+#include "cuda/analysis/CudaTypes.h"
+#include "cuda/analysis/KernelLayout.h"
+#include "cuda/emit/RuntimeCalls.h"
+#include "cuda/emit/TileStreams.h"
+
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/Builders.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+namespace tilepipe::cuda {
+
+class KernelEmitter {
+public:
+  KernelEmitter(mlir::func::FuncOp func, const KernelLayout &layout,
+                mlir::OpBuilder &b);
+
+  /// The whole kernel: its shared-memory struct, the __global__ function
+  /// and what follows it (its sizes, the harness main).
+  mlir::LogicalResult emitKernel();
+
+  //===--- The kernel's frame (EmitKernel.cpp) ----------------------------===//
+
+  mlir::LogicalResult
+  kernelParameters(mlir::SmallVectorImpl<mlir::Type> &params);
+  std::string smemStruct() const;
+  std::string barrierSetup() const;
+  mlir::LogicalResult emitPrologue();
+  mlir::FailureOr<llvm::SmallVector<int>> warpgroupRegisters() const;
+  mlir::LogicalResult emitOutsideAgents();
+  mlir::LogicalResult emitWarpgroups(llvm::ArrayRef<int> groupRegs);
+  mlir::LogicalResult emitAgent(unsigned index, mlir::Block *body);
+  mlir::LogicalResult emitTiles(mlir::Block *body);
+  mlir::Value pipeIter(const PipeLayout &p, mlir::Value raw, bool count);
+  mlir::LogicalResult finish(mlir::LogicalResult agents);
+  mlir::LogicalResult emitBlock(mlir::Block &block);
+  /// Picks the emitter of `op` by its type; the default names the op.
+  mlir::LogicalResult emitOp(mlir::Operation *op);
+  mlir::LogicalResult notTranslated(mlir::Operation *op);
+
+  //===--- Control flow and values made at each use (ControlOps.cpp) ------===//
+
+  mlir::LogicalResult emit(mlir::scf::ForOp op);
+  mlir::LogicalResult emit(mlir::scf::IfOp op);
+  mlir::LogicalResult emit(mlir::tensor::SplatOp op);
+  mlir::LogicalResult emit(mlir::ub::PoisonOp op);
+  mlir::LogicalResult emitGridIndex(mlir::Operation *op);
+
+  //===--- arith and math (ArithOps.cpp) ----------------------------------===//
+
+  mlir::LogicalResult emit(mlir::arith::ConstantOp op);
+  mlir::LogicalResult emitExtendedArith(mlir::Operation *op);
+  mlir::LogicalResult emitArithmetic(mlir::Operation *op);
+  mlir::Value emitScalarFloat(mlir::Operation *op,
+                              llvm::ArrayRef<mlir::Value> operands,
+                              mlir::Type type);
+  mlir::Value emitIntArith(mlir::Operation *op,
+                           llvm::ArrayRef<mlir::Value> operands,
+                           mlir::Type type);
+  mlir::Value emitCmpI(mlir::arith::CmpIOp cmp,
+                       llvm::ArrayRef<mlir::Value> operands, mlir::Type type);
+
+  //===--- Pipes, fences and mutexes (PipeOps.cpp) ------------------------===//
+
+  mlir::LogicalResult emit(mlir::tileas::FenceOp op);
+  mlir::LogicalResult emitMutexOp(mlir::Operation *op);
+  mlir::LogicalResult emit(mlir::tileas::PipeProducerAcquireOp op);
+  mlir::LogicalResult emit(mlir::tileas::PipeConsumerWaitOp op);
+  mlir::LogicalResult emit(mlir::tileas::PipeProducerCommitOp op);
+  mlir::LogicalResult emit(mlir::tileas::PipeConsumerReleaseOp op);
+  /// A pipe op's pipe and its iteration as the pipe counts it.
+  struct PipeStep {
+    const PipeLayout *pipe;
+    mlir::Value k;
+  };
+  mlir::FailureOr<PipeStep> pipeStep(mlir::Operation *op);
+  bool leaderOnly(mlir::Value slot);
+  void waitSlot(bool leader, const PipeStep &s, const std::string &bars,
+                llvm::StringRef parity);
+  void commitExpectTx(mlir::tileas::PipeProducerCommitOp commit,
+                      const PipeStep &s);
+  void commitTcgen05(mlir::tileas::PipeProducerCommitOp commit,
+                     const PipeStep &s, mlir::Value slot);
+
+  //===--- Tile ops (TileOps.cpp) -----------------------------------------===//
+
+  mlir::LogicalResult emitStorage(mlir::Operation *op);
+  mlir::LogicalResult emit(mlir::tileas::TmaLoadOp op);
+  mlir::LogicalResult emit(mlir::tileas::SmemViewOp op);
+  mlir::LogicalResult emit(mlir::tileas::TmaStoreOp op);
+  mlir::LogicalResult emit(mlir::tileas::CpAsyncOp op);
+  mlir::LogicalResult emit(mlir::tileas::TmemCopyOp op);
+  mlir::LogicalResult emit(mlir::tileas::UmmaOp op);
+  mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
+  mlir::LogicalResult emitTileLoad(mlir::Operation *op);
+  mlir::LogicalResult emitTileStore(mlir::Operation *op);
+  mlir::LogicalResult emitTileMath(mlir::Operation *op);
+  mlir::LogicalResult emitEpilogueLoad(mlir::tileas::TmaLoadOp load);
+  mlir::LogicalResult emitTmaLoad(mlir::tileas::TmaLoadOp load, mlir::Value dst,
+                                  mlir::Value bars, int64_t depth,
+                                  mlir::Value k, int64_t id);
+  mlir::LogicalResult emitMmaOperandStore(mlir::Operation *op,
+                                          const TileLayout &tile,
+                                          mlir::Value frag, mlir::Value dst,
+                                          int64_t n);
+  void freeScaleFactors(mlir::tileas::UmmaOp mma);
+
+  //===--- Values (KernelValues.cpp) --------------------------------------===//
+
+  /// The C++ value of `v` in the current agent, made there when it was
+  /// made outside the agents; null (and `broken`) when there is none.
+  mlir::Value lookup(mlir::Location loc, mlir::Value v);
+  mlir::Value makeAgentValue(mlir::Location loc, mlir::Value v);
+  mlir::Value loadTileParameter(mlir::Location loc, mlir::Value v);
+  mlir::Value makeSplatConstant(mlir::Location loc, mlir::Value v,
+                                mlir::DenseElementsAttr dense);
+  mlir::Value makePoison(mlir::Location loc, mlir::Value v);
+  mlir::Value emitSplat(mlir::Location loc, mlir::tensor::SplatOp splat);
+  mlir::Value makeColumnVector(mlir::Location loc, mlir::Value v);
+  mlir::FailureOr<int64_t> fragSize(mlir::Location loc,
+                                    mlir::RankedTensorType type);
+  bool rowsTwice(mlir::RankedTensorType type);
+  mlir::LogicalResult checkTmemRows(mlir::Location loc,
+                                    mlir::RankedTensorType type,
+                                    llvm::StringRef tmemLayout);
+  mlir::Value threadRow(mlir::RankedTensorType type);
+  mlir::FailureOr<mlir::Type> convert(mlir::Location loc, mlir::Type type);
+  /// As above, for the value `v`: a per-column vector (Broadcasts.h) is
+  /// held whole by every thread.
+  mlir::FailureOr<int64_t> fragSize(mlir::Location loc, mlir::Value v);
+  mlir::FailureOr<mlir::Type> convert(mlir::Location loc, mlir::Value v);
+  /// The thread index a per-thread load of `v` reads at: 0 for a per-column
+  /// vector (every thread reads all of it), else the thread's.
+  mlir::Value rowsOf(mlir::Value v) {
+    return columns.contains(v)
+               ? intLit(0)
+               : threadRow(mlir::cast<mlir::RankedTensorType>(v.getType()));
+  }
+  void pinWide(mlir::Operation *op, mlir::ValueRange operands);
+  mlir::Value storeAddress(mlir::Operation *store);
+  std::optional<std::pair<std::string, mlir::Value>>
+  mmaOperand(mlir::Operation *store);
+  const TileLayout *mmaTileOf(mlir::Value v);
+  mlir::Value slotAddress(const PipeLayout &p, mlir::Value k);
+  mlir::Value accMask(const UnsetAccumulator &u);
+  mlir::Value agentVariable(mlir::Type type, llvm::StringRef init);
+  mlir::Value scaleCount(mlir::Operation *copy);
+  void startAgentCounters();
+
+  //===--- Builders -------------------------------------------------------===//
+
+  mlir::Type i64() { return b.getI64Type(); }
+  mlir::Type u32() { return b.getIntegerType(32, /*isSigned=*/false); }
+  mlir::Type i1() { return b.getI1Type(); }
+  mlir::Type opaque(llvm::StringRef text) {
+    return mlir::emitc::OpaqueType::get(ctx, text);
+  }
+  mlir::Value literal(mlir::Type type, const llvm::Twine &text) {
+    return b.create<mlir::emitc::LiteralOp>(func.getLoc(), type, text.str());
+  }
+  mlir::Value call(mlir::Type result, llvm::StringRef callee,
+                   mlir::ValueRange operands,
+                   llvm::ArrayRef<std::string> templateArgs = {});
+  void callVoid(llvm::StringRef callee, mlir::ValueRange operands,
+                llvm::ArrayRef<std::string> templateArgs = {}) {
+    call(mlir::Type(), callee, operands, templateArgs);
+  }
+  mlir::Value intLit(int64_t v) { return literal(i64(), llvm::Twine(v)); }
+  mlir::Value boolLit(bool v) { return literal(i1(), v ? "true" : "false"); }
+  /// `v += 1` for an int64_t variable.
+  void increment(mlir::Location loc, mlir::Value v);
+  /// Sets the insertion point before `region`'s terminator, adding one.
+  void enter(mlir::Region &region);
+  /// Runs `body` in the elected thread only.
+  ///
+  /// A one-warp agent (the TMA and MMA issuers) elects its lane again right
+  /// at each site, with `elect.sync` alone: ptxas then issues the guarded
+  /// tcgen05 and TMA instructions under the ELECT predicate, where behind
+  /// the agent's flag it wraps each in a loop over the warp's active lanes
+  /// (docs/peers.md, "Loop length"). Agents of several warps keep the flag.
+  void inLeader(llvm::function_ref<void()> body);
+  void agentSync();
+  const PipeLayout &pipeOf(mlir::Value pipe) {
+    return layout.pipes[layout.pipeIds.lookup(pipe.getDefiningOp())];
+  }
+  /// Pipes are made by pipe.create in the function (not passed in).
+  bool knownPipe(mlir::Value pipe) {
+    return pipe.getDefiningOp<mlir::tileas::PipeCreateOp>() &&
+           layout.pipeIds.count(pipe.getDefiningOp());
+  }
+  mlir::Value barriers(llvm::StringRef name) {
+    return literal(opaque("uint64_t *"), "S." + name);
+  }
+  /// The address of an SMEM member of the kernel's struct.
+  mlir::Value smemAddress(llvm::StringRef member) {
+    return call(u32(), "tp::smem_addr",
+                {literal(opaque("void *"), "S." + member)});
+  }
+  /// A TMEM address `column` columns into the kernel's allocation.
+  mlir::Value tmemAddress(int64_t column) {
+    return literal(u32(), "(tp_tmem + " + llvm::Twine(column) + ")");
+  }
+  mlir::Value accBase(const UnsetAccumulator &u) {
+    return tmemAddress(u.column);
+  }
+
+  //===--- State ----------------------------------------------------------===//
+
+  mlir::func::FuncOp func;
+  const KernelLayout &layout;
+  mlir::OpBuilder &b;
+  mlir::MLIRContext *ctx;
+  llvm::DenseMap<mlir::Value, mlir::Value> map;
+  unsigned agent = 0;        ///< The agent whose code is being emitted.
+  mlir::Value leader, tid;   ///< Its elected thread, its thread index.
+  mlir::Value row64;         ///< The row of a 64-row tile the thread holds.
+  bool oneWarpAgent = false; ///< The current agent is one warp.
+  bool broken = false;
+  /// The current agent's copies of register tiles made outside the agents.
+  llvm::DenseMap<mlir::Value, mlir::Value> agentValues;
+  /// Register tiles evaluated in column pieces (TileStreams.h).
+  TileStreams streams;
+  mlir::emitc::FuncOp kernel;                    ///< The kernel being built.
+  llvm::SmallVector<mlir::BlockArgument> passed; ///< Its parameters, in order.
+  /// The current agent's lock count per mbarrier mutex.
+  llvm::DenseMap<mlir::Operation *, mlir::Value> mutexLocks;
+  /// The current agent's written-slot masks of accumulators that start
+  /// without a value, by TMEM column (RuntimeCalls.h, UnsetAccumulator).
+  llvm::DenseMap<int64_t, mlir::Value> accMasks;
+  /// The current agent's count of each double-buffered scale-factor copy.
+  llvm::DenseMap<mlir::Operation *, mlir::Value> scaleCounts;
+  unsigned accMaskAgent = ~0u;
+  /// Persistent kernels (`tileas.persistent`): each agent runs the tiles
+  /// blockIdx.x, + gridDim.x, ... of the grid the launch was asked for
+  /// (tp_tiles_*), and continues its pipes' iterations from tile to tile.
+  bool persistent = false;
+  mlir::Value tiles[3];  ///< The asked-for grid, kernel parameters.
+  mlir::Value tileId[3]; ///< The current tile's block index.
+  mlir::emitc::ForOp tileLoop;
+  mlir::Operation *tileStart = nullptr; ///< The last op of the tile's preamble.
+  /// Per pipe of the current agent: the iteration its tile starts at
+  /// (before the tile loop) and how many iterations this tile has used.
+  llvm::DenseMap<unsigned, std::pair<mlir::Value, mlir::Value>> pipeTile;
+  /// The per-column vectors of the function (Broadcasts.h).
+  llvm::DenseSet<mlir::Value> columns;
+};
+
+} // namespace tilepipe::cuda
+
+#endif // TILEPIPE_CUDA_EMIT_KERNELEMITTER_H

@@ -1,0 +1,345 @@
+//===- KernelValues.cpp - the C++ values of a kernel's IR values ----------===//
+//
+// Values become C++ values: indices int64_t, SMEM and TMEM tiles their
+// 32-bit addresses, register tiles tp::Frag<T, N> (the rows this thread
+// holds). A register tile made outside the agents (a tile passed in, a
+// splat, a per-column vector) is made again by each agent that reads it, at
+// the agent's fragment size.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/analysis/ElementwiseOps.h"
+#include "cuda/emit/KernelEmitter.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+/// A 64-row tile in a 128-thread agent is held as an M = 64 accumulator
+/// lies in TMEM: threads t and t + 16 of a warp both hold row
+/// tp::row64(t) (docs/cuda.md, "64-row tiles").
+bool KernelEmitter::rowsTwice(RankedTensorType type) {
+  return type.getRank() && type.getShape()[0] == 64 &&
+         layout.agents[agent].threads() == 128;
+}
+
+Value KernelEmitter::threadRow(RankedTensorType type) {
+  return rowsTwice(type) ? row64 : tid;
+}
+
+/// 64 rows of TMEM are read and written only in an M = 64 accumulator's
+/// layout: PTX does not place an M = 64 MMA's A operand, so data written
+/// for one has no layout here.
+LogicalResult KernelEmitter::checkTmemRows(Location loc, RankedTensorType type,
+                                           StringRef tmemLayout) {
+  if (!rowsTwice(type) || tmemLayout == "tp::TmemLayout::Acc64")
+    return success();
+  return emitError(loc) << "a 64-row TMEM tile that is not an MMA "
+                           "accumulator (e.g. the A operand of an M = 64 "
+                           "MMA) is not supported; 64-row TMEM tiles are "
+                           "accumulators";
+}
+
+FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
+                                           RankedTensorType type) {
+  int threads = layout.agents[agent].threads();
+  int64_t rows = type.getRank() ? type.getShape()[0] : 1;
+  if (rowsTwice(type)) {
+    int64_t n = 1;
+    for (int64_t d : type.getShape().drop_front())
+      n *= d;
+    return n;
+  }
+  if (rows % threads)
+    return emitError(loc) << "a register tile of " << rows
+                          << " rows cannot be split over the agent's "
+                          << threads
+                          << " threads (rows per thread must be whole)",
+           failure();
+  int64_t n = rows / threads;
+  for (int64_t d : type.getShape().drop_front())
+    n *= d;
+  return n;
+}
+
+FailureOr<int64_t> KernelEmitter::fragSize(Location loc, Value v) {
+  auto tensor = cast<RankedTensorType>(v.getType());
+  if (columns.contains(v))
+    return tensor.getNumElements();
+  return fragSize(loc, tensor);
+}
+
+FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor || !columns.contains(v))
+    return convert(loc, v.getType());
+  std::string elem = registerElementName(tensor.getElementType());
+  if (elem.empty())
+    return emitError(loc) << "no CUDA type for " << tensor, failure();
+  return opaque(
+      llvm::formatv("tp::Frag<{0}, {1}>", elem, tensor.getNumElements()).str());
+}
+
+FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
+  if (type.isIndex())
+    return i64();
+  if (isa<IntegerType, FloatType>(type))
+    return type;
+  if (isa<tileas::SmemType, tileas::TmemType>(type))
+    return u32();
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    std::string elem = registerElementName(tensor.getElementType());
+    FailureOr<int64_t> n = fragSize(loc, tensor);
+    if (elem.empty() || failed(n))
+      return elem.empty()
+                 ? (emitError(loc) << "no CUDA type for " << type, failure())
+                 : failure();
+    return opaque(llvm::formatv("tp::Frag<{0}, {1}>", elem, *n).str());
+  }
+  return emitError(loc) << "no CUDA value for " << type, failure();
+}
+
+Value KernelEmitter::lookup(Location loc, Value v) {
+  // A tile passed in maps to its pointer; its uses read the rows.
+  bool tileParam =
+      isa<BlockArgument>(v) &&
+      cast<BlockArgument>(v).getOwner()->getParentOp() == func.getOperation() &&
+      isa<RankedTensorType>(v.getType());
+  if (!tileParam)
+    if (Value m = map.lookup(v))
+      return m;
+  // A streamed tile or a pending row reduction: evaluated here.
+  if (Value m = streams.evaluate(loc, v))
+    return m;
+  // Register tiles from outside the agents (tiles passed in, splat
+  // constants) take the fragment size of the agent that uses them, so each
+  // agent makes its own once, at its start, where every use sees it.
+  if (Value m = agentValues.lookup(v))
+    return m;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(leader.getDefiningOp());
+  Value made = makeAgentValue(loc, v);
+  if (made)
+    agentValues[v] = made;
+  return made;
+}
+
+/// A register tile from outside the agents, made by the current agent at its
+/// start: a tile passed in (each thread loads its rows), a per-column vector,
+/// a scalar broadcast, a splat constant, or a poison seed.
+Value KernelEmitter::makeAgentValue(Location loc, Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v);
+      arg && arg.getOwner()->getParentOp() == func.getOperation() &&
+      isa<RankedTensorType>(v.getType()))
+    return loadTileParameter(loc, v);
+  if (Value made = makeColumnVector(loc, v))
+    return made;
+  // A scalar broadcast before the agents (a scale passed in): each agent
+  // broadcasts it itself.
+  if (auto splat = v.getDefiningOp<tensor::SplatOp>())
+    return emitSplat(loc, splat);
+  if (auto cst = v.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+      if (dense.isSplat())
+        return makeSplatConstant(loc, v, dense);
+  if (v.getDefiningOp<ub::PoisonOp>())
+    return makePoison(loc, v);
+  emitError(loc) << "value used before the translation defined it";
+  broken = true;
+  return {};
+}
+
+/// A register tile passed in: its pointer, from which each thread loads
+/// its rows.
+Value KernelEmitter::loadTileParameter(Location loc, Value v) {
+  auto tensor = cast<RankedTensorType>(v.getType());
+  FailureOr<Type> frag = convert(loc, v);
+  FailureOr<int64_t> n = fragSize(loc, v);
+  if (failed(frag) || failed(n)) {
+    broken = true;
+    return {};
+  }
+  int64_t cols = tensor.getRank() >= 2 ? tensor.getShape().back() : 1;
+  return call(*frag, "tp::global_load_rows", {map.lookup(v), rowsOf(v)},
+              {std::to_string(cols),
+               registerElementName(tensor.getElementType()),
+               std::to_string(*n)});
+}
+
+/// A splat arith.constant of a register tile: tp::splat of its value (f32
+/// by its bits, integers as they are).
+Value KernelEmitter::makeSplatConstant(Location loc, Value v,
+                                       DenseElementsAttr dense) {
+  auto tensor = cast<RankedTensorType>(dense.getType());
+  FailureOr<Type> frag = convert(loc, v);
+  FailureOr<int64_t> n = fragSize(loc, v);
+  if (failed(frag) || failed(n)) {
+    broken = true;
+    return {};
+  }
+  std::string elem = registerElementName(tensor.getElementType());
+  std::string value;
+  if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>())) {
+    APInt bits = f.getValue().bitcastToAPInt();
+    value = llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue()).str();
+    if (!tensor.getElementType().isF32()) {
+      emitError(loc) << "only f32 splat constants are translated";
+      broken = true;
+      return {};
+    }
+  } else {
+    value = std::to_string(dense.getSplatValue<APInt>().getSExtValue());
+  }
+  return call(*frag, "tp::splat", {literal(opaque(elem), value)},
+              {elem, std::to_string(*n)});
+}
+
+/// A register the stage code seeds for a rotation and never reads
+/// (ub.poison, docs/stage-code.md): any value will do, so zero.
+Value KernelEmitter::makePoison(Location loc, Value v) {
+  FailureOr<Type> type = convert(loc, v);
+  if (failed(type)) {
+    broken = true;
+    return {};
+  }
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor)
+    return literal(*type, "{}");
+  FailureOr<int64_t> n = fragSize(loc, v);
+  if (failed(n)) {
+    broken = true;
+    return {};
+  }
+  std::string elem = registerElementName(tensor.getElementType());
+  return call(*type, "tp::splat", {literal(opaque(elem), elem + "{}")},
+              {elem, std::to_string(*n)});
+}
+
+Value KernelEmitter::slotAddress(const PipeLayout &p, Value k) {
+  if (p.tmem)
+    return call(
+        u32(), "tp::tmem_slot",
+        {tmemAddress(p.tmemColumn), intLit(p.slotCols), intLit(p.depth), k});
+  return call(u32(), "tp::smem_slot",
+              {literal(opaque("void *"), "S." + p.buffer), intLit(p.slotBytes),
+               intLit(p.depth), k});
+}
+
+/// The counters below are the current agent's: a new agent starts afresh.
+void KernelEmitter::startAgentCounters() {
+  if (accMaskAgent == agent)
+    return;
+  accMasks.clear();
+  scaleCounts.clear();
+  accMaskAgent = agent;
+}
+
+/// The agent's mask of the accumulator slots an MMA has written, declared
+/// at the agent's start so that every loop and branch of the agent sees it.
+Value KernelEmitter::accMask(const UnsetAccumulator &u) {
+  startAgentCounters();
+  Value &mask = accMasks[u.column];
+  if (!mask)
+    mask = agentVariable(u32(), "0u");
+  return mask;
+}
+
+/// A variable of the current agent, declared at its start.
+Value KernelEmitter::agentVariable(Type type, StringRef init) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(leader.getDefiningOp());
+  return b.create<emitc::VariableOp>(func.getLoc(), type,
+                                     emitc::OpaqueAttr::get(ctx, init));
+}
+
+/// How many times the current agent has run a double-buffered scale-factor
+/// copy: its buffer and barrier are count % 2, the barrier phase count / 2.
+Value KernelEmitter::scaleCount(Operation *copy) {
+  startAgentCounters();
+  Value &count = scaleCounts[copy];
+  if (!count)
+    count = agentVariable(i64(), "0");
+  return count;
+}
+
+/// A per-column vector made before the agents (an smem_load of a prologue
+/// tile, math on it), made whole again by the agent that reads it: every
+/// thread reads all of it. Null for any other value.
+Value KernelEmitter::makeColumnVector(Location loc, Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!columns.contains(v) || !def || def->getParentOp() != func.getOperation())
+    return {};
+  FailureOr<Type> type = convert(loc, v);
+  FailureOr<int64_t> n = fragSize(loc, v);
+  if (failed(type) || failed(n)) {
+    broken = true;
+    return {};
+  }
+  std::string elem =
+      registerElementName(cast<RankedTensorType>(v.getType()).getElementType());
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(def))
+    return call(*type, "tp::smem_load",
+                {lookup(loc, load.getSource()), intLit(0)},
+                {"1", elem, std::to_string(*n)});
+  std::optional<ElementwiseCall> math = elementwiseCall(def);
+  if (!math)
+    return {};
+  SmallVector<Value> operands;
+  for (Value operand : def->getOperands())
+    operands.push_back(lookup(loc, operand));
+  if (broken)
+    return {};
+  return call(*type, math->callee, operands, math->templateArgs(elem));
+}
+
+/// tensor.splat of a scalar: tp::splat at the agent's fragment size.
+Value KernelEmitter::emitSplat(Location loc, tensor::SplatOp splat) {
+  auto tensor = cast<RankedTensorType>(splat.getType());
+  FailureOr<Type> frag = convert(loc, splat.getResult());
+  FailureOr<int64_t> n = fragSize(loc, splat.getResult());
+  Value scalar = lookup(loc, splat.getInput());
+  if (failed(frag) || failed(n) || !scalar || broken) {
+    broken = true;
+    return {};
+  }
+  std::string elem = registerElementName(tensor.getElementType());
+  return call(*frag, "tp::splat", {scalar}, {elem, std::to_string(*n)});
+}
+
+/// Math on a register tile held whole starts where the IR puts it: its
+/// operands wider than a piece are pinned there (tp::pin says why).
+void KernelEmitter::pinWide(Operation *op, ValueRange operands) {
+  for (auto [ir, cxx] : llvm::zip(op->getOperands(), operands))
+    if (auto t = dyn_cast<RankedTensorType>(ir.getType());
+        t && t.getRank() == 2 && t.getShape()[1] > streams.width())
+      callVoid("tp::pin", {cxx});
+}
+
+/// The UMMA layout of the SMEM tile `v`, when a UMMA reads it; else null.
+const TileLayout *KernelEmitter::mmaTileOf(Value v) {
+  const TileLayout *l = layout.tiles.of(v);
+  return l && l->kind == TileLayout::Kind::Mma ? l : nullptr;
+}
+
+/// A smem_store into a UMMA operand that TileStreams may write in pieces:
+/// the MmaTile type and the row the thread writes (tp::row64 at 64 rows).
+std::optional<std::pair<std::string, Value>>
+KernelEmitter::mmaOperand(Operation *store) {
+  auto smem = dyn_cast<tileas::SmemStoreOp>(store);
+  const TileLayout *tile = smem ? mmaTileOf(smem->getResult(0)) : nullptr;
+  if (!tile || columns.contains(smem->getOperand(0)))
+    return std::nullopt;
+  return std::make_pair(tile->cppType, rowsOf(smem->getOperand(0)));
+}
+
+/// Where a tmem_store or smem_store writes: its `into` slot, else the
+/// buffer the layout gave it.
+Value KernelEmitter::storeAddress(Operation *op) {
+  if (op->getNumOperands() > 1)
+    return lookup(op->getLoc(), op->getOperand(1));
+  if (isa<tileas::SmemStoreOp>(op))
+    return smemAddress(layout.smemBuffers.lookup(op->getResult(0)));
+  return tmemAddress(layout.tmemBuffers.lookup(op->getResult(0)));
+}

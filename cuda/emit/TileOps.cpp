@@ -1,0 +1,377 @@
+//===- TileOps.cpp - tileas's tile ops as runtime calls -------------------===//
+//
+// TMA loads and stores, cp.async, tcgen05.cp and UMMA are issued by the
+// agent's elected thread with the callee and template arguments that
+// RuntimeCalls.h derives from the tiles' layouts; tcgen05.ld/st and SMEM
+// loads and stores are every thread's, its rows of the tile; tileas's tile
+// math is the runtime's elementwise ops and row reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/analysis/ElementwiseOps.h"
+#include "cuda/emit/KernelEmitter.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cuda;
+
+static std::string str(int64_t v) { return std::to_string(v); }
+
+/// Storage the layout placed: the value is its address.
+LogicalResult KernelEmitter::emitStorage(Operation *op) {
+  if (auto alloc = dyn_cast<tileas::AllocSmemOp>(op))
+    map[alloc.getResult()] =
+        smemAddress(layout.smemBuffers.lookup(alloc.getResult()));
+  if (auto alloc = dyn_cast<tileas::AllocTmemOp>(op))
+    map[alloc.getResult()] =
+        tmemAddress(layout.tmemBuffers.lookup(alloc.getResult()));
+  return success();
+}
+
+/// A TMA load into a pipe slot completes on the slot's full barrier; one
+/// without a slot is an epilogue's own tile.
+LogicalResult KernelEmitter::emit(tileas::TmaLoadOp load) {
+  if (!load.getDst())
+    return emitEpilogueLoad(load);
+  Location loc = load.getLoc();
+  auto acquire = tileas::stripViews(load.getDst())
+                     .getDefiningOp<tileas::PipeProducerAcquireOp>();
+  const PipeLayout &p = pipeOf(acquire.getPipe());
+  Value slot = lookup(loc, load.getDst()), k = lookup(loc, acquire.getIter());
+  if (!broken)
+    k = pipeIter(p, k, false);
+  if (broken ||
+      failed(emitTmaLoad(load, slot, barriers(p.full), p.depth, k, p.id)))
+    return failure();
+  map[load.getResult()] = slot;
+  return success();
+}
+
+/// A view is the slot's address, laid out for its own readers.
+LogicalResult KernelEmitter::emit(tileas::SmemViewOp view) {
+  map[view.getResult()] = lookup(view.getLoc(), view->getOperand(0));
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(tileas::TmaStoreOp store) {
+  Location loc = store.getLoc();
+  Value buf = lookup(loc, store->getOperand(0)),
+        desc = lookup(loc, store.getDesc());
+  SmallVector<Value> coords;
+  for (Value c : store.getCoords())
+    coords.push_back(lookup(loc, c));
+  if (broken)
+    return failure();
+  FailureOr<RuntimeCall> tma = tmaCall(store, layout);
+  if (failed(tma))
+    return failure();
+  // The agent's threads wrote the tile through the generic proxy.
+  callVoid("tp::fence_proxy_async", {});
+  agentSync();
+  inLeader([&] {
+    SmallVector<Value> args = {desc, buf};
+    llvm::append_range(args, coords);
+    callVoid(tma->callee, args, tma->templateArgs);
+  });
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(tileas::CpAsyncOp copy) {
+  Location loc = copy.getLoc();
+  auto src = cast<MemRefType>(copy.getSrc().getType());
+  auto tile = cast<ShapedType>(copy.getType());
+  if (!copy.getDst() || copy.getCoords().size() != 2 || src.getRank() != 2 ||
+      tile.getRank() != 2)
+    return emitError(loc, "only 2-D cp.async copies into a pipe slot are "
+                          "translated to CUDA");
+  Value dst = lookup(loc, copy.getDst()), from = lookup(loc, copy.getSrc());
+  Value r0 = lookup(loc, copy.getCoords()[0]),
+        c0 = lookup(loc, copy.getCoords()[1]);
+  if (broken)
+    return failure();
+  callVoid("tp::cp_async_tile",
+           {dst, from, r0, c0, tid, intLit(layout.agents[agent].threads())},
+           {str(tile.getShape()[0]), str(tile.getShape()[1]),
+            registerElementName(tile.getElementType()),
+            str(src.getShape()[1])});
+  map[copy.getResult()] = dst;
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(tileas::TmemCopyOp copy) {
+  Location loc = copy.getLoc();
+  Value src = lookup(loc, copy->getOperand(0));
+  if (broken)
+    return failure();
+  Value dst = copy.getDst()
+                  ? lookup(loc, copy.getDst())
+                  : tmemAddress(layout.tmemBuffers.lookup(copy.getResult()));
+  FailureOr<RuntimeCall> cp = tmemCopyCall(copy, layout);
+  if (failed(cp))
+    return failure();
+  if (auto sc = layout.scaleCopies.find(copy); sc != layout.scaleCopies.end()) {
+    // Copy n goes to buffer n % 2 once the MMA that read copy n - 2 from
+    // it has completed (its commit arrives on barrier n % 2). Only the
+    // elected thread copies, so only it waits: the commit can complete
+    // the phase before a lagging warp of the agent reaches its wait,
+    // which then waits for the next phase, which needs that warp to go
+    // on (the CPU emulator deadlocked peeled block-scaled GEMM so).
+    Value n = scaleCount(copy);
+    inLeader([&] {
+      callVoid("tp::mbar_wait", {barriers(sc->second.barriers), intLit(2), n,
+                                 literal(u32(), "1")});
+      callVoid("tp::tcgen05_after", {});
+    });
+    dst = call(u32(), "tp::tmem_slot",
+               {tmemAddress(sc->second.column), intLit(sc->second.cols),
+                intLit(2), n});
+  }
+  inLeader([&] { callVoid(cp->callee, {dst, src}, cp->templateArgs); });
+  map[copy.getResult()] = dst;
+  return success();
+}
+
+LogicalResult KernelEmitter::emit(tileas::UmmaOp mma) {
+  Location loc = mma.getLoc();
+  Value a = lookup(loc, mma->getOperand(0)),
+        bv = lookup(loc, mma->getOperand(1)),
+        acc = lookup(loc, mma->getOperand(2));
+  SmallVector<Value> scales;
+  if (mma.getScaleA()) // Block-scaled: the factors tmem_copy put in TMEM.
+    scales = {lookup(loc, mma.getScaleA()), lookup(loc, mma.getScaleB())};
+  if (broken)
+    return failure();
+  FailureOr<RuntimeCall> umma = ummaCall(mma, layout);
+  if (failed(umma))
+    return failure();
+  std::optional<UnsetAccumulator> unset =
+      unsetAccumulator(mma.getAcc(), layout);
+  inLeader([&] {
+    // enable-input-d: as the IR says, except that an accumulator without
+    // an initial value is overwritten by its first MMA (RuntimeCalls.h).
+    Value enable = boolLit(mma.getAccumulate());
+    if (unset)
+      enable = call(i1(), "tp::acc_enable",
+                    {accMask(*unset), acc, accBase(*unset),
+                     intLit(unset->slotCols), enable});
+    SmallVector<Value> args = {acc, a, bv};
+    llvm::append_range(args, scales);
+    args.push_back(enable);
+    callVoid(umma->callee, args, umma->templateArgs);
+    // Frees the double-buffered scale factors once this MMA completes.
+    for (Value sf : {mma.getScaleA(), mma.getScaleB()})
+      if (Operation *copy = sf ? sf.getDefiningOp() : nullptr;
+          copy && layout.scaleCopies.count(copy))
+        callVoid("tp::umma_arrive",
+                 {barriers(layout.scaleCopies.lookup(copy).barriers), intLit(2),
+                  scaleCount(copy)});
+  });
+  for (Value sf : {mma.getScaleA(), mma.getScaleB()})
+    if (Operation *copy = sf ? sf.getDefiningOp() : nullptr;
+        copy && layout.scaleCopies.count(copy))
+      increment(loc, scaleCount(copy));
+  map[mma.getResult()] = acc;
+  return success();
+}
+
+/// tcgen05.ld or an SMEM load: each thread its rows (the whole vector for a
+/// per-column one), in the TMEM tile's layout.
+LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
+  Location loc = op->getLoc();
+  Value src = lookup(loc, op->getOperand(0));
+  if (broken)
+    return failure();
+  Value result = op->getResult(0);
+  FailureOr<Type> type = convert(loc, result);
+  if (failed(type))
+    return failure();
+  auto t = cast<RankedTensorType>(result.getType());
+  int64_t n = *fragSize(loc, result);
+  int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
+  std::vector<std::string> targs = {
+      str(cols), registerElementName(t.getElementType()), str(n)};
+  bool tmem = isa<tileas::TmemLoadOp>(op);
+  std::string l = tmem ? tmemLayoutArg(op->getOperand(0)) : "";
+  if (tmem && failed(checkTmemRows(loc, t, l)))
+    return failure();
+  if (!l.empty())
+    targs.push_back(l);
+  map[result] = call(*type, tmem ? "tp::tmem_load" : "tp::smem_load",
+                     {src, tmem ? tid : rowsOf(result)}, targs);
+  return success();
+}
+
+/// tcgen05.st or an SMEM store of the thread's rows; a UMMA operand in SMEM
+/// is written in its swizzled layout.
+LogicalResult KernelEmitter::emitTileStore(Operation *op) {
+  Location loc = op->getLoc();
+  Value frag = lookup(loc, op->getOperand(0));
+  if (broken)
+    return failure();
+  Value dst = storeAddress(op);
+  if (broken)
+    return failure();
+  Value stored = op->getOperand(0);
+  auto t = cast<RankedTensorType>(stored.getType());
+  FailureOr<int64_t> n = fragSize(loc, stored);
+  if (failed(n))
+    return failure();
+  int64_t cols = t.getRank() >= 2 ? t.getShape()[1] : 1;
+  std::vector<std::string> targs = {
+      str(cols), registerElementName(t.getElementType()), str(*n)};
+  bool tmem = isa<tileas::TmemStoreOp>(op);
+  if (!tmem)
+    if (const TileLayout *tile = mmaTileOf(op->getResult(0)))
+      return emitMmaOperandStore(op, *tile, frag, dst, *n);
+  std::string l = tmem ? tmemStoreLayoutArg(op) : "";
+  if (tmem && failed(checkTmemRows(loc, t, l)))
+    return failure();
+  if (!l.empty())
+    targs.push_back(l);
+  // A per-column vector: every thread writes all of it (the same bytes).
+  callVoid(tmem ? "tp::tmem_store" : "tp::smem_store",
+           {dst, frag, tmem ? tid : rowsOf(stored)}, targs);
+  map[op->getResult(0)] = dst;
+  return success();
+}
+
+/// tileas's elementwise math and row reductions on register tiles held
+/// whole: the elementwise table's call (analysis/ElementwiseOps.h, as for
+/// arith and math), or tp::reduce_max/reduce_sum over the thread's rows.
+LogicalResult KernelEmitter::emitTileMath(Operation *op) {
+  Location loc = op->getLoc();
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands()) {
+    Value m = lookup(loc, v);
+    if (broken)
+      return failure();
+    if (!isa<RankedTensorType>(v.getType())) // A scalar operand of fma.
+      m = call(opaque("tp::Frag<float, 1>"), "tp::splat", {m}, {"float", "1"});
+    operands.push_back(m);
+  }
+  FailureOr<Type> type = convert(loc, op->getResult(0));
+  if (failed(type))
+    return failure();
+  pinWide(op, operands);
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (std::optional<ElementwiseCall> math = elementwiseCall(op)) {
+    map[op->getResult(0)] =
+        call(*type, math->callee, operands,
+             math->templateArgs(registerElementName(result.getElementType())));
+    return success();
+  }
+  // Rows, and the pieces a streamed row folds in: one order for both.
+  StringRef callee =
+      isa<tileas::ReduceMaxOp>(op) ? "tp::reduce_max" : "tp::reduce_sum";
+  map[op->getResult(0)] =
+      call(*type, callee, operands,
+           {str(*fragSize(loc, result)), str(streams.width())});
+  return success();
+}
+
+/// A broadcast a reader needs whole (TileStreams streams the others): each
+/// thread's rows of the result, made from the vector as the thread holds it,
+/// whole for a per-column vector, its rows' values for a per-row one.
+LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
+  Location loc = op.getLoc();
+  bool alongColumns = op.isColumnBroadcast();
+  if (!alongColumns && !op.isRowBroadcast())
+    return op.emitError("only broadcasts of a vector over a rank-2 tile, "
+                        "dimensions = [0] or [1], are translated to CUDA");
+  Value vector = lookup(loc, op.getInput());
+  if (broken)
+    return failure();
+  FailureOr<Type> type = convert(loc, op.getResult());
+  FailureOr<int64_t> n = fragSize(loc, op.getResult());
+  if (failed(type) || failed(n))
+    return failure();
+  // bcast_cols<R>: R rows of the whole vector; bcast_rows<C>: each of the
+  // thread's row values C times.
+  auto shape = op.getResult().getType().getShape();
+  map[op.getResult()] = alongColumns ? call(*type, "tp::bcast_cols", {vector},
+                                            {std::to_string(*n / shape[1])})
+                                     : call(*type, "tp::bcast_rows", {vector},
+                                            {std::to_string(shape[1])});
+  return success();
+}
+
+/// Threads write a UMMA operand (attention's P at 64 rows): each thread its
+/// whole row, chunk by chunk at the swizzled offsets the UMMA's descriptor
+/// reads (docs/cuda.md, "P through SMEM"). The materializer's proxy fence
+/// before the slot's commit makes the writes visible to the MMA.
+LogicalResult KernelEmitter::emitMmaOperandStore(Operation *op,
+                                                 const TileLayout &tile,
+                                                 Value frag, Value dst,
+                                                 int64_t n) {
+  Value stored = op->getOperand(0);
+  auto t = cast<RankedTensorType>(stored.getType());
+  if (columns.contains(stored) || t.getRank() != 2 || n != t.getShape()[1])
+    return emitError(op->getLoc())
+           << "a UMMA operand in SMEM is written by threads one whole row "
+              "each; this "
+           << t << " is not held a row per thread";
+  callVoid("tp::smem_store_mma", {dst, frag, rowsOf(stored)},
+           {tile.cppType, registerElementName(t.getElementType()),
+            std::to_string(n)});
+  map[op->getResult(0)] = dst;
+  return success();
+}
+
+/// The one place a TMA load is issued, for pipe slots and the prologue's
+/// tiles alike: the elected thread copies the box into `dst` and completes
+/// its bytes on barrier `k % depth` of `bars`.
+LogicalResult KernelEmitter::emitTmaLoad(tileas::TmaLoadOp load, Value dst,
+                                         Value bars, int64_t depth, Value k,
+                                         int64_t id) {
+  Location loc = load.getLoc();
+  Value desc = lookup(loc, load.getDesc());
+  SmallVector<Value> coords;
+  for (Value c : load.getCoords())
+    coords.push_back(lookup(loc, c));
+  if (broken)
+    return failure();
+  FailureOr<RuntimeCall> tma = tmaCall(load, layout);
+  if (failed(tma))
+    return failure();
+  inLeader([&] {
+    // The layout's boxes, at the tile's coordinates (outermost first).
+    SmallVector<Value> args = {dst, desc, bars, intLit(depth), k, intLit(id)};
+    llvm::append_range(args, coords);
+    callVoid(tma->callee, args, tma->templateArgs);
+  });
+  return success();
+}
+
+/// A tile loaded after the loop (an epilogue's source tile C): the agent's
+/// threads are done with the bytes it lands on (the tile before's reads, in
+/// a persistent kernel), the elected thread loads it, and every thread waits
+/// for it on its own barrier, whose phase is the tile's count.
+LogicalResult KernelEmitter::emitEpilogueLoad(tileas::TmaLoadOp load) {
+  Location loc = load.getLoc();
+  Value tile = smemAddress(layout.smemBuffers.lookup(load.getResult()));
+  auto it = layout.epilogueLoads.find(load);
+  Value bars = barriers(it->second);
+  int64_t id = int64_t(layout.pipes.size() + layout.prologue.loads.size() +
+                       (it - layout.epilogueLoads.begin()));
+  // One tile, phase 0; a persistent kernel counts its tiles.
+  Value count;
+  if (persistent) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(tileLoop);
+    count = b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
+  }
+  Value k = count ? count : intLit(0);
+  int64_t bytes = tileas::getTileSizeInBytes(cast<ShapedType>(load.getType()));
+  agentSync();
+  inLeader([&] {
+    callVoid("tp::mbar_arrive_expect_tx",
+             {bars, intLit(1), k, literal(u32(), Twine(bytes) + "u")});
+  });
+  if (failed(emitTmaLoad(load, tile, bars, 1, k, id)))
+    return failure();
+  callVoid("tp::mbar_wait", {bars, intLit(1), k, literal(u32(), "0")});
+  if (count)
+    increment(loc, count);
+  map[load.getResult()] = tile;
+  return success();
+}
