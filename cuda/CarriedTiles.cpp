@@ -1029,6 +1029,29 @@ void hoistAfterOperands(Operation *update) {
     update->moveBefore(&block->front());
 }
 
+/// Moves `update` and the elementwise math of its block it is made from up
+/// to just after what they read: the pass that reads the loaded tiles then
+/// makes the update too, and a store of it right after it streams into
+/// that pass, before the slots read are released.
+void hoistWithItsMath(Operation *update) {
+  Block *block = update->getBlock();
+  SetVector<Operation *> math;
+  SmallVector<Operation *> work = {update};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (op->getBlock() != block || !isRecomputable(op) || !math.insert(op))
+      continue;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        work.push_back(def);
+  }
+  SmallVector<Operation *> ordered(math.begin(), math.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    hoistAfterOperands(op);
+}
+
 /// After the loop, the running tile goes on through elementwise updates
 /// (the drain's stages). Where one such update's result is read only by the
 /// next and an MMA issue lies between the two, the result is written back
@@ -1043,7 +1066,7 @@ void keepHomeAfterLoop(Value tile, Value home) {
     Operation *next = *made.getUsers().begin();
     if (next->getBlock() != update->getBlock() || !isRecomputable(next))
       return;
-    hoistAfterOperands(update);
+    hoistWithItsMath(update);
     bool issueBetween = false;
     for (Operation *op = update->getNextNode(); op != next;
          op = op->getNextNode())
@@ -1098,7 +1121,7 @@ bool carryInTmem(scf::ForOp loop) {
     Operation *update = next.getDefiningOp();
     if (update && update->getBlock() == loop.getBody() &&
         isRecomputable(update)) {
-      hoistAfterOperands(update);
+      hoistWithItsMath(update);
       b.setInsertionPointAfter(update);
     } else {
       b.setInsertionPoint(yieldOf(loop));
