@@ -537,13 +537,16 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
   auto isDrained = [&](const SmemMember &m) {
     return drainedPipes.count(m.name) != 0;
   };
-  std::stable_sort(buffers.begin(), buffers.end(),
-                   [&](const SmemMember &a, const SmemMember &b) {
-                     // Drained pipes first among equals: the tiles staged
-                     // after the loops overlay them from the start.
-                     return a.align != b.align ? a.align > b.align
-                                               : isDrained(a) > isDrained(b);
-                   });
+  auto packed = [&] {
+    std::stable_sort(buffers.begin(), buffers.end(),
+                     [&](const SmemMember &a, const SmemMember &b) {
+                       // Drained pipes first among equals: the tiles staged
+                       // after the loops overlay them from the start.
+                       return a.align != b.align ? a.align > b.align
+                                                 : isDrained(a) > isDrained(b);
+                     });
+  };
+  packed();
   // Tiles staged after the loops (an epilogue's TMA stores) reuse the
   // drained pipes' slots, as CUTLASS epilogues reuse the mainloop's shared
   // memory: the code after a loop runs once the accumulator's commit has
@@ -584,6 +587,10 @@ FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {
                 ? "tileas.tma_load after the loops"
                 : "tileas.smem_store after the loops");
   }
+  // The staged tiles that overlay nothing are placed by alignment too (a
+  // persistent GEMM's 1024-aligned epilogue tile after a 128-aligned pipe of
+  // scale factors took 512 B of padding).
+  packed();
   for (const SmemMember &m : buffers)
     layout.bufferBytes += m.bytes;
   layout.smem = buffers;
