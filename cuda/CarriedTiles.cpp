@@ -991,8 +991,8 @@ bool fitsTmemLanes(Type t) {
 
 /// Iter_arg i of `loop` is a running tile: a whole tile that elementwise math
 /// combines with what the iteration made (out = max(out, e)). Only
-/// elementwise ops of the body read it, and the yielded value is made from it
-/// by them.
+/// elementwise ops of the body read it, the yielded value is made from it by
+/// them, and one op reads the loop's result (the drain's next update).
 bool isRunningTile(scf::ForOp loop, unsigned i) {
   BlockArgument arg = loop.getRegionIterArg(i);
   if (!fitsTmemLanes(arg.getType()) || arg.use_empty() ||
@@ -1089,10 +1089,10 @@ void keepHomeAfterLoop(Value tile, Value home) {
 /// makes the next one: ptxas spilled it (72 B at 255 registers). Where the
 /// loop issues MMAs, carries such a tile of at least a whole f32 tile's
 /// bytes, and TMEM has its columns free, the tile lives in TMEM instead: a
-/// buffer written with the initial value before the loop, read before the
-/// body's first reader and written at the yield (both stream a piece at a
-/// time), read after the loop. The same values stored and loaded: the
-/// numbers do not change.
+/// buffer written with the initial value before the loop, read at the top
+/// of the body and written right after the update (both stream a piece at a
+/// time, in the pass that makes the update), read after the loop. The same
+/// values stored and loaded: the numbers do not change.
 bool carryInTmem(scf::ForOp loop) {
   constexpr int64_t registerTileBytes = 128 * 128 * 4;
   constexpr int64_t tmemColumns = 512;
