@@ -964,8 +964,7 @@ int64_t tmemColumnsInUse(func::FuncOp func) {
     else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
       auto slot = dyn_cast<tileas::TmemType>(
           cast<tileas::PipeType>(create.getType()).getPayload());
-      if (slot && !create.getShares() && !create.getAliases() &&
-          !create.getJoins())
+      if (slot && !create.getShares() && !create.getAliases())
         cols += std::max<uint32_t>(1, create.getDepth()) *
                 std::max<int64_t>(1, tileas::getPipeSlotColumns(create, slot));
     }
