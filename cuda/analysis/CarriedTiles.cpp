@@ -945,6 +945,201 @@ bool carrySmemSlots(scf::ForOp loop) {
 }
 
 //===----------------------------------------------------------------------===//
+// A running tile kept in TMEM (peeled code)
+//===----------------------------------------------------------------------===//
+
+/// TMEM columns the kernel's layout reserves (KernelLayout: the slots of
+/// TMEM pipes, allocations, and fresh buffers of stores and copies).
+int64_t tmemColumnsInUse(func::FuncOp func) {
+  int64_t cols = 0;
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<tileas::AllocTmemOp>(op))
+      cols += tileas::getTmemColumns(alloc.getResult());
+    else if (auto store = dyn_cast<tileas::TmemStoreOp>(op);
+             store && !store.getDst())
+      cols += std::max<int64_t>(1, tileas::getTmemColumns(store.getResult()));
+    else if (auto copy = dyn_cast<tileas::TmemCopyOp>(op);
+             copy && !copy.getDst())
+      cols += 2 * tileas::getTmemColumns(copy.getResult()); // At most.
+    else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
+      auto slot = dyn_cast<tileas::TmemType>(
+          cast<tileas::PipeType>(create.getType()).getPayload());
+      if (slot && !create.getShares() && !create.getAliases())
+        cols += std::max<uint32_t>(1, create.getDepth()) *
+                std::max<int64_t>(1, tileas::getPipeSlotColumns(create, slot));
+    }
+  });
+  return cols;
+}
+
+/// Whether `loop`'s body issues MMAs: in peeled code the agent that runs the
+/// SIMT stages issues them too, between its passes.
+bool issuesMma(scf::ForOp loop) {
+  return loop.getBody()
+      ->walk([](tileas::UmmaOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// A tile of one 32-bit float per TMEM lane and column: 128 rows, one per
+/// thread of the agent.
+bool fitsTmemLanes(Type t) {
+  auto tensor = dyn_cast<RankedTensorType>(t);
+  return isTile(t) && tensor.getShape()[0] == 128 &&
+         tensor.getElementType().isF32();
+}
+
+/// Iter_arg i of `loop` is a running tile: a whole tile that elementwise math
+/// combines with what the iteration made (out = max(out, e)). Only
+/// elementwise ops of the body read it, the yielded value is made from it by
+/// them, and one op reads the loop's result (the drain's next update).
+bool isRunningTile(scf::ForOp loop, unsigned i) {
+  BlockArgument arg = loop.getRegionIterArg(i);
+  if (!fitsTmemLanes(arg.getType()) || arg.use_empty() ||
+      !loop.getResult(i).hasOneUse())
+    return false;
+  for (Operation *user : arg.getUsers())
+    if (user->getBlock() != loop.getBody() || !isRecomputable(user))
+      return false;
+  std::optional<Cone> cone = coneOf(loop, yieldOf(loop)->getOperand(i));
+  return cone && llvm::is_contained(cone->leaves, Value(arg));
+}
+
+/// Writes `tile` to `home` at `b` and waits for the write, so that this
+/// thread's next read of `home` sees it (each thread reads and writes only
+/// its own lane).
+void storeToHome(OpBuilder &b, Location loc, Value tile, Value home) {
+  b.create<tileas::TmemStoreOp>(loc, home.getType(), tile, home);
+  b.create<tileas::FenceOp>(loc, "tcgen05_wait_st", IntegerAttr(),
+                            IntegerAttr());
+}
+
+/// Moves the elementwise `update` up to just after the last of its operands
+/// made in its block, so that the pass that makes them makes it too.
+void hoistAfterOperands(Operation *update) {
+  Block *block = update->getBlock();
+  Operation *last = nullptr;
+  for (Value v : update->getOperands())
+    if (Operation *def = ancestorIn(block, v.getDefiningOp());
+        def && (!last || last->isBeforeInBlock(def)))
+      last = def;
+  if (last)
+    update->moveAfter(last);
+  else
+    update->moveBefore(&block->front());
+}
+
+/// Moves `update` and the elementwise math of its block it is made from up
+/// to just after what they read: the pass that reads the loaded tiles then
+/// makes the update too, and a store of it right after it streams into
+/// that pass, before the slots read are released.
+void hoistWithItsMath(Operation *update) {
+  Block *block = update->getBlock();
+  SetVector<Operation *> math;
+  SmallVector<Operation *> work = {update};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (op->getBlock() != block || !isRecomputable(op) || !math.insert(op))
+      continue;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        work.push_back(def);
+  }
+  SmallVector<Operation *> ordered(math.begin(), math.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *op : ordered)
+    hoistAfterOperands(op);
+}
+
+/// After the loop, the running tile goes on through elementwise updates
+/// (the drain's stages). Where one such update's result is read only by the
+/// next and an MMA issue lies between the two, the result is written back
+/// to `home` and read again right before the next update.
+void keepHomeAfterLoop(Value tile, Value home) {
+  while (tile.hasOneUse()) {
+    Operation *update = *tile.getUsers().begin();
+    Value made = update->getResult(0);
+    if (update->getBlock() != home.getParentBlock() ||
+        !isRecomputable(update) || !made.hasOneUse())
+      return;
+    Operation *next = *made.getUsers().begin();
+    if (next->getBlock() != update->getBlock() || !isRecomputable(next))
+      return;
+    hoistWithItsMath(update);
+    bool issueBetween = false;
+    for (Operation *op = update->getNextNode(); op != next;
+         op = op->getNextNode())
+      issueBetween |= isa<tileas::UmmaOp>(op);
+    if (!issueBetween)
+      return;
+    OpBuilder b(update->getContext());
+    b.setInsertionPointAfter(update);
+    storeToHome(b, update->getLoc(), made, home);
+    b.setInsertionPoint(next);
+    Value reread =
+        b.create<tileas::TmemLoadOp>(update->getLoc(), made.getType(), home);
+    next->replaceUsesOfWith(made, reread);
+    tile = reread;
+  }
+}
+
+/// In peeled code a whole running tile (arith-softmax's elementwise maximum,
+/// 128 words per thread) stays live beside the MMA issue and the pass that
+/// makes the next one: ptxas spilled it (72 B at 255 registers). Where the
+/// loop issues MMAs, carries such a tile of at least a whole f32 tile's
+/// bytes, and TMEM has its columns free, the tile lives in TMEM instead: a
+/// buffer written with the initial value before the loop, read at the top
+/// of the body and written right after the update (both stream a piece at a
+/// time, in the pass that makes the update), read after the loop. The same
+/// values stored and loaded: the numbers do not change.
+bool carryInTmem(scf::ForOp loop) {
+  constexpr int64_t registerTileBytes = 128 * 128 * 4;
+  constexpr int64_t tmemColumns = 512;
+  if (!issuesMma(loop))
+    return false;
+  auto func = loop->getParentOfType<func::FuncOp>();
+  for (unsigned i = 0; i < loop.getInitArgs().size(); ++i) {
+    Type type = loop.getInitArgs()[i].getType();
+    if (tileBytes(type) < registerTileBytes || !isRunningTile(loop, i))
+      continue;
+    auto tensor = cast<RankedTensorType>(type);
+    auto tmem = tileas::TmemType::get(loop.getContext(), tensor.getShape(),
+                                      tensor.getElementType());
+    if (tmemColumnsInUse(func) + tileas::getTmemColumns(tmem) > tmemColumns)
+      return false;
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    Value home = b.create<tileas::AllocTmemOp>(loc, tmem);
+    storeToHome(b, loc, loop.getInitArgs()[i], home);
+    BlockArgument arg = loop.getRegionIterArg(i);
+    b.setInsertionPointToStart(loop.getBody());
+    arg.replaceAllUsesWith(b.create<tileas::TmemLoadOp>(loc, type, home));
+    // The update that makes the next tile is written as soon as it is made,
+    // in the pass that makes it, not held whole across the MMA issue.
+    Value next = yieldOf(loop)->getOperand(i);
+    Operation *update = next.getDefiningOp();
+    if (update && update->getBlock() == loop.getBody() &&
+        isRecomputable(update)) {
+      hoistWithItsMath(update);
+      b.setInsertionPointAfter(update);
+    } else {
+      b.setInsertionPoint(yieldOf(loop));
+    }
+    storeToHome(b, loc, next, home);
+    b.setInsertionPointAfter(loop);
+    Value after = b.create<tileas::TmemLoadOp>(loc, type, home);
+    loop.getResult(i).replaceAllUsesWith(after);
+    SmallVector<Value> inits;
+    SmallVector<int> keep;
+    dropIterArgs(loop, [&](unsigned j) { return j == i; }, inits, keep);
+    rebuild(loop, inits, keep);
+    keepHomeAfterLoop(after, home);
+    return true;
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
 // Stores of a ready tile before the next tile is made (peeled code)
 //===----------------------------------------------------------------------===//
 
@@ -1144,7 +1339,7 @@ void cuda::shrinkCarriedTiles(func::FuncOp func) {
     for (scf::ForOp loop : loops)
       if (mergeDuplicates(loop) || carrySlot(loop) || combineAtProducer(loop) ||
           carryInputs(loop) || carryNarrower(loop) || sinkCarriedLoads(loop) ||
-          carrySmemSlots(loop)) {
+          carrySmemSlots(loop) || carryInTmem(loop)) {
         changed = true;
         break; // The loop was replaced: walk again.
       }

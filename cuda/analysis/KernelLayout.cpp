@@ -630,13 +630,16 @@ void LayoutBuilder::overlayAfterLoops() {
   auto isDrained = [&](const SmemMember &m) {
     return drainedPipes.count(m.name) != 0;
   };
-  std::stable_sort(buffers.begin(), buffers.end(),
-                   [&](const SmemMember &a, const SmemMember &b) {
-                     // Drained pipes first among equals: the tiles staged
-                     // after the loops overlay them from the start.
-                     return a.align != b.align ? a.align > b.align
-                                               : isDrained(a) > isDrained(b);
-                   });
+  auto packed = [&] {
+    std::stable_sort(buffers.begin(), buffers.end(),
+                     [&](const SmemMember &a, const SmemMember &b) {
+                       // Drained pipes first among equals: the tiles staged
+                       // after the loops overlay them from the start.
+                       return a.align != b.align ? a.align > b.align
+                                                 : isDrained(a) > isDrained(b);
+                     });
+  };
+  packed();
   int64_t overlayNext = 0;
   // Not in a persistent kernel: there the next tile's loads refill those
   // slots while this tile's epilogue stages.
@@ -671,6 +674,10 @@ void LayoutBuilder::overlayAfterLoops() {
                 ? "tileas.tma_load after the loops"
                 : "tileas.smem_store after the loops");
   }
+  // The staged tiles that overlay nothing are placed by alignment too (a
+  // persistent GEMM's 1024-aligned epilogue tile after a 128-aligned pipe of
+  // scale factors took 512 B of padding).
+  packed();
 }
 
 /// The SMEM struct's members in order, checked against a CTA's share.

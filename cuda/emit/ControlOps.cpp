@@ -8,10 +8,25 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/emit/KernelEmitter.h"
+#include "cuda/analysis/TileHomes.h"
 
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cuda;
+
+/// Whether iter_arg `i` of `loop` carries a TMEM slot that is one address
+/// in every iteration: both ends are slots of one pipe of one slot (depth 0
+/// or 1, as the kernel's layout counts it) on a root of one slot.
+static bool carriesOneSlot(scf::ForOp loop, unsigned i) {
+  Value init = loop.getInitArgs()[i];
+  if (!isa<tileas::TmemType>(init.getType()))
+    return false;
+  TileHome from = homeOf(init),
+           to = homeOf(loop.getBody()->getTerminator()->getOperand(i));
+  auto root = dyn_cast_or_null<tileas::PipeCreateOp>(from.root);
+  return from.pipe && from.root == to.root && from.pipe == to.pipe &&
+         from.pipe.getDepth() <= 1 && (!root || root.getDepth() <= 1);
+}
 
 LogicalResult KernelEmitter::emit(scf::ForOp op) {
   Location loc = op.getLoc();
@@ -57,8 +72,13 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
       }
       values.push_back(mapped);
     }
-    for (auto [var, v] : llvm::zip(vars, values))
-      if (var != v)
+    // A slot that is one address in every iteration keeps its initial
+    // value: assigned again, it is a phi that ptxas keeps in a register of
+    // its own across the loop, where the initial value is derived from the
+    // TMEM base (peeled FA4 at head dim 64 spilled the base at 255
+    // registers).
+    for (auto [i, var, v] : llvm::enumerate(vars, values))
+      if (var != v && !carriesOneSlot(op, i))
         b.create<emitc::AssignOp>(loc, var, v);
     streams.endBlock(op.getBody());
   }
