@@ -674,7 +674,9 @@ bool sinkCarriedLoads(scf::ForOp loop) {
         dyn_cast_or_null<tileas::PipeConsumerReleaseOp>(load->getNextNode());
     if (!wait || wait->getNextNode() != load || !wait->hasOneUse() ||
         !release || release.getPipe() != wait.getPipe() ||
-        release.getIter() != wait.getIter() || release.getVia() != "arrive" ||
+        release.getIter() != wait.getIter() ||
+        tileas::symbolizeSignalKind(release.getVia()) !=
+            tileas::SignalKind::Arrive ||
         release.getArrivals())
       continue;
     // Worth it only when the old copy is read after the load and dies in
@@ -722,7 +724,9 @@ std::optional<SlotRead> slotReadOf(Value tile) {
       dyn_cast_or_null<tileas::PipeConsumerReleaseOp>(load->getNextNode());
   if (!wait || wait->getNextNode() != load || !wait->hasOneUse() || !release ||
       release.getPipe() != wait.getPipe() ||
-      release.getIter() != wait.getIter() || release.getVia() != "arrive" ||
+      release.getIter() != wait.getIter() ||
+      tileas::symbolizeSignalKind(release.getVia()) !=
+          tileas::SignalKind::Arrive ||
       release.getArrivals() ||
       !isa<tileas::SmemType>(load.getSource().getType()))
     return std::nullopt;
