@@ -3,6 +3,8 @@
 #include "scheduler/gaus/Legalize.h"
 #include "scheduler/gaus/Objective.h"
 
+#include "GausTestUtil.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -10,42 +12,9 @@
 #include <functional>
 
 using namespace tilepipe::gaus;
+using namespace tilepipe::gaus::test;
 
 namespace {
-
-struct Rng {
-  uint64_t state;
-  explicit Rng(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  int64_t below(int64_t n) { return int64_t(next() % uint64_t(n)); }
-};
-
-Instance makeInstance(Formulation f, unsigned n, int64_t depth,
-                      unsigned ii = 0) {
-  Instance inst;
-  inst.formulation = f;
-  inst.nodes.resize(n);
-  for (unsigned i = 0; i < n; ++i)
-    inst.nodes[i].name = "n" + std::to_string(i);
-  inst.depth = depth;
-  inst.ii = ii;
-  return inst;
-}
-
-void addEdge(Instance &inst, unsigned src, unsigned dst, int64_t latency,
-             unsigned distance = 0) {
-  Edge e;
-  e.src = src;
-  e.dst = dst;
-  e.latency = latency;
-  e.distance = distance;
-  inst.edges.push_back(e);
-}
 
 Frames framesOf(const Instance &inst) {
   std::string reason;
