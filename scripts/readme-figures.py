@@ -32,7 +32,7 @@ def minutes(seconds):
 
 def paragraph(fig):
     """The figures as README text."""
-    parts = [f"At the last recorded fresh run ({fig['date']}, {fig['machine']}):"]
+    parts = [f"At the last recorded run ({fig['date']}, {fig['machine']}):"]
     timed = []
     if fig.get("run_seconds"):
         timed.append(f"`make run` took {minutes(fig['run_seconds'])}")
