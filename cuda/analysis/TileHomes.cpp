@@ -281,3 +281,14 @@ bool cuda::sharesWaitsFirst(tileas::PipeCreateOp pipe,
   }
   return true;
 }
+
+bool cuda::isLoopInvariantSlot(scf::ForOp loop, unsigned i) {
+  Value init = loop.getInitArgs()[i];
+  if (!isa<tileas::TmemType>(init.getType()))
+    return false;
+  TileHome from = homeOf(init),
+           to = homeOf(loop.getBody()->getTerminator()->getOperand(i));
+  auto root = dyn_cast_or_null<tileas::PipeCreateOp>(from.root);
+  return from.pipe && from.root == to.root && from.pipe == to.pipe &&
+         from.pipe.getDepth() <= 1 && (!root || root.getDepth() <= 1);
+}

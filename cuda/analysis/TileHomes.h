@@ -17,6 +17,7 @@
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <optional>
 #include <utility>
@@ -48,6 +49,13 @@ TileHome homeOf(mlir::Value tile);
 
 /// For an scf.for iter_arg or result: its initial and its yielded value.
 std::optional<std::pair<mlir::Value, mlir::Value>> carriedEnds(mlir::Value v);
+
+/// Whether iter_arg `i` of `loop` is a TMEM slot that is one address in
+/// every iteration: both ends are slots of one pipe of one slot (depth 0 or
+/// 1, as the kernel's layout counts it) on a root of one slot. The emitter
+/// does not assign such a slot again at the yield (docs/cuda.md, "One-slot
+/// addresses not carried").
+bool isLoopInvariantSlot(mlir::scf::ForOp loop, unsigned i);
 
 /// Whether `op`, run by the agent `agent` (a tileas.agent, or the function
 /// of unspecialized code) after it read a tile at `home`, may change what

@@ -14,20 +14,6 @@ using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cuda;
 
-/// Whether iter_arg `i` of `loop` carries a TMEM slot that is one address
-/// in every iteration: both ends are slots of one pipe of one slot (depth 0
-/// or 1, as the kernel's layout counts it) on a root of one slot.
-static bool carriesOneSlot(scf::ForOp loop, unsigned i) {
-  Value init = loop.getInitArgs()[i];
-  if (!isa<tileas::TmemType>(init.getType()))
-    return false;
-  TileHome from = homeOf(init),
-           to = homeOf(loop.getBody()->getTerminator()->getOperand(i));
-  auto root = dyn_cast_or_null<tileas::PipeCreateOp>(from.root);
-  return from.pipe && from.root == to.root && from.pipe == to.pipe &&
-         from.pipe.getDepth() <= 1 && (!root || root.getDepth() <= 1);
-}
-
 LogicalResult KernelEmitter::emit(scf::ForOp op) {
   Location loc = op.getLoc();
   Value lb = lookup(loc, op.getLowerBound()),
@@ -78,7 +64,7 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     // TMEM base (peeled FA4 at head dim 64 spilled the base at 255
     // registers).
     for (auto [i, var, v] : llvm::enumerate(vars, values))
-      if (var != v && !carriesOneSlot(op, i))
+      if (var != v && !isLoopInvariantSlot(op, i))
         b.create<emitc::AssignOp>(loc, var, v);
     streams.endBlock(op.getBody());
   }
