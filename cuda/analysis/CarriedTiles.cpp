@@ -1013,8 +1013,9 @@ bool isRunningTile(scf::ForOp loop, unsigned i) {
 /// its own lane).
 void storeToHome(OpBuilder &b, Location loc, Value tile, Value home) {
   b.create<tileas::TmemStoreOp>(loc, home.getType(), tile, home);
-  b.create<tileas::FenceOp>(loc, "tcgen05_wait_st", IntegerAttr(),
-                            IntegerAttr());
+  b.create<tileas::FenceOp>(
+      loc, tileas::stringifyFenceKind(tileas::FenceKind::Tcgen05WaitSt),
+      IntegerAttr(), IntegerAttr());
 }
 
 /// Moves the elementwise `update` up to just after the last of its operands
