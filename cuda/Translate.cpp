@@ -1,6 +1,7 @@
 //===- Translate.cpp - `--tileas-to-cuda` ---------------------------------===//
 
 #include "cuda/analysis/CarriedTiles.h"
+#include "cuda/emit/EmitCutileLauncher.h"
 #include "cuda/emit/EmitKernel.h"
 #include "cuda/emit/EmitLauncher.h"
 #include "cuda/analysis/KernelLayout.h"
@@ -59,6 +60,11 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
     FailureOr<std::string> host = cuda::emitLauncher(func, *layout);
     if (failed(host))
       return failure();
+    // A kernel lowered from cuTile also takes cuTile's parameter array.
+    FailureOr<std::string> cutile = cuda::emitCutileLauncher(func, *layout);
+    if (failed(cutile))
+      return failure();
+    *host += *cutile;
     // What cannot be translated at all is reported first. Stage code that
     // breaks a pipe or mutex rule deadlocks or races on the
     // GPU, and nothing in the CUDA would say so: the translation runs the

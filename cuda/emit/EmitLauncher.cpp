@@ -45,8 +45,9 @@ struct Param {
   bool loaded = false, stored = false, scales = false;
 };
 
-/// The C++ spelling of a scalar parameter, as EmitC prints the kernel's.
-std::string scalarType(Type t) {
+} // namespace
+
+std::string cuda::hostScalarType(Type t) {
   if (t.isIndex())
     return "int64_t";
   if (auto i = dyn_cast<IntegerType>(t)) {
@@ -63,6 +64,8 @@ std::string scalarType(Type t) {
     return "double";
   return "";
 }
+
+namespace {
 
 FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
                                             const KernelLayout &layout) {
@@ -110,7 +113,7 @@ FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
       p.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
     } else {
       p.kind = Param::Kind::Scalar;
-      p.type = scalarType(t);
+      p.type = hostScalarType(t);
     }
     if (p.type.empty())
       return emitError(arg.getLoc())

@@ -26,6 +26,10 @@ namespace tilepipe::cuda {
 /// `tileas.name` attribute, else its name location (loc("A")), else argN.
 std::string parameterName(mlir::func::FuncOp func, unsigned index);
 
+/// The C++ spelling of a scalar kernel parameter of type `t`, as EmitC
+/// prints the kernel's; "" when it has none.
+std::string hostScalarType(mlir::Type t);
+
 /// The launcher and main of `func`'s kernel as C++ text, or an error at the
 /// parameter that has no host form.
 mlir::FailureOr<std::string> emitLauncher(mlir::func::FuncOp func,

@@ -36,6 +36,11 @@ namespace tp::host {
 struct Status {
   bool ok = true;
   std::string report;
+  /// When the launch itself failed: the CUDA runtime's error (on the
+  /// emulator, cudaErrorLaunchFailure's value for a fault or a deadlock);
+  /// 0 otherwise. A caller that answers in cudaError_t (the cuTile
+  /// launcher, host/cutile.cuh) returns it.
+  int launchError = 0;
 };
 inline Status failure(std::string why) { return Status{false, std::move(why)}; }
 
@@ -198,6 +203,10 @@ Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
   return {};
 }
 
+/// cudaErrorLaunchFailure's value (driver_types.h): what the emulator's
+/// fault or deadlock stands for.
+inline constexpr int kLaunchFailure = 719;
+
 /// Launches `kernel` on `grid` x `block` with `smemBytes` of dynamic SMEM.
 template <class... Params, class... Args>
 Status launch(void (*kernel)(Params...), dim3 grid, dim3 block,
@@ -206,13 +215,15 @@ Status launch(void (*kernel)(Params...), dim3 grid, dim3 block,
 #if TP_EMULATOR
   cpu::LaunchResult r = cpu::launch(grid, block, smemBytes, options.cpu,
                                     [&] { kernel(args...); });
-  return Status{r.ok, r.report};
+  return Status{r.ok, r.report, r.ok ? 0 : kLaunchFailure};
 #else
   cudaError_t e = cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
   if (e != cudaSuccess)
-    return failure(std::string("cudaFuncSetAttribute: ") +
-                   cudaGetErrorString(e));
+    return Status{false,
+                  std::string("cudaFuncSetAttribute: ") +
+                      cudaGetErrorString(e),
+                  int(e)};
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = block;
@@ -220,7 +231,9 @@ Status launch(void (*kernel)(Params...), dim3 grid, dim3 block,
   config.stream = options.stream;
   e = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
   if (e != cudaSuccess)
-    return failure(std::string("cudaLaunchKernelEx: ") + cudaGetErrorString(e));
+    return Status{false,
+                  std::string("cudaLaunchKernelEx: ") + cudaGetErrorString(e),
+                  int(e)};
   return {};
 #endif
 }
