@@ -17,6 +17,7 @@ namespace tilepipe::tool {
 int runScheduleCommand(int argc, char **argv); // ScheduleCommand.cpp
 int runGausCommand(int argc, char **argv);     // GausCommand.cpp
 int runReportCommand(int argc, char **argv);   // ReportCommand.cpp
+int runCompileCommand(int argc, char **argv);  // CompileCommand.cpp
 } // namespace tilepipe::tool
 
 llvm::ArrayRef<Subcommand> tilepipe::tool::getSubcommands() {
@@ -25,12 +26,18 @@ llvm::ArrayRef<Subcommand> tilepipe::tool::getSubcommands() {
        runTargetCommand},
       {"schedule", "modulo-schedule a problem file (JSON, or HatScheT graphML)",
        runScheduleCommand},
-      {"gaus", "GauS, list and force-directed scheduling side by side "
-               "(formulations A, B, C)",
+      {"gaus",
+       "GauS, list and force-directed scheduling side by side "
+       "(formulations A, B, C)",
        runGausCommand},
-      {"report", "one HTML or SVG file with every loop's schedule and plan "
-                 "pictures",
+      {"report",
+       "one HTML or SVG file with every loop's schedule and plan "
+       "pictures",
        runReportCommand},
+      {"compile",
+       "CUDA Tile IR bytecode or tile IR to a CUDA kernel and "
+       "its launchers",
+       runCompileCommand},
   };
   return table;
 }

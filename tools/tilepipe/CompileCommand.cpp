@@ -1,0 +1,292 @@
+//===- CompileCommand.cpp - `tilepipe compile` ----------------------------===//
+//
+//   tilepipe compile KERNEL.tileirbc|KERNEL.mlir -o KERNEL.cu [options]
+//
+// The whole path in one process, through the library APIs the tools use:
+// CUDA Tile IR bytecode is imported (what `tilepipe-translate
+// --import-tileir-bytecode` prints), `tileir` is lowered to `tileas`
+// (--tileir-to-tileas), every innermost loop is scheduled and materialized
+// (--tileas-generate-schedule, --tileas-materialize-schedule, canonicalize,
+// cse) and the stage code is translated to CUDA (--tileas-to-cuda). Input
+// already in `tileir` or `tileas` text enters at its step.
+//
+// Exit status: 0 with the file written, 1 when a step fails (diagnostics on
+// stderr with their locations; no file is written, none is left behind), 2
+// for a bad command line (docs/cuda-tile-launch.md, "tilepipe compile").
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/TileASToCuda.h"
+#include "ir/ExternalModels.h"
+#include "ir/TileASDialect.h"
+#include "materialize/mlir/Passes.h"
+#include "scheduler/mlir/Passes.h"
+#include "tools/OutputPath.h"
+#include "tools/input/NestedForwardUse.h"
+#include "tools/report/ReportWriters.h"
+#include "tools/tilepipe/Subcommands.h"
+
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+using namespace tilepipe;
+using namespace tilepipe::tool;
+using llvm::StringRef;
+
+namespace tilepipe::tool {
+int runCompileCommand(int argc, char **argv);
+} // namespace tilepipe::tool
+
+namespace {
+
+constexpr const char *kTool = "tilepipe compile";
+
+void printCompileUsage(llvm::raw_ostream &os) {
+  os << "usage: tilepipe compile KERNEL.tileirbc|KERNEL.mlir -o KERNEL.cu "
+        "[options]\n\n"
+        "  -o FILE                    the CUDA translation unit; '-' is "
+        "stdout\n"
+        "  --print-schedule           print each loop's schedule table on "
+        "stdout\n"
+        "  --report FILE              write each loop's schedule as an SVG "
+        "picture\n"
+        "                             (FILE-n.svg for the n-th of several)\n"
+        "  --target FILE              JSON target description (default: the "
+        "built-in\n"
+        "                             sm_100a)\n"
+        "  --schedule-options=OPTS    more options of "
+        "--tileas-generate-schedule\n"
+        "  --materialize-options=OPTS options of "
+        "--tileas-materialize-schedule,\n"
+        "                             e.g. 'mode=unspecialized'\n\n"
+        "The input is CUDA Tile IR bytecode (cuTile's export), or MLIR text "
+        "in the\n"
+        "tileir or tileas dialect. It is imported, lowered to tileas, "
+        "scheduled,\n"
+        "materialized and translated to CUDA for sm_100a; the file is "
+        "written only\n"
+        "when every step succeeds. A kernel lowered from cuTile gets "
+        "<kernel>_launch,\n"
+        "which takes cuTile's parameters (docs/cuda-tile-launch.md).\n";
+}
+
+int usageError(const llvm::Twine &message) {
+  llvm::errs() << kTool << ": " << message << "\n";
+  printCompileUsage(llvm::errs());
+  return ExitUsage;
+}
+
+struct CompileOptions {
+  std::string input, output, targetFile, report;
+  std::string scheduleOptions, materializeOptions;
+  bool printSchedule = false;
+};
+
+/// A pass-option value in the textual pipeline, quoted so that spaces and
+/// braces in a path survive.
+std::string quoted(StringRef value) {
+  std::string out = "\"";
+  for (char c : value)
+    out += c == '"' ? '\'' : c;
+  return out + "\"";
+}
+
+/// Parses the command line; an exit status when it is done already (help,
+/// or a usage error).
+std::optional<int> parseCompileOptions(int argc, char **argv,
+                                       CompileOptions &options) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    // A file-name option given as `--name FILE` or `--name=FILE`.
+    auto fileOption = [&](StringRef name,
+                          std::string &into) -> std::optional<int> {
+      if (arg.consume_front(name)) {
+        if (arg.consume_front("="))
+          into = arg.str();
+        else if (arg.empty() && i + 1 < argc)
+          into = argv[++i];
+        if (into.empty())
+          return usageError(name + " needs a file name");
+      }
+      return std::nullopt;
+    };
+    if (arg == "--help" || arg == "-h") {
+      printCompileUsage(llvm::outs());
+      return ExitOk;
+    }
+    if (arg == "-o" || arg.starts_with("-o=")) {
+      if (std::optional<int> exit = fileOption("-o", options.output))
+        return exit;
+    } else if (arg == "--report" || arg.starts_with("--report=")) {
+      if (std::optional<int> exit = fileOption("--report", options.report))
+        return exit;
+    } else if (arg == "--target" || arg.starts_with("--target=")) {
+      if (std::optional<int> exit = fileOption("--target", options.targetFile))
+        return exit;
+    } else if (arg == "--print-schedule") {
+      options.printSchedule = true;
+    } else if (arg.consume_front("--schedule-options=")) {
+      options.scheduleOptions = arg.str();
+    } else if (arg.consume_front("--materialize-options=")) {
+      options.materializeOptions = arg.str();
+    } else if (arg.starts_with("-") && arg != "-") {
+      return usageError("unknown option '" + arg + "'");
+    } else if (options.input.empty()) {
+      options.input = arg.str();
+    } else {
+      return usageError("more than one input file ('" + options.input +
+                        "' and '" + arg + "')");
+    }
+  }
+  if (options.input.empty())
+    return usageError("no input file");
+  if (options.output.empty())
+    return usageError("no output file (-o KERNEL.cu)");
+  return std::nullopt;
+}
+
+/// Whether `buffer` is CUDA Tile IR bytecode: it opens with "\x7fTileIR\0".
+bool isTileIRBytecode(const llvm::MemoryBuffer &buffer) {
+  return buffer.getBuffer().starts_with(StringRef("\x7fTileIR\0", 8));
+}
+
+/// Reads the input as a module: bytecode through the importer, text through
+/// the parser; null when that fails (diagnosed).
+mlir::OwningOpRef<mlir::ModuleOp> readInput(const CompileOptions &options,
+                                            mlir::MLIRContext &context,
+                                            llvm::SourceMgr &sourceMgr) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFileOrSTDIN(options.input, /*IsText=*/false);
+  if (!buffer) {
+    llvm::errs() << options.input << ": error: cannot read the file: "
+                 << buffer.getError().message() << "\n";
+    return nullptr;
+  }
+  if (isTileIRBytecode(**buffer)) {
+    llvm::errs() << options.input
+                 << ": error: CUDA Tile IR bytecode, and this build has no "
+                    "bytecode reader\n";
+    return nullptr;
+  }
+  // MLIR 19's parser crashes on this kind of invalid IR (NestedForwardUse.h).
+  if (std::optional<tools::NestedForwardUse> found =
+          tools::findNestedForwardUse((*buffer)->getBuffer())) {
+    tools::printNestedForwardUse(*found, options.input, llvm::errs());
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module || mlir::failed(mlir::verify(*module)))
+    return nullptr;
+  return module;
+}
+
+/// Schedules and materializes every innermost loop as tilepipe-opt
+/// --tileas-generate-schedule --tileas-materialize-schedule -canonicalize
+/// -cse does; an exit status when it fails.
+std::optional<int> runSchedulePipeline(const CompileOptions &options,
+                                       mlir::MLIRContext &context,
+                                       mlir::ModuleOp module) {
+  static bool registered = [] {
+    registerTilePipePasses();
+    registerTilePipeMaterializePasses();
+    tools::installReportWriters();
+    return true;
+  }();
+  (void)registered;
+  std::string schedule = options.scheduleOptions;
+  if (options.printSchedule)
+    schedule += " print-schedule=true";
+  if (!options.targetFile.empty())
+    schedule += " target=" + quoted(options.targetFile);
+  if (!options.report.empty())
+    schedule += " report=" + quoted(options.report);
+  std::string materialize = options.materializeOptions;
+  if (!options.targetFile.empty())
+    materialize += " target=" + quoted(options.targetFile);
+  mlir::PassManager pm(&context);
+  std::string pipeline = "tileas-generate-schedule{" + schedule +
+                         "},tileas-materialize-schedule{" + materialize + "}";
+  std::string pipelineError;
+  llvm::raw_string_ostream pipelineErrors(pipelineError);
+  if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, pipelineErrors))) {
+    llvm::errs() << kTool << ": bad --schedule-options or "
+                 << "--materialize-options: " << pipelineError << "\n";
+    return ExitUsage;
+  }
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  if (mlir::failed(pm.run(module)))
+    return ExitFailure;
+  return std::nullopt;
+}
+
+/// Writes `text` to -o (stdout for "-"); the file appears whole or not at
+/// all.
+int writeOutput(const CompileOptions &options, StringRef text) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> file =
+      mlir::openOutputFile(options.output, &error);
+  if (!file) {
+    llvm::errs() << kTool << ": error: " << error << "\n";
+    return ExitFailure;
+  }
+  file->os() << text;
+  file->os().flush();
+  if (file->os().has_error()) {
+    llvm::errs() << kTool << ": error: cannot write '" << options.output
+                 << "'\n";
+    file->os().clear_error();
+    return ExitFailure;
+  }
+  file->keep();
+  return ExitOk;
+}
+
+} // namespace
+
+int tilepipe::tool::runCompileCommand(int argc, char **argv) {
+  CompileOptions options;
+  if (std::optional<int> exit = parseCompileOptions(argc, argv, options))
+    return *exit;
+  if (!tools::checkOutputPath(argc, argv, kTool))
+    return ExitFailure;
+
+  mlir::DialectRegistry registry;
+  registerTileIRDialects(registry);
+  registry.insert<mlir::emitc::EmitCDialect>();
+  mlir::MLIRContext context(registry);
+  // Diagnostics in program order, and the protocol check's runs as the
+  // translation makes them.
+  context.disableMultithreading();
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      readInput(options, context, sourceMgr);
+  if (!module)
+    return ExitFailure;
+  if (std::optional<int> exit = runSchedulePipeline(options, context, *module))
+    return *exit;
+  // The CUDA is held until the translation has succeeded: a failure leaves
+  // no file.
+  std::string cuda;
+  llvm::raw_string_ostream os(cuda);
+  if (mlir::failed(cuda::translateToCuda(*module, os)))
+    return ExitFailure;
+  return writeOutput(options, cuda);
+}
