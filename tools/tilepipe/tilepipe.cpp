@@ -26,17 +26,14 @@ llvm::ArrayRef<Subcommand> tilepipe::tool::getSubcommands() {
        runTargetCommand},
       {"schedule", "modulo-schedule a problem file (JSON, or HatScheT graphML)",
        runScheduleCommand},
-      {"gaus",
-       "GauS, list and force-directed scheduling side by side "
-       "(formulations A, B, C)",
+      {"gaus", "GauS, list and force-directed scheduling side by side "
+               "(formulations A, B, C)",
        runGausCommand},
-      {"report",
-       "one HTML or SVG file with every loop's schedule and plan "
-       "pictures",
+      {"report", "one HTML or SVG file with every loop's schedule and plan "
+                 "pictures",
        runReportCommand},
-      {"compile",
-       "CUDA Tile IR bytecode or tile IR to a CUDA kernel and "
-       "its launchers",
+      {"compile", "CUDA Tile IR bytecode or tile IR to a CUDA kernel and its "
+                  "launchers",
        runCompileCommand},
   };
   return table;
