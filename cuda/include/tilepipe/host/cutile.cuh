@@ -96,7 +96,7 @@ public:
 
   /// The tensor a TMA descriptor of `a` describes, once the TMA's rules
   /// hold: innermost stride 1, other strides positive with a byte stride a
-  /// multiple of 16 below 2^40, base address 16-byte aligned, extents below
+  /// multiple of 16 below 2^40, base address 16-byte aligned, extents up to
   /// 2^32.
   bool tensor(int param, const Array &a, size_t elementBytes, const char *name,
               Tensor &t) {
@@ -131,9 +131,10 @@ public:
                         ": a TMA needs the innermost dimension contiguous "
                         "(stride 1)");
     for (int d = 0; d < n; ++d) {
-      if (a.shape[d] >= (int64_t(1) << 32))
+      if (a.shape[d] > (int64_t(1) << 32))
         return refuse(param, name,
-                      "shape[" + std::to_string(d) + "] is 2^32 or more");
+                      "shape[" + std::to_string(d) +
+                          "] is more than 2^32, a TMA's largest extent");
       if (d == n - 1)
         continue;
       int64_t bytes = a.strides[d] * int64_t(elementBytes);
