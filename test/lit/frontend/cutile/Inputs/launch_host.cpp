@@ -13,6 +13,8 @@
 //                            byte-stride, align, null-param); prints the
 //                            launcher's error, exits 0 if it refused
 //
+// With -DA_INDEX64, A's shape and strides are passed as int64 (the kernel's
+// tileas.cutile.params says index = i64 for it).
 // On the emulator (-DTILEPIPE_CPU) "device" memory is host memory; on a GPU
 // the arrays would be cudaMalloc'ed and copied, and nothing else changes.
 #if defined(TILEPIPE_CPU)
@@ -55,10 +57,13 @@ float eighths(uint64_t &state) {
   return float(int((state >> 33) % 17) - 8) / 8.0f;
 }
 
-/// One cuTile array parameter, as its flattened values.
+/// One cuTile array parameter, as its flattened values: shape and strides
+/// as int32, or as int64 for an array declared with index_dtype int64.
 struct ArrayParam {
   void *data;
   std::vector<int32_t> shape, strides;
+  bool index64 = false;
+  std::vector<int64_t> shape64, strides64;
 };
 
 /// The flattened parameters and `params`, pointing into them.
@@ -70,6 +75,15 @@ struct Params {
     slots.clear();
     for (ArrayParam &a : arrays) {
       slots.push_back(&a.data);
+      if (a.index64) {
+        a.shape64.assign(a.shape.begin(), a.shape.end());
+        a.strides64.assign(a.strides.begin(), a.strides.end());
+        for (int64_t &s : a.shape64)
+          slots.push_back(&s);
+        for (int64_t &s : a.strides64)
+          slots.push_back(&s);
+        continue;
+      }
       for (int32_t &s : a.shape)
         slots.push_back(&s);
       for (int32_t &s : a.strides)
@@ -113,6 +127,9 @@ struct Gemm {
                 {B.data(), {i32(K), i32(N)}, {i32(ldb), 1}},
                 {bias.data(), {i32(N)}, {1}},
                 {C.data(), {i32(M), i32(N)}, {i32(ldc), 1}}};
+#if defined(A_INDEX64)
+    p.arrays[0].index64 = true; // A declared with index_dtype int64
+#endif
     return p;
   }
 
