@@ -29,7 +29,7 @@ struct CutileParam {
   int64_t rank = 0;     ///< Arrays.
   bool index64 = false; ///< Arrays: int64 shapes and strides.
   unsigned firstSlot = 0;
-  std::string name; ///< From the argument it feeds, else paramK.
+  std::string name; ///< Its `name`, else the argument it feeds's, else paramK.
 
   /// Slots of `params` it fills: the pointer, shape and strides of an
   /// array, or the scalar.
@@ -44,6 +44,18 @@ struct ArgSource {
   unsigned param = 0;
   int64_t dim = 0; ///< Shape and Stride.
 };
+
+/// `name` as it may stand in a C++ string literal and a // comment: quotes
+/// and backslashes escaped, anything but printable ASCII as '?'.
+std::string printableName(StringRef name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c >= 0x20 && c < 0x7f ? c : '?';
+  }
+  return out;
+}
 
 /// The host type a scalar of cuTile dtype `t` is passed as.
 std::string scalarParamType(Type t) {
@@ -70,6 +82,8 @@ FailureOr<CutileParam> readParam(func::FuncOp func, Attribute entry,
     return fail("expected `kind` (a string) and `dtype` (a type)");
   CutileParam p;
   p.dtype = dtype.getValue();
+  if (auto name = dict.getAs<StringAttr>("name"))
+    p.name = name.getValue().str();
   if (kind.getValue() == "scalar") {
     if (scalarParamType(p.dtype).empty())
       return fail("a scalar of type " + llvm::Twine(cudaElementName(p.dtype)) +
@@ -101,7 +115,6 @@ FailureOr<std::vector<CutileParam>> readParams(func::FuncOp func,
     if (failed(p))
       return failure();
     p->firstSlot = slot;
-    p->name = "param" + std::to_string(i);
     slot += p->slots();
     params.push_back(*p);
   }
@@ -168,10 +181,13 @@ FailureOr<ArgSource> readSource(func::FuncOp func, BlockArgument arg,
   return src;
 }
 
-/// Names each parameter after the first argument it feeds.
+/// Names each parameter the lowering left unnamed after the first argument
+/// it feeds, else paramK.
 void nameParams(func::FuncOp func, const std::vector<ArgSource> &sources,
                 std::vector<CutileParam> &params) {
-  std::vector<bool> named(params.size(), false);
+  std::vector<bool> named;
+  for (const CutileParam &p : params)
+    named.push_back(!p.name.empty());
   for (auto [i, src] : llvm::enumerate(sources))
     if ((src.kind == ArgSource::Kind::Tensor ||
          src.kind == ArgSource::Kind::Scalar) &&
@@ -179,6 +195,9 @@ void nameParams(func::FuncOp func, const std::vector<ArgSource> &sources,
       params[src.param].name = parameterName(func, unsigned(i));
       named[src.param] = true;
     }
+  for (auto [k, p] : llvm::enumerate(params))
+    p.name = p.name.empty() ? "param" + std::to_string(k)
+                            : printableName(p.name);
 }
 
 /// The table of `params` slots above the launcher.
