@@ -1,0 +1,105 @@
+//===- Loop.cpp - the tileir for becomes the loop the scheduler takes ------===//
+//
+// cuTile's `for` is a counted loop over i32 with loop-carried tiles; it
+// becomes an `scf.for` over the same i32 bounds (the stage code counts its
+// rows in index whatever the loop's type). A carried value that an `mmaf`
+// makes is an accumulator and stays in tensor memory across iterations;
+// the others are carried in registers. A kernel without a loop (one tile
+// per CTA: softmax, a norm) runs its body as a loop of one trip, so that the
+// scheduler, the materializer and the translation see the form they take.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+bool EntryLowering::isLoopAccumulator(tileir::ForOp loop, unsigned i) {
+  Operation *term = loop.getRegion().front().getTerminator();
+  if (i >= term->getNumOperands())
+    return false;
+  return term->getOperand(i).getDefiningOp<tileir::MmaFOp>() != nullptr;
+}
+
+LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
+  if (op.getUnsignedCmp())
+    return op.emitError("a loop that compares its induction variable "
+                        "unsigned is not lowered (scf.for compares signed)");
+  SmallVector<Value> bounds;
+  for (Value v : {op.getLowerBound(), op.getUpperBound(), op.getStep()}) {
+    FailureOr<Value> s = lookup(op, v);
+    if (failed(s))
+      return failure();
+    bounds.push_back(*s);
+  }
+  SmallVector<Value> inits;
+  for (auto [i, init] : llvm::enumerate(op.getInitValues())) {
+    FailureOr<Value> v = isLoopAccumulator(op, i)
+                             ? freshAccumulator(op, init)
+                             : registers(op, init);
+    if (failed(v))
+      return failure();
+    inits.push_back(*v);
+  }
+  auto loop = b.create<scf::ForOp>(loc(op), bounds[0], bounds[1], bounds[2],
+                                   inits);
+  map(op.getInductionVar(), loop.getInductionVar());
+  for (auto [from, to] :
+       llvm::zip(op.getRegionIterArgs(), loop.getRegionIterArgs()))
+    map(from, to);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(loop.getBody());
+    if (failed(lowerOps(op.getRegion().front())))
+      return failure();
+  }
+  for (auto [from, to] : llvm::zip(op.getResults(), loop.getResults()))
+    map(from, to);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerInOneTripLoop(Block &body) {
+  Location l = entry.getLoc();
+  Value zero = indexConstant(0), one = indexConstant(1);
+  auto loop = b.create<scf::ForOp>(l, zero, one, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  return lowerOps(body);
+}
+
+/// The next iteration's values: an accumulator as the MMA left it in
+/// tensor memory, the others in registers.
+static LogicalResult lowerContinue(EntryLowering &l, tileir::ContinueOp op) {
+  auto loop = dyn_cast<tileir::ForOp>(op->getParentOp());
+  if (!loop)
+    return op.emitError("a continue outside a for loop is not lowered");
+  SmallVector<Value> next;
+  for (auto [i, v] : llvm::enumerate(op.getOperands())) {
+    FailureOr<Value> lowered = EntryLowering::isLoopAccumulator(loop, i)
+                                   ? l.lookup(op, v)
+                                   : l.registers(op, v);
+    if (failed(lowered))
+      return failure();
+    next.push_back(*lowered);
+  }
+  l.b.create<scf::YieldOp>(op.getLoc(), next);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerOps(Block &block) {
+  for (Operation &op : block) {
+    if (auto cont = dyn_cast<tileir::ContinueOp>(op)) {
+      if (failed(lowerContinue(*this, cont)))
+        return failure();
+      continue;
+    }
+    if (failed(lowerOp(&op)))
+      return failure();
+  }
+  return success();
+}
