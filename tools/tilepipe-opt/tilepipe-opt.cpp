@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/cutile/ir/TileIRDialect.h"
 #include "ir/ExternalModels.h"
 #include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
@@ -62,6 +63,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   // With other dialects' ops the scheduler understands (docs/adopting.md).
   tilepipe::registerTileIRDialects(registry);
+  // CUDA Tile IR as cuTile writes it (docs/cuda-tile-reader.md).
+  tilepipe::tileir::registerTileIRDialect(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tilepipe tile-IR driver\n", registry));
 }
