@@ -32,6 +32,13 @@ def parse_source(text):
     return {k: int(v) for k, v in re.findall(r'(\w+) = (-?\d+)', text)}
 
 
+def arguments(tileas):
+    """[(name, source)] of the lowered function's arguments. The name is the
+    main's positional one, `argN` for the N-th parameter (docs/cuda.md, "The
+    main"), which holds whatever the debug info named the parameters."""
+    return [(f"arg{i}", parse_source(s)) for i, (s, _) in enumerate(ARGUMENT.findall(tileas))]
+
+
 class CuTileSpec:
     """A kernel given by its fixture. Subclasses give `fixture`, `tolerance`
     (by output parameter number), `problems`, `describe`, `grid`,
@@ -56,7 +63,7 @@ class CuTileSpec:
             if run.returncode:
                 log(f"{name}: {os.path.basename(cmd[0])} failed\n{run.stdout}")
                 return None
-        self.arguments = [(n, parse_source(s)) for s, n in ARGUMENT.findall(open(tileas).read())]
+        self.arguments = arguments(open(tileas).read())
         self.tolerance = {n: self.tolerances[src["array"]] for n, src in self.arguments
                           if "array" in src and len(src) == 1 and src["array"] in self.tolerances}
         return tileas

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/cutile/ir/TileIRDialect.h"
+#include "frontend/cutile/lower/Passes.h"
 #include "ir/ExternalModels.h"
 #include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
@@ -58,6 +59,8 @@ int main(int argc, char **argv) {
   // Scheduler passes, and the pictures behind their report= option.
   tilepipe::registerTilePipePasses();
   tilepipe::registerTilePipeMaterializePasses();
+  // cuTile's tile IR to tileas (docs/cuda-tile-lowering.md).
+  tilepipe::cutile::registerTileIRToTileASPass();
   tilepipe::tools::installReportWriters();
 
   mlir::DialectRegistry registry;

@@ -252,6 +252,7 @@ LogicalResult EntryLowering::lowerBody() {
     return failure();
   b.setInsertionPointToEnd(&func.getBody().front());
   b.create<func::ReturnOp>(entry.getLoc());
+  sinkScalarMathIntoLoops();
   return success();
 }
 

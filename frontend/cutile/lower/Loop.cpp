@@ -13,7 +13,10 @@
 #include "frontend/cutile/lower/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -54,7 +57,11 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
     map(from, to);
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(loop.getBody());
+    // A loop without carried values has its yield already.
+    if (op.getInitValues().empty())
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+    else
+      b.setInsertionPointToEnd(loop.getBody());
     if (failed(lowerOps(op.getRegion().front())))
       return failure();
   }
@@ -78,6 +85,8 @@ static LogicalResult lowerContinue(EntryLowering &l, tileir::ContinueOp op) {
   auto loop = dyn_cast<tileir::ForOp>(op->getParentOp());
   if (!loop)
     return op.emitError("a continue outside a for loop is not lowered");
+  if (loop.getInitValues().empty())
+    return success();
   SmallVector<Value> next;
   for (auto [i, v] : llvm::enumerate(op.getOperands())) {
     FailureOr<Value> lowered = EntryLowering::isLoopAccumulator(loop, i)
@@ -102,4 +111,50 @@ LogicalResult EntryLowering::lowerOps(Block &block) {
       return failure();
   }
   return success();
+}
+
+/// Scalar float math (attention's scale times log2 e) and the splat of its
+/// result: pure, cheap, and not among what the translation runs before the
+/// roles split (constants, scalar broadcasts of arguments, index
+/// arithmetic, whole-tile TMA loads).
+static bool isScalarFloatMath(Operation *op) {
+  if (!isPure(op) || op->getNumResults() != 1 || op->getNumRegions() ||
+      isa<arith::ConstantOp>(op))
+    return false;
+  if (isa<tensor::SplatOp>(op))
+    return true;
+  return isa<FloatType>(op->getResult(0).getType()) &&
+         isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+}
+
+/// The loop that holds every user of `op`, and the op of its body before
+/// which the first user stands; {} when a user is outside it.
+static std::pair<scf::ForOp, Operation *> loopOfUsers(Block &body,
+                                                      Operation *op) {
+  scf::ForOp loop;
+  Operation *first = nullptr;
+  for (Operation *user : op->getUsers()) {
+    auto outer = dyn_cast_or_null<scf::ForOp>(body.findAncestorOpInBlock(*user));
+    if (!outer || (loop && outer != loop))
+      return {};
+    loop = outer;
+    Operation *at = loop.getBody()->findAncestorOpInBlock(*user);
+    if (!first || at->isBeforeInBlock(first))
+      first = at;
+  }
+  return {loop, first};
+}
+
+void EntryLowering::sinkScalarMathIntoLoops() {
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> candidates;
+  for (Operation &op : llvm::reverse(body))
+    if (isScalarFloatMath(&op))
+      candidates.push_back(&op);
+  // Users first, so that a chain moves whole.
+  for (Operation *op : candidates) {
+    auto [loop, first] = loopOfUsers(body, op);
+    if (loop)
+      op->moveBefore(first);
+  }
 }

@@ -61,9 +61,13 @@ struct Partition {
   unsigned param;
   llvm::SmallVector<int64_t> tile;
   llvm::SmallVector<int64_t> dimMap;
-  /// Whether the box (tensor order) is the tile transposed (a rank-2 tile
-  /// with dim_map [1, 0]).
-  bool transposed() const { return dimMap.size() == 2 && dimMap[0] == 1; }
+  /// Whether the box (tensor order) holds the tile's last two dimensions
+  /// swapped (dim_map [1, 0], or [0, 2, 1] with a batch dimension first).
+  bool transposed() const {
+    size_t r = dimMap.size();
+    return r >= 2 && dimMap[r - 2] == int64_t(r - 1) &&
+           dimMap[r - 1] == int64_t(r - 2);
+  }
 };
 
 class EntryLowering {
@@ -97,6 +101,9 @@ public:
   //===--- Loop.cpp: the loop the scheduler takes -------------------------===//
   mlir::LogicalResult lowerFor(tileir::ForOp op);
   mlir::LogicalResult lowerInOneTripLoop(mlir::Block &body);
+  /// Moves scalar float math made before the loop into the loop that reads
+  /// it (each agent recomputes it there).
+  void sinkScalarMathIntoLoops();
 
   //===--- Mma.cpp: mmaf to umma with its TMEM accumulator ----------------===//
   mlir::LogicalResult lowerMma(tileir::MmaFOp op);

@@ -136,17 +136,21 @@ EntryLowering::boxCoordinates(Operation *op, const Partition &p,
   return coords;
 }
 
-/// A box with a unit dimension (a batch of one, cuTile's (1, M, K) tile of
-/// a batched matmul) would be an SMEM tile of that rank, which tileas's MMA
-/// and register tiles do not take; the translation has no TMA whose box
-/// rank differs from its SMEM tile's.
-static LogicalResult checkBoxRank(Operation *op, tileas::TmaDescType desc) {
-  if (desc.getRank() == 1 || !llvm::is_contained(desc.getShape(), 1))
-    return success();
-  return op->emitError("a tile with a unit dimension (box ")
-         << desc << ") is not lowered: tileas has no TMA whose box has more "
-         << "dimensions than its SMEM tile (a batched matmul's (1, M, K) "
-            "tile needs one)";
+/// The SMEM tile a box lands as: the box without its leading unit
+/// dimensions (a batch of one: the (1, M, K) box of a batched matmul's
+/// rank-3 tensor is the MxK tile an MMA reads). A unit dimension inside the
+/// box would be a tile tileas's MMA and register tiles do not take.
+static FailureOr<tileas::SmemType> smemTileOf(Operation *op,
+                                              tileas::TmaDescType desc) {
+  ArrayRef<int64_t> box = desc.getShape();
+  while (box.size() > 1 && box.front() == 1)
+    box = box.drop_front();
+  if (box.size() > 1 && llvm::is_contained(box, 1))
+    return op->emitError("a tile with a unit dimension inside its box (")
+               << desc << ") is not lowered: only leading unit dimensions "
+               << "(a batch of one) are dropped",
+           failure();
+  return tileas::SmemType::get(box, desc.getElementType());
 }
 
 /// Padding values TMA's zero fill gives.
@@ -175,10 +179,10 @@ LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
   if (failed(coords))
     return failure();
   auto desc = cast<tileas::TmaDescType>(func.getArgument(p.descArg).getType());
-  if (failed(checkBoxRank(op, desc)))
+  FailureOr<tileas::SmemType> smem = smemTileOf(op, desc);
+  if (failed(smem))
     return failure();
-  auto smem = tileas::SmemType::get(desc.getShape(), desc.getElementType());
-  Value tile = b.create<tileas::TmaLoadOp>(loc(op), smem,
+  Value tile = b.create<tileas::TmaLoadOp>(loc(op), *smem,
                                            func.getArgument(p.descArg), *coords,
                                            Value(), IntegerAttr(), IntegerAttr());
   if (p.transposed())
@@ -199,7 +203,8 @@ LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
                         "is not lowered: threads would write the tile "
                         "transposed into SMEM");
   auto desc = cast<tileas::TmaDescType>(func.getArgument(p.descArg).getType());
-  if (failed(checkBoxRank(op, desc)))
+  FailureOr<tileas::SmemType> smem = smemTileOf(op, desc);
+  if (failed(smem))
     return failure();
   FailureOr<Value> regs = registers(op, op.getTile());
   if (failed(regs))
@@ -207,8 +212,7 @@ LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
   FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
   if (failed(coords))
     return failure();
-  auto smem = tileas::SmemType::get(desc.getShape(), desc.getElementType());
-  Value staged = b.create<tileas::SmemStoreOp>(loc(op), smem, *regs, Value());
+  Value staged = b.create<tileas::SmemStoreOp>(loc(op), *smem, *regs, Value());
   b.create<tileas::TmaStoreOp>(loc(op), staged, func.getArgument(p.descArg),
                                *coords);
   return success();
