@@ -44,6 +44,20 @@ static bool isSameTile(ShapedType lhs, ShapedType rhs) {
          lhs.getElementType() == rhs.getElementType();
 }
 
+/// Whether `tile` is the box of `desc`, or the box with leading unit
+/// dimensions dropped (a batch of one: the (1, M, K) box of a batched
+/// matmul's rank-3 tensor lands as the MxK tile an MMA reads).
+static bool isBoxTile(ShapedType tile, TmaDescType desc) {
+  if (isSameTile(tile, desc))
+    return true;
+  ArrayRef<int64_t> box = desc.getShape();
+  int64_t extra = desc.getRank() - tile.getRank();
+  if (extra <= 0 || tile.getElementType() != desc.getElementType())
+    return false;
+  return llvm::all_of(box.take_front(extra), [](int64_t n) { return n == 1; }) &&
+         box.drop_front(extra) == tile.getShape();
+}
+
 static LogicalResult verifyCoordinateCount(Operation *op, ValueRange coords,
                                            int64_t rank, StringRef what) {
   if (static_cast<int64_t>(coords.size()) == rank)
@@ -61,7 +75,7 @@ LogicalResult TmaLoadOp::verify() {
   if (failed(verifyCoordinateCount(*this, getCoords(), desc.getRank(),
                                    "descriptor")))
     return failure();
-  if (!isSameTile(getResult().getType(), desc))
+  if (!isBoxTile(getResult().getType(), desc))
     return emitOpError("expects the result tile ")
            << formatTile(getResult().getType())
            << " to match the descriptor box " << formatTile(desc);
@@ -73,7 +87,7 @@ LogicalResult TmaStoreOp::verify() {
   if (failed(verifyCoordinateCount(*this, getCoords(), desc.getRank(),
                                    "descriptor")))
     return failure();
-  if (!isSameTile(getBuffer().getType(), desc))
+  if (!isBoxTile(getBuffer().getType(), desc))
     return emitOpError("expects the stored tile ")
            << formatTile(getBuffer().getType())
            << " to match the descriptor box " << formatTile(desc);

@@ -148,6 +148,8 @@ def plant(bug, cu, include, tmp):
 
 
 def load_specs(path):
+    # A spec module beside specs.py may import it (test/numeric/cutile_specs.py).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     spec = importlib.util.spec_from_file_location("specs", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -293,7 +295,13 @@ def check_kernel(args, spec, name, tmp):
     if args.cu:
         cu = args.cu
     else:
-        lowered = lower(os.path.join(SRC, spec.mlir), args.build, tmp,
+        # A spec whose tile IR is made when the test runs (a cuTile kernel
+        # lowered from its bytecode) says where it is.
+        source = (spec.prepare(args.build, tmp, out.append) if hasattr(spec, "prepare")
+                  else os.path.join(SRC, spec.mlir))
+        if not source:
+            return out, 2
+        lowered = lower(source, args.build, tmp,
                         getattr(spec, "materialize", ""), name, log=out.append)
         if not lowered:
             return out, 2

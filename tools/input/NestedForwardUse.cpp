@@ -131,8 +131,10 @@ private:
     if (next >= n || text[next] != ',')
       return false;
     size_t k = next;
+    // A result list holds names only: `%i, %j] token = %t` (indices of a
+    // tileir load) is an operand list.
     while (k < n && text[k] != '\n' && text[k] != '=' && text[k] != '(' &&
-           text[k] != '{' && text[k] != ':')
+           text[k] != '{' && text[k] != ':' && text[k] != '[' && text[k] != ']')
       ++k;
     return k < n && text[k] == '=' && prevNonSpace(start) != '(' &&
            (k + 1 >= n || text[k + 1] != '=');
@@ -168,6 +170,8 @@ private:
     bool argument = parens > 0 && (before == '(' || before == ',') &&
                     next < n && text[next] == ':' &&
                     !(next + 1 < n && text[next + 1] == ':');
+    // `tileir.for %i in (...)` defines its induction variable.
+    argument |= text.substr(next).starts_with("in (");
     unsigned useLine = line, useColumn = column;
     advance(j);
     if (!defined && !argument) {

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/cutile/ir/TileIRDialect.h"
+#include "frontend/cutile/lower/Passes.h"
 #include "ir/ExternalModels.h"
 #include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
@@ -57,11 +59,15 @@ int main(int argc, char **argv) {
   // Scheduler passes, and the pictures behind their report= option.
   tilepipe::registerTilePipePasses();
   tilepipe::registerTilePipeMaterializePasses();
+  // cuTile's tile IR to tileas (docs/cuda-tile-lowering.md).
+  tilepipe::cutile::registerTileIRToTileASPass();
   tilepipe::tools::installReportWriters();
 
   mlir::DialectRegistry registry;
   // With other dialects' ops the scheduler understands (docs/adopting.md).
   tilepipe::registerTileIRDialects(registry);
+  // CUDA Tile IR as cuTile writes it (docs/cuda-tile-reader.md).
+  tilepipe::tileir::registerTileIRDialect(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tilepipe tile-IR driver\n", registry));
 }

@@ -163,15 +163,18 @@ inline Status encoder(EncodeTiled &fn) {
 
 /// Encodes `map` for tiles of layout L (layout/tile.cuh) over `t`: L's box
 /// (its first column block for an MmaTile; the kernel offsets the others)
-/// and swizzle, no interleave, zero fill out of bounds.
+/// and swizzle, no interleave, zero fill out of bounds. A tensor of higher
+/// rank than the tile gets a box of 1 along its outer dimensions (a batch of
+/// one: the (1, M, K) box of a batched matmul lands as L's MxK tile).
 template <class L>
 Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
   using T = typename L::Elem;
-  constexpr int R = L::kRank;
+  constexpr int K = L::kRank;
+  const int R = t.rank;
   std::string what = std::string("tensor map of ") + name;
-  if (t.rank != R)
+  if (R < K || R > 5)
     return failure(what + ": the tensor has rank " + std::to_string(t.rank) +
-                   ", the tile " + std::to_string(R));
+                   ", the tile " + std::to_string(K));
   if (t.strides[R - 1] != 1)
     return failure(what + ": the innermost dimension must be contiguous");
   cuuint64_t dims[5], strides[4];
@@ -180,7 +183,7 @@ Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
     // The driver rejects a size of 0; a kernel reads nothing of an empty
     // tensor (its loops run 0 times), so any map will do.
     dims[i] = cuuint64_t(t.dims[R - 1 - i] > 0 ? t.dims[R - 1 - i] : 1);
-    box[i] = cuuint32_t(L::box_dim(R - 1 - i));
+    box[i] = i < K ? cuuint32_t(L::box_dim(K - 1 - i)) : 1;
     elementStrides[i] = 1;
   }
   for (int i = 0; i + 1 < R; ++i)

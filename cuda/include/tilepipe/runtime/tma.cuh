@@ -24,10 +24,12 @@ namespace detail {
 
 /// The coordinates of box b of layout L, innermost first as the TMA takes
 /// them, from the tile's origin given outermost first as the IR writes it.
+/// Coordinates beyond the layout's rank are outer dimensions the box spans
+/// one element of (a batch of one).
 template <class L, int Rank>
 TP_DEVICE void box_coords(const int64_t (&outerFirst)[Rank], int b,
                           int32_t (&c)[Rank]) {
-  static_assert(L::kRank == Rank,
+  static_assert(L::kRank <= Rank,
                 "one coordinate per dimension of the tile layout");
 #pragma unroll
   for (int i = 0; i < Rank; ++i)

@@ -1,0 +1,311 @@
+//===- Elementwise.cpp - SIMT math, shapes and scalars ---------------------===//
+//
+// Element-wise float work on tiles becomes arith and math ops on register
+// tensors (the translation computes each as docs/cuda.md "Elementwise math"
+// says), conversions tileas.cvt. Shapes: a tile's unit dimensions are
+// dropped in registers, so cuTile's reshape of a row reduction to 128x1 is
+// no op, and its broadcast of that column to 128xN is tileas.broadcast
+// along dimension 1 (a 1xN row: along dimension 0; a scalar: tensor.splat).
+// Integer work is scalar index arithmetic (tile indices, trip counts) and
+// stays in its own type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+LogicalResult EntryLowering::lowerConstant(tileir::ConstantOp op) {
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense)
+    return op.emitError("a constant that is not a dense tile is not lowered");
+  Type t = registerType(op.getResult().getType());
+  TypedAttr value;
+  if (auto shaped = dyn_cast<RankedTensorType>(t))
+    value = dense.reshape(shaped);
+  else
+    value = cast<TypedAttr>(dense.getSplatValue<Attribute>());
+  map(op.getResult(), b.create<arith::ConstantOp>(loc(op), value));
+  return success();
+}
+
+/// Rounding modes the lowered ops keep: IEEE round to nearest (the
+/// translation's default) and cuTile's approximate and full-precision
+/// variants, which the IEEE result satisfies.
+static LogicalResult checkRounding(Operation *op) {
+  auto mode = op->getAttrOfType<tileir::RoundingModeAttr>("rounding_mode");
+  if (!mode)
+    return success();
+  switch (mode.getValue()) {
+  case tileir::RoundingMode::nearest_even:
+  case tileir::RoundingMode::approx:
+  case tileir::RoundingMode::full:
+    return success();
+  default:
+    return op->emitError("rounding mode ")
+           << tileir::stringifyRoundingMode(mode.getValue())
+           << " is not lowered: tilepipe's float math rounds to nearest even";
+  }
+}
+
+/// The arith or math op of the same meaning, on registers.
+static Operation *createFloatOp(OpBuilder &b, Operation *op,
+                                ValueRange operands) {
+  Location l = op->getLoc();
+  Value x = operands[0];
+  Value y = operands.size() > 1 ? operands[1] : Value();
+  bool nan = op->hasAttr("propagate_nan");
+  return llvm::TypeSwitch<Operation *, Operation *>(op)
+      .Case([&](tileir::AddFOp) { return b.create<arith::AddFOp>(l, x, y); })
+      .Case([&](tileir::SubFOp) { return b.create<arith::SubFOp>(l, x, y); })
+      .Case([&](tileir::MulFOp) { return b.create<arith::MulFOp>(l, x, y); })
+      .Case([&](tileir::DivFOp) { return b.create<arith::DivFOp>(l, x, y); })
+      .Case([&](tileir::MaxFOp) -> Operation * {
+        if (nan)
+          return b.create<arith::MaximumFOp>(l, x, y);
+        return b.create<arith::MaxNumFOp>(l, x, y);
+      })
+      .Case([&](tileir::MinFOp) -> Operation * {
+        if (nan)
+          return b.create<arith::MinimumFOp>(l, x, y);
+        return b.create<arith::MinNumFOp>(l, x, y);
+      })
+      .Case([&](tileir::FmaOp) {
+        return b.create<math::FmaOp>(l, x, y, operands[2]);
+      })
+      .Case([&](tileir::NegFOp) { return b.create<arith::NegFOp>(l, x); })
+      .Case([&](tileir::AbsFOp) { return b.create<math::AbsFOp>(l, x); })
+      .Case([&](tileir::ExpOp) { return b.create<math::ExpOp>(l, x); })
+      .Case([&](tileir::Exp2Op) { return b.create<math::Exp2Op>(l, x); })
+      .Case([&](tileir::LogOp) { return b.create<math::LogOp>(l, x); })
+      .Case([&](tileir::Log2Op) { return b.create<math::Log2Op>(l, x); })
+      .Case([&](tileir::RsqrtOp) { return b.create<math::RsqrtOp>(l, x); })
+      .Case([&](tileir::SqrtOp) { return b.create<math::SqrtOp>(l, x); })
+      .Case([&](tileir::TanHOp) { return b.create<math::TanhOp>(l, x); })
+      .Case([&](tileir::SinOp) { return b.create<math::SinOp>(l, x); })
+      .Case([&](tileir::CosOp) { return b.create<math::CosOp>(l, x); })
+      .Default([](Operation *) { return nullptr; });
+}
+
+LogicalResult EntryLowering::lowerElementwise(Operation *op) {
+  if (failed(checkRounding(op)))
+    return failure();
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands()) {
+    FailureOr<Value> r = registers(op, v);
+    if (failed(r))
+      return failure();
+    operands.push_back(*r);
+  }
+  Operation *lowered = createFloatOp(b, op, operands);
+  if (!lowered)
+    return op->emitError("'") << op->getName() << "' is not lowered to tileas";
+  map(op->getResult(0), lowered->getResult(0));
+  return success();
+}
+
+LogicalResult EntryLowering::lowerReshape(tileir::ReshapeOp op) {
+  FailureOr<Value> v = lookup(op, op.getSource());
+  if (failed(v))
+    return failure();
+  // Unit dimensions are dropped in every form (registers, and the SMEM tile
+  // of a box with a batch dimension of one): such a reshape is no op.
+  if (registerType(op.getSource().getType()) !=
+      registerType(op.getResult().getType()))
+    return op.emitError("a reshape that moves elements (not only unit "
+                        "dimensions) is not lowered");
+  map(op.getResult(), *v);
+  return success();
+}
+
+/// The result dimensions (of the register form, unit dimensions dropped)
+/// that a broadcast adds to its input.
+static SmallVector<int64_t> addedDimensions(tileir::TileType from,
+                                            tileir::TileType to) {
+  SmallVector<int64_t> added;
+  int64_t kept = 0;
+  for (auto [n, m] : llvm::zip(from.getShape(), to.getShape())) {
+    if (m == 1)
+      continue;
+    if (n == 1)
+      added.push_back(kept);
+    ++kept;
+  }
+  return added;
+}
+
+LogicalResult EntryLowering::lowerBroadcast(tileir::BroadcastOp op) {
+  auto from = op.getSource().getType(), to = op.getResult().getType();
+  if (from.getRank() != to.getRank())
+    return op.emitError("a broadcast that changes the rank is not lowered");
+  FailureOr<Value> v = registers(op, op.getSource());
+  if (failed(v))
+    return failure();
+  Type result = registerType(to);
+  if (v->getType() == result) {
+    map(op.getResult(), *v);
+    return success();
+  }
+  if (v->getType().isIntOrFloat()) {
+    // A constant scalar becomes a constant tile; another a splat.
+    if (auto c = v->getDefiningOp<arith::ConstantOp>()) {
+      auto attr = DenseElementsAttr::get(cast<ShapedType>(result), c.getValue());
+      map(op.getResult(), b.create<arith::ConstantOp>(loc(op), attr));
+    } else {
+      map(op.getResult(), b.create<tensor::SplatOp>(loc(op), *v, result));
+    }
+    return success();
+  }
+  SmallVector<int64_t> dims = addedDimensions(from, to);
+  map(op.getResult(), b.create<tileas::BroadcastOp>(
+                          loc(op), result, *v, b.getDenseI64ArrayAttr(dims)));
+  return success();
+}
+
+LogicalResult EntryLowering::lowerFToF(tileir::FToFOp op) {
+  if (failed(checkRounding(op)))
+    return failure();
+  FailureOr<Value> v = registers(op, op.getSource());
+  if (failed(v))
+    return failure();
+  Type to = registerType(op.getResult().getType());
+  Value r;
+  if (isa<RankedTensorType>(to))
+    r = b.create<tileas::CvtOp>(loc(op), to, *v);
+  else if (to.getIntOrFloatBitWidth() > v->getType().getIntOrFloatBitWidth())
+    r = b.create<arith::ExtFOp>(loc(op), to, *v);
+  else
+    r = b.create<arith::TruncFOp>(loc(op), to, *v);
+  map(op.getResult(), r);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerIToF(tileir::IToFOp op) {
+  FailureOr<Value> v = lookup(op, op.getSource());
+  if (failed(v))
+    return failure();
+  Type to = registerType(op.getResult().getType());
+  if (isa<RankedTensorType>(to))
+    return op.emitError("an integer tile converted to float is not lowered: "
+                        "tilepipe's register tiles hold floats");
+  bool isSigned = op.getSignedness() == tileir::Signedness::Signed;
+  Value r = isSigned ? b.create<arith::SIToFPOp>(loc(op), to, *v).getResult()
+                     : b.create<arith::UIToFPOp>(loc(op), to, *v).getResult();
+  map(op.getResult(), r);
+  return success();
+}
+
+static arith::CmpIPredicate cmpPredicate(tileir::ComparisonPredicate p,
+                                         bool isSigned) {
+  using P = arith::CmpIPredicate;
+  switch (p) {
+  case tileir::ComparisonPredicate::equal:
+    return P::eq;
+  case tileir::ComparisonPredicate::not_equal:
+    return P::ne;
+  case tileir::ComparisonPredicate::less_than:
+    return isSigned ? P::slt : P::ult;
+  case tileir::ComparisonPredicate::less_than_or_equal:
+    return isSigned ? P::sle : P::ule;
+  case tileir::ComparisonPredicate::greater_than:
+    return isSigned ? P::sgt : P::ugt;
+  case tileir::ComparisonPredicate::greater_than_or_equal:
+    return isSigned ? P::sge : P::uge;
+  }
+  llvm_unreachable("comparison predicate");
+}
+
+/// Integer division as cuTile rounds it (toward zero unless the op says
+/// toward -inf or +inf).
+static Value createDivision(OpBuilder &b, tileir::DivIOp op, Value x, Value y) {
+  bool isSigned = op.getSignedness() == tileir::Signedness::Signed;
+  auto mode = op.getRoundingMode();
+  Location l = op.getLoc();
+  if (mode == tileir::RoundingMode::positive_inf)
+    return isSigned ? b.create<arith::CeilDivSIOp>(l, x, y).getResult()
+                    : b.create<arith::CeilDivUIOp>(l, x, y).getResult();
+  if (mode == tileir::RoundingMode::negative_inf && isSigned)
+    return b.create<arith::FloorDivSIOp>(l, x, y);
+  return isSigned ? b.create<arith::DivSIOp>(l, x, y).getResult()
+                  : b.create<arith::DivUIOp>(l, x, y).getResult();
+}
+
+static Value createIntegerOp(OpBuilder &b, Operation *op, Value x, Value y) {
+  Location l = op->getLoc();
+  auto sign = [&](auto o) {
+    return o.getSignedness() == tileir::Signedness::Signed;
+  };
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](tileir::AddIOp) { return b.create<arith::AddIOp>(l, x, y); })
+      .Case([&](tileir::SubIOp) { return b.create<arith::SubIOp>(l, x, y); })
+      .Case([&](tileir::MulIOp) { return b.create<arith::MulIOp>(l, x, y); })
+      .Case([&](tileir::AndIOp) { return b.create<arith::AndIOp>(l, x, y); })
+      .Case([&](tileir::OrIOp) { return b.create<arith::OrIOp>(l, x, y); })
+      .Case([&](tileir::XOrIOp) { return b.create<arith::XOrIOp>(l, x, y); })
+      .Case([&](tileir::ShLIOp) { return b.create<arith::ShLIOp>(l, x, y); })
+      .Case([&](tileir::DivIOp d) { return createDivision(b, d, x, y); })
+      .Case([&](tileir::RemIOp o) -> Value {
+        if (sign(o))
+          return b.create<arith::RemSIOp>(l, x, y);
+        return b.create<arith::RemUIOp>(l, x, y);
+      })
+      .Case([&](tileir::ShRIOp o) -> Value {
+        if (sign(o))
+          return b.create<arith::ShRSIOp>(l, x, y);
+        return b.create<arith::ShRUIOp>(l, x, y);
+      })
+      .Case([&](tileir::MaxIOp o) -> Value {
+        if (sign(o))
+          return b.create<arith::MaxSIOp>(l, x, y);
+        return b.create<arith::MaxUIOp>(l, x, y);
+      })
+      .Case([&](tileir::MinIOp o) -> Value {
+        if (sign(o))
+          return b.create<arith::MinSIOp>(l, x, y);
+        return b.create<arith::MinUIOp>(l, x, y);
+      })
+      .Case([&](tileir::CmpIOp o) {
+        return b.create<arith::CmpIOp>(
+            l, cmpPredicate(o.getComparisonPredicate(), sign(o)), x, y);
+      })
+      .Default([](Operation *) { return Value(); });
+}
+
+LogicalResult EntryLowering::lowerIntegerOp(Operation *op) {
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands()) {
+    FailureOr<Value> r = lookup(op, v);
+    if (failed(r))
+      return failure();
+    if (!r->getType().isIntOrIndex())
+      return op->emitError("integer math on a tile is not lowered: tilepipe "
+                           "computes integers as scalars (indices, trip "
+                           "counts)");
+    operands.push_back(*r);
+  }
+  Value r = createIntegerOp(b, op, operands[0], operands[1]);
+  if (!r)
+    return op->emitError("'") << op->getName() << "' is not lowered to tileas";
+  map(op->getResult(0), r);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerSelect(tileir::SelectOp op) {
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands()) {
+    FailureOr<Value> r = registers(op, v);
+    if (failed(r))
+      return failure();
+    operands.push_back(*r);
+  }
+  map(op.getResult(), b.create<arith::SelectOp>(loc(op), operands[0],
+                                                operands[1], operands[2]));
+  return success();
+}

@@ -1,0 +1,296 @@
+//===- Kernel.cpp - an entry becomes a kernel with an argument interface ---===//
+//
+// cuTile's calling convention passes an array as its pointer, shape and
+// strides; tilepipe's kernels take TMA descriptors. The lowered function
+// has one `!tileas.tma_desc` argument per (array, box) its views load or
+// store through, one integer argument per array shape or stride the kernel
+// reads as a value (a trip count), and one per scalar parameter it uses.
+// `tileas.cutile.params` and `tileas.cutile.source` say how a launcher
+// builds each from cuTile's arguments (docs/cuda-tile-lowering.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+EntryLowering::EntryLowering(tileir::EntryOp entry)
+    : entry(entry), b(entry.getContext()) {}
+
+/// The value an assume chain starts from: assumptions state facts tilepipe
+/// does not need, so they lower to their operand.
+static Value stripAssume(Value v) {
+  while (auto assume = v.getDefiningOp<tileir::AssumeOp>())
+    v = assume.getValue();
+  return v;
+}
+
+/// The name of entry argument `i`: the parameter name the bytecode's debug
+/// info gives it (a name location), else none.
+static std::string argumentName(tileir::EntryOp entry, unsigned i) {
+  Location l = entry.getArguments()[i].getLoc();
+  if (auto name = dyn_cast<NameLoc>(l))
+    return name.getName().str();
+  return "";
+}
+
+/// The tensor view an array's pointer argument makes, if exactly one.
+static tileir::MakeTensorViewOp viewOfPointer(BlockArgument ptr) {
+  tileir::MakeTensorViewOp view;
+  SmallVector<Value> work = {ptr};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (auto assume = dyn_cast<tileir::AssumeOp>(user))
+        work.push_back(assume.getResult());
+      else if (auto made = dyn_cast<tileir::MakeTensorViewOp>(user)) {
+        if (view && view != made)
+          return {};
+        view = made;
+      }
+    }
+  }
+  return view;
+}
+
+LogicalResult EntryLowering::collectParams() {
+  auto arguments = entry.getArguments();
+  for (unsigned i = 0; i < arguments.size();) {
+    auto tile = dyn_cast<tileir::TileType>(arguments[i].getType());
+    if (!tile || tile.getRank() != 0)
+      return emitError(arguments[i].getLoc())
+             << "kernel argument " << i << " is not a scalar tile; cuTile's "
+             << "calling convention passes arrays as (pointer, shape, "
+                "strides) and scalars as rank-0 tiles";
+    KernelParam p;
+    p.firstArg = i;
+    p.name = argumentName(entry, i);
+    if (p.name.empty())
+      p.name = "arg" + std::to_string(params.size());
+    auto ptr = dyn_cast<tileir::PtrType>(tile.getElementType());
+    if (!ptr) {
+      p.elementType = tile.getElementType();
+      params.push_back(p);
+      ++i;
+      continue;
+    }
+    tileir::MakeTensorViewOp view = viewOfPointer(arguments[i]);
+    if (!view)
+      return emitError(arguments[i].getLoc())
+             << "array argument " << i << " does not make exactly one "
+             << "tensor view; the lowering reads arrays through views only";
+    p.isArray = true;
+    p.rank = view.getResult().getType().getRank();
+    p.elementType = ptr.getPointee();
+    if (i + 2 * p.rank >= int64_t(arguments.size()))
+      return emitError(arguments[i].getLoc())
+             << "array argument " << i << " of rank " << p.rank
+             << " lacks its shape and strides (cuTile passes them after the "
+                "pointer)";
+    p.indexType =
+        cast<tileir::TileType>(arguments[i + 1].getType()).getElementType();
+    unsigned param = params.size();
+    arrayParts[i] = {param, ArrayPart::Pointer, 0};
+    for (int64_t d = 0; d < p.rank; ++d) {
+      arrayParts[i + 1 + d] = {param, ArrayPart::Shape, d};
+      arrayParts[i + 1 + p.rank + d] = {param, ArrayPart::Stride, d};
+    }
+    params.push_back(p);
+    i += 1 + 2 * p.rank;
+  }
+  return success();
+}
+
+/// Whether `v` (through assumptions) is read by anything but a tensor view.
+static bool readOtherThanByView(Value v) {
+  for (Operation *user : v.getUsers()) {
+    if (auto assume = dyn_cast<tileir::AssumeOp>(user)) {
+      if (readOtherThanByView(assume.getResult()))
+        return true;
+    } else if (!isa<tileir::MakeTensorViewOp>(user)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+unsigned EntryLowering::shapeArg(unsigned param, ArrayPart::Kind kind,
+                                 int64_t dim) {
+  auto key = std::make_tuple(param, int(kind), dim);
+  auto it = shapeArgs.find(key);
+  if (it != shapeArgs.end())
+    return it->second;
+  MLIRContext *ctx = entry.getContext();
+  const KernelParam &p = params[param];
+  const char *what = kind == ArrayPart::Shape ? "shape" : "stride";
+  NamedAttribute fields[] = {
+      b.getNamedAttr("array", b.getI64IntegerAttr(param)),
+      b.getNamedAttr(what, b.getI64IntegerAttr(dim))};
+  args.push_back({p.indexType, DictionaryAttr::get(ctx, fields),
+                  p.name + "_" + what + std::to_string(dim)});
+  return shapeArgs[key] = args.size() - 1;
+}
+
+LogicalResult EntryLowering::planArguments() {
+  WalkResult walk = entry.walk([&](Operation *op) {
+    if (auto view = dyn_cast<tileir::MakeTensorViewOp>(op)) {
+      auto ptr = dyn_cast<BlockArgument>(stripAssume(view.getBase()));
+      if (!ptr || !arrayParts.count(ptr.getArgNumber()))
+        return op->emitError("a tensor view whose base is not an array "
+                             "argument of the kernel is not lowered"),
+               WalkResult::interrupt();
+      tensorViews[view.getResult()] = arrayParts[ptr.getArgNumber()].param;
+    } else if (auto part = dyn_cast<tileir::MakePartitionViewOp>(op)) {
+      if (failed(planPartition(part)))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // Shapes and strides the kernel reads as values, then the scalars.
+  entry.walk([&](Operation *op) {
+    Value src;
+    if (auto q = dyn_cast<tileir::GetIndexSpaceShapeOp>(op))
+      src = q.getSrc();
+    else if (auto q = dyn_cast<tileir::GetTensorShapeOp>(op))
+      src = q.getSrc();
+    if (!src)
+      return;
+    if (auto part = src.getDefiningOp<tileir::MakePartitionViewOp>())
+      src = part.getTensorView();
+    unsigned param = tensorViews.lookup(src);
+    for (auto [d, r] : llvm::enumerate(op->getResults()))
+      if (!r.use_empty())
+        shapeArg(param, ArrayPart::Shape, int64_t(d));
+  });
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    auto part = arrayParts.find(i);
+    if (part != arrayParts.end()) {
+      if (part->second.kind != ArrayPart::Pointer && readOtherThanByView(arg))
+        shapeArg(part->second.param, part->second.kind, part->second.dim);
+      continue;
+    }
+    if (arg.use_empty())
+      continue;
+    unsigned param = llvm::find_if(params, [&](const KernelParam &p) {
+                       return p.firstArg == i;
+                     }) - params.begin();
+    NamedAttribute field = b.getNamedAttr("scalar", b.getI64IntegerAttr(param));
+    args.push_back({params[param].elementType,
+                    DictionaryAttr::get(entry.getContext(), field),
+                    params[param].name});
+    scalarArgs[param] = args.size() - 1;
+  }
+  return success();
+}
+
+/// `tileas.cutile.params`: one dictionary per kernel parameter.
+static ArrayAttr paramsAttr(Builder &b, ArrayRef<KernelParam> params) {
+  SmallVector<Attribute> list;
+  for (const KernelParam &p : params) {
+    SmallVector<NamedAttribute> fields = {
+        b.getNamedAttr("kind", b.getStringAttr(p.isArray ? "array" : "scalar")),
+        b.getNamedAttr("dtype", TypeAttr::get(p.elementType))};
+    if (p.isArray) {
+      fields.push_back(b.getNamedAttr("rank", b.getI64IntegerAttr(p.rank)));
+      fields.push_back(b.getNamedAttr("index", TypeAttr::get(p.indexType)));
+    }
+    fields.push_back(b.getNamedAttr("name", b.getStringAttr(p.name)));
+    list.push_back(b.getDictionaryAttr(fields));
+  }
+  return b.getArrayAttr(list);
+}
+
+void EntryLowering::createFunction() {
+  SmallVector<Type> types;
+  for (const LoweredArg &a : args)
+    types.push_back(a.type);
+  // Beside the tileir module (or entry) at the top of the builtin module.
+  Operation *anchor = entry;
+  while (anchor->getParentOp() && !isa<ModuleOp>(anchor->getParentOp()))
+    anchor = anchor->getParentOp();
+  b.setInsertionPoint(anchor);
+  func = b.create<func::FuncOp>(entry.getLoc(), entry.getSymName(),
+                                b.getFunctionType(types, {}));
+  func->setAttr("tileas.cutile.params", paramsAttr(b, params));
+  for (auto [i, a] : llvm::enumerate(args)) {
+    func.setArgAttr(i, "tileas.name", b.getStringAttr(a.name));
+    func.setArgAttr(i, "tileas.cutile.source", a.source);
+  }
+  Block *body = func.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    auto part = arrayParts.find(i);
+    if (part != arrayParts.end()) {
+      if (part->second.kind == ArrayPart::Pointer)
+        continue;
+      auto key = std::make_tuple(part->second.param, int(part->second.kind),
+                                 part->second.dim);
+      if (shapeArgs.count(key))
+        map(arg, func.getArgument(shapeArgs[key]));
+      continue;
+    }
+    for (auto [param, argNo] : scalarArgs)
+      if (params[param].firstArg == i)
+        map(arg, func.getArgument(argNo));
+  }
+}
+
+LogicalResult EntryLowering::lowerBody() {
+  Block &body = entry.getBody().front();
+  bool hasLoop = false;
+  entry.walk([&](tileir::ForOp) { hasLoop = true; });
+  if (failed(hasLoop ? lowerOps(body) : lowerInOneTripLoop(body)))
+    return failure();
+  b.setInsertionPointToEnd(&func.getBody().front());
+  b.create<func::ReturnOp>(entry.getLoc());
+  sinkScalarMathIntoLoops();
+  return success();
+}
+
+/// The tile block index is the CTA's: gpu.block_id, as i32 (cuTile's type).
+LogicalResult EntryLowering::lowerBlockId(tileir::GetTileBlockIdOp op) {
+  gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                           gpu::Dimension::z};
+  for (auto [r, d] : llvm::zip(op->getResults(), dims)) {
+    if (r.use_empty())
+      continue;
+    Type t = registerType(cast<tileir::TileType>(r.getType()));
+    Value id = b.create<gpu::BlockIdOp>(loc(op), d);
+    map(r, b.create<arith::IndexCastOp>(loc(op), t, id));
+  }
+  return success();
+}
+
+LogicalResult EntryLowering::lowerNumBlocks(tileir::GetNumTileBlocksOp op) {
+  gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                           gpu::Dimension::z};
+  for (auto [r, d] : llvm::zip(op->getResults(), dims)) {
+    if (r.use_empty())
+      continue;
+    Type t = registerType(cast<tileir::TileType>(r.getType()));
+    Value n = b.create<gpu::GridDimOp>(loc(op), d);
+    map(r, b.create<arith::IndexCastOp>(loc(op), t, n));
+  }
+  return success();
+}
+
+FailureOr<func::FuncOp> EntryLowering::run() {
+  if (failed(collectParams()) || failed(planArguments()))
+    return failure();
+  createFunction();
+  reportHints(entry, entry.getOptimizationHintsAttr());
+  if (failed(lowerBody())) {
+    func.erase();
+    return failure();
+  }
+  return func;
+}

@@ -1,0 +1,160 @@
+//===- Loop.cpp - the tileir for becomes the loop the scheduler takes ------===//
+//
+// cuTile's `for` is a counted loop over i32 with loop-carried tiles; it
+// becomes an `scf.for` over the same i32 bounds (the stage code counts its
+// rows in index whatever the loop's type). A carried value that an `mmaf`
+// makes is an accumulator and stays in tensor memory across iterations;
+// the others are carried in registers. A kernel without a loop (one tile
+// per CTA: softmax, a norm) runs its body as a loop of one trip, so that the
+// scheduler, the materializer and the translation see the form they take.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+bool EntryLowering::isLoopAccumulator(tileir::ForOp loop, unsigned i) {
+  Operation *term = loop.getRegion().front().getTerminator();
+  if (i >= term->getNumOperands())
+    return false;
+  return term->getOperand(i).getDefiningOp<tileir::MmaFOp>() != nullptr;
+}
+
+LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
+  if (op.getUnsignedCmp())
+    return op.emitError("a loop that compares its induction variable "
+                        "unsigned is not lowered (scf.for compares signed)");
+  SmallVector<Value> bounds;
+  for (Value v : {op.getLowerBound(), op.getUpperBound(), op.getStep()}) {
+    FailureOr<Value> s = lookup(op, v);
+    if (failed(s))
+      return failure();
+    bounds.push_back(*s);
+  }
+  SmallVector<Value> inits;
+  for (auto [i, init] : llvm::enumerate(op.getInitValues())) {
+    FailureOr<Value> v = isLoopAccumulator(op, i)
+                             ? freshAccumulator(op, init)
+                             : registers(op, init);
+    if (failed(v))
+      return failure();
+    inits.push_back(*v);
+  }
+  auto loop = b.create<scf::ForOp>(loc(op), bounds[0], bounds[1], bounds[2],
+                                   inits);
+  map(op.getInductionVar(), loop.getInductionVar());
+  for (auto [from, to] :
+       llvm::zip(op.getRegionIterArgs(), loop.getRegionIterArgs()))
+    map(from, to);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    // A loop without carried values has its yield already.
+    if (op.getInitValues().empty())
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+    else
+      b.setInsertionPointToEnd(loop.getBody());
+    if (failed(lowerOps(op.getRegion().front())))
+      return failure();
+  }
+  for (auto [from, to] : llvm::zip(op.getResults(), loop.getResults()))
+    map(from, to);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerInOneTripLoop(Block &body) {
+  Location l = entry.getLoc();
+  Value zero = indexConstant(0), one = indexConstant(1);
+  auto loop = b.create<scf::ForOp>(l, zero, one, one);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  return lowerOps(body);
+}
+
+/// The next iteration's values: an accumulator as the MMA left it in
+/// tensor memory, the others in registers.
+static LogicalResult lowerContinue(EntryLowering &l, tileir::ContinueOp op) {
+  auto loop = dyn_cast<tileir::ForOp>(op->getParentOp());
+  if (!loop)
+    return op.emitError("a continue outside a for loop is not lowered");
+  if (loop.getInitValues().empty())
+    return success();
+  SmallVector<Value> next;
+  for (auto [i, v] : llvm::enumerate(op.getOperands())) {
+    FailureOr<Value> lowered = EntryLowering::isLoopAccumulator(loop, i)
+                                   ? l.lookup(op, v)
+                                   : l.registers(op, v);
+    if (failed(lowered))
+      return failure();
+    next.push_back(*lowered);
+  }
+  l.b.create<scf::YieldOp>(op.getLoc(), next);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerOps(Block &block) {
+  for (Operation &op : block) {
+    if (auto cont = dyn_cast<tileir::ContinueOp>(op)) {
+      if (failed(lowerContinue(*this, cont)))
+        return failure();
+      continue;
+    }
+    if (failed(lowerOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+/// Scalar float math (attention's scale times log2 e) and the splat of its
+/// result: pure, cheap, and not among what the translation runs before the
+/// roles split (constants, scalar broadcasts of arguments, index
+/// arithmetic, whole-tile TMA loads).
+static bool isScalarFloatMath(Operation *op) {
+  if (!isPure(op) || op->getNumResults() != 1 || op->getNumRegions() ||
+      isa<arith::ConstantOp>(op))
+    return false;
+  if (isa<tensor::SplatOp>(op))
+    return true;
+  return isa<FloatType>(op->getResult(0).getType()) &&
+         isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+}
+
+/// The loop that holds every user of `op`, and the op of its body before
+/// which the first user stands; {} when a user is outside it.
+static std::pair<scf::ForOp, Operation *> loopOfUsers(Block &body,
+                                                      Operation *op) {
+  scf::ForOp loop;
+  Operation *first = nullptr;
+  for (Operation *user : op->getUsers()) {
+    auto outer = dyn_cast_or_null<scf::ForOp>(body.findAncestorOpInBlock(*user));
+    if (!outer || (loop && outer != loop))
+      return {};
+    loop = outer;
+    Operation *at = loop.getBody()->findAncestorOpInBlock(*user);
+    if (!first || at->isBeforeInBlock(first))
+      first = at;
+  }
+  return {loop, first};
+}
+
+void EntryLowering::sinkScalarMathIntoLoops() {
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> candidates;
+  for (Operation &op : llvm::reverse(body))
+    if (isScalarFloatMath(&op))
+      candidates.push_back(&op);
+  // Users first, so that a chain moves whole.
+  for (Operation *op : candidates) {
+    auto [loop, first] = loopOfUsers(body, op);
+    if (loop)
+      op->moveBefore(first);
+  }
+}

@@ -1,0 +1,167 @@
+//===- Lowering.h - tileir to tileas, the shared state ----------*- C++ -*-===//
+//
+// One EntryLowering turns one tileir.entry into a func.func of tileas tile
+// IR. Its parts live one concern per file: the kernel and its argument
+// interface (Kernel.cpp), views and the TMA loads and stores through them
+// (Views.cpp), the loop (Loop.cpp), the MMA and its TMEM accumulator
+// (Mma.cpp), element-wise work, shapes and scalars (Elementwise.cpp), row
+// reductions (Reductions.cpp) and optimization hints (Hints.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_FRONTEND_CUTILE_LOWER_LOWERING_H
+#define TILEPIPE_FRONTEND_CUTILE_LOWER_LOWERING_H
+
+#include "frontend/cutile/ir/TileIRDialect.h"
+#include "ir/TileASDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
+#include <string>
+
+namespace tilepipe::cutile {
+
+/// A kernel parameter as cuTile's calling convention flattens it: an array
+/// is (pointer, shape[rank], strides[rank]) of entry arguments, a scalar
+/// one argument.
+struct KernelParam {
+  bool isArray = false;
+  unsigned firstArg = 0;
+  int64_t rank = 0;
+  mlir::Type elementType; // the array's elements, or the scalar's type
+  mlir::Type indexType;   // an array's shape and stride type (i32 or i64)
+  std::string name;
+};
+
+/// Where an entry argument of an array parameter sits in it.
+struct ArrayPart {
+  unsigned param;
+  enum Kind { Pointer, Shape, Stride } kind;
+  int64_t dim;
+};
+
+/// One argument of the lowered function: its type, its
+/// `tileas.cutile.source` and its `tileas.name`.
+struct LoweredArg {
+  mlir::Type type;
+  mlir::DictionaryAttr source;
+  std::string name;
+};
+
+/// A partition view: the TMA descriptor argument its tiles come through, the
+/// tile shape (in tile dimensions) and the tensor dimension each tile
+/// dimension walks.
+struct Partition {
+  unsigned descArg;
+  unsigned param;
+  llvm::SmallVector<int64_t> tile;
+  llvm::SmallVector<int64_t> dimMap;
+  /// Whether the box (tensor order) holds the tile's last two dimensions
+  /// swapped (dim_map [1, 0], or [0, 2, 1] with a batch dimension first).
+  bool transposed() const {
+    size_t r = dimMap.size();
+    return r >= 2 && dimMap[r - 2] == int64_t(r - 1) &&
+           dimMap[r - 1] == int64_t(r - 2);
+  }
+};
+
+class EntryLowering {
+public:
+  explicit EntryLowering(tileir::EntryOp entry);
+
+  /// The lowered function, inserted before the entry; failure after an
+  /// error at the op that could not be lowered.
+  mlir::FailureOr<mlir::func::FuncOp> run();
+
+  //===--- Kernel.cpp: parameters, arguments, block ids -------------------===//
+  mlir::LogicalResult collectParams();
+  mlir::LogicalResult planArguments();
+  void createFunction();
+  mlir::LogicalResult lowerBody();
+  mlir::LogicalResult lowerBlockId(tileir::GetTileBlockIdOp op);
+  mlir::LogicalResult lowerNumBlocks(tileir::GetNumTileBlocksOp op);
+  /// The lowered function's argument for an array's shape or stride.
+  unsigned shapeArg(unsigned param, ArrayPart::Kind kind, int64_t dim);
+
+  //===--- Views.cpp: views to TMA descriptors, loads and stores ----------===//
+  mlir::LogicalResult planPartition(tileir::MakePartitionViewOp op);
+  mlir::LogicalResult lowerIndexSpaceShape(tileir::GetIndexSpaceShapeOp op);
+  mlir::LogicalResult lowerTensorShape(tileir::GetTensorShapeOp op);
+  mlir::LogicalResult lowerLoad(tileir::LoadViewTkoOp op);
+  mlir::LogicalResult lowerStore(tileir::StoreViewTkoOp op);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  boxCoordinates(mlir::Operation *op, const Partition &p,
+                 mlir::ValueRange index);
+
+  //===--- Loop.cpp: the loop the scheduler takes -------------------------===//
+  mlir::LogicalResult lowerFor(tileir::ForOp op);
+  mlir::LogicalResult lowerInOneTripLoop(mlir::Block &body);
+  /// Moves scalar float math made before the loop into the loop that reads
+  /// it (each agent recomputes it there).
+  void sinkScalarMathIntoLoops();
+
+  //===--- Mma.cpp: mmaf to umma with its TMEM accumulator ----------------===//
+  mlir::LogicalResult lowerMma(tileir::MmaFOp op);
+  /// Whether iteration value `i` of `loop` is an MMA accumulator (carried in
+  /// tensor memory).
+  static bool isLoopAccumulator(tileir::ForOp loop, unsigned i);
+  mlir::FailureOr<mlir::Value> freshAccumulator(mlir::Operation *user,
+                                                mlir::Value init);
+
+  //===--- Elementwise.cpp: SIMT math, shapes, scalars --------------------===//
+  mlir::LogicalResult lowerConstant(tileir::ConstantOp op);
+  mlir::LogicalResult lowerElementwise(mlir::Operation *op);
+  mlir::LogicalResult lowerReshape(tileir::ReshapeOp op);
+  mlir::LogicalResult lowerBroadcast(tileir::BroadcastOp op);
+  mlir::LogicalResult lowerFToF(tileir::FToFOp op);
+  mlir::LogicalResult lowerIToF(tileir::IToFOp op);
+  mlir::LogicalResult lowerIntegerOp(mlir::Operation *op);
+  mlir::LogicalResult lowerSelect(tileir::SelectOp op);
+
+  //===--- Reductions.cpp --------------------------------------------------===//
+  mlir::LogicalResult lowerReduce(tileir::ReduceOp op);
+
+  //===--- Hints.cpp --------------------------------------------------------===//
+  void reportHints(mlir::Operation *op, tileir::OptimizationHintsAttr hints);
+
+  //===--- Values ----------------------------------------------------------===//
+  /// The lowered type of a tileir tile as registers: its unit dimensions
+  /// dropped (tile<128x1xf32> is a per-row tensor<128xf32>), a scalar for
+  /// rank 0 or all-unit shapes.
+  static mlir::Type registerType(tileir::TileType tile);
+  /// What `v` was lowered to; an error at `user` when nothing was.
+  mlir::FailureOr<mlir::Value> lookup(mlir::Operation *user, mlir::Value v);
+  /// `v` in registers: a tile in SMEM or TMEM is read once, where it is
+  /// made (smem_load, tmem_load).
+  mlir::FailureOr<mlir::Value> registers(mlir::Operation *user, mlir::Value v);
+  void map(mlir::Value from, mlir::Value to) { values[from] = to; }
+  mlir::LogicalResult lowerOp(mlir::Operation *op);
+  mlir::LogicalResult lowerOps(mlir::Block &block);
+  mlir::Value indexConstant(int64_t v);
+  mlir::Location loc(mlir::Operation *op) { return op->getLoc(); }
+
+  tileir::EntryOp entry;
+  mlir::OpBuilder b;
+  mlir::func::FuncOp func;
+  llvm::SmallVector<KernelParam> params;
+  llvm::DenseMap<unsigned, ArrayPart> arrayParts; // entry argument -> part
+  llvm::SmallVector<LoweredArg> args;
+  std::map<std::tuple<unsigned, int, int64_t>, unsigned> shapeArgs;
+  std::map<std::pair<unsigned, llvm::SmallVector<int64_t>>, unsigned> descArgs;
+  llvm::DenseMap<unsigned, unsigned> scalarArgs;   // param -> argument
+  llvm::DenseMap<mlir::Value, unsigned> tensorViews; // view -> param
+  llvm::DenseMap<mlir::Value, Partition> partitions;
+  llvm::DenseMap<mlir::Value, mlir::Value> values;
+  llvm::DenseMap<mlir::Value, mlir::Value> inRegisters;
+  /// SMEM tiles that hold the tileir tile transposed (a dim_map [1, 0] load).
+  llvm::DenseSet<mlir::Value> transposedSmem;
+};
+
+} // namespace tilepipe::cutile
+
+#endif // TILEPIPE_FRONTEND_CUTILE_LOWER_LOWERING_H

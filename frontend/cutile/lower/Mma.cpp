@@ -1,0 +1,123 @@
+//===- Mma.cpp - mmaf becomes a tensor-core MMA with a TMEM accumulator ----===//
+//
+// cuTile's `mmaf %a, %b, %acc` is acc + A (MxK) B (KxN). tileas.umma reads
+// A and B from SMEM (A may come from TMEM) and accumulates in TMEM. B as a
+// load gives it lies N-contiguous, KxN: the tensor core reads it MN-major
+// (`b_mn_major`); a B loaded through a transposed view (dim_map [1, 0]:
+// attention's K^T) lies NxK, K-major. An accumulator that starts from zero
+// is a fresh TMEM tile (the first MMA overwrites it); one that is computed
+// in registers (attention's rescaled O) is written to TMEM first; one the
+// loop carries stays in TMEM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+/// Whether `v` is a tileir constant of zeros.
+static bool isZeroTile(Value v) {
+  auto constant = v.getDefiningOp<tileir::ConstantOp>();
+  if (!constant)
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!dense || !dense.isSplat())
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>()))
+    return f.getValue().isZero();
+  return false;
+}
+
+FailureOr<Value> EntryLowering::freshAccumulator(Operation *user, Value init) {
+  if (!isZeroTile(init))
+    return user->emitError("an MMA accumulator that starts from a tile other "
+                           "than zeros is not lowered"),
+           failure();
+  auto tile = cast<tileir::TileType>(init.getType());
+  // Allocations stand before every loop (they are not schedulable).
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  return b
+      .create<tileas::AllocTmemOp>(
+          loc(user), tileas::TmemType::get(tile.getShape(), tile.getElementType()))
+      .getResult();
+}
+
+/// An MMA operand made in registers goes to TMEM (A, the tensor core's TS
+/// form: attention's P) or SMEM (B).
+static FailureOr<Value> operandFromRegisters(EntryLowering &l, Operation *op,
+                                             Value v, bool isA) {
+  FailureOr<Value> regs = l.registers(op, v);
+  if (failed(regs))
+    return failure();
+  auto t = cast<RankedTensorType>(regs->getType());
+  if (isA)
+    return l.b
+        .create<tileas::TmemStoreOp>(
+            op->getLoc(),
+            tileas::TmemType::get(t.getShape(), t.getElementType()), *regs,
+            Value())
+        .getResult();
+  return l.b
+      .create<tileas::SmemStoreOp>(
+          op->getLoc(), tileas::SmemType::get(t.getShape(), t.getElementType()),
+          *regs, Value())
+      .getResult();
+}
+
+LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
+  if (op.getFastAcc())
+    op.emitRemark("fast_acc ignored: the tensor core accumulates in f32");
+  SmallVector<Value> ab;
+  SmallVector<bool> mnMajor;
+  for (auto [i, v] : llvm::enumerate(ValueRange{op.getLhs(), op.getRhs()})) {
+    FailureOr<Value> lowered = lookup(op, v);
+    if (failed(lowered))
+      return failure();
+    bool isA = i == 0;
+    if (isa<tileas::SmemType>(lowered->getType())) {
+      bool transposed = transposedSmem.contains(*lowered);
+      // A is K-major as loaded, MN-major transposed; B the other way round.
+      mnMajor.push_back(isA ? transposed : !transposed);
+      ab.push_back(*lowered);
+      continue;
+    }
+    FailureOr<Value> staged = operandFromRegisters(*this, op, v, isA);
+    if (failed(staged))
+      return failure();
+    mnMajor.push_back(!isA);
+    ab.push_back(*staged);
+  }
+  FailureOr<Value> acc = lookup(op, op.getAcc());
+  bool accumulate = true;
+  if (failed(acc))
+    return failure();
+  if (!isa<tileas::TmemType>(acc->getType())) {
+    if (isZeroTile(op.getAcc())) {
+      acc = freshAccumulator(op, op.getAcc());
+      accumulate = false;
+    } else {
+      FailureOr<Value> regs = registers(op, op.getAcc());
+      if (failed(regs))
+        return failure();
+      auto t = cast<RankedTensorType>(regs->getType());
+      acc = b.create<tileas::TmemStoreOp>(
+                 loc(op), tileas::TmemType::get(t.getShape(), t.getElementType()),
+                 *regs, Value())
+                .getResult();
+    }
+    if (failed(acc))
+      return failure();
+  }
+  auto umma = b.create<tileas::UmmaOp>(
+      loc(op), acc->getType(), ab[0], ab[1], *acc, Value(), Value(),
+      accumulate ? b.getUnitAttr() : UnitAttr(),
+      mnMajor[0] ? b.getUnitAttr() : UnitAttr(),
+      mnMajor[1] ? b.getUnitAttr() : UnitAttr());
+  map(op.getResult(), umma.getResult());
+  return success();
+}

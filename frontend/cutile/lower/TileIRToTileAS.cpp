@@ -1,0 +1,152 @@
+//===- TileIRToTileAS.cpp - --tileir-to-tileas -----------------------------===//
+//
+// The pass, the dispatch of each tileir op to its concern, and the value
+// forms every concern shares: a tile lives in registers (a tensor with its
+// unit dimensions dropped, or a scalar), in SMEM (a TMA load) or in TMEM
+// (an MMA result), and is moved to registers once, where it is made, when
+// SIMT work reads it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+#include "frontend/cutile/lower/Passes.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace tilepipe::cutile {
+#define GEN_PASS_DEF_TILEIRTOTILEAS
+#include "frontend/cutile/lower/Passes.h.inc"
+} // namespace tilepipe::cutile
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+Type EntryLowering::registerType(tileir::TileType tile) {
+  SmallVector<int64_t> shape;
+  for (int64_t n : tile.getShape())
+    if (n != 1)
+      shape.push_back(n);
+  if (shape.empty())
+    return tile.getElementType();
+  return RankedTensorType::get(shape, tile.getElementType());
+}
+
+Value EntryLowering::indexConstant(int64_t v) {
+  return b.create<arith::ConstantIndexOp>(entry.getLoc(), v);
+}
+
+FailureOr<Value> EntryLowering::lookup(Operation *user, Value v) {
+  auto it = values.find(v);
+  if (it != values.end())
+    return it->second;
+  return user->emitError("reads a value the lowering has no tileas form for ")
+             << "(a " << v.getType() << ")",
+         failure();
+}
+
+FailureOr<Value> EntryLowering::registers(Operation *user, Value v) {
+  FailureOr<Value> lowered = lookup(user, v);
+  if (failed(lowered))
+    return failure();
+  auto shaped = dyn_cast<ShapedType>(lowered->getType());
+  if (!isa<tileas::SmemType, tileas::TmemType>(lowered->getType()))
+    return lowered;
+  if (Value cached = inRegisters.lookup(*lowered))
+    return cached;
+  if (transposedSmem.contains(*lowered))
+    return user->emitError("a tile loaded through a transposed view "
+                           "(dim_map [1, 0]) is read by SIMT work, which is "
+                           "not lowered (only an MMA reads it transposed)"),
+           failure();
+  auto tile = cast<tileir::TileType>(v.getType());
+  auto type = dyn_cast<RankedTensorType>(registerType(tile));
+  if (!type || type.getShape() != shaped.getShape())
+    return user->emitError("a tile with unit dimensions loaded from memory is "
+                           "read as registers, which is not lowered"),
+           failure();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfterValue(*lowered);
+  Value r;
+  if (isa<tileas::SmemType>(shaped))
+    r = b.create<tileas::SmemLoadOp>(lowered->getLoc(), type, *lowered);
+  else
+    r = b.create<tileas::TmemLoadOp>(lowered->getLoc(), type, *lowered);
+  inRegisters[*lowered] = r;
+  return r;
+}
+
+/// Ops that lower to nothing: tokens order memory operations, which tileas
+/// orders by their memory effects; views were planned into arguments.
+static bool lowersToNothing(Operation *op) {
+  return isa<tileir::MakeTokenOp, tileir::JoinTokensOp,
+             tileir::MakeTensorViewOp, tileir::MakePartitionViewOp,
+             tileir::ReturnOp>(op);
+}
+
+LogicalResult EntryLowering::lowerOp(Operation *op) {
+  if (lowersToNothing(op))
+    return success();
+  if (auto assume = dyn_cast<tileir::AssumeOp>(op)) {
+    if (Value v = values.lookup(assume.getValue()))
+      map(assume.getResult(), v);
+    return success();
+  }
+  if (isa<tileir::AddFOp, tileir::SubFOp, tileir::MulFOp, tileir::DivFOp,
+          tileir::MaxFOp, tileir::MinFOp, tileir::FmaOp, tileir::NegFOp,
+          tileir::AbsFOp, tileir::ExpOp, tileir::Exp2Op, tileir::LogOp,
+          tileir::Log2Op, tileir::RsqrtOp, tileir::SqrtOp, tileir::TanHOp,
+          tileir::SinOp, tileir::CosOp>(op))
+    return lowerElementwise(op);
+  if (isa<tileir::AddIOp, tileir::SubIOp, tileir::MulIOp, tileir::DivIOp,
+          tileir::RemIOp, tileir::AndIOp, tileir::OrIOp, tileir::XOrIOp,
+          tileir::ShLIOp, tileir::ShRIOp, tileir::MaxIOp, tileir::MinIOp,
+          tileir::CmpIOp>(op))
+    return lowerIntegerOp(op);
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](tileir::GetTileBlockIdOp o) { return lowerBlockId(o); })
+      .Case([&](tileir::GetNumTileBlocksOp o) { return lowerNumBlocks(o); })
+      .Case([&](tileir::GetIndexSpaceShapeOp o) {
+        return lowerIndexSpaceShape(o);
+      })
+      .Case([&](tileir::GetTensorShapeOp o) { return lowerTensorShape(o); })
+      .Case([&](tileir::LoadViewTkoOp o) { return lowerLoad(o); })
+      .Case([&](tileir::StoreViewTkoOp o) { return lowerStore(o); })
+      .Case([&](tileir::ForOp o) { return lowerFor(o); })
+      .Case([&](tileir::MmaFOp o) { return lowerMma(o); })
+      .Case([&](tileir::ConstantOp o) { return lowerConstant(o); })
+      .Case([&](tileir::ReshapeOp o) { return lowerReshape(o); })
+      .Case([&](tileir::BroadcastOp o) { return lowerBroadcast(o); })
+      .Case([&](tileir::FToFOp o) { return lowerFToF(o); })
+      .Case([&](tileir::IToFOp o) { return lowerIToF(o); })
+      .Case([&](tileir::SelectOp o) { return lowerSelect(o); })
+      .Case([&](tileir::ReduceOp o) { return lowerReduce(o); })
+      .Default([](Operation *o) {
+        return o->emitError("'")
+               << o->getName() << "' is not lowered to tileas";
+      });
+}
+
+namespace {
+struct TileIRToTileASPass
+    : public tilepipe::cutile::impl::TileIRToTileASBase<TileIRToTileASPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<tileir::EntryOp> entries;
+    module.walk([&](tileir::EntryOp e) { entries.push_back(e); });
+    for (tileir::EntryOp e : entries) {
+      FailureOr<func::FuncOp> f = EntryLowering(e).run();
+      if (failed(f) || failed(verify(*f)))
+        return signalPassFailure();
+    }
+    // The entries and the tileir modules that held them are now tileas.
+    SmallVector<Operation *> lowered;
+    for (Operation &op : module.getBody()->getOperations())
+      if (isa<tileir::EntryOp, tileir::ModuleOp>(op))
+        lowered.push_back(&op);
+    for (Operation *op : lowered)
+      op->erase();
+  }
+};
+} // namespace

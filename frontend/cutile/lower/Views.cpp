@@ -1,0 +1,219 @@
+//===- Views.cpp - views become TMA descriptors, loads and stores TMAs -----===//
+//
+// A partition view cuts an array into tiles; tilepipe moves such a tile with
+// one TMA whose box is the tile (in the tensor's dimension order). So each
+// (array, box) is one `!tileas.tma_desc` argument, a load of tile index
+// (i, j) is a `tileas.tma_load` at element coordinates (i * tm, j * tn), and
+// a store is the tile written to SMEM by the threads and a `tileas.tma_store`.
+// Out-of-bounds elements: tilepipe's tensor maps fill them with zero, which
+// is cuTile's `padding_value = zero` and a valid choice for an undetermined
+// padding; the other padding values are refused. Stores clip at the edges,
+// as cuTile's do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+/// The box a tile of `p` is in tensor order: tile dimension i walks tensor
+/// dimension dimMap[i].
+static SmallVector<int64_t> boxOf(ArrayRef<int64_t> tile,
+                                  ArrayRef<int64_t> dimMap) {
+  SmallVector<int64_t> box(tile.size());
+  for (auto [i, d] : llvm::enumerate(dimMap))
+    box[d] = tile[i];
+  return box;
+}
+
+LogicalResult EntryLowering::planPartition(tileir::MakePartitionViewOp op) {
+  tileir::PartitionViewType type = op.getResult().getType();
+  auto param = tensorViews.find(op.getTensorView());
+  if (param == tensorViews.end())
+    return op.emitError("a partition of a tensor view the lowering did not "
+                        "make from a kernel array");
+  Partition p;
+  p.param = param->second;
+  p.tile.assign(type.getTileShape().begin(), type.getTileShape().end());
+  if (type.getDimMap().empty())
+    for (int64_t i = 0; i < int64_t(p.tile.size()); ++i)
+      p.dimMap.push_back(i);
+  else
+    p.dimMap.assign(type.getDimMap().begin(), type.getDimMap().end());
+  if (p.tile.size() > 3)
+    return op.emitError("a tile of rank ")
+           << p.tile.size()
+           << " is not lowered: tilepipe moves tiles by TMA of rank 1 to 3";
+  SmallVector<int64_t> box = boxOf(p.tile, p.dimMap);
+  Type elem = params[p.param].elementType;
+  int64_t bits = elem.getIntOrFloatBitWidth();
+  for (auto [d, n] : llvm::enumerate(box))
+    if (n > 256)
+      return op.emitError("a tile of ")
+             << n << " elements along tensor dimension " << d
+             << " is not lowered: a TMA box holds at most 256 per dimension";
+  if (box.back() * bits % 128 != 0)
+    return op.emitError("a tile whose innermost dimension spans ")
+           << box.back() * bits / 8
+           << " bytes is not lowered: a TMA box's inner dimension is a "
+              "multiple of 16 bytes";
+  auto key = std::make_pair(p.param, box);
+  auto it = descArgs.find(key);
+  if (it == descArgs.end()) {
+    NamedAttribute field =
+        b.getNamedAttr("array", b.getI64IntegerAttr(p.param));
+    std::string name = params[p.param].name;
+    // A second box over the same array gets the box in its name.
+    if (llvm::any_of(descArgs, [&](auto &kv) { return kv.first.first == p.param; })) {
+      name += "_";
+      for (auto [i, n] : llvm::enumerate(box))
+        name += (i ? "x" : "") + std::to_string(n);
+    }
+    args.push_back({tileas::TmaDescType::get(box, elem),
+                    DictionaryAttr::get(entry.getContext(), field), name});
+    it = descArgs.emplace(key, args.size() - 1).first;
+  }
+  p.descArg = it->second;
+  partitions[op.getResult()] = p;
+  return success();
+}
+
+/// Tiles per dimension: ceildiv(shape, tile), in cuTile's index type.
+LogicalResult
+EntryLowering::lowerIndexSpaceShape(tileir::GetIndexSpaceShapeOp op) {
+  auto part = partitions.find(op.getSrc());
+  if (part == partitions.end())
+    return op.emitError("the index space of a view that is not a partition "
+                        "of a kernel array is not lowered");
+  const Partition &p = part->second;
+  for (auto [i, r] : llvm::enumerate(op->getResults())) {
+    if (r.use_empty())
+      continue;
+    Value shape = func.getArgument(
+        shapeArg(p.param, ArrayPart::Shape, p.dimMap[i]));
+    Value tile = b.create<arith::ConstantOp>(
+        loc(op), b.getIntegerAttr(shape.getType(), p.tile[i]));
+    // Shapes are >= 0 (cuTile assumes it), where signed ceildiv is exact.
+    map(r, b.create<arith::CeilDivSIOp>(loc(op), shape, tile));
+  }
+  return success();
+}
+
+LogicalResult EntryLowering::lowerTensorShape(tileir::GetTensorShapeOp op) {
+  Value src = op.getSrc();
+  if (auto part = src.getDefiningOp<tileir::MakePartitionViewOp>())
+    src = part.getTensorView();
+  auto param = tensorViews.find(src);
+  if (param == tensorViews.end())
+    return op.emitError("the shape of a view that is not a kernel array's "
+                        "is not lowered");
+  for (auto [d, r] : llvm::enumerate(op->getResults()))
+    if (!r.use_empty())
+      map(r, func.getArgument(
+                 shapeArg(param->second, ArrayPart::Shape, int64_t(d))));
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+EntryLowering::boxCoordinates(Operation *op, const Partition &p,
+                              ValueRange index) {
+  SmallVector<Value> coords(p.tile.size());
+  for (auto [i, v] : llvm::enumerate(index)) {
+    FailureOr<Value> idx = lookup(op, v);
+    if (failed(idx))
+      return failure();
+    // In index: the element coordinate of a tile index near the i32 limit
+    // does not overflow.
+    Value asIndex =
+        b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), *idx);
+    coords[p.dimMap[i]] = b.create<arith::MulIOp>(
+        loc(op), asIndex, indexConstant(p.tile[i]));
+  }
+  return coords;
+}
+
+/// The SMEM tile a box lands as: the box without its leading unit
+/// dimensions (a batch of one: the (1, M, K) box of a batched matmul's
+/// rank-3 tensor is the MxK tile an MMA reads). A unit dimension inside the
+/// box would be a tile tileas's MMA and register tiles do not take.
+static FailureOr<tileas::SmemType> smemTileOf(Operation *op,
+                                              tileas::TmaDescType desc) {
+  ArrayRef<int64_t> box = desc.getShape();
+  while (box.size() > 1 && box.front() == 1)
+    box = box.drop_front();
+  if (box.size() > 1 && llvm::is_contained(box, 1))
+    return op->emitError("a tile with a unit dimension inside its box (")
+               << desc << ") is not lowered: only leading unit dimensions "
+               << "(a batch of one) are dropped",
+           failure();
+  return tileas::SmemType::get(box, desc.getElementType());
+}
+
+/// Padding values TMA's zero fill gives.
+static LogicalResult checkPadding(Operation *op,
+                                  tileir::PartitionViewType type) {
+  StringRef pad = type.getPaddingValue();
+  if (pad.empty() || pad == "zero")
+    return success();
+  return op->emitError("a load with padding_value = ")
+         << pad
+         << " is not lowered: tilepipe's TMA fills out-of-bounds elements "
+            "with zero (only padding zero or an undetermined padding keep "
+            "their meaning)";
+}
+
+LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
+  reportHints(op, op.getOptimizationHintsAttr());
+  auto part = partitions.find(op.getView());
+  if (part == partitions.end())
+    return op.emitError("a load from a view that is not a partition of a "
+                        "kernel array is not lowered");
+  if (failed(checkPadding(op, op.getView().getType())))
+    return failure();
+  const Partition &p = part->second;
+  FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
+  if (failed(coords))
+    return failure();
+  auto desc = cast<tileas::TmaDescType>(func.getArgument(p.descArg).getType());
+  FailureOr<tileas::SmemType> smem = smemTileOf(op, desc);
+  if (failed(smem))
+    return failure();
+  Value tile = b.create<tileas::TmaLoadOp>(loc(op), *smem,
+                                           func.getArgument(p.descArg), *coords,
+                                           Value(), IntegerAttr(), IntegerAttr());
+  if (p.transposed())
+    transposedSmem.insert(tile);
+  map(op.getTile(), tile);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
+  reportHints(op, op.getOptimizationHintsAttr());
+  auto part = partitions.find(op.getView());
+  if (part == partitions.end())
+    return op.emitError("a store to a view that is not a partition of a "
+                        "kernel array is not lowered");
+  const Partition &p = part->second;
+  if (p.transposed())
+    return op.emitError("a store through a transposed view (dim_map [1, 0]) "
+                        "is not lowered: threads would write the tile "
+                        "transposed into SMEM");
+  auto desc = cast<tileas::TmaDescType>(func.getArgument(p.descArg).getType());
+  FailureOr<tileas::SmemType> smem = smemTileOf(op, desc);
+  if (failed(smem))
+    return failure();
+  FailureOr<Value> regs = registers(op, op.getTile());
+  if (failed(regs))
+    return failure();
+  FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
+  if (failed(coords))
+    return failure();
+  Value staged = b.create<tileas::SmemStoreOp>(loc(op), *smem, *regs, Value());
+  b.create<tileas::TmaStoreOp>(loc(op), staged, func.getArgument(p.descArg),
+                               *coords);
+  return success();
+}

@@ -1,0 +1,319 @@
+"""Numeric specs of cuTile kernels (docs/cuda-tile-lowering.md): each
+kernel's tile IR is made when the test runs, from its checked-in bytecode
+fixture, by `tilepipe-translate --import-tileir-bytecode` and `tilepipe-opt
+--tileir-to-tileas`; scripts/numcheck.py then schedules, materializes,
+translates and runs it on the CPU emulator as any spec.
+
+The arguments are given the way cuTile's calling convention passes them:
+each spec names its arrays and scalars by cuTile parameter number, and the
+lowered function's `tileas.cutile.source` attributes say which argument is
+which array's tensor map, which array's shape or which scalar, as a launcher
+reads them. References are the kernels' mathematics in float64, written here
+independently of the kernels and of the emulator."""
+import math
+import os
+import re
+import subprocess
+
+import numpy as np
+
+from specs import BF16_TOL, F32_TOL, bf16, uniform_bf16
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# `%arg0: !tileas.tma_desc<128x64xbf16> {tileas.cutile.source = {array = 0 :
+# i64}, tileas.name = "A"}` in the lowered function's signature.
+ARGUMENT = re.compile(r'%\w+: [^{,)]+ \{tileas\.cutile\.source = \{([^}]*)\}, '
+                      r'tileas\.name = "([^"]*)"\}')
+
+
+def parse_source(text):
+    """{'array': 0, 'shape': 1} from `array = 0 : i64, shape = 1 : i64`."""
+    return {k: int(v) for k, v in re.findall(r'(\w+) = (-?\d+)', text)}
+
+
+def arguments(tileas):
+    """[(name, source)] of the lowered function's arguments. The name is the
+    main's positional one, `argN` for the N-th parameter (docs/cuda.md, "The
+    main"), which holds whatever the debug info named the parameters."""
+    return [(f"arg{i}", parse_source(s)) for i, (s, _) in enumerate(ARGUMENT.findall(tileas))]
+
+
+class CuTileSpec:
+    """A kernel given by its fixture. Subclasses give `fixture`, `tolerance`
+    (by output parameter number), `problems`, `describe`, `grid`,
+    `arrays(rng, p)` (the input arrays by parameter number), `output_shapes(p)`
+    (by parameter number), `scalar_values(p)` and `expected(arrays, p)` (the
+    reference by output parameter number)."""
+
+    def scalar_values(self, p):
+        return {}
+
+    def prepare(self, build, tmp, log):
+        """The tileas file numcheck takes, made from the fixture; None after
+        logging the step that failed."""
+        name = os.path.splitext(os.path.basename(self.fixture))[0]
+        tileir = os.path.join(tmp, name + ".tileir.mlir")
+        tileas = os.path.join(tmp, name + ".tileas.mlir")
+        steps = [[os.path.join(build, "bin", "tilepipe-translate"), "--import-tileir-bytecode",
+                  os.path.join(SRC, self.fixture), "-o", tileir],
+                 [os.path.join(build, "bin", "tilepipe-opt"), tileir, "--tileir-to-tileas", "-o", tileas]]
+        for cmd in steps:
+            run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if run.returncode:
+                log(f"{name}: {os.path.basename(cmd[0])} failed\n{run.stdout}")
+                return None
+        self.arguments = arguments(open(tileas).read())
+        self.tolerance = {n: self.tolerances[src["array"]] for n, src in self.arguments
+                          if "array" in src and len(src) == 1 and src["array"] in self.tolerances}
+        return tileas
+
+    def _maps(self):
+        """(tensor-map argument names by array, names of the other arguments
+        with their sources)."""
+        maps, others = {}, []
+        for name, src in self.arguments:
+            if set(src) == {"array"}:
+                maps.setdefault(src["array"], []).append(name)
+            else:
+                others.append((name, src))
+        return maps, others
+
+    def inputs(self, rng, p):
+        arrays = self.arrays(rng, p)
+        maps, _ = self._maps()
+        return {n: a for k, a in arrays.items() for n in maps.get(k, [])}
+
+    def outputs(self, p):
+        maps, _ = self._maps()
+        return {maps[k][0]: shape for k, shape in self.output_shapes(p).items()}
+
+    def scalars(self, p):
+        _, others = self._maps()
+        shapes = dict(self.output_shapes(p))
+        shapes.update({k: a.shape for k, a in self.arrays(np.random.default_rng(0), p).items()})
+        values = self.scalar_values(p)
+        out = {}
+        for name, src in others:
+            if "shape" in src:
+                out[name] = shapes[src["array"]][src["shape"]]
+            elif "stride" in src:
+                shape = shapes[src["array"]]
+                out[name] = int(np.prod(shape[src["stride"] + 1:]))
+            else:
+                out[name] = values[src["scalar"]]
+        return out
+
+    def reference(self, inputs, p):
+        maps, _ = self._maps()
+        arrays = {k: inputs[names[0]] for k, names in maps.items() if names[0] in inputs}
+        return {maps[k][0]: ref for k, ref in self.expected(arrays, p).items()}
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+class Matmul(CuTileSpec):
+    """C = A B (test/cutile/kernels/matmul.py): 128 x 256 tiles, K step 64,
+    bf16 in, f32 accumulation, bf16 out; B is K x N (N contiguous)."""
+    fixture = "test/cutile/fixtures/matmul-13.4.tileirbc"
+    tm, tn, tk = 128, 256, 64
+    tolerances = {2: BF16_TOL}
+
+    def problems(self, quick=False):
+        # trip counts 1, 2, 9; ragged M, N and K; one CTA and several
+        probs = [(128, 256, 64), (200, 300, 100), (256, 512, 64 * 9)]
+        return probs if quick else probs + [(130, 260, 40)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} trips={cdiv(p[2], self.tk)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], self.tm), cdiv(p[1], self.tn), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n))}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1])}
+
+    def expected(self, a, p):
+        return {2: a[0].astype(np.float64) @ a[1].astype(np.float64)}
+
+
+class MatmulBiasAct(Matmul):
+    """D = leaky_relu(A B + bias[n]), alpha 1/8 (matmul_bias_act.py): 128 x
+    128 tiles, the bias loaded after the loop (the epilogue)."""
+    fixture = "test/cutile/fixtures/matmul_bias_act-13.4.tileirbc"
+    tm, tn, tk = 128, 128, 64
+    tolerances = {3: BF16_TOL}
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                2: rng.uniform(-2, 2, n).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        y = a[0].astype(np.float64) @ a[1].astype(np.float64) + a[2].astype(np.float64)[None, :]
+        return {3: np.maximum(y, 0.125 * y)}
+
+
+class BatchedMatmul(Matmul):
+    """C[b] = A[b] B[b] (batched_matmul.py): rank-3 arrays, (1, 128, 64) and
+    (1, 64, 128) tiles, grid z over the batch."""
+    fixture = "test/cutile/fixtures/batched_matmul-13.4.tileirbc"
+    tm, tn, tk = 128, 128, 64
+    tolerances = {2: BF16_TOL}
+
+    def problems(self, quick=False):
+        probs = [(1, 128, 128, 64), (3, 200, 130, 100), (2, 256, 256, 64 * 7)]
+        return probs
+
+    def describe(self, p):
+        return f"batch={p[0]} M={p[1]} N={p[2]} K={p[3]} trips={cdiv(p[3], self.tk)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], self.tm), cdiv(p[2], self.tn), p[0])
+
+    def arrays(self, rng, p):
+        b, m, n, k = p
+        return {0: uniform_bf16(rng, (b, m, k)), 1: uniform_bf16(rng, (b, k, n))}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1], p[2])}
+
+    def expected(self, a, p):
+        return {2: np.matmul(a[0].astype(np.float64), a[1].astype(np.float64))}
+
+
+class RowSpec(CuTileSpec):
+    """A kernel of one 128 x 128 row tile per CTA (no loop: the lowering
+    runs the body as a loop of one trip); M ragged, N = 128."""
+    rows = 128
+
+    def problems(self, quick=False):
+        return [(128,), (200,)] if quick else [(128,), (200,), (128 * 5 + 3,)]
+
+    def describe(self, p):
+        return f"M={p[0]} N=128 grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], self.rows), 1, 1)
+
+
+class SoftmaxRows(RowSpec):
+    """Y = softmax(X) over rows (test/cutile/lower/kernels/softmax_rows.py);
+    f32; exp is within 2 ulp on the device, the C library's on the CPU."""
+    fixture = "test/cutile/lower/fixtures/softmax_rows-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-5)}
+
+    def arrays(self, rng, p):
+        return {0: rng.uniform(-4, 4, (p[0], 128)).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[0], 128)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return {1: e / e.sum(axis=1, keepdims=True)}
+
+
+class RmsNormRows(RowSpec):
+    """Y = X rsqrt(mean X^2 + eps) gamma (rmsnorm_rows.py), bf16 in and out,
+    eps a scalar parameter."""
+    fixture = "test/cutile/lower/fixtures/rmsnorm_rows-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+    eps = 1e-5
+
+    def arrays(self, rng, p):
+        return {0: uniform_bf16(rng, (p[0], 128)), 1: bf16(rng.uniform(0.5, 1.5, 128).astype(np.float32))}
+
+    def output_shapes(self, p):
+        return {2: (p[0], 128)}
+
+    def scalar_values(self, p):
+        return {3: self.eps}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        r = 1.0 / np.sqrt((x * x).mean(axis=1, keepdims=True) + np.float64(np.float32(self.eps)))
+        return {2: x * r * a[1].astype(np.float64)[None, :]}
+
+
+class LayerNormRows(RowSpec):
+    """Y = (X - mean) rsqrt(var + 1e-5) gamma + beta (layernorm_rows.py), f32."""
+    fixture = "test/cutile/lower/fixtures/layernorm_rows-13.4.tileirbc"
+    tolerances = {3: (1e-5, 1e-5)}
+
+    def arrays(self, rng, p):
+        return {0: rng.uniform(-2, 2, (p[0], 128)).astype(np.float32),
+                1: rng.uniform(0.5, 1.5, 128).astype(np.float32),
+                2: rng.uniform(-1, 1, 128).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], 128)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        d = x - x.mean(axis=1, keepdims=True)
+        r = 1.0 / np.sqrt((d * d).mean(axis=1, keepdims=True) + np.float64(np.float32(1e-5)))
+        return {3: d * r * a[1].astype(np.float64)[None, :] + a[2].astype(np.float64)[None, :]}
+
+
+class AttentionHead(CuTileSpec):
+    """O = softmax(scale Q K^T) V for one head (attention_head.py), bf16 Q, K,
+    V and O, D = 64, keys in blocks of 128 (trip count Lk / 128). P is rounded
+    to bf16 before P V and the scores' exp2 is the device's approximation, so
+    the bound is measured against sum |p v| as specs.attention_reference
+    does."""
+    fixture = "test/cutile/lower/fixtures/attention_head-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+    scale = 0.125
+
+    def problems(self, quick=False):
+        # (Lq, Lk): trip counts 1, 2, 5; ragged Lq; one CTA and several
+        probs = [(128, 128), (200, 256), (256, 128 * 5)]
+        return probs
+
+    def describe(self, p):
+        return f"Lq={p[0]} Lk={p[1]} trips={p[1] // 128} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        lq, lk = p
+        return {0: uniform_bf16(rng, (lq, 64)), 1: uniform_bf16(rng, (lk, 64)), 2: uniform_bf16(rng, (lk, 64))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], 64)}
+
+    def scalar_values(self, p):
+        return {4: self.scale}
+
+    def expected(self, a, p):
+        q, k, v = (a[i].astype(np.float64) for i in range(3))
+        s = self.scale * (q @ k.T)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        l = e.sum(axis=1, keepdims=True)
+        o = (e / l) @ v
+        # P in bf16 (relative 2^-8 per term), then O rounded to bf16.
+        bound = 2.0 ** -7 * ((e / l) @ np.abs(v)) + 2.0 ** -8 * np.abs(o) + 1e-3
+        return {3: (o, bound)}
+
+
+SPECS = {
+    "cutile_matmul": Matmul(),
+    "cutile_matmul_bias_act": MatmulBiasAct(),
+    "cutile_batched_matmul": BatchedMatmul(),
+    "cutile_softmax_rows": SoftmaxRows(),
+    "cutile_rmsnorm_rows": RmsNormRows(),
+    "cutile_layernorm_rows": LayerNormRows(),
+    "cutile_attention_head": AttentionHead(),
+}
