@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/TileASToCuda.h"
+#include "frontend/cutile/ir/TileIRDialect.h"
+#include "frontend/cutile/lower/Passes.h"
 #include "ir/ExternalModels.h"
 #include "ir/TileASDialect.h"
 #include "materialize/mlir/Passes.h"
@@ -196,6 +198,28 @@ mlir::OwningOpRef<mlir::ModuleOp> readInput(const CompileOptions &options,
   return module;
 }
 
+/// Whether `module` holds ops of cuTile's tile IR (the `tileir` dialect).
+bool holdsTileIR(mlir::ModuleOp module) {
+  return module
+      .walk([](mlir::Operation *op) {
+        return op->getDialect() && op->getDialect()->getNamespace() == "tileir"
+                   ? mlir::WalkResult::interrupt()
+                   : mlir::WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Lowers cuTile's tile IR to tileas as tilepipe-opt --tileir-to-tileas
+/// does, when the module holds any.
+mlir::LogicalResult lowerTileIR(mlir::MLIRContext &context,
+                                mlir::ModuleOp module) {
+  if (!holdsTileIR(module))
+    return mlir::success();
+  mlir::PassManager pm(&context);
+  pm.addPass(cutile::createTileIRToTileAS());
+  return pm.run(module);
+}
+
 /// Schedules and materializes every innermost loop as tilepipe-opt
 /// --tileas-generate-schedule --tileas-materialize-schedule -canonicalize
 /// -cse does; an exit status when it fails.
@@ -269,6 +293,7 @@ int tilepipe::tool::runCompileCommand(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   registerTileIRDialects(registry);
+  tileir::registerTileIRDialect(registry);
   registry.insert<mlir::emitc::EmitCDialect>();
   mlir::MLIRContext context(registry);
   // Diagnostics in program order, and the protocol check's runs as the
@@ -278,7 +303,7 @@ int tilepipe::tool::runCompileCommand(int argc, char **argv) {
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       readInput(options, context, sourceMgr);
-  if (!module)
+  if (!module || mlir::failed(lowerTileIR(context, *module)))
     return ExitFailure;
   if (std::optional<int> exit = runSchedulePipeline(options, context, *module))
     return *exit;

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
   const uint16_t sentinel = 0x7FC1; // a bf16 NaN
   std::vector<uint16_t> A(size_t(M * lda), 0), B(size_t(K * ldb), 0),
       C(size_t(M * ldc), sentinel);
-  std::vector<float> bias(size_t(N));
+  std::vector<float> bias(static_cast<size_t>(N));
   uint64_t state = 7;
   for (int64_t i = 0; i < M; ++i)
     for (int64_t k = 0; k < K; ++k)
