@@ -197,7 +197,7 @@ def markdown(rows):
             continue
         lines.append(
             f"| {r['kernel']} | {r['compiler']} | {f['threads']} | {f['registers']} | "
-            f"{f['spill_insns']}, {f['stack']} | {f['smem_static']} + {r['smem_dynamic']} | "
+            f"{f['spill_insns']}, {f['stack']} | {f['smem_static']} + {'?' if r['smem_dynamic'] is None else r['smem_dynamic']} | "
             f"{f['tmem_columns']} | {loop_cell(f['tma_loop'], 'tma')} | {loop_cell(f['mma_loop'], 'mma')} | "
             f"{other_loops(f)} | {', '.join(map(str, f['ring_depths'])) or '-'} ({r['depths']}) | {r['roles']} |")
     notes = [f"- {r['kernel']}, tilepipe: {r['note']}" for r in rows if r["compiler"] == "tilepipe"]
