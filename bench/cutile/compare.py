@@ -195,9 +195,10 @@ def markdown(rows):
         if f is None:
             lines.append(f"| {r['kernel']} | {r['compiler']} | not compiled (see below) |" + " |" * 9)
             continue
+        dynamic = "?" if r["smem_dynamic"] is None else r["smem_dynamic"]
         lines.append(
             f"| {r['kernel']} | {r['compiler']} | {f['threads']} | {f['registers']} | "
-            f"{f['spill_insns']}, {f['stack']} | {f['smem_static']} + {'?' if r['smem_dynamic'] is None else r['smem_dynamic']} | "
+            f"{f['spill_insns']}, {f['stack']} | {f['smem_static']} + {dynamic} | "
             f"{f['tmem_columns']} | {loop_cell(f['tma_loop'], 'tma')} | {loop_cell(f['mma_loop'], 'mma')} | "
             f"{other_loops(f)} | {', '.join(map(str, f['ring_depths'])) or '-'} ({r['depths']}) | {r['roles']} |")
     notes = [f"- {r['kernel']}, tilepipe: {r['note']}" for r in rows if r["compiler"] == "tilepipe"]
