@@ -285,6 +285,15 @@ def main():
         if reason:
             reasons["numpy"] = reason
             print(f"numeric tests: skipped ({reason})", flush=True)
+        # cuTile, tileiras and tileirdisasm for the CUDA Tile IR front end's
+        # tests (docs/cuda-tile.md), in their own environment.
+        start = time.monotonic()
+        with Heartbeat(lambda: f"cuTile tests: making the cutile environment "
+                               f"({time.monotonic() - start:.0f} s)"):
+            _, reason = testvenv.ensure(args.build, "cutile")
+        if reason:
+            reasons["cutile"] = reason
+            print(f"cuTile tests: skipped ({reason})", flush=True)
         # The peer comparison's Triton and cuobjdump (bench/peers/peers.py):
         # test/lit/bench/peers is unsupported ("skipped") without them.
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

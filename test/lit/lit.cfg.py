@@ -56,3 +56,23 @@ if os.path.exists(_peers_python):
     if subprocess.run([_peers_python, "-c", "import triton, nvidia"], stdout=subprocess.DEVNULL,
                       stderr=subprocess.DEVNULL).returncode == 0:
         config.available_features.add("peers")
+
+# The CUDA Tile IR front end's tests (docs/cuda-tile.md) export cuTile
+# kernels with NVIDIA's cuda-tile package and run tileiras and tileirdisasm,
+# from the environment `scripts/testvenv.py BUILD cutile` makes under the
+# build folder (make test makes it; without the package index the tests
+# that say `REQUIRES: cutile` are reported unsupported, with the reason).
+# tileiras loads the libnvvm of CUDA_HOME when that is set, and fails with
+# only "failed to compile Tile IR program" against an older toolkit: the
+# substitution runs it with CUDA_HOME unset.
+import importlib.util
+_spec = importlib.util.spec_from_file_location(
+    "tilepipe_testvenv", os.path.join(config.tilepipe_src_root, "scripts", "testvenv.py"))
+testvenv = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(testvenv)
+if testvenv.has_packages(config.tilepipe_obj_root, "cutile"):
+    config.available_features.add("cutile")
+    config.substitutions.append(("%cutile_python", testvenv.venv_python(config.tilepipe_obj_root, "cutile")))
+    config.substitutions.append(("%tileirdisasm", testvenv.tool_path(config.tilepipe_obj_root, "tileirdisasm")))
+    config.substitutions.append(("%tileiras", "env -u CUDA_HOME " +
+                                 testvenv.tool_path(config.tilepipe_obj_root, "tileiras")))
