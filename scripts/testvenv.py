@@ -66,15 +66,22 @@ def tool_path(build, name, kind="cutile"):
     return None
 
 
+def recorded_packages(build, kind):
+    """The package list the stamp file records, or None."""
+    try:
+        with open(os.path.join(venv_root(build, kind), STAMP)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def has_packages(build, kind="numpy"):
     env = ENVIRONMENTS[kind]
     python = venv_python(build, kind)
     if not os.path.exists(python):
         return False
-    if env.pinned:
-        stamp = os.path.join(venv_root(build, kind), STAMP)
-        if not os.path.exists(stamp) or json.load(open(stamp)) != env.packages:
-            return False
+    if env.pinned and recorded_packages(build, kind) != env.packages:
+        return False
     if any(tool_path(build, t, kind) is None for t in env.tools):
         return False
     probe = subprocess.run([python, "-c", "import " + ", ".join(env.modules)],

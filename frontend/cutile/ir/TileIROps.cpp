@@ -30,7 +30,7 @@ static void printIRType(OpAsmPrinter &printer, Operation *, Type type) {
 }
 
 static ParseResult parseIRTypeList(OpAsmParser &parser,
-                                       SmallVectorImpl<Type> &types) {
+                                   SmallVectorImpl<Type> &types) {
   do {
     if (parseTileIRType(parser, types.emplace_back()))
       return failure();
@@ -39,7 +39,7 @@ static ParseResult parseIRTypeList(OpAsmParser &parser,
 }
 
 static void printIRTypeList(OpAsmPrinter &printer, Operation *,
-                                TypeRange types) {
+                            TypeRange types) {
   llvm::interleaveComma(types, printer,
                         [&](Type t) { printTileIRType(printer, t); });
 }
@@ -131,9 +131,9 @@ static ParseResult parseViewOperandTypes(OpAsmParser &parser, Type &baseType,
   auto view = dyn_cast<TensorViewType>(resultType);
   if (!view)
     return parser.emitError(loc, "expected a tensor_view result");
-  baseType = TileType::get(parser.getContext(), {},
-                           PtrType::get(parser.getContext(),
-                                        view.getElementType()));
+  baseType =
+      TileType::get(parser.getContext(), {},
+                    PtrType::get(parser.getContext(), view.getElementType()));
   auto dynamic = [](ArrayRef<int64_t> dims) {
     return size_t(llvm::count_if(dims, ShapedType::isDynamic));
   };
@@ -225,8 +225,7 @@ static ParseResult parseConstantValue(OpAsmParser &parser, Attribute &value,
     return parser.emitError(typeLoc, "constant type must be a tile of ")
            << elementType;
   auto tensorType = RankedTensorType::get(tile.getShape(), elementType);
-  if (elements.size() != 1 &&
-      int64_t(elements.size()) != tile.getNumElements())
+  if (elements.size() != 1 && int64_t(elements.size()) != tile.getNumElements())
     return parser.emitError(typeLoc, "constant has ")
            << elements.size() << " values for " << tile.getNumElements()
            << " elements";
@@ -255,8 +254,9 @@ static void printConstantValue(OpAsmPrinter &printer, Operation *,
     printConstantElement(printer, dense.getSplatValue<Attribute>());
   } else {
     printer << '[';
-    llvm::interleaveComma(dense.getValues<Attribute>(), printer,
-                          [&](Attribute a) { printConstantElement(printer, a); });
+    llvm::interleaveComma(
+        dense.getValues<Attribute>(), printer,
+        [&](Attribute a) { printConstantElement(printer, a); });
     printer << ']';
   }
   printer << "> : ";
@@ -316,7 +316,8 @@ LogicalResult MakeTensorViewOp::verify() {
   return success();
 }
 
-template <typename ShapeQuery> static LogicalResult verifyShapeQuery(ShapeQuery op) {
+template <typename ShapeQuery>
+static LogicalResult verifyShapeQuery(ShapeQuery op) {
   int64_t rank = 0;
   if (auto view = dyn_cast<PartitionViewType>(op.getSrc().getType()))
     rank = view.getTileShape().size();

@@ -23,7 +23,7 @@ def TileIR_Hints : OptionalAttr<TileIR_OptimizationHintsAttr>;
 // Kernel structure.
 //===----------------------------------------------------------------------===//
 
-def TileIR_ModuleOp : TileIR_Op<"module", [
+def TileIR_BytecodeModuleOp : TileIR_Op<"module", [
     SymbolTable, IsolatedFromAbove, NoTerminator, SingleBlock,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getDefaultDialect"]>]> {
   let summary = "a bytecode module (13.3+) holding entries";

@@ -19,7 +19,7 @@ using namespace tilepipe::tileir;
 /// Ops inside an entry or module print without `tileir.`, as tileirdisasm
 /// prints them.
 StringRef EntryOp::getDefaultDialect() { return "tileir"; }
-StringRef ModuleOp::getDefaultDialect() { return "tileir"; }
+StringRef BytecodeModuleOp::getDefaultDialect() { return "tileir"; }
 StringRef ForOp::getDefaultDialect() { return "tileir"; }
 StringRef LoopOp::getDefaultDialect() { return "tileir"; }
 StringRef IfOp::getDefaultDialect() { return "tileir"; }
@@ -181,8 +181,7 @@ parseIterValues(OpAsmParser &parser, OperationState &result,
                      parser.parseEqual() ||
                      parser.parseOperand(inits.emplace_back()));
     };
-    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
-                                       parseOne))
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseOne))
       return failure();
     SmallVector<Type> types;
     SMLoc loc = parser.getCurrentLocation();
@@ -191,8 +190,8 @@ parseIterValues(OpAsmParser &parser, OperationState &result,
     if (types.size() != inits.size())
       return parser.emitError(loc, "expected ")
              << inits.size() << " result types";
-    for (auto [arg, type] : llvm::zip(
-             MutableArrayRef(regionArgs).drop_front(first), types))
+    for (auto [arg, type] :
+         llvm::zip(MutableArrayRef(regionArgs).drop_front(first), types))
       arg.type = type;
     result.addTypes(types);
     return parser.resolveOperands(inits, types, loc, result.operands);
@@ -221,9 +220,8 @@ static LogicalResult verifyLoopCarried(Operation *op, Region &region,
   if (body.getNumArguments() != leading + inits.size())
     return op->emitOpError("body takes ")
            << leading + inits.size() << " arguments";
-  for (auto [arg, init, result] :
-       llvm::zip(body.getArguments().drop_front(leading), inits,
-                 op->getResults()))
+  for (auto [arg, init, result] : llvm::zip(
+           body.getArguments().drop_front(leading), inits, op->getResults()))
     if (arg.getType() != init.getType() || result.getType() != init.getType())
       return op->emitOpError("loop-carried types must match");
   return success();
@@ -361,9 +359,9 @@ static ParseResult parseCombineOp(OpAsmParser &parser, OperationState &result,
   if (succeeded(parser.parseOptionalKeyword("reverse")))
     result.addAttribute(reverseName, builder.getUnitAttr());
   SMLoc typesLoc = parser.getCurrentLocation();
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) || parser.parseColon() ||
-      parseTypeList(parser, operandTypes) || parser.parseArrow() ||
-      parseTypeList(parser, resultTypes) ||
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseColon() || parseTypeList(parser, operandTypes) ||
+      parser.parseArrow() || parseTypeList(parser, resultTypes) ||
       parser.resolveOperands(operands, operandTypes, typesLoc,
                              result.operands) ||
       parseTypedArguments(parser, bodyArgs))
@@ -410,10 +408,10 @@ static LogicalResult verifyCombineOp(CombineOp op) {
     return op.emitOpError("body takes ") << 2 * n << " scalar arguments";
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
     auto element = cast<TileType>(op.getOperands()[i % n].getType());
-    if (arg.getType() != TileType::get(op.getContext(), {},
-                                       element.getElementType()))
-      return op.emitOpError("body argument ") << i << " must be a scalar of "
-                                              << element.getElementType();
+    if (arg.getType() !=
+        TileType::get(op.getContext(), {}, element.getElementType()))
+      return op.emitOpError("body argument ")
+             << i << " must be a scalar of " << element.getElementType();
   }
   return success();
 }

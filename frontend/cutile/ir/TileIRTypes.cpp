@@ -134,11 +134,12 @@ Type TileType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
   if (parser.parseLess() ||
-      parseShapeAndElement(parser, shape, elementType, /*allowDynamic=*/false) ||
+      parseShapeAndElement(parser, shape, elementType,
+                           /*allowDynamic=*/false) ||
       parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType);
 }
 
 void TileType::print(AsmPrinter &printer) const {
@@ -181,8 +182,8 @@ Type TensorViewType::parse(AsmParser &parser) {
       return {};
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), elementType, shape, strides);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    elementType, shape, strides);
 }
 
 void TensorViewType::print(AsmPrinter &printer) const {
@@ -243,9 +244,8 @@ Type PartitionViewType::parse(AsmParser &parser) {
   auto tensorView = llvm::dyn_cast<TensorViewType>(view);
   if (!tensorView)
     return parser.emitError(loc, "partition_view needs a tensor_view"), Type();
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), tileShape, tensorView, dimMap,
-                    padding);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    tileShape, tensorView, dimMap, padding);
 }
 
 void PartitionViewType::print(AsmPrinter &printer) const {
@@ -279,7 +279,8 @@ PartitionViewType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "dim_map must name every dimension once";
     for (int64_t d : dimMap) {
       if (d < 0 || d >= rank || seen[d])
-        return emitError() << "dim_map must be a permutation of 0.." << rank - 1;
+        return emitError() << "dim_map must be a permutation of 0.."
+                           << rank - 1;
       seen[d] = true;
     }
   }
@@ -397,8 +398,9 @@ void OptimizationHintsAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-LogicalResult OptimizationHintsAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, DictionaryAttr hintsByArch) {
+LogicalResult
+OptimizationHintsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              DictionaryAttr hintsByArch) {
   for (NamedAttribute entry : hintsByArch)
     if (!llvm::isa<DictionaryAttr>(entry.getValue()))
       return emitError() << "hints for '" << entry.getName().getValue()

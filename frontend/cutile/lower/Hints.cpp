@@ -39,7 +39,8 @@ void EntryLowering::reportHints(Operation *op,
       continue;
     for (NamedAttribute hint : dict)
       op->emitRemark("optimization hint ")
-          << hint.getName() << " = " << hint.getValue() << " (for "
-          << arch.getName() << ") ignored: " << whyIgnored(hint.getName());
+          << hint.getName().getValue() << " = " << hint.getValue()
+          << " (for " << arch.getName().getValue()
+          << ") ignored: " << whyIgnored(hint.getName());
   }
 }

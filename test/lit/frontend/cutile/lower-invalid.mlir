@@ -1,0 +1,177 @@
+// What --tileir-to-tileas refuses: an error at the op, saying why, and a
+// non-zero exit (docs/cuda-tile-lowering.md, "What is refused").
+// Each error stands at its op (-verify-diagnostics), and the tool exits
+// non-zero with the message:
+// RUN: tilepipe-opt %s --tileir-to-tileas -split-input-file -verify-diagnostics
+// RUN: not tilepipe-opt %s --tileir-to-tileas -split-input-file 2>&1 | FileCheck %s
+
+// TMA fills out-of-bounds elements with zero; cuTile's -inf padding
+// (softmax over a ragged row) would need another value.
+tileir.entry @pad(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,?]>>
+  // CHECK: error: a load with padding_value = neg_inf is not lowered: tilepipe's TMA fills out-of-bounds elements with zero
+  // expected-error @+1 {{a load with padding_value = neg_inf is not lowered}}
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
+  return
+}
+
+// -----
+
+// A TMA box holds at most 256 elements per dimension.
+tileir.entry @wide(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  // CHECK: error: a tile of 1024 elements along tensor dimension 1 is not lowered: a TMA box holds at most 256 per dimension
+  // expected-error @+1 {{a tile of 1024 elements along tensor dimension 1 is not lowered}}
+  %pv = make_partition_view %v : partition_view<tile=(16x1024), tensor_view<?x?xf32, strides=[?,?]>>
+  return
+}
+
+// -----
+
+// A box's rows are whole 16-byte units.
+tileir.entry @narrow(%p: tile<ptr<bf16>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,?]>
+  // CHECK: error: a tile whose innermost dimension spans 8 bytes is not lowered: a TMA box's inner dimension is a multiple of 16 bytes
+  // expected-error @+1 {{a tile whose innermost dimension spans 8 bytes is not lowered}}
+  %pv = make_partition_view %v : partition_view<tile=(128x4), tensor_view<?x?xbf16, strides=[?,?]>>
+  return
+}
+
+// -----
+
+// Integers are scalars (tile indices, trip counts); a tile of them is not.
+tileir.entry @inttile() optimization_hints=<default = {}> {
+  %c = constant <i32: 3> : tile<128xi32>
+  // CHECK: error: integer math on a tile is not lowered
+  // expected-error @+1 {{integer math on a tile is not lowered}}
+  %d = addi %c, %c : tile<128xi32>
+  return
+}
+
+// -----
+
+// tileas reduces the last dimension of a 2-D tile, one row per thread.
+tileir.entry @columns(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
+  // CHECK: error: only a reduction over the rows of a 2-D tile (dim = 1) is lowered
+  // expected-error @+1 {{only a reduction over the rows of a 2-D tile (dim = 1) is lowered}}
+  %r = reduce %x dim=0 identities=[0.000000e+00 : f32] : tile<128x128xf32> -> tile<128xf32> (%l: tile<f32>, %q: tile<f32>) {
+    %s = addf %l, %q : tile<f32>
+    yield %s : tile<f32>
+  }
+  return
+}
+
+// -----
+
+// Max and sum are the reductions tileas has.
+tileir.entry @product(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
+  // CHECK: error: a reduction whose combiner is not one maxf or addf of its arguments is not lowered
+  // expected-error @+1 {{a reduction whose combiner is not one maxf or addf of its arguments is not lowered}}
+  %r = reduce %x dim=1 identities=[1.000000e+00 : f32] : tile<128x128xf32> -> tile<128xf32> (%l: tile<f32>, %q: tile<f32>) {
+    %s = mulf %l, %q : tile<f32>
+    yield %s : tile<f32>
+  }
+  return
+}
+
+// -----
+
+// An accumulator in TMEM starts from zeros (the first MMA overwrites it).
+tileir.entry @accinit(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %a, shape = [%m, %k], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pa = make_partition_view %v : partition_view<tile=(128x64), tensor_view<?x?xbf16, strides=[?,?]>>
+  %pb = make_partition_view %v : partition_view<tile=(64x128), tensor_view<?x?xbf16, strides=[?,?]>>
+  %zero = constant <i32: 0> : tile<i32>
+  %one = constant <i32: 1> : tile<i32>
+  %init = constant <f32: 1.0> : tile<128x128xf32>
+  // CHECK: error: an MMA accumulator that starts from a tile other than zeros is not lowered
+  // expected-error @+1 {{an MMA accumulator that starts from a tile other than zeros is not lowered}}
+  %acc = for %i in (%zero to %k, step %one) : tile<i32> iter_values(%c = %init) -> (tile<128x128xf32>) {
+    %x, %t1 = load_view_tko weak %pa[%bx, %i] token = %t : partition_view<tile=(128x64), tensor_view<?x?xbf16, strides=[?,?]>>, tile<i32> -> tile<128x64xbf16>, token
+    %y, %t2 = load_view_tko weak %pb[%i, %bx] token = %t : partition_view<tile=(64x128), tensor_view<?x?xbf16, strides=[?,?]>>, tile<i32> -> tile<64x128xbf16>, token
+    %d = mmaf %x, %y, %c : tile<128x64xbf16>, tile<64x128xbf16>, tile<128x128xf32>
+    continue %d : tile<128x128xf32>
+  }
+  return
+}
+
+// -----
+
+// Threads write a stored tile to SMEM row-major; a transposed view would
+// need it transposed.
+tileir.entry @tstore(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>
+  %c = constant <f32: 0.0> : tile<128x128xf32>
+  // CHECK: error: a store through a transposed view (dim_map [1, 0]) is not lowered
+  // expected-error @+1 {{a store through a transposed view (dim_map [1, 0]) is not lowered}}
+  %tok = store_view_tko weak %c, %pv[%bx, %bx] token = %t : tile<128x128xf32>, partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>, tile<i32> -> token
+  return
+}
+
+// -----
+
+// A tile loaded transposed is an MMA operand only.
+tileir.entry @tread(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>, tile<i32> -> tile<128x128xf32>, token
+  // CHECK: error: a tile loaded through a transposed view (dim_map [1, 0]) is read by SIMT work, which is not lowered
+  // expected-error @+1 {{a tile loaded through a transposed view (dim_map [1, 0]) is read by SIMT work, which is not lowered}}
+  %e = exp %x : tile<128x128xf32>
+  return
+}
+
+// -----
+
+// tilepipe's float math rounds to nearest even.
+tileir.entry @rounding() optimization_hints=<default = {}> {
+  %c = constant <f32: 1.0> : tile<128x128xf32>
+  // CHECK: error: rounding mode zero is not lowered: tilepipe's float math rounds to nearest even
+  // expected-error @+1 {{rounding mode zero is not lowered}}
+  %d = addf %c, %c rounding<zero> : tile<128x128xf32>
+  return
+}
+
+// -----
+
+// An op without a tileas meaning.
+tileir.entry @iota() optimization_hints=<default = {}> {
+  // CHECK: error: 'tileir.iota' is not lowered to tileas
+  // expected-error @+1 {{'tileir.iota' is not lowered to tileas}}
+  %i = iota : tile<128xi32>
+  return
+}
+
+// -----
+
+// scf.for compares its bounds signed.
+tileir.entry @unsigned(%n: tile<i32>) optimization_hints=<default = {}> {
+  %zero = constant <i32: 0> : tile<i32>
+  %one = constant <i32: 1> : tile<i32>
+  // CHECK: error: a loop that compares its induction variable unsigned is not lowered
+  // expected-error @+1 {{a loop that compares its induction variable unsigned is not lowered}}
+  for %i in (%zero to %n, step %one) : tile<i32> attributes {unsigned_cmp} {
+    continue
+  }
+  return
+}
