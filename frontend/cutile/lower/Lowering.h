@@ -57,8 +57,10 @@ struct LoweredArg {
 /// tile shape (in tile dimensions) and the tensor dimension each tile
 /// dimension walks.
 struct Partition {
-  unsigned descArg;
+  unsigned descArg = 0;
   unsigned param;
+  /// The TMA box: the tile in tensor order.
+  llvm::SmallVector<int64_t> box;
   llvm::SmallVector<int64_t> tile;
   llvm::SmallVector<int64_t> dimMap;
   /// Whether the box (tensor order) holds the tile's last two dimensions
@@ -81,10 +83,15 @@ public:
   //===--- Kernel.cpp: parameters, arguments, block ids -------------------===//
   mlir::LogicalResult collectParams();
   mlir::LogicalResult planArguments();
+  /// Numbers the planned arguments: descriptors by (array, box), then shapes
+  /// and strides by (array, dimension), then scalars by parameter.
+  void numberArguments();
   void createFunction();
   mlir::LogicalResult lowerBody();
   mlir::LogicalResult lowerBlockId(tileir::GetTileBlockIdOp op);
   mlir::LogicalResult lowerNumBlocks(tileir::GetNumTileBlocksOp op);
+  /// Plans an argument for an array's shape or stride.
+  void needShapeArg(unsigned param, ArrayPart::Kind kind, int64_t dim);
   /// The lowered function's argument for an array's shape or stride.
   unsigned shapeArg(unsigned param, ArrayPart::Kind kind, int64_t dim);
 
@@ -153,7 +160,7 @@ public:
   llvm::SmallVector<LoweredArg> args;
   std::map<std::tuple<unsigned, int, int64_t>, unsigned> shapeArgs;
   std::map<std::pair<unsigned, llvm::SmallVector<int64_t>>, unsigned> descArgs;
-  llvm::DenseMap<unsigned, unsigned> scalarArgs;   // param -> argument
+  llvm::MapVector<unsigned, unsigned> scalarArgs;  // param -> argument
   llvm::DenseMap<mlir::Value, unsigned> tensorViews; // view -> param
   llvm::DenseMap<mlir::Value, Partition> partitions;
   llvm::DenseMap<mlir::Value, mlir::Value> values;

@@ -143,7 +143,7 @@ struct TileIRToTileASPass
     // The entries and the tileir modules that held them are now tileas.
     SmallVector<Operation *> lowered;
     for (Operation &op : module.getBody()->getOperations())
-      if (isa<tileir::EntryOp, tileir::ModuleOp>(op))
+      if (isa<tileir::EntryOp, tileir::BytecodeModuleOp>(op))
         lowered.push_back(&op);
     for (Operation *op : lowered)
       op->erase();

@@ -61,23 +61,9 @@ LogicalResult EntryLowering::planPartition(tileir::MakePartitionViewOp op) {
            << box.back() * bits / 8
            << " bytes is not lowered: a TMA box's inner dimension is a "
               "multiple of 16 bytes";
-  auto key = std::make_pair(p.param, box);
-  auto it = descArgs.find(key);
-  if (it == descArgs.end()) {
-    NamedAttribute field =
-        b.getNamedAttr("array", b.getI64IntegerAttr(p.param));
-    std::string name = params[p.param].name;
-    // A second box over the same array gets the box in its name.
-    if (llvm::any_of(descArgs, [&](auto &kv) { return kv.first.first == p.param; })) {
-      name += "_";
-      for (auto [i, n] : llvm::enumerate(box))
-        name += (i ? "x" : "") + std::to_string(n);
-    }
-    args.push_back({tileas::TmaDescType::get(box, elem),
-                    DictionaryAttr::get(entry.getContext(), field), name});
-    it = descArgs.emplace(key, args.size() - 1).first;
-  }
-  p.descArg = it->second;
+  // Numbered once every view is planned (numberArguments).
+  descArgs.emplace(std::make_pair(p.param, box), 0);
+  p.box = box;
   partitions[op.getResult()] = p;
   return success();
 }
