@@ -1,4 +1,5 @@
-//===- Kernel.cpp - an entry becomes a kernel with an argument interface ---===//
+//===- Kernel.cpp - an entry becomes a kernel with an argument interface
+//---===//
 //
 // cuTile's calling convention passes an array as its pointer, shape and
 // strides; tilepipe's kernels take TMA descriptors. The lowered function
@@ -212,9 +213,10 @@ LogicalResult EntryLowering::planArguments() {
     }
     if (arg.use_empty())
       continue;
-    unsigned param = llvm::find_if(params, [&](const KernelParam &p) {
-                       return p.firstArg == i;
-                     }) - params.begin();
+    unsigned param =
+        llvm::find_if(params,
+                      [&](const KernelParam &p) { return p.firstArg == i; }) -
+        params.begin();
     scalarArgs[param] = 0;
   }
   numberArguments();

@@ -130,13 +130,16 @@ public:
   mlir::LogicalResult lowerIntegerOp(mlir::Operation *op);
   mlir::LogicalResult lowerSelect(tileir::SelectOp op);
 
-  //===--- Reductions.cpp --------------------------------------------------===//
+  //===--- Reductions.cpp
+  //--------------------------------------------------===//
   mlir::LogicalResult lowerReduce(tileir::ReduceOp op);
 
-  //===--- Hints.cpp --------------------------------------------------------===//
+  //===--- Hints.cpp
+  //--------------------------------------------------------===//
   void reportHints(mlir::Operation *op, tileir::OptimizationHintsAttr hints);
 
-  //===--- Values ----------------------------------------------------------===//
+  //===--- Values
+  //----------------------------------------------------------===//
   /// The lowered type of a tileir tile as registers: its unit dimensions
   /// dropped (tile<128x1xf32> is a per-row tensor<128xf32>), a scalar for
   /// rank 0 or all-unit shapes.
@@ -160,7 +163,7 @@ public:
   llvm::SmallVector<LoweredArg> args;
   std::map<std::tuple<unsigned, int, int64_t>, unsigned> shapeArgs;
   std::map<std::pair<unsigned, llvm::SmallVector<int64_t>>, unsigned> descArgs;
-  llvm::MapVector<unsigned, unsigned> scalarArgs;  // param -> argument
+  llvm::MapVector<unsigned, unsigned> scalarArgs;    // param -> argument
   llvm::DenseMap<mlir::Value, unsigned> tensorViews; // view -> param
   llvm::DenseMap<mlir::Value, Partition> partitions;
   llvm::DenseMap<mlir::Value, mlir::Value> values;
