@@ -61,7 +61,7 @@ class CuTileSpec:
         steps = []
         if has_bytecode_import(translate):
             steps.append([translate, "--import-tileir-bytecode", os.path.join(SRC, self.fixture),
-                          "-o", tileir])
+                          "--mlir-print-debuginfo", "-o", tileir])
         else:
             tileir = os.path.join(SRC, "test", "lit", "frontend", "cutile", "Inputs",
                                   stem + ".tileir.mlir")
@@ -162,10 +162,22 @@ class Matmul(CuTileSpec):
 
 class MatmulBiasAct(Matmul):
     """D = leaky_relu(A B + bias[n]), alpha 1/8 (matmul_bias_act.py): 128 x
-    128 tiles, the bias loaded after the loop (the epilogue)."""
+    128 tiles, the bias loaded after the loop (the epilogue); a 1-D grid of
+    one block per tile of D, taken in groups of 8 tile rows (the kernel
+    computes its tile from the block index with i32 division and
+    remainders)."""
     fixture = "test/cutile/fixtures/matmul_bias_act-13.4.tileirbc"
     tm, tn, tk = 128, 128, 64
     tolerances = {3: BF16_TOL}
+
+    def problems(self, quick=False):
+        # as Matmul's, and 10 x 2 tiles: a full group of 8 tile rows and a
+        # partial one of 2
+        probs = super().problems(quick)
+        return probs if quick else probs + [(128 * 9 + 5, 256, 128)]
+
+    def grid(self, p):
+        return (cdiv(p[0], self.tm) * cdiv(p[1], self.tn), 1, 1)
 
     def arrays(self, rng, p):
         m, n, k = p

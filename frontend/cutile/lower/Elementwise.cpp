@@ -1,4 +1,5 @@
-//===- Elementwise.cpp - SIMT math, shapes and scalars ---------------------===//
+//===- Elementwise.cpp - SIMT math, shapes and scalars
+//---------------------===//
 //
 // Element-wise float work on tiles becomes arith and math ops on register
 // tensors (the translation computes each as docs/cuda.md "Elementwise math"
@@ -156,7 +157,8 @@ LogicalResult EntryLowering::lowerBroadcast(tileir::BroadcastOp op) {
   if (v->getType().isIntOrFloat()) {
     // A constant scalar becomes a constant tile; another a splat.
     if (auto c = v->getDefiningOp<arith::ConstantOp>()) {
-      auto attr = DenseElementsAttr::get(cast<ShapedType>(result), c.getValue());
+      auto attr =
+          DenseElementsAttr::get(cast<ShapedType>(result), c.getValue());
       map(op.getResult(), b.create<arith::ConstantOp>(loc(op), attr));
     } else {
       map(op.getResult(), b.create<tensor::SplatOp>(loc(op), *v, result));

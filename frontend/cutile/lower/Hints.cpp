@@ -1,4 +1,5 @@
-//===- Hints.cpp - optimization hints are reported as ignored --------------===//
+//===- Hints.cpp - optimization hints are reported as ignored
+//--------------===//
 //
 // cuTile's hints steer tileiras. tilepipe decides the same things from its
 // own model: latencies from the target file, every view load by TMA, one
@@ -39,8 +40,8 @@ void EntryLowering::reportHints(Operation *op,
       continue;
     for (NamedAttribute hint : dict)
       op->emitRemark("optimization hint ")
-          << hint.getName().getValue() << " = " << hint.getValue()
-          << " (for " << arch.getName().getValue()
+          << hint.getName().getValue() << " = " << hint.getValue() << " (for "
+          << arch.getName().getValue()
           << ") ignored: " << whyIgnored(hint.getName());
   }
 }

@@ -1,4 +1,5 @@
-//===- Kernel.cpp - an entry becomes a kernel with an argument interface ---===//
+//===- Kernel.cpp - an entry becomes a kernel with an argument interface
+//---===//
 //
 // cuTile's calling convention passes an array as its pointer, shape and
 // strides; tilepipe's kernels take TMA descriptors. The lowered function
@@ -121,21 +122,53 @@ static bool readOtherThanByView(Value v) {
   return false;
 }
 
+void EntryLowering::needShapeArg(unsigned param, ArrayPart::Kind kind,
+                                 int64_t dim) {
+  shapeArgs.emplace(std::make_tuple(param, int(kind), dim), 0);
+}
+
 unsigned EntryLowering::shapeArg(unsigned param, ArrayPart::Kind kind,
                                  int64_t dim) {
-  auto key = std::make_tuple(param, int(kind), dim);
-  auto it = shapeArgs.find(key);
-  if (it != shapeArgs.end())
-    return it->second;
+  return shapeArgs.at(std::make_tuple(param, int(kind), dim));
+}
+
+void EntryLowering::numberArguments() {
   MLIRContext *ctx = entry.getContext();
-  const KernelParam &p = params[param];
-  const char *what = kind == ArrayPart::Shape ? "shape" : "stride";
-  NamedAttribute fields[] = {
-      b.getNamedAttr("array", b.getI64IntegerAttr(param)),
-      b.getNamedAttr(what, b.getI64IntegerAttr(dim))};
-  args.push_back({p.indexType, DictionaryAttr::get(ctx, fields),
-                  p.name + "_" + what + std::to_string(dim)});
-  return shapeArgs[key] = args.size() - 1;
+  auto field = [&](StringRef name, int64_t v) {
+    return b.getNamedAttr(name, b.getI64IntegerAttr(v));
+  };
+  for (auto &[key, arg] : descArgs) {
+    auto [param, box] = key;
+    std::string name = params[param].name;
+    // An array read through several boxes: the box in each one's name.
+    if (llvm::count_if(descArgs, [&, p = param](auto &kv) {
+          return kv.first.first == p;
+        }) > 1) {
+      name += "_";
+      for (auto [i, n] : llvm::enumerate(box))
+        name += (i ? "x" : "") + std::to_string(n);
+    }
+    NamedAttribute source = field("array", param);
+    args.push_back({tileas::TmaDescType::get(box, params[param].elementType),
+                    DictionaryAttr::get(ctx, source), name});
+    arg = args.size() - 1;
+  }
+  for (auto &[value, p] : partitions)
+    p.descArg = descArgs.at(std::make_pair(p.param, p.box));
+  for (auto &[key, arg] : shapeArgs) {
+    auto [param, kind, dim] = key;
+    const char *what = kind == ArrayPart::Shape ? "shape" : "stride";
+    NamedAttribute fields[] = {field("array", param), field(what, dim)};
+    args.push_back({params[param].indexType, DictionaryAttr::get(ctx, fields),
+                    params[param].name + "_" + what + std::to_string(dim)});
+    arg = args.size() - 1;
+  }
+  for (auto &[param, arg] : scalarArgs) {
+    NamedAttribute source = field("scalar", param);
+    args.push_back({params[param].elementType, DictionaryAttr::get(ctx, source),
+                    params[param].name});
+    arg = args.size() - 1;
+  }
 }
 
 LogicalResult EntryLowering::planArguments() {
@@ -169,26 +202,24 @@ LogicalResult EntryLowering::planArguments() {
     unsigned param = tensorViews.lookup(src);
     for (auto [d, r] : llvm::enumerate(op->getResults()))
       if (!r.use_empty())
-        shapeArg(param, ArrayPart::Shape, int64_t(d));
+        needShapeArg(param, ArrayPart::Shape, int64_t(d));
   });
   for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
     auto part = arrayParts.find(i);
     if (part != arrayParts.end()) {
       if (part->second.kind != ArrayPart::Pointer && readOtherThanByView(arg))
-        shapeArg(part->second.param, part->second.kind, part->second.dim);
+        needShapeArg(part->second.param, part->second.kind, part->second.dim);
       continue;
     }
     if (arg.use_empty())
       continue;
-    unsigned param = llvm::find_if(params, [&](const KernelParam &p) {
-                       return p.firstArg == i;
-                     }) - params.begin();
-    NamedAttribute field = b.getNamedAttr("scalar", b.getI64IntegerAttr(param));
-    args.push_back({params[param].elementType,
-                    DictionaryAttr::get(entry.getContext(), field),
-                    params[param].name});
-    scalarArgs[param] = args.size() - 1;
+    unsigned param =
+        llvm::find_if(params,
+                      [&](const KernelParam &p) { return p.firstArg == i; }) -
+        params.begin();
+    scalarArgs[param] = 0;
   }
+  numberArguments();
   return success();
 }
 

@@ -1,4 +1,5 @@
-//===- Loop.cpp - the tileir for becomes the loop the scheduler takes ------===//
+//===- Loop.cpp - the tileir for becomes the loop the scheduler takes
+//------===//
 //
 // cuTile's `for` is a counted loop over i32 with loop-carried tiles; it
 // becomes an `scf.for` over the same i32 bounds (the stage code counts its
@@ -42,15 +43,14 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
   }
   SmallVector<Value> inits;
   for (auto [i, init] : llvm::enumerate(op.getInitValues())) {
-    FailureOr<Value> v = isLoopAccumulator(op, i)
-                             ? freshAccumulator(op, init)
-                             : registers(op, init);
+    FailureOr<Value> v = isLoopAccumulator(op, i) ? freshAccumulator(op, init)
+                                                  : registers(op, init);
     if (failed(v))
       return failure();
     inits.push_back(*v);
   }
-  auto loop = b.create<scf::ForOp>(loc(op), bounds[0], bounds[1], bounds[2],
-                                   inits);
+  auto loop =
+      b.create<scf::ForOp>(loc(op), bounds[0], bounds[1], bounds[2], inits);
   map(op.getInductionVar(), loop.getInductionVar());
   for (auto [from, to] :
        llvm::zip(op.getRegionIterArgs(), loop.getRegionIterArgs()))
@@ -134,7 +134,8 @@ static std::pair<scf::ForOp, Operation *> loopOfUsers(Block &body,
   scf::ForOp loop;
   Operation *first = nullptr;
   for (Operation *user : op->getUsers()) {
-    auto outer = dyn_cast_or_null<scf::ForOp>(body.findAncestorOpInBlock(*user));
+    auto outer =
+        dyn_cast_or_null<scf::ForOp>(body.findAncestorOpInBlock(*user));
     if (!outer || (loop && outer != loop))
       return {};
     loop = outer;

@@ -57,8 +57,10 @@ struct LoweredArg {
 /// tile shape (in tile dimensions) and the tensor dimension each tile
 /// dimension walks.
 struct Partition {
-  unsigned descArg;
+  unsigned descArg = 0;
   unsigned param;
+  /// The TMA box: the tile in tensor order.
+  llvm::SmallVector<int64_t> box;
   llvm::SmallVector<int64_t> tile;
   llvm::SmallVector<int64_t> dimMap;
   /// Whether the box (tensor order) holds the tile's last two dimensions
@@ -81,10 +83,15 @@ public:
   //===--- Kernel.cpp: parameters, arguments, block ids -------------------===//
   mlir::LogicalResult collectParams();
   mlir::LogicalResult planArguments();
+  /// Numbers the planned arguments: descriptors by (array, box), then shapes
+  /// and strides by (array, dimension), then scalars by parameter.
+  void numberArguments();
   void createFunction();
   mlir::LogicalResult lowerBody();
   mlir::LogicalResult lowerBlockId(tileir::GetTileBlockIdOp op);
   mlir::LogicalResult lowerNumBlocks(tileir::GetNumTileBlocksOp op);
+  /// Plans an argument for an array's shape or stride.
+  void needShapeArg(unsigned param, ArrayPart::Kind kind, int64_t dim);
   /// The lowered function's argument for an array's shape or stride.
   unsigned shapeArg(unsigned param, ArrayPart::Kind kind, int64_t dim);
 
@@ -123,13 +130,16 @@ public:
   mlir::LogicalResult lowerIntegerOp(mlir::Operation *op);
   mlir::LogicalResult lowerSelect(tileir::SelectOp op);
 
-  //===--- Reductions.cpp --------------------------------------------------===//
+  //===--- Reductions.cpp
+  //--------------------------------------------------===//
   mlir::LogicalResult lowerReduce(tileir::ReduceOp op);
 
-  //===--- Hints.cpp --------------------------------------------------------===//
+  //===--- Hints.cpp
+  //--------------------------------------------------------===//
   void reportHints(mlir::Operation *op, tileir::OptimizationHintsAttr hints);
 
-  //===--- Values ----------------------------------------------------------===//
+  //===--- Values
+  //----------------------------------------------------------===//
   /// The lowered type of a tileir tile as registers: its unit dimensions
   /// dropped (tile<128x1xf32> is a per-row tensor<128xf32>), a scalar for
   /// rank 0 or all-unit shapes.
@@ -153,7 +163,7 @@ public:
   llvm::SmallVector<LoweredArg> args;
   std::map<std::tuple<unsigned, int, int64_t>, unsigned> shapeArgs;
   std::map<std::pair<unsigned, llvm::SmallVector<int64_t>>, unsigned> descArgs;
-  llvm::DenseMap<unsigned, unsigned> scalarArgs;   // param -> argument
+  llvm::MapVector<unsigned, unsigned> scalarArgs;    // param -> argument
   llvm::DenseMap<mlir::Value, unsigned> tensorViews; // view -> param
   llvm::DenseMap<mlir::Value, Partition> partitions;
   llvm::DenseMap<mlir::Value, mlir::Value> values;

@@ -1,4 +1,5 @@
-//===- Mma.cpp - mmaf becomes a tensor-core MMA with a TMEM accumulator ----===//
+//===- Mma.cpp - mmaf becomes a tensor-core MMA with a TMEM accumulator
+//----===//
 //
 // cuTile's `mmaf %a, %b, %acc` is acc + A (MxK) B (KxN). tileas.umma reads
 // A and B from SMEM (A may come from TMEM) and accumulates in TMEM. B as a
@@ -43,7 +44,8 @@ FailureOr<Value> EntryLowering::freshAccumulator(Operation *user, Value init) {
   b.setInsertionPointToStart(&func.getBody().front());
   return b
       .create<tileas::AllocTmemOp>(
-          loc(user), tileas::TmemType::get(tile.getShape(), tile.getElementType()))
+          loc(user),
+          tileas::TmemType::get(tile.getShape(), tile.getElementType()))
       .getResult();
 }
 
@@ -105,10 +107,11 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
       if (failed(regs))
         return failure();
       auto t = cast<RankedTensorType>(regs->getType());
-      acc = b.create<tileas::TmemStoreOp>(
-                 loc(op), tileas::TmemType::get(t.getShape(), t.getElementType()),
-                 *regs, Value())
-                .getResult();
+      acc =
+          b.create<tileas::TmemStoreOp>(
+               loc(op), tileas::TmemType::get(t.getShape(), t.getElementType()),
+               *regs, Value())
+              .getResult();
     }
     if (failed(acc))
       return failure();

@@ -1,4 +1,5 @@
-//===- Reductions.cpp - row reductions become tileas reductions ------------===//
+//===- Reductions.cpp - row reductions become tileas reductions
+//------------===//
 //
 // cuTile's `reduce` carries its combiner as a region. A max or a sum over
 // the last dimension of a 2-D tile (softmax's row max and row sum, a norm's

@@ -1,4 +1,5 @@
-//===- TileIRToTileAS.cpp - --tileir-to-tileas -----------------------------===//
+//===- TileIRToTileAS.cpp - --tileir-to-tileas
+//-----------------------------===//
 //
 // The pass, the dispatch of each tileir op to its concern, and the value
 // forms every concern shares: a tile lives in registers (a tensor with its
@@ -143,7 +144,7 @@ struct TileIRToTileASPass
     // The entries and the tileir modules that held them are now tileas.
     SmallVector<Operation *> lowered;
     for (Operation &op : module.getBody()->getOperations())
-      if (isa<tileir::EntryOp, tileir::ModuleOp>(op))
+      if (isa<tileir::EntryOp, tileir::BytecodeModuleOp>(op))
         lowered.push_back(&op);
     for (Operation *op : lowered)
       op->erase();

@@ -1,4 +1,5 @@
-//===- Views.cpp - views become TMA descriptors, loads and stores TMAs -----===//
+//===- Views.cpp - views become TMA descriptors, loads and stores TMAs
+//-----===//
 //
 // A partition view cuts an array into tiles; tilepipe moves such a tile with
 // one TMA whose box is the tile (in the tensor's dimension order). So each
@@ -61,23 +62,9 @@ LogicalResult EntryLowering::planPartition(tileir::MakePartitionViewOp op) {
            << box.back() * bits / 8
            << " bytes is not lowered: a TMA box's inner dimension is a "
               "multiple of 16 bytes";
-  auto key = std::make_pair(p.param, box);
-  auto it = descArgs.find(key);
-  if (it == descArgs.end()) {
-    NamedAttribute field =
-        b.getNamedAttr("array", b.getI64IntegerAttr(p.param));
-    std::string name = params[p.param].name;
-    // A second box over the same array gets the box in its name.
-    if (llvm::any_of(descArgs, [&](auto &kv) { return kv.first.first == p.param; })) {
-      name += "_";
-      for (auto [i, n] : llvm::enumerate(box))
-        name += (i ? "x" : "") + std::to_string(n);
-    }
-    args.push_back({tileas::TmaDescType::get(box, elem),
-                    DictionaryAttr::get(entry.getContext(), field), name});
-    it = descArgs.emplace(key, args.size() - 1).first;
-  }
-  p.descArg = it->second;
+  // Numbered once every view is planned (numberArguments).
+  descArgs.emplace(std::make_pair(p.param, box), 0);
+  p.box = box;
   partitions[op.getResult()] = p;
   return success();
 }
@@ -93,8 +80,8 @@ EntryLowering::lowerIndexSpaceShape(tileir::GetIndexSpaceShapeOp op) {
   for (auto [i, r] : llvm::enumerate(op->getResults())) {
     if (r.use_empty())
       continue;
-    Value shape = func.getArgument(
-        shapeArg(p.param, ArrayPart::Shape, p.dimMap[i]));
+    Value shape =
+        func.getArgument(shapeArg(p.param, ArrayPart::Shape, p.dimMap[i]));
     Value tile = b.create<arith::ConstantOp>(
         loc(op), b.getIntegerAttr(shape.getType(), p.tile[i]));
     // Shapes are >= 0 (cuTile assumes it), where signed ceildiv is exact.
@@ -118,9 +105,9 @@ LogicalResult EntryLowering::lowerTensorShape(tileir::GetTensorShapeOp op) {
   return success();
 }
 
-FailureOr<SmallVector<Value>>
-EntryLowering::boxCoordinates(Operation *op, const Partition &p,
-                              ValueRange index) {
+FailureOr<SmallVector<Value>> EntryLowering::boxCoordinates(Operation *op,
+                                                            const Partition &p,
+                                                            ValueRange index) {
   SmallVector<Value> coords(p.tile.size());
   for (auto [i, v] : llvm::enumerate(index)) {
     FailureOr<Value> idx = lookup(op, v);
@@ -130,8 +117,8 @@ EntryLowering::boxCoordinates(Operation *op, const Partition &p,
     // does not overflow.
     Value asIndex =
         b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), *idx);
-    coords[p.dimMap[i]] = b.create<arith::MulIOp>(
-        loc(op), asIndex, indexConstant(p.tile[i]));
+    coords[p.dimMap[i]] =
+        b.create<arith::MulIOp>(loc(op), asIndex, indexConstant(p.tile[i]));
   }
   return coords;
 }
@@ -182,9 +169,9 @@ LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
   FailureOr<tileas::SmemType> smem = smemTileOf(op, desc);
   if (failed(smem))
     return failure();
-  Value tile = b.create<tileas::TmaLoadOp>(loc(op), *smem,
-                                           func.getArgument(p.descArg), *coords,
-                                           Value(), IntegerAttr(), IntegerAttr());
+  Value tile = b.create<tileas::TmaLoadOp>(
+      loc(op), *smem, func.getArgument(p.descArg), *coords, Value(),
+      IntegerAttr(), IntegerAttr());
   if (p.transposed())
     transposedSmem.insert(tile);
   map(op.getTile(), tile);
