@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/TileASToCuda.h"
+#include "frontend/cutile/bytecode/BytecodeReader.h"
 #include "frontend/cutile/ir/TileIRDialect.h"
 #include "frontend/cutile/lower/Passes.h"
 #include "ir/ExternalModels.h"
@@ -166,6 +167,22 @@ bool isTileIRBytecode(const llvm::MemoryBuffer &buffer) {
   return buffer.getBuffer().starts_with(StringRef("\x7fTileIR\0", 8));
 }
 
+/// CUDA Tile IR bytecode as tileir, as tilepipe-translate
+/// --import-tileir-bytecode reads it; null after an error at the byte offset.
+mlir::OwningOpRef<mlir::ModuleOp>
+importBytecode(const llvm::MemoryBuffer &buffer, StringRef name,
+               mlir::MLIRContext &context) {
+  llvm::ArrayRef<uint8_t> bytes(
+      reinterpret_cast<const uint8_t *>(buffer.getBufferStart()),
+      buffer.getBufferSize());
+  std::string error;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      tileir::bytecode::readBytecode(bytes, name, &context, error);
+  if (!module)
+    mlir::emitError(mlir::FileLineColLoc::get(&context, name, 0, 0)) << error;
+  return module;
+}
+
 /// Reads the input as a module: bytecode through the importer, text through
 /// the parser; null when that fails (diagnosed).
 mlir::OwningOpRef<mlir::ModuleOp> readInput(const CompileOptions &options,
@@ -178,12 +195,8 @@ mlir::OwningOpRef<mlir::ModuleOp> readInput(const CompileOptions &options,
                  << buffer.getError().message() << "\n";
     return nullptr;
   }
-  if (isTileIRBytecode(**buffer)) {
-    llvm::errs() << options.input
-                 << ": error: CUDA Tile IR bytecode, and this build has no "
-                    "bytecode reader\n";
-    return nullptr;
-  }
+  if (isTileIRBytecode(**buffer))
+    return importBytecode(**buffer, options.input, context);
   // MLIR 19's parser crashes on this kind of invalid IR (NestedForwardUse.h).
   if (std::optional<tools::NestedForwardUse> found =
           tools::findNestedForwardUse((*buffer)->getBuffer())) {

@@ -4,9 +4,10 @@
 // calling convention passes (cutile_python_v1: per array the pointer, then
 // shape and strides as int32). Built with -DBIAS_ACT it drives
 // matmul_bias_act (D = leaky_relu(A B + bias), 128 x 128 tiles), else matmul
-// (C = A B, 128 x 256 tiles). Checks the result against a float64 reference
-// to its bf16 rounding, and the padding beyond each output row against being
-// written.
+// (C = A B, 128 x 256 tiles, grid (tiles of M, tiles of N)); matmul_bias_act
+// takes its tiles in grouped order from a 1-D grid of every tile. Checks the
+// result against a float64 reference to its bf16 rounding, and the padding
+// beyond each output row against being written.
 //
 //   cutile_gemm_host M N K   "SYMBOL MxNxK, grid XxY: ok ..." or exit 1
 #if defined(TILEPIPE_CPU)
@@ -106,15 +107,21 @@ int main(int argc, char **argv) {
     b = eighths(state) * 4;
 
   auto i32 = [](int64_t v) { return int32_t(v); };
-  std::vector<ArrayParam> arrays = {{A.data(), {i32(M), i32(K)}, {i32(lda), 1}},
-                                    {B.data(), {i32(K), i32(N)}, {i32(ldb), 1}}};
+  std::vector<ArrayParam> arrays = {
+      {A.data(), {i32(M), i32(K)}, {i32(lda), 1}},
+      {B.data(), {i32(K), i32(N)}, {i32(ldb), 1}}};
 #if defined(BIAS_ACT)
   arrays.push_back({bias.data(), {i32(N)}, {1}});
 #endif
   arrays.push_back({C.data(), {i32(M), i32(N)}, {i32(ldc), 1}});
   std::vector<void *> params = flatten(arrays);
-  dim3 grid(unsigned((M + kTileM - 1) / kTileM),
-            unsigned((N + kTileN - 1) / kTileN), 1);
+  unsigned tilesM = unsigned((M + kTileM - 1) / kTileM),
+           tilesN = unsigned((N + kTileN - 1) / kTileN);
+#if defined(BIAS_ACT)
+  dim3 grid(tilesM * tilesN, 1, 1); // one block per tile, in grouped order
+#else
+  dim3 grid(tilesM, tilesN, 1);
+#endif
   cudaError_t e = LAUNCH(grid, nullptr, params.data());
   if (e != cudaSuccess) {
     std::fprintf(stderr, SYMBOL "_launch: error %d: %s\n", int(e),
@@ -133,8 +140,8 @@ int main(int argc, char **argv) {
       }
       double ref = 0;
       for (int64_t k = 0; k < K; ++k)
-        ref += fromBf16(A[size_t(i * lda + k)]) *
-               fromBf16(B[size_t(k * ldb + j)]);
+        ref +=
+            fromBf16(A[size_t(i * lda + k)]) * fromBf16(B[size_t(k * ldb + j)]);
 #if defined(BIAS_ACT)
       ref += double(bias[size_t(j)]);
       ref = std::fmax(ref, kAlpha * ref);
