@@ -204,7 +204,8 @@ LogicalResult EntryLowering::planArguments() {
       if (!r.use_empty())
         needShapeArg(param, ArrayPart::Shape, int64_t(d));
   });
-  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+  for (BlockArgument arg : entry.getArguments()) {
+    unsigned i = arg.getArgNumber();
     auto part = arrayParts.find(i);
     if (part != arrayParts.end()) {
       if (part->second.kind != ArrayPart::Pointer && readOtherThanByView(arg))

@@ -122,6 +122,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::FToFOp o) { return lowerFToF(o); })
       .Case([&](tileir::IToFOp o) { return lowerIToF(o); })
       .Case([&](tileir::SelectOp o) { return lowerSelect(o); })
+      .Case([&](tileir::CmpFOp o) { return lowerCmpF(o); })
       .Case([&](tileir::ReduceOp o) { return lowerReduce(o); })
       .Default([](Operation *o) {
         return o->emitError("'")
