@@ -14,8 +14,10 @@
 #include "frontend/cutile/ir/TileIRDialect.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <gtest/gtest.h>
 
@@ -340,8 +342,14 @@ TEST(Corruption, EveryPrefixOfEveryFixtureIsRefusedWithAnOffset) {
   }
 }
 
-TEST(Corruption, EveryByteFlipOfEveryFixtureIsReadOrRefused) {
+TEST(Corruption, EveryByteFlipIsReadOrRefused) {
+  // One fixture of each kind, and the oldest version (scripts/
+  // tileir-corrupt.py samples flips in all of them).
   for (auto &[name, whole] : fixtures()) {
+    if (!llvm::is_contained({"matmul-13.1", "attention-13.4", "layernorm-13.4",
+                             "matmul_bias_act-13.4"},
+                            llvm::sys::path::stem(name)))
+      continue;
     size_t refused = 0;
     for (size_t at = 0; at < whole.size(); ++at) {
       Bytes flipped = whole;
