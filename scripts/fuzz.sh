@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     *) NAMES="$NAMES $1"; shift ;;
   esac
 done
-[ -n "$NAMES" ] || NAMES="problem-json xml hatschet target-json schedule mlir"
+[ -n "$NAMES" ] || NAMES="problem-json xml hatschet target-json schedule mlir tileir-bytecode"
 JOBS=${JOBS:-$(nproc)}
 CC=${FUZZ_CC:-clang-19}
 CXX=${FUZZ_CXX:-clang++-19}
