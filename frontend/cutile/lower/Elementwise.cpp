@@ -1,5 +1,4 @@
-//===- Elementwise.cpp - SIMT math, shapes and scalars
-//---------------------===//
+//===- Elementwise.cpp - SIMT math, shapes and scalars --------------------===//
 //
 // Element-wise float work on tiles becomes arith and math ops on register
 // tensors (the translation computes each as docs/cuda.md "Elementwise math"

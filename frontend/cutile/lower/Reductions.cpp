@@ -1,5 +1,4 @@
-//===- Reductions.cpp - row reductions become tileas reductions
-//------------===//
+//===- Reductions.cpp - row reductions ------------------------------------===//
 //
 // cuTile's `reduce` carries its combiner as a region. A max or a sum over
 // the last dimension of a 2-D tile (softmax's row max and row sum, a norm's
@@ -27,7 +26,9 @@ enum class Combiner { Unknown, Max, Min, Sum };
 /// arguments and yields the result.
 static Combiner combinerOf(tileir::ReduceOp op) {
   Block &body = op.getBody().front();
-  if (body.getNumArguments() != 2 || body.getOperations().size() != 2)
+  if (body.getNumArguments() != 2 || body.getOperations().size() != 2 ||
+      !body.mightHaveTerminator() ||
+      body.getTerminator()->getNumOperands() != 1)
     return Combiner::Unknown;
   Operation &combine = body.front();
   if (combine.getNumOperands() != 2 ||
@@ -55,7 +56,7 @@ static bool isIdentity(Attribute identity, Combiner c) {
 }
 
 LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
-  if (op.getOperands().size() != 1)
+  if (op.getOperands().size() != 1 || op.getIdentities().size() != 1)
     return op.emitError("a reduction of several tiles at once is not lowered");
   Combiner c = combinerOf(op);
   if (c == Combiner::Unknown)

@@ -1,5 +1,4 @@
-//===- TileIRToTileAS.cpp - --tileir-to-tileas
-//-----------------------------===//
+//===- TileIRToTileAS.cpp - --tileir-to-tileas ----------------------------===//
 //
 // The pass, the dispatch of each tileir op to its concern, and the value
 // forms every concern shares: a tile lives in registers (a tensor with its
