@@ -73,7 +73,7 @@ LogicalResult EntryLowering::collectParams() {
     p.firstArg = i;
     p.name = argumentName(entry, i);
     if (p.name.empty())
-      p.name = "arg" + std::to_string(params.size());
+      p.name = "param" + std::to_string(params.size());
     auto ptr = dyn_cast<tileir::PtrType>(tile.getElementType());
     if (!ptr) {
       p.elementType = tile.getElementType();
