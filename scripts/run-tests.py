@@ -90,6 +90,11 @@ def run_gtest(binary, tmp):
     return passed, failed, text
 
 
+# The GoogleTest binaries that take the most CPU (about 30 s and 9 s of the
+# 47 s they all take), started first.
+SLOW_GTESTS = ("ExactTests", "GausTests")
+
+
 def run_gtests(build, tmp):
     """Every GoogleTest binary, one per core side by side (each runs on one
     core, and ExactTests alone takes half a minute of CPU), printed in name
@@ -111,11 +116,6 @@ def run_gtests(build, tmp):
             passed += p
             failed += f
     return passed, failed
-
-
-# The GoogleTest binaries that take the most CPU (about 30 s and 9 s of the
-# 47 s they all take), started first.
-SLOW_GTESTS = ("ExactTests", "GausTests")
 
 
 def stream_lit(cmd):
@@ -288,7 +288,9 @@ def make_environments(build):
     """(lines to print, reasons): the numeric tests' numpy environment
     (scripts/testvenv.py) and the peer comparison's Triton and cuobjdump
     (bench/peers/peers.py), each under the build folder; reasons maps a lit
-    feature whose environment could not be made to why."""
+    feature whose environment could not be made to why. A test environment
+    made with pip belongs here: main makes them all while the unit tests
+    run."""
     # The numeric checks' numpy lives in a virtual environment under the
     # build folder; lit reports those tests unsupported without it.
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
