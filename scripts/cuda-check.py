@@ -13,10 +13,10 @@ keeps them within the launch bound by construction) and the setmaxnreg split
 within the register file (printed as [producer, consumer] counts, or per
 warpgroup, 56/216/88/152, when the consumers' counts differ); and the shared
 memory the
-compiled layout reserves for tiles (offsetof the first barrier, printed by a
-host program nvcc builds from the same file) equal to what the plan counts.
-It also compiles the same file as the protocol harness for sm_90a
-(-DTILEPIPE_HARNESS). Prints one summary per kernel; exit 1 on a failed check,
+compiled layout reserves for tiles (offsetof the first barrier, a device
+constant of the same compile, read from its PTX) equal to what the plan
+counts. It also compiles the same file as the protocol harness for sm_90a
+(-DTILEPIPE_HARNESS). nvcc compiles device code only (-cubin). Prints one summary per kernel; exit 1 on a failed check,
 2 when a step fails to run.
 """
 import argparse
@@ -46,6 +46,15 @@ def ptxas_summary(output):
     return int(m.group(1)), int(m.group(2) or 0)
 
 
+def probe_layout(ptx):
+    """(offset of the first barrier, size) of the kernel's shared memory
+    struct: the probe's two device constants as the PTX initializes them."""
+    text = open(ptx).read()
+    value = {m.group(1): int(m.group(2)) for m in
+             re.finditer(r"\.u64 tp_probe_(tiles|total) = (\d+);", text)}
+    return value["tiles"], value["total"]
+
+
 def check(path, build, include, tmp, harness, quiet, max_spill=None,
           materialize="", log=print):
     lowered = lower(path, build, tmp, materialize, log=log)
@@ -61,21 +70,27 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     expected_barriers = max(ids + [0]) + 1
     regs = {int(x) for x in re.findall(r"setmaxnreg_(?:inc|dec)<(\d+)>", text)}
 
-    # One nvcc run gives both what ptxas says of the kernel and the shared
-    # memory layout: the .cu is compiled inside a host program that prints
-    # the layout (compiling the kernel a second time for the probe alone
-    # doubled the nvcc tests' time; docs/testing.md).
-    host = os.path.join(tmp, name + "_smem.cu")
+    # One device-only nvcc run gives both what ptxas says of the kernel and
+    # the shared memory layout: the .cu is compiled with two device
+    # constants, the layout's offset of the first barrier and its size, which
+    # the PTX spells out. The host pass (cudafe++ and the host compiler, more
+    # than half of nvcc's time) is left out: the device pass parses and
+    # checks the host code too, and nvcc-main.test, harness-build.test and
+    # the tests that run nvcc -c themselves compile it to the end
+    # (docs/testing.md, "CI time").
+    probe = os.path.join(tmp, name + "_smem.cu")
     first_barrier = re.search(r"uint64_t (\w+)\[", text).group(1)
-    with open(host, "w") as f:
-        f.write(f'#include "{cu}"\n#include <cstdio>\n#include <cstddef>\n'
-                f"int main() {{ std::printf(\"%zu %zu\\n\", "
-                f"offsetof(tp_smem_{kernel}, {first_barrier}), "
-                f"sizeof(tp_smem_{kernel})); return 0; }}\n")
-    exe = os.path.join(tmp, name + "_smem")
+    with open(probe, "w") as f:
+        f.write(f'#include "{cu}"\n#include <cstddef>\n'
+                f"__device__ unsigned long long tp_probe_tiles = "
+                f"offsetof(tp_smem_{kernel}, {first_barrier});\n"
+                f"__device__ unsigned long long tp_probe_total = sizeof(tp_smem_{kernel});\n")
+    keep = os.path.join(tmp, name + ".nvcc")
+    os.makedirs(keep, exist_ok=True)
     failures = []
     nv = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
-              "-I", include, host, "-o", exe, "-Xptxas", "-v", "-diag-suppress", "177"], build)
+              "-I", include, probe, "-cubin", "-o", os.path.join(keep, name + ".cubin"),
+              "-keep", "-keep-dir", keep, "-Xptxas", "-v", "-diag-suppress", "177"], build)
     summary = ptxas_summary(nv.stdout)
     if nv.returncode or not summary:
         log(f"{name}: nvcc sm_100a failed\n{nv.stdout}")
@@ -102,7 +117,7 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     if groups and split > 65536:
         failures.append(f"the setmaxnreg split needs {split} registers")
 
-    tiles, total = (int(x) for x in run([exe]).stdout.split())
+    tiles, total = probe_layout(os.path.join(keep, name + "_smem.ptx"))
     if len(plan) == 1 and tiles != plan[0]:
         failures.append(f"tiles take {tiles} B of SMEM, the plan counts "
                         f"{plan[0]} B")
@@ -122,9 +137,10 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
             f"{barriers} named barriers, SMEM tiles {tiles} B (plan "
             f"{', '.join(map(str, plan))} B), total {total} B")
     if harness:
+        # Device code only, as above: ptxas's summary is what is checked.
         hv = run([NVCC, "-std=c++17", "-DTILEPIPE_HARNESS", "-gencode",
-                  "arch=compute_90a,code=sm_90a", "-I", include, "-c", cu,
-                  "-o", os.path.join(tmp, name + ".h.o"), "-Xptxas", "-v",
+                  "arch=compute_90a,code=sm_90a", "-I", include, "-cubin", cu,
+                  "-o", os.path.join(tmp, name + ".h.cubin"), "-Xptxas", "-v",
                   "-diag-suppress", "177"], build)
         hs = ptxas_summary(hv.stdout)
         if hv.returncode or not hs:

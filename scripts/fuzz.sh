@@ -71,9 +71,11 @@ fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 ARTIFACTS="$BUILD/fuzz-artifacts"
-status=0
-for name in $NAMES; do
-  case " $SKIP " in *" $name "*) echo "fuzz-$name: skipped"; continue ;; esac
+
+# One fuzzer: its summary line (and on a failure the sanitizer's first lines)
+# into $WORK/NAME.result, its exit status into $WORK/NAME.rc.
+fuzz_one() {
+  name=$1
   bin="$BUILD/fuzz/fuzz-$name"
   mkdir -p "$WORK/$name" "$ARTIFACTS/$name"
   cp fuzz/corpus/"$name"/* "$WORK/$name/"
@@ -85,11 +87,34 @@ for name in $NAMES; do
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   cov=$(grep -E '^#[0-9]+' "$log" | tail -n 1 | sed -n 's/.*cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9]*\).*/cov \1, ft \2, corpus \3/p')
   if [ "$rc" -eq 0 ]; then
-    echo "fuzz-$name: passed (${runs:-?} runs, ${cov:-no stats}) in $SECONDS_EACH s"
+    echo "fuzz-$name: passed (${runs:-?} runs, ${cov:-no stats}) in $SECONDS_EACH s" > "$WORK/$name.result"
   else
-    status=1
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|.*deadly signal|.*-timeout|.*out-of-memory)' "$log" | head -n 5
-    echo "fuzz-$name: failed (exit $rc, ${runs:-?} runs; input and log in $ARTIFACTS/$name/)"
+    { grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|.*deadly signal|.*-timeout|.*out-of-memory)' "$log" | head -n 5
+      echo "fuzz-$name: failed (exit $rc, ${runs:-?} runs; input and log in $ARTIFACTS/$name/)"; } > "$WORK/$name.result"
   fi
+  echo "$rc" > "$WORK/$name.rc"
+}
+
+# A fuzzer runs on one core: JOBS of them side by side, each for its own
+# SECONDS_EACH, so the smoke run takes (targets / JOBS) x SECONDS_EACH, not
+# targets x SECONDS_EACH. Their lines are printed in the order of NAMES.
+status=0
+running=0
+order=""
+for name in $NAMES; do
+  case " $SKIP " in *" $name "*) order="$order $name"; continue ;; esac
+  fuzz_one "$name" &
+  order="$order $name"
+  running=$((running + 1))
+  if [ "$running" -ge "$JOBS" ]; then
+    wait
+    running=0
+  fi
+done
+wait
+for name in $order; do
+  case " $SKIP " in *" $name "*) echo "fuzz-$name: skipped"; continue ;; esac
+  cat "$WORK/$name.result"
+  [ "$(cat "$WORK/$name.rc" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status

@@ -2,6 +2,7 @@
 """Runs every tilepipe test suite (GoogleTest binaries, then lit) and ends with
 one line `N passed, M failed` summing them all; exits non-zero when M > 0."""
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -57,13 +58,12 @@ def run_quietly(cmd, label):
 
 
 def run_gtest(binary, tmp):
+    """(passed, failed, what to print) of one GoogleTest binary."""
     out = os.path.join(tmp, os.path.basename(binary) + ".json")
     proc = run_quietly([binary, "--gtest_brief=1", f"--gtest_output=json:{out}"],
                        os.path.basename(binary))
     if not os.path.exists(out):
-        sys.stdout.write(proc.stdout)
-        print(f"{os.path.basename(binary)}: crashed (exit {proc.returncode})")
-        return 0, 1
+        return 0, 1, proc.stdout + f"{os.path.basename(binary)}: crashed (exit {proc.returncode})\n"
     with open(out) as f:
         report = json.load(f)
     total = report.get("tests", 0) - report.get("disabled", 0)
@@ -80,12 +80,41 @@ def run_gtest(binary, tmp):
         if line.endswith(": Skipped"):
             reason = lines[k + 1].strip()
             break
+    text = ""
     if failed or proc.returncode:
-        sys.stdout.write(proc.stdout)
+        text = proc.stdout
         failed = max(failed, 1 if proc.returncode else 0)
     passed = total - failed - skipped
     note = f", {skipped} skipped ({reason})" if skipped else ""
-    print(f"{os.path.basename(binary)}: {passed} passed, {failed} failed{note}")
+    text += f"{os.path.basename(binary)}: {passed} passed, {failed} failed{note}\n"
+    return passed, failed, text
+
+
+# The GoogleTest binaries that take the most CPU (about 30 s and 9 s of the
+# 47 s they all take), started first.
+SLOW_GTESTS = ("ExactTests", "GausTests")
+
+
+def run_gtests(build, tmp):
+    """Every GoogleTest binary, one per core side by side (each runs on one
+    core, and ExactTests alone takes half a minute of CPU), printed in name
+    order as each is done."""
+    binaries = [b for b in sorted(glob.glob(os.path.join(build, "unittests", "*")))
+                if os.access(b, os.X_OK) and os.path.isfile(b)]
+    passed = failed = 0
+    if not binaries:
+        return passed, failed
+    jobs = min(len(binaries), os.cpu_count() or 1)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        # The slowest first, so that no core waits for it at the end.
+        order = sorted(binaries, key=lambda b: os.path.basename(b) not in SLOW_GTESTS)
+        futures = {b: pool.submit(run_gtest, b, tmp) for b in order}
+        for binary in binaries:
+            p, f, text = futures[binary].result()
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            passed += p
+            failed += f
     return passed, failed
 
 
@@ -255,6 +284,42 @@ def nvcc_reason(build):
     return "unsupported here"
 
 
+def make_environments(build):
+    """(lines to print, reasons): the numeric tests' numpy environment and
+    the CUDA Tile IR tests' cutile environment (scripts/testvenv.py), the
+    peer comparison's Triton and cuobjdump (bench/peers/peers.py), each under the build folder; reasons maps a lit
+    feature whose environment could not be made to why. A test environment
+    made with pip belongs here: main makes them all while the unit tests
+    run."""
+    # The numeric checks' numpy lives in a virtual environment under the
+    # build folder; lit reports those tests unsupported without it.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import testvenv
+    lines = []
+    reasons = {"nvcc": nvcc_reason(build)}
+    _, reason = testvenv.ensure(build)
+    if reason:
+        reasons["numpy"] = reason
+        lines.append(f"numeric tests: skipped ({reason})")
+    # cuTile, tileiras and tileirdisasm for the CUDA Tile IR front end's
+    # tests (docs/cuda-tile.md), in their own environment.
+    _, reason = testvenv.ensure(build, "cutile")
+    if reason:
+        reasons["cutile"] = reason
+        lines.append(f"cuTile tests: skipped ({reason})")
+    # The peer comparison's Triton and cuobjdump (bench/peers/peers.py):
+    # test/lit/bench/peers is unsupported ("skipped") without them.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    peers = subprocess.run([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
+                            "--build", build, "--env-only"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if peers.returncode:
+        last = (peers.stdout.strip().splitlines() or ["skipped"])[-1]
+        reasons["peers"] = re.sub(r"^peers: (skipped: )?", "", last)
+        lines.append("peer comparison tests: " + last)
+    return lines, reasons
+
+
 def main():
     # Line by line even into a pipe or a log: CI shows progress as it comes.
     sys.stdout.reconfigure(line_buffering=True)
@@ -268,41 +333,20 @@ def main():
     run_start = time.monotonic()
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for binary in sorted(glob.glob(os.path.join(args.build, "unittests", "*"))):
-            if os.access(binary, os.X_OK) and os.path.isfile(binary):
-                p, f = run_gtest(binary, tmp)
-                passed += p
-                failed += f
-        # The numeric checks' numpy lives in a virtual environment under the
-        # build folder; lit reports those tests unsupported without it.
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import testvenv
-        reasons = {"nvcc": nvcc_reason(args.build)}
+        # The test environments are made while the unit tests run: pip waits
+        # mostly on the network and the disk, the unit tests on the CPU.
+        environments = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        made = environments.submit(make_environments, args.build)
+        p, f = run_gtests(args.build, tmp)
+        passed += p
+        failed += f
         start = time.monotonic()
-        with Heartbeat(lambda: f"numeric tests: making the numpy environment "
+        with Heartbeat(lambda: f"test environments: still being made "
                                f"({time.monotonic() - start:.0f} s)"):
-            _, reason = testvenv.ensure(args.build)
-        if reason:
-            reasons["numpy"] = reason
-            print(f"numeric tests: skipped ({reason})", flush=True)
-        # cuTile, tileiras and tileirdisasm for the CUDA Tile IR front end's
-        # tests (docs/cuda-tile.md), in their own environment.
-        start = time.monotonic()
-        with Heartbeat(lambda: f"cuTile tests: making the cutile environment "
-                               f"({time.monotonic() - start:.0f} s)"):
-            _, reason = testvenv.ensure(args.build, "cutile")
-        if reason:
-            reasons["cutile"] = reason
-            print(f"cuTile tests: skipped ({reason})", flush=True)
-        # The peer comparison's Triton and cuobjdump (bench/peers/peers.py):
-        # test/lit/bench/peers is unsupported ("skipped") without them.
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        peers = run_quietly([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
-                             "--build", args.build, "--env-only"], "peer comparison environment")
-        if peers.returncode:
-            last = (peers.stdout.strip().splitlines() or ["skipped"])[-1]
-            reasons["peers"] = re.sub(r"^peers: (skipped: )?", "", last)
-            print("peer comparison tests: " + last, flush=True)
+            lines, reasons = made.result()
+        environments.shutdown()
+        for line in lines:
+            print(line, flush=True)
         p, f = run_lit(args.build, tmp, reasons)
         passed += p
         failed += f
