@@ -287,8 +287,9 @@ def nvcc_reason(build):
 def make_environments(build):
     """(lines to print, reasons): the numeric tests' numpy environment and
     the CUDA Tile IR tests' cutile environment (scripts/testvenv.py), the
-    peer comparison's Triton and cuobjdump (bench/peers/peers.py), each under the build folder; reasons maps a lit
-    feature whose environment could not be made to why. A test environment
+    peer comparison's Triton and cuobjdump (bench/peers/peers.py), each
+    under the build folder; reasons maps a lit feature whose environment
+    could not be made to why. A test environment
     made with pip belongs here: main makes them all while the unit tests
     run."""
     # The numeric checks' numpy lives in a virtual environment under the
