@@ -167,7 +167,8 @@ void splitRegisters(KernelLayout &layout) {
     // No gain (a 256-thread kernel already gives every thread the most a
     // thread can use): no split, and the producers keep their registers
     // (an MMA warp at 56 spills its descriptors and slot addresses).
-    if (consumerRegs <= layout.launchRegs || kProducerRegs >= layout.launchRegs)
+    if (consumerRegs <= layout.launchRegs ||
+        kProducerRegs >= layout.launchRegs)
       consumerRegs = 0;
   }
   // By need: a consumer that carries a large register tile across its
@@ -186,8 +187,8 @@ void splitRegisters(KernelLayout &layout) {
       if (!producer[g])
         consumerCarried.push_back(carried[g]);
     std::vector<int> byNeed = splitByNeed(
-        consumerCarried, kRegisterFile / 128 - int(numProducer) * kProducerRegs,
-        consumerRegs);
+        consumerCarried,
+        kRegisterFile / 128 - int(numProducer) * kProducerRegs, consumerRegs);
     if (!byNeed.empty())
       for (unsigned g = 0, c = 0; g < groups; ++g)
         if (!producer[g])
