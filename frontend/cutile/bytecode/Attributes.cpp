@@ -122,9 +122,15 @@ static bool readDictionary(ReaderState &state, ByteCursor &in, unsigned depth,
   for (uint64_t i = 0; i < count; ++i) {
     StringRef key;
     Attribute value;
+    size_t at = in.offset();
     if (!state.readString(in, key) ||
         !state.readTaggedAttribute(in, value, depth + 1))
       return false;
+    // MLIR's dictionaries need distinct, non-empty names.
+    if (key.empty() || entries.get(key))
+      return in.errorState().fail(
+          at, "dictionary entry " + Twine(i) +
+                  (key.empty() ? " has no name" : " repeats '" + key + "'"));
     entries.append(key, value);
   }
   dict = entries.getDictionary(state.context);

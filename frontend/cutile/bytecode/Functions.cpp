@@ -104,7 +104,18 @@ bool OpDecoder::readFunction(ByteCursor &in, uint64_t index) {
   while (!body->atEnd())
     if (!readOp(*body, *block, /*depth=*/0))
       return false;
-  return verifyOp(op, at);
+  return checkTerminators(*block) && verifyOp(op, at);
+}
+
+/// Each op was verified when read, as the last of its block: a terminator
+/// followed by more ops is caught here, at the terminator's offset.
+bool OpDecoder::checkTerminators(Block &block) {
+  for (Operation &op : block.without_terminator())
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      return state.fail(opOffsets.lookup(&op),
+                        "'" + op.getName().getStringRef() + "' in function '" +
+                            functionName + "' is not the last op of its block");
+  return true;
 }
 
 bool OpDecoder::verifyOp(Operation *op, size_t offset) {
@@ -157,6 +168,7 @@ bool OpDecoder::readOp(ByteCursor &in, Block &block, unsigned depth) {
     op.addRegion();
   OpBuilder builder = OpBuilder::atBlockEnd(&block);
   Operation *created = builder.create(op);
+  opOffsets[created] = at;
   if (decoded.numRegions &&
       !readRegions(in, created, decoded.numRegions, depth + 1))
     return false;
@@ -196,7 +208,7 @@ bool OpDecoder::readRegions(ByteCursor &in, Operation *op, unsigned count,
       values.push_back(block->addArgument(type, op->getLoc()));
     }
     if (!in.readVarint(numOps, in.remaining(), "op count") ||
-        !readOps(in, *block, numOps, depth))
+        !readOps(in, *block, numOps, depth) || !checkTerminators(*block))
       return false;
     values.resize(scope);
   }

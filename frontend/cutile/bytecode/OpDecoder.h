@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 
@@ -53,6 +54,7 @@ private:
   bool readRegions(ByteCursor &in, mlir::Operation *op, unsigned count,
                    unsigned depth);
   bool verifyOp(mlir::Operation *op, size_t offset);
+  bool checkTerminators(mlir::Block &block);
   mlir::Location nextLocation();
 
   bool readField(ByteCursor &in, llvm::StringRef token, DecodedOpRef op);
@@ -75,6 +77,8 @@ private:
   llvm::ArrayRef<uint64_t> debugIds;
   size_t nextDebugId = 0;
   std::string functionName;
+  /// Where each op starts, for errors found after it was read.
+  llvm::DenseMap<mlir::Operation *, size_t> opOffsets;
 };
 
 } // namespace tilepipe::tileir::bytecode

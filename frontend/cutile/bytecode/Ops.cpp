@@ -65,11 +65,13 @@ static std::optional<unsigned> flagBitOf(StringRef head) {
 
 bool OpDecoder::readOperand(ByteCursor &in, Value &value) {
   uint64_t id;
+  size_t at = in.offset();
   if (!in.readVarint(id))
     return false;
   if (id >= values.size())
-    return in.fail("operand refers to value " + Twine(id) + ", but only " +
-                   Twine(values.size()) + " are defined");
+    return state.fail(at, "operand refers to value " + Twine(id) +
+                              ", but only " + Twine(values.size()) +
+                              " are defined");
   value = values[id];
   return true;
 }

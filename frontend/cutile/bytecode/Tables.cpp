@@ -113,33 +113,36 @@ bool tilepipe::tileir::bytecode::readTableAt(
 
 bool ReaderState::readString(ByteCursor &in, StringRef &value) {
   uint64_t id;
+  size_t at = in.offset();
   if (!in.readVarint(id))
     return false;
   if (id >= strings.size())
-    return in.fail("string id " + Twine(id) + " out of range (" +
-                   Twine(strings.size()) + " strings)");
+    return fail(at, "string id " + Twine(id) + " out of range (" +
+                        Twine(strings.size()) + " strings)");
   value = strings[id];
   return true;
 }
 
 bool ReaderState::readType(ByteCursor &in, Type &type) {
   uint64_t id;
+  size_t at = in.offset();
   if (!in.readVarint(id))
     return false;
   if (id >= types.size())
-    return in.fail("type id " + Twine(id) + " out of range (" +
-                   Twine(types.size()) + " types)");
+    return fail(at, "type id " + Twine(id) + " out of range (" +
+                        Twine(types.size()) + " types)");
   type = types[id];
   return true;
 }
 
 bool ReaderState::readConstant(ByteCursor &in, ArrayRef<uint8_t> &bytes) {
   uint64_t id;
+  size_t at = in.offset();
   if (!in.readVarint(id))
     return false;
   if (id >= constants.size())
-    return in.fail("constant id " + Twine(id) + " out of range (" +
-                   Twine(constants.size()) + " constants)");
+    return fail(at, "constant id " + Twine(id) + " out of range (" +
+                        Twine(constants.size()) + " constants)");
   ByteCursor entry = cursor(constants[id]);
   uint64_t length;
   return entry.readVarint(length, entry.remaining(), "constant length") &&

@@ -109,54 +109,6 @@ static void printRankTypes(OpAsmPrinter &printer, Operation *, Type,
   printRepeatedType(printer, types);
 }
 
-/// `tile<i32> -> tensor_view<...>`: the one index type of the dynamic shape
-/// and strides (absent when all are static), then the view. The base is a
-/// scalar pointer to the view's element type.
-static ParseResult parseViewOperandTypes(OpAsmParser &parser, Type &baseType,
-                                         SmallVectorImpl<Type> &shapeTypes,
-                                         SmallVectorImpl<Type> &strideTypes,
-                                         Type &resultType) {
-  Type first;
-  SMLoc loc = parser.getCurrentLocation();
-  if (parseTileIRType(parser, first))
-    return failure();
-  Type indexType;
-  if (succeeded(parser.parseOptionalArrow())) {
-    indexType = first;
-    if (parseTileIRType(parser, resultType))
-      return failure();
-  } else {
-    resultType = first;
-  }
-  auto view = dyn_cast<TensorViewType>(resultType);
-  if (!view)
-    return parser.emitError(loc, "expected a tensor_view result");
-  baseType =
-      TileType::get(parser.getContext(), {},
-                    PtrType::get(parser.getContext(), view.getElementType()));
-  auto dynamic = [](ArrayRef<int64_t> dims) {
-    return size_t(llvm::count_if(dims, ShapedType::isDynamic));
-  };
-  size_t numDynamic = dynamic(view.getShape()) + dynamic(view.getStrides());
-  if (numDynamic && !indexType)
-    return parser.emitError(loc, "expected the index type before '->'");
-  shapeTypes.assign(dynamic(view.getShape()), indexType);
-  strideTypes.assign(dynamic(view.getStrides()), indexType);
-  return success();
-}
-
-static void printViewOperandTypes(OpAsmPrinter &printer, Operation *,
-                                  Type baseType, TypeRange shapeTypes,
-                                  TypeRange strideTypes, Type resultType) {
-  SmallVector<Type> indexTypes(shapeTypes);
-  llvm::append_range(indexTypes, strideTypes);
-  if (!indexTypes.empty()) {
-    printRepeatedType(printer, indexTypes);
-    printer << " -> ";
-  }
-  printTileIRType(printer, resultType);
-}
-
 /// Assume predicates by mnemonic: `bounded<0, ?>`, `div_by<16>`,
 /// `same_elements<[1, 4]>`.
 static ParseResult parseAssumePredicate(OpAsmParser &parser,
@@ -269,6 +221,101 @@ static void printConstantValue(OpAsmPrinter &printer, Operation *,
 
 #define GET_OP_CLASSES
 #include "frontend/cutile/ir/TileIROps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// make_tensor_view %p, shape = [%m, 64], strides = [%s, 1]
+//     : tile<i32> -> tensor_view<?x64xbf16, strides=[?,1]>
+//===----------------------------------------------------------------------===//
+
+/// `[%a, 64, %b]`: operands for dynamic entries, integers for static ones
+/// (checked against the result type by the verifier's operand count).
+static ParseResult
+parseMixedList(OpAsmParser &parser, StringRef keyword,
+               SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+               SmallVectorImpl<int64_t> &statics) {
+  if (parser.parseKeyword(keyword) || parser.parseEqual())
+    return failure();
+  return parser.parseCommaSeparatedList(
+      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+        OpAsmParser::UnresolvedOperand operand;
+        OptionalParseResult isOperand = parser.parseOptionalOperand(operand);
+        if (isOperand.has_value()) {
+          operands.push_back(operand);
+          return *isOperand;
+        }
+        return parser.parseInteger(statics.emplace_back());
+      });
+}
+
+ParseResult MakeTensorViewOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  OpAsmParser::UnresolvedOperand base;
+  SmallVector<OpAsmParser::UnresolvedOperand> shape, strides;
+  SmallVector<int64_t> staticShape, staticStrides;
+  Type first, indexType, resultType;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperand(base) || parser.parseComma() ||
+      parseMixedList(parser, "shape", shape, staticShape) ||
+      parser.parseComma() ||
+      parseMixedList(parser, "strides", strides, staticStrides) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parseTileIRType(parser, first))
+    return failure();
+  if (succeeded(parser.parseOptionalArrow())) {
+    indexType = first;
+    if (parseTileIRType(parser, resultType))
+      return failure();
+  } else {
+    resultType = first;
+  }
+  auto view = dyn_cast<TensorViewType>(resultType);
+  if (!view)
+    return parser.emitError(loc, "expected a tensor_view result");
+  if (!indexType && (!shape.empty() || !strides.empty()))
+    return parser.emitError(loc, "expected the index type before '->'");
+  Type baseType =
+      TileType::get(parser.getContext(), {},
+                    PtrType::get(parser.getContext(), view.getElementType()));
+  result.addTypes(view);
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(
+                          {1, int32_t(shape.size()), int32_t(strides.size())}));
+  return failure(parser.resolveOperand(base, baseType, result.operands) ||
+                 parser.resolveOperands(shape, indexType, result.operands) ||
+                 parser.resolveOperands(strides, indexType, result.operands));
+}
+
+/// Prints `dims`, taking an operand for each dynamic entry.
+static void printMixedList(OpAsmPrinter &printer, StringRef keyword,
+                           ArrayRef<int64_t> dims, OperandRange operands) {
+  printer << keyword << " = [";
+  auto next = operands.begin();
+  llvm::interleaveComma(dims, printer, [&](int64_t d) {
+    if (ShapedType::isDynamic(d) && next != operands.end())
+      printer << *next++;
+    else
+      printer << d;
+  });
+  printer << ']';
+}
+
+void MakeTensorViewOp::print(OpAsmPrinter &printer) {
+  TensorViewType view = getResult().getType();
+  printer << ' ' << getBase() << ", ";
+  printMixedList(printer, "shape", view.getShape(), getDynamicShape());
+  printer << ", ";
+  printMixedList(printer, "strides", view.getStrides(), getDynamicStrides());
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getOperandSegmentSizesAttrName()});
+  printer << " : ";
+  SmallVector<Type> indexTypes(getDynamicShape().getTypes());
+  llvm::append_range(indexTypes, getDynamicStrides().getTypes());
+  if (!indexTypes.empty()) {
+    printRepeatedType(printer, indexTypes);
+    printer << " -> ";
+  }
+  printTileIRType(printer, view);
+}
 
 //===----------------------------------------------------------------------===//
 // Verifiers.

@@ -225,12 +225,9 @@ def TileIR_MakeTensorViewOp : TileIR_Op<"make_tensor_view", [Pure,
   let arguments = (ins TileIR_TileType:$base, Variadic<TileIR_TileType>:$dynamicShape,
                        Variadic<TileIR_TileType>:$dynamicStrides);
   let results = (outs TileIR_TensorViewType:$result);
-  let assemblyFormat = [{
-    $base `,` `shape` `=` `[` $dynamicShape `]` `,`
-    `strides` `=` `[` $dynamicStrides `]` attr-dict `:`
-    custom<ViewOperandTypes>(type($base), type($dynamicShape),
-                             type($dynamicStrides), type($result))
-  }];
+  // Static sizes and strides are written inline among the operands, as
+  // tileirdisasm writes them: `strides = [%s, 1]`.
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 

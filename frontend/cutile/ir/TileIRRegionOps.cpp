@@ -61,6 +61,36 @@ void ForOp::getAsmBlockArgumentNames(Region &region,
     setName(arg, ("iterArg" + llvm::Twine(i)).str());
 }
 
+/// tileirdisasm leaves out a terminator that carries no values (`continue`
+/// of a loop without results, `yield` of an `if` without results): the
+/// parser adds it back and the printer leaves it out too.
+template <typename TerminatorOp>
+static void addImplicitTerminator(OpAsmParser &parser, Region &region,
+                                  Location loc) {
+  for (Block &block : region) {
+    if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+      continue;
+    // The region has no parent op yet: the builder takes the context.
+    OpBuilder builder(parser.getContext());
+    builder.setInsertionPointToEnd(&block);
+    builder.create<TerminatorOp>(loc, ValueRange());
+  }
+}
+
+static bool hasImplicitTerminator(Region &region) {
+  return llvm::all_of(region, [](Block &block) {
+    return !block.empty() && block.back().getNumOperands() == 0 &&
+           isa<ContinueOp, YieldOp>(block.back());
+  });
+}
+
+static void printBody(OpAsmPrinter &printer, Region &region,
+                      bool elideEmptyTerminator) {
+  printer.printRegion(region, /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/!elideEmptyTerminator ||
+                          !hasImplicitTerminator(region));
+}
+
 /// `(%a: tile<i32>, %b: tile<f32>)`, types in tileirdisasm's spelling.
 static ParseResult
 parseTypedArguments(OpAsmParser &parser,
@@ -248,7 +278,12 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parseIterValues(parser, result, regionArgs) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  return parser.parseRegion(*result.addRegion(), regionArgs);
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, regionArgs))
+    return failure();
+  if (result.types.empty())
+    addImplicitTerminator<ContinueOp>(parser, *body, result.location);
+  return success();
 }
 
 void ForOp::print(OpAsmPrinter &printer) {
@@ -259,8 +294,7 @@ void ForOp::print(OpAsmPrinter &printer) {
                   getResultTypes());
   printer.printOptionalAttrDictWithKeyword((*this)->getAttrs());
   printer << ' ';
-  printer.printRegion(getRegion(), /*printEntryBlockArgs=*/false,
-                      /*printBlockTerminators=*/true);
+  printBody(printer, getRegion(), getNumResults() == 0);
 }
 
 LogicalResult ForOp::verify() {
@@ -316,8 +350,13 @@ ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
   Region *elseRegion = result.addRegion();
   if (parser.parseRegion(*thenRegion))
     return failure();
-  if (succeeded(parser.parseOptionalKeyword("else")))
-    return parser.parseRegion(*elseRegion);
+  if (succeeded(parser.parseOptionalKeyword("else")) &&
+      parser.parseRegion(*elseRegion))
+    return failure();
+  if (types.empty()) {
+    addImplicitTerminator<YieldOp>(parser, *thenRegion, result.location);
+    addImplicitTerminator<YieldOp>(parser, *elseRegion, result.location);
+  }
   return success();
 }
 
@@ -326,12 +365,11 @@ void IfOp::print(OpAsmPrinter &printer) {
   printOptionalResultTypes(printer, getResultTypes());
   printer.printOptionalAttrDictWithKeyword((*this)->getAttrs());
   printer << ' ';
-  printer.printRegion(getThenRegion(), /*printEntryBlockArgs=*/false,
-                      /*printBlockTerminators=*/true);
+  bool elide = getNumResults() == 0;
+  printBody(printer, getThenRegion(), elide);
   if (!getElseRegion().empty()) {
     printer << " else ";
-    printer.printRegion(getElseRegion(), /*printEntryBlockArgs=*/false,
-                        /*printBlockTerminators=*/true);
+    printBody(printer, getElseRegion(), elide);
   }
 }
 

@@ -382,7 +382,8 @@ void OptimizationHintsAttr::print(AsmPrinter &printer) const {
   printer << '<';
   // Integers print bare (`latency = 2`), as tileirdisasm writes them.
   auto printHint = [&](NamedAttribute hint) {
-    printer << hint.getName().getValue() << " = ";
+    printer.printKeywordOrString(hint.getName().getValue());
+    printer << " = ";
     if (auto integer = llvm::dyn_cast<IntegerAttr>(hint.getValue());
         integer && integer.getType().isSignlessInteger(64))
       printer << integer.getValue().getSExtValue();
@@ -390,7 +391,8 @@ void OptimizationHintsAttr::print(AsmPrinter &printer) const {
       printer.printAttribute(hint.getValue());
   };
   llvm::interleaveComma(getHintsByArch(), printer, [&](NamedAttribute entry) {
-    printer << entry.getName().getValue() << " = {";
+    printer.printKeywordOrString(entry.getName().getValue());
+    printer << " = {";
     llvm::interleaveComma(llvm::cast<DictionaryAttr>(entry.getValue()), printer,
                           printHint);
     printer << '}';

@@ -1,5 +1,4 @@
-//===- Elementwise.cpp - SIMT math, shapes and scalars
-//---------------------===//
+//===- Elementwise.cpp - SIMT math, shapes and scalars --------------------===//
 //
 // Element-wise float work on tiles becomes arith and math ops on register
 // tensors (the translation computes each as docs/cuda.md "Elementwise math"
@@ -296,6 +295,41 @@ LogicalResult EntryLowering::lowerIntegerOp(Operation *op) {
   if (!r)
     return op->emitError("'") << op->getName() << "' is not lowered to tileas";
   map(op->getResult(0), r);
+  return success();
+}
+
+static arith::CmpFPredicate cmpfPredicate(tileir::ComparisonPredicate p,
+                                          bool ordered) {
+  using P = arith::CmpFPredicate;
+  switch (p) {
+  case tileir::ComparisonPredicate::equal:
+    return ordered ? P::OEQ : P::UEQ;
+  case tileir::ComparisonPredicate::not_equal:
+    return ordered ? P::ONE : P::UNE;
+  case tileir::ComparisonPredicate::less_than:
+    return ordered ? P::OLT : P::ULT;
+  case tileir::ComparisonPredicate::less_than_or_equal:
+    return ordered ? P::OLE : P::ULE;
+  case tileir::ComparisonPredicate::greater_than:
+    return ordered ? P::OGT : P::UGT;
+  case tileir::ComparisonPredicate::greater_than_or_equal:
+    return ordered ? P::OGE : P::UGE;
+  }
+  llvm_unreachable("comparison predicate");
+}
+
+/// A float comparison on registers (a tile of i1 that a select reads).
+LogicalResult EntryLowering::lowerCmpF(tileir::CmpFOp op) {
+  FailureOr<Value> x = registers(op, op.getLhs());
+  FailureOr<Value> y = registers(op, op.getRhs());
+  if (failed(x) || failed(y))
+    return failure();
+  bool ordered =
+      op.getComparisonOrdering() == tileir::ComparisonOrdering::ordered;
+  map(op.getResult(),
+      b.create<arith::CmpFOp>(
+          loc(op), cmpfPredicate(op.getComparisonPredicate(), ordered), *x,
+          *y));
   return success();
 }
 

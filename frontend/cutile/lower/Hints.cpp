@@ -1,5 +1,4 @@
-//===- Hints.cpp - optimization hints are reported as ignored
-//--------------===//
+//===- Hints.cpp - optimization hints reported as ignored -----------------===//
 //
 // cuTile's hints steer tileiras. tilepipe decides the same things from its
 // own model: latencies from the target file, every view load by TMA, one

@@ -1,5 +1,4 @@
-//===- Kernel.cpp - an entry becomes a kernel with an argument interface
-//---===//
+//===- Kernel.cpp - the entry, its kernel and argument interface ----------===//
 //
 // cuTile's calling convention passes an array as its pointer, shape and
 // strides; tilepipe's kernels take TMA descriptors. The lowered function
@@ -95,8 +94,16 @@ LogicalResult EntryLowering::collectParams() {
              << "array argument " << i << " of rank " << p.rank
              << " lacks its shape and strides (cuTile passes them after the "
                 "pointer)";
-    p.indexType =
-        cast<tileir::TileType>(arguments[i + 1].getType()).getElementType();
+    for (int64_t k = 1; k <= 2 * p.rank; ++k) {
+      auto part = dyn_cast<tileir::TileType>(arguments[i + k].getType());
+      if (!part || part.getRank() != 0 ||
+          !part.getElementType().isSignlessInteger())
+        return emitError(arguments[i + k].getLoc())
+               << "kernel argument " << i + k << " is not an integer scalar "
+               << "tile; cuTile passes an array's shape and strides after "
+                  "its pointer";
+      p.indexType = part.getElementType();
+    }
     unsigned param = params.size();
     arrayParts[i] = {param, ArrayPart::Pointer, 0};
     for (int64_t d = 0; d < p.rank; ++d) {

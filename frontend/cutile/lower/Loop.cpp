@@ -1,5 +1,4 @@
-//===- Loop.cpp - the tileir for becomes the loop the scheduler takes
-//------===//
+//===- Loop.cpp - the for becomes the loop the scheduler takes ------------===//
 //
 // cuTile's `for` is a counted loop over i32 with loop-carried tiles; it
 // becomes an `scf.for` over the same i32 bounds (the stage code counts its

@@ -129,6 +129,7 @@ public:
   mlir::LogicalResult lowerIToF(tileir::IToFOp op);
   mlir::LogicalResult lowerIntegerOp(mlir::Operation *op);
   mlir::LogicalResult lowerSelect(tileir::SelectOp op);
+  mlir::LogicalResult lowerCmpF(tileir::CmpFOp op);
 
   //===--- Reductions.cpp
   //--------------------------------------------------===//

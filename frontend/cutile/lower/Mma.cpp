@@ -1,5 +1,4 @@
-//===- Mma.cpp - mmaf becomes a tensor-core MMA with a TMEM accumulator
-//----===//
+//===- Mma.cpp - mmaf becomes umma with a TMEM accumulator ----------------===//
 //
 // cuTile's `mmaf %a, %b, %acc` is acc + A (MxK) B (KxN). tileas.umma reads
 // A and B from SMEM (A may come from TMEM) and accumulates in TMEM. B as a
@@ -39,6 +38,10 @@ FailureOr<Value> EntryLowering::freshAccumulator(Operation *user, Value init) {
                            "than zeros is not lowered"),
            failure();
   auto tile = cast<tileir::TileType>(init.getType());
+  if (tile.getRank() != 2)
+    return user->emitError("an MMA accumulator that is not a 2-D tile is not "
+                           "lowered"),
+           failure();
   // Allocations stand before every loop (they are not schedulable).
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getBody().front());
@@ -56,7 +59,11 @@ static FailureOr<Value> operandFromRegisters(EntryLowering &l, Operation *op,
   FailureOr<Value> regs = l.registers(op, v);
   if (failed(regs))
     return failure();
-  auto t = cast<RankedTensorType>(regs->getType());
+  auto t = dyn_cast<RankedTensorType>(regs->getType());
+  if (!t || t.getRank() != 2)
+    return op->emitError("an MMA operand that is not a 2-D tile is not "
+                         "lowered"),
+           failure();
   if (isA)
     return l.b
         .create<tileas::TmemStoreOp>(
@@ -106,7 +113,10 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
       FailureOr<Value> regs = registers(op, op.getAcc());
       if (failed(regs))
         return failure();
-      auto t = cast<RankedTensorType>(regs->getType());
+      auto t = dyn_cast<RankedTensorType>(regs->getType());
+      if (!t || t.getRank() != 2)
+        return op.emitError("an MMA accumulator that is not a 2-D tile is "
+                            "not lowered");
       acc =
           b.create<tileas::TmemStoreOp>(
                loc(op), tileas::TmemType::get(t.getShape(), t.getElementType()),

@@ -1,31 +1,34 @@
-//===- Reductions.cpp - row reductions become tileas reductions
-//------------===//
+//===- Reductions.cpp - row reductions ------------------------------------===//
 //
 // cuTile's `reduce` carries its combiner as a region. A max or a sum over
 // the last dimension of a 2-D tile (softmax's row max and row sum, a norm's
 // sum of squares) is tileas.reduce_max / reduce_sum, which the translation
 // computes per row in the thread that holds the row. The identity only
 // matters for an empty row, which a tile never has; it is checked to be the
-// combiner's own (-inf for max, 0 for a sum) so that a different meaning is
-// refused rather than changed.
+// combiner's own (-inf for max, +inf for min, 0 for a sum) so that a different
+// meaning is refused rather than changed.
 //
 //===----------------------------------------------------------------------===//
 
 #include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cutile;
 
 namespace {
-enum class Combiner { Unknown, Max, Sum };
+enum class Combiner { Unknown, Max, Min, Sum };
 } // namespace
 
 /// The combiner of a reduce body that applies one maxf or addf to its two
 /// arguments and yields the result.
 static Combiner combinerOf(tileir::ReduceOp op) {
   Block &body = op.getBody().front();
-  if (body.getNumArguments() != 2 || body.getOperations().size() != 2)
+  if (body.getNumArguments() != 2 || body.getOperations().size() != 2 ||
+      !body.mightHaveTerminator() ||
+      body.getTerminator()->getNumOperands() != 1)
     return Combiner::Unknown;
   Operation &combine = body.front();
   if (combine.getNumOperands() != 2 ||
@@ -35,6 +38,8 @@ static Combiner combinerOf(tileir::ReduceOp op) {
     return Combiner::Unknown;
   if (isa<tileir::MaxFOp>(combine))
     return Combiner::Max;
+  if (isa<tileir::MinFOp>(combine))
+    return Combiner::Min;
   if (isa<tileir::AddFOp>(combine))
     return Combiner::Sum;
   return Combiner::Unknown;
@@ -45,20 +50,23 @@ static bool isIdentity(Attribute identity, Combiner c) {
   if (!f)
     return false;
   const APFloat &v = f.getValue();
-  return c == Combiner::Max ? v.isInfinity() && v.isNegative() : v.isZero();
+  if (c == Combiner::Sum)
+    return v.isZero();
+  return v.isInfinity() && v.isNegative() == (c == Combiner::Max);
 }
 
 LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
-  if (op.getOperands().size() != 1)
+  if (op.getOperands().size() != 1 || op.getIdentities().size() != 1)
     return op.emitError("a reduction of several tiles at once is not lowered");
   Combiner c = combinerOf(op);
   if (c == Combiner::Unknown)
-    return op.emitError("a reduction whose combiner is not one maxf or addf "
-                        "of its arguments is not lowered (tileas reduces "
+    return op.emitError("a reduction whose combiner is not one maxf, minf or "
+                        "addf of its arguments is not lowered (tileas reduces "
                         "rows by max or sum)");
   if (!isIdentity(op.getIdentities()[0], c))
     return op.emitError("a reduction whose identity is not its combiner's "
-                        "(-inf for max, 0 for a sum) is not lowered");
+                        "(-inf for max, +inf for min, 0 for a sum) is not "
+                        "lowered");
   auto src = cast<tileir::TileType>(op.getOperands()[0].getType());
   if (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1)
     return op.emitError("only a reduction over the rows of a 2-D tile (dim = "
@@ -68,9 +76,17 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
   if (failed(x))
     return failure();
   Type to = registerType(cast<tileir::TileType>(op.getResult(0).getType()));
-  Value r = c == Combiner::Max
-                ? b.create<tileas::ReduceMaxOp>(loc(op), to, *x).getResult()
-                : b.create<tileas::ReduceSumOp>(loc(op), to, *x).getResult();
+  Value r;
+  if (c == Combiner::Sum) {
+    r = b.create<tileas::ReduceSumOp>(loc(op), to, *x);
+  } else if (c == Combiner::Max) {
+    r = b.create<tileas::ReduceMaxOp>(loc(op), to, *x);
+  } else {
+    // min(x) = -max(-x): negation is exact, so the result is the minimum.
+    Value neg = b.create<arith::NegFOp>(loc(op), *x);
+    r = b.create<arith::NegFOp>(
+        loc(op), b.create<tileas::ReduceMaxOp>(loc(op), to, neg));
+  }
   map(op.getResult(0), r);
   return success();
 }

@@ -1,5 +1,4 @@
-//===- TileIRToTileAS.cpp - --tileir-to-tileas
-//-----------------------------===//
+//===- TileIRToTileAS.cpp - --tileir-to-tileas ----------------------------===//
 //
 // The pass, the dispatch of each tileir op to its concern, and the value
 // forms every concern shares: a tile lives in registers (a tensor with its
@@ -122,6 +121,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::FToFOp o) { return lowerFToF(o); })
       .Case([&](tileir::IToFOp o) { return lowerIToF(o); })
       .Case([&](tileir::SelectOp o) { return lowerSelect(o); })
+      .Case([&](tileir::CmpFOp o) { return lowerCmpF(o); })
       .Case([&](tileir::ReduceOp o) { return lowerReduce(o); })
       .Default([](Operation *o) {
         return o->emitError("'")

@@ -1,5 +1,4 @@
-//===- Views.cpp - views become TMA descriptors, loads and stores TMAs
-//-----===//
+//===- Views.cpp - views become TMA descriptors, loads, stores ------------===//
 //
 // A partition view cuts an array into tiles; tilepipe moves such a tile with
 // one TMA whose box is the tile (in the tensor's dimension order). So each

@@ -78,8 +78,8 @@ tileir.entry @product(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: til
   %bx, %by, %bz = get_tile_block_id : tile<i32>
   %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>
   %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
-  // CHECK: error: a reduction whose combiner is not one maxf or addf of its arguments is not lowered
-  // expected-error @+1 {{a reduction whose combiner is not one maxf or addf of its arguments is not lowered}}
+  // CHECK: error: a reduction whose combiner is not one maxf, minf or addf of its arguments is not lowered
+  // expected-error @+1 {{a reduction whose combiner is not one maxf, minf or addf of its arguments is not lowered}}
   %r = reduce %x dim=1 identities=[1.000000e+00 : f32] : tile<128x128xf32> -> tile<128xf32> (%l: tile<f32>, %q: tile<f32>) {
     %s = mulf %l, %q : tile<f32>
     yield %s : tile<f32>

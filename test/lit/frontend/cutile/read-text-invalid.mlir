@@ -10,7 +10,7 @@ tileir.entry @k(%p: tile<ptr<f32>>) {
 // -----
 
 tileir.entry @k(%p: tile<ptr<f32>>) {
-  %v = make_tensor_view %p, shape = [], strides = [] : tensor_view<64xf32, strides=[1]>
+  %v = make_tensor_view %p, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
   // expected-error @+1 {{partition_view tile rank 2 differs from the tensor_view's 1}}
   %pv = make_partition_view %v : partition_view<tile=(4x4), tensor_view<64xf32, strides=[1]>>
   return
@@ -20,7 +20,7 @@ tileir.entry @k(%p: tile<ptr<f32>>) {
 
 tileir.entry @k(%p: tile<ptr<f32>>, %i: tile<i32>) {
   %t = make_token : token
-  %v = make_tensor_view %p, shape = [], strides = [] : tensor_view<64xf32, strides=[1]>
+  %v = make_tensor_view %p, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
   %pv = make_partition_view %v : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>
   // expected-error @+1 {{tile '!tileir.tile<32xf32>' does not match the partition view's tiles}}
   %x, %xt = load_view_tko weak %pv[%i] token = %t : partition_view<tile=(16), tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<32xf32>, token

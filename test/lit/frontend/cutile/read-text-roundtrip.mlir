@@ -19,11 +19,11 @@ tileir.entry @gemm(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>,
   // CHECK: assume div_by<16, every 4 along 0>, %arg4 : tile<i32>
   %n0 = assume div_by<16, every 4 along 0>, %n : tile<i32>
   %one = constant <i32: 1> : tile<i32>
-  // CHECK: make_tensor_view %arg0, shape = [%{{.*}}, %{{.*}}], strides = [%{{.*}}] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
-  %av = make_tensor_view %a, shape = [%m0, %k0], strides = [%k0] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
-  %bv = make_tensor_view %b, shape = [%k0, %n0], strides = [%n0] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
-  // CHECK: make_tensor_view %arg5, shape = [], strides = [] : tensor_view<256x256xf32, strides=[256,1]>
-  %cv = make_tensor_view %c, shape = [], strides = [] : tensor_view<256x256xf32, strides=[256,1]>
+  // CHECK: make_tensor_view %arg0, shape = [%{{.*}}, %{{.*}}], strides = [%{{.*}}, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+  %av = make_tensor_view %a, shape = [%m0, %k0], strides = [%k0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+  %bv = make_tensor_view %b, shape = [%k0, %n0], strides = [%n0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+  // CHECK: make_tensor_view %arg5, shape = [256, 256], strides = [256, 1] : tensor_view<256x256xf32, strides=[256,1]>
+  %cv = make_tensor_view %c, shape = [256, 256], strides = [256, 1] : tensor_view<256x256xf32, strides=[256,1]>
   // CHECK: %blockId_x, %blockId_y, %blockId_z = get_tile_block_id : tile<i32>
   %bx, %by, %bz = get_tile_block_id : tile<i32>
   // CHECK: make_partition_view %{{.*}} : partition_view<tile=(128x64), tensor_view<?x?xbf16, strides=[?,1]>>
@@ -55,8 +55,8 @@ tileir.entry @gemm(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>,
 // CHECK-LABEL: tileir.entry @softmax
 tileir.entry @softmax(%x: tile<ptr<f32>>, %rows: tile<i32>, %y: tile<ptr<f32>>) optimization_hints=<default = {}> {
   %t = make_token : token
-  %xv = make_tensor_view %x, shape = [%rows], strides = [] : tile<i32> -> tensor_view<?x1024xf32, strides=[1024,1]>
-  %yv = make_tensor_view %y, shape = [%rows], strides = [] : tile<i32> -> tensor_view<?x1024xf32, strides=[1024,1]>
+  %xv = make_tensor_view %x, shape = [%rows, 1024], strides = [1024, 1] : tile<i32> -> tensor_view<?x1024xf32, strides=[1024,1]>
+  %yv = make_tensor_view %y, shape = [%rows, 1024], strides = [1024, 1] : tile<i32> -> tensor_view<?x1024xf32, strides=[1024,1]>
   %bx, %by, %bz = get_tile_block_id : tile<i32>
   %zero = constant <i32: 0> : tile<i32>
   // CHECK: partition_view<tile=(1x1024), padding_value = neg_inf, tensor_view<?x1024xf32, strides=[1024,1]>>
@@ -93,10 +93,10 @@ tileir.entry @softmax(%x: tile<ptr<f32>>, %rows: tile<i32>, %y: tile<ptr<f32>>) 
 // CHECK-LABEL: tileir.entry @attention
 tileir.entry @attention(%q: tile<ptr<bf16>>, %k: tile<ptr<bf16>>, %v: tile<ptr<bf16>>, %o: tile<ptr<bf16>>, %n: tile<i32>, %scale: tile<f32>) {
   %t = make_token : token
-  %qv = make_tensor_view %q, shape = [%n], strides = [] : tile<i32> -> tensor_view<?x64xbf16, strides=[64,1]>
-  %kv = make_tensor_view %k, shape = [%n], strides = [] : tile<i32> -> tensor_view<?x64xbf16, strides=[64,1]>
-  %vv = make_tensor_view %v, shape = [%n], strides = [] : tile<i32> -> tensor_view<?x64xbf16, strides=[64,1]>
-  %ov = make_tensor_view %o, shape = [%n], strides = [] : tile<i32> -> tensor_view<?x64xbf16, strides=[64,1]>
+  %qv = make_tensor_view %q, shape = [%n, 64], strides = [64, 1] : tile<i32> -> tensor_view<?x64xbf16, strides=[64,1]>
+  %kv = make_tensor_view %k, shape = [%n, 64], strides = [64, 1] : tile<i32> -> tensor_view<?x64xbf16, strides=[64,1]>
+  %vv = make_tensor_view %v, shape = [%n, 64], strides = [64, 1] : tile<i32> -> tensor_view<?x64xbf16, strides=[64,1]>
+  %ov = make_tensor_view %o, shape = [%n, 64], strides = [64, 1] : tile<i32> -> tensor_view<?x64xbf16, strides=[64,1]>
   %bx, %by, %bz = get_tile_block_id : tile<i32>
   %zero = constant <i32: 0> : tile<i32>
   %one = constant <i32: 1> : tile<i32>
