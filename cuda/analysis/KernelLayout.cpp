@@ -644,6 +644,54 @@ bool LayoutBuilder::readsEndInOrder(const PipeLayout &p) const {
   return true;
 }
 
+/// The ops that may read what `create`'s slots hold: its handshakes and,
+/// through def-use edges (a yield on to its loop's or if's results), every op
+/// whose value the emitter may evaluate from a tile read there: it re-reads a
+/// kept slot, or a per-column vector, piece by piece where the value is used,
+/// after the slot's release (layernorm_rows, peeled, read W and B over the
+/// bytes the next ring's store had overwritten). A reduction ends the chain:
+/// it is evaluated where it stands, into registers.
+std::vector<Operation *> slotReaders(tileas::PipeCreateOp create) {
+  std::vector<Operation *> readers;
+  std::set<Operation *> seen;
+  std::vector<Value> work = {create.getResult()};
+  while (!work.empty()) {
+    Value v = work.back();
+    work.pop_back();
+    for (Operation *user : v.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      readers.push_back(user);
+      if (isa<tileas::ReduceSumOp, tileas::ReduceMaxOp>(user))
+        continue;
+      if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        // An initial value: on to its iteration argument and result.
+        seen.erase(user);
+        for (auto [init, arg, result] :
+             llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                       loop.getResults()))
+          if (init == v)
+            work.insert(work.end(), {arg, result});
+        continue;
+      }
+      if (!isa<scf::YieldOp>(user)) {
+        llvm::append_range(work, user->getResults());
+        continue;
+      }
+      // On to the result (and the next iteration's argument) it yields.
+      seen.erase(user);
+      Operation *parent = user->getParentOp();
+      for (OpOperand &use : user->getOpOperands())
+        if (use.get() == v) {
+          work.push_back(parent->getResult(use.getOperandNumber()));
+          if (auto loop = dyn_cast<scf::ForOp>(parent))
+            work.push_back(loop.getRegionIterArgs()[use.getOperandNumber()]);
+        }
+    }
+  }
+  return readers;
+}
+
 /// Rings of loops that run one after the other share bytes: an
 /// unspecialized body runs its top-level ops in program order on all of its
 /// threads, so once every thread has passed the last op that uses a ring,
@@ -674,8 +722,8 @@ void LayoutBuilder::overlaySequentialLoops() {
       excluded.insert(p.buffer);
     RingSpan &span = spans[p.buffer];
     span.member = p.buffer;
-    for (Operation *user : p.op->getUsers())
-      if (Operation *top = body.findAncestorOpInBlock(*user)) {
+    for (Operation *reader : slotReaders(p.op))
+      if (Operation *top = body.findAncestorOpInBlock(*reader)) {
         span.first = std::min(span.first, position.lookup(top));
         span.last = std::max(span.last, position.lookup(top));
       }
