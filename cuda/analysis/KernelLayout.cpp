@@ -207,6 +207,13 @@ void splitRegisters(KernelLayout &layout) {
   }
 }
 
+/// An SMEM ring and the span of the function's top-level ops that use it.
+struct RingSpan {
+  std::string member;
+  int64_t bytes = 0, align = 16;
+  unsigned first = ~0u, last = 0;
+};
+
 /// The decisions of layoutKernel in the order they depend on each other,
 /// with what they share while the layout is made: the SMEM members not yet
 /// ordered, the tiles placed after the loops and the next free TMEM column.
@@ -220,6 +227,7 @@ public:
         failed(analyzeTiles()) || failed(placeBuffers()))
       return failure();
     markSharedBuffers();
+    overlaySequentialLoops();
     overlayAfterLoops();
     if (failed(collectSmem()) || failed(allocateTmem()))
       return failure();
@@ -243,6 +251,10 @@ private:
   void noteDrained(tileas::PipeCreateOp create, const std::string &member);
   LogicalResult placeLoad(tileas::TmaLoadOp load);
   void markSharedBuffers();
+  bool readsEndInOrder(const PipeLayout &p) const;
+  void overlaySequentialLoops();
+  void placeLoopRings(const std::vector<std::vector<RingSpan>> &loops,
+                      Block &body);
   void overlayAfterLoops();
   LogicalResult collectSmem();
   LogicalResult allocateTmem();
@@ -615,6 +627,169 @@ void LayoutBuilder::markSharedBuffers() {
       if (q.id != p.id && q.buffer == p.buffer &&
           (!p.tmem || q.tmemColumn == p.tmemColumn))
         p.sharedBuffer = true;
+}
+
+/// Whether every access to `p`'s slots is over once the threads that run its
+/// handshakes pass its last release: TMA or cp.async writes a consumer waited
+/// for, SIMT reads and stores, TMA stores whose release waits for their
+/// reads (bulk_group.wait). A tensor core's reads end later, at a commit.
+bool LayoutBuilder::readsEndInOrder(const PipeLayout &p) const {
+  using Consumer = tileas::PipeConsumerKind;
+  tileas::PipeCreateOp create = p.op;
+  if (p.tmem || create.getProducerKind() == tileas::PipeProducerKind::Umma)
+    return false;
+  for (unsigned i = 0, e = create.getConsumers().size(); i < e; ++i)
+    if (create.getConsumerKind(i) == Consumer::Umma)
+      return false;
+  return true;
+}
+
+/// The ops that may read what `create`'s slots hold: its handshakes and,
+/// through def-use edges (a yield on to its loop's or if's results), every op
+/// whose value the emitter may evaluate from a tile read there: it re-reads a
+/// kept slot, or a per-column vector, piece by piece where the value is used,
+/// after the slot's release (layernorm_rows, peeled, read W and B over the
+/// bytes the next ring's store had overwritten). A reduction ends the chain:
+/// it is evaluated where it stands, into registers.
+std::vector<Operation *> slotReaders(tileas::PipeCreateOp create) {
+  std::vector<Operation *> readers;
+  std::set<Operation *> seen;
+  std::vector<Value> work = {create.getResult()};
+  while (!work.empty()) {
+    Value v = work.back();
+    work.pop_back();
+    for (Operation *user : v.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      readers.push_back(user);
+      if (isa<tileas::ReduceSumOp, tileas::ReduceMaxOp>(user))
+        continue;
+      if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        // An initial value: on to its iteration argument and result.
+        seen.erase(user);
+        for (auto [init, arg, result] :
+             llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                       loop.getResults()))
+          if (init == v)
+            work.insert(work.end(), {arg, result});
+        continue;
+      }
+      if (!isa<scf::YieldOp>(user)) {
+        llvm::append_range(work, user->getResults());
+        continue;
+      }
+      // On to the result (and the next iteration's argument) it yields.
+      seen.erase(user);
+      Operation *parent = user->getParentOp();
+      for (OpOperand &use : user->getOpOperands())
+        if (use.get() == v) {
+          work.push_back(parent->getResult(use.getOperandNumber()));
+          if (auto loop = dyn_cast<scf::ForOp>(parent))
+            work.push_back(loop.getRegionIterArgs()[use.getOperandNumber()]);
+        }
+    }
+  }
+  return readers;
+}
+
+/// Rings of loops that run one after the other share bytes: an
+/// unspecialized body runs its top-level ops in program order on all of its
+/// threads, so once every thread has passed the last op that uses a ring,
+/// its slots hold nothing anyone reads. The rings whose spans of top-level
+/// ops overlap form one loop; each loop lays its rings out from the start
+/// of one member, `loops`, as large as the largest loop's, and every thread
+/// meets before the first op of each later loop (loopPhaseStarts).
+///
+/// Not in warp-specialized code: the agents of every loop start together
+/// in their warps' branches (nothing in the CUDA orders a later loop's
+/// producer after an earlier loop's readers); nor in a persistent kernel,
+/// where the next tile's first loop refills the bytes the last loop's TMA
+/// stores may still read.
+void LayoutBuilder::overlaySequentialLoops() {
+  if (layout.agents.size() != 1 || layout.agents.front().op ||
+      func->hasAttr("tileas.persistent"))
+    return;
+  Block &body = func.getBody().front();
+  llvm::DenseMap<Operation *, unsigned> position;
+  for (auto [i, op] : llvm::enumerate(body))
+    position[&op] = unsigned(i);
+  std::map<std::string, RingSpan> spans;
+  std::set<std::string> excluded;
+  for (const PipeLayout &p : layout.pipes) {
+    if (p.tmem)
+      continue;
+    if (!readsEndInOrder(p))
+      excluded.insert(p.buffer);
+    RingSpan &span = spans[p.buffer];
+    span.member = p.buffer;
+    for (Operation *reader : slotReaders(p.op))
+      if (Operation *top = body.findAncestorOpInBlock(*reader)) {
+        span.first = std::min(span.first, position.lookup(top));
+        span.last = std::max(span.last, position.lookup(top));
+      }
+  }
+  std::vector<RingSpan> rings;
+  for (const SmemMember &m : buffers)
+    if (auto it = spans.find(m.name); it != spans.end() &&
+                                      !excluded.count(m.name) &&
+                                      it->second.first <= it->second.last) {
+      it->second.bytes = m.bytes;
+      it->second.align = m.align;
+      rings.push_back(it->second);
+    }
+  std::stable_sort(
+      rings.begin(), rings.end(),
+      [](const RingSpan &a, const RingSpan &b) { return a.first < b.first; });
+  // Loops: rings whose spans overlap, in program order.
+  std::vector<std::vector<RingSpan>> loops;
+  unsigned end = 0;
+  for (const RingSpan &r : rings) {
+    if (loops.empty() || r.first > end)
+      loops.emplace_back();
+    loops.back().push_back(r);
+    end = loops.back().size() == 1 ? r.last : std::max(end, r.last);
+  }
+  if (loops.size() < 2)
+    return;
+  placeLoopRings(loops, body);
+}
+
+/// Places each loop's rings from the start of the `loops` member, largest
+/// alignment first, and points their pipes there.
+void LayoutBuilder::placeLoopRings(
+    const std::vector<std::vector<RingSpan>> &loops, Block &body) {
+  SmemMember region;
+  region.name = "loops";
+  region.comment =
+      "the rings of " + std::to_string(loops.size()) + " loops in turn:";
+  std::map<std::string, std::string> placed;
+  for (auto [l, rings] : llvm::enumerate(loops)) {
+    std::vector<RingSpan> order = rings;
+    std::stable_sort(
+        order.begin(), order.end(),
+        [](const RingSpan &a, const RingSpan &b) { return a.align > b.align; });
+    int64_t at = 0;
+    region.comment += (l ? "; loop " : " loop ") + std::to_string(l) + ":";
+    for (const RingSpan &r : order) {
+      at = (at + r.align - 1) / r.align * r.align;
+      placed[r.member] = at ? "loops + " + std::to_string(at) : "loops";
+      region.comment += " " + r.member + " at " + std::to_string(at);
+      region.align = std::max(region.align, r.align);
+      at += r.bytes;
+    }
+    region.bytes = std::max(region.bytes, at);
+    if (l)
+      layout.loopPhaseStarts.insert(
+          &*std::next(body.begin(), rings.front().first));
+  }
+  for (PipeLayout &p : layout.pipes)
+    if (auto it = placed.find(p.buffer); it != placed.end())
+      p.buffer = it->second;
+  llvm::erase_if(
+      buffers, [&](const SmemMember &m) { return placed.count(m.name) != 0; });
+  for (auto &[member, at] : placed)
+    drainedPipes.erase(member);
+  buffers.push_back(region);
 }
 
 /// Orders the tiles and places those staged after the loops.

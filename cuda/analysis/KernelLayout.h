@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <string>
 #include <vector>
@@ -100,6 +101,11 @@ struct KernelLayout {
   std::vector<mlir::Operation *> scaleCopyOrder; ///< For the prologue.
   /// alloc_tmem results: their first column.
   llvm::DenseMap<mlir::Value, int64_t> tmemBuffers;
+  /// Top-level ops of an unspecialized body that start a loop whose SMEM
+  /// rings lie over an earlier loop's (the `loops` member): every thread
+  /// meets (__syncthreads) before them, so that no slot is refilled while a
+  /// thread still reads what the earlier loop left in it.
+  llvm::SmallPtrSet<mlir::Operation *, 2> loopPhaseStarts;
   std::vector<SmemMember> smem; ///< In struct order.
   int64_t bufferBytes = 0;      ///< SMEM of tiles (what the plan counts).
   int64_t tmemUsed = 0, tmemAllocated = 0;

@@ -97,6 +97,10 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     if (isa<tileas::AgentYieldOp, scf::YieldOp, func::ReturnOp>(op) ||
         layout.prologue.ops.contains(&op) || streams.isDone(&op))
       continue;
+    // A loop whose rings lie over an earlier loop's starts when every
+    // thread is done with the earlier one (KernelLayout::loopPhaseStarts).
+    if (layout.loopPhaseStarts.contains(&op))
+      callVoid("__syncthreads", {});
     // Streamed tiles that `op` would leave unevaluable are evaluated first;
     // `op` itself may stream (TileStreams.h).
     streams.before(&op);

@@ -824,6 +824,48 @@ class SplitKGemm:
 SPECS["splitk_gemm"] = SplitKGemm()
 
 
+class TwoLoopRmsNorm:
+    """test/lit/cuda/Inputs/two-loop-rmsnorm.mlir: CTA b takes rows 128 b ..
+    128 b + 127; a first loop over the 64-column chunks of X sums the
+    squares, a second scales each chunk: Y = X rsqrt(sum X^2 / N + 1e-6) W,
+    bf16 in and out. Peeled, the second loop's rings lie over the first's
+    (one member, every thread meets between the loops)."""
+
+    mlir = "test/lit/cuda/Inputs/two-loop-rmsnorm.mlir"
+    tolerance = {"Y": BF16_TOL}
+
+    def problems(self, quick=False):
+        # (rows, N): trips 1, 2 (a partial chunk), 8 (each loop's ring
+        # depth) and 9, several CTAs, rows past the tensor's end.
+        probs = [(128, 64), (256, 100), (200, 512), (384, 576)]
+        if not quick:
+            probs.append((130, 64 * 64))
+        return probs
+
+    def describe(self, p):
+        return f"X={p[0]}x{p[1]} trips={math.ceil(p[1] / 64)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (math.ceil(p[0] / 128), 1, 1)
+
+    def inputs(self, rng, p):
+        return {"X": uniform_bf16(rng, p), "W": bf16(rng.uniform(0.5, 1.5, p[1]).astype(np.float32))}
+
+    def scalars(self, p):
+        return {"N": p[1]}
+
+    def outputs(self, p):
+        return {"Y": p}
+
+    def reference(self, inputs, p):
+        x = inputs["X"].astype(np.float64)
+        r = 1.0 / np.sqrt((x * x).sum(axis=1, keepdims=True) / p[1] + np.float64(np.float32(1e-6)))
+        return {"Y": x * r * inputs["W"].astype(np.float64)[None, :]}
+
+
+SPECS["two_loop_rmsnorm"] = TwoLoopRmsNorm()
+
+
 def peeled(spec):
     """The same kernel as peeled (unspecialized) stage code: one 128-thread
     agent issues TMA, tcgen05.cp and UMMA from its elected thread, so every
@@ -836,7 +878,7 @@ def peeled(spec):
 
 for _name in ["gemm_mainloop", "gemm_blockscaled_fp8", "dequant_scale", "stream_exp2", "cpasync_rowsum",
               "arith_softmax", "splitk_gemm", "cosh_stream", "silu_bf16", "elementwise_math",
-              "softmax_rows", "leaky_clamp", "softmax_temp_bf16"]:
+              "softmax_rows", "leaky_clamp", "softmax_temp_bf16", "two_loop_rmsnorm"]:
     SPECS[_name + "_peeled"] = peeled(SPECS[_name])
 
 
