@@ -146,18 +146,14 @@ LogicalResult KernelEmitter::emit(tileas::UmmaOp mma) {
     return failure();
   std::optional<UnsetAccumulator> unset =
       unsetAccumulator(mma.getAcc(), layout);
-  // enable-input-d: as the IR says, except that an accumulator without an
-  // initial value is overwritten by its first MMA (RuntimeCalls.h). Every
-  // thread of the agent keeps the mask of written slots, not only the
-  // elected one: the mask and the flag stay warp-uniform, so ptxas holds
-  // them in uniform registers instead of moving a per-lane value into one
-  // (R2UR) for each MMA.
-  Value enable = boolLit(mma.getAccumulate());
-  if (unset)
-    enable = call(i1(), "tp::acc_enable",
-                  {accMask(*unset), acc, accBase(*unset),
-                   intLit(unset->slotCols), enable});
   inLeader([&] {
+    // enable-input-d: as the IR says, except that an accumulator without
+    // an initial value is overwritten by its first MMA (RuntimeCalls.h).
+    Value enable = boolLit(mma.getAccumulate());
+    if (unset)
+      enable = call(i1(), "tp::acc_enable",
+                    {accMask(*unset), acc, accBase(*unset),
+                     intLit(unset->slotCols), enable});
     SmallVector<Value> args = {acc, a, bv};
     llvm::append_range(args, scales);
     args.push_back(enable);
