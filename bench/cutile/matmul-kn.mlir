@@ -2,15 +2,15 @@
 // hand in tile IR, for the side-by-side loops (docs/cuda-tile.md, "Loop
 // length against tileiras"): C[M, N] = A[M, K] . B[K, N] with B
 // N-contiguous, as cuTile passes it, so B's TMA box is 64x256 at [k, n] and
-// the UMMA reads it MN-major (`b_mn_major`). examples/gemm_mainloop.mlir is
-// the same tile with B K-major.
+// the UMMA reads it MN-major (`b_mn_major`). K is an i32, as cuTile passes
+// shapes. examples/gemm_mainloop.mlir is the same tile with B K-major.
 //
 //   python3 scripts/cuda-check.py --build build bench/cutile/matmul-kn.mlir
 //   python3 bench/cutile/compare.py --only matmul --tilepipe-cu matmul=X.cu
 func.func @matmul_kn(%descA: !tileas.tma_desc<128x64xbf16> {tileas.name = "A"},
                      %descB: !tileas.tma_desc<64x256xbf16> {tileas.name = "B"},
                      %descC: !tileas.tma_desc<128x256xbf16> {tileas.name = "C"},
-                     %K: index {tileas.name = "K"}) {
+                     %K: i32 {tileas.name = "K"}) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
@@ -19,8 +19,9 @@ func.func @matmul_kn(%descA: !tileas.tma_desc<128x64xbf16> {tileas.name = "A"},
   %by = gpu.block_id y
   %m = arith.muli %bx, %c128 : index
   %n = arith.muli %by, %c256 : index
+  %kEnd = arith.index_cast %K : i32 to index
   %acc0 = tileas.alloc_tmem : !tileas.tmem<128x256xf32>
-  %acc = scf.for %k = %c0 to %K step %c64
+  %acc = scf.for %k = %c0 to %kEnd step %c64
       iter_args(%accIn = %acc0) -> (!tileas.tmem<128x256xf32>) {
     %a = tileas.tma_load %descA[%m, %k]
         : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
