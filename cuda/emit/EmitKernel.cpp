@@ -70,14 +70,16 @@ void KernelEmitter::enter(Region &region) {
   b.setInsertionPoint(&block.back());
 }
 
-/// The elected block that ends right before the insertion point, if any:
-/// an else-less `if` on the agent's leader flag or on an election. Literals
+/// The elected block that ends right before the insertion point, if any, in
+/// a one-warp agent: an else-less `if` on an election. (Agents of several
+/// warps keep one block per op: joined, the peeled FA4 at head dim 64 spilled
+/// 4 B.) Literals
 /// made after it do not separate it: they move in front of it, where they
 /// dominate the work that joins the block (a literal has no operands and is
 /// printed where it is used).
 emitc::IfOp KernelEmitter::precedingLeaderBlock() {
   Block *block = b.getInsertionBlock();
-  if (!block)
+  if (!block || !oneWarpAgent)
     return {};
   Block::iterator it = b.getInsertionPoint();
   while (it != block->begin() && isa<emitc::LiteralOp>(*std::prev(it)))
@@ -89,7 +91,7 @@ emitc::IfOp KernelEmitter::precedingLeaderBlock() {
     return {};
   Value cond = ifOp.getCondition();
   auto election = cond.getDefiningOp<emitc::CallOpaqueOp>();
-  if (cond != leader && !(election && election.getCallee() == "tp::elect_one"))
+  if (!election || election.getCallee() != "tp::elect_one")
     return {};
   for (Operation &lit :
        llvm::make_early_inc_range(llvm::make_range(it, b.getInsertionPoint())))

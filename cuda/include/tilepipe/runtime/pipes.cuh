@@ -33,20 +33,12 @@ TP_DEVICE void mbar_wait(uint64_t *bars, int64_t depth, int64_t k,
   TP_AT();
   uint32_t bar = smem_addr(&bars[slot_of(k, depth)]);
   uint32_t parity = static_cast<uint32_t>(round_of(k, depth) & 1) ^ flip;
-  if constexpr (harness::kStandIns) {
-    if (ptx::mbarrier_try_wait_parity(bar, parity))
+  if (ptx::mbarrier_try_wait_parity(bar, parity))
+    return;
+  harness::WaitBudget budget; // unbounded outside the harness
+  while (!ptx::mbarrier_try_wait_parity(bar, parity))
+    if (budget.expired())
       return;
-    harness::WaitBudget budget; // starts its clock at the first failure
-    while (!ptx::mbarrier_try_wait_parity(bar, parity))
-      if (budget.expired())
-        return;
-  } else {
-    // One try_wait in the loop that calls this: ptxas moves the retry out of
-    // line, where a first try before the loop would stay inline as a second
-    // SYNCS.PHASECHK and branch per wait.
-    while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
-    }
-  }
 }
 
 TP_DEVICE void mbar_arrive(uint64_t *bars, int64_t depth, int64_t k TP_LOC) {
