@@ -100,9 +100,9 @@ emitc::IfOp KernelEmitter::precedingLeaderBlock() {
 }
 
 void KernelEmitter::inLeader(function_ref<void()> body) {
-  // Work elected right after other elected work joins its block: one
-  // election and one branch around both (a TMA load and its barrier's
-  // arrival), where two would each elect and predicate.
+  // In a one-warp agent, work elected right after other elected work joins
+  // its block: one election and one branch around both (a TMA load and its
+  // barrier's arrival), where two would each elect and predicate.
   emitc::IfOp ifOp = precedingLeaderBlock();
   if (!ifOp) {
     Value elected = oneWarpAgent ? call(i1(), "tp::elect_one", {}) : leader;
