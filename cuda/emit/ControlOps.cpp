@@ -7,8 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cuda/emit/KernelEmitter.h"
+#include "cuda/analysis/LoopCounters.h"
 #include "cuda/analysis/TileHomes.h"
+
+#include "cuda/emit/KernelEmitter.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -34,11 +37,26 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     b.create<emitc::AssignOp>(loc, var, initial);
     vars.push_back(var);
   }
+  // A scheduled loop whose trip count fits 32 bits counts in int32_t; the
+  // body reads the counter widened to the int64_t of `index`
+  // (analysis/LoopCounters.h).
+  bool narrow = hasNarrowCounter(op);
+  if (narrow) {
+    Type i32 = b.getI32Type();
+    lb = literal(i32, "0");
+    std::optional<int64_t> end = getConstantIntValue(op.getUpperBound());
+    ub = end ? literal(i32, Twine(*end))
+             : b.create<emitc::CastOp>(loc, i32, ub).getResult();
+    step = literal(i32, "1");
+  }
   auto forOp = b.create<emitc::ForOp>(loc, lb, ub, step);
   {
     OpBuilder::InsertionGuard guard(b);
     enter(forOp.getRegion());
-    map[op.getInductionVar()] = forOp.getInductionVar();
+    Value counter = forOp.getInductionVar();
+    if (narrow)
+      counter = b.create<emitc::CastOp>(loc, i64(), counter);
+    map[op.getInductionVar()] = counter;
     for (auto [arg, var] : llvm::zip(op.getRegionIterArgs(), vars))
       map[arg] = var;
     if (failed(emitBlock(*op.getBody())))

@@ -1,16 +1,16 @@
-// A GEMM mainloop over an i32 induction variable whose trip count is an i32
-// kernel argument: the translated loop counts rows in int64_t from the
-// argument sign-extended, each row's i32 value is the row truncated, and the
-// protocol harness (-DTILEPIPE_HARNESS_MAIN) finds the argument that sets
-// the trip count through the index_cast (it printed "no parameter sets the
-// trip count" before).
+// A GEMM mainloop over an i32 trip count (a kernel argument): rows count from
+// it sign-extended (in an int32_t, widened), each row's i32 value is the row
+// truncated, and the protocol harness finds the argument that sets the trip
+// count through the index_cast (it printed "no parameter sets ..." before).
 // RUN: tilepipe-translate --tileas-to-cuda %S/Inputs/stage/i32-trips.mlir | FileCheck %s
 // (this loop's stage code, checked in by scripts/stage-inputs.py)
 // CHECK: void i32_trips({{.*}}, int32_t [[TRIPS:v[0-9]+]])
 // CHECK: if ((tp_warp >= 0 && tp_warp < 1)) {
 // CHECK: int64_t [[T64:v[0-9]+]] = (int64_t) [[TRIPS]];
 // CHECK-NEXT: int64_t [[N:v[0-9]+]] = tp::max_i([[T64]], 0);
-// CHECK-NEXT: for (int64_t [[ROW:v[0-9]+]] = 0; [[ROW]] < [[N]]; [[ROW]] += 1) {
+// CHECK-NEXT: int32_t [[N32:v[0-9]+]] = (int32_t) [[N]];
+// CHECK-NEXT: for (int32_t [[C:v[0-9]+]] = 0; [[C]] < [[N32]]; [[C]] += 1) {
+// CHECK-NEXT: int64_t [[ROW:v[0-9]+]] = (int64_t) [[C]];
 // CHECK-NEXT: int32_t [[I:v[0-9]+]] = (int32_t) [[ROW]];
 // CHECK-NEXT: int32_t {{v[0-9]+}} = tp::shli<int32_t>([[I]], 6);
 // CHECK-NOT: no parameter sets the trip count
