@@ -70,46 +70,15 @@ void KernelEmitter::enter(Region &region) {
   b.setInsertionPoint(&block.back());
 }
 
-/// The elected block that ends right before the insertion point, if any, in
-/// a one-warp agent: an else-less `if` on an election. (Agents of several
-/// warps keep one block per op: joined, the peeled FA4 at head dim 64 spilled
-/// 4 B.) Literals
-/// made after it do not separate it: they move in front of it, where they
-/// dominate the work that joins the block (a literal has no operands and is
-/// printed where it is used).
-emitc::IfOp KernelEmitter::precedingLeaderBlock() {
-  Block *block = b.getInsertionBlock();
-  if (!block || !oneWarpAgent)
-    return {};
-  Block::iterator it = b.getInsertionPoint();
-  while (it != block->begin() && isa<emitc::LiteralOp>(*std::prev(it)))
-    --it;
-  if (it == block->begin())
-    return {};
-  auto ifOp = dyn_cast<emitc::IfOp>(*std::prev(it));
-  if (!ifOp || !ifOp.getElseRegion().empty())
-    return {};
-  Value cond = ifOp.getCondition();
-  auto election = cond.getDefiningOp<emitc::CallOpaqueOp>();
-  if (!election || election.getCallee() != "tp::elect_one")
-    return {};
-  for (Operation &lit :
-       llvm::make_early_inc_range(llvm::make_range(it, b.getInsertionPoint())))
-    lit.moveBefore(ifOp);
-  return ifOp;
-}
-
 void KernelEmitter::inLeader(function_ref<void()> body) {
-  // In a one-warp agent, work elected right after other elected work joins
-  // its block: one election and one branch around both (a TMA load and its
-  // barrier's arrival), where two would each elect and predicate.
-  emitc::IfOp ifOp = precedingLeaderBlock();
-  if (!ifOp) {
-    Value elected = oneWarpAgent ? call(i1(), "tp::elect_one", {}) : leader;
-    ifOp = b.create<emitc::IfOp>(func.getLoc(), elected,
-                                 /*addThenBlock=*/true,
-                                 /*addElseBlock=*/false);
-  }
+  // One election per elected op: joining adjacent elected blocks (one
+  // election around a TMA load and its barrier's arrival) shortened the GEMM's
+  // TMA loop by 3 instructions but made fa4_fwd spill 8 B at its 128-register
+  // budget (docs/cuda-tile.md, "Loop length against tileiras").
+  Value elected = oneWarpAgent ? call(i1(), "tp::elect_one", {}) : leader;
+  auto ifOp = b.create<emitc::IfOp>(func.getLoc(), elected,
+                                    /*addThenBlock=*/true,
+                                    /*addElseBlock=*/false);
   OpBuilder::InsertionGuard guard(b);
   enter(ifOp.getThenRegion());
   body();

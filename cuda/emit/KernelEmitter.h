@@ -205,9 +205,7 @@ public:
   /// tcgen05 and TMA instructions under the ELECT predicate, where behind
   /// the agent's flag it wraps each in a loop over the warp's active lanes
   /// (docs/peers.md, "Loop length"). Agents of several warps keep the flag.
-  /// In a one-warp agent, elected work right after an elected block joins it.
   void inLeader(llvm::function_ref<void()> body);
-  mlir::emitc::IfOp precedingLeaderBlock();
   void agentSync();
   const PipeLayout &pipeOf(mlir::Value pipe) {
     return layout.pipes[layout.pipeIds.lookup(pipe.getDefiningOp())];
