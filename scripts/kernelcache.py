@@ -35,8 +35,8 @@ SOURCE_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__
 # Entries kept at most; the least recently used go first.
 MAX_ENTRIES = 4000
 MAX_PCHS = 4
-# The define under which a kernel binary links the emulator's CTA scheduler
-# from the emulator library instead of compiling it (emulator/cta.h).
+# The define under which a kernel binary links the emulator's large functions
+# from the emulator library instead of compiling them (emulator/outline.h).
 EXTERN_DEFINE = "-DTILEPIPE_EMULATOR_EXTERN"
 
 _tree_digests = {}
@@ -165,12 +165,13 @@ def emulator_pch(root, compiler, flags, include):
 
 
 def emulator_lib(root, compiler, flags, include):
-    """An object file holding the emulator's out-of-line CTA scheduler
-    (emulator/cta.h), compiled once with exactly `flags` (the kernels'
+    """An object file holding the emulator's large kernel-independent
+    functions (emulator/outline.h: the CTA scheduler, the launch, the
+    tensor-map encoder), compiled once with exactly `flags` (the kernels'
     code-deciding flags); None when it cannot be made. Keyed like the
     precompiled header: compiler, flags and the headers' content. Each
     kernel binary compiled with EXTERN_DEFINE links it instead of compiling
-    the same functions again (about 1.2 CPU-s of each g++ compile)."""
+    the same functions again."""
     key = _key(["emulib", compiler_id(compiler), " ".join(flags), tree_digest(include)])
     lib_root = os.path.join(root, "emulib")
     final = os.path.join(lib_root, key[:32])
@@ -182,8 +183,9 @@ def emulator_lib(root, compiler, flags, include):
     work = tempfile.mkdtemp(dir=lib_root, prefix=".tmp-")
     src = os.path.join(work, "emulator.cpp")
     with open(src, "w") as f:
-        f.write("// The emulator library: emulator/cta.h's functions, non-inline.\n"
-                "#include \"tilepipe/kernel.cuh\"\n")
+        f.write("// The emulator library: emulator/outline.h's functions, non-inline.\n"
+                "#include \"tilepipe/kernel.cuh\"\n"
+                "#include \"tilepipe/emulator/emulator.h\"\n")
     with Slot(os.path.dirname(root)):
         proc = _run([compiler] + flags + ["-DTP_EMU_OUTLINE=", "-I", include, "-c", src,
                                           "-o", os.path.join(work, "emulator.o")])

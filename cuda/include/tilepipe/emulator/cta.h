@@ -38,19 +38,13 @@
 #include "tilepipe/emulator/fault.h"
 #include "tilepipe/emulator/fiber.h"
 #include "tilepipe/emulator/objects.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/policy.h"
 #include "tilepipe/emulator/rng.h"
 #include "tilepipe/emulator/shared_memory.h"
 #include "tilepipe/emulator/smem_buffer.h"
 #include "tilepipe/emulator/thread.h"
 #include "tilepipe/emulator/tensor_memory.h"
-
-// Where the out-of-line CTA functions are defined: inline in every translation
-// unit (the default), or once, non-inline, in the emulator library's object
-// (which defines TP_EMU_OUTLINE empty).
-#ifndef TP_EMU_OUTLINE
-#define TP_EMU_OUTLINE inline
-#endif
 
 namespace tp::cpu::rt {
 
@@ -218,9 +212,8 @@ inline Cta &current() {
 }
 
 // The CTA scheduler is the emulator's largest code: under
-// -DTILEPIPE_EMULATOR_EXTERN a kernel binary links it from an object compiled
-// once per build (scripts/kernelcache.py, "emulator library") instead of
-// compiling it again (docs/testing.md, "CI time").
+// -DTILEPIPE_EMULATOR_EXTERN a kernel binary links it from the emulator
+// library instead of compiling it again (outline.h).
 #if !defined(TILEPIPE_EMULATOR_EXTERN)
 //===----------------------------------------------------------------------===//
 // Construction and thread bookkeeping
