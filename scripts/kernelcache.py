@@ -15,7 +15,9 @@ folder (BUILD/kernel-cache), so a second compile of the same text is a copy:
     folder by path and by the content of all its files (the translated
     kernels include nothing else but the system's headers, which come with
     the compiler);
-  - for g++ against the CPU emulator, the precompiled runtime header's key.
+  - for g++ against the CPU emulator, the precompiled runtime header's key
+    and the emulator library's (the emulator's large functions compiled
+    once per build folder and linked: emulator/outline.h).
 
 A planted bug (scripts/numcheck.py --seed-bug) changes the kernel's text or
 the headers' copy, so it never meets a binary or a precompiled header made
