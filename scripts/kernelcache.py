@@ -15,7 +15,9 @@ folder (BUILD/kernel-cache), so a second compile of the same text is a copy:
     folder by path and by the content of all its files (the translated
     kernels include nothing else but the system's headers, which come with
     the compiler);
-  - for g++ against the CPU emulator, the precompiled runtime header's key.
+  - for g++ against the CPU emulator, the precompiled runtime header's key
+    and the emulator library's (the emulator's large functions compiled
+    once per build folder and linked: emulator/outline.h).
 
 A planted bug (scripts/numcheck.py --seed-bug) changes the kernel's text or
 the headers' copy, so it never meets a binary or a precompiled header made
@@ -35,6 +37,9 @@ SOURCE_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__
 # Entries kept at most; the least recently used go first.
 MAX_ENTRIES = 4000
 MAX_PCHS = 4
+# The define under which a kernel binary links the emulator's large functions
+# from the emulator library instead of compiling them (emulator/outline.h).
+EXTERN_DEFINE = "-DTILEPIPE_EMULATOR_EXTERN"
 
 _tree_digests = {}
 _compiler_ids = {}
@@ -161,6 +166,39 @@ def emulator_pch(root, compiler, flags, include):
     return final if os.path.isdir(final) else None
 
 
+def emulator_lib(root, compiler, flags, include):
+    """An object file holding the emulator's large kernel-independent
+    functions (emulator/outline.h: the CTA scheduler, the launch, the
+    tensor-map encoder), compiled once with exactly `flags` (the kernels'
+    code-deciding flags); None when it cannot be made. Keyed like the
+    precompiled header: compiler, flags and the headers' content. Each
+    kernel binary compiled with EXTERN_DEFINE links it instead of compiling
+    the same functions again."""
+    key = _key(["emulib", compiler_id(compiler), " ".join(flags), tree_digest(include)])
+    lib_root = os.path.join(root, "emulib")
+    final = os.path.join(lib_root, key[:32])
+    obj = os.path.join(final, "emulator.o")
+    if os.path.exists(obj):
+        _touch(final)
+        return obj
+    os.makedirs(lib_root, exist_ok=True)
+    work = tempfile.mkdtemp(dir=lib_root, prefix=".tmp-")
+    src = os.path.join(work, "emulator.cpp")
+    with open(src, "w") as f:
+        f.write("// The emulator library: emulator/outline.h's functions, non-inline.\n"
+                "#include \"tilepipe/kernel.cuh\"\n"
+                "#include \"tilepipe/emulator/emulator.h\"\n")
+    with Slot(os.path.dirname(root)):
+        proc = _run([compiler] + flags + ["-DTP_EMU_OUTLINE=", "-I", include, "-c", src,
+                                          "-o", os.path.join(work, "emulator.o")])
+    if proc.returncode:
+        shutil.rmtree(work, ignore_errors=True)
+        return None
+    _publish(work, final)
+    _prune(lib_root, MAX_PCHS)
+    return obj if os.path.exists(obj) else None
+
+
 def compile(cmd, src, out, build, pch_flags=None):
     """Runs cmd (a compiler command whose source is src and whose output is
     out, None for a check such as -fsyntax-only) through the cache under
@@ -173,14 +211,20 @@ def compile(cmd, src, out, build, pch_flags=None):
     cmd = [os.path.abspath(a) if i and cmd[i - 1] == "-I" else a for i, a in enumerate(cmd)]
     src_dir, base = os.path.split(os.path.abspath(src))
     includes = _includes(cmd)
-    pch = None
-    if (pch_flags is not None and len(includes) == 1 and
+    pch = lib = None
+    if (pch_flags is not None and len(includes) == 1 and out is not None and
             os.path.realpath(includes[0]) == os.path.realpath(SOURCE_INCLUDE)):
+        lib = emulator_lib(root, cmd[0], pch_flags, includes[0])
+        if lib:
+            # The precompiled header must see the same defines as the
+            # kernel: it is made with the define too.
+            pch_flags = pch_flags + [EXTERN_DEFINE]
         pch = emulator_pch(root, cmd[0], pch_flags, includes[0])
     argv = [base if a == src else "OUT" if a == out else a for a in cmd]
     parts = ["exe", compiler_id(cmd[0]), "\n".join(argv[1:]), file_digest(src)]
     parts += [f"-I {os.path.realpath(i)} {tree_digest(i)}" for i in includes]
     parts.append(f"pch {pch is not None}")
+    parts.append(f"emulib {lib and os.path.basename(os.path.dirname(lib))}")
     key = _key(parts)
     entry = os.path.join(root, "exe", key[:32])
     log = os.path.join(entry, "log")
@@ -191,6 +235,10 @@ def compile(cmd, src, out, build, pch_flags=None):
         with open(log) as f:
             return subprocess.CompletedProcess(cmd, 0, f.read())
     run_cmd = [base if a == src else os.path.abspath(out) if a == out else a for a in cmd]
+    if lib:
+        i = run_cmd.index("-I")
+        run_cmd[i:i] = [EXTERN_DEFINE]
+        run_cmd += ["-x", "none", lib]
     if pch:
         i = run_cmd.index("-I")
         run_cmd[i:i] = ["-I", pch]

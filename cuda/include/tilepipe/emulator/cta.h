@@ -38,6 +38,7 @@
 #include "tilepipe/emulator/fault.h"
 #include "tilepipe/emulator/fiber.h"
 #include "tilepipe/emulator/objects.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/policy.h"
 #include "tilepipe/emulator/rng.h"
 #include "tilepipe/emulator/shared_memory.h"
@@ -210,11 +211,15 @@ inline Cta &current() {
   return *tCurrent;
 }
 
+// The CTA scheduler is the emulator's largest code: under
+// -DTILEPIPE_EMULATOR_EXTERN a kernel binary links it from the emulator
+// library instead of compiling it again (outline.h).
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 //===----------------------------------------------------------------------===//
 // Construction and thread bookkeeping
 //===----------------------------------------------------------------------===//
 
-inline Cta::Cta(const CtaSetup &s) : setup(s), rng(s.seed) {
+TP_EMU_OUTLINE Cta::Cta(const CtaSetup &s) : setup(s), rng(s.seed) {
   tune = tuningFor(s.policy, rng);
   nThreads = s.block.x * s.block.y * s.block.z;
   nWarps = (nThreads + 31) / 32;
@@ -245,7 +250,7 @@ inline Cta::Cta(const CtaSetup &s) : setup(s), rng(s.seed) {
   tmem = std::make_unique<dp::Tmem>();
 }
 
-inline void Cta::setReady(Thread &t) {
+TP_EMU_OUTLINE void Cta::setReady(Thread &t) {
   t.state = RunState::Ready;
   Warp &w = warps[t.warp];
   if (!w.ready) {
@@ -255,7 +260,7 @@ inline void Cta::setReady(Thread &t) {
   w.ready |= 1u << t.lane;
 }
 
-inline void Cta::unready(Thread &t) {
+TP_EMU_OUTLINE void Cta::unready(Thread &t) {
   Warp &w = warps[t.warp];
   w.ready &= ~(1u << t.lane);
   if (w.ready)
@@ -266,21 +271,21 @@ inline void Cta::unready(Thread &t) {
   readyWarps.pop_back();
 }
 
-inline void Cta::markBlocked(Thread &t, Wait w) {
+TP_EMU_OUTLINE void Cta::markBlocked(Thread &t, Wait w) {
   if (t.state == RunState::Ready)
     unready(t);
   t.state = RunState::Blocked;
   t.wait = w;
 }
 
-inline void Cta::wake(Thread &t) {
+TP_EMU_OUTLINE void Cta::wake(Thread &t) {
   if (t.state != RunState::Blocked)
     return;
   t.wait = Wait{};
   setReady(t);
 }
 
-inline void Cta::suspend() {
+TP_EMU_OUTLINE void Cta::suspend() {
   Thread &t = *cur;
   Fiber::switchTo(t.fiber, scheduler);
   // A destructor running during the unwind may reach an atom: let it pass
@@ -289,7 +294,7 @@ inline void Cta::suspend() {
     throw ForcedUnwind{};
 }
 
-inline void Cta::checkShared(const char *op, uint32_t addr, uint32_t bytes,
+TP_EMU_OUTLINE void Cta::checkShared(const char *op, uint32_t addr, uint32_t bytes,
                              uint32_t align) {
   char msg[200];
   if (addr % align) {
@@ -313,7 +318,7 @@ inline void Cta::checkShared(const char *op, uint32_t addr, uint32_t bytes,
 // Threads start, end, fail
 //===----------------------------------------------------------------------===//
 
-inline void Cta::threadMain() {
+TP_EMU_OUTLINE void Cta::threadMain() {
   Cta &c = *tCurrent;
   Thread &t = *c.cur;
   Fiber::entered(c.scheduler);
@@ -336,7 +341,7 @@ inline void Cta::threadMain() {
   std::abort(); // a finished thread is never resumed
 }
 
-inline void Cta::exitThread(Thread &t) {
+TP_EMU_OUTLINE void Cta::exitThread(Thread &t) {
   Warp &w = warps[t.warp];
   uint32_t bit = 1u << t.lane;
   w.live &= ~bit;
@@ -370,19 +375,19 @@ inline void Cta::exitThread(Thread &t) {
   }
 }
 
-inline void Cta::stop(Outcome o, const std::string &text) {
+TP_EMU_OUTLINE void Cta::stop(Outcome o, const std::string &text) {
   if (outcome != Outcome::Running)
     return;
   outcome = o;
   report = text;
 }
 
-inline void Cta::failThread(Thread &t, const std::string &msg) {
+TP_EMU_OUTLINE void Cta::failThread(Thread &t, const std::string &msg) {
   stop(Outcome::Fault, header("fault") + "\n  " + where(t) + ": " + msg + "\n" +
                            describeThreads());
 }
 
-inline void Cta::failAsync(const AsyncOp &op, const std::string &msg) {
+TP_EMU_OUTLINE void Cta::failAsync(const AsyncOp &op, const std::string &msg) {
   stop(Outcome::Fault, header("fault") + "\n  in the completion of " + op.name +
                            " issued by " + where(*op.issuer, op.loc) + ": " +
                            msg + "\n" + describeThreads());
@@ -392,7 +397,7 @@ inline void Cta::failAsync(const AsyncOp &op, const std::string &msg) {
 // The scheduling loop
 //===----------------------------------------------------------------------===//
 
-inline void Cta::startTurn() {
+TP_EMU_OUTLINE void Cta::startTurn() {
   bool again = hadTurn && warps[turnWarp].ready && rng.chance(tune.stickPct);
   if (!again)
     turnWarp = readyWarps[rng.below(uint32_t(readyWarps.size()))];
@@ -403,7 +408,7 @@ inline void Cta::startTurn() {
   turnIndex = 0;
 }
 
-inline Thread *Cta::nextInTurn() {
+TP_EMU_OUTLINE Thread *Cta::nextInTurn() {
   while (turnIndex < 32) {
     uint32_t lane = (turnStart + turnStep * turnIndex++) % 32;
     if (!(turnLanes >> lane & 1))
@@ -415,7 +420,7 @@ inline Thread *Cta::nextInTurn() {
   return nullptr;
 }
 
-inline void Cta::resume(Thread &t) {
+TP_EMU_OUTLINE void Cta::resume(Thread &t) {
   cur = &t;
   t.started = true;
   threadIdx = t.idx;
@@ -423,7 +428,7 @@ inline void Cta::resume(Thread &t) {
   cur = nullptr;
 }
 
-inline void Cta::run() {
+TP_EMU_OUTLINE void Cta::run() {
   Cta *outer = tCurrent;
   tCurrent = this;
   blockIdx = setup.ctaIdx;
@@ -472,7 +477,7 @@ inline void Cta::run() {
   tCurrent = outer;
 }
 
-inline void Cta::unwindAll() {
+TP_EMU_OUTLINE void Cta::unwindAll() {
   aborting = true;
   for (Thread &t : threads) {
     if (t.state == RunState::Done)
@@ -484,6 +489,7 @@ inline void Cta::unwindAll() {
     resume(t);
   }
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::rt
 

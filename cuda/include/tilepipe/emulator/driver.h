@@ -17,6 +17,7 @@
 
 #include "tilepipe/emulator/cuda_types.h"
 #include "tilepipe/emulator/fault.h"
+#include "tilepipe/emulator/outline.h"
 
 namespace tp::cpu::drv {
 
@@ -300,13 +301,15 @@ encode(CUtensorMapDataType dataType, cuuint32_t rank, uintptr_t addr,
 
 } // namespace detail
 
-inline CUresult cuTensorMapEncodeTiled(
+TP_EMU_OUTLINE CUresult cuTensorMapEncodeTiled(
     CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
     void *globalAddress, const cuuint64_t *globalDim,
     const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
     const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
     CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
-    CUtensorMapFloatOOBfill oobFill) {
+    CUtensorMapFloatOOBfill oobFill)
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+{
   detail::lastError().clear();
   if (!tensorMap)
     return detail::reject("tensorMap is null");
@@ -333,6 +336,9 @@ inline CUresult cuTensorMapEncodeTiled(
                      interleave, swizzle, l2Promotion, oobFill);
   return CUDA_SUCCESS;
 }
+#else
+;
+#endif
 
 /// Reads a map back; false if it was never encoded by
 /// cuTensorMapEncodeTiled (or was altered since).

@@ -34,6 +34,7 @@
 #include "tilepipe/emulator/cta.h"
 #include "tilepipe/emulator/exit_checks.h"
 #include "tilepipe/emulator/mbarrier_model.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/policy.h"
 #include "tilepipe/emulator/report.h"
 #include "tilepipe/emulator/tcgen05.h"
@@ -81,9 +82,11 @@ inline LaunchOptions options_from_env(LaunchOptions base = {}) {
   return base;
 }
 
-inline LaunchResult launch(dim3 grid, dim3 block, size_t dynamicSmem,
+TP_EMU_OUTLINE LaunchResult launch(dim3 grid, dim3 block, size_t dynamicSmem,
                            const LaunchOptions &options,
-                           std::function<void()> kernelBody) {
+                           std::function<void()> kernelBody)
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+{
   LaunchResult result;
   auto refuse = [&](const std::string &why) {
     result.ok = false;
@@ -133,6 +136,9 @@ inline LaunchResult launch(dim3 grid, dim3 block, size_t dynamicSmem,
       }
   return result;
 }
+#else
+;
+#endif
 
 /// launch() with options_from_env().
 inline LaunchResult launch(dim3 grid, dim3 block, size_t dynamicSmem,

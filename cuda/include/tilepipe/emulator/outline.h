@@ -1,0 +1,25 @@
+//===- outline.h - where the emulator's large functions are defined ------===//
+//
+// The emulator's largest kernel-independent functions (the CTA scheduler,
+// the launch, the tensor-map encoder) are defined inline in every translation
+// unit by default. scripts/kernelcache.py compiles them once per build into
+// an object (defining TP_EMU_OUTLINE empty: non-inline definitions) and
+// compiles each kernel binary with -DTILEPIPE_EMULATOR_EXTERN, which leaves
+// only their declarations (non-inline) for the object to satisfy at link
+// time: the same code, compiled once instead of in every kernel binary
+// (docs/testing.md, "CI time").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_EMULATOR_OUTLINE_H
+#define TILEPIPE_EMULATOR_OUTLINE_H
+
+#ifndef TP_EMU_OUTLINE
+#if defined(TILEPIPE_EMULATOR_EXTERN)
+#define TP_EMU_OUTLINE
+#else
+#define TP_EMU_OUTLINE inline
+#endif
+#endif
+
+#endif // TILEPIPE_EMULATOR_OUTLINE_H
