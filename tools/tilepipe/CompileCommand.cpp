@@ -162,11 +162,6 @@ std::optional<int> parseCompileOptions(int argc, char **argv,
   return std::nullopt;
 }
 
-/// Whether `buffer` is CUDA Tile IR bytecode: it opens with "\x7fTileIR\0".
-bool isTileIRBytecode(const llvm::MemoryBuffer &buffer) {
-  return buffer.getBuffer().starts_with(StringRef("\x7fTileIR\0", 8));
-}
-
 /// CUDA Tile IR bytecode as tileir, as tilepipe-translate
 /// --import-tileir-bytecode reads it; null after an error at the byte offset.
 mlir::OwningOpRef<mlir::ModuleOp>
@@ -195,7 +190,8 @@ mlir::OwningOpRef<mlir::ModuleOp> readInput(const CompileOptions &options,
                  << buffer.getError().message() << "\n";
     return nullptr;
   }
-  if (isTileIRBytecode(**buffer))
+  if (tileir::bytecode::hasBytecodeMagic(llvm::arrayRefFromStringRef(
+          (*buffer)->getBuffer())))
     return importBytecode(**buffer, options.input, context);
   // MLIR 19's parser crashes on this kind of invalid IR (NestedForwardUse.h).
   if (std::optional<tools::NestedForwardUse> found =

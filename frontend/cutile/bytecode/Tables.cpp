@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontend/cutile/bytecode/BytecodeReader.h"
 #include "frontend/cutile/bytecode/ReaderState.h"
 #include "frontend/cutile/ir/TileIRDialect.h"
 
@@ -20,8 +21,6 @@
 using namespace mlir;
 using namespace tilepipe::tileir;
 using namespace tilepipe::tileir::bytecode;
-
-static constexpr uint8_t kMagic[8] = {0x7f, 'T', 'i', 'l', 'e', 'I', 'R', 0};
 
 bool ReaderState::readHeaderAndSections() {
   ByteCursor in = cursor(0, file.size());
