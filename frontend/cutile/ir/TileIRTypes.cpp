@@ -13,6 +13,9 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace tilepipe::tileir;
@@ -159,9 +162,12 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 int64_t TileType::getNumElements() const {
+  // Saturates: bytecode may declare dimensions whose product overflows
+  // int64_t (found by fuzz-tileir-bytecode); such a tile is never lowered.
   int64_t n = 1;
   for (int64_t d : getShape())
-    n *= d;
+    if (llvm::MulOverflow(n, d, n))
+      return std::numeric_limits<int64_t>::max();
   return n;
 }
 
