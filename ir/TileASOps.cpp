@@ -265,10 +265,47 @@ LogicalResult TmemCopyOp::verify() {
   }
   return verifyTileMove(*this);
 }
-LogicalResult SmemLoadOp::verify() { return verifyTileMove(*this); }
+/// `lanes = L` splits each row of the SMEM tile over L register rows: an
+/// R x C tile with R * L = 128 is 128 x (C / L); a vector of C (loads
+/// only) is 128 x (C / L), every L-th row alike.
+static LogicalResult verifyLanes(Operation *op, ShapedType smem,
+                                 ShapedType regs, int64_t lanes,
+                                 bool vectorAllowed) {
+  auto fail = [&]() {
+    return op->emitOpError("with lanes = ")
+           << lanes << " expects the register tile to be 128 x (C / "
+           << lanes << ") for an R x C tile with R * " << lanes << " = 128"
+           << (vectorAllowed ? " or a vector of C" : "") << ", got "
+           << formatTile(smem) << " and " << formatTile(regs);
+  };
+  if (smem.getElementType() != regs.getElementType() || regs.getRank() != 2 ||
+      regs.getShape()[0] != 128 || !llvm::isPowerOf2_64(lanes) ||
+      lanes > 128)
+    return fail();
+  int64_t k = regs.getShape()[1];
+  if (smem.getRank() == 2 && smem.getShape()[0] * lanes == 128 &&
+      smem.getShape()[1] == k * lanes)
+    return success();
+  if (vectorAllowed && smem.getRank() == 1 && smem.getShape()[0] == k * lanes)
+    return success();
+  return fail();
+}
+
+LogicalResult SmemLoadOp::verify() {
+  if (std::optional<int64_t> lanes = getLanes())
+    return verifyLanes(*this, getSource().getType(), getResult().getType(),
+                       *lanes, /*vectorAllowed=*/true);
+  return verifyTileMove(*this);
+}
 LogicalResult SmemStoreOp::verify() {
-  if (failed(verifyTileMove(*this)))
+  if (std::optional<int64_t> lanes = getLanes()) {
+    if (failed(verifyLanes(*this, getResult().getType(),
+                           getSource().getType(), *lanes,
+                           /*vectorAllowed=*/false)))
+      return failure();
+  } else if (failed(verifyTileMove(*this))) {
     return failure();
+  }
   return verifyStoreInto(*this, getDst());
 }
 
@@ -582,6 +619,23 @@ static LogicalResult verifyReduce(Operation *op) {
 
 LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
+
+LogicalResult ReduceLanesOp::verify() {
+  if (getKind() != "sum" && getKind() != "max")
+    return emitOpError("expects kind \"sum\" or \"max\", got \"")
+           << getKind() << "\"";
+  RankedTensorType input = getInput().getType();
+  if (input != getResult().getType() || input.getRank() != 1)
+    return emitOpError("expects a vector and a result of its type, got ")
+           << input << " -> " << getResult().getType();
+  int64_t lanes = getLanes();
+  if (!llvm::isPowerOf2_64(lanes) || lanes > 32 ||
+      input.getShape()[0] % lanes)
+    return emitOpError("expects lanes a power of two of at most 32 that "
+                       "divides the length ")
+           << input.getShape()[0] << ", got " << lanes;
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // Pipes, mutexes and agents.

@@ -161,11 +161,39 @@ def TileAS_TmemStoreOp : TileAS_TileStoreOp<"tmem_store", TileAS_TmemType,
 def TileAS_SmemLoadOp : TileAS_TileMoveOp<"smem_load", TileAS_SmemType,
     TileAS_RegisterTile, [MemoryEffects<[MemRead<TileAS_SharedMemory>]>]> {
   let summary = "reads a shared-memory tile into registers";
+  let description = [{
+    `%r = tileas.smem_load %s : !tileas.smem<128x64xf32> -> tensor<128x64xf32>`
+    reads the tile as it is. With `lanes = L` a row of the source is split
+    over L consecutive rows of the result (docs/dialect.md, "Rows split over
+    lanes"):
+    - an R x C source with R * L = 128 becomes 128 x (C / L): result row
+      q is columns (q % L) * C / L .. of source row q / L, the same bytes
+      in the same order (a row-major tile read as 128 shorter rows);
+    - a vector of C becomes 128 x (C / L): result row q is elements
+      (q % L) * C / L .. of the vector, every L-th row alike (a per-column
+      vector read for a split tile).
+  }];
+  let arguments = (ins TileAS_SmemType:$source,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$lanes);
+  let builders = [OpBuilder<(ins "Type":$result, "Value":$source), [{
+    build($_builder, $_state, result, source, IntegerAttr());
+  }]>];
 }
 
 def TileAS_SmemStoreOp : TileAS_TileStoreOp<"smem_store", TileAS_SmemType,
     [MemoryEffects<[MemWrite<TileAS_SharedMemory>]>]> {
   let summary = "writes a register tile to shared memory";
+  let description = [{
+    With `lanes = L` the register tile is 128 x (C / L) rows split over
+    lanes (smem_load's `lanes`), written as the R x C tile they are.
+  }];
+  let arguments = (ins TileAS_RegisterTile:$source,
+                       Optional<TileAS_SmemType>:$dst,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$lanes);
+  let builders = [OpBuilder<(ins "Type":$result, "Value":$source,
+                                 "Value":$dst), [{
+    build($_builder, $_state, result, source, dst, IntegerAttr());
+  }]>];
 }
 
 def TileAS_TmemCopyOp : TileAS_SchedulableOp<"tmem_copy", "tmem_copy", [
@@ -363,6 +391,25 @@ class TileAS_ReduceOp<string mnemonic, string what>
 
 def TileAS_ReduceMaxOp : TileAS_ReduceOp<"reduce_max", "maximum">;
 def TileAS_ReduceSumOp : TileAS_ReduceOp<"reduce_sum", "sum">;
+
+def TileAS_ReduceLanesOp : TileAS_SchedulableOp<"reduce_lanes", "reduce",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "combines a row's partial results held by consecutive lanes";
+  let description = [{
+    `%r = tileas.reduce_lanes %p {kind = "sum", lanes = 8} : tensor<128xf32>`
+    gives `%r[i] = %p[g] + .. + %p[g + 7]` with `g = i - i % 8`: the row
+    reduction of a tile whose rows are split over `lanes` consecutive rows
+    (smem_load's `lanes`), each partial the reduction of one piece, every
+    piece's lane left holding the whole row's. `kind` is "sum" or "max";
+    `lanes` a power of two of at most 32 (one warp's shuffles) that divides
+    the length.
+  }];
+  let arguments = (ins TileAS_FloatTensor:$input, StrAttr:$kind,
+                       ConfinedAttr<I64Attr, [IntMinValue<2>]>:$lanes);
+  let results = (outs TileAS_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Allocation (outside the pipelined loop; not schedulable).

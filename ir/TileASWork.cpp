@@ -91,3 +91,9 @@ OpWork BroadcastOp::getWork() { return OpWork(); }
 OpWork CvtOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceMaxOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceSumOp::getWork() { return elementsOf(getInput().getType()); }
+// log2(lanes) shuffle steps on each element of the vector.
+OpWork ReduceLanesOp::getWork() {
+  OpWork work = elementsOf(getInput().getType());
+  work.elements *= int64_t(llvm::Log2_64(uint64_t(getLanes())));
+  return work;
+}
