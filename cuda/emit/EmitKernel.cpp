@@ -134,7 +134,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       // Tile ops (TileOps.cpp).
       .Case<tileas::TmaLoadOp, tileas::SmemViewOp, tileas::TmaStoreOp,
             tileas::CpAsyncOp, tileas::TmemCopyOp, tileas::UmmaOp,
-            tileas::BroadcastOp>([&](auto op) { return emit(op); })
+            tileas::BroadcastOp, tileas::ReduceLanesOp>(
+          [&](auto op) { return emit(op); })
       .Case<tileas::TmemLoadOp, tileas::SmemLoadOp>(
           [&](Operation *op) { return emitTileLoad(op); })
       .Case<tileas::TmemStoreOp, tileas::SmemStoreOp>(

@@ -119,6 +119,7 @@ public:
   mlir::LogicalResult emit(mlir::tileas::TmemCopyOp op);
   mlir::LogicalResult emit(mlir::tileas::UmmaOp op);
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
+  mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
   mlir::LogicalResult emitTileLoad(mlir::Operation *op);
   mlir::LogicalResult emitTileStore(mlir::Operation *op);
   mlir::LogicalResult emitTileMath(mlir::Operation *op);

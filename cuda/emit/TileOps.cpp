@@ -196,8 +196,14 @@ LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
     return failure();
   if (!l.empty())
     targs.push_back(l);
+  Value row = tmem ? tid : rowsOf(result);
+  // A vector read for rows split over L lanes: thread t reads piece t % L.
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
+      load && load.getLanes() && load.getSource().getType().getRank() == 1)
+    row = call(tid.getType(), "tp::lane_in_row", {tid},
+               {str(*load.getLanes())});
   map[result] = call(*type, tmem ? "tp::tmem_load" : "tp::smem_load",
-                     {src, tmem ? tid : rowsOf(result)}, targs);
+                     {src, row}, targs);
   return success();
 }
 
@@ -292,6 +298,26 @@ LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
                                             {std::to_string(*n / shape[1])})
                                      : call(*type, "tp::bcast_rows", {vector},
                                             {std::to_string(shape[1])});
+  return success();
+}
+
+/// A row split over L lanes put back together: shuffles among the lanes
+/// (tp::reduce_lanes_sum / _max), each thread's row values at once.
+LogicalResult KernelEmitter::emit(tileas::ReduceLanesOp op) {
+  Location loc = op.getLoc();
+  Value partial = lookup(loc, op.getInput());
+  if (broken)
+    return failure();
+  FailureOr<Type> type = convert(loc, op.getResult());
+  if (failed(type))
+    return failure();
+  if (layout.agents[agent].threads() % 32)
+    return op.emitError("rows split over lanes need whole warps; this agent "
+                        "has ")
+           << layout.agents[agent].threads() << " threads";
+  std::string callee = ("tp::reduce_lanes_" + op.getKind()).str();
+  map[op.getResult()] =
+      call(*type, callee, {partial}, {str(op.getLanes())});
   return success();
 }
 

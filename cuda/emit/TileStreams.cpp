@@ -442,6 +442,11 @@ bool TileStreams::take(Operation *op) {
   if (isa<tileas::TmemLoadOp, tileas::SmemLoadOp>(op)) {
     if (!streamable(result.getType()))
       return false;
+    // A vector read for rows split over lanes: each thread reads its own
+    // piece, whole (tp::lane_in_row).
+    if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
+        load && load.getLanes() && load.getSource().getType().getRank() == 1)
+      return false;
     auto tensor = cast<RankedTensorType>(result.getType());
     // 64 rows are read in pieces only from an M = 64 accumulator
     // (.16x32bx2); a row-major SMEM tile is read whole (tp::row64 rows).

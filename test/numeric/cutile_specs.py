@@ -295,6 +295,62 @@ class LayerNormRows(RowSpec):
         return {3: d * r * a[1].astype(np.float64)[None, :] + a[2].astype(np.float64)[None, :]}
 
 
+class ChunkedRowSpec(CuTileSpec):
+    """A norm over rows in tiles of 32 x 256 (test/cutile/kernels/rmsnorm.py,
+    layernorm.py): each row split over 4 of an agent's threads (docs/
+    cuda-tile-lowering.md, "Tiles of fewer than 128 rows"), two loops over
+    column chunks; M and N ragged, chunk counts 1, 2 and 6."""
+    rows = 32
+
+    def problems(self, quick=False):
+        probs = [(32, 256), (50, 300), (32 * 3 + 5, 256 * 5 + 7)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} trips={cdiv(p[1], 256)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], self.rows), 1, 1)
+
+
+class RmsNorm(ChunkedRowSpec):
+    """Y = X rsqrt(mean X^2 + 1e-6) W, bf16 in and out, f32 statistics."""
+    fixture = "test/cutile/fixtures/rmsnorm-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+
+    def arrays(self, rng, p):
+        return {0: uniform_bf16(rng, p), 1: bf16(rng.uniform(0.5, 1.5, p[1]).astype(np.float32))}
+
+    def output_shapes(self, p):
+        return {2: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        r = 1.0 / np.sqrt((x * x).mean(axis=1, keepdims=True) + np.float64(np.float32(1e-6)))
+        return {2: x * r * a[1].astype(np.float64)[None, :]}
+
+
+class LayerNorm(ChunkedRowSpec):
+    """Y = (X - mean) rsqrt(E[X^2] - mean^2 + 1e-5) W + B, f32."""
+    fixture = "test/cutile/fixtures/layernorm-13.4.tileirbc"
+    tolerances = {3: (1e-4, 1e-4)}
+
+    def arrays(self, rng, p):
+        return {0: rng.uniform(-2, 2, p).astype(np.float32),
+                1: rng.uniform(0.5, 1.5, p[1]).astype(np.float32),
+                2: rng.uniform(-1, 1, p[1]).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        mu = x.mean(axis=1, keepdims=True)
+        var = (x * x).mean(axis=1, keepdims=True) - mu * mu
+        r = 1.0 / np.sqrt(var + np.float64(np.float32(1e-5)))
+        return {3: (x - mu) * r * a[1].astype(np.float64)[None, :] + a[2].astype(np.float64)[None, :]}
+
+
 class AttentionHead(CuTileSpec):
     """O = softmax(scale Q K^T) V for one head (attention_head.py), bf16 Q, K,
     V and O, D = 64, keys in blocks of 128 (trip count Lk / 128). P is rounded
@@ -376,6 +432,12 @@ SPECS = {
     "cutile_attention_head": AttentionHead(),
     "cutile_attention": Attention(),
 }
+
+# Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
+# loops' rings lie side by side and need more SMEM than a CTA has.
+for _name, _spec in [("cutile_rmsnorm", RmsNorm()), ("cutile_layernorm", LayerNorm())]:
+    _spec.materialize = "mode=unspecialized"
+    SPECS[_name + "_peeled"] = _spec
 
 # The same kernels as peeled (one-agent) stage code.
 for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax_rows",

@@ -26,6 +26,10 @@
 
 namespace tilepipe::cutile {
 
+/// Register tiles of fewer than 128 rows, their rows split over lanes
+/// (SplitRows.cpp): the lowering's last step.
+mlir::LogicalResult splitRows(mlir::func::FuncOp func);
+
 /// A kernel parameter as cuTile's calling convention flattens it: an array
 /// is (pointer, shape[rank], strides[rank]) of entry arguments, a scalar
 /// one argument.

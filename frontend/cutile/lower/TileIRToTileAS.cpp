@@ -138,7 +138,7 @@ struct TileIRToTileASPass
     module.walk([&](tileir::EntryOp e) { entries.push_back(e); });
     for (tileir::EntryOp e : entries) {
       FailureOr<func::FuncOp> f = EntryLowering(e).run();
-      if (failed(f) || failed(verify(*f)))
+      if (failed(f) || failed(splitRows(*f)) || failed(verify(*f)))
         return signalPassFailure();
     }
     // The entries and the tileir modules that held them are now tileas.

@@ -393,6 +393,48 @@ TP_DEVICE Frag<T, R> reduce_sum(const Frag<T, N> &a) {
   return detail::reduce_rows<R, P>(detail::ArithOp<detail::Arith::Add>{}, a);
 }
 
+namespace detail {
+/// Each of the N values combined with the same value of the other L - 1
+/// lanes of its row group (consecutive lanes of one warp): a butterfly of
+/// shfl.sync.idx over lane ^ m, so every lane ends with the same result
+/// (each step combines a pair in both orders, and the ops commute).
+template <int L, class Op, class T, int N>
+TP_DEVICE Frag<T, N> reduce_lanes(Op op, Frag<T, N> a) {
+  static_assert(L >= 2 && L <= 32 && (L & (L - 1)) == 0,
+                "a row's lanes are a power of two within one warp");
+  static_assert(sizeof(T) == 4, "32-bit values cross lanes");
+  const int lane = static_cast<int>(threadIdx.x % 32);
+#pragma unroll
+  for (int m = 1; m < L; m <<= 1)
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      uint32_t bits;
+      __builtin_memcpy(&bits, &a.v[i], 4);
+      uint32_t other = ptx::shfl_idx(bits, lane ^ m);
+      T b;
+      __builtin_memcpy(&b, &other, 4);
+      a.v[i] = op(a.v[i], b);
+    }
+  return a;
+}
+} // namespace detail
+
+/// tileas.reduce_lanes: a row split over L lanes (smem_load's `lanes`)
+/// put back together, every lane of the row holding the whole row's sum or
+/// maximum.
+template <int L, class T, int N>
+TP_DEVICE Frag<T, N> reduce_lanes_sum(const Frag<T, N> &a) {
+  return detail::reduce_lanes<L>(detail::ArithOp<detail::Arith::Add>{}, a);
+}
+template <int L, class T, int N>
+TP_DEVICE Frag<T, N> reduce_lanes_max(const Frag<T, N> &a) {
+  return detail::reduce_lanes<L>(detail::MaxOp{}, a);
+}
+
+/// The piece of its row thread t holds when rows are split over L lanes:
+/// the row of a vector it reads (smem_load of a vector with lanes = L).
+template <int L> TP_DEVICE int lane_in_row(int t) { return t % L; }
+
 //===----------------------------------------------------------------------===//
 // Column pieces of a row (streamed tiles, one row per thread)
 //===----------------------------------------------------------------------===//

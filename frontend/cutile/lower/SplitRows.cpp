@@ -1,0 +1,406 @@
+//===- SplitRows.cpp - register tiles of fewer than 128 rows ---------------===//
+//
+// The translation gives a SIMT agent's 128 threads one row of a register
+// tile each. cuTile kernels tile rows more finely (a norm's 32 x 256, a
+// softmax's 16 x 1024): such a tile's R rows are split over L = 128 / R
+// consecutive lanes, so an R x C tile becomes the 128 x (C / L) tile of the
+// same bytes in the same order (docs/dialect.md, "Rows split over lanes"):
+//
+// - its smem_load and smem_store take `lanes = L`;
+// - its row reductions reduce each lane's piece and then put the row back
+//   together across the lanes (tileas.reduce_lanes), so a per-row vector
+//   (R values) becomes 128 values, each lane holding its row's;
+// - a per-column vector broadcast over it (gamma[n]) is read per lane from
+//   shared memory (smem_load of the vector with `lanes = L`), with the
+//   elementwise math that made it redone on the pieces;
+// - elementwise math, loops and splats just change type.
+//
+// A class of tiles that a UMMA or TMEM touches is left as it is (64-row
+// accumulators have their own layout in the translation).
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+namespace {
+
+constexpr int64_t kThreads = 128;
+
+RankedTensorType tensorOf(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() ||
+         isa<tileas::AddOp, tileas::SubOp, tileas::MulOp, tileas::MaxOp,
+             tileas::Exp2Op, tileas::FmaOp, tileas::CvtOp>(op);
+}
+
+bool isReduce(Operation *op) {
+  return isa<tileas::ReduceSumOp, tileas::ReduceMaxOp>(op);
+}
+
+struct ValueLess {
+  bool operator()(Value a, Value b) const {
+    return a.getAsOpaquePointer() < b.getAsOpaquePointer();
+  }
+};
+
+class RowSplitter {
+public:
+  explicit RowSplitter(func::FuncOp func) : func(func) {}
+  LogicalResult run();
+
+private:
+  void join(Value a, Value b) {
+    if (tensorOf(a) && tensorOf(b))
+      classes.unionSets(a, b);
+  }
+  void joinClasses();
+  LogicalResult chooseTiles();
+  LogicalResult chooseRowVectors();
+  LogicalResult rewrite();
+  FailureOr<Value> splitColumn(Location loc, Value v, int64_t lanes,
+                               RankedTensorType type);
+  bool tileMemberAllowed(Operation *op, Value v);
+  void eraseDeadColumn(Value v);
+  SmallVector<Value> members(Value leader);
+
+  func::FuncOp func;
+  llvm::EquivalenceClasses<Value, ValueLess> classes;
+  SmallVector<Value> values; ///< Every register tensor, in program order.
+  /// Split classes (leaders) and their lanes; row-vector classes and the
+  /// lanes of the tile they belong to.
+  llvm::DenseMap<Value, int64_t> tileLanes, rowLanes;
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> splitColumns;
+};
+
+} // namespace
+
+/// Values that must share one layout: the operands and results of
+/// elementwise math, and what a loop or an if carries.
+void RowSplitter::joinClasses() {
+  auto note = [&](Value v) {
+    if (tensorOf(v)) {
+      classes.insert(v);
+      values.push_back(v);
+    }
+  };
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument arg : b.getArguments())
+          if (op != func.getOperation())
+            note(arg);
+    for (Value v : op->getResults())
+      note(v);
+  });
+  func.walk([&](Operation *op) {
+    if (isElementwise(op)) {
+      Value first;
+      SmallVector<Value> all(op->getOperands());
+      llvm::append_range(all, op->getResults());
+      for (Value v : all)
+        if (auto t = tensorOf(v)) {
+          if (first && tensorOf(first).getShape() == t.getShape())
+            join(first, v);
+          else if (!first)
+            first = v;
+        }
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (auto [init, arg, result, yielded] :
+           llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                     loop.getResults(), loop.getYieldedValues())) {
+        join(init, arg);
+        join(init, result);
+        join(init, yielded);
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (auto [i, result] : llvm::enumerate(branch.getResults()))
+        for (Region *r : {&branch.getThenRegion(), &branch.getElseRegion()})
+          if (!r->empty())
+            join(result, r->front().getTerminator()->getOperand(i));
+    }
+  });
+}
+
+SmallVector<Value> RowSplitter::members(Value leader) {
+  SmallVector<Value> out;
+  for (Value v : values)
+    if (classes.getLeaderValue(v) == leader)
+      out.push_back(v);
+  return out;
+}
+
+/// Whether `op`, which defines or reads the tile `v`, keeps its meaning when
+/// the tile's rows are split over lanes.
+bool RowSplitter::tileMemberAllowed(Operation *op, Value v) {
+  if (isElementwise(op) || isReduce(op) ||
+      isa<scf::ForOp, scf::YieldOp, scf::IfOp, tensor::SplatOp,
+          arith::ConstantOp, tileas::SmemStoreOp>(op))
+    return true;
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(op))
+    return tensorOf(v) && load.getSource().getType().getRank() == 2;
+  if (auto b = dyn_cast<tileas::BroadcastOp>(op))
+    return b.getResult() == v &&
+           (b.isColumnBroadcast() || b.isRowBroadcast());
+  return false;
+}
+
+/// The classes of rank-2 tiles of R < 128 rows (R dividing 128) that only
+/// SIMT work touches.
+LogicalResult RowSplitter::chooseTiles() {
+  llvm::DenseSet<Value> examined;
+  for (Value v : values) {
+    Value leader = classes.getLeaderValue(v);
+    RankedTensorType t = tensorOf(v);
+    if (t.getRank() != 2 || !examined.insert(leader).second)
+      continue;
+    int64_t rows = t.getShape()[0], cols = t.getShape()[1];
+    if (rows >= kThreads || kThreads % rows)
+      continue;
+    bool simt = llvm::all_of(members(leader), [&](Value m) {
+      if (Operation *def = m.getDefiningOp())
+        if (!tileMemberAllowed(def, m))
+          return false;
+      return llvm::all_of(m.getUsers(), [&](Operation *user) {
+        return tileMemberAllowed(user, m);
+      });
+    });
+    if (!simt)
+      continue;
+    int64_t lanes = kThreads / rows;
+    if (cols % lanes)
+      return emitError(v.getLoc())
+             << "a register tile of " << rows << " x " << cols
+             << " has its rows split over " << lanes
+             << " threads each (the translation gives a row a thread of 128); "
+                "its columns must divide by "
+             << lanes;
+    tileLanes[leader] = lanes;
+  }
+  return success();
+}
+
+/// The per-row vectors of split tiles: a reduction's result, the input of a
+/// broadcast along rows, and the classes they are in.
+LogicalResult RowSplitter::chooseRowVectors() {
+  for (Value v : values) {
+    auto it = tileLanes.find(classes.getLeaderValue(v));
+    if (it == tileLanes.end())
+      continue;
+    SmallVector<Value> rows;
+    for (Operation *user : v.getUsers())
+      if (isReduce(user))
+        rows.push_back(user->getResult(0));
+    if (auto b = v.getDefiningOp<tileas::BroadcastOp>();
+        b && b.isRowBroadcast())
+      rows.push_back(b.getInput());
+    for (Value row : rows) {
+      Value leader = classes.getLeaderValue(row);
+      auto [at, inserted] = rowLanes.try_emplace(leader, it->second);
+      if (!inserted && at->second != it->second)
+        return emitError(row.getLoc())
+               << "this per-row vector belongs to tiles whose rows are split "
+                  "over "
+               << at->second << " and " << it->second << " lanes";
+    }
+  }
+  // A per-row vector is read and made only by math, loops, reductions and
+  // broadcasts along rows.
+  for (auto [leader, lanes] : rowLanes)
+    for (Value m : members(leader))
+      for (Operation *user : m.getUsers()) {
+        auto b = dyn_cast<tileas::BroadcastOp>(user);
+        if (b && b.isColumnBroadcast())
+          return user->emitError()
+                 << "spreads a per-row vector along columns; rows of the "
+                    "tile it comes from are split over "
+                 << lanes << " lanes";
+        if (!b && !isElementwise(user) &&
+            !isa<scf::ForOp, scf::YieldOp, scf::IfOp>(user))
+          return user->emitError()
+                 << "reads a per-row vector of a tile whose rows are split "
+                    "over "
+                 << lanes << " lanes, which only elementwise math, loops "
+                             "and broadcasts along rows do here";
+      }
+  return success();
+}
+
+/// The per-column vector `v` read for a tile split over `lanes`: each lane
+/// its piece, from shared memory, with the elementwise math that made `v`
+/// redone on the pieces.
+FailureOr<Value> RowSplitter::splitColumn(Location loc, Value v, int64_t lanes,
+                                          RankedTensorType type) {
+  if (Value done = splitColumns.lookup({v, lanes}))
+    return done;
+  Operation *def = v.getDefiningOp();
+  auto fail = [&]() -> FailureOr<Value> {
+    return emitError(def ? def->getLoc() : loc)
+           << "a per-column vector spread over a tile whose rows are split "
+              "over "
+           << lanes
+           << " lanes is read from shared memory (a 1-D load) or computed "
+              "elementwise from such vectors, not made by "
+           << (def ? def->getName().getStringRef() : StringRef("an argument"));
+  };
+  if (!def)
+    return fail();
+  OpBuilder b(def);
+  b.setInsertionPointAfter(def);
+  auto shaped = RankedTensorType::get(type.getShape(),
+                                      tensorOf(v).getElementType());
+  Value made;
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(def)) {
+    made = b.create<tileas::SmemLoadOp>(load.getLoc(), shaped,
+                                        load.getSource(),
+                                        b.getI64IntegerAttr(lanes));
+  } else if (auto splat = dyn_cast<tensor::SplatOp>(def)) {
+    made = b.create<tensor::SplatOp>(splat.getLoc(), shaped, splat.getInput());
+  } else if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    if (!dense || !dense.isSplat())
+      return fail();
+    made = b.create<arith::ConstantOp>(
+        cst.getLoc(), DenseElementsAttr::get(
+                          shaped, dense.getSplatValue<Attribute>()));
+  } else if (isElementwise(def) && def->getNumResults() == 1) {
+    IRMapping mapping;
+    for (Value operand : def->getOperands()) {
+      if (!tensorOf(operand))
+        continue;
+      FailureOr<Value> piece = splitColumn(loc, operand, lanes, type);
+      if (failed(piece))
+        return failure();
+      mapping.map(operand, *piece);
+    }
+    Operation *clone = b.clone(*def, mapping);
+    clone->getResult(0).setType(shaped);
+    made = clone->getResult(0);
+  } else {
+    return fail();
+  }
+  splitColumns[{v, lanes}] = made;
+  return made;
+}
+
+LogicalResult RowSplitter::rewrite() {
+  auto split = [](RankedTensorType t, int64_t lanes) {
+    if (t.getRank() == 1)
+      return RankedTensorType::get({kThreads}, t.getElementType());
+    return RankedTensorType::get({kThreads, t.getShape()[1] / lanes},
+                                 t.getElementType());
+  };
+  SmallVector<Operation *> reductions, columnBroadcasts;
+  for (Value v : values) {
+    Value leader = classes.getLeaderValue(v);
+    int64_t lanes = tileLanes.lookup(leader);
+    bool row = !lanes && rowLanes.count(leader);
+    if (!lanes && !row)
+      continue;
+    RankedTensorType newType = split(tensorOf(v), lanes ? lanes : 1);
+    Operation *def = v.getDefiningOp();
+    if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
+      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      if (!dense || !dense.isSplat())
+        return cst.emitError("a constant tile whose rows are split over "
+                             "lanes must be a splat");
+      cst.setValueAttr(
+          DenseElementsAttr::get(newType, dense.getSplatValue<Attribute>()));
+    }
+    v.setType(newType);
+    if (!lanes)
+      continue;
+    if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
+      load.setLanes(lanes);
+    if (auto b = dyn_cast_or_null<tileas::BroadcastOp>(def);
+        b && b.isColumnBroadcast())
+      columnBroadcasts.push_back(b);
+    for (Operation *user : v.getUsers()) {
+      if (auto store = dyn_cast<tileas::SmemStoreOp>(user))
+        store.setLanes(lanes);
+      if (isReduce(user))
+        reductions.push_back(user);
+    }
+  }
+  for (Operation *op : reductions) {
+    Value leader = classes.getLeaderValue(op->getOperand(0));
+    int64_t l = tileLanes.lookup(leader);
+    if (l > 32)
+      return op->emitError()
+             << "reduces rows split over " << l
+             << " lanes (a tile of " << kThreads / l
+             << " rows); tileas puts a row back together within one warp, "
+                "32 lanes at most: use tiles of at least 4 rows";
+    OpBuilder b(op);
+    b.setInsertionPointAfter(op);
+    Value result = op->getResult(0);
+    auto whole = b.create<tileas::ReduceLanesOp>(
+        op->getLoc(), result.getType(), result,
+        b.getStringAttr(isa<tileas::ReduceMaxOp>(op) ? "max" : "sum"),
+        b.getI64IntegerAttr(l));
+    result.replaceAllUsesExcept(whole.getResult(), whole);
+  }
+  for (Operation *op : columnBroadcasts) {
+    auto b = cast<tileas::BroadcastOp>(op);
+    int64_t lanes = tileLanes.lookup(classes.getLeaderValue(b.getResult()));
+    FailureOr<Value> piece = splitColumn(b.getLoc(), b.getInput(), lanes,
+                                         b.getResult().getType());
+    if (failed(piece))
+      return failure();
+    b.getResult().replaceAllUsesWith(*piece);
+    Value input = b.getInput();
+    b.erase();
+    eraseDeadColumn(input);
+  }
+  return success();
+}
+
+/// The whole vector's math and load, once nothing reads them.
+void RowSplitter::eraseDeadColumn(Value v) {
+  llvm::SetVector<Operation *> work;
+  if (Operation *def = v.getDefiningOp())
+    work.insert(def);
+  llvm::DenseSet<Operation *> erased;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *d : work) {
+      if (erased.contains(d) || !d->use_empty() ||
+          (!isa<tileas::SmemLoadOp, tensor::SplatOp, arith::ConstantOp>(d) &&
+           !isElementwise(d)))
+        continue;
+      for (Value operand : d->getOperands())
+        if (Operation *def = operand.getDefiningOp(); def && tensorOf(operand))
+          work.insert(def);
+      erased.insert(d);
+      d->erase();
+      changed = true;
+      break;
+    }
+  }
+}
+
+LogicalResult RowSplitter::run() {
+  joinClasses();
+  if (failed(chooseTiles()) || failed(chooseRowVectors()))
+    return failure();
+  if (tileLanes.empty())
+    return success();
+  return rewrite();
+}
+
+LogicalResult tilepipe::cutile::splitRows(func::FuncOp func) {
+  return RowSplitter(func).run();
+}
