@@ -31,6 +31,7 @@
 
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -43,6 +44,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -269,6 +271,51 @@ std::optional<int> runSchedulePipeline(const CompileOptions &options,
   return std::nullopt;
 }
 
+/// A diagnostic held back while the warp-specialized attempt runs: shown as
+/// it was when the peeled one fails too, as a remark when it succeeds.
+struct HeldDiagnostic {
+  mlir::Location loc;
+  mlir::DiagnosticSeverity severity;
+  std::string text;
+  std::vector<std::pair<mlir::Location, std::string>> notes;
+};
+
+std::function<mlir::LogicalResult(mlir::Diagnostic &)>
+holdInto(std::vector<HeldDiagnostic> &held) {
+  return [&held](mlir::Diagnostic &d) {
+    HeldDiagnostic h{d.getLocation(), d.getSeverity(), d.str(), {}};
+    for (mlir::Diagnostic &note : d.getNotes())
+      h.notes.emplace_back(note.getLocation(), note.str());
+    held.push_back(std::move(h));
+    return mlir::success();
+  };
+}
+
+void replay(const std::vector<HeldDiagnostic> &held) {
+  for (const HeldDiagnostic &h : held) {
+    mlir::InFlightDiagnostic d = h.loc->getContext()->getDiagEngine().emit(
+        h.loc, h.severity);
+    d << h.text;
+    for (const auto &[loc, text] : h.notes)
+      d.attachNote(loc) << text;
+  }
+}
+
+/// Schedule, materialization and translation of the lowered `module`; the
+/// CUDA in `cuda`, held until the translation has succeeded (a failure
+/// leaves no file). An exit status when a step fails.
+std::optional<int> compileLowered(const CompileOptions &options,
+                                  mlir::MLIRContext &context,
+                                  mlir::ModuleOp module, std::string &cuda) {
+  if (std::optional<int> exit = runSchedulePipeline(options, context, module))
+    return exit;
+  cuda.clear();
+  llvm::raw_string_ostream os(cuda);
+  if (mlir::failed(cuda::translateToCuda(module, os)))
+    return ExitFailure;
+  return std::nullopt;
+}
+
 /// Writes `text` to -o (stdout for "-"); the file appears whole or not at
 /// all.
 int writeOutput(const CompileOptions &options, StringRef text) {
@@ -314,13 +361,52 @@ int tilepipe::tool::runCompileCommand(int argc, char **argv) {
       readInput(options, context, sourceMgr);
   if (!module || mlir::failed(lowerTileIR(context, *module)))
     return ExitFailure;
-  if (std::optional<int> exit = runSchedulePipeline(options, context, *module))
-    return *exit;
-  // The CUDA is held until the translation has succeeded: a failure leaves
-  // no file.
+  // The default stage code is warp-specialized. Where the user named no
+  // mode and that fails (e.g. two loops' rings that do not fit in SMEM side
+  // by side), the kernel is compiled peeled instead and the reason is said
+  // (docs/cuda-tile-launch.md, "Peeled when warp specialization fails").
+  bool fallback =
+      !StringRef(options.materializeOptions).contains("mode=");
+  mlir::OwningOpRef<mlir::ModuleOp> lowered;
+  if (fallback)
+    lowered = module->clone();
   std::string cuda;
-  llvm::raw_string_ostream os(cuda);
-  if (mlir::failed(cuda::translateToCuda(*module, os)))
-    return ExitFailure;
+  std::vector<HeldDiagnostic> first;
+  std::optional<int> exit;
+  {
+    std::optional<mlir::ScopedDiagnosticHandler> hold;
+    if (fallback)
+      hold.emplace(&context, holdInto(first));
+    exit = compileLowered(options, context, *module, cuda);
+  }
+  if (exit && fallback && *exit == ExitFailure) {
+    CompileOptions peeled = options;
+    peeled.materializeOptions += " mode=unspecialized";
+    peeled.printSchedule = false; // The schedule is the same; printed once.
+    peeled.report.clear();
+    std::vector<HeldDiagnostic> second;
+    std::optional<int> retry;
+    {
+      mlir::ScopedDiagnosticHandler hold(&context, holdInto(second));
+      retry = compileLowered(peeled, context, *lowered, cuda);
+    }
+    if (!retry) {
+      mlir::Location at = module->getLoc();
+      for (const HeldDiagnostic &d : first)
+        if (d.severity == mlir::DiagnosticSeverity::Error) {
+          mlir::emitRemark(d.loc)
+              << "warp-specialized stage code failed: " << d.text;
+          at = d.loc;
+        }
+      mlir::emitRemark(at)
+          << "compiled as peeled stage code (--materialize-options="
+             "mode=unspecialized) instead";
+      exit = std::nullopt;
+    }
+  }
+  if (exit) {
+    replay(first);
+    return *exit;
+  }
   return writeOutput(options, cuda);
 }
