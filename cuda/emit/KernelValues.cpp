@@ -56,7 +56,9 @@ FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
     return emitError(loc) << "a register tile of " << rows
                           << " rows cannot be split over the agent's "
                           << threads
-                          << " threads (rows per thread must be whole)",
+                          << " threads (rows per thread must be whole; "
+                             "--tileas-split-rows splits each row over "
+                             "lanes instead)",
            failure();
   int64_t n = rows / threads;
   for (int64_t d : type.getShape().drop_front())

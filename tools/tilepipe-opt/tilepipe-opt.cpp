@@ -61,6 +61,7 @@ int main(int argc, char **argv) {
   tilepipe::registerTilePipeMaterializePasses();
   // cuTile's tile IR to tileas (docs/cuda-tile-lowering.md).
   tilepipe::cutile::registerTileIRToTileASPass();
+  tilepipe::cutile::registerTileASSplitRowsPass();
   tilepipe::tools::installReportWriters();
 
   mlir::DialectRegistry registry;

@@ -30,4 +30,20 @@ def TileIRToTileAS : Pass<"tileir-to-tileas", "::mlir::ModuleOp"> {
                            "::mlir::tileas::TileASDialect"];
 }
 
+def TileASSplitRows : Pass<"tileas-split-rows", "::mlir::func::FuncOp"> {
+  let summary = "Split the rows of register tiles of fewer than 128 rows "
+                "over lanes";
+  let description = [{
+    The translation gives each of a SIMT agent's 128 threads one row. An
+    R x C register tile with R < 128 (R dividing 128) that only SIMT work
+    touches becomes the 128 x (C / L) tile of the same bytes, L = 128 / R
+    lanes to a row: its smem_load and smem_store take `lanes = L`, its row
+    reductions are followed by `tileas.reduce_lanes`, its per-row vectors
+    hold 128 values, and a per-column vector spread over it is read per
+    lane (docs/dialect.md, "Rows split over lanes"). `--tileir-to-tileas`
+    ends with this step; tileas written by hand may run it.
+  }];
+  let dependentDialects = ["::mlir::tileas::TileASDialect"];
+}
+
 #endif // TILEPIPE_FRONTEND_CUTILE_LOWER_PASSES

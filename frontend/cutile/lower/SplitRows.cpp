@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/cutile/lower/Lowering.h"
+#include "frontend/cutile/lower/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -31,6 +32,11 @@
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cutile;
+
+namespace tilepipe::cutile {
+#define GEN_PASS_DEF_TILEASSPLITROWS
+#include "frontend/cutile/lower/Passes.h.inc"
+} // namespace tilepipe::cutile
 
 namespace {
 
@@ -200,9 +206,17 @@ LogicalResult RowSplitter::chooseRowVectors() {
     if (it == tileLanes.end())
       continue;
     SmallVector<Value> rows;
-    for (Operation *user : v.getUsers())
-      if (isReduce(user))
-        rows.push_back(user->getResult(0));
+    for (Operation *user : v.getUsers()) {
+      if (!isReduce(user))
+        continue;
+      if (it->second > 32)
+        return user->emitError()
+               << "reduces rows split over " << it->second
+               << " lanes (a tile of " << kThreads / it->second
+               << " rows); tileas puts a row back together within one "
+                  "warp, 32 lanes at most: use tiles of at least 4 rows";
+      rows.push_back(user->getResult(0));
+    }
     if (auto b = v.getDefiningOp<tileas::BroadcastOp>();
         b && b.isRowBroadcast())
       rows.push_back(b.getInput());
@@ -335,14 +349,7 @@ LogicalResult RowSplitter::rewrite() {
     }
   }
   for (Operation *op : reductions) {
-    Value leader = classes.getLeaderValue(op->getOperand(0));
-    int64_t l = tileLanes.lookup(leader);
-    if (l > 32)
-      return op->emitError()
-             << "reduces rows split over " << l
-             << " lanes (a tile of " << kThreads / l
-             << " rows); tileas puts a row back together within one warp, "
-                "32 lanes at most: use tiles of at least 4 rows";
+    int64_t l = tileLanes.lookup(classes.getLeaderValue(op->getOperand(0)));
     OpBuilder b(op);
     b.setInsertionPointAfter(op);
     Value result = op->getResult(0);
@@ -404,3 +411,13 @@ LogicalResult RowSplitter::run() {
 LogicalResult tilepipe::cutile::splitRows(func::FuncOp func) {
   return RowSplitter(func).run();
 }
+
+namespace {
+struct TileASSplitRowsPass
+    : public tilepipe::cutile::impl::TileASSplitRowsBase<TileASSplitRowsPass> {
+  void runOnOperation() override {
+    if (failed(splitRows(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,55 @@
+// RUN: tilepipe-opt %s --tileas-split-rows | FileCheck %s
+
+// Register tiles of fewer than 128 rows, their rows split over lanes
+// (docs/dialect.md, "Rows split over lanes"): a 32 x 256 norm-like body
+// becomes 128 x 64 tiles, 4 lanes to a row. The per-row sum is put back
+// together across the lanes before it is read; the per-column gain is read
+// per lane from shared memory, its conversion redone on the pieces; the
+// loop-carried per-row vector holds 128 values.
+
+// CHECK-LABEL: func.func @norm
+// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<128xf32>
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<128xf32>)
+// CHECK:   %[[X:.*]] = tileas.smem_load %{{.*}} {lanes = 4 : i64} : !tileas.smem<32x256xf32> -> tensor<128x64xf32>
+// CHECK:   %[[SQ:.*]] = arith.mulf %[[X]], %[[X]] : tensor<128x64xf32>
+// CHECK:   %[[PART:.*]] = tileas.reduce_sum %[[SQ]] : tensor<128x64xf32> -> tensor<128xf32>
+// CHECK:   %[[ROW:.*]] = tileas.reduce_lanes %[[PART]] {kind = "sum", lanes = 4 : i64} : tensor<128xf32>
+// CHECK:   arith.addf %[[ACC]], %[[ROW]] : tensor<128xf32>
+// CHECK: tileas.smem_load %{{.*}} {lanes = 4 : i64} : !tileas.smem<256xbf16> -> tensor<128x64xbf16>
+// CHECK-NEXT: tileas.cvt %{{.*}} : tensor<128x64xbf16> -> tensor<128x64xf32>
+// CHECK-NOT: dimensions = [0]
+// CHECK: tileas.broadcast %{{.*}} dimensions = [1] : tensor<128xf32> -> tensor<128x64xf32>
+// CHECK: tileas.smem_store %{{.*}} {lanes = 4 : i64} : tensor<128x64xf32> -> !tileas.smem<32x256xf32>
+func.func @norm(%xs: !tileas.smem<32x256xf32>, %ws: !tileas.smem<256xbf16>, %n: index) -> !tileas.smem<32x256xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<32xf32>
+  %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32xf32>) {
+    %x = tileas.smem_load %xs : !tileas.smem<32x256xf32> -> tensor<32x256xf32>
+    %sq = arith.mulf %x, %x : tensor<32x256xf32>
+    %r = tileas.reduce_sum %sq : tensor<32x256xf32> -> tensor<32xf32>
+    %next = arith.addf %acc, %r : tensor<32xf32>
+    scf.yield %next : tensor<32xf32>
+  }
+  %inv = math.rsqrt %sum : tensor<32xf32>
+  %x = tileas.smem_load %xs : !tileas.smem<32x256xf32> -> tensor<32x256xf32>
+  %w16 = tileas.smem_load %ws : !tileas.smem<256xbf16> -> tensor<256xbf16>
+  %w = tileas.cvt %w16 : tensor<256xbf16> -> tensor<256xf32>
+  %wb = tileas.broadcast %w dimensions = [0] : tensor<256xf32> -> tensor<32x256xf32>
+  %ib = tileas.broadcast %inv dimensions = [1] : tensor<32xf32> -> tensor<32x256xf32>
+  %y0 = arith.mulf %x, %ib : tensor<32x256xf32>
+  %y = arith.mulf %y0, %wb : tensor<32x256xf32>
+  %out = tileas.smem_store %y : tensor<32x256xf32> -> !tileas.smem<32x256xf32>
+  return %out : !tileas.smem<32x256xf32>
+}
+
+// 128-row tiles and 64-row MMA accumulators are left as they are.
+// CHECK-LABEL: func.func @untouched
+// CHECK: tileas.smem_load %{{.*}} : !tileas.smem<128x64xf32> -> tensor<128x64xf32>
+// CHECK: tileas.tmem_load %{{.*}} : !tileas.tmem<64x64xf32> -> tensor<64x64xf32>
+func.func @untouched(%a: !tileas.smem<128x64xf32>, %t: !tileas.tmem<64x64xf32>) -> (tensor<128x64xf32>, tensor<64x64xf32>) {
+  %x = tileas.smem_load %a : !tileas.smem<128x64xf32> -> tensor<128x64xf32>
+  %y = tileas.tmem_load %t : !tileas.tmem<64x64xf32> -> tensor<64x64xf32>
+  %z = arith.addf %y, %y : tensor<64x64xf32>
+  return %x, %z : tensor<128x64xf32>, tensor<64x64xf32>
+}
