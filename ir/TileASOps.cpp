@@ -292,6 +292,17 @@ static LogicalResult verifyLanes(Operation *op, ShapedType smem,
 }
 
 LogicalResult SmemLoadOp::verify() {
+  ShapedType source = getSource().getType();
+  if (getValid().empty() != !getPaddingAttr())
+    return emitOpError("expects valid extents and a padding value together");
+  if (!getValid().empty() && int64_t(getValid().size()) != source.getRank())
+    return emitOpError("expects one valid extent per source dimension (")
+           << source.getRank() << "), got " << getValid().size();
+  if (getPaddingAttr() &&
+      getPaddingAttr().getType() != source.getElementType())
+    return emitOpError("expects a padding value of the element type ")
+           << source.getElementType() << ", got "
+           << getPaddingAttr().getType();
   if (std::optional<int64_t> lanes = getLanes())
     return verifyLanes(*this, getSource().getType(), getResult().getType(),
                        *lanes, /*vectorAllowed=*/true);

@@ -158,6 +158,14 @@ def TileAS_TmemStoreOp : TileAS_TileStoreOp<"tmem_store", TileAS_TmemType,
   let summary = "writes a register tile to tensor memory";
 }
 
+/// A float of any width (a padding value in the tile's element type).
+def TileAS_FloatValueAttr : Attr<CPred<"::llvm::isa<::mlir::FloatAttr>($_self)">,
+                                 "float attribute"> {
+  let storageType = "::mlir::FloatAttr";
+  let returnType = "::mlir::FloatAttr";
+  let convertFromStorage = "$_self";
+}
+
 def TileAS_SmemLoadOp : TileAS_TileMoveOp<"smem_load", TileAS_SmemType,
     TileAS_RegisterTile, [MemoryEffects<[MemRead<TileAS_SharedMemory>]>]> {
   let summary = "reads a shared-memory tile into registers";
@@ -172,12 +180,27 @@ def TileAS_SmemLoadOp : TileAS_TileMoveOp<"smem_load", TileAS_SmemType,
     - a vector of C becomes 128 x (C / L): result row q is elements
       (q % L) * C / L .. of the vector, every L-th row alike (a per-column
       vector read for a split tile).
+    With `valid(%rows, %cols)` (one extent per source dimension) and
+    `padding = V`, the elements of the source at or past those extents read
+    as V: a tile TMA filled with zeros past the tensor's edge, read with the
+    padding its program asked for (cuTile's `padding_value = neg_inf`).
   }];
-  let arguments = (ins TileAS_SmemType:$source,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$lanes);
-  let builders = [OpBuilder<(ins "Type":$result, "Value":$source), [{
-    build($_builder, $_state, result, source, IntegerAttr());
-  }]>];
+  let arguments = (ins TileAS_SmemType:$source, Variadic<Index>:$valid,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$lanes,
+                       OptionalAttr<TileAS_FloatValueAttr>:$padding);
+  let assemblyFormat = [{
+    $source (`valid` `(` $valid^ `)`)? attr-dict `:` qualified(type($source))
+    `->` qualified(type($result))
+  }];
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$source), [{
+      build($_builder, $_state, result, source, ValueRange(), IntegerAttr(),
+            FloatAttr());
+    }]>,
+    OpBuilder<(ins "Type":$result, "Value":$source, "IntegerAttr":$lanes), [{
+      build($_builder, $_state, result, source, ValueRange(), lanes,
+            FloatAttr());
+    }]>];
 }
 
 def TileAS_SmemStoreOp : TileAS_TileStoreOp<"smem_store", TileAS_SmemType,

@@ -121,6 +121,8 @@ public:
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
   mlir::LogicalResult emitTileLoad(mlir::Operation *op);
+  mlir::Value padded(mlir::tileas::SmemLoadOp load, mlir::Value frag,
+                     mlir::Value row, int64_t n);
   mlir::LogicalResult emitTileStore(mlir::Operation *op);
   mlir::LogicalResult emitTileMath(mlir::Operation *op);
   mlir::LogicalResult emitEpilogueLoad(mlir::tileas::TmaLoadOp load);

@@ -281,10 +281,12 @@ Value KernelEmitter::makeColumnVector(Location loc, Value v) {
   }
   std::string elem =
       registerElementName(cast<RankedTensorType>(v.getType()).getElementType());
-  if (auto load = dyn_cast<tileas::SmemLoadOp>(def))
-    return call(*type, "tp::smem_load",
-                {lookup(loc, load.getSource()), intLit(0)},
-                {"1", elem, std::to_string(*n)});
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(def)) {
+    Value whole = call(*type, "tp::smem_load",
+                       {lookup(loc, load.getSource()), intLit(0)},
+                       {"1", elem, std::to_string(*n)});
+    return load.getPaddingAttr() ? padded(load, whole, intLit(0), *n) : whole;
+  }
   std::optional<ElementwiseCall> math = elementwiseCall(def);
   if (!math)
     return {};

@@ -10,6 +10,7 @@
 
 #include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/emit/KernelEmitter.h"
+#include "cuda/emit/TilePieces.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -204,7 +205,25 @@ LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
                {str(*load.getLanes())});
   map[result] = call(*type, tmem ? "tp::tmem_load" : "tp::smem_load",
                      {src, row}, targs);
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(op); load && load.getPaddingAttr())
+    map[result] = padded(load, map[result], row, n);
   return success();
+}
+
+/// An SMEM tile read with a padding: each thread's elements past the
+/// tensor's edge replaced (tp::padded), `row` the row the thread read in
+/// the tile as the load addressed it, `n` elements each.
+Value KernelEmitter::padded(tileas::SmemLoadOp load, Value frag, Value row,
+                            int64_t n) {
+  Location loc = load.getLoc();
+  auto source = cast<ShapedType>(load.getSource().getType());
+  Value rows = source.getRank() == 2 ? lookup(loc, load.getValid().front())
+                                     : intLit(1);
+  Value cols = lookup(loc, load.getValid().back());
+  return call(frag.getType(), "tp::padded",
+              {frag, row, intLit(0), rows, cols,
+               literal(b.getF32Type(), paddingLiteral(load.getPaddingAttr()))},
+              {str(source.getShape().back()), str(n)});
 }
 
 /// tcgen05.st or an SMEM store of the thread's rows; a UMMA operand in SMEM

@@ -91,6 +91,12 @@ Value PassEmitter::piece(PieceNode *node) {
   case PieceNode::Kind::Smem:
     v = call(frag(node->elem, width), "tp::smem_load_cols",
              {node->value, c, tid}, {std::to_string(node->cols), w, node->elem});
+    if (!node->padValue.empty())
+      v = call(frag(node->elem, width), "tp::padded",
+               {v, tid, c, node->padRows, node->padCols,
+                literal(b.getF32Type(), node->padValue)},
+               {std::to_string(node->padSourceCols),
+                std::to_string(node->cols)});
     break;
   case PieceNode::Kind::ColSmem:
     v = call(frag(node->elem, width), "tp::smem_vec_cols", {node->value, c},
@@ -259,4 +265,13 @@ int64_t cuda::liveBitsPerColumn(ArrayRef<PieceSink> sinks) {
 void cuda::emitPass(OpBuilder &b, Location loc, Value tid, int64_t cols,
                     int64_t width, MutableArrayRef<PieceSink> sinks) {
   PassEmitter(b, loc, tid, cols, width).emit(sinks);
+}
+
+std::string cuda::paddingLiteral(FloatAttr value) {
+  APFloat f = value.getValue();
+  bool lost = false;
+  f.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+  return llvm::formatv("tp::bits_f32(0x{0:x-}u)",
+                       f.bitcastToAPInt().getZExtValue())
+      .str();
 }

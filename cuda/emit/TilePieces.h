@@ -55,7 +55,17 @@ struct PieceNode {
   std::string callee; ///< Call.
   std::vector<std::string> templateArgs;
   std::vector<PieceNode *> operands;
+  /// Smem: a padded read (smem_load valid(..) padding = V): the source
+  /// tile's columns, its valid extents (EmitC values) and tp::padded's
+  /// padding argument; empty padValue: none.
+  int64_t padSourceCols = 0;
+  mlir::Value padRows, padCols;
+  std::string padValue;
 };
+
+/// tp::padded's padding argument: the value as an f32 by its bits (every
+/// padding cuTile names, +-inf, NaN and -0, is one exactly).
+std::string paddingLiteral(mlir::FloatAttr value);
 
 /// What a pass does with a node's pieces.
 struct PieceSink {

@@ -198,7 +198,7 @@ PieceNode *TileStreams::columnNode(Location loc, Value v) {
   node.elem = cudaElementName(tensor.getElementType());
   node.cols = tensor.getShape()[0];
   if (auto load = v.getDefiningOp<tileas::SmemLoadOp>();
-      load && columnStreamable(v)) {
+      load && !load.getPaddingAttr() && columnStreamable(v)) {
     node.kind = PieceNode::Kind::ColSmem;
     node.tile = load.getSource();
     node.home = homeOf(node.tile);
@@ -462,6 +462,16 @@ bool TileStreams::take(Operation *op) {
     node.tile = op->getOperand(0);
     node.home = homeOf(node.tile);
     node.value = host.lookup(loc, node.tile);
+    if (auto load = dyn_cast<tileas::SmemLoadOp>(op); load && load.getPaddingAttr()) {
+      auto source = cast<ShapedType>(load.getSource().getType());
+      node.padSourceCols = source.getShape().back();
+      node.padRows = source.getRank() == 2
+                         ? host.lookup(loc, load.getValid().front())
+                         : b.create<emitc::LiteralOp>(loc, b.getI64Type(), "1")
+                               .getResult();
+      node.padCols = host.lookup(loc, load.getValid().back());
+      node.padValue = paddingLiteral(load.getPaddingAttr());
+    }
     return record(make(std::move(node)));
   }
   if (isReduction(op)) {

@@ -197,6 +197,16 @@ LogicalResult EntryLowering::planArguments() {
     return failure();
   // Shapes and strides the kernel reads as values, then the scalars.
   entry.walk([&](Operation *op) {
+    // A padded load reads every extent of its tensor (Views.cpp).
+    if (auto load = dyn_cast<tileir::LoadViewTkoOp>(op);
+        load && needsPadding(load.getView().getType()))
+      if (auto part =
+              load.getView().getDefiningOp<tileir::MakePartitionViewOp>()) {
+        unsigned param = tensorViews.lookup(part.getTensorView());
+        for (int64_t d = 0, e = load.getView().getType().getTileShape().size();
+             d < e; ++d)
+          needShapeArg(param, ArrayPart::Shape, d);
+      }
     Value src;
     if (auto q = dyn_cast<tileir::GetIndexSpaceShapeOp>(op))
       src = q.getSrc();

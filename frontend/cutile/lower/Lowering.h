@@ -30,6 +30,10 @@ namespace tilepipe::cutile {
 /// (SplitRows.cpp): the lowering's last step.
 mlir::LogicalResult splitRows(mlir::func::FuncOp func);
 
+/// Whether a load through a view of `type` needs a padding TMA's zero fill
+/// does not give.
+bool needsPadding(tileir::PartitionViewType type);
+
 /// A kernel parameter as cuTile's calling convention flattens it: an array
 /// is (pointer, shape[rank], strides[rank]) of entry arguments, a scalar
 /// one argument.
@@ -175,6 +179,18 @@ public:
   llvm::DenseMap<mlir::Value, mlir::Value> inRegisters;
   /// SMEM tiles that hold the tileir tile transposed (a dim_map [1, 0] load).
   llvm::DenseSet<mlir::Value> transposedSmem;
+  /// SMEM tiles loaded with a padding TMA's zero fill does not give: the
+  /// extents of the tensor past the tile's origin, per tile dimension, and
+  /// the padding value; threads read them padded (Views.cpp).
+  struct Padded {
+    llvm::SmallVector<mlir::Value> valid;
+    mlir::FloatAttr value;
+  };
+  llvm::DenseMap<mlir::Value, Padded> paddedSmem;
+  mlir::FailureOr<Padded> paddingOf(tileir::LoadViewTkoOp op,
+                                    const Partition &p,
+                                    llvm::ArrayRef<mlir::Value> coords,
+                                    mlir::tileas::SmemType smem);
 };
 
 } // namespace tilepipe::cutile

@@ -89,6 +89,10 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
       return failure();
     bool isA = i == 0;
     if (isa<tileas::SmemType>(lowered->getType())) {
+      if (paddedSmem.count(*lowered))
+        return op.emitError("an MMA operand loaded with a padding other than "
+                            "zero is not lowered: the tensor core reads "
+                            "the tile as TMA filled it, with zeros");
       bool transposed = transposedSmem.contains(*lowered);
       // A is K-major as loaded, MN-major transposed; B the other way round.
       mnMajor.push_back(isA ? transposed : !transposed);

@@ -69,7 +69,11 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointAfterValue(*lowered);
   Value r;
-  if (isa<tileas::SmemType>(shaped))
+  if (auto pad = paddedSmem.find(*lowered); pad != paddedSmem.end())
+    r = b.create<tileas::SmemLoadOp>(lowered->getLoc(), type, *lowered,
+                                     pad->second.valid, IntegerAttr(),
+                                     pad->second.value);
+  else if (isa<tileas::SmemType>(shaped))
     r = b.create<tileas::SmemLoadOp>(lowered->getLoc(), type, *lowered);
   else
     r = b.create<tileas::TmemLoadOp>(lowered->getLoc(), type, *lowered);

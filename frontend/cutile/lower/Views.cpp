@@ -7,8 +7,9 @@
 // a store is the tile written to SMEM by the threads and a `tileas.tma_store`.
 // Out-of-bounds elements: tilepipe's tensor maps fill them with zero, which
 // is cuTile's `padding_value = zero` and a valid choice for an undetermined
-// padding; the other padding values are refused. Stores clip at the edges,
-// as cuTile's do.
+// padding; a tile loaded with another padding (neg_inf, pos_inf, nan,
+// neg_zero) is read by threads with it (smem_load valid(..) padding = V).
+// Stores clip at the edges, as cuTile's do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,17 +140,30 @@ static FailureOr<tileas::SmemType> smemTileOf(Operation *op,
   return tileas::SmemType::get(box, desc.getElementType());
 }
 
-/// Padding values TMA's zero fill gives.
-static LogicalResult checkPadding(Operation *op,
-                                  tileir::PartitionViewType type) {
+bool tilepipe::cutile::needsPadding(tileir::PartitionViewType type) {
   StringRef pad = type.getPaddingValue();
-  if (pad.empty() || pad == "zero")
-    return success();
-  return op->emitError("a load with padding_value = ")
-         << pad
-         << " is not lowered: tilepipe's TMA fills out-of-bounds elements "
-            "with zero (only padding zero or an undetermined padding keep "
-            "their meaning)";
+  return !pad.empty() && pad != "zero";
+}
+
+/// The padding value of `type` as a float of `elem`: what threads read past
+/// the tensor's edge where TMA wrote zero.
+static FailureOr<FloatAttr> paddingValue(Operation *op,
+                                         tileir::PartitionViewType type,
+                                         Type elem) {
+  auto fty = dyn_cast<FloatType>(elem);
+  StringRef pad = type.getPaddingValue();
+  if (!fty)
+    return op->emitError("a load of ")
+               << elem << " with padding_value = " << pad
+               << " is not lowered: only float tiles are padded with "
+                  "other than zero",
+           failure();
+  const llvm::fltSemantics &sem = fty.getFloatSemantics();
+  APFloat v = pad == "neg_zero" ? APFloat::getZero(sem, /*Negative=*/true)
+              : pad == "nan"    ? APFloat::getNaN(sem)
+              : pad == "pos_inf" ? APFloat::getInf(sem, /*Negative=*/false)
+                                 : APFloat::getInf(sem, /*Negative=*/true);
+  return FloatAttr::get(fty, v);
 }
 
 LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
@@ -158,8 +172,6 @@ LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
   if (part == partitions.end())
     return op.emitError("a load from a view that is not a partition of a "
                         "kernel array is not lowered");
-  if (failed(checkPadding(op, op.getView().getType())))
-    return failure();
   const Partition &p = part->second;
   FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
   if (failed(coords))
@@ -168,13 +180,56 @@ LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
   FailureOr<tileas::SmemType> smem = smemTileOf(op, desc);
   if (failed(smem))
     return failure();
+  // The extents are computed before the load: its SMEM tile is read right
+  // after it (registers()).
+  std::optional<Padded> pad;
+  if (needsPadding(op.getView().getType())) {
+    FailureOr<Padded> made = paddingOf(op, p, *coords, *smem);
+    if (failed(made))
+      return failure();
+    pad = std::move(*made);
+  }
   Value tile = b.create<tileas::TmaLoadOp>(
       loc(op), *smem, func.getArgument(p.descArg), *coords, Value(),
       IntegerAttr(), IntegerAttr());
   if (p.transposed())
     transposedSmem.insert(tile);
+  if (pad)
+    paddedSmem[tile] = std::move(*pad);
   map(op.getTile(), tile);
   return success();
+}
+
+/// A tile TMA fills with zeros past the tensor's edge whose program asked
+/// for another padding: threads read it padded (smem_load valid(..)
+/// padding = V), the extent in each dimension the tensor's shape less the
+/// tile's origin.
+FailureOr<EntryLowering::Padded>
+EntryLowering::paddingOf(tileir::LoadViewTkoOp op, const Partition &p,
+                         ArrayRef<Value> coords, tileas::SmemType smem) {
+  if (p.transposed())
+    return op.emitError("a load through a transposed view (dim_map [1, 0]) "
+                        "with padding_value = ")
+           << op.getView().getType().getPaddingValue()
+           << " is not lowered: an MMA reads the tile as TMA filled it, with "
+              "zeros",
+           failure();
+  FailureOr<FloatAttr> value =
+      paddingValue(op, op.getView().getType(), smem.getElementType());
+  if (failed(value))
+    return failure();
+  Padded pad;
+  pad.value = *value;
+  // The SMEM tile is the box without its leading unit dimensions: its
+  // dimensions are the tensor's last ones.
+  int64_t first = int64_t(coords.size()) - smem.getRank();
+  for (int64_t d = first; d < int64_t(coords.size()); ++d) {
+    Value shape = func.getArgument(shapeArg(p.param, ArrayPart::Shape, d));
+    Value extent =
+        b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), shape);
+    pad.valid.push_back(b.create<arith::SubIOp>(loc(op), extent, coords[d]));
+  }
+  return pad;
 }
 
 LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {

@@ -14,6 +14,7 @@
 #include "tilepipe/ptx/cpasync.cuh"
 #include "tilepipe/ptx/smem.cuh"
 #include "tilepipe/runtime/base.cuh"
+#include "tilepipe/runtime/frag.cuh"
 
 namespace tp {
 
@@ -54,6 +55,26 @@ TP_DEVICE void smem_store(uint32_t saddr, const Frag<T, N> &f,
 #pragma unroll
   for (int i = 0; i < kBytes; i += V)
     ptx::st_shared<V>(base + i, p + i);
+}
+
+/// A tile read with a padding (smem_load valid(..) padding = V): element i
+/// of the fragment is element row * Stride + c + i of the row-major source
+/// tile of Cs columns (the same bytes the load read), and one at or past
+/// validRows x validCols (the tensor's extents beyond the tile's origin,
+/// where TMA wrote zero) reads as `pad`. A vector source has one row and
+/// validRows = 1.
+template <int Cs, int Stride, class T, int N>
+TP_DEVICE Frag<T, N> padded(Frag<T, N> f, int row, int64_t c,
+                            int64_t validRows, int64_t validCols, float pad) {
+  const T value = detail::from_f32<T>(pad);
+  const int64_t flat0 = static_cast<int64_t>(row) * Stride + c;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    int64_t flat = flat0 + i;
+    if (flat / Cs >= validRows || flat % Cs >= validCols)
+      f.v[i] = value;
+  }
+  return f;
 }
 
 /// Columns [c, c + W) of the thread's row of a C-wide row-major tile: one
