@@ -253,6 +253,36 @@ class SoftmaxRows(RowSpec):
         return {1: e / e.sum(axis=1, keepdims=True)}
 
 
+class SoftmaxPadded(CuTileSpec):
+    """Y = softmax(X) over rows in 16 x 256 tiles with -inf padding
+    (softmax_padded.py); each row split over 8 lanes. Inputs are all
+    negative, so a zero fill past N would be the row maximum and add
+    exp(-max) per padded column: only the -inf padding matches."""
+    fixture = "test/cutile/lower/fixtures/softmax_padded-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-5)}
+
+    def problems(self, quick=False):
+        probs = [(16, 256), (50, 200), (16 * 9 + 3, 36)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 16), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: -rng.uniform(0.5, 6, p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return {1: e / e.sum(axis=1, keepdims=True)}
+
+
 class RmsNormRows(RowSpec):
     """Y = X rsqrt(mean X^2 + eps) gamma (rmsnorm_rows.py), bf16 in and out,
     eps a scalar parameter."""
@@ -427,6 +457,7 @@ SPECS = {
     "cutile_matmul_bias_act": MatmulBiasAct(),
     "cutile_batched_matmul": BatchedMatmul(),
     "cutile_softmax_rows": SoftmaxRows(),
+    "cutile_softmax_padded": SoftmaxPadded(),
     "cutile_rmsnorm_rows": RmsNormRows(),
     "cutile_layernorm_rows": LayerNormRows(),
     "cutile_attention_head": AttentionHead(),
@@ -441,6 +472,7 @@ for _name, _spec in [("cutile_rmsnorm", RmsNorm()), ("cutile_layernorm", LayerNo
 
 # The same kernels as peeled (one-agent) stage code.
 for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax_rows",
+              "cutile_softmax_padded",
               "cutile_layernorm_rows", "cutile_attention_head"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
