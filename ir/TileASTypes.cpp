@@ -105,10 +105,14 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (shape.size() > kMaxRank)
     return emitError() << "!tileas.tma_desc box must have rank at most "
                        << kMaxRank << ", got rank " << shape.size();
+  // The innermost dimension may be wider: the translation moves such a
+  // tile as several hardware boxes side by side (docs/cuda.md, "Tiles wider
+  // than a box"), as it moves a swizzled UMMA operand in column blocks.
   for (auto [i, size] : llvm::enumerate(shape))
-    if (size > kMaxBoxDim)
+    if (size > kMaxBoxDim && i + 1 < shape.size())
       return emitError() << "!tileas.tma_desc box dimension " << i
-                         << " must be at most " << kMaxBoxDim << ", got "
+                         << " must be at most " << kMaxBoxDim
+                         << " (only the innermost may be wider), got "
                          << size;
   // cuTensorMapEncodeTiled: boxDim[0] * elementSize must be a multiple of 16
   // bytes. The tile is what one load brings in, so an inner extent the

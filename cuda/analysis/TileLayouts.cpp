@@ -116,12 +116,35 @@ FailureOr<TileLayout> denseLayout(Operation *at, ShapedType type, bool tma) {
   l.bytes = tileas::getTileSizeInBytes(type);
   // TMA writes and reads SMEM at 128-byte aligned addresses.
   l.align = tma ? 128 : 16;
+  ArrayRef<int64_t> shape = type.getShape();
   if (tma && (type.getRank() > 5 ||
-              llvm::any_of(type.getShape(), [](int64_t d) { return d > 256; })))
-    return at->emitError() << "a row-major tile moved by TMA is one box: "
-                              "rank at most 5 and dimensions at most 256, got "
+              llvm::any_of(shape.drop_back(),
+                           [](int64_t d) { return d > 256; })))
+    return at->emitError() << "a row-major tile moved by TMA is one box in "
+                              "all but its last dimension: rank at most 5 "
+                              "and dimensions at most 256, got "
                            << type,
            failure();
+  if (tma && shape.back() > 256) {
+    // Wider than a box: blocks of the widest width of at most 256 that
+    // divides the row and spans whole 16-byte units.
+    int64_t es = type.getElementTypeBitWidth() / 8;
+    int64_t w = 256;
+    while (w > 0 && (shape.back() % w || (w * es) % 16))
+      --w;
+    if (w == 0)
+      return at->emitError() << "a row-major tile moved by TMA whose last "
+                                "dimension is wider than a box (256) must "
+                                "split into boxes of whole 16-byte units, got "
+                             << type,
+             failure();
+    l.blockCols = w;
+    l.boxes = shape.back() / w;
+    l.cppType = "tp::BlockedTile<" + elem + ", " + std::to_string(w);
+    for (int64_t d : shape)
+      l.cppType += ", " + std::to_string(d);
+    l.cppType += ">";
+  }
   return l;
 }
 
@@ -342,4 +365,11 @@ const TileLayout *TileLayouts::of(Value v) const {
 const TileLayout *TileLayouts::ofDesc(Value desc) const {
   auto it = byDesc.find(desc);
   return it == byDesc.end() ? nullptr : &layouts[it->second];
+}
+
+std::string TileLayouts::blockedType(Value v) const {
+  const TileLayout *l = of(v);
+  if (!l || !l->blockCols || l->type.getRank() < 2)
+    return "";
+  return l->cppType;
 }

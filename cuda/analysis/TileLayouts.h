@@ -9,7 +9,8 @@
 //    box per column block;
 //  - any other buffer (threads read or write it, it is stored with TMA, or
 //    it holds block-scale factor atoms for tcgen05.cp) is a DenseTile: the
-//    box stored row-major, one TMA box, no swizzle.
+//    box stored row-major, one TMA box, no swizzle; one wider than a box
+//    (256) in its last dimension a BlockedTile, one box per column block.
 // The translator emits the layout's C++ type in the kernel's TMA and UMMA
 // calls and in the launcher's tensor-map encoding, so the three agree by
 // construction. docs/cuda.md, "Operand layouts", gives the reasons.
@@ -39,6 +40,9 @@ struct TileLayout {
   std::string cppType;
   int64_t bytes = 0; ///< What the boxes move in all (the expect-tx count).
   int64_t boxes = 1;
+  /// Dense tiles wider than a TMA box (BlockedTile): the block width; 0
+  /// for a tile stored row-major.
+  int64_t blockCols = 0;
   int64_t align = 16; ///< Where the buffer (and each slot) must start.
   /// The CUtensorMapSwizzle enumerator the tensor map needs.
   std::string tmaSwizzle() const;
@@ -56,6 +60,10 @@ public:
   /// The layout of the tiles a tensor-map argument moves; null when no TMA
   /// uses it.
   const TileLayout *ofDesc(mlir::Value desc) const;
+  /// The BlockedTile type of a tile of rank 2 or more wider than a TMA box,
+  /// which threads address block by block (tp::smem_load_tile); "" for any
+  /// other (a row-major tile, or a vector, whose blocks lie in order).
+  std::string blockedType(mlir::Value v) const;
 
 private:
   llvm::DenseMap<mlir::Value, unsigned> byValue, byDesc;

@@ -203,8 +203,14 @@ LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
       load && load.getLanes() && load.getSource().getType().getRank() == 1)
     row = call(tid.getType(), "tp::lane_in_row", {tid},
                {str(*load.getLanes())});
-  map[result] = call(*type, tmem ? "tp::tmem_load" : "tp::smem_load",
-                     {src, row}, targs);
+  std::string blocked =
+      tmem ? "" : layout.tiles.blockedType(op->getOperand(0));
+  if (!blocked.empty())
+    map[result] = call(*type, "tp::smem_load_tile", {src, intLit(0), row},
+                       {blocked, str(n), str(n), targs[1]});
+  else
+    map[result] = call(*type, tmem ? "tp::tmem_load" : "tp::smem_load",
+                       {src, row}, targs);
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op); load && load.getPaddingAttr())
     map[result] = padded(load, map[result], row, n);
   return success();
@@ -254,8 +260,13 @@ LogicalResult KernelEmitter::emitTileStore(Operation *op) {
   if (!l.empty())
     targs.push_back(l);
   // A per-column vector: every thread writes all of it (the same bytes).
-  callVoid(tmem ? "tp::tmem_store" : "tp::smem_store",
-           {dst, frag, tmem ? tid : rowsOf(stored)}, targs);
+  std::string blocked = tmem ? "" : layout.tiles.blockedType(op->getResult(0));
+  if (!blocked.empty())
+    callVoid("tp::smem_store_tile", {dst, intLit(0), frag, rowsOf(stored)},
+             {blocked, str(*n), str(*n), targs[1]});
+  else
+    callVoid(tmem ? "tp::tmem_store" : "tp::smem_store",
+             {dst, frag, tmem ? tid : rowsOf(stored)}, targs);
   map[op->getResult(0)] = dst;
   return success();
 }

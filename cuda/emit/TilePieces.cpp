@@ -89,8 +89,14 @@ Value PassEmitter::piece(PieceNode *node) {
              {node->value, c, tid}, withLayout({w, node->elem}, node->tile));
     break;
   case PieceNode::Kind::Smem:
-    v = call(frag(node->elem, width), "tp::smem_load_cols",
-             {node->value, c, tid}, {std::to_string(node->cols), w, node->elem});
+    if (!node->blockedTile.empty())
+      v = call(frag(node->elem, width), "tp::smem_load_tile",
+               {node->value, c, tid},
+               {node->blockedTile, std::to_string(node->cols), w, node->elem});
+    else
+      v = call(frag(node->elem, width), "tp::smem_load_cols",
+               {node->value, c, tid},
+               {std::to_string(node->cols), w, node->elem});
     if (!node->padValue.empty())
       v = call(frag(node->elem, width), "tp::padded",
                {v, tid, c, node->padRows, node->padCols,
@@ -175,6 +181,9 @@ void PassEmitter::emit(MutableArrayRef<PieceSink> sinks) {
       if (!sink.mmaTile.empty())
         call(Type(), "tp::smem_store_mma_cols", {sink.dst, c, v, sink.row},
              {sink.mmaTile, w, sink.node->elem});
+      else if (!sink.blockedTile.empty())
+        call(Type(), "tp::smem_store_tile", {sink.dst, c, v, tid},
+             {sink.blockedTile, std::to_string(cols), w, sink.node->elem});
       else
         call(Type(), "tp::smem_store_cols", {sink.dst, c, v, tid},
              {std::to_string(cols), w, sink.node->elem});

@@ -61,6 +61,9 @@ struct PieceNode {
   int64_t padSourceCols = 0;
   mlir::Value padRows, padCols;
   std::string padValue;
+  /// Smem: the tile's BlockedTile type when it is wider than a box
+  /// (TileLayouts::blockedType); "" when row-major.
+  std::string blockedTile;
 };
 
 /// tp::padded's padding argument: the value as an f32 by its bits (every
@@ -87,6 +90,8 @@ struct PieceSink {
   /// thread writes (tp::smem_store_mma_cols); empty: the row-major tile.
   std::string mmaTile{};
   mlir::Value row{};
+  /// SmemStore into a tile wider than a box: its BlockedTile type.
+  std::string blockedTile{};
 };
 
 /// The source leaves (Tmem, Smem, ColSmem) under `node`.

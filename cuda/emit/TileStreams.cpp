@@ -462,6 +462,7 @@ bool TileStreams::take(Operation *op) {
     node.tile = op->getOperand(0);
     node.home = homeOf(node.tile);
     node.value = host.lookup(loc, node.tile);
+    node.blockedTile = layout.tiles.blockedType(node.tile);
     if (auto load = dyn_cast<tileas::SmemLoadOp>(op); load && load.getPaddingAttr()) {
       auto source = cast<ShapedType>(load.getSource().getType());
       node.padSourceCols = source.getShape().back();
@@ -504,6 +505,8 @@ bool TileStreams::take(Operation *op) {
       store.tmemLayout = tmemStoreLayoutArg(op);
     else if (auto mma = host.mmaOperand(op))
       std::tie(store.mmaTile, store.row) = *mma;
+    else
+      store.blockedTile = layout.tiles.blockedType(op->getResult(0));
     runPass(loc, {}, along, {store});
     host.bind(result, store.dst);
     // What it wrote over is gone; everything live was evaluated before.

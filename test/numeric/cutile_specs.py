@@ -283,6 +283,17 @@ class SoftmaxPadded(CuTileSpec):
         return {1: e / e.sum(axis=1, keepdims=True)}
 
 
+class Softmax(SoftmaxPadded):
+    """cuTile's own softmax shape (test/cutile/kernels/softmax.py): 16 x 1024
+    f32 tiles padded with -inf, a row wider than a TMA box (4 boxes of 256,
+    a BlockedTile) split over 8 lanes."""
+    fixture = "test/cutile/fixtures/softmax-13.4.tileirbc"
+
+    def problems(self, quick=False):
+        probs = [(16, 1024), (50, 1000), (16 * 5 + 1, 300), (3, 20)]
+        return probs[:2] if quick else probs
+
+
 class RmsNormRows(RowSpec):
     """Y = X rsqrt(mean X^2 + eps) gamma (rmsnorm_rows.py), bf16 in and out,
     eps a scalar parameter."""
@@ -458,6 +469,7 @@ SPECS = {
     "cutile_batched_matmul": BatchedMatmul(),
     "cutile_softmax_rows": SoftmaxRows(),
     "cutile_softmax_padded": SoftmaxPadded(),
+    "cutile_softmax": Softmax(),
     "cutile_rmsnorm_rows": RmsNormRows(),
     "cutile_layernorm_rows": LayerNormRows(),
     "cutile_attention_head": AttentionHead(),
@@ -472,7 +484,7 @@ for _name, _spec in [("cutile_rmsnorm", RmsNorm()), ("cutile_layernorm", LayerNo
 
 # The same kernels as peeled (one-agent) stage code.
 for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax_rows",
-              "cutile_softmax_padded",
+              "cutile_softmax_padded", "cutile_softmax",
               "cutile_layernorm_rows", "cutile_attention_head"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"

@@ -11,6 +11,9 @@
 //    contiguous, no swizzle, one TMA box. Tiles that threads read or write
 //    (smem_load/smem_store, an epilogue's TMA store) and the scale-factor
 //    atoms (layout/scale_factors.cuh).
+//  - BlockedTile<T, W, D0, ..., Dn>: a dense tile whose last dimension is
+//    wider than a box, cut into blocks of W, one TMA box each (a row of 1024
+//    f32 that threads read: cuTile's softmax).
 //  - MmaTile<T, R, C, S>: an R x C tile (C contiguous, as in global memory)
 //    that UMMA reads, stored as C * sizeof(T) / span column blocks, each R
 //    rows of `span` bytes, swizzled with S. One TMA box per column block (a
@@ -69,6 +72,43 @@ template <class T, int... Dims> struct DenseTile {
   static TP_CONSTEXPR uint32_t box_offset(int) { return 0; }
   /// Box b's offset along the innermost dimension, in elements.
   static TP_CONSTEXPR int box_inner(int) { return 0; }
+};
+
+/// A dense tile wider than a TMA box (at most 256 per dimension): Dims of
+/// T, the last dimension cut into blocks of W, each block the rows it spans
+/// stored densely (for a vector, the same bytes as a DenseTile). One TMA box
+/// per block, W wide. Threads address element `flat` of the row-major tile
+/// through offset().
+template <class T, int W, int... Dims> struct BlockedTile {
+  using Elem = T;
+  static constexpr int kRank = int(sizeof...(Dims));
+  static constexpr Swizzle kSwizzle = Swizzle::None;
+  static TP_CONSTEXPR int dim(int i) {
+    constexpr int d[] = {Dims...};
+    return d[i];
+  }
+  static constexpr int kCols = dim(kRank - 1);
+  static constexpr int kOuter = (Dims * ... * 1) / kCols;
+  static constexpr int kBoxes = kCols / W;
+  static constexpr uint32_t kBytes = uint32_t((Dims * ... * 1) * sizeof(T));
+  static constexpr uint32_t kBoxBytes = uint32_t(kOuter * W * sizeof(T));
+  static_assert(kRank >= 1 && kRank <= 5, "a TMA box has rank 1..5");
+  static_assert(kCols % W == 0 && W <= 256, "whole blocks of at most 256");
+  static_assert((W * sizeof(T)) % 16 == 0,
+                "a TMA box's inner extent is a multiple of 16 bytes");
+  static TP_CONSTEXPR int box_dim(int i) {
+    return i == kRank - 1 ? W : dim(i);
+  }
+  static TP_CONSTEXPR uint32_t box_offset(int b) {
+    return uint32_t(b) * kBoxBytes;
+  }
+  static TP_CONSTEXPR int box_inner(int b) { return b * W; }
+  /// Byte offset of element `flat` of the row-major tile.
+  static TP_CONSTEXPR uint32_t offset(int64_t flat) {
+    int64_t outer = flat / kCols, c = flat % kCols;
+    return uint32_t(((c / W) * kOuter * W + outer * W + c % W) *
+                    int64_t(sizeof(T)));
+  }
 };
 
 /// A UMMA operand tile: R x C of T, C contiguous; see the file comment.

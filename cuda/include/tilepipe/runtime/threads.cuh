@@ -57,6 +57,67 @@ TP_DEVICE void smem_store(uint32_t saddr, const Frag<T, N> &f,
     ptx::st_shared<V>(base + i, p + i);
 }
 
+/// Elements flat0 .. flat0 + N - 1 of a BlockedTile (layout/tile.cuh) as
+/// the row-major tile numbers them, to or from registers: runs of Run
+/// elements, which never cross a block because flat0 is a multiple of N
+/// and Run divides both N and the block width.
+namespace detail {
+template <int A, int B> TP_CONSTEXPR int gcd() {
+  if constexpr (B == 0)
+    return A;
+  else
+    return gcd<B, A % B>();
+}
+template <class Tile, int N> TP_CONSTEXPR int blocked_run() {
+  return gcd<N, Tile::kCols / Tile::kBoxes>();
+}
+} // namespace detail
+
+template <class Tile, int N, class T>
+TP_DEVICE Frag<T, N> smem_load_blocked(uint32_t saddr, int64_t flat0) {
+  constexpr int kRun = detail::blocked_run<Tile, N>();
+  constexpr int V = detail::vec_bytes<kRun * int(sizeof(T))>();
+  Frag<T, N> f;
+  unsigned char *p = reinterpret_cast<unsigned char *>(&f);
+#pragma unroll
+  for (int i = 0; i < N; i += kRun) {
+    uint32_t base = saddr + Tile::offset(flat0 + i);
+#pragma unroll
+    for (int j = 0; j < kRun * int(sizeof(T)); j += V)
+      ptx::ld_shared<V>(base + j, p + i * sizeof(T) + j);
+  }
+  return f;
+}
+
+template <class Tile, int N, class T>
+TP_DEVICE void smem_store_blocked(uint32_t saddr, int64_t flat0,
+                                  const Frag<T, N> &f) {
+  constexpr int kRun = detail::blocked_run<Tile, N>();
+  constexpr int V = detail::vec_bytes<kRun * int(sizeof(T))>();
+  const unsigned char *p = reinterpret_cast<const unsigned char *>(&f);
+#pragma unroll
+  for (int i = 0; i < N; i += kRun) {
+    uint32_t base = saddr + Tile::offset(flat0 + i);
+#pragma unroll
+    for (int j = 0; j < kRun * int(sizeof(T)); j += V)
+      ptx::st_shared<V>(base + j, p + i * sizeof(T) + j);
+  }
+}
+
+/// The thread's elements of a BlockedTile read as `Stride` columns a row
+/// (the whole row: Stride = N, c = 0; a streamed piece: c its column).
+template <class Tile, int Stride, int N, class T>
+TP_DEVICE Frag<T, N> smem_load_tile(uint32_t saddr, int64_t c, int row) {
+  return smem_load_blocked<Tile, N, T>(
+      saddr, static_cast<int64_t>(row) * Stride + c);
+}
+template <class Tile, int Stride, int N, class T>
+TP_DEVICE void smem_store_tile(uint32_t saddr, int64_t c, const Frag<T, N> &f,
+                               int row) {
+  smem_store_blocked<Tile, N, T>(saddr, static_cast<int64_t>(row) * Stride + c,
+                                 f);
+}
+
 /// A tile read with a padding (smem_load valid(..) padding = V): element i
 /// of the fragment is element row * Stride + c + i of the row-major source
 /// tile of Cs columns (the same bytes the load read), and one at or past

@@ -5,27 +5,29 @@
 // RUN: tilepipe-opt %s --tileir-to-tileas -split-input-file -verify-diagnostics
 // RUN: not tilepipe-opt %s --tileir-to-tileas -split-input-file 2>&1 | FileCheck %s
 
-// TMA fills out-of-bounds elements with zero; cuTile's -inf padding
-// (softmax over a ragged row) would need another value.
-tileir.entry @pad(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+// TMA fills out-of-bounds elements with zero; threads read a tile loaded
+// with another padding with it (smem_load valid(..) padding = V), which
+// only a float tile has.
+tileir.entry @pad(%p: tile<ptr<i32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
-  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xi32, strides=[?,?]>
   %bx, %by, %bz = get_tile_block_id : tile<i32>
-  %pv = make_partition_view %v : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,?]>>
-  // CHECK: error: a load with padding_value = neg_inf is not lowered: tilepipe's TMA fills out-of-bounds elements with zero
-  // expected-error @+1 {{a load with padding_value = neg_inf is not lowered}}
-  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
+  %pv = make_partition_view %v : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xi32, strides=[?,?]>>
+  // CHECK: error: a load of 'i32' with padding_value = neg_inf is not lowered: only float tiles are padded with other than zero
+  // expected-error @+1 {{a load of 'i32' with padding_value = neg_inf is not lowered}}
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xi32, strides=[?,?]>>, tile<i32> -> tile<128x128xi32>, token
   return
 }
 
 // -----
 
-// A TMA box holds at most 256 elements per dimension.
+// A TMA box holds at most 256 elements per dimension; only the innermost
+// is split into several boxes.
 tileir.entry @wide(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
   %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
-  // CHECK: error: a tile of 1024 elements along tensor dimension 1 is not lowered: a TMA box holds at most 256 per dimension
-  // expected-error @+1 {{a tile of 1024 elements along tensor dimension 1 is not lowered}}
-  %pv = make_partition_view %v : partition_view<tile=(16x1024), tensor_view<?x?xf32, strides=[?,?]>>
+  // CHECK: error: a tile of 1024 elements along tensor dimension 0 is not lowered: a TMA box holds at most 256 per dimension (only the innermost is split into several boxes)
+  // expected-error @+1 {{a tile of 1024 elements along tensor dimension 0 is not lowered}}
+  %pv = make_partition_view %v : partition_view<tile=(1024x16), tensor_view<?x?xf32, strides=[?,?]>>
   return
 }
 
