@@ -640,11 +640,23 @@ LogicalResult ReduceLanesOp::verify() {
     return emitOpError("expects a vector and a result of its type, got ")
            << input << " -> " << getResult().getType();
   int64_t lanes = getLanes();
-  if (!llvm::isPowerOf2_64(lanes) || lanes > 32 ||
+  if (!llvm::isPowerOf2_64(lanes) || lanes > 128 ||
       input.getShape()[0] % lanes)
-    return emitOpError("expects lanes a power of two of at most 32 that "
+    return emitOpError("expects lanes a power of two of at most 128 that "
                        "divides the length ")
            << input.getShape()[0] << ", got " << lanes;
+  return success();
+}
+
+LogicalResult ReduceAllOp::verify() {
+  if (getKind() != "sum" && getKind() != "max")
+    return emitOpError("expects kind \"sum\" or \"max\", got \"")
+           << getKind() << "\"";
+  RankedTensorType input = getInput().getType();
+  if (input.getRank() != 1 || input.getElementType() != getResult().getType())
+    return emitOpError("expects a vector and a result of its element type, "
+                       "got ")
+           << input << " -> " << getResult().getType();
   return success();
 }
 

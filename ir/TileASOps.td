@@ -424,13 +424,29 @@ def TileAS_ReduceLanesOp : TileAS_SchedulableOp<"reduce_lanes", "reduce",
     reduction of a tile whose rows are split over `lanes` consecutive rows
     (smem_load's `lanes`), each partial the reduction of one piece, every
     piece's lane left holding the whole row's. `kind` is "sum" or "max";
-    `lanes` a power of two of at most 32 (one warp's shuffles) that divides
-    the length.
+    `lanes` a power of two of at most 128 that divides the length (up to 32
+    lanes of a warp combine by shuffles; more through shared memory).
   }];
   let arguments = (ins TileAS_FloatTensor:$input, StrAttr:$kind,
                        ConfinedAttr<I64Attr, [IntMinValue<2>]>:$lanes);
   let results = (outs TileAS_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def TileAS_ReduceAllOp : TileAS_SchedulableOp<"reduce_all", "reduce",
+    [Pure]> {
+  let summary = "reduces a whole register vector to one value";
+  let description = [{
+    `%m = tileas.reduce_all %row {kind = "max"} : tensor<1024xf32> -> f32`
+    is the maximum (`kind = "sum"`: the sum) of every element: a 1 x C tile
+    (cuTile's `ct.max(row, axis=1)` over one row, its unit dimension
+    dropped) spread over the agent's threads, each holding C / 128
+    consecutive elements. Every thread gets the same value.
+  }];
+  let arguments = (ins TileAS_FloatTensor:$input, StrAttr:$kind);
+  let results = (outs AnyFloat:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
 

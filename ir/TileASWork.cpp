@@ -91,6 +91,7 @@ OpWork BroadcastOp::getWork() { return OpWork(); }
 OpWork CvtOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceMaxOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceSumOp::getWork() { return elementsOf(getInput().getType()); }
+OpWork ReduceAllOp::getWork() { return elementsOf(getInput().getType()); }
 // log2(lanes) shuffle steps on each element of the vector.
 OpWork ReduceLanesOp::getWork() {
   OpWork work = elementsOf(getInput().getType());

@@ -226,6 +226,7 @@ public:
     if (failed(layoutAgents()) || failed(assignNamedBarriers()) ||
         failed(analyzeTiles()) || failed(placeBuffers()))
       return failure();
+    placeScratch();
     markSharedBuffers();
     overlaySequentialLoops();
     overlayAfterLoops();
@@ -251,6 +252,7 @@ private:
   void noteDrained(tileas::PipeCreateOp create, const std::string &member);
   LogicalResult placeLoad(tileas::TmaLoadOp load);
   void markSharedBuffers();
+  void placeScratch();
   bool readsEndInOrder(const PipeLayout &p) const;
   void overlaySequentialLoops();
   void placeLoopRings(const std::vector<std::vector<RingSpan>> &loops,
@@ -400,6 +402,38 @@ void LayoutBuilder::addSmem(Value v, ShapedType type, StringRef what) {
   m.comment = what.str();
   layout.smemBuffers[v] = m.name;
   buffers.push_back(m);
+}
+
+/// Scratch words for the agents that combine values across their warps:
+/// a reduce_lanes over more lanes than a warp has, a reduce_all. Each warp
+/// writes its partials (one 4-byte word per element of the vector a thread
+/// holds) and every thread reads its row's.
+void LayoutBuilder::placeScratch() {
+  std::map<unsigned, int64_t> words;
+  func.walk([&](Operation *op) {
+    unsigned a = agentOf(layout, op);
+    int threads = layout.agents[a].threads();
+    if (threads <= 32)
+      return;
+    int64_t perThread = 0;
+    if (auto lanes = dyn_cast<tileas::ReduceLanesOp>(op);
+        lanes && lanes.getLanes() > 32)
+      perThread = std::max<int64_t>(
+          1, lanes.getInput().getType().getNumElements() / threads);
+    else if (isa<tileas::ReduceAllOp>(op))
+      perThread = 1;
+    if (perThread)
+      words[a] = std::max(words[a], perThread * (threads / 32));
+  });
+  for (auto [a, n] : words) {
+    SmemMember m;
+    m.name = "scratch" + std::to_string(a);
+    m.bytes = n * 4;
+    m.align = 16;
+    m.comment = "partials combined across the agent's warps";
+    layout.agents[a].scratch = m.name;
+    buffers.push_back(m);
+  }
 }
 
 /// Buffers and barriers: the prologue's tiles, then every op that makes

@@ -40,6 +40,10 @@ struct AgentLayout {
   std::string role;
   int firstWarp = 0, warps = 4;
   int syncBarrier = -1; ///< Named barrier for the agent's own syncs.
+  /// SMEM for combining values across its warps (a row split over more
+  /// lanes than a warp has, a whole vector reduced): one word per warp and
+  /// element; "" when nothing does.
+  std::string scratch;
   int maxRegs = 0;      ///< setmaxnreg target; 0: none.
   bool producerGroup = false;
   int threads() const { return warps * 32; }

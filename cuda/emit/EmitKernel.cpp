@@ -134,7 +134,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       // Tile ops (TileOps.cpp).
       .Case<tileas::TmaLoadOp, tileas::SmemViewOp, tileas::TmaStoreOp,
             tileas::CpAsyncOp, tileas::TmemCopyOp, tileas::UmmaOp,
-            tileas::BroadcastOp, tileas::ReduceLanesOp>(
+            tileas::BroadcastOp, tileas::ReduceLanesOp, tileas::ReduceAllOp>(
           [&](auto op) { return emit(op); })
       .Case<tileas::TmemLoadOp, tileas::SmemLoadOp>(
           [&](Operation *op) { return emitTileLoad(op); })

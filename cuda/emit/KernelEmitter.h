@@ -120,6 +120,8 @@ public:
   mlir::LogicalResult emit(mlir::tileas::UmmaOp op);
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
+  mlir::LogicalResult emit(mlir::tileas::ReduceAllOp op);
+  llvm::SmallVector<mlir::Value> acrossWarps();
   mlir::LogicalResult emitTileLoad(mlir::Operation *op);
   mlir::Value padded(mlir::tileas::SmemLoadOp load, mlir::Value frag,
                      mlir::Value row, int64_t n);

@@ -346,9 +346,59 @@ LogicalResult KernelEmitter::emit(tileas::ReduceLanesOp op) {
                         "has ")
            << layout.agents[agent].threads() << " threads";
   std::string callee = ("tp::reduce_lanes_" + op.getKind()).str();
-  map[op.getResult()] =
-      call(*type, callee, {partial}, {str(op.getLanes())});
+  if (op.getLanes() <= 32) {
+    map[op.getResult()] =
+        call(*type, callee, {partial}, {str(op.getLanes())});
+    return success();
+  }
+  // More lanes than a warp: the warps' partials meet in SMEM.
+  SmallVector<Value> across = acrossWarps();
+  if (across.empty())
+    return op.emitError("a row split over more lanes than a warp has needs "
+                        "the agent's scratch and named barrier");
+  SmallVector<Value> args = {partial};
+  llvm::append_range(args, across);
+  map[op.getResult()] = call(*type, callee, args, {str(op.getLanes())});
   return success();
+}
+
+/// A whole vector reduced to one value: each thread's elements, then every
+/// thread of the agent's (tp::reduce_all_sum / _max).
+LogicalResult KernelEmitter::emit(tileas::ReduceAllOp op) {
+  Location loc = op.getLoc();
+  Value v = lookup(loc, op.getInput());
+  if (broken)
+    return failure();
+  FailureOr<Type> type = convert(loc, op.getResult().getType());
+  if (failed(type))
+    return failure();
+  int threads = layout.agents[agent].threads();
+  if (threads % 32)
+    return op.emitError("a vector reduced across the agent needs whole "
+                        "warps; this agent has ")
+           << threads << " threads";
+  SmallVector<Value> args = {v};
+  if (threads > 32) {
+    SmallVector<Value> across = acrossWarps();
+    if (across.empty())
+      return op.emitError("a vector reduced across several warps needs the "
+                          "agent's scratch and named barrier");
+    llvm::append_range(args, across);
+  }
+  std::string callee = ("tp::reduce_all_" + op.getKind()).str();
+  map[op.getResult()] = call(*type, callee, args, {str(threads)});
+  return success();
+}
+
+/// What combining across the agent's warps takes: its scratch words, the
+/// thread's index in the agent, its named barrier and thread count; empty
+/// when the agent has none.
+SmallVector<Value> KernelEmitter::acrossWarps() {
+  const AgentLayout &a = layout.agents[agent];
+  if (a.scratch.empty() || a.syncBarrier < 0)
+    return {};
+  return {smemAddress(a.scratch), tid, intLit(a.syncBarrier),
+          intLit(a.threads())};
 }
 
 /// Threads write a UMMA operand (attention's P at 64 rows): each thread its

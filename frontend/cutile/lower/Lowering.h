@@ -141,6 +141,7 @@ public:
 
   //===--- Reductions.cpp
   //--------------------------------------------------===//
+  mlir::LogicalResult lowerRowReduce(tileir::ReduceOp op, int combiner);
   mlir::LogicalResult lowerReduce(tileir::ReduceOp op);
 
   //===--- Hints.cpp

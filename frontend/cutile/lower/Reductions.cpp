@@ -68,6 +68,11 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
                         "(-inf for max, +inf for min, 0 for a sum) is not "
                         "lowered");
   auto src = cast<tileir::TileType>(op.getOperands()[0].getType());
+  // One row (a 1 x C tile, its unit dimension dropped in registers: C
+  // values spread over the agent's threads) reduced whole.
+  if (src.getRank() == 2 && op.getDim() == 1 && src.getShape()[0] == 1 &&
+      src.getShape()[1] > 1)
+    return lowerRowReduce(op, int(c));
   if (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1)
     return op.emitError("only a reduction over the rows of a 2-D tile (dim = "
                         "1) is lowered: tileas reduces the last dimension, "
@@ -86,6 +91,35 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
     Value neg = b.create<arith::NegFOp>(loc(op), *x);
     r = b.create<arith::NegFOp>(
         loc(op), b.create<tileas::ReduceMaxOp>(loc(op), to, neg));
+  }
+  map(op.getResult(0), r);
+  return success();
+}
+
+/// A 1 x C tile's reduction over its row: tileas.reduce_all to one value
+/// that every thread holds (a 1 x 1 tile is a scalar in registers).
+LogicalResult EntryLowering::lowerRowReduce(tileir::ReduceOp op,
+                                            int combiner) {
+  auto c = Combiner(combiner);
+  FailureOr<Value> x = registers(op, op.getOperands()[0]);
+  if (failed(x))
+    return failure();
+  auto type = dyn_cast<RankedTensorType>(x->getType());
+  Type to = registerType(cast<tileir::TileType>(op.getResult(0).getType()));
+  if (!type || type.getRank() != 1 || to != type.getElementType())
+    return op.emitError("a reduction of one row is lowered when the row is "
+                        "held as a vector of floats and the result is one "
+                        "value");
+  Value r;
+  if (c == Combiner::Min) {
+    // min(x) = -max(-x): negation is exact, so the result is the minimum.
+    Value neg = b.create<arith::NegFOp>(loc(op), *x);
+    r = b.create<arith::NegFOp>(
+        loc(op), b.create<tileas::ReduceAllOp>(loc(op), to, neg,
+                                               b.getStringAttr("max")));
+  } else {
+    r = b.create<tileas::ReduceAllOp>(
+        loc(op), to, *x, b.getStringAttr(c == Combiner::Sum ? "sum" : "max"));
   }
   map(op.getResult(0), r);
   return success();

@@ -209,12 +209,6 @@ LogicalResult RowSplitter::chooseRowVectors() {
     for (Operation *user : v.getUsers()) {
       if (!isReduce(user))
         continue;
-      if (it->second > 32)
-        return user->emitError()
-               << "reduces rows split over " << it->second
-               << " lanes (a tile of " << kThreads / it->second
-               << " rows); tileas puts a row back together within one "
-                  "warp, 32 lanes at most: use tiles of at least 4 rows";
       rows.push_back(user->getResult(0));
     }
     if (auto b = v.getDefiningOp<tileas::BroadcastOp>();

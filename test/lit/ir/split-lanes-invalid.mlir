@@ -26,8 +26,16 @@ func.func @kind(%p: tensor<128xf32>) {
 
 // -----
 
-func.func @lanes_past_a_warp(%p: tensor<128xf32>) {
-  // expected-error @+1 {{'tileas.reduce_lanes' op expects lanes a power of two of at most 32 that divides the length 128, got 64}}
-  %t = tileas.reduce_lanes %p {kind = "max", lanes = 64} : tensor<128xf32>
+func.func @lanes_past_the_vector(%p: tensor<64xf32>) {
+  // expected-error @+1 {{'tileas.reduce_lanes' op expects lanes a power of two of at most 128 that divides the length 64, got 128}}
+  %t = tileas.reduce_lanes %p {kind = "max", lanes = 128} : tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_all_type(%p: tensor<1024xf32>) {
+  // expected-error @+1 {{'tileas.reduce_all' op expects a vector and a result of its element type, got 'tensor<1024xf32>' -> 'f16'}}
+  %t = tileas.reduce_all %p {kind = "max"} : tensor<1024xf32> -> f16
   return
 }

@@ -431,6 +431,85 @@ TP_DEVICE Frag<T, N> reduce_lanes_max(const Frag<T, N> &a) {
   return detail::reduce_lanes<L>(detail::MaxOp{}, a);
 }
 
+namespace detail {
+/// Rows split over L > 32 lanes (L / 32 warps a row): each warp's lanes
+/// combined by shuffles, lane 0 of each warp writes its N partials to
+/// `scratch` (word warp * N + i), the agent's threads meet on their named
+/// barrier, and each thread combines its row's warps in warp order, so
+/// every lane of a row gets the same bits; a second barrier frees the
+/// scratch for the next use.
+template <int L, class Op, class T, int N>
+TP_DEVICE Frag<T, N> reduce_lanes_wide(Op op, Frag<T, N> a, uint32_t scratch,
+                                       int t, int barrier, int threads) {
+  static_assert(L % 32 == 0 && L <= 128, "whole warps of at most 4");
+  static_assert(sizeof(T) == 4, "32-bit values cross lanes");
+  a = reduce_lanes<32>(op, a);
+  const int warp = t / 32, first = warp - warp % (L / 32);
+  if (t % 32 == 0)
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      ptx::st_shared<4>(scratch + uint32_t((warp * N + i) * 4),
+                        reinterpret_cast<const unsigned char *>(&a.v[i]));
+  agent_sync(barrier, threads);
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    T v;
+    ptx::ld_shared<4>(scratch + uint32_t((first * N + i) * 4),
+                      reinterpret_cast<unsigned char *>(&v));
+#pragma unroll
+    for (int w = 1; w < L / 32; ++w) {
+      T u;
+      ptx::ld_shared<4>(scratch + uint32_t(((first + w) * N + i) * 4),
+                        reinterpret_cast<unsigned char *>(&u));
+      v = op(v, u);
+    }
+    a.v[i] = v;
+  }
+  agent_sync(barrier, threads);
+  return a;
+}
+} // namespace detail
+
+/// tileas.reduce_lanes over more lanes than a warp (rows of a 1- or 2-row
+/// tile): through the agent's scratch words and named barrier.
+template <int L, class T, int N>
+TP_DEVICE Frag<T, N> reduce_lanes_sum(const Frag<T, N> &a, uint32_t scratch,
+                                      int t, int barrier, int threads) {
+  return detail::reduce_lanes_wide<L>(detail::ArithOp<detail::Arith::Add>{},
+                                      a, scratch, t, barrier, threads);
+}
+template <int L, class T, int N>
+TP_DEVICE Frag<T, N> reduce_lanes_max(const Frag<T, N> &a, uint32_t scratch,
+                                      int t, int barrier, int threads) {
+  return detail::reduce_lanes_wide<L>(detail::MaxOp{}, a, scratch, t, barrier,
+                                      threads);
+}
+
+/// tileas.reduce_all: the thread's elements (one row of N), then every
+/// thread of the agent's; Threads = 32 needs no scratch.
+template <int Threads, class T, int N>
+TP_DEVICE T reduce_all_sum(const Frag<T, N> &a) {
+  return reduce_lanes_sum<Threads>(reduce_sum<1>(a)).v[0];
+}
+template <int Threads, class T, int N>
+TP_DEVICE T reduce_all_max(const Frag<T, N> &a) {
+  return reduce_lanes_max<Threads>(reduce_max<1>(a)).v[0];
+}
+template <int Threads, class T, int N>
+TP_DEVICE T reduce_all_sum(const Frag<T, N> &a, uint32_t scratch, int t,
+                           int barrier, int threads) {
+  return reduce_lanes_sum<Threads>(reduce_sum<1>(a), scratch, t, barrier,
+                                   threads)
+      .v[0];
+}
+template <int Threads, class T, int N>
+TP_DEVICE T reduce_all_max(const Frag<T, N> &a, uint32_t scratch, int t,
+                           int barrier, int threads) {
+  return reduce_lanes_max<Threads>(reduce_max<1>(a), scratch, t, barrier,
+                                   threads)
+      .v[0];
+}
+
 /// The piece of its row thread t holds when rows are split over L lanes:
 /// the row of a vector it reads (smem_load of a vector with lanes = L).
 template <int L> TP_DEVICE int lane_in_row(int t) { return t % L; }

@@ -2,18 +2,6 @@
 
 // What splitting rows over lanes refuses, each at the op, saying why.
 
-func.func @two_rows_reduced(%s: !tileas.smem<2x256xf32>) -> !tileas.smem<2x256xf32> {
-  %x = tileas.smem_load %s : !tileas.smem<2x256xf32> -> tensor<2x256xf32>
-  // expected-error @+1 {{reduces rows split over 64 lanes (a tile of 2 rows); tileas puts a row back together within one warp, 32 lanes at most: use tiles of at least 4 rows}}
-  %r = tileas.reduce_sum %x : tensor<2x256xf32> -> tensor<2xf32>
-  %b = tileas.broadcast %r dimensions = [1] : tensor<2xf32> -> tensor<2x256xf32>
-  %y = arith.subf %x, %b : tensor<2x256xf32>
-  %o = tileas.smem_store %y : tensor<2x256xf32> -> !tileas.smem<2x256xf32>
-  return %o : !tileas.smem<2x256xf32>
-}
-
-// -----
-
 func.func @columns_not_divisible(%s: !tileas.smem<16x4xf32>) -> !tileas.smem<16x4xf32> {
   // expected-error @+1 {{a register tile of 16 x 4 has its rows split over 8 threads each (the translation gives a row a thread of 128); its columns must divide by 8}}
   %x = tileas.smem_load %s : !tileas.smem<16x4xf32> -> tensor<16x4xf32>

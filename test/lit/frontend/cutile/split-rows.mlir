@@ -53,3 +53,17 @@ func.func @untouched(%a: !tileas.smem<128x64xf32>, %t: !tileas.tmem<64x64xf32>) 
   %z = arith.addf %y, %y : tensor<64x64xf32>
   return %x, %z : tensor<128x64xf32>, tensor<64x64xf32>
 }
+
+// Two rows: each over 64 lanes, two warps a row (the translation combines
+// the warps through shared memory).
+// CHECK-LABEL: func.func @two_rows
+// CHECK: tileas.smem_load %{{.*}} {lanes = 64 : i64} : !tileas.smem<2x256xf32> -> tensor<128x4xf32>
+// CHECK: tileas.reduce_lanes %{{.*}} {kind = "max", lanes = 64 : i64} : tensor<128xf32>
+func.func @two_rows(%s: !tileas.smem<2x256xf32>) -> !tileas.smem<2x256xf32> {
+  %x = tileas.smem_load %s : !tileas.smem<2x256xf32> -> tensor<2x256xf32>
+  %r = tileas.reduce_max %x : tensor<2x256xf32> -> tensor<2xf32>
+  %b = tileas.broadcast %r dimensions = [1] : tensor<2xf32> -> tensor<2x256xf32>
+  %y = arith.subf %x, %b : tensor<2x256xf32>
+  %o = tileas.smem_store %y : tensor<2x256xf32> -> !tileas.smem<2x256xf32>
+  return %o : !tileas.smem<2x256xf32>
+}
