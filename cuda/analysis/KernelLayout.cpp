@@ -266,7 +266,7 @@ private:
   /// Named barrier ids taken; 0 is __syncthreads'.
   std::set<int> usedBarriers = {0};
   /// SMEM members: tiles, then barriers, then the mbarrier mutexes'.
-  std::vector<SmemMember> buffers, barriers, mutexMembers;
+  std::vector<SmemMember> buffers, barriers, mutexMembers, scratchMembers;
   /// Tiles made after the loops: staging tiles (smem_store) and source
   /// tiles (tma_load, an epilogue's C), in program order.
   std::vector<Operation *> afterLoops;
@@ -432,7 +432,7 @@ void LayoutBuilder::placeScratch() {
     m.align = 16;
     m.comment = "partials combined across the agent's warps";
     layout.agents[a].scratch = m.name;
-    buffers.push_back(m);
+    scratchMembers.push_back(m);
   }
 }
 
@@ -896,6 +896,9 @@ LogicalResult LayoutBuilder::collectSmem() {
   layout.smem = buffers;
   llvm::append_range(layout.smem, barriers);
   llvm::append_range(layout.smem, mutexMembers);
+  // Synchronization state, not tiles: after the barriers, outside the
+  // plan's tile bytes.
+  llvm::append_range(layout.smem, scratchMembers);
   bool accumulates = func.walk([](tileas::UmmaOp mma) {
                            return mma.getAccumulate() ? WalkResult::interrupt()
                                                       : WalkResult::advance();

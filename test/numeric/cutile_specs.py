@@ -294,6 +294,65 @@ class Softmax(SoftmaxPadded):
         return probs[:2] if quick else probs
 
 
+class LayerNormRow(CuTileSpec):
+    """LayerNorm of one (1, 1024) row tile per block (layernorm_row.py):
+    the row over all 128 threads, reduced whole (tileas.reduce_all)."""
+    fixture = "test/cutile/lower/fixtures/layernorm_row-13.4.tileirbc"
+    tolerances = {3: (1e-5, 1e-5)}
+
+    def problems(self, quick=False):
+        probs = [(1, 1024), (6, 1000), (3, 36)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.uniform(-2, 2, p).astype(np.float32),
+                1: rng.uniform(0.5, 1.5, p[1]).astype(np.float32),
+                2: rng.uniform(-1, 1, p[1]).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        mu = x.mean(axis=1, keepdims=True)
+        var = (x * x).mean(axis=1, keepdims=True) - mu * mu
+        r = 1.0 / np.sqrt(var + np.float64(np.float32(1e-5)))
+        return {3: (x - mu) * r * a[1].astype(np.float64)[None, :] + a[2].astype(np.float64)[None, :]}
+
+
+class L2NormPairs(CuTileSpec):
+    """Rows scaled to unit length, (2, 512) tiles (l2norm_pairs.py): each
+    row over 64 lanes, its sum combined across two warps."""
+    fixture = "test/cutile/lower/fixtures/l2norm_pairs-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-5)}
+
+    def problems(self, quick=False):
+        probs = [(2, 512), (9, 300), (64, 8)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 2), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.uniform(-2, 2, p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        return {1: x / np.sqrt((x * x).sum(axis=1, keepdims=True) + np.float64(np.float32(1e-12)))}
+
+
 class RmsNormRows(RowSpec):
     """Y = X rsqrt(mean X^2 + eps) gamma (rmsnorm_rows.py), bf16 in and out,
     eps a scalar parameter."""
@@ -470,6 +529,8 @@ SPECS = {
     "cutile_softmax_rows": SoftmaxRows(),
     "cutile_softmax_padded": SoftmaxPadded(),
     "cutile_softmax": Softmax(),
+    "cutile_layernorm_row": LayerNormRow(),
+    "cutile_l2norm_pairs": L2NormPairs(),
     "cutile_rmsnorm_rows": RmsNormRows(),
     "cutile_layernorm_rows": LayerNormRows(),
     "cutile_attention_head": AttentionHead(),
@@ -484,7 +545,8 @@ for _name, _spec in [("cutile_rmsnorm", RmsNorm()), ("cutile_layernorm", LayerNo
 
 # The same kernels as peeled (one-agent) stage code.
 for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax_rows",
-              "cutile_softmax_padded", "cutile_softmax",
+              "cutile_softmax_padded", "cutile_softmax", "cutile_layernorm_row",
+              "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
