@@ -83,6 +83,10 @@ FILES = {
     "terminator": bytecode(RETURN + RETURN),
     "nested-deep": bytecode(nested_loops(100)),
     "empty": b"",
+    # The numbers of NVIDIA's own invalid files (cuda-tile's
+    # test/Bytecode/invalid/invalid_structure.mlir): version 18.0, section 127.
+    "version-18": bytecode(RETURN, version=(18, 0)),
+    "section-127": bytecode(RETURN, extra_section=0x7f),
 }
 
 if __name__ == "__main__":
