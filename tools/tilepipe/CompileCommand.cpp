@@ -355,6 +355,9 @@ int tilepipe::tool::runCompileCommand(int argc, char **argv) {
   // Diagnostics in program order, and the protocol check's runs as the
   // translation makes them.
   context.disableMultithreading();
+  // A diagnostic names the kernel's source line; the pass's dump of the whole
+  // op it stands at (an entry, for a hint's remark) would bury it.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =

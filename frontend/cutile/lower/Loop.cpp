@@ -30,6 +30,17 @@ bool EntryLowering::isLoopAccumulator(tileir::ForOp loop, unsigned i) {
 }
 
 LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
+  // A loop around the loop the scheduler pipelines: cuTile's persistent
+  // tile loop (`for t in range(ct.bid(0), tiles, ct.num_blocks(0))`).
+  bool nested = false;
+  op.getRegion().walk([&](tileir::ForOp inner) { nested = true; });
+  if (nested)
+    return op.emitError("a loop around another loop (a persistent loop over "
+                        "output tiles) is not lowered: tilepipe pipelines "
+                        "innermost loops and walks the tiles itself: write "
+                        "the kernel for one output tile per block, and "
+                        "tilepipe makes it persistent with "
+                        "--materialize-options=persistent=true");
   if (op.getUnsignedCmp())
     return op.emitError("a loop that compares its induction variable "
                         "unsigned is not lowered (scf.for compares signed)");

@@ -166,6 +166,24 @@ tileir.entry @iota() optimization_hints=<default = {}> {
 
 // -----
 
+// A loop around another (cuTile's persistent loop over output tiles):
+// tilepipe pipelines innermost loops and walks the tiles itself.
+tileir.entry @persistent(%n: tile<i32>) optimization_hints=<default = {}> {
+  %zero = constant <i32: 0> : tile<i32>
+  %one = constant <i32: 1> : tile<i32>
+  // CHECK: error: a loop around another loop (a persistent loop over output tiles) is not lowered
+  // expected-error @+1 {{a loop around another loop (a persistent loop over output tiles) is not lowered}}
+  for %t in (%zero to %n, step %one) : tile<i32> {
+    for %k in (%zero to %n, step %one) : tile<i32> {
+      continue
+    }
+    continue
+  }
+  return
+}
+
+// -----
+
 // scf.for compares its bounds signed.
 tileir.entry @unsigned(%n: tile<i32>) optimization_hints=<default = {}> {
   %zero = constant <i32: 0> : tile<i32>
