@@ -253,23 +253,43 @@ class SoftmaxRows(RowSpec):
         return {1: e / e.sum(axis=1, keepdims=True)}
 
 
-class SoftmaxPadded(CuTileSpec):
+class RowBlockSpec(CuTileSpec):
+    """A kernel of `rows` rows of an M x N problem a block, grid (cdiv(M,
+    rows), 1, 1); `probs` its problems, the first two the quick ones."""
+    rows = 1
+    probs = []
+
+    def problems(self, quick=False):
+        return self.probs[:2] if quick else self.probs
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], self.rows), 1, 1)
+
+
+class ChunkedRowSpec(RowBlockSpec):
+    """A norm over rows in tiles of 32 x 256 (test/cutile/kernels/rmsnorm.py,
+    layernorm.py): each row split over 4 of an agent's threads (docs/
+    cuda-tile-lowering.md, "Tiles of fewer than 128 rows"), two loops over
+    column chunks; M and N ragged, chunk counts 1, 2 and 6."""
+    rows = 32
+    probs = [(32, 256), (50, 300), (32 * 3 + 5, 256 * 5 + 7)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} trips={cdiv(p[1], 256)} grid={self.grid(p)}"
+
+
+class SoftmaxPadded(RowBlockSpec):
     """Y = softmax(X) over rows in 16 x 256 tiles with -inf padding
     (softmax_padded.py); each row split over 8 lanes. Inputs are all
     negative, so a zero fill past N would be the row maximum and add
     exp(-max) per padded column: only the -inf padding matches."""
     fixture = "test/cutile/lower/fixtures/softmax_padded-13.4.tileirbc"
     tolerances = {1: (1e-6, 1e-5)}
-
-    def problems(self, quick=False):
-        probs = [(16, 256), (50, 200), (16 * 9 + 3, 36)]
-        return probs[:2] if quick else probs
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 16), 1, 1)
+    rows = 16
+    probs = [(16, 256), (50, 200), (16 * 9 + 3, 36)]
 
     def arrays(self, rng, p):
         return {0: -rng.uniform(0.5, 6, p).astype(np.float32)}
@@ -288,59 +308,16 @@ class Softmax(SoftmaxPadded):
     f32 tiles padded with -inf, a row wider than a TMA box (4 boxes of 256,
     a BlockedTile) split over 8 lanes."""
     fixture = "test/cutile/fixtures/softmax-13.4.tileirbc"
-
-    def problems(self, quick=False):
-        probs = [(16, 1024), (50, 1000), (16 * 5 + 1, 300), (3, 20)]
-        return probs[:2] if quick else probs
+    probs = [(16, 1024), (50, 1000), (16 * 5 + 1, 300), (3, 20)]
 
 
-class LayerNormRow(CuTileSpec):
-    """LayerNorm of one (1, 1024) row tile per block (layernorm_row.py):
-    the row over all 128 threads, reduced whole (tileas.reduce_all)."""
-    fixture = "test/cutile/lower/fixtures/layernorm_row-13.4.tileirbc"
-    tolerances = {3: (1e-5, 1e-5)}
-
-    def problems(self, quick=False):
-        probs = [(1, 1024), (6, 1000), (3, 36)]
-        return probs[:2] if quick else probs
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (p[0], 1, 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.uniform(-2, 2, p).astype(np.float32),
-                1: rng.uniform(0.5, 1.5, p[1]).astype(np.float32),
-                2: rng.uniform(-1, 1, p[1]).astype(np.float32)}
-
-    def output_shapes(self, p):
-        return {3: p}
-
-    def expected(self, a, p):
-        x = a[0].astype(np.float64)
-        mu = x.mean(axis=1, keepdims=True)
-        var = (x * x).mean(axis=1, keepdims=True) - mu * mu
-        r = 1.0 / np.sqrt(var + np.float64(np.float32(1e-5)))
-        return {3: (x - mu) * r * a[1].astype(np.float64)[None, :] + a[2].astype(np.float64)[None, :]}
-
-
-class L2NormPairs(CuTileSpec):
+class L2NormPairs(RowBlockSpec):
     """Rows scaled to unit length, (2, 512) tiles (l2norm_pairs.py): each
     row over 64 lanes, its sum combined across two warps."""
     fixture = "test/cutile/lower/fixtures/l2norm_pairs-13.4.tileirbc"
     tolerances = {1: (1e-6, 1e-5)}
-
-    def problems(self, quick=False):
-        probs = [(2, 512), (9, 300), (64, 8)]
-        return probs[:2] if quick else probs
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 2), 1, 1)
+    rows = 2
+    probs = [(2, 512), (9, 300), (64, 8)]
 
     def arrays(self, rng, p):
         return {0: rng.uniform(-2, 2, p).astype(np.float32)}
@@ -395,22 +372,6 @@ class LayerNormRows(RowSpec):
         return {3: d * r * a[1].astype(np.float64)[None, :] + a[2].astype(np.float64)[None, :]}
 
 
-class ChunkedRowSpec(CuTileSpec):
-    """A norm over rows in tiles of 32 x 256 (test/cutile/kernels/rmsnorm.py,
-    layernorm.py): each row split over 4 of an agent's threads (docs/
-    cuda-tile-lowering.md, "Tiles of fewer than 128 rows"), two loops over
-    column chunks; M and N ragged, chunk counts 1, 2 and 6."""
-    rows = 32
-
-    def problems(self, quick=False):
-        probs = [(32, 256), (50, 300), (32 * 3 + 5, 256 * 5 + 7)]
-        return probs[:2] if quick else probs
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} trips={cdiv(p[1], 256)} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], self.rows), 1, 1)
 
 
 class RmsNorm(ChunkedRowSpec):
@@ -449,6 +410,19 @@ class LayerNorm(ChunkedRowSpec):
         var = (x * x).mean(axis=1, keepdims=True) - mu * mu
         r = 1.0 / np.sqrt(var + np.float64(np.float32(1e-5)))
         return {3: (x - mu) * r * a[1].astype(np.float64)[None, :] + a[2].astype(np.float64)[None, :]}
+
+
+class LayerNormRow(LayerNorm):
+    """The same mathematics, one (1, 1024) row tile a block
+    (layernorm_row.py): the row over all 128 threads, reduced whole
+    (tileas.reduce_all)."""
+    fixture = "test/cutile/lower/fixtures/layernorm_row-13.4.tileirbc"
+    tolerances = {3: (1e-5, 1e-5)}
+    rows = 1
+    probs = [(1, 1024), (6, 1000), (3, 36)]
+
+    def describe(self, p):
+        return RowBlockSpec.describe(self, p)
 
 
 class AttentionHead(CuTileSpec):
