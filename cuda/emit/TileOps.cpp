@@ -377,6 +377,14 @@ LogicalResult KernelEmitter::emit(tileas::ReduceAllOp op) {
     return op.emitError("a vector reduced across the agent needs whole "
                         "warps; this agent has ")
            << threads << " threads";
+  // Each element must have one holder: 64 values over 128 threads are held
+  // twice (the rows of a 64-row tile) and would be counted twice.
+  RankedTensorType input = op.getInput().getType();
+  if (rowsTwice(input) || input.getShape()[0] % threads)
+    return op.emitError("a vector of ")
+           << input.getShape()[0] << " reduced whole is not translated: its "
+           << "values are spread over the agent's " << threads
+           << " threads only when the length is a multiple of them";
   SmallVector<Value> args = {v};
   if (threads > 32) {
     SmallVector<Value> across = acrossWarps();

@@ -311,6 +311,23 @@ Totals BufferPlanner::totalsWithFixed() const {
 // errors carry the sizes, and `needOut` says the plan failed on a budget
 // (what the plan search may fix).
 bool BufferPlanner::fitsAtMinimumDepths(PlanNeed *needOut) {
+  // A pipe has at most 32 slots (tileas.pipe.create): a value that lives
+  // across more stages (a tiny tile's TMA latency over a short II) has no
+  // ring, whatever the budgets.
+  constexpr unsigned kMaxPipeDepth = 32;
+  for (const PipePlan &p : plan.pipes)
+    if (p.minDepth > kMaxPipeDepth) {
+      if (needOut)
+        *needOut = {0, 0, false};
+      diags.error("fails to assign a ring: a value lives across " +
+                  llvm::Twine(p.minDepth - 1) +
+                  " stages of the schedule and needs " +
+                  llvm::Twine(p.minDepth) + " slots, a pipe has at most " +
+                  llvm::Twine(kMaxPipeDepth) +
+                  " (a larger tile, or force_serial_execution on the "
+                  "loop, needs fewer stages)");
+      return false;
+    }
   Totals need = totalsWithFixed();
   bool overBudget =
       need.smem > smemBudget || need.tmemCols > in.caps.tmemColumns;

@@ -12,6 +12,8 @@
 
 #include "frontend/cutile/lower/Lowering.h"
 
+#include "attrs/AttrNames.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -80,10 +82,15 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
   return success();
 }
 
+/// One trip has no next iteration to overlap with: the loop is scheduled
+/// serially (force_serial_execution), which is optimal for it, keeps every
+/// ring one slot deep, and keeps the stage count of tiny tiles (a 1 x 64
+/// row: a TMA latency over an II of a few cycles) within a pipe's depth.
 LogicalResult EntryLowering::lowerInOneTripLoop(Block &body) {
   Location l = entry.getLoc();
   Value zero = indexConstant(0), one = indexConstant(1);
   auto loop = b.create<scf::ForOp>(l, zero, one, one);
+  loop->setAttr(attrs::kForceSerial, b.getUnitAttr());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   return lowerOps(body);
