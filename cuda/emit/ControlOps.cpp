@@ -156,31 +156,32 @@ LogicalResult KernelEmitter::emitGridIndex(Operation *op) {
   return success();
 }
 
-/// Whether scalar `v` is computed from a tile reduced to one value
-/// (tileas.reduce_all), through scalar math.
-static bool fromReducedTile(Value v) {
+/// Whether scalar `v` is computed from a tile (a tile reduced to one
+/// value, then scalar math): a value only the body's tile work makes.
+static bool fromTile(Value v) {
   SmallVector<Value> work = {v};
   llvm::DenseSet<Operation *> seen;
   while (!work.empty()) {
     Operation *def = work.pop_back_val().getDefiningOp();
     if (!def || !seen.insert(def).second)
       continue;
-    if (isa<tileas::ReduceAllOp>(def))
-      return true;
-    for (Value operand : def->getOperands())
-      if (!isa<ShapedType>(operand.getType()))
-        work.push_back(operand);
+    for (Value operand : def->getOperands()) {
+      if (isa<ShapedType>(operand.getType()))
+        return true;
+      work.push_back(operand);
+    }
   }
   return false;
 }
 
 /// tensor.splat in an agent; one before the agents is made by each agent
-/// that reads it (lookup), except, in peeled code (no agents), a splat of a
-/// value the body computed from a reduced tile, made where it stands.
+/// that reads it at its start (lookup). In peeled code (no agents) a splat
+/// of a value computed from a tile cannot be made at the start: it is made
+/// where it stands.
 LogicalResult KernelEmitter::emit(tensor::SplatOp splat) {
   if (splat->getParentOp() == func.getOperation() &&
       !(layout.agents.size() == 1 && !layout.agents.front().op &&
-        fromReducedTile(splat.getInput())))
+        fromTile(splat.getInput())))
     return success();
   Value made = emitSplat(splat.getLoc(), splat);
   if (!made)

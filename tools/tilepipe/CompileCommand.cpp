@@ -25,15 +25,13 @@
 #include "materialize/mlir/Passes.h"
 #include "scheduler/mlir/Passes.h"
 #include "tools/OutputPath.h"
-#include "tools/input/NestedForwardUse.h"
+#include "tools/input/ModuleInput.h"
 #include "tools/report/ReportWriters.h"
 #include "tools/tilepipe/Subcommands.h"
 
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -100,15 +98,6 @@ struct CompileOptions {
   std::string scheduleOptions, materializeOptions;
   bool printSchedule = false;
 };
-
-/// A pass-option value in the textual pipeline, quoted so that spaces and
-/// braces in a path survive.
-std::string quoted(StringRef value) {
-  std::string out = "\"";
-  for (char c : value)
-    out += c == '"' ? '\'' : c;
-  return out + "\"";
-}
 
 /// Parses the command line; an exit status when it is done already (help,
 /// or a usage error).
@@ -195,18 +184,8 @@ mlir::OwningOpRef<mlir::ModuleOp> readInput(const CompileOptions &options,
   if (tileir::bytecode::hasBytecodeMagic(llvm::arrayRefFromStringRef(
           (*buffer)->getBuffer())))
     return importBytecode(**buffer, options.input, context);
-  // MLIR 19's parser crashes on this kind of invalid IR (NestedForwardUse.h).
-  if (std::optional<tools::NestedForwardUse> found =
-          tools::findNestedForwardUse((*buffer)->getBuffer())) {
-    tools::printNestedForwardUse(*found, options.input, llvm::errs());
-    return nullptr;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-  if (!module || mlir::failed(mlir::verify(*module)))
-    return nullptr;
-  return module;
+  return tools::parseModuleText(std::move(*buffer), options.input, context,
+                                sourceMgr);
 }
 
 /// Whether `module` holds ops of cuTile's tile IR (the `tileir` dialect).
@@ -248,12 +227,12 @@ std::optional<int> runSchedulePipeline(const CompileOptions &options,
   if (options.printSchedule)
     schedule += " print-schedule=true";
   if (!options.targetFile.empty())
-    schedule += " target=" + quoted(options.targetFile);
+    schedule += " target=" + tools::quotedPassOption(options.targetFile);
   if (!options.report.empty())
-    schedule += " report=" + quoted(options.report);
+    schedule += " report=" + tools::quotedPassOption(options.report);
   std::string materialize = options.materializeOptions;
   if (!options.targetFile.empty())
-    materialize += " target=" + quoted(options.targetFile);
+    materialize += " target=" + tools::quotedPassOption(options.targetFile);
   mlir::PassManager pm(&context);
   std::string pipeline = "tileas-generate-schedule{" + schedule +
                          "},tileas-materialize-schedule{" + materialize + "}";

@@ -25,14 +25,12 @@
 #include "report/ScheduleSVG.h"
 #include "scheduler/mlir/LoopProblem.h"
 #include "scheduler/mlir/Passes.h"
-#include "tools/input/NestedForwardUse.h"
+#include "tools/input/ModuleInput.h"
 #include "tools/report/ReportWriters.h"
 #include "tools/tilepipe/Subcommands.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -84,15 +82,6 @@ struct ReportOptions {
   std::string input, output, targetFile, scheduleOptions;
   std::optional<report::DocumentFormat> format;
 };
-
-/// A pass-option value in the textual pipeline, quoted so that spaces and
-/// braces in a path survive.
-std::string quoted(StringRef value) {
-  std::string out = "\"";
-  for (char c : value)
-    out += c == '"' ? '\'' : c;
-  return out + "\"";
-}
 
 /// Parses the command line; an exit status when it is done already (help,
 /// or a usage error).
@@ -163,18 +152,8 @@ mlir::OwningOpRef<mlir::ModuleOp> readModule(const ReportOptions &options,
                  << buffer.getError().message() << "\n";
     return nullptr;
   }
-  // MLIR 19's parser crashes on this kind of invalid IR (NestedForwardUse.h).
-  if (std::optional<tools::NestedForwardUse> found =
-          tools::findNestedForwardUse((*buffer)->getBuffer())) {
-    tools::printNestedForwardUse(*found, options.input, llvm::errs());
-    return nullptr;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-  if (!module || mlir::failed(mlir::verify(*module)))
-    return nullptr;
-  return module;
+  return tools::parseModuleText(std::move(*buffer), options.input, context,
+                                sourceMgr);
 }
 
 /// Pass 1 as tilepipe-opt runs it, so that the report shows what the
@@ -191,7 +170,7 @@ std::optional<int> runSchedulePass(const ReportOptions &options,
   (void)registered;
   std::string passOptions = options.scheduleOptions;
   if (!options.targetFile.empty())
-    passOptions += " target=" + quoted(options.targetFile);
+    passOptions += " target=" + tools::quotedPassOption(options.targetFile);
   mlir::PassManager pm(&context);
   // The pipeline nests under the module the manager is anchored on.
   std::string pipeline = "tileas-generate-schedule{" + passOptions + "}";

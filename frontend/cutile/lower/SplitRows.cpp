@@ -80,7 +80,7 @@ private:
                                RankedTensorType type);
   bool tileMemberAllowed(Operation *op, Value v);
   void eraseDeadColumn(Value v);
-  SmallVector<Value> members(Value leader);
+  ArrayRef<Value> members(Value leader);
 
   func::FuncOp func;
   llvm::EquivalenceClasses<Value, ValueLess> classes;
@@ -89,6 +89,7 @@ private:
   /// lanes of the tile they belong to.
   llvm::DenseMap<Value, int64_t> tileLanes, rowLanes;
   llvm::DenseMap<std::pair<Value, int64_t>, Value> splitColumns;
+  llvm::DenseMap<Value, SmallVector<Value>> byLeader;
 };
 
 } // namespace
@@ -140,12 +141,12 @@ void RowSplitter::joinClasses() {
   });
 }
 
-SmallVector<Value> RowSplitter::members(Value leader) {
-  SmallVector<Value> out;
-  for (Value v : values)
-    if (classes.getLeaderValue(v) == leader)
-      out.push_back(v);
-  return out;
+/// The values of `leader`'s class, in program order (grouped once).
+ArrayRef<Value> RowSplitter::members(Value leader) {
+  if (byLeader.empty())
+    for (Value v : values)
+      byLeader[classes.getLeaderValue(v)].push_back(v);
+  return byLeader[leader];
 }
 
 /// Whether `op`, which defines or reads the tile `v`, keeps its meaning when
