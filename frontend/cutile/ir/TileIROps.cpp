@@ -381,6 +381,13 @@ static LogicalResult verifyShapeQuery(ShapeQuery op) {
 LogicalResult GetIndexSpaceShapeOp::verify() { return verifyShapeQuery(*this); }
 LogicalResult GetTensorShapeOp::verify() { return verifyShapeQuery(*this); }
 
+/// Indices of one type, as the syntax prints them once (printRepeatedType).
+static LogicalResult verifySameIndexTypes(Operation *op, ValueRange index) {
+  if (!llvm::all_equal(index.getTypes()))
+    return op->emitOpError("expects every index of one type");
+  return success();
+}
+
 /// A view access: one scalar index per dimension, and a tile of the view's
 /// tile shape and element type.
 static LogicalResult verifyViewAccess(Operation *op, PartitionViewType view,
@@ -391,6 +398,8 @@ static LogicalResult verifyViewAccess(Operation *op, PartitionViewType view,
   for (Value i : index)
     if (!scalarTile(i.getType()))
       return op->emitOpError("indices must be scalar tiles");
+  if (failed(verifySameIndexTypes(op, index)))
+    return failure();
   if (tile.getShape() != view.getTileShape() ||
       tile.getElementType() != view.getTensorView().getElementType())
     return op->emitOpError("tile ")
@@ -406,6 +415,10 @@ LogicalResult LoadViewTkoOp::verify() {
 LogicalResult StoreViewTkoOp::verify() {
   return verifyViewAccess(*this, getView().getType(), getIndex(),
                           getTile().getType());
+}
+
+LogicalResult ExtractOp::verify() {
+  return verifySameIndexTypes(*this, getIndices());
 }
 
 LogicalResult ReshapeOp::verify() {

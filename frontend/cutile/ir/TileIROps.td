@@ -445,6 +445,7 @@ def TileIR_ExtractOp : TileIR_Op<"extract", [Pure]> {
     $source `[` $indices `]` attr-dict `:` custom<IRType>(type($source))
     `,` custom<SameTypes>(ref($indices), type($indices)) `->` custom<IRType>(type($result))
   }];
+  let hasVerifier = 1;
 }
 
 def TileIR_SelectOp : TileIR_Op<"select", [Pure,
