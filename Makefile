@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 OPT := $(BUILD)/bin/tilepipe-opt
 EXAMPLES := $(sort $(wildcard examples/*.mlir))
 
-.PHONY: all deps deps-fuzz configure build tools run test test-sanitize fuzz bench harness gpu-check clean format
+.PHONY: all deps deps-fuzz configure build tools run test test-long test-sanitize fuzz bench harness gpu-check clean format
 
 all: build
 
@@ -43,8 +43,16 @@ run: tools
 
 # --fuzz: the fuzz smoke run (scripts/fuzz-smoke.sh: each fuzzer 10 s in
 # $(FUZZ_BUILD) when clang-19 and libclang-rt-19-dev are installed).
-test: deps-fuzz build
-	@FUZZ_BUILD=$(FUZZ_BUILD) python3 scripts/run-tests.py --build $(BUILD) --fuzz
+# run-tests.py builds (--build-first) while it makes the tests' pip
+# environments: on a clean clone their downloads overlap the compile.
+test: deps-fuzz configure
+	@FUZZ_BUILD=$(FUZZ_BUILD) python3 scripts/run-tests.py --build $(BUILD) --build-first $(JOBS) --fuzz
+
+# make test with the long tier (docs/testing.md, "Test tiers"): the sweeps
+# that make test runs in part (mma-shapes, the campaign, the internal-error
+# sweep) run whole; about 3 more minutes on 2 cores.
+test-long: deps-fuzz configure
+	@TILEPIPE_LONG_TESTS=1 FUZZ_BUILD=$(FUZZ_BUILD) python3 scripts/run-tests.py --build $(BUILD) --build-first $(JOBS) --fuzz
 
 # The whole build and every test under AddressSanitizer and
 # UndefinedBehaviorSanitizer (GCC's runtimes); UB aborts the test that hits it.

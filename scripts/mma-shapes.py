@@ -462,7 +462,9 @@ def check_variant(args, variant, tmp, allow, opt, translate):
             return
         totals["compiled"] += len(translated)
         say(f"{variant}: g++ -DTILEPIPE_CPU compiles all {len(translated)}")
-        if args.nvcc and os.path.exists(NVCC):
+        nvcc_here = args.nvcc and (args.nvcc_variants is None
+                                   or variant in args.nvcc_variants.split(","))
+        if nvcc_here and os.path.exists(NVCC):
             r = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
                      "-I", args.include, "-diag-suppress", "177", "-c", whole, "-o",
                      os.path.join(tmp, f"all_{variant}.o")])
@@ -513,6 +515,9 @@ def main():
     ap.add_argument("--include", default=INCLUDE)
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--nvcc", action="store_true", help="also compile with nvcc for sm_100a")
+    ap.add_argument("--nvcc-variants",
+                    help="with --nvcc: only these variants (comma separated); make test's "
+                         "budget compiles one variant per tcgen05 kind and accumulator")
     ap.add_argument("--run", action="store_true", help="run every kernel on the emulator")
     ap.add_argument("--run-n", help="with --run: only the kernels of these N (comma separated)")
     ap.add_argument("--n", help="only these N (comma separated) past the verifier step")

@@ -289,35 +289,42 @@ def make_environments(build):
     the CUDA Tile IR tests' cutile environment (scripts/testvenv.py), the
     peer comparison's Triton and cuobjdump (bench/peers/peers.py), each
     under the build folder; reasons maps a lit feature whose environment
-    could not be made to why. A test environment
-    made with pip belongs here: main makes them all while the unit tests
-    run."""
-    # The numeric checks' numpy lives in a virtual environment under the
-    # build folder; lit reports those tests unsupported without it.
+    could not be made to why. A test environment made with pip belongs
+    here: main makes them all while the build and the unit tests run, the
+    three side by side (pip waits on the network and the disk)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import testvenv
-    lines = []
-    reasons = {"nvcc": nvcc_reason(build)}
-    _, reason = testvenv.ensure(build)
-    if reason:
-        reasons["numpy"] = reason
-        lines.append(f"numeric tests: skipped ({reason})")
-    # cuTile, tileiras and tileirdisasm for the CUDA Tile IR front end's
-    # tests (docs/cuda-tile.md), in their own environment.
-    _, reason = testvenv.ensure(build, "cutile")
-    if reason:
-        reasons["cutile"] = reason
-        lines.append(f"cuTile tests: skipped ({reason})")
-    # The peer comparison's Triton and cuobjdump (bench/peers/peers.py):
-    # test/lit/bench/peers is unsupported ("skipped") without them.
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    peers = subprocess.run([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
-                            "--build", build, "--env-only"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if peers.returncode:
+
+    def peers_env():
+        # test/lit/bench/peers is unsupported ("skipped") without them.
+        peers = subprocess.run([sys.executable, os.path.join(root, "bench", "peers", "peers.py"),
+                                "--build", build, "--env-only"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if not peers.returncode:
+            return None
         last = (peers.stdout.strip().splitlines() or ["skipped"])[-1]
-        reasons["peers"] = re.sub(r"^peers: (skipped: )?", "", last)
-        lines.append("peer comparison tests: " + last)
+        return re.sub(r"^peers: (skipped: )?", "", last), last
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        numpy_env = pool.submit(testvenv.ensure, build)
+        # cuTile, tileiras and tileirdisasm for the CUDA Tile IR front end's
+        # tests (docs/cuda-tile.md), in their own environment.
+        cutile_env = pool.submit(testvenv.ensure, build, "cutile")
+        peers = pool.submit(peers_env)
+        lines = []
+        reasons = {"nvcc": nvcc_reason(build)}
+        _, reason = numpy_env.result()
+        if reason:
+            reasons["numpy"] = reason
+            lines.append(f"numeric tests: skipped ({reason})")
+        _, reason = cutile_env.result()
+        if reason:
+            reasons["cutile"] = reason
+            lines.append(f"cuTile tests: skipped ({reason})")
+        if peers.result():
+            reasons["peers"], last = peers.result()
+            lines.append("peer comparison tests: " + last)
     return lines, reasons
 
 
@@ -328,16 +335,27 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--fuzz", action="store_true",
                         help="also run the fuzz smoke run (scripts/fuzz-smoke.sh)")
+    parser.add_argument("--build-first", metavar="JOBS", type=int,
+                        help="build BUILD first (cmake --build -j JOBS) while the test "
+                        "environments are made: make test's way, so that pip's wait on the "
+                        "network is not added to the build's")
     parser.add_argument("--summary", help="write the run's figures to this JSON file "
                         "(default BUILD/test-summary.json)")
     args = parser.parse_args()
     run_start = time.monotonic()
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        # The test environments are made while the unit tests run: pip waits
-        # mostly on the network and the disk, the unit tests on the CPU.
+        # The test environments are made while the build (--build-first) and
+        # the unit tests run: pip waits mostly on the network and the disk,
+        # the compiler and the unit tests on the CPU.
         environments = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         made = environments.submit(make_environments, args.build)
+        if args.build_first is not None:
+            built = subprocess.run(["cmake", "--build", args.build, "-j", str(args.build_first)])
+            if built.returncode:
+                print("build failed; the environments are left as they are", flush=True)
+                made.result()
+                return built.returncode
         p, f = run_gtests(args.build, tmp)
         passed += p
         failed += f

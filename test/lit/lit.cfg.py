@@ -22,6 +22,14 @@ config.substitutions.append(("%cuda_include", os.path.join(config.tilepipe_src_r
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tilepipe_obj", config.tilepipe_obj_root))
 
+# The long tier (make test-long; docs/testing.md, "Test tiers"): the sweeps
+# whose full matrix costs minutes of CI (mma-shapes' emulator runs and nvcc
+# compiles, the bad-input campaign's count, the internal-error sweep's
+# generator and policy pairs) run a fixed part of it under `make test` and all
+# of it where the feature `long` is on.
+if lit_config.params.get("long") or os.environ.get("TILEPIPE_LONG_TESTS") == "1":
+    config.available_features.add("long")
+
 # An AddressSanitizer build (make test-sanitize) reserves terabytes of address
 # space for its shadow memory at start, which the campaign's address-space
 # limit (scripts/campaign.py --memory-gb, 6 GB) refuses: every run would be a
