@@ -310,6 +310,58 @@ def TileAS_UmmaOp : TileAS_SchedulableOp<"umma", "", [
   let extraClassDefinition = "";
 }
 
+/// Hopper's warpgroup MMA (docs/dialect.md, "Warpgroup MMA"; PTX
+/// wgmma.mma_async): the accumulator is a register tile, so the op is SSA on
+/// tensors and a loop carries it as an iter_arg.
+def TileAS_WgmmaOp : TileAS_SchedulableOp<"wgmma", "", [
+    MemoryEffects<[MemRead<TileAS_SharedMemory>]>],
+    ["isAccumulatorOperand"]> {
+  let summary = "warpgroup tensor-core MMA into a register accumulator (sm_90a)";
+  let description = [{
+    `%d = tileas.wgmma %a, %b, %acc {accumulate} : !tileas.smem<128x64xbf16>,
+        !tileas.smem<256x64xbf16>, tensor<128x256xf32> -> tensor<128x256xf32>`
+
+    D = A * B^T (+ acc when `accumulate` is set), Hopper's counterpart of
+    `tileas.umma`: A is MxK in shared memory (class `wgmma`) or a register
+    tile (class `wgmma_rs`, attention's P V), B is NxK (K-major) in shared
+    memory, and the accumulator and result are MxN register tiles. tf32
+    operands (written f32) use the `_tf32` classes and 8-bit ones the `_f8`
+    classes, at their own rates (target data).
+
+    The verifier holds the tile to PTX's wgmma rules: M is 64 per
+    warpgroup (a multiple of 64 up to 256, one warpgroup per 64 rows); N a
+    multiple of 8 from 8 to 256 (8-bit integers: 8, 16, 24, or a multiple of
+    16 up to 256); K a multiple of the instruction's K (16 for f16 and bf16,
+    8 for tf32, 32 for 8-bit types); the accumulator f32 or f16 for float
+    operands (f16 only for f16 and 8-bit floats) and i32 for integers.
+    `a_mn_major` / `b_mn_major` (the tile given KxM / KxN, read transposed)
+    are allowed only for f16 and bf16 in shared memory; a register A is
+    always MxK.
+  }];
+  let arguments = (ins AnyTypeOf<[TileAS_SmemType, TileAS_RegisterTile]>:$a,
+                       TileAS_SmemType:$b, TileAS_RegisterTile:$acc,
+                       UnitAttr:$accumulate, UnitAttr:$a_mn_major,
+                       UnitAttr:$b_mn_major);
+  let results = (outs TileAS_RegisterTile:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `,` type($acc) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    int64_t getMmaM() {
+      auto a = ::llvm::cast<::mlir::ShapedType>(getA().getType());
+      return a.getDimSize(getAMnMajor() ? 1 : 0);
+    }
+    int64_t getMmaN() { return getB().getType().getDimSize(getBMnMajor() ? 1 : 0); }
+    int64_t getMmaK() {
+      auto a = ::llvm::cast<::mlir::ShapedType>(getA().getType());
+      return a.getDimSize(getAMnMajor() ? 0 : 1);
+    }
+  }];
+  let extraClassDefinition = "";
+}
+
 //===----------------------------------------------------------------------===//
 // SIMT tile math on register tiles.
 //===----------------------------------------------------------------------===//

@@ -210,6 +210,14 @@ public:
 
   /// The built-in Blackwell sm_100a description (SM100a.cpp).
   static const TargetModel &sm100a();
+  /// The built-in Hopper sm_90a description: target/sm_90a.json, compiled in
+  /// (SM90a.cpp).
+  static const TargetModel &sm90a();
+  /// The built-in model called `name` ("sm_100a", "sm_90a"), or null.
+  static const TargetModel *builtin(llvm::StringRef name);
+  static llvm::ArrayRef<llvm::StringLiteral> builtinNames();
+  /// "sm_100a, sm_90a": for diagnostics that list the names.
+  static std::string builtinNameList();
 
   /// Loads a JSON target file. Errors name the offending field as a JSON
   /// path, e.g. "op_classes.umma.footprint[1].slot: unknown slot 'tpmma'".

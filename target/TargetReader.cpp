@@ -77,10 +77,12 @@ Error Loader::load(const json::Value &root) {
     std::string base;
     if (Error err = r.string("inherit", /*required=*/true, base))
       return err;
-    if (base != "sm_100a")
-      return fieldError("inherit",
-                        "unknown base target '" + base + "' (known: sm_100a)");
-    m = TargetModel::sm100a();
+    const TargetModel *builtin = TargetModel::builtin(base);
+    if (!builtin)
+      return fieldError("inherit", "unknown base target '" + base +
+                                       "' (known: " +
+                                       TargetModel::builtinNameList() + ")");
+    m = *builtin;
   }
   // Name and description describe this file's target, never the base's: a
   // derived model that still calls itself "sm_100a" would be misleading.

@@ -29,7 +29,8 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
            "Print each loop's warp-specialized agents on stdout: role, "
            "warps, stages and ops in row order">,
     Option<"targetFile", "target", "std::string", "\"\"",
-           "JSON target description (default: the built-in sm_100a)">,
+           "a built-in target by name (sm_100a, sm_90a) or a JSON target "
+           "file (default: the built-in sm_100a)">,
     Option<"mode", "mode", "std::string", "\"warp-specialized\"",
            "warp-specialized (agents connected by pipes), unspecialized "
            "(peeled prologue, steady state and epilogue in one agent) or plan "

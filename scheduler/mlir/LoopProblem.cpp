@@ -15,6 +15,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -519,6 +520,18 @@ tilepipe::loadTargetOption(MLIRContext *context, StringRef file,
     target = &target::TargetModel::sm100a();
     return success();
   }
+  // A built-in's name wins over a file of that name in the working folder:
+  // `target=sm_90a` must mean the same model wherever the tool runs.
+  if (const target::TargetModel *builtin = target::TargetModel::builtin(file)) {
+    target = builtin;
+    return success();
+  }
+  if (!llvm::sys::fs::exists(file) && !file.contains('/') &&
+      !file.ends_with(".json"))
+    return emitError(UnknownLoc::get(context))
+           << "unknown target '" << file << "': not a built-in target ("
+           << target::TargetModel::builtinNameList()
+           << ") and no such target file";
   llvm::Expected<target::TargetModel> loaded =
       target::TargetModel::fromFile(file);
   if (!loaded) {

@@ -44,7 +44,8 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
     Option<"serialThreshold", "serial-threshold", "unsigned", "8",
            "selection=threshold: loops with fewer ops are scheduled serially">,
     Option<"targetFile", "target", "std::string", "\"\"",
-           "JSON target description (default: the built-in sm_100a)">,
+           "a built-in target by name (sm_100a, sm_90a) or a JSON target "
+           "file (default: the built-in sm_100a)">,
     Option<"inferWarpGroups", "infer-warp-groups", "bool", "true",
            "Mark independent chains of SIMT tile ops as warp groups of their "
            "own (tileas.warp_group) when the loop names none">,

@@ -1,7 +1,7 @@
 //===- TargetCommand.cpp - `tilepipe target` ------------------------------===//
 //
-//   tilepipe target --dump [--json] [--target FILE]
-//   tilepipe target --check --target FILE
+//   tilepipe target --dump [--json] [--target NAME|FILE]
+//   tilepipe target --check --target NAME|FILE
 //
 // Loads the built-in sm_100a model, or FILE, and prints it as a table or as
 // JSON (the JSON loads back into the same model), or only checks that FILE
@@ -23,13 +23,14 @@ using namespace tilepipe;
 using namespace tilepipe::tool;
 
 static void printTargetUsage(llvm::raw_ostream &os) {
-  os << "usage: tilepipe target --dump [--json] [--target FILE]\n"
-        "       tilepipe target --check --target FILE\n\n"
+  os << "usage: tilepipe target --dump [--json] [--target NAME|FILE]\n"
+        "       tilepipe target --check --target NAME|FILE\n\n"
         "  --dump           print the target description (default: the\n"
         "                   built-in sm_100a)\n"
         "  --json           print it as a JSON target file instead of a "
         "table\n"
-        "  --target FILE    load the description from a JSON target file\n"
+        "  --target T       a built-in target by name (sm_100a, sm_90a) or a\n"
+        "                   JSON target file\n"
         "  --check          only load and validate the target file\n";
 }
 
@@ -72,7 +73,10 @@ int tilepipe::tool::runTargetCommand(int argc, char **argv) {
     return usageError("--json only applies to --dump");
 
   std::optional<target::TargetModel> loaded;
-  if (targetFile) {
+  if (const target::TargetModel *builtin =
+          targetFile ? target::TargetModel::builtin(*targetFile) : nullptr) {
+    loaded = *builtin;
+  } else if (targetFile) {
     llvm::Expected<target::TargetModel> model =
         target::TargetModel::fromFile(*targetFile);
     if (!model) {

@@ -1,0 +1,144 @@
+//===- WgmmaOp.cpp - tileas.wgmma: verifier and scheduler work ------------===//
+//
+// Hopper's warpgroup MMA. The shape rules come from layout/wgmma_shapes.h,
+// which the sm_90a runtime shares, and every message names the rule it
+// applies (docs/dialect.md, "Warpgroup MMA").
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/TileASDialect.h"
+
+#include "tilepipe/layout/wgmma_shapes.h"
+
+using namespace mlir;
+using namespace mlir::tileas;
+using tilepipe::target::OpWork;
+using Family = tp::wgmma_shape::Family;
+
+/// The ISA's operand family of one element type, or none.
+static std::optional<Family> familyOf(Type elem) {
+  if (elem.isF16())
+    return Family::F16;
+  if (elem.isBF16())
+    return Family::BF16;
+  if (elem.isF32())
+    return Family::TF32;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(elem))
+    return Family::F8;
+  if (elem.isInteger(8))
+    return Family::Int8;
+  return std::nullopt;
+}
+
+static StringRef familyName(Family f) {
+  switch (f) {
+  case Family::F16:
+    return "f16";
+  case Family::BF16:
+    return "bf16";
+  case Family::TF32:
+    return "tf32";
+  case Family::F8:
+    return "e4m3/e5m2";
+  case Family::Int8:
+    return "s8/u8";
+  }
+  return "?";
+}
+
+static int familyBits(Family f) {
+  return f == Family::TF32 ? 32 : (f == Family::F8 || f == Family::Int8) ? 8 : 16;
+}
+
+/// A and B of one family; f16 and bf16 (and tf32) must match exactly, the
+/// 8-bit families may mix e4m3 with e5m2, or s8 with u8.
+static LogicalResult verifyTypes(WgmmaOp op, Type a, Type b,
+                                 Family &family) {
+  std::optional<Family> fa = familyOf(a), fb = familyOf(b);
+  bool mixOk = fa && fb && *fa == *fb &&
+               (a == b || *fa == Family::F8 || *fa == Family::Int8);
+  if (!mixOk)
+    return op.emitOpError("expects A and B of one wgmma type family, got ")
+           << a << " and " << b << "; rule: " << TP_WGMMA_RULE_TYPES;
+  family = *fa;
+  return success();
+}
+
+LogicalResult WgmmaOp::verify() {
+  namespace rule = tp::wgmma_shape;
+  auto a = cast<ShapedType>(getA().getType());
+  SmemType b = getB().getType();
+  auto acc = cast<RankedTensorType>(getAcc().getType());
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return emitOpError("expects rank-2 A (MxK) and B (NxK) tiles");
+  bool regA = isa<RankedTensorType>(a);
+  Family family;
+  if (failed(verifyTypes(*this, a.getElementType(), b.getElementType(),
+                         family)))
+    return failure();
+  if ((getAMnMajor() || getBMnMajor()) &&
+      (!rule::transpose_ok(family) || (getAMnMajor() && regA)))
+    return emitOpError("expects no MN-major ")
+           << (getAMnMajor() ? "A" : "B") << " here (" << familyName(family)
+           << (regA && getAMnMajor() ? ", A in registers" : "")
+           << "); rule: " << TP_WGMMA_RULE_TRANSPOSE;
+  int64_t m = getMmaM(), n = getMmaN(), k = getMmaK();
+  if (b.getDimSize(getBMnMajor() ? 0 : 1) != k)
+    return emitOpError("expects A and B with the same K, got A ")
+           << a << " and B " << b;
+  auto broken = [&](StringRef what, int64_t got, const char *text) {
+    return emitOpError("expects a ")
+           << familyName(family) << " wgmma tile of a legal " << what
+           << ", got " << what << " = " << got << " (" << m << 'x' << n
+           << 'x' << k << " MxNxK); rule: " << text;
+  };
+  if (!rule::m_ok(int(m)))
+    return broken("M", m, TP_WGMMA_RULE_M);
+  if (!(family == Family::Int8 ? rule::int8_n_ok(int(n)) : rule::n_ok(int(n))))
+    return broken("N", n, TP_WGMMA_RULE_N);
+  if (!rule::k_ok(int(k), familyBits(family)))
+    return broken("K", k, TP_WGMMA_RULE_K);
+  if (acc.getShape() != ArrayRef<int64_t>{m, n})
+    return emitOpError("expects the accumulator to be MxN = ")
+           << m << 'x' << n << ", got " << acc;
+  Type accElem = acc.getElementType();
+  bool accOk = family == Family::Int8
+                   ? accElem.isInteger(32)
+                   : accElem.isF32() ||
+                         (accElem.isF16() && rule::f16_acc_ok(family));
+  if (!accOk)
+    return emitOpError("expects a legal accumulator for ")
+           << familyName(family) << " operands, got " << accElem
+           << "; rule: " << TP_WGMMA_RULE_ACC;
+  if (getResult().getType() != acc)
+    return emitOpError("expects the result type to equal the accumulator "
+                       "type ")
+           << acc << ", got " << getResult().getType();
+  return success();
+}
+
+// A from registers reads no SMEM and is a class of its own (its cost and the
+// SMEM bandwidth it takes differ); tf32 and 8-bit operands run at other
+// rates than 16-bit ones, so they are classes of their own too.
+StringRef WgmmaOp::getOpClass() {
+  bool rs = isa<RankedTensorType>(getA().getType());
+  Type elem = cast<ShapedType>(getA().getType()).getElementType();
+  if (elem.isF32())
+    return rs ? "wgmma_rs_tf32" : "wgmma_tf32";
+  if (elem.getIntOrFloatBitWidth() <= 8)
+    return rs ? "wgmma_rs_f8" : "wgmma_f8";
+  return rs ? "wgmma_rs" : "wgmma";
+}
+
+OpWork WgmmaOp::getWork() {
+  OpWork work;
+  work.flops = 2 * getMmaM() * getMmaN() * getMmaK();
+  work.bytes = getB().getType().getSizeInBytes();
+  if (auto smemA = dyn_cast<SmemType>(getA().getType()))
+    work.bytes += smemA.getSizeInBytes();
+  return work;
+}
+
+bool WgmmaOp::isAccumulatorOperand(unsigned operandIndex) {
+  return operandIndex == getAccMutable().getOperandNumber();
+}
