@@ -10,6 +10,7 @@
 #include "frontend/cutile/lower/Passes.h"
 #include "ir/ExternalModels.h"
 #include "materialize/mlir/Passes.h"
+#include "retarget/Passes.h"
 #include "scheduler/mlir/Passes.h"
 #include "tools/OutputPath.h"
 #include "tools/input/NestedForwardUse.h"
@@ -62,6 +63,7 @@ int main(int argc, char **argv) {
   // cuTile's tile IR to tileas (docs/cuda-tile-lowering.md).
   tilepipe::cutile::registerTileIRToTileASPass();
   tilepipe::cutile::registerTileASSplitRowsPass();
+  tilepipe::retarget::registerTileASUmmaToWgmmaPass();
   tilepipe::tools::installReportWriters();
 
   mlir::DialectRegistry registry;
