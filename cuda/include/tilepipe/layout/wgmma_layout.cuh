@@ -1,0 +1,113 @@
+//===- layout/wgmma_layout.cuh - wgmma fragments and descriptor -*- CUDA -*-===//
+//
+// What sm_90a's wgmma.mma_async reads and writes, as functions the runtime
+// atoms, the emulator and the tests share (docs/wgmma-facts.md, sections 2
+// and 3; PTX ISA, "Register Fragments and Shared Memory Matrix Layouts" and
+// "Matrix Descriptor Format" of the warpgroup-level MMA):
+//
+// - the accumulator fragment: thread t of the warpgroup (warp w = t / 32,
+//   lane l = t % 32) holds, in register i of an m64nN f32 (or s32) D,
+//   D[16 w + l / 4 + 8 ((i >> 1) & 1)][8 (i >> 2) + 2 (l % 4) + (i & 1)];
+// - the A fragment of a 16-bit A in registers (m64k16, 8 elements a thread,
+//   two to a register): A[16 w + l / 4 + 8 ((i >> 1) & 1)]
+//   [2 (l % 4) + (i & 1) + 8 (i >> 2)];
+// - the 64-bit SMEM matrix descriptor: start >> 4 at [0, 14), LBO >> 4 at
+//   [16, 30), SBO >> 4 at [32, 46), base offset at [49, 52), the swizzle at
+//   [62, 64) (0 none, 1 128B, 2 64B, 3 32B). sm_100's has a version field at
+//   [46, 49) and a 3-bit layout at [61, 64) (layout/smem_desc.cuh).
+//
+// Plain constexpr C++: no CUDA needed to include it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_LAYOUT_WGMMA_LAYOUT_CUH
+#define TILEPIPE_LAYOUT_WGMMA_LAYOUT_CUH
+
+#include "tilepipe/layout/smem_desc.cuh"
+
+namespace tp::layout::wgmma {
+
+/// Threads of a warpgroup, and rows of one instruction's D.
+constexpr int kThreads = 128;
+constexpr int kRows = 64;
+
+/// A position in a fragment: a row and a column of the tile.
+struct RowCol {
+  int row;
+  int col;
+};
+
+/// Which thread holds an element, and in which fragment register.
+struct ThreadReg {
+  int thread;
+  int reg;
+};
+
+/// Register `i` (0 .. N / 2 - 1) of thread `t` of an m64nN 32-bit D.
+TP_CONSTEXPR RowCol acc_element(int t, int i) {
+  int w = t / 32, l = t % 32;
+  return {16 * w + l / 4 + 8 * ((i >> 1) & 1), 8 * (i >> 2) + 2 * (l % 4) + (i & 1)};
+}
+
+/// The inverse of acc_element.
+TP_CONSTEXPR ThreadReg acc_holder(int row, int col) {
+  int w = row / 16, r = row % 16;
+  int l = 4 * (r % 8) + (col % 8) / 2;
+  return {32 * w + l, 4 * (col / 8) + 2 * (r / 8) + (col % 2)};
+}
+
+/// Element `i` (0 .. 7) of thread `t` of a 16-bit m64k16 A in registers
+/// (register i / 2, the low half for even i).
+TP_CONSTEXPR RowCol a16_element(int t, int i) {
+  int w = t / 32, l = t % 32;
+  return {16 * w + l / 4 + 8 * ((i >> 1) & 1), 2 * (l % 4) + (i & 1) + 8 * (i >> 2)};
+}
+
+/// The field `swizzle` [62, 64) of an sm_90 descriptor.
+TP_CONSTEXPR uint64_t swizzle_code(Swizzle s) {
+  return s == Swizzle::B128 ? 1 : s == Swizzle::B64 ? 2 : s == Swizzle::B32 ? 3
+                                                                            : 0;
+}
+
+/// The fields hold the encoded values (addresses and offsets in 16-byte
+/// units); bits not named here are zero.
+struct Descriptor {
+  uint32_t startAddress = 0;      ///< [0, 14): start address >> 4
+  uint32_t leadingByteOffset = 0; ///< [16, 30): LBO >> 4
+  uint32_t strideByteOffset = 0;  ///< [32, 46): SBO >> 4
+  uint32_t baseOffset = 0;        ///< [49, 52): 0, tiles start on a repeat
+  uint32_t swizzle = 0;           ///< [62, 64): swizzle_code
+
+  TP_CONSTEXPR uint64_t pack() const {
+    return desc_field(startAddress, 0, 14) |
+           desc_field(leadingByteOffset, 16, 14) |
+           desc_field(strideByteOffset, 32, 14) | desc_field(baseOffset, 49, 3) |
+           desc_field(swizzle, 62, 2);
+  }
+
+  TP_CONSTEXPR static Descriptor unpack(uint64_t bits) {
+    Descriptor d;
+    d.startAddress = uint32_t(bits & 0x3FFF);
+    d.leadingByteOffset = uint32_t((bits >> 16) & 0x3FFF);
+    d.strideByteOffset = uint32_t((bits >> 32) & 0x3FFF);
+    d.baseOffset = uint32_t((bits >> 49) & 0x7);
+    d.swizzle = uint32_t((bits >> 62) & 0x3);
+    return d;
+  }
+};
+
+/// A K-major operand at SMEM byte `address`: LBO and SBO in bytes, as the
+/// ISA defines them for the swizzle (docs/wgmma-facts.md, section 3).
+TP_CONSTEXPR Descriptor make_descriptor(uint32_t address, uint32_t lboBytes,
+                                        uint32_t sboBytes, Swizzle s) {
+  Descriptor d;
+  d.startAddress = (address & 0x3FFFF) >> 4;
+  d.leadingByteOffset = lboBytes >> 4;
+  d.strideByteOffset = sboBytes >> 4;
+  d.swizzle = uint32_t(swizzle_code(s));
+  return d;
+}
+
+} // namespace tp::layout::wgmma
+
+#endif // TILEPIPE_LAYOUT_WGMMA_LAYOUT_CUH

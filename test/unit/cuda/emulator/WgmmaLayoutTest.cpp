@@ -1,0 +1,139 @@
+//===- WgmmaLayoutTest.cpp - wgmma fragments and descriptor ----------------===//
+//
+// layout/wgmma_layout.cuh against the PTX ISA's own statements of the wgmma
+// fragments (docs/wgmma-facts.md): the figures' anchor elements, each
+// fragment a bijection onto its tile, the inverse, and the descriptor's bits
+// against the shift formula and a worked example. Seeded layouts (a lane
+// quad off by one, rows of the wrong half, a swizzle code of sm_100's) must
+// fail the same checks, so the checks can fail.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilepipe/emulator/prelude.h"
+
+#include "tilepipe/layout/wgmma_layout.cuh"
+
+#include <functional>
+#include <set>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+namespace wg = tp::layout::wgmma;
+using Layout = std::function<wg::RowCol(int, int)>;
+
+/// Whether `layout` maps the 128 threads x `regs` registers one to one onto
+/// the rows x cols tile.
+bool isBijection(const Layout &layout, int regs, int rows, int cols) {
+  std::set<std::pair<int, int>> seen;
+  for (int t = 0; t < wg::kThreads; ++t)
+    for (int i = 0; i < regs; ++i) {
+      wg::RowCol rc = layout(t, i);
+      if (rc.row < 0 || rc.row >= rows || rc.col < 0 || rc.col >= cols)
+        return false;
+      seen.insert({rc.row, rc.col});
+    }
+  return int(seen.size()) == rows * cols;
+}
+
+/// The ISA figure's anchors for D (m64nNk16, f32): thread 0 holds (0, 0),
+/// (0, 1), (8, 0), (8, 1) in registers 0-3 and (0, 8) in register 4;
+/// thread 1 starts at column 2, thread 4 at row 1; warp 1 starts at row 16.
+bool matchesAccAnchors(const Layout &layout) {
+  auto at = [&](int t, int i, int row, int col) {
+    wg::RowCol rc = layout(t, i);
+    return rc.row == row && rc.col == col;
+  };
+  return at(0, 0, 0, 0) && at(0, 1, 0, 1) && at(0, 2, 8, 0) && at(0, 3, 8, 1) &&
+         at(0, 4, 0, 8) && at(1, 0, 0, 2) && at(3, 1, 0, 7) && at(4, 0, 1, 0) &&
+         at(31, 3, 15, 7) && at(32, 0, 16, 0) && at(127, 3, 63, 7);
+}
+
+TEST(WgmmaLayout, AccumulatorIsTheIsaFragment) {
+  Layout acc = wg::acc_element;
+  EXPECT_TRUE(matchesAccAnchors(acc));
+  for (int n = 8; n <= 256; n += 8)
+    EXPECT_TRUE(isBijection(acc, n / 2, wg::kRows, n)) << "N = " << n;
+}
+
+TEST(WgmmaLayout, AccumulatorHolderIsTheInverse) {
+  for (int row = 0; row < wg::kRows; ++row)
+    for (int col = 0; col < 256; ++col) {
+      wg::ThreadReg h = wg::acc_holder(row, col);
+      wg::RowCol back = wg::acc_element(h.thread, h.reg);
+      ASSERT_EQ(back.row, row);
+      ASSERT_EQ(back.col, col);
+    }
+}
+
+TEST(WgmmaLayout, RegisterAIsTheIsaFragment) {
+  Layout a = wg::a16_element;
+  EXPECT_TRUE(isBijection(a, 8, wg::kRows, 16));
+  // Thread 0 holds A[0][0..1] in register 0, A[8][0..1] in register 1,
+  // A[0][8..9] in register 2; thread 1 starts at k = 2.
+  EXPECT_EQ(a(0, 2).row, 8);
+  EXPECT_EQ(a(0, 4).col, 8);
+  EXPECT_EQ(a(1, 0).col, 2);
+  EXPECT_EQ(a(33, 0).row, 16);
+}
+
+// Seeded bugs: each broken layout fails a check the right one passes.
+TEST(WgmmaLayout, SeededLayoutBugsAreCaught) {
+  Layout quadOff = [](int t, int i) {
+    wg::RowCol rc = wg::acc_element(t, i);
+    rc.row = 16 * (t / 32) + ((t % 32) / 4 + 1) % 8 + 8 * ((i >> 1) & 1);
+    return rc;
+  };
+  EXPECT_FALSE(matchesAccAnchors(quadOff));
+  Layout halvesSwapped = [](int t, int i) {
+    return wg::acc_element(t, i ^ 2 ^ 1);
+  };
+  EXPECT_FALSE(matchesAccAnchors(halvesSwapped));
+  Layout colsCollide = [](int t, int i) {
+    wg::RowCol rc = wg::acc_element(t, i);
+    rc.col = 8 * (i >> 2) + (t % 4) + (i & 1);
+    return rc;
+  };
+  EXPECT_FALSE(isBijection(colsCollide, 32, wg::kRows, 64));
+}
+
+// Start [0, 14), LBO [16, 30), SBO [32, 46), base [49, 52), swizzle [62, 64).
+uint64_t shiftDesc(uint32_t start, uint32_t lbo, uint32_t sbo, uint32_t sw) {
+  return uint64_t(start & 0x3FFF) | (uint64_t(lbo & 0x3FFF) << 16) |
+         (uint64_t(sbo & 0x3FFF) << 32) | (uint64_t(sw & 3) << 62);
+}
+
+TEST(WgmmaLayout, DescriptorBits) {
+  for (uint32_t start : {0u, 1u, 0x800u, 0x3FFFu})
+    for (uint32_t lbo : {0u, 1u, 8u, 0x3FFFu})
+      for (uint32_t sbo : {0u, 64u, 0x3FFFu})
+        for (uint32_t sw : {0u, 1u, 2u, 3u}) {
+          wg::Descriptor d;
+          d.startAddress = start;
+          d.leadingByteOffset = lbo;
+          d.strideByteOffset = sbo;
+          d.swizzle = sw;
+          uint64_t bits = d.pack();
+          ASSERT_EQ(bits, shiftDesc(start, lbo, sbo, sw));
+          wg::Descriptor back = wg::Descriptor::unpack(bits);
+          ASSERT_EQ(back.startAddress, start);
+          ASSERT_EQ(back.leadingByteOffset, lbo);
+          ASSERT_EQ(back.strideByteOffset, sbo);
+          ASSERT_EQ(back.swizzle, sw);
+        }
+  // A bf16 K-major tile with 128-byte swizzle at 0x8000: 8 rows of 128 B
+  // between core-matrix groups (SBO 1024), LBO 16 (unused by swizzled
+  // K-major operands, 1 by convention).
+  EXPECT_EQ(wg::make_descriptor(0x8000, 16, 1024, tp::Swizzle::B128).pack(),
+            0x4000004000010800ull);
+  // The codes are sm_90's, not sm_100's (which has 128B at 2 on [61, 64)).
+  EXPECT_EQ(wg::swizzle_code(tp::Swizzle::B128), 1u);
+  EXPECT_EQ(wg::swizzle_code(tp::Swizzle::B64), 2u);
+  EXPECT_EQ(wg::swizzle_code(tp::Swizzle::B32), 3u);
+  EXPECT_NE(wg::swizzle_code(tp::Swizzle::B128) << 62,
+            tp::layout::desc_code(tp::Swizzle::B128) << 61);
+}
+
+} // namespace
