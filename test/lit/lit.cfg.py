@@ -64,6 +64,14 @@ if os.path.exists(_peers_python):
     if subprocess.run([_peers_python, "-c", "import triton, nvidia"], stdout=subprocess.DEVNULL,
                       stderr=subprocess.DEVNULL).returncode == 0:
         config.available_features.add("peers")
+        # The pip cuobjdump (nvidia-cuda-cuobjdump), for SASS checks.
+        import glob
+        _dumps = sorted(glob.glob(os.path.join(config.tilepipe_obj_root, "peers-venv", "lib",
+                                               "python3*", "site-packages", "nvidia", "cu*",
+                                               "bin", "cuobjdump")))
+        if _dumps:
+            config.available_features.add("cuobjdump")
+            config.substitutions.append(("%cuobjdump", _dumps[-1]))
 
 # The CUDA Tile IR front end's tests (docs/cuda-tile.md) export cuTile
 # kernels with NVIDIA's cuda-tile package and run tileiras and tileirdisasm,

@@ -109,6 +109,19 @@
 #define TP_TCGEN05_FENCE(ptx) asm volatile("" ::: "memory")
 #endif
 
+// wgmma exists on sm_90a only (not in sm_90's generic PTX, not on sm_100).
+// The device branch of a wgmma atom, TP_WGMMA(the asm statement), issues it
+// there, traps in any other device pass, and is nothing in the harness.
+#if defined(__CUDA_ARCH__) && !TP_HARNESS && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TP_HAS_WGMMA 1
+#define TP_WGMMA(...) __VA_ARGS__
+#elif defined(__CUDA_ARCH__) && !TP_HARNESS
+#define TP_HAS_WGMMA 0
+#define TP_WGMMA(...) __trap()
+#else
+#define TP_HAS_WGMMA 0
+#define TP_WGMMA(...) ((void)0)
+#endif
 // setmaxnreg needs an arch- or family-specific target (sm_90a, sm_100a, ...).
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 &&                          \
     (defined(__CUDA_ARCH_SPECIFIC__) ||                                        \

@@ -513,9 +513,32 @@ TEST(TargetJSONErrors, UnknownKeys) {
 }
 
 TEST(TargetJSONErrors, UnknownBase) {
-  EXPECT_EQ(loadError(R"({"name": "t", "inherit": "sm_90a"})"),
-            "bad.json: inherit: unknown base target 'sm_90a' (known: "
-            "sm_100a)");
+  EXPECT_EQ(loadError(R"({"name": "t", "inherit": "sm_80"})"),
+            "bad.json: inherit: unknown base target 'sm_80' (known: "
+            "sm_100a, sm_90a)");
+}
+
+// The Hopper model is its shipped file compiled in (target/SM90a.cpp): it
+// loads, validates, has no TMEM and only wgmma tensor-core classes, and a
+// file may inherit it.
+TEST(TargetJSON, BuiltinHopper) {
+  const TargetModel *h = TargetModel::builtin("sm_90a");
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h, &TargetModel::sm90a());
+  EXPECT_EQ(h->getName(), "sm_90a");
+  llvm::Error invalid = h->validate();
+  EXPECT_FALSE(bool(invalid)) << llvm::toString(std::move(invalid));
+  EXPECT_EQ(h->getCaps().tmemColumns, 0);
+  EXPECT_EQ(h->getChip().smCount, 132u);
+  EXPECT_NE(h->lookupOpClass("wgmma"), nullptr);
+  EXPECT_EQ(h->lookupOpClass("umma"), nullptr);
+  EXPECT_EQ(h->lookupOpClass("tmem_load"), nullptr);
+  EXPECT_EQ(TargetModel::builtin("sm_100a"), &TargetModel::sm100a());
+  EXPECT_EQ(TargetModel::builtin("sm_80"), nullptr);
+  TargetModel derived = load(R"({"name": "h", "inherit": "sm_90a",
+                                 "chip": {"sm_count": 114}})");
+  EXPECT_EQ(derived.getChip().smCount, 114u);
+  EXPECT_NE(derived.lookupOpClass("wgmma_rs"), nullptr);
 }
 
 TEST(TargetJSONErrors, Caps) {

@@ -27,6 +27,7 @@
 #include "tilepipe/emulator/mbarrier_model.h"
 #include "tilepipe/emulator/mma_unit.h"
 #include "tilepipe/emulator/tma_unit.h"
+#include "tilepipe/emulator/wgmma.h"
 
 namespace tp::cpu::rt {
 
@@ -113,6 +114,10 @@ inline void Cta::perform(AsyncOp &op) {
     return;
   case OpKind::TcCp:
     dp::cp(*tmem, smem, op.shape, op.d, op.a);
+    return;
+  case OpKind::Wgmma:
+    dp::wgmma(smem, *op.wg);
+    wgmmaRetire(op);
     return;
   }
 }

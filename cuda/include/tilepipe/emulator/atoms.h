@@ -51,6 +51,29 @@ void *shared_to_generic(uint32_t a);       // cvta.shared
 void fence_proxy_async();                  // fence.proxy.async.shared::cta
 
 //===----------------------------------------------------------------------===//
+// wgmma (sm_90a; emulator/wgmma.h): a whole warpgroup issues each one
+//===----------------------------------------------------------------------===//
+
+/// Operand types of wgmma.mma_async (f32 tiles are read as tf32).
+enum class WgmmaType : uint8_t { F16, BF16, TF32, E4M3, E5M2 };
+/// m64nNk(32 bytes): N, A's and B's types, and imm-trans-a/b (MN-major).
+struct WgmmaShape {
+  uint16_t n = 8;
+  WgmmaType a = WgmmaType::BF16, b = WgmmaType::BF16;
+  bool transA = false, transB = false;
+};
+void wgmma_fence();              // wgmma.fence.sync.aligned
+void wgmma_commit_group();       // wgmma.commit_group.sync.aligned
+void wgmma_wait_group(int n);    // wgmma.wait_group.sync.aligned n
+/// wgmma.mma_async.sync.aligned.m64nNk*.f32: d is the thread's N / 2 f32
+/// accumulator registers; scale-d false ignores their old values.
+void wgmma_mma_ss(const WgmmaShape &s, float *d, uint64_t adesc,
+                  uint64_t bdesc, bool scaleD);
+/// The same with A from the thread's 4 registers (the m64k16 fragment).
+void wgmma_mma_rs(const WgmmaShape &s, float *d, const uint32_t *a,
+                  uint64_t bdesc, bool scaleD);
+
+//===----------------------------------------------------------------------===//
 // mbarrier (a = shared address of the 8-byte barrier)
 //===----------------------------------------------------------------------===//
 

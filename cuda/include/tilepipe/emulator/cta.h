@@ -130,6 +130,9 @@ public:
   void tmemDealloc(uint32_t taddr, uint32_t columns);
   void tmemRetryBlocked();
   void setmaxnregWarp(uint32_t warp, bool increase, uint32_t regs);
+  void wgmmaIssue(Warp &w, const Collective &c);
+  void wgmmaRetire(AsyncOp &op);
+  bool wgmmaSatisfied(const Thread &t, uint32_t pending) const;
   AsyncOp &issue(OpKind kind, const char *name);
   void issued(AsyncOp &op);
   static void dependOn(AsyncOp &op, AsyncOp &first);
@@ -342,6 +345,12 @@ TP_EMU_OUTLINE void Cta::threadMain() {
 }
 
 TP_EMU_OUTLINE void Cta::exitThread(Thread &t) {
+  // The hardware would write their registers after the thread is gone.
+  if (!t.wgOpen.empty() || !t.wgGroups.empty())
+    fault("the thread exits with wgmma.mma_async operations in flight (" +
+          std::to_string(t.wgGroups.size()) + " committed groups, " +
+          std::to_string(t.wgOpen.size()) +
+          " uncommitted): a missing wgmma.commit_group or wgmma.wait_group");
   Warp &w = warps[t.warp];
   uint32_t bit = 1u << t.lane;
   w.live &= ~bit;

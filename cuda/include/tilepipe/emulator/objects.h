@@ -11,6 +11,7 @@
 #define TILEPIPE_EMULATOR_OBJECTS_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,19 @@ enum class OpKind : uint8_t {
   CpAsyncArrive,
   Mma,
   TcCp,
-  Commit
+  Commit,
+  Wgmma
+};
+
+/// One warp's wgmma.mma_async in flight: its shape and operands, and where
+/// each lane's accumulator (and A) registers are.
+struct WgmmaIssue {
+  WgmmaShape shape;
+  bool regA = false, scaleD = false;
+  uint64_t adesc = 0, bdesc = 0;
+  uint32_t warpInGroup = 0;
+  float *d[32] = {};
+  const uint32_t *a[32] = {};
 };
 
 struct AsyncOp {
@@ -88,6 +101,8 @@ struct AsyncOp {
   bool enableInputD = false;
   uint32_t sfa = 0, sfb = 0;
   CpShape shape = CpShape::S128x256b;
+  std::shared_ptr<WgmmaIssue> wg; // wgmma
+  uint32_t warp = 0;              // wgmma: the issuing warp
 };
 
 /// tcgen05.alloc state of the CTA: 16 units of 32 columns.

@@ -126,6 +126,12 @@ inline std::string describeWait(const Cta &c, const Thread &t) {
                   "groups not yet complete)",
                   w.op, w.a, t.groups.size());
     return buf;
+  case WaitKind::WgmmaGroup:
+    std::snprintf(buf, sizeof buf,
+                  "%s %u: waits for older wgmma groups (%zu committed groups "
+                  "not yet complete)",
+                  w.op, w.a, t.wgGroups.size());
+    return buf;
   case WaitKind::TmemAlloc:
     std::snprintf(buf, sizeof buf,
                   "%s %u columns: waits for free tensor memory (allocated: "

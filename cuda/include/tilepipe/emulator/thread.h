@@ -39,7 +39,8 @@ enum class Coll : uint8_t {
   TcAlloc,
   TcDealloc,
   TcRelinquish,
-  SetMaxNReg
+  SetMaxNReg,
+  Wgmma
 };
 
 enum class WaitKind : uint8_t {
@@ -48,7 +49,8 @@ enum class WaitKind : uint8_t {
   NamedBarrier, // a = id, b = thread count
   MBarrier,     // a = address, b = parity
   BulkGroup,    // a = groups allowed pending
-  TmemAlloc     // a = columns
+  TmemAlloc,    // a = columns
+  WgmmaGroup    // a = groups allowed pending
 };
 
 struct Wait {
@@ -87,6 +89,14 @@ struct Thread {
   uint64_t openGroup = 1;
   uint32_t openPending = 0;
   std::deque<BulkGroup> groups;
+
+  // wgmma (emulator/wgmma.h): the operations not yet committed, the
+  // committed groups with operations in flight (oldest first; a group
+  // leaves when its last one completes), and whether a wgmma.fence came
+  // since the last wgmma.wait_group.
+  std::vector<AsyncOp *> wgOpen;
+  std::deque<std::vector<AsyncOp *>> wgGroups;
+  bool wgFenced = false;
 };
 
 /// One pending rendezvous of some lanes of a warp.

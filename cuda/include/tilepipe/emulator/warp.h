@@ -187,6 +187,9 @@ inline bool Cta::finishCollective(Warp &w, const Collective &c) {
   case Coll::SetMaxNReg:
     setmaxnregWarp(uint32_t(warp), c.a != 0, uint32_t(c.b));
     return true;
+  case Coll::Wgmma:
+    wgmmaIssue(w, c);
+    return true;
   }
   return true;
 }
@@ -269,5 +272,8 @@ inline void setmaxnreg(bool increase, uint32_t regs) {
 }
 
 } // namespace tp::cpu
+
+// The wgmma collective and operation (defined there, used here).
+#include "tilepipe/emulator/wgmma.h"
 
 #endif // TILEPIPE_EMULATOR_WARP_H

@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-namespace {
+namespace wgmma_layout_test {
 
 namespace wg = tp::layout::wgmma;
 using Layout = std::function<wg::RowCol(int, int)>;
@@ -146,4 +146,4 @@ TEST(WgmmaLayout, DescriptorBits) {
   }
 }
 
-} // namespace
+} // namespace wgmma_layout_test

@@ -1,0 +1,125 @@
+//===- arch/sm90/wgmma.cuh - Hopper's warpgroup MMA atoms -------*- CUDA -*-===//
+//
+// wgmma.fence, wgmma.mma_async (m64nNk16, f16 or bf16 operands, f32
+// accumulators, A from SMEM or registers), wgmma.commit_group and
+// wgmma.wait_group, issued by all 128 threads of a warpgroup. Each atom has
+// the two branches of config.cuh: the emulator's call (emulator/wgmma.h) and
+// the PTX, which exists only in sm_90a device passes (TP_WGMMA: elsewhere a
+// device pass traps). The asm of each N is generated
+// (scripts/gen-wgmma-atoms.py -> wgmma_asm.inc). docs/wgmma-facts.md has the
+// ISA's rules; layout/wgmma_layout.cuh the fragments and the descriptor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_ARCH_SM90_WGMMA_CUH
+#define TILEPIPE_ARCH_SM90_WGMMA_CUH
+
+#include "tilepipe/config.cuh"
+#include "tilepipe/layout/wgmma_shapes.h"
+
+namespace tp::ptx {
+
+/// The operand type of a 16-bit wgmma.
+enum class Wgmma16 { F16, BF16 };
+
+#if TP_HAS_WGMMA
+namespace detail {
+#include "tilepipe/arch/sm90/wgmma_asm.inc"
+} // namespace detail
+#endif
+
+/// wgmma.fence.sync.aligned: orders the warpgroup's register accesses
+/// before the wgmma that follows.
+TP_DEVICE void wgmma_fence() {
+#if TP_EMULATOR
+  cpu::wgmma_fence();
+#else
+  TP_WGMMA(asm volatile("wgmma.fence.sync.aligned;" ::: "memory"));
+#endif
+}
+
+TP_DEVICE void wgmma_commit_group() {
+#if TP_EMULATOR
+  cpu::wgmma_commit_group();
+#else
+  TP_WGMMA(asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"));
+#endif
+}
+
+/// wgmma.wait_group.sync.aligned Pending: at most Pending of this thread's
+/// committed groups still in flight.
+template <int Pending> TP_DEVICE void wgmma_wait_group() {
+  static_assert(Pending >= 0 && Pending <= 7, "wgmma.wait_group takes 0..7");
+#if TP_EMULATOR
+  cpu::wgmma_wait_group(Pending);
+#else
+  TP_WGMMA(asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(Pending)
+                        : "memory"));
+#endif
+}
+
+/// Keeps the compiler from moving accesses of accumulator registers across
+/// the atoms: the hardware reads and writes them behind its back.
+template <int Count> TP_DEVICE void wgmma_fence_operand(float (&d)[Count]) {
+#if !TP_EMULATOR
+#pragma unroll
+  for (int i = 0; i < Count; ++i)
+    asm volatile("" : "+f"(d[i])::"memory");
+#endif
+}
+
+#if TP_EMULATOR
+namespace detail {
+constexpr cpu::WgmmaType wgmmaType(Wgmma16 t) {
+  return t == Wgmma16::BF16 ? cpu::WgmmaType::BF16 : cpu::WgmmaType::F16;
+}
+} // namespace detail
+#endif
+
+/// wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T d, adesc, bdesc, scale-d,
+/// 1, 1, 0, TransB: D (N / 2 f32 registers a thread) = A B^T (+ D).
+template <int N, Wgmma16 T, int TransB = 0>
+TP_DEVICE void wgmma_ss(float (&d)[N / 2], uint64_t a, uint64_t b,
+                        bool scaleD) {
+  static_assert(tp::wgmma_shape::n_ok(N), TP_WGMMA_RULE_N);
+#if TP_EMULATOR
+  cpu::wgmma_mma_ss(cpu::WgmmaShape{uint16_t(N), detail::wgmmaType(T),
+                                    detail::wgmmaType(T), false, TransB != 0},
+                    d, a, b, scaleD);
+#else
+  uint32_t scale = scaleD;
+  // Braced: the dispatch is an if-else chain of its own.
+  if constexpr (T == Wgmma16::BF16) {
+    TP_WGMMA(TP_WGMMA_DISPATCH(SS, N, "bf16"));
+  } else {
+    TP_WGMMA(TP_WGMMA_DISPATCH(SS, N, "f16"));
+  }
+  (void)scale;
+#endif
+}
+
+/// The same with A from the thread's 4 registers (the m64k16 fragment,
+/// layout/wgmma_layout.cuh).
+template <int N, Wgmma16 T, int TransB = 0>
+TP_DEVICE void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b,
+                        bool scaleD) {
+  static_assert(tp::wgmma_shape::n_ok(N), TP_WGMMA_RULE_N);
+#if TP_EMULATOR
+  cpu::wgmma_mma_rs(cpu::WgmmaShape{uint16_t(N), detail::wgmmaType(T),
+                                    detail::wgmmaType(T), false, TransB != 0},
+                    d, a, b, scaleD);
+#else
+  uint32_t scale = scaleD;
+  // Braced: the dispatch is an if-else chain of its own.
+  if constexpr (T == Wgmma16::BF16) {
+    TP_WGMMA(TP_WGMMA_DISPATCH(RS, N, "bf16"));
+  } else {
+    TP_WGMMA(TP_WGMMA_DISPATCH(RS, N, "f16"));
+  }
+  (void)scale;
+#endif
+}
+
+} // namespace tp::ptx
+
+#endif // TILEPIPE_ARCH_SM90_WGMMA_CUH

@@ -1,0 +1,287 @@
+//===- WgmmaTest.cpp - the emulator's wgmma.mma_async ----------------------===//
+//
+// Hopper's warpgroup MMA on the CPU emulator (emulator/wgmma.h), against
+// naive float64 references: bf16 and f16 from SMEM at several N, with a
+// 128-byte swizzle and without, B transposed, A from registers in the ISA's
+// fragment, accumulation over K-blocks, two warpgroups. Then the protocol:
+// every seed passes a correct kernel; seeded bugs (no wait_group, no fence,
+// a descriptor with the wrong swizzle, an A fragment off by one lane quad,
+// the operand buffer overwritten before the wait) are caught by a fault or
+// by wrong numbers for some seed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilepipe/emulator/prelude.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tilepipe/emulator/driver.h"
+#include "tilepipe/layout/wgmma_layout.cuh"
+
+namespace wgmma_test {
+
+namespace wg = tp::layout::wgmma;
+using tp::Swizzle;
+using tp::cpu::LaunchOptions;
+using tp::cpu::LaunchResult;
+using tp::cpu::Policy;
+using tp::cpu::WgmmaShape;
+using tp::cpu::WgmmaType;
+
+constexpr uint32_t kSmem = tp::cpu::rt::kSmemWindow;
+
+LaunchResult run(uint32_t threads, uint64_t seed, std::function<void()> body,
+                 Policy policy = Policy::Adversarial) {
+  LaunchOptions o;
+  o.seed = seed;
+  o.policy = policy;
+  o.maxSteps = 4'000'000;
+  return tp::cpu::launch(dim3(1), dim3(threads), 96 * 1024, o, std::move(body));
+}
+
+/// A deterministic small value, exact in bf16 and f16.
+float valueAt(uint32_t salt, uint32_t i, uint32_t j) {
+  return float(int((i * 7 + j * 13 + salt * 5) % 9) - 4) / 4.0f;
+}
+
+uint16_t toBits(WgmmaType t, float v) {
+  uint16_t h;
+  if (t == WgmmaType::BF16) {
+    __nv_bfloat16 b = __float2bfloat16_rn(v);
+    std::memcpy(&h, &b, 2);
+  } else {
+    __half b = __float2half_rn(v);
+    std::memcpy(&h, &b, 2);
+  }
+  return h;
+}
+
+/// A 16-bit operand of `rows` x 16 (K) stored K-major at `base` in the
+/// canonical layout of `sw` (none: 8 x 16-byte core matrices, LBO 128
+/// between the K halves, SBO 256 between 8-row groups; 128B: rows of 128
+/// bytes of which the first 32 are this K block, SBO 1024), and its sm_90
+/// descriptor.
+uint64_t storeKMajor(WgmmaType t, uint32_t base, uint32_t rows, Swizzle sw,
+                     uint32_t salt) {
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t k = 0; k < 16; ++k) {
+      uint32_t lin = sw == Swizzle::None
+                         ? (r % 8) * 16 + (r / 8) * 256 + (k % 8) * 2 + (k / 8) * 128
+                         : (r % 8) * 128 + (r / 8) * 1024 + k * 2;
+      uint32_t addr = tp::layout::apply(sw, base + lin);
+      uint16_t h = toBits(t, valueAt(salt, r, k));
+      std::memcpy(tp::cpu::shared_to_generic(addr), &h, 2);
+    }
+  return sw == Swizzle::None ? wg::make_descriptor(base, 128, 256, sw).pack()
+                             : wg::make_descriptor(base, 16, 1024, sw).pack();
+}
+
+/// B given K x N (MN-major, N contiguous), no swizzle: T = 8 elements of N
+/// per 16 bytes; (n % 8) * 2 + (k % 8) * 16 + (n / 8) * SBO + (k / 8) * LBO
+/// with SBO 256 (8 x 16 bytes per N group... ) and LBO = 256 * N / 8.
+uint64_t storeMnMajorB(WgmmaType t, uint32_t base, uint32_t n, uint32_t salt) {
+  uint32_t sbo = 128, lbo = 128 * (n / 8);
+  for (uint32_t c = 0; c < n; ++c)
+    for (uint32_t k = 0; k < 16; ++k) {
+      uint32_t addr = base + (c % 8) * 2 + (k % 8) * 16 + (c / 8) * sbo + (k / 8) * lbo;
+      uint16_t h = toBits(t, valueAt(salt, c, k));
+      std::memcpy(tp::cpu::shared_to_generic(addr), &h, 2);
+    }
+  return wg::make_descriptor(base, lbo, sbo, Swizzle::None).pack();
+}
+
+/// D[m][n] = sum over `blocks` K-blocks of A_b[m][k] B_b[n][k] (+ 1 when
+/// the accumulator started at 1), in double.
+double reference(uint32_t m, uint32_t n, int blocks, bool init) {
+  double s = init ? 1.0 : 0.0;
+  for (int b = 0; b < blocks; ++b)
+    for (uint32_t k = 0; k < 16; ++k)
+      s += double(valueAt(1 + 2 * b, m, k)) * double(valueAt(2 + 2 * b, n, k));
+  return s;
+}
+
+enum class Bug { None, NoWait, NoFence, WrongSwizzle, QuadOff, OverwriteB };
+
+struct Case {
+  WgmmaType type = WgmmaType::BF16;
+  uint32_t n = 64;
+  Swizzle sw = Swizzle::None;
+  bool transB = false;
+  bool regA = false;
+  int blocks = 1;
+  uint32_t warpgroups = 1;
+  Bug bug = Bug::None;
+};
+
+/// Runs one kernel: every warpgroup computes its own 64 x N tile of the
+/// same product (warpgroup g's A rows are rows 64 g ..; here the same A),
+/// K-block by K-block, and every thread checks its fragment. Returns the
+/// number of wrong elements (-1 when the launch failed).
+int runCase(const Case &cs, uint64_t seed, LaunchResult *out = nullptr) {
+  int wrong = 0;
+  const uint32_t N = cs.n;
+  LaunchResult r = run(128 * cs.warpgroups, seed, [&] {
+    uint32_t t = threadIdx.x % 128;
+    std::vector<float> d(N / 2, 1.0f);
+    WgmmaShape s{uint16_t(N), cs.type, cs.type, false, cs.transB};
+    for (int b = 0; b < cs.blocks; ++b) {
+      // Each block's operands in a fresh area: A at 0, B at 16 KiB, per block.
+      uint32_t aBase = kSmem + uint32_t(b) * 32768, bBase = aBase + 16384;
+      if (threadIdx.x == 0) {
+        storeKMajor(cs.type, aBase, 64, cs.sw, 1 + 2 * b);
+        if (cs.transB)
+          storeMnMajorB(cs.type, bBase, N, 2 + 2 * b);
+        else
+          storeKMajor(cs.type, bBase, N, cs.sw, 2 + 2 * b);
+      }
+      tp::cpu::fence_proxy_async();
+      __syncthreads();
+      uint64_t adesc = cs.sw == Swizzle::None
+                           ? wg::make_descriptor(aBase, 128, 256, cs.sw).pack()
+                           : wg::make_descriptor(aBase, 16, 1024, cs.sw).pack();
+      uint64_t bdesc =
+          cs.transB ? wg::make_descriptor(bBase, 128 * (N / 8), 128, Swizzle::None).pack()
+          : cs.sw == Swizzle::None
+              ? wg::make_descriptor(bBase, 128, 256, cs.sw).pack()
+              : wg::make_descriptor(bBase, 16, 1024, cs.sw).pack();
+      if (cs.bug == Bug::WrongSwizzle)
+        bdesc = wg::make_descriptor(bBase, 16, 1024, Swizzle::B64).pack();
+      uint32_t aRegs[4];
+      for (int i = 0; i < 8; ++i) {
+        wg::RowCol rc = wg::a16_element(int(t), i);
+        if (cs.bug == Bug::QuadOff)
+          rc = wg::a16_element(int((t + 4) % 128), i);
+        uint32_t h = toBits(cs.type, valueAt(1 + 2 * b, uint32_t(rc.row), uint32_t(rc.col)));
+        if (i % 2 == 0)
+          aRegs[i / 2] = h;
+        else
+          aRegs[i / 2] |= h << 16;
+      }
+      if (cs.bug != Bug::NoFence)
+        tp::cpu::wgmma_fence();
+      if (cs.regA)
+        tp::cpu::wgmma_mma_rs(s, d.data(), aRegs, bdesc, true);
+      else
+        tp::cpu::wgmma_mma_ss(s, d.data(), adesc, bdesc, true);
+      tp::cpu::wgmma_commit_group();
+      if (cs.bug == Bug::OverwriteB) {
+        __syncwarp(0xFFFFFFFFu);
+        if (t % 32 == 0)
+          std::memset(tp::cpu::shared_to_generic(bBase), 0, 256);
+      }
+      if (cs.bug != Bug::NoWait)
+        tp::cpu::wgmma_wait_group(0);
+      __syncthreads();
+    }
+    for (uint32_t i = 0; i < N / 2; ++i) {
+      wg::RowCol rc = wg::acc_element(int(t), int(i));
+      double want = reference(uint32_t(rc.row), uint32_t(rc.col), cs.blocks, true);
+      if (std::fabs(double(d[i]) - want) > 1e-6)
+        ++wrong;
+    }
+  });
+  if (out)
+    *out = r;
+  return r.ok ? wrong : -1;
+}
+
+TEST(Wgmma, SmemOperandsMatchTheReference) {
+  for (WgmmaType type : {WgmmaType::BF16, WgmmaType::F16})
+    for (uint32_t n : {8u, 64u, 136u, 256u})
+      for (Swizzle sw : {Swizzle::None, Swizzle::B128}) {
+        Case cs;
+        cs.type = type;
+        cs.n = n;
+        cs.sw = sw;
+        LaunchResult r;
+        EXPECT_EQ(runCase(cs, 1, &r), 0)
+            << "N " << n << " swizzle " << int(sw) << "\n" << r.report;
+      }
+}
+
+TEST(Wgmma, TransposedBRegisterAAndKBlocks) {
+  Case t;
+  t.transB = true;
+  t.n = 128;
+  LaunchResult r;
+  EXPECT_EQ(runCase(t, 2, &r), 0) << r.report;
+  Case a;
+  a.regA = true;
+  a.n = 256;
+  EXPECT_EQ(runCase(a, 3, &r), 0) << r.report;
+  Case k;
+  k.blocks = 2;
+  k.warpgroups = 2;
+  k.sw = Swizzle::B128;
+  EXPECT_EQ(runCase(k, 4, &r), 0) << r.report;
+}
+
+TEST(Wgmma, CorrectKernelPassesForEverySeed) {
+  Case cs;
+  cs.blocks = 2;
+  cs.regA = true;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    LaunchResult r;
+    ASSERT_EQ(runCase(cs, seed, &r), 0) << "seed " << seed << "\n" << r.report;
+  }
+}
+
+TEST(Wgmma, SeededBugsAreCaught) {
+  auto caught = [](Bug bug, bool regA = false) {
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      Case cs;
+      cs.bug = bug;
+      cs.regA = regA;
+      if (runCase(cs, seed) != 0)
+        return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(caught(Bug::NoWait));
+  EXPECT_TRUE(caught(Bug::NoFence));
+  EXPECT_TRUE(caught(Bug::WrongSwizzle));
+  EXPECT_TRUE(caught(Bug::QuadOff, /*regA=*/true));
+  EXPECT_TRUE(caught(Bug::OverwriteB));
+}
+
+TEST(Wgmma, FaultsNameTheRule) {
+  LaunchResult r;
+  Case cs;
+  cs.bug = Bug::NoFence;
+  runCase(cs, 1, &r);
+  EXPECT_NE(r.report.find("without a wgmma.fence"), std::string::npos) << r.report;
+  cs.bug = Bug::NoWait;
+  runCase(cs, 1, &r);
+  EXPECT_NE(r.report.find("wgmma"), std::string::npos) << r.report;
+  // A descriptor of sm_100 (version bit 46) is refused.
+  r = run(128, 1, [&] {
+    float d[4] = {};
+    tp::cpu::wgmma_fence();
+    uint64_t desc = wg::make_descriptor(kSmem, 128, 256, Swizzle::None).pack() |
+                    (uint64_t(1) << 46);
+    tp::cpu::wgmma_mma_ss(WgmmaShape{8, WgmmaType::BF16, WgmmaType::BF16, false, false},
+                          d, desc, desc, false);
+    tp::cpu::wgmma_commit_group();
+    tp::cpu::wgmma_wait_group(0);
+  });
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.report.find("bits 46-48 are reserved on sm_90"), std::string::npos) << r.report;
+  // A CTA of 64 threads holds no whole warpgroup.
+  r = run(64, 1, [&] {
+    float d[4] = {};
+    tp::cpu::wgmma_fence();
+    uint64_t desc = wg::make_descriptor(kSmem, 128, 256, Swizzle::None).pack();
+    tp::cpu::wgmma_mma_ss(WgmmaShape{8, WgmmaType::BF16, WgmmaType::BF16, false, false},
+                          d, desc, desc, false);
+  });
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.report.find("does not fill"), std::string::npos) << r.report;
+}
+
+} // namespace wgmma_test
