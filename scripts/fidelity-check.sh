@@ -4,7 +4,7 @@
 # hardware"). Needs only this source tree, g++ and nvcc: no cmake, no
 # tilepipe-opt.
 #
-#   scripts/fidelity-check.sh [--out DIR] [--only SUBSTR]
+#   scripts/fidelity-check.sh [--source tma|wgmma] [--out DIR] [--only SUBSTR]
 #
 # Builds the source twice (g++ -DTILEPIPE_CPU, nvcc for sm_90a), runs the
 # emulator build and checks its dump against the PTX ISA model and worked
@@ -27,17 +27,22 @@
 
 set -u
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-src="$root/test/fidelity/tma_fidelity.cu"
+source=${FIDELITY_SOURCE:-tma}
 out=${FIDELITY_OUT:-}
 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
+  --source) source=$2; shift 2 ;;
   --out) out=$2; shift 2 ;;
   --only) only=(--only "$2"); shift 2 ;;
   -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
   *) echo "fidelity-check: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+# tma (test/fidelity/tma_fidelity.cu) or wgmma (wgmma_fidelity.cu: one
+# wgmma.mma_async per configuration, the accumulator registers dumped).
+src="$root/test/fidelity/${source}_fidelity.cu"
+[ -f "$src" ] || { echo "fidelity-check: no source $src" >&2; exit 2; }
 [ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/tilepipe-fidelity.XXXXXX")
 mkdir -p "$out" || exit 2
 bin=$(mktemp -d "${TMPDIR:-/tmp}/tilepipe-fidelity-bin.XXXXXX") || exit 2

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every check that needs a GPU, in one run (`make gpu-check`; docs/cuda.md).
 
-  scripts/gpu-check.py [--build DIR] [--steps numcheck,harness,timing]
+  scripts/gpu-check.py [--build DIR] [--steps numcheck,harness,fidelity,timing]
                        [--size 8192] [--repeat 20] [--json FILE] [-v]
 
 Steps, each ending in one verdict line:
@@ -12,6 +12,10 @@ Steps, each ending in one verdict line:
   harness   scripts/harness.py on examples/*.mlir: clean (every run clean),
             then --seed-bug missing-wait and --seed-bug wrong-phase (every
             kernel's seeded bug caught). Runs on sm_90a and sm_100a.
+  fidelity  scripts/fidelity-check.sh --source tma and --source wgmma: the
+            emulator's TMA loads and its wgmma.mma_async (fragments,
+            descriptors, arithmetic) against the hardware, byte for byte.
+            wgmma needs sm_90a (a Hopper).
   timing    cuBLAS (bench/gpu/cublas_gemm.cu --check) and the translated
             examples/gemm_mainloop.mlir kernel (sm_100 only), both on
             M = N = K = --size, bf16 in, fp32 accumulate, bf16 out; TFLOP/s
@@ -50,7 +54,7 @@ from cudalower import INCLUDE, NVCC, lower  # noqa: E402
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(SRC, "scripts")
 SKIPPED = 77
-STEPS = ["numcheck", "harness", "timing"]
+STEPS = ["numcheck", "harness", "fidelity", "timing"]
 
 # examples/gemm_mainloop.mlir's CTA tile (descC is 128x256): its launch grid
 # is ceil(M / 128) x ceil(N / 256), as test/numeric/specs.py's Gemm says.
@@ -295,6 +299,29 @@ class Checker:
                     print(f"  {line}")
             self.verdict(step, "pass" if ok else ("fail" if rc in (0, 1) else "error"),
                          summary + f" ({secs:.0f} s)", kernels=per_kernel, log=logf,
+                         seconds=round(secs, 1))
+
+    # --- the emulator against the hardware ---------------------------------------
+
+    def step_fidelity(self):
+        for source in ["tma", "wgmma"]:
+            step = f"fidelity ({source})"
+            if source == "wgmma" and self.device["major"] != 9:
+                self.verdict(step, "skip", f"skipped on {self.sm()} (wgmma is sm_90a's)")
+                continue
+            out_dir = os.path.join(self.work, "fidelity-" + source)
+            env = dict(os.environ, FIDELITY_ARCH=f"{self.device['major']}{self.device['minor']}a",
+                       NVCC=NVCC)
+            start = time.time()
+            rc, out = sh(["bash", os.path.join(SCRIPTS, "fidelity-check.sh"), "--source", source,
+                          "--out", out_dir], timeout=self.args.timeout, env=env)
+            secs = time.time() - start
+            logf = self.log("fidelity-" + source, out)
+            m = re.findall(r"^(\d+) of (\d+) configurations match.*$", out, re.M)
+            summary = (f"{m[-1][0]} of {m[-1][1]} configurations match" if m
+                       else tail(out, 2))
+            status = "pass" if rc == 0 else "fail" if rc == 1 else "error"
+            self.verdict(step, status, summary + f" ({secs:.0f} s)", log=logf,
                          seconds=round(secs, 1))
 
     # --- c. timings -------------------------------------------------------------
