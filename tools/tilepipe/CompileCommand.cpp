@@ -23,7 +23,9 @@
 #include "ir/ExternalModels.h"
 #include "ir/TileASDialect.h"
 #include "materialize/mlir/Passes.h"
+#include "retarget/Passes.h"
 #include "scheduler/mlir/Passes.h"
+#include "target/Target.h"
 #include "tools/OutputPath.h"
 #include "tools/input/ModuleInput.h"
 #include "tools/report/ReportWriters.h"
@@ -213,12 +215,33 @@ mlir::LogicalResult lowerTileIR(mlir::MLIRContext &context,
 /// Schedules and materializes every innermost loop as tilepipe-opt
 /// --tileas-generate-schedule --tileas-materialize-schedule -canonicalize
 /// -cse does; an exit status when it fails.
+///
+/// A target whose tensor core accumulates in registers (it has the wgmma
+/// classes and not the umma ones: sm_90a, or a file inheriting it) gets the
+/// loop rewritten for it first (docs/retarget.md): the cuTile lowering and
+/// hand-written tileas speak Blackwell's MMA.
+static bool accumulatesInRegisters(llvm::StringRef targetFile) {
+  if (targetFile.empty())
+    return false;
+  if (const target::TargetModel *builtin = target::TargetModel::builtin(targetFile))
+    return builtin->lookupOpClass("wgmma") && !builtin->lookupOpClass("umma");
+  llvm::Expected<target::TargetModel> loaded =
+      target::TargetModel::fromFile(targetFile);
+  if (!loaded) {
+    // The schedule pass reports the file's error at its place.
+    llvm::consumeError(loaded.takeError());
+    return false;
+  }
+  return loaded->lookupOpClass("wgmma") && !loaded->lookupOpClass("umma");
+}
+
 std::optional<int> runSchedulePipeline(const CompileOptions &options,
                                        mlir::MLIRContext &context,
                                        mlir::ModuleOp module) {
   static bool registered = [] {
     registerTilePipePasses();
     registerTilePipeMaterializePasses();
+    retarget::registerTileASUmmaToWgmmaPass();
     tools::installReportWriters();
     return true;
   }();
@@ -236,6 +259,8 @@ std::optional<int> runSchedulePipeline(const CompileOptions &options,
   mlir::PassManager pm(&context);
   std::string pipeline = "tileas-generate-schedule{" + schedule +
                          "},tileas-materialize-schedule{" + materialize + "}";
+  if (accumulatesInRegisters(options.targetFile))
+    pipeline = "tileas-umma-to-wgmma," + pipeline;
   std::string pipelineError;
   llvm::raw_string_ostream pipelineErrors(pipelineError);
   if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, pipelineErrors))) {
