@@ -81,11 +81,11 @@ def loop_load_bytes(disasm):
 
 # -- tileiras ---------------------------------------------------------------
 
-def compile_tileiras(build, fixture, out):
+def compile_tileiras(build, fixture, out, gpu="sm_100"):
     tileiras = testvenv.tool_path(build, "tileiras")
     env = {k: v for k, v in os.environ.items() if k != "CUDA_HOME"}
     binary = os.path.join(out, os.path.basename(fixture).replace(".tileirbc", ".tileiras.cubin"))
-    proc = run([tileiras, "--gpu-name=sm_100", "-O3", fixture, "-o", binary], env=env)
+    proc = run([tileiras, f"--gpu-name={gpu}", "-O3", fixture, "-o", binary], env=env)
     if proc.returncode:
         say(f"{os.path.basename(fixture)}: tileiras failed: {proc.stdout.strip()[-300:]}")
         return None
@@ -105,21 +105,21 @@ def tileiras_meta(facts, load_bytes):
 
 # -- tilepipe ---------------------------------------------------------------
 
-def tilepipe_cuda(build, name, fixture, given, tmp):
+def tilepipe_cuda(build, name, fixture, given, tmp, hopper=False):
     """(.cu path, source note) for kernel `name`, or (None, why)."""
     if name in given:
         return given[name], f"given: {given[name]}"
     driver = os.path.join(build, "bin", "tilepipe")
     cu = os.path.join(tmp, name + ".cu")
     if os.path.exists(driver):
-        proc = run([driver, "compile", fixture, "-o", cu])
+        proc = run([driver, "compile", fixture, "-o", cu] + (["--target", "sm_90a"] if hopper else []))
         if proc.returncode == 0 and os.path.exists(cu):
             return cu, "tilepipe compile"
         first = (proc.stdout.strip().splitlines() or ["no output"])[0]
         why = f"tilepipe compile: {first[:160]}"
     else:
         why = "no tilepipe driver"
-    if name in STAND_INS:
+    if name in STAND_INS and not hopper:
         example, differs = STAND_INS[name]
         lowered = lower(os.path.join(ROOT, example), build, tmp, name=name, log=lambda _: None)
         if lowered:
@@ -210,7 +210,8 @@ def only_kernel(facts):
     return next(iter(facts.values())) if facts else None
 
 
-def compare(build, out, given, only):
+def compare(build, out, given, only, arch="sm_100"):
+    hopper = arch == "sm_90"
     cuobjdump = testvenv.tool_path(build, "cuobjdump")
     disasm = testvenv.tool_path(build, "tileirdisasm")
     fixtures = sorted(f for f in os.listdir(FIXTURES) if f.endswith(f"-{VERSION}.tileirbc"))
@@ -222,7 +223,7 @@ def compare(build, out, given, only):
         fixture = os.path.join(FIXTURES, fixture_name)
         say(f"{name}: tileiras")
         loads = loop_load_bytes(run([disasm, fixture]).stdout)
-        binary = compile_tileiras(build, fixture, out)
+        binary = compile_tileiras(build, fixture, out, arch)
         facts = only_kernel(cubin.analyze(cuobjdump, binary)) if binary else None
         row = {"kernel": name, "compiler": "tileiras", "facts": facts, "note": "tileiras failed",
                "load_bytes": loads}
@@ -230,7 +231,9 @@ def compare(build, out, given, only):
         rows.append(row)
         say(f"{name}: tilepipe")
         with tempfile.TemporaryDirectory() as tmp:
-            cu, note = tilepipe_cuda(build, name, fixture, given, tmp)
+            cu, note = tilepipe_cuda(build, name, fixture, given, tmp, hopper)
+            if cu and hopper and name in given:
+                cu, note = None, "a given .cu is compiled for sm_100a only"
             if cu and not os.path.exists(NVCC):
                 cu, note = None, f"no CUDA Toolkit ({NVCC})"
             made = compile_tilepipe(cu, out, name) if cu else None
@@ -253,6 +256,9 @@ def main():
     ap.add_argument("--tilepipe-cu", action="append", default=[], metavar="NAME=FILE.cu",
                     help="tilepipe's CUDA for kernel NAME (instead of tilepipe compile)")
     ap.add_argument("--only", nargs="*", help="kernel names (default: every fixture)")
+    ap.add_argument("--arch", choices=["sm_100", "sm_90"], default="sm_100",
+                    help="tileiras's --gpu-name (sm_90: Hopper; tilepipe's side then goes through "
+                         "`tilepipe compile --target sm_90a`, which does not emit CUDA yet)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     python, reason = testvenv.ensure(build, "cutile")
@@ -262,9 +268,10 @@ def main():
     if not os.path.exists(NVCC):
         say(f"tilepipe's side skipped: no CUDA Toolkit ({NVCC})")
     given = dict(item.split("=", 1) for item in args.tilepipe_cu)
-    out = os.path.abspath(args.out or os.path.join(build, "cutile-bench"))
+    out = os.path.abspath(args.out or os.path.join(
+        build, "cutile-bench" + ("-sm90" if args.arch == "sm_90" else "")))
     os.makedirs(out, exist_ok=True)
-    rows = compare(build, out, {k: os.path.abspath(v) for k, v in given.items()}, args.only)
+    rows = compare(build, out, {k: os.path.abspath(v) for k, v in given.items()}, args.only, args.arch)
     with open(os.path.join(out, "cutile.json"), "w") as f:
         json.dump(rows, f, indent=1, sort_keys=True)
     table = markdown(rows)

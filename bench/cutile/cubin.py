@@ -65,9 +65,10 @@ def steady_loop(insns, kind):
     """((lo, hi), mix) of the smallest loop holding the most `kind`, or
     None."""
     best = None
+    hopper = sass.is_hopper(insns)  # the smallest loop holding any (sass.py)
     for lo, hi in sass.loops(insns):
         m = mix(insns, lo, hi)
-        key = (m.get(kind, 0), -(hi - lo))
+        key = (0 if hopper else m.get(kind, 0), -(hi - lo))
         if m.get(kind, 0) and (best is None or key > best[0]):
             best = (key, (lo, hi), m)
     return (best[1], best[2]) if best else None

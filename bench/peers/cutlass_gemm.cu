@@ -1,4 +1,5 @@
-// CUTLASS 3.x/4.x SM100 (Blackwell, sm_100a) BF16 GEMM, written after the pattern of CUTLASS example 70.
+// CUTLASS 3.x/4.x SM100 (Blackwell, sm_100a) BF16 GEMM, written after the pattern of CUTLASS example 70;
+// with -DTP_CUTLASS_SM90=1 the SM90 (Hopper, sm_90a) warp-specialized cooperative GEMM of the same tile.
 //   D[M,N] (bf16, row-major) = A[M,K] (bf16, row-major) * B[K,N] (bf16, "column-major" = stored N x K, K contiguous)
 //   fp32 accumulation in TMEM; MMA tile 128x256x64, cluster 1x1x1, 1-SM tcgen05 kernel schedule.
 // Built by bench/peers/peers.py --cutlass (-cubin), or for a GPU run:
@@ -39,7 +40,18 @@ constexpr int AlignmentC = 128 / cutlass::sizeof_bits<ElementC>::value;
 using ElementAccumulator = float;
 using ElementCompute = float;
 
+// TP_CUTLASS_SM90 (bench/peers/peers.py --arch sm_90a): the Hopper GEMM of
+// the same tile, wgmma with register accumulators, one TMA producer
+// warpgroup and two consumer warpgroups sharing the tile (cooperative).
+#ifndef TP_CUTLASS_SM90
+#define TP_CUTLASS_SM90 0
+#endif
+
+#if TP_CUTLASS_SM90
+using ArchTag = cutlass::arch::Sm90;
+#else
 using ArchTag = cutlass::arch::Sm100;
+#endif
 using OperatorClass = cutlass::arch::OpClassTensorOp;
 using MmaTileShape_MNK = Shape<_128, _256, _64>;
 using ClusterShape_MNK = Shape<_1, _1, _1>;
@@ -47,6 +59,9 @@ using ClusterShape_MNK = Shape<_1, _1, _1>;
 #if TP_SCHEDULE_AUTO
 using MainloopSchedule = cutlass::gemm::collective::KernelScheduleAuto;
 using EpilogueSchedule = cutlass::epilogue::collective::EpilogueScheduleAuto;
+#elif TP_CUTLASS_SM90
+using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
+using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 #else
 using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecialized1SmSm100;
 using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized1Sm;
@@ -93,12 +108,20 @@ int main(int argc, char** argv) {
   int N = argc > 2 ? std::atoi(argv[2]) : 8192;
   int K = argc > 3 ? std::atoi(argv[3]) : 8192;
   int iters = argc > 4 ? std::atoi(argv[4]) : 20;
-  std::printf("CUTLASS %d.%d.%d SM100 bf16 GEMM 128x256x64 cluster1x1x1 %s; smem/CTA=%d B, stages=%d, threads=%d, "
+#if TP_CUTLASS_SM90
+  // Register accumulators: no TMEM stages.
+  constexpr int kAccumulatorStages = 0;
+  const char *what = TP_SCHEDULE_AUTO ? "SM90 auto-schedule" : "SM90 cooperative";
+#else
+  constexpr int kAccumulatorStages =
+      int(CollectiveMainloop::DispatchPolicy::Schedule::AccumulatorPipelineStageCount);
+  const char *what = TP_SCHEDULE_AUTO ? "SM100 auto-schedule" : "SM100 1SmSm100";
+#endif
+  std::printf("CUTLASS %d.%d.%d %s bf16 GEMM 128x256x64 cluster1x1x1; smem/CTA=%d B, stages=%d, threads=%d, "
               "accumulators=%d\n",
-              CUTLASS_MAJOR, CUTLASS_MINOR, CUTLASS_PATCH, TP_SCHEDULE_AUTO ? "auto-schedule" : "1SmSm100",
+              CUTLASS_MAJOR, CUTLASS_MINOR, CUTLASS_PATCH, what,
               int(GemmKernel::SharedStorageSize), int(CollectiveMainloop::DispatchPolicy::Stages),
-              int(GemmKernel::MaxThreadsPerBlock),
-              int(CollectiveMainloop::DispatchPolicy::Schedule::AccumulatorPipelineStageCount));
+              int(GemmKernel::MaxThreadsPerBlock), kAccumulatorStages);
   if (argc > 1 && std::string(argv[1]) == "--info") return 0;
 
   cutlass::bfloat16_t *A, *B, *C, *D;

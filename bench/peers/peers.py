@@ -162,16 +162,21 @@ def triton_schedule(python, out, name):
             "stage_of": {k: sorted(v) for k, v in sorted(stages.items())}}
 
 
-def compile_cutlass(python, out):
+def compile_cutlass(python, out, arch="sm_100a"):
     inc = subprocess.run([python, "-c", "import cutlass_library, os; "
                           "print(os.path.join(os.path.dirname(cutlass_library.__file__), 'source'))"],
                          capture_output=True, text=True).stdout.strip()
     if not inc or not os.path.exists(os.path.join(inc, "include", "cutlass")):
         say("CUTLASS skipped: nvidia-cutlass ships no C++ headers here")
         return {}
-    say("compiling CUTLASS's SM100 GEMM (about 2 minutes)")
+    hopper = arch == "sm_90a"
+    say(f"compiling CUTLASS's {'SM90' if hopper else 'SM100'} GEMM (about 2 minutes)")
     exe = os.path.join(out, "cutlass_gemm")
-    proc = subprocess.run([NVCC, "-std=c++17", "-O3", "-arch=sm_100a", "--expt-relaxed-constexpr",
+    # -gencode for sm_90a: the -arch shorthand also runs a plain sm_90 pass,
+    # which rejects wgmma.
+    target = (["-gencode", "arch=compute_90a,code=sm_90a", "-DTP_CUTLASS_SM90=1"] if hopper
+              else ["-arch=sm_100a"])
+    proc = subprocess.run([NVCC, "-std=c++17", "-O3"] + target + ["--expt-relaxed-constexpr",
                            "-I", os.path.join(inc, "include"), "-I", os.path.join(inc, "tools", "util", "include"),
                            os.path.join(HERE, "cutlass_gemm.cu"), "-o", exe], capture_output=True, text=True)
     if proc.returncode:
@@ -182,9 +187,13 @@ def compile_cutlass(python, out):
     info = subprocess.run([exe, "--info"], capture_output=True, text=True).stdout
     m = re.search(r"smem/CTA=(\d+) B, stages=(\d+), threads=(\d+), accumulators=(\d+)", info)
     if m:
+        roles = ("a TMA producer warpgroup, 2 consumer warpgroups (cooperative)" if hopper
+                 else "TMA, MMA, epilogue, scheduler warps")
+        accs = ("registers: 64x256xf32 per consumer warpgroup" if hopper
+                else f"tmem 128x256xf32 x{m.group(4)}")
         json.dump({"shared": int(m.group(1)), "num_warps": int(m.group(3)) // 32,
-                   "roles": "TMA, MMA, epilogue, scheduler warps",
-                   "depths": f"smem A+B x{m.group(2)} (one barrier pair a stage); tmem 128x256xf32 x{m.group(4)}"},
+                   "roles": roles,
+                   "depths": f"smem A+B x{m.group(2)} (one barrier pair a stage); {accs}"},
                   open(os.path.join(out, "cutlass_gemm.json"), "w"), indent=1)
     return {"cutlass_gemm": exe}
 
@@ -233,6 +242,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out")
+    ap.add_argument("--arch", choices=["sm_100a", "sm_90a"], default="sm_100a",
+                    help="the target the peers are compiled for (sm_90a: Hopper; tilepipe's "
+                         "kernels are left out there until it emits CUDA for sm_90a)")
     ap.add_argument("--cutlass", action="store_true")
     ap.add_argument("--fa4", action="store_true")
     ap.add_argument("--only", nargs="*", help="kernel names (default: all that apply)")
@@ -241,7 +253,10 @@ def main():
     args = ap.parse_args()
     if args.env_only:
         return 0 if environment(args.build, []) else 1
-    out = os.path.abspath(args.out or os.path.join(args.build, "peers"))
+    hopper = args.arch == "sm_90a"
+    out = os.path.abspath(args.out or os.path.join(args.build, "peers" + ("-sm90a" if hopper else "")))
+    if hopper:
+        os.environ["TP_PEERS_ARCH"] = "90"
     os.makedirs(out, exist_ok=True)
     extra = (CUTLASS if args.cutlass else []) + (FA4 if args.fa4 else [])
     python = environment(args.build, extra)
@@ -253,13 +268,21 @@ def main():
         return 0
     want = lambda n: not args.only or n in args.only  # noqa: E731
     cubins = {}
-    if any(want(n) for n in TRITON):
-        cubins.update(compile_triton(python, out, [n for n in TRITON if want(n)]))
+    # Hopper has no block-scaled MMA: the FP8 peer is Blackwell's only.
+    triton_names = [n for n in TRITON if want(n) and not (hopper and n == "triton_gemm_fp8")]
+    if triton_names:
+        cubins.update(compile_triton(python, out, triton_names))
     if any(want(n) for n in TILEPIPE):
-        cubins.update({k: v for k, v in compile_tilepipe(args.build, out).items() if want(k)})
+        if hopper:
+            say("tilepipe kernels skipped on sm_90a: the translation does not emit wgmma yet "
+                "(docs/retarget.md)")
+        else:
+            cubins.update({k: v for k, v in compile_tilepipe(args.build, out).items() if want(k)})
     if args.cutlass:
-        cubins.update(compile_cutlass(python, out))
-    if args.fa4:
+        cubins.update(compile_cutlass(python, out, args.arch))
+    if args.fa4 and hopper:
+        say("FA4 skipped on sm_90a (a Blackwell kernel)")
+    elif args.fa4:
         cubins.update(compile_fa4(python, out))
     rows, full = [], {}
     for name in sorted(cubins):

@@ -55,11 +55,13 @@ def resources(cuobjdump, path):
 
 
 def classify(op, full):
-    if re.fullmatch(r"UTC[A-Z]?MMA", op):
+    # tcgen05.mma (UTC*MMA); Hopper's wgmma (HGMMA, QGMMA for fp8, IGMMA).
+    if re.fullmatch(r"UTC[A-Z]?MMA|[HQI]GMMA", op):
         return "mma"
     if op == "UTMALDG":
         return "tma_load"
-    if full.startswith("SYNCS.PHASECHK"):
+    # mbarrier waits; wgmma.wait_group (WARPGROUP.DEPBAR).
+    if full.startswith("SYNCS.PHASECHK") or full.startswith("WARPGROUP.DEPBAR"):
         return "wait"
     if full.startswith("SYNCS.ARRIVE"):
         return "arrive"
@@ -95,12 +97,21 @@ def mix(insns, lo, hi):
     return dict(counts)
 
 
+def is_hopper(insns):
+    return any(re.fullmatch(r"[HQI]GMMA", op) for _, op, _, _ in insns)
+
+
 def steady_loop(insns, kind):
-    """The smallest loop holding the most instructions of `kind`, and its mix."""
+    """The smallest loop holding the most instructions of `kind`, and its
+    mix. In a Hopper kernel (wgmma), the smallest loop holding any: its
+    compilers peel the first k-block's wgmma (scale-d off) out of the
+    k-loop, so the tile loop around it holds more wgmma than the steady
+    state does (docs/peers.md, "Hopper")."""
     best = None
+    hopper = is_hopper(insns)
     for lo, hi in loops(insns):
         m = mix(insns, lo, hi)
-        key = (m.get(kind, 0), -(hi - lo))
+        key = (0 if hopper else m.get(kind, 0), -(hi - lo))
         if m.get(kind, 0) and (best is None or key > best[0]):
             best = (key, m)
     return best[1] if best else None

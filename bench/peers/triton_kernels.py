@@ -1,6 +1,6 @@
 """The Triton side of the comparison (bench/peers/peers.py): a BF16 GEMM and
 attention forward at head dim 128, written from Triton's documented API
-(tensor descriptors, tl.dot, tl.range), compiled for sm_100a without a GPU.
+(tensor descriptors, tl.dot, tl.range), compiled for sm_100a (or sm_90a: TP_PEERS_ARCH=90) without a GPU.
 
     python triton_kernels.py OUTDIR   (inside the peers environment)
 
@@ -16,7 +16,8 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
-TARGET = GPUTarget("cuda", 100, 32)  # sm_100a
+# sm_100a, or sm_90a with TP_PEERS_ARCH=90 (bench/peers/peers.py --arch).
+TARGET = GPUTarget("cuda", int(os.environ.get("TP_PEERS_ARCH", "100")), 32)
 
 
 @triton.jit
@@ -99,6 +100,11 @@ KERNELS = {
 
 def compile_one(name, out):
     fn, sig, consts, options = KERNELS[name]
+    if TARGET.arch == 90 and name == "triton_gemm":
+        # Hopper's wgmma accumulates in registers: a 128x256 f32 tile needs
+        # two warpgroups (128 registers a thread), as Triton's Hopper GEMMs
+        # are configured; four warps would hold 256 a thread and spill.
+        options = dict(options, num_warps=8)
     kernel = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=consts), target=TARGET,
                             options=options)
     with open(os.path.join(out, name + ".cubin"), "wb") as f:
