@@ -37,8 +37,21 @@ TP_DEVICE void allOf(float *out, uint64_t a, uint64_t b, const uint32_t (&ra)[4]
 
 } // namespace
 
+// Every N with -DTP_WGMMA_ALL_N (the long tier: 128 wgmma, about 25 s of
+// nvcc); make test's four (8, 64, 136, 256: 16 wgmma).
 __global__ void __launch_bounds__(128, 1)
     wgmma_atoms(float *out, uint64_t a, uint64_t b) {
   uint32_t ra[4] = {threadIdx.x, threadIdx.x + 1, threadIdx.x + 2, threadIdx.x + 3};
+#if defined(TP_WGMMA_ALL_N)
   allOf<8>(out, a, b, ra);
+#else
+  one<8, tp::ptx::Wgmma16::BF16, 0>(out, a, b, ra);
+  one<8, tp::ptx::Wgmma16::F16, 1>(out, a, b, ra);
+  one<64, tp::ptx::Wgmma16::BF16, 0>(out, a, b, ra);
+  one<64, tp::ptx::Wgmma16::F16, 1>(out, a, b, ra);
+  one<136, tp::ptx::Wgmma16::BF16, 0>(out, a, b, ra);
+  one<136, tp::ptx::Wgmma16::F16, 1>(out, a, b, ra);
+  one<256, tp::ptx::Wgmma16::BF16, 0>(out, a, b, ra);
+  one<256, tp::ptx::Wgmma16::F16, 1>(out, a, b, ra);
+#endif
 }
