@@ -294,6 +294,9 @@ def check_kernel(args, spec, name, tmp):
     out = []
     if args.cu:
         cu = args.cu
+        # A cuTile spec learns its arguments' meaning from the lowering.
+        if hasattr(spec, "prepare") and not spec.prepare(args.build, tmp, out.append):
+            return out, 2
     else:
         # A spec whose tile IR is made when the test runs (a cuTile kernel
         # lowered from its bytecode) says where it is.

@@ -96,14 +96,19 @@
 // The device branch of a tcgen05 atom: TP_TCGEN05(the asm statement) issues
 // it where tcgen05 exists, traps in a device pass without it, and is
 // nothing in the harness, which has no tensor core. TP_TCGEN05_FENCE(ptx)
-// is the same for the ordering atoms, except that the harness keeps a
-// compiler barrier there so the emitted order of SMEM accesses stays.
+// is the same for the ordering atoms, except that a pass without tcgen05
+// (the harness, sm_90a) keeps a compiler barrier there: the emitted order of
+// SMEM accesses stays, and nothing traps.
 #if TP_HAS_TCGEN05
 #define TP_TCGEN05(...) __VA_ARGS__
 #define TP_TCGEN05_FENCE(ptx) asm volatile(ptx ::: "memory")
 #elif TP_TCGEN05_TRAP
 #define TP_TCGEN05(...) __trap()
-#define TP_TCGEN05_FENCE(ptx) __trap()
+// A fence alone orders nothing where no tcgen05 operation can run: every
+// operation it would order traps by itself. So a kernel with no tensor-core
+// work (a row softmax, whose translation still fences its setup barrier)
+// runs in an sm_90a pass, while one that issues tcgen05 still traps there.
+#define TP_TCGEN05_FENCE(ptx) asm volatile("" ::: "memory")
 #else
 #define TP_TCGEN05(...) ((void)0)
 #define TP_TCGEN05_FENCE(ptx) asm volatile("" ::: "memory")
