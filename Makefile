@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 OPT := $(BUILD)/bin/tilepipe-opt
 EXAMPLES := $(sort $(wildcard examples/*.mlir))
 
-.PHONY: all deps deps-fuzz configure build tools run test test-long test-sanitize fuzz bench harness gpu-check clean format
+.PHONY: all deps deps-fuzz configure build tools run test test-long test-sanitize fuzz bench harness gpu-check gpu-check-dry-run clean format
 
 all: build
 
@@ -87,6 +87,11 @@ harness: tools
 # fail on it.
 gpu-check: tools
 	@python3 scripts/gpu-check.py --build $(BUILD) || test $$? -eq 77
+
+# Without a GPU: what a lent machine needs from here (the tools and the tree
+# within the device tool's 64 MiB; every Hopper step's device code compiled).
+gpu-check-dry-run: tools
+	@python3 scripts/gpu-check.py --build $(BUILD) --dry-run
 
 bench: build
 	@cmake --build $(BUILD) --target bench-all

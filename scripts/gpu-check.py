@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every check that needs a GPU, in one run (`make gpu-check`; docs/cuda.md).
 
-  scripts/gpu-check.py [--build DIR] [--steps numcheck,harness,fidelity,timing]
+  scripts/gpu-check.py [--build DIR] [--steps numcheck,hopper-rows,harness,fidelity,timing]
                        [--size 8192] [--repeat 20] [--json FILE] [-v]
 
 Steps, each ending in one verdict line:
@@ -9,6 +9,10 @@ Steps, each ending in one verdict line:
             kernels on the GPU and on the CPU emulator, both against the
             float64 reference), in the test venv (scripts/testvenv.py).
             sm_100 only: the kernels are built for sm_100a (tcgen05).
+  hopper-rows  cuTile's softmax, LayerNorm and RMSNorm through `tilepipe
+            compile --target sm_90a`, built for sm_90a and run on the GPU and
+            the emulator (numcheck --mode gpu --arch sm_90a --compare-cpu
+            --cu): sm_90 only (tilepipe's first kernels on a Hopper).
   harness   scripts/harness.py on examples/*.mlir: clean (every run clean),
             then --seed-bug missing-wait and --seed-bug wrong-phase (every
             kernel's seeded bug caught). Runs on sm_90a and sm_100a.
@@ -54,7 +58,7 @@ from cudalower import INCLUDE, NVCC, lower  # noqa: E402
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(SRC, "scripts")
 SKIPPED = 77
-STEPS = ["numcheck", "harness", "fidelity", "timing"]
+STEPS = ["numcheck", "hopper-rows", "harness", "fidelity", "timing"]
 
 # examples/gemm_mainloop.mlir's CTA tile (descC is 128x256): its launch grid
 # is ceil(M / 128) x ceil(N / 256), as test/numeric/specs.py's Gemm says.
@@ -123,6 +127,75 @@ def first_errors(text, n=2):
     aborted"), or the tail when it printed none."""
     errs = [l.strip() for l in text.splitlines() if re.search(r"\berror\b", l)]
     return "\n".join(errs[:n]) if errs else tail(text, n)
+
+
+def numpy_python(build):
+    """(python, None) with numpy, or (None, why): the test venv under the
+    build folder, else, on a lent GPU machine with no package index, the
+    system python3 when it has numpy (the venv is too large to carry)."""
+    import testvenv
+    python, reason = testvenv.ensure(build)
+    if python:
+        return python, None
+    system = shutil.which("python3")
+    if system and subprocess.run([system, "-c", "import numpy"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL).returncode == 0:
+        return system, None
+    return None, reason
+
+
+def dry_run(build):
+    """What a lent GPU machine needs from here, and whether it fits: the
+    tools (carried as BUILD/bin with the working tree) within the 64 MiB
+    the device tool carries; the sm_90a device code of every step compiled
+    here, so a compile error costs no device time."""
+    limit = 64 << 20
+    tools = [os.path.join(build, "bin", t) for t in ("tilepipe", "tilepipe-opt", "tilepipe-translate")]
+    missing = [t for t in tools if not os.path.exists(t)]
+    if missing:
+        print(f"gpu-check --dry-run: {', '.join(missing)} not built (make tools)")
+        return 1
+    tracked = subprocess.run(["git", "-C", SRC, "ls-files", "-z"], capture_output=True).stdout
+    tree = sum(os.path.getsize(os.path.join(SRC, f)) for f in tracked.decode().split("\0")
+               if f and os.path.isfile(os.path.join(SRC, f)))
+    carried = sum(os.path.getsize(os.path.join(build, "bin", f))
+                  for f in os.listdir(os.path.join(build, "bin")))
+    print(f"gpu-check --dry-run: the working tree {tree / 2**20:.1f} MiB + {build}/bin "
+          f"{carried / 2**20:.1f} MiB = {(tree + carried) / 2**20:.1f} MiB of {limit >> 20} MiB")
+    ok = tree + carried <= limit
+    work = os.path.join(build, "gpu-check", "dry-run")
+    os.makedirs(work, exist_ok=True)
+    # The device code of the Hopper steps, compiled as the machine will.
+    builds = [("fidelity (tma)", [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
+                                  "-I", INCLUDE, "-I", SRC, os.path.join(SRC, "test", "fidelity", "tma_fidelity.cu"),
+                                  "-o", os.path.join(work, "tma.gpu")]),
+              ("fidelity (wgmma)", [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
+                                    "-I", INCLUDE, "-I", SRC,
+                                    os.path.join(SRC, "test", "fidelity", "wgmma_fidelity.cu"),
+                                    "-o", os.path.join(work, "wgmma.gpu")])]
+    for fixture in ("softmax", "layernorm", "rmsnorm"):
+        cu = os.path.join(work, fixture + ".sm90a.cu")
+        rc, out = sh([tools[0], "compile", os.path.join(SRC, "test", "cutile", "fixtures",
+                                                        fixture + "-13.4.tileirbc"),
+                      "--target", "sm_90a", "-o", cu])
+        if rc:
+            print(f"  hopper-rows: {fixture}: tilepipe compile failed: {first_errors(out)}")
+            ok = False
+            continue
+        builds.append((f"hopper-rows ({fixture})",
+                       [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
+                        "-DTILEPIPE_MAIN", "-I", INCLUDE, cu, "-o", cu[:-3]]))
+    if not os.path.exists(NVCC):
+        print(f"  no CUDA Toolkit ({NVCC}): the device code was not compiled here")
+        return 0 if ok else 1
+    for what, cmd in builds:
+        rc, out = sh(cmd, timeout=600)
+        print(f"  {what}: {'compiles for sm_90a' if rc == 0 else 'FAILED: ' + first_errors(out)}")
+        ok = ok and rc == 0
+    print("gpu-check --dry-run: " + ("ready" if ok else "NOT ready") +
+          "; on the machine: python3 scripts/gpu-check.py --build build "
+          "(carry build/bin)")
+    return 0 if ok else 1
 
 
 class Checker:
@@ -300,6 +373,50 @@ class Checker:
             self.verdict(step, "pass" if ok else ("fail" if rc in (0, 1) else "error"),
                          summary + f" ({secs:.0f} s)", kernels=per_kernel, log=logf,
                          seconds=round(secs, 1))
+
+    # --- cuTile's row kernels on a Hopper -----------------------------------------
+
+    def step_hopper_rows(self):
+        step = "hopper-rows"
+        if self.device["major"] != 9:
+            self.verdict(step, "skip", f"skipped on {self.sm()} (these are built for sm_90a)")
+            return
+        if self.tools_missing():
+            self.verdict(step, "error", self.tools_missing())
+            return
+        fixtures = os.path.join(SRC, "test", "cutile", "fixtures")
+        specs = os.path.join(SRC, "test", "numeric", "cutile_specs.py")
+        # (fixture, numcheck spec): the spec of the stage code tilepipe
+        # compile falls back to (peeled for the two norms, docs/cuda-tile.md).
+        kernels = [("softmax", "cutile_softmax"), ("layernorm", "cutile_layernorm_peeled"),
+                   ("rmsnorm", "cutile_rmsnorm_peeled")]
+        python, reason = numpy_python(self.build)
+        if not python:
+            self.verdict(step, "error", f"no numpy environment ({reason})")
+            return
+        good, logs = 0, []
+        start = time.time()
+        for fixture, spec in kernels:
+            cu = os.path.join(self.work, fixture + ".sm90a.cu")
+            rc, out = sh([os.path.join(self.build, "bin", "tilepipe"), "compile",
+                          os.path.join(fixtures, fixture + "-13.4.tileirbc"), "--target", "sm_90a",
+                          "-o", cu], timeout=self.args.timeout)
+            logs.append(out)
+            if rc:
+                print(f"  {fixture}: tilepipe compile failed: {first_errors(out)}")
+                continue
+            rc, out = sh([python, os.path.join(SCRIPTS, "numcheck.py"), "--build", self.build,
+                          "--specs", specs, "--cu", cu, "--mode", "gpu", "--arch", "sm_90a",
+                          "--compare-cpu", spec], timeout=self.args.timeout, cwd=SRC)
+            logs.append(out)
+            last = (out.strip().splitlines() or ["no output"])[-1]
+            print(f"  {fixture}: {last}")
+            good += rc == 0
+        secs = time.time() - start
+        logf = self.log("hopper-rows", "\n".join(logs))
+        self.verdict(step, "pass" if good == len(kernels) else "fail",
+                     f"{good} of {len(kernels)} row kernels match on the GPU and the emulator "
+                     f"({secs:.0f} s)", log=logf, seconds=round(secs, 1))
 
     # --- the emulator against the hardware ---------------------------------------
 
@@ -566,7 +683,11 @@ def main():
     ap.add_argument("--timeout", type=int, default=600, help="seconds per command")
     ap.add_argument("--json", help="where the results go (default BUILD/gpu-check.json)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every step's output")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="no GPU needed: check what a lent machine needs from here (size, builds)")
     args = ap.parse_args()
+    if args.dry_run:
+        return dry_run(os.path.abspath(args.build))
     steps = [s for s in args.steps.split(",") if s]
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
@@ -595,7 +716,7 @@ def main():
     start = time.time()
     for step in steps:
         print(f"== {step}", flush=True)
-        getattr(checker, "step_" + step)()
+        getattr(checker, "step_" + step.replace("-", "_"))()
     failed = [r for r in checker.results if r["status"] in ("fail", "error")]
     report = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "device": device,
               "steps": checker.results, "timing": checker.timing,

@@ -163,12 +163,14 @@ def load_specs(path):
 CPU_FLAGS = ["-std=c++17", "-O1", "-g0", "-Wno-psabi", "-DTILEPIPE_CPU", "-DTILEPIPE_MAIN"]
 
 
-def compile_kernel(cu, exe, include, mode, build=None):
+def compile_kernel(cu, exe, include, mode, build=None, arch="sm_100a"):
     """The same .cu file, its launcher and main: g++ against the CPU emulator,
-    or nvcc for sm_100a (the GPU check); through the kernel cache under the
-    build folder (the same text is compiled once)."""
+    or nvcc for `arch` (the GPU check: sm_100a, or sm_90a for a kernel with
+    no tcgen05 work); through the kernel cache under the build folder (the
+    same text is compiled once)."""
     if mode == "gpu":
-        cmd = [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_100a,code=sm_100a",
+        num = arch[len("sm_"):]
+        cmd = [NVCC, "-std=c++17", "-O2", "-gencode", f"arch=compute_{num},code={arch}",
                "-DTILEPIPE_MAIN", "-I", include, cu, "-o", exe]
         return kernelcache.compile(cmd, cu, exe, build)
     cmd = [CXX] + CPU_FLAGS[:4] + ["-x", "c++"] + CPU_FLAGS[4:] + ["-I", include, cu, "-o", exe]
@@ -248,7 +250,10 @@ def main():
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--keep", help="keep the work files in this folder")
     ap.add_argument("--mode", choices=["cpu", "gpu"], default="cpu",
-                    help="run on the CPU emulator (default) or on the GPU (nvcc, sm_100a)")
+                    help="run on the CPU emulator (default) or on the GPU (nvcc, --arch)")
+    ap.add_argument("--arch", choices=["sm_100a", "sm_90a"], default="sm_100a",
+                    help="with --mode gpu: the target nvcc builds for (sm_90a: a Hopper, for "
+                         "kernels with no tcgen05 work)")
     ap.add_argument("--compare-cpu", action="store_true",
                     help="with --mode gpu: also run the CPU emulator on the same inputs")
     args = ap.parse_args()
@@ -321,7 +326,7 @@ def check_kernel(args, spec, name, tmp):
     modes = [args.mode] + (["cpu"] if args.mode == "gpu" and args.compare_cpu else [])
     for mode in modes:
         exe = os.path.join(tmp, f"{name}.{mode}")
-        cc = compile_kernel(cu, exe, include, mode, args.build)
+        cc = compile_kernel(cu, exe, include, mode, args.build, getattr(args, "arch", "sm_100a"))
         if cc.returncode:
             out.append(f"{name}: {mode} build failed\n{cc.stdout[-6000:]}")
             return out, 2
