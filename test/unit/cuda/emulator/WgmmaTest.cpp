@@ -17,6 +17,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -248,6 +249,71 @@ TEST(Wgmma, SeededBugsAreCaught) {
   EXPECT_TRUE(caught(Bug::WrongSwizzle));
   EXPECT_TRUE(caught(Bug::QuadOff, /*regA=*/true));
   EXPECT_TRUE(caught(Bug::OverwriteB));
+}
+
+/// The bits of `v` in an 8-bit float format (v is exact in it).
+uint8_t bits8(WgmmaType t, float v) {
+  for (uint32_t b = 0; b < 256; ++b) {
+    double x = t == WgmmaType::E4M3 ? tp::cpu::fmt::e4m3(b) : tp::cpu::fmt::e5m2(b);
+    if (x == double(v))
+      return uint8_t(b);
+  }
+  ADD_FAILURE() << "value " << v << " is not exact";
+  return 0;
+}
+
+/// One wgmma of tf32 (K 8) or 8-bit floats (K 32, e4m3 and e5m2 mixed),
+/// 64 x 64, K-major without swizzle: each operand row is 32 bytes, two
+/// 16-byte core-matrix columns LBO = 128 apart, 8-row groups SBO = 256
+/// apart. The emulator reads them at their own width and rate.
+int runKind(WgmmaType ta, WgmmaType tb, LaunchResult &r) {
+  uint32_t bytes = ta == WgmmaType::TF32 ? 4 : 1, K = 32 / bytes, T = 16 / bytes;
+  int wrong = 0;
+  auto store = [&](WgmmaType t, uint32_t base, uint32_t rows, uint32_t salt) {
+    for (uint32_t m = 0; m < rows; ++m)
+      for (uint32_t k = 0; k < K; ++k) {
+        uint32_t addr = base + (m % 8) * 16 + (m / 8) * 256 + (k % T) * bytes + (k / T) * 128;
+        float v = valueAt(salt, m, k);
+        if (t == WgmmaType::TF32)
+          std::memcpy(tp::cpu::shared_to_generic(addr), &v, 4);
+        else
+          *static_cast<uint8_t *>(tp::cpu::shared_to_generic(addr)) = bits8(t, v);
+      }
+  };
+  r = run(128, 5, [&] {
+    if (threadIdx.x == 0) {
+      store(ta, kSmem, 64, 7);
+      store(tb, kSmem + 4096, 64, 8);
+    }
+    tp::cpu::fence_proxy_async();
+    __syncthreads();
+    float d[32];
+    tp::cpu::wgmma_fence();
+    tp::cpu::wgmma_mma_ss(WgmmaShape{64, ta, tb, false, false}, d,
+                          wg::make_descriptor(kSmem, 128, 256, Swizzle::None).pack(),
+                          wg::make_descriptor(kSmem + 4096, 128, 256, Swizzle::None).pack(),
+                          false);
+    tp::cpu::wgmma_commit_group();
+    tp::cpu::wgmma_wait_group(0);
+    for (int i = 0; i < 32; ++i) {
+      wg::RowCol rc = wg::acc_element(int(threadIdx.x), i);
+      double want = 0;
+      for (uint32_t k = 0; k < K; ++k)
+        want += double(valueAt(7, uint32_t(rc.row), k)) * double(valueAt(8, uint32_t(rc.col), k));
+      wrong += double(d[i]) != want;
+    }
+  });
+  return r.ok ? wrong : -1;
+}
+
+TEST(Wgmma, Tf32AndEightBitKinds) {
+  for (auto [a, b] : {std::pair(WgmmaType::TF32, WgmmaType::TF32),
+                      std::pair(WgmmaType::E4M3, WgmmaType::E4M3),
+                      std::pair(WgmmaType::E5M2, WgmmaType::E5M2),
+                      std::pair(WgmmaType::E4M3, WgmmaType::E5M2)}) {
+    LaunchResult r;
+    EXPECT_EQ(runKind(a, b, r), 0) << int(a) << " x " << int(b) << "\n" << r.report;
+  }
 }
 
 TEST(Wgmma, FaultsNameTheRule) {
