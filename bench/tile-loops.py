@@ -7,6 +7,7 @@ verifier and the scheduling pass accept, and a timed sweep of the scheduler on t
     python3 bench/tile-loops.py run                      # the sweep, one TSV row per loop
     python3 bench/tile-loops.py run --sizes 43,200 --seeds 1,2 --extra-args="time-limit-ms=1000"
     python3 bench/tile-loops.py run --examples           # the bundled examples/*.mlir as well
+    python3 bench/tile-loops.py run --table --target sm_90a   # the same loops for Hopper
 
 A loop is a sequence of units drawn with a seeded random.Random until the body
 holds N schedulable ops (the last unit is cut short where it can be):
@@ -282,10 +283,16 @@ SCHEDULE_LINE = re.compile(r"^II (\d+), MII (\d+) \(resource (\d+), fine-density
                            r"recurrence (\d+), dependency (\d+)\)")
 
 
+HOPPER = False  # run --target sm_90a: the loops rewritten for wgmma first
+
+
 def schedule(path, opt, extra):
     """Runs the pass on `path`; returns (fields, seconds, output)."""
     args = "print-schedule" + (" " + extra if extra else "")
-    cmd = [opt, path, "--tileas-generate-schedule=" + args, "-o", "/dev/null"]
+    if HOPPER:
+        args += " target=sm_90a"
+    cmd = [opt, path] + (["--tileas-umma-to-wgmma"] if HOPPER else []) + [
+        "--tileas-generate-schedule=" + args, "-o", "/dev/null"]
     t0 = time.monotonic()
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -354,7 +361,12 @@ def main():
                         "and fail when a loop is over --max-ratio or --max-cpu")
     r.add_argument("--max-ratio", type=float, default=1.10)
     r.add_argument("--max-cpu", type=float, default=1.0)
+    r.add_argument("--target", choices=["sm_100a", "sm_90a"], default="sm_100a",
+                   help="sm_90a: each loop through --tileas-umma-to-wgmma, then scheduled "
+                        "against the built-in Hopper model (docs/retarget.md)")
     a = ap.parse_args()
+    global HOPPER
+    HOPPER = getattr(a, "target", "sm_100a") == "sm_90a"
     if a.cmd == "gen":
         text, ops = generate(a.ops, a.seed, a.group_rate)
         with open(a.out, "w") as f:
