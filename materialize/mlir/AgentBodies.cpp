@@ -17,8 +17,8 @@ using namespace tilepipe::stagecode;
 void StageCodeEmitter::emitAgents(OpBuilder &b) {
   Location loc = loop.getLoc();
   for (auto [a, agent] : llvm::enumerate(agents)) {
-    OpBuilder ab = makeAgent(b, roleOf(unsigned(a)), rowOf(unsigned(a)).warps,
-                             agent.ops.front());
+    OpBuilder ab = makeAgent(b, roleOf(unsigned(a)),
+                             materialize::agentWarps(agent), agent.ops.front());
     SmallVector<Value> finals;
     runAgent(ab, unsigned(a), finals);
     for (const Part &part : parts)

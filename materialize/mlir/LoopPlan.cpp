@@ -414,7 +414,7 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
     why = "its ops do not form a valid scheduling problem";
     return failure();
   }
-  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  LoopPlan plan{std::move(*built), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   if (failed(readCheckedSchedule(loop, published, plan, why)))
     return failure();
 
@@ -424,6 +424,13 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   in.caps = target.getCaps();
   for (const sched::Operation &op : plan.loop.problem.getOps())
     in.units.push_back(unitOfClass(op.opClass));
+  // Hopper's MMA is issued by whole warpgroups of 64 accumulator rows each
+  // (PTX wgmma): its agent needs M / 64 of them (two for a 128-row tile,
+  // CUTLASS's cooperative consumers).
+  for (Operation *op : plan.loop.ops) {
+    auto mma = dyn_cast<tileas::WgmmaOp>(op);
+    plan.minWarps.push_back(mma ? int32_t(4 * ((mma.getMmaM() + 63) / 64)) : 0);
+  }
   collectPipeValues(loop, plan);
   llvm::DenseSet<unsigned> carriedInits = markValueStorage(loop, plan);
   countFixedStorage(loop, in, carriedInits);

@@ -28,6 +28,8 @@ struct LoopPlan {
   std::vector<materialize::MutexPlan> mutexes;
   /// Per op, its `tileas.warp_group` (SIMT agents are split by it).
   std::vector<std::optional<unsigned>> warpGroups;
+  /// Per op, the warps its agent needs at least (PartitionInput::minWarps).
+  std::vector<int32_t> minWarps;
   /// The options the loop offered and what the search took from them.
   materialize::PlanCandidates candidates;
   materialize::PlanChoice choice;

@@ -88,7 +88,8 @@ LogicalResult tilepipe::emitStageCode(LoopPlan &plan, StageCodeMode mode,
 void tilepipe::printAgents(llvm::raw_ostream &os, const LoopPlan &plan) {
   os << "// agents of loop at " << plan.loop.loop->getLoc() << "\n";
   materialize::PartitionInput input{plan.input.units, plan.warpGroups,
-                                    findFreeOps(plan), /*peeled=*/false};
+                                    findFreeOps(plan), /*peeled=*/false,
+                                    plan.minWarps};
   materialize::printAgentPartition(
       os, materialize::partitionAgents(input, plan.schedule), plan.schedule,
       [&](OpId id) { return plan.loop.problem.getOp(id).name; });

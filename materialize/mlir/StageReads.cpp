@@ -67,7 +67,8 @@ LogicalResult StageCodeEmitter::checkBody(std::string &why) {
 
 void StageCodeEmitter::partition() {
   materialize::PartitionInput input{plan.input.units, plan.warpGroups, isFree,
-                                    mode == StageCodeMode::Unspecialized};
+                                    mode == StageCodeMode::Unspecialized,
+                                    plan.minWarps};
   materialize::AgentPartition split =
       materialize::partitionAgents(input, schedule);
   agentOf = std::move(split.agentOf);

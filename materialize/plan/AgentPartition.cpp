@@ -41,9 +41,13 @@ materialize::partitionAgents(const PartitionInput &input,
     auto it = llvm::find_if(out.agents,
                             [&](const AgentPart &a) { return a.key == key; });
     if (it == out.agents.end()) {
-      out.agents.push_back({key, {}, {}, ~0u, 0});
+      AgentPart part;
+      part.key = key;
+      out.agents.push_back(std::move(part));
       it = std::prev(out.agents.end());
     }
+    if (!input.minWarps.empty())
+      it->minWarps = std::max(it->minWarps, input.minWarps[id]);
     unsigned stage = schedule.slots[id].stage;
     out.agentOf[id] = int(it - out.agents.begin());
     it->ops.push_back(id);
@@ -55,6 +59,10 @@ materialize::partitionAgents(const PartitionInput &input,
   return out;
 }
 
+int32_t materialize::agentWarps(const AgentPart &agent) {
+  return std::max<int32_t>(roleRow(agent.key.role).warps, agent.minWarps);
+}
+
 void materialize::printAgentPartition(
     llvm::raw_ostream &os, const AgentPartition &partition,
     const sched::ScheduleAnalysis &schedule,
@@ -64,7 +72,8 @@ void materialize::printAgentPartition(
     os << "agent " << a << ": " << stringifyRole(agent.key.role);
     if (row.perWarpGroup)
       os << " (warp group " << agent.key.group << ")";
-    os << ", " << row.warps << (row.warps == 1 ? " warp" : " warps")
+    int32_t warps = agentWarps(agent);
+    os << ", " << warps << (warps == 1 ? " warp" : " warps")
        << ", stages " << agent.minStage << ".." << agent.maxStage << "\n";
     for (OpId id : agent.rowOrder)
       os << "  stage " << schedule.slots[id].stage << ": " << opName(id)

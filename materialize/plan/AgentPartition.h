@@ -34,6 +34,9 @@ struct PartitionInput {
   std::vector<bool> isFree;
   /// One agent for all (peeled stage code) instead of one per role.
   bool peeled = false;
+  /// Per op, the warps its agent needs at least (empty: none needs more
+  /// than its role's row): a Hopper wgmma of M rows, M / 64 warpgroups.
+  std::vector<int32_t> minWarps = {};
 };
 
 /// One agent: the ops it runs and the stages they span.
@@ -43,7 +46,11 @@ struct AgentPart {
   std::vector<sched::OpId>
       rowOrder; ///< By modulo cycle, older iteration first.
   unsigned minStage = ~0u, maxStage = 0;
+  int32_t minWarps = 0; ///< The most its ops need (PartitionInput).
 };
+
+/// The warps an agent runs on: its role's, or more where its ops need them.
+int32_t agentWarps(const AgentPart &agent);
 
 struct AgentPartition {
   std::vector<AgentPart> agents;
