@@ -223,16 +223,16 @@ mlir::LogicalResult lowerTileIR(mlir::MLIRContext &context,
 static bool accumulatesInRegisters(llvm::StringRef targetFile) {
   if (targetFile.empty())
     return false;
+  auto registerMma = [](const target::TargetModel &m) {
+    return m.lookupOpClass("wgmma") && !m.lookupOpClass("umma");
+  };
   if (const target::TargetModel *builtin = target::TargetModel::builtin(targetFile))
-    return builtin->lookupOpClass("wgmma") && !builtin->lookupOpClass("umma");
+    return registerMma(*builtin);
   llvm::Expected<target::TargetModel> loaded =
       target::TargetModel::fromFile(targetFile);
-  if (!loaded) {
-    // The schedule pass reports the file's error at its place.
-    llvm::consumeError(loaded.takeError());
-    return false;
-  }
-  return loaded->lookupOpClass("wgmma") && !loaded->lookupOpClass("umma");
+  // A bad file: the schedule pass reports its error at its place.
+  return loaded ? registerMma(*loaded)
+                : (llvm::consumeError(loaded.takeError()), false);
 }
 
 std::optional<int> runSchedulePipeline(const CompileOptions &options,
