@@ -5,6 +5,7 @@
 #include "cuda/emit/EmitKernel.h"
 #include "cuda/emit/EmitLauncher.h"
 #include "cuda/analysis/KernelLayout.h"
+#include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/TileASToCuda.h"
 #include "materialize/exec/Check.h"
 
@@ -36,16 +37,6 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
       "// -DTILEPIPE_MAIN adds a main, and g++ -x c++ -DTILEPIPE_CPU runs it\n"
       "// on the CPU emulator (docs/cuda.md).\n"
       "#include <tilepipe/kernel.cuh>");
-  // Hopper's MMA has no translation yet (issue 38): say so at the MMA,
-  // before any analysis refuses what only its agent's shape implies.
-  WalkResult hopper = module.walk([](tileas::WgmmaOp mma) {
-    mma.emitError("'tileas.wgmma' is not translated to CUDA yet (sm_90a "
-                  "stage code is scheduled and materialized, not emitted; "
-                  "docs/retarget.md)");
-    return WalkResult::interrupt();
-  });
-  if (hopper.wasInterrupted())
-    return failure();
   bool any = false;
   for (func::FuncOp func : module.getOps<func::FuncOp>()) {
     bool tileOps = func.walk([](Operation *op) {
@@ -61,6 +52,8 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
     func::FuncOp original = func;
     OwningOpRef<func::FuncOp> copy = func.clone();
     func = *copy;
+    if (failed(cuda::prepareWgmmaAccumulators(func)))
+      return failure();
     cuda::shrinkCarriedTiles(func);
     FailureOr<cuda::KernelLayout> layout = cuda::layoutKernel(func);
     if (failed(layout))

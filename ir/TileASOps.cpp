@@ -886,6 +886,10 @@ SignalKind mlir::tileas::getReleaseKind(PipeConsumerKind kind) {
     return SignalKind::Tcgen05Commit;
   case PipeConsumerKind::TmaStore:
     return SignalKind::BulkWait;
+  // Hopper's wgmma reads its SMEM operands until a wgmma.wait_group retires
+  // its group: the arrive comes after that wait (docs/stage-code.md).
+  case PipeConsumerKind::Wgmma:
+    return SignalKind::WgmmaWait;
   case PipeConsumerKind::Simt:
     break;
   }

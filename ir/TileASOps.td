@@ -358,6 +358,13 @@ def TileAS_WgmmaOp : TileAS_SchedulableOp<"wgmma", "", [
       auto a = ::llvm::cast<::mlir::ShapedType>(getA().getType());
       return a.getDimSize(getAMnMajor() ? 0 : 1);
     }
+    /// The consumer warpgroups that issue it and hold its accumulator: one
+    /// when the M x N tile is at most 128 f32 registers a thread (M N /
+    /// 128), else one per 64 rows (docs/stage-code.md, "Hopper").
+    int64_t getWarpgroups() {
+      int64_t m = getMmaM(), n = getMmaN();
+      return m * n <= 128 * 128 ? 1 : (m + 63) / 64;
+    }
   }];
   let extraClassDefinition = "";
 }
@@ -547,7 +554,8 @@ def TileAS_PipeConsumerKind : I32EnumAttr<"PipeConsumerKind",
     "the unit that drains a pipe slot", [
       I32EnumAttrCase<"Umma", 0, "umma">,
       I32EnumAttrCase<"Simt", 1, "simt">,
-      I32EnumAttrCase<"TmaStore", 2, "tma_store">]> {
+      I32EnumAttrCase<"TmaStore", 2, "tma_store">,
+      I32EnumAttrCase<"Wgmma", 3, "wgmma">]> {
   let cppNamespace = "::mlir::tileas";
   let genSpecializedAttr = 0;
 }
@@ -566,7 +574,8 @@ def TileAS_SignalKind : I32EnumAttr<"SignalKind",
       I32EnumAttrCase<"Tcgen05Commit", 1, "tcgen05_commit">,
       I32EnumAttrCase<"Arrive", 2, "arrive">,
       I32EnumAttrCase<"CpAsyncArrive", 3, "cpasync_arrive">,
-      I32EnumAttrCase<"BulkWait", 4, "bulk_wait">]> {
+      I32EnumAttrCase<"BulkWait", 4, "bulk_wait">,
+      I32EnumAttrCase<"WgmmaWait", 5, "wgmma_wait">]> {
   let cppNamespace = "::mlir::tileas";
   let genSpecializedAttr = 0;
 }
@@ -736,8 +745,12 @@ def TileAS_PipeConsumerReleaseOp
         : !tileas.pipe<...>`
     `via` is how this consumer's arrival on the empty barrier happens:
     `tcgen05_commit` (after the UMMAs that read the slot finish), `arrive`
-    (SIMT threads, after their reads) or `bulk_wait` (a TMA store's bulk
-    group has read the slot). A UMMA consumer always releases with
+    (SIMT threads, after their reads), `bulk_wait` (a TMA store's bulk
+    group has read the slot) or `wgmma_wait` (Hopper: the arrive follows a
+    `wgmma.wait_group` that retires the group of the wgmma that read the
+    slot; the translation keeps one group in flight, so iteration k's slot
+    is released after iteration k + 1's wgmma is issued, or after the loop's
+    final `wait_group 0`). A UMMA consumer always releases with
     `tcgen05_commit`, even when the slot's next writer is an MMA of the same
     thread: PTX orders an MMA behind an earlier one only when both use the
     same accumulator, so nothing else says when the reads have ended.

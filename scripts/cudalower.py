@@ -13,19 +13,28 @@ def run(cmd, **kw):
                           text=True, **kw)
 
 
-def lower(path, build, tmp, materialize="", name=None, log=print):
+# The built-in targets whose tensor core accumulates in registers: their
+# loops are rewritten first (docs/retarget.md), as `tilepipe compile` does.
+REGISTER_MMA_TARGETS = ("sm_90a",)
+
+
+def lower(path, build, tmp, materialize="", name=None, log=print, target=None):
     """(name, .cu path, tilepipe-opt's output with the plan), or None after
     printing which step failed. `materialize` adds options to the
     materializer (e.g. mode=unspecialized for peeled code). log prints the
-    failure (a caller checking kernels side by side collects it)."""
+    failure (a caller checking kernels side by side collects it). `target`
+    (a built-in name) schedules and materializes for that target instead of
+    sm_100a."""
     name = name or os.path.splitext(os.path.basename(path))[0]
     mat = os.path.join(tmp, name + ".mat.mlir")
     cu = os.path.join(tmp, name + ".cu")
-    opt = run([os.path.join(build, "bin", "tilepipe-opt"), path,
-               "--tileas-generate-schedule",
-               "--tileas-materialize-schedule=print-plan" + (f" {materialize}" if materialize else ""),
-               "-canonicalize",
-               "-cse", "-o", mat])
+    on = f" target={target}" if target else ""
+    opt = run([os.path.join(build, "bin", "tilepipe-opt"), path]
+              + (["--tileas-umma-to-wgmma"] if target in REGISTER_MMA_TARGETS else [])
+              + ["--tileas-generate-schedule" + (f"={on.strip()}" if on else ""),
+                 "--tileas-materialize-schedule=print-plan" + (f" {materialize}" if materialize else "") + on,
+                 "-canonicalize",
+                 "-cse", "-o", mat])
     if opt.returncode:
         log(f"{name}: tilepipe-opt failed\n{opt.stdout}")
         return None

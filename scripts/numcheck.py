@@ -254,6 +254,10 @@ def main():
     ap.add_argument("--arch", choices=["sm_100a", "sm_90a"], default="sm_100a",
                     help="with --mode gpu: the target nvcc builds for (sm_90a: a Hopper, for "
                          "kernels with no tcgen05 work)")
+    ap.add_argument("--target", choices=["sm_100a", "sm_90a"],
+                    help="schedule, materialize and translate for this target (sm_90a: the loop "
+                         "rewritten for wgmma first, docs/retarget.md); default: the spec's, else "
+                         "sm_100a")
     ap.add_argument("--compare-cpu", action="store_true",
                     help="with --mode gpu: also run the CPU emulator on the same inputs")
     args = ap.parse_args()
@@ -310,7 +314,8 @@ def check_kernel(args, spec, name, tmp):
         if not source:
             return out, 2
         lowered = lower(source, args.build, tmp,
-                        getattr(spec, "materialize", ""), name, log=out.append)
+                        getattr(spec, "materialize", ""), name, log=out.append,
+                        target=args.target or getattr(spec, "target", None))
         if not lowered:
             return out, 2
         cu = lowered[1]

@@ -606,7 +606,8 @@ LogicalResult LayoutBuilder::placeSmemRing(tileas::PipeCreateOp create,
 /// Slots the tensor core alone reads from a copy engine are drained once
 /// the accumulator's last commit fired: the epilogue may stage its tiles
 /// over them. Or read by SIMT threads whose reads finish in program order:
-/// the code after the loop may reuse them in the agent that read them.
+/// the code after the loop may reuse them in the agent that read them (a
+/// Hopper wgmma's too, once its wait_group 0 retired them).
 void LayoutBuilder::noteDrained(tileas::PipeCreateOp create,
                                 const std::string &member) {
   using Producer = tileas::PipeProducerKind;
@@ -621,7 +622,10 @@ void LayoutBuilder::noteDrained(tileas::PipeCreateOp create,
   };
   if (copied && allConsumers(Consumer::Umma)) {
     drainedPipes[member] = nullptr;
-  } else if (copied && allConsumers(Consumer::Simt)) {
+  } else if (copied &&
+             (allConsumers(Consumer::Simt) || allConsumers(Consumer::Wgmma))) {
+    // A wgmma reader's reads end at the wait_group 0 that follows its loop
+    // (the translation's flush), in the same program order.
     std::set<Operation *> readers;
     for (Operation *user : create->getUsers())
       if (isa<tileas::PipeConsumerWaitOp>(user))

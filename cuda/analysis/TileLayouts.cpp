@@ -257,6 +257,11 @@ void TileLayoutsBuilder::collectUses() {
     if (auto mma = dyn_cast<tileas::UmmaOp>(op)) {
       mark(mma.getA(), &Uses::mma, op);
       mark(mma.getB(), &Uses::mma, op);
+    } else if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
+      // Hopper's operands: the same swizzled tiles (an sm_90 descriptor is
+      // an sm_100 one without its version bits).
+      mark(mma.getA(), &Uses::mma, op);
+      mark(mma.getB(), &Uses::mma, op);
     } else if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
       mark(copy.getSource(), &Uses::scale, op);
     } else if (auto load = dyn_cast<tileas::SmemLoadOp>(op)) {

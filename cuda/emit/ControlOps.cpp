@@ -88,6 +88,10 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
   }
   for (auto [result, var] : llvm::zip(op.getResults(), vars))
     map[result] = var;
+  // The last iterations' slots, released once their wgmma retire: nothing
+  // after the loop issues the next wgmma that would free them.
+  if (!wgmmaPending.empty())
+    flushWgmmaReleases();
   return success();
 }
 

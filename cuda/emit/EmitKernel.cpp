@@ -20,6 +20,7 @@
 #include "cuda/analysis/Broadcasts.h"
 #include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/emit/HarnessMain.h"
+#include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/emit/KernelEmitter.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -134,7 +135,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       // Tile ops (TileOps.cpp).
       .Case<tileas::TmaLoadOp, tileas::SmemViewOp, tileas::TmaStoreOp,
             tileas::CpAsyncOp, tileas::TmemCopyOp, tileas::UmmaOp,
-            tileas::BroadcastOp, tileas::ReduceLanesOp, tileas::ReduceAllOp>(
+            tileas::WgmmaOp, tileas::BroadcastOp, tileas::ReduceLanesOp, tileas::ReduceAllOp>(
           [&](auto op) { return emit(op); })
       .Case<tileas::TmemLoadOp, tileas::SmemLoadOp>(
           [&](Operation *op) { return emitTileLoad(op); })
@@ -178,6 +179,7 @@ LogicalResult KernelEmitter::emitKernel() {
   if (failed(perColumn))
     return failure();
   columns = std::move(*perColumn);
+  wgmmaFrags = wgmmaFragments(func);
   streams.setColumnVectors(&columns);
   // A persistent kernel is also told the grid it stands for: it runs those
   // tiles on the CTAs it is launched with.
@@ -641,7 +643,11 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   }
   streams.beginAgent(a.op ? a.op : func.getOperation(), tid, a.threads(),
                      a.maxRegs ? a.maxRegs : layout.launchRegs);
+  wgmmaPending.clear();
   LogicalResult result = persistent ? emitTiles(body) : emitBlock(*body);
+  // No wgmma may be in flight when the agent's threads exit.
+  if (succeeded(result) && !wgmmaPending.empty())
+    flushWgmmaReleases();
   streams.endAgent();
   return result;
 }

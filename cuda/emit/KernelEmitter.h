@@ -34,6 +34,7 @@
 #include "mlir/IR/Builders.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace tilepipe::cuda {
 
@@ -108,6 +109,11 @@ public:
                       const PipeStep &s);
   void commitTcgen05(mlir::tileas::PipeProducerCommitOp commit,
                      const PipeStep &s, mlir::Value slot);
+  void releaseAfterWgmma(mlir::tileas::PipeConsumerReleaseOp release,
+                         const PipeStep &s);
+  void arriveEmpty(const PipeLayout &p, mlir::Value k, int32_t arrivals);
+  /// wgmma.wait_group 0, then the releases still waiting for it.
+  void flushWgmmaReleases();
 
   //===--- Tile ops (TileOps.cpp) -----------------------------------------===//
 
@@ -118,6 +124,8 @@ public:
   mlir::LogicalResult emit(mlir::tileas::CpAsyncOp op);
   mlir::LogicalResult emit(mlir::tileas::TmemCopyOp op);
   mlir::LogicalResult emit(mlir::tileas::UmmaOp op);
+  mlir::LogicalResult emit(mlir::tileas::WgmmaOp op);
+  mlir::LogicalResult emitWgmmaAccStore(mlir::Operation *store, int64_t regs);
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceAllOp op);
@@ -275,6 +283,17 @@ public:
   llvm::DenseMap<unsigned, std::pair<mlir::Value, mlir::Value>> pipeTile;
   /// The per-column vectors of the function (Broadcasts.h).
   llvm::DenseSet<mlir::Value> columns;
+  /// Hopper accumulators, held in the wgmma fragment, with their registers
+  /// a thread (WgmmaAccumulators.h).
+  llvm::DenseMap<mlir::Value, int64_t> wgmmaFrags;
+  /// The current agent's releases via wgmma_wait not yet made, per pipe id:
+  /// the iteration (-1: none) whose slot the next wgmma.wait_group frees.
+  struct PendingRelease {
+    mlir::Value k;
+    const PipeLayout *pipe = nullptr;
+    int32_t arrivals = 1;
+  };
+  llvm::MapVector<unsigned, PendingRelease> wgmmaPending;
 };
 
 } // namespace tilepipe::cuda

@@ -67,6 +67,8 @@ FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
 }
 
 FailureOr<int64_t> KernelEmitter::fragSize(Location loc, Value v) {
+  if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end())
+    return it->second;
   auto tensor = cast<RankedTensorType>(v.getType());
   if (columns.contains(v))
     return tensor.getNumElements();
@@ -74,6 +76,8 @@ FailureOr<int64_t> KernelEmitter::fragSize(Location loc, Value v) {
 }
 
 FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
+  if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end())
+    return opaque(llvm::formatv("tp::Frag<float, {0}>", it->second).str());
   auto tensor = dyn_cast<RankedTensorType>(v.getType());
   if (!tensor || !columns.contains(v))
     return convert(loc, v.getType());

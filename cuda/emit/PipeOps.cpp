@@ -197,6 +197,7 @@ LogicalResult KernelEmitter::emit(tileas::PipeProducerCommitOp commit) {
     inLeader(stampAndArrive);
     return success();
   case tileas::SignalKind::BulkWait:
+  case tileas::SignalKind::WgmmaWait:
     break;
   }
   return emitError(commit.getLoc()) << "a commit via \"" << commit.getVia()
@@ -256,6 +257,10 @@ LogicalResult KernelEmitter::emit(tileas::PipeConsumerReleaseOp release) {
   Value k = s->k, pipeId = intLit(p.id), isTmem = boolLit(p.tmem);
   using tileas::SignalKind;
   SignalKind via = *tileas::symbolizeSignalKind(release.getVia());
+  if (via == SignalKind::WgmmaWait) {
+    releaseAfterWgmma(release, *s);
+    return success();
+  }
   if (via != SignalKind::Tcgen05Commit && via != SignalKind::BulkWait &&
       via != SignalKind::Arrive)
     return emitError(release.getLoc()) << "a release via \"" << release.getVia()
@@ -278,4 +283,70 @@ LogicalResult KernelEmitter::emit(tileas::PipeConsumerReleaseOp release) {
                {barriers(p.empty), intLit(p.depth), k});
   });
   return success();
+}
+
+/// The empty-barrier arrivals of a release of slot `k` of `p`, by the
+/// elected thread, after the harness checked the slot.
+void KernelEmitter::arriveEmpty(const PipeLayout &p, Value k,
+                                int32_t arrivals) {
+  inLeader([&] {
+    if (!p.sharedBuffer)
+      callVoid("tp::probe_check",
+               {slotAddress(p, k), boolLit(p.tmem), intLit(p.id), k});
+    for (int32_t n = 0; n < arrivals; ++n)
+      callVoid("tp::mbar_arrive", {barriers(p.empty), intLit(p.depth), k});
+  });
+}
+
+/// A slot a wgmma read is free once a wgmma.wait_group retires that
+/// wgmma's group. With two slots or more the release keeps one group in
+/// flight (CUTLASS's mainloop): wait_group 1 retires the previous
+/// iteration's MMA, whose slot is released now, and this one's waits for
+/// the next release or the flush after the loop. A one-slot pipe has no
+/// slot to spare: wait_group 0, released at once. Every thread waits for
+/// its own groups, so the agent syncs before the elected thread arrives.
+void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
+                                      const PipeStep &s) {
+  const PipeLayout &p = *s.pipe;
+  int32_t arrivals = isJoined(p) ? 0 : release.getArrivals().value_or(1);
+  if (p.depth < 2) {
+    callVoid("tp::wgmma_wait", {}, {"0"});
+    agentSync();
+    arriveEmpty(p, s.k, arrivals);
+    return;
+  }
+  PendingRelease &pending = wgmmaPending[unsigned(p.id)];
+  if (!pending.k)
+    pending.k = agentVariable(i64(), "-1");
+  pending.pipe = &p;
+  pending.arrivals = arrivals;
+  callVoid("tp::wgmma_wait", {}, {"1"});
+  agentSync();
+  auto ifOp = b.create<emitc::IfOp>(
+      release.getLoc(), call(i1(), "tp::wgmma_pending", {pending.k}),
+      /*addThenBlock=*/true, /*addElseBlock=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    enter(ifOp.getThenRegion());
+    arriveEmpty(p, pending.k, arrivals);
+  }
+  b.create<emitc::AssignOp>(release.getLoc(), pending.k, s.k);
+}
+
+void KernelEmitter::flushWgmmaReleases() {
+  callVoid("tp::wgmma_wait", {}, {"0"});
+  if (wgmmaPending.empty())
+    return;
+  agentSync();
+  for (auto &[id, pending] : wgmmaPending) {
+    auto ifOp = b.create<emitc::IfOp>(
+        func.getLoc(), call(i1(), "tp::wgmma_pending", {pending.k}),
+        /*addThenBlock=*/true, /*addElseBlock=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      enter(ifOp.getThenRegion());
+      arriveEmpty(*pending.pipe, pending.k, pending.arrivals);
+    }
+    b.create<emitc::AssignOp>(func.getLoc(), pending.k, intLit(-1));
+  }
 }

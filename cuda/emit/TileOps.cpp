@@ -175,6 +175,59 @@ LogicalResult KernelEmitter::emit(tileas::UmmaOp mma) {
   return success();
 }
 
+/// Hopper's MMA: the agent's warpgroup issues one K-block into the
+/// accumulator fragment it holds (runtime/wgmma.cuh), in place; the
+/// fragment variable is the result (WgmmaAccumulators.h made the
+/// accumulator's only reader this MMA).
+LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
+  Location loc = mma.getLoc();
+  Value a = lookup(loc, mma.getA()), bv = lookup(loc, mma.getB()),
+        acc = lookup(loc, mma.getAcc());
+  if (broken)
+    return failure();
+  auto view = [&](Value v, bool mnMajor) -> FailureOr<std::string> {
+    const TileLayout *l = layout.tiles.of(v);
+    if (!l || l->kind != TileLayout::Kind::Mma)
+      return mma.emitError("internal error: a wgmma operand without an MMA "
+                           "tile layout"),
+             failure();
+    return std::string(mnMajor ? "tp::MNMajor<" : "tp::KMajor<") +
+           l->cppType + ">";
+  };
+  FailureOr<std::string> av = view(mma.getA(), false),
+                         bt = view(mma.getB(), mma.getBMnMajor());
+  if (failed(av) || failed(bt))
+    return failure();
+  if (layout.agents[agent].threads() != 128)
+    return mma.emitError("a wgmma is issued by one warpgroup here; its agent "
+                         "has ")
+           << layout.agents[agent].threads() << " threads",
+           failure();
+  callVoid("tp::wgmma_ss", {acc, a, bv, boolLit(mma.getAccumulate())},
+           {*av, *bt, str(mma.getMmaM() / 64)});
+  map[mma.getResult()] = acc;
+  return success();
+}
+
+/// The accumulator into its row-major f32 tile, once every wgmma writing it
+/// has retired; the agent syncs before any thread reads another's rows.
+LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
+                                               int64_t regs) {
+  Location loc = store->getLoc();
+  Value frag = lookup(loc, store->getOperand(0));
+  Value dst = storeAddress(store);
+  if (broken)
+    return failure();
+  auto t = cast<RankedTensorType>(store->getOperand(0).getType());
+  int64_t n = t.getShape()[1];
+  flushWgmmaReleases();
+  callVoid("tp::wgmma_acc_store", {dst, frag, tid},
+           {str(2 * regs / n), str(n)});
+  agentSync();
+  map[store->getResult(0)] = dst;
+  return success();
+}
+
 /// tcgen05.ld or an SMEM load: each thread its rows (the whole vector for a
 /// per-column one), in the TMEM tile's layout.
 LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
@@ -235,6 +288,9 @@ Value KernelEmitter::padded(tileas::SmemLoadOp load, Value frag, Value row,
 /// tcgen05.st or an SMEM store of the thread's rows; a UMMA operand in SMEM
 /// is written in its swizzled layout.
 LogicalResult KernelEmitter::emitTileStore(Operation *op) {
+  if (auto it = wgmmaFrags.find(op->getOperand(0));
+      it != wgmmaFrags.end() && isa<tileas::SmemStoreOp>(op))
+    return emitWgmmaAccStore(op, it->second);
   Location loc = op->getLoc();
   Value frag = lookup(loc, op->getOperand(0));
   if (broken)

@@ -92,7 +92,8 @@ private:
     unsigned buffer;
     mlir::Operation *op;
     uint64_t id;
-    /// 'c' tensor core, 's' TMA store, 'l' tcgen05.ld before wait_ld.
+    /// 'c' tensor core, 's' TMA store, 'l' tcgen05.ld before wait_ld, 'w'
+    /// a Hopper wgmma until the wait_group of its release.
     char unit;
   };
   struct Thread {
@@ -199,6 +200,8 @@ private:
                    uint64_t term);
   Step storeNow(unsigned t, mlir::Operation *op, const Val &dst, uint64_t term);
   void issueTmaStore(unsigned t, mlir::Operation *op);
+  void trackWgmmaReads(unsigned t, mlir::Operation *op,
+                       const std::vector<unsigned> &reads);
   void trackTmemLoad(unsigned t, mlir::Operation *op, mlir::Value source);
   /// Ends the async reads of op `id` of thread `t`.
   void retireAsyncReads(unsigned t, uint64_t id);

@@ -115,7 +115,8 @@ Interpreter::Step Interpreter::pipeCreate(unsigned t, Operation *op) {
     p.consumers.push_back(cast<StringAttr>(a).getValue().str());
     tileas::PipeConsumerKind kind = create.getConsumerKind(unsigned(i));
     p.asyncReader |= kind == tileas::PipeConsumerKind::Umma ||
-                     kind == tileas::PipeConsumerKind::TmaStore;
+                     kind == tileas::PipeConsumerKind::TmaStore ||
+                     kind == tileas::PipeConsumerKind::Wgmma;
   }
   auto payload =
       cast<tileas::PipeType>(create.getResult().getType()).getPayload();
@@ -322,6 +323,7 @@ void Interpreter::signal(unsigned t, Operation *op, int p, unsigned slot,
     start = std::max(start, th.storeDone);
     break;
   case tileas::SignalKind::Arrive:
+  case tileas::SignalKind::WgmmaWait:
     break;
   }
   schedule(start + delay(), op, false, [this, t, op, p, slot, full, bytes]() {
@@ -432,7 +434,8 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
     // orders no later write (not even this thread's next MMA into another
     // accumulator) behind them.
     if ((a.unit == 'c' && !tcCommit) ||
-        (a.unit == 's' && kind != tileas::SignalKind::BulkWait && !tcCommit)) {
+        (a.unit == 's' && kind != tileas::SignalKind::BulkWait && !tcCommit) ||
+        (a.unit == 'w' && kind != tileas::SignalKind::WgmmaWait)) {
       fail(t, op, "overwrite-before-release",
            "releases " + slotName(p, k) + " via \"" + via.str() + "\" while " +
                locString(a.op) +
@@ -449,6 +452,16 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
          "of " + pipes[pipe.joins].name + " iteration " + std::to_string(k) +
              " (which arrives for both slots)");
     return Step::Failed;
+  }
+  // The wait_group before the arrive retires this thread's wgmma reads of
+  // the slot.
+  if (kind == tileas::SignalKind::WgmmaWait) {
+    for (const AsyncRead &a : th.asyncReads)
+      if (a.unit == 'w' && a.buffer == buffer)
+        --buffers[a.buffer].pendingReads;
+    llvm::erase_if(th.asyncReads, [buffer](const AsyncRead &a) {
+      return a.unit == 'w' && a.buffer == buffer;
+    });
   }
   th.holds.erase(th.holds.begin() + (h - th.holds.data()));
   th.released.insert({p, k});

@@ -231,6 +231,8 @@ Interpreter::Step Interpreter::computeOp(unsigned t, Operation *op) {
   }
   if (auto load = dyn_cast<tileas::TmemLoadOp>(op))
     trackTmemLoad(t, op, load.getSource());
+  if (isa<tileas::WgmmaOp>(op))
+    trackWgmmaReads(t, op, access->reads);
   for (OpResult r : op->getResults())
     bind(t, r, Val::tile(term));
   return Step::Advance;
@@ -448,6 +450,24 @@ void Interpreter::issueTmaStore(unsigned t, Operation *op) {
 }
 
 // tcgen05.ld is in flight until tcgen05_wait_ld.
+// A wgmma reads its SMEM operands asynchronously, until a wgmma.wait_group
+// retires its group: only a release via "wgmma_wait" (which waits first)
+// may hand such a slot back to its producer. The content read is the one
+// at issue; an overwrite before the release is caught by the write.
+void Interpreter::trackWgmmaReads(unsigned t, Operation *op,
+                                  const std::vector<unsigned> &reads) {
+  uint64_t id = nextAsyncId++;
+  for (unsigned i : reads) {
+    Val v = get(t, op->getOperand(i));
+    if (!v.isHandle())
+      continue;
+    Buffer &b = buffers[v.buffer];
+    ++b.pendingReads;
+    b.pendingReader = op;
+    threads[t].asyncReads.push_back({v.buffer, op, id, 'w'});
+  }
+}
+
 void Interpreter::trackTmemLoad(unsigned t, Operation *op, Value source) {
   Val src = get(t, source);
   if (!src.isSlot())

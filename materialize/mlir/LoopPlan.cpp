@@ -424,12 +424,15 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   in.caps = target.getCaps();
   for (const sched::Operation &op : plan.loop.problem.getOps())
     in.units.push_back(unitOfClass(op.opClass));
-  // Hopper's MMA is issued by whole warpgroups of 64 accumulator rows each
-  // (PTX wgmma): its agent needs M / 64 of them (two for a 128-row tile,
-  // CUTLASS's cooperative consumers).
+  // Hopper's MMA is issued by whole warpgroups, each holding its 64-row
+  // bands of the accumulator in registers (PTX wgmma). One warpgroup holds
+  // the whole M x N tile when that is at most 128 f32 registers a thread
+  // (M N / 128: a 128 x 128 tile), leaving the rest of the register file
+  // to the epilogue; a larger tile gets a warpgroup per 64 rows (two for
+  // 128 x 256, CUTLASS's cooperative consumers), N / 2 registers each.
   for (Operation *op : plan.loop.ops) {
     auto mma = dyn_cast<tileas::WgmmaOp>(op);
-    plan.minWarps.push_back(mma ? int32_t(4 * ((mma.getMmaM() + 63) / 64)) : 0);
+    plan.minWarps.push_back(mma ? int32_t(4 * mma.getWarpgroups()) : 0);
   }
   collectPipeValues(loop, plan);
   llvm::DenseSet<unsigned> carriedInits = markValueStorage(loop, plan);

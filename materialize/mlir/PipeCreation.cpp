@@ -49,6 +49,16 @@ tileas::SignalKind stagecode::releaseVia(Unit unit) {
   return tileas::getReleaseKind(consumerKind(unit));
 }
 
+/// A group whose reader is a Hopper wgmma runs on SIMT warps, but its reads
+/// last until a wgmma.wait_group retires them: a consumer kind of its own.
+tileas::PipeConsumerKind
+StageCodeEmitter::consumerKindOf(const ConsumerGroup &group) const {
+  for (OpId u : group.ops)
+    if (isa<tileas::WgmmaOp>(ops[u]))
+      return tileas::PipeConsumerKind::Wgmma;
+  return consumerKind(group.unit);
+}
+
 /// One consumer entry per group, as many as the group stands for. A pipe
 /// whose slots are handed on counts the releases of the pipe taking them
 /// over instead of its handing group's.
@@ -59,7 +69,7 @@ SmallVector<Attribute> StageCodeEmitter::consumersOf(OpBuilder &b, unsigned p) {
       if (group.pipe == q && !(skipHanding && handsOn[g]))
         for (unsigned r = 0; r < groupWeight[g]; ++r)
           kinds.push_back(b.getStringAttr(
-              tileas::stringifyPipeConsumerKind(consumerKind(group.unit))));
+              tileas::stringifyPipeConsumerKind(consumerKindOf(group))));
   };
   add(p, true);
   for (auto [q, other] : llvm::enumerate(plan.buffers.pipes))

@@ -297,7 +297,8 @@ void StageCodeEmitter::releaseSlots(
     }
     handshakes(b).release(pipeValue(group.pipe),
                           pipeIter(b, group.pipe, iter, false),
-                          releaseVia(group.unit), tag, groupWeight[g]);
+                          tileas::getReleaseKind(consumerKindOf(group)), tag,
+                          groupWeight[g]);
   }
 }
 

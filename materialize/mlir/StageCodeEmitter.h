@@ -161,6 +161,8 @@ public:
                                unsigned depth,
                                mlir::tileas::PipeProducerKind producer,
                                int64_t bytes);
+  mlir::tileas::PipeConsumerKind
+  consumerKindOf(const ConsumerGroup &group) const;
   llvm::SmallVector<mlir::Attribute> consumersOf(mlir::OpBuilder &b,
                                                  unsigned p);
 

@@ -1704,3 +1704,21 @@ class Fa4Scaled(Attention):
 
 SPECS["fa4_scale_hd128"] = Fa4Scaled()
 SPECS["fa4_scale_hd128_peeled"] = peeled(SPECS["fa4_scale_hd128"])
+
+
+def hopper(spec):
+    """The same kernel for sm_90a (issue 38): its loop rewritten for wgmma
+    (docs/retarget.md), scheduled and materialized against the Hopper model
+    and translated with the accumulator in registers (docs/cuda.md,
+    "Hopper"). The reference and the problems are the sm_100a spec's."""
+    variant = copy.copy(spec)
+    variant.target = "sm_90a"
+    return variant
+
+
+# The GEMM family whose tiles one consumer warpgroup holds (M N <= 128 x
+# 128), warp-specialized and persistent.
+for _name in ["hgemm_relu", "gemm_gelu", "residual_gemm", "bias_relu_gemm", "bias_gemm_n32",
+              "bias_gemm_prologue", "gemm_m64", "hgemm_relu_persistent",
+              "residual_gemm_persistent", "bias_relu_gemm_persistent"]:
+    SPECS[_name + "_sm90a"] = hopper(SPECS[_name])
