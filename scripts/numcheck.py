@@ -117,6 +117,18 @@ SEEDED_BUGS = {
     # row-major, not in the swizzled layout the MMA's descriptor reads.
     "p-row-major": (".cu", r"tp::smem_store_mma<tp::MmaTile<[^;]*?, (\d+), tp::Swizzle::\w+>, (\w+), (\d+)>",
                     r"tp::smem_store<\1, \2, \3>"),
+    # Hopper (issue 38). A slot a wgmma read is released without the
+    # wgmma.wait_group that retires the MMA: the producer may refill it
+    # while the tensor core still reads it.
+    "wgmma-no-wait": ("runtime/wgmma.cuh", r"(TP_DEVICE void wgmma_wait\(\) \{\n\s*)(ptx::wgmma_wait_group<Pending>\(\);)",
+                      r"\1if (Pending == 0) \2"),
+    # The accumulator stored from the fragment of the next lane quad (the
+    # thread's rows one quad off).
+    "wgmma-acc-quad": ("runtime/wgmma.cuh", r"wg::acc_element\(t, i\)",
+                       "wg::acc_element((t + 4) % wg::kThreads, i)"),
+    # The sm_90 descriptors say 64-byte swizzle where the TMA wrote 128-byte.
+    "wgmma-desc-swizzle": ("runtime/wgmma.cuh", r"return sm100 & ~\(uint64_t\(7\) << 46\);",
+                           "return (sm100 & ~(uint64_t(7) << 46)) ^ (uint64_t(3) << 62);"),
 }
 
 

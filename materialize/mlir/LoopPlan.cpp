@@ -380,6 +380,12 @@ static void keepStagingApart(scf::ForOp loop, LoopPlan &plan) {
             cast<tileas::SmemType>(inner->getResult(0).getType())
                 .getSizeInBytes();
     });
+  // A Hopper accumulator leaves its registers through a row-major f32 tile
+  // that the CUDA translation stages after the loop (its
+  // WgmmaAccumulators.h): staging like the epilogue's own.
+  loop.getBody()->walk([&](tileas::WgmmaOp mma) {
+    in.stagingSmemBytes += 4 * mma.getMmaM() * mma.getMmaN();
+  });
   in.fixedSmemBytes += in.stagingSmemBytes;
 }
 

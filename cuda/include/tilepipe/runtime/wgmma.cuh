@@ -26,11 +26,9 @@
 namespace tp {
 
 namespace detail {
-template <class T> constexpr ptx::Wgmma16 wgmma16() {
-  static_assert(kSame<T, __nv_bfloat16> || kSame<T, __half>,
-                "wgmma here: bf16 or f16 operands");
-  return kSame<T, __half> ? ptx::Wgmma16::F16 : ptx::Wgmma16::BF16;
-}
+template <class T>
+constexpr ptx::Wgmma16 kWgmma16 =
+    kSame<T, __half> ? ptx::Wgmma16::F16 : ptx::Wgmma16::BF16;
 
 /// sm_90's matrix descriptor: sm_100's bits without the version field
 /// [46, 49), which sm_90 reserves (layout/wgmma_layout.cuh).
@@ -51,6 +49,8 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   using TA = typename AV::Elem;
   constexpr int N = BV::kMN;
   static_assert(detail::kSame<TA, typename BV::Elem>, "A and B of one type");
+  static_assert(detail::kSame<TA, __nv_bfloat16> || detail::kSame<TA, __half>,
+                "wgmma here: bf16 or f16 operands");
   static_assert(!AV::kMNMajor, "A K-major (wgmma's imm-trans-a is 0 here)");
   static_assert(AV::kMN == 64 * Bands, "A has 64 rows a band");
   static_assert(AV::kK == BV::kK, "A and B have one K");
@@ -64,7 +64,7 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   for (int s = 0; s < kSteps; ++s)
 #pragma unroll
     for (int g = 0; g < Bands; ++g)
-      ptx::wgmma_ss<N, detail::wgmma16<TA>(), BV::kMNMajor ? 1 : 0>(
+      ptx::wgmma_ss<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
           *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]),
           detail::sm90_desc(AV::desc(a + uint32_t(g) * kBandBytes, s)),
           detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
