@@ -119,19 +119,28 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
     if (!elem.isBF16() && !elem.isF16())
       return mma.emitError("a wgmma on ")
              << elem << " is not translated to CUDA yet (bf16 and f16 are)";
-    if (mma.getWarpgroups() != 1)
+    if (!cast<ShapedType>(mma.getAcc().getType()).getElementType().isF32())
+      return mma.emitError("a wgmma with a ")
+             << cast<ShapedType>(mma.getAcc().getType()).getElementType()
+             << " accumulator is not translated to CUDA yet (f32 is)";
+    if (mma.getWarpgroups() > 2)
       return mma.emitError("a ")
              << mma.getMmaM() << "x" << mma.getMmaN()
              << " wgmma accumulator needs " << mma.getWarpgroups()
-             << " consumer warpgroups (more than 128 registers a thread in "
-                "one); the sm_90a translation emits one warpgroup, so tiles "
-                "of M N <= 16384 (docs/cuda.md, \"Hopper\")";
+             << " consumer warpgroups; the sm_90a translation emits one or "
+                "two (docs/cuda.md, \"Hopper\")";
     Value acc = mma.getAcc();
     if (!acc.hasOneUse())
       return mma.emitError("a wgmma accumulator read by more than its MMA "
                            "is not translated to CUDA");
     std::optional<std::pair<scf::ForOp, unsigned>> carrier = carrierOf(acc);
     if (!carrier) {
+      if (acc.getDefiningOp<scf::IfOp>() || acc.getDefiningOp<scf::ForOp>() ||
+          acc.getDefiningOp<tileas::WgmmaOp>() || isa<BlockArgument>(acc))
+        return mma.emitError("a wgmma accumulator carried through peeled "
+                             "stage code (mode=unspecialized) is not "
+                             "translated to CUDA yet; the warp-specialized "
+                             "code is");
       if (!isZeroSplat(acc))
         return mma.emitError("a wgmma accumulator that starts from a tile "
                              "other than zeros is not translated to CUDA");
@@ -165,7 +174,8 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
 llvm::DenseMap<Value, int64_t> cuda::wgmmaFragments(func::FuncOp func) {
   llvm::DenseMap<Value, int64_t> frags;
   func.walk([&](tileas::WgmmaOp mma) {
-    int64_t regs = mma.getMmaM() * mma.getMmaN() / 128;
+    int64_t regs =
+        mma.getMmaM() * mma.getMmaN() / (128 * mma.getWarpgroups());
     frags[mma.getResult()] = regs;
     frags[mma.getAcc()] = regs;
     if (auto carrier = carrierOf(mma.getAcc())) {

@@ -16,7 +16,7 @@
 //
 // What is refused, at the MMA: an accumulator that starts from anything but
 // zeros, one read by anything but its MMA inside the loop, A in registers,
-// and a tile that needs more than one consumer warpgroup.
+// and a tile that needs more than two consumer warpgroups.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +36,7 @@ mlir::LogicalResult prepareWgmmaAccumulators(mlir::func::FuncOp func);
 /// The register tiles of `func` that are wgmma accumulator fragments (the
 /// MMAs' results and accumulators, the constants, iter_args and loop
 /// results carrying them), each with the f32 registers a thread holds:
-/// M N / 128 for the one consumer warpgroup.
+/// M N / 128 with one consumer warpgroup, N / 2 with one per 64 rows.
 llvm::DenseMap<mlir::Value, int64_t> wgmmaFragments(mlir::func::FuncOp func);
 
 } // namespace tilepipe::cuda

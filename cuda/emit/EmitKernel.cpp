@@ -90,7 +90,7 @@ void KernelEmitter::agentSync() {
   if (a.syncBarrier < 0)
     callVoid("__syncwarp", {});
   else
-    callVoid("tp::agent_sync", {intLit(a.syncBarrier), intLit(a.threads())});
+    callVoid("tp::agent_sync", {intLit(a.syncBarrier), intLit(agentThreads())});
 }
 
 //===----------------------------------------------------------------------===//
@@ -644,6 +644,7 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   streams.beginAgent(a.op ? a.op : func.getOperation(), tid, a.threads(),
                      a.maxRegs ? a.maxRegs : layout.launchRegs);
   wgmmaPending.clear();
+  narrowed = 0;
   LogicalResult result = persistent ? emitTiles(body) : emitBlock(*body);
   // No wgmma may be in flight when the agent's threads exit.
   if (succeeded(result) && !wgmmaPending.empty())

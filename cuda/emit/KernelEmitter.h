@@ -220,6 +220,11 @@ public:
   /// (docs/peers.md, "Loop length"). Agents of several warps keep the flag.
   void inLeader(llvm::function_ref<void()> body);
   void agentSync();
+  /// The threads running the current agent's code here: its own, or the
+  /// first warpgroup's after a Hopper epilogue narrowed it (`narrowed`).
+  int agentThreads() const {
+    return narrowed ? narrowed : layout.agents[agent].threads();
+  }
   const PipeLayout &pipeOf(mlir::Value pipe) {
     return layout.pipes[layout.pipeIds.lookup(pipe.getDefiningOp())];
   }
@@ -294,6 +299,9 @@ public:
     int32_t arrivals = 1;
   };
   llvm::MapVector<unsigned, PendingRelease> wgmmaPending;
+  /// Nonzero after the accumulator of two consumer warpgroups went to
+  /// SMEM: the rest of the agent runs in its first `narrowed` threads.
+  int narrowed = 0;
 };
 
 } // namespace tilepipe::cuda

@@ -22,7 +22,7 @@ using namespace tilepipe::cuda;
 /// tp::row64(t) (docs/cuda.md, "64-row tiles").
 bool KernelEmitter::rowsTwice(RankedTensorType type) {
   return type.getRank() && type.getShape()[0] == 64 &&
-         layout.agents[agent].threads() == 128;
+         agentThreads() == 128;
 }
 
 Value KernelEmitter::threadRow(RankedTensorType type) {
@@ -44,7 +44,7 @@ LogicalResult KernelEmitter::checkTmemRows(Location loc, RankedTensorType type,
 
 FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
                                            RankedTensorType type) {
-  int threads = layout.agents[agent].threads();
+  int threads = agentThreads();
   int64_t rows = type.getRank() ? type.getShape()[0] : 1;
   if (rowsTwice(type)) {
     int64_t n = 1;

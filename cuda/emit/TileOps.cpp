@@ -91,7 +91,7 @@ LogicalResult KernelEmitter::emit(tileas::CpAsyncOp copy) {
   if (broken)
     return failure();
   callVoid("tp::cp_async_tile",
-           {dst, from, r0, c0, tid, intLit(layout.agents[agent].threads())},
+           {dst, from, r0, c0, tid, intLit(agentThreads())},
            {str(tile.getShape()[0]), str(tile.getShape()[1]),
             registerElementName(tile.getElementType()),
             str(src.getShape()[1])});
@@ -198,13 +198,18 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
                          bt = view(mma.getB(), mma.getBMnMajor());
   if (failed(av) || failed(bt))
     return failure();
-  if (layout.agents[agent].threads() != 128)
-    return mma.emitError("a wgmma is issued by one warpgroup here; its agent "
-                         "has ")
+  // Each consumer warpgroup its bands: all of them for one warpgroup, the
+  // 64 rows of its own for one warpgroup per 64 rows.
+  int64_t groups = mma.getWarpgroups();
+  if (layout.agents[agent].threads() != 128 * groups)
+    return mma.emitError("a wgmma is issued by ")
+           << groups << " consumer warpgroup(s) here; its agent has "
            << layout.agents[agent].threads() << " threads",
            failure();
-  callVoid("tp::wgmma_ss", {acc, a, bv, boolLit(mma.getAccumulate())},
-           {*av, *bt, str(mma.getMmaM() / 64)});
+  Value firstBand = groups == 1 ? intLit(0) : call(b.getI32Type(), "tp::warpgroup_of", {tid});
+  callVoid("tp::wgmma_ss",
+           {acc, a, bv, boolLit(mma.getAccumulate()), firstBand},
+           {*av, *bt, str(mma.getMmaM() / 64 / groups)});
   map[mma.getResult()] = acc;
   return success();
 }
@@ -220,11 +225,28 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
     return failure();
   auto t = cast<RankedTensorType>(store->getOperand(0).getType());
   int64_t n = t.getShape()[1];
+  int groups = agentThreads() / 128;
   flushWgmmaReleases();
   callVoid("tp::wgmma_acc_store", {dst, frag, tid},
            {str(2 * regs / n), str(n)});
   agentSync();
   map[store->getResult(0)] = dst;
+  if (groups == 1)
+    return success();
+  // Two consumer warpgroups: the epilogue reads the tile a row a thread,
+  // 128 rows, so the first warpgroup runs the rest of the agent (the other
+  // has handed its rows on and exits).
+  if (persistent)
+    return store->emitError("an accumulator of two consumer warpgroups in a "
+                            "persistent kernel is not translated to CUDA yet "
+                            "(its epilogue runs in one warpgroup while the "
+                            "other would start the next tile)");
+  auto ifOp = b.create<emitc::IfOp>(
+      loc, call(i1(), "tp::first_warpgroup", {tid}), /*addThenBlock=*/true,
+      /*addElseBlock=*/false);
+  enter(ifOp.getThenRegion());
+  narrowed = 128;
+  streams.narrow(128);
   return success();
 }
 
@@ -397,10 +419,10 @@ LogicalResult KernelEmitter::emit(tileas::ReduceLanesOp op) {
   FailureOr<Type> type = convert(loc, op.getResult());
   if (failed(type))
     return failure();
-  if (layout.agents[agent].threads() % 32)
+  if (agentThreads() % 32)
     return op.emitError("rows split over lanes need whole warps; this agent "
                         "has ")
-           << layout.agents[agent].threads() << " threads";
+           << agentThreads() << " threads";
   std::string callee = ("tp::reduce_lanes_" + op.getKind()).str();
   if (op.getLanes() <= 32) {
     map[op.getResult()] =
@@ -428,7 +450,7 @@ LogicalResult KernelEmitter::emit(tileas::ReduceAllOp op) {
   FailureOr<Type> type = convert(loc, op.getResult().getType());
   if (failed(type))
     return failure();
-  int threads = layout.agents[agent].threads();
+  int threads = agentThreads();
   if (threads % 32)
     return op.emitError("a vector reduced across the agent needs whole "
                         "warps; this agent has ")
@@ -462,7 +484,7 @@ SmallVector<Value> KernelEmitter::acrossWarps() {
   if (a.scratch.empty() || a.syncBarrier < 0)
     return {};
   return {smemAddress(a.scratch), tid, intLit(a.syncBarrier),
-          intLit(a.threads())};
+          intLit(agentThreads())};
 }
 
 /// Threads write a UMMA operand (attention's P at 64 rows): each thread its

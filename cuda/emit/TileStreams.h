@@ -77,6 +77,8 @@ public:
   }
   /// No agent: nothing is streamed.
   void endAgent() { active = false; }
+  /// The rest of the agent runs in its first `agentThreads` threads.
+  void narrow(int agentThreads) { threads = agentThreads; }
   int64_t width() const { return pieceWidth_; }
 
   /// Before `op` is emitted: evaluates what `op` would leave unevaluable
