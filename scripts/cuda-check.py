@@ -56,8 +56,9 @@ def probe_layout(ptx):
 
 
 def check(path, build, include, tmp, harness, quiet, max_spill=None,
-          materialize="", log=print):
-    lowered = lower(path, build, tmp, materialize, log=log)
+          materialize="", log=print, target=None):
+    lowered = lower(path, build, tmp, materialize, log=log, target=target)
+    arch = target or "sm_100a"
     if not lowered:
         return 2
     name, cu, plan_text = lowered
@@ -88,12 +89,12 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     keep = os.path.join(tmp, name + ".nvcc")
     os.makedirs(keep, exist_ok=True)
     failures = []
-    nv = run([NVCC, "-std=c++17", "-gencode", "arch=compute_100a,code=sm_100a",
+    nv = run([NVCC, "-std=c++17", "-gencode", f"arch=compute_{arch[3:]},code={arch}",
               "-I", include, probe, "-cubin", "-o", os.path.join(keep, name + ".cubin"),
               "-keep", "-keep-dir", keep, "-Xptxas", "-v", "-diag-suppress", "177"], build)
     summary = ptxas_summary(nv.stdout)
     if nv.returncode or not summary:
-        log(f"{name}: nvcc sm_100a failed\n{nv.stdout}")
+        log(f"{name}: nvcc {arch} failed\n{nv.stdout}")
         return 1
     used_regs, barriers = summary
     spill = re.search(r"(\d+) bytes spill stores", nv.stdout)
@@ -131,7 +132,7 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
         split_text = "/".join(r for _, r in sorted(groups, key=lambda g: int(g[0])))
     else:
         split_text = str(sorted(regs) or 'none')
-    line = (f"{name}: sm_100a {used_regs} registers (budget {budget}, "
+    line = (f"{name}: {arch} {used_regs} registers (budget {budget}, "
             f"{threads} threads, setmaxnreg {split_text}), "
             f"{spill} B spilled, "
             f"{barriers} named barriers, SMEM tiles {tiles} B (plan "
@@ -163,6 +164,9 @@ def main():
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--max-spill", type=int,
                     help="fail when ptxas spills more bytes per thread than this")
+    ap.add_argument("--target", choices=["sm_100a", "sm_90a"],
+                    help="schedule, materialize, translate and compile for this target "
+                         "(default sm_100a; sm_90a: the loop rewritten for wgmma first)")
     ap.add_argument("--materialize", default="",
                     help="options of --tileas-materialize-schedule for every "
                          "file (mode=unspecialized: peeled; persistent)")
@@ -181,7 +185,8 @@ def main():
             folder = os.path.join(tmp, str(i))
             os.makedirs(folder)
             rc = check(path, args.build, args.include, folder, args.harness, args.quiet,
-                       args.max_spill, args.materialize, log=lines.append)
+                       args.max_spill, args.materialize, log=lines.append,
+                       target=args.target)
             return lines, rc
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=min(jobs, len(args.files))) as pool:

@@ -106,7 +106,9 @@ void relayout(IRRewriter &rewriter, Operation *after, Value value) {
 LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
   SmallVector<tileas::WgmmaOp> mmas;
   func.walk([&](tileas::WgmmaOp mma) { mmas.push_back(mma); });
-  IRRewriter rewriter(func.getContext());
+  // Every MMA is checked before anything is rewritten. Peeled stage code
+  // (mode=unspecialized) hands the accumulator from the loop to the drained
+  // stages' MMAs and through branches.
   for (tileas::WgmmaOp mma : mmas) {
     if (!isa<tileas::SmemType>(mma.getA().getType()))
       return mma.emitError("a wgmma with A in registers (P V) is not "
@@ -130,17 +132,22 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
              << " consumer warpgroups; the sm_90a translation emits one or "
                 "two (docs/cuda.md, \"Hopper\")";
     Value acc = mma.getAcc();
+    if (acc.getDefiningOp<scf::IfOp>() || acc.getDefiningOp<scf::ForOp>() ||
+        acc.getDefiningOp<tileas::WgmmaOp>() ||
+        (isa<BlockArgument>(acc) && !carrierOf(acc)))
+      return mma.emitError("a wgmma accumulator carried through peeled "
+                           "stage code (mode=unspecialized) is not "
+                           "translated to CUDA yet; the warp-specialized "
+                           "code is");
+  }
+  IRRewriter rewriter(func.getContext());
+  for (tileas::WgmmaOp mma : mmas) {
+    Value acc = mma.getAcc();
     if (!acc.hasOneUse())
       return mma.emitError("a wgmma accumulator read by more than its MMA "
                            "is not translated to CUDA");
     std::optional<std::pair<scf::ForOp, unsigned>> carrier = carrierOf(acc);
     if (!carrier) {
-      if (acc.getDefiningOp<scf::IfOp>() || acc.getDefiningOp<scf::ForOp>() ||
-          acc.getDefiningOp<tileas::WgmmaOp>() || isa<BlockArgument>(acc))
-        return mma.emitError("a wgmma accumulator carried through peeled "
-                             "stage code (mode=unspecialized) is not "
-                             "translated to CUDA yet; the warp-specialized "
-                             "code is");
       if (!isZeroSplat(acc))
         return mma.emitError("a wgmma accumulator that starts from a tile "
                              "other than zeros is not translated to CUDA");
