@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Every check that needs a GPU, in one run (`make gpu-check`; docs/cuda.md).
 
-  scripts/gpu-check.py [--build DIR] [--steps numcheck,hopper-rows,harness,fidelity,timing]
-                       [--size 8192] [--repeat 20] [--json FILE] [-v]
+  scripts/gpu-check.py [--build DIR] [--steps numcheck,hopper-rows,hopper-gemm,harness,fidelity,timing]
+                       [--sizes 4096,8192] [--repeat 20] [--json FILE] [-v]
 
 Steps, each ending in one verdict line:
   numcheck  scripts/numcheck.py --mode gpu --compare-cpu (the translated
@@ -13,6 +13,11 @@ Steps, each ending in one verdict line:
             compile --target sm_90a`, built for sm_90a and run on the GPU and
             the emulator (numcheck --mode gpu --arch sm_90a --compare-cpu
             --cu): sm_90 only (tilepipe's first kernels on a Hopper).
+  hopper-gemm  the GEMM family for sm_90a (wgmma, the accumulator in
+            registers; docs/cuda.md, "Hopper"): the *_sm90a specs and the
+            bundled 128 x 256 GEMMs with --target sm_90a, each on the GPU and
+            the emulator against float64 at several shapes (trip counts 0,
+            1, 2, many; ragged edges): sm_90 only.
   harness   scripts/harness.py on examples/*.mlir: clean (every run clean),
             then --seed-bug missing-wait and --seed-bug wrong-phase (every
             kernel's seeded bug caught). Runs on sm_90a and sm_100a.
@@ -21,10 +26,14 @@ Steps, each ending in one verdict line:
             descriptors, arithmetic) against the hardware, byte for byte.
             wgmma needs sm_90a (a Hopper).
   timing    cuBLAS (bench/gpu/cublas_gemm.cu --check) and the translated
-            examples/gemm_mainloop.mlir kernel (sm_100 only), both on
-            M = N = K = --size, bf16 in, fp32 accumulate, bf16 out; TFLOP/s
-            of each and their ratio, each result checked on sampled elements
-            against a float64 dot product.
+            examples/gemm_mainloop.mlir kernel (sm_100a on a Blackwell,
+            sm_90a on a Hopper), on M = N = K = each of --sizes, bf16 in,
+            fp32 accumulate, bf16 out; TFLOP/s of each and their ratio, each
+            result checked on sampled elements against a float64 dot
+            product; with torch and triton on the machine also
+            torch.matmul and the Triton GEMM of bench/peers
+            (bench/gpu/peer_gemm_timing.py: do_bench medians, rotated
+            inputs).
 
 Results go to build/gpu-check.json (--json), full step outputs to
 build/gpu-check/*.log, and a Markdown table for docs/cuda.md to stdout.
@@ -58,11 +67,20 @@ from cudalower import INCLUDE, NVCC, lower  # noqa: E402
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(SRC, "scripts")
 SKIPPED = 77
-STEPS = ["numcheck", "hopper-rows", "harness", "fidelity", "timing"]
+STEPS = ["numcheck", "hopper-rows", "hopper-gemm", "harness", "fidelity", "timing"]
 
 # examples/gemm_mainloop.mlir's CTA tile (descC is 128x256): its launch grid
 # is ceil(M / 128) x ceil(N / 256), as test/numeric/specs.py's Gemm says.
 GEMM_MLIR = os.path.join(SRC, "examples", "gemm_mainloop.mlir")
+# hopper-gemm: (numcheck options, specs) per run.
+HOPPER_GEMMS = [
+    ([], ["hgemm_relu_sm90a", "gemm_gelu_sm90a", "residual_gemm_sm90a", "bias_relu_gemm_sm90a",
+          "bias_gemm_n32_sm90a", "bias_gemm_prologue_sm90a", "gemm_m64_sm90a",
+          "residual_gemm_persistent_sm90a"]),
+    (["--target", "sm_90a"], ["gemm_mainloop", "splitk_gemm", "grouped_leaky_gemm"]),
+    (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
+     ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
+]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
 
 # The device probe: cudaGetDeviceCount through the same runtime the checks
@@ -185,6 +203,20 @@ def dry_run(build):
         builds.append((f"hopper-rows ({fixture})",
                        [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
                         "-DTILEPIPE_MAIN", "-I", INCLUDE, cu, "-o", cu[:-3]]))
+    # The sm_90a GEMMs of hopper-gemm and timing: the bundled 128 x 256 GEMM
+    # (two consumer warpgroups) and a 128 x 128 one (one).
+    for mlir in (GEMM_MLIR, os.path.join(SRC, "test", "lit", "cuda", "Inputs", "gemm-gelu.mlir")):
+        name = os.path.splitext(os.path.basename(mlir))[0]
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            lowered = lower(mlir, build, work, name=name + ".sm90a", target="sm_90a")
+        if not lowered:
+            print(f"  hopper-gemm: {name}: lowering for sm_90a failed: {tail(buf.getvalue(), 3)}")
+            ok = False
+            continue
+        builds.append((f"hopper-gemm ({name})",
+                       [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
+                        "-DTILEPIPE_MAIN", "-I", INCLUDE, lowered[1], "-o", lowered[1][:-3]]))
     if not os.path.exists(NVCC):
         print(f"  no CUDA Toolkit ({NVCC}): the device code was not compiled here")
         return 0 if ok else 1
@@ -418,6 +450,37 @@ class Checker:
                      f"{good} of {len(kernels)} row kernels match on the GPU and the emulator "
                      f"({secs:.0f} s)", log=logf, seconds=round(secs, 1))
 
+    def step_hopper_gemm(self):
+        step = "hopper-gemm"
+        if self.device["major"] != 9:
+            self.verdict(step, "skip", f"skipped on {self.sm()} (these are built for sm_90a)")
+            return
+        if self.tools_missing():
+            self.verdict(step, "error", self.tools_missing())
+            return
+        python, reason = numpy_python(self.build)
+        if not python:
+            self.verdict(step, "error", f"no numpy environment ({reason})")
+            return
+        start = time.time()
+        good = total = 0
+        logs = []
+        for extra, names in HOPPER_GEMMS:
+            rc, out = sh([python, os.path.join(SCRIPTS, "numcheck.py"), "--build", self.build,
+                          "--mode", "gpu", "--arch", "sm_90a", "--compare-cpu"] + extra + names,
+                         timeout=self.args.timeout, cwd=SRC)
+            logs.append(out)
+            for name in names:
+                m = re.search(rf"^{re.escape(name)}: (\d+) of (\d+) runs match", out, re.M)
+                total += 1
+                good += bool(m and m.group(1) == m.group(2))
+                print(f"  {name}: {m.group(0) if m else 'no verdict'}")
+        secs = time.time() - start
+        logf = self.log("hopper-gemm", "\n".join(logs))
+        self.verdict(step, "pass" if good == total else "fail",
+                     f"{good} of {total} sm_90a GEMMs match on the GPU and the emulator "
+                     f"({secs:.0f} s)", log=logf, seconds=round(secs, 1))
+
     # --- the emulator against the hardware ---------------------------------------
 
     def step_fidelity(self):
@@ -450,20 +513,52 @@ class Checker:
         return [f"-Xlinker=-rpath={os.path.join(root, d)}" for d in ("lib64", "lib")]
 
     def step_timing(self):
-        n = self.args.size
-        flops = 2.0 * n * n * n
-        cublas = self.time_cublas(n, flops)
-        why = self.sm100()
-        if why:
-            self.verdict("timing tilepipe", "skip", f"tilepipe kernel: {why}")
-            tile = None
-        else:
-            tile = self.time_tilepipe(n, flops)
-        if cublas and tile:
-            ratio = cublas["ms"] / tile["ms"]  # same FLOPs: the TFLOP/s ratio
-            self.timing["ratio"] = round(ratio, 3)
-            print(f"tilepipe / cuBLAS: {ratio:.2f} ({tile['tflops']:.0f} vs "
-                  f"{cublas['tflops']:.0f} TFLOP/s at M = N = K = {n})")
+        # The tilepipe kernel for this device: sm_100a on a Blackwell, the
+        # loop rewritten for wgmma and built for sm_90a on a Hopper.
+        arch = "sm_90a" if self.device["major"] == 9 else "sm_100a"
+        why = None if arch == "sm_90a" else self.sm100()
+        for n in self.args.sizes:
+            flops = 2.0 * n * n * n
+            cublas = self.time_cublas(n, flops)
+            if why:
+                self.verdict("timing tilepipe", "skip", f"tilepipe kernel: {why}")
+                tile = None
+            else:
+                tile = self.time_tilepipe(n, flops, arch)
+            peers = self.time_peers(n)
+            if cublas and tile:
+                ratio = cublas["ms"] / tile["ms"]  # same FLOPs: the TFLOP/s ratio
+                self.timing.setdefault("ratios", {})[str(n)] = round(ratio, 3)
+                self.timing["ratio"] = round(ratio, 3)
+                print(f"tilepipe / cuBLAS: {ratio:.2f} ({tile['tflops']:.0f} vs "
+                      f"{cublas['tflops']:.0f} TFLOP/s at M = N = K = {n})")
+            if tile and "triton" in peers:
+                ratio = peers["triton"]["ms"] / tile["ms"]
+                self.timing.setdefault("triton_ratios", {})[str(n)] = round(ratio, 3)
+                print(f"tilepipe / Triton: {ratio:.2f} ({tile['tflops']:.0f} vs "
+                      f"{peers['triton']['tflops']:.0f} TFLOP/s at M = N = K = {n})")
+
+    def time_peers(self, n):
+        """torch.matmul and the Triton GEMM at n (bench/gpu/peer_gemm_timing.py),
+        when the machine's python3 has torch and triton; {} otherwise."""
+        step = "timing peers"
+        rc, _ = sh(["python3", "-c", "import torch, triton"], timeout=120)
+        if rc:
+            self.verdict(step, "skip", "no torch and triton in python3 here")
+            return {}
+        rc, out = sh(["python3", os.path.join(SRC, "bench", "gpu", "peer_gemm_timing.py"), str(n)],
+                     timeout=self.args.timeout)
+        logf = self.log(f"peers-{n}", out)
+        found = {("triton" if j["library"] == "triton" else "torch"): j
+                 for j in json_lines(out) if "library" in j}
+        if rc or not found:
+            self.verdict(step, "error", f"peer_gemm_timing.py exit {rc}: {tail(out, 3)}", log=logf)
+            return {}
+        self.timing.setdefault("peers", {})[str(n)] = found
+        self.verdict(step, "pass", "; ".join(f"{j['library']} {n}^3: {j['ms']:.3f} ms, "
+                                             f"{j['tflops']:.0f} TFLOP/s"
+                                             for j in found.values()), result=found)
+        return found
 
     def time_cublas(self, n, flops):
         step = "timing cublas"
@@ -490,7 +585,7 @@ class Checker:
                      f"{res.get('samples')} samples)", result=res)
         return res
 
-    def time_tilepipe(self, n, flops):
+    def time_tilepipe(self, n, flops, arch="sm_100a"):
         step = "timing tilepipe"
         missing = self.tools_missing()
         if missing:
@@ -498,19 +593,20 @@ class Checker:
             return None
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
-            lowered = lower(GEMM_MLIR, self.build, self.work)
+            lowered = lower(GEMM_MLIR, self.build, self.work,
+                            target=arch if arch != "sm_100a" else None)
         if not lowered:
             self.log("tilepipe-lower", buf.getvalue())
             self.verdict(step, "error", f"lowering gemm_mainloop.mlir failed: "
                          f"{tail(buf.getvalue(), 3)}")
             return None
         _, cu, _ = lowered
-        exe = os.path.join(self.work, "gemm_mainloop.gpu")
-        rc, out = sh([NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_100a,code=sm_100a",
+        exe = os.path.join(self.work, f"gemm_mainloop.{arch}.gpu")
+        rc, out = sh([NVCC, "-std=c++17", "-O2", "-gencode", f"arch=compute_{arch[3:]},code={arch}",
                       "-DTILEPIPE_MAIN", "-I", self.args.include, cu, "-o", exe], timeout=300)
         if rc:
             logf = self.log("tilepipe-build", out)
-            self.verdict(step, "error", f"nvcc -DTILEPIPE_MAIN sm_100a failed "
+            self.verdict(step, "error", f"nvcc -DTILEPIPE_MAIN {arch} failed "
                          f"(see {logf}): {first_errors(out, 1)}")
             return None
         # Inputs through the generated main's interface (numcheck.py's
@@ -548,12 +644,13 @@ class Checker:
             for p in (a_path, b_path, c_path):
                 if os.path.exists(p):
                     os.remove(p)
-        res = {"kernel": "gemm_mainloop", "m": n, "n": n, "k": n, "ms": ms,
+        res = {"kernel": "gemm_mainloop", "arch": arch, "m": n, "n": n, "k": n, "ms": ms,
                "tflops": round(flops / (ms * 1e-3) / 1e12, 1), "repeat": self.args.repeat,
                **check}
         self.timing["tilepipe"] = res
+        self.timing.setdefault("tilepipe_by_size", {})[str(n)] = res
         status = "pass" if check["check"] == "pass" else "fail"
-        self.verdict(step, status, f"tilepipe gemm_mainloop {n}^3 bf16: {ms:.3f} ms, "
+        self.verdict(step, status, f"tilepipe gemm_mainloop ({arch}) {n}^3 bf16: {ms:.3f} ms, "
                      f"{res['tflops']:.0f} TFLOP/s (check: {check['check']}, "
                      f"{check['samples']} samples{check.get('note', '')})", result=res)
         return res if status == "pass" else None
@@ -566,8 +663,10 @@ class Checker:
                            f"runtime {d['runtime']})")]
         for r in self.results:
             rows.append((r["step"], f"{r['status']}: {r['summary']}".replace("|", "\\|")))
-        if "ratio" in self.timing:
-            rows.append(("tilepipe / cuBLAS", f"{self.timing['ratio']:.2f}"))
+        for n, r in self.timing.get("ratios", {}).items():
+            rows.append((f"tilepipe / cuBLAS at {n}^3", f"{r:.2f}"))
+        for n, r in self.timing.get("triton_ratios", {}).items():
+            rows.append((f"tilepipe / Triton at {n}^3", f"{r:.2f}"))
         out = [f"GPU checks ({time.strftime('%Y-%m-%d')}, `make gpu-check`):", "",
                "| check | result |", "|---|---|"]
         out += [f"| {a} | {b} |" for a, b in rows]
@@ -676,7 +775,9 @@ def main():
     ap.add_argument("--include", default=INCLUDE)
     ap.add_argument("--steps", default=",".join(STEPS),
                     help="comma-separated subset of " + ",".join(STEPS))
-    ap.add_argument("--size", type=int, default=8192, help="M = N = K of the timings")
+    ap.add_argument("--sizes", default="4096,8192",
+                    help="M = N = K of the timings, comma-separated")
+    ap.add_argument("--size", type=int, help="one size instead of --sizes")
     ap.add_argument("--repeat", type=int, default=20, help="timed launches per GEMM")
     ap.add_argument("--samples", type=int, default=256,
                     help="elements of the tilepipe GEMM checked against float64")
@@ -692,8 +793,12 @@ def main():
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
         ap.error(f"unknown step(s) {', '.join(unknown)}; choose from {', '.join(STEPS)}")
-    if args.size <= 0 or args.repeat <= 0 or args.samples < 4:
-        ap.error("--size and --repeat must be positive, --samples at least 4")
+    try:
+        args.sizes = [args.size] if args.size else [int(s) for s in args.sizes.split(",") if s]
+    except ValueError:
+        ap.error(f"--sizes: not a list of integers: {args.sizes}")
+    if not args.sizes or min(args.sizes) <= 0 or args.repeat <= 0 or args.samples < 4:
+        ap.error("--sizes and --repeat must be positive, --samples at least 4")
     json_path = args.json or os.path.join(args.build, "gpu-check.json")
 
     def skip(why):
@@ -724,9 +829,17 @@ def main():
     with open(json_path, "w") as f:
         json.dump(report, f, indent=1)
         f.write("\n")
+    table = checker.markdown()
     print()
-    print(checker.markdown())
+    print(table)
     print()
+    # The record in the tree (issue 38): docs/gpu-results.md, this run's table.
+    results_md = os.path.join(SRC, "docs", "gpu-results.md")
+    with open(results_md, "w") as f:
+        f.write("# Results on a lent GPU (`make gpu-check`, scripts/gpu-check.py)\n\n"
+                "Written by the last run of the script on a machine with a GPU; the steps and what\n"
+                "each checks are in the script's help. Nothing here is edited by hand.\n\n"
+                + table + "\n")
     passed = sum(r["status"] == "pass" for r in checker.results)
     skipped = sum(r["status"] == "skip" for r in checker.results)
     print(f"gpu-check: {passed} passed, {len(failed)} failed, {skipped} skipped "
