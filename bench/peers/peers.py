@@ -79,15 +79,25 @@ def cuobjdump(python):
     return path if os.path.exists(path) else None
 
 
-def compile_tilepipe(build, out):
-    """Each example through generate, materialize, translate and nvcc."""
+# The tilepipe kernels that have a Hopper form (docs/cuda.md, "Hopper"): the
+# GEMM, rewritten for wgmma; attention and the block-scaled GEMM have none yet.
+TILEPIPE_SM90A = ("tilepipe_gemm",)
+
+
+def compile_tilepipe(build, out, arch="sm_100a"):
+    """Each example through generate, materialize, translate and nvcc for
+    `arch` (sm_90a: the loop rewritten for wgmma first)."""
     cubins = {}
     if not os.path.exists(NVCC):
         say(f"tilepipe kernels skipped: no CUDA Toolkit ({NVCC})")
         return cubins
+    hopper = arch == "sm_90a"
     for name, (_, mlir, *options) in TILEPIPE.items():
+        if hopper and name not in TILEPIPE_SM90A:
+            continue
         with tempfile.TemporaryDirectory() as tmp:
-            lowered = lower(os.path.join(ROOT, mlir), build, tmp, " ".join(options), name=name)
+            lowered = lower(os.path.join(ROOT, mlir), build, tmp, " ".join(options), name=name,
+                            target=arch if hopper else None)
             if not lowered:
                 say(f"{name}: lowering failed")
                 continue
@@ -101,10 +111,11 @@ def compile_tilepipe(build, out):
                      re.finditer(r'tileas.agent \{[^}]*role = "(\w+)"[^}]*warps = (\d+)', mat)]
             json.dump({"shared": int(smem.group(1)) if smem else None,
                        "num_warps": sum(int(r.split()[1]) for r in roles), "roles": ", ".join(roles),
-                       "depths": "; ".join(depths), "schedule": tilepipe_schedule(build, mlir)},
+                       "depths": "; ".join(depths), "schedule": tilepipe_schedule(build, mlir, arch)},
                       open(os.path.join(out, name + ".json"), "w"), indent=1)
             cubin = os.path.join(out, name + ".cubin")
-            proc = subprocess.run([NVCC, "-std=c++17", "-cubin", "-gencode", "arch=compute_100a,code=sm_100a",
+            proc = subprocess.run([NVCC, "-std=c++17", "-cubin", "-gencode",
+                                   f"arch=compute_{arch[3:]},code={arch}",
                                    "-I", INCLUDE, cu, "-o", cubin], capture_output=True, text=True)
             if proc.returncode:
                 say(f"{name}: nvcc failed: {proc.stderr.strip()[-300:]}")
@@ -113,16 +124,19 @@ def compile_tilepipe(build, out):
     return cubins
 
 
-def tilepipe_schedule(build, mlir):
+def tilepipe_schedule(build, mlir, arch="sm_100a"):
     """tilepipe's own decisions for the loop, in the terms Triton's are
     printed in: the stage of each op class (print-schedule)."""
-    proc = subprocess.run([os.path.join(build, "bin", "tilepipe-opt"), os.path.join(ROOT, mlir),
-                           "--tileas-generate-schedule=print-schedule", "-o", os.devnull],
+    hopper = arch == "sm_90a"
+    proc = subprocess.run([os.path.join(build, "bin", "tilepipe-opt"), os.path.join(ROOT, mlir)]
+                          + (["--tileas-umma-to-wgmma"] if hopper else [])
+                          + ["--tileas-generate-schedule=print-schedule"
+                             + (f" target={arch}" if hopper else ""), "-o", os.devnull],
                           capture_output=True, text=True)
     top = re.search(r"^II (\d+), MII \d+ .*stages (\d+)", proc.stdout, re.M)
     stages = {}
     for m in re.finditer(r"^%\w+ = tileas\.(\w+)\s+\w+\s+\d+\s+(\d+)\s", proc.stdout, re.M):
-        if m.group(1) in ("tma_load", "umma", "tmem_load", "cp_async"):
+        if m.group(1) in ("tma_load", "umma", "wgmma", "tmem_load", "cp_async"):
             stages.setdefault(m.group(1), set()).add(int(m.group(2)))
     return {"ii": int(top.group(1)) if top else None,
             "max_stage": int(top.group(2)) - 1 if top else None,
@@ -274,10 +288,10 @@ def main():
         cubins.update(compile_triton(python, out, triton_names))
     if any(want(n) for n in TILEPIPE):
         if hopper:
-            say("tilepipe kernels skipped on sm_90a: the translation does not emit wgmma yet "
-                "(docs/retarget.md)")
-        else:
-            cubins.update({k: v for k, v in compile_tilepipe(args.build, out).items() if want(k)})
+            say("tilepipe on sm_90a: the GEMM only (attention and the block-scaled GEMM have no "
+                "Hopper translation yet; docs/retarget.md)")
+        cubins.update({k: v for k, v in compile_tilepipe(args.build, out, args.arch).items()
+                       if want(k)})
     if args.cutlass:
         cubins.update(compile_cutlass(python, out, args.arch))
     if args.fa4 and hopper:

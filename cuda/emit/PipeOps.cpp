@@ -308,7 +308,12 @@ void KernelEmitter::arriveEmpty(const PipeLayout &p, Value k,
 void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
                                       const PipeStep &s) {
   const PipeLayout &p = *s.pipe;
-  int32_t arrivals = isJoined(p) ? 0 : release.getArrivals().value_or(1);
+  // A joined pipe's slot is freed by the release of the pipe it joins,
+  // which follows in the same thread and arrives for both after its own
+  // wait_group: nothing to wait for or arrive here.
+  if (isJoined(p))
+    return;
+  int32_t arrivals = release.getArrivals().value_or(1);
   if (p.depth < 2) {
     callVoid("tp::wgmma_wait", {}, {"0"});
     agentSync();
