@@ -408,13 +408,19 @@ class Checker:
 
     # --- cuTile's row kernels on a Hopper -----------------------------------------
 
-    def step_hopper_rows(self):
-        step = "hopper-rows"
+    def hopper_ready(self, step):
+        """Whether the sm_90a steps can run here; else their verdict."""
         if self.device["major"] != 9:
             self.verdict(step, "skip", f"skipped on {self.sm()} (these are built for sm_90a)")
-            return
+            return False
         if self.tools_missing():
             self.verdict(step, "error", self.tools_missing())
+            return False
+        return True
+
+    def step_hopper_rows(self):
+        step = "hopper-rows"
+        if not self.hopper_ready(step):
             return
         fixtures = os.path.join(SRC, "test", "cutile", "fixtures")
         specs = os.path.join(SRC, "test", "numeric", "cutile_specs.py")
@@ -452,11 +458,7 @@ class Checker:
 
     def step_hopper_gemm(self):
         step = "hopper-gemm"
-        if self.device["major"] != 9:
-            self.verdict(step, "skip", f"skipped on {self.sm()} (these are built for sm_90a)")
-            return
-        if self.tools_missing():
-            self.verdict(step, "error", self.tools_missing())
+        if not self.hopper_ready(step):
             return
         python, reason = numpy_python(self.build)
         if not python:

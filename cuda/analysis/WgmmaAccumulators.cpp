@@ -10,22 +10,14 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace tilepipe;
 
 namespace {
-
-/// The loop and iter_arg index carrying `acc`, when it is an iter_arg.
-std::optional<std::pair<scf::ForOp, unsigned>> carrierOf(Value acc) {
-  auto arg = dyn_cast<BlockArgument>(acc);
-  if (!arg || arg.getArgNumber() == 0)
-    return std::nullopt;
-  auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-  if (!loop)
-    return std::nullopt;
-  return std::make_pair(loop, arg.getArgNumber() - 1);
-}
 
 bool isZeroSplat(Value v) {
   DenseElementsAttr dense;
@@ -101,14 +93,105 @@ void relayout(IRRewriter &rewriter, Operation *after, Value value) {
   rewriter.replaceAllUsesExcept(value, load.getResult(), store);
 }
 
+/// The values that hold one accumulator as it moves through the stage
+/// code: an MMA's accumulator and result, a loop's initial value, iter_arg,
+/// yielded value and result, a branch's yielded values and result.
+struct ValueOrder {
+  bool operator()(Value a, Value b) const {
+    return a.getAsOpaquePointer() < b.getAsOpaquePointer();
+  }
+};
+using Classes = llvm::EquivalenceClasses<Value, ValueOrder>;
+
+void joinCarried(Classes &classes, func::FuncOp func) {
+  func.walk([&](Operation *op) {
+    if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
+      classes.unionSets(mma.getAcc(), mma.getResult());
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
+        if (!isa<RankedTensorType>(loop.getInitArgs()[i].getType()))
+          continue;
+        classes.unionSets(loop.getInitArgs()[i], loop.getRegionIterArgs()[i]);
+        classes.unionSets(loop.getInitArgs()[i], yield.getOperand(i));
+        classes.unionSets(loop.getInitArgs()[i], loop.getResult(i));
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+        if (!isa<RankedTensorType>(result.getType()))
+          continue;
+        classes.unionSets(result, branch.thenYield().getOperand(i));
+        if (!branch.getElseRegion().empty())
+          classes.unionSets(result, branch.elseYield().getOperand(i));
+      }
+    }
+  });
+}
+
+/// The class of every wgmma's accumulator; members used by the stage code
+/// only as the accumulator moves (the positions joinCarried joins).
+/// In the order the function defines them (block arguments, then op
+/// results, as a walk meets them): what is rewritten, and so the kernel's
+/// text, must not depend on where values lie in memory.
+llvm::SetVector<Value> accumulatorValues(func::FuncOp func) {
+  Classes classes;
+  joinCarried(classes, func);
+  llvm::DenseSet<Value> members;
+  func.walk([&](tileas::WgmmaOp mma) {
+    for (auto it = classes.findLeader(mma.getResult()); it != classes.member_end();
+         ++it)
+      members.insert(*it);
+  });
+  llvm::SetVector<Value> values;
+  auto add = [&](Value v) {
+    if (members.contains(v))
+      values.insert(v);
+  };
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          add(arg);
+    for (Value result : op->getResults())
+      add(result);
+  });
+  return values;
+}
+
+/// Whether `use` moves the accumulator on (into an MMA as its accumulator,
+/// into a loop or out of a branch or loop body) rather than reading it.
+bool movesOn(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto mma = dyn_cast<tileas::WgmmaOp>(user))
+    return use.get() == mma.getAcc();
+  return isa<scf::ForOp, scf::YieldOp>(user);
+}
+
+/// Each zero tile an accumulator starts from a constant of its own, made
+/// where it is used: in the fragment's size, and never shared with a tile
+/// held a row a thread.
+void ownZeros(IRRewriter &rewriter, func::FuncOp func) {
+  SmallVector<OpOperand *> uses;
+  func.walk([&](Operation *op) {
+    for (OpOperand &use : op->getOpOperands())
+      if (isZeroSplat(use.get()) && isa<RankedTensorType>(use.get().getType()) &&
+          movesOn(use))
+        uses.push_back(&use);
+  });
+  for (OpOperand *use : uses) {
+    rewriter.setInsertionPoint(use->getOwner());
+    use->set(rewriter.clone(*use->get().getDefiningOp())->getResult(0));
+  }
+}
+
 } // namespace
 
 LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
   SmallVector<tileas::WgmmaOp> mmas;
   func.walk([&](tileas::WgmmaOp mma) { mmas.push_back(mma); });
-  // Every MMA is checked before anything is rewritten. Peeled stage code
-  // (mode=unspecialized) hands the accumulator from the loop to the drained
-  // stages' MMAs and through branches.
+  if (mmas.empty())
+    return success();
+  // Every MMA is checked before anything is rewritten.
   for (tileas::WgmmaOp mma : mmas) {
     if (!isa<tileas::SmemType>(mma.getA().getType()))
       return mma.emitError("a wgmma with A in registers (P V) is not "
@@ -131,65 +214,60 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
              << " wgmma accumulator needs " << mma.getWarpgroups()
              << " consumer warpgroups; the sm_90a translation emits one or "
                 "two (docs/cuda.md, \"Hopper\")";
-    Value acc = mma.getAcc();
-    if (acc.getDefiningOp<scf::IfOp>() || acc.getDefiningOp<scf::ForOp>() ||
-        acc.getDefiningOp<tileas::WgmmaOp>() ||
-        (isa<BlockArgument>(acc) && !carrierOf(acc)))
-      return mma.emitError("a wgmma accumulator carried through peeled "
-                           "stage code (mode=unspecialized) is not "
-                           "translated to CUDA yet; the warp-specialized "
-                           "code is");
   }
   IRRewriter rewriter(func.getContext());
-  for (tileas::WgmmaOp mma : mmas) {
-    Value acc = mma.getAcc();
-    if (!acc.hasOneUse())
-      return mma.emitError("a wgmma accumulator read by more than its MMA "
-                           "is not translated to CUDA");
-    std::optional<std::pair<scf::ForOp, unsigned>> carrier = carrierOf(acc);
-    if (!carrier) {
-      if (!isZeroSplat(acc))
-        return mma.emitError("a wgmma accumulator that starts from a tile "
-                             "other than zeros is not translated to CUDA");
-      relayout(rewriter, mma, mma.getResult());
-      continue;
-    }
-    auto [loop, i] = *carrier;
+  // Loops carry each accumulator once.
+  SmallVector<scf::ForOp> loops;
+  func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops)
     carryOnce(rewriter, loop);
-    // carryOnce may have made a new loop: find the carrier again.
-    std::tie(loop, i) = *carrierOf(mma.getAcc());
-    Value init = loop.getInitArgs()[i];
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    if (!isZeroSplat(init) || yield.getOperand(i) != mma.getResult())
-      return mma.emitError("a wgmma accumulator is translated when its loop "
-                           "starts it at zeros and carries the MMA's result "
-                           "(docs/cuda.md, \"Hopper\")");
-    if (!mma.getResult().hasOneUse())
-      return mma.emitError("a wgmma result read inside its loop by more than "
-                           "the next iteration's MMA is not translated to "
-                           "CUDA yet");
-    // A constant of its own, made where the loop starts, in the fragment's
-    // size: another user of the same zeros holds them a row a thread.
-    rewriter.setInsertionPoint(loop);
-    Operation *zeros = rewriter.clone(*init.getDefiningOp());
-    loop.getInitArgsMutable()[i].set(zeros->getResult(0));
-    relayout(rewriter, loop, loop.getResult(i));
+  ownZeros(rewriter, func);
+  llvm::SetVector<Value> values = accumulatorValues(func);
+  // Where the accumulator starts and where it is read.
+  SmallVector<Value> leaving;
+  for (Value v : values) {
+    Operation *def = v.getDefiningOp();
+    bool carried = isa<BlockArgument>(v) &&
+                   isa<scf::ForOp>(v.getParentRegion()->getParentOp());
+    if ((def && !isa<tileas::WgmmaOp, scf::ForOp, scf::IfOp>(def) &&
+         !isZeroSplat(v)) ||
+        (!def && !carried))
+      return (def ? def : func.getOperation())
+                 ->emitError("a wgmma accumulator that starts from a tile "
+                             "other than zeros is not translated to CUDA");
+    bool read = false;
+    for (OpOperand &use : v.getUses()) {
+      if (movesOn(use))
+        continue;
+      // Read while its loop still accumulates it (attention's S): the
+      // fragment would have to leave the registers every iteration.
+      auto mma = v.getDefiningOp<tileas::WgmmaOp>();
+      if (carried || (mma && mma->getParentOfType<scf::ForOp>() &&
+                      mma->getParentOfType<scf::ForOp>()->isAncestor(
+                          use.getOwner())))
+        return use.getOwner()->emitError(
+            "a wgmma accumulator read inside the loop that accumulates it is "
+            "not translated to CUDA yet");
+      read = true;
+    }
+    if (read)
+      leaving.push_back(v);
   }
+  for (Value v : leaving)
+    relayout(rewriter, v.getDefiningOp(), v);
   return success();
 }
 
 llvm::DenseMap<Value, int64_t> cuda::wgmmaFragments(func::FuncOp func) {
+  Classes classes;
+  joinCarried(classes, func);
   llvm::DenseMap<Value, int64_t> frags;
   func.walk([&](tileas::WgmmaOp mma) {
     int64_t regs =
         mma.getMmaM() * mma.getMmaN() / (128 * mma.getWarpgroups());
-    frags[mma.getResult()] = regs;
-    frags[mma.getAcc()] = regs;
-    if (auto carrier = carrierOf(mma.getAcc())) {
-      auto [loop, i] = *carrier;
-      frags[loop.getInitArgs()[i]] = regs;
-      frags[loop.getResult(i)] = regs;
-    }
+    for (auto it = classes.findLeader(mma.getResult()); it != classes.member_end();
+         ++it)
+      frags[*it] = regs;
   });
   return frags;
 }

@@ -23,6 +23,10 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
         ub = lookup(loc, op.getUpperBound()), step = lookup(loc, op.getStep());
   if (broken)
     return failure();
+  // A Hopper accumulator is copied into the loop's variable only once the
+  // MMAs that write it have retired.
+  if (copiesFragment(op.getInitArgs()))
+    flushWgmmaReleases();
   // Loop-carried values live in variables declared before the loop.
   SmallVector<Value> vars;
   for (auto [init, result] : llvm::zip(op.getInitArgs(), op.getResults())) {
@@ -62,6 +66,13 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     if (failed(emitBlock(*op.getBody())))
       return failure();
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+    // A fragment moved to another iter_arg's variable is copied once its
+    // MMAs have retired (one accumulated in place stays where it is).
+    for (auto [i, v] : llvm::enumerate(yield.getOperands()))
+      if (wgmmaFrags.count(v) && wgmmaInFlight && map.lookup(v) != vars[i]) {
+        flushWgmmaReleases();
+        break;
+      }
     // A yielded iter_arg is read before any variable is overwritten.
     SmallVector<Value> values;
     for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
@@ -111,12 +122,19 @@ LogicalResult KernelEmitter::emit(scf::IfOp op) {
   bool hasElse = !op.getElseRegion().empty();
   auto ifOp = b.create<emitc::IfOp>(loc, cond, /*addThenBlock=*/true,
                                     /*addElseBlock=*/hasElse);
+  // Whether a wgmma may be in flight: as before the branch in each, either
+  // branch's afterwards.
+  bool inFlightBefore = wgmmaInFlight, inFlightAfter = false;
   auto branch = [&](Region &from, Region &to) -> LogicalResult {
     OpBuilder::InsertionGuard guard(b);
     enter(to);
+    wgmmaInFlight = inFlightBefore;
     if (failed(emitBlock(from.front())))
       return failure();
     auto yield = cast<scf::YieldOp>(from.front().getTerminator());
+    if (copiesFragment(yield.getOperands()))
+      flushWgmmaReleases();
+    inFlightAfter |= wgmmaInFlight;
     for (auto [var, v] : llvm::zip(vars, yield.getOperands())) {
       Value mapped = lookup(loc, v);
       if (broken)
@@ -130,6 +148,7 @@ LogicalResult KernelEmitter::emit(scf::IfOp op) {
     return failure();
   if (hasElse && failed(branch(op.getElseRegion(), ifOp.getElseRegion())))
     return failure();
+  wgmmaInFlight = hasElse ? inFlightAfter : inFlightAfter || inFlightBefore;
   for (auto [result, var] : llvm::zip(op.getResults(), vars))
     map[result] = var;
   return success();

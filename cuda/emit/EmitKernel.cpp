@@ -644,6 +644,7 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   streams.beginAgent(a.op ? a.op : func.getOperation(), tid, a.threads(),
                      a.maxRegs ? a.maxRegs : layout.launchRegs);
   wgmmaPending.clear();
+  wgmmaInFlight = false;
   narrowed = 0;
   LogicalResult result = persistent ? emitTiles(body) : emitBlock(*body);
   // No wgmma may be in flight when the agent's threads exit.

@@ -114,6 +114,13 @@ public:
   void arriveEmpty(const PipeLayout &p, mlir::Value k, int32_t arrivals);
   /// wgmma.wait_group 0, then the releases still waiting for it.
   void flushWgmmaReleases();
+  /// Whether assigning `values` copies a Hopper accumulator a wgmma may
+  /// still be writing.
+  bool copiesFragment(mlir::ValueRange values) const {
+    return wgmmaInFlight && llvm::any_of(values, [&](mlir::Value v) {
+             return wgmmaFrags.count(v) != 0;
+           });
+  }
 
   //===--- Tile ops (TileOps.cpp) -----------------------------------------===//
 
@@ -299,6 +306,9 @@ public:
     int32_t arrivals = 1;
   };
   llvm::MapVector<unsigned, PendingRelease> wgmmaPending;
+  /// Whether a wgmma was issued since the last wgmma.wait_group 0, in the
+  /// order the code is emitted (a branch's either way).
+  bool wgmmaInFlight = false;
   /// Nonzero after the accumulator of two consumer warpgroups went to
   /// SMEM: the rest of the agent runs in its first `narrowed` threads.
   int narrowed = 0;

@@ -340,6 +340,7 @@ void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
 
 void KernelEmitter::flushWgmmaReleases() {
   callVoid("tp::wgmma_wait", {}, {"0"});
+  wgmmaInFlight = false;
   if (wgmmaPending.empty())
     return;
   agentSync();

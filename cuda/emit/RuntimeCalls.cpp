@@ -39,16 +39,22 @@ int64_t cuda::tmaBytesInto(Value slot, const KernelLayout &layout) {
   return bytes;
 }
 
+FailureOr<std::string> cuda::mmaOperandView(Operation *mma, Value v,
+                                            bool mnMajor,
+                                            const KernelLayout &layout) {
+  const TileLayout *l = layout.tiles.of(v);
+  if (!l || l->kind != TileLayout::Kind::Mma)
+    return mma->emitError("internal error: an MMA operand without an MMA "
+                          "tile layout"),
+           failure();
+  return std::string(mnMajor ? "tp::MNMajor<" : "tp::KMajor<") + l->cppType +
+         ">";
+}
+
 FailureOr<RuntimeCall> cuda::ummaCall(tileas::UmmaOp op,
                                       const KernelLayout &layout) {
-  auto view = [&](Value v, bool mnMajor) -> FailureOr<std::string> {
-    const TileLayout *l = layout.tiles.of(v);
-    if (!l || l->kind != TileLayout::Kind::Mma)
-      return op.emitError("internal error: a UMMA operand without an "
-                          "MMA tile layout"),
-             failure();
-    return std::string(mnMajor ? "tp::MNMajor<" : "tp::KMajor<") +
-           l->cppType + ">";
+  auto view = [&](Value v, bool mnMajor) {
+    return mmaOperandView(op, v, mnMajor, layout);
   };
   std::string acc = cudaElementName(op.getAcc().getType().getElementType());
   FailureOr<std::string> b = view(op.getB(), op.getBMnMajor());

@@ -34,6 +34,13 @@ mlir::FailureOr<RuntimeCall> tmaCall(mlir::Operation *op,
 /// `into`. Zero when no TMA load writes it.
 int64_t tmaBytesInto(mlir::Value slot, const KernelLayout &layout);
 
+/// The view an MMA (UMMA or wgmma) reads its SMEM operand `v` through:
+/// tp::KMajor<Tile> or tp::MNMajor<Tile>; an internal error at `mma` when
+/// the operand has no MMA tile layout.
+mlir::FailureOr<std::string> mmaOperandView(mlir::Operation *mma,
+                                            mlir::Value v, bool mnMajor,
+                                            const KernelLayout &layout);
+
 /// tp::umma_ss<TC, AView, BView>, tp::umma_ts<TC, TA, M, K, BView> or
 /// tp::umma_ss_block_scaled<AView, BView>.
 mlir::FailureOr<RuntimeCall> ummaCall(mlir::tileas::UmmaOp op,

@@ -185,14 +185,8 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
         acc = lookup(loc, mma.getAcc());
   if (broken)
     return failure();
-  auto view = [&](Value v, bool mnMajor) -> FailureOr<std::string> {
-    const TileLayout *l = layout.tiles.of(v);
-    if (!l || l->kind != TileLayout::Kind::Mma)
-      return mma.emitError("internal error: a wgmma operand without an MMA "
-                           "tile layout"),
-             failure();
-    return std::string(mnMajor ? "tp::MNMajor<" : "tp::KMajor<") +
-           l->cppType + ">";
+  auto view = [&](Value v, bool mnMajor) {
+    return mmaOperandView(mma, v, mnMajor, layout);
   };
   FailureOr<std::string> av = view(mma.getA(), false),
                          bt = view(mma.getB(), mma.getBMnMajor());
@@ -207,9 +201,22 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
            << layout.agents[agent].threads() << " threads",
            failure();
   Value firstBand = groups == 1 ? intLit(0) : call(b.getI32Type(), "tp::warpgroup_of", {tid});
+  // In place, unless the accumulator is read elsewhere too (zeros, or a
+  // value the stage code also hands on): then on a copy of its own.
+  if (!mma.getAcc().hasOneUse() ||
+      mma.getAcc().getDefiningOp<arith::ConstantOp>()) {
+    FailureOr<Type> type = convert(loc, mma.getAcc());
+    if (failed(type))
+      return failure();
+    Value own = b.create<emitc::VariableOp>(loc, *type,
+                                            emitc::OpaqueAttr::get(ctx, ""));
+    b.create<emitc::AssignOp>(loc, own, acc);
+    acc = own;
+  }
   callVoid("tp::wgmma_ss",
            {acc, a, bv, boolLit(mma.getAccumulate()), firstBand},
            {*av, *bt, str(mma.getMmaM() / 64 / groups)});
+  wgmmaInFlight = true;
   map[mma.getResult()] = acc;
   return success();
 }

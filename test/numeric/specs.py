@@ -1706,6 +1706,44 @@ SPECS["fa4_scale_hd128"] = Fa4Scaled()
 SPECS["fa4_scale_hd128_peeled"] = peeled(SPECS["fa4_scale_hd128"])
 
 
+class SwiGlu(Gemm):
+    """test/lit/cuda/Inputs/swiglu.mlir, a SwiGLU MLP's first half as a user
+    writes it (LLaMA's FFN): gate = A Wg^T and up = A Wu^T in one loop, two
+    accumulators, then H = silu(gate) * up, bf16 in and out, 128x64 tiles.
+    Written as the fresh kernel of issue 38's session 23: on sm_90a its two
+    MMAs landed in different stages of one agent, with prologue and drain
+    MMAs around the loop."""
+
+    mlir = "test/lit/cuda/Inputs/swiglu.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 64, 64, 4
+    tolerance = {"H": (2e-3, 2.0 ** -7)}
+
+    def problems(self, quick=False):
+        probs = [(128, 64, 0), (256, 128, 64), (200, 100, 192), (130, 190, 448)]
+        if not quick:
+            probs.append((128, 64, 4096))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, k = p
+        s = 1.0 / math.sqrt(max(k, 1))
+        return {"A": uniform_bf16(rng, (m, k)),
+                "Wg": bf16(rng.uniform(-1.0, 1.0, size=(n, k)).astype(np.float32) * s),
+                "Wu": bf16(rng.uniform(-1.0, 1.0, size=(n, k)).astype(np.float32) * s)}
+
+    def outputs(self, p):
+        return {"H": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        a = inputs["A"].astype(np.float64)
+        g = a @ inputs["Wg"].astype(np.float64).T
+        u = a @ inputs["Wu"].astype(np.float64).T
+        return {"H": g / (1.0 + np.exp(-g)) * u}
+
+
+SPECS["swiglu"] = SwiGlu()
+
+
 def hopper(spec):
     """The same kernel for sm_90a (issue 38): its loop rewritten for wgmma
     (docs/retarget.md), scheduled and materialized against the Hopper model
@@ -1720,5 +1758,6 @@ def hopper(spec):
 # 128), warp-specialized and persistent.
 for _name in ["hgemm_relu", "gemm_gelu", "residual_gemm", "bias_relu_gemm", "bias_gemm_n32",
               "bias_gemm_prologue", "gemm_m64", "hgemm_relu_persistent",
-              "residual_gemm_persistent", "bias_relu_gemm_persistent"]:
+              "residual_gemm_persistent", "bias_relu_gemm_persistent", "swiglu",
+              "bias_relu_gemm_peeled", "residual_gemm_peeled", "gemm_m64_peeled"]:
     SPECS[_name + "_sm90a"] = hopper(SPECS[_name])
