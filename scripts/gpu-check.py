@@ -25,6 +25,10 @@ Steps, each ending in one verdict line:
             emulator's TMA loads and its wgmma.mma_async (fragments,
             descriptors, arithmetic) against the hardware, byte for byte.
             wgmma needs sm_90a (a Hopper).
+  gaus-cuda BUILD/unittests/GausCudaTests (carry it with build/bin): the
+            GauS CUDA relaxation against the CPU one on random instances and
+            DAGs, and its time per forward+backward on 50k-node graphs
+            beside the CPU path's (GausCuda.Timing).
   timing    cuBLAS (bench/gpu/cublas_gemm.cu --check) and the translated
             examples/gemm_mainloop.mlir kernel (sm_100a on a Blackwell,
             sm_90a on a Hopper), on M = N = K = each of --sizes, bf16 in,
@@ -67,7 +71,9 @@ from cudalower import INCLUDE, NVCC, lower  # noqa: E402
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(SRC, "scripts")
 SKIPPED = 77
-STEPS = ["numcheck", "hopper-rows", "hopper-gemm", "harness", "fidelity", "timing"]
+STEPS = ["numcheck", "hopper-rows", "hopper-gemm", "harness", "fidelity", "timing", "gaus-cuda"]
+# The GauS CUDA relaxation's tests (docs/gaus.md): carried with build/bin.
+GAUS_CUDA_TESTS = os.path.join("unittests", "GausCudaTests")
 
 # examples/gemm_mainloop.mlir's CTA tile (descC is 128x256): its launch grid
 # is ceil(M / 128) x ceil(N / 256), as test/numeric/specs.py's Gemm says.
@@ -178,8 +184,14 @@ def dry_run(build):
                if f and os.path.isfile(os.path.join(SRC, f)))
     carried = sum(os.path.getsize(os.path.join(build, "bin", f))
                   for f in os.listdir(os.path.join(build, "bin")))
-    print(f"gpu-check --dry-run: the working tree {tree / 2**20:.1f} MiB + {build}/bin "
-          f"{carried / 2**20:.1f} MiB = {(tree + carried) / 2**20:.1f} MiB of {limit >> 20} MiB")
+    gaus = os.path.join(build, GAUS_CUDA_TESTS)
+    if os.path.exists(gaus):
+        carried += os.path.getsize(gaus)
+    else:
+        print(f"  gaus-cuda: {gaus} not built (its step will say so on the machine)")
+    print(f"gpu-check --dry-run: the working tree {tree / 2**20:.1f} MiB + {build}/bin and "
+          f"{GAUS_CUDA_TESTS} {carried / 2**20:.1f} MiB = {(tree + carried) / 2**20:.1f} MiB "
+          f"of {limit >> 20} MiB")
     ok = tree + carried <= limit
     work = os.path.join(build, "gpu-check", "dry-run")
     os.makedirs(work, exist_ok=True)
@@ -226,7 +238,7 @@ def dry_run(build):
         ok = ok and rc == 0
     print("gpu-check --dry-run: " + ("ready" if ok else "NOT ready") +
           "; on the machine: python3 scripts/gpu-check.py --build build "
-          "(carry build/bin)")
+          f"(carry build/bin and build/{GAUS_CUDA_TESTS})")
     return 0 if ok else 1
 
 
@@ -482,6 +494,35 @@ class Checker:
         self.verdict(step, "pass" if good == total else "fail",
                      f"{good} of {total} sm_90a GEMMs match on the GPU and the emulator "
                      f"({secs:.0f} s)", log=logf, seconds=round(secs, 1))
+
+    def step_gaus_cuda(self):
+        step = "gaus-cuda"
+        exe = os.path.join(self.build, GAUS_CUDA_TESTS)
+        if not os.path.exists(exe):
+            self.verdict(step, "error", f"{exe} not here (build it and carry it with build/bin)")
+            return
+        start = time.time()
+        rc, out = sh([exe, "--gtest_brief=0"], timeout=self.args.timeout)
+        secs = time.time() - start
+        logf = self.log("gaus-cuda", out)
+        passed = re.search(r"\[  PASSED  \] (\d+) tests?", out)
+        skipped = re.search(r"\[  SKIPPED \] (\d+) tests?", out)
+        timings = re.findall(r"^formulation (\w+): (\d+) nodes.*CPU ([\d.]+) ms, CUDA ([\d.]+) ms "
+                             r"\(([\d.]+)x\)", out, re.M)
+        for form, nodes, cpu_ms, gpu_ms, speedup in timings:
+            print(f"  formulation {form}, {nodes} nodes: CPU {cpu_ms} ms, CUDA {gpu_ms} ms "
+                  f"({speedup}x)")
+        self.timing["gaus_cuda"] = [{"formulation": f, "nodes": int(n), "cpu_ms": float(c),
+                                     "cuda_ms": float(g)} for f, n, c, g, _ in timings]
+        summary = (f"{passed.group(1) if passed else 0} tests passed"
+                   + (f", {skipped.group(1)} skipped" if skipped else "")
+                   + (f"; CUDA {min(float(t[4]) for t in timings):.1f}x to "
+                      f"{max(float(t[4]) for t in timings):.1f}x the CPU" if timings else "")
+                   + f" ({secs:.0f} s)")
+        # On a device one test is skipped by design (WithoutDeviceSaysWhy);
+        # the timing test's lines say the device tests ran.
+        status = "pass" if rc == 0 and timings else "fail" if rc else "error"
+        self.verdict(step, status, summary, log=logf, seconds=round(secs, 1))
 
     # --- the emulator against the hardware ---------------------------------------
 
