@@ -41,7 +41,7 @@ run: tools
 	@echo "== CUDA: each example's kernel through --tileas-to-cuda and nvcc (ptxas summary; skipped without the CUDA Toolkit)"
 	@python3 scripts/cuda-check.py --build $(BUILD) $(EXAMPLES)
 
-# --fuzz: the fuzz smoke run (scripts/fuzz-smoke.sh: each fuzzer 10 s in
+# --fuzz: the fuzz smoke run (scripts/fuzz-smoke.sh: each fuzzer 5 s in
 # $(FUZZ_BUILD) when clang-19 and libclang-rt-19-dev are installed). make
 # test skips the two MLIR fuzzers (fuzz-mlir, fuzz-tileir-bytecode): their
 # sanitized build of both dialects took 125 of the smoke run's 283 s on 2
