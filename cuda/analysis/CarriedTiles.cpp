@@ -1325,6 +1325,19 @@ bool hoistNarrowingReaders(Block &block) {
 
 } // namespace
 
+void cuda::mergeDuplicateIterArgs(func::FuncOp func) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops)
+      if (mergeDuplicates(loop)) {
+        changed = true;
+        break; // The loop was replaced: walk again.
+      }
+  }
+}
+
 void cuda::shrinkCarriedTiles(func::FuncOp func) {
   // Before the loop rewrites (they see the tiles' readers together) and
   // after them (carryNarrower computes the narrower forms at the yield).

@@ -38,6 +38,12 @@ namespace tilepipe::cuda {
 /// applies.
 void shrinkCarriedTiles(mlir::func::FuncOp func);
 
+/// Only the first rewrite: every loop of `func` carries a value once where
+/// two of its iter_args have the same initial and yielded values. Hopper's
+/// accumulators need it before anything else sees them (a second carried
+/// copy would be a second fragment of registers; WgmmaAccumulators.h).
+void mergeDuplicateIterArgs(mlir::func::FuncOp func);
+
 } // namespace tilepipe::cuda
 
 #endif // TILEPIPE_CUDA_ANALYSIS_CARRIEDTILES_H

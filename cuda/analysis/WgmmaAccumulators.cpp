@@ -1,6 +1,7 @@
 //===- WgmmaAccumulators.cpp - Hopper accumulators before the layout ------===//
 
 #include "cuda/analysis/WgmmaAccumulators.h"
+#include "cuda/analysis/CarriedTiles.h"
 
 #include "ir/TileASDialect.h"
 
@@ -9,7 +10,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
@@ -25,57 +25,6 @@ bool isZeroSplat(Value v) {
     return false;
   auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>());
   return f && f.getValue().isZero();
-}
-
-/// `loop` without the iter_args marked in `drop`, whose block arguments and
-/// results have no uses left.
-scf::ForOp dropIterArgs(IRRewriter &rewriter, scf::ForOp loop,
-                        const llvm::BitVector &drop) {
-  SmallVector<Value> inits;
-  for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
-    if (!drop[i])
-      inits.push_back(init);
-  rewriter.setInsertionPoint(loop);
-  auto fresh = rewriter.create<scf::ForOp>(
-      loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
-      loop.getStep(), inits);
-  fresh->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
-  if (!fresh.getBody()->empty())
-    rewriter.eraseOp(fresh.getBody()->getTerminator());
-  SmallVector<Value> args = {fresh.getInductionVar()};
-  for (unsigned i = 0, k = 0, e = unsigned(drop.size()); i < e; ++i)
-    args.push_back(drop[i] ? fresh.getInductionVar()
-                           : fresh.getRegionIterArgs()[k++]);
-  Block *old = loop.getBody();
-  auto yield = cast<scf::YieldOp>(old->getTerminator());
-  yield->eraseOperands(drop);
-  rewriter.mergeBlocks(old, fresh.getBody(), args);
-  for (unsigned i = 0, k = 0, e = unsigned(drop.size()); i < e; ++i)
-    if (!drop[i])
-      rewriter.replaceAllUsesWith(loop.getResult(i), fresh.getResult(k++));
-  rewriter.eraseOp(loop);
-  return fresh;
-}
-
-/// Carries each accumulator once: an iter_arg with the same initial and
-/// yielded value as an earlier one is that one.
-void carryOnce(IRRewriter &rewriter, scf::ForOp loop) {
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  unsigned n = loop.getNumRegionIterArgs();
-  llvm::BitVector drop(n);
-  for (unsigned j = 0; j < n; ++j)
-    for (unsigned i = 0; i < j && !drop[j]; ++i) {
-      if (drop[i] || loop.getInitArgs()[i] != loop.getInitArgs()[j] ||
-          yield.getOperand(i) != yield.getOperand(j) ||
-          !isa<RankedTensorType>(loop.getInitArgs()[i].getType()))
-        continue;
-      rewriter.replaceAllUsesWith(loop.getRegionIterArgs()[j],
-                                  loop.getRegionIterArgs()[i]);
-      rewriter.replaceAllUsesWith(loop.getResult(j), loop.getResult(i));
-      drop.set(j);
-    }
-  if (drop.any())
-    dropIterArgs(rewriter, loop, drop);
 }
 
 /// The accumulator leaves through SMEM: `value`'s uses after `after` read
@@ -217,10 +166,7 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
   }
   IRRewriter rewriter(func.getContext());
   // Loops carry each accumulator once.
-  SmallVector<scf::ForOp> loops;
-  func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
-  for (scf::ForOp loop : loops)
-    carryOnce(rewriter, loop);
+  mergeDuplicateIterArgs(func);
   ownZeros(rewriter, func);
   llvm::SetVector<Value> values = accumulatorValues(func);
   // Where the accumulator starts and where it is read.

@@ -111,7 +111,9 @@ public:
                      const PipeStep &s, mlir::Value slot);
   void releaseAfterWgmma(mlir::tileas::PipeConsumerReleaseOp release,
                          const PipeStep &s);
-  void arriveEmpty(const PipeLayout &p, mlir::Value k, int32_t arrivals);
+  void arriveEmpty(const PipeLayout &p, mlir::Value slot, mlir::Value k,
+                   int32_t arrivals,
+                   llvm::StringRef arrive = "tp::mbar_arrive");
   /// wgmma.wait_group 0, then the releases still waiting for it.
   void flushWgmmaReleases();
   /// Whether assigning `values` copies a Hopper accumulator a wgmma may

@@ -254,7 +254,7 @@ LogicalResult KernelEmitter::emit(tileas::PipeConsumerReleaseOp release) {
   if (failed(s))
     return failure();
   const PipeLayout &p = *s->pipe;
-  Value k = s->k, pipeId = intLit(p.id), isTmem = boolLit(p.tmem);
+  Value k = s->k;
   using tileas::SignalKind;
   SignalKind via = *tileas::symbolizeSignalKind(release.getVia());
   if (via == SignalKind::WgmmaWait) {
@@ -268,33 +268,26 @@ LogicalResult KernelEmitter::emit(tileas::PipeConsumerReleaseOp release) {
   Value slot = slotAddress(p, k);
   if (via == SignalKind::Arrive)
     agentSync();
-  inLeader([&] {
-    // The harness checks the slot still holds this iteration's payload,
-    // unless another pipe's commit may already have overwritten it in place
-    // (an accumulator rescaled and accumulated into one buffer).
-    if (!p.sharedBuffer)
-      callVoid("tp::probe_check", {slot, isTmem, pipeId, k});
-    // A ring tile read by fewer consumer groups than the ring's others
-    // arrives for the difference (each tcgen05.commit arrives once).
-    for (int32_t n = 0, e = isJoined(p) ? 0 : release.getArrivals().value_or(1);
-         n < e; ++n)
-      callVoid(via == SignalKind::Tcgen05Commit ? "tp::umma_arrive"
-                                                : "tp::mbar_arrive",
-               {barriers(p.empty), intLit(p.depth), k});
-  });
+  // A ring tile read by fewer consumer groups than the ring's others
+  // arrives for the difference (each tcgen05.commit arrives once).
+  arriveEmpty(p, slot, k, isJoined(p) ? 0 : release.getArrivals().value_or(1),
+              via == SignalKind::Tcgen05Commit ? "tp::umma_arrive"
+                                               : "tp::mbar_arrive");
   return success();
 }
 
-/// The empty-barrier arrivals of a release of slot `k` of `p`, by the
-/// elected thread, after the harness checked the slot.
-void KernelEmitter::arriveEmpty(const PipeLayout &p, Value k,
-                                int32_t arrivals) {
+/// The elected thread's arrivals on the empty barrier of slot `slot`
+/// (iteration `k`) of `p`, by `arrive`. The harness first checks the slot
+/// still holds this iteration's payload, unless another pipe's commit may
+/// already have overwritten it in place (an accumulator rescaled and
+/// accumulated into one buffer).
+void KernelEmitter::arriveEmpty(const PipeLayout &p, Value slot, Value k,
+                                int32_t arrivals, StringRef arrive) {
   inLeader([&] {
     if (!p.sharedBuffer)
-      callVoid("tp::probe_check",
-               {slotAddress(p, k), boolLit(p.tmem), intLit(p.id), k});
+      callVoid("tp::probe_check", {slot, boolLit(p.tmem), intLit(p.id), k});
     for (int32_t n = 0; n < arrivals; ++n)
-      callVoid("tp::mbar_arrive", {barriers(p.empty), intLit(p.depth), k});
+      callVoid(arrive, {barriers(p.empty), intLit(p.depth), k});
   });
 }
 
@@ -317,7 +310,7 @@ void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
   if (p.depth < 2) {
     callVoid("tp::wgmma_wait", {}, {"0"});
     agentSync();
-    arriveEmpty(p, s.k, arrivals);
+    arriveEmpty(p, slotAddress(p, s.k), s.k, arrivals);
     return;
   }
   PendingRelease &pending = wgmmaPending[unsigned(p.id)];
@@ -333,7 +326,7 @@ void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
   {
     OpBuilder::InsertionGuard guard(b);
     enter(ifOp.getThenRegion());
-    arriveEmpty(p, pending.k, arrivals);
+    arriveEmpty(p, slotAddress(p, pending.k), pending.k, arrivals);
   }
   b.create<emitc::AssignOp>(release.getLoc(), pending.k, s.k);
 }
@@ -351,7 +344,8 @@ void KernelEmitter::flushWgmmaReleases() {
     {
       OpBuilder::InsertionGuard guard(b);
       enter(ifOp.getThenRegion());
-      arriveEmpty(*pending.pipe, pending.k, pending.arrivals);
+      arriveEmpty(*pending.pipe, slotAddress(*pending.pipe, pending.k),
+                  pending.k, pending.arrivals);
     }
     b.create<emitc::AssignOp>(func.getLoc(), pending.k, intLit(-1));
   }

@@ -204,7 +204,13 @@ private:
                        const std::vector<unsigned> &reads);
   void trackTmemLoad(unsigned t, mlir::Operation *op, mlir::Value source);
   /// Ends the async reads of op `id` of thread `t`.
+  /// Thread t's op reads `buffer` asynchronously (unit as in AsyncRead)
+  /// until retired.
+  void startAsyncRead(unsigned t, mlir::Operation *op, unsigned buffer,
+                      uint64_t id, char unit);
   void retireAsyncReads(unsigned t, uint64_t id);
+  void retireAsyncReads(unsigned t,
+                        llvm::function_ref<bool(const AsyncRead &)> which);
   /// Arrives on `bar` of pipe `p` once `after` has passed, the way `via`
   /// says; `tx` bytes for expect_tx.
   void signal(unsigned t, mlir::Operation *op, int p, unsigned slot,

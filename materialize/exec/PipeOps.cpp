@@ -455,14 +455,10 @@ Interpreter::Step Interpreter::release(unsigned t, Operation *op) {
   }
   // The wait_group before the arrive retires this thread's wgmma reads of
   // the slot.
-  if (kind == tileas::SignalKind::WgmmaWait) {
-    for (const AsyncRead &a : th.asyncReads)
-      if (a.unit == 'w' && a.buffer == buffer)
-        --buffers[a.buffer].pendingReads;
-    llvm::erase_if(th.asyncReads, [buffer](const AsyncRead &a) {
+  if (kind == tileas::SignalKind::WgmmaWait)
+    retireAsyncReads(t, [buffer](const AsyncRead &a) {
       return a.unit == 'w' && a.buffer == buffer;
     });
-  }
   th.holds.erase(th.holds.begin() + (h - th.holds.data()));
   th.released.insert({p, k});
   // A release of an alias frees the slot it was handed: it counts for every
@@ -509,11 +505,7 @@ Interpreter::Step Interpreter::fence(unsigned t, Operation *op) {
       h.needsAfter = false;
     break;
   case tileas::FenceKind::Tcgen05WaitLd:
-    for (const AsyncRead &a : th.asyncReads)
-      if (a.unit == 'l')
-        --buffers[a.buffer].pendingReads;
-    llvm::erase_if(th.asyncReads,
-                   [](const AsyncRead &a) { return a.unit == 'l'; });
+    retireAsyncReads(t, [](const AsyncRead &a) { return a.unit == 'l'; });
     break;
   }
   return Step::Advance;

@@ -284,9 +284,7 @@ Interpreter::snapshotTensorCoreReads(unsigned t, Operation *op, uint64_t id,
       Buffer &b = buffers[v.buffer];
       s.version =
           b.version + (b.pendingTcThread == int(t) ? b.pendingTcWrites : 0);
-      ++b.pendingReads;
-      b.pendingReader = op;
-      threads[t].asyncReads.push_back({v.buffer, op, id, 'c'});
+      startAsyncRead(t, op, v.buffer, id, 'c');
     }
     snaps.push_back(s);
   }
@@ -348,13 +346,25 @@ void Interpreter::completeTensorCore(unsigned t, Operation *op, uint64_t id,
   result.instances.push_back({name.str(), term, op, t});
 }
 
-void Interpreter::retireAsyncReads(unsigned t, uint64_t id) {
+void Interpreter::startAsyncRead(unsigned t, Operation *op, unsigned buffer,
+                                 uint64_t id, char unit) {
+  Buffer &b = buffers[buffer];
+  ++b.pendingReads;
+  b.pendingReader = op;
+  threads[t].asyncReads.push_back({buffer, op, id, unit});
+}
+
+void Interpreter::retireAsyncReads(
+    unsigned t, llvm::function_ref<bool(const AsyncRead &)> which) {
   Thread &owner = threads[t];
   for (const AsyncRead &a : owner.asyncReads)
-    if (a.id == id)
+    if (which(a))
       --buffers[a.buffer].pendingReads;
-  llvm::erase_if(owner.asyncReads,
-                 [id](const AsyncRead &a) { return a.id == id; });
+  llvm::erase_if(owner.asyncReads, which);
+}
+
+void Interpreter::retireAsyncReads(unsigned t, uint64_t id) {
+  retireAsyncReads(t, [id](const AsyncRead &a) { return a.id == id; });
 }
 
 // The operands' content now, each read checked.
@@ -440,10 +450,7 @@ void Interpreter::issueTmaStore(unsigned t, Operation *op) {
     return;
   Thread &th = threads[t];
   uint64_t id = nextAsyncId++;
-  Buffer &b = buffers[src.buffer];
-  ++b.pendingReads;
-  b.pendingReader = op;
-  th.asyncReads.push_back({src.buffer, op, id, 's'});
+  startAsyncRead(t, op, src.buffer, id, 's');
   uint64_t at = std::max(th.storeDone, now) + 1 + delay();
   th.storeDone = at;
   schedule(at, op, false, [this, t, id]() { retireAsyncReads(t, id); });
@@ -459,12 +466,8 @@ void Interpreter::trackWgmmaReads(unsigned t, Operation *op,
   uint64_t id = nextAsyncId++;
   for (unsigned i : reads) {
     Val v = get(t, op->getOperand(i));
-    if (!v.isHandle())
-      continue;
-    Buffer &b = buffers[v.buffer];
-    ++b.pendingReads;
-    b.pendingReader = op;
-    threads[t].asyncReads.push_back({v.buffer, op, id, 'w'});
+    if (v.isHandle())
+      startAsyncRead(t, op, v.buffer, id, 'w');
   }
 }
 
@@ -472,10 +475,7 @@ void Interpreter::trackTmemLoad(unsigned t, Operation *op, Value source) {
   Val src = get(t, source);
   if (!src.isSlot())
     return;
-  Buffer &b = buffers[src.buffer];
-  ++b.pendingReads;
-  b.pendingReader = op;
-  threads[t].asyncReads.push_back({src.buffer, op, nextAsyncId++, 'l'});
+  startAsyncRead(t, op, src.buffer, nextAsyncId++, 'l');
 }
 
 void Interpreter::endChecks() {
