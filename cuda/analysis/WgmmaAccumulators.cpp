@@ -133,6 +133,118 @@ void ownZeros(IRRewriter &rewriter, func::FuncOp func) {
   }
 }
 
+/// The threads that hold a wgmma's accumulator: its agent's, else the
+/// function's.
+Operation *holderOf(Operation *op) {
+  if (auto agent = op->getParentOfType<tileas::AgentOp>())
+    return agent;
+  return op->getParentOfType<func::FuncOp>();
+}
+
+bool isFragmentCast(Operation *op) {
+  return isa_and_nonnull<UnrealizedConversionCastOp>(op) &&
+         op->hasAttr(cuda::kFragmentAttr);
+}
+
+/// Whether `use` of the accumulator value `v` reads it while the loop that
+/// accumulates it still runs (attention's S, read by the softmax).
+bool readInLoop(Value v, OpOperand &use) {
+  bool carried = isa<BlockArgument>(v) &&
+                 isa<scf::ForOp>(v.getParentRegion()->getParentOp());
+  auto mma = v.getDefiningOp<tileas::WgmmaOp>();
+  auto loop = mma ? mma->getParentOfType<scf::ForOp>() : scf::ForOp();
+  return carried || (loop && loop->isAncestor(use.getOwner()));
+}
+
+Value fragmentCast(IRRewriter &rewriter, Location loc, Value v,
+                   StringRef to) {
+  auto cast = rewriter.create<UnrealizedConversionCastOp>(loc, v.getType(), v);
+  cast->setAttr(cuda::kFragmentAttr, rewriter.getStringAttr(to));
+  return cast.getResult(0);
+}
+
+/// The holders whose SIMT code works on the accumulators in their loops (or
+/// hands a wgmma A in registers): there every register tile lies in the
+/// fragment's rows.
+llvm::SetVector<Operation *>
+fragmentHolders(ArrayRef<tileas::WgmmaOp> mmas,
+                const llvm::SetVector<Value> &values) {
+  llvm::SetVector<Operation *> holders;
+  for (tileas::WgmmaOp mma : mmas)
+    if (isa<RankedTensorType>(mma.getA().getType()))
+      holders.insert(holderOf(mma));
+  for (Value v : values)
+    for (OpOperand &use : v.getUses())
+      if (!movesOn(use) && readInLoop(v, use))
+        holders.insert(holderOf(use.getOwner()));
+  return holders;
+}
+
+/// In a holder that keeps its tiles in the fragment's rows, the accumulator
+/// changes order at its ends instead of leaving through SMEM: a tile made
+/// by the SIMT code (attention's rescaled O) becomes an accumulator through
+/// a cast to the ISA's registers, and each read of an accumulator goes
+/// through a cast to the rows (WgmmaAccumulators.h).
+void castAtEnds(IRRewriter &rewriter, func::FuncOp func,
+                const llvm::SetVector<Operation *> &holders) {
+  auto inHolder = [&](Value v) {
+    Operation *at = v.getDefiningOp() ? v.getDefiningOp()
+                                      : v.getParentRegion()->getParentOp();
+    return holders.contains(holderOf(at)) || holders.contains(at);
+  };
+  for (Value v : accumulatorValues(func)) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !inHolder(v) || isZeroSplat(v) || isFragmentCast(def) ||
+        isa<tileas::WgmmaOp, scf::ForOp, scf::IfOp>(def))
+      continue;
+    rewriter.setInsertionPointAfter(def);
+    Value regs = fragmentCast(rewriter, def->getLoc(), v, "regs");
+    rewriter.replaceUsesWithIf(v, regs, [&](OpOperand &use) {
+      return use.getOwner() != regs.getDefiningOp() && movesOn(use);
+    });
+  }
+  for (Value v : accumulatorValues(func)) {
+    if (!inHolder(v))
+      continue;
+    SmallVector<OpOperand *> reads;
+    for (OpOperand &use : v.getUses())
+      if (!movesOn(use) && !isFragmentCast(use.getOwner()))
+        reads.push_back(&use);
+    for (OpOperand *use : reads) {
+      rewriter.setInsertionPoint(use->getOwner());
+      use->set(fragmentCast(rewriter, use->getOwner()->getLoc(), v, "rows"));
+    }
+  }
+}
+
+/// Every wgmma of a fragment holder has one shape of rows: the same M over
+/// the same warpgroups. Marks the holder with its bands a warpgroup.
+LogicalResult markHolders(ArrayRef<tileas::WgmmaOp> mmas,
+                          const llvm::SetVector<Operation *> &holders) {
+  llvm::DenseMap<Operation *, tileas::WgmmaOp> first;
+  for (tileas::WgmmaOp mma : mmas) {
+    Operation *holder = holderOf(mma);
+    if (!holders.contains(holder))
+      continue;
+    auto [it, fresh] = first.try_emplace(holder, mma);
+    tileas::WgmmaOp f = it->second;
+    if (!fresh && (f.getMmaM() != mma.getMmaM() ||
+                   f.getWarpgroups() != mma.getWarpgroups()))
+      return mma.emitError("wgmmas whose accumulators the same SIMT code "
+                           "reads have one M over the same warpgroups here "
+                           "(")
+             << f.getMmaM() << " rows over " << f.getWarpgroups()
+             << " warpgroup(s) at the first, " << mma.getMmaM() << " over "
+             << mma.getWarpgroups() << " at this one)";
+    if (fresh)
+      holder->setAttr(cuda::kFragmentBandsAttr,
+                      IntegerAttr::get(IntegerType::get(mma.getContext(), 64),
+                                       mma.getMmaM() / 64 /
+                                           mma.getWarpgroups()));
+  }
+  return success();
+}
+
 } // namespace
 
 LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
@@ -142,10 +254,6 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
     return success();
   // Every MMA is checked before anything is rewritten.
   for (tileas::WgmmaOp mma : mmas) {
-    if (!isa<tileas::SmemType>(mma.getA().getType()))
-      return mma.emitError("a wgmma with A in registers (P V) is not "
-                           "translated to CUDA yet: the sm_90a translation "
-                           "takes A and B from shared memory");
     if (mma.getAMnMajor())
       return mma.emitError("a wgmma with an MN-major A is not translated to "
                            "CUDA: the sm_90a atoms read A K-major");
@@ -168,6 +276,11 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
   // Loops carry each accumulator once.
   mergeDuplicateIterArgs(func);
   ownZeros(rewriter, func);
+  llvm::SetVector<Operation *> holders =
+      fragmentHolders(mmas, accumulatorValues(func));
+  if (failed(markHolders(mmas, holders)))
+    return failure();
+  castAtEnds(rewriter, func, holders);
   llvm::SetVector<Value> values = accumulatorValues(func);
   // Where the accumulator starts and where it is read.
   SmallVector<Value> leaving;
@@ -176,24 +289,16 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
     bool carried = isa<BlockArgument>(v) &&
                    isa<scf::ForOp>(v.getParentRegion()->getParentOp());
     if ((def && !isa<tileas::WgmmaOp, scf::ForOp, scf::IfOp>(def) &&
-         !isZeroSplat(v)) ||
+         !isZeroSplat(v) && !isFragmentCast(def)) ||
         (!def && !carried))
       return (def ? def : func.getOperation())
                  ->emitError("a wgmma accumulator that starts from a tile "
-                             "other than zeros is not translated to CUDA");
+                             "other than zeros is not translated to CUDA "
+                             "unless the SIMT code of its loop reads it");
     bool read = false;
     for (OpOperand &use : v.getUses()) {
-      if (movesOn(use))
+      if (movesOn(use) || isFragmentCast(use.getOwner()))
         continue;
-      // Read while its loop still accumulates it (attention's S): the
-      // fragment would have to leave the registers every iteration.
-      auto mma = v.getDefiningOp<tileas::WgmmaOp>();
-      if (carried || (mma && mma->getParentOfType<scf::ForOp>() &&
-                      mma->getParentOfType<scf::ForOp>()->isAncestor(
-                          use.getOwner())))
-        return use.getOwner()->emitError(
-            "a wgmma accumulator read inside the loop that accumulates it is "
-            "not translated to CUDA yet");
       read = true;
     }
     if (read)

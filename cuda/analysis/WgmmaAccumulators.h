@@ -14,9 +14,20 @@
 //    reads a row a thread like any other. The tile is made after the loops,
 //    so the layout may place it over drained pipe slots.
 //
+//  - Unless the agent's SIMT code reads an accumulator inside the loop that
+//    accumulates it (attention's S, and its O rescaled in place), or hands
+//    a wgmma its A in registers (P). Then the agent holds every register
+//    tile in the fragment's rows (runtime/wgmma.cuh; docs/cuda.md, "The
+//    fragment's rows") and the accumulator changes order at its ends, in
+//    registers: each read goes through an unrealized_conversion_cast marked
+//    `tileas.fragment = "rows"`, and a tile the SIMT code made becomes an
+//    accumulator through one marked "regs". The agent (or the function)
+//    is marked `tileas.fragment_bands`, the 64-row bands a warpgroup holds.
+//
 // What is refused, at the MMA: an accumulator that starts from anything but
-// zeros, one read by anything but its MMA inside the loop, A in registers,
-// and a tile that needs more than two consumer warpgroups.
+// zeros outside such an agent, f32 or 8-bit operands, the wgmmas of one
+// such agent with different rows, and a tile that needs more than two
+// consumer warpgroups.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +37,15 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace tilepipe::cuda {
+
+/// The attribute of the casts between the ISA's fragment and its rows.
+inline constexpr llvm::StringLiteral kFragmentAttr = "tileas.fragment";
+/// The attribute of an agent whose register tiles lie in the rows.
+inline constexpr llvm::StringLiteral kFragmentBandsAttr =
+    "tileas.fragment_bands";
 
 /// Rewrites `func` (a copy the translation owns) as above; an error at the
 /// first accumulator it cannot take.

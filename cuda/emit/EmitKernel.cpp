@@ -117,6 +117,8 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 }
 
 LogicalResult KernelEmitter::emitOp(Operation *op) {
+  if (fragBands && failed(checkFragmentRows(op)))
+    return failure();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       // Control flow, and values made where they are read (ControlOps.cpp).
       .Case<scf::ForOp, scf::IfOp, tensor::SplatOp, ub::PoisonOp>(
@@ -150,6 +152,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case<arith::AddUIExtendedOp, arith::MulSIExtendedOp,
             arith::MulUIExtendedOp>(
           [&](Operation *op) { return emitExtendedArith(op); })
+      // The fragment's order changing (FragmentRows.cpp).
+      .Case([&](UnrealizedConversionCastOp op) { return emit(op); })
       .Default([&](Operation *op) {
         if (isa_and_present<arith::ArithDialect, math::MathDialect>(
                 op->getDialect()))
@@ -641,8 +645,14 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
       }
     }
   }
-  streams.beginAgent(a.op ? a.op : func.getOperation(), tid, a.threads(),
-                     a.maxRegs ? a.maxRegs : layout.launchRegs);
+  Operation *scope = a.op ? a.op : func.getOperation();
+  auto bands = scope->getAttrOfType<IntegerAttr>(kFragmentBandsAttr);
+  fragBands = bands ? bands.getInt() : 0;
+  // Tiles in the fragment's rows are held whole: a column piece of them is
+  // not a run of the thread's registers that TileStreams could name.
+  if (!fragBands)
+    streams.beginAgent(scope, tid, a.threads(),
+                       a.maxRegs ? a.maxRegs : layout.launchRegs);
   wgmmaPending.clear();
   wgmmaInFlight = false;
   narrowed = 0;

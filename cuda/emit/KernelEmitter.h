@@ -135,6 +135,20 @@ public:
   mlir::LogicalResult emit(mlir::tileas::UmmaOp op);
   mlir::LogicalResult emit(mlir::tileas::WgmmaOp op);
   mlir::LogicalResult emitWgmmaAccStore(mlir::Operation *store, int64_t regs);
+
+  //===--- Agents whose tiles lie in the wgmma fragment's rows
+  //      (FragmentRows.cpp) ----------------------------------------------===//
+
+  /// A cast between the ISA's fragment and its rows (WgmmaAccumulators.h).
+  mlir::LogicalResult emit(mlir::UnrealizedConversionCastOp op);
+  /// Refuses what such an agent cannot do: ops that address a tile a row a
+  /// thread (loads, TMEM, rows split over lanes, per-column vectors).
+  mlir::LogicalResult checkFragmentRows(mlir::Operation *op);
+  mlir::FailureOr<int64_t> fragmentRowsSize(mlir::Location loc,
+                                            mlir::RankedTensorType type);
+  mlir::LogicalResult emitRowsStore(mlir::tileas::SmemStoreOp store);
+  /// The rows a thread holds, as the templates count them.
+  int64_t fragmentRowSlots() const { return 2 * fragBands; }
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceAllOp op);
@@ -314,6 +328,9 @@ public:
   /// Nonzero after the accumulator of two consumer warpgroups went to
   /// SMEM: the rest of the agent runs in its first `narrowed` threads.
   int narrowed = 0;
+  /// Nonzero in an agent whose register tiles lie in the wgmma fragment's
+  /// rows: the 64-row bands each warpgroup holds (tileas.fragment_bands).
+  int64_t fragBands = 0;
 };
 
 } // namespace tilepipe::cuda

@@ -44,6 +44,8 @@ LogicalResult KernelEmitter::checkTmemRows(Location loc, RankedTensorType type,
 
 FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
                                            RankedTensorType type) {
+  if (fragBands)
+    return fragmentRowsSize(loc, type);
   int threads = agentThreads();
   int64_t rows = type.getRank() ? type.getShape()[0] : 1;
   if (rowsTwice(type)) {

@@ -188,7 +188,10 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
   auto view = [&](Value v, bool mnMajor) {
     return mmaOperandView(mma, v, mnMajor, layout);
   };
-  FailureOr<std::string> av = view(mma.getA(), false),
+  // A in registers (P V) is a tile in the fragment's rows.
+  bool regA = isa<RankedTensorType>(mma.getA().getType());
+  FailureOr<std::string> av = regA ? FailureOr<std::string>(std::string())
+                                   : view(mma.getA(), false),
                          bt = view(mma.getB(), mma.getBMnMajor());
   if (failed(av) || failed(bt))
     return failure();
@@ -213,9 +216,13 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
     b.create<emitc::AssignOp>(loc, own, acc);
     acc = own;
   }
-  callVoid("tp::wgmma_ss",
-           {acc, a, bv, boolLit(mma.getAccumulate()), firstBand},
-           {*av, *bt, str(mma.getMmaM() / 64 / groups)});
+  if (regA)
+    callVoid("tp::wgmma_rs", {acc, a, bv, boolLit(mma.getAccumulate())},
+             {*bt, str(mma.getMmaM() / 64 / groups)});
+  else
+    callVoid("tp::wgmma_ss",
+             {acc, a, bv, boolLit(mma.getAccumulate()), firstBand},
+             {*av, *bt, str(mma.getMmaM() / 64 / groups)});
   wgmmaInFlight = true;
   map[mma.getResult()] = acc;
   return success();
@@ -320,6 +327,8 @@ LogicalResult KernelEmitter::emitTileStore(Operation *op) {
   if (auto it = wgmmaFrags.find(op->getOperand(0));
       it != wgmmaFrags.end() && isa<tileas::SmemStoreOp>(op))
     return emitWgmmaAccStore(op, it->second);
+  if (fragBands)
+    return emitRowsStore(cast<tileas::SmemStoreOp>(op));
   Location loc = op->getLoc();
   Value frag = lookup(loc, op->getOperand(0));
   if (broken)
@@ -382,11 +391,14 @@ LogicalResult KernelEmitter::emitTileMath(Operation *op) {
     return success();
   }
   // Rows, and the pieces a streamed row folds in: one order for both.
-  StringRef callee =
-      isa<tileas::ReduceMaxOp>(op) ? "tp::reduce_max" : "tp::reduce_sum";
-  map[op->getResult(0)] =
-      call(*type, callee, operands,
-           {str(*fragSize(loc, result)), str(streams.width())});
+  bool max = isa<tileas::ReduceMaxOp>(op);
+  Value rows = call(*type, max ? "tp::reduce_max" : "tp::reduce_sum",
+                    operands, {str(*fragSize(loc, result)), str(streams.width())});
+  // In the wgmma fragment's rows a lane quad holds each row.
+  if (fragBands)
+    rows = call(*type, max ? "tp::reduce_lanes_max" : "tp::reduce_lanes_sum",
+                {rows}, {"4"});
+  map[op->getResult(0)] = rows;
   return success();
 }
 
@@ -409,10 +421,15 @@ LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
   // bcast_cols<R>: R rows of the whole vector; bcast_rows<C>: each of the
   // thread's row values C times.
   auto shape = op.getResult().getType().getShape();
+  if (fragBands && alongColumns)
+    return op.emitError("a per-column broadcast is not translated in an "
+                        "agent whose tiles lie in the wgmma fragment's rows");
+  // A thread holds a quarter of each row in the fragment's rows.
+  int64_t rowCols = fragBands ? shape[1] / 4 : shape[1];
   map[op.getResult()] = alongColumns ? call(*type, "tp::bcast_cols", {vector},
                                             {std::to_string(*n / shape[1])})
                                      : call(*type, "tp::bcast_rows", {vector},
-                                            {std::to_string(shape[1])});
+                                            {std::to_string(rowCols)});
   return success();
 }
 

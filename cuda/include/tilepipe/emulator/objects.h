@@ -60,15 +60,15 @@ enum class OpKind : uint8_t {
   Wgmma
 };
 
-/// One warp's wgmma.mma_async in flight: its shape and operands, and where
-/// each lane's accumulator (and A) registers are.
+/// One warp's wgmma.mma_async in flight: its shape and operands, where each
+/// lane's accumulator registers are, and the values of its A registers.
 struct WgmmaIssue {
   WgmmaShape shape;
   bool regA = false, scaleD = false;
   uint64_t adesc = 0, bdesc = 0;
   uint32_t warpInGroup = 0;
   float *d[32] = {};
-  const uint32_t *a[32] = {};
+  uint32_t a[32][4] = {};
 };
 
 struct AsyncOp {

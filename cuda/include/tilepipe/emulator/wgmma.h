@@ -7,9 +7,10 @@
 //   and their issue becomes one operation in flight for the warp's 16 rows
 //   of D (warp w % 4 of its warpgroup owns rows 16 (w % 4) ..).
 // - Asynchronous: the operation reads A and B (shared memory through the
-//   sm_90 descriptors, or A from the lanes' registers) and reads and writes
-//   the accumulator registers when it completes, at a time the seed picks,
-//   in issue order per warp. A kernel that reuses an operand's buffer, or
+//   sm_90 descriptors) and reads and writes the accumulator registers when
+//   it completes, at a time the seed picks, in issue order per warp. A in
+//   registers is taken at the issue: the CUDA source passes it as asm
+//   input values, and ptxas keeps those registers until the wait. A kernel that reuses an operand's buffer, or
 //   touches the accumulator, before wgmma.wait_group says the operation is
 //   done computes wrong numbers here, as it may on the GPU.
 // - wgmma.commit_group closes the thread's open group; wgmma.wait_group N
@@ -180,7 +181,11 @@ inline void Cta::wgmmaIssue(Warp &w, const Collective &c) {
     }
     auto *args = static_cast<const WgmmaLaneArgs *>(t.ptr);
     iss->d[l] = args->d;
-    iss->a[l] = args->a;
+    // A's registers are the asm's input operands: the source hands over
+    // their values at the issue, and keeping the physical registers intact
+    // until the wait_group is ptxas's part, not the kernel's.
+    if (args->a)
+      std::memcpy(iss->a[l], args->a, sizeof iss->a[l]);
   }
   Thread &t0 = *c.lanes[0];
   iss->scaleD = t0.in1 & 1;

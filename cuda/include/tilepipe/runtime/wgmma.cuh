@@ -11,6 +11,15 @@
 // 64 b + 63 of the tile) is registers [b N / 2, (b + 1) N / 2), each band in
 // the ISA's m64nN fragment (layout/wgmma_layout.cuh).
 //
+// An agent whose SIMT code reads the accumulator in its loop (attention's
+// S and O) holds its register tiles in the fragment's rows instead
+// (docs/cuda.md, "The fragment's rows"): a thread has 2 Bands rows, row
+// slot 2 b + h being row 16 w + lane / 4 + 8 h of band b, and of each row
+// the columns 8 j + 2 (lane % 4) + {0, 1}, N / 4 of them, in column order.
+// Row-major by slot, so the translation's elementwise math, row broadcasts
+// and row reductions (a thread's part, then its lane quad's) apply as they
+// are. wgmma_rows / wgmma_regs reorder between the two, within a thread.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEPIPE_RUNTIME_WGMMA_CUH
@@ -99,6 +108,138 @@ TP_DEVICE void wgmma_acc_store(uint32_t saddr, Frag<float, Bands * N / 2> &d,
       ptx::st_shared<8>(at, reinterpret_cast<const unsigned char *>(
                                 &d.v[g * (N / 2) + i]));
     }
+}
+
+namespace detail {
+/// Where register i of band g's m64nN fragment lies in the rows layout:
+/// row slot 2 g + (i / 2) % 2, column slot 2 (i / 4) + i % 2.
+template <int N> TP_CONSTEXPR int rows_slot(int g, int i) {
+  return (2 * g + ((i >> 1) & 1)) * (N / 4) + 2 * (i >> 2) + (i & 1);
+}
+} // namespace detail
+
+/// The accumulator in the rows layout. The caller has retired every group
+/// that writes `d` (a permutation of registers, which ptxas renames).
+template <int Bands, int N>
+TP_DEVICE Frag<float, Bands * N / 2>
+wgmma_rows(Frag<float, Bands * N / 2> &d) {
+  ptx::wgmma_fence_operand(d.v);
+  Frag<float, Bands * N / 2> r;
+#pragma unroll
+  for (int g = 0; g < Bands; ++g)
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i)
+      r.v[detail::rows_slot<N>(g, i)] = d.v[g * (N / 2) + i];
+  return r;
+}
+
+/// A tile in the rows layout as an accumulator for the next wgmma.
+template <int Bands, int N>
+TP_DEVICE Frag<float, Bands * N / 2>
+wgmma_regs(const Frag<float, Bands * N / 2> &r) {
+  Frag<float, Bands * N / 2> d;
+#pragma unroll
+  for (int g = 0; g < Bands; ++g)
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i)
+      d.v[g * (N / 2) + i] = r.v[detail::rows_slot<N>(g, i)];
+  return d;
+}
+
+/// D (+)= A B^T for one K-block with A from the thread's registers: A is a
+/// 16-bit tile of 64 Bands rows and K columns in the rows layout (P, the
+/// softmax of an accumulator converted elementwise), which holds exactly
+/// the ISA's m64k16 A fragments: for K step s and band g, register r is
+/// row slot 2 g + r % 2, column slots 4 s + 2 (r / 2) and the next (the low
+/// half first). B as for wgmma_ss; one commit group.
+template <class BV, int Bands, class TA, int NA>
+TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
+                        const Frag<TA, NA> &a, uint32_t b,
+                        bool accumulate TP_LOC) {
+  constexpr int N = BV::kMN;
+  constexpr int K = BV::kK;
+  static_assert(detail::kSame<TA, typename BV::Elem>, "A and B of one type");
+  static_assert(detail::kSame<TA, __nv_bfloat16> || detail::kSame<TA, __half>,
+                "wgmma here: bf16 or f16 operands");
+  static_assert(NA == Bands * K / 2,
+                "A in the rows layout: 2 Bands rows of K / 4 columns");
+  constexpr int kSteps = K / 16;
+  TP_AT();
+  ptx::wgmma_fence_operand(d.v);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+    for (int g = 0; g < Bands; ++g) {
+      uint32_t ra[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        int at = (2 * g + r % 2) * (K / 4) + 4 * s + 2 * (r / 2);
+        __builtin_memcpy(&ra[r], &a.v[at], 4);
+      }
+      ptx::wgmma_rs<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
+          *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]), ra,
+          detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
+    }
+  ptx::wgmma_commit_group();
+  ptx::wgmma_fence_operand(d.v);
+}
+
+/// Byte offsets of (row, column) in the SMEM tiles a rows-layout tile is
+/// stored to: row-major of C columns, a BlockedTile (layout/tile.cuh); an
+/// MmaTile has offset(row, column) of its own.
+template <class T, int C> struct RowMajorAt {
+  static TP_CONSTEXPR uint32_t offset(int r, int c) {
+    return uint32_t((r * C + c) * int(sizeof(T)));
+  }
+};
+template <class Tile> struct BlockedAt {
+  static TP_CONSTEXPR uint32_t offset(int r, int c) {
+    return Tile::offset(int64_t(r) * Tile::kCols + c);
+  }
+};
+
+/// Stores a tile in the rows layout (64 Bands rows of C columns a
+/// warpgroup, warpgroup w of the agent its rows from 64 Bands w on) to the
+/// SMEM tile at `saddr`, two adjacent columns a store.
+template <class At, int Bands, int C, class T, int N>
+TP_DEVICE void wgmma_rows_store(uint32_t saddr, const Frag<T, N> &f,
+                                int threadInAgent) {
+  static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
+                "a rows-layout tile: 2 Bands rows of C / 4 columns");
+  int t = threadInAgent % layout::wgmma::kThreads;
+  int w = t / 32, l = t % 32;
+  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+#pragma unroll
+  for (int slot = 0; slot < 2 * Bands; ++slot)
+#pragma unroll
+    for (int c = 0; c < C / 4; c += 2) {
+      int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
+      int col = 8 * (c / 2) + 2 * (l % 4);
+      ptx::st_shared<2 * sizeof(T)>(
+          saddr + At::offset(row, col),
+          reinterpret_cast<const unsigned char *>(&f.v[slot * (C / 4) + c]));
+    }
+}
+
+/// Stores a per-row vector in the rows layout (2 Bands values a thread) to
+/// the row-major vector at `saddr`: the first lane of each quad its rows.
+template <int Bands, class T, int N>
+TP_DEVICE void wgmma_rows_store_vector(uint32_t saddr, const Frag<T, N> &f,
+                                       int threadInAgent) {
+  static_assert(N == 2 * Bands, "a per-row vector: 2 Bands values a thread");
+  int t = threadInAgent % layout::wgmma::kThreads;
+  int w = t / 32, l = t % 32;
+  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+  if (l % 4)
+    return;
+#pragma unroll
+  for (int slot = 0; slot < 2 * Bands; ++slot) {
+    int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
+    ptx::st_shared<sizeof(T)>(
+        saddr + uint32_t(row * int(sizeof(T))),
+        reinterpret_cast<const unsigned char *>(&f.v[slot]));
+  }
 }
 
 /// wgmma.wait_group Pending, for the translation's releases: at most
