@@ -6,7 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/WgmmaWarpgroups.h"
 #include "ir/TileASDialect.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "tilepipe/layout/wgmma_shapes.h"
 
@@ -141,4 +144,18 @@ OpWork WgmmaOp::getWork() {
 
 bool WgmmaOp::isAccumulatorOperand(unsigned operandIndex) {
   return operandIndex == getAccMutable().getOperandNumber();
+}
+
+int64_t mlir::tileas::consumerWarpgroups(WgmmaOp mma) {
+  int64_t own = mma.getWarpgroups();
+  auto func = mma->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return own;
+  bool registerA = func->walk([](WgmmaOp other) {
+                         return isa<RankedTensorType>(other.getA().getType())
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+  return registerA ? std::max<int64_t>(own, (mma.getMmaM() + 63) / 64) : own;
 }

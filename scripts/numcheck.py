@@ -129,6 +129,17 @@ SEEDED_BUGS = {
     # The sm_90 descriptors say 64-byte swizzle where the TMA wrote 128-byte.
     "wgmma-desc-swizzle": ("runtime/wgmma.cuh", r"return sm100 & ~\(uint64_t\(7\) << 46\);",
                            "return (sm100 & ~(uint64_t(7) << 46)) ^ (uint64_t(3) << 62);"),
+    # The fragment's rows with the two rows of a lane swapped (row slot h
+    # holding row 16 w + lane / 4 + 8 (1 - h)): attention's row maximum and
+    # sum mix rows.
+    "wgmma-rows-half": ("runtime/wgmma.cuh", r"\(2 \* g \+ \(\(i >> 1\) & 1\)\) \* \(N / 4\)",
+                        "(2 * g + (((i >> 1) & 1) ^ 1)) * (N / 4)"),
+    # P's m64k16 A registers packed row-major instead of the ISA's order
+    # (register r: row slot r / 2, columns 2 (r % 2)).
+    "wgmma-a-regs": ("runtime/wgmma.cuh", r"\(2 \* g \+ r % 2\) \* \(K / 4\) \+ 4 \* s \+ 2 \* \(r / 2\)",
+                     "(2 * g + r / 2) * (K / 4) + 4 * s + 2 * (r % 2)"),
+    # A row reduction finished over half the lane quad.
+    "wgmma-quad-reduce": (".cu", r"tp::reduce_lanes_max<4>", "tp::reduce_lanes_max<2>"),
 }
 
 

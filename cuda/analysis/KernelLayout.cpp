@@ -1,5 +1,6 @@
 //===- KernelLayout.cpp - where a kernel's agents and buffers live --------===//
 
+#include "ir/WgmmaWarpgroups.h"
 #include "cuda/analysis/KernelLayout.h"
 
 #include "cuda/analysis/Identifiers.h"
@@ -293,6 +294,11 @@ LogicalResult LayoutBuilder::layoutAgents() {
   if (layout.agents.empty()) {
     AgentLayout body;
     body.role = "body";
+    // Unspecialized code issues its wgmmas itself: a warpgroup each.
+    func.walk([&](tileas::WgmmaOp mma) {
+      body.warps = std::max(body.warps,
+                            int(4 * tileas::consumerWarpgroups(mma)));
+    });
     layout.agents.push_back(body);
   }
   placeWarps(layout);

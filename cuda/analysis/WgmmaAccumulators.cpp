@@ -1,5 +1,6 @@
 //===- WgmmaAccumulators.cpp - Hopper accumulators before the layout ------===//
 
+#include "ir/WgmmaWarpgroups.h"
 #include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/analysis/CarriedTiles.h"
 
@@ -229,18 +230,18 @@ LogicalResult markHolders(ArrayRef<tileas::WgmmaOp> mmas,
     auto [it, fresh] = first.try_emplace(holder, mma);
     tileas::WgmmaOp f = it->second;
     if (!fresh && (f.getMmaM() != mma.getMmaM() ||
-                   f.getWarpgroups() != mma.getWarpgroups()))
+                   tileas::consumerWarpgroups(f) != tileas::consumerWarpgroups(mma)))
       return mma.emitError("wgmmas whose accumulators the same SIMT code "
                            "reads have one M over the same warpgroups here "
                            "(")
-             << f.getMmaM() << " rows over " << f.getWarpgroups()
+             << f.getMmaM() << " rows over " << tileas::consumerWarpgroups(f)
              << " warpgroup(s) at the first, " << mma.getMmaM() << " over "
-             << mma.getWarpgroups() << " at this one)";
+             << tileas::consumerWarpgroups(mma) << " at this one)";
     if (fresh)
       holder->setAttr(cuda::kFragmentBandsAttr,
                       IntegerAttr::get(IntegerType::get(mma.getContext(), 64),
                                        mma.getMmaM() / 64 /
-                                           mma.getWarpgroups()));
+                                           tileas::consumerWarpgroups(mma)));
   }
   return success();
 }
@@ -265,10 +266,10 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
       return mma.emitError("a wgmma with a ")
              << cast<ShapedType>(mma.getAcc().getType()).getElementType()
              << " accumulator is not translated to CUDA yet (f32 is)";
-    if (mma.getWarpgroups() > 2)
+    if (tileas::consumerWarpgroups(mma) > 2)
       return mma.emitError("a ")
              << mma.getMmaM() << "x" << mma.getMmaN()
-             << " wgmma accumulator needs " << mma.getWarpgroups()
+             << " wgmma accumulator needs " << tileas::consumerWarpgroups(mma)
              << " consumer warpgroups; the sm_90a translation emits one or "
                 "two (docs/cuda.md, \"Hopper\")";
   }
@@ -315,7 +316,7 @@ llvm::DenseMap<Value, int64_t> cuda::wgmmaFragments(func::FuncOp func) {
   llvm::DenseMap<Value, int64_t> frags;
   func.walk([&](tileas::WgmmaOp mma) {
     int64_t regs =
-        mma.getMmaM() * mma.getMmaN() / (128 * mma.getWarpgroups());
+        mma.getMmaM() * mma.getMmaN() / (128 * tileas::consumerWarpgroups(mma));
     for (auto it = classes.findLeader(mma.getResult()); it != classes.member_end();
          ++it)
       frags[*it] = regs;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/WgmmaWarpgroups.h"
 #include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/emit/KernelEmitter.h"
 #include "cuda/emit/TilePieces.h"
@@ -197,7 +198,7 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
     return failure();
   // Each consumer warpgroup its bands: all of them for one warpgroup, the
   // 64 rows of its own for one warpgroup per 64 rows.
-  int64_t groups = mma.getWarpgroups();
+  int64_t groups = tileas::consumerWarpgroups(mma);
   if (layout.agents[agent].threads() != 128 * groups)
     return mma.emitError("a wgmma is issued by ")
            << groups << " consumer warpgroup(s) here; its agent has "
@@ -213,7 +214,13 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
       return failure();
     Value own = b.create<emitc::VariableOp>(loc, *type,
                                             emitc::OpaqueAttr::get(ctx, ""));
-    b.create<emitc::AssignOp>(loc, own, acc);
+    // Attention's S starts from zeros each iteration: scale-d = 0 ignores
+    // them, and a zero tile kept for the copy would hold its registers all
+    // through the loop.
+    bool ignored = fragBands && !mma.getAccumulate() &&
+                   mma.getAcc().getDefiningOp<arith::ConstantOp>();
+    if (!ignored)
+      b.create<emitc::AssignOp>(loc, own, acc);
     acc = own;
   }
   if (regA)

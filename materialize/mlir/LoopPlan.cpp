@@ -1,5 +1,6 @@
 //===- LoopPlan.cpp - schedule in, pipe plan out --------------------------===//
 
+#include "ir/WgmmaWarpgroups.h"
 #include "materialize/mlir/LoopPlan.h"
 
 #include "attrs/AttrNames.h"
@@ -435,10 +436,12 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   // the whole M x N tile when that is at most 128 f32 registers a thread
   // (M N / 128: a 128 x 128 tile), leaving the rest of the register file
   // to the epilogue; a larger tile gets a warpgroup per 64 rows (two for
-  // 128 x 256, CUTLASS's cooperative consumers), N / 2 registers each.
+  // 128 x 256, CUTLASS's cooperative consumers), N / 2 registers each, and
+  // so does every tile of attention, whose agent holds S, P and O at once
+  // (ir/WgmmaWarpgroups.h).
   for (Operation *op : plan.loop.ops) {
     auto mma = dyn_cast<tileas::WgmmaOp>(op);
-    plan.minWarps.push_back(mma ? int32_t(4 * mma.getWarpgroups()) : 0);
+    plan.minWarps.push_back(mma ? int32_t(4 * tileas::consumerWarpgroups(mma)) : 0);
   }
   collectPipeValues(loop, plan);
   llvm::DenseSet<unsigned> carriedInits = markValueStorage(loop, plan);

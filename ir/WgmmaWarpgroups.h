@@ -1,0 +1,27 @@
+//===- WgmmaWarpgroups.h - the warpgroups that hold an accumulator -*- C++ -*-===//
+//
+// How many consumer warpgroups issue a tileas.wgmma and hold its
+// accumulator, which the materializer sizes the agent by and the CUDA
+// translation emits (docs/stage-code.md, "Hopper"). The op's own
+// getWarpgroups() is the rule of the tile alone; this one also sees the
+// loop's other register tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_IR_WGMMAWARPGROUPS_H
+#define TILEPIPE_IR_WGMMAWARPGROUPS_H
+
+#include "ir/TileASDialect.h"
+
+namespace mlir::tileas {
+
+/// getWarpgroups(), except that in a function where a wgmma takes A in
+/// registers (attention's P V) every wgmma gets one warpgroup per 64 rows:
+/// the agent holds S, P and O in registers at once, and a 128-row S in one
+/// warpgroup would be 128 registers a thread before P and O (FA3's
+/// consumers hold 64 rows each).
+int64_t consumerWarpgroups(WgmmaOp mma);
+
+} // namespace mlir::tileas
+
+#endif // TILEPIPE_IR_WGMMAWARPGROUPS_H
