@@ -405,12 +405,22 @@ LogicalResult KernelEmitter::emitWarpgroups(ArrayRef<int> groupRegs) {
                                                : "tp::setmaxnreg_dec",
              {}, {std::to_string(groupRegs[g])});
   };
-  auto inWarps = [&](const Twine &cond) {
+  auto inWarps = [&](const Twine &cond, bool orElse = false) {
     auto ifOp = b.create<emitc::IfOp>(loc, literal(i1(), "(" + cond + ")"),
                                       /*addThenBlock=*/true,
-                                      /*addElseBlock=*/false);
+                                      /*addElseBlock=*/orElse);
     enter(ifOp.getThenRegion());
+    return ifOp;
   };
+  // A wgmma's fragment needs more registers than a decreased warpgroup
+  // keeps: were the consumers' branch reachable after the producers'
+  // setmaxnreg.dec, ptxas would ignore every setmaxnreg (C7507, measured
+  // on sm_90a). So a Hopper kernel's warpgroup branches are exclusive:
+  // each next one in the else of the one before.
+  bool exclusive = func.walk([](tileas::WgmmaOp) {
+                         return WalkResult::interrupt();
+                       }).wasInterrupted();
+  Region *next = nullptr;
   auto emitAgents = [&](int g0, int g1) -> LogicalResult {
     for (auto [i, a] : llvm::enumerate(layout.agents))
       if (a.firstWarp / 4 >= g0 && a.firstWarp / 4 < g1 &&
@@ -439,11 +449,16 @@ LogicalResult KernelEmitter::emitWarpgroups(ArrayRef<int> groupRegs) {
         }
     }
     OpBuilder::InsertionGuard guard(b);
-    inWarps(
+    if (next)
+      enter(*next);
+    emitc::IfOp branch = inWarps(
         g1 == g0 + 1
             ? llvm::formatv("tp_warp / 4 == {0}", g0).str()
             : llvm::formatv("tp_warp / 4 >= {0} && tp_warp / 4 < {1}", g0, g1)
-                  .str());
+                  .str(),
+        exclusive && g1 < groups);
+    if (exclusive && g1 < groups)
+      next = &branch.getElseRegion();
     for (int g = g0; g < g1; ++g) {
       if (!groupRegs[g])
         continue;
