@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Every check that needs a GPU, in one run (`make gpu-check`; docs/cuda.md).
 
-  scripts/gpu-check.py [--build DIR] [--steps numcheck,hopper-rows,hopper-gemm,harness,fidelity,timing]
-                       [--sizes 4096,8192] [--repeat 20] [--json FILE] [-v]
+  scripts/gpu-check.py [--build DIR] [--steps numcheck,hopper-rows,hopper-gemm,hopper-attention,
+                       harness,fidelity,timing,gaus-cuda] [--sizes 4096,8192] [--seqs 16384]
+                       [--repeat 20] [--json FILE] [-v]
 
 Steps, each ending in one verdict line:
   numcheck  scripts/numcheck.py --mode gpu --compare-cpu (the translated
@@ -18,6 +19,11 @@ Steps, each ending in one verdict line:
             bundled 128 x 256 GEMMs with --target sm_90a, each on the GPU and
             the emulator against float64 at several shapes (trip counts 0,
             1, 2, many; ragged edges): sm_90 only.
+  hopper-attention  attention for sm_90a (S, P and O in the consumer
+            warpgroups' registers, in the fragment's rows; docs/cuda.md):
+            head dim 64 and 128, the LSE output, O rescaled before and
+            after P V, and cuTile's attention sample, each on the GPU and the
+            emulator against float64: sm_90 only.
   harness   scripts/harness.py on examples/*.mlir: clean (every run clean),
             then --seed-bug missing-wait and --seed-bug wrong-phase (every
             kernel's seeded bug caught). Runs on sm_90a and sm_100a.
@@ -37,7 +43,12 @@ Steps, each ending in one verdict line:
             product; with torch and triton on the machine also
             torch.matmul and the Triton GEMM of bench/peers
             (bench/gpu/peer_gemm_timing.py: do_bench medians, rotated
-            inputs).
+            inputs). On a Hopper also attention at head dim 128, one head of
+            each of --seqs query rows and keys: tilepipe's
+            attn-scale-hd128.mlir for sm_90a (its output checked on sampled
+            rows, bench/gpu/attention_sample_check.py) beside torch's SDPA
+            backends and the Triton attention of bench/peers
+            (bench/gpu/peer_attention_timing.py).
 
 Results go to build/gpu-check.json (--json), full step outputs to
 build/gpu-check/*.log, and a Markdown table for docs/cuda.md to stdout.
@@ -56,6 +67,7 @@ import contextlib
 import glob
 import io
 import json
+import math
 import os
 import random
 import re
@@ -71,7 +83,8 @@ from cudalower import INCLUDE, NVCC, lower  # noqa: E402
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(SRC, "scripts")
 SKIPPED = 77
-STEPS = ["numcheck", "hopper-rows", "hopper-gemm", "harness", "fidelity", "timing", "gaus-cuda"]
+STEPS = ["numcheck", "hopper-rows", "hopper-gemm", "hopper-attention", "harness", "fidelity",
+         "timing", "gaus-cuda"]
 # The GauS CUDA relaxation's tests (docs/gaus.md): carried with build/bin.
 GAUS_CUDA_TESTS = os.path.join("unittests", "GausCudaTests")
 
@@ -88,6 +101,17 @@ HOPPER_GEMMS = [
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
 ]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
+# hopper-attention: (numcheck options, specs) per run.
+HOPPER_ATTENTION = [
+    (["--target", "sm_90a"], ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse",
+                              "attn_rescale_hd64", "attn_rescale_hd128"]),
+    (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
+     ["cutile_attention"]),
+]
+# The timed attention (head dim 128, the base-2 softmax with the scale passed
+# in): one 128-row Q tile per CTA, K and V blocks of 128 keys.
+ATTN_MLIR = os.path.join(SRC, "test", "lit", "cuda", "Inputs", "attn-scale-hd128.mlir")
+ATTN_HEAD, ATTN_TILE = 128, 128
 
 # The device probe: cudaGetDeviceCount through the same runtime the checks
 # link, so "a device" means one our binaries can use (nvidia-smi can list a
@@ -229,6 +253,18 @@ def dry_run(build):
         builds.append((f"hopper-gemm ({name})",
                        [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
                         "-DTILEPIPE_MAIN", "-I", INCLUDE, lowered[1], "-o", lowered[1][:-3]]))
+    # hopper-attention's and the timing's attention (two consumer warpgroups,
+    # S, P and O in registers).
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        lowered = lower(ATTN_MLIR, build, work, name="attn-scale-hd128.sm90a", target="sm_90a")
+    if lowered:
+        builds.append(("timing (attention)",
+                       [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
+                        "-DTILEPIPE_MAIN", "-I", INCLUDE, lowered[1], "-o", lowered[1][:-3]]))
+    else:
+        print(f"  timing: attention: lowering for sm_90a failed: {tail(buf.getvalue(), 3)}")
+        ok = False
     if not os.path.exists(NVCC):
         print(f"  no CUDA Toolkit ({NVCC}): the device code was not compiled here")
         return 0 if ok else 1
@@ -469,7 +505,13 @@ class Checker:
                      f"({secs:.0f} s)", log=logf, seconds=round(secs, 1))
 
     def step_hopper_gemm(self):
-        step = "hopper-gemm"
+        self.hopper_specs("hopper-gemm", HOPPER_GEMMS, "sm_90a GEMMs")
+
+    def step_hopper_attention(self):
+        self.hopper_specs("hopper-attention", HOPPER_ATTENTION, "sm_90a attention kernels")
+
+    def hopper_specs(self, step, runs, what):
+        """numcheck on the GPU and the emulator, sm_90a, per (options, specs)."""
         if not self.hopper_ready(step):
             return
         python, reason = numpy_python(self.build)
@@ -479,7 +521,7 @@ class Checker:
         start = time.time()
         good = total = 0
         logs = []
-        for extra, names in HOPPER_GEMMS:
+        for extra, names in runs:
             rc, out = sh([python, os.path.join(SCRIPTS, "numcheck.py"), "--build", self.build,
                           "--mode", "gpu", "--arch", "sm_90a", "--compare-cpu"] + extra + names,
                          timeout=self.args.timeout, cwd=SRC)
@@ -490,9 +532,9 @@ class Checker:
                 good += bool(m and m.group(1) == m.group(2))
                 print(f"  {name}: {m.group(0) if m else 'no verdict'}")
         secs = time.time() - start
-        logf = self.log("hopper-gemm", "\n".join(logs))
+        logf = self.log(step, "\n".join(logs))
         self.verdict(step, "pass" if good == total else "fail",
-                     f"{good} of {total} sm_90a GEMMs match on the GPU and the emulator "
+                     f"{good} of {total} {what} match on the GPU and the emulator "
                      f"({secs:.0f} s)", log=logf, seconds=round(secs, 1))
 
     def step_gaus_cuda(self):
@@ -580,6 +622,103 @@ class Checker:
                 self.timing.setdefault("triton_ratios", {})[str(n)] = round(ratio, 3)
                 print(f"tilepipe / Triton: {ratio:.2f} ({tile['tflops']:.0f} vs "
                       f"{peers['triton']['tflops']:.0f} TFLOP/s at M = N = K = {n})")
+        if arch == "sm_90a":
+            for seq in self.args.seqs:
+                self.time_attention(seq)
+
+    def time_attention(self, seq):
+        """tilepipe's sm_90a attention at head dim 128 beside SDPA's backends
+        and Triton's, one head of `seq` rows and keys."""
+        tile = self.time_tilepipe_attention(seq)
+        peers = self.time_attention_peers(seq)
+        ratios = self.timing.setdefault("attention_ratios", {}).setdefault(str(seq), {})
+        for name, peer in peers.items():
+            if tile:
+                ratios[name] = round(peer["ms"] / tile["ms"], 3)
+                print(f"tilepipe attention / {name}: {ratios[name]:.2f} ({tile['tflops']:.0f} vs "
+                      f"{peer['tflops']:.0f} TFLOP/s, seq {seq}, head {ATTN_HEAD})")
+
+    def time_attention_peers(self, seq):
+        step = "timing attention peers"
+        rc, _ = sh(["python3", "-c", "import torch, triton"], timeout=120)
+        if rc:
+            self.verdict(step, "skip", "no torch and triton in python3 here")
+            return {}
+        rc, out = sh(["python3", os.path.join(SRC, "bench", "gpu", "peer_attention_timing.py"),
+                      str(seq)], timeout=self.args.timeout)
+        logf = self.log(f"attention-peers-{seq}", out)
+        lines = [j for j in json_lines(out) if "library" in j]
+        found = {j["library"]: j for j in lines if "ms" in j}
+        if rc or not found:
+            self.verdict(step, "error", f"peer_attention_timing.py exit {rc}: {tail(out, 3)}",
+                         log=logf)
+            return {}
+        self.timing.setdefault("attention_peers", {})[str(seq)] = lines
+        self.verdict(step, "pass", "; ".join(
+            f"{j['library']}: {j['ms']:.3f} ms, {j['tflops']:.0f} TFLOP/s" if "ms" in j
+            else f"{j['library']}: {j['error'][:60]}" for j in lines), result=lines)
+        return found
+
+    def time_tilepipe_attention(self, seq):
+        step = "timing tilepipe attention"
+        if self.tools_missing():
+            self.verdict(step, "error", self.tools_missing())
+            return None
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            lowered = lower(ATTN_MLIR, self.build, self.work, name="attn-scale-hd128.sm90a",
+                            target="sm_90a")
+        if not lowered:
+            self.verdict(step, "error", f"lowering attn-scale-hd128.mlir failed: "
+                         f"{tail(buf.getvalue(), 3)}")
+            return None
+        exe = lowered[1][:-3] + ".gpu"
+        rc, out = sh([NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
+                      "-DTILEPIPE_MAIN", "-I", self.args.include, lowered[1], "-o", exe],
+                     timeout=300)
+        if rc:
+            logf = self.log("tilepipe-attention-build", out)
+            self.verdict(step, "error", f"nvcc -DTILEPIPE_MAIN sm_90a failed (see {logf}): "
+                         f"{first_errors(out, 1)}")
+            return None
+        data = os.path.join(self.work, "data")
+        os.makedirs(data, exist_ok=True)
+        paths = {x: os.path.join(data, f"attn-{x}.npy") for x in "QKVO"}
+        scale = struct.unpack("<f", struct.pack("<f", math.log2(math.e) / math.sqrt(ATTN_HEAD)))[0]
+        try:
+            for i, x in enumerate("QKV"):
+                PeriodicBf16(11 + i, seq * ATTN_HEAD).write_npy(paths[x], (seq, ATTN_HEAD))
+            cmd = [exe] + [f"{x}={paths[x]}" for x in "QKV"] + [
+                f"scale={scale!r}", f"nKV={-(-seq // ATTN_TILE)}",
+                "--out", f"O={paths['O']}", "--shape", f"O={seq},{ATTN_HEAD}",
+                "--grid", f"{-(-seq // ATTN_TILE)},1,1", "--repeat", str(self.args.repeat)]
+            rc, out = sh(cmd, timeout=self.args.timeout)
+            logf = self.log(f"tilepipe-attention-{seq}", " ".join(cmd) + "\n" + out)
+            timed = [j for j in json_lines(out) if "ms" in j]
+            if rc or not timed:
+                self.verdict(step, "fail" if rc == 1 else "error",
+                             f"attn-scale-hd128.gpu exit {rc}: {tail(out, 3)}", log=logf)
+                return None
+            ms = float(timed[-1]["ms"])
+            rc, out = sh(["python3", os.path.join(SRC, "bench", "gpu", "attention_sample_check.py")]
+                         + [paths[x] for x in "QKVO"] + [repr(scale)], timeout=300)
+            found = json_lines(out)
+            check = found[0] if found else {"check": "error", "note": tail(out, 2)}
+        finally:
+            for p in paths.values():
+                if os.path.exists(p):
+                    os.remove(p)
+        flops = 4.0 * seq * seq * ATTN_HEAD
+        res = {"kernel": "attn-scale-hd128", "arch": "sm_90a", "seq": seq, "head": ATTN_HEAD,
+               "ms": ms, "tflops": round(flops / (ms * 1e-3) / 1e12, 1),
+               "repeat": self.args.repeat, **check}
+        self.timing.setdefault("tilepipe_attention", {})[str(seq)] = res
+        status = "pass" if check.get("check") == "pass" else "fail"
+        self.verdict(step, status, f"tilepipe attention (sm_90a, head {ATTN_HEAD}) seq {seq}: "
+                     f"{ms:.3f} ms, {res['tflops']:.0f} TFLOP/s (check: {check.get('check')}, "
+                     f"{check.get('samples')} rows, worst {check.get('worst_ratio')} of the bound)",
+                     result=res)
+        return res if status == "pass" else None
 
     def time_peers(self, n):
         """torch.matmul and the Triton GEMM at n (bench/gpu/peer_gemm_timing.py),
@@ -710,6 +849,10 @@ class Checker:
             rows.append((f"tilepipe / cuBLAS at {n}^3", f"{r:.2f}"))
         for n, r in self.timing.get("triton_ratios", {}).items():
             rows.append((f"tilepipe / Triton at {n}^3", f"{r:.2f}"))
+        for seq, by in self.timing.get("attention_ratios", {}).items():
+            for name, r in by.items():
+                rows.append((f"tilepipe attention / {name}, seq {seq}, head {ATTN_HEAD}",
+                             f"{r:.2f}"))
         out = [f"GPU checks ({time.strftime('%Y-%m-%d')}, `make gpu-check`):", "",
                "| check | result |", "|---|---|"]
         out += [f"| {a} | {b} |" for a, b in rows]
@@ -821,6 +964,9 @@ def main():
     ap.add_argument("--sizes", default="4096,8192",
                     help="M = N = K of the timings, comma-separated")
     ap.add_argument("--size", type=int, help="one size instead of --sizes")
+    ap.add_argument("--seqs", default="16384",
+                    help="query rows = keys of the attention timings (one head, head dim 128), "
+                         "comma-separated")
     ap.add_argument("--repeat", type=int, default=20, help="timed launches per GEMM")
     ap.add_argument("--samples", type=int, default=256,
                     help="elements of the tilepipe GEMM checked against float64")
@@ -840,6 +986,10 @@ def main():
         args.sizes = [args.size] if args.size else [int(s) for s in args.sizes.split(",") if s]
     except ValueError:
         ap.error(f"--sizes: not a list of integers: {args.sizes}")
+    try:
+        args.seqs = [int(s) for s in args.seqs.split(",") if s]
+    except ValueError:
+        ap.error(f"--seqs: not a list of integers: {args.seqs}")
     if not args.sizes or min(args.sizes) <= 0 or args.repeat <= 0 or args.samples < 4:
         ap.error("--sizes and --repeat must be positive, --samples at least 4")
     json_path = args.json or os.path.join(args.build, "gpu-check.json")

@@ -132,12 +132,12 @@ SEEDED_BUGS = {
     # The fragment's rows with the two rows of a lane swapped (row slot h
     # holding row 16 w + lane / 4 + 8 (1 - h)): attention's row maximum and
     # sum mix rows.
-    "wgmma-rows-half": ("runtime/wgmma.cuh", r"\(2 \* g \+ \(\(i >> 1\) & 1\)\) \* \(N / 4\)",
-                        "(2 * g + (((i >> 1) & 1) ^ 1)) * (N / 4)"),
+    "wgmma-rows-half": ("layout/wgmma_layout.cuh", r"return \(\(i >> 1\) & 1\) \* \(n / 4\)",
+                        "return (((i >> 1) & 1) ^ 1) * (n / 4)"),
     # P's m64k16 A registers packed row-major instead of the ISA's order
     # (register r: row slot r / 2, columns 2 (r % 2)).
-    "wgmma-a-regs": ("runtime/wgmma.cuh", r"\(2 \* g \+ r % 2\) \* \(K / 4\) \+ 4 \* s \+ 2 \* \(r / 2\)",
-                     "(2 * g + r / 2) * (K / 4) + 4 * s + 2 * (r % 2)"),
+    "wgmma-a-regs": ("layout/wgmma_layout.cuh", r"return \(r % 2\) \* \(k / 4\) \+ 4 \* s \+ 2 \* \(r / 2\)",
+                     "return (r / 2) * (k / 4) + 4 * s + 2 * (r % 2)"),
     # A row reduction finished over half the lane quad.
     "wgmma-quad-reduce": (".cu", r"tp::reduce_lanes_max<4>", "tp::reduce_lanes_max<2>"),
 }

@@ -63,6 +63,30 @@ TP_CONSTEXPR RowCol a16_element(int t, int i) {
   return {16 * w + l / 4 + 8 * ((i >> 1) & 1), 2 * (l % 4) + (i & 1) + 8 * (i >> 2)};
 }
 
+/// The fragment's rows (runtime/wgmma.cuh; docs/cuda.md, "The fragment's
+/// rows"): a thread's part of a 64-row band of N columns held row slot by row
+/// slot. Element e of thread t: row slot h = e / (N / 4) is row
+/// 16 w + l / 4 + 8 h, column slot c = e % (N / 4) column 8 (c / 2) +
+/// 2 (l % 4) + c % 2.
+TP_CONSTEXPR RowCol rows_element(int t, int e, int n) {
+  int w = t / 32, l = t % 32, h = e / (n / 4), c = e % (n / 4);
+  return {16 * w + l / 4 + 8 * h, 8 * (c / 2) + 2 * (l % 4) + c % 2};
+}
+
+/// Where register i of the m64nN fragment lies in the rows (acc_element(t, i)
+/// == rows_element(t, rows_of_acc(i, n), n)).
+TP_CONSTEXPR int rows_of_acc(int i, int n) {
+  return ((i >> 1) & 1) * (n / 4) + 2 * (i >> 2) + (i & 1);
+}
+
+/// Where the low half of register r (0 .. 3) of K step s's m64k16 A lies in
+/// a 16-bit tile of K columns in the rows; the high half is the next
+/// element (a16_element(t, 2 r + e), K step s, is rows_element(t,
+/// rows_of_a(s, r, k) + e, k) shifted back by 16 s columns).
+TP_CONSTEXPR int rows_of_a(int s, int r, int k) {
+  return (r % 2) * (k / 4) + 4 * s + 2 * (r / 2);
+}
+
 /// The field `swizzle` [62, 64) of an sm_90 descriptor.
 TP_CONSTEXPR uint64_t swizzle_code(Swizzle s) {
   return s == Swizzle::B128 ? 1 : s == Swizzle::B64 ? 2 : s == Swizzle::B32 ? 3

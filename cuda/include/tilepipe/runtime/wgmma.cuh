@@ -112,9 +112,9 @@ TP_DEVICE void wgmma_acc_store(uint32_t saddr, Frag<float, Bands * N / 2> &d,
 
 namespace detail {
 /// Where register i of band g's m64nN fragment lies in the rows layout:
-/// row slot 2 g + (i / 2) % 2, column slot 2 (i / 4) + i % 2.
+/// band g's row slots come after the g bands before it.
 template <int N> TP_CONSTEXPR int rows_slot(int g, int i) {
-  return (2 * g + ((i >> 1) & 1)) * (N / 4) + 2 * (i >> 2) + (i & 1);
+  return 2 * g * (N / 4) + layout::wgmma::rows_of_acc(i, N);
 }
 } // namespace detail
 
@@ -174,7 +174,7 @@ TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
       uint32_t ra[4];
 #pragma unroll
       for (int r = 0; r < 4; ++r) {
-        int at = (2 * g + r % 2) * (K / 4) + 4 * s + 2 * (r / 2);
+        int at = 2 * g * (K / 4) + layout::wgmma::rows_of_a(s, r, K);
         __builtin_memcpy(&ra[r], &a.v[at], 4);
       }
       ptx::wgmma_rs<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(

@@ -146,4 +146,61 @@ TEST(WgmmaLayout, DescriptorBits) {
   }
 }
 
+// The fragment's rows (the layout attention's SIMT code works in): the ISA's
+// D fragment renumbered, row slot by row slot, and the A fragment of P read
+// from it without a shuffle. Checked against acc_element and a16_element,
+// the ISA's statements.
+TEST(WgmmaLayout, RowsAreTheAccumulatorRenumbered) {
+  for (int n = 8; n <= 256; n += 8) {
+    Layout rows = [n](int t, int e) { return wg::rows_element(t, e, n); };
+    EXPECT_TRUE(isBijection(rows, n / 2, wg::kRows, n)) << "N = " << n;
+    std::set<int> slots;
+    for (int t = 0; t < wg::kThreads; ++t)
+      for (int i = 0; i < n / 2; ++i) {
+        wg::RowCol isa = wg::acc_element(t, i);
+        wg::RowCol viaRows = wg::rows_element(t, wg::rows_of_acc(i, n), n);
+        ASSERT_EQ(isa.row, viaRows.row) << "N " << n << " t " << t << " i " << i;
+        ASSERT_EQ(isa.col, viaRows.col) << "N " << n << " t " << t << " i " << i;
+        if (t == 0)
+          slots.insert(wg::rows_of_acc(i, n));
+      }
+    // A permutation of the thread's registers.
+    EXPECT_EQ(int(slots.size()), n / 2);
+    EXPECT_EQ(*slots.rbegin(), n / 2 - 1);
+    // Row-major by slot: a thread's row h is elements [h N / 4, (h + 1) N / 4)
+    // in column order, as the translation's row broadcasts assume.
+    for (int e = 1; e < n / 4; ++e)
+      EXPECT_LT(wg::rows_element(5, e - 1, n).col, wg::rows_element(5, e, n).col);
+  }
+}
+
+TEST(WgmmaLayout, PInTheRowsIsTheAFragment) {
+  for (int k = 16; k <= 256; k += 16)
+    for (int t = 0; t < wg::kThreads; ++t)
+      for (int s = 0; s < k / 16; ++s)
+        for (int i = 0; i < 8; ++i) {
+          wg::RowCol a = wg::a16_element(t, i);
+          wg::RowCol p =
+              wg::rows_element(t, wg::rows_of_a(s, i / 2, k) + i % 2, k);
+          ASSERT_EQ(p.row, a.row) << "K " << k << " t " << t << " i " << i;
+          ASSERT_EQ(p.col, a.col + 16 * s) << "K " << k << " t " << t << " i " << i;
+        }
+}
+
+// A seeded mistake fails the same check: the A registers packed row-major
+// (register r as row slot r / 2) put P's elements in the wrong rows.
+TEST(WgmmaLayout, SeededARegistersOrderFails) {
+  auto seeded = [](int s, int r, int k) {
+    return (r / 2) * (k / 4) + 4 * s + 2 * (r % 2);
+  };
+  bool mismatch = false;
+  for (int t = 0; t < wg::kThreads && !mismatch; ++t)
+    for (int i = 0; i < 8; ++i) {
+      wg::RowCol a = wg::a16_element(t, i);
+      wg::RowCol p = wg::rows_element(t, seeded(0, i / 2, 64) + i % 2, 64);
+      mismatch = mismatch || p.row != a.row || p.col != a.col;
+    }
+  EXPECT_TRUE(mismatch);
+}
+
 } // namespace wgmma_layout_test
