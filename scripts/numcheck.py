@@ -138,6 +138,10 @@ SEEDED_BUGS = {
     # (register r: row slot r / 2, columns 2 (r % 2)).
     "wgmma-a-regs": ("layout/wgmma_layout.cuh", r"return \(r % 2\) \* \(k / 4\) \+ 4 \* s \+ 2 \* \(r / 2\)",
                      "return (r / 2) * (k / 4) + 4 * s + 2 * (r % 2)"),
+    # The wait before an accumulator is read in the rows lets one group more
+    # stay pending (the first such read of the kernel's text).
+    "wgmma-rows-early": (".cu", r"tp::wgmma_wait<(\d)>\(\);(\s*tp::Frag<float, \d+> v\d+ = tp::wgmma_rows<)",
+                         r"tp::wgmma_wait<\g<1>+1>();\2"),
     # A row reduction finished over half the lane quad.
     "wgmma-quad-reduce": (".cu", r"tp::reduce_lanes_max<4>", "tp::reduce_lanes_max<2>"),
 }

@@ -15,6 +15,9 @@
 #include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/emit/KernelEmitter.h"
 
+#include <algorithm>
+#include <iterator>
+
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cuda;
@@ -71,16 +74,79 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
   return success();
 }
 
-/// "rows": the accumulator read, once no wgmma writes it; "regs": a tile of
-/// the SIMT code handed to the next wgmma as its accumulator.
+namespace {
+/// The wgmmas strictly between `from` and `to` (ops of one block, `from`
+/// first; null: the block's start or end), each one commit group; -1 when
+/// a region between them may issue some.
+int64_t wgmmasBetween(Block *block, Operation *from, Operation *to) {
+  int64_t n = 0;
+  auto it = from ? std::next(from->getIterator()) : block->begin();
+  auto end = to ? to->getIterator() : block->end();
+  for (; it != end; ++it) {
+    if (isa<tileas::WgmmaOp>(*it))
+      ++n;
+    else if (it->getNumRegions() &&
+             it->walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
+                 .wasInterrupted())
+      return -1;
+  }
+  return n;
+}
+} // namespace
+
+/// Groups retire in order, so waiting until at most this many are pending
+/// retires the one that wrote `v`. `v` is a wgmma's result in the block of
+/// `at`, or an iter_arg of the loop whose body `at` is in that a wgmma of
+/// the body yields, with an initial value made by a wgmma before the loop
+/// (or not by a wgmma at all): then the fewer of the first iteration's and
+/// the steady state's counts.
+int64_t KernelEmitter::groupsAfter(Value v, Operation *at) {
+  Block *block = at->getBlock();
+  if (auto mma = v.getDefiningOp<tileas::WgmmaOp>())
+    return mma->getBlock() == block ? wgmmasBetween(block, mma, at) : -1;
+  auto arg = dyn_cast<BlockArgument>(v);
+  auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                  : scf::ForOp();
+  if (!loop || arg.getOwner() != block || arg.getArgNumber() == 0)
+    return -1;
+  unsigned i = arg.getArgNumber() - 1;
+  auto yielded = loop.getBody()->getTerminator()->getOperand(i);
+  auto last = yielded.getDefiningOp<tileas::WgmmaOp>();
+  if (!last || last->getBlock() != block)
+    return -1;
+  int64_t head = wgmmasBetween(block, nullptr, at);
+  int64_t tail = wgmmasBetween(block, last, nullptr);
+  if (head < 0 || tail < 0)
+    return -1;
+  int64_t steady = head + tail;
+  Value init = loop.getInitArgs()[i];
+  auto first = init.getDefiningOp<tileas::WgmmaOp>();
+  if (!first)
+    return init.getDefiningOp<arith::ConstantOp>() ? steady : -1;
+  if (first->getBlock() != loop->getBlock())
+    return -1;
+  int64_t before = wgmmasBetween(loop->getBlock(), first, loop);
+  return before < 0 ? -1 : std::min(steady, before + head);
+}
+
+/// "rows": the accumulator read, once the wgmma that wrote it retired;
+/// "regs": a tile of the SIMT code handed to the next wgmma as its
+/// accumulator.
 LogicalResult KernelEmitter::emit(UnrealizedConversionCastOp op) {
   auto to = op->getAttrOfType<StringAttr>(kFragmentAttr);
   if (!to || op.getNumOperands() != 1 || op.getNumResults() != 1)
     return notTranslated(op);
   Location loc = op.getLoc();
   bool rows = to.getValue() == "rows";
-  if (rows && wgmmaInFlight)
-    flushWgmmaReleases();
+  if (rows && wgmmaInFlight) {
+    // The wgmmas issued since keep running (FA3's next S beside this
+    // softmax); unknown: all of them retire first.
+    int64_t after = groupsAfter(op.getOperand(0), op);
+    if (after < 0)
+      flushWgmmaReleases();
+    else
+      callVoid("tp::wgmma_wait", {}, {str(std::min<int64_t>(after, 7))});
+  }
   Value in = lookup(loc, op.getOperand(0));
   if (broken)
     return failure();

@@ -147,6 +147,9 @@ public:
   mlir::FailureOr<int64_t> fragmentRowsSize(mlir::Location loc,
                                             mlir::RankedTensorType type);
   mlir::LogicalResult emitRowsStore(mlir::tileas::SmemStoreOp store);
+  /// wgmma commit groups issued after the one that wrote `v`, up to `at`,
+  /// on every path there; -1 when not known (then wait for all).
+  int64_t groupsAfter(mlir::Value v, mlir::Operation *at);
   /// The rows a thread holds, as the templates count them.
   int64_t fragmentRowSlots() const { return 2 * fragBands; }
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);

@@ -205,6 +205,8 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
            << layout.agents[agent].threads() << " threads",
            failure();
   Value firstBand = groups == 1 ? intLit(0) : call(b.getI32Type(), "tp::warpgroup_of", {tid});
+  bool ignoredAcc = !mma.getAccumulate() &&
+                    mma.getAcc().getDefiningOp<arith::ConstantOp>();
   // In place, unless the accumulator is read elsewhere too (zeros, or a
   // value the stage code also hands on): then on a copy of its own.
   if (!mma.getAcc().hasOneUse() ||
@@ -217,9 +219,7 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
     // Attention's S starts from zeros each iteration: scale-d = 0 ignores
     // them, and a zero tile kept for the copy would hold its registers all
     // through the loop.
-    bool ignored = fragBands && !mma.getAccumulate() &&
-                   mma.getAcc().getDefiningOp<arith::ConstantOp>();
-    if (!ignored)
+    if (!(fragBands && ignoredAcc))
       b.create<emitc::AssignOp>(loc, own, acc);
     acc = own;
   }
