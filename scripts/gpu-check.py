@@ -672,14 +672,9 @@ class Checker:
             self.verdict(step, "error", f"lowering attn-scale-hd128.mlir failed: "
                          f"{tail(buf.getvalue(), 3)}")
             return None
-        exe = lowered[1][:-3] + ".gpu"
-        rc, out = sh([NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
-                      "-DTILEPIPE_MAIN", "-I", self.args.include, lowered[1], "-o", exe],
-                     timeout=300)
-        if rc:
-            logf = self.log("tilepipe-attention-build", out)
-            self.verdict(step, "error", f"nvcc -DTILEPIPE_MAIN sm_90a failed (see {logf}): "
-                         f"{first_errors(out, 1)}")
+        exe = self.build_main(step, lowered[1], lowered[1][:-3] + ".gpu", "sm_90a",
+                              "tilepipe-attention-build")
+        if not exe:
             return None
         data = os.path.join(self.work, "data")
         os.makedirs(data, exist_ok=True)
@@ -767,6 +762,18 @@ class Checker:
                      f"{res.get('samples')} samples)", result=res)
         return res
 
+    def build_main(self, step, cu, exe, arch, logname):
+        """nvcc of a translated kernel with its generated main; the binary,
+        or None after the step's verdict."""
+        rc, out = sh([NVCC, "-std=c++17", "-O2", "-gencode", f"arch=compute_{arch[3:]},code={arch}",
+                      "-DTILEPIPE_MAIN", "-I", self.args.include, cu, "-o", exe], timeout=300)
+        if rc:
+            logf = self.log(logname, out)
+            self.verdict(step, "error", f"nvcc -DTILEPIPE_MAIN {arch} failed "
+                         f"(see {logf}): {first_errors(out, 1)}")
+            return None
+        return exe
+
     def time_tilepipe(self, n, flops, arch="sm_100a"):
         step = "timing tilepipe"
         missing = self.tools_missing()
@@ -783,13 +790,9 @@ class Checker:
                          f"{tail(buf.getvalue(), 3)}")
             return None
         _, cu, _ = lowered
-        exe = os.path.join(self.work, f"gemm_mainloop.{arch}.gpu")
-        rc, out = sh([NVCC, "-std=c++17", "-O2", "-gencode", f"arch=compute_{arch[3:]},code={arch}",
-                      "-DTILEPIPE_MAIN", "-I", self.args.include, cu, "-o", exe], timeout=300)
-        if rc:
-            logf = self.log("tilepipe-build", out)
-            self.verdict(step, "error", f"nvcc -DTILEPIPE_MAIN {arch} failed "
-                         f"(see {logf}): {first_errors(out, 1)}")
+        exe = self.build_main(step, cu, os.path.join(self.work, f"gemm_mainloop.{arch}.gpu"),
+                              arch, "tilepipe-build")
+        if not exe:
             return None
         # Inputs through the generated main's interface (numcheck.py's
         # run_problem): NAME=FILE.npy per tensor (float32, bf16-exact, the

@@ -21,19 +21,11 @@ import torch
 import triton
 import triton.testing
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "peers"))
 os.environ.setdefault("TP_PEERS_ARCH", "90")
 import triton_kernels  # noqa: E402
-
-
-def rotated(make, count):
-    sets = [make() for _ in range(count)]
-    state = {"i": 0}
-
-    def next_set():
-        state["i"] = (state["i"] + 1) % count
-        return sets[state["i"]]
-    return next_set
+from rotation import rotated  # noqa: E402
 
 
 def time_torch(n, rotate, rep):

@@ -45,6 +45,26 @@ TP_HOST_DEVICE uint64_t sm90_desc(uint64_t sm100) {
   return sm100 & ~(uint64_t(7) << 46);
 }
 
+/// What both forms of a 16-bit wgmma require of their operands.
+template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma16_operands() {
+  static_assert(kSame<TA, typename BV::Elem>, "A and B of one type");
+  static_assert(kSame<TA, __nv_bfloat16> || kSame<TA, __half>,
+                "wgmma here: bf16 or f16 operands");
+  return true;
+}
+
+/// The accumulator fenced from the compiler, then wgmma.fence: before a
+/// warpgroup's MMAs of one K-block.
+template <int N> TP_DEVICE void wgmma_begin(Frag<float, N> &d) {
+  ptx::wgmma_fence_operand(d.v);
+  ptx::wgmma_fence();
+}
+
+/// Their commit group, and the accumulator fenced again.
+template <int N> TP_DEVICE void wgmma_end(Frag<float, N> &d) {
+  ptx::wgmma_commit_group();
+  ptx::wgmma_fence_operand(d.v);
+}
 } // namespace detail
 
 /// D (+)= A B^T for one K-block, by the calling warpgroup (all 128 threads,
@@ -59,9 +79,7 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
                         uint32_t b, bool accumulate, int firstBand TP_LOC) {
   using TA = typename AV::Elem;
   constexpr int N = BV::kMN;
-  static_assert(detail::kSame<TA, typename BV::Elem>, "A and B of one type");
-  static_assert(detail::kSame<TA, __nv_bfloat16> || detail::kSame<TA, __half>,
-                "wgmma here: bf16 or f16 operands");
+  static_assert(detail::wgmma16_operands<TA, BV>());
   static_assert(!AV::kMNMajor, "A K-major (wgmma's imm-trans-a is 0 here)");
   static_assert(AV::kMN % (64 * Bands) == 0, "A has 64 rows a band");
   static_assert(AV::kK == BV::kK, "A and B have one K");
@@ -69,8 +87,7 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   // 64 rows further: eight 8-row groups of SBO bytes each.
   constexpr uint32_t kBandBytes = 8 * AV::kSbo;
   TP_AT();
-  ptx::wgmma_fence_operand(d.v);
-  ptx::wgmma_fence();
+  detail::wgmma_begin(d);
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
 #pragma unroll
@@ -80,8 +97,7 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
           detail::sm90_desc(
               AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s)),
           detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
-  ptx::wgmma_commit_group();
-  ptx::wgmma_fence_operand(d.v);
+  detail::wgmma_end(d);
 }
 
 /// Writes the accumulator, 64 Bands rows of N f32 a warpgroup (warpgroup w
@@ -158,15 +174,12 @@ TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
                         bool accumulate TP_LOC) {
   constexpr int N = BV::kMN;
   constexpr int K = BV::kK;
-  static_assert(detail::kSame<TA, typename BV::Elem>, "A and B of one type");
-  static_assert(detail::kSame<TA, __nv_bfloat16> || detail::kSame<TA, __half>,
-                "wgmma here: bf16 or f16 operands");
+  static_assert(detail::wgmma16_operands<TA, BV>());
   static_assert(NA == Bands * K / 2,
                 "A in the rows layout: 2 Bands rows of K / 4 columns");
   constexpr int kSteps = K / 16;
   TP_AT();
-  ptx::wgmma_fence_operand(d.v);
-  ptx::wgmma_fence();
+  detail::wgmma_begin(d);
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
 #pragma unroll
@@ -181,8 +194,7 @@ TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
           *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]), ra,
           detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
     }
-  ptx::wgmma_commit_group();
-  ptx::wgmma_fence_operand(d.v);
+  detail::wgmma_end(d);
 }
 
 /// Byte offsets of (row, column) in the SMEM tiles a rows-layout tile is
