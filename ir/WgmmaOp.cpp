@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/WgmmaWarpgroups.h"
 #include "ir/TileASDialect.h"
+#include "ir/WgmmaWarpgroups.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 

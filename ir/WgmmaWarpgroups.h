@@ -1,4 +1,4 @@
-//===- WgmmaWarpgroups.h - the warpgroups that hold an accumulator -*- C++ -*-===//
+//===- WgmmaWarpgroups.h - who holds a wgmma accumulator --------*- C++ -*-===//
 //
 // How many consumer warpgroups issue a tileas.wgmma and hold its
 // accumulator, which the materializer sizes the agent by and the CUDA

@@ -1,7 +1,7 @@
 //===- KernelLayout.cpp - where a kernel's agents and buffers live --------===//
 
-#include "ir/WgmmaWarpgroups.h"
 #include "cuda/analysis/KernelLayout.h"
+#include "ir/WgmmaWarpgroups.h"
 
 #include "cuda/analysis/Identifiers.h"
 #include "ir/TileASDialect.h"
@@ -296,8 +296,8 @@ LogicalResult LayoutBuilder::layoutAgents() {
     body.role = "body";
     // Unspecialized code issues its wgmmas itself: a warpgroup each.
     func.walk([&](tileas::WgmmaOp mma) {
-      body.warps = std::max(body.warps,
-                            int(4 * tileas::consumerWarpgroups(mma)));
+      body.warps =
+          std::max(body.warps, int(4 * tileas::consumerWarpgroups(mma)));
     });
     layout.agents.push_back(body);
   }

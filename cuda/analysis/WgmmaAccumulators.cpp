@@ -1,8 +1,8 @@
 //===- WgmmaAccumulators.cpp - Hopper accumulators before the layout ------===//
 
-#include "ir/WgmmaWarpgroups.h"
 #include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/analysis/CarriedTiles.h"
+#include "ir/WgmmaWarpgroups.h"
 
 #include "ir/TileASDialect.h"
 
@@ -157,8 +157,7 @@ bool readInLoop(Value v, OpOperand &use) {
   return carried || (loop && loop->isAncestor(use.getOwner()));
 }
 
-Value fragmentCast(IRRewriter &rewriter, Location loc, Value v,
-                   StringRef to) {
+Value fragmentCast(IRRewriter &rewriter, Location loc, Value v, StringRef to) {
   auto cast = rewriter.create<UnrealizedConversionCastOp>(loc, v.getType(), v);
   cast->setAttr(cuda::kFragmentAttr, rewriter.getStringAttr(to));
   return cast.getResult(0);
@@ -229,8 +228,9 @@ LogicalResult markHolders(ArrayRef<tileas::WgmmaOp> mmas,
       continue;
     auto [it, fresh] = first.try_emplace(holder, mma);
     tileas::WgmmaOp f = it->second;
-    if (!fresh && (f.getMmaM() != mma.getMmaM() ||
-                   tileas::consumerWarpgroups(f) != tileas::consumerWarpgroups(mma)))
+    if (!fresh &&
+        (f.getMmaM() != mma.getMmaM() ||
+         tileas::consumerWarpgroups(f) != tileas::consumerWarpgroups(mma)))
       return mma.emitError("wgmmas whose accumulators the same SIMT code "
                            "reads have one M over the same warpgroups here "
                            "(")
@@ -293,9 +293,9 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
          !isZeroSplat(v) && !isFragmentCast(def)) ||
         (!def && !carried))
       return (def ? def : func.getOperation())
-                 ->emitError("a wgmma accumulator that starts from a tile "
-                             "other than zeros is not translated to CUDA "
-                             "unless the SIMT code of its loop reads it");
+          ->emitError("a wgmma accumulator that starts from a tile "
+                      "other than zeros is not translated to CUDA "
+                      "unless the SIMT code of its loop reads it");
     bool read = false;
     for (OpOperand &use : v.getUses()) {
       if (movesOn(use) || isFragmentCast(use.getOwner()))

@@ -137,8 +137,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       // Tile ops (TileOps.cpp).
       .Case<tileas::TmaLoadOp, tileas::SmemViewOp, tileas::TmaStoreOp,
             tileas::CpAsyncOp, tileas::TmemCopyOp, tileas::UmmaOp,
-            tileas::WgmmaOp, tileas::BroadcastOp, tileas::ReduceLanesOp, tileas::ReduceAllOp>(
-          [&](auto op) { return emit(op); })
+            tileas::WgmmaOp, tileas::BroadcastOp, tileas::ReduceLanesOp,
+            tileas::ReduceAllOp>([&](auto op) { return emit(op); })
       .Case<tileas::TmemLoadOp, tileas::SmemLoadOp>(
           [&](Operation *op) { return emitTileLoad(op); })
       .Case<tileas::TmemStoreOp, tileas::SmemStoreOp>(
@@ -417,9 +417,9 @@ LogicalResult KernelEmitter::emitWarpgroups(ArrayRef<int> groupRegs) {
   // setmaxnreg.dec, ptxas would ignore every setmaxnreg (C7507, measured
   // on sm_90a). So a Hopper kernel's warpgroup branches are exclusive:
   // each next one in the else of the one before.
-  bool exclusive = func.walk([](tileas::WgmmaOp) {
-                         return WalkResult::interrupt();
-                       }).wasInterrupted();
+  bool exclusive =
+      func.walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   Region *next = nullptr;
   auto emitAgents = [&](int g0, int g1) -> LogicalResult {
     for (auto [i, a] : llvm::enumerate(layout.agents))

@@ -85,9 +85,9 @@ int64_t wgmmasBetween(Block *block, Operation *from, Operation *to) {
   for (; it != end; ++it) {
     if (isa<tileas::WgmmaOp>(*it))
       ++n;
-    else if (it->getNumRegions() &&
-             it->walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
-                 .wasInterrupted())
+    else if (it->getNumRegions() && it->walk([](tileas::WgmmaOp) {
+                                        return WalkResult::interrupt();
+                                      }).wasInterrupted())
       return -1;
   }
   return n;
@@ -105,8 +105,8 @@ int64_t KernelEmitter::groupsAfter(Value v, Operation *at) {
   if (auto mma = v.getDefiningOp<tileas::WgmmaOp>())
     return mma->getBlock() == block ? wgmmasBetween(block, mma, at) : -1;
   auto arg = dyn_cast<BlockArgument>(v);
-  auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
-                  : scf::ForOp();
+  auto loop =
+      arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : scf::ForOp();
   if (!loop || arg.getOwner() != block || arg.getArgNumber() == 0)
     return -1;
   unsigned i = arg.getArgNumber() - 1;
@@ -154,9 +154,8 @@ LogicalResult KernelEmitter::emit(UnrealizedConversionCastOp op) {
   if (failed(type))
     return failure();
   auto tile = cast<RankedTensorType>(op.getType(0));
-  map[op.getResult(0)] =
-      call(*type, rows ? "tp::wgmma_rows" : "tp::wgmma_regs", {in},
-           {str(fragBands), str(tile.getShape()[1])});
+  map[op.getResult(0)] = call(*type, rows ? "tp::wgmma_rows" : "tp::wgmma_regs",
+                              {in}, {str(fragBands), str(tile.getShape()[1])});
   return success();
 }
 

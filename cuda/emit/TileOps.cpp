@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/WgmmaWarpgroups.h"
 #include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/emit/KernelEmitter.h"
 #include "cuda/emit/TilePieces.h"
+#include "ir/WgmmaWarpgroups.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -205,8 +205,8 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
            << layout.agents[agent].threads() << " threads",
            failure();
   Value firstBand = groups == 1 ? intLit(0) : call(b.getI32Type(), "tp::warpgroup_of", {tid});
-  bool ignoredAcc = !mma.getAccumulate() &&
-                    mma.getAcc().getDefiningOp<arith::ConstantOp>();
+  bool ignoredAcc =
+      !mma.getAccumulate() && mma.getAcc().getDefiningOp<arith::ConstantOp>();
   // In place, unless the accumulator is read elsewhere too (zeros, or a
   // value the stage code also hands on): then on a copy of its own.
   if (!mma.getAcc().hasOneUse() ||
@@ -399,8 +399,8 @@ LogicalResult KernelEmitter::emitTileMath(Operation *op) {
   }
   // Rows, and the pieces a streamed row folds in: one order for both.
   bool max = isa<tileas::ReduceMaxOp>(op);
-  Value rows = call(*type, max ? "tp::reduce_max" : "tp::reduce_sum",
-                    operands, {str(*fragSize(loc, result)), str(streams.width())});
+  Value rows = call(*type, max ? "tp::reduce_max" : "tp::reduce_sum", operands,
+                    {str(*fragSize(loc, result)), str(streams.width())});
   // In the wgmma fragment's rows a lane quad holds each row.
   if (fragBands)
     rows = call(*type, max ? "tp::reduce_lanes_max" : "tp::reduce_lanes_sum",

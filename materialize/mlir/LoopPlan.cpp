@@ -1,7 +1,7 @@
 //===- LoopPlan.cpp - schedule in, pipe plan out --------------------------===//
 
-#include "ir/WgmmaWarpgroups.h"
 #include "materialize/mlir/LoopPlan.h"
+#include "ir/WgmmaWarpgroups.h"
 
 #include "attrs/AttrNames.h"
 #include "ir/TileASDialect.h"
@@ -441,7 +441,8 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   // (ir/WgmmaWarpgroups.h).
   for (Operation *op : plan.loop.ops) {
     auto mma = dyn_cast<tileas::WgmmaOp>(op);
-    plan.minWarps.push_back(mma ? int32_t(4 * tileas::consumerWarpgroups(mma)) : 0);
+    plan.minWarps.push_back(mma ? int32_t(4 * tileas::consumerWarpgroups(mma))
+                                : 0);
   }
   collectPipeValues(loop, plan);
   llvm::DenseSet<unsigned> carriedInits = markValueStorage(loop, plan);

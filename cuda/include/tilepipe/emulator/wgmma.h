@@ -10,9 +10,10 @@
 //   sm_90 descriptors) and reads and writes the accumulator registers when
 //   it completes, at a time the seed picks, in issue order per warp. A in
 //   registers is taken at the issue: the CUDA source passes it as asm
-//   input values, and ptxas keeps those registers until the wait. A kernel that reuses an operand's buffer, or
-//   touches the accumulator, before wgmma.wait_group says the operation is
-//   done computes wrong numbers here, as it may on the GPU.
+//   input values, and ptxas keeps those registers until the wait. A kernel that
+//   reuses an operand's buffer, or touches the accumulator, before
+//   wgmma.wait_group says the operation is done computes wrong numbers here, as
+//   it may on the GPU.
 // - wgmma.commit_group closes the thread's open group; wgmma.wait_group N
 //   blocks until at most N of its committed groups are pending. A thread
 //   that exits with operations in flight faults (their registers would be

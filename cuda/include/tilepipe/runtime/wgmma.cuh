@@ -137,8 +137,7 @@ template <int N> TP_CONSTEXPR int rows_slot(int g, int i) {
 /// The accumulator in the rows layout. The caller has retired every group
 /// that writes `d` (a permutation of registers, which ptxas renames).
 template <int Bands, int N>
-TP_DEVICE Frag<float, Bands * N / 2>
-wgmma_rows(Frag<float, Bands * N / 2> &d) {
+TP_DEVICE Frag<float, Bands * N / 2> wgmma_rows(Frag<float, Bands * N / 2> &d) {
   ptx::wgmma_fence_operand(d.v);
   Frag<float, Bands * N / 2> r;
 #pragma unroll

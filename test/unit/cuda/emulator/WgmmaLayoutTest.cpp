@@ -159,8 +159,10 @@ TEST(WgmmaLayout, RowsAreTheAccumulatorRenumbered) {
       for (int i = 0; i < n / 2; ++i) {
         wg::RowCol isa = wg::acc_element(t, i);
         wg::RowCol viaRows = wg::rows_element(t, wg::rows_of_acc(i, n), n);
-        ASSERT_EQ(isa.row, viaRows.row) << "N " << n << " t " << t << " i " << i;
-        ASSERT_EQ(isa.col, viaRows.col) << "N " << n << " t " << t << " i " << i;
+        ASSERT_EQ(isa.row, viaRows.row)
+            << "N " << n << " t " << t << " i " << i;
+        ASSERT_EQ(isa.col, viaRows.col)
+            << "N " << n << " t " << t << " i " << i;
         if (t == 0)
           slots.insert(wg::rows_of_acc(i, n));
       }
@@ -170,7 +172,8 @@ TEST(WgmmaLayout, RowsAreTheAccumulatorRenumbered) {
     // Row-major by slot: a thread's row h is elements [h N / 4, (h + 1) N / 4)
     // in column order, as the translation's row broadcasts assume.
     for (int e = 1; e < n / 4; ++e)
-      EXPECT_LT(wg::rows_element(5, e - 1, n).col, wg::rows_element(5, e, n).col);
+      EXPECT_LT(wg::rows_element(5, e - 1, n).col,
+                wg::rows_element(5, e, n).col);
   }
 }
 
@@ -183,7 +186,8 @@ TEST(WgmmaLayout, PInTheRowsIsTheAFragment) {
           wg::RowCol p =
               wg::rows_element(t, wg::rows_of_a(s, i / 2, k) + i % 2, k);
           ASSERT_EQ(p.row, a.row) << "K " << k << " t " << t << " i " << i;
-          ASSERT_EQ(p.col, a.col + 16 * s) << "K " << k << " t " << t << " i " << i;
+          ASSERT_EQ(p.col, a.col + 16 * s)
+              << "K " << k << " t " << t << " i " << i;
         }
 }
 
