@@ -160,8 +160,8 @@ LogicalResult KernelEmitter::emit(UnrealizedConversionCastOp op) {
 }
 
 /// Each thread stores its rows' columns, two adjacent ones a store, into the
-/// SMEM tile as the layout placed it: a UMMA operand tile, a blocked tile
-/// or a row-major one. The caller's TMA store syncs the agent first.
+/// SMEM tile as the layout placed it: a blocked tile or a row-major one. The
+/// caller's TMA store syncs the agent first.
 LogicalResult KernelEmitter::emitRowsStore(tileas::SmemStoreOp store) {
   Location loc = store.getLoc();
   Value stored = store->getOperand(0);
@@ -184,10 +184,18 @@ LogicalResult KernelEmitter::emitRowsStore(tileas::SmemStoreOp store) {
     map[store->getResult(0)] = dst;
     return success();
   }
+  // P written to SMEM for a wgmma of the same agent: each store would first
+  // wait for the wgmma still reading the last one, and fence the generic
+  // proxy's writes for the async one; neither is emitted yet, so refused.
+  if (mmaTileOf(store->getResult(0)))
+    return store.emitError(
+        "a tile in the wgmma fragment's rows stored to SMEM as an MMA "
+        "operand (P through SMEM) is not translated for sm_90a: hand the "
+        "wgmma its A in registers instead (docs/cuda.md, \"The fragment's "
+        "rows\")");
   std::string at;
-  if (const TileLayout *tile = mmaTileOf(store->getResult(0)))
-    at = tile->cppType;
-  else if (std::string blocked = layout.tiles.blockedType(store->getResult(0));
+  if (std::string blocked = layout.tiles.blockedType(store->getResult(0));
+      !blocked.empty()) (std::string blocked = layout.tiles.blockedType(store->getResult(0));
            !blocked.empty())
     at = "tp::BlockedAt<" + blocked + ">";
   else
