@@ -195,8 +195,7 @@ LogicalResult KernelEmitter::emitRowsStore(tileas::SmemStoreOp store) {
         "rows\")");
   std::string at;
   if (std::string blocked = layout.tiles.blockedType(store->getResult(0));
-      !blocked.empty()) (std::string blocked = layout.tiles.blockedType(store->getResult(0));
-           !blocked.empty())
+      !blocked.empty())
     at = "tp::BlockedAt<" + blocked + ">";
   else
     at = "tp::RowMajorAt<" + elem + ", " + str(t.getShape()[1]) + ">";
