@@ -7,7 +7,6 @@ import glob
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -172,15 +171,6 @@ def run_lit(build, tmp, reasons):
     missing here, for the skipped tests' summary."""
     xml = os.path.join(tmp, "lit.xml")
     jobs = str(os.cpu_count() or 2)
-    # lit starts the slowest tests first when it knows their times; a clean
-    # build does not, and on 2 cores its file order left one worker running
-    # the long tests alone at the end. The times of a clean run are kept in
-    # the tree for that first run (docs/testing.md, "CI time").
-    times = os.path.join(build, "test", "lit", ".lit_test_times.txt")
-    seed = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        "test", "lit", "lit-test-times.txt")
-    if not os.path.exists(times) and os.path.exists(seed):
-        shutil.copyfile(seed, times)
     rc = stream_lit([sys.executable, LIT, "-v", "-j", jobs, f"--xunit-xml-output={xml}",
                      os.path.join(build, "test", "lit")])
     if not os.path.exists(xml):
