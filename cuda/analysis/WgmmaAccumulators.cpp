@@ -226,22 +226,23 @@ LogicalResult markHolders(ArrayRef<tileas::WgmmaOp> mmas,
     Operation *holder = holderOf(mma);
     if (!holders.contains(holder))
       continue;
+    int64_t groups = tileas::consumerWarpgroups(mma);
     auto [it, fresh] = first.try_emplace(holder, mma);
+    if (fresh) {
+      holder->setAttr(cuda::kFragmentBandsAttr,
+                      IntegerAttr::get(IntegerType::get(mma.getContext(), 64),
+                                       mma.getMmaM() / 64 / groups));
+      continue;
+    }
     tileas::WgmmaOp f = it->second;
-    if (!fresh &&
-        (f.getMmaM() != mma.getMmaM() ||
-         tileas::consumerWarpgroups(f) != tileas::consumerWarpgroups(mma)))
+    int64_t firstGroups = tileas::consumerWarpgroups(f);
+    if (f.getMmaM() != mma.getMmaM() || firstGroups != groups)
       return mma.emitError("wgmmas whose accumulators the same SIMT code "
                            "reads have one M over the same warpgroups here "
                            "(")
-             << f.getMmaM() << " rows over " << tileas::consumerWarpgroups(f)
+             << f.getMmaM() << " rows over " << firstGroups
              << " warpgroup(s) at the first, " << mma.getMmaM() << " over "
-             << tileas::consumerWarpgroups(mma) << " at this one)";
-    if (fresh)
-      holder->setAttr(cuda::kFragmentBandsAttr,
-                      IntegerAttr::get(IntegerType::get(mma.getContext(), 64),
-                                       mma.getMmaM() / 64 /
-                                           tileas::consumerWarpgroups(mma)));
+             << groups << " at this one)";
   }
   return success();
 }

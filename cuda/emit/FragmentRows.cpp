@@ -58,10 +58,11 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
               "the wgmma fragment's rows (docs/cuda.md, \"The fragment's "
               "rows\")";
   };
-  if (isa<tileas::TmemLoadOp, tileas::TmemStoreOp, tileas::ReduceLanesOp,
-          tileas::ReduceAllOp>(op))
-    return refuse("");
-  if (auto load = dyn_cast<tileas::SmemLoadOp>(op))
+  if (isa<tileas::TmemLoadOp, tileas::TmemStoreOp>(op))
+    return refuse("(TMEM)");
+  if (isa<tileas::ReduceLanesOp, tileas::ReduceAllOp>(op))
+    return refuse("(rows split over lanes)");
+  if (isa<tileas::SmemLoadOp>(op))
     return refuse("(a tile read a row a thread)");
   for (Value v : op->getOperands())
     if (columns.contains(v))

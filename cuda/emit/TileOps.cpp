@@ -204,7 +204,6 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
            << groups << " consumer warpgroup(s) here; its agent has "
            << layout.agents[agent].threads() << " threads",
            failure();
-  Value firstBand = groups == 1 ? intLit(0) : call(b.getI32Type(), "tp::warpgroup_of", {tid});
   bool ignoredAcc =
       !mma.getAccumulate() && mma.getAcc().getDefiningOp<arith::ConstantOp>();
   // In place, unless the accumulator is read elsewhere too (zeros, or a
@@ -228,7 +227,9 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
              {*bt, str(mma.getMmaM() / 64 / groups)});
   else
     callVoid("tp::wgmma_ss",
-             {acc, a, bv, boolLit(mma.getAccumulate()), firstBand},
+             {acc, a, bv, boolLit(mma.getAccumulate()),
+              groups == 1 ? intLit(0)
+                          : call(b.getI32Type(), "tp::warpgroup_of", {tid})},
              {*av, *bt, str(mma.getMmaM() / 64 / groups)});
   wgmmaInFlight = true;
   map[mma.getResult()] = acc;
