@@ -9,7 +9,9 @@
 #include "ir/TileASDialect.h"
 #include "ir/WgmmaWarpgroups.h"
 
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include "tilepipe/layout/wgmma_shapes.h"
 
@@ -151,11 +153,26 @@ int64_t mlir::tileas::consumerWarpgroups(WgmmaOp mma) {
   auto func = mma->getParentOfType<FunctionOpInterface>();
   if (!func)
     return own;
-  bool registerA = func->walk([](WgmmaOp other) {
-                         return isa<RankedTensorType>(other.getA().getType())
-                                    ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-                       })
-                       .wasInterrupted();
-  return registerA ? std::max<int64_t>(own, (mma.getMmaM() + 63) / 64) : own;
+  // A read of the accumulator by SIMT code in the loop that issues the MMA
+  // (attention's softmax of S, DeepGEMM's scaled partial sums): the agent
+  // then holds a second tile of the accumulator's size beside it.
+  auto readInLoop = [](WgmmaOp other) {
+    Block *body = other->getBlock();
+    if (!isa<LoopLikeOpInterface>(body->getParentOp()))
+      return false;
+    return llvm::any_of(other.getResult().getUsers(), [&](Operation *user) {
+      return user->getBlock() == body &&
+             !isa<WgmmaOp, RegionBranchTerminatorOpInterface>(user);
+    });
+  };
+  bool registerTiles =
+      func->walk([&](WgmmaOp other) {
+            return isa<RankedTensorType>(other.getA().getType()) ||
+                           readInLoop(other)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+  return registerTiles ? std::max<int64_t>(own, (mma.getMmaM() + 63) / 64)
+                       : own;
 }

@@ -16,8 +16,10 @@
 namespace mlir::tileas {
 
 /// getWarpgroups(), except that in a function where a wgmma takes A in
-/// registers (attention's P V) every wgmma gets one warpgroup per 64 rows:
-/// the agent holds S, P and O in registers at once, and a 128-row S in one
+/// registers (attention's P V), or where SIMT code reads a wgmma's
+/// accumulator inside the loop that issues it (attention's S, DeepGEMM's
+/// scaled partial sums), every wgmma gets one warpgroup per 64 rows: the
+/// agent holds several register tiles at once, and a 128-row S in one
 /// warpgroup would be 128 registers a thread before P and O (FA3's
 /// consumers hold 64 rows each).
 int64_t consumerWarpgroups(WgmmaOp mma);

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes cuda/include/tilepipe/arch/sm90/wgmma_asm.inc: the inline PTX of
-wgmma.mma_async for every N of m64nNk16 (8..256 in steps of 8), A from SMEM
-(ss) or registers (rs), f16 or bf16 operands, f32 accumulators.
+wgmma.mma_async for every N (8..256 in steps of 8) with f32 accumulators:
+m64nNk16 with f16 or bf16 operands, A from SMEM (ss) or registers (rs); and
+m64nNk8 (tf32) or m64nNk32 (e4m3/e5m2), A and B from SMEM (ssx: these types
+take no imm-trans operands, both K-major).
 
 The operand list of a wgmma names each of the thread's N / 2 accumulator
 registers, so each N is its own asm statement (as in every CUDA library that
@@ -31,6 +33,15 @@ def macro(n, form):
         body = (f"{{{regs(0, nd)}}}, %{nd}, %{nd + 1}, p, 1, 1, 0, %{nd + 3};")
         ins = '"l"(a), "l"(b), "r"(scale), "n"(TransB)'
         pred = nd + 2
+    elif form == "ssx":
+        # d, adesc, bdesc, p, imm-scale-a, imm-scale-b (no imm-trans)
+        body = f"{{{regs(0, nd)}}}, %{nd}, %{nd + 1}, p, 1, 1;"
+        ins = '"l"(a), "l"(b), "r"(scale)'
+        pred = nd + 2
+        return (f"#define TP_WGMMA_SSX_N{n}(K, TA, TB)"
+                f" asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{pred}, 0;\\n"
+                f"wgmma.mma_async.sync.aligned.m64n{n}k\" K \".f32.\" TA \".\" TB \" "
+                f"{body}\\n}}\\n\" : {outs} : {ins} : \"memory\")\n")
     else:
         # d, {a0..a3}, bdesc, p, imm-scale-a, imm-scale-b, imm-trans-b
         body = (f"{{{regs(0, nd)}}}, {{{regs(nd, 4)}}}, %{nd + 4}, p, 1, 1, %{nd + 6};")
@@ -48,16 +59,25 @@ def text():
            "// TP_WGMMA_SS_N<n>(TY) / TP_WGMMA_RS_N<n>(TY): one m64n<n>k16 wgmma with",
            "// f32 accumulators `d`, operands `a` (descriptor or 4 registers) and `b`",
            "// (descriptor), scale-d `scale` (a uint32_t), imm-trans-b `TransB`; TY is \"f16\" or",
-           "// \"bf16\".", ""]
+           "// \"bf16\". TP_WGMMA_SSX_N<n>(K, TA, TB): m64n<n>k<K> with A and B",
+           "// from SMEM, K-major, for tf32 (K \"8\") and e4m3/e5m2 (K \"32\").", ""]
     for n in range(8, 257, 8):
         out.append(macro(n, "ss"))
         out.append(macro(n, "rs"))
+        out.append(macro(n, "ssx"))
     out.append("#define TP_WGMMA_DISPATCH(FORM, N, TY) \\")
     # else-if chain without a dangling backslash on the last line
     chain = []
     for i, n in enumerate(range(8, 257, 8)):
         kw = "if constexpr" if i == 0 else "else if constexpr"
         chain.append(f"  {kw} (N == {n}) TP_WGMMA_##FORM##_N{n}(TY);")
+    out.append(" \\\n".join(chain))
+    out.append("")
+    out.append("#define TP_WGMMA_DISPATCH_X(N, K, TA, TB) \\")
+    chain = []
+    for i, n in enumerate(range(8, 257, 8)):
+        kw = "if constexpr" if i == 0 else "else if constexpr"
+        chain.append(f"  {kw} (N == {n}) TP_WGMMA_SSX_N{n}(K, TA, TB);")
     out.append(" \\\n".join(chain))
     out.append("")
     return "\n".join(out)

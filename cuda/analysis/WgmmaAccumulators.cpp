@@ -260,9 +260,19 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
       return mma.emitError("a wgmma with an MN-major A is not translated to "
                            "CUDA: the sm_90a atoms read A K-major");
     Type elem = cast<ShapedType>(mma.getA().getType()).getElementType();
-    if (!elem.isBF16() && !elem.isF16())
+    bool sixteen = elem.isBF16() || elem.isF16();
+    // tf32 (an f32 tile) and the 8-bit floats: SMEM operands, K-major.
+    bool kMajorOnly = elem.isF32() || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
+    if (!sixteen && !kMajorOnly)
       return mma.emitError("a wgmma on ")
-             << elem << " is not translated to CUDA yet (bf16 and f16 are)";
+             << elem
+             << " is not translated to CUDA (bf16, f16, f32 as tf32, "
+                "f8E4M3FN and f8E5M2 are)";
+    if (!sixteen && isa<RankedTensorType>(mma.getA().getType()))
+      return mma.emitError("a wgmma with a ")
+             << elem
+             << " A in registers is not translated to CUDA (register A: bf16 "
+                "and f16)";
     if (!cast<ShapedType>(mma.getAcc().getType()).getElementType().isF32())
       return mma.emitError("a wgmma with a ")
              << cast<ShapedType>(mma.getAcc().getType()).getElementType()

@@ -67,11 +67,6 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
   for (Value v : op->getOperands())
     if (columns.contains(v))
       return refuse("of a per-column vector");
-  for (Value v : op->getOperands())
-    if (auto arg = dyn_cast<BlockArgument>(v);
-        arg && isa<RankedTensorType>(v.getType()) &&
-        arg.getOwner()->getParentOp() == func.getOperation())
-      return refuse("of a tile passed in");
   return success();
 }
 

@@ -170,6 +170,12 @@ Value KernelEmitter::loadTileParameter(Location loc, Value v) {
     return {};
   }
   int64_t cols = tensor.getRank() >= 2 ? tensor.getShape().back() : 1;
+  // In the fragment's rows each thread loads the rows and columns it holds.
+  if (fragBands)
+    return call(*frag, "tp::wgmma_rows_global_load", {map.lookup(v), tid},
+                {std::to_string(fragBands), std::to_string(cols),
+                 registerElementName(tensor.getElementType()),
+                 std::to_string(*n)});
   return call(*frag, "tp::global_load_rows", {map.lookup(v), rowsOf(v)},
               {std::to_string(cols),
                registerElementName(tensor.getElementType()),

@@ -39,10 +39,37 @@ template <class T>
 constexpr ptx::Wgmma16 kWgmma16 =
     kSame<T, __half> ? ptx::Wgmma16::F16 : ptx::Wgmma16::BF16;
 
+/// tf32 (a float tile) and the 8-bit floats: K-major only, no register A.
+template <class T>
+constexpr bool kWgmmaKMajorOnly = kSame<T, float> || kIsF8<T>;
+template <class T>
+constexpr ptx::WgmmaKMajor kWgmmaKMajor =
+    kSame<T, float>            ? ptx::WgmmaKMajor::TF32
+    : kSame<T, __nv_fp8_e4m3> ? ptx::WgmmaKMajor::E4M3
+                              : ptx::WgmmaKMajor::E5M2;
+
 /// sm_90's matrix descriptor: sm_100's bits without the version field
 /// [46, 49), which sm_90 reserves (layout/wgmma_layout.cuh).
 TP_HOST_DEVICE uint64_t sm90_desc(uint64_t sm100) {
   return sm100 & ~(uint64_t(7) << 46);
+}
+
+/// What wgmma from SMEM requires of its operands: one 16-bit type, tf32,
+/// or two 8-bit floats; the last two K-major.
+template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma_ss_operands() {
+  using TB = typename BV::Elem;
+  if constexpr (kWgmmaKMajorOnly<TA> || kWgmmaKMajorOnly<TB>) {
+    static_assert((kSame<TA, float> && kSame<TB, float>) ||
+                      (kIsF8<TA> && kIsF8<TB>),
+                  "wgmma here: tf32 x tf32 or two 8-bit floats");
+    static_assert(!BV::kMNMajor, "tf32 and 8-bit B are K-major for wgmma");
+    return true;
+  } else {
+    static_assert(kSame<TA, TB>, "A and B of one type");
+    static_assert(kSame<TA, __nv_bfloat16> || kSame<TA, __half>,
+                  "wgmma here: bf16 or f16 operands");
+    return true;
+  }
 }
 
 /// What both forms of a 16-bit wgmma require of their operands.
@@ -70,8 +97,9 @@ template <int N> TP_DEVICE void wgmma_end(Frag<float, N> &d) {
 /// D (+)= A B^T for one K-block, by the calling warpgroup (all 128 threads,
 /// warp-aligned): its Bands 64-row bands of A (AV, K-major) from band
 /// `firstBand` on (0 when one warpgroup holds the tile, its index when each
-/// holds 64 rows), and B (BV, K- or MN-major) of N rows; one m64nNk16
-/// wgmma per band and 32 bytes of K, in one commit group. `accumulate`
+/// holds 64 rows), and B (BV, K- or MN-major; tf32 and 8-bit K-major) of N
+/// rows; one wgmma per band and 32 bytes of K (m64nNk16, k8 for tf32, k32
+/// for e4m3/e5m2), in one commit group. `accumulate`
 /// false: the first step overwrites D. The caller retires the group with
 /// wgmma_wait.
 template <class AV, class BV, int Bands>
@@ -79,7 +107,7 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
                         uint32_t b, bool accumulate, int firstBand TP_LOC) {
   using TA = typename AV::Elem;
   constexpr int N = BV::kMN;
-  static_assert(detail::wgmma16_operands<TA, BV>());
+  static_assert(detail::wgmma_ss_operands<TA, BV>());
   static_assert(!AV::kMNMajor, "A K-major (wgmma's imm-trans-a is 0 here)");
   static_assert(AV::kMN % (64 * Bands) == 0, "A has 64 rows a band");
   static_assert(AV::kK == BV::kK, "A and B have one K");
@@ -92,11 +120,19 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   for (int s = 0; s < kSteps; ++s)
 #pragma unroll
     for (int g = 0; g < Bands; ++g)
-      ptx::wgmma_ss<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
-          *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]),
-          detail::sm90_desc(
-              AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s)),
-          detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
+      if constexpr (detail::kWgmmaKMajorOnly<TA>)
+        ptx::wgmma_ss_kmajor<N, detail::kWgmmaKMajor<TA>,
+                             detail::kWgmmaKMajor<typename BV::Elem>>(
+            *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]),
+            detail::sm90_desc(
+                AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s)),
+            detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
+      else
+        ptx::wgmma_ss<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
+            *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]),
+            detail::sm90_desc(
+                AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s)),
+            detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
   detail::wgmma_end(d);
 }
 
@@ -251,6 +287,32 @@ TP_DEVICE void wgmma_rows_store_vector(uint32_t saddr, const Frag<T, N> &f,
         saddr + uint32_t(row * int(sizeof(T))),
         reinterpret_cast<const unsigned char *>(&f.v[slot]));
   }
+}
+
+/// A register tile passed in (row-major in global memory, C columns; C 1:
+/// a per-row vector) in the rows layout: each thread loads its 2 Bands rows,
+/// of each its N / (2 Bands) columns 8 j + 2 (lane % 4) + {0, 1}.
+template <int Bands, int C, class T, int N>
+TP_DEVICE Frag<T, N> wgmma_rows_global_load(const T *p, int threadInAgent) {
+  constexpr int kPerRow = N / (2 * Bands);
+  static_assert(N % (2 * Bands) == 0 && (C == 1 ? kPerRow == 1
+                                                 : kPerRow == C / 4),
+                "a rows-layout tile: 2 Bands rows of C / 4 columns, or a "
+                "per-row vector");
+  int t = threadInAgent % layout::wgmma::kThreads;
+  int w = t / 32, l = t % 32;
+  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+  Frag<T, N> f;
+#pragma unroll
+  for (int slot = 0; slot < 2 * Bands; ++slot) {
+    int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
+#pragma unroll
+    for (int c = 0; c < kPerRow; ++c) {
+      int col = C == 1 ? 0 : 8 * (c / 2) + 2 * (l % 4) + c % 2;
+      f.v[slot * kPerRow + c] = p[static_cast<size_t>(row) * C + col];
+    }
+  }
+  return f;
 }
 
 /// wgmma.wait_group Pending, for the translation's releases: at most

@@ -1,7 +1,8 @@
 //===- arch/sm90/wgmma.cuh - Hopper's warpgroup MMA atoms -------*- CUDA -*-===//
 //
-// wgmma.fence, wgmma.mma_async (m64nNk16, f16 or bf16 operands, f32
-// accumulators, A from SMEM or registers), wgmma.commit_group and
+// wgmma.fence, wgmma.mma_async (f32 accumulators: m64nNk16 with f16 or bf16
+// operands, A from SMEM or registers; m64nNk8 tf32 and m64nNk32 e4m3/e5m2,
+// both from SMEM and K-major), wgmma.commit_group and
 // wgmma.wait_group, issued by all 128 threads of a warpgroup. Each atom has
 // the two branches of config.cuh: the emulator's call (emulator/wgmma.h) and
 // the PTX, which exists only in sm_90a device passes (TP_WGMMA: elsewhere a
@@ -21,6 +22,10 @@ namespace tp::ptx {
 
 /// The operand type of a 16-bit wgmma.
 enum class Wgmma16 { F16, BF16 };
+
+/// The operand types that wgmma reads K-major only, 32 bytes of K an
+/// instruction: tf32 (K 8) and the two 8-bit floats (K 32).
+enum class WgmmaKMajor { TF32, E4M3, E5M2 };
 
 #if TP_HAS_WGMMA
 namespace detail {
@@ -73,6 +78,11 @@ namespace detail {
 constexpr cpu::WgmmaType wgmmaType(Wgmma16 t) {
   return t == Wgmma16::BF16 ? cpu::WgmmaType::BF16 : cpu::WgmmaType::F16;
 }
+constexpr cpu::WgmmaType wgmmaType(WgmmaKMajor t) {
+  return t == WgmmaKMajor::TF32   ? cpu::WgmmaType::TF32
+         : t == WgmmaKMajor::E4M3 ? cpu::WgmmaType::E4M3
+                                  : cpu::WgmmaType::E5M2;
+}
 } // namespace detail
 #endif
 
@@ -115,6 +125,37 @@ TP_DEVICE void wgmma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b,
     TP_WGMMA(TP_WGMMA_DISPATCH(RS, N, "bf16"));
   } else {
     TP_WGMMA(TP_WGMMA_DISPATCH(RS, N, "f16"));
+  }
+  (void)scale;
+#endif
+}
+
+/// wgmma.mma_async.sync.aligned.m64nNkK.f32.TA.TB d, adesc, bdesc,
+/// scale-d, 1, 1 for tf32 (K 8) or e4m3/e5m2 (K 32, A and B may differ):
+/// D (N / 2 f32 registers a thread) = A B^T (+ D), both K-major.
+template <int N, WgmmaKMajor TA, WgmmaKMajor TB>
+TP_DEVICE void wgmma_ss_kmajor(float (&d)[N / 2], uint64_t a, uint64_t b,
+                               bool scaleD) {
+  static_assert(tp::wgmma_shape::n_ok(N), TP_WGMMA_RULE_N);
+  static_assert((TA == WgmmaKMajor::TF32) == (TB == WgmmaKMajor::TF32),
+                TP_WGMMA_RULE_TYPES);
+#if TP_EMULATOR
+  cpu::wgmma_mma_ss(cpu::WgmmaShape{uint16_t(N), detail::wgmmaType(TA),
+                                    detail::wgmmaType(TB), false, false},
+                    d, a, b, scaleD);
+#else
+  uint32_t scale = scaleD;
+  // The asm's type names are string literals: one branch per pair.
+  if constexpr (TA == WgmmaKMajor::TF32) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_X(N, "8", "tf32", "tf32"));
+  } else if constexpr (TA == WgmmaKMajor::E4M3 && TB == WgmmaKMajor::E4M3) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_X(N, "32", "e4m3", "e4m3"));
+  } else if constexpr (TA == WgmmaKMajor::E4M3) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_X(N, "32", "e4m3", "e5m2"));
+  } else if constexpr (TB == WgmmaKMajor::E4M3) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_X(N, "32", "e5m2", "e4m3"));
+  } else {
+    TP_WGMMA(TP_WGMMA_DISPATCH_X(N, "32", "e5m2", "e5m2"));
   }
   (void)scale;
 #endif
