@@ -115,6 +115,37 @@ struct UmmaToWgmmaPattern : OpConversionPattern<tileas::UmmaOp> {
   }
 };
 
+/// A tile the threads store to SMEM only to be a wgmma's A (attention's P
+/// for P V, written as on Blackwell where an M = 64 MMA reads A from SMEM)
+/// is handed to the wgmma in registers instead: the m64k16 A fragment is
+/// the accumulator's own layout, so nothing moves, and the SMEM tile, the
+/// wait for the wgmma still reading the last one and the proxy fence all
+/// disappear (FA3's choice). Kept in SMEM: a store into a tile (`into`),
+/// rows split over lanes, an MN-major A, a non-16-bit A, and a tile read
+/// by anything but a wgmma's A.
+void registerOperandA(ModuleOp module) {
+  SmallVector<tileas::SmemStoreOp> stores;
+  module.walk([&](tileas::SmemStoreOp store) {
+    Type elem = store.getSource().getType().getElementType();
+    if (store.getDst() || store.getLanes() || !(elem.isBF16() || elem.isF16()))
+      return;
+    bool onlyA = !store->use_empty() &&
+                 llvm::all_of(store->getUses(), [](OpOperand &use) {
+                   auto mma = dyn_cast<tileas::WgmmaOp>(use.getOwner());
+                   return mma && !mma.getAMnMajor() &&
+                          use.get() == mma.getA() &&
+                          use.getOperandNumber() ==
+                              mma.getAMutable().getOperandNumber();
+                 });
+    if (onlyA)
+      stores.push_back(store);
+  });
+  for (tileas::SmemStoreOp store : stores) {
+    store->getResult(0).replaceAllUsesWith(store.getSource());
+    store.erase();
+  }
+}
+
 struct UmmaToWgmmaPass
     : tilepipe::retarget::impl::TileASUmmaToWgmmaBase<UmmaToWgmmaPass> {
   void runOnOperation() override {
@@ -143,7 +174,8 @@ struct UmmaToWgmmaPass
                                                          target);
     populateReturnOpTypeConversionPattern(patterns, types);
     if (failed(applyFullConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    registerOperandA(module);
   }
 };
 
