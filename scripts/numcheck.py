@@ -144,6 +144,14 @@ SEEDED_BUGS = {
                          r"tp::wgmma_wait<\g<1>+1>();\2"),
     # A row reduction finished over half the lane quad.
     "wgmma-quad-reduce": (".cu", r"tp::reduce_lanes_max<4>", "tp::reduce_lanes_max<2>"),
+    # A K-block counted in 16-bit instructions whatever the type: a tf32
+    # block of K 32 issues two m64nNk8 instead of four (half of K).
+    "wgmma-k-steps-16bit": ("runtime/wgmma.cuh", r"constexpr int kSteps = AV::kK \* int\(sizeof\(TA\)\) / 32;",
+                            "constexpr int kSteps = AV::kK * 2 / 32;"),
+    # A tile passed in read in the rows with the two rows of a lane swapped
+    # (DeepGEMM's per-row scale applied to the row 8 away).
+    "wgmma-param-rows": ("runtime/wgmma.cuh", r"int row = 64 \* band \+ 16 \* w \+ 8 \* half \+ l / 4;",
+                         "int row = 64 * band + 16 * w + 8 * (1 - half) + l / 4;"),
 }
 
 

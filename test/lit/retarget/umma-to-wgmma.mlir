@@ -46,6 +46,37 @@ func.func @pv(%q: !tileas.smem<128x64xbf16>, %k: !tileas.smem<128x64xbf16>, %v: 
 
 // -----
 
+// P stored to SMEM only to be an MMA's A (M = 64 attention as written for
+// Blackwell) is handed to the wgmma in registers: no SMEM tile is left.
+// CHECK-LABEL: func.func @p_smem
+// CHECK: %[[P:.*]] = tileas.cvt %{{.*}} : tensor<64x128xf32> -> tensor<64x128xbf16>
+// CHECK-NOT: tileas.smem_store
+// CHECK: tileas.wgmma %[[P]], %{{.*}}, %{{.*}} {accumulate, b_mn_major} : tensor<64x128xbf16>, !tileas.smem<128x64xbf16>, tensor<64x64xf32> -> tensor<64x64xf32>
+func.func @p_smem(%q: !tileas.smem<64x64xbf16>, %k: !tileas.smem<128x64xbf16>, %v: !tileas.smem<128x64xbf16>,
+                  %o: !tileas.tmem<64x64xf32>) -> !tileas.tmem<64x64xf32> {
+  %sb = tileas.alloc_tmem : !tileas.tmem<64x128xf32>
+  %s = tileas.umma %q, %k, %sb : !tileas.smem<64x64xbf16>, !tileas.smem<128x64xbf16>, !tileas.tmem<64x128xf32> -> !tileas.tmem<64x128xf32>
+  %sr = tileas.tmem_load %s : !tileas.tmem<64x128xf32> -> tensor<64x128xf32>
+  %pb = tileas.cvt %sr : tensor<64x128xf32> -> tensor<64x128xbf16>
+  %ps = tileas.smem_store %pb : tensor<64x128xbf16> -> !tileas.smem<64x128xbf16>
+  %d = tileas.umma %ps, %v, %o {accumulate, b_mn_major} : !tileas.smem<64x128xbf16>, !tileas.smem<128x64xbf16>, !tileas.tmem<64x64xf32> -> !tileas.tmem<64x64xf32>
+  return %d : !tileas.tmem<64x64xf32>
+}
+
+// -----
+
+// The same tile also read as a B stays in SMEM for both.
+// CHECK-LABEL: func.func @p_smem_also_b
+// CHECK: %[[PS:.*]] = tileas.smem_store
+// CHECK: tileas.wgmma %[[PS]], %[[PS]], %{{.*}} : !tileas.smem<64x64xbf16>, !tileas.smem<64x64xbf16>
+func.func @p_smem_also_b(%x: tensor<64x64xbf16>, %o: !tileas.tmem<64x64xf32>) -> !tileas.tmem<64x64xf32> {
+  %ps = tileas.smem_store %x : tensor<64x64xbf16> -> !tileas.smem<64x64xbf16>
+  %d = tileas.umma %ps, %ps, %o : !tileas.smem<64x64xbf16>, !tileas.smem<64x64xbf16>, !tileas.tmem<64x64xf32> -> !tileas.tmem<64x64xf32>
+  return %d : !tileas.tmem<64x64xf32>
+}
+
+// -----
+
 // What Hopper cannot express is refused at its line.
 func.func @scales(%s: !tileas.smem<1x32x16xui8>) {
   // expected-error @+1 {{tileas.tmem_copy has no sm_90a form: Hopper has no tensor memory}}

@@ -305,7 +305,8 @@ TP_DEVICE Frag<T, N> wgmma_rows_global_load(const T *p, int threadInAgent) {
   Frag<T, N> f;
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot) {
-    int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
+    int band = firstBand + slot / 2, half = slot % 2;
+    int row = 64 * band + 16 * w + 8 * half + l / 4;
 #pragma unroll
     for (int c = 0; c < kPerRow; ++c) {
       int col = C == 1 ? 0 : 8 * (c / 2) + 2 * (l % 4) + c % 2;
