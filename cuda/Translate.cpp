@@ -14,13 +14,109 @@
 
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Target/Cpp/CppEmitter.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
+#include <optional>
+#include <vector>
+
 using namespace mlir;
 using namespace tilepipe;
+
+namespace {
+/// One kernel and its launchers. The kernel is made from a copy in which
+/// loops carry fewer register tiles (CarriedTiles.h); the input stays as it
+/// was.
+FailureOr<std::string> translateKernel(func::FuncOp original, OpBuilder &b,
+                                       bool epilogueInRows) {
+  OwningOpRef<func::FuncOp> copy = original.clone();
+  func::FuncOp func = *copy;
+  if (failed(cuda::prepareWgmmaAccumulators(func, epilogueInRows)))
+    return failure();
+  cuda::shrinkCarriedTiles(func);
+  FailureOr<cuda::KernelLayout> layout = cuda::layoutKernel(func);
+  if (failed(layout))
+    return failure();
+  if (failed(cuda::emitKernel(func, *layout, b)))
+    return failure();
+  FailureOr<std::string> host = cuda::emitLauncher(func, *layout);
+  if (failed(host))
+    return failure();
+  // A kernel lowered from cuTile also takes cuTile's parameter array.
+  FailureOr<std::string> cutile = cuda::emitCutileLauncher(func, *layout);
+  if (failed(cutile))
+    return failure();
+  return *host + *cutile;
+}
+
+/// The diagnostics of one attempt, held back until it is known which
+/// attempt's to report.
+struct HeldDiagnostics {
+  explicit HeldDiagnostics(MLIRContext *ctx) : ctx(ctx) {
+    handler.emplace(ctx, [this](Diagnostic &d) {
+      held.push_back(std::move(d));
+      return success();
+    });
+  }
+  /// Holds no more (what it holds stays).
+  void stop() { handler.reset(); }
+  /// Stops and reports what it holds.
+  void release() {
+    stop();
+    for (Diagnostic &d : held)
+      ctx->getDiagEngine().emit(std::move(d));
+    held.clear();
+  }
+  MLIRContext *ctx;
+  std::vector<Diagnostic> held;
+  std::optional<ScopedDiagnosticHandler> handler;
+};
+
+/// Erases what a failed attempt appended to the output module.
+void eraseAfter(Block *body, Operation *last) {
+  while (!body->empty() && &body->back() != last)
+    body->back().erase();
+}
+
+/// A kernel with wgmmas whose epilogue staged through SMEM does not fit (a
+/// 128 x 256 f32 accumulator beside a C tile or a second output) or is not
+/// translated is tried once more with the epilogue on the fragment's rows
+/// (docs/cuda.md, "The epilogue on the fragment"). Where that fails too,
+/// the first attempt's diagnostics are the ones reported.
+FailureOr<std::string> translateKernelWithRetry(func::FuncOp original,
+                                                OpBuilder &b) {
+  bool wgmma = original
+                   .walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
+                   .wasInterrupted();
+  if (!wgmma)
+    return translateKernel(original, b, /*epilogueInRows=*/false);
+  MLIRContext *ctx = original.getContext();
+  Block *body = b.getInsertionBlock();
+  Operation *last = body->empty() ? nullptr : &body->back();
+  HeldDiagnostics first(ctx);
+  FailureOr<std::string> host =
+      translateKernel(original, b, /*epilogueInRows=*/false);
+  if (succeeded(host)) {
+    first.release();
+    return host;
+  }
+  eraseAfter(body, last);
+  first.stop();
+  HeldDiagnostics second(ctx);
+  host = translateKernel(original, b, /*epilogueInRows=*/true);
+  if (succeeded(host)) {
+    second.release();
+    return host;
+  }
+  eraseAfter(body, last);
+  second.stop();
+  first.release();
+  return failure();
+}
+} // namespace
 
 LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
   MLIRContext *ctx = module.getContext();
@@ -47,27 +143,10 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
                        .wasInterrupted();
     if (!tileOps || func.isExternal())
       continue;
-    // The kernel is made from a copy in which loops carry fewer register
-    // tiles (CarriedTiles.h); the input stays as it was.
     func::FuncOp original = func;
-    OwningOpRef<func::FuncOp> copy = func.clone();
-    func = *copy;
-    if (failed(cuda::prepareWgmmaAccumulators(func)))
-      return failure();
-    cuda::shrinkCarriedTiles(func);
-    FailureOr<cuda::KernelLayout> layout = cuda::layoutKernel(func);
-    if (failed(layout))
-      return failure();
-    if (failed(cuda::emitKernel(func, *layout, b)))
-      return failure();
-    FailureOr<std::string> host = cuda::emitLauncher(func, *layout);
+    FailureOr<std::string> host = translateKernelWithRetry(original, b);
     if (failed(host))
       return failure();
-    // A kernel lowered from cuTile also takes cuTile's parameter array.
-    FailureOr<std::string> cutile = cuda::emitCutileLauncher(func, *layout);
-    if (failed(cutile))
-      return failure();
-    *host += *cutile;
     // What cannot be translated at all is reported first. Stage code that
     // breaks a pipe or mutex rule deadlocks or races on the
     // GPU, and nothing in the CUDA would say so: the translation runs the

@@ -164,18 +164,18 @@ Value fragmentCast(IRRewriter &rewriter, Location loc, Value v, StringRef to) {
 }
 
 /// The holders whose SIMT code works on the accumulators in their loops (or
-/// hands a wgmma A in registers): there every register tile lies in the
-/// fragment's rows.
+/// hands a wgmma A in registers), and with `epilogueInRows` every holder
+/// that reads one: there every register tile lies in the fragment's rows.
 llvm::SetVector<Operation *>
 fragmentHolders(ArrayRef<tileas::WgmmaOp> mmas,
-                const llvm::SetVector<Value> &values) {
+                const llvm::SetVector<Value> &values, bool epilogueInRows) {
   llvm::SetVector<Operation *> holders;
   for (tileas::WgmmaOp mma : mmas)
     if (isa<RankedTensorType>(mma.getA().getType()))
       holders.insert(holderOf(mma));
   for (Value v : values)
     for (OpOperand &use : v.getUses())
-      if (!movesOn(use) && readInLoop(v, use))
+      if (!movesOn(use) && (epilogueInRows || readInLoop(v, use)))
         holders.insert(holderOf(use.getOwner()));
   return holders;
 }
@@ -249,7 +249,8 @@ LogicalResult markHolders(ArrayRef<tileas::WgmmaOp> mmas,
 
 } // namespace
 
-LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
+LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func,
+                                             bool epilogueInRows) {
   SmallVector<tileas::WgmmaOp> mmas;
   func.walk([&](tileas::WgmmaOp mma) { mmas.push_back(mma); });
   if (mmas.empty())
@@ -289,7 +290,7 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func) {
   mergeDuplicateIterArgs(func);
   ownZeros(rewriter, func);
   llvm::SetVector<Operation *> holders =
-      fragmentHolders(mmas, accumulatorValues(func));
+      fragmentHolders(mmas, accumulatorValues(func), epilogueInRows);
   if (failed(markHolders(mmas, holders)))
     return failure();
   castAtEnds(rewriter, func, holders);

@@ -48,8 +48,12 @@ inline constexpr llvm::StringLiteral kFragmentBandsAttr =
     "tileas.fragment_bands";
 
 /// Rewrites `func` (a copy the translation owns) as above; an error at the
-/// first accumulator it cannot take.
-mlir::LogicalResult prepareWgmmaAccumulators(mlir::func::FuncOp func);
+/// first accumulator it cannot take. `epilogueInRows`: every agent that
+/// reads an accumulator holds its tiles in the fragment's rows, the
+/// epilogue after the loop included (the translation's second attempt when
+/// the epilogue staged through SMEM does not fit; docs/cuda.md).
+mlir::LogicalResult prepareWgmmaAccumulators(mlir::func::FuncOp func,
+                                             bool epilogueInRows = false);
 
 /// The register tiles of `func` that are wgmma accumulator fragments (the
 /// MMAs' results and accumulators, the constants, iter_args and loop

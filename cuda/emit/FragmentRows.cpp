@@ -62,8 +62,9 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
     return refuse("(TMEM)");
   if (isa<tileas::ReduceLanesOp, tileas::ReduceAllOp>(op))
     return refuse("(rows split over lanes)");
-  if (isa<tileas::SmemLoadOp>(op))
-    return refuse("(a tile read a row a thread)");
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
+      load && (load.getLanes() || load.getPaddingAttr()))
+    return refuse("(a tile read with rows split over lanes or a padding)");
   for (Value v : op->getOperands())
     if (columns.contains(v))
       return refuse("of a per-column vector");
@@ -152,6 +153,37 @@ LogicalResult KernelEmitter::emit(UnrealizedConversionCastOp op) {
   auto tile = cast<RankedTensorType>(op.getType(0));
   map[op.getResult(0)] = call(*type, rows ? "tp::wgmma_rows" : "tp::wgmma_regs",
                               {in}, {str(fragBands), str(tile.getShape()[1])});
+  return success();
+}
+
+/// Each thread loads its rows' columns from the SMEM tile as the layout
+/// placed it (a blocked tile or a row-major one), or a per-row vector's
+/// values: an epilogue on the fragment reading a tile TMA brought in.
+LogicalResult KernelEmitter::emitRowsLoad(tileas::SmemLoadOp load) {
+  Location loc = load.getLoc();
+  Value src = lookup(loc, load.getSource());
+  if (broken)
+    return failure();
+  Value result = load.getResult();
+  FailureOr<Type> type = convert(loc, result);
+  FailureOr<int64_t> n = fragSize(loc, result);
+  if (failed(type) || failed(n))
+    return failure();
+  auto t = cast<RankedTensorType>(result.getType());
+  std::string elem = registerElementName(t.getElementType());
+  if (t.getRank() == 1) {
+    map[result] = call(*type, "tp::wgmma_rows_load_vector", {src, tid},
+                       {str(fragBands), elem, str(*n)});
+    return success();
+  }
+  std::string at;
+  if (std::string blocked = layout.tiles.blockedType(load.getSource());
+      !blocked.empty())
+    at = "tp::BlockedAt<" + blocked + ">";
+  else
+    at = "tp::RowMajorAt<" + elem + ", " + str(t.getShape()[1]) + ">";
+  map[result] = call(*type, "tp::wgmma_rows_load", {src, tid},
+                     {at, str(fragBands), str(t.getShape()[1]), elem, str(*n)});
   return success();
 }
 

@@ -147,6 +147,7 @@ public:
   mlir::FailureOr<int64_t> fragmentRowsSize(mlir::Location loc,
                                             mlir::RankedTensorType type);
   mlir::LogicalResult emitRowsStore(mlir::tileas::SmemStoreOp store);
+  mlir::LogicalResult emitRowsLoad(mlir::tileas::SmemLoadOp load);
   /// wgmma commit groups issued after the one that wrote `v`, up to `at`,
   /// on every path there; -1 when not known (then wait for all).
   int64_t groupsAfter(mlir::Value v, mlir::Operation *at);

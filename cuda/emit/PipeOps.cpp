@@ -14,6 +14,10 @@
 
 #include "mlir/IR/Matchers.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <optional>
+
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cuda;
@@ -291,13 +295,46 @@ void KernelEmitter::arriveEmpty(const PipeLayout &p, Value slot, Value k,
   });
 }
 
+namespace {
+/// How many iterations ahead of the release `release` the same block
+/// acquires its pipe's slots (peeled code, where one agent both loads and
+/// multiplies): 0 when it acquires none, nullopt when the distance is not
+/// a constant.
+std::optional<int64_t> acquiresAhead(tileas::PipeConsumerReleaseOp release) {
+  std::optional<int64_t> ahead = 0;
+  // In a loop body every acquire comes again after the release; elsewhere
+  // only the ones after it do.
+  bool loop = isa<scf::ForOp>(release->getParentOp());
+  for (auto acquire :
+       release->getBlock()->getOps<tileas::PipeProducerAcquireOp>()) {
+    if (acquire.getPipe() != release.getPipe() ||
+        (!loop && acquire->isBeforeInBlock(release)))
+      continue;
+    Value a = acquire.getIter(), r = release.getIter();
+    std::optional<int64_t> d;
+    if (a == r)
+      d = 0;
+    else if (auto sub = r.getDefiningOp<arith::SubIOp>();
+             sub && sub.getLhs() == a)
+      d = getConstantIntValue(sub.getRhs());
+    if (!d)
+      return std::nullopt;
+    ahead = std::max(*ahead, *d);
+  }
+  return ahead;
+}
+} // namespace
+
 /// A slot a wgmma read is free once a wgmma.wait_group retires that
-/// wgmma's group. With two slots or more the release keeps one group in
+/// wgmma's group. With slots to spare the release keeps one group in
 /// flight (CUTLASS's mainloop): wait_group 1 retires the previous
 /// iteration's MMA, whose slot is released now, and this one's waits for
-/// the next release or the flush after the loop. A one-slot pipe has no
-/// slot to spare: wait_group 0, released at once. Every thread waits for
-/// its own groups, so the agent syncs before the elected thread arrives.
+/// the next release or the flush after the loop. With none to spare it
+/// waits with wait_group 0 and releases at once: a one-slot pipe, and peeled
+/// code whose block acquires the pipe d iterations ahead of the release
+/// with fewer than d + 2 slots (its next acquire would wait for the slot
+/// still held in flight: a deadlock). Every thread waits for its own
+/// groups, so the agent syncs before the elected thread arrives.
 void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
                                       const PipeStep &s) {
   const PipeLayout &p = *s.pipe;
@@ -307,7 +344,8 @@ void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
   if (isJoined(p))
     return;
   int32_t arrivals = release.getArrivals().value_or(1);
-  if (p.depth < 2) {
+  std::optional<int64_t> ahead = acquiresAhead(release);
+  if (p.depth < 2 || !ahead || p.depth < *ahead + 2) {
     callVoid("tp::wgmma_wait", {}, {"0"});
     agentSync();
     arriveEmpty(p, slotAddress(p, s.k), s.k, arrivals);

@@ -275,6 +275,8 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
 /// tcgen05.ld or an SMEM load: each thread its rows (the whole vector for a
 /// per-column one), in the TMEM tile's layout.
 LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(op); load && fragBands)
+    return emitRowsLoad(load);
   Location loc = op->getLoc();
   Value src = lookup(loc, op->getOperand(0));
   if (broken)

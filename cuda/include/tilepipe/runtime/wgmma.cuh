@@ -269,6 +269,50 @@ TP_DEVICE void wgmma_rows_store(uint32_t saddr, const Frag<T, N> &f,
     }
 }
 
+/// Loads a tile into the rows layout from the SMEM tile at `saddr` (the
+/// inverse of wgmma_rows_store: a C tile loaded by TMA for an epilogue
+/// that runs on the fragment), two adjacent columns a load. The caller's
+/// wait on the tile's TMA barrier orders the loads after the copy.
+template <class At, int Bands, int C, class T, int N>
+TP_DEVICE Frag<T, N> wgmma_rows_load(uint32_t saddr, int threadInAgent) {
+  static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
+                "a rows-layout tile: 2 Bands rows of C / 4 columns");
+  int t = threadInAgent % layout::wgmma::kThreads;
+  int w = t / 32, l = t % 32;
+  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+  Frag<T, N> f;
+#pragma unroll
+  for (int slot = 0; slot < 2 * Bands; ++slot)
+#pragma unroll
+    for (int c = 0; c < C / 4; c += 2) {
+      int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
+      int col = 8 * (c / 2) + 2 * (l % 4);
+      ptx::ld_shared<2 * sizeof(T)>(
+          saddr + At::offset(row, col),
+          reinterpret_cast<unsigned char *>(&f.v[slot * (C / 4) + c]));
+    }
+  return f;
+}
+
+/// Loads a per-row vector (row-major in SMEM) into the rows layout: each
+/// thread the values of its 2 Bands rows.
+template <int Bands, class T, int N>
+TP_DEVICE Frag<T, N> wgmma_rows_load_vector(uint32_t saddr,
+                                            int threadInAgent) {
+  static_assert(N == 2 * Bands, "a per-row vector: 2 Bands values a thread");
+  int t = threadInAgent % layout::wgmma::kThreads;
+  int w = t / 32, l = t % 32;
+  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+  Frag<T, N> f;
+#pragma unroll
+  for (int slot = 0; slot < 2 * Bands; ++slot) {
+    int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
+    ptx::ld_shared<sizeof(T)>(saddr + uint32_t(row * int(sizeof(T))),
+                              reinterpret_cast<unsigned char *>(&f.v[slot]));
+  }
+  return f;
+}
+
 /// Stores a per-row vector in the rows layout (2 Bands values a thread) to
 /// the row-major vector at `saddr`: the first lane of each quad its rows.
 template <int Bands, class T, int N>
