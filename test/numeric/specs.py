@@ -1224,6 +1224,33 @@ class LinCombGemm(SourceGemm):
         return (math.ceil(n / self.tile_n), math.ceil(m / self.tile_m), 1)
 
 
+class Tf32ResidualRelu256(SourceGemm):
+    """test/lit/cuda/Inputs/tf32-residual-relu-256.mlir, issue 38's fresh
+    kernel of session 25: D = relu(A . B^T + R), f32 A and B on tf32 tensor
+    cores, bf16 R and D, 128x256 tiles, K-block 32."""
+
+    mlir = "test/lit/cuda/Inputs/tf32-residual-relu-256.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 256, 32, 4
+    source = "R"
+
+    def problems(self, quick=False):
+        # One tile, trip count 0; 2 x 2 tiles with ragged edges; K not a
+        # multiple of the block (TMA zero-fills); trips past the ring.
+        probs = [(128, 256, 0), (256, 512, 32), (200, 300, 72), (130, 260, 32 * 6)]
+        if not quick:
+            probs.append((256, 256, 32 * 40))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, k = p
+        return {"A": uniform_tf32(rng, (m, k)), "B": uniform_tf32(rng, (n, k)),
+                "R": uniform_bf16(rng, (m, n))}
+
+    def reference(self, inputs, p):
+        return {"D": np.maximum(super().reference(inputs, p)["D"], 0.0)}
+
+
+SPECS["tf32_residual_relu_256"] = Tf32ResidualRelu256()
 SPECS["lincomb_gemm"] = LinCombGemm()
 SPECS["lincomb_gemm_peeled"] = peeled(SPECS["lincomb_gemm"])
 
