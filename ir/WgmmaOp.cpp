@@ -148,23 +148,37 @@ bool WgmmaOp::isAccumulatorOperand(unsigned operandIndex) {
   return operandIndex == getAccMutable().getOperandNumber();
 }
 
+/// Whether SIMT code reads `mma`'s accumulator while the loop that issues
+/// it runs (attention's softmax of S, DeepGEMM's scaled partial sums): its
+/// result, or the iter_arg it accumulates into, used inside the loop by
+/// anything that does not only carry it on. The translation marks the
+/// agents that hold their tiles in the fragment's rows by the same rule
+/// (readInLoop, cuda/analysis/WgmmaAccumulators.cpp).
+static bool readInLoop(WgmmaOp mma) {
+  auto loop = mma->getParentOfType<LoopLikeOpInterface>();
+  if (!loop)
+    return false;
+  auto reads = [&](Value v) {
+    return llvm::any_of(v.getUses(), [&](OpOperand &use) {
+      Operation *user = use.getOwner();
+      if (auto other = dyn_cast<WgmmaOp>(user);
+          other && use.get() == other.getAcc())
+        return false;
+      return loop->isAncestor(user) &&
+             !isa<LoopLikeOpInterface, RegionBranchTerminatorOpInterface>(user);
+    });
+  };
+  Value acc = mma.getAcc();
+  bool carried = isa<BlockArgument>(acc) &&
+                 acc.getParentRegion()->getParentOp() == loop.getOperation();
+  return reads(mma.getResult()) || (carried && reads(acc));
+}
+
 int64_t mlir::tileas::consumerWarpgroups(WgmmaOp mma) {
   int64_t own = mma.getWarpgroups();
   auto func = mma->getParentOfType<FunctionOpInterface>();
   if (!func)
     return own;
-  // A read of the accumulator by SIMT code in the loop that issues the MMA
-  // (attention's softmax of S, DeepGEMM's scaled partial sums): the agent
-  // then holds a second tile of the accumulator's size beside it.
-  auto readInLoop = [](WgmmaOp other) {
-    Block *body = other->getBlock();
-    if (!isa<LoopLikeOpInterface>(body->getParentOp()))
-      return false;
-    return llvm::any_of(other.getResult().getUsers(), [&](Operation *user) {
-      return user->getBlock() == body &&
-             !isa<WgmmaOp, RegionBranchTerminatorOpInterface>(user);
-    });
-  };
   bool registerTiles =
       func->walk([&](WgmmaOp other) {
             return isa<RankedTensorType>(other.getA().getType()) ||

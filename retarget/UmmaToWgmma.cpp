@@ -133,7 +133,6 @@ void registerOperandA(ModuleOp module) {
                  llvm::all_of(store->getUses(), [](OpOperand &use) {
                    auto mma = dyn_cast<tileas::WgmmaOp>(use.getOwner());
                    return mma && !mma.getAMnMajor() &&
-                          use.get() == mma.getA() &&
                           use.getOperandNumber() ==
                               mma.getAMutable().getOperandNumber();
                  });

@@ -150,8 +150,8 @@ SEEDED_BUGS = {
                             "constexpr int kSteps = AV::kK * 2 / 32;"),
     # A tile passed in read in the rows with the two rows of a lane swapped
     # (DeepGEMM's per-row scale applied to the row 8 away).
-    "wgmma-param-rows": ("runtime/wgmma.cuh", r"int row = 64 \* band \+ 16 \* w \+ 8 \* half \+ l / 4;",
-                         "int row = 64 * band + 16 * w + 8 * (1 - half) + l / 4;"),
+    "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",
+                         "p + static_cast<size_t>(at.row(slot ^ 1)) * C;"),
 }
 
 

@@ -156,6 +156,16 @@ LogicalResult KernelEmitter::emit(UnrealizedConversionCastOp op) {
   return success();
 }
 
+/// How the rows' loads and stores find (row, column) in the SMEM tile
+/// `smem` of register type `t`: as the layout placed it, a blocked tile or a
+/// row-major one.
+std::string KernelEmitter::rowsOffsets(Value smem, RankedTensorType t) {
+  if (std::string blocked = layout.tiles.blockedType(smem); !blocked.empty())
+    return "tp::BlockedAt<" + blocked + ">";
+  return "tp::RowMajorAt<" + registerElementName(t.getElementType()) + ", " +
+         str(t.getShape()[1]) + ">";
+}
+
 /// Each thread loads its rows' columns from the SMEM tile as the layout
 /// placed it (a blocked tile or a row-major one), or a per-row vector's
 /// values: an epilogue on the fragment reading a tile TMA brought in.
@@ -176,14 +186,9 @@ LogicalResult KernelEmitter::emitRowsLoad(tileas::SmemLoadOp load) {
                        {str(fragBands), elem, str(*n)});
     return success();
   }
-  std::string at;
-  if (std::string blocked = layout.tiles.blockedType(load.getSource());
-      !blocked.empty())
-    at = "tp::BlockedAt<" + blocked + ">";
-  else
-    at = "tp::RowMajorAt<" + elem + ", " + str(t.getShape()[1]) + ">";
   map[result] = call(*type, "tp::wgmma_rows_load", {src, tid},
-                     {at, str(fragBands), str(t.getShape()[1]), elem, str(*n)});
+                     {rowsOffsets(load.getSource(), t), str(fragBands),
+                      str(t.getShape()[1]), elem, str(*n)});
   return success();
 }
 
@@ -221,14 +226,9 @@ LogicalResult KernelEmitter::emitRowsStore(tileas::SmemStoreOp store) {
         "operand (P through SMEM) is not translated for sm_90a: hand the "
         "wgmma its A in registers instead (docs/cuda.md, \"The fragment's "
         "rows\")");
-  std::string at;
-  if (std::string blocked = layout.tiles.blockedType(store->getResult(0));
-      !blocked.empty())
-    at = "tp::BlockedAt<" + blocked + ">";
-  else
-    at = "tp::RowMajorAt<" + elem + ", " + str(t.getShape()[1]) + ">";
   callVoid("tp::wgmma_rows_store", {dst, frag, tid},
-           {at, str(fragBands), str(t.getShape()[1]), elem, str(*n)});
+           {rowsOffsets(store->getResult(0), t), str(fragBands),
+            str(t.getShape()[1]), elem, str(*n)});
   map[store->getResult(0)] = dst;
   return success();
 }

@@ -148,6 +148,7 @@ public:
                                             mlir::RankedTensorType type);
   mlir::LogicalResult emitRowsStore(mlir::tileas::SmemStoreOp store);
   mlir::LogicalResult emitRowsLoad(mlir::tileas::SmemLoadOp load);
+  std::string rowsOffsets(mlir::Value smem, mlir::RankedTensorType t);
   /// wgmma commit groups issued after the one that wrote `v`, up to `at`,
   /// on every path there; -1 when not known (then wait for all).
   int64_t groupsAfter(mlir::Value v, mlir::Operation *at);

@@ -329,12 +329,13 @@ std::optional<int64_t> acquiresAhead(tileas::PipeConsumerReleaseOp release) {
 /// wgmma's group. With slots to spare the release keeps one group in
 /// flight (CUTLASS's mainloop): wait_group 1 retires the previous
 /// iteration's MMA, whose slot is released now, and this one's waits for
-/// the next release or the flush after the loop. With none to spare it
-/// waits with wait_group 0 and releases at once: a one-slot pipe, and peeled
-/// code whose block acquires the pipe d iterations ahead of the release
-/// with fewer than d + 2 slots (its next acquire would wait for the slot
-/// still held in flight: a deadlock). Every thread waits for its own
-/// groups, so the agent syncs before the elected thread arrives.
+/// the next release or the flush after the loop. That needs d + 2 slots
+/// where the releasing block acquires the pipe d iterations ahead (peeled
+/// code; d = 0 where another agent produces): with fewer, the next acquire
+/// would wait for the slot still held in flight, a deadlock. Then it waits
+/// with wait_group 0 and releases at once (a one-slot pipe, too). Every thread
+/// waits for its own groups, so the agent syncs before the elected thread
+/// arrives.
 void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
                                       const PipeStep &s) {
   const PipeLayout &p = *s.pipe;
@@ -345,7 +346,7 @@ void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
     return;
   int32_t arrivals = release.getArrivals().value_or(1);
   std::optional<int64_t> ahead = acquiresAhead(release);
-  if (p.depth < 2 || !ahead || p.depth < *ahead + 2) {
+  if (!ahead || p.depth < *ahead + 2) {
     callVoid("tp::wgmma_wait", {}, {"0"});
     agentSync();
     arriveEmpty(p, slotAddress(p, s.k), s.k, arrivals);

@@ -63,14 +63,20 @@ TP_CONSTEXPR RowCol a16_element(int t, int i) {
   return {16 * w + l / 4 + 8 * ((i >> 1) & 1), 2 * (l % 4) + (i & 1) + 8 * (i >> 2)};
 }
 
+/// The band row that row slot h (0 or 1) of thread t holds in the rows
+/// (rows_element below): the m64nN fragment's rows of the thread.
+TP_CONSTEXPR int rows_row(int t, int h) {
+  return 16 * (t / 32) + (t % 32) / 4 + 8 * h;
+}
+
 /// The fragment's rows (runtime/wgmma.cuh; docs/cuda.md, "The fragment's
 /// rows"): a thread's part of a 64-row band of N columns held row slot by row
 /// slot. Element e of thread t: row slot h = e / (N / 4) is row
 /// 16 w + l / 4 + 8 h, column slot c = e % (N / 4) column 8 (c / 2) +
 /// 2 (l % 4) + c % 2.
 TP_CONSTEXPR RowCol rows_element(int t, int e, int n) {
-  int w = t / 32, l = t % 32, h = e / (n / 4), c = e % (n / 4);
-  return {16 * w + l / 4 + 8 * h, 8 * (c / 2) + 2 * (l % 4) + c % 2};
+  int l = t % 32, h = e / (n / 4), c = e % (n / 4);
+  return {rows_row(t, h), 8 * (c / 2) + 2 * (l % 4) + c % 2};
 }
 
 /// Where register i of the m64nN fragment lies in the rows (acc_element(t, i)

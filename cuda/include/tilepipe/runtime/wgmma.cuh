@@ -54,6 +54,14 @@ TP_HOST_DEVICE uint64_t sm90_desc(uint64_t sm100) {
   return sm100 & ~(uint64_t(7) << 46);
 }
 
+/// What both forms of a 16-bit wgmma require of their operands.
+template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma16_operands() {
+  static_assert(kSame<TA, typename BV::Elem>, "A and B of one type");
+  static_assert(kSame<TA, __nv_bfloat16> || kSame<TA, __half>,
+                "wgmma here: bf16 or f16 operands");
+  return true;
+}
+
 /// What wgmma from SMEM requires of its operands: one 16-bit type, tf32,
 /// or two 8-bit floats; the last two K-major.
 template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma_ss_operands() {
@@ -65,19 +73,8 @@ template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma_ss_operands() 
     static_assert(!BV::kMNMajor, "tf32 and 8-bit B are K-major for wgmma");
     return true;
   } else {
-    static_assert(kSame<TA, TB>, "A and B of one type");
-    static_assert(kSame<TA, __nv_bfloat16> || kSame<TA, __half>,
-                  "wgmma here: bf16 or f16 operands");
-    return true;
+    return wgmma16_operands<TA, BV>();
   }
-}
-
-/// What both forms of a 16-bit wgmma require of their operands.
-template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma16_operands() {
-  static_assert(kSame<TA, typename BV::Elem>, "A and B of one type");
-  static_assert(kSame<TA, __nv_bfloat16> || kSame<TA, __half>,
-                "wgmma here: bf16 or f16 operands");
-  return true;
 }
 
 /// The accumulator fenced from the compiler, then wgmma.fence: before a
@@ -119,20 +116,20 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
 #pragma unroll
-    for (int g = 0; g < Bands; ++g)
+    for (int g = 0; g < Bands; ++g) {
+      auto &dg = *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]);
+      uint64_t ad = detail::sm90_desc(
+          AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s));
+      uint64_t bd = detail::sm90_desc(BV::desc(b, s));
+      bool scaleD = s == 0 ? accumulate : true;
       if constexpr (detail::kWgmmaKMajorOnly<TA>)
         ptx::wgmma_ss_kmajor<N, detail::kWgmmaKMajor<TA>,
                              detail::kWgmmaKMajor<typename BV::Elem>>(
-            *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]),
-            detail::sm90_desc(
-                AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s)),
-            detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
+            dg, ad, bd, scaleD);
       else
-        ptx::wgmma_ss<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
-            *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]),
-            detail::sm90_desc(
-                AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s)),
-            detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
+        ptx::wgmma_ss<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(dg, ad, bd,
+                                                                     scaleD);
+    }
   detail::wgmma_end(d);
 }
 
@@ -246,6 +243,29 @@ template <class Tile> struct BlockedAt {
   }
 };
 
+namespace detail {
+/// Where the agent's thread `threadInAgent` holds its elements of a tile in
+/// the rows layout (64 Bands rows a warpgroup, warpgroup w of the agent its
+/// rows from 64 Bands w on): the band's rows and columns are
+/// layout::wgmma::rows_element's, which the unit tests check against the ISA.
+template <int Bands> struct RowsPlace {
+  int t, firstBand;
+  TP_DEVICE explicit RowsPlace(int threadInAgent)
+      : t(threadInAgent % layout::wgmma::kThreads),
+        firstBand(Bands * (threadInAgent / layout::wgmma::kThreads)) {}
+  /// The tile row of row slot `slot` (0 .. 2 Bands - 1).
+  TP_DEVICE int row(int slot) const {
+    return 64 * (firstBand + slot / 2) + layout::wgmma::rows_row(t, slot % 2);
+  }
+  /// The column of column slot `c` of a tile of C columns.
+  template <int C> TP_DEVICE int col(int c) const {
+    return layout::wgmma::rows_element(t, c, C).col;
+  }
+  /// Whether the thread is its lane quad's first (the quad shares rows).
+  TP_DEVICE bool quadFirst() const { return t % 4 == 0; }
+};
+} // namespace detail
+
 /// Stores a tile in the rows layout (64 Bands rows of C columns a
 /// warpgroup, warpgroup w of the agent its rows from 64 Bands w on) to the
 /// SMEM tile at `saddr`, two adjacent columns a store.
@@ -254,19 +274,14 @@ TP_DEVICE void wgmma_rows_store(uint32_t saddr, const Frag<T, N> &f,
                                 int threadInAgent) {
   static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
                 "a rows-layout tile: 2 Bands rows of C / 4 columns");
-  int t = threadInAgent % layout::wgmma::kThreads;
-  int w = t / 32, l = t % 32;
-  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+  detail::RowsPlace<Bands> at(threadInAgent);
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot)
 #pragma unroll
-    for (int c = 0; c < C / 4; c += 2) {
-      int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
-      int col = 8 * (c / 2) + 2 * (l % 4);
+    for (int c = 0; c < C / 4; c += 2)
       ptx::st_shared<2 * sizeof(T)>(
-          saddr + At::offset(row, col),
+          saddr + At::offset(at.row(slot), at.template col<C>(c)),
           reinterpret_cast<const unsigned char *>(&f.v[slot * (C / 4) + c]));
-    }
 }
 
 /// Loads a tile into the rows layout from the SMEM tile at `saddr` (the
@@ -277,20 +292,15 @@ template <class At, int Bands, int C, class T, int N>
 TP_DEVICE Frag<T, N> wgmma_rows_load(uint32_t saddr, int threadInAgent) {
   static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
                 "a rows-layout tile: 2 Bands rows of C / 4 columns");
-  int t = threadInAgent % layout::wgmma::kThreads;
-  int w = t / 32, l = t % 32;
-  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+  detail::RowsPlace<Bands> at(threadInAgent);
   Frag<T, N> f;
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot)
 #pragma unroll
-    for (int c = 0; c < C / 4; c += 2) {
-      int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
-      int col = 8 * (c / 2) + 2 * (l % 4);
+    for (int c = 0; c < C / 4; c += 2)
       ptx::ld_shared<2 * sizeof(T)>(
-          saddr + At::offset(row, col),
+          saddr + At::offset(at.row(slot), at.template col<C>(c)),
           reinterpret_cast<unsigned char *>(&f.v[slot * (C / 4) + c]));
-    }
   return f;
 }
 
@@ -300,16 +310,12 @@ template <int Bands, class T, int N>
 TP_DEVICE Frag<T, N> wgmma_rows_load_vector(uint32_t saddr,
                                             int threadInAgent) {
   static_assert(N == 2 * Bands, "a per-row vector: 2 Bands values a thread");
-  int t = threadInAgent % layout::wgmma::kThreads;
-  int w = t / 32, l = t % 32;
-  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+  detail::RowsPlace<Bands> at(threadInAgent);
   Frag<T, N> f;
 #pragma unroll
-  for (int slot = 0; slot < 2 * Bands; ++slot) {
-    int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
-    ptx::ld_shared<sizeof(T)>(saddr + uint32_t(row * int(sizeof(T))),
+  for (int slot = 0; slot < 2 * Bands; ++slot)
+    ptx::ld_shared<sizeof(T)>(saddr + uint32_t(at.row(slot) * int(sizeof(T))),
                               reinterpret_cast<unsigned char *>(&f.v[slot]));
-  }
   return f;
 }
 
@@ -319,18 +325,14 @@ template <int Bands, class T, int N>
 TP_DEVICE void wgmma_rows_store_vector(uint32_t saddr, const Frag<T, N> &f,
                                        int threadInAgent) {
   static_assert(N == 2 * Bands, "a per-row vector: 2 Bands values a thread");
-  int t = threadInAgent % layout::wgmma::kThreads;
-  int w = t / 32, l = t % 32;
-  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
-  if (l % 4)
+  detail::RowsPlace<Bands> at(threadInAgent);
+  if (!at.quadFirst())
     return;
 #pragma unroll
-  for (int slot = 0; slot < 2 * Bands; ++slot) {
-    int row = 64 * (firstBand + slot / 2) + 16 * w + l / 4 + 8 * (slot % 2);
+  for (int slot = 0; slot < 2 * Bands; ++slot)
     ptx::st_shared<sizeof(T)>(
-        saddr + uint32_t(row * int(sizeof(T))),
+        saddr + uint32_t(at.row(slot) * int(sizeof(T))),
         reinterpret_cast<const unsigned char *>(&f.v[slot]));
-  }
 }
 
 /// A register tile passed in (row-major in global memory, C columns; C 1:
@@ -343,19 +345,14 @@ TP_DEVICE Frag<T, N> wgmma_rows_global_load(const T *p, int threadInAgent) {
                                                  : kPerRow == C / 4),
                 "a rows-layout tile: 2 Bands rows of C / 4 columns, or a "
                 "per-row vector");
-  int t = threadInAgent % layout::wgmma::kThreads;
-  int w = t / 32, l = t % 32;
-  int firstBand = Bands * (threadInAgent / layout::wgmma::kThreads);
+  detail::RowsPlace<Bands> at(threadInAgent);
   Frag<T, N> f;
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot) {
-    int band = firstBand + slot / 2, half = slot % 2;
-    int row = 64 * band + 16 * w + 8 * half + l / 4;
+    const T *row = p + static_cast<size_t>(at.row(slot)) * C;
 #pragma unroll
-    for (int c = 0; c < kPerRow; ++c) {
-      int col = C == 1 ? 0 : 8 * (c / 2) + 2 * (l % 4) + c % 2;
-      f.v[slot * kPerRow + c] = p[static_cast<size_t>(row) * C + col];
-    }
+    for (int c = 0; c < kPerRow; ++c)
+      f.v[slot * kPerRow + c] = row[C == 1 ? 0 : at.template col<C>(c)];
   }
   return f;
 }
