@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 OPT := $(BUILD)/bin/tilepipe-opt
 EXAMPLES := $(sort $(wildcard examples/*.mlir))
 
-.PHONY: all deps deps-fuzz configure build tools run test test-long test-sanitize fuzz bench harness gpu-check gpu-check-dry-run clean format
+.PHONY: all deps deps-fuzz configure build tools run test test-long test-sanitize fuzz bench harness gpu-check gpu-check-dry-run gpu-bundle clean format
 
 all: build
 
@@ -96,6 +96,14 @@ gpu-check: tools
 # within the device tool's 64 MiB; every Hopper step's device code compiled).
 gpu-check-dry-run: tools
 	@python3 scripts/gpu-check.py --build $(BUILD) --dry-run
+
+# The bundle a lent machine runs (scripts/gpu-bundle.py): every Hopper
+# kernel translated here and built for sm_90a and the emulator, since the
+# machine cannot run tilepipe's tools. There: python3 scripts/gpu-check.py
+# --bundle gpu-bundle, carrying gpu-bundle (docs/cuda.md, "On a lent GPU").
+gpu-bundle: tools
+	@python3 scripts/testvenv.py $(BUILD) numpy >/dev/null
+	@$(BUILD)/venv/bin/python scripts/gpu-bundle.py --build $(BUILD) --out gpu-bundle
 
 bench: build
 	@cmake --build $(BUILD) --target bench-all

@@ -288,6 +288,12 @@ class Checker:
         self.results = []  # one dict per verdict line
         self.device = None
         self.timing = {}
+        # A bundle made here by scripts/gpu-bundle.py: the binaries, so that
+        # the machine runs no tilepipe tool (they link LLVM and MLIR).
+        self.bundle = os.path.abspath(args.bundle) if args.bundle else None
+
+    def bundled(self, name):
+        return os.path.join(self.bundle, "bin", name)
 
     # --- output -----------------------------------------------------------
 
@@ -325,7 +331,9 @@ class Checker:
         # no-device run that takes time (nvcc, about 3 s).
         fresh = (os.path.exists(probe) and os.path.exists(probe_cu)
                  and open(probe_cu).read() == PROBE_CU)
-        if not fresh:
+        if self.bundle:
+            probe = self.bundled("probe")
+        elif not fresh:
             with open(probe_cu, "w") as f:
                 f.write(PROBE_CU)
             rc, out = sh([NVCC, "-std=c++17", probe_cu, "-o", probe], timeout=120)
@@ -356,6 +364,8 @@ class Checker:
                 f"compute capability 10.0)")
 
     def tools_missing(self):
+        if self.bundle:
+            return None
         need = [os.path.join(self.build, "bin", t) for t in ("tilepipe-opt", "tilepipe-translate")]
         gone = [p for p in need if not os.path.exists(p)]
         return f"{', '.join(gone)} not built (make tools)" if gone else None
@@ -406,6 +416,10 @@ class Checker:
     # --- b. the protocol harness ----------------------------------------------
 
     def step_harness(self):
+        if self.bundle:
+            self.verdict("harness", "skip", "harness.py translates with tilepipe, which a bundle "
+                         "cannot carry (it runs on the emulator in make test)")
+            return
         examples = sorted(glob.glob(os.path.join(SRC, "examples", "*.mlir")))
         for bug in [None, "missing-wait", "wrong-phase"]:
             step = "harness" + (f" --seed-bug {bug}" if bug else " (clean)")
@@ -470,6 +484,9 @@ class Checker:
         step = "hopper-rows"
         if not self.hopper_ready(step):
             return
+        if self.bundle:
+            self.bundle_specs(step, "row kernels")
+            return
         fixtures = os.path.join(SRC, "test", "cutile", "fixtures")
         specs = os.path.join(SRC, "test", "numeric", "cutile_specs.py")
         # (fixture, numcheck spec): the spec of the stage code tilepipe
@@ -510,9 +527,37 @@ class Checker:
     def step_hopper_attention(self):
         self.hopper_specs("hopper-attention", HOPPER_ATTENTION, "sm_90a attention kernels")
 
+    def bundle_specs(self, step, what):
+        """The bundle's kernels of this step on the GPU and the emulator, on
+        the same inputs, against float64 and each other (scripts/bundlerun.py)."""
+        import bundlerun
+        start = time.time()
+        results, missing = bundlerun.run(self.bundle, step, os.path.join(self.work, step),
+                                         jobs=min(12, os.cpu_count() or 1),
+                                         timeout=min(self.args.timeout, 60))
+        good = sum(runs == ok for _, runs, ok in results.values())
+        logs = []
+        for name, (lines, runs, ok) in results.items():
+            logs += lines
+            print(f"  {lines[-1]}")
+            for line in lines[:-1]:
+                if ": match:" not in line:
+                    print(f"    {line[:600]}")
+        secs = time.time() - start
+        logf = self.log(step, "\n".join(logs))
+        note = f"; not in the bundle: {', '.join(missing)}" if missing else ""
+        self.verdict(step, "pass" if good == len(results) and results else "fail",
+                     f"{good} of {len(results)} sm_90a {what} match float64 on the GPU and the "
+                     f"emulator, and each other ({secs:.0f} s){note}", log=logf,
+                     seconds=round(secs, 1),
+                     kernels={n: lines[-1] for n, (lines, _, _) in results.items()})
+
     def hopper_specs(self, step, runs, what):
         """numcheck on the GPU and the emulator, sm_90a, per (options, specs)."""
         if not self.hopper_ready(step):
+            return
+        if self.bundle:
+            self.bundle_specs(step, what.replace("sm_90a ", ""))
             return
         python, reason = numpy_python(self.build)
         if not python:
@@ -539,7 +584,8 @@ class Checker:
 
     def step_gaus_cuda(self):
         step = "gaus-cuda"
-        exe = os.path.join(self.build, GAUS_CUDA_TESTS)
+        exe = (self.bundled("GausCudaTests") if self.bundle
+               else os.path.join(self.build, GAUS_CUDA_TESTS))
         if not os.path.exists(exe):
             self.verdict(step, "error", f"{exe} not here (build it and carry it with build/bin)")
             return
@@ -569,7 +615,7 @@ class Checker:
     # --- the emulator against the hardware ---------------------------------------
 
     def step_fidelity(self):
-        for source in ["tma", "wgmma"]:
+        for source in self.args.fidelity.split(","):
             step = f"fidelity ({source})"
             if source == "wgmma" and self.device["major"] != 9:
                 self.verdict(step, "skip", f"skipped on {self.sm()} (wgmma is sm_90a's)")
@@ -577,6 +623,8 @@ class Checker:
             out_dir = os.path.join(self.work, "fidelity-" + source)
             env = dict(os.environ, FIDELITY_ARCH=f"{self.device['major']}{self.device['minor']}a",
                        NVCC=NVCC)
+            if self.bundle:
+                env["FIDELITY_PREBUILT"] = self.bundled(f"fid-{source}")
             start = time.time()
             rc, out = sh(["bash", os.path.join(SCRIPTS, "fidelity-check.sh"), "--source", source,
                           "--out", out_dir], timeout=self.args.timeout, env=env)
@@ -591,10 +639,14 @@ class Checker:
 
     # --- c. timings -------------------------------------------------------------
 
+    def nvcc(self):
+        """This machine's nvcc (the bundle mode finds it on PATH too)."""
+        return NVCC if os.path.exists(NVCC) else (shutil.which("nvcc") or NVCC)
+
     def nvcc_rpath(self):
         # The binaries find libcublas wherever this nvcc's toolkit keeps it,
         # whether or not the loader's configuration lists that folder.
-        root = os.path.dirname(os.path.dirname(os.path.realpath(NVCC)))
+        root = os.path.dirname(os.path.dirname(os.path.realpath(self.nvcc())))
         return [f"-Xlinker=-rpath={os.path.join(root, d)}" for d in ("lib64", "lib")]
 
     def step_timing(self):
@@ -664,16 +716,8 @@ class Checker:
         if self.tools_missing():
             self.verdict(step, "error", self.tools_missing())
             return None
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            lowered = lower(ATTN_MLIR, self.build, self.work, name="attn-scale-hd128.sm90a",
-                            target="sm_90a")
-        if not lowered:
-            self.verdict(step, "error", f"lowering attn-scale-hd128.mlir failed: "
-                         f"{tail(buf.getvalue(), 3)}")
-            return None
-        exe = self.build_main(step, lowered[1], lowered[1][:-3] + ".gpu", "sm_90a",
-                              "tilepipe-attention-build")
+        exe = self.prebuilt_or_built(step, ATTN_MLIR, "attn_scale_hd128", "attn-scale-hd128.sm90a",
+                                     "sm_90a")
         if not exe:
             return None
         data = os.path.join(self.work, "data")
@@ -726,23 +770,28 @@ class Checker:
         rc, out = sh(["python3", os.path.join(SRC, "bench", "gpu", "peer_gemm_timing.py"), str(n)],
                      timeout=self.args.timeout)
         logf = self.log(f"peers-{n}", out)
+        lines = [j for j in json_lines(out) if "library" in j]
         found = {("triton" if j["library"] == "triton" else "torch"): j
-                 for j in json_lines(out) if "library" in j}
+                 for j in lines if "ms" in j}
         if rc or not found:
             self.verdict(step, "error", f"peer_gemm_timing.py exit {rc}: {tail(out, 3)}", log=logf)
             return {}
         self.timing.setdefault("peers", {})[str(n)] = found
-        self.verdict(step, "pass", "; ".join(f"{j['library']} {n}^3: {j['ms']:.3f} ms, "
-                                             f"{j['tflops']:.0f} TFLOP/s"
-                                             for j in found.values()), result=found)
+        self.verdict(step, "pass" if len(found) == len(lines) else "error", "; ".join(
+            f"{j['library']} {n}^3: {j['ms']:.3f} ms, {j['tflops']:.0f} TFLOP/s" if "ms" in j
+            else f"{j['library']} {n}^3: {j.get('error', '?')[:200]}" for j in lines),
+            result=found)
         return found
 
     def time_cublas(self, n, flops):
         step = "timing cublas"
         exe = os.path.join(self.work, "cublas_gemm")
         src = os.path.join(SRC, "bench", "gpu", "cublas_gemm.cu")
-        rc, out = sh([NVCC, "-std=c++17", "-O2", src, "-lcublas", "-o", exe]
-                     + self.nvcc_rpath(), timeout=300)
+        # Built once per run (nvcc takes 10-20 s), not once per size.
+        rc, out = (0, "") if getattr(self, "cublas_built", False) else sh(
+            [self.nvcc(), "-std=c++17", "-O2", src, "-lcublas", "-o", exe] + self.nvcc_rpath(),
+            timeout=300)
+        self.cublas_built = rc == 0
         if rc:
             self.log("cublas-build", out)
             self.verdict(step, "error", f"nvcc cublas_gemm.cu failed: {first_errors(out)}")
@@ -762,6 +811,28 @@ class Checker:
                      f"{res.get('samples')} samples)", result=res)
         return res
 
+    def prebuilt_or_built(self, step, mlir, kernel, name, arch):
+        """The timed kernel's binary: the bundle's (its numeric check's, the
+        same translation for sm_90a), else lowered and built here; None after
+        the step's verdict."""
+        if self.bundle:
+            exe = self.bundled(kernel + ".gpu")
+            if arch == "sm_90a" and os.path.exists(exe):
+                return exe
+            self.verdict(step, "error", f"{exe}: not in the bundle for {arch}")
+            return None
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            lowered = lower(mlir, self.build, self.work, name=name,
+                            target=arch if arch != "sm_100a" else None)
+        if not lowered:
+            self.log(f"{name}-lower", buf.getvalue())
+            self.verdict(step, "error", f"lowering {os.path.basename(mlir)} failed: "
+                         f"{tail(buf.getvalue(), 3)}")
+            return None
+        return self.build_main(step, lowered[1], os.path.join(self.work, f"{name}.{arch}.gpu"),
+                               arch, f"{name}-build")
+
     def build_main(self, step, cu, exe, arch, logname):
         """nvcc of a translated kernel with its generated main; the binary,
         or None after the step's verdict."""
@@ -780,18 +851,7 @@ class Checker:
         if missing:
             self.verdict(step, "error", missing)
             return None
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            lowered = lower(GEMM_MLIR, self.build, self.work,
-                            target=arch if arch != "sm_100a" else None)
-        if not lowered:
-            self.log("tilepipe-lower", buf.getvalue())
-            self.verdict(step, "error", f"lowering gemm_mainloop.mlir failed: "
-                         f"{tail(buf.getvalue(), 3)}")
-            return None
-        _, cu, _ = lowered
-        exe = self.build_main(step, cu, os.path.join(self.work, f"gemm_mainloop.{arch}.gpu"),
-                              arch, "tilepipe-build")
+        exe = self.prebuilt_or_built(step, GEMM_MLIR, "gemm_mainloop", "gemm_mainloop", arch)
         if not exe:
             return None
         # Inputs through the generated main's interface (numcheck.py's
@@ -976,6 +1036,11 @@ def main():
     ap.add_argument("--timeout", type=int, default=600, help="seconds per command")
     ap.add_argument("--json", help="where the results go (default BUILD/gpu-check.json)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every step's output")
+    ap.add_argument("--fidelity", default="tma,wgmma",
+                    help="the fidelity step's sources (tma: 459 configurations, 153 of them a "
+                         "fault and a fresh process each; wgmma: 20)")
+    ap.add_argument("--bundle", help="run the binaries of this bundle (scripts/gpu-bundle.py) "
+                    "instead of translating and building here: a lent machine has no LLVM")
     ap.add_argument("--dry-run", action="store_true",
                     help="no GPU needed: check what a lent machine needs from here (size, builds)")
     args = ap.parse_args()
@@ -1005,7 +1070,9 @@ def main():
             f.write("\n")
         return SKIPPED
 
-    if not os.path.exists(NVCC):
+    if args.bundle and not os.path.exists(os.path.join(args.bundle, "manifest.json")):
+        ap.error(f"--bundle {args.bundle}: no manifest.json (make it with scripts/gpu-bundle.py)")
+    if not args.bundle and not os.path.exists(NVCC):
         return skip(f"no CUDA Toolkit ({NVCC} not found)")
     checker = Checker(args)
     device, why = checker.find_device()

@@ -38,7 +38,7 @@ def time_torch(n, rotate, rep):
     return triton.testing.do_bench(run, rep=rep, return_mode="median")
 
 
-def triton_gemm(a, b, c, warps):
+def triton_gemm(a, b, c, warps, stages=4):
     from triton.tools.tensor_descriptor import TensorDescriptor
     bm, bn, bk = 128, 256, 64
     n = a.shape[0]
@@ -47,27 +47,44 @@ def triton_gemm(a, b, c, warps):
     cd = TensorDescriptor.from_tensor(c, [bm, bn])
     grid = (triton.cdiv(n, bm), triton.cdiv(c.shape[1], bn))
     triton_kernels.gemm[grid](ad, bd, cd, a.shape[1], BM=bm, BN=bn, BK=bk,
-                              num_warps=warps, num_stages=4)
+                              num_warps=warps, num_stages=stages)
+
+
+def deepest_stages(warps, sample):
+    """The deepest ring (4, else 3, else 2) whose shared memory fits: the
+    128 x 256 tiles take 48 KB a stage, and the compiler may or may not reuse
+    the ring for the epilogue's tile."""
+    for stages in (4, 3, 2):
+        try:
+            triton_gemm(*sample, warps, stages)
+            torch.cuda.synchronize()
+            return stages, None
+        except Exception as e:  # triton's OutOfResources, by its message
+            err = f"{type(e).__name__}: {str(e)[:200]}"
+    return None, err
 
 
 def time_triton(n, rotate, rep, warps):
     pick = rotated(lambda: (torch.randn(n, n, device="cuda", dtype=torch.bfloat16),
                             torch.randn(n, n, device="cuda", dtype=torch.bfloat16),
                             torch.empty(n, n, device="cuda", dtype=torch.bfloat16)), rotate)
+    stages, err = deepest_stages(warps, pick())
+    if stages is None:
+        raise RuntimeError(err)
 
     def run():
         a, b, c = pick()
-        triton_gemm(a, b, c, warps)
+        triton_gemm(a, b, c, warps, stages)
     ms = triton.testing.do_bench(run, rep=rep, return_mode="median")
     a, b, c = pick()
-    triton_gemm(a, b, c, warps)
+    triton_gemm(a, b, c, warps, stages)
     ref = (a.float() @ b.float().T)
     rows = torch.randint(0, n, (256,), device="cuda")
     cols = torch.randint(0, n, (256,), device="cuda")
     got = c.float()[rows, cols]
     want = ref[rows, cols]
     err = ((got - want).abs() / want.abs().clamp_min(1.0)).max().item()
-    return ms, err
+    return ms, err, stages
 
 
 def main():
@@ -83,10 +100,16 @@ def main():
         ms = time_torch(n, args.rotate, args.rep)
         print(json.dumps({"library": "cublas (torch.matmul)", "m": n, "n": n, "k": n,
                           "ms": round(ms, 4), "tflops": round(flops / ms / 1e9, 1)}), flush=True)
-        ms, err = time_triton(n, args.rotate, args.rep, warps)
+        try:
+            ms, err, stages = time_triton(n, args.rotate, args.rep, warps)
+        except Exception as e:
+            print(json.dumps({"library": "triton", "m": n, "n": n, "k": n,
+                              "error": f"{type(e).__name__}: {str(e)[:300]}"}), flush=True)
+            continue
         print(json.dumps({"library": "triton", "m": n, "n": n, "k": n, "ms": round(ms, 4),
                           "tflops": round(flops / ms / 1e9, 1), "max_rel_err": err,
-                          "triton": triton.__version__, "num_warps": warps}), flush=True)
+                          "triton": triton.__version__, "num_warps": warps,
+                          "num_stages": stages}), flush=True)
 
 
 if __name__ == "__main__":
