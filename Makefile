@@ -92,18 +92,18 @@ harness: tools
 gpu-check: tools
 	@python3 scripts/gpu-check.py --build $(BUILD) || test $$? -eq 77
 
-# Without a GPU: what a lent machine needs from here (the tools and the tree
-# within the device tool's 64 MiB; every Hopper step's device code compiled).
-gpu-check-dry-run: tools
-	@python3 scripts/gpu-check.py --build $(BUILD) --dry-run
-
 # The bundle a lent machine runs (scripts/gpu-bundle.py): every Hopper
 # kernel translated here and built for sm_90a and the emulator, since the
-# machine cannot run tilepipe's tools. There: python3 scripts/gpu-check.py
-# --bundle gpu-bundle, carrying gpu-bundle (docs/cuda.md, "On a lent GPU").
+# machine cannot run tilepipe's tools (they link LLVM and MLIR). There:
+# bash scripts/gpu-lent-run.sh, carrying gpu-bundle (docs/retarget.md).
 gpu-bundle: tools
 	@python3 scripts/testvenv.py $(BUILD) numpy >/dev/null
 	@$(BUILD)/venv/bin/python scripts/gpu-bundle.py --build $(BUILD) --out gpu-bundle
+
+# Without a GPU: the bundle made, complete, and within the device tool's
+# 64 MiB with the working tree.
+gpu-check-dry-run: gpu-bundle
+	@python3 scripts/gpu-check.py --dry-run --bundle gpu-bundle
 
 bench: build
 	@cmake --build $(BUILD) --target bench-all

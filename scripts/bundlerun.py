@@ -35,36 +35,46 @@ def spec_of(bundle_rec, name):
     return spec
 
 
+def bytes_of(x):
+    """One row of bytes per element."""
+    return np.ascontiguousarray(x).view(np.uint8).reshape(x.size, -1)
+
+
 def agreement(gpu, emu, ref, tol):
-    """(within the reference's bound of each other, note) for one output."""
+    """(bit-identical elements, elements, note) of one output. Both sides
+    already match the reference within its bound, so they lie within twice
+    the bound of each other; what this adds is how often the emulator gives
+    the hardware's very bits, and by how much (in bounds) the rest differ."""
     if gpu.shape != emu.shape:
-        return False, f"shapes {gpu.shape} and {emu.shape}"
+        return 0, gpu.size, f"shapes {gpu.shape} and {emu.shape}"
     if isinstance(ref, tuple):
         bound = ref[1]
     else:
         atol, rtol = tol
         bound = atol + rtol * np.abs(ref)
     diff = np.abs(gpu.astype(np.float64) - emu.astype(np.float64))
-    same = np.count_nonzero(gpu.view(np.uint32) == emu.view(np.uint32)) if gpu.dtype == np.float32 \
-        else np.count_nonzero(gpu == emu)
-    ok = bool(np.all(diff <= bound))
-    return ok, (f"max |gpu - emu| {float(diff.max()) if diff.size else 0.0:.3g}, "
-                f"{same} of {gpu.size} identical")
+    same = (int(np.count_nonzero((bytes_of(gpu) == bytes_of(emu)).all(axis=1)))
+            if gpu.dtype == emu.dtype and gpu.size else 0)
+    worst = float((diff / np.maximum(bound, 1e-300)).max()) if diff.size else 0.0
+    return same, gpu.size, (f"max |gpu - emu| {float(diff.max()) if diff.size else 0.0:.3g} "
+                            f"({worst:.2f} of the bound), {same} of {gpu.size} bit-identical")
 
 
 def check_kernel(bundle, name, rec, work, timeout):
-    """(lines, runs, good): GPU and emulator against float64 and each other."""
+    """(lines, runs, good, [bit-identical, elements]): GPU and emulator
+    against float64, and how far apart they are."""
     lines = []
     try:
         spec = spec_of(rec, name)
     except Exception as e:  # a spec the tree no longer has: say so, go on
-        return [f"{name}: spec not loadable: {e}"], 1, 0
+        return [f"{name}: spec not loadable: {e}"], 1, 0, [0, 0]
     problems = spec.problems(quick=rec.get("quick", False))
     if [spec.describe(p) for p in problems] != rec["problems"]:
-        return [f"{name}: the spec's problems differ from the bundle's (rebuild it)"], 1, 0
+        return [f"{name}: the spec's problems differ from the bundle's (rebuild it)"], 1, 0, [0, 0]
     gpu = os.path.join(bundle, rec["gpu"])
     cpu = os.path.join(bundle, rec["cpu"])
     runs = good = 0
+    identical = [0, 0]  # bit-identical elements of the GPU's and the emulator's, of all
     for i, problem in enumerate(problems):
         what = spec.describe(problem)
         outs = {}
@@ -84,20 +94,23 @@ def check_kernel(bundle, name, rec, work, timeout):
         if both:
             ref = spec.reference(spec.inputs(np.random.default_rng(1000 + i), problem), problem)
             for k in spec.outputs(problem):
-                ok, note = agreement(outs["gpu"][k], outs["emu"][k], ref[k], spec.tolerance[k])
-                both = both and ok
-                agree.append(f"{k}: {note}" + ("" if ok else " (OUTSIDE the bound)"))
+                same, size, note = agreement(outs["gpu"][k], outs["emu"][k], ref[k],
+                                             spec.tolerance[k])
+                identical[0] += same
+                identical[1] += size
+                agree.append(f"{k}: {note}")
         good += both
         detail = "; ".join(f"{side} {'match' if ok else 'MISMATCH' if 'differ' in note else 'FAIL'}"
                            f" ({note[:300]}; {secs:.2f} s)" for side, ok, note, secs in verdicts)
         lines.append(f"{name} {what}: {'match' if both else 'MISMATCH'}: {detail}"
                      + (f"; {'; '.join(agree)}" if agree else ""))
-    lines.append(f"{name}: {good} of {runs} runs match the reference on the GPU and the emulator")
-    return lines, runs, good
+    lines.append(f"{name}: {good} of {runs} runs match the reference on the GPU and the emulator; "
+                 f"{identical[0]} of {identical[1]} output elements bit-identical between them")
+    return lines, runs, good, identical
 
 
 def run(bundle, step, work, jobs=8, timeout=120, only=None):
-    """{kernel: (lines, runs, good)} of the bundle's kernels of `step`, the
+    """{kernel: (lines, runs, good, identical)} of the bundle's kernels of `step`, the
     kernels checked side by side."""
     manifest = load(bundle)
     names = [n for n, rec in sorted(manifest["kernels"].items())
@@ -125,7 +138,7 @@ def main():
     results, _ = run(args.bundle, args.step, args.work, args.jobs,
                      only=set(args.only.split(",")) if args.only else None)
     bad = 0
-    for name, (lines, runs, good) in results.items():
+    for name, (lines, runs, good, _) in results.items():
         print("\n".join(lines))
         bad += runs != good
     print(f"{len(results) - bad} of {len(results)} kernels match ({time.time() - start:.0f} s)")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes the bundle a lent GPU machine runs (`make gpu-bundle`; docs/cuda.md).
 
-  scripts/gpu-bundle.py [--build DIR] [--out DIR] [--quick] [--only NAME,...] [--jobs N]
+  scripts/gpu-bundle.py [--build DIR] [--out DIR] [--quick] [--only NAME,...] [--kernels-only]
+                        [--jobs N]
 
 tilepipe's tools link LLVM and MLIR 19 (about 130 MiB of shared libraries),
 which a lent machine does not have and which do not fit the 64 MiB the device
@@ -54,7 +55,7 @@ KERNELS = [
       "hgemm_relu_persistent_sm90a", "residual_gemm_peeled_sm90a", "gemm_m64_peeled_sm90a",
       "bias_relu_gemm_peeled_sm90a"]),
     ("hopper-gemm", SPECS, "sm_90a",
-     ["gemm_mainloop", "splitk_gemm", "grouped_leaky_gemm", "tf32_gemm", "dequant_scale",
+     ["gemm_mainloop", "gemm_mainloop_persistent", "splitk_gemm", "grouped_leaky_gemm", "tf32_gemm", "dequant_scale",
       "lincomb_gemm", "gemm_two_outputs", "gemm_two_outputs_peeled", "tf32_residual_relu_256"]),
     ("hopper-gemm", CUTILE_SPECS, "sm_90a",
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
@@ -227,7 +228,7 @@ class Bundle:
         start = time.time()
         status = 0
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.args.jobs) as pool:
-            tools = pool.submit(self.tools)
+            tools = pool.submit(lambda: [] if self.args.kernels_only else self.tools())
             futures = [pool.submit(f, *a) for f, a in jobs]
             for future in futures:
                 name, rec, lines, secs = future.result()
@@ -268,6 +269,8 @@ def main():
                     help="the bundle's folder (default gpu-bundle, ignored by git, carried)")
     ap.add_argument("--quick", action="store_true", help="only each spec's quick problems")
     ap.add_argument("--only", help="comma-separated kernel names")
+    ap.add_argument("--kernels-only", action="store_true",
+                    help="no probe, fidelity or GauS binaries (a test of the kernels' part)")
     ap.add_argument("--jobs", type=int, default=max(1, os.cpu_count() or 1))
     ap.add_argument("--timeout", type=int, default=600, help="seconds per emulator run")
     return Bundle(ap.parse_args()).make()

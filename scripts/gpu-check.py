@@ -101,6 +101,9 @@ HOPPER_GEMMS = [
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
 ]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
+# Other forms of gemm_mainloop the timing step runs when a bundle has them
+# (the same tiles, so the same grid: a persistent kernel walks it).
+GEMM_VARIANTS = ["gemm_mainloop_persistent"]
 # hopper-attention: (numcheck options, specs) per run.
 HOPPER_ATTENTION = [
     (["--target", "sm_90a"], ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse",
@@ -192,89 +195,38 @@ def numpy_python(build):
     return None, reason
 
 
-def dry_run(build):
+def dry_run(bundle):
     """What a lent GPU machine needs from here, and whether it fits: the
-    tools (carried as BUILD/bin with the working tree) within the 64 MiB
-    the device tool carries; the sm_90a device code of every step compiled
-    here, so a compile error costs no device time."""
+    bundle (scripts/gpu-bundle.py: every kernel translated and built here,
+    since tilepipe's tools link LLVM and MLIR, which the machine lacks)
+    complete, and with the working tree within the 64 MiB the device tool
+    carries."""
     limit = 64 << 20
-    tools = [os.path.join(build, "bin", t) for t in ("tilepipe", "tilepipe-opt", "tilepipe-translate")]
-    missing = [t for t in tools if not os.path.exists(t)]
-    if missing:
-        print(f"gpu-check --dry-run: {', '.join(missing)} not built (make tools)")
+    manifest = os.path.join(bundle, "manifest.json")
+    if not os.path.exists(manifest):
+        print(f"gpu-check --dry-run: no {manifest} (make gpu-bundle)")
         return 1
+    with open(manifest) as f:
+        made = json.load(f)
     tracked = subprocess.run(["git", "-C", SRC, "ls-files", "-z"], capture_output=True).stdout
     tree = sum(os.path.getsize(os.path.join(SRC, f)) for f in tracked.decode().split("\0")
                if f and os.path.isfile(os.path.join(SRC, f)))
-    carried = sum(os.path.getsize(os.path.join(build, "bin", f))
-                  for f in os.listdir(os.path.join(build, "bin")))
-    gaus = os.path.join(build, GAUS_CUDA_TESTS)
-    if os.path.exists(gaus):
-        carried += os.path.getsize(gaus)
-    else:
-        print(f"  gaus-cuda: {gaus} not built (its step will say so on the machine)")
-    print(f"gpu-check --dry-run: the working tree {tree / 2**20:.1f} MiB + {build}/bin and "
-          f"{GAUS_CUDA_TESTS} {carried / 2**20:.1f} MiB = {(tree + carried) / 2**20:.1f} MiB "
-          f"of {limit >> 20} MiB")
+    carried = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(bundle) for f in fs)
     ok = tree + carried <= limit
-    work = os.path.join(build, "gpu-check", "dry-run")
-    os.makedirs(work, exist_ok=True)
-    # The device code of the Hopper steps, compiled as the machine will.
-    builds = [("fidelity (tma)", [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
-                                  "-I", INCLUDE, "-I", SRC, os.path.join(SRC, "test", "fidelity", "tma_fidelity.cu"),
-                                  "-o", os.path.join(work, "tma.gpu")]),
-              ("fidelity (wgmma)", [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
-                                    "-I", INCLUDE, "-I", SRC,
-                                    os.path.join(SRC, "test", "fidelity", "wgmma_fidelity.cu"),
-                                    "-o", os.path.join(work, "wgmma.gpu")])]
-    for fixture in ("softmax", "layernorm", "rmsnorm"):
-        cu = os.path.join(work, fixture + ".sm90a.cu")
-        rc, out = sh([tools[0], "compile", os.path.join(SRC, "test", "cutile", "fixtures",
-                                                        fixture + "-13.4.tileirbc"),
-                      "--target", "sm_90a", "-o", cu])
-        if rc:
-            print(f"  hopper-rows: {fixture}: tilepipe compile failed: {first_errors(out)}")
-            ok = False
-            continue
-        builds.append((f"hopper-rows ({fixture})",
-                       [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
-                        "-DTILEPIPE_MAIN", "-I", INCLUDE, cu, "-o", cu[:-3]]))
-    # The sm_90a GEMMs of hopper-gemm and timing: the bundled 128 x 256 GEMM
-    # (two consumer warpgroups) and a 128 x 128 one (one).
-    for mlir in (GEMM_MLIR, os.path.join(SRC, "test", "lit", "cuda", "Inputs", "gemm-gelu.mlir")):
-        name = os.path.splitext(os.path.basename(mlir))[0]
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            lowered = lower(mlir, build, work, name=name + ".sm90a", target="sm_90a")
-        if not lowered:
-            print(f"  hopper-gemm: {name}: lowering for sm_90a failed: {tail(buf.getvalue(), 3)}")
-            ok = False
-            continue
-        builds.append((f"hopper-gemm ({name})",
-                       [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
-                        "-DTILEPIPE_MAIN", "-I", INCLUDE, lowered[1], "-o", lowered[1][:-3]]))
-    # hopper-attention's and the timing's attention (two consumer warpgroups,
-    # S, P and O in registers).
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        lowered = lower(ATTN_MLIR, build, work, name="attn-scale-hd128.sm90a", target="sm_90a")
-    if lowered:
-        builds.append(("timing (attention)",
-                       [NVCC, "-std=c++17", "-O2", "-gencode", "arch=compute_90a,code=sm_90a",
-                        "-DTILEPIPE_MAIN", "-I", INCLUDE, lowered[1], "-o", lowered[1][:-3]]))
-    else:
-        print(f"  timing: attention: lowering for sm_90a failed: {tail(buf.getvalue(), 3)}")
+    print(f"gpu-check --dry-run: the working tree {tree / 2**20:.1f} MiB + {bundle} "
+          f"{carried / 2**20:.1f} MiB = {(tree + carried) / 2**20:.1f} MiB of {limit >> 20} MiB")
+    missing = made.get("not_prepared", []) + [w for w, built in made.get("binaries", {}).items()
+                                              if not built]
+    if missing:
+        print(f"  not in the bundle: {', '.join(missing)}")
         ok = False
-    if not os.path.exists(NVCC):
-        print(f"  no CUDA Toolkit ({NVCC}): the device code was not compiled here")
-        return 0 if ok else 1
-    for what, cmd in builds:
-        rc, out = sh(cmd, timeout=600)
-        print(f"  {what}: {'compiles for sm_90a' if rc == 0 else 'FAILED: ' + first_errors(out)}")
-        ok = ok and rc == 0
+    steps = {}
+    for rec in made["kernels"].values():
+        steps[rec["step"]] = steps.get(rec["step"], 0) + 1
+    print("  " + ", ".join(f"{step}: {n} kernels" for step, n in sorted(steps.items()))
+          + f" (commit {made.get('commit')}, made {made.get('made')})")
     print("gpu-check --dry-run: " + ("ready" if ok else "NOT ready") +
-          "; on the machine: python3 scripts/gpu-check.py --build build "
-          f"(carry build/bin and build/{GAUS_CUDA_TESTS})")
+          "; on the machine: bash scripts/gpu-lent-run.sh, carrying gpu-bundle")
     return 0 if ok else 1
 
 
@@ -535,9 +487,11 @@ class Checker:
         results, missing = bundlerun.run(self.bundle, step, os.path.join(self.work, step),
                                          jobs=min(12, os.cpu_count() or 1),
                                          timeout=min(self.args.timeout, 60))
-        good = sum(runs == ok for _, runs, ok in results.values())
+        good = sum(runs == ok for _, runs, ok, _ in results.values())
+        same = sum(r[3][0] for r in results.values())
+        elements = sum(r[3][1] for r in results.values())
         logs = []
-        for name, (lines, runs, ok) in results.items():
+        for name, (lines, runs, ok, _) in results.items():
             logs += lines
             print(f"  {lines[-1]}")
             for line in lines[:-1]:
@@ -547,10 +501,11 @@ class Checker:
         logf = self.log(step, "\n".join(logs))
         note = f"; not in the bundle: {', '.join(missing)}" if missing else ""
         self.verdict(step, "pass" if good == len(results) and results else "fail",
-                     f"{good} of {len(results)} sm_90a {what} match float64 on the GPU and the "
-                     f"emulator, and each other ({secs:.0f} s){note}", log=logf,
-                     seconds=round(secs, 1),
-                     kernels={n: lines[-1] for n, (lines, _, _) in results.items()})
+                     f"{good} of {len(results)} sm_90a {what} match float64 on the GPU and on "
+                     f"the emulator; {same} of {elements} output elements bit-identical between "
+                     f"the two ({secs:.0f} s){note}", log=logf, seconds=round(secs, 1),
+                     identical=[same, elements],
+                     kernels={n: r[0][-1] for n, r in results.items()})
 
     def hopper_specs(self, step, runs, what):
         """numcheck on the GPU and the emulator, sm_90a, per (options, specs)."""
@@ -662,6 +617,15 @@ class Checker:
                 tile = None
             else:
                 tile = self.time_tilepipe(n, flops, arch)
+            # The bundle's other forms of the same loop (docs/cuda.md,
+            # "Persistent kernels"), timed beside it.
+            for kernel in self.gemm_variants(arch)[1:]:
+                other = self.time_tilepipe(n, flops, arch, kernel)
+                if cublas and other:
+                    ratio = round(cublas["ms"] / other["ms"], 3)
+                    self.timing.setdefault("variant_ratios", {}).setdefault(kernel, {})[str(n)] = ratio
+                    print(f"tilepipe {kernel} / cuBLAS: {ratio:.2f} ({other['tflops']:.0f} vs "
+                          f"{cublas['tflops']:.0f} TFLOP/s at M = N = K = {n})")
             peers = self.time_peers(n)
             if cublas and tile:
                 ratio = cublas["ms"] / tile["ms"]  # same FLOPs: the TFLOP/s ratio
@@ -677,6 +641,14 @@ class Checker:
         if arch == "sm_90a":
             for seq in self.args.seqs:
                 self.time_attention(seq)
+
+    def gemm_variants(self, arch):
+        """The timed GEMM kernels: gemm_mainloop, then the bundle's other
+        forms of it for sm_90a."""
+        if not self.bundle or arch != "sm_90a":
+            return ["gemm_mainloop"]
+        return ["gemm_mainloop"] + [k for k in GEMM_VARIANTS
+                                    if os.path.exists(self.bundled(k + ".gpu"))]
 
     def time_attention(self, seq):
         """tilepipe's sm_90a attention at head dim 128 beside SDPA's backends
@@ -845,13 +817,13 @@ class Checker:
             return None
         return exe
 
-    def time_tilepipe(self, n, flops, arch="sm_100a"):
-        step = "timing tilepipe"
+    def time_tilepipe(self, n, flops, arch="sm_100a", kernel="gemm_mainloop"):
+        step = "timing tilepipe" + ("" if kernel == "gemm_mainloop" else f" {kernel}")
         missing = self.tools_missing()
         if missing:
             self.verdict(step, "error", missing)
             return None
-        exe = self.prebuilt_or_built(step, GEMM_MLIR, "gemm_mainloop", "gemm_mainloop", arch)
+        exe = self.prebuilt_or_built(step, GEMM_MLIR, kernel, kernel, arch)
         if not exe:
             return None
         # Inputs through the generated main's interface (numcheck.py's
@@ -874,14 +846,14 @@ class Checker:
                    "--out", f"C={c_path}", "--shape", f"C={n},{n}",
                    "--grid", grid, "--repeat", str(self.args.repeat)]
             rc, out = sh(cmd, timeout=self.args.timeout)
-            logf = self.log("tilepipe", " ".join(cmd) + "\n" + out)
+            logf = self.log(f"{kernel}-{n}", " ".join(cmd) + "\n" + out)
             timed = [j for j in json_lines(out) if "ms" in j]
             if rc or not timed:
                 hint = ("" if timed else
                         "; it printed no JSON line with \"ms\" (does the generated "
                         "main take --repeat yet?)")
                 self.verdict(step, "fail" if rc == 1 else "error",
-                             f"gemm_mainloop.gpu exit {rc}{hint}: {tail(out, 3)}", log=logf)
+                             f"{kernel}.gpu exit {rc}{hint}: {tail(out, 3)}", log=logf)
                 return None
             ms = float(timed[-1]["ms"])
             check = sample_check(c_path, a_gen, b_gen, n, self.args.samples)
@@ -889,13 +861,16 @@ class Checker:
             for p in (a_path, b_path, c_path):
                 if os.path.exists(p):
                     os.remove(p)
-        res = {"kernel": "gemm_mainloop", "arch": arch, "m": n, "n": n, "k": n, "ms": ms,
+        res = {"kernel": kernel, "arch": arch, "m": n, "n": n, "k": n, "ms": ms,
                "tflops": round(flops / (ms * 1e-3) / 1e12, 1), "repeat": self.args.repeat,
                **check}
-        self.timing["tilepipe"] = res
-        self.timing.setdefault("tilepipe_by_size", {})[str(n)] = res
+        if kernel == "gemm_mainloop":
+            self.timing["tilepipe"] = res
+            self.timing.setdefault("tilepipe_by_size", {})[str(n)] = res
+        else:
+            self.timing.setdefault("variants", {}).setdefault(kernel, {})[str(n)] = res
         status = "pass" if check["check"] == "pass" else "fail"
-        self.verdict(step, status, f"tilepipe gemm_mainloop ({arch}) {n}^3 bf16: {ms:.3f} ms, "
+        self.verdict(step, status, f"tilepipe {kernel} ({arch}) {n}^3 bf16: {ms:.3f} ms, "
                      f"{res['tflops']:.0f} TFLOP/s (check: {check['check']}, "
                      f"{check['samples']} samples{check.get('note', '')})", result=res)
         return res if status == "pass" else None
@@ -910,6 +885,9 @@ class Checker:
             rows.append((r["step"], f"{r['status']}: {r['summary']}".replace("|", "\\|")))
         for n, r in self.timing.get("ratios", {}).items():
             rows.append((f"tilepipe / cuBLAS at {n}^3", f"{r:.2f}"))
+        for kernel, by in self.timing.get("variant_ratios", {}).items():
+            for n, r in by.items():
+                rows.append((f"tilepipe {kernel} / cuBLAS at {n}^3", f"{r:.2f}"))
         for n, r in self.timing.get("triton_ratios", {}).items():
             rows.append((f"tilepipe / Triton at {n}^3", f"{r:.2f}"))
         for seq, by in self.timing.get("attention_ratios", {}).items():
@@ -1045,7 +1023,7 @@ def main():
                     help="no GPU needed: check what a lent machine needs from here (size, builds)")
     args = ap.parse_args()
     if args.dry_run:
-        return dry_run(os.path.abspath(args.build))
+        return dry_run(os.path.abspath(args.bundle or "gpu-bundle"))
     steps = [s for s in args.steps.split(",") if s]
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
