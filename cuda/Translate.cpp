@@ -81,11 +81,13 @@ void eraseAfter(Block *body, Operation *last) {
     body->back().erase();
 }
 
-/// A kernel with wgmmas whose epilogue staged through SMEM does not fit (a
-/// 128 x 256 f32 accumulator beside a C tile or a second output) or is not
-/// translated is tried once more with the epilogue on the fragment's rows
-/// (docs/cuda.md, "The epilogue on the fragment"). Where that fails too,
-/// the first attempt's diagnostics are the ones reported.
+/// A kernel with wgmmas runs its epilogue on the fragment's rows (docs/
+/// cuda.md, "The epilogue on the fragment"): each warpgroup converts and
+/// stores its own band, where staging the f32 accumulator through SMEM
+/// first costs a 128 KB round trip, half the threads, and 8-way bank
+/// conflicts (Nsight Compute on an H200, docs/retarget.md). An epilogue the
+/// rows do not translate is staged through SMEM instead; where that fails
+/// too, the staged attempt's diagnostics are the ones reported.
 FailureOr<std::string> translateKernelWithRetry(func::FuncOp original,
                                                 OpBuilder &b) {
   bool wgmma = original
@@ -96,24 +98,24 @@ FailureOr<std::string> translateKernelWithRetry(func::FuncOp original,
   MLIRContext *ctx = original.getContext();
   Block *body = b.getInsertionBlock();
   Operation *last = body->empty() ? nullptr : &body->back();
-  HeldDiagnostics first(ctx);
+  HeldDiagnostics rows(ctx);
   FailureOr<std::string> host =
-      translateKernel(original, b, /*epilogueInRows=*/false);
+      translateKernel(original, b, /*epilogueInRows=*/true);
   if (succeeded(host)) {
-    first.release();
+    rows.release();
     return host;
   }
   eraseAfter(body, last);
-  first.stop();
-  HeldDiagnostics second(ctx);
-  host = translateKernel(original, b, /*epilogueInRows=*/true);
+  rows.stop();
+  HeldDiagnostics staged(ctx);
+  host = translateKernel(original, b, /*epilogueInRows=*/false);
   if (succeeded(host)) {
-    second.release();
+    staged.release();
     return host;
   }
   eraseAfter(body, last);
-  second.stop();
-  first.release();
+  staged.stop();
+  staged.release();
   return failure();
 }
 } // namespace

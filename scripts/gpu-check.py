@@ -995,6 +995,27 @@ def sample_check(c_path, a_gen, b_gen, n, samples):
     return res
 
 
+RESULTS_HEAD = """# Results on a lent GPU (`make gpu-check`, scripts/gpu-check.py)
+
+Written by the script on a machine with a GPU, one section per run, the newest first
+(at most {keep}); each is the table the run printed. The steps and what each checks
+are in the script's help. Nothing here is edited by hand.
+"""
+
+
+def write_results(path, table, steps, commit, keep=8):
+    """docs/gpu-results.md: this run's table above the earlier runs'."""
+    earlier = []
+    if os.path.exists(path):
+        with open(path) as f:
+            text = f.read()
+        earlier = ["## Run " + part.strip() + "\n" for part in text.split("\n## Run ")[1:]]
+    what = f"steps {', '.join(steps)}" + (f"; bundle of commit {commit}" if commit else "")
+    run = f"## Run of {time.strftime('%Y-%m-%d %H:%M')} UTC ({what})\n\n{table}\n"
+    with open(path, "w") as f:
+        f.write(RESULTS_HEAD.format(keep=keep) + "\n" + "\n".join([run] + earlier[:keep - 1]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1074,13 +1095,13 @@ def main():
     print()
     print(table)
     print()
-    # The record in the tree (issue 38): docs/gpu-results.md, this run's table.
-    results_md = os.path.join(SRC, "docs", "gpu-results.md")
-    with open(results_md, "w") as f:
-        f.write("# Results on a lent GPU (`make gpu-check`, scripts/gpu-check.py)\n\n"
-                "Written by the last run of the script on a machine with a GPU; the steps and what\n"
-                "each checks are in the script's help. Nothing here is edited by hand.\n\n"
-                + table + "\n")
+    # The record in the tree (issue 38): docs/gpu-results.md, this run's table
+    # first, the earlier runs' below it.
+    commit = None
+    if args.bundle:
+        with open(os.path.join(args.bundle, "manifest.json")) as f:
+            commit = json.load(f).get("commit")
+    write_results(os.path.join(SRC, "docs", "gpu-results.md"), table, steps, commit)
     passed = sum(r["status"] == "pass" for r in checker.results)
     skipped = sum(r["status"] == "skip" for r in checker.results)
     print(f"gpu-check: {passed} passed, {len(failed)} failed, {skipped} skipped "

@@ -3,6 +3,7 @@
 #include "cuda/analysis/TileLayouts.h"
 
 #include "cuda/analysis/CudaTypes.h"
+#include "cuda/analysis/WgmmaAccumulators.h"
 
 #include "ir/TileASDialect.h"
 
@@ -31,6 +32,10 @@ struct Uses {
   /// it (docs/cuda.md, "P through SMEM").
   Operation *store = nullptr;
   Operation *tma = nullptr;   ///< TMA fills or drains it.
+  /// Threads touch it other than by the rows' loads and stores of a tile
+  /// (a fragment agent's, two adjacent columns an access): those alone may
+  /// find it swizzled.
+  bool notRows = false;
   ShapedType type;
 };
 
@@ -60,6 +65,37 @@ private:
 };
 
 bool isSmem(Value v) { return v && isa<tileas::SmemType>(v.getType()); }
+
+/// Whether `op` runs in an agent (or a function) whose register tiles lie
+/// in the wgmma fragment's rows (WgmmaAccumulators.h).
+bool inFragmentRows(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (p->hasAttr(kFragmentBandsAttr))
+      return true;
+  return false;
+}
+
+/// A thread access the rows make of a whole tile (not a per-row vector,
+/// not another agent's row-per-thread access).
+bool rowsAccess(Operation *op, Value tile) {
+  auto t = dyn_cast<ShapedType>(tile.getType());
+  return t && t.getRank() == 2 && inFragmentRows(op);
+}
+
+/// A tile that threads write or read only in the fragment's rows and that
+/// TMA drains or fills: an epilogue's staging (or its C). Row-major, the
+/// rows' accesses of one column by 8 rows fall in one bank group (a row of
+/// 256 bf16 is 512 bytes): 8-way conflicts, measured by Nsight Compute on an
+/// H200 (docs/retarget.md). Swizzled 128B, 8 rows' 16-byte chunks are 8
+/// different ones.
+bool swizzledForRows(const Uses &u) {
+  if (u.mma || u.scale || u.notRows || !u.tma || !(u.simt || u.store))
+    return false;
+  int64_t es = u.type.getElementTypeBitWidth() / 8;
+  return isa<FloatType>(u.type.getElementType()) && u.type.getRank() == 2 &&
+         es >= 2 && u.type.getDimSize(0) % 8 == 0 &&
+         u.type.getDimSize(0) <= 256 && (u.type.getDimSize(1) * es) % 128 == 0;
+}
 
 /// The widest swizzle span (bytes) that divides a row of `rowBytes`.
 int widestSpan(int64_t rowBytes) {
@@ -266,10 +302,16 @@ void TileLayoutsBuilder::collectUses() {
       mark(copy.getSource(), &Uses::scale, op);
     } else if (auto load = dyn_cast<tileas::SmemLoadOp>(op)) {
       mark(load.getSource(), &Uses::simt, op);
+      if (Uses *u = usesOf(load.getSource()))
+        u->notRows |= !rowsAccess(op, load.getSource());
     } else if (isa<tileas::SmemStoreOp>(op)) {
       mark(op->getResult(0), &Uses::store, op);
+      if (Uses *u = usesOf(op->getResult(0)))
+        u->notRows |= !rowsAccess(op, op->getResult(0));
     } else if (isa<tileas::CpAsyncOp>(op)) {
       mark(op->getResult(0), &Uses::simt, op);
+      if (Uses *u = usesOf(op->getResult(0)))
+        u->notRows = true;
     } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op)) {
       mark(load.getResult(), &Uses::tma, op);
       tmaOps.push_back({op, load.getResult()});
@@ -286,7 +328,8 @@ void TileLayoutsBuilder::collectUses() {
 }
 
 /// A layout per buffer: a UMMA operand's swizzled one (threads write it in
-/// the UMMA's layout, smem_store_mma), else a dense one.
+/// the UMMA's layout, smem_store_mma), the same for a tile only the
+/// fragment's rows touch besides TMA, else a dense one.
 LogicalResult TileLayoutsBuilder::layOutBuffers() {
   for (Value root : roots) {
     const Uses &u = uses[root];
@@ -303,9 +346,11 @@ LogicalResult TileLayoutsBuilder::layOutBuffers() {
              << "this SMEM tile is also a UMMA operand, which the "
                 "translation lays out swizzled (docs/cuda.md); threads "
                 "and tcgen05.cp read it row-major";
-    l = u.mma ? mmaLayout(at, u.type) : denseLayout(at, u.type, u.tma);
+    l = u.mma || swizzledForRows(u) ? mmaLayout(at, u.type)
+                                    : denseLayout(at, u.type, u.tma);
     if (failed(l))
       return failure();
+    l->mmaOperand = u.mma != nullptr;
     byRoot[root] = unsigned(layouts.size());
     layouts.push_back(*l);
   }

@@ -7,6 +7,10 @@
 //    mode whose span divides a row (128B whenever the contiguous extent is a
 //    multiple of 128 bytes, as CUTLASS's SM100 GEMMs do), loaded as one TMA
 //    box per column block;
+//  - a buffer that only TMA and the wgmma fragment's rows touch (an
+//    epilogue's staging tile, a C tile it reads) is swizzled the same way
+//    when its rows are whole 128-byte spans: row-major, the rows' stores
+//    conflict 8 ways in SMEM's banks;
 //  - any other buffer (threads read or write it, it is stored with TMA, or
 //    it holds block-scale factor atoms for tcgen05.cp) is a DenseTile: the
 //    box stored row-major, one TMA box, no swizzle; one wider than a box
@@ -35,6 +39,9 @@ struct TileLayout {
   mlir::ShapedType type;
   /// Mma: the swizzle span in bytes (16: none, core-matrix columns).
   int span = 16;
+  /// An MMA reads it (else an Mma layout is a tile only the fragment's rows
+  /// and TMA touch, swizzled for SMEM's banks).
+  bool mmaOperand = false;
   /// The C++ type, e.g. tp::MmaTile<__nv_bfloat16, 128, 64,
   /// tp::Swizzle::B128> or tp::DenseTile<uint8_t, 1, 32, 16>.
   std::string cppType;

@@ -50,8 +50,8 @@ inline constexpr llvm::StringLiteral kFragmentBandsAttr =
 /// Rewrites `func` (a copy the translation owns) as above; an error at the
 /// first accumulator it cannot take. `epilogueInRows`: every agent that
 /// reads an accumulator holds its tiles in the fragment's rows, the
-/// epilogue after the loop included (the translation's second attempt when
-/// the epilogue staged through SMEM does not fit; docs/cuda.md).
+/// epilogue after the loop included (the translation's first attempt; the
+/// epilogue staged through SMEM is its fallback; docs/cuda.md).
 mlir::LogicalResult prepareWgmmaAccumulators(mlir::func::FuncOp func,
                                              bool epilogueInRows = false);
 

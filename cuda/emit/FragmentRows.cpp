@@ -157,9 +157,12 @@ LogicalResult KernelEmitter::emit(UnrealizedConversionCastOp op) {
 }
 
 /// How the rows' loads and stores find (row, column) in the SMEM tile
-/// `smem` of register type `t`: as the layout placed it, a blocked tile or a
-/// row-major one.
+/// `smem` of register type `t`: as the layout placed it, a swizzled tile
+/// (TileLayouts.h), a blocked one or a row-major one.
 std::string KernelEmitter::rowsOffsets(Value smem, RankedTensorType t) {
+  if (const TileLayout *l = layout.tiles.of(smem);
+      l && l->kind == TileLayout::Kind::Mma)
+    return l->cppType; // swizzled: MmaTile::offset(row, column)
   if (std::string blocked = layout.tiles.blockedType(smem); !blocked.empty())
     return "tp::BlockedAt<" + blocked + ">";
   return "tp::RowMajorAt<" + registerElementName(t.getElementType()) + ", " +

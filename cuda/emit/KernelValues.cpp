@@ -336,7 +336,7 @@ void KernelEmitter::pinWide(Operation *op, ValueRange operands) {
 /// The UMMA layout of the SMEM tile `v`, when a UMMA reads it; else null.
 const TileLayout *KernelEmitter::mmaTileOf(Value v) {
   const TileLayout *l = layout.tiles.of(v);
-  return l && l->kind == TileLayout::Kind::Mma ? l : nullptr;
+  return l && l->kind == TileLayout::Kind::Mma && l->mmaOperand ? l : nullptr;
 }
 
 /// A smem_store into a UMMA operand that TileStreams may write in pieces:

@@ -79,6 +79,33 @@ TP_CONSTEXPR RowCol rows_element(int t, int e, int n) {
   return {rows_row(t, h), 8 * (c / 2) + 2 * (l % 4) + c % 2};
 }
 
+/// A thread's rows in a 128B-swizzled tile (Tile an MmaTile<T, R, C,
+/// Swizzle::B128>, layout/tile.cuh): Tile::offset, with the swizzle's XOR
+/// taken on thread constants. Every row a thread holds is l / 4 + a
+/// multiple of 8, so row % 8 = l / 4 for all of them; a column pair
+/// 8 g + 2 (l % 4) lies in 16-byte chunk (g's chunk) ^ (the lane's), so the
+/// unrolled accesses of the rows' loads and stores share one XOR per chunk
+/// (8 in all) instead of computing one each (an epilogue's 64 stores).
+template <class Tile> struct RowsSwizzled128 {
+  using T = typename Tile::Elem;
+  static_assert(Tile::kSpan == 128 && sizeof(T) >= 2 && sizeof(T) <= 4,
+                "a 128B-swizzled tile of 16- or 32-bit elements");
+  uint32_t y; ///< The pair's bytes into its 8 columns: 2 (l % 4) sizeof(T).
+  uint32_t z; ///< The chunk bits the XOR flips: (y / 16) ^ (row % 8).
+  TP_CONSTEXPR explicit RowsSwizzled128(int t)
+      : y(uint32_t(2 * (t % 4) * int(sizeof(T)))),
+        z((y >> 4) ^ uint32_t(rows_row(t, 0) % 8)) {}
+  /// Tile::offset(row, 8 g + 2 (l % 4) + e) for one of the thread's rows.
+  /// The group's bytes are whole chunks, the lane's part stays in one.
+  TP_CONSTEXPR uint32_t offset(int row, int g, int e) const {
+    int c = 8 * g;
+    uint32_t cb = uint32_t((c % Tile::kBlockCols) * int(sizeof(T)));
+    return uint32_t(c / Tile::kBlockCols) * Tile::kBoxBytes +
+           uint32_t(row * Tile::kSpan) + ((((cb >> 4) ^ z) << 4)) + (y & 15u) +
+           uint32_t(e * int(sizeof(T)));
+  }
+};
+
 /// Where register i of the m64nN fragment lies in the rows (acc_element(t, i)
 /// == rows_element(t, rows_of_acc(i, n), n)).
 TP_CONSTEXPR int rows_of_acc(int i, int n) {

@@ -32,6 +32,8 @@
 #include "tilepipe/runtime/base.cuh"
 #include "tilepipe/runtime/frag.cuh"
 
+#include <type_traits>
+
 namespace tp {
 
 namespace detail {
@@ -264,6 +266,35 @@ template <int Bands> struct RowsPlace {
   /// Whether the thread is its lane quad's first (the quad shares rows).
   TP_DEVICE bool quadFirst() const { return t % 4 == 0; }
 };
+
+/// Whether At is a 128B-swizzled tile (an MmaTile), whose offsets the rows
+/// take through layout::wgmma::RowsSwizzled128.
+template <class At, class = void> struct Swizzled128 : std::false_type {};
+template <class At>
+struct Swizzled128<At, std::enable_if_t<At::kSwizzle == Swizzle::B128>>
+    : std::true_type {};
+
+/// The offset of column slot pair (slot, c) of the rows in At.
+template <class At, int Bands, int C> struct RowsAt {
+  const RowsPlace<Bands> &at;
+  TP_DEVICE uint32_t operator()(int slot, int c) const {
+    return At::offset(at.row(slot), at.template col<C>(c));
+  }
+};
+template <class At, int Bands, int C> struct RowsAtSwizzled {
+  const RowsPlace<Bands> &at;
+  layout::wgmma::RowsSwizzled128<At> sw;
+  TP_DEVICE uint32_t operator()(int slot, int c) const {
+    return sw.offset(at.row(slot), c / 2, c % 2);
+  }
+};
+template <class At, int Bands, int C>
+TP_DEVICE auto rows_at(const RowsPlace<Bands> &at) {
+  if constexpr (Swizzled128<At>::value)
+    return RowsAtSwizzled<At, Bands, C>{at, layout::wgmma::RowsSwizzled128<At>(at.t)};
+  else
+    return RowsAt<At, Bands, C>{at};
+}
 } // namespace detail
 
 /// Stores a tile in the rows layout (64 Bands rows of C columns a
@@ -275,12 +306,13 @@ TP_DEVICE void wgmma_rows_store(uint32_t saddr, const Frag<T, N> &f,
   static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
                 "a rows-layout tile: 2 Bands rows of C / 4 columns");
   detail::RowsPlace<Bands> at(threadInAgent);
+  auto offset = detail::rows_at<At, Bands, C>(at);
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot)
 #pragma unroll
     for (int c = 0; c < C / 4; c += 2)
       ptx::st_shared<2 * sizeof(T)>(
-          saddr + At::offset(at.row(slot), at.template col<C>(c)),
+          saddr + offset(slot, c),
           reinterpret_cast<const unsigned char *>(&f.v[slot * (C / 4) + c]));
 }
 
@@ -293,13 +325,14 @@ TP_DEVICE Frag<T, N> wgmma_rows_load(uint32_t saddr, int threadInAgent) {
   static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
                 "a rows-layout tile: 2 Bands rows of C / 4 columns");
   detail::RowsPlace<Bands> at(threadInAgent);
+  auto offset = detail::rows_at<At, Bands, C>(at);
   Frag<T, N> f;
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot)
 #pragma unroll
     for (int c = 0; c < C / 4; c += 2)
       ptx::ld_shared<2 * sizeof(T)>(
-          saddr + At::offset(at.row(slot), at.template col<C>(c)),
+          saddr + offset(slot, c),
           reinterpret_cast<unsigned char *>(&f.v[slot * (C / 4) + c]));
   return f;
 }
