@@ -126,6 +126,11 @@ SEEDED_BUGS = {
     # thread's rows one quad off).
     "wgmma-acc-quad": ("runtime/wgmma.cuh", r"wg::acc_element\(t, i\)",
                        "wg::acc_element((t + 4) % wg::kThreads, i)"),
+    # The rows' stores into a 128B-swizzled staging tile XOR the chunk with
+    # row / 8 instead of row % 8 (the TMA store then reads other bytes).
+    "wgmma-rows-swizzle": ("layout/wgmma_layout.cuh",
+                           r"z\(\(y >> 4\) \^ uint32_t\(rows_row\(t, 0\) % 8\)\)",
+                           "z((y >> 4) ^ uint32_t((rows_row(t, 0) / 8) % 8))"),
     # The sm_90 descriptors say 64-byte swizzle where the TMA wrote 128-byte.
     "wgmma-desc-swizzle": ("runtime/wgmma.cuh", r"return sm100 & ~\(uint64_t\(7\) << 46\);",
                            "return (sm100 & ~(uint64_t(7) << 46)) ^ (uint64_t(3) << 62);"),
