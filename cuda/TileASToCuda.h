@@ -17,10 +17,22 @@
 
 namespace tilepipe::cuda {
 
+/// Where a wgmma kernel's epilogue runs (docs/cuda.md, "The epilogue on the
+/// fragment"): on the fragment's rows, each warpgroup its band (fewer SMEM
+/// round trips; more registers for long epilogue math), or staged through
+/// SMEM a thread a row (fewer registers). The other is the fallback where
+/// the first does not translate.
+enum class WgmmaEpilogue { Rows, Staged };
+
+struct CudaOptions {
+  WgmmaEpilogue wgmmaEpilogue = WgmmaEpilogue::Rows;
+};
+
 /// Writes one .cu translation unit for every function of `module` that holds
 /// tileas ops. Errors are emitted at the offending ops.
 mlir::LogicalResult translateToCuda(mlir::ModuleOp module,
-                                    llvm::raw_ostream &os);
+                                    llvm::raw_ostream &os,
+                                    const CudaOptions &options = {});
 
 /// Registers `--tileas-to-cuda` with mlir-translate's registry.
 void registerTileASToCudaTranslation();

@@ -20,6 +20,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
+#include "llvm/Support/CommandLine.h"
+
 #include <optional>
 #include <vector>
 
@@ -88,8 +90,9 @@ void eraseAfter(Block *body, Operation *last) {
 /// conflicts (Nsight Compute on an H200, docs/retarget.md). An epilogue the
 /// rows do not translate is staged through SMEM instead; where that fails
 /// too, the staged attempt's diagnostics are the ones reported.
-FailureOr<std::string> translateKernelWithRetry(func::FuncOp original,
-                                                OpBuilder &b) {
+FailureOr<std::string>
+translateKernelWithRetry(func::FuncOp original, OpBuilder &b,
+                         const cuda::CudaOptions &options) {
   bool wgmma = original
                    .walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
                    .wasInterrupted();
@@ -98,29 +101,31 @@ FailureOr<std::string> translateKernelWithRetry(func::FuncOp original,
   MLIRContext *ctx = original.getContext();
   Block *body = b.getInsertionBlock();
   Operation *last = body->empty() ? nullptr : &body->back();
-  HeldDiagnostics rows(ctx);
+  bool rowsFirst = options.wgmmaEpilogue == cuda::WgmmaEpilogue::Rows;
+  HeldDiagnostics first(ctx);
   FailureOr<std::string> host =
-      translateKernel(original, b, /*epilogueInRows=*/true);
+      translateKernel(original, b, /*epilogueInRows=*/rowsFirst);
   if (succeeded(host)) {
-    rows.release();
+    first.release();
     return host;
   }
   eraseAfter(body, last);
-  rows.stop();
-  HeldDiagnostics staged(ctx);
-  host = translateKernel(original, b, /*epilogueInRows=*/false);
+  first.stop();
+  HeldDiagnostics second(ctx);
+  host = translateKernel(original, b, /*epilogueInRows=*/!rowsFirst);
   if (succeeded(host)) {
-    staged.release();
+    second.release();
     return host;
   }
   eraseAfter(body, last);
-  staged.stop();
-  staged.release();
+  second.stop();
+  (rowsFirst ? second : first).release();
   return failure();
 }
 } // namespace
 
-LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
+LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os,
+                                    const CudaOptions &options) {
   MLIRContext *ctx = module.getContext();
   ctx->getOrLoadDialect<emitc::EmitCDialect>();
   OwningOpRef<ModuleOp> out = ModuleOp::create(module.getLoc());
@@ -146,7 +151,7 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
     if (!tileOps || func.isExternal())
       continue;
     func::FuncOp original = func;
-    FailureOr<std::string> host = translateKernelWithRetry(original, b);
+    FailureOr<std::string> host = translateKernelWithRetry(original, b, options);
     if (failed(host))
       return failure();
     // What cannot be translated at all is reported first. Stage code that
@@ -187,7 +192,7 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os) {
 /// (docs/stage-code.md, "Source locations survive printing").
 static LogicalResult translateStageCode(
     const std::shared_ptr<llvm::SourceMgr> &sourceMgr, llvm::raw_ostream &os,
-    MLIRContext *ctx) {
+    MLIRContext *ctx, const cuda::CudaOptions &options) {
   DialectRegistry registry;
   registerTileIRDialects(registry);
   registry.insert<emitc::EmitCDialect>();
@@ -204,12 +209,28 @@ static LogicalResult translateStageCode(
       *module, stage ? stage.getFilename().getValue() : StringRef());
   if (failed(verify(*module)))
     return failure();
-  return cuda::translateToCuda(*module, os);
+  return cuda::translateToCuda(*module, os, options);
 }
 
 void cuda::registerTileASToCudaTranslation() {
+  static llvm::cl::opt<cuda::WgmmaEpilogue> wgmmaEpilogue(
+      "tileas-wgmma-epilogue",
+      llvm::cl::desc("where a wgmma kernel's epilogue runs first (the other "
+                     "is the fallback)"),
+      llvm::cl::init(cuda::WgmmaEpilogue::Rows),
+      llvm::cl::values(
+          clEnumValN(cuda::WgmmaEpilogue::Rows, "rows",
+                     "on the fragment's rows, each warpgroup its band"),
+          clEnumValN(cuda::WgmmaEpilogue::Staged, "staged",
+                     "staged through SMEM, a thread a row (fewer "
+                     "registers)")));
   static TranslateRegistration registration(
       "tileas-to-cuda",
       "translate materialized tileas code into a CUDA kernel (sm_100a)",
-      translateStageCode);
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+         llvm::raw_ostream &os, MLIRContext *ctx) {
+        cuda::CudaOptions options;
+        options.wgmmaEpilogue = wgmmaEpilogue;
+        return translateStageCode(sourceMgr, os, ctx, options);
+      });
 }

@@ -18,13 +18,14 @@ def run(cmd, **kw):
 REGISTER_MMA_TARGETS = ("sm_90a",)
 
 
-def lower(path, build, tmp, materialize="", name=None, log=print, target=None):
+def lower(path, build, tmp, materialize="", name=None, log=print, target=None, translate=""):
     """(name, .cu path, tilepipe-opt's output with the plan), or None after
     printing which step failed. `materialize` adds options to the
     materializer (e.g. mode=unspecialized for peeled code). log prints the
     failure (a caller checking kernels side by side collects it). `target`
     (a built-in name) schedules and materializes for that target instead of
-    sm_100a."""
+    sm_100a. `translate`: options of tilepipe-translate (a spec's, e.g.
+    --tileas-wgmma-epilogue=staged)."""
     name = name or os.path.splitext(os.path.basename(path))[0]
     mat = os.path.join(tmp, name + ".mat.mlir")
     cu = os.path.join(tmp, name + ".cu")
@@ -38,7 +39,7 @@ def lower(path, build, tmp, materialize="", name=None, log=print, target=None):
     if opt.returncode:
         log(f"{name}: tilepipe-opt failed\n{opt.stdout}")
         return None
-    tr = run([os.path.join(build, "bin", "tilepipe-translate"),
+    tr = run([os.path.join(build, "bin", "tilepipe-translate")] + translate.split() + [
               "--tileas-to-cuda", mat, "-o", cu])
     if tr.returncode:
         log(f"{name}: tilepipe-translate failed\n{tr.stdout}")

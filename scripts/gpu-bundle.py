@@ -117,7 +117,8 @@ class Bundle:
         if not source:
             return None
         done = lower(source, self.build, tmp, getattr(spec, "materialize", ""), name, log=log,
-                     target=target or getattr(spec, "target", None))
+                     target=target or getattr(spec, "target", None),
+                     translate=getattr(spec, "translate", ""))
         return done[1] if done else None
 
     def prepare_kernel(self, step, spec, name, cu, specs_path, state, log):

@@ -355,7 +355,8 @@ def check_kernel(args, spec, name, tmp):
             return out, 2
         lowered = lower(source, args.build, tmp,
                         getattr(spec, "materialize", ""), name, log=out.append,
-                        target=args.target or getattr(spec, "target", None))
+                        target=args.target or getattr(spec, "target", None),
+                        translate=getattr(spec, "translate", ""))
         if not lowered:
             return out, 2
         cu = lowered[1]

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/analysis/CudaTypes.h"
+#include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/emit/KernelEmitter.h"
 
@@ -65,10 +66,26 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
       load && (load.getLanes() || load.getPaddingAttr()))
     return refuse("(a tile read with rows split over lanes or a padding)");
+  // A per-column vector is held as the thread's columns: read, math on it
+  // and its broadcast over the rows are translated; anything that needs it
+  // whole is not.
+  if (isa<tileas::BroadcastOp, tileas::SmemLoadOp>(op) || elementwiseCall(op))
+    return success();
   for (Value v : op->getOperands())
     if (columns.contains(v))
       return refuse("of a per-column vector");
   return success();
+}
+
+Value KernelEmitter::columnsLoad(tileas::SmemLoadOp load, Type type,
+                                 int64_t n) {
+  auto t = cast<RankedTensorType>(load.getResult().getType());
+  Value src = lookup(load.getLoc(), load.getSource());
+  if (broken)
+    return {};
+  return call(type, "tp::wgmma_cols_load_vector", {src, tid},
+              {str(t.getNumElements()), registerElementName(t.getElementType()),
+               str(n)});
 }
 
 namespace {
@@ -184,6 +201,10 @@ LogicalResult KernelEmitter::emitRowsLoad(tileas::SmemLoadOp load) {
     return failure();
   auto t = cast<RankedTensorType>(result.getType());
   std::string elem = registerElementName(t.getElementType());
+  if (t.getRank() == 1 && columns.contains(result)) {
+    map[result] = columnsLoad(load, *type, *n);
+    return success(!broken);
+  }
   if (t.getRank() == 1) {
     map[result] = call(*type, "tp::wgmma_rows_load_vector", {src, tid},
                        {str(fragBands), elem, str(*n)});

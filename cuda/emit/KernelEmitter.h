@@ -196,6 +196,12 @@ public:
   /// As above, for the value `v`: a per-column vector (Broadcasts.h) is
   /// held whole by every thread.
   mlir::FailureOr<int64_t> fragSize(mlir::Location loc, mlir::Value v);
+  mlir::FailureOr<int64_t> columnVectorSize(mlir::Location loc,
+                                            mlir::RankedTensorType tensor);
+  /// A per-column vector read from SMEM into the fragment's rows: each
+  /// thread its columns (FragmentRows.cpp).
+  mlir::Value columnsLoad(mlir::tileas::SmemLoadOp load, mlir::Type type,
+                          int64_t n);
   mlir::FailureOr<mlir::Type> convert(mlir::Location loc, mlir::Value v);
   /// The thread index a per-thread load of `v` reads at: 0 for a per-column
   /// vector (every thread reads all of it), else the thread's.

@@ -73,8 +73,24 @@ FailureOr<int64_t> KernelEmitter::fragSize(Location loc, Value v) {
     return it->second;
   auto tensor = cast<RankedTensorType>(v.getType());
   if (columns.contains(v))
-    return tensor.getNumElements();
+    return columnVectorSize(loc, tensor);
   return fragSize(loc, tensor);
+}
+
+/// A per-column vector: whole in every thread, or in the fragment's rows the
+/// thread's quarter (its columns 8 j + 2 (lane % 4) + {0, 1}).
+FailureOr<int64_t> KernelEmitter::columnVectorSize(Location loc,
+                                                   RankedTensorType tensor) {
+  int64_t n = tensor.getNumElements();
+  if (!fragBands)
+    return n;
+  if (n % 8)
+    return emitError(loc) << "a per-column vector of " << n
+                          << " values in the wgmma fragment's rows: a "
+                             "multiple of 8 is required (a lane quad holds 8 "
+                             "columns)",
+           failure();
+  return n / 4;
 }
 
 FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
@@ -86,8 +102,10 @@ FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
   std::string elem = registerElementName(tensor.getElementType());
   if (elem.empty())
     return emitError(loc) << "no CUDA type for " << tensor, failure();
-  return opaque(
-      llvm::formatv("tp::Frag<{0}, {1}>", elem, tensor.getNumElements()).str());
+  FailureOr<int64_t> n = columnVectorSize(loc, tensor);
+  if (failed(n))
+    return failure();
+  return opaque(llvm::formatv("tp::Frag<{0}, {1}>", elem, *n).str());
 }
 
 FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
@@ -170,6 +188,12 @@ Value KernelEmitter::loadTileParameter(Location loc, Value v) {
     return {};
   }
   int64_t cols = tensor.getRank() >= 2 ? tensor.getShape().back() : 1;
+  // A per-column vector in the fragment's rows: each thread its columns.
+  if (fragBands && columns.contains(v))
+    return call(*frag, "tp::wgmma_cols_global_load", {map.lookup(v), tid},
+                {std::to_string(tensor.getNumElements()),
+                 registerElementName(tensor.getElementType()),
+                 std::to_string(*n)});
   // In the fragment's rows each thread loads the rows and columns it holds.
   if (fragBands)
     return call(*frag, "tp::wgmma_rows_global_load", {map.lookup(v), tid},
@@ -294,6 +318,8 @@ Value KernelEmitter::makeColumnVector(Location loc, Value v) {
   std::string elem =
       registerElementName(cast<RankedTensorType>(v.getType()).getElementType());
   if (auto load = dyn_cast<tileas::SmemLoadOp>(def)) {
+    if (fragBands)
+      return columnsLoad(load, *type, *n);
     Value whole = call(*type, "tp::smem_load",
                        {lookup(loc, load.getSource()), intLit(0)},
                        {"1", elem, std::to_string(*n)});

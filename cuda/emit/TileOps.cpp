@@ -431,13 +431,11 @@ LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
   // bcast_cols<R>: R rows of the whole vector; bcast_rows<C>: each of the
   // thread's row values C times.
   auto shape = op.getResult().getType().getShape();
-  if (fragBands && alongColumns)
-    return op.emitError("a per-column broadcast is not translated in an "
-                        "agent whose tiles lie in the wgmma fragment's rows");
-  // A thread holds a quarter of each row in the fragment's rows.
+  // A thread holds a quarter of each row in the fragment's rows, and the
+  // same quarter of a per-column vector: bcast_cols repeats it per row slot.
   int64_t rowCols = fragBands ? shape[1] / 4 : shape[1];
   map[op.getResult()] = alongColumns ? call(*type, "tp::bcast_cols", {vector},
-                                            {std::to_string(*n / shape[1])})
+                                            {std::to_string(*n / rowCols)})
                                      : call(*type, "tp::bcast_rows", {vector},
                                             {std::to_string(rowCols)});
   return success();

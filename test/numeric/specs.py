@@ -201,12 +201,12 @@ def mma_rounding_bound(a, b, k_step, bits, steps_per_sum=None):
     The partial sums restart every `steps_per_sum` instructions (an
     accumulator the loop reads and zeroes per K-block).
 
-    Measured on an H200 (docs/gpu-results.md): the 16-bit MMA (f32 accumulator)
-    lands 0.47 x 2^-24 of sum |partial| from the exact sum at K = 4096, so it
-    rounds about once per instruction (bits = 24, not the IEEE sum's one
-    rounding per product); the 8-bit MMA keeps about 14 bits (bits = 14; the
-    DeepSeek-V3 technical report, section 3.3.2, says the same of H800), up to
-    2^-12.8 of sum |a b| per K-block measured."""
+    Measured on an H200 (docs/gpu-results.md): the 16-bit MMA (f32
+    accumulator) lands up to 0.47 x 2^-24 of sum |partial| from the exact sum
+    at K = 4096, about one rounding per instruction (bits = 24) as the
+    emulator's, but not on the same bits; the 8-bit MMA keeps about 14 bits
+    (bits = 14; the DeepSeek-V3 technical report, section 3.3.2, says the
+    same of H800), up to 2^-12.8 of sum |a b| per K-block measured."""
     m, k = a.shape
     n = b.shape[0]
     pad = -k % k_step
@@ -1825,3 +1825,10 @@ for _name in ["hgemm_relu", "gemm_gelu", "residual_gemm", "bias_relu_gemm", "bia
               "residual_gemm_persistent", "bias_relu_gemm_persistent", "swiglu",
               "bias_relu_gemm_peeled", "residual_gemm_peeled", "gemm_m64_peeled"]:
     SPECS[_name + "_sm90a"] = hopper(SPECS[_name])
+
+# The epilogue staged through SMEM (tilepipe-translate
+# --tileas-wgmma-epilogue=staged), the fallback of the rows: a GELU and a
+# per-column bias.
+for _name in ["gemm_gelu", "bias_relu_gemm"]:
+    SPECS[_name + "_staged_sm90a"] = hopper(SPECS[_name])
+    SPECS[_name + "_staged_sm90a"].translate = "--tileas-wgmma-epilogue=staged"

@@ -368,6 +368,39 @@ TP_DEVICE void wgmma_rows_store_vector(uint32_t saddr, const Frag<T, N> &f,
         reinterpret_cast<const unsigned char *>(&f.v[slot]));
 }
 
+/// Loads a per-column vector (C values in SMEM, a bias TMA brought in) into
+/// the rows layout: each thread the C / 4 values of its columns, 8 (c / 2) +
+/// 2 (lane % 4) + c % 2, two adjacent ones a load; tp::bcast_cols then
+/// repeats them for each of its row slots.
+template <int C, class T, int N>
+TP_DEVICE Frag<T, N> wgmma_cols_load_vector(uint32_t saddr,
+                                            int threadInAgent) {
+  static_assert(N == C / 4 && C % 8 == 0,
+                "a per-column vector in the rows: C / 4 values a thread");
+  detail::RowsPlace<1> at(threadInAgent);
+  Frag<T, N> f;
+#pragma unroll
+  for (int c = 0; c < N; c += 2)
+    ptx::ld_shared<2 * sizeof(T)>(
+        saddr + uint32_t(at.template col<C>(c) * int(sizeof(T))),
+        reinterpret_cast<unsigned char *>(&f.v[c]));
+  return f;
+}
+
+/// A per-column vector passed in (C values in global memory) in the rows
+/// layout: each thread the values of its columns.
+template <int C, class T, int N>
+TP_DEVICE Frag<T, N> wgmma_cols_global_load(const T *p, int threadInAgent) {
+  static_assert(N == C / 4 && C % 8 == 0,
+                "a per-column vector in the rows: C / 4 values a thread");
+  detail::RowsPlace<1> at(threadInAgent);
+  Frag<T, N> f;
+#pragma unroll
+  for (int c = 0; c < N; ++c)
+    f.v[c] = p[at.template col<C>(c)];
+  return f;
+}
+
 /// A register tile passed in (row-major in global memory, C columns; C 1:
 /// a per-row vector) in the rows layout: each thread loads its 2 Bands rows,
 /// of each its N / (2 Bands) columns 8 j + 2 (lane % 4) + {0, 1}.
