@@ -1288,6 +1288,49 @@ class Tf32ResidualRelu256(SourceGemm):
 
 
 SPECS["tf32_residual_relu_256"] = Tf32ResidualRelu256()
+
+
+class ScaledBiasSilu256(Gemm):
+    """test/lit/cuda/Inputs/scaled-bias-silu-256.mlir, issue 38's fresh
+    kernel of session 26: D = silu(sa[m] sb[n] (A . B^T) + bias[n]), bf16 A,
+    B and D, f32 per-row scale sa, per-column scale sb and bias, 128 x 256
+    tiles, K-block 64 (a quantized linear layer's epilogue, written
+    plainly); grid x over M tiles, y over N tiles. Past M and N the vectors'
+    TMA reads zeros and D's stores are clipped."""
+
+    mlir = "test/lit/cuda/Inputs/scaled-bias-silu-256.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 256, 64, 4
+    tolerance = {"D": BF16_TOL}
+
+    def problems(self, quick=False):
+        # One tile at trip count 0 (D = silu(bias)); 2 x 2 tiles; ragged M
+        # and N with K not a multiple of the block; trips past the ring.
+        probs = [(128, 256, 0), (256, 512, 64), (200, 300, 136), (130, 260, 64 * 6)]
+        if not quick:
+            probs.append((256, 256, 64 * 40))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, _ = p
+        ins = super().inputs(rng, p)
+        # Scales of either sign around 1, a bias that moves SiLU across 0.
+        ins["sa"] = (rng.uniform(0.25, 2.0, m) * rng.choice([-1.0, 1.0], m)).astype(np.float32)
+        ins["sb"] = rng.uniform(0.25, 2.0, n).astype(np.float32)
+        ins["bias"] = rng.uniform(-2.0, 2.0, n).astype(np.float32)
+        return ins
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        acc = super().reference(inputs, p)["C"]
+        sa = inputs["sa"].astype(np.float64)[:, None]
+        sb = inputs["sb"].astype(np.float64)[None, :]
+        y = sa * sb * acc + inputs["bias"].astype(np.float64)[None, :]
+        return {"D": y / (1.0 + np.exp(-y))}
+
+
+SPECS["scaled_bias_silu_256"] = ScaledBiasSilu256()
 SPECS["lincomb_gemm"] = LinCombGemm()
 SPECS["lincomb_gemm_peeled"] = peeled(SPECS["lincomb_gemm"])
 
