@@ -151,7 +151,8 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os,
     if (!tileOps || func.isExternal())
       continue;
     func::FuncOp original = func;
-    FailureOr<std::string> host = translateKernelWithRetry(original, b, options);
+    FailureOr<std::string> host =
+        translateKernelWithRetry(original, b, options);
     if (failed(host))
       return failure();
     // What cannot be translated at all is reported first. Stage code that
@@ -190,9 +191,10 @@ LogicalResult cuda::translateToCuda(ModuleOp module, llvm::raw_ostream &os,
 /// stamp back as its location, and only then verifies: a verifier error
 /// names the user's file and line like every error of the translation
 /// (docs/stage-code.md, "Source locations survive printing").
-static LogicalResult translateStageCode(
-    const std::shared_ptr<llvm::SourceMgr> &sourceMgr, llvm::raw_ostream &os,
-    MLIRContext *ctx, const cuda::CudaOptions &options) {
+static LogicalResult
+translateStageCode(const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                   llvm::raw_ostream &os, MLIRContext *ctx,
+                   const cuda::CudaOptions &options) {
   DialectRegistry registry;
   registerTileIRDialects(registry);
   registry.insert<emitc::EmitCDialect>();

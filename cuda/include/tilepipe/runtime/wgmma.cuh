@@ -291,7 +291,8 @@ template <class At, int Bands, int C> struct RowsAtSwizzled {
 template <class At, int Bands, int C>
 TP_DEVICE auto rows_at(const RowsPlace<Bands> &at) {
   if constexpr (Swizzled128<At>::value)
-    return RowsAtSwizzled<At, Bands, C>{at, layout::wgmma::RowsSwizzled128<At>(at.t)};
+    return RowsAtSwizzled<At, Bands, C>{
+        at, layout::wgmma::RowsSwizzled128<At>(at.t)};
   else
     return RowsAt<At, Bands, C>{at};
 }
@@ -373,8 +374,7 @@ TP_DEVICE void wgmma_rows_store_vector(uint32_t saddr, const Frag<T, N> &f,
 /// 2 (lane % 4) + c % 2, two adjacent ones a load; tp::bcast_cols then
 /// repeats them for each of its row slots.
 template <int C, class T, int N>
-TP_DEVICE Frag<T, N> wgmma_cols_load_vector(uint32_t saddr,
-                                            int threadInAgent) {
+TP_DEVICE Frag<T, N> wgmma_cols_load_vector(uint32_t saddr, int threadInAgent) {
   static_assert(N == C / 4 && C % 8 == 0,
                 "a per-column vector in the rows: C / 4 values a thread");
   detail::RowsPlace<1> at(threadInAgent);
