@@ -77,22 +77,24 @@ def check_kernel(bundle, name, rec, work, timeout):
     identical = [0, 0]  # bit-identical elements of the GPU's and the emulator's, of all
     for i, problem in enumerate(problems):
         what = spec.describe(problem)
+        # The problem's inputs and reference once, for both sides.
+        inputs = spec.inputs(np.random.default_rng(1000 + i), problem)
+        ref = spec.reference(inputs, problem)
         outs = {}
         verdicts = []
         for side, exe in (("gpu", gpu), ("emu", cpu)):
             tmp = os.path.join(work, name, f"p{i}-{side}")
             os.makedirs(tmp, exist_ok=True)
-            ok, note, secs = numcheck.run_problem(exe, spec, problem, tmp, 1000 + i, EMU_SEED,
-                                                  timeout)
-            verdicts.append((side, ok, note, secs))
+            got, note, secs = numcheck.execute(exe, spec, problem, inputs, tmp, EMU_SEED, timeout)
+            ok = got is not None
             if ok:
-                outs[side] = {k: np.load(os.path.join(tmp, f"out_{k}.npy"))
-                              for k in spec.outputs(problem)}
+                ok, note = numcheck.judge(spec, got, ref)
+                outs[side] = got
+            verdicts.append((side, ok, note, secs))
         runs += 1
         both = all(ok for _, ok, _, _ in verdicts)
         agree = []
         if both:
-            ref = spec.reference(spec.inputs(np.random.default_rng(1000 + i), problem), problem)
             for k in spec.outputs(problem):
                 same, size, note = agreement(outs["gpu"][k], outs["emu"][k], ref[k],
                                              spec.tolerance[k])

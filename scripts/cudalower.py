@@ -1,11 +1,39 @@
-"""What scripts/cuda-check.py and scripts/harness.py share: a tile-IR file
-through generate, materialize (print-plan), -canonicalize -cse and
---tileas-to-cuda, and the paths and defaults both use (docs/cuda.md)."""
+"""What scripts/cuda-check.py, harness.py, gpu-check.py and gpu-bundle.py
+share: a tile-IR file through generate, materialize (print-plan),
+-canonicalize -cse and --tileas-to-cuda, the paths and defaults they use
+(docs/cuda.md), and the device probe's source."""
 import os
 import subprocess
 
 NVCC = "/usr/local/cuda/bin/nvcc"
 INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cuda", "include")
+
+# The device probe: cudaGetDeviceCount through the same runtime the checks
+# link, so "a device" means one our binaries can use (nvidia-smi can list a
+# GPU that an old driver cannot run CUDA 13 code on). 77 when there is none.
+PROBE_CU = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+int main() {
+  int n = 0, driver = 0, runtime = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n == 0) {
+    std::printf("%s\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    return 77;
+  }
+  cudaDeviceProp p;
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
+    std::printf("cudaGetDeviceProperties failed\n");
+    return 77;
+  }
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::printf("{\"count\": %d, \"name\": \"%s\", \"major\": %d, \"minor\": %d, "
+              "\"sms\": %d, \"driver\": %d, \"runtime\": %d}\n",
+              n, p.name, p.major, p.minor, p.multiProcessorCount, driver, runtime);
+  return 0;
+}
+"""
 
 
 def run(cmd, **kw):

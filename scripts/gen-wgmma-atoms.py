@@ -65,22 +65,19 @@ def text():
         out.append(macro(n, "ss"))
         out.append(macro(n, "rs"))
         out.append(macro(n, "ssx"))
-    out.append("#define TP_WGMMA_DISPATCH(FORM, N, TY) \\")
-    # else-if chain without a dangling backslash on the last line
-    chain = []
-    for i, n in enumerate(range(8, 257, 8)):
-        kw = "if constexpr" if i == 0 else "else if constexpr"
-        chain.append(f"  {kw} (N == {n}) TP_WGMMA_##FORM##_N{n}(TY);")
-    out.append(" \\\n".join(chain))
-    out.append("")
-    out.append("#define TP_WGMMA_DISPATCH_X(N, K, TA, TB) \\")
-    chain = []
-    for i, n in enumerate(range(8, 257, 8)):
-        kw = "if constexpr" if i == 0 else "else if constexpr"
-        chain.append(f"  {kw} (N == {n}) TP_WGMMA_SSX_N{n}(K, TA, TB);")
-    out.append(" \\\n".join(chain))
-    out.append("")
+    out += dispatch("TP_WGMMA_DISPATCH(FORM, N, TY)", "TP_WGMMA_##FORM##_N{n}(TY)")
+    out += dispatch("TP_WGMMA_DISPATCH_X(N, K, TA, TB)", "TP_WGMMA_SSX_N{n}(K, TA, TB)")
     return "\n".join(out)
+
+
+def dispatch(head, call):
+    """A macro choosing the atom of N (an if-constexpr chain, no dangling
+    backslash on its last line); `call` names the atom with {n}."""
+    chain = []
+    for i, n in enumerate(range(8, 257, 8)):
+        kw = "if constexpr" if i == 0 else "else if constexpr"
+        chain.append(f"  {kw} (N == {n}) {call.format(n=n)};")
+    return [f"#define {head} \\", " \\\n".join(chain), ""]
 
 
 def main():

@@ -36,7 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numcheck  # noqa: E402
-from cudalower import INCLUDE, NVCC, lower  # noqa: E402
+from cudalower import INCLUDE, NVCC, PROBE_CU, lower  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPECS = os.path.join(SRC, "test", "numeric", "specs.py")
@@ -180,15 +180,9 @@ class Bundle:
     def tools(self):
         """(what, ok, note) for the probe, fidelity and GauS binaries."""
         done = []
-        gpu_check = os.path.join(SRC, "scripts", "gpu-check.py")
-        sys.path.insert(0, os.path.dirname(gpu_check))
-        import importlib.util
-        mod_spec = importlib.util.spec_from_file_location("gpu_check", gpu_check)
-        mod = importlib.util.module_from_spec(mod_spec)
-        mod_spec.loader.exec_module(mod)
         probe_cu = os.path.join(self.work, "probe.cu")
         with open(probe_cu, "w") as f:
-            f.write(mod.PROBE_CU)
+            f.write(PROBE_CU)
         rc, out = nvcc_sm90a(probe_cu, os.path.join(self.out, "bin", "probe"))
         done.append(("probe", rc == 0, out[-500:]))
         for source in ("tma", "wgmma"):

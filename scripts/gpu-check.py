@@ -78,7 +78,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cudalower import INCLUDE, NVCC, lower  # noqa: E402
+from cudalower import INCLUDE, NVCC, PROBE_CU, lower  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPTS = os.path.join(SRC, "scripts")
@@ -116,32 +116,6 @@ HOPPER_ATTENTION = [
 ATTN_MLIR = os.path.join(SRC, "test", "lit", "cuda", "Inputs", "attn-scale-hd128.mlir")
 ATTN_HEAD, ATTN_TILE = 128, 128
 
-# The device probe: cudaGetDeviceCount through the same runtime the checks
-# link, so "a device" means one our binaries can use (nvidia-smi can list a
-# GPU that an old driver cannot run CUDA 13 code on). 77 when there is none.
-PROBE_CU = r"""
-#include <cstdio>
-#include <cuda_runtime.h>
-int main() {
-  int n = 0, driver = 0, runtime = 0;
-  cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess || n == 0) {
-    std::printf("%s\n", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-    return 77;
-  }
-  cudaDeviceProp p;
-  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
-    std::printf("cudaGetDeviceProperties failed\n");
-    return 77;
-  }
-  cudaDriverGetVersion(&driver);
-  cudaRuntimeGetVersion(&runtime);
-  std::printf("{\"count\": %d, \"name\": \"%s\", \"major\": %d, \"minor\": %d, "
-              "\"sms\": %d, \"driver\": %d, \"runtime\": %d}\n",
-              n, p.name, p.major, p.minor, p.multiProcessorCount, driver, runtime);
-  return 0;
-}
-"""
 
 
 def sh(cmd, timeout=None, **kw):

@@ -242,6 +242,17 @@ def compare(name, got, ref, tol):
 def run_problem(exe, spec, problem, tmp, seed, emu_seed, timeout):
     rng = np.random.default_rng(seed)
     inputs = spec.inputs(rng, problem)
+    got, note, secs = execute(exe, spec, problem, inputs, tmp, emu_seed, timeout)
+    if got is None:
+        return False, note, secs
+    return (*judge(spec, got, spec.reference(inputs, problem)), secs)
+
+
+def execute(exe, spec, problem, inputs, tmp, emu_seed, timeout):
+    """({output name: array}, "", seconds), or (None, why, seconds): the
+    binary run on `inputs` through the generated main's interface (NAME=FILE
+    per tensor, NAME=VALUE per scalar, --out/--shape per output, --grid and
+    the emulator's --seed)."""
     args = [exe]
     for name, arr in inputs.items():
         path = os.path.join(tmp, f"in_{name}.npy")
@@ -261,19 +272,22 @@ def run_problem(exe, spec, problem, tmp, seed, emu_seed, timeout):
         proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return False, f"timed out after {timeout} s", time.time() - start
+        return None, f"timed out after {timeout} s", time.time() - start
     secs = time.time() - start
     if proc.returncode:
-        return False, f"exit {proc.returncode}:\n{proc.stdout.strip()}", secs
-    ref = spec.reference(inputs, problem)
+        return None, f"exit {proc.returncode}:\n{proc.stdout.strip()}", secs
+    return {name: np.load(os.path.join(tmp, f"out_{name}.npy")) for name in outs}, "", secs
+
+
+def judge(spec, got, ref):
+    """(all outputs within the spec's tolerance, note)."""
     notes = []
-    for name in outs:
-        got = np.load(os.path.join(tmp, f"out_{name}.npy"))
-        ok, note = compare(name, got, ref[name], spec.tolerance[name])
+    for name in got:
+        ok, note = compare(name, got[name], ref[name], spec.tolerance[name])
         if not ok:
-            return False, note, secs
+            return False, note
         notes.append(note)
-    return True, "; ".join(notes), secs
+    return True, "; ".join(notes)
 
 
 def main():

@@ -274,27 +274,21 @@ template <class At>
 struct Swizzled128<At, std::enable_if_t<At::kSwizzle == Swizzle::B128>>
     : std::true_type {};
 
-/// The offset of column slot pair (slot, c) of the rows in At.
-template <class At, int Bands, int C> struct RowsAt {
-  const RowsPlace<Bands> &at;
-  TP_DEVICE uint32_t operator()(int slot, int c) const {
-    return At::offset(at.row(slot), at.template col<C>(c));
-  }
-};
-template <class At, int Bands, int C> struct RowsAtSwizzled {
-  const RowsPlace<Bands> &at;
-  layout::wgmma::RowsSwizzled128<At> sw;
-  TP_DEVICE uint32_t operator()(int slot, int c) const {
-    return sw.offset(at.row(slot), c / 2, c % 2);
-  }
-};
+/// The offset in At of column slot pair (slot, c) of the rows: At's own
+/// offset(row, column), or for a swizzled tile RowsSwizzled128's, which
+/// takes the XOR on thread constants.
 template <class At, int Bands, int C>
 TP_DEVICE auto rows_at(const RowsPlace<Bands> &at) {
-  if constexpr (Swizzled128<At>::value)
-    return RowsAtSwizzled<At, Bands, C>{
-        at, layout::wgmma::RowsSwizzled128<At>(at.t)};
-  else
-    return RowsAt<At, Bands, C>{at};
+  if constexpr (Swizzled128<At>::value) {
+    layout::wgmma::RowsSwizzled128<At> sw(at.t);
+    return [at, sw](int slot, int c) {
+      return sw.offset(at.row(slot), c / 2, c % 2);
+    };
+  } else {
+    return [at](int slot, int c) {
+      return At::offset(at.row(slot), at.template col<C>(c));
+    };
+  }
 }
 } // namespace detail
 
