@@ -22,8 +22,14 @@ using namespace tilepipe::cuda;
 
 namespace {
 
-/// Registers a producer warpgroup keeps (TMA and MMA issue need few).
+/// Registers a producer warpgroup keeps when it issues tcgen05 MMAs
+/// (descriptors and slot addresses; at 56 nothing spills).
 constexpr int kProducerRegs = 56;
+/// Registers a producer warpgroup keeps when it only issues TMA (Hopper,
+/// whose MMA runs in the consumers): 24, PTX's least, as FlashAttention-3's
+/// loader keeps; the producers of every sm_90a kernel of the tests spill
+/// nothing at it, and the consumers get 240.
+constexpr int kTmaProducerRegs = 24;
 
 int64_t tmemColumns(ShapedType type) {
   // The IR's count, which knows that block-scale factors take 4x the columns
@@ -150,6 +156,17 @@ std::vector<int> splitByNeed(const std::vector<int64_t> &carried, int total,
 void splitRegisters(KernelLayout &layout) {
   int threads = layout.threads();
   layout.launchRegs = std::min(256, kRegisterFile / threads / 8 * 8);
+  // The CTA holds launchRegs x threads registers from launch on, and
+  // setmaxnreg moves registers within that pool only: a split that asks for
+  // more (counted against the whole register file, 512 a thread of each
+  // warpgroup where 384 threads hold 504) blocks setmaxnreg.inc forever.
+  int pool = layout.launchRegs * threads / 128;
+  bool hopper = llvm::any_of(layout.agents, [](const AgentLayout &a) {
+    return a.op && a.op->walk([](tileas::WgmmaOp) {
+                          return WalkResult::interrupt();
+                        }).wasInterrupted();
+  });
+  int producerRegs = hopper ? kTmaProducerRegs : kProducerRegs;
   unsigned groups = unsigned(layout.warps / 4);
   std::vector<bool> producer(groups, true);
   for (const AgentLayout &a : layout.agents)
@@ -162,14 +179,14 @@ void splitRegisters(KernelLayout &layout) {
   // warpgroups give registers to the others when that raises their budget.
   int consumerRegs = 0;
   if (numProducer && numConsumer) {
-    consumerRegs = (kRegisterFile - int(numProducer) * 128 * kProducerRegs) /
-                   (int(numConsumer) * 128) / 8 * 8;
+    consumerRegs =
+        (pool - int(numProducer) * producerRegs) / int(numConsumer) / 8 * 8;
     consumerRegs = std::min(consumerRegs, 256);
     // No gain (a 256-thread kernel already gives every thread the most a
     // thread can use): no split, and the producers keep their registers
     // (an MMA warp at 56 spills its descriptors and slot addresses).
     if (consumerRegs <= layout.launchRegs ||
-        kProducerRegs >= layout.launchRegs)
+        producerRegs >= layout.launchRegs)
       consumerRegs = 0;
   }
   // By need: a consumer that carries a large register tile across its
@@ -189,11 +206,23 @@ void splitRegisters(KernelLayout &layout) {
         consumerCarried.push_back(carried[g]);
     std::vector<int> byNeed = splitByNeed(
         consumerCarried,
-        kRegisterFile / 128 - int(numProducer) * kProducerRegs, consumerRegs);
+        pool - int(numProducer) * producerRegs, consumerRegs);
     if (!byNeed.empty())
       for (unsigned g = 0, c = 0; g < groups; ++g)
         if (!producer[g])
           groupRegs[g] = byNeed[c++];
+    // An agent runs at one count in every warpgroup it spans (each of them
+    // runs its setmaxnreg): the least the split gave any of them, so that
+    // the counts never add up to more than the pool.
+    for (const AgentLayout &a : layout.agents) {
+      unsigned g0 = unsigned(a.firstWarp / 4);
+      unsigned g1 = std::min(groups, unsigned(a.firstWarp + a.warps + 3) / 4);
+      if (a.warps < 4 || g1 <= g0 + 1)
+        continue;
+      int least = *std::min_element(groupRegs.begin() + g0,
+                                    groupRegs.begin() + g1);
+      std::fill(groupRegs.begin() + g0, groupRegs.begin() + g1, least);
+    }
   }
   for (AgentLayout &a : layout.agents) {
     a.producerGroup = producer[unsigned(a.firstWarp / 4)];
@@ -203,7 +232,7 @@ void splitRegisters(KernelLayout &layout) {
         continue;
       }
     if (consumerRegs)
-      a.maxRegs = a.producerGroup ? kProducerRegs
+      a.maxRegs = a.producerGroup ? producerRegs
                                   : groupRegs[unsigned(a.firstWarp / 4)];
   }
 }

@@ -355,14 +355,21 @@ std::string KernelEmitter::barrierSetup() const {
 FailureOr<SmallVector<int>> KernelEmitter::warpgroupRegisters() const {
   int groups = layout.warps / 4;
   SmallVector<int> groupRegs(groups, 0);
+  // Every warpgroup an agent spans: one left at the launch count would
+  // share the agent's code, and ptxas allocates shared code within the
+  // smallest count (the second consumer warpgroup of Hopper attention ran
+  // at 168 while the first asked for 224; everything past 168 spilled).
   for (const AgentLayout &a : layout.agents) {
-    int g = a.firstWarp / 4;
-    if (!a.maxRegs || g >= groups)
+    if (!a.maxRegs)
       continue;
-    if (groupRegs[g] && groupRegs[g] != a.maxRegs)
-      return emitError(a.op->getLoc()) << "agents sharing warpgroup " << g
-                                       << " ask for different register counts";
-    groupRegs[g] = a.maxRegs;
+    for (int g = a.firstWarp / 4, e = std::min(groups, (a.firstWarp + a.warps + 3) / 4);
+         g < e; ++g) {
+      if (groupRegs[g] && groupRegs[g] != a.maxRegs)
+        return emitError(a.op->getLoc())
+               << "agents sharing warpgroup " << g
+               << " ask for different register counts";
+      groupRegs[g] = a.maxRegs;
+    }
   }
   return groupRegs;
 }
@@ -459,13 +466,19 @@ LogicalResult KernelEmitter::emitWarpgroups(ArrayRef<int> groupRegs) {
         exclusive && g1 < groups);
     if (exclusive && g1 < groups)
       next = &branch.getElseRegion();
+    // Warpgroups of one count run one setmaxnreg together: each warpgroup
+    // executes it (it is .sync.aligned per warpgroup), and the code after
+    // it is one path for ptxas to allocate within that count.
+    bool oneCount = llvm::all_equal(ArrayRef<int>(groupRegs).slice(g0, g1 - g0));
     for (int g = g0; g < g1; ++g) {
       if (!groupRegs[g])
         continue;
       OpBuilder::InsertionGuard inner(b);
-      if (g1 - g0 > 1)
+      if (g1 - g0 > 1 && !oneCount)
         inWarps(llvm::formatv("tp_warp / 4 == {0}", g).str());
       setmaxnreg(g);
+      if (oneCount)
+        break;
     }
     if (failed(emitAgents(g0, g1)))
       return failure();

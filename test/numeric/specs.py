@@ -1335,6 +1335,34 @@ SPECS["lincomb_gemm"] = LinCombGemm()
 SPECS["lincomb_gemm_peeled"] = peeled(SPECS["lincomb_gemm"])
 
 
+class MatmulKnLeaky(Gemm):
+    """test/lit/cuda/Inputs/matmul-kn-leaky.mlir, issue 38's fresh kernel of
+    session 27: Triton's matmul tutorial, C = leaky_relu(A . B, 0.01) with
+    A M x K and B K x N, both row-major f16 (B's tile MN-major), f16 C,
+    128 x 128 tiles, K-block 64; grid x over M tiles, y over N tiles."""
+
+    mlir = "test/lit/cuda/Inputs/matmul-kn-leaky.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 128, 64, 4
+    tolerance = {"C": (1e-3, 2.0 ** -10)}
+
+    def problems(self, quick=False):
+        # Trip count 0; 2 x 3 tiles; ragged M, N and K; trips past the ring.
+        probs = [(128, 128, 0), (256, 384, 64), (200, 136, 136), (130, 264, 64 * 6)]
+        if not quick:
+            probs.append((256, 256, 64 * 40))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, k = p
+        return {"A": uniform_f16(rng, (m, k)), "B": uniform_f16(rng, (k, n))}
+
+    def reference(self, inputs, p):
+        c = inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)
+        return {"C": np.where(c >= 0, c, 0.01 * c)}
+
+
+SPECS["matmul_kn_leaky"] = MatmulKnLeaky()
+
 class ResidualGemm(SourceGemm):
     """test/lit/cuda/Inputs/residual-gemm.mlir: D = A . B^T + R, 128x128
     tiles; R is loaded after the loop, before the accumulator is read."""
