@@ -162,9 +162,9 @@ void splitRegisters(KernelLayout &layout) {
   // warpgroup where 384 threads hold 504) blocks setmaxnreg.inc forever.
   int pool = layout.launchRegs * threads / 128;
   bool hopper = llvm::any_of(layout.agents, [](const AgentLayout &a) {
-    return a.op && a.op->walk([](tileas::WgmmaOp) {
-                          return WalkResult::interrupt();
-                        }).wasInterrupted();
+    return a.op &&
+           a.op->walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
+               .wasInterrupted();
   });
   int producerRegs = hopper ? kTmaProducerRegs : kProducerRegs;
   unsigned groups = unsigned(layout.warps / 4);
@@ -185,8 +185,7 @@ void splitRegisters(KernelLayout &layout) {
     // No gain (a 256-thread kernel already gives every thread the most a
     // thread can use): no split, and the producers keep their registers
     // (an MMA warp at 56 spills its descriptors and slot addresses).
-    if (consumerRegs <= layout.launchRegs ||
-        producerRegs >= layout.launchRegs)
+    if (consumerRegs <= layout.launchRegs || producerRegs >= layout.launchRegs)
       consumerRegs = 0;
   }
   // By need: a consumer that carries a large register tile across its
@@ -205,8 +204,7 @@ void splitRegisters(KernelLayout &layout) {
       if (!producer[g])
         consumerCarried.push_back(carried[g]);
     std::vector<int> byNeed = splitByNeed(
-        consumerCarried,
-        pool - int(numProducer) * producerRegs, consumerRegs);
+        consumerCarried, pool - int(numProducer) * producerRegs, consumerRegs);
     if (!byNeed.empty())
       for (unsigned g = 0, c = 0; g < groups; ++g)
         if (!producer[g])
@@ -219,8 +217,8 @@ void splitRegisters(KernelLayout &layout) {
       unsigned g1 = std::min(groups, unsigned(a.firstWarp + a.warps + 3) / 4);
       if (a.warps < 4 || g1 <= g0 + 1)
         continue;
-      int least = *std::min_element(groupRegs.begin() + g0,
-                                    groupRegs.begin() + g1);
+      int least =
+          *std::min_element(groupRegs.begin() + g0, groupRegs.begin() + g1);
       std::fill(groupRegs.begin() + g0, groupRegs.begin() + g1, least);
     }
   }
@@ -232,8 +230,8 @@ void splitRegisters(KernelLayout &layout) {
         continue;
       }
     if (consumerRegs)
-      a.maxRegs = a.producerGroup ? producerRegs
-                                  : groupRegs[unsigned(a.firstWarp / 4)];
+      a.maxRegs =
+          a.producerGroup ? producerRegs : groupRegs[unsigned(a.firstWarp / 4)];
   }
 }
 

@@ -362,7 +362,8 @@ FailureOr<SmallVector<int>> KernelEmitter::warpgroupRegisters() const {
   for (const AgentLayout &a : layout.agents) {
     if (!a.maxRegs)
       continue;
-    for (int g = a.firstWarp / 4, e = std::min(groups, (a.firstWarp + a.warps + 3) / 4);
+    for (int g = a.firstWarp / 4,
+             e = std::min(groups, (a.firstWarp + a.warps + 3) / 4);
          g < e; ++g) {
       if (groupRegs[g] && groupRegs[g] != a.maxRegs)
         return emitError(a.op->getLoc())
@@ -469,7 +470,8 @@ LogicalResult KernelEmitter::emitWarpgroups(ArrayRef<int> groupRegs) {
     // Warpgroups of one count run one setmaxnreg together: each warpgroup
     // executes it (it is .sync.aligned per warpgroup), and the code after
     // it is one path for ptxas to allocate within that count.
-    bool oneCount = llvm::all_equal(ArrayRef<int>(groupRegs).slice(g0, g1 - g0));
+    bool oneCount =
+        llvm::all_equal(ArrayRef<int>(groupRegs).slice(g0, g1 - g0));
     for (int g = g0; g < g1; ++g) {
       if (!groupRegs[g])
         continue;
