@@ -417,6 +417,12 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
   rrt::Bounds bounds = problem.computeBounds();
   if (boundsOut)
     *boundsOut = bounds;
+  // A raised floor: every step below searches from it, as if it were the
+  // bound, and the analysis reports the true bound after.
+  const rrt::Bounds trueBounds = bounds;
+  bool raised = options.minII > bounds.mii;
+  if (raised)
+    bounds.mii = options.minII;
   GeneratorSelection selection =
       selectGenerator(problem, options.selection, &bounds);
   std::optional<ScheduleAnalysis> analysis =
@@ -437,6 +443,10 @@ std::optional<ScheduleAnalysis> tilepipe::sched::runScheduler(
     OptimalityProof(problem, options, bounds, selection, diags, stats,
                     *analysis)
         .run();
+  if (raised) {
+    analysis->bounds = trueBounds;
+    analysis->optimal.reset();
+  }
   if (!verifyResult(problem, *analysis, diags))
     return std::nullopt;
   return analysis;

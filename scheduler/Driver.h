@@ -44,6 +44,11 @@ struct DriverOptions {
   /// Stage assignment of a cost-based schedule: Late sinks every op to the
   /// latest stage its consumers allow (same II, same modulo rows).
   StagePolicy stages = StagePolicy::Late;
+  /// The least II searched (0: MII). A caller that rejects the schedules
+  /// below it for a reason the problem does not model (the register
+  /// budget, scheduler/mlir/RegisterBudget.h) raises it; the analysis keeps
+  /// the true bounds and makes no optimality claim.
+  unsigned minII = 0;
 };
 
 /// What the driver did besides the schedule, for a caller's report.

@@ -142,8 +142,8 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     # One count per consumer warpgroup: [producer, consumer]; a split by
     # need (docs/cuda.md, "Registers") gives each warpgroup its own, printed
     # in warpgroup order.
-    if len(regs) > 2 and groups:
-        split_text = "/".join(r for _, r in sorted(groups, key=lambda g: int(g[0])))
+    if len(regs) > 2 and counts:
+        split_text = "/".join(str(counts[g]) for g in sorted(counts))
     else:
         split_text = str(sorted(regs) or 'none')
     line = (f"{name}: {arch} {used_regs} registers (budget {budget}, "

@@ -13,6 +13,7 @@
 #include "scheduler/exact/ExactOracle.h"
 #include "scheduler/gaus/Seeding.h"
 #include "scheduler/mlir/LoopProblem.h"
+#include "scheduler/mlir/RegisterBudget.h"
 #include "scheduler/mlir/ScheduleReport.h"
 #include "scheduler/mlir/WarpGroups.h"
 
@@ -71,6 +72,13 @@ struct GenerateSchedulePass
                                const sched::DriverOptions &options,
                                std::optional<sched::ScheduleAnalysis> &analysis,
                                sched::DiagnosticList &diags, unsigned inferred);
+  /// The register-budget retry (docs/generators.md); returns the note
+  /// printed under the schedule, if any.
+  std::string
+  tryRegisterBudget(scf::ForOp loop, const LoopProblem &lp,
+                    sched::DriverOptions options,
+                    std::optional<sched::ScheduleAnalysis> &analysis,
+                    sched::DiagnosticList &diags);
   /// The `prove-optimal` remark.
   void remarkOptimality(scf::ForOp loop,
                         const sched::ScheduleAnalysis &analysis);
@@ -171,6 +179,55 @@ std::string GenerateSchedulePass::tryRegisterOrder(
   return note;
 }
 
+// Register budget (docs/generators.md): where the loop's MMA accumulates in
+// registers, a schedule whose tiles held across stage boundaries pass the
+// consumer threads' budget is searched again from IIs an eighth larger each
+// time, up to kRegisterBudgetTries, until they fit; the first that fits is
+// kept. None fitting below the serial length: the original stays, and the
+// note says so.
+std::string GenerateSchedulePass::tryRegisterBudget(
+    scf::ForOp loop, const LoopProblem &lp, sched::DriverOptions options,
+    std::optional<sched::ScheduleAnalysis> &analysis,
+    sched::DiagnosticList &diags) {
+  constexpr int kRegisterBudgetTries = 8;
+  int64_t warpgroups = registerMmaWarpgroups(loop);
+  if (!registerBudget || !analysis || !warpgroups)
+    return "";
+  int64_t budget = consumerRegisters(warpgroups) - kStageWorkingSet;
+  int64_t held = heldWords(lp.problem, analysis->toSchedule(), warpgroups);
+  if (held <= budget)
+    return "";
+  std::string head =
+      "register budget: " + std::to_string(held) +
+      " words a thread held across stage boundaries at II " +
+      std::to_string(analysis->ii) + ", over " + std::to_string(budget) + " (" +
+      std::to_string(consumerRegisters(warpgroups)) + " registers less " +
+      std::to_string(kStageWorkingSet) + ")";
+  unsigned ii = analysis->ii;
+  for (int tries = 0; tries < kRegisterBudgetTries; ++tries) {
+    unsigned next = ii + std::max(1u, ii / 8);
+    if (int64_t(next) >= lp.problem.serialLength())
+      break;
+    options.minII = next;
+    sched::DiagnosticList retryDiags;
+    std::optional<sched::ScheduleAnalysis> retry =
+        sched::runScheduler(lp.problem, options, retryDiags);
+    if (!retry)
+      break;
+    ii = retry->ii;
+    int64_t words = heldWords(lp.problem, retry->toSchedule(), warpgroups);
+    if (words <= budget) {
+      std::string note = head + "; II " + std::to_string(retry->ii) +
+                         " holds " + std::to_string(words);
+      analysis = std::move(retry);
+      diags = std::move(retryDiags);
+      return note;
+    }
+  }
+  return head + "; kept: no II up to " + std::to_string(ii) +
+         " holds fewer (ptxas may spill)";
+}
+
 void GenerateSchedulePass::remarkOptimality(
     scf::ForOp loop, const sched::ScheduleAnalysis &analysis) {
   InFlightDiagnostic remark = emitRemark(loop.getLoc());
@@ -222,6 +279,10 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
       sched::runScheduler(lp.problem, options, diags);
   std::string note =
       tryRegisterOrder(lp, options, analysis, diags, inferred);
+  std::string budgetNote =
+      tryRegisterBudget(loop, lp, options, analysis, diags);
+  if (!budgetNote.empty())
+    note += (note.empty() ? "" : "\n") + budgetNote;
   emitDiagnostics(lp, diags);
   if (seeder.exhausted)
     emitWarning(loop.getLoc())

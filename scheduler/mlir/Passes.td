@@ -124,6 +124,10 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "Order each SIMT agent's register tiles: the store an iteration "
            "makes of a tmem_load's tile before the next iteration's load, "
            "kept only where it costs no II (docs/generators.md)">,
+    Option<"registerBudget", "register-budget", "bool", "true",
+           "On a target whose MMA accumulates in registers (wgmma), search "
+           "larger IIs while the tiles held across stage boundaries pass "
+           "the consumer threads' register budget (docs/generators.md)">,
     Option<"seed", "seed", "std::string", "\"none\"",
            "Seed the cost-based generator: none (default) or gaus (a GauS "
            "run per candidate II, tried only where the unseeded search ends "

@@ -155,6 +155,29 @@ TEST(IISearch, DriverReportsAnExhaustedBudget) {
       << diags.all()[0].message;
 }
 
+// A raised floor (DriverOptions::minII, the pass's register budget): the
+// search starts there, the schedule still verifies, and the analysis keeps
+// the true bound and claims no optimality.
+TEST(IISearch, DriverSearchesFromARaisedFloor) {
+  Problem p = climbingProblem(10, 4);
+  rrt::Bounds bounds = p.computeBounds();
+  DriverOptions options;
+  options.selection.request = GeneratorRequest::CostBased;
+  DiagnosticList diags;
+  std::optional<ScheduleAnalysis> base = runScheduler(p, options, diags);
+  ASSERT_TRUE(base);
+  options.minII = base->ii + 3;
+  ASSERT_LT(int64_t(options.minII), p.serialLength());
+  std::optional<ScheduleAnalysis> raised = runScheduler(p, options, diags);
+  ASSERT_TRUE(raised);
+  EXPECT_GE(raised->ii, options.minII);
+  EXPECT_EQ(raised->bounds.mii, bounds.mii);
+  EXPECT_FALSE(raised->optimal.has_value());
+  DiagnosticList violations;
+  EXPECT_TRUE(p.verify(raised->toSchedule(), violations));
+  EXPECT_FALSE(diags.hasErrors());
+}
+
 // Linear and gallop (ModuloSchedulerTest covers their results) with the
 // largest cap: the cap is lowered to the serial length, where the serial
 // schedule answers when the heuristic seats nothing (one placement step per
