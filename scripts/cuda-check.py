@@ -108,6 +108,13 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
     # ptxas never exceeds the launch bound (__launch_bounds__ caps it, and it
     # spills instead), so the registers are reported, and what can fail is
     # the spill: more bytes than the bound the caller states.
+    # ptxas's notes that it took the wgmmas' asynchrony away: serialized
+    # for want of registers (C7512) or for reads of an accumulator while a
+    # wgmma may write it (C7514), or a warpgroup.arrive injected before a
+    # wgmma whose registers were written after the fence (C7519).
+    lost = sorted(set(re.findall(r"\((C75(?:12|14|19))\)", nv.stdout)))
+    if lost:
+        failures.append("ptxas serializes or fences the wgmmas (" + ", ".join(lost) + ")")
     if max_spill is not None and spill > max_spill:
         failures.append(f"{spill} B spilled per thread, more than the {max_spill} B "
                         f"allowed (--max-spill)")

@@ -213,21 +213,28 @@ TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
                 "A in the rows layout: 2 Bands rows of K / 4 columns");
   constexpr int kSteps = K / 16;
   TP_AT();
+  // Every A register is packed before the fence: one written between two
+  // wgmmas of the group makes ptxas wait for it there (it injects a
+  // warpgroup.arrive before each such wgmma, C7519).
+  uint32_t ra[kSteps][Bands][4];
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+    for (int g = 0; g < Bands; ++g)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        int at = 2 * g * (K / 4) + layout::wgmma::rows_of_a(s, r, K);
+        __builtin_memcpy(&ra[s][g][r], &a.v[at], 4);
+      }
+  ptx::wgmma_fence_operand(reinterpret_cast<uint32_t(&)[kSteps * Bands * 4]>(ra));
   detail::wgmma_begin(d);
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
 #pragma unroll
-    for (int g = 0; g < Bands; ++g) {
-      uint32_t ra[4];
-#pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        int at = 2 * g * (K / 4) + layout::wgmma::rows_of_a(s, r, K);
-        __builtin_memcpy(&ra[r], &a.v[at], 4);
-      }
+    for (int g = 0; g < Bands; ++g)
       ptx::wgmma_rs<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
-          *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]), ra,
+          *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]), ra[s][g],
           detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
-    }
   detail::wgmma_end(d);
 }
 
