@@ -226,7 +226,8 @@ TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
         int at = 2 * g * (K / 4) + layout::wgmma::rows_of_a(s, r, K);
         __builtin_memcpy(&ra[s][g][r], &a.v[at], 4);
       }
-  ptx::wgmma_fence_operand(reinterpret_cast<uint32_t(&)[kSteps * Bands * 4]>(ra));
+  ptx::wgmma_fence_operand(
+      reinterpret_cast<uint32_t(&)[kSteps * Bands * 4]>(ra));
   detail::wgmma_begin(d);
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)

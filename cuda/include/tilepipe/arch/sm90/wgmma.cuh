@@ -75,8 +75,7 @@ template <int Count> TP_DEVICE void wgmma_fence_operand(float (&d)[Count]) {
 
 /// The same for A registers: made here, before the fence, not between the
 /// atoms that read them.
-template <int Count>
-TP_DEVICE void wgmma_fence_operand(uint32_t (&a)[Count]) {
+template <int Count> TP_DEVICE void wgmma_fence_operand(uint32_t (&a)[Count]) {
 #if !TP_EMULATOR
 #pragma unroll
   for (int i = 0; i < Count; ++i)
