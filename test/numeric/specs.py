@@ -1746,6 +1746,20 @@ def add_attention_specs(prefix, cls):
 add_attention_specs("attn_scale", AttentionScaled)
 
 
+
+class AttentionBn64(AttentionScaled):
+    """test/lit/cuda/Inputs/attn-bn64-hd128.mlir (session 27's fresh
+    attention): AttentionScaled at head dim 128 with 64-key blocks, as
+    Triton's fused-attention tutorial tiles it; S and P are 128 x 64."""
+
+    block = 64
+
+    def __init__(self):
+        super().__init__("test/lit/cuda/Inputs/attn-bn64-hd128.mlir", 128, False)
+
+
+SPECS["attn_bn64_hd128"] = AttentionBn64()
+
 class AttentionM64(AttentionScaled):
     """test/lit/cuda/Inputs/attn-m64-hd{64,128}[-lse].mlir: AttentionScaled
     with 64-row Q tiles (tcgen05.mma M = 64), P handed to O += P V through
