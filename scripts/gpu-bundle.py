@@ -57,12 +57,13 @@ KERNELS = [
     ("hopper-gemm", SPECS, "sm_90a",
      ["gemm_mainloop", "gemm_mainloop_persistent", "splitk_gemm", "grouped_leaky_gemm", "tf32_gemm", "dequant_scale",
       "lincomb_gemm", "gemm_two_outputs", "gemm_two_outputs_peeled", "tf32_residual_relu_256",
-      "scaled_bias_silu_256"]),
+      "scaled_bias_silu_256", "matmul_kn_leaky"]),
     ("hopper-gemm", CUTILE_SPECS, "sm_90a",
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
     ("hopper-attention", SPECS, "sm_90a",
      ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse", "attn_rescale_hd64",
-      "attn_rescale_hd128", "attn_scale_hd64_peeled", "attn_m64_hd128_lse"]),
+      "attn_rescale_hd128", "attn_scale_hd64_peeled", "attn_m64_hd128_lse", "attn_m64_hd64",
+      "attn_bn64_hd128"]),
     ("hopper-attention", CUTILE_SPECS, "sm_90a", ["cutile_attention", "cutile_attention_head"]),
 ]
 # hopper-rows: cuTile's row kernels through `tilepipe compile --target

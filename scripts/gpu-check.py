@@ -96,7 +96,8 @@ HOPPER_GEMMS = [
     ([], ["hgemm_relu_sm90a", "gemm_gelu_sm90a", "residual_gemm_sm90a", "bias_relu_gemm_sm90a",
           "bias_gemm_n32_sm90a", "bias_gemm_prologue_sm90a", "gemm_m64_sm90a",
           "residual_gemm_persistent_sm90a"]),
-    (["--target", "sm_90a"], ["gemm_mainloop", "splitk_gemm", "grouped_leaky_gemm"]),
+    (["--target", "sm_90a"], ["gemm_mainloop", "splitk_gemm", "grouped_leaky_gemm",
+                              "matmul_kn_leaky"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
 ]
@@ -107,7 +108,7 @@ GEMM_VARIANTS = ["gemm_mainloop_persistent"]
 # hopper-attention: (numcheck options, specs) per run.
 HOPPER_ATTENTION = [
     (["--target", "sm_90a"], ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse",
-                              "attn_rescale_hd64", "attn_rescale_hd128"]),
+                              "attn_rescale_hd64", "attn_rescale_hd128", "attn_bn64_hd128"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
      ["cutile_attention"]),
 ]
