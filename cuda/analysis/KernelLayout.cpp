@@ -161,12 +161,7 @@ void splitRegisters(KernelLayout &layout) {
   // more (counted against the whole register file, 512 a thread of each
   // warpgroup where 384 threads hold 504) blocks setmaxnreg.inc forever.
   int pool = layout.launchRegs * threads / 128;
-  bool hopper = llvm::any_of(layout.agents, [](const AgentLayout &a) {
-    return a.op &&
-           a.op->walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
-               .wasInterrupted();
-  });
-  int producerRegs = hopper ? kTmaProducerRegs : kProducerRegs;
+  int producerRegs = layout.wgmma ? kTmaProducerRegs : kProducerRegs;
   unsigned groups = unsigned(layout.warps / 4);
   std::vector<bool> producer(groups, true);
   for (const AgentLayout &a : layout.agents)
@@ -196,9 +191,9 @@ void splitRegisters(KernelLayout &layout) {
     std::vector<int64_t> carried(groups, 0);
     for (const AgentLayout &a : layout.agents)
       if (a.warps >= 4)
-        for (int w = a.firstWarp; w < a.firstWarp + a.warps; w += 4)
-          carried[unsigned(w / 4)] =
-              std::max(carried[unsigned(w / 4)], carriedWords(a));
+        for (int g = a.firstGroup(); g < a.endGroup(); ++g)
+          carried[unsigned(g)] =
+              std::max(carried[unsigned(g)], carriedWords(a));
     std::vector<int64_t> consumerCarried;
     for (unsigned g = 0; g < groups; ++g)
       if (!producer[g])
@@ -213,8 +208,8 @@ void splitRegisters(KernelLayout &layout) {
     // runs its setmaxnreg): the least the split gave any of them, so that
     // the counts never add up to more than the pool.
     for (const AgentLayout &a : layout.agents) {
-      unsigned g0 = unsigned(a.firstWarp / 4);
-      unsigned g1 = std::min(groups, unsigned(a.firstWarp + a.warps + 3) / 4);
+      unsigned g0 = unsigned(a.firstGroup());
+      unsigned g1 = std::min(groups, unsigned(a.endGroup()));
       if (a.warps < 4 || g1 <= g0 + 1)
         continue;
       int least =
@@ -223,7 +218,7 @@ void splitRegisters(KernelLayout &layout) {
     }
   }
   for (AgentLayout &a : layout.agents) {
-    a.producerGroup = producer[unsigned(a.firstWarp / 4)];
+    a.producerGroup = producer[unsigned(a.firstGroup())];
     if (a.op)
       if (auto regs = a.op->getAttrOfType<IntegerAttr>("regs")) {
         a.maxRegs = int(regs.getInt());
@@ -231,7 +226,7 @@ void splitRegisters(KernelLayout &layout) {
       }
     if (consumerRegs)
       a.maxRegs =
-          a.producerGroup ? producerRegs : groupRegs[unsigned(a.firstWarp / 4)];
+          a.producerGroup ? producerRegs : groupRegs[unsigned(a.firstGroup())];
   }
 }
 
@@ -329,6 +324,9 @@ LogicalResult LayoutBuilder::layoutAgents() {
     layout.agents.push_back(body);
   }
   placeWarps(layout);
+  layout.wgmma =
+      func.walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
   if (layout.threads() > kMaxThreads)
     return emitError(func.getLoc())
            << "the agents need " << layout.threads()

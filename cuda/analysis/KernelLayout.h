@@ -47,6 +47,9 @@ struct AgentLayout {
   int maxRegs = 0;      ///< setmaxnreg target; 0: none.
   bool producerGroup = false;
   int threads() const { return warps * 32; }
+  /// The warpgroups it spans: [firstGroup(), endGroup()).
+  int firstGroup() const { return firstWarp / 4; }
+  int endGroup() const { return (firstWarp + warps + 3) / 4; }
 };
 
 struct PipeLayout {
@@ -125,6 +128,9 @@ struct KernelLayout {
   std::vector<mlir::Operation *> mutexOrder;
   int namedBarriers = 1; ///< Ids in use, barrier 0 (__syncthreads) included.
   int launchRegs = 0;
+  /// The kernel issues wgmmas (Hopper): its MMAs run in the consumers, so
+  /// a producer warpgroup only issues TMA.
+  bool wgmma = false;
 
   int threads() const { return warps * 32; }
 };

@@ -362,9 +362,8 @@ FailureOr<SmallVector<int>> KernelEmitter::warpgroupRegisters() const {
   for (const AgentLayout &a : layout.agents) {
     if (!a.maxRegs)
       continue;
-    for (int g = a.firstWarp / 4,
-             e = std::min(groups, (a.firstWarp + a.warps + 3) / 4);
-         g < e; ++g) {
+    for (int g = a.firstGroup(), e = std::min(groups, a.endGroup()); g < e;
+         ++g) {
       if (groupRegs[g] && groupRegs[g] != a.maxRegs)
         return emitError(a.op->getLoc())
                << "agents sharing warpgroup " << g
@@ -425,13 +424,11 @@ LogicalResult KernelEmitter::emitWarpgroups(ArrayRef<int> groupRegs) {
   // setmaxnreg.dec, ptxas would ignore every setmaxnreg (C7507, measured
   // on sm_90a). So a Hopper kernel's warpgroup branches are exclusive:
   // each next one in the else of the one before.
-  bool exclusive =
-      func.walk([](tileas::WgmmaOp) { return WalkResult::interrupt(); })
-          .wasInterrupted();
+  bool exclusive = layout.wgmma;
   Region *next = nullptr;
   auto emitAgents = [&](int g0, int g1) -> LogicalResult {
     for (auto [i, a] : llvm::enumerate(layout.agents))
-      if (a.firstWarp / 4 >= g0 && a.firstWarp / 4 < g1 &&
+      if (a.firstGroup() >= g0 && a.firstGroup() < g1 &&
           failed(emitAgent(unsigned(i),
                            &cast<tileas::AgentOp>(a.op).getBody().front())))
         return failure();
@@ -450,9 +447,8 @@ LogicalResult KernelEmitter::emitWarpgroups(ArrayRef<int> groupRegs) {
     for (bool grown = true; grown;) {
       grown = false;
       for (const AgentLayout &a : layout.agents)
-        if (a.firstWarp / 4 >= g0 && a.firstWarp / 4 < g1 &&
-            (a.firstWarp + a.warps + 3) / 4 > g1) {
-          g1 = (a.firstWarp + a.warps + 3) / 4;
+        if (a.firstGroup() >= g0 && a.firstGroup() < g1 && a.endGroup() > g1) {
+          g1 = a.endGroup();
           grown = true;
         }
     }
