@@ -153,6 +153,15 @@ SEEDED_BUGS = {
     # block of K 32 issues two m64nNk8 instead of four (half of K).
     "wgmma-k-steps-16bit": ("runtime/wgmma.cuh", r"constexpr int kSteps = AV::kK \* int\(sizeof\(TA\)\) / 32;",
                             "constexpr int kSteps = AV::kK * 2 / 32;"),
+    # An epilogue in column pieces (cuda/emit/RowsPieces.cpp) storing every
+    # piece at the first piece's columns.
+    "rows-piece-store": ("runtime/wgmma.cuh",
+                         r"saddr \+ offset\(slot, int\(c\) \+ j\),(\s*reinterpret_cast<const unsigned char)",
+                         r"saddr + offset(slot, j),\1"),
+    # A per-column vector read for each piece at the first piece's columns
+    # (the bias of columns 0-31 applied to all of them).
+    "cols-piece-first": ("runtime/wgmma.cuh", r"at\.template col<C>\(int\(c\) \+ j\)",
+                         "at.template col<C>(j)"),
     # A tile passed in read in the rows with the two rows of a lane swapped
     # (DeepGEMM's per-row scale applied to the row 8 away).
     "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",

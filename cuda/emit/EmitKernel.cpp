@@ -98,9 +98,12 @@ void KernelEmitter::agentSync() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult KernelEmitter::emitBlock(Block &block) {
+  if (fragBands)
+    planRowsPieces(block);
   for (Operation &op : block) {
     if (isa<tileas::AgentYieldOp, scf::YieldOp, func::ReturnOp>(op) ||
-        layout.prologue.ops.contains(&op) || streams.isDone(&op))
+        layout.prologue.ops.contains(&op) || streams.isDone(&op) ||
+        rowsDeferred.contains(&op))
       continue;
     // A loop whose rings lie over an earlier loop's starts when every
     // thread is done with the earlier one (KernelLayout::loopPhaseStarts).

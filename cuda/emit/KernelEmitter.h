@@ -154,6 +154,15 @@ public:
   int64_t groupsAfter(mlir::Value v, mlir::Operation *at);
   /// The rows a thread holds, as the templates count them.
   int64_t fragmentRowSlots() const { return 2 * fragBands; }
+  //===--- An epilogue on the fragment's rows evaluated in column pieces
+  //      (RowsPieces.cpp) ------------------------------------------------===//
+
+  /// Plans, for each store of a rows tile in `block`, the ops that only it
+  /// reads: they are emitted at the store, a piece at a time.
+  void planRowsPieces(mlir::Block &block);
+  bool rowsPieceMember(mlir::Operation *op, llvm::ArrayRef<int64_t> shape);
+  mlir::LogicalResult emitRowsPieces(mlir::tileas::SmemStoreOp store);
+
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceAllOp op);
@@ -342,6 +351,11 @@ public:
   /// Nonzero in an agent whose register tiles lie in the wgmma fragment's
   /// rows: the 64-row bands each warpgroup holds (tileas.fragment_bands).
   int64_t fragBands = 0;
+  /// The planned chains of ops evaluated at their store, in block order,
+  /// and every op of them (RowsPieces.cpp).
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *>>
+      rowsChains;
+  llvm::DenseSet<mlir::Operation *> rowsDeferred;
 };
 
 } // namespace tilepipe::cuda

@@ -337,6 +337,8 @@ LogicalResult KernelEmitter::emitTileStore(Operation *op) {
   if (auto it = wgmmaFrags.find(op->getOperand(0));
       it != wgmmaFrags.end() && isa<tileas::SmemStoreOp>(op))
     return emitWgmmaAccStore(op, it->second);
+  if (fragBands && rowsChains.count(op))
+    return emitRowsPieces(cast<tileas::SmemStoreOp>(op));
   if (fragBands)
     return emitRowsStore(cast<tileas::SmemStoreOp>(op));
   Location loc = op->getLoc();

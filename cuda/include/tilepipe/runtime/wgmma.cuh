@@ -319,6 +319,25 @@ TP_DEVICE void wgmma_rows_store(uint32_t saddr, const Frag<T, N> &f,
           reinterpret_cast<const unsigned char *>(&f.v[slot * (C / 4) + c]));
 }
 
+/// Stores column slots [c, c + W) of each of the thread's row slots, a
+/// piece of an epilogue evaluated in column pieces (`rows_cols`), as
+/// wgmma_rows_store stores the whole tile: two adjacent columns a store.
+template <class At, int Bands, int C, int W, class T, int N>
+TP_DEVICE void wgmma_rows_store_cols(uint32_t saddr, int64_t c,
+                                     const Frag<T, N> &f, int threadInAgent) {
+  static_assert(N == 2 * Bands * W && W % 2 == 0 && (C / 4) % W == 0,
+                "a rows-layout piece: W of each row slot's C / 4 columns");
+  detail::RowsPlace<Bands> at(threadInAgent);
+  auto offset = detail::rows_at<At, Bands, C>(at);
+#pragma unroll
+  for (int slot = 0; slot < 2 * Bands; ++slot)
+#pragma unroll
+    for (int j = 0; j < W; j += 2)
+      ptx::st_shared<2 * sizeof(T)>(
+          saddr + offset(slot, int(c) + j),
+          reinterpret_cast<const unsigned char *>(&f.v[slot * W + j]));
+}
+
 /// Loads a tile into the rows layout from the SMEM tile at `saddr` (the
 /// inverse of wgmma_rows_store: a C tile loaded by TMA for an epilogue
 /// that runs on the fragment), two adjacent columns a load. The caller's
@@ -337,6 +356,27 @@ TP_DEVICE Frag<T, N> wgmma_rows_load(uint32_t saddr, int threadInAgent) {
       ptx::ld_shared<2 * sizeof(T)>(
           saddr + offset(slot, c),
           reinterpret_cast<unsigned char *>(&f.v[slot * (C / 4) + c]));
+  return f;
+}
+
+/// Loads column slots [c, c + W) of each of the thread's row slots from the
+/// SMEM tile at `saddr`: a piece of wgmma_rows_load's tile, read where a
+/// piece of an epilogue uses it (`rows_cols`).
+template <class At, int Bands, int C, int W, class T>
+TP_DEVICE Frag<T, 2 * Bands * W> wgmma_rows_load_cols(uint32_t saddr, int64_t c,
+                                                      int threadInAgent) {
+  static_assert(W % 2 == 0 && (C / 4) % W == 0 && C % 8 == 0,
+                "a rows-layout piece: W of each row slot's C / 4 columns");
+  detail::RowsPlace<Bands> at(threadInAgent);
+  auto offset = detail::rows_at<At, Bands, C>(at);
+  Frag<T, 2 * Bands * W> f;
+#pragma unroll
+  for (int slot = 0; slot < 2 * Bands; ++slot)
+#pragma unroll
+    for (int j = 0; j < W; j += 2)
+      ptx::ld_shared<2 * sizeof(T)>(
+          saddr + offset(slot, int(c) + j),
+          reinterpret_cast<unsigned char *>(&f.v[slot * W + j]));
   return f;
 }
 
@@ -387,6 +427,48 @@ TP_DEVICE Frag<T, N> wgmma_cols_load_vector(uint32_t saddr, int threadInAgent) {
         saddr + uint32_t(at.template col<C>(c) * int(sizeof(T))),
         reinterpret_cast<unsigned char *>(&f.v[c]));
   return f;
+}
+
+/// Column slots [c, c + W) of a per-column vector in SMEM, read where a
+/// piece of an epilogue uses them (`rows_cols`): wgmma_cols_load_vector's
+/// loads of those slots only, so the vector is never held whole.
+template <int C, int W, class T>
+TP_DEVICE Frag<T, W> wgmma_cols_load_piece(uint32_t saddr, int64_t c,
+                                           int threadInAgent) {
+  static_assert(W % 2 == 0 && (C / 4) % W == 0 && C % 8 == 0,
+                "a piece of a per-column vector: W of the C / 4 slots");
+  detail::RowsPlace<1> at(threadInAgent);
+  Frag<T, W> f;
+#pragma unroll
+  for (int j = 0; j < W; j += 2)
+    ptx::ld_shared<2 * sizeof(T)>(
+        saddr + uint32_t(at.template col<C>(int(c) + j) * int(sizeof(T))),
+        reinterpret_cast<unsigned char *>(&f.v[j]));
+  return f;
+}
+
+/// Column slots [c, c + W) of each of a rows-layout tile's S row slots,
+/// slot-major as the tile is (a per-row vector then broadcasts over a
+/// piece as over the tile): an epilogue on the fragment evaluated W
+/// columns at a time, so that what it makes is never held whole beside the
+/// accumulator. A one-value fragment (a scalar splat) is every element.
+template <int S, int W, class T, int N>
+TP_DEVICE Frag<T, S * W> rows_cols(const Frag<T, N> &f, int64_t c) {
+  Frag<T, S * W> r;
+  if constexpr (N == 1) {
+#pragma unroll
+    for (int i = 0; i < S * W; ++i)
+      r.v[i] = f.v[0];
+  } else {
+    static_assert(N % S == 0 && (N / S) % W == 0,
+                  "a rows-layout tile is S row slots of whole pieces");
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+#pragma unroll
+      for (int j = 0; j < W; ++j)
+        r.v[s * W + j] = f.v[s * (N / S) + int(c) + j];
+  }
+  return r;
 }
 
 /// A per-column vector passed in (C values in global memory) in the rows
