@@ -57,7 +57,7 @@ KERNELS = [
     ("hopper-gemm", SPECS, "sm_90a",
      ["gemm_mainloop", "gemm_mainloop_persistent", "splitk_gemm", "grouped_leaky_gemm", "tf32_gemm", "dequant_scale",
       "lincomb_gemm", "gemm_two_outputs", "gemm_two_outputs_peeled", "tf32_residual_relu_256",
-      "scaled_bias_silu_256", "matmul_kn_leaky"]),
+      "scaled_bias_silu_256", "matmul_kn_leaky", "layerscale_residual_256"]),
     ("hopper-gemm", CUTILE_SPECS, "sm_90a",
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
     ("hopper-attention", SPECS, "sm_90a",

@@ -97,7 +97,7 @@ HOPPER_GEMMS = [
           "bias_gemm_n32_sm90a", "bias_gemm_prologue_sm90a", "gemm_m64_sm90a",
           "residual_gemm_persistent_sm90a"]),
     (["--target", "sm_90a"], ["gemm_mainloop", "splitk_gemm", "grouped_leaky_gemm",
-                              "matmul_kn_leaky"]),
+                              "matmul_kn_leaky", "layerscale_residual_256"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
 ]

@@ -1363,6 +1363,47 @@ class MatmulKnLeaky(Gemm):
 
 SPECS["matmul_kn_leaky"] = MatmulKnLeaky()
 
+
+class LayerScaleResidual256(Gemm):
+    """test/lit/cuda/Inputs/layerscale-residual-256.mlir, issue 38's fresh
+    kernel of session 28: a transformer block's output projection with bias,
+    LayerScale and the residual fused, D = R + gamma[n] (X . W^T + bias[n]),
+    f16 X, W, R and D, f32 bias and gamma, 128 x 256 tiles, K-block 64; grid
+    x over M tiles, y over N tiles."""
+
+    mlir = "test/lit/cuda/Inputs/layerscale-residual-256.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 256, 64, 4
+    tolerance = {"D": (1e-3, 2.0 ** -10)}
+
+    def problems(self, quick=False):
+        # One tile at trip count 0 (D = R + gamma bias); 2 x 2 tiles; ragged
+        # M, N and K; trips past the ring.
+        probs = [(128, 256, 0), (256, 512, 64), (200, 300, 136), (130, 260, 64 * 6)]
+        if not quick:
+            probs.append((256, 256, 64 * 40))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, k = p
+        # LayerScale's gamma is small in trained models (1e-5 .. 1e-1 at
+        # init); here of either sign and up to 1, so the product shows.
+        return {"X": uniform_f16(rng, (m, k)), "W": uniform_f16(rng, (n, k)),
+                "bias": rng.uniform(-1.0, 1.0, n).astype(np.float32),
+                "gamma": rng.uniform(-1.0, 1.0, n).astype(np.float32),
+                "R": uniform_f16(rng, (m, n))}
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        y = inputs["X"].astype(np.float64) @ inputs["W"].astype(np.float64).T
+        y = (y + inputs["bias"].astype(np.float64)[None, :]) * \
+            inputs["gamma"].astype(np.float64)[None, :]
+        return {"D": inputs["R"].astype(np.float64) + y}
+
+
+SPECS["layerscale_residual_256"] = LayerScaleResidual256()
+
 class ResidualGemm(SourceGemm):
     """test/lit/cuda/Inputs/residual-gemm.mlir: D = A . B^T + R, 128x128
     tiles; R is loaded after the loop, before the accumulator is read."""
