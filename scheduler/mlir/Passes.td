@@ -128,6 +128,10 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "On a target whose MMA accumulates in registers (wgmma), search "
            "larger IIs while the tiles held across stage boundaries pass "
            "the consumer threads' register budget (docs/generators.md)">,
+    Option<"registerBudgetTries", "register-budget-tries", "unsigned", "8",
+           "The register budget's scheduler runs at most, each from an II "
+           "an eighth larger; it also stops after two that hold no fewer "
+           "words than the best so far">,
     Option<"seed", "seed", "std::string", "\"none\"",
            "Seed the cost-based generator: none (default) or gaus (a GauS "
            "run per candidate II, tried only where the unseeded search ends "

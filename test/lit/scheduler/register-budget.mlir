@@ -38,3 +38,25 @@
 // RUN:   --tileas-generate-schedule=print-schedule -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=TMEM
 // TMEM-NOT: register budget
+
+// Where no larger II holds fewer words, the schedule at the smaller II is
+// kept and a warning names the loop: FA4's loop with a 2-deep KV ring holds
+// 964 words at II 2064 and as many at the next two IIs, so the search stops
+// after two tries that make no progress (of 8 at most). Its tries run
+// without the exact check's passes.
+// RUN: tilepipe-opt %S/../cuda/Inputs/fa4-hd64-ring.mlir --tileas-umma-to-wgmma \
+// RUN:   --tileas-generate-schedule="target=sm_90a print-schedule" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=KEPT
+// KEPT: fa4-hd64-ring.mlir:{{[0-9]+}}:{{[0-9]+}}: warning: register budget: 964 words a thread held across stage boundaries at II 2064, over 184 (240 registers less 56); no II up to 2612 holds fewer than 964, kept: the consumer warpgroups may spill
+// KEPT: II 2064, MII 2064
+// KEPT: register budget: {{.*}}; no II up to 2612 holds fewer than 964, kept (ptxas may spill)
+// register-budget-tries bounds the scheduler runs: one here.
+// RUN: tilepipe-opt %S/../cuda/Inputs/fa4-hd64-ring.mlir --tileas-umma-to-wgmma \
+// RUN:   --tileas-generate-schedule="target=sm_90a register-budget-tries=1" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ONE
+// ONE: warning: register budget: {{.*}}; no II up to 2322 holds fewer than 964, kept
+// A budget the search reaches within its tries is not warned about.
+// RUN: tilepipe-opt %S/../cuda/Inputs/attn-scale-hd64.mlir --tileas-umma-to-wgmma \
+// RUN:   --tileas-generate-schedule="target=sm_90a" -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=QUIET --allow-empty
+// QUIET-NOT: warning
