@@ -300,28 +300,10 @@ TP_DEVICE auto rows_at(const RowsPlace<Bands> &at) {
 }
 } // namespace detail
 
-/// Stores a tile in the rows layout (64 Bands rows of C columns a
-/// warpgroup, warpgroup w of the agent its rows from 64 Bands w on) to the
-/// SMEM tile at `saddr`, two adjacent columns a store.
-template <class At, int Bands, int C, class T, int N>
-TP_DEVICE void wgmma_rows_store(uint32_t saddr, const Frag<T, N> &f,
-                                int threadInAgent) {
-  static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
-                "a rows-layout tile: 2 Bands rows of C / 4 columns");
-  detail::RowsPlace<Bands> at(threadInAgent);
-  auto offset = detail::rows_at<At, Bands, C>(at);
-#pragma unroll
-  for (int slot = 0; slot < 2 * Bands; ++slot)
-#pragma unroll
-    for (int c = 0; c < C / 4; c += 2)
-      ptx::st_shared<2 * sizeof(T)>(
-          saddr + offset(slot, c),
-          reinterpret_cast<const unsigned char *>(&f.v[slot * (C / 4) + c]));
-}
-
-/// Stores column slots [c, c + W) of each of the thread's row slots, a
-/// piece of an epilogue evaluated in column pieces (`rows_cols`), as
-/// wgmma_rows_store stores the whole tile: two adjacent columns a store.
+/// Stores column slots [c, c + W) of each of the thread's row slots (64
+/// Bands rows of C columns a warpgroup, warpgroup w of the agent its rows
+/// from 64 Bands w on) to the SMEM tile at `saddr`, two adjacent columns a
+/// store: a piece of an epilogue evaluated in column pieces (`rows_cols`).
 template <class At, int Bands, int C, int W, class T, int N>
 TP_DEVICE void wgmma_rows_store_cols(uint32_t saddr, int64_t c,
                                      const Frag<T, N> &f, int threadInAgent) {
@@ -338,30 +320,18 @@ TP_DEVICE void wgmma_rows_store_cols(uint32_t saddr, int64_t c,
           reinterpret_cast<const unsigned char *>(&f.v[slot * W + j]));
 }
 
-/// Loads a tile into the rows layout from the SMEM tile at `saddr` (the
-/// inverse of wgmma_rows_store: a C tile loaded by TMA for an epilogue
-/// that runs on the fragment), two adjacent columns a load. The caller's
-/// wait on the tile's TMA barrier orders the loads after the copy.
+/// Stores a tile in the rows layout, all of its C / 4 column slots.
 template <class At, int Bands, int C, class T, int N>
-TP_DEVICE Frag<T, N> wgmma_rows_load(uint32_t saddr, int threadInAgent) {
+TP_DEVICE void wgmma_rows_store(uint32_t saddr, const Frag<T, N> &f,
+                                int threadInAgent) {
   static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
                 "a rows-layout tile: 2 Bands rows of C / 4 columns");
-  detail::RowsPlace<Bands> at(threadInAgent);
-  auto offset = detail::rows_at<At, Bands, C>(at);
-  Frag<T, N> f;
-#pragma unroll
-  for (int slot = 0; slot < 2 * Bands; ++slot)
-#pragma unroll
-    for (int c = 0; c < C / 4; c += 2)
-      ptx::ld_shared<2 * sizeof(T)>(
-          saddr + offset(slot, c),
-          reinterpret_cast<unsigned char *>(&f.v[slot * (C / 4) + c]));
-  return f;
+  wgmma_rows_store_cols<At, Bands, C, C / 4>(saddr, 0, f, threadInAgent);
 }
 
 /// Loads column slots [c, c + W) of each of the thread's row slots from the
-/// SMEM tile at `saddr`: a piece of wgmma_rows_load's tile, read where a
-/// piece of an epilogue uses it (`rows_cols`).
+/// SMEM tile at `saddr`, two adjacent columns a load: a piece of a C tile
+/// read where a piece of an epilogue uses it (`rows_cols`).
 template <class At, int Bands, int C, int W, class T>
 TP_DEVICE Frag<T, 2 * Bands * W> wgmma_rows_load_cols(uint32_t saddr, int64_t c,
                                                       int threadInAgent) {
@@ -378,6 +348,16 @@ TP_DEVICE Frag<T, 2 * Bands * W> wgmma_rows_load_cols(uint32_t saddr, int64_t c,
           saddr + offset(slot, int(c) + j),
           reinterpret_cast<unsigned char *>(&f.v[slot * W + j]));
   return f;
+}
+
+/// Loads a tile into the rows layout (the inverse of wgmma_rows_store: a C
+/// tile loaded by TMA for an epilogue that runs on the fragment). The
+/// caller's wait on the tile's TMA barrier orders the loads after the copy.
+template <class At, int Bands, int C, class T, int N>
+TP_DEVICE Frag<T, N> wgmma_rows_load(uint32_t saddr, int threadInAgent) {
+  static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
+                "a rows-layout tile: 2 Bands rows of C / 4 columns");
+  return wgmma_rows_load_cols<At, Bands, C, C / 4, T>(saddr, 0, threadInAgent);
 }
 
 /// Loads a per-row vector (row-major in SMEM) into the rows layout: each
