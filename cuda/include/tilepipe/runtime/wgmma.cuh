@@ -391,27 +391,11 @@ TP_DEVICE void wgmma_rows_store_vector(uint32_t saddr, const Frag<T, N> &f,
         reinterpret_cast<const unsigned char *>(&f.v[slot]));
 }
 
-/// Loads a per-column vector (C values in SMEM, a bias TMA brought in) into
-/// the rows layout: each thread the C / 4 values of its columns, 8 (c / 2) +
-/// 2 (lane % 4) + c % 2, two adjacent ones a load; tp::bcast_cols then
-/// repeats them for each of its row slots.
-template <int C, class T, int N>
-TP_DEVICE Frag<T, N> wgmma_cols_load_vector(uint32_t saddr, int threadInAgent) {
-  static_assert(N == C / 4 && C % 8 == 0,
-                "a per-column vector in the rows: C / 4 values a thread");
-  detail::RowsPlace<1> at(threadInAgent);
-  Frag<T, N> f;
-#pragma unroll
-  for (int c = 0; c < N; c += 2)
-    ptx::ld_shared<2 * sizeof(T)>(
-        saddr + uint32_t(at.template col<C>(c) * int(sizeof(T))),
-        reinterpret_cast<unsigned char *>(&f.v[c]));
-  return f;
-}
-
-/// Column slots [c, c + W) of a per-column vector in SMEM, read where a
-/// piece of an epilogue uses them (`rows_cols`): wgmma_cols_load_vector's
-/// loads of those slots only, so the vector is never held whole.
+/// Column slots [c, c + W) of a per-column vector (C values in SMEM, a bias
+/// TMA brought in) in the rows layout: slot j is column 8 (j / 2) + 2 (lane
+/// % 4) + j % 2, two adjacent ones a load. An epilogue in pieces reads them
+/// where a piece uses them (`rows_cols`), so the vector is never held
+/// whole; tp::bcast_cols repeats them for each row slot.
 template <int C, int W, class T>
 TP_DEVICE Frag<T, W> wgmma_cols_load_piece(uint32_t saddr, int64_t c,
                                            int threadInAgent) {
@@ -425,6 +409,15 @@ TP_DEVICE Frag<T, W> wgmma_cols_load_piece(uint32_t saddr, int64_t c,
         saddr + uint32_t(at.template col<C>(int(c) + j) * int(sizeof(T))),
         reinterpret_cast<unsigned char *>(&f.v[j]));
   return f;
+}
+
+/// A per-column vector's C / 4 column slots in the rows layout (each
+/// thread the values of its columns).
+template <int C, class T, int N>
+TP_DEVICE Frag<T, N> wgmma_cols_load_vector(uint32_t saddr, int threadInAgent) {
+  static_assert(N == C / 4 && C % 8 == 0,
+                "a per-column vector in the rows: C / 4 values a thread");
+  return wgmma_cols_load_piece<C, C / 4, T>(saddr, 0, threadInAgent);
 }
 
 /// Column slots [c, c + W) of each of a rows-layout tile's S row slots,
