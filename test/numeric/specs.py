@@ -1375,13 +1375,9 @@ class LayerScaleResidual256(Gemm):
     tile_m, tile_n, tile_k, depth = 128, 256, 64, 4
     tolerance = {"D": (1e-3, 2.0 ** -10)}
 
-    def problems(self, quick=False):
-        # One tile at trip count 0 (D = R + gamma bias); 2 x 2 tiles; ragged
-        # M, N and K; trips past the ring.
-        probs = [(128, 256, 0), (256, 512, 64), (200, 300, 136), (130, 260, 64 * 6)]
-        if not quick:
-            probs.append((256, 256, 64 * 40))
-        return probs
+    # One tile at trip count 0 (D = R + gamma bias); 2 x 2 tiles; ragged M,
+    # N and K; trips past the ring: the 128 x 256 problems of session 26's.
+    problems = ScaledBiasSilu256.problems
 
     def inputs(self, rng, p):
         m, n, k = p
