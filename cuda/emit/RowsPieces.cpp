@@ -152,8 +152,7 @@ void KernelEmitter::planRowsPieces(Block &block) {
 
 /// The store of a planned chain: one unrolled pass over its column pieces.
 LogicalResult KernelEmitter::emitRowsPieces(tileas::SmemStoreOp store) {
-  // Copied: emitting the pass may plan the chains of nested blocks.
-  SmallVector<Operation *> chain = rowsChains.lookup(store);
+  ArrayRef<Operation *> chain = rowsChains.find(store)->second;
   llvm::DenseSet<Operation *> members(chain.begin(), chain.end());
   Location loc = store.getLoc();
   Value stored = store->getOperand(0);
