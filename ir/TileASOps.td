@@ -358,12 +358,17 @@ def TileAS_WgmmaOp : TileAS_SchedulableOp<"wgmma", "", [
       auto a = ::llvm::cast<::mlir::ShapedType>(getA().getType());
       return a.getDimSize(getAMnMajor() ? 0 : 1);
     }
-    /// The consumer warpgroups that issue it and hold its accumulator: one
-    /// when the M x N tile is at most 128 f32 registers a thread (M N /
-    /// 128), else one per 64 rows (docs/stage-code.md, "Hopper").
+    /// The consumer warpgroups that issue it and hold its accumulator: the
+    /// fewest that split its 64-row bands evenly with at most 128 f32
+    /// registers a thread each (M N / (128 groups)): one up to 128 x 128,
+    /// two for 128 x 256 (a band each) and 256 x 128 (two bands each), as
+    /// CUTLASS's cooperative consumers split them (docs/cuda.md, "Hopper").
     int64_t getWarpgroups() {
-      int64_t m = getMmaM(), n = getMmaN();
-      return m * n <= 128 * 128 ? 1 : (m + 63) / 64;
+      int64_t m = getMmaM(), n = getMmaN(), bands = (m + 63) / 64;
+      for (int64_t groups = 1; groups < bands; ++groups)
+        if (bands % groups == 0 && m * n <= 128 * 128 * groups)
+          return groups;
+      return bands;
     }
   }];
   let extraClassDefinition = "";

@@ -162,6 +162,9 @@ SEEDED_BUGS = {
     # (the bias of columns 0-31 applied to all of them).
     "cols-piece-first": ("runtime/wgmma.cuh", r"at\.template col<C>\(int\(c\) \+ j\)",
                          "at.template col<C>(j)"),
+    # Warpgroup w of a 256-row tile issuing its two bands from band w, not
+    # 2 w (the second warpgroup recomputes rows 64-191).
+    "wgmma-first-band": (".cu", r"int32_t (v\d+) = (v\d+) \* 2;", r"int32_t \1 = \2;"),
     # A tile passed in read in the rows with the two rows of a lane swapped
     # (DeepGEMM's per-row scale applied to the row 8 away).
     "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",

@@ -222,14 +222,21 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
       b.create<emitc::AssignOp>(loc, own, acc);
     acc = own;
   }
+  int64_t bands = mma.getMmaM() / 64 / groups;
+  // Warpgroup w's bands start at band w Bands of the operand A.
+  auto firstBand = [&](int64_t bands) -> Value {
+    Value w = call(b.getI32Type(), "tp::warpgroup_of", {tid});
+    return bands == 1 ? w
+                      : b.create<emitc::MulOp>(loc, b.getI32Type(), w,
+                                               intLit(bands));
+  };
   if (regA)
     callVoid("tp::wgmma_rs", {acc, a, bv, boolLit(mma.getAccumulate())},
              {*bt, str(mma.getMmaM() / 64 / groups)});
   else
     callVoid("tp::wgmma_ss",
              {acc, a, bv, boolLit(mma.getAccumulate()),
-              groups == 1 ? intLit(0)
-                          : call(b.getI32Type(), "tp::warpgroup_of", {tid})},
+              groups == 1 ? intLit(0) : firstBand(bands)},
              {*av, *bt, str(mma.getMmaM() / 64 / groups)});
   wgmmaInFlight = true;
   map[mma.getResult()] = acc;
@@ -253,11 +260,11 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
            {str(2 * regs / n), str(n)});
   agentSync();
   map[store->getResult(0)] = dst;
-  if (groups == 1)
+  if (groups == 1 || t.getShape()[0] >= agentThreads())
     return success();
-  // Two consumer warpgroups: the epilogue reads the tile a row a thread,
-  // 128 rows, so the first warpgroup runs the rest of the agent (the other
-  // has handed its rows on and exits).
+  // Two consumer warpgroups of a 128-row tile: the epilogue reads it a row
+  // a thread, so the first warpgroup runs the rest of the agent (the other
+  // has handed its rows on and exits). A 256-row tile keeps both.
   if (persistent)
     return store->emitError("an accumulator of two consumer warpgroups in a "
                             "persistent kernel is not translated to CUDA yet "

@@ -1400,6 +1400,86 @@ class LayerScaleResidual256(Gemm):
 
 SPECS["layerscale_residual_256"] = LayerScaleResidual256()
 
+
+class Fp8ScaledGemm(Gemm):
+    """test/lit/cuda/Inputs/fp8-scaled-gemm.mlir, a fresh kernel of session
+    29: an FP8 linear layer with per-tensor scales passed by value,
+    D = bf16(sa sb (A . B^T)), E4M3 A (M x K) and B (N x K), 128 x 128
+    tiles, K-block 128; grid x over M tiles, y over N tiles. The scales'
+    product is a scalar the epilogue's piece loop multiplies by."""
+
+    mlir = "test/lit/cuda/Inputs/fp8-scaled-gemm.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 128, 128, 4
+    tolerance = {"D": "bound"}
+    sa, sb = 0.0234375, -0.5
+
+    def problems(self, quick=False):
+        # Trip count 0; 2 x 3 tiles; ragged M, N and K; trips past the ring.
+        probs = [(128, 128, 0), (256, 384, 128), (200, 136, 200), (130, 264, 128 * 6)]
+        if not quick:
+            probs.append((128, 128, 128 * 30))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, k = p
+        return {"A": random_e4m3(rng, (m, k)), "B": random_e4m3(rng, (n, k))}
+
+    def scalars(self, p):
+        return {"K": p[2], "sa": self.sa, "sb": self.sb}
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        # E4M3 products are exact in float32, so the accumulation (K terms)
+        # and the scale (two roundings) bound the error before bf16's.
+        k = p[2]
+        a, b = e4m3_value(inputs["A"]), e4m3_value(inputs["B"])
+        s = float(np.float32(self.sa) * np.float32(self.sb))
+        c = s * (a @ b.T)
+        mag = abs(s) * (np.abs(a) @ np.abs(b).T)
+        return {"D": (c, 2.0 ** -8 * np.abs(c) + 2 * (k + 2) * U32 * mag)}
+
+
+SPECS["fp8_scaled_gemm"] = Fp8ScaledGemm()
+
+
+class Gemm256RowScaleBias(Gemm):
+    """test/lit/cuda/Inputs/gemm256-rowscale-bias.mlir, a fresh kernel of
+    session 29 written for sm_90a with its register accumulator: D =
+    bf16(s[m] (A . B^T) + bias[n]) at CUTLASS's cooperative 256 x 128 tile,
+    K-block 64: two consumer warpgroups of two 64-row bands each."""
+
+    mlir = "test/lit/cuda/Inputs/gemm256-rowscale-bias.mlir"
+    target = "sm_90a"
+    tile_m, tile_n, tile_k, depth = 256, 128, 64, 4
+    tolerance = {"D": BF16_TOL}
+
+    def problems(self, quick=False):
+        # Trip count 0; 2 x 2 tiles; ragged M, N and K; trips past the ring.
+        probs = [(256, 128, 0), (512, 256, 64), (300, 200, 136), (260, 130, 64 * 6)]
+        if not quick:
+            probs.append((256, 128, 64 * 30))
+        return probs
+
+    def inputs(self, rng, p):
+        m, n, _ = p
+        ins = super().inputs(rng, p)
+        ins["s"] = rng.uniform(-2.0, 2.0, m).astype(np.float32)
+        ins["bias"] = rng.uniform(-2.0, 2.0, n).astype(np.float32)
+        return ins
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        c = super().reference(inputs, p)["C"]
+        return {"D": inputs["s"].astype(np.float64)[:, None] * c
+                + inputs["bias"].astype(np.float64)[None, :]}
+
+
+SPECS["gemm256_rowscale_bias"] = Gemm256RowScaleBias()
+
 class ResidualGemm(SourceGemm):
     """test/lit/cuda/Inputs/residual-gemm.mlir: D = A . B^T + R, 128x128
     tiles; R is loaded after the loop, before the accumulator is read."""
@@ -1616,6 +1696,9 @@ SPECS["bias_gemm_prologue_persistent"] = persistent(
     SPECS["bias_gemm_prologue"], SPECS["bias_gemm_prologue"].problems(quick=True))
 SPECS["bias_relu_gemm_persistent"] = persistent(
     SPECS["bias_relu_gemm"], SPECS["bias_relu_gemm"].problems(quick=True))
+SPECS["gemm256_rowscale_bias_peeled"] = peeled(SPECS["gemm256_rowscale_bias"])
+SPECS["gemm256_rowscale_bias_persistent"] = persistent(
+    SPECS["gemm256_rowscale_bias"], [(512, 256, 64), (768, 384, 128)])
 
 
 class HgemmF16Acc(Gemm):
