@@ -15,6 +15,7 @@ fault or deadlock, 2 when a step fails to run.
 Needs numpy (scripts/testvenv.py makes the environment)."""
 import argparse
 import concurrent.futures
+import errno
 import importlib.util
 import os
 import re
@@ -281,14 +282,27 @@ def execute(exe, spec, problem, inputs, tmp, emu_seed, timeout):
     args += ["--grid", ",".join(map(str, spec.grid(problem))), "--seed", str(emu_seed)]
     start = time.time()
     try:
-        proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=timeout)
+        proc = run_binary(args, timeout)
     except subprocess.TimeoutExpired:
         return None, f"timed out after {timeout} s", time.time() - start
     secs = time.time() - start
     if proc.returncode:
         return None, f"exit {proc.returncode}:\n{proc.stdout.strip()}", secs
     return {name: np.load(os.path.join(tmp, f"out_{name}.npy")) for name in outs}, "", secs
+
+
+def run_binary(args, timeout):
+    """subprocess.run of a binary this process just wrote. Another thread's
+    fork can still hold the binary's write descriptor (inherited until that
+    child execs), and exec then fails with ETXTBSY: a race, so try again."""
+    for attempt in range(20):
+        try:
+            return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, timeout=timeout)
+        except OSError as e:
+            if e.errno != errno.ETXTBSY or attempt == 19:
+                raise
+            time.sleep(0.05 * (attempt + 1))
 
 
 def judge(spec, got, ref):

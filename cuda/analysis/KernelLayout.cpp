@@ -719,7 +719,10 @@ bool LayoutBuilder::readsEndInOrder(const PipeLayout &p) const {
 /// kept slot, or a per-column vector, piece by piece where the value is used,
 /// after the slot's release (layernorm_rows, peeled, read W and B over the
 /// bytes the next ring's store had overwritten). A reduction ends the chain:
-/// it is evaluated where it stands, into registers.
+/// it is evaluated where it stands, into registers. So does an MMA: its
+/// accumulator is never re-read from the operands' slots (a wgmma's reads
+/// are over at the wait before the slot's release), so two K loops summing
+/// into one accumulator are two loops, not one.
 std::vector<Operation *> slotReaders(tileas::PipeCreateOp create) {
   std::vector<Operation *> readers;
   std::set<Operation *> seen;
@@ -731,7 +734,8 @@ std::vector<Operation *> slotReaders(tileas::PipeCreateOp create) {
       if (!seen.insert(user).second)
         continue;
       readers.push_back(user);
-      if (isa<tileas::ReduceSumOp, tileas::ReduceMaxOp>(user))
+      if (isa<tileas::ReduceSumOp, tileas::ReduceMaxOp, tileas::WgmmaOp,
+              tileas::UmmaOp>(user))
         continue;
       if (auto loop = dyn_cast<scf::ForOp>(user)) {
         // An initial value: on to its iteration argument and result.
@@ -856,8 +860,22 @@ void LayoutBuilder::placeLoopRings(
       p.buffer = it->second;
   llvm::erase_if(
       buffers, [&](const SmemMember &m) { return placed.count(m.name) != 0; });
+  // Tiles staged after the loops may overlay the region when the last
+  // loop's rings all drain, in one agent: the earlier loops' rings were
+  // done at the next loop's start (loopPhaseStarts).
+  std::optional<Operation *> drainer;
+  bool drained = true;
+  for (const RingSpan &r : loops.back()) {
+    auto it = drainedPipes.find(r.member);
+    drained = drained && it != drainedPipes.end() &&
+              (!drainer || *drainer == it->second);
+    if (it != drainedPipes.end())
+      drainer = it->second;
+  }
   for (auto &[member, at] : placed)
     drainedPipes.erase(member);
+  if (drained && drainer)
+    drainedPipes[region.name] = *drainer;
   buffers.push_back(region);
 }
 

@@ -9,6 +9,7 @@
 #include "materialize/mlir/Passes.h"
 
 #include "materialize/exec/Check.h"
+#include "materialize/mlir/ChainedAccumulators.h"
 #include "materialize/mlir/JoinPipes.h"
 #include "materialize/mlir/LoopPlan.h"
 #include "materialize/mlir/PlanReportHook.h"
@@ -17,6 +18,7 @@
 #include "mlir/IR/Verifier.h"
 
 #include <chrono>
+#include <map>
 #include <set>
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -84,8 +86,17 @@ struct MaterializeSchedulePass
     SmallVector<scf::ForOp> loops = loopsToMaterialize();
     PlannedLoops plans = planLoops(loops);
     FunctionChecks functions = recordOriginals(plans);
+    // Before any loop is rewritten: the loops that share an accumulator.
+    std::map<Operation *, SharedAccumulator> peers;
     for (auto &[loop, plan] : plans)
-      emitLoopStageCode(loop, plan, functions);
+      if (scf::ForOp peer = accumulatorPeer(loop))
+        peers.emplace(loop, SharedAccumulator{describeLoop(peer),
+                                              sharesTmemAccumulator(loop)});
+    for (auto &[loop, plan] : plans) {
+      auto it = peers.find(loop);
+      emitLoopStageCode(loop, plan, functions,
+                        it == peers.end() ? nullptr : &it->second);
+    }
     for (auto &[funcOp, entry] : functions)
       checkStageCode(cast<FunctionOpInterface>(funcOp), entry);
     // The stage code names the user's lines whatever prints it next, for
@@ -109,8 +120,15 @@ private:
   void writeReport(scf::ForOp loop, const LoopPlan &plan, unsigned index,
                    unsigned count);
   FunctionChecks recordOriginals(const PlannedLoops &plans);
+  /// Where the loop whose accumulator a loop's MMAs go on summing into is,
+  /// and whether that accumulator is in TMEM.
+  struct SharedAccumulator {
+    std::string peer; // "the loop at line N"
+    bool tmem;
+  };
   void emitLoopStageCode(scf::ForOp loop, LoopPlan &plan,
-                         FunctionChecks &functions);
+                         FunctionChecks &functions,
+                         const SharedAccumulator *shared);
   void checkStageCode(FunctionOpInterface func, FunctionCheck &entry);
   bool checkedAfterJoin(FunctionOpInterface func, FunctionCheck &entry,
                         const exec::CheckOptions &options,
@@ -292,13 +310,38 @@ MaterializeSchedulePass::recordOriginals(const PlannedLoops &plans) {
 // Rewrites one loop into stage code of the pass's mode. A loop that cannot
 // be split into agents still pipelines: it gets peeled stage code, one
 // agent running the same rows. One that cannot be either stays, with a
-// remark that says why.
+// remark that says why. A loop whose MMAs sum into an accumulator another
+// loop (`peer`) sums into too is peeled: only in program order on the same
+// threads does the accumulator pass from one loop to the next and the
+// second loop's rings lie over the first's (`shared`).
 void MaterializeSchedulePass::emitLoopStageCode(scf::ForOp loop, LoopPlan &plan,
-                                                FunctionChecks &functions) {
+                                                FunctionChecks &functions,
+                                                const SharedAccumulator *shared) {
   Location loc = loop.getLoc();
   auto func = loop->getParentOfType<FunctionOpInterface>();
+  if (shared && shared->tmem) {
+    emitError(loc) << "this loop's MMAs sum into a TMEM accumulator that "
+                   << shared->peer
+                   << " sums into too; stage code does not hand a TMEM "
+                      "accumulator from one loop's MMAs to another's yet: sum "
+                      "both products in one loop, or target sm_90a "
+                      "(docs/materialize.md, \"Accumulators two loops share\")";
+    ok = false;
+    return;
+  }
   applyPlanChoices(plan);
   std::string why;
+  if (shared && codeMode == StageCodeMode::WarpSpecialized &&
+      succeeded(emitStageCode(plan, StageCodeMode::Unspecialized, why))) {
+    emitRemark(loc) << "loop not warp-specialized: its MMAs sum into the "
+                       "accumulator of "
+                    << shared->peer
+                    << ", which passes between the loops only in program "
+                       "order; emitted peeled stage code instead";
+    if (func)
+      functions[func.getOperation()].loops.push_back(loc);
+    return;
+  }
   if (succeeded(emitStageCode(plan, *codeMode, why))) {
     if (func)
       functions[func.getOperation()].loops.push_back(loc);

@@ -1480,6 +1480,50 @@ class Gemm256RowScaleBias(Gemm):
 
 SPECS["gemm256_rowscale_bias"] = Gemm256RowScaleBias()
 
+
+class DualGemm(Gemm):
+    """test/lit/cuda/Inputs/dual-gemm.mlir, a fresh kernel of session 29:
+    two K loops summing into one accumulator, D = bf16(X Wx^T + H Wh^T)
+    (an RNN cell's gate pre-activation), 128 x 128 tiles, K-block 64. For
+    sm_90a only (hopper() below): for sm_100a the materializer refuses a
+    TMEM accumulator two loops share (docs/materialize.md)."""
+
+    mlir = "test/lit/cuda/Inputs/dual-gemm.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 128, 64, 4
+    tolerance = {"D": BF16_TOL}
+
+    def problems(self, quick=False):
+        # Both loops empty; trips 1 and 2; one loop empty either way; ragged
+        # M, N and K; past the 7-deep rings in both loops.
+        probs = [(128, 128, 0, 0), (256, 256, 64, 128), (200, 136, 136, 0), (130, 264, 0, 200),
+                 (128, 128, 64 * 9, 64 * 8 + 8)]
+        if not quick:
+            probs.append((256, 128, 64 * 20, 64 * 17))
+        return probs
+
+    def describe(self, p):
+        m, n, kx, kh = p
+        return (f"M={m} N={n} Kx={kx} Kh={kh} trips={math.ceil(kx / 64)}+{math.ceil(kh / 64)} "
+                f"grid={self.grid(p)}")
+
+    def grid(self, p):
+        return (math.ceil(p[0] / 128), math.ceil(p[1] / 128), 1)
+
+    def inputs(self, rng, p):
+        m, n, kx, kh = p
+        return {"X": uniform_bf16(rng, (m, kx)), "Wx": uniform_bf16(rng, (n, kx)),
+                "H": uniform_bf16(rng, (m, kh)), "Wh": uniform_bf16(rng, (n, kh))}
+
+    def scalars(self, p):
+        return {"Kx": p[2], "Kh": p[3]}
+
+    def outputs(self, p):
+        return {"D": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        f = {k: v.astype(np.float64) for k, v in inputs.items()}
+        return {"D": f["X"] @ f["Wx"].T + f["H"] @ f["Wh"].T}
+
 class ResidualGemm(SourceGemm):
     """test/lit/cuda/Inputs/residual-gemm.mlir: D = A . B^T + R, 128x128
     tiles; R is loaded after the loop, before the accumulator is read."""
@@ -2030,6 +2074,8 @@ for _name in ["hgemm_relu", "gemm_gelu", "residual_gemm", "bias_relu_gemm", "bia
               "residual_gemm_persistent", "bias_relu_gemm_persistent", "swiglu",
               "bias_relu_gemm_peeled", "residual_gemm_peeled", "gemm_m64_peeled"]:
     SPECS[_name + "_sm90a"] = hopper(SPECS[_name])
+
+SPECS["dual_gemm_sm90a"] = hopper(DualGemm())
 
 # The epilogue staged through SMEM (tilepipe-translate
 # --tileas-wgmma-epilogue=staged), the fallback of the rows: a GELU and a
