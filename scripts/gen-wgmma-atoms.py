@@ -30,8 +30,8 @@ def macro(n, form):
     outs = ", ".join(f'"+f"(d[{i}])' for i in range(nd))
     if form == "ss":
         # d, adesc, bdesc, p, imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b
-        body = (f"{{{regs(0, nd)}}}, %{nd}, %{nd + 1}, p, 1, 1, 0, %{nd + 3};")
-        ins = '"l"(a), "l"(b), "r"(scale), "n"(TransB)'
+        body = (f"{{{regs(0, nd)}}}, %{nd}, %{nd + 1}, p, 1, 1, %{nd + 4}, %{nd + 3};")
+        ins = '"l"(a), "l"(b), "r"(scale), "n"(TransB), "n"(TransA)'
         pred = nd + 2
     elif form == "ssx":
         # d, adesc, bdesc, p, imm-scale-a, imm-scale-b (no imm-trans)
@@ -58,7 +58,8 @@ def text():
            "// do not edit. Included by arch/sm90/wgmma.cuh inside its device branch.",
            "// TP_WGMMA_SS_N<n>(TY) / TP_WGMMA_RS_N<n>(TY): one m64n<n>k16 wgmma with",
            "// f32 accumulators `d`, operands `a` (descriptor or 4 registers) and `b`",
-           "// (descriptor), scale-d `scale` (a uint32_t), imm-trans-b `TransB`; TY is \"f16\" or",
+           "// (descriptor), scale-d `scale` (a uint32_t), imm-trans-b `TransB` (and, A from",
+           "// SMEM, imm-trans-a `TransA`); TY is \"f16\" or",
            "// \"bf16\". TP_WGMMA_SSX_N<n>(K, TA, TB): m64n<n>k<K> with A and B",
            "// from SMEM, K-major, for tf32 (K \"8\") and e4m3/e5m2 (K \"32\").", ""]
     for n in range(8, 257, 8):

@@ -166,6 +166,9 @@ SEEDED_BUGS = {
     # Warpgroup w of a 256-row tile issuing its two bands from band w, not
     # 2 w (the second warpgroup recomputes rows 64-191).
     "wgmma-first-band": (".cu", r"int32_t (v\d+) = (v\d+) \* 2;", r"int32_t \1 = \2;"),
+    # An MN-major A (a weight gradient's dY^T) issued with imm-trans-a 0:
+    # its descriptor's bytes read as if K-major.
+    "wgmma-trans-a": ("runtime/wgmma.cuh", r"AV::kMNMajor \? 1 : 0>\(dg", "0>(dg"),
     # A tile passed in read in the rows with the two rows of a lane swapped
     # (DeepGEMM's per-row scale applied to the row 8 away).
     "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",

@@ -257,9 +257,6 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func,
     return success();
   // Every MMA is checked before anything is rewritten.
   for (tileas::WgmmaOp mma : mmas) {
-    if (mma.getAMnMajor())
-      return mma.emitError("a wgmma with an MN-major A is not translated to "
-                           "CUDA: the sm_90a atoms read A K-major");
     Type elem = cast<ShapedType>(mma.getA().getType()).getElementType();
     bool sixteen = elem.isBF16() || elem.isF16();
     // tf32 (an f32 tile) and the 8-bit floats: SMEM operands, K-major.

@@ -192,7 +192,7 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
   // A in registers (P V) is a tile in the fragment's rows.
   bool regA = isa<RankedTensorType>(mma.getA().getType());
   FailureOr<std::string> av = regA ? FailureOr<std::string>(std::string())
-                                   : view(mma.getA(), false),
+                                   : view(mma.getA(), mma.getAMnMajor()),
                          bt = view(mma.getB(), mma.getBMnMajor());
   if (failed(av) || failed(bt))
     return failure();

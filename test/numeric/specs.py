@@ -1481,6 +1481,43 @@ class Gemm256RowScaleBias(Gemm):
 SPECS["gemm256_rowscale_bias"] = Gemm256RowScaleBias()
 
 
+class WeightGrad(Gemm):
+    """test/lit/cuda/Inputs/weight-grad.mlir, a fresh kernel of session 29:
+    a linear layer's weight gradient dW = dY^T X, dY (T x Nout) and X
+    (T x Kin) token-major, so both MMA operands are MN-major (A K x M, B
+    K x N); f32 dW, 128 x 128 tiles, 64 tokens a K-block. Problems are
+    (Nout, Kin, T)."""
+
+    mlir = "test/lit/cuda/Inputs/weight-grad.mlir"
+    tile_m, tile_n, tile_k, depth = 128, 128, 64, 4
+    tolerance = {"dW": (1e-3, 1e-5)}
+
+    def problems(self, quick=False):
+        # No tokens; 2 x 3 tiles; ragged Nout, Kin and T; past the ring.
+        probs = [(128, 128, 0), (256, 384, 64), (200, 136, 136), (130, 264, 64 * 6)]
+        if not quick:
+            probs.append((128, 128, 64 * 30))
+        return probs
+
+    def describe(self, p):
+        return f"Nout={p[0]} Kin={p[1]} T={p[2]} trips={math.ceil(p[2] / 64)} grid={self.grid(p)}"
+
+    def inputs(self, rng, p):
+        m, n, t = p
+        return {"dY": uniform_bf16(rng, (t, m)), "X": uniform_bf16(rng, (t, n))}
+
+    def scalars(self, p):
+        return {"T": p[2]}
+
+    def outputs(self, p):
+        return {"dW": (p[0], p[1])}
+
+    def reference(self, inputs, p):
+        return {"dW": inputs["dY"].astype(np.float64).T @ inputs["X"].astype(np.float64)}
+
+
+SPECS["weight_grad"] = WeightGrad()
+
 class DualGemm(Gemm):
     """test/lit/cuda/Inputs/dual-gemm.mlir, a fresh kernel of session 29:
     two K loops summing into one accumulator, D = bf16(X Wx^T + H Wh^T)

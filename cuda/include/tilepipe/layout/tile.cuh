@@ -148,6 +148,8 @@ template <class Tile> struct KMajor {
   static constexpr Swizzle kS = Tile::kSwizzle;
   static constexpr uint32_t kLbo = kS == Swizzle::None ? Tile::kBoxBytes : 16;
   static constexpr uint32_t kSbo = kS == Swizzle::None ? 128 : 8 * Tile::kSpan;
+  /// Bytes from row 0 to row 64 (a wgmma's band of A): eight 8-row groups.
+  static constexpr uint32_t kBandBytes = 8 * kSbo;
   static_assert((kK * sizeof(Elem)) % 32 == 0,
                 "K is a whole number of instructions (32 bytes each)");
   /// Bytes from the tile's start to instruction s's K slice.
@@ -174,6 +176,10 @@ template <class Tile> struct MNMajor {
   static constexpr uint32_t kSbo = kS == Swizzle::None ? Tile::kBoxBytes
                                                        : 8 * Tile::kSpan;
   static constexpr int kRowsPerStep = 32 / int(sizeof(Elem));
+  /// Bytes from column 0 to column 64 (a wgmma's band of A): whole column
+  /// blocks of one swizzle span each.
+  static constexpr uint32_t kBandBytes =
+      uint32_t(64 / Tile::kBlockCols) * Tile::kBoxBytes;
   static_assert(sizeof(Elem) <= 2,
                 "MN-major operands: 8- and 16-bit types (tf32 would need the "
                 "128B-with-32B-atom swizzle)");

@@ -94,9 +94,10 @@ template <int N> TP_DEVICE void wgmma_end(Frag<float, N> &d) {
 } // namespace detail
 
 /// D (+)= A B^T for one K-block, by the calling warpgroup (all 128 threads,
-/// warp-aligned): its Bands 64-row bands of A (AV, K-major) from band
-/// `firstBand` on (0 when one warpgroup holds the tile, its index when each
-/// holds 64 rows), and B (BV, K- or MN-major; tf32 and 8-bit K-major) of N
+/// warp-aligned): its Bands 64-row bands of A (AV, K- or MN-major) from band
+/// `firstBand` on (0 when one warpgroup holds the tile, Bands times its
+/// index otherwise), and B (BV, K- or MN-major; tf32 and 8-bit: both
+/// K-major) of N
 /// rows; one wgmma per band and 32 bytes of K (m64nNk16, k8 for tf32, k32
 /// for e4m3/e5m2), in one commit group. `accumulate`
 /// false: the first step overwrites D. The caller retires the group with
@@ -107,12 +108,10 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   using TA = typename AV::Elem;
   constexpr int N = BV::kMN;
   static_assert(detail::wgmma_ss_operands<TA, BV>());
-  static_assert(!AV::kMNMajor, "A K-major (wgmma's imm-trans-a is 0 here)");
   static_assert(AV::kMN % (64 * Bands) == 0, "A has 64 rows a band");
   static_assert(AV::kK == BV::kK, "A and B have one K");
   constexpr int kSteps = AV::kK * int(sizeof(TA)) / 32;
-  // 64 rows further: eight 8-row groups of SBO bytes each.
-  constexpr uint32_t kBandBytes = 8 * AV::kSbo;
+  constexpr uint32_t kBandBytes = AV::kBandBytes;
   TP_AT();
   detail::wgmma_begin(d);
 #pragma unroll
@@ -124,13 +123,15 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
           AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s));
       uint64_t bd = detail::sm90_desc(BV::desc(b, s));
       bool scaleD = s == 0 ? accumulate : true;
-      if constexpr (detail::kWgmmaKMajorOnly<TA>)
+      if constexpr (detail::kWgmmaKMajorOnly<TA>) {
+        static_assert(!AV::kMNMajor, "tf32 and 8-bit A: K-major");
         ptx::wgmma_ss_kmajor<N, detail::kWgmmaKMajor<TA>,
                              detail::kWgmmaKMajor<typename BV::Elem>>(
             dg, ad, bd, scaleD);
-      else
-        ptx::wgmma_ss<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(dg, ad, bd,
-                                                                     scaleD);
+      } else {
+        ptx::wgmma_ss<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0,
+                      AV::kMNMajor ? 1 : 0>(dg, ad, bd, scaleD);
+      }
     }
   detail::wgmma_end(d);
 }

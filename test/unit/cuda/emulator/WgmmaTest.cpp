@@ -107,13 +107,14 @@ double reference(uint32_t m, uint32_t n, int blocks, bool init) {
   return s;
 }
 
-enum class Bug { None, NoWait, NoFence, WrongSwizzle, QuadOff, OverwriteB };
+enum class Bug { None, NoWait, NoFence, WrongSwizzle, QuadOff, OverwriteB, TransAFlag };
 
 struct Case {
   WgmmaType type = WgmmaType::BF16;
   uint32_t n = 64;
   Swizzle sw = Swizzle::None;
   bool transB = false;
+  bool transA = false;
   bool regA = false;
   int blocks = 1;
   uint32_t warpgroups = 1;
@@ -130,12 +131,18 @@ int runCase(const Case &cs, uint64_t seed, LaunchResult *out = nullptr) {
   LaunchResult r = run(128 * cs.warpgroups, seed, [&] {
     uint32_t t = threadIdx.x % 128;
     std::vector<float> d(N / 2, 1.0f);
-    WgmmaShape s{uint16_t(N), cs.type, cs.type, false, cs.transB};
+    // Bug::TransAFlag: A stored M x K transposed (MN-major), issued as if
+    // K-major (imm-trans-a 0).
+    WgmmaShape s{uint16_t(N), cs.type, cs.type,
+                 cs.transA && cs.bug != Bug::TransAFlag, cs.transB};
     for (int b = 0; b < cs.blocks; ++b) {
       // Each block's operands in a fresh area: A at 0, B at 16 KiB, per block.
       uint32_t aBase = kSmem + uint32_t(b) * 32768, bBase = aBase + 16384;
       if (threadIdx.x == 0) {
-        storeKMajor(cs.type, aBase, 64, cs.sw, 1 + 2 * b);
+        if (cs.transA)
+          storeMnMajorB(cs.type, aBase, 64, 1 + 2 * b);
+        else
+          storeKMajor(cs.type, aBase, 64, cs.sw, 1 + 2 * b);
         if (cs.transB)
           storeMnMajorB(cs.type, bBase, N, 2 + 2 * b);
         else
@@ -143,9 +150,11 @@ int runCase(const Case &cs, uint64_t seed, LaunchResult *out = nullptr) {
       }
       tp::cpu::fence_proxy_async();
       __syncthreads();
-      uint64_t adesc = cs.sw == Swizzle::None
-                           ? wg::make_descriptor(aBase, 128, 256, cs.sw).pack()
-                           : wg::make_descriptor(aBase, 16, 1024, cs.sw).pack();
+      uint64_t adesc =
+          cs.transA ? wg::make_descriptor(aBase, 128 * (64 / 8), 128, Swizzle::None).pack()
+          : cs.sw == Swizzle::None
+              ? wg::make_descriptor(aBase, 128, 256, cs.sw).pack()
+              : wg::make_descriptor(aBase, 16, 1024, cs.sw).pack();
       uint64_t bdesc =
           cs.transB ? wg::make_descriptor(bBase, 128 * (N / 8), 128, Swizzle::None).pack()
           : cs.sw == Swizzle::None
@@ -221,6 +230,24 @@ TEST(Wgmma, TransposedBRegisterAAndKBlocks) {
   k.warpgroups = 2;
   k.sw = Swizzle::B128;
   EXPECT_EQ(runCase(k, 4, &r), 0) << r.report;
+}
+
+// imm-trans-a 1 (session 29): A given K x M, M contiguous, as a weight
+// gradient's dY^T is; with B transposed too, and the same bytes issued with
+// imm-trans-a 0 read as K-major give other numbers.
+TEST(Wgmma, TransposedA) {
+  for (bool transB : {false, true}) {
+    Case t;
+    t.transA = true;
+    t.transB = transB;
+    t.n = 64;
+    LaunchResult r;
+    EXPECT_EQ(runCase(t, 5, &r), 0) << "trans-b " << transB << "\n" << r.report;
+  }
+  Case bug;
+  bug.transA = true;
+  bug.bug = Bug::TransAFlag;
+  EXPECT_GT(runCase(bug, 5), 0);
 }
 
 TEST(Wgmma, CorrectKernelPassesForEverySeed) {

@@ -97,14 +97,15 @@ constexpr cpu::WgmmaType wgmmaType(WgmmaKMajor t) {
 #endif
 
 /// wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T d, adesc, bdesc, scale-d,
-/// 1, 1, 0, TransB: D (N / 2 f32 registers a thread) = A B^T (+ D).
-template <int N, Wgmma16 T, int TransB = 0>
+/// 1, 1, TransA, TransB: D (N / 2 f32 registers a thread) = A B^T (+ D).
+template <int N, Wgmma16 T, int TransB = 0, int TransA = 0>
 TP_DEVICE void wgmma_ss(float (&d)[N / 2], uint64_t a, uint64_t b,
                         bool scaleD) {
   static_assert(tp::wgmma_shape::n_ok(N), TP_WGMMA_RULE_N);
 #if TP_EMULATOR
   cpu::wgmma_mma_ss(cpu::WgmmaShape{uint16_t(N), detail::wgmmaType(T),
-                                    detail::wgmmaType(T), false, TransB != 0},
+                                    detail::wgmmaType(T), TransA != 0,
+                                    TransB != 0},
                     d, a, b, scaleD);
 #else
   uint32_t scale = scaleD;
