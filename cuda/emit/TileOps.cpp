@@ -226,9 +226,9 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
   // Warpgroup w's bands start at band w Bands of the operand A.
   auto firstBand = [&](int64_t bands) -> Value {
     Value w = call(b.getI32Type(), "tp::warpgroup_of", {tid});
-    return bands == 1 ? w
-                      : b.create<emitc::MulOp>(loc, b.getI32Type(), w,
-                                               intLit(bands));
+    return bands == 1
+               ? w
+               : b.create<emitc::MulOp>(loc, b.getI32Type(), w, intLit(bands));
   };
   if (regA)
     callVoid("tp::wgmma_rs", {acc, a, bv, boolLit(mma.getAccumulate())},

@@ -52,7 +52,8 @@ scf::ForOp tilepipe::accumulatorPeer(scf::ForOp loop) {
 
 bool tilepipe::sharesTmemAccumulator(scf::ForOp loop) {
   for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
-    if (accumulatesInto(loop, unsigned(i)) && isa<tileas::TmemType>(init.getType()))
+    if (accumulatesInto(loop, unsigned(i)) &&
+        isa<tileas::TmemType>(init.getType()))
       if (init.getDefiningOp<scf::ForOp>() || continuedIn(loop.getResult(i)))
         return true;
   return false;

@@ -314,9 +314,9 @@ MaterializeSchedulePass::recordOriginals(const PlannedLoops &plans) {
 // loop (`peer`) sums into too is peeled: only in program order on the same
 // threads does the accumulator pass from one loop to the next and the
 // second loop's rings lie over the first's (`shared`).
-void MaterializeSchedulePass::emitLoopStageCode(scf::ForOp loop, LoopPlan &plan,
-                                                FunctionChecks &functions,
-                                                const SharedAccumulator *shared) {
+void MaterializeSchedulePass::emitLoopStageCode(
+    scf::ForOp loop, LoopPlan &plan, FunctionChecks &functions,
+    const SharedAccumulator *shared) {
   Location loc = loop.getLoc();
   auto func = loop->getParentOfType<FunctionOpInterface>();
   if (shared && shared->tmem) {

@@ -107,7 +107,15 @@ double reference(uint32_t m, uint32_t n, int blocks, bool init) {
   return s;
 }
 
-enum class Bug { None, NoWait, NoFence, WrongSwizzle, QuadOff, OverwriteB, TransAFlag };
+enum class Bug {
+  None,
+  NoWait,
+  NoFence,
+  WrongSwizzle,
+  QuadOff,
+  OverwriteB,
+  TransAFlag
+};
 
 struct Case {
   WgmmaType type = WgmmaType::BF16;
@@ -150,11 +158,12 @@ int runCase(const Case &cs, uint64_t seed, LaunchResult *out = nullptr) {
       }
       tp::cpu::fence_proxy_async();
       __syncthreads();
-      uint64_t adesc =
-          cs.transA ? wg::make_descriptor(aBase, 128 * (64 / 8), 128, Swizzle::None).pack()
-          : cs.sw == Swizzle::None
-              ? wg::make_descriptor(aBase, 128, 256, cs.sw).pack()
-              : wg::make_descriptor(aBase, 16, 1024, cs.sw).pack();
+      uint64_t adesc = cs.transA ? wg::make_descriptor(aBase, 128 * (64 / 8),
+                                                       128, Swizzle::None)
+                                       .pack()
+                       : cs.sw == Swizzle::None
+                           ? wg::make_descriptor(aBase, 128, 256, cs.sw).pack()
+                           : wg::make_descriptor(aBase, 16, 1024, cs.sw).pack();
       uint64_t bdesc =
           cs.transB ? wg::make_descriptor(bBase, 128 * (N / 8), 128, Swizzle::None).pack()
           : cs.sw == Swizzle::None
