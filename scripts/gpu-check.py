@@ -95,9 +95,10 @@ GEMM_MLIR = os.path.join(SRC, "examples", "gemm_mainloop.mlir")
 HOPPER_GEMMS = [
     ([], ["hgemm_relu_sm90a", "gemm_gelu_sm90a", "residual_gemm_sm90a", "bias_relu_gemm_sm90a",
           "bias_gemm_n32_sm90a", "bias_gemm_prologue_sm90a", "gemm_m64_sm90a",
-          "residual_gemm_persistent_sm90a"]),
+          "residual_gemm_persistent_sm90a", "dual_gemm_sm90a", "gemm256_rowscale_bias"]),
     (["--target", "sm_90a"], ["gemm_mainloop", "splitk_gemm", "grouped_leaky_gemm",
-                              "matmul_kn_leaky", "layerscale_residual_256"]),
+                              "matmul_kn_leaky", "layerscale_residual_256", "fp8_scaled_gemm",
+                              "weight_grad"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
 ]
