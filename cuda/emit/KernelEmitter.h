@@ -250,6 +250,12 @@ public:
   }
   mlir::Value intLit(int64_t v) { return literal(i64(), llvm::Twine(v)); }
   mlir::Value boolLit(bool v) { return literal(i1(), v ? "true" : "false"); }
+  /// A scalar operand of tileas math (fma's, mul's `%s`) as the elementwise
+  /// calls take it: one value for every element, tp::splat<float, 1>.
+  mlir::Value scalarOperand(mlir::Value scalar) {
+    return call(opaque("tp::Frag<float, 1>"), "tp::splat", {scalar},
+                {"float", "1"});
+  }
   /// `v += 1` for an int64_t variable.
   void increment(mlir::Location loc, mlir::Value v);
   /// Sets the insertion point before `region`'s terminator, adding one.

@@ -236,9 +236,8 @@ LogicalResult KernelEmitter::emitRowsPieces(tileas::SmemStoreOp store) {
       // the rows) or a scalar goes in as the whole tile's call takes it.
       Value whole = leaves.lookup(v);
       auto tile = dyn_cast<RankedTensorType>(v.getType());
-      if (!tile) // A scalar operand of tileas math, as emitTileMath takes it.
-        p = call(opaque("tp::Frag<float, 1>"), "tp::splat", {whole},
-                 {"float", "1"});
+      if (!tile)
+        p = scalarOperand(whole);
       else if (tile.getRank() == 2)
         p = call(piece(elem, s * w), "tp::rows_cols", {whole, c},
                  {str(s), str(w)});

@@ -223,21 +223,21 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
     acc = own;
   }
   int64_t bands = mma.getMmaM() / 64 / groups;
-  // Warpgroup w's bands start at band w Bands of the operand A.
-  auto firstBand = [&](int64_t bands) -> Value {
-    Value w = call(b.getI32Type(), "tp::warpgroup_of", {tid});
-    return bands == 1
-               ? w
-               : b.create<emitc::MulOp>(loc, b.getI32Type(), w, intLit(bands));
-  };
-  if (regA)
+  if (regA) {
     callVoid("tp::wgmma_rs", {acc, a, bv, boolLit(mma.getAccumulate())},
-             {*bt, str(mma.getMmaM() / 64 / groups)});
-  else
+             {*bt, str(bands)});
+  } else {
+    // Warpgroup w's bands start at band w Bands of the operand A.
+    Value firstBand = intLit(0);
+    if (groups > 1)
+      firstBand = call(b.getI32Type(), "tp::warpgroup_of", {tid});
+    if (groups > 1 && bands > 1)
+      firstBand =
+          b.create<emitc::MulOp>(loc, b.getI32Type(), firstBand, intLit(bands));
     callVoid("tp::wgmma_ss",
-             {acc, a, bv, boolLit(mma.getAccumulate()),
-              groups == 1 ? intLit(0) : firstBand(bands)},
-             {*av, *bt, str(mma.getMmaM() / 64 / groups)});
+             {acc, a, bv, boolLit(mma.getAccumulate()), firstBand},
+             {*av, *bt, str(bands)});
+  }
   wgmmaInFlight = true;
   map[mma.getResult()] = acc;
   return success();
@@ -394,8 +394,8 @@ LogicalResult KernelEmitter::emitTileMath(Operation *op) {
     Value m = lookup(loc, v);
     if (broken)
       return failure();
-    if (!isa<RankedTensorType>(v.getType())) // A scalar operand of fma.
-      m = call(opaque("tp::Frag<float, 1>"), "tp::splat", {m}, {"float", "1"});
+    if (!isa<RankedTensorType>(v.getType()))
+      m = scalarOperand(m);
     operands.push_back(m);
   }
   FailureOr<Type> type = convert(loc, op->getResult(0));

@@ -21,50 +21,33 @@ bool accumulatesInto(scf::ForOp loop, unsigned i) {
   return false;
 }
 
-/// The (other loop, its iteration argument) that takes `result` as its
-/// initial value, if that argument is an accumulator.
-std::optional<std::pair<scf::ForOp, unsigned>> continuedIn(Value result) {
+/// The other loop that takes `result` as the initial value of an
+/// accumulator, if any.
+scf::ForOp continuedIn(Value result) {
   for (OpOperand &use : result.getUses()) {
     auto other = dyn_cast<scf::ForOp>(use.getOwner());
     if (!other || use.getOperandNumber() < other.getNumControlOperands())
       continue;
-    unsigned i = use.getOperandNumber() - other.getNumControlOperands();
-    if (accumulatesInto(other, i))
-      return std::make_pair(other, i);
+    if (accumulatesInto(other,
+                        use.getOperandNumber() - other.getNumControlOperands()))
+      return other;
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 } // namespace
 
-scf::ForOp tilepipe::accumulatorPeer(scf::ForOp loop) {
-  for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
+std::optional<tilepipe::AccumulatorPeer>
+tilepipe::accumulatorPeer(scf::ForOp loop) {
+  for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
+    if (!accumulatesInto(loop, unsigned(i)))
+      continue;
+    bool tmem = isa<tileas::TmemType>(init.getType());
     if (auto from = init.getDefiningOp<scf::ForOp>();
-        from && accumulatesInto(loop, unsigned(i)) &&
-        accumulatesInto(from, cast<OpResult>(init).getResultNumber()))
-      return from;
-  for (auto [i, result] : llvm::enumerate(loop.getResults()))
-    if (accumulatesInto(loop, unsigned(i)))
-      if (auto next = continuedIn(result))
-        return next->first;
-  return nullptr;
-}
-
-bool tilepipe::sharesTmemAccumulator(scf::ForOp loop) {
-  for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
-    if (accumulatesInto(loop, unsigned(i)) &&
-        isa<tileas::TmemType>(init.getType()))
-      if (init.getDefiningOp<scf::ForOp>() || continuedIn(loop.getResult(i)))
-        return true;
-  return false;
-}
-
-/// "the loop at line N" (or at its location when it has no line).
-std::string tilepipe::describeLoop(scf::ForOp loop) {
-  if (auto file = dyn_cast<FileLineColLoc>(loop.getLoc()))
-    return ("the loop at line " + Twine(file.getLine())).str();
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "the loop at " << loop.getLoc();
-  return text;
+        from && accumulatesInto(from, cast<OpResult>(init).getResultNumber()))
+      return AccumulatorPeer{from, tmem};
+    if (scf::ForOp next = continuedIn(loop.getResult(i)))
+      return AccumulatorPeer{next, tmem};
+  }
+  return std::nullopt;
 }

@@ -13,21 +13,21 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <string>
+#include <optional>
 
 namespace tilepipe {
 
+/// The other loop of a shared accumulator, and whether the accumulator is
+/// a TMEM one (a UMMA's) rather than registers (a wgmma's).
+struct AccumulatorPeer {
+  mlir::scf::ForOp loop;
+  bool tmem;
+};
+
 /// The loop whose MMA accumulator `loop`'s MMAs go on summing into (its
 /// initial value is that loop's result), or that goes on summing into
-/// `loop`'s result; null when there is none.
-mlir::scf::ForOp accumulatorPeer(mlir::scf::ForOp loop);
-
-/// Whether the accumulator `loop` shares with another loop is a TMEM one
-/// (a UMMA's) rather than registers (a wgmma's).
-bool sharesTmemAccumulator(mlir::scf::ForOp loop);
-
-/// "the loop at line N", for diagnostics that name another loop.
-std::string describeLoop(mlir::scf::ForOp loop);
+/// `loop`'s result; none when there is none.
+std::optional<AccumulatorPeer> accumulatorPeer(mlir::scf::ForOp loop);
 
 } // namespace tilepipe
 

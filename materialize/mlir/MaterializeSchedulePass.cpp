@@ -56,6 +56,17 @@ Operation *tileLoadedBefore(scf::ForOp loop) {
   return nullptr;
 }
 
+/// "the loop at line N" (or at its location when it has no line), for
+/// diagnostics that name another loop.
+std::string describeLoop(scf::ForOp loop) {
+  if (auto file = dyn_cast<FileLineColLoc>(loop.getLoc()))
+    return ("the loop at line " + Twine(file.getLine())).str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "the loop at " << loop.getLoc();
+  return text;
+}
+
 struct MaterializeSchedulePass
     : public tilepipe::impl::TileASMaterializeScheduleBase<
           MaterializeSchedulePass> {
@@ -89,9 +100,9 @@ struct MaterializeSchedulePass
     // Before any loop is rewritten: the loops that share an accumulator.
     std::map<Operation *, SharedAccumulator> peers;
     for (auto &[loop, plan] : plans)
-      if (scf::ForOp peer = accumulatorPeer(loop))
-        peers.emplace(loop, SharedAccumulator{describeLoop(peer),
-                                              sharesTmemAccumulator(loop)});
+      if (std::optional<AccumulatorPeer> peer = accumulatorPeer(loop))
+        peers.emplace(loop,
+                      SharedAccumulator{describeLoop(peer->loop), peer->tmem});
     for (auto &[loop, plan] : plans) {
       auto it = peers.find(loop);
       emitLoopStageCode(loop, plan, functions,
