@@ -36,6 +36,13 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
     // IEEE division: a reciprocal on the MUFU, refined on the FMA pipe.
     arith::DivFOp::attachInterface<
         ElementwiseSchedulingModel<arith::DivFOp, Exp2Class>>(*ctx);
+    // A comparison and a select on a tile: an instruction an element (FSETP,
+    // SEL), so they stream in a chain as the float math does. On scalars
+    // they stay index arithmetic.
+    arith::CmpFOp::attachInterface<
+        TileOrScalarSchedulingModel<arith::CmpFOp, FmaClass>>(*ctx);
+    arith::SelectOp::attachInterface<
+        TileOrScalarSchedulingModel<arith::SelectOp, FmaClass>>(*ctx);
     arith::ExtFOp::attachInterface<
         ElementwiseSchedulingModel<arith::ExtFOp, CvtClass>>(*ctx);
     arith::TruncFOp::attachInterface<

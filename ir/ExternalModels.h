@@ -47,9 +47,34 @@ struct ElementwiseSchedulingModel
   bool isAccumulatorOperand(mlir::Operation *, unsigned) const { return false; }
 };
 
+/// An op that is elementwise work on a tile and a scalar op otherwise
+/// (arith.select, arith.cmpf): `Class::name` with the result's elements on
+/// tiles, the `generic` class on scalars (index arithmetic's).
+template <typename OpTy, typename Class>
+struct TileOrScalarSchedulingModel
+    : public mlir::tileas::SchedulableOpInterface::ExternalModel<
+          TileOrScalarSchedulingModel<OpTy, Class>, OpTy> {
+  static bool onTile(mlir::Operation *op) {
+    auto shaped = llvm::dyn_cast<mlir::ShapedType>(op->getResult(0).getType());
+    return shaped && shaped.hasStaticShape();
+  }
+  llvm::StringRef getOpClass(mlir::Operation *op) const {
+    return onTile(op) ? llvm::StringRef(Class::name) : llvm::StringRef("generic");
+  }
+  target::OpWork getWork(mlir::Operation *op) const {
+    target::OpWork work;
+    if (onTile(op))
+      work.elements =
+          llvm::cast<mlir::ShapedType>(op->getResult(0).getType())
+              .getNumElements();
+    return work;
+  }
+  bool isAccumulatorOperand(mlir::Operation *, unsigned) const { return false; }
+};
+
 /// The float ops of arith and math on tiles: addf, subf, mulf, maximumf,
-/// minimumf, maxnumf, minnumf, negf, math.absf, math.fma and math.erf as
-/// "fma"; divf and math's exp2, exp, log, log2, sqrt, rsqrt, tanh, sin and
+/// minimumf, maxnumf, minnumf, negf, math.absf, math.fma, math.erf, and
+/// cmpf and select on tiles (one FSETP or SEL an element) as "fma"; divf and math's exp2, exp, log, log2, sqrt, rsqrt, tanh, sin and
 /// cos as "exp2" (the MUFU); extf and truncf as "cvt".
 void registerArithMathSchedulingModels(mlir::DialectRegistry &registry);
 

@@ -604,6 +604,21 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+LogicalResult IotaOp::verify() {
+  RankedTensorType type = getResult().getType();
+  if (!type.getElementType().isSignlessInteger(32))
+    return emitOpError("expects i32 positions, got ") << type.getElementType();
+  if (type.getRank() < 1 || type.getRank() > 2)
+    return emitOpError("expects a rank-1 or rank-2 tile, got ") << type;
+  if (int64_t(getDimension()) >= type.getRank())
+    return emitOpError("expects a dimension of the tile (0 to ")
+           << type.getRank() - 1 << "), got " << getDimension();
+  if (!type.hasStaticShape() || type.getNumElements() > (int64_t(1) << 31))
+    return emitOpError("expects a static shape whose positions fit i32, got ")
+           << type;
+  return success();
+}
+
 LogicalResult CvtOp::verify() {
   RankedTensorType input = getInput().getType(), result = getResult().getType();
   if (input.getShape() != result.getShape())

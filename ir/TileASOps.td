@@ -458,6 +458,25 @@ def TileAS_BroadcastOp : TileAS_SchedulableOp<"broadcast", "generic",
   }];
 }
 
+/// Element positions, as stablehlo.iota: the index along one dimension.
+/// Causal and ragged-edge masks compare them (arith.cmpi) with offsets.
+def TileAS_IotaOp : TileAS_SchedulableOp<"iota", "generic", [Pure]> {
+  let summary = "a register tile of each element's index along a dimension";
+  let description = [{
+    `%cols = tileas.iota dimension = 1 : tensor<128x128xi32>` gives
+    `%cols[i][j] = j`; `dimension = 0` gives `i`. A mask is arith on such
+    tiles: `arith.cmpi sle, (%cols + splat(k0)), (%rows + splat(q0))` is
+    the causal mask of a query block at q0 against a key block at k0. The
+    translation computes each thread's positions from the register layout
+    (docs/cuda.md, "Positions"); the materializer recomputes them in every
+    agent that reads them, as it does scalar index arithmetic.
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$dimension);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "`dimension` `=` $dimension attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def TileAS_CvtOp : TileAS_SchedulableOp<"cvt", "cvt", [Pure]> {
   let summary = "elementwise float conversion";
   let arguments = (ins TileAS_FloatTensor:$input);

@@ -88,6 +88,9 @@ OpWork FmaOp::getWork() { return elementsOf(getA().getType()); }
 // element where they would read the tile's (the `generic` class's two
 // cycles stand for the index arithmetic).
 OpWork BroadcastOp::getWork() { return OpWork(); }
+// Positions are free ops the materializer recomputes in each agent
+// (their instructions are the mask's, counted at the op reading them).
+OpWork IotaOp::getWork() { return OpWork(); }
 OpWork CvtOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceMaxOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceSumOp::getWork() { return elementsOf(getInput().getType()); }

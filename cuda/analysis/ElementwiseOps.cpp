@@ -6,12 +6,34 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cuda;
+
+/// The runtime function of arith's integer op `op` on tiles
+/// (runtime/positions.cuh).
+static llvm::StringRef integerTileCallee(Operation *op) {
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    // Interned: the callee outlives this call as a StringRef.
+    return StringAttr::get(op->getContext(),
+                           "tp::tile_cmpi_" +
+                               arith::stringifyCmpIPredicate(cmp.getPredicate()))
+        .getValue();
+  }
+  return llvm::TypeSwitch<Operation *, llvm::StringRef>(op)
+      .Case([](arith::AddIOp) { return "tp::tile_addi"; })
+      .Case([](arith::SubIOp) { return "tp::tile_subi"; })
+      .Case([](arith::MulIOp) { return "tp::tile_muli"; })
+      .Case([](arith::AndIOp) { return "tp::tile_andi"; })
+      .Case([](arith::OrIOp) { return "tp::tile_ori"; })
+      .Case([](arith::XOrIOp) { return "tp::tile_xori"; })
+      .Case([](arith::MaxSIOp) { return "tp::tile_maxsi"; })
+      .Default([](Operation *) { return "tp::tile_minsi"; });
+}
 
 std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
   using Call = std::optional<ElementwiseCall>;
@@ -53,12 +75,38 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
           p = p == "TRUE" ? "True" : "False";
         return ElementwiseCall{"tp::cmpf", false, "tp::CmpF::" + p};
       })
+      // Integer math on tiles: positions and masks (tileas.iota).
+      .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,
+            arith::OrIOp, arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp,
+            arith::CmpIOp>([&](Operation *o) -> Call {
+        if (!isa<RankedTensorType>(o->getResult(0).getType()))
+          return std::nullopt;
+        return plain(integerTileCallee(o));
+      })
       .Case([&](arith::SelectOp select) -> Call {
         if (!isa<RankedTensorType>(select.getType()))
           return std::nullopt;
         return plain("tp::select");
       })
       .Default([](Operation *) -> Call { return std::nullopt; });
+}
+
+bool cuda::isPositionOp(Operation *op) {
+  if (!op || op->getNumResults() != 1 || op->getNumRegions())
+    return false;
+  auto tile = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!tile || !(tile.getElementType().isSignlessInteger(32) ||
+                 tile.getElementType().isInteger(1)))
+    return false;
+  if (isa<tileas::IotaOp, tensor::SplatOp, arith::ConstantOp>(op))
+    return true;
+  // Integer math whose tiles are all positions: a comparison of data
+  // (arith.cmpf) makes an i1 tile that is not one.
+  return isa_and_present<arith::ArithDialect>(op->getDialect()) &&
+         llvm::all_of(op->getOperands(), [](Value v) {
+           return !isa<RankedTensorType>(v.getType()) ||
+                  isPositionOp(v.getDefiningOp());
+         });
 }
 
 llvm::StringRef cuda::scalarFunction(Operation *op) {

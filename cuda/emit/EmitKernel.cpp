@@ -112,7 +112,10 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     // Streamed tiles that `op` would leave unevaluable are evaluated first;
     // `op` itself may stream (TileStreams.h).
     streams.before(&op);
-    if (broken || (!streams.take(&op) && failed(emitOp(&op))) || broken)
+    // Positions not streamed are made where they are read (makePosition).
+    if (broken ||
+        (!streams.take(&op) && !isPositionOp(&op) && failed(emitOp(&op))) ||
+        broken)
       return failure();
     streams.markDone(&op);
   }
@@ -141,7 +144,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case<tileas::TmaLoadOp, tileas::SmemViewOp, tileas::TmaStoreOp,
             tileas::CpAsyncOp, tileas::TmemCopyOp, tileas::UmmaOp,
             tileas::WgmmaOp, tileas::BroadcastOp, tileas::ReduceLanesOp,
-            tileas::ReduceAllOp>([&](auto op) { return emit(op); })
+            tileas::ReduceAllOp, tileas::IotaOp>(
+          [&](auto op) { return emit(op); })
       .Case<tileas::TmemLoadOp, tileas::SmemLoadOp>(
           [&](Operation *op) { return emitTileLoad(op); })
       .Case<tileas::TmemStoreOp, tileas::SmemStoreOp>(

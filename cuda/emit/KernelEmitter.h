@@ -164,6 +164,7 @@ public:
   mlir::LogicalResult emitRowsPieces(mlir::tileas::SmemStoreOp store);
 
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
+  mlir::LogicalResult emit(mlir::tileas::IotaOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceAllOp op);
   llvm::SmallVector<mlir::Value> acrossWarps();
@@ -192,6 +193,7 @@ public:
   mlir::Value makeSplatConstant(mlir::Location loc, mlir::Value v,
                                 mlir::DenseElementsAttr dense);
   mlir::Value makePoison(mlir::Location loc, mlir::Value v);
+  mlir::Value makePosition(mlir::Location loc, mlir::Value v);
   mlir::Value emitSplat(mlir::Location loc, mlir::tensor::SplatOp splat);
   mlir::Value makeColumnVector(mlir::Location loc, mlir::Value v);
   mlir::FailureOr<int64_t> fragSize(mlir::Location loc,

@@ -127,6 +127,31 @@ FailureOr<Type> KernelEmitter::convert(Location loc, Type type) {
   return emitError(loc) << "no CUDA value for " << type, failure();
 }
 
+/// A position or mask made where it is read, each time (isPositionOp): the
+/// ops making it are emitted here, and nothing keeps the result for a
+/// later reader.
+Value KernelEmitter::makePosition(Location loc, Value v) {
+  Operation *def = v.getDefiningOp();
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    if (dense && dense.isSplat())
+      return makeSplatConstant(loc, v, dense);
+    emitError(loc) << "a constant tile of positions that is not a splat is "
+                      "not translated to CUDA";
+    broken = true;
+    return {};
+  }
+  if (auto splat = dyn_cast<tensor::SplatOp>(def))
+    return emitSplat(loc, splat);
+  if (failed(emitOp(def))) {
+    broken = true;
+    return {};
+  }
+  Value made = map.lookup(v);
+  map.erase(v);
+  return made;
+}
+
 Value KernelEmitter::lookup(Location loc, Value v) {
   // A tile passed in maps to its pointer; its uses read the rows.
   bool tileParam =
@@ -139,6 +164,8 @@ Value KernelEmitter::lookup(Location loc, Value v) {
   // A streamed tile or a pending row reduction: evaluated here.
   if (Value m = streams.evaluate(loc, v))
     return m;
+  if (isPositionOp(v.getDefiningOp()))
+    return makePosition(loc, v);
   // Register tiles from outside the agents (tiles passed in, splat
   // constants) take the fragment size of the agent that uses them, so each
   // agent makes its own once, at its start, where every use sees it.
@@ -353,9 +380,12 @@ Value KernelEmitter::emitSplat(Location loc, tensor::SplatOp splat) {
 /// Math on a register tile held whole starts where the IR puts it: its
 /// operands wider than a piece are pinned there (tp::pin says why).
 void KernelEmitter::pinWide(Operation *op, ValueRange operands) {
+  // Positions are not pinned: pinned, ptxas would hold them in registers
+  // instead of folding their constants into the mask's compares.
   for (auto [ir, cxx] : llvm::zip(op->getOperands(), operands))
     if (auto t = dyn_cast<RankedTensorType>(ir.getType());
-        t && t.getRank() == 2 && t.getShape()[1] > streams.width())
+        t && t.getRank() == 2 && t.getShape()[1] > streams.width() &&
+        !isPositionOp(ir.getDefiningOp()))
       callVoid("tp::pin", {cxx});
 }
 

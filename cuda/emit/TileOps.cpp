@@ -450,6 +450,31 @@ LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
   return success();
 }
 
+/// Positions: each thread's from where the layout puts its elements
+/// (runtime/positions.cuh), the fragment's rows or whole rows a thread
+/// (tp::row64's row for a 64-row tile). TileStreams makes the pieces of a
+/// streamed one.
+LogicalResult KernelEmitter::emit(tileas::IotaOp op) {
+  Location loc = op.getLoc();
+  RankedTensorType t = op.getResult().getType();
+  if (t.getRank() != 2)
+    return op.emitError("only positions in a rank-2 tile are translated to "
+                        "CUDA (a vector of positions has no layout of its "
+                        "own; broadcast it first)");
+  FailureOr<Type> type = convert(loc, op.getResult());
+  FailureOr<int64_t> n = fragSize(loc, op.getResult());
+  if (failed(type) || failed(n))
+    return failure();
+  std::string dim = str(op.getDimension()), cols = str(t.getShape()[1]);
+  if (fragBands)
+    map[op.getResult()] = call(*type, "tp::wgmma_rows_iota", {tid},
+                               {dim, str(fragBands), cols, str(*n)});
+  else
+    map[op.getResult()] = call(*type, "tp::iota_rows", {threadRow(t)},
+                               {dim, cols, str(*n)});
+  return success();
+}
+
 /// A row split over L lanes put back together: shuffles among the lanes
 /// (tp::reduce_lanes_sum / _max), each thread's row values at once.
 LogicalResult KernelEmitter::emit(tileas::ReduceLanesOp op) {

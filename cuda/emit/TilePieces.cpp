@@ -114,12 +114,17 @@ Value PassEmitter::piece(PieceNode *node) {
   case PieceNode::Kind::Row:
     v = node->value; // Broadcast by the elementwise functions.
     break;
+  case PieceNode::Kind::Iota:
+    v = call(frag(node->elem, width), "tp::iota_cols", {c}, {w});
+    break;
   case PieceNode::Kind::Call: {
     SmallVector<Value> operands;
     for (PieceNode *operand : node->operands)
       operands.push_back(piece(operand));
-    v = call(frag(node->elem, width), node->callee, operands,
-             node->templateArgs);
+    std::vector<std::string> targs = node->templateArgs;
+    if (node->widthArg)
+      targs.insert(targs.begin(), w);
+    v = call(frag(node->elem, width), node->callee, operands, targs);
     break;
   }
   }

@@ -45,6 +45,8 @@ struct PieceNode {
     /// dimensions = [0], Broadcasts.h)
     ColSmem,
     Call, ///< an elementwise tp:: function of other nodes
+    /// The piece's column indices (tileas.iota dimension = 1; value unused)
+    Iota,
   };
   Kind kind = Kind::Call;
   std::string elem;   ///< The CUDA element type of the node's values.
@@ -54,6 +56,9 @@ struct PieceNode {
   TileHome home;      ///< Tmem, Smem, ColSmem: where it lies (TileHomes.h).
   std::string callee; ///< Call.
   std::vector<std::string> templateArgs;
+  /// Call: the pass's piece width comes first in the template arguments
+  /// (tp::bcast_rows<W>): a pass may run narrower pieces than the agent's.
+  bool widthArg = false;
   std::vector<PieceNode *> operands;
   /// Smem: a padded read (smem_load valid(..) padding = V): the source
   /// tile's columns, its valid extents (EmitC values) and tp::padded's

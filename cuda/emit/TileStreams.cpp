@@ -132,10 +132,99 @@ PieceNode *TileStreams::splatNode(Location loc, Value v) {
   return nullptr;
 }
 
+/// `v`'s positions or mask (isPositionOp) in each piece, made from the ops
+/// that compute it every time a pass reads it: a piece of column indices
+/// is c .. c + W - 1 (tp::iota_cols), a row index the thread's row. What
+/// only reads scalars (a splat, math on splats) is one value for the row.
+PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
+  Operation *def = v.getDefiningOp();
+  auto tensor = cast<RankedTensorType>(v.getType());
+  MLIRContext *ctx = b.getContext();
+  PieceNode node;
+  node.elem = cudaElementName(tensor.getElementType());
+  node.cols = cols;
+  auto rowValue = [&](Value x) {
+    PieceNode row;
+    row.kind = PieceNode::Kind::Row;
+    row.elem = node.elem;
+    row.value =
+        b.create<emitc::CallOpaqueOp>(
+             loc,
+             emitc::OpaqueType::get(
+                 ctx, llvm::formatv("tp::Frag<{0}, 1>", node.elem).str()),
+             "tp::splat", ValueRange{x}, ArrayAttr(),
+             b.getArrayAttr({emitc::OpaqueAttr::get(ctx, node.elem),
+                             emitc::OpaqueAttr::get(ctx, "1")}))
+            .getResult(0);
+    return make(std::move(row));
+  };
+  if (auto iota = dyn_cast<tileas::IotaOp>(def)) {
+    if (iota.getDimension() == 1) {
+      node.kind = PieceNode::Kind::Iota;
+      return make(std::move(node));
+    }
+    // The row index: the thread's row, W times in each piece.
+    Value row = tid;
+    if (rowsTwice(tensor.getShape()[0]))
+      row = b.create<emitc::CallOpaqueOp>(loc, b.getI32Type(), "tp::row64",
+                                          ValueRange{tid})
+                .getResult(0);
+    node.kind = PieceNode::Kind::Call;
+    node.callee = "tp::bcast_rows";
+    node.widthArg = true;
+    node.operands = {rowValue(row)};
+    return make(std::move(node));
+  }
+  if (auto splat = dyn_cast<tensor::SplatOp>(def))
+    return rowValue(host.lookup(loc, splat.getInput()));
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = cast<DenseElementsAttr>(cst.getValue());
+    APInt value = dense.getSplatValue<APInt>();
+    std::string text = tensor.getElementType().isInteger(1)
+                           ? (value.isZero() ? "false" : "true")
+                           : std::to_string(value.getSExtValue());
+    return rowValue(b.create<emitc::LiteralOp>(
+        loc, emitc::OpaqueType::get(ctx, node.elem), text));
+  }
+  std::optional<ElementwiseCall> call = elementwiseCall(def);
+  node.kind = PieceNode::Kind::Call;
+  node.callee = call->callee.str();
+  node.templateArgs = call->templateArgs(node.elem);
+  for (Value operand : def->getOperands())
+    node.operands.push_back(positionNode(loc, operand, cols));
+  // Math on values of the row alone is one value for the row, made now.
+  if (llvm::all_of(node.operands, [](PieceNode *o) {
+        return o->kind == PieceNode::Kind::Row;
+      })) {
+    SmallVector<Value> values;
+    for (PieceNode *o : node.operands)
+      values.push_back(o->value);
+    PieceNode row;
+    row.kind = PieceNode::Kind::Row;
+    row.elem = node.elem;
+    SmallVector<Attribute> targs;
+    for (const std::string &t : node.templateArgs)
+      targs.push_back(emitc::OpaqueAttr::get(ctx, t));
+    row.value =
+        b.create<emitc::CallOpaqueOp>(
+             loc,
+             emitc::OpaqueType::get(
+                 ctx, llvm::formatv("tp::Frag<{0}, 1>", node.elem).str()),
+             node.callee, values, ArrayAttr(),
+             targs.empty() ? ArrayAttr() : b.getArrayAttr(targs))
+            .getResult(0);
+    return make(std::move(row));
+  }
+  return make(std::move(node));
+}
+
 /// What an operand of a streamed op contributes to each piece.
 PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
   if (PieceNode *node = nodeOf(v))
     return node;
+  if (isPositionOp(v.getDefiningOp()) &&
+      cast<RankedTensorType>(v.getType()).getRank() == 2)
+    return positionNode(loc, v, cols);
   if (isColumn(v))
     return columnNode(loc, v);
   auto tensor = dyn_cast<RankedTensorType>(v.getType());
@@ -415,6 +504,9 @@ bool TileStreams::take(Operation *op) {
       sectionValues.insert(result);
     return true;
   };
+  // Positions are made where a piece reads them (positionNode).
+  if (isPositionOp(op))
+    return false;
   if (isColumn(result))
     return takeColumn(op);
   if (auto broadcast = dyn_cast<tileas::BroadcastOp>(op)) {
@@ -435,7 +527,7 @@ bool TileStreams::take(Operation *op) {
     spread.elem = node->elem;
     spread.cols = cols;
     spread.callee = "tp::bcast_rows";
-    spread.templateArgs = {std::to_string(pieceWidth_)};
+    spread.widthArg = true;
     spread.operands = {node};
     return record(make(std::move(spread)));
   }

@@ -19,12 +19,20 @@ using materialize::PipePlan;
 
 static bool isScalar(Type t) { return t.isIntOrIndex(); }
 
+/// A tile of positions or a mask made of them (tileas.iota, integer math on
+/// it): each thread computes its elements from its place in the layout.
+static bool isPositionTile(Type t) {
+  auto tile = dyn_cast<RankedTensorType>(t);
+  return tile && tile.getElementType().isIntOrIndex();
+}
+
 /// Free ops: scalar arithmetic on the induction variable and loop
 /// invariants. Every instance that needs one recomputes it for its own
 /// iteration, so it belongs to no agent. So is a broadcast of a loop
 /// invariant (a norm's gamma, read before the loop): it makes no data of
 /// its own, and carried across a stage it would be a whole tile in
-/// registers.
+/// registers. So are positions and masks (tileas.iota and integer math on
+/// it): a few instructions per element, against a tile handed over.
 std::vector<bool> stagecode::findFreeOps(const LoopPlan &plan) {
   scf::ForOp loop = plan.loop.loop;
   Value iv = loop.getInductionVar();
@@ -32,6 +40,7 @@ std::vector<bool> stagecode::findFreeOps(const LoopPlan &plan) {
   for (auto [id, op] : llvm::enumerate(plan.loop.ops)) {
     if (op->getNumRegions() || !isMemoryEffectFree(op) ||
         !(llvm::all_of(op->getResultTypes(), isScalar) ||
+          llvm::all_of(op->getResultTypes(), isPositionTile) ||
           isa<tileas::BroadcastOp>(op)))
       continue;
     isFree[id] = llvm::all_of(op->getOperands(), [&](Value v) {

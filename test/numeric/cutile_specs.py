@@ -467,6 +467,37 @@ class AttentionHead(CuTileSpec):
         return {3: (o, bound)}
 
 
+class AttentionCausal(AttentionHead):
+    """Causal attention for one head (lower/kernels/attention_causal.py):
+    query row i sees keys j <= i + Lk - Lq, the mask made of ct.arange
+    positions (tileas.iota); keys past Lk masked too, so Lk is any length.
+    Block b runs cdiv(min((b + 1) 128 + Lk - Lq, Lk), 128) trips."""
+    fixture = "test/cutile/lower/fixtures/attention_causal-13.4.tileirbc"
+
+    def problems(self, quick=False):
+        # (Lq, Lk): one trip; ragged Lq and Lk (2 and 3 trips, the last
+        # block partly past Lk); queries at the end of 700 keys (6 trips, a
+        # diagonal inside a block); several blocks with the diagonal on
+        # block boundaries.
+        probs = [(128, 128), (200, 300), (100, 700), (384, 384)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"Lq={p[0]} Lk={p[1]} trips<={cdiv(p[1], 128)} grid={self.grid(p)}"
+
+    def expected(self, a, p):
+        lq, lk = p
+        q, k, v = (a[i].astype(np.float64) for i in range(3))
+        s = self.scale * (q @ k.T)
+        visible = np.arange(lk)[None, :] <= np.arange(lq)[:, None] + (lk - lq)
+        s = np.where(visible, s, -np.inf)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        l = e.sum(axis=1, keepdims=True)
+        o = (e / l) @ v
+        bound = 2.0 ** -7 * ((e / l) @ np.abs(v)) + 2.0 ** -8 * np.abs(o) + 1e-3
+        return {3: (o, bound)}
+
+
 class Attention(AttentionHead):
     """The batched form (test/cutile/kernels/attention.py): Q, K, V, O of H
     x L x D (rank-3 views, tiles of a batch of one), grid (cdiv(S, 128), H)."""
@@ -509,6 +540,7 @@ SPECS = {
     "cutile_layernorm_rows": LayerNormRows(),
     "cutile_attention_head": AttentionHead(),
     "cutile_attention": Attention(),
+    "cutile_attention_causal": AttentionCausal(),
 }
 
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
@@ -521,7 +553,7 @@ for _name, _spec in [("cutile_rmsnorm", RmsNorm()), ("cutile_layernorm", LayerNo
 for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax_rows",
               "cutile_softmax_padded", "cutile_softmax", "cutile_layernorm_row",
               "cutile_l2norm_pairs",
-              "cutile_layernorm_rows", "cutile_attention_head"]:
+              "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -37,6 +37,7 @@
 #include "tilepipe/runtime/frag.cuh"
 #include "tilepipe/runtime/mma.cuh"
 #include "tilepipe/runtime/pipes.cuh"
+#include "tilepipe/runtime/positions.cuh"
 #include "tilepipe/runtime/threads.cuh"
 #include "tilepipe/runtime/tma.cuh"
 #include "tilepipe/runtime/tmem.cuh"

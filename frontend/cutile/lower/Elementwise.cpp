@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -165,9 +166,82 @@ LogicalResult EntryLowering::lowerBroadcast(tileir::BroadcastOp op) {
     return success();
   }
   SmallVector<int64_t> dims = addedDimensions(from, to);
+  if (auto tile = cast<RankedTensorType>(v->getType()); isPositionTile(tile)) {
+    FailureOr<Value> spread =
+        spreadPositions(op, *v, cast<RankedTensorType>(result), dims);
+    if (failed(spread))
+      return failure();
+    map(op.getResult(), *spread);
+    return success();
+  }
   map(op.getResult(), b.create<tileas::BroadcastOp>(
                           loc(op), result, *v, b.getDenseI64ArrayAttr(dims)));
   return success();
+}
+
+LogicalResult EntryLowering::lowerIota(tileir::IotaOp op) {
+  auto type = dyn_cast<RankedTensorType>(
+      registerType(cast<tileir::TileType>(op.getResult().getType())));
+  if (!type || type.getRank() != 1 || !isPositionTile(type) ||
+      type.getElementType().isInteger(1))
+    return op.emitError("an iota other than a vector of i32 is not lowered");
+  map(op.getResult(), b.create<tileas::IotaOp>(loc(op), type, 0));
+  return success();
+}
+
+/// Positions (and masks) are made again at the broadcast's shape, not
+/// broadcast: a tile of positions is computed per element from the register
+/// layout (tileas.iota), so spreading a vector of them would hold values
+/// each thread computes in a couple of instructions. The iota becomes the
+/// result's iota along the dimension the vector runs along, a splat a
+/// splat, and integer math the same math on the spread operands.
+FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
+                                                RankedTensorType to,
+                                                ArrayRef<int64_t> added) {
+  Operation *def = v.getDefiningOp();
+  auto shaped = [&](Type elem) { return to.clone(elem); };
+  if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def)) {
+    // The result dimensions not added are the vector's, in order.
+    int64_t kept = 0, along = -1;
+    for (int64_t d = 0; d < to.getRank(); ++d) {
+      if (llvm::is_contained(added, d))
+        continue;
+      if (kept++ == int64_t(iota.getDimension()))
+        along = d;
+    }
+    return b.create<tileas::IotaOp>(loc(user), to, along).getResult();
+  }
+  if (auto splat = dyn_cast_or_null<tensor::SplatOp>(def))
+    return b.create<tensor::SplatOp>(loc(user), splat.getInput(), to)
+        .getResult();
+  if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def))
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+        dense && dense.isSplat())
+      return b
+          .create<arith::ConstantOp>(
+              loc(user), DenseElementsAttr::get(
+                             shaped(dense.getElementType()),
+                             dense.getSplatValue<Attribute>()))
+          .getResult();
+  if (def && def->getNumResults() == 1 && isPure(def) &&
+      !def->getNumRegions() && isa<arith::ArithDialect>(def->getDialect())) {
+    SmallVector<Value> operands;
+    for (Value o : def->getOperands()) {
+      Type elem = cast<ShapedType>(o.getType()).getElementType();
+      FailureOr<Value> spread = spreadPositions(user, o, shaped(elem), added);
+      if (failed(spread))
+        return failure();
+      operands.push_back(*spread);
+    }
+    auto elem = cast<ShapedType>(def->getResult(0).getType()).getElementType();
+    OperationState state(loc(user), def->getName(), operands,
+                         {shaped(elem)}, def->getAttrs());
+    return b.create(state)->getResult(0);
+  }
+  return user->emitError("an integer tile broadcast is lowered only when it "
+                         "is made of positions: iota, splats and integer "
+                         "math on them"),
+         failure();
 }
 
 LogicalResult EntryLowering::lowerFToF(tileir::FToFOp op) {
@@ -285,12 +359,20 @@ LogicalResult EntryLowering::lowerIntegerOp(Operation *op) {
     FailureOr<Value> r = lookup(op, v);
     if (failed(r))
       return failure();
-    if (!r->getType().isIntOrIndex())
-      return op->emitError("integer math on a tile is not lowered: tilepipe "
-                           "computes integers as scalars (indices, trip "
-                           "counts)");
     operands.push_back(*r);
   }
+  // Integer tiles are positions (iota) and the masks made of them; any
+  // other integer tile (one loaded from memory) has no register form.
+  bool tiles = llvm::any_of(operands, [](Value v) {
+    return isa<RankedTensorType>(v.getType());
+  });
+  if (tiles && !llvm::all_of(operands, [](Value v) {
+        return isa<RankedTensorType>(v.getType()) &&
+               isPositionTile(cast<RankedTensorType>(v.getType()));
+      }))
+    return op->emitError("integer math on a tile is lowered only on "
+                         "positions (iota and the masks made of them, i32 "
+                         "and i1 elements)");
   Value r = createIntegerOp(b, op, operands[0], operands[1]);
   if (!r)
     return op->emitError("'") << op->getName() << "' is not lowered to tileas";

@@ -163,16 +163,65 @@ static std::pair<scf::ForOp, Operation *> loopOfUsers(Block &body,
   return {loop, first};
 }
 
+/// Positions and masks (Elementwise.cpp, spreadPositions) and the splats
+/// and constants they are made of.
+static bool isPositionMath(Operation *op) {
+  if (!isPure(op) || op->getNumResults() != 1 || op->getNumRegions())
+    return false;
+  auto tile = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return tile && isPositionTile(tile);
+}
+
+/// Copies `op` into every loop of `body` that reads it, before the first
+/// reader there; the readers there read the copy.
+static void copyIntoLoops(Block &body, Operation *op) {
+  llvm::MapVector<scf::ForOp, SmallVector<OpOperand *>> readers;
+  for (OpOperand &use : op->getUses())
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(
+            body.findAncestorOpInBlock(*use.getOwner())))
+      readers[loop].push_back(&use);
+  for (auto &[loop, uses] : readers) {
+    Operation *first = nullptr;
+    for (OpOperand *use : uses) {
+      Operation *at = loop.getBody()->findAncestorOpInBlock(*use->getOwner());
+      if (!first || at->isBeforeInBlock(first))
+        first = at;
+    }
+    OpBuilder b(first);
+    Operation *copy = b.clone(*op);
+    for (OpOperand *use : uses)
+      use->set(copy->getResult(0));
+  }
+}
+
 void EntryLowering::sinkScalarMathIntoLoops() {
   Block &body = func.getBody().front();
   SmallVector<Operation *> candidates;
   for (Operation &op : llvm::reverse(body))
-    if (isScalarFloatMath(&op))
+    if (isScalarFloatMath(&op) || isPositionMath(&op))
       candidates.push_back(&op);
-  // Users first, so that a chain moves whole.
+  // Users first, so that a chain moves whole. Positions are copied, not
+  // moved: the code after the loop may read them too, and the loop's copy
+  // is a free op every agent recomputes (docs/cuda-tile-lowering.md).
   for (Operation *op : candidates) {
+    if (isPositionMath(op)) {
+      copyIntoLoops(body, op);
+      if (op->use_empty())
+        op->erase();
+      continue;
+    }
     auto [loop, first] = loopOfUsers(body, op);
     if (loop)
       op->moveBefore(first);
   }
+  // A vector of positions that only broadcasts read was made again at the
+  // broadcast's shape: it is dead.
+  SmallVector<Operation *> positions;
+  func.walk([&](Operation *op) {
+    if (isPositionMath(op))
+      positions.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(positions))
+    if (op->use_empty())
+      op->erase();
 }

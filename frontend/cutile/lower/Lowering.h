@@ -30,6 +30,13 @@ namespace tilepipe::cutile {
 /// (SplitRows.cpp): the lowering's last step.
 mlir::LogicalResult splitRows(mlir::func::FuncOp func);
 
+/// A register tile of positions (i32) or of a mask made of them (i1): the
+/// integer tiles the lowering takes (Elementwise.cpp).
+inline bool isPositionTile(mlir::RankedTensorType t) {
+  return t.getElementType().isSignlessInteger(32) ||
+         t.getElementType().isInteger(1);
+}
+
 /// Whether a load through a view of `type` needs a padding TMA's zero fill
 /// does not give.
 bool needsPadding(tileir::PartitionViewType type);
@@ -136,6 +143,13 @@ public:
   mlir::LogicalResult lowerFToF(tileir::FToFOp op);
   mlir::LogicalResult lowerIToF(tileir::IToFOp op);
   mlir::LogicalResult lowerIntegerOp(mlir::Operation *op);
+  mlir::LogicalResult lowerIota(tileir::IotaOp op);
+  /// `v`, a tile of positions or a mask, made again at the shape `to`
+  /// (`added`: the dimensions a broadcast adds).
+  mlir::FailureOr<mlir::Value> spreadPositions(mlir::Operation *user,
+                                               mlir::Value v,
+                                               mlir::RankedTensorType to,
+                                               llvm::ArrayRef<int64_t> added);
   mlir::LogicalResult lowerSelect(tileir::SelectOp op);
   mlir::LogicalResult lowerCmpF(tileir::CmpFOp op);
 

@@ -126,6 +126,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::IToFOp o) { return lowerIToF(o); })
       .Case([&](tileir::SelectOp o) { return lowerSelect(o); })
       .Case([&](tileir::CmpFOp o) { return lowerCmpF(o); })
+      .Case([&](tileir::IotaOp o) { return lowerIota(o); })
       .Case([&](tileir::ReduceOp o) { return lowerReduce(o); })
       .Default([](Operation *o) {
         return o->emitError("'")
