@@ -59,14 +59,14 @@ struct TileOrScalarSchedulingModel
     return shaped && shaped.hasStaticShape();
   }
   llvm::StringRef getOpClass(mlir::Operation *op) const {
-    return onTile(op) ? llvm::StringRef(Class::name) : llvm::StringRef("generic");
+    return onTile(op) ? llvm::StringRef(Class::name)
+                      : llvm::StringRef("generic");
   }
   target::OpWork getWork(mlir::Operation *op) const {
     target::OpWork work;
     if (onTile(op))
-      work.elements =
-          llvm::cast<mlir::ShapedType>(op->getResult(0).getType())
-              .getNumElements();
+      work.elements = llvm::cast<mlir::ShapedType>(op->getResult(0).getType())
+                          .getNumElements();
     return work;
   }
   bool isAccumulatorOperand(mlir::Operation *, unsigned) const { return false; }
@@ -74,8 +74,9 @@ struct TileOrScalarSchedulingModel
 
 /// The float ops of arith and math on tiles: addf, subf, mulf, maximumf,
 /// minimumf, maxnumf, minnumf, negf, math.absf, math.fma, math.erf, and
-/// cmpf and select on tiles (one FSETP or SEL an element) as "fma"; divf and math's exp2, exp, log, log2, sqrt, rsqrt, tanh, sin and
-/// cos as "exp2" (the MUFU); extf and truncf as "cvt".
+/// cmpf and select on tiles (one FSETP or SEL an element) as "fma"; divf and
+/// math's exp2, exp, log, log2, sqrt, rsqrt, tanh, sin and cos as "exp2" (the
+/// MUFU); extf and truncf as "cvt".
 void registerArithMathSchedulingModels(mlir::DialectRegistry &registry);
 
 /// The dialects tile kernels are written with (tileas, arith, func, gpu,

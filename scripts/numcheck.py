@@ -169,6 +169,13 @@ SEEDED_BUGS = {
     # An MN-major A (a weight gradient's dY^T) issued with imm-trans-a 0:
     # its descriptor's bytes read as if K-major.
     "wgmma-trans-a": ("runtime/wgmma.cuh", r"AV::kMNMajor \? 1 : 0>\(dg", "0>(dg"),
+    # Positions (runtime/positions.cuh): the fragment rows' row index of a
+    # lane's two rows swapped (a causal diagonal 8 rows off), and a column
+    # piece's indices counted from 0 in every piece.
+    "iota-rows-swap": ("runtime/positions.cuh", r"int32_t\(at\.row\(slot\)\)",
+                       "int32_t(at.row(slot ^ 1))"),
+    "iota-cols-piece": ("runtime/positions.cuh", r"f\.v\[i\] = int32_t\(c \+ i\);",
+                        "f.v[i] = int32_t(i);"),
     # A tile passed in read in the rows with the two rows of a lane swapped
     # (DeepGEMM's per-row scale applied to the row 8 away).
     "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",

@@ -20,8 +20,8 @@ static llvm::StringRef integerTileCallee(Operation *op) {
   if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
     // Interned: the callee outlives this call as a StringRef.
     return StringAttr::get(op->getContext(),
-                           "tp::tile_cmpi_" +
-                               arith::stringifyCmpIPredicate(cmp.getPredicate()))
+                           "tp::tile_cmpi_" + arith::stringifyCmpIPredicate(
+                                                  cmp.getPredicate()))
         .getValue();
   }
   return llvm::TypeSwitch<Operation *, llvm::StringRef>(op)
@@ -41,9 +41,12 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
     return ElementwiseCall{callee, false, ""};
   };
   return llvm::TypeSwitch<Operation *, Call>(op)
-      .Case<tileas::AddOp, arith::AddFOp>([&](auto) { return plain("tp::add"); })
-      .Case<tileas::SubOp, arith::SubFOp>([&](auto) { return plain("tp::sub"); })
-      .Case<tileas::MulOp, arith::MulFOp>([&](auto) { return plain("tp::mul"); })
+      .Case<tileas::AddOp, arith::AddFOp>(
+          [&](auto) { return plain("tp::add"); })
+      .Case<tileas::SubOp, arith::SubFOp>(
+          [&](auto) { return plain("tp::sub"); })
+      .Case<tileas::MulOp, arith::MulFOp>(
+          [&](auto) { return plain("tp::mul"); })
       .Case<tileas::MaxOp, arith::MaximumFOp>(
           [&](auto) { return plain("tp::max"); })
       .Case<arith::MinimumFOp, arith::MinNumFOp>(
@@ -64,8 +67,9 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       .Case<math::SinOp>([&](auto) { return plain("tp::sin"); })
       .Case<math::CosOp>([&](auto) { return plain("tp::cos"); })
       .Case<tileas::FmaOp, math::FmaOp>([&](auto) { return plain("tp::fma"); })
-      .Case<tileas::CvtOp, arith::ExtFOp, arith::TruncFOp>(
-          [&](auto) -> Call { return ElementwiseCall{"tp::cvt", true, ""}; })
+      .Case<tileas::CvtOp, arith::ExtFOp, arith::TruncFOp>([&](auto) -> Call {
+        return ElementwiseCall{"tp::cvt", true, ""};
+      })
       .Case([&](arith::CmpFOp cmp) -> Call {
         if (!isa<RankedTensorType>(cmp.getType()))
           return std::nullopt;

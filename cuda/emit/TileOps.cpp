@@ -470,8 +470,8 @@ LogicalResult KernelEmitter::emit(tileas::IotaOp op) {
     map[op.getResult()] = call(*type, "tp::wgmma_rows_iota", {tid},
                                {dim, str(fragBands), cols, str(*n)});
   else
-    map[op.getResult()] = call(*type, "tp::iota_rows", {threadRow(t)},
-                               {dim, cols, str(*n)});
+    map[op.getResult()] =
+        call(*type, "tp::iota_rows", {threadRow(t)}, {dim, cols, str(*n)});
   return success();
 }
 

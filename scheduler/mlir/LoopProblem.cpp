@@ -331,7 +331,8 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     sop.resultBytes = 0;
     if (!op->getNumResults()) {
       // Nothing to buffer.
-    } else if (auto tile = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    } else if (auto tile =
+                   dyn_cast<RankedTensorType>(op->getResult(0).getType());
                tile && tile.getElementType().isIntOrIndex()) {
       // Positions and masks (tileas.iota, integer math on it): the stage
       // code recomputes them where they are read (materialize's free ops),

@@ -1948,6 +1948,49 @@ add_attention_specs("attn_scale", AttentionScaled)
 
 
 
+class AttentionCausal(AttentionScaled):
+    """test/lit/cuda/Inputs/attn-causal-hd128.mlir (session 30's fresh
+    kernel): AttentionScaled at head dim 128 with the causal mask of a
+    prefill (Sq = Sk, query i sees keys j <= i) written with tileas.iota;
+    query block b runs b + 1 key blocks."""
+
+    def __init__(self):
+        super().__init__("test/lit/cuda/Inputs/attn-causal-hd128.mlir", 128,
+                         False)
+
+    def problems(self, quick=False):
+        # Sequence lengths: one block (one trip); two blocks (1 and 2
+        # trips); ragged (the padded query rows of the last block unstored);
+        # five blocks (up to 5 trips).
+        probs = [(128,), (256,), (200,), (640,)]
+        return probs[:3] if quick else probs
+
+    def describe(self, p):
+        return f"S={p[0]} trips<={math.ceil(p[0] / 128)} grid={self.grid(p)}"
+
+    def inputs(self, rng, p):
+        s = p[0]
+        return {"Q": uniform_bf16(rng, (s, self.head)),
+                "K": uniform_bf16(rng, (s, self.head)),
+                "V": uniform_bf16(rng, (s, self.head))}
+
+    def scalars(self, p):
+        return {"scale": self.scale}
+
+    def reference(self, inputs, p):
+        q, k, v = (inputs[n].astype(np.float64) for n in ("Q", "K", "V"))
+        s = (q @ k.T) * self.scale
+        s = np.where(np.tril(np.ones(s.shape, bool)), s, -np.inf)
+        e = np.exp2(s - s.max(axis=1, keepdims=True))
+        l = e.sum(axis=1, keepdims=True)
+        o, mag = (e @ v) / l, (e @ np.abs(v)) / l
+        return {"O": (o, 1e-3 + 2.0 ** -7 * mag)}
+
+
+SPECS["attn_causal_hd128"] = AttentionCausal()
+SPECS["attn_causal_hd128_peeled"] = peeled(SPECS["attn_causal_hd128"])
+
+
 class AttentionBn64(AttentionScaled):
     """test/lit/cuda/Inputs/attn-bn64-hd128.mlir (session 27's fresh
     attention): AttentionScaled at head dim 128 with 64-key blocks, as

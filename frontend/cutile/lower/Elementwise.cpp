@@ -219,9 +219,9 @@ FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
         dense && dense.isSplat())
       return b
           .create<arith::ConstantOp>(
-              loc(user), DenseElementsAttr::get(
-                             shaped(dense.getElementType()),
-                             dense.getSplatValue<Attribute>()))
+              loc(user),
+              DenseElementsAttr::get(shaped(dense.getElementType()),
+                                     dense.getSplatValue<Attribute>()))
           .getResult();
   if (def && def->getNumResults() == 1 && isPure(def) &&
       !def->getNumRegions() && isa<arith::ArithDialect>(def->getDialect())) {
@@ -234,8 +234,8 @@ FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
       operands.push_back(*spread);
     }
     auto elem = cast<ShapedType>(def->getResult(0).getType()).getElementType();
-    OperationState state(loc(user), def->getName(), operands,
-                         {shaped(elem)}, def->getAttrs());
+    OperationState state(loc(user), def->getName(), operands, {shaped(elem)},
+                         def->getAttrs());
     return b.create(state)->getResult(0);
   }
   return user->emitError("an integer tile broadcast is lowered only when it "
@@ -363,9 +363,8 @@ LogicalResult EntryLowering::lowerIntegerOp(Operation *op) {
   }
   // Integer tiles are positions (iota) and the masks made of them; any
   // other integer tile (one loaded from memory) has no register form.
-  bool tiles = llvm::any_of(operands, [](Value v) {
-    return isa<RankedTensorType>(v.getType());
-  });
+  bool tiles = llvm::any_of(
+      operands, [](Value v) { return isa<RankedTensorType>(v.getType()); });
   if (tiles && !llvm::all_of(operands, [](Value v) {
         return isa<RankedTensorType>(v.getType()) &&
                isPositionTile(cast<RankedTensorType>(v.getType()));

@@ -44,12 +44,13 @@ tileir.entry @narrow(%p: tile<ptr<bf16>>, %m: tile<i32>, %n: tile<i32>, %s0: til
 
 // -----
 
-// Integers are scalars (tile indices, trip counts); a tile of them is not.
+// Integers are scalars (tile indices, trip counts) or positions (i32 tiles
+// of iota and the i1 masks made of them); a tile of i64 is neither.
 tileir.entry @inttile() optimization_hints=<default = {}> {
-  %c = constant <i32: 3> : tile<128xi32>
-  // CHECK: error: integer math on a tile is not lowered
-  // expected-error @+1 {{integer math on a tile is not lowered}}
-  %d = addi %c, %c : tile<128xi32>
+  %c = constant <i64: 3> : tile<128xi64>
+  // CHECK: error: integer math on a tile is lowered only on positions
+  // expected-error @+1 {{integer math on a tile is lowered only on positions (iota and the masks made of them, i32 and i1 elements)}}
+  %d = addi %c, %c : tile<128xi64>
   return
 }
 
@@ -156,11 +157,11 @@ tileir.entry @rounding() optimization_hints=<default = {}> {
 
 // -----
 
-// An op without a tileas meaning.
+// Positions are i32 (tileas.iota's type).
 tileir.entry @iota() optimization_hints=<default = {}> {
-  // CHECK: error: 'tileir.iota' is not lowered to tileas
-  // expected-error @+1 {{'tileir.iota' is not lowered to tileas}}
-  %i = iota : tile<128xi32>
+  // CHECK: error: an iota other than a vector of i32 is not lowered
+  // expected-error @+1 {{an iota other than a vector of i32 is not lowered}}
+  %i = iota : tile<128xi64>
   return
 }
 
@@ -193,5 +194,16 @@ tileir.entry @unsigned(%n: tile<i32>) optimization_hints=<default = {}> {
   for %i in (%zero to %n, step %one) : tile<i32> attributes {unsigned_cmp} {
     continue
   }
+  return
+}
+
+// -----
+
+// An op without a tileas meaning.
+tileir.entry @permute() optimization_hints=<default = {}> {
+  %m = constant <f32: 1.0> : tile<8x8xf32>
+  // CHECK: error: 'tileir.permute' is not lowered to tileas
+  // expected-error @+1 {{'tileir.permute' is not lowered to tileas}}
+  %p = permute %m [1, 0] : tile<8x8xf32> -> tile<8x8xf32>
   return
 }
