@@ -109,9 +109,10 @@ GEMM_VARIANTS = ["gemm_mainloop_persistent"]
 # hopper-attention: (numcheck options, specs) per run.
 HOPPER_ATTENTION = [
     (["--target", "sm_90a"], ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse",
-                              "attn_rescale_hd64", "attn_rescale_hd128", "attn_bn64_hd128"]),
+                              "attn_rescale_hd64", "attn_rescale_hd128", "attn_bn64_hd128",
+                              "attn_causal_hd128"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
-     ["cutile_attention"]),
+     ["cutile_attention", "cutile_attention_causal"]),
 ]
 # The timed attention (head dim 128, the base-2 softmax with the scale passed
 # in): one 128-row Q tile per CTA, K and V blocks of 128 keys.
