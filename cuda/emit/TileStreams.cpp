@@ -96,6 +96,20 @@ bool TileStreams::streamable(Type type) const {
          (pieceWidth_ * elem.getIntOrFloatBitWidth()) % 32 == 0;
 }
 
+/// `x` as one value for every element of a piece: tp::splat<T, 1>(x).
+Value TileStreams::oneValue(Location loc, StringRef elem, Value x) {
+  MLIRContext *ctx = b.getContext();
+  return b
+      .create<emitc::CallOpaqueOp>(
+          loc,
+          emitc::OpaqueType::get(ctx,
+                                 llvm::formatv("tp::Frag<{0}, 1>", elem).str()),
+          "tp::splat", ValueRange{x}, ArrayAttr(),
+          b.getArrayAttr({emitc::OpaqueAttr::get(ctx, elem),
+                          emitc::OpaqueAttr::get(ctx, "1")}))
+      .getResult(0);
+}
+
 /// A scalar broadcast (tensor.splat) or an f32 splat constant: one value
 /// for every row and column, tp::splat<T, 1>(x). Null for anything else.
 PieceNode *TileStreams::splatNode(Location loc, Value v) {
@@ -104,17 +118,7 @@ PieceNode *TileStreams::splatNode(Location loc, Value v) {
   node.elem = cudaElementName(tensor.getElementType());
   node.kind = PieceNode::Kind::Row;
   MLIRContext *ctx = b.getContext();
-  auto splat = [&](Value x) {
-    return b
-        .create<emitc::CallOpaqueOp>(
-            loc,
-            emitc::OpaqueType::get(
-                ctx, llvm::formatv("tp::Frag<{0}, 1>", node.elem).str()),
-            "tp::splat", ValueRange{x}, ArrayAttr(),
-            b.getArrayAttr({emitc::OpaqueAttr::get(ctx, node.elem),
-                            emitc::OpaqueAttr::get(ctx, "1")}))
-        .getResult(0);
-  };
+  auto splat = [&](Value x) { return oneValue(loc, node.elem, x); };
   if (auto broadcast = v.getDefiningOp<tensor::SplatOp>()) {
     node.value = splat(host.lookup(loc, broadcast.getInput()));
     return make(std::move(node));
@@ -147,15 +151,7 @@ PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
     PieceNode row;
     row.kind = PieceNode::Kind::Row;
     row.elem = node.elem;
-    row.value =
-        b.create<emitc::CallOpaqueOp>(
-             loc,
-             emitc::OpaqueType::get(
-                 ctx, llvm::formatv("tp::Frag<{0}, 1>", node.elem).str()),
-             "tp::splat", ValueRange{x}, ArrayAttr(),
-             b.getArrayAttr({emitc::OpaqueAttr::get(ctx, node.elem),
-                             emitc::OpaqueAttr::get(ctx, "1")}))
-            .getResult(0);
+    row.value = oneValue(loc, node.elem, x);
     return make(std::move(row));
   };
   if (auto iota = dyn_cast<tileas::IotaOp>(def)) {
@@ -232,17 +228,8 @@ PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
   PieceNode node;
   node.elem = cudaElementName(elemType);
   node.kind = PieceNode::Kind::Row;
-  MLIRContext *ctx = b.getContext();
   if (!tensor) { // A scalar (fma's b): one value for every row.
-    node.value =
-        b.create<emitc::CallOpaqueOp>(
-             loc,
-             emitc::OpaqueType::get(
-                 ctx, llvm::formatv("tp::Frag<{0}, 1>", node.elem).str()),
-             "tp::splat", ValueRange{host.lookup(loc, v)}, ArrayAttr(),
-             b.getArrayAttr({emitc::OpaqueAttr::get(ctx, node.elem),
-                             emitc::OpaqueAttr::get(ctx, "1")}))
-            .getResult(0);
+    node.value = oneValue(loc, node.elem, host.lookup(loc, v));
     return make(std::move(node));
   }
   if (tensor.getRank() == 2 && tensor.getShape()[1] == cols) {

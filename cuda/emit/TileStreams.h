@@ -125,6 +125,7 @@ private:
   llvm::DenseSet<mlir::Value> sectionValues;
 
   PieceNode *make(PieceNode node);
+  mlir::Value oneValue(mlir::Location loc, llvm::StringRef elem, mlir::Value x);
   bool rowPerThread(int64_t rows) const;
   bool rowsTwice(int64_t rows) const { return rows != threads; }
   bool streamable(mlir::Type type) const;

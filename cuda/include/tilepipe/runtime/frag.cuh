@@ -114,11 +114,13 @@ TP_DEVICE T bcast(const Frag<T, M> &f, int i) {
   return f.v[i / (Out / M)];
 }
 
-template <class Op, class T, int NA, int NB>
-TP_DEVICE Frag<T, kMax<NA, NB>>
+/// op over two fragments broadcast to the longer, into elements of R (void:
+/// T, the operands' type).
+template <class R = void, class Op, class T, int NA, int NB>
+TP_DEVICE Frag<std::conditional_t<kSame<R, void>, T, R>, kMax<NA, NB>>
 zip(Op op, const Frag<T, NA> &a, const Frag<T, NB> &b) {
   constexpr int Out = kMax<NA, NB>;
-  Frag<T, Out> r;
+  Frag<std::conditional_t<kSame<R, void>, T, R>, Out> r;
 #pragma unroll
   for (int i = 0; i < Out; ++i)
     r.v[i] = op(bcast<Out>(a, i), bcast<Out>(b, i));

@@ -63,26 +63,12 @@ TP_DEVICE Frag<int32_t, N> wgmma_rows_iota(int threadInAgent) {
   return f;
 }
 
-namespace detail {
-/// f over two integer fragments broadcast to the longer, into R elements.
-template <class R, class F, class T, int NA, int NB>
-TP_DEVICE Frag<R, kMax<NA, NB>> zip_int(F f, const Frag<T, NA> &a,
-                                        const Frag<T, NB> &b) {
-  constexpr int Out = kMax<NA, NB>;
-  Frag<R, Out> r;
-#pragma unroll
-  for (int i = 0; i < Out; ++i)
-    r.v[i] = f(bcast<Out>(a, i), bcast<Out>(b, i));
-  return r;
-}
-} // namespace detail
-
 // arith's integer ops on tiles: each element as int_arith.cuh computes it.
 #define TP_TILE_INT(name, R, expr)                                             \
   template <class T, int NA, int NB>                                           \
   TP_DEVICE Frag<R, detail::kMax<NA, NB>> name(const Frag<T, NA> &a,           \
                                                const Frag<T, NB> &b) {         \
-    return detail::zip_int<R>([](T x, T y) { return expr; }, a, b);            \
+    return detail::zip<R>([](T x, T y) { return expr; }, a, b);                \
   }
 TP_TILE_INT(tile_addi, T, addi(x, y))
 TP_TILE_INT(tile_subi, T, subi(x, y))
