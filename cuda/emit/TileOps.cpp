@@ -457,15 +457,19 @@ LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
 LogicalResult KernelEmitter::emit(tileas::IotaOp op) {
   Location loc = op.getLoc();
   RankedTensorType t = op.getResult().getType();
-  if (t.getRank() != 2)
-    return op.emitError("only positions in a rank-2 tile are translated to "
-                        "CUDA (a vector of positions has no layout of its "
-                        "own; broadcast it first)");
+  // A vector lies as a tile of one column: thread t its R consecutive
+  // elements from t R (a 1 x C row of a row kernel, a per-row vector). In
+  // the fragment's rows and as a per-column vector it has no such place.
+  if (t.getRank() == 1 && (fragBands || columns.contains(op.getResult())))
+    return op.emitError("a vector of positions is translated only as a row "
+                        "a thread holds in pieces (a 1 x C row); broadcast "
+                        "it to the tile it masks first");
   FailureOr<Type> type = convert(loc, op.getResult());
   FailureOr<int64_t> n = fragSize(loc, op.getResult());
   if (failed(type) || failed(n))
     return failure();
-  std::string dim = str(op.getDimension()), cols = str(t.getShape()[1]);
+  std::string dim = str(op.getDimension());
+  std::string cols = str(t.getRank() == 2 ? t.getShape()[1] : 1);
   if (fragBands)
     map[op.getResult()] = call(*type, "tp::wgmma_rows_iota", {tid},
                                {dim, str(fragBands), cols, str(*n)});
