@@ -9,14 +9,24 @@ using namespace mlir;
 namespace {
 
 /// Whether iteration argument `i` of `loop` is the accumulator an MMA of
-/// its body sums into.
+/// its body sums into: directly (a GEMM's), or after the body changes it
+/// (attention's O, read from TMEM, rescaled and written back, then P V
+/// sums into it).
 bool accumulatesInto(scf::ForOp loop, unsigned i) {
-  BlockArgument arg = loop.getRegionIterArgs()[i];
-  for (Operation *user : arg.getUsers()) {
-    if (auto w = dyn_cast<tileas::WgmmaOp>(user); w && w.getAcc() == arg)
-      return true;
-    if (auto u = dyn_cast<tileas::UmmaOp>(user); u && u.getAcc() == arg)
-      return true;
+  SmallVector<Value> work{loop.getRegionIterArgs()[i]};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (auto w = dyn_cast<tileas::WgmmaOp>(user); w && w.getAcc() == v)
+        return true;
+      if (auto u = dyn_cast<tileas::UmmaOp>(user); u && u.getAcc() == v)
+        return true;
+      if (user->getBlock() != loop.getBody() || user->getNumRegions() ||
+          !seen.insert(user).second)
+        continue;
+      llvm::append_range(work, user->getResults());
+    }
   }
   return false;
 }

@@ -520,6 +520,21 @@ class AttentionCausal(AttentionHead):
         return {3: (o, bound)}
 
 
+class AttentionTwoStage(AttentionCausal):
+    """Causal attention in two loops, as Triton's fused-attention tutorial
+    stages it (lower/kernels/attention_two_stage.py): the blocks below the
+    diagonal unmasked, then the diagonal block masked, one accumulator
+    handed from the first loop to the second. sm_90a only (both loops
+    peeled); sm_100a refuses a TMEM accumulator two loops share."""
+    fixture = "test/cutile/lower/fixtures/attention_two_stage-13.4.tileirbc"
+    target = "sm_90a"
+
+    def problems(self, quick=False):
+        # Sq = Sk: one block (0 unmasked trips), two, ragged, five.
+        probs = [(128, 128), (256, 256), (200, 200), (640, 640)]
+        return probs[:3] if quick else probs
+
+
 class Attention(AttentionHead):
     """The batched form (test/cutile/kernels/attention.py): Q, K, V, O of H
     x L x D (rank-3 views, tiles of a batch of one), grid (cdiv(S, 128), H)."""
@@ -564,6 +579,7 @@ SPECS = {
     "cutile_attention": Attention(),
     "cutile_attention_causal": AttentionCausal(),
     "cutile_softmax_row_masked": SoftmaxRowMasked(),
+    "cutile_attention_two_stage": AttentionTwoStage(),
 }
 
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two

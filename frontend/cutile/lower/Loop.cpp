@@ -55,8 +55,14 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
   }
   SmallVector<Value> inits;
   for (auto [i, init] : llvm::enumerate(op.getInitValues())) {
-    FailureOr<Value> v = isLoopAccumulator(op, i) ? freshAccumulator(op, init)
-                                                  : registers(op, init);
+    // An accumulator that an earlier loop left in tensor memory (a dual
+    // GEMM's second product, the masked diagonal block after attention's
+    // unmasked ones) goes on in it.
+    Value carried = values.lookup(init);
+    bool inTmem = carried && isa<tileas::TmemType>(carried.getType());
+    FailureOr<Value> v = !isLoopAccumulator(op, i) ? registers(op, init)
+                         : inTmem                  ? FailureOr<Value>(carried)
+                                                   : freshAccumulator(op, init);
     if (failed(v))
       return failure();
     inits.push_back(*v);
