@@ -43,6 +43,10 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
         TileOrScalarSchedulingModel<arith::CmpFOp, FmaClass>>(*ctx);
     arith::SelectOp::attachInterface<
         TileOrScalarSchedulingModel<arith::SelectOp, FmaClass>>(*ctx);
+    // Positions to float on a tile (a position-dependent bias): an I2F an
+    // element, on the conversion unit as extf's.
+    arith::SIToFPOp::attachInterface<
+        TileOrScalarSchedulingModel<arith::SIToFPOp, CvtClass>>(*ctx);
     arith::ExtFOp::attachInterface<
         ElementwiseSchedulingModel<arith::ExtFOp, CvtClass>>(*ctx);
     arith::TruncFOp::attachInterface<

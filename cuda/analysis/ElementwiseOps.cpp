@@ -70,6 +70,12 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       .Case<tileas::CvtOp, arith::ExtFOp, arith::TruncFOp>([&](auto) -> Call {
         return ElementwiseCall{"tp::cvt", true, ""};
       })
+      // Positions to float (a position-dependent bias): exact below 2^24.
+      .Case([&](arith::SIToFPOp c) -> Call {
+        if (!isa<RankedTensorType>(c.getType()))
+          return std::nullopt;
+        return ElementwiseCall{"tp::cvt", true, ""};
+      })
       .Case([&](arith::CmpFOp cmp) -> Call {
         if (!isa<RankedTensorType>(cmp.getType()))
           return std::nullopt;

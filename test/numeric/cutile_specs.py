@@ -535,6 +535,30 @@ class AttentionTwoStage(AttentionCausal):
         return probs[:3] if quick else probs
 
 
+class AttentionAlibi(AttentionCausal):
+    """Causal attention with ALiBi (lower/kernels/attention_alibi.py): the
+    scores plus slope (j - i), positions converted to float; Sq = Sk."""
+    fixture = "test/cutile/lower/fixtures/attention_alibi-13.4.tileirbc"
+    slope = -0.0625
+
+    def problems(self, quick=False):
+        probs = [(128, 128), (200, 200), (256, 256), (640, 640)]
+        return probs[:2] if quick else probs
+
+    def scalar_values(self, p):
+        return {4: self.scale, 5: self.slope}
+
+    def expected(self, a, p):
+        q, k, v = (a[i].astype(np.float64) for i in range(3))
+        i, j = np.arange(p[0])[:, None], np.arange(p[1])[None, :]
+        s = self.scale * (q @ k.T) + self.slope * (j - i)
+        s = np.where(j <= i, s, -np.inf)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        w = e / e.sum(axis=1, keepdims=True)
+        o = w @ v
+        return {3: (o, 2.0 ** -7 * (w @ np.abs(v)) + 2.0 ** -8 * np.abs(o) + 1e-3)}
+
+
 class Attention(AttentionHead):
     """The batched form (test/cutile/kernels/attention.py): Q, K, V, O of H
     x L x D (rank-3 views, tiles of a batch of one), grid (cdiv(S, 128), H)."""
@@ -580,6 +604,7 @@ SPECS = {
     "cutile_attention_causal": AttentionCausal(),
     "cutile_softmax_row_masked": SoftmaxRowMasked(),
     "cutile_attention_two_stage": AttentionTwoStage(),
+    "cutile_attention_alibi": AttentionAlibi(),
 }
 
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two

@@ -267,10 +267,16 @@ LogicalResult EntryLowering::lowerIToF(tileir::IToFOp op) {
   if (failed(v))
     return failure();
   Type to = registerType(op.getResult().getType());
-  if (isa<RankedTensorType>(to))
-    return op.emitError("an integer tile converted to float is not lowered: "
-                        "tilepipe's register tiles hold floats");
+  // A tile of positions converted to float: a position-dependent bias
+  // (ALiBi's slope times the distance between key and query).
+  if (auto tile = dyn_cast<RankedTensorType>(v->getType());
+      tile && (!isPositionTile(tile) || tile.getElementType().isInteger(1)))
+    return op.emitError("an integer tile converted to float is lowered only "
+                        "for i32 positions (iota and the math on it)");
   bool isSigned = op.getSignedness() == tileir::Signedness::Signed;
+  if (isa<RankedTensorType>(v->getType()) && !isSigned)
+    return op.emitError("positions converted to float are lowered signed "
+                        "only");
   Value r = isSigned ? b.create<arith::SIToFPOp>(loc(op), to, *v).getResult()
                      : b.create<arith::UIToFPOp>(loc(op), to, *v).getResult();
   map(op.getResult(), r);

@@ -207,3 +207,25 @@ tileir.entry @permute() optimization_hints=<default = {}> {
   %p = permute %m [1, 0] : tile<8x8xf32> -> tile<8x8xf32>
   return
 }
+
+// -----
+
+// Integer tiles become floats only as positions (a position-dependent bias,
+// i32, signed): an i64 tile is not one.
+tileir.entry @itof_i64() optimization_hints=<default = {}> {
+  %c = constant <i64: 3> : tile<128xi64>
+  // CHECK: error: an integer tile converted to float is lowered only for i32 positions
+  // expected-error @+1 {{an integer tile converted to float is lowered only for i32 positions (iota and the math on it)}}
+  %f = itof %c signed : tile<128xi64> -> tile<128xf32>
+  return
+}
+
+// -----
+
+tileir.entry @itof_unsigned() optimization_hints=<default = {}> {
+  %i = iota : tile<128xi32>
+  // CHECK: error: positions converted to float are lowered signed only
+  // expected-error @+1 {{positions converted to float are lowered signed only}}
+  %f = itof %i unsigned : tile<128xi32> -> tile<128xf32>
+  return
+}
