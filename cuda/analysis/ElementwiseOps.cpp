@@ -101,24 +101,6 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       .Default([](Operation *) -> Call { return std::nullopt; });
 }
 
-bool cuda::isPositionOp(Operation *op) {
-  if (!op || op->getNumResults() != 1 || op->getNumRegions())
-    return false;
-  auto tile = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!tile || !(tile.getElementType().isSignlessInteger(32) ||
-                 tile.getElementType().isInteger(1)))
-    return false;
-  if (isa<tileas::IotaOp, tensor::SplatOp, arith::ConstantOp>(op))
-    return true;
-  // Integer math whose tiles are all positions: a comparison of data
-  // (arith.cmpf) makes an i1 tile that is not one.
-  return isa_and_present<arith::ArithDialect>(op->getDialect()) &&
-         llvm::all_of(op->getOperands(), [](Value v) {
-           return !isa<RankedTensorType>(v.getType()) ||
-                  isPositionOp(v.getDefiningOp());
-         });
-}
-
 llvm::StringRef cuda::scalarFunction(Operation *op) {
   return llvm::TypeSwitch<Operation *, llvm::StringRef>(op)
       .Case([](arith::MaximumFOp) { return "fmaxf"; })

@@ -40,12 +40,6 @@ struct ElementwiseCall {
 /// comparison or a select is one only on tiles (on scalars C++ spells it).
 std::optional<ElementwiseCall> elementwiseCall(mlir::Operation *op);
 
-/// An op making a tile of positions or a mask (tileas.iota, integer math
-/// on it, their splats and constants): made at each read, never held
-/// (KernelEmitter::makePosition whole, TileStreams::positionNode in
-/// pieces).
-bool isPositionOp(mlir::Operation *op);
-
 /// The C++ function of a float arith/math op on scalars ("fmaxf",
 /// "tp::math::exp"), or ""
 /// where C++ spells it with an operator (add, sub, mul, div, neg) or the

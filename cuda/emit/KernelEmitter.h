@@ -23,6 +23,7 @@
 #include "cuda/emit/RuntimeCalls.h"
 #include "cuda/emit/TileStreams.h"
 
+#include "ir/Positions.h"
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

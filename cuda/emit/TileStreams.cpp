@@ -4,6 +4,7 @@
 #include "cuda/analysis/CudaTypes.h"
 #include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/emit/RuntimeCalls.h"
+#include "ir/Positions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -174,6 +175,11 @@ PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
   if (auto splat = dyn_cast<tensor::SplatOp>(def))
     return rowValue(host.lookup(loc, splat.getInput()));
   if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    if (isa<FloatType>(tensor.getElementType())) {
+      if (PieceNode *splat = splatNode(loc, v))
+        return splat;
+      return wholeNode(loc, v, cols);
+    }
     auto dense = cast<DenseElementsAttr>(cst.getValue());
     APInt value = dense.getSplatValue<APInt>();
     std::string text = tensor.getElementType().isInteger(1)
@@ -183,6 +189,8 @@ PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
         loc, emitc::OpaqueType::get(ctx, node.elem), text));
   }
   std::optional<ElementwiseCall> call = elementwiseCall(def);
+  if (!call) // Made whole (and refused there, with the op's name).
+    return wholeNode(loc, v, cols);
   node.kind = PieceNode::Kind::Call;
   node.callee = call->callee.str();
   node.templateArgs = call->templateArgs(node.elem);
@@ -211,6 +219,17 @@ PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
             .getResult(0);
     return make(std::move(row));
   }
+  return make(std::move(node));
+}
+
+/// A tile held whole, each piece a slice of it.
+PieceNode *TileStreams::wholeNode(Location loc, Value v, int64_t cols) {
+  PieceNode node;
+  node.kind = PieceNode::Kind::Whole;
+  node.elem =
+      cudaElementName(cast<RankedTensorType>(v.getType()).getElementType());
+  node.cols = cols;
+  node.value = host.lookup(loc, v);
   return make(std::move(node));
 }
 

@@ -131,6 +131,7 @@ private:
   bool streamable(mlir::Type type) const;
   PieceNode *operandNode(mlir::Location loc, mlir::Value v, int64_t cols);
   PieceNode *positionNode(mlir::Location loc, mlir::Value v, int64_t cols);
+  PieceNode *wholeNode(mlir::Location loc, mlir::Value v, int64_t cols);
   bool isColumn(mlir::Value v) const { return columns && columns->contains(v); }
   bool columnStreamable(mlir::Value v) const;
   static bool isColumnBroadcast(mlir::Value v) {

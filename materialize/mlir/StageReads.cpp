@@ -9,6 +9,8 @@
 
 #include "materialize/mlir/StageCodeEmitter.h"
 
+#include "ir/Positions.h"
+
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -19,28 +21,21 @@ using materialize::PipePlan;
 
 static bool isScalar(Type t) { return t.isIntOrIndex(); }
 
-/// A tile of positions or a mask made of them (tileas.iota, integer math on
-/// it): each thread computes its elements from its place in the layout.
-static bool isPositionTile(Type t) {
-  auto tile = dyn_cast<RankedTensorType>(t);
-  return tile && tile.getElementType().isIntOrIndex();
-}
-
 /// Free ops: scalar arithmetic on the induction variable and loop
 /// invariants. Every instance that needs one recomputes it for its own
 /// iteration, so it belongs to no agent. So is a broadcast of a loop
 /// invariant (a norm's gamma, read before the loop): it makes no data of
 /// its own, and carried across a stage it would be a whole tile in
-/// registers. So are positions and masks (tileas.iota and integer math on
-/// it): a few instructions per element, against a tile handed over.
+/// registers. So are positions, masks and biases made of them
+/// (ir/Positions.h): a few instructions per element, against a tile handed
+/// over.
 std::vector<bool> stagecode::findFreeOps(const LoopPlan &plan) {
   scf::ForOp loop = plan.loop.loop;
   Value iv = loop.getInductionVar();
   std::vector<bool> isFree(plan.loop.ops.size(), false);
   for (auto [id, op] : llvm::enumerate(plan.loop.ops)) {
     if (op->getNumRegions() || !isMemoryEffectFree(op) ||
-        !(llvm::all_of(op->getResultTypes(), isScalar) ||
-          llvm::all_of(op->getResultTypes(), isPositionTile) ||
+        !(llvm::all_of(op->getResultTypes(), isScalar) || isPositionOp(op) ||
           isa<tileas::BroadcastOp>(op)))
       continue;
     isFree[id] = llvm::all_of(op->getOperands(), [&](Value v) {

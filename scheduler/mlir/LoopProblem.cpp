@@ -4,6 +4,7 @@
 #include "scheduler/mlir/TmemAliases.h"
 
 #include "attrs/ConstraintAttrs.h"
+#include "ir/Positions.h"
 #include "ir/TileASDialect.h"
 #include "scheduler/TargetProblem.h"
 
@@ -331,12 +332,10 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     sop.resultBytes = 0;
     if (!op->getNumResults()) {
       // Nothing to buffer.
-    } else if (auto tile =
-                   dyn_cast<RankedTensorType>(op->getResult(0).getType());
-               tile && tile.getElementType().isIntOrIndex()) {
-      // Positions and masks (tileas.iota, integer math on it): the stage
-      // code recomputes them where they are read (materialize's free ops),
-      // so no stage holds them.
+    } else if (isPositionOp(op)) {
+      // Positions, masks and what is made of them (ir/Positions.h): the
+      // stage code recomputes them where they are read (materialize's free
+      // ops), so no stage holds them.
     } else if (auto shaped = dyn_cast<ShapedType>(op->getResult(0).getType());
                shaped && shaped.hasStaticShape()) {
       // Capped: the cost multiplies it by stage distances.
