@@ -67,7 +67,8 @@ KERNELS = [
       "attn_rescale_hd128", "attn_scale_hd64_peeled", "attn_m64_hd128_lse", "attn_m64_hd64",
       "attn_bn64_hd128", "attn_causal_hd128"]),
     ("hopper-attention", CUTILE_SPECS, "sm_90a",
-     ["cutile_attention", "cutile_attention_head", "cutile_attention_causal"]),
+     ["cutile_attention", "cutile_attention_head", "cutile_attention_causal",
+      "cutile_attention_two_stage", "cutile_attention_alibi"]),
 ]
 # hopper-rows: cuTile's row kernels through `tilepipe compile --target
 # sm_90a` (fixture, the spec of the stage code it falls back to).

@@ -112,7 +112,8 @@ HOPPER_ATTENTION = [
                               "attn_rescale_hd64", "attn_rescale_hd128", "attn_bn64_hd128",
                               "attn_causal_hd128"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
-     ["cutile_attention", "cutile_attention_causal"]),
+     ["cutile_attention", "cutile_attention_causal", "cutile_attention_two_stage",
+      "cutile_attention_alibi"]),
 ]
 # The timed attention (head dim 128, the base-2 softmax with the scale passed
 # in): one 128-row Q tile per CTA, K and V blocks of 128 keys.
