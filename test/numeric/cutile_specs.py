@@ -435,6 +435,16 @@ class LayerNormRow(LayerNorm):
         return RowBlockSpec.describe(self, p)
 
 
+def softmax_times_v(s, v):
+    """O = softmax(s) V in float64 (s: the scores, -inf where masked) and its
+    bound: P is rounded to bf16 before P V (2^-8 of each term's magnitude,
+    with float32 accumulation 2^-7), then O is rounded to bf16 (2^-8)."""
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    w = e / e.sum(axis=1, keepdims=True)
+    o = w @ v
+    return o, 2.0 ** -7 * (w @ np.abs(v)) + 2.0 ** -8 * np.abs(o) + 1e-3
+
+
 class AttentionHead(CuTileSpec):
     """O = softmax(scale Q K^T) V for one head (attention_head.py), bf16 Q, K,
     V and O, D = 64, keys in blocks of 128 (trip count Lk / 128). P is rounded
@@ -468,13 +478,7 @@ class AttentionHead(CuTileSpec):
 
     def expected(self, a, p):
         q, k, v = (a[i].astype(np.float64) for i in range(3))
-        s = self.scale * (q @ k.T)
-        e = np.exp(s - s.max(axis=1, keepdims=True))
-        l = e.sum(axis=1, keepdims=True)
-        o = (e / l) @ v
-        # P in bf16 (relative 2^-8 per term), then O rounded to bf16.
-        bound = 2.0 ** -7 * ((e / l) @ np.abs(v)) + 2.0 ** -8 * np.abs(o) + 1e-3
-        return {3: (o, bound)}
+        return {3: softmax_times_v(self.scale * (q @ k.T), v)}
 
 
 class AttentionCausal(AttentionHead):
@@ -500,12 +504,7 @@ class AttentionCausal(AttentionHead):
         q, k, v = (a[i].astype(np.float64) for i in range(3))
         s = self.scale * (q @ k.T)
         visible = np.arange(lk)[None, :] <= np.arange(lq)[:, None] + (lk - lq)
-        s = np.where(visible, s, -np.inf)
-        e = np.exp(s - s.max(axis=1, keepdims=True))
-        l = e.sum(axis=1, keepdims=True)
-        o = (e / l) @ v
-        bound = 2.0 ** -7 * ((e / l) @ np.abs(v)) + 2.0 ** -8 * np.abs(o) + 1e-3
-        return {3: (o, bound)}
+        return {3: softmax_times_v(np.where(visible, s, -np.inf), v)}
 
 
 class AttentionTwoStage(AttentionCausal):
@@ -540,11 +539,7 @@ class AttentionAlibi(AttentionCausal):
         q, k, v = (a[i].astype(np.float64) for i in range(3))
         i, j = np.arange(p[0])[:, None], np.arange(p[1])[None, :]
         s = self.scale * (q @ k.T) + self.slope * (j - i)
-        s = np.where(j <= i, s, -np.inf)
-        e = np.exp(s - s.max(axis=1, keepdims=True))
-        w = e / e.sum(axis=1, keepdims=True)
-        o = w @ v
-        return {3: (o, 2.0 ** -7 * (w @ np.abs(v)) + 2.0 ** -8 * np.abs(o) + 1e-3)}
+        return {3: softmax_times_v(np.where(j <= i, s, -np.inf), v)}
 
 
 class Attention(AttentionHead):
