@@ -40,13 +40,16 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
     // SEL), so they stream in a chain as the float math does. On scalars
     // they stay index arithmetic.
     arith::CmpFOp::attachInterface<
-        TileOrScalarSchedulingModel<arith::CmpFOp, FmaClass>>(*ctx);
+        ElementwiseSchedulingModel<arith::CmpFOp, FmaClass, GenericClass>>(
+        *ctx);
     arith::SelectOp::attachInterface<
-        TileOrScalarSchedulingModel<arith::SelectOp, FmaClass>>(*ctx);
+        ElementwiseSchedulingModel<arith::SelectOp, FmaClass, GenericClass>>(
+        *ctx);
     // Positions to float on a tile (a position-dependent bias): an I2F an
     // element, on the conversion unit as extf's.
     arith::SIToFPOp::attachInterface<
-        TileOrScalarSchedulingModel<arith::SIToFPOp, CvtClass>>(*ctx);
+        ElementwiseSchedulingModel<arith::SIToFPOp, CvtClass, GenericClass>>(
+        *ctx);
     arith::ExtFOp::attachInterface<
         ElementwiseSchedulingModel<arith::ExtFOp, CvtClass>>(*ctx);
     arith::TruncFOp::attachInterface<

@@ -29,38 +29,25 @@ struct CvtClass {
   static constexpr llvm::StringLiteral name = "cvt";
 };
 
-/// An elementwise op on a ranked tensor: op class `Class::name`, work = the
-/// elements of its result. The pattern a compiler copies for its own ops.
-template <typename OpTy, typename Class>
-struct ElementwiseSchedulingModel
-    : public mlir::tileas::SchedulableOpInterface::ExternalModel<
-          ElementwiseSchedulingModel<OpTy, Class>, OpTy> {
-  llvm::StringRef getOpClass(mlir::Operation *) const { return Class::name; }
-  target::OpWork getWork(mlir::Operation *op) const {
-    target::OpWork work;
-    if (auto shaped =
-            llvm::dyn_cast<mlir::ShapedType>(op->getResult(0).getType()))
-      if (shaped.hasStaticShape())
-        work.elements = shaped.getNumElements();
-    return work;
-  }
-  bool isAccumulatorOperand(mlir::Operation *, unsigned) const { return false; }
+struct GenericClass {
+  static constexpr llvm::StringLiteral name = "generic";
 };
 
-/// An op that is elementwise work on a tile and a scalar op otherwise
-/// (arith.select, arith.cmpf): `Class::name` with the result's elements on
-/// tiles, the `generic` class on scalars (index arithmetic's).
-template <typename OpTy, typename Class>
-struct TileOrScalarSchedulingModel
+/// An elementwise op on a ranked tensor: op class `Class::name`, work = the
+/// elements of its result. The pattern a compiler copies for its own ops.
+/// An op that is also index arithmetic on scalars (arith.select, cmpf,
+/// sitofp) names `ScalarClass` there: `GenericClass`, index arithmetic's.
+template <typename OpTy, typename Class, typename ScalarClass = Class>
+struct ElementwiseSchedulingModel
     : public mlir::tileas::SchedulableOpInterface::ExternalModel<
-          TileOrScalarSchedulingModel<OpTy, Class>, OpTy> {
+          ElementwiseSchedulingModel<OpTy, Class, ScalarClass>, OpTy> {
   static bool onTile(mlir::Operation *op) {
     auto shaped = llvm::dyn_cast<mlir::ShapedType>(op->getResult(0).getType());
     return shaped && shaped.hasStaticShape();
   }
   llvm::StringRef getOpClass(mlir::Operation *op) const {
     return onTile(op) ? llvm::StringRef(Class::name)
-                      : llvm::StringRef("generic");
+                      : llvm::StringRef(ScalarClass::name);
   }
   target::OpWork getWork(mlir::Operation *op) const {
     target::OpWork work;

@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
+using namespace tilepipe;
 
 namespace {
 
@@ -18,16 +19,15 @@ bool isIntegerTile(RankedTensorType t) {
          t.getElementType().isInteger(1);
 }
 
-/// A splat (tensor.splat, a splat constant): one value for every element.
-bool isSplat(Operation *op) {
-  if (isa<tensor::SplatOp>(op))
+} // namespace
+
+bool tilepipe::isSplatTile(Operation *op) {
+  if (isa_and_nonnull<tensor::SplatOp>(op))
     return true;
-  auto cst = dyn_cast<arith::ConstantOp>(op);
+  auto cst = dyn_cast_or_null<arith::ConstantOp>(op);
   auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
   return dense && dense.isSplat();
 }
-
-} // namespace
 
 /// Positions and math on them, with splats of any type as operands that
 /// are neither (they do not make a tile position-dependent).
@@ -39,7 +39,7 @@ static bool computesFromPositions(Operation *op) {
     return false;
   if (isa<tileas::IotaOp>(op))
     return true;
-  if (isSplat(op) || isa<arith::ConstantOp>(op))
+  if (isSplatTile(op) || isa<arith::ConstantOp>(op))
     return isIntegerTile(tile);
   if (!isa_and_present<arith::ArithDialect, math::MathDialect>(
           op->getDialect()) ||
@@ -52,7 +52,7 @@ static bool computesFromPositions(Operation *op) {
     Operation *def = v.getDefiningOp();
     if (computesFromPositions(def))
       fromPositions = true;
-    else if (!def || !isSplat(def))
+    else if (!def || !isSplatTile(def))
       return false;
   }
   return fromPositions;
@@ -63,6 +63,6 @@ bool tilepipe::isPositionOp(Operation *op) {
     return true;
   // A float splat that only math on positions reads (ALiBi's slope): made
   // with it, where it is read.
-  return op && isSplat(op) && !op->getResult(0).use_empty() &&
+  return op && isSplatTile(op) && !op->getResult(0).use_empty() &&
          llvm::all_of(op->getResult(0).getUsers(), computesFromPositions);
 }

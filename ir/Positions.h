@@ -19,6 +19,9 @@
 
 namespace tilepipe {
 
+/// Whether `op` makes a tile of one value: a tensor.splat, a splat constant.
+bool isSplatTile(mlir::Operation *op);
+
 /// Whether `op` makes a tile of positions or of what is computed from them:
 /// tileas.iota; an i32 or i1 splat or splat constant (an offset, a mask's
 /// constant); pure elementwise arith or math on a tile whose tile operands

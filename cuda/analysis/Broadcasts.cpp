@@ -3,6 +3,7 @@
 #include "cuda/analysis/Broadcasts.h"
 #include "cuda/analysis/ElementwiseOps.h"
 
+#include "ir/Positions.h"
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,14 +19,6 @@ namespace {
 bool isVector(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
   return t && t.getRank() == 1;
-}
-
-bool isSplat(Operation *def) {
-  if (isa_and_nonnull<tensor::SplatOp>(def))
-    return true;
-  auto cst = dyn_cast_or_null<arith::ConstantOp>(def);
-  auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
-  return dense && dense.isSplat();
 }
 
 /// The values `v` is computed from that must be per-column vectors too, or
@@ -49,7 +42,7 @@ LogicalResult sourcesOfColumn(Value v, SmallVectorImpl<Value> &out) {
               "= [0]) cannot come from this block argument";
   }
   Operation *def = v.getDefiningOp();
-  if (isa<tileas::SmemLoadOp>(def) || isSplat(def))
+  if (isa<tileas::SmemLoadOp>(def) || isSplatTile(def))
     return success();
   if (auto loop = dyn_cast<scf::ForOp>(def)) {
     unsigned i = cast<OpResult>(v).getResultNumber();

@@ -97,22 +97,32 @@ bool TileStreams::streamable(Type type) const {
          (pieceWidth_ * elem.getIntOrFloatBitWidth()) % 32 == 0;
 }
 
-/// `x` as one value for every element of a piece: tp::splat<T, 1>(x).
-Value TileStreams::oneValue(Location loc, StringRef elem, Value x) {
+/// One value for every element of a piece: `callee`<targs>(args), a
+/// tp::Frag<elem, 1>.
+Value TileStreams::rowCall(Location loc, StringRef elem, StringRef callee,
+                           ValueRange args, ArrayRef<std::string> targs) {
   MLIRContext *ctx = b.getContext();
+  SmallVector<Attribute> attrs;
+  for (const std::string &t : targs)
+    attrs.push_back(emitc::OpaqueAttr::get(ctx, t));
   return b
       .create<emitc::CallOpaqueOp>(
           loc,
           emitc::OpaqueType::get(ctx,
                                  llvm::formatv("tp::Frag<{0}, 1>", elem).str()),
-          "tp::splat", ValueRange{x}, ArrayAttr(),
-          b.getArrayAttr({emitc::OpaqueAttr::get(ctx, elem),
-                          emitc::OpaqueAttr::get(ctx, "1")}))
+          callee, args, ArrayAttr(),
+          attrs.empty() ? ArrayAttr() : b.getArrayAttr(attrs))
       .getResult(0);
 }
 
-/// A scalar broadcast (tensor.splat) or an f32 splat constant: one value
-/// for every row and column, tp::splat<T, 1>(x). Null for anything else.
+/// `x` as one value for every element of a piece: tp::splat<T, 1>(x).
+Value TileStreams::oneValue(Location loc, StringRef elem, Value x) {
+  return rowCall(loc, elem, "tp::splat", x, {elem.str(), "1"});
+}
+
+/// A scalar broadcast (tensor.splat) or a splat constant of f32, i32 or i1:
+/// one value for every row and column, tp::splat<T, 1>(x). Null for
+/// anything else.
 PieceNode *TileStreams::splatNode(Location loc, Value v) {
   auto tensor = cast<RankedTensorType>(v.getType());
   PieceNode node;
@@ -127,14 +137,23 @@ PieceNode *TileStreams::splatNode(Location loc, Value v) {
   DenseElementsAttr dense;
   if (auto cst = v.getDefiningOp<arith::ConstantOp>())
     dense = dyn_cast<DenseElementsAttr>(cst.getValue());
-  if (dense && dense.isSplat() && tensor.getElementType().isF32()) {
+  if (!dense || !dense.isSplat())
+    return nullptr;
+  Type elem = tensor.getElementType();
+  std::string text;
+  if (elem.isF32()) {
     APInt bits = dense.getSplatValue<APFloat>().bitcastToAPInt();
-    node.value = splat(b.create<emitc::LiteralOp>(
-        loc, emitc::OpaqueType::get(ctx, node.elem),
-        llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue()).str()));
-    return make(std::move(node));
+    text = llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue()).str();
+  } else if (elem.isInteger(1)) {
+    text = dense.getSplatValue<APInt>().isZero() ? "false" : "true";
+  } else if (elem.isSignlessInteger(32)) {
+    text = std::to_string(dense.getSplatValue<APInt>().getSExtValue());
+  } else {
+    return nullptr;
   }
-  return nullptr;
+  node.value = splat(b.create<emitc::LiteralOp>(
+      loc, emitc::OpaqueType::get(ctx, node.elem), text));
+  return make(std::move(node));
 }
 
 /// `v`'s positions or mask (isPositionOp) in each piece, made from the ops
@@ -144,7 +163,6 @@ PieceNode *TileStreams::splatNode(Location loc, Value v) {
 PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
   Operation *def = v.getDefiningOp();
   auto tensor = cast<RankedTensorType>(v.getType());
-  MLIRContext *ctx = b.getContext();
   PieceNode node;
   node.elem = cudaElementName(tensor.getElementType());
   node.cols = cols;
@@ -152,7 +170,7 @@ PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
     PieceNode row;
     row.kind = PieceNode::Kind::Row;
     row.elem = node.elem;
-    row.value = oneValue(loc, node.elem, x);
+    row.value = x;
     return make(std::move(row));
   };
   if (auto iota = dyn_cast<tileas::IotaOp>(def)) {
@@ -169,24 +187,13 @@ PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
     node.kind = PieceNode::Kind::Call;
     node.callee = "tp::bcast_rows";
     node.widthArg = true;
-    node.operands = {rowValue(row)};
+    node.operands = {rowValue(oneValue(loc, node.elem, row))};
     return make(std::move(node));
   }
-  if (auto splat = dyn_cast<tensor::SplatOp>(def))
-    return rowValue(host.lookup(loc, splat.getInput()));
-  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
-    if (isa<FloatType>(tensor.getElementType())) {
-      if (PieceNode *splat = splatNode(loc, v))
-        return splat;
-      return wholeNode(loc, v, cols);
-    }
-    auto dense = cast<DenseElementsAttr>(cst.getValue());
-    APInt value = dense.getSplatValue<APInt>();
-    std::string text = tensor.getElementType().isInteger(1)
-                           ? (value.isZero() ? "false" : "true")
-                           : std::to_string(value.getSExtValue());
-    return rowValue(b.create<emitc::LiteralOp>(
-        loc, emitc::OpaqueType::get(ctx, node.elem), text));
+  if (isSplatTile(def)) {
+    if (PieceNode *splat = splatNode(loc, v))
+      return splat;
+    return wholeNode(loc, v, cols);
   }
   std::optional<ElementwiseCall> call = elementwiseCall(def);
   if (!call) // Made whole (and refused there, with the op's name).
@@ -203,21 +210,8 @@ PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
     SmallVector<Value> values;
     for (PieceNode *o : node.operands)
       values.push_back(o->value);
-    PieceNode row;
-    row.kind = PieceNode::Kind::Row;
-    row.elem = node.elem;
-    SmallVector<Attribute> targs;
-    for (const std::string &t : node.templateArgs)
-      targs.push_back(emitc::OpaqueAttr::get(ctx, t));
-    row.value =
-        b.create<emitc::CallOpaqueOp>(
-             loc,
-             emitc::OpaqueType::get(
-                 ctx, llvm::formatv("tp::Frag<{0}, 1>", node.elem).str()),
-             node.callee, values, ArrayAttr(),
-             targs.empty() ? ArrayAttr() : b.getArrayAttr(targs))
-            .getResult(0);
-    return make(std::move(row));
+    return rowValue(
+        rowCall(loc, node.elem, node.callee, values, node.templateArgs));
   }
   return make(std::move(node));
 }

@@ -125,6 +125,9 @@ private:
   llvm::DenseSet<mlir::Value> sectionValues;
 
   PieceNode *make(PieceNode node);
+  mlir::Value rowCall(mlir::Location loc, llvm::StringRef elem,
+                      llvm::StringRef callee, mlir::ValueRange args,
+                      llvm::ArrayRef<std::string> targs);
   mlir::Value oneValue(mlir::Location loc, llvm::StringRef elem, mlir::Value x);
   bool rowPerThread(int64_t rows) const;
   bool rowsTwice(int64_t rows) const { return rows != threads; }

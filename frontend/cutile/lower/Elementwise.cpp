@@ -182,8 +182,8 @@ LogicalResult EntryLowering::lowerBroadcast(tileir::BroadcastOp op) {
 LogicalResult EntryLowering::lowerIota(tileir::IotaOp op) {
   auto type = dyn_cast<RankedTensorType>(
       registerType(cast<tileir::TileType>(op.getResult().getType())));
-  if (!type || type.getRank() != 1 || !isPositionTile(type) ||
-      type.getElementType().isInteger(1))
+  if (!type || type.getRank() != 1 ||
+      !type.getElementType().isSignlessInteger(32))
     return op.emitError("an iota other than a vector of i32 is not lowered");
   map(op.getResult(), b.create<tileas::IotaOp>(loc(op), type, 0));
   return success();

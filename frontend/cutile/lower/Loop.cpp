@@ -13,6 +13,7 @@
 #include "frontend/cutile/lower/Lowering.h"
 
 #include "attrs/AttrNames.h"
+#include "ir/Positions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -169,15 +170,6 @@ static std::pair<scf::ForOp, Operation *> loopOfUsers(Block &body,
   return {loop, first};
 }
 
-/// Positions and masks (Elementwise.cpp, spreadPositions) and the splats
-/// and constants they are made of.
-static bool isPositionMath(Operation *op) {
-  if (!isPure(op) || op->getNumResults() != 1 || op->getNumRegions())
-    return false;
-  auto tile = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return tile && isPositionTile(tile);
-}
-
 /// Copies `op` into every loop of `body` that reads it, before the first
 /// reader there; the readers there read the copy.
 static void copyIntoLoops(Block &body, Operation *op) {
@@ -204,13 +196,13 @@ void EntryLowering::sinkScalarMathIntoLoops() {
   Block &body = func.getBody().front();
   SmallVector<Operation *> candidates;
   for (Operation &op : llvm::reverse(body))
-    if (isScalarFloatMath(&op) || isPositionMath(&op))
+    if (isScalarFloatMath(&op) || isPositionOp(&op))
       candidates.push_back(&op);
   // Users first, so that a chain moves whole. Positions are copied, not
   // moved: the code after the loop may read them too, and the loop's copy
   // is a free op every agent recomputes (docs/cuda-tile-lowering.md).
   for (Operation *op : candidates) {
-    if (isPositionMath(op)) {
+    if (isPositionOp(op)) {
       copyIntoLoops(body, op);
       if (op->use_empty())
         op->erase();
@@ -224,7 +216,7 @@ void EntryLowering::sinkScalarMathIntoLoops() {
   // broadcast's shape: it is dead.
   SmallVector<Operation *> positions;
   func.walk([&](Operation *op) {
-    if (isPositionMath(op))
+    if (isPositionOp(op))
       positions.push_back(op);
   });
   for (Operation *op : llvm::reverse(positions))
