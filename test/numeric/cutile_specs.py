@@ -17,7 +17,7 @@ import subprocess
 
 import numpy as np
 
-from specs import BF16_TOL, F32_TOL, bf16, uniform_bf16
+from specs import BF16_TOL, F32_TOL, U32, bf16, e4m3_value, random_e4m3, uniform_bf16
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -571,6 +571,65 @@ class Attention(AttentionHead):
         return {3: (np.stack([o for o, _ in per_head]), np.stack([b for _, b in per_head]))}
 
 
+class LinearGelu(Matmul):
+    """Y = gelu(X W^T + b) (test/cutile/lower/kernels/linear_gelu.py): W is
+    N x K, nn.Linear's layout, transposed with ct.transpose after its load;
+    128 x 128 tiles, K step 64, GELU's tanh form."""
+    fixture = "test/cutile/lower/fixtures/linear_gelu-13.4.tileirbc"
+    tm, tn, tk = 128, 128, 64
+    tolerances = {3: BF16_TOL}
+
+    def problems(self, quick=False):
+        # trip counts 1, 2, 9; ragged M, N and K
+        probs = [(128, 128, 64), (200, 300, 100), (256, 128, 64 * 9)]
+        return probs if quick else probs + [(130, 260, 40)]
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (n, k)),
+                2: uniform_bf16(rng, (n,))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        x, w, b = (a[i].astype(np.float64) for i in range(3))
+        h = x @ w.T + b[None, :]
+        return {3: 0.5 * h * (1 + np.tanh(0.7978845608028654 * (h + 0.044715 * h ** 3)))}
+
+
+class LinearFp8(Matmul):
+    """Y = bf16(scale X W^T) (test/cutile/lower/kernels/linear_fp8.py): E4M3
+    X (M x K) and W (N x K, transposed with ct.transpose), 128 x 128 tiles,
+    K step 128."""
+    fixture = "test/cutile/lower/fixtures/linear_fp8-13.4.tileirbc"
+    tm, tn, tk = 128, 128, 128
+    scale = 0.0078125
+
+    def problems(self, quick=False):
+        # trip counts 1, 2, 6; ragged M, N and K
+        probs = [(128, 128, 128), (200, 136, 200), (130, 264, 128 * 6)]
+        return probs if quick else probs + [(256, 384, 256)]
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: random_e4m3(rng, (m, k)), 1: random_e4m3(rng, (n, k))}
+
+    def scalar_values(self, p):
+        return {3: self.scale}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1])}
+
+    def expected(self, a, p):
+        # E4M3 products are exact in f32: the K-term sum and the scale bound
+        # the error before bf16's rounding.
+        x, w = e4m3_value(a[0]), e4m3_value(a[1])
+        c = self.scale * (x @ w.T)
+        mag = self.scale * (np.abs(x) @ np.abs(w).T)
+        return {2: (c, 2.0 ** -8 * np.abs(c) + 2 * (p[2] + 2) * U32 * mag)}
+
+
 SPECS = {
     "cutile_matmul": Matmul(),
     "cutile_matmul_bias_act": MatmulBiasAct(),
@@ -588,6 +647,8 @@ SPECS = {
     "cutile_softmax_row_masked": SoftmaxRowMasked(),
     "cutile_attention_two_stage": AttentionTwoStage(),
     "cutile_attention_alibi": AttentionAlibi(),
+    "cutile_linear_gelu": LinearGelu(),
+    "cutile_linear_fp8": LinearFp8(),
 }
 
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
@@ -600,7 +661,8 @@ for _name, _spec in [("cutile_rmsnorm", RmsNorm()), ("cutile_layernorm", LayerNo
 for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax_rows",
               "cutile_softmax_padded", "cutile_softmax", "cutile_layernorm_row",
               "cutile_l2norm_pairs",
-              "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal"]:
+              "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
+              "cutile_linear_gelu", "cutile_linear_fp8"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

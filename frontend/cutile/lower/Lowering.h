@@ -119,6 +119,14 @@ public:
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   boxCoordinates(mlir::Operation *op, const Partition &p,
                  mlir::ValueRange index);
+  /// A permute of a loaded tile: the same SMEM tile, read the other way.
+  mlir::LogicalResult lowerPermute(tileir::PermuteOp op);
+  /// Whether the tileir tile `v`, lowered to the SMEM tile `lowered`, is
+  /// that tile's box transposed (a dim_map [1, 0] load, a permute, or both
+  /// cancelling).
+  bool readsTransposed(mlir::Value v, mlir::Value lowered) const {
+    return transposedSmem.contains(lowered) != permutedTiles.contains(v);
+  }
 
   //===--- Loop.cpp: the loop the scheduler takes -------------------------===//
   mlir::LogicalResult lowerFor(tileir::ForOp op);
@@ -194,6 +202,9 @@ public:
   llvm::DenseMap<mlir::Value, mlir::Value> inRegisters;
   /// SMEM tiles that hold the tileir tile transposed (a dim_map [1, 0] load).
   llvm::DenseSet<mlir::Value> transposedSmem;
+  /// tileir tiles that are a permute (swapping the last two dimensions) of
+  /// the tile their SMEM tile was loaded as.
+  llvm::DenseSet<mlir::Value> permutedTiles;
   /// SMEM tiles loaded with a padding TMA's zero fill does not give: the
   /// extents of the tensor past the tile's origin, per tile dimension, and
   /// the padding value; threads read them padded (Views.cpp).

@@ -4,7 +4,8 @@
 // A and B from SMEM (A may come from TMEM) and accumulates in TMEM. B as a
 // load gives it lies N-contiguous, KxN: the tensor core reads it MN-major
 // (`b_mn_major`); a B loaded through a transposed view (dim_map [1, 0]:
-// attention's K^T) lies NxK, K-major. An accumulator that starts from zero
+// attention's K^T) or permuted after its load (`ct.transpose(w)` of an
+// nn.Linear weight) lies NxK, K-major. An accumulator that starts from zero
 // is a fresh TMEM tile (the first MMA overwrites it); one that is computed
 // in registers (attention's rescaled O) is written to TMEM first; one the
 // loop carries stays in TMEM.
@@ -93,7 +94,7 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
         return op.emitError("an MMA operand loaded with a padding other than "
                             "zero is not lowered: the tensor core reads "
                             "the tile as TMA filled it, with zeros");
-      bool transposed = transposedSmem.contains(*lowered);
+      bool transposed = readsTransposed(v, *lowered);
       // A is K-major as loaded, MN-major transposed; B the other way round.
       mnMajor.push_back(isA ? transposed : !transposed);
       ab.push_back(*lowered);

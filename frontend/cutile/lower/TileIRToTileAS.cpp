@@ -55,10 +55,11 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v) {
     return lowered;
   if (Value cached = inRegisters.lookup(*lowered))
     return cached;
-  if (transposedSmem.contains(*lowered))
-    return user->emitError("a tile loaded through a transposed view "
-                           "(dim_map [1, 0]) is read by SIMT work, which is "
-                           "not lowered (only an MMA reads it transposed)"),
+  if (readsTransposed(v, *lowered))
+    return user->emitError("a tile loaded transposed (through a dim_map "
+                           "[1, 0] view, or permuted after its load) is read "
+                           "by SIMT work, which is not lowered (only an MMA "
+                           "reads it transposed)"),
            failure();
   auto tile = cast<tileir::TileType>(v.getType());
   auto type = dyn_cast<RankedTensorType>(registerType(tile));
@@ -117,6 +118,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::GetTensorShapeOp o) { return lowerTensorShape(o); })
       .Case([&](tileir::LoadViewTkoOp o) { return lowerLoad(o); })
       .Case([&](tileir::StoreViewTkoOp o) { return lowerStore(o); })
+      .Case([&](tileir::PermuteOp o) { return lowerPermute(o); })
       .Case([&](tileir::ForOp o) { return lowerFor(o); })
       .Case([&](tileir::MmaFOp o) { return lowerMma(o); })
       .Case([&](tileir::ConstantOp o) { return lowerConstant(o); })

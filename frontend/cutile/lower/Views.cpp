@@ -261,3 +261,40 @@ LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
                                *coords);
   return success();
 }
+
+/// How `perm` moves a tile's non-unit dimensions: 0 when it keeps their
+/// order, 1 when it swaps the two there are, -1 otherwise.
+static int nonUnitSwap(ArrayRef<int64_t> source, ArrayRef<int32_t> perm) {
+  SmallVector<int32_t> order;
+  for (int32_t d : perm)
+    if (source[d] != 1)
+      order.push_back(d);
+  if (llvm::is_sorted(order))
+    return 0;
+  return order.size() == 2 ? 1 : -1;
+}
+
+LogicalResult EntryLowering::lowerPermute(tileir::PermuteOp op) {
+  FailureOr<Value> lowered = lookup(op, op.getSource());
+  if (failed(lowered))
+    return failure();
+  auto source = cast<tileir::TileType>(op.getSource().getType());
+  int swap = nonUnitSwap(source.getShape(), op.getPermutation());
+  if (swap < 0)
+    return op.emitError("a permute that reorders more than two dimensions "
+                        "of extent above 1 is not lowered");
+  bool smem = isa<tileas::SmemType>(lowered->getType());
+  if (swap && !smem)
+    return op.emitError("a transpose of a tile in ")
+               << (isa<tileas::TmemType>(lowered->getType()) ? "TMEM"
+                                                             : "registers")
+               << " is not lowered: only a tile loaded from memory is, when an "
+                  "MMA reads it (the MMA reads its SMEM the other way)",
+           failure();
+  // Unit dimensions are not kept in registers or SMEM: a permute that only
+  // moves them is the same value.
+  if (smem && swap != permutedTiles.contains(op.getSource()))
+    permutedTiles.insert(op.getResult());
+  map(op.getResult(), *lowered);
+  return success();
+}

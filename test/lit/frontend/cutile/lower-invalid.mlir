@@ -138,8 +138,8 @@ tileir.entry @tread(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<
   %bx, %by, %bz = get_tile_block_id : tile<i32>
   %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>
   %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>, tile<i32> -> tile<128x128xf32>, token
-  // CHECK: error: a tile loaded through a transposed view (dim_map [1, 0]) is read by SIMT work, which is not lowered
-  // expected-error @+1 {{a tile loaded through a transposed view (dim_map [1, 0]) is read by SIMT work, which is not lowered}}
+  // CHECK: error: a tile loaded transposed (through a dim_map [1, 0] view, or permuted after its load) is read by SIMT work, which is not lowered
+  // expected-error @+1 {{a tile loaded transposed (through a dim_map [1, 0] view, or permuted after its load) is read by SIMT work, which is not lowered}}
   %e = exp %x : tile<128x128xf32>
   return
 }
@@ -200,10 +200,23 @@ tileir.entry @unsigned(%n: tile<i32>) optimization_hints=<default = {}> {
 // -----
 
 // An op without a tileas meaning.
-tileir.entry @permute() optimization_hints=<default = {}> {
+tileir.entry @ftoi() optimization_hints=<default = {}> {
   %m = constant <f32: 1.0> : tile<8x8xf32>
-  // CHECK: error: 'tileir.permute' is not lowered to tileas
-  // expected-error @+1 {{'tileir.permute' is not lowered to tileas}}
+  // CHECK: error: 'tileir.ftoi' is not lowered to tileas
+  // expected-error @+1 {{'tileir.ftoi' is not lowered to tileas}}
+  %p = ftoi %m signed : tile<8x8xf32> -> tile<8x8xi32>
+  return
+}
+
+// -----
+
+// A transpose in registers would move data between threads: only a loaded
+// tile's permute, which an MMA reads, is lowered (the MMA reads its SMEM
+// the other way).
+tileir.entry @transpose_registers() optimization_hints=<default = {}> {
+  %m = constant <f32: 1.0> : tile<8x8xf32>
+  // CHECK: error: a transpose of a tile in registers is not lowered: only a tile loaded from memory is, when an MMA reads it
+  // expected-error @+1 {{a transpose of a tile in registers is not lowered}}
   %p = permute %m [1, 0] : tile<8x8xf32> -> tile<8x8xf32>
   return
 }
@@ -227,5 +240,22 @@ tileir.entry @itof_unsigned() optimization_hints=<default = {}> {
   // CHECK: error: positions converted to float are lowered signed only
   // expected-error @+1 {{positions converted to float are lowered signed only}}
   %f = itof %i unsigned : tile<128xi32> -> tile<128xf32>
+  return
+}
+
+// -----
+
+// A loaded tile's permute is its SMEM read the other way, which only an
+// MMA does.
+tileir.entry @transpose_read_by_threads(%w: tile<ptr<bf16>>, %n: tile<i32>, %k: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %vw = make_tensor_view %w, shape = [%n, %k], strides = [%s0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pw = make_partition_view %vw : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
+  %y, %ty = load_view_tko weak %pw[%bx, %by] token = %t : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<128x64xbf16>, token
+  %yt = permute %y [1, 0] : tile<128x64xbf16> -> tile<64x128xbf16>
+  // CHECK: error: a tile loaded transposed (through a dim_map [1, 0] view, or permuted after its load) is read by SIMT work
+  // expected-error @+1 {{a tile loaded transposed (through a dim_map [1, 0] view, or permuted after its load) is read by SIMT work}}
+  %e = negf %yt : tile<64x128xbf16>
   return
 }
