@@ -11,7 +11,9 @@ of the plan (NAME.plan), the stage code (NAME.stage) and its CUDA translation
 (NAME.cu). Each file also records the tool's exit status and its stderr, so a
 diagnostic that moves or changes counts as a difference, as an output does.
 Inputs that are meant to fail (error tests) are dumped all the same: their
-diagnostics are output too.
+diagnostics are output too. cuTile's kernels (the bytecode fixtures under
+test/cutile and the tile IR text inputs, *.tileir.mlir) are lowered first
+(--tileir-to-tileas); their dump holds the lowered tileas (NAME.tileas) too.
 
 Run it before the first move of a refactor and after the last (docs/testing.md,
 "Behaviour unchanged"); the refactor is output-neutral when `compare` prints
@@ -35,12 +37,32 @@ def inputs():
     # it is already the pipeline's output, not tile IR.
     files += sorted(f for f in REPO.glob("test/lit/**/*.mlir")
                     if "Inputs/stage" not in f.as_posix())
+    # cuTile kernels: their fixtures go through the lowering first.
+    files += sorted(REPO.glob("test/cutile/**/*.tileirbc"))
     return files
 
 
 def key(path):
     """A flat, unique file stem for an input (its path with / as __)."""
-    return str(path.relative_to(REPO)).replace("/", "__")[: -len(".mlir")]
+    return str(path.relative_to(REPO)).replace("/", "__").rsplit(".", 1)[0]
+
+
+def is_tileir(path):
+    return path.suffix == ".tileirbc" or path.name.endswith(".tileir.mlir")
+
+
+def lowered(build, path):
+    """(exit, tileas text, stderr) of a cuTile input's --tileir-to-tileas."""
+    opt = str(build / "bin" / "tilepipe-opt")
+    src = str(path.relative_to(REPO))
+    text = None
+    if path.suffix == ".tileirbc":
+        rc, text, err = run([str(build / "bin" / "tilepipe-translate"),
+                             "--import-tileir-bytecode", src])
+        if rc != 0:
+            return rc, text, err
+    cmd = [opt, "-" if text is not None else src, "--tileir-to-tileas"]
+    return run(cmd, stdin=text)
 
 
 def run(cmd, stdin=None):
@@ -62,15 +84,20 @@ def dump_one(build, out_dir, path):
     translate = str(build / "bin" / "tilepipe-translate")
     src = str(path.relative_to(REPO))
     stem = out_dir / key(path)
+    text = None
+    if is_tileir(path):
+        rc, text, err = lowered(build, path)
+        (stem.with_suffix(".tileas")).write_bytes(record(rc, text, err))
+        src = "-"
     sched = [opt, src, "--tileas-generate-schedule=print-schedule",
              "-o", os.devnull]
     plan = [opt, src, "--tileas-generate-schedule",
             "--tileas-materialize-schedule=print-plan", "-o", os.devnull]
     stage = [opt, src, "--tileas-generate-schedule",
              "--tileas-materialize-schedule", "-canonicalize", "-cse"]
-    (stem.with_suffix(".sched")).write_bytes(record(*run(sched)))
-    (stem.with_suffix(".plan")).write_bytes(record(*run(plan)))
-    rc, stage_text, err = run(stage)
+    (stem.with_suffix(".sched")).write_bytes(record(*run(sched, text)))
+    (stem.with_suffix(".plan")).write_bytes(record(*run(plan, text)))
+    rc, stage_text, err = run(stage, text)
     (stem.with_suffix(".stage")).write_bytes(record(rc, stage_text, err))
     if rc == 0:
         cu = run([translate, "--tileas-to-cuda", "-", "-o", "-"],
@@ -87,7 +114,8 @@ def dump(args):
     files = inputs()
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(lambda p: dump_one(build, out_dir, p), files))
-    print(f"dumped {len(files)} inputs x 4 outputs to {out_dir}")
+    print(f"dumped {len(files)} inputs x 4 outputs (5 for cuTile's, with "
+          f"the lowered tileas) to {out_dir}")
     return 0
 
 

@@ -630,6 +630,31 @@ class LinearFp8(Matmul):
         return {2: (c, 2.0 ** -8 * np.abs(c) + 2 * (p[2] + 2) * U32 * mag)}
 
 
+class GemmAccumulate(Matmul):
+    """D = C + A B (test/cutile/lower/kernels/gemm_accumulate.py), the
+    accumulator started from C: 128 x 128 tiles, K step 64, bf16 in and
+    out. Trip count 0 leaves D = C."""
+    fixture = "test/cutile/lower/fixtures/gemm_accumulate-13.4.tileirbc"
+    tm, tn, tk = 128, 128, 64
+    tolerances = {3: BF16_TOL}
+
+    def problems(self, quick=False):
+        # trip counts 1, 2, 9 and 0; ragged M, N and K
+        probs = [(128, 128, 64), (200, 300, 100), (256, 128, 64 * 9)]
+        return probs if quick else probs + [(130, 260, 0)]
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                2: bf16(4 * uniform_bf16(rng, (m, n)))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        return {3: a[2].astype(np.float64) + a[0].astype(np.float64) @ a[1].astype(np.float64)}
+
+
 SPECS = {
     "cutile_matmul": Matmul(),
     "cutile_matmul_bias_act": MatmulBiasAct(),
@@ -649,6 +674,7 @@ SPECS = {
     "cutile_attention_alibi": AttentionAlibi(),
     "cutile_linear_gelu": LinearGelu(),
     "cutile_linear_fp8": LinearFp8(),
+    "cutile_gemm_accumulate": GemmAccumulate(),
 }
 
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
@@ -662,7 +688,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_softmax_padded", "cutile_softmax", "cutile_layernorm_row",
               "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
-              "cutile_linear_gelu", "cutile_linear_fp8"]:
+              "cutile_linear_gelu", "cutile_linear_fp8", "cutile_gemm_accumulate"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

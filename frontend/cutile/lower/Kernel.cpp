@@ -302,6 +302,7 @@ LogicalResult EntryLowering::lowerBody() {
   b.setInsertionPointToEnd(&func.getBody().front());
   b.create<func::ReturnOp>(entry.getLoc());
   sinkScalarMathIntoLoops();
+  sinkRegisterWorkPastLoops();
   return success();
 }
 

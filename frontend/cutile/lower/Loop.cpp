@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -55,15 +56,29 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
     bounds.push_back(*s);
   }
   SmallVector<Value> inits;
+  // Accumulators that start from data only MMAs add to: added after the
+  // loop (below).
+  SmallVector<unsigned> addedAfter;
   for (auto [i, init] : llvm::enumerate(op.getInitValues())) {
     // An accumulator that an earlier loop left in tensor memory (a dual
     // GEMM's second product, the masked diagonal block after attention's
     // unmasked ones) goes on in it.
     Value carried = values.lookup(init);
     bool inTmem = carried && isa<tileas::TmemType>(carried.getType());
-    FailureOr<Value> v = !isLoopAccumulator(op, i) ? registers(op, init)
-                         : inTmem                  ? FailureOr<Value>(carried)
-                                                   : freshAccumulator(op, init);
+    bool added = isLoopAccumulator(op, i) && !inTmem && !isZeroTile(init) &&
+                 onlyMmasAddTo(op, i);
+    if (added)
+      addedAfter.push_back(i);
+    FailureOr<Value> v = carried;
+    if (!isLoopAccumulator(op, i))
+      v = registers(op, init);
+    else if (!inTmem && (added || isZeroTile(init)))
+      v = freshAccumulator(op, cast<tileir::TileType>(init.getType()));
+    else if (!inTmem)
+      return op.emitError("an MMA accumulator that starts from a tile other "
+                          "than zeros is lowered only when nothing but MMAs "
+                          "adds to it in the loop (its initial value is then "
+                          "added after the loop)");
     if (failed(v))
       return failure();
     inits.push_back(*v);
@@ -86,6 +101,36 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
   }
   for (auto [from, to] : llvm::zip(op.getResults(), loop.getResults()))
     map(from, to);
+  for (unsigned i : addedAfter)
+    if (failed(addInitAfter(op, i)))
+      return failure();
+  return success();
+}
+
+bool EntryLowering::onlyMmasAddTo(tileir::ForOp loop, unsigned i) {
+  Value v = loop.getRegionIterArgs()[i];
+  Operation *term = loop.getRegion().front().getTerminator();
+  while (v.hasOneUse()) {
+    OpOperand &use = *v.getUses().begin();
+    if (use.getOwner() == term)
+      return use.getOperandNumber() == i;
+    auto mma = dyn_cast<tileir::MmaFOp>(use.getOwner());
+    if (!mma || use.get() != mma.getAcc() || mma.getLhs() == v ||
+        mma.getRhs() == v)
+      return false;
+    v = mma.getResult();
+  }
+  return false;
+}
+
+LogicalResult EntryLowering::addInitAfter(tileir::ForOp op, unsigned i) {
+  FailureOr<Value> init = registers(op, op.getInitValues()[i]);
+  if (failed(init))
+    return failure();
+  Value sum = values.lookup(op.getResult(i));
+  auto type = cast<RankedTensorType>(init->getType());
+  Value products = b.create<tileas::TmemLoadOp>(loc(op), type, sum);
+  map(op.getResult(i), b.create<arith::AddFOp>(loc(op), products, *init));
   return success();
 }
 
@@ -222,4 +267,42 @@ void EntryLowering::sinkScalarMathIntoLoops() {
   for (Operation *op : llvm::reverse(positions))
     if (op->use_empty())
       op->erase();
+}
+
+/// Register work outside the loops: an SMEM tile's read and pure math on
+/// tensors, constants and positions aside.
+static bool isRegisterWork(Operation *op) {
+  if (op->getNumResults() == 0 || isPositionOp(op) ||
+      matchPattern(op, m_Constant()))
+    return false;
+  if (!llvm::all_of(op->getResultTypes(),
+                    [](Type t) { return isa<RankedTensorType>(t); }))
+    return false;
+  return isa<tileas::SmemLoadOp>(op) || isMemoryEffectFree(op);
+}
+
+void EntryLowering::sinkRegisterWorkPastLoops() {
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> candidates;
+  for (Operation &op : llvm::reverse(body))
+    if (isRegisterWork(&op))
+      candidates.push_back(&op);
+  // Users first, so that a chain moves whole.
+  for (Operation *op : candidates) {
+    // Readers inside a loop keep it before that loop.
+    Operation *first = nullptr;
+    bool outsideLoops = true;
+    for (Operation *user : op->getUsers()) {
+      outsideLoops &= user->getBlock() == &body;
+      if (outsideLoops && (!first || user->isBeforeInBlock(first)))
+        first = user;
+    }
+    if (!first || !outsideLoops)
+      continue;
+    bool loopBetween = false;
+    for (Operation *o = op->getNextNode(); o != first; o = o->getNextNode())
+      loopBetween |= isa<scf::ForOp>(o);
+    if (loopBetween)
+      op->moveBefore(first);
+  }
 }

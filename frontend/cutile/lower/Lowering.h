@@ -37,6 +37,9 @@ inline bool isPositionTile(mlir::RankedTensorType t) {
          t.getElementType().isInteger(1);
 }
 
+/// Whether `v` is a tileir constant of zeros.
+bool isZeroTile(mlir::Value v);
+
 /// Whether a load through a view of `type` needs a padding TMA's zero fill
 /// does not give.
 bool needsPadding(tileir::PartitionViewType type);
@@ -134,14 +137,32 @@ public:
   /// Moves scalar float math made before the loop into the loop that reads
   /// it (each agent recomputes it there).
   void sinkScalarMathIntoLoops();
+  /// Moves register work made before a loop and read only after it (a
+  /// tile loaded before the K loop that the epilogue reads) to its first
+  /// reader: the roles split at the loop, and only the epilogue's agent
+  /// computes it.
+  void sinkRegisterWorkPastLoops();
 
   //===--- Mma.cpp: mmaf to umma with its TMEM accumulator ----------------===//
   mlir::LogicalResult lowerMma(tileir::MmaFOp op);
   /// Whether iteration value `i` of `loop` is an MMA accumulator (carried in
   /// tensor memory).
   static bool isLoopAccumulator(tileir::ForOp loop, unsigned i);
+  /// Whether iteration value `i` of `loop` is read only as the accumulator
+  /// of a chain of MMAs whose last result the loop carries: the loop then
+  /// adds its products to its initial value, which may be added after it.
+  static bool onlyMmasAddTo(tileir::ForOp loop, unsigned i);
+  /// Maps result `i` of `op`, lowered from a fresh accumulator, to the
+  /// products plus the initial value (D = C + A B with C added once, after
+  /// the K loop, by the SIMT code that reads D).
+  mlir::LogicalResult addInitAfter(tileir::ForOp op, unsigned i);
+  /// A fresh TMEM tile of `tile`'s shape, which the first MMA overwrites.
   mlir::FailureOr<mlir::Value> freshAccumulator(mlir::Operation *user,
-                                                mlir::Value init);
+                                                tileir::TileType tile);
+  /// The TMEM tile an MMA accumulator starts from: a fresh one for zeros
+  /// (the first MMA overwrites it), else `init` written to TMEM.
+  mlir::FailureOr<mlir::Value> tmemAccumulator(mlir::Operation *user,
+                                               mlir::Value init);
 
   //===--- Elementwise.cpp: SIMT math, shapes, scalars --------------------===//
   mlir::LogicalResult lowerConstant(tileir::ConstantOp op);

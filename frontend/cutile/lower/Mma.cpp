@@ -7,8 +7,8 @@
 // attention's K^T) or permuted after its load (`ct.transpose(w)` of an
 // nn.Linear weight) lies NxK, K-major. An accumulator that starts from zero
 // is a fresh TMEM tile (the first MMA overwrites it); one that is computed
-// in registers (attention's rescaled O) is written to TMEM first; one the
-// loop carries stays in TMEM.
+// in registers (attention's rescaled O, a GEMM's C loaded to start D = C +
+// A B from) is written to TMEM first; one the loop carries stays in TMEM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +20,7 @@ using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cutile;
 
-/// Whether `v` is a tileir constant of zeros.
-static bool isZeroTile(Value v) {
+bool tilepipe::cutile::isZeroTile(Value v) {
   auto constant = v.getDefiningOp<tileir::ConstantOp>();
   if (!constant)
     return false;
@@ -33,12 +32,8 @@ static bool isZeroTile(Value v) {
   return false;
 }
 
-FailureOr<Value> EntryLowering::freshAccumulator(Operation *user, Value init) {
-  if (!isZeroTile(init))
-    return user->emitError("an MMA accumulator that starts from a tile other "
-                           "than zeros is not lowered"),
-           failure();
-  auto tile = cast<tileir::TileType>(init.getType());
+FailureOr<Value> EntryLowering::freshAccumulator(Operation *user,
+                                                 tileir::TileType tile) {
   if (tile.getRank() != 2)
     return user->emitError("an MMA accumulator that is not a 2-D tile is not "
                            "lowered"),
@@ -48,8 +43,27 @@ FailureOr<Value> EntryLowering::freshAccumulator(Operation *user, Value init) {
   b.setInsertionPointToStart(&func.getBody().front());
   return b
       .create<tileas::AllocTmemOp>(
-          loc(user),
+          user->getLoc(),
           tileas::TmemType::get(tile.getShape(), tile.getElementType()))
+      .getResult();
+}
+
+FailureOr<Value> EntryLowering::tmemAccumulator(Operation *user, Value init) {
+  auto tile = cast<tileir::TileType>(init.getType());
+  if (isZeroTile(init))
+    return freshAccumulator(user, tile);
+  FailureOr<Value> regs = registers(user, init);
+  if (failed(regs))
+    return failure();
+  auto t = dyn_cast<RankedTensorType>(regs->getType());
+  if (!t || t.getRank() != 2)
+    return user->emitError("an MMA accumulator that is not a 2-D tile is not "
+                           "lowered"),
+           failure();
+  return b
+      .create<tileas::TmemStoreOp>(
+          loc(user), tileas::TmemType::get(t.getShape(), t.getElementType()),
+          *regs, Value())
       .getResult();
 }
 
@@ -107,27 +121,12 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
     ab.push_back(*staged);
   }
   FailureOr<Value> acc = lookup(op, op.getAcc());
-  bool accumulate = true;
   if (failed(acc))
     return failure();
+  bool accumulate = true;
   if (!isa<tileas::TmemType>(acc->getType())) {
-    if (isZeroTile(op.getAcc())) {
-      acc = freshAccumulator(op, op.getAcc());
-      accumulate = false;
-    } else {
-      FailureOr<Value> regs = registers(op, op.getAcc());
-      if (failed(regs))
-        return failure();
-      auto t = dyn_cast<RankedTensorType>(regs->getType());
-      if (!t || t.getRank() != 2)
-        return op.emitError("an MMA accumulator that is not a 2-D tile is "
-                            "not lowered");
-      acc =
-          b.create<tileas::TmemStoreOp>(
-               loc(op), tileas::TmemType::get(t.getShape(), t.getElementType()),
-               *regs, Value())
-              .getResult();
-    }
+    accumulate = !isZeroTile(op.getAcc());
+    acc = tmemAccumulator(op, op.getAcc());
     if (failed(acc))
       return failure();
   }

@@ -92,7 +92,9 @@ tileir.entry @product(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: til
 
 // -----
 
-// An accumulator in TMEM starts from zeros (the first MMA overwrites it).
+// An accumulator in TMEM starts from zeros (the first MMA overwrites it),
+// or from data that only MMAs add to in the loop (added after it): one the
+// loop's SIMT work also reads (here scales) would have to start in TMEM.
 tileir.entry @accinit(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %v = make_tensor_view %a, shape = [%m, %k], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,?]>
@@ -102,12 +104,13 @@ tileir.entry @accinit(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>, %s0: ti
   %zero = constant <i32: 0> : tile<i32>
   %one = constant <i32: 1> : tile<i32>
   %init = constant <f32: 1.0> : tile<128x128xf32>
-  // CHECK: error: an MMA accumulator that starts from a tile other than zeros is not lowered
-  // expected-error @+1 {{an MMA accumulator that starts from a tile other than zeros is not lowered}}
+  // CHECK: error: an MMA accumulator that starts from a tile other than zeros is lowered only when nothing but MMAs adds to it in the loop
+  // expected-error @+1 {{an MMA accumulator that starts from a tile other than zeros is lowered only when nothing but MMAs adds to it in the loop (its initial value is then added after the loop)}}
   %acc = for %i in (%zero to %k, step %one) : tile<i32> iter_values(%c = %init) -> (tile<128x128xf32>) {
     %x, %t1 = load_view_tko weak %pa[%bx, %i] token = %t : partition_view<tile=(128x64), tensor_view<?x?xbf16, strides=[?,?]>>, tile<i32> -> tile<128x64xbf16>, token
     %y, %t2 = load_view_tko weak %pb[%i, %bx] token = %t : partition_view<tile=(64x128), tensor_view<?x?xbf16, strides=[?,?]>>, tile<i32> -> tile<64x128xbf16>, token
-    %d = mmaf %x, %y, %c : tile<128x64xbf16>, tile<64x128xbf16>, tile<128x128xf32>
+    %h = mulf %c, %c : tile<128x128xf32>
+    %d = mmaf %x, %y, %h : tile<128x64xbf16>, tile<64x128xbf16>, tile<128x128xf32>
     continue %d : tile<128x128xf32>
   }
   return
