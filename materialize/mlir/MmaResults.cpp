@@ -18,16 +18,30 @@ using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::stagecode;
 
-void StageCodeEmitter::findResultPipes() {
+LogicalResult StageCodeEmitter::findResultPipes(std::string &why) {
   for (unsigned k = 0, e = loop.getNumRegionIterArgs(); k < e; ++k) {
     OpId w = *bodyDef(yielded(k));
     if (carriedPipe.count(k))
       continue;
-    if (materialize::unitRole(plan.input.units[w]).resultInTmem &&
-        isa<tileas::TmemType>(yielded(k).getType()) &&
-        loop.getInitArgs()[k].getDefiningOp<tileas::AllocTmemOp>())
-      resultPiped.push_back(k);
+    if (!materialize::unitRole(plan.input.units[w]).resultInTmem ||
+        !isa<tileas::TmemType>(yielded(k).getType()))
+      continue;
+    // Without its result pipe nothing would wait for the MMAs on the
+    // accumulator before its reader or the TMEM's release.
+    Operation *init = loop.getInitArgs()[k].getDefiningOp();
+    if (!isa_and_nonnull<tileas::AllocTmemOp>(init)) {
+      why = "iteration value " + std::to_string(k) +
+            " is a TMEM accumulator the loop's MMAs add to, started from " +
+            (init ? "'" + init->getName().getStringRef().str() + "'"
+                  : std::string("an argument")) +
+            " instead of a tileas.alloc_tmem: its MMAs' completion is handed "
+            "on only for an allocated accumulator; start it from "
+            "alloc_tmem and add the initial tile after the loop";
+      return failure();
+    }
+    resultPiped.push_back(k);
   }
+  return success();
 }
 
 /// One slot, the accumulator itself. A persistent kernel takes a second

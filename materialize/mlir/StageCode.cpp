@@ -23,7 +23,8 @@ LogicalResult StageCodeEmitter::analyze(std::string &why) {
       failed(assignCarried(why)))
     return failure();
   splitCodeAfterLoop();
-  findResultPipes();
+  if (failed(findResultPipes(why)))
+    return failure();
   if (mode == StageCodeMode::WarpSpecialized)
     return placeCodeAfterLoop(why);
   return success();

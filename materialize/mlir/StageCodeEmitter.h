@@ -167,7 +167,7 @@ public:
                                                  unsigned p);
 
   // MmaResults.cpp: accumulators left in TMEM.
-  void findResultPipes();
+  mlir::LogicalResult findResultPipes(std::string &why);
   void createResultPipes(mlir::OpBuilder &b);
   void acquireResultSlots(mlir::OpBuilder &b, unsigned a);
   void commitResults(mlir::OpBuilder &b, unsigned a,
