@@ -604,6 +604,18 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+LogicalResult TileCountOp::verify() {
+  auto func = dyn_cast<FunctionOpInterface>((*this)->getParentOp());
+  if (!func)
+    return emitOpError("expects to stand in a function's body, outside its "
+                       "loops");
+  unsigned count = 0;
+  func->walk([&](TileCountOp) { ++count; });
+  if (count > 1)
+    return emitOpError("expects one tile count in a function, got ") << count;
+  return success();
+}
+
 LogicalResult IotaOp::verify() {
   RankedTensorType type = getResult().getType();
   if (!type.getElementType().isSignlessInteger(32))

@@ -551,6 +551,26 @@ def TileAS_AllocTmemOp : TileAS_Op<"alloc_tmem"> {
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
+def TileAS_TileCountOp : TileAS_Op<"tile_count"> {
+  let summary = "the output tiles a kernel walks over the CTAs it is given";
+  let description = [{
+    `tileas.tile_count %tiles` in a function's body (outside its loops)
+    makes it a kernel that walks its own tiles, as a persistent loop written
+    by hand does (`for t in range(ct.bid(0), tiles, ct.num_blocks(0))`):
+    the body stands for one tile, `gpu.block_id x` is that tile's number
+    (0 to %tiles - 1) and y and z are 0, and the CTAs the kernel is launched
+    with take the tiles in turn. The materializer plans the function
+    persistent (docs/materialize.md, "Persistent kernels"), and fails when
+    it cannot; the translation walks tiles `blockIdx.x, + gridDim.x, ...`
+    below %tiles, computed once before the walk. Unlike the materializer's
+    `persistent` option, the launch grid is the CTAs: the kernel takes no
+    grid parameters.
+  }];
+  let arguments = (ins Index:$tiles);
+  let assemblyFormat = "$tiles attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Pipes, mutexes and agents (materializer output; not schedulable).
 //

@@ -112,6 +112,10 @@ SEEDED_BUGS = {
     # mulsi_extended's 64-bit high half read as unsigned (no correction for
     # negative operands).
     "mulsi-high-unsigned": ("runtime/int_arith.cuh", r"\n\s*hi -= a < 0 \? ub : 0;\n\s*hi -= b < 0 \? ua : 0;", ""),
+    # A persistent kernel's walk stops one tile short of the count: the
+    # last tile is computed by no CTA.
+    "tile-walk-short": (".cu", r"for \(int64_t (v\d+) = (v\d+); \1 < (v\d+); \1 \+= (v\d+)\) \{",
+                        r"for (int64_t \1 = \2; \1 < \3 - 1; \1 += \4) {"),
     # An M = 64 accumulator read as if M were 128 (.32x32b, lane = row).
     "m64-read-as-m128": (".cu", r"(tp::tmem_load(?:_cols)?<[^;]*?), tp::TmemLayout::Acc64>", r"\1>"),
     # Threads write a UMMA operand in SMEM (attention's P at M = 64)

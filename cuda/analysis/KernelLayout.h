@@ -118,6 +118,9 @@ struct KernelLayout {
   int64_t tmemUsed = 0, tmemAllocated = 0;
   /// `tileas.persistent`: each CTA runs tiles of the asked-for grid in turn.
   bool persistent = false;
+  /// Of a persistent kernel that walks its own tiles (`tileas.tile_count`):
+  /// how many. It then takes no grid parameters and is launched on the CTAs.
+  mlir::Value tileCount;
   /// Named barrier ids of each mutex (first id) and the threads that meet;
   /// {-1, 0} for an mbarrier mutex.
   llvm::DenseMap<mlir::Operation *, std::pair<int, int>> mutexes;

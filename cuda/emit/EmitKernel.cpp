@@ -23,6 +23,9 @@
 #include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/emit/KernelEmitter.h"
 
+#include "cuda/analysis/Prologue.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 
@@ -131,6 +134,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
           [&](auto op) { return emit(op); })
       .Case<gpu::BlockIdOp, gpu::GridDimOp>(
           [&](Operation *op) { return emitGridIndex(op); })
+      // Read once, when the tiles are walked (emitTiles).
+      .Case([&](tileas::TileCountOp) { return success(); })
       // Storage the layout placed: its address (TileOps.cpp).
       .Case<tileas::PipeCreateOp, tileas::MutexCreateOp, tileas::AllocSmemOp,
             tileas::AllocTmemOp>([&](Operation *op) { return emitStorage(op); })
@@ -193,9 +198,14 @@ LogicalResult KernelEmitter::emitKernel() {
   wgmmaFrags = wgmmaFragments(func);
   streams.setColumnVectors(&columns);
   // A persistent kernel is also told the grid it stands for: it runs those
-  // tiles on the CTAs it is launched with.
+  // tiles on the CTAs it is launched with. One that counts its own tiles
+  // (tileas.tile_count) computes them.
   persistent = func->hasAttr("tileas.persistent");
-  if (persistent)
+  if (layout.tileCount && !persistent)
+    return emitError(func.getLoc(),
+                     "a kernel that walks its own tiles (tileas.tile_count) "
+                     "is translated only as materialized persistent");
+  if (persistent && !layout.tileCount)
     params.append(3, i64());
   b.create<emitc::VerbatimOp>(loc, smemStruct());
   kernel =
@@ -208,7 +218,7 @@ LogicalResult KernelEmitter::emitKernel() {
   b.setInsertionPointToStart(entry);
   for (auto [arg, param] : llvm::zip(passed, entry->getArguments()))
     map[arg] = param;
-  if (persistent)
+  if (persistent && !layout.tileCount)
     for (unsigned d = 0; d < 3; ++d)
       tiles[d] = entry->getArgument(passed.size() + d);
   b.create<emitc::VerbatimOp>(loc, barrierSetup());
@@ -385,7 +395,7 @@ FailureOr<SmallVector<int>> KernelEmitter::warpgroupRegisters() const {
 /// all of them.
 LogicalResult KernelEmitter::emitOutsideAgents() {
   for (Operation &op : func.getBody().front()) {
-    if (isa<func::ReturnOp, tileas::AgentOp>(op) ||
+    if (isa<func::ReturnOp, tileas::AgentOp, tileas::TileCountOp>(op) ||
         layout.prologue.ops.contains(&op))
       continue;
     // A per-column vector read from SMEM (gamma, loaded before the loop) and
@@ -566,6 +576,8 @@ LogicalResult KernelEmitter::emitPrologue() {
 LogicalResult KernelEmitter::emitTiles(Block *body) {
   Location loc = func.getLoc();
   pipeTile.clear();
+  if (layout.tileCount && failed(emitTileCount()))
+    return failure();
   Value first =
       b.create<emitc::CastOp>(loc, i64(), literal(u32(), "blockIdx.x"));
   Value step = b.create<emitc::CastOp>(loc, i64(), literal(u32(), "gridDim.x"));
@@ -600,6 +612,32 @@ LogicalResult KernelEmitter::emitTiles(Block *body) {
   }
   for (Value &v : tileId)
     v = Value();
+  return success();
+}
+
+/// The tiles of a kernel that walks its own, computed from its arguments
+/// before the walk (the prologue's index arithmetic that leads to them):
+/// tiles (count, 1, 1).
+LogicalResult KernelEmitter::emitTileCount() {
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == &func.getBody().front();
+  };
+  if (Operation *def = layout.tileCount.getDefiningOp())
+    getBackwardSlice(def, &slice, options);
+  for (Operation *op : slice) {
+    if (isa<gpu::BlockIdOp, gpu::GridDimOp>(op) || !isIndexOp(op))
+      return emitError(op->getLoc(),
+                       "a tile count (tileas.tile_count) is index arithmetic "
+                       "on the kernel's arguments, not on its block index, "
+                       "grid or tiles");
+    if (failed(emitOp(op)))
+      return failure();
+  }
+  tiles[0] = map.lookup(layout.tileCount);
+  tiles[1] = tiles[2] = intLit(1);
   return success();
 }
 

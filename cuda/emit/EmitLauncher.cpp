@@ -166,15 +166,17 @@ void writeLauncher(llvm::raw_ostream &os, const std::string &kernel,
          << "  tp_status = tp::host::encodeTma<" << p.tileType << ">(tp_map_"
          << p.ident << ", " << p.ident << ", \"" << p.name << "\");\n"
          << "  if (!tp_status.ok)\n    return tp_status;\n";
-  // A persistent kernel covers tp_grid's tiles with the CTAs it gets.
+  // A persistent kernel covers tp_grid's tiles with the CTAs it gets; one
+  // that counts its own tiles is launched on tp_grid's CTAs.
+  bool gridOfTiles = layout.persistent && !layout.tileCount;
   os << "  return tp::host::launch(" << kernel << ", "
-     << (layout.persistent ? "tp::host::persistentGrid(tp_grid, tp_options)"
-                           : "tp_grid")
+     << (gridOfTiles ? "tp::host::persistentGrid(tp_grid, tp_options)"
+                     : "tp_grid")
      << ", dim3(" << layout.threads() << "), sizeof(tp_smem_" << kernel
      << "), tp_options";
   for (const Param &p : params)
     os << ", " << (p.kind == Param::Kind::Tensor ? "tp_map_" : "") << p.ident;
-  if (layout.persistent)
+  if (gridOfTiles)
     os << ", (int64_t)tp_grid.x, (int64_t)tp_grid.y, (int64_t)tp_grid.z";
   os << ");\n}\n";
 }

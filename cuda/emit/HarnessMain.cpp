@@ -96,7 +96,7 @@ std::string launchArguments(const KernelLayout &layout,
   }
   // A persistent kernel runs three tiles on each CTA: the pipes' iterations
   // and the accumulator's slots carry on from tile to tile.
-  if (layout.persistent)
+  if (layout.persistent && !layout.tileCount)
     args += std::string(args.empty() ? "" : ", ") + "(int64_t)(3 * c), 1, 1";
   return args;
 }

@@ -60,6 +60,7 @@ public:
   mlir::LogicalResult emitWarpgroups(llvm::ArrayRef<int> groupRegs);
   mlir::LogicalResult emitAgent(unsigned index, mlir::Block *body);
   mlir::LogicalResult emitTiles(mlir::Block *body);
+  mlir::LogicalResult emitTileCount();
   mlir::Value pipeIter(const PipeLayout &p, mlir::Value raw, bool count);
   mlir::LogicalResult finish(mlir::LogicalResult agents);
   mlir::LogicalResult emitBlock(mlir::Block &block);

@@ -59,6 +59,9 @@ Interpreter::Step Interpreter::stepTileAS(unsigned t, Operation *op,
     bind(t, op->getResult(0), Val::handle(buffers.size() - 1));
     return Step::Advance;
   }
+  // How many tiles the kernel walks: one run is one tile, whichever.
+  if (isa<tileas::TileCountOp>(op))
+    return Step::Advance;
   // A view is the same buffer seen with another shape (a ring slot).
   if (auto view = dyn_cast<tileas::SmemViewOp>(op)) {
     bind(t, view.getResult(), get(t, view.getSource()));

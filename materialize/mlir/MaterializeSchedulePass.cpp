@@ -210,11 +210,35 @@ PlannedLoops MaterializeSchedulePass::planLoops(ArrayRef<scf::ForOp> loops) {
   return plans;
 }
 
+/// Whether `func` is a kernel that walks its own tiles (tileas.tile_count):
+/// only a persistent plan keeps its meaning.
+static bool walksOwnTiles(Operation *func) {
+  bool found = false;
+  if (func)
+    func->walk([&](tileas::TileCountOp) { found = true; });
+  return found;
+}
+
 // The persistent plan when asked for and possible, else the one-tile plan.
+// A kernel that walks its own tiles has no one-tile plan: an error.
 FailureOr<LoopPlan> MaterializeSchedulePass::planLoop(
     scf::ForOp loop, const PublishedSchedules *published, std::string &why) {
-  if (!persistent)
+  bool ownTiles = walksOwnTiles(loop->getParentOfType<FunctionOpInterface>());
+  if (!persistent && !ownTiles)
     return buildLoopPlan(loop, published, *target, why, false);
+  auto onePerCta = [&](const Twine &reason) -> FailureOr<LoopPlan> {
+    if (ownTiles) {
+      emitError(loop.getLoc())
+          << "a kernel that walks its own tiles (tileas.tile_count) needs a "
+             "persistent plan, and this loop has none: "
+          << reason;
+      return failure();
+    }
+    emitRemark(loop.getLoc()) << "loop not made persistent: " << reason
+                              << "; it is planned for one tile per CTA";
+    markNotPersistent(loop);
+    return buildLoopPlan(loop, published, *target, why, false);
+  };
   // A tile loaded before the loop (attention's Q) belongs to one output
   // tile; a persistent kernel would have to load it again per tile, which
   // the translation does not do.
@@ -222,12 +246,8 @@ FailureOr<LoopPlan> MaterializeSchedulePass::planLoop(
     std::string at;
     if (auto file = dyn_cast<FileLineColLoc>(loadedBefore->getLoc()))
       at = (" (line " + Twine(file.getLine()) + ")").str();
-    emitRemark(loop.getLoc())
-        << "loop not made persistent: it reads a tile loaded before it" << at
-        << ", which each output tile would need loaded again; it is "
-           "planned for one tile per CTA";
-    markNotPersistent(loop);
-    return buildLoopPlan(loop, published, *target, why, false);
+    return onePerCta("it reads a tile loaded before it" + at +
+                     ", which each output tile would need loaded again");
   }
   // A budget the persistent plan cannot meet is not the loop's failure: the
   // one-tile plan is tried, and a remark says why.
@@ -245,12 +265,8 @@ FailureOr<LoopPlan> MaterializeSchedulePass::planLoop(
   }
   if (succeeded(plan) || !why.empty())
     return plan;
-  emitRemark(loop.getLoc())
-      << "loop not made persistent: with the epilogue's staging in its own "
-         "shared memory, "
-      << refused << "; it is planned for one tile per CTA";
-  markNotPersistent(loop);
-  return buildLoopPlan(loop, published, *target, why, false);
+  return onePerCta("with the epilogue's staging in its own shared memory, " +
+                   refused);
 }
 
 void MaterializeSchedulePass::markNotPersistent(scf::ForOp loop) {
@@ -384,7 +400,8 @@ void MaterializeSchedulePass::checkStageCode(FunctionOpInterface func,
                                              FunctionCheck &entry) {
   if (entry.loops.empty())
     return;
-  if (persistent && !notPersistent.contains(func.getOperation()))
+  if ((persistent || walksOwnTiles(func)) &&
+      !notPersistent.contains(func.getOperation()))
     func->setAttr("tileas.persistent", UnitAttr::get(func->getContext()));
   if (failed(mlir::verify(func))) {
     emitError(entry.loops.front())

@@ -655,6 +655,35 @@ class GemmAccumulate(Matmul):
         return {3: a[2].astype(np.float64) + a[0].astype(np.float64) @ a[1].astype(np.float64)}
 
 
+class MatmulPersistent(Matmul):
+    """C = A B walked by a persistent loop over tiles in grouped order
+    (test/cutile/lower/kernels/matmul_persistent.py): 128 x 128 tiles, K
+    step 64. The grid is the CTAs: fewer than the tiles, one, more than
+    the tiles; a full group of 8 tile rows and a partial one."""
+    fixture = "test/cutile/lower/fixtures/matmul_persistent-13.4.tileirbc"
+    tm, tn, tk = 128, 128, 64
+    tolerances = {2: BF16_TOL}
+
+    def problems(self, quick=False):
+        # (M, N, K, CTAs): 6 tiles on 2 CTAs, trip counts 1, 2, 9 and 0,
+        # ragged edges, 20 tiles in groups of 8 on 3 CTAs, 2 tiles on 4
+        probs = [(256, 384, 128, 2), (200, 300, 100, 4), (384, 256, 64 * 9, 1)]
+        return probs if quick else probs + [(128 * 10, 256, 64, 3), (130, 260, 0, 2)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} tiles={cdiv(p[0], 128) * cdiv(p[1], 128)} ctas={p[3]}"
+
+    def grid(self, p):
+        return (p[3], 1, 1)
+
+    def arrays(self, rng, p):
+        m, n, k, _ = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n))}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1])}
+
+
 SPECS = {
     "cutile_matmul": Matmul(),
     "cutile_matmul_bias_act": MatmulBiasAct(),
@@ -675,6 +704,7 @@ SPECS = {
     "cutile_linear_gelu": LinearGelu(),
     "cutile_linear_fp8": LinearFp8(),
     "cutile_gemm_accumulate": GemmAccumulate(),
+    "cutile_matmul_persistent": MatmulPersistent(),
 }
 
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
@@ -688,7 +718,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_softmax_padded", "cutile_softmax", "cutile_layernorm_row",
               "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
-              "cutile_linear_gelu", "cutile_linear_fp8", "cutile_gemm_accumulate"]:
+              "cutile_linear_gelu", "cutile_linear_fp8", "cutile_gemm_accumulate",
+              "cutile_matmul_persistent"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

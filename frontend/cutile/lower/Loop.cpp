@@ -16,6 +16,7 @@
 #include "ir/Positions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -39,12 +40,7 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
   bool nested = false;
   op.getRegion().walk([&](tileir::ForOp inner) { nested = true; });
   if (nested)
-    return op.emitError("a loop around another loop (a persistent loop over "
-                        "output tiles) is not lowered: tilepipe pipelines "
-                        "innermost loops and walks the tiles itself: write "
-                        "the kernel for one output tile per block, and "
-                        "tilepipe makes it persistent with "
-                        "--materialize-options=persistent=true");
+    return lowerTileLoop(op);
   if (op.getUnsignedCmp())
     return op.emitError("a loop that compares its induction variable "
                         "unsigned is not lowered (scf.for compares signed)");
@@ -104,6 +100,70 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
   for (unsigned i : addedAfter)
     if (failed(addInitAfter(op, i)))
       return failure();
+  return success();
+}
+
+/// Whether `v` is result `i` of a tileir op of type Op.
+template <typename Op> static bool isResult(Value v, unsigned i) {
+  auto r = dyn_cast<OpResult>(v);
+  return r && isa<Op>(r.getOwner()) && r.getResultNumber() == i;
+}
+
+LogicalResult EntryLowering::lowerTileLoop(tileir::ForOp op) {
+  auto refuse = [&](const Twine &why) {
+    return op.emitError("a loop around another loop is lowered only as a "
+                        "persistent loop over output tiles, `for t in "
+                        "range(ct.bid(0), tiles, ct.num_blocks(0))` at the "
+                        "kernel's top level: ")
+           << why;
+  };
+  if (op->getParentOp() != entry.getOperation())
+    return refuse("this one is inside another op");
+  if (!isResult<tileir::GetTileBlockIdOp>(op.getLowerBound(), 0) ||
+      !isResult<tileir::GetNumTileBlocksOp>(op.getStep(), 0))
+    return refuse("this one does not start at the block index and step by "
+                  "the grid (x)");
+  if (llvm::any_of(op.getInitValues(), [](Value v) {
+        return !isa<tileir::TokenType>(v.getType());
+      }))
+    return refuse("this one carries values from tile to tile");
+  // Inside, the block index and the grid are the tile's and the tiles':
+  // the kernel may read the physical ones nowhere else.
+  Operation *elsewhere = nullptr;
+  entry.walk([&](Operation *o) {
+    if (!isa<tileir::GetTileBlockIdOp, tileir::GetNumTileBlocksOp>(o))
+      return;
+    for (OpOperand &use : o->getUses())
+      if (&use != &op.getLowerBoundMutable() && &use != &op.getStepMutable())
+        elsewhere = use.getOwner();
+  });
+  if (elsewhere)
+    return refuse("the kernel reads the block index or the grid elsewhere "
+                  "too (a '")
+           << elsewhere->getName() << "')";
+  FailureOr<Value> tiles = lookup(op, op.getUpperBound());
+  if (failed(tiles))
+    return failure();
+  b.create<tileas::TileCountOp>(
+      loc(op), b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), *tiles));
+  Value tile = b.create<arith::IndexCastOp>(
+      loc(op), b.getI32Type(),
+      b.create<gpu::BlockIdOp>(loc(op), gpu::Dimension::x));
+  map(op.getInductionVar(), tile);
+  for (Operation &o : op.getRegion().front().without_terminator())
+    if (failed(lowerOp(&o)))
+      return failure();
+  // The loop's start and step, lowered before it, are read by nothing now.
+  for (Value v : {op.getLowerBound(), op.getStep()})
+    if (Value lowered = values.lookup(v)) {
+      Operation *cast = lowered.getDefiningOp();
+      if (cast && cast->use_empty()) {
+        Operation *grid = cast->getOperand(0).getDefiningOp();
+        cast->erase();
+        if (grid && grid->use_empty())
+          grid->erase();
+      }
+    }
   return success();
 }
 

@@ -133,6 +133,9 @@ public:
 
   //===--- Loop.cpp: the loop the scheduler takes -------------------------===//
   mlir::LogicalResult lowerFor(tileir::ForOp op);
+  /// cuTile's persistent loop over output tiles: its body as one tile of a
+  /// kernel that walks its own tiles (tileas.tile_count).
+  mlir::LogicalResult lowerTileLoop(tileir::ForOp op);
   mlir::LogicalResult lowerInOneTripLoop(mlir::Block &body);
   /// Moves scalar float math made before the loop into the loop that reads
   /// it (each agent recomputes it there).

@@ -170,18 +170,59 @@ tileir.entry @iota() optimization_hints=<default = {}> {
 
 // -----
 
-// A loop around another (cuTile's persistent loop over output tiles):
-// tilepipe pipelines innermost loops and walks the tiles itself.
+// A loop around another is lowered only as cuTile's persistent loop over
+// output tiles (lower-persistent.test): from the block index, by the grid.
 tileir.entry @persistent(%n: tile<i32>) optimization_hints=<default = {}> {
   %zero = constant <i32: 0> : tile<i32>
   %one = constant <i32: 1> : tile<i32>
-  // CHECK: error: a loop around another loop (a persistent loop over output tiles) is not lowered
-  // expected-error @+1 {{a loop around another loop (a persistent loop over output tiles) is not lowered}}
+  // CHECK: error: a loop around another loop is lowered only as a persistent loop over output tiles, `for t in range(ct.bid(0), tiles, ct.num_blocks(0))` at the kernel's top level: this one does not start at the block index and step by the grid (x)
+  // expected-error @+1 {{a loop around another loop is lowered only as a persistent loop over output tiles}}
   for %t in (%zero to %n, step %one) : tile<i32> {
     for %k in (%zero to %n, step %one) : tile<i32> {
       continue
     }
     continue
+  }
+  return
+}
+
+// -----
+
+// Inside the tile loop the block index is the tile's: a kernel that reads
+// the physical one too is refused.
+tileir.entry @persistent_reads_bid(%n: tile<i32>) optimization_hints=<default = {}> {
+  %zero = constant <i32: 0> : tile<i32>
+  %one = constant <i32: 1> : tile<i32>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %gx, %gy, %gz = get_num_tile_blocks : tile<i32>
+  // CHECK: error: a loop around another loop is lowered only as a persistent loop over output tiles, `for t in range(ct.bid(0), tiles, ct.num_blocks(0))` at the kernel's top level: the kernel reads the block index or the grid elsewhere too (a 'tileir.addi')
+  // expected-error @+1 {{the kernel reads the block index or the grid elsewhere too (a 'tileir.addi')}}
+  for %t in (%bx to %n, step %gx) : tile<i32> {
+    %u = addi %t, %bx : tile<i32>
+    for %k in (%zero to %u, step %one) : tile<i32> {
+      continue
+    }
+    continue
+  }
+  return
+}
+
+// -----
+
+// Values carried from tile to tile would tie the tiles' order.
+tileir.entry @persistent_carries(%n: tile<i32>) optimization_hints=<default = {}> {
+  %zero = constant <i32: 0> : tile<i32>
+  %one = constant <i32: 1> : tile<i32>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %gx, %gy, %gz = get_num_tile_blocks : tile<i32>
+  // CHECK: error: {{.*}}: this one carries values from tile to tile
+  // expected-error @+1 {{this one carries values from tile to tile}}
+  %s = for %t in (%bx to %n, step %gx) : tile<i32> iter_values(%c = %zero) -> (tile<i32>) {
+    for %k in (%zero to %n, step %one) : tile<i32> {
+      continue
+    }
+    %d = addi %c, %t : tile<i32>
+    continue %d : tile<i32>
   }
   return
 }
