@@ -17,7 +17,8 @@ import subprocess
 
 import numpy as np
 
-from specs import BF16_TOL, F32_TOL, U32, bf16, e4m3_value, random_e4m3, uniform_bf16
+from specs import (BF16_TOL, F32_TOL, U32, bf16, e4m3_value, mma_rounding_bound, random_e4m3,
+                   uniform_bf16, uniform_tf32)
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -571,18 +572,24 @@ class Attention(AttentionHead):
         return {3: (np.stack([o for o, _ in per_head]), np.stack([b for _, b in per_head]))}
 
 
-class LinearGelu(Matmul):
+class Matmul128(Matmul):
+    """The problems of a 128 x 128 tile with K step tk: trip counts 1, 2
+    and 9, ragged M, N and K (and `last`, the full run's extra one)."""
+    tm, tn, tk = 128, 128, 64
+
+    def problems(self, quick=False):
+        probs = [(128, 128, self.tk), (200, 300, 100), (256, 128, self.tk * 9)]
+        return probs if quick else probs + [self.last]
+
+    last = (130, 260, 40)
+
+
+class LinearGelu(Matmul128):
     """Y = gelu(X W^T + b) (test/cutile/lower/kernels/linear_gelu.py): W is
     N x K, nn.Linear's layout, transposed with ct.transpose after its load;
     128 x 128 tiles, K step 64, GELU's tanh form."""
     fixture = "test/cutile/lower/fixtures/linear_gelu-13.4.tileirbc"
-    tm, tn, tk = 128, 128, 64
     tolerances = {3: BF16_TOL}
-
-    def problems(self, quick=False):
-        # trip counts 1, 2, 9; ragged M, N and K
-        probs = [(128, 128, 64), (200, 300, 100), (256, 128, 64 * 9)]
-        return probs if quick else probs + [(130, 260, 40)]
 
     def arrays(self, rng, p):
         m, n, k = p
@@ -630,18 +637,36 @@ class LinearFp8(Matmul):
         return {2: (c, 2.0 ** -8 * np.abs(c) + 2 * (p[2] + 2) * U32 * mag)}
 
 
-class GemmAccumulate(Matmul):
+class LinearTf32(Matmul128):
+    """Y = X W^T in f32 on tf32 tensor cores (test/cutile/lower/kernels/
+    linear_tf32.py): operands converted with astype(ct.tfloat32), W (N x K)
+    transposed; 128 x 128 tiles, K step 32. Inputs exact in tf32, so the
+    MMA's dropping of low bits and astype's rounding agree; the bound is
+    the MMA's rounding of its sums."""
+    fixture = "test/cutile/lower/fixtures/linear_tf32-13.4.tileirbc"
+    tk = 32
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_tf32(rng, (m, k)), 1: uniform_tf32(rng, (n, k))}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1])}
+
+    def expected(self, a, p):
+        x, w = a[0].astype(np.float64), a[1].astype(np.float64)
+        c = x @ w.T
+        atol, rtol = F32_TOL
+        return {2: (c, atol + rtol * np.abs(c) + mma_rounding_bound(x, w, 8, 24))}
+
+
+class GemmAccumulate(Matmul128):
     """D = C + A B (test/cutile/lower/kernels/gemm_accumulate.py), the
     accumulator started from C: 128 x 128 tiles, K step 64, bf16 in and
-    out. Trip count 0 leaves D = C."""
+    out. Trip count 0 (the full run's last problem) leaves D = C."""
     fixture = "test/cutile/lower/fixtures/gemm_accumulate-13.4.tileirbc"
-    tm, tn, tk = 128, 128, 64
     tolerances = {3: BF16_TOL}
-
-    def problems(self, quick=False):
-        # trip counts 1, 2, 9 and 0; ragged M, N and K
-        probs = [(128, 128, 64), (200, 300, 100), (256, 128, 64 * 9)]
-        return probs if quick else probs + [(130, 260, 0)]
+    last = (130, 260, 0)
 
     def arrays(self, rng, p):
         m, n, k = p
@@ -703,6 +728,7 @@ SPECS = {
     "cutile_attention_alibi": AttentionAlibi(),
     "cutile_linear_gelu": LinearGelu(),
     "cutile_linear_fp8": LinearFp8(),
+    "cutile_linear_tf32": LinearTf32(),
     "cutile_gemm_accumulate": GemmAccumulate(),
     "cutile_matmul_persistent": MatmulPersistent(),
 }
@@ -718,7 +744,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_softmax_padded", "cutile_softmax", "cutile_layernorm_row",
               "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
-              "cutile_linear_gelu", "cutile_linear_fp8", "cutile_gemm_accumulate",
+              "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate",
               "cutile_matmul_persistent"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"

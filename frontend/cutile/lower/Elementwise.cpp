@@ -244,20 +244,45 @@ FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
          failure();
 }
 
+/// Whether every reader of `v` is an MMA operand (A or B).
+static bool onlyMmaOperand(Value v) {
+  return llvm::all_of(v.getUses(), [](OpOperand &use) {
+    auto mma = dyn_cast<tileir::MmaFOp>(use.getOwner());
+    return mma && use.get() != mma.getAcc();
+  });
+}
+
 LogicalResult EntryLowering::lowerFToF(tileir::FToFOp op) {
   if (failed(checkRounding(op)))
     return failure();
+  // f32 to tf32 of a loaded tile that only MMAs read (cuTile's
+  // `astype(ct.tfloat32)` before `ct.mma`): an MMA on an f32 SMEM tile is
+  // the tf32 MMA, which reads each element's tf32 part.
+  auto from = cast<tileir::TileType>(op.getSource().getType());
+  auto to = cast<tileir::TileType>(op.getResult().getType());
+  if (from.getElementType().isF32() && to.getElementType().isTF32() &&
+      onlyMmaOperand(op.getResult())) {
+    FailureOr<Value> smem = lookup(op, op.getSource());
+    if (failed(smem))
+      return failure();
+    if (isa<tileas::SmemType>(smem->getType())) {
+      if (permutedTiles.contains(op.getSource()))
+        permutedTiles.insert(op.getResult());
+      map(op.getResult(), *smem);
+      return success();
+    }
+  }
   FailureOr<Value> v = registers(op, op.getSource());
   if (failed(v))
     return failure();
-  Type to = registerType(op.getResult().getType());
+  Type type = registerType(to);
   Value r;
-  if (isa<RankedTensorType>(to))
-    r = b.create<tileas::CvtOp>(loc(op), to, *v);
-  else if (to.getIntOrFloatBitWidth() > v->getType().getIntOrFloatBitWidth())
-    r = b.create<arith::ExtFOp>(loc(op), to, *v);
+  if (isa<RankedTensorType>(type))
+    r = b.create<tileas::CvtOp>(loc(op), type, *v);
+  else if (type.getIntOrFloatBitWidth() > v->getType().getIntOrFloatBitWidth())
+    r = b.create<arith::ExtFOp>(loc(op), type, *v);
   else
-    r = b.create<arith::TruncFOp>(loc(op), to, *v);
+    r = b.create<arith::TruncFOp>(loc(op), type, *v);
   map(op.getResult(), r);
   return success();
 }

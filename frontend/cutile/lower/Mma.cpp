@@ -48,44 +48,50 @@ FailureOr<Value> EntryLowering::freshAccumulator(Operation *user,
       .getResult();
 }
 
-FailureOr<Value> EntryLowering::tmemAccumulator(Operation *user, Value init) {
-  auto tile = cast<tileir::TileType>(init.getType());
-  if (isZeroTile(init))
-    return freshAccumulator(user, tile);
-  FailureOr<Value> regs = registers(user, init);
+/// `v` in registers as a matrix (a rank-2 tile); an error naming `what`
+/// (the MMA's accumulator or operand) otherwise.
+static FailureOr<Value> matrixInRegisters(EntryLowering &l, Operation *user,
+                                          Value v, StringRef what) {
+  FailureOr<Value> regs = l.registers(user, v);
   if (failed(regs))
     return failure();
   auto t = dyn_cast<RankedTensorType>(regs->getType());
   if (!t || t.getRank() != 2)
-    return user->emitError("an MMA accumulator that is not a 2-D tile is not "
-                           "lowered"),
+    return user->emitError("an MMA ")
+               << what << " that is not a 2-D tile is not lowered",
            failure();
+  return regs;
+}
+
+/// A register matrix written to a TMEM tile of its shape.
+static Value toTmem(OpBuilder &b, Location loc, Value regs) {
+  auto t = cast<RankedTensorType>(regs.getType());
   return b
       .create<tileas::TmemStoreOp>(
-          loc(user), tileas::TmemType::get(t.getShape(), t.getElementType()),
-          *regs, Value())
+          loc, tileas::TmemType::get(t.getShape(), t.getElementType()), regs,
+          Value())
       .getResult();
+}
+
+FailureOr<Value> EntryLowering::tmemAccumulator(Operation *user, Value init) {
+  if (isZeroTile(init))
+    return freshAccumulator(user, cast<tileir::TileType>(init.getType()));
+  FailureOr<Value> regs = matrixInRegisters(*this, user, init, "accumulator");
+  if (failed(regs))
+    return failure();
+  return toTmem(b, loc(user), *regs);
 }
 
 /// An MMA operand made in registers goes to TMEM (A, the tensor core's TS
 /// form: attention's P) or SMEM (B).
 static FailureOr<Value> operandFromRegisters(EntryLowering &l, Operation *op,
                                              Value v, bool isA) {
-  FailureOr<Value> regs = l.registers(op, v);
+  FailureOr<Value> regs = matrixInRegisters(l, op, v, "operand");
   if (failed(regs))
     return failure();
-  auto t = dyn_cast<RankedTensorType>(regs->getType());
-  if (!t || t.getRank() != 2)
-    return op->emitError("an MMA operand that is not a 2-D tile is not "
-                         "lowered"),
-           failure();
   if (isA)
-    return l.b
-        .create<tileas::TmemStoreOp>(
-            op->getLoc(),
-            tileas::TmemType::get(t.getShape(), t.getElementType()), *regs,
-            Value())
-        .getResult();
+    return toTmem(l.b, op->getLoc(), *regs);
+  auto t = cast<RankedTensorType>(regs->getType());
   return l.b
       .create<tileas::SmemStoreOp>(
           op->getLoc(), tileas::SmemType::get(t.getShape(), t.getElementType()),
