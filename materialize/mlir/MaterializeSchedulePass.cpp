@@ -223,9 +223,19 @@ static bool walksOwnTiles(Operation *func) {
 // A kernel that walks its own tiles has no one-tile plan: an error.
 FailureOr<LoopPlan> MaterializeSchedulePass::planLoop(
     scf::ForOp loop, const PublishedSchedules *published, std::string &why) {
-  bool ownTiles = walksOwnTiles(loop->getParentOfType<FunctionOpInterface>());
+  auto func = loop->getParentOfType<FunctionOpInterface>();
+  bool ownTiles = walksOwnTiles(func);
   if (!persistent && !ownTiles)
     return buildLoopPlan(loop, published, *target, why, false);
+  unsigned loops = 0;
+  func->walk([&](scf::ForOp) { ++loops; });
+  if (ownTiles && loops > 1) {
+    emitError(loop.getLoc())
+        << "a kernel that walks its own tiles (tileas.tile_count) is "
+           "materialized with one loop a tile; this function has "
+        << loops;
+    return failure();
+  }
   auto onePerCta = [&](const Twine &reason) -> FailureOr<LoopPlan> {
     if (ownTiles) {
       emitError(loop.getLoc())

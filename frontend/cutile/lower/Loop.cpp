@@ -27,6 +27,10 @@ using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cutile;
 
+/// Whether a loop carries `v` in the lowered loop: tokens, which order
+/// memory operations that tileas orders by their effects, are not carried.
+static bool isCarried(Value v) { return !isa<tileir::TokenType>(v.getType()); }
+
 bool EntryLowering::isLoopAccumulator(tileir::ForOp loop, unsigned i) {
   Operation *term = loop.getRegion().front().getTerminator();
   if (i >= term->getNumOperands())
@@ -56,6 +60,8 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
   // loop (below).
   SmallVector<unsigned> addedAfter;
   for (auto [i, init] : llvm::enumerate(op.getInitValues())) {
+    if (!isCarried(init))
+      continue;
     // An accumulator that an earlier loop left in tensor memory (a dual
     // GEMM's second product, the masked diagonal block after attention's
     // unmasked ones) goes on in it.
@@ -83,19 +89,22 @@ LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
       b.create<scf::ForOp>(loc(op), bounds[0], bounds[1], bounds[2], inits);
   map(op.getInductionVar(), loop.getInductionVar());
   for (auto [from, to] :
-       llvm::zip(op.getRegionIterArgs(), loop.getRegionIterArgs()))
+       llvm::zip(llvm::make_filter_range(op.getRegionIterArgs(), isCarried),
+                 loop.getRegionIterArgs()))
     map(from, to);
   {
     OpBuilder::InsertionGuard guard(b);
     // A loop without carried values has its yield already.
-    if (op.getInitValues().empty())
+    if (inits.empty())
       b.setInsertionPoint(loop.getBody()->getTerminator());
     else
       b.setInsertionPointToEnd(loop.getBody());
     if (failed(lowerOps(op.getRegion().front())))
       return failure();
   }
-  for (auto [from, to] : llvm::zip(op.getResults(), loop.getResults()))
+  for (auto [from, to] :
+       llvm::zip(llvm::make_filter_range(op.getResults(), isCarried),
+                 loop.getResults()))
     map(from, to);
   for (unsigned i : addedAfter)
     if (failed(addInitAfter(op, i)))
@@ -123,10 +132,14 @@ LogicalResult EntryLowering::lowerTileLoop(tileir::ForOp op) {
       !isResult<tileir::GetNumTileBlocksOp>(op.getStep(), 0))
     return refuse("this one does not start at the block index and step by "
                   "the grid (x)");
-  if (llvm::any_of(op.getInitValues(), [](Value v) {
-        return !isa<tileir::TokenType>(v.getType());
-      }))
+  if (llvm::any_of(op.getInitValues(), isCarried))
     return refuse("this one carries values from tile to tile");
+  unsigned inner = 0;
+  op.getRegion().walk([&](tileir::ForOp) { ++inner; });
+  if (inner > 1)
+    return refuse("this one holds " + Twine(inner) +
+                  " loops, and a kernel that walks its own tiles runs one "
+                  "pipelined loop a tile (write it for one tile per block)");
   // Inside, the block index and the grid are the tile's and the tiles':
   // the kernel may read the physical ones nowhere else.
   Operation *elsewhere = nullptr;
@@ -214,10 +227,12 @@ static LogicalResult lowerContinue(EntryLowering &l, tileir::ContinueOp op) {
   auto loop = dyn_cast<tileir::ForOp>(op->getParentOp());
   if (!loop)
     return op.emitError("a continue outside a for loop is not lowered");
-  if (loop.getInitValues().empty())
+  if (llvm::none_of(loop.getInitValues(), isCarried))
     return success();
   SmallVector<Value> next;
   for (auto [i, v] : llvm::enumerate(op.getOperands())) {
+    if (!isCarried(v))
+      continue;
     FailureOr<Value> lowered = EntryLowering::isLoopAccumulator(loop, i)
                                    ? l.lookup(op, v)
                                    : l.registers(op, v);

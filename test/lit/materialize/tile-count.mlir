@@ -56,3 +56,37 @@ func.func @no_persistent_plan(%descA: !tileas.tma_desc<128x64xbf16>, %descB: !ti
   %x = tileas.tmem_load %acc : !tileas.tmem<128x128xf32> -> tensor<128x128xf32>
   return %x : tensor<128x128xf32>
 }
+
+// -----
+
+// One loop a tile: the walk's pipes carry on from tile to tile, and a
+// second loop's rings could not lie over the first's.
+func.func @two_loops(%descA: !tileas.tma_desc<128x64xbf16>, %tiles: index, %K: index)
+    -> (tensor<128xf32>, tensor<128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant dense<0.0> : tensor<128xf32>
+  tileas.tile_count %tiles
+  %t = gpu.block_id x
+  %m = arith.muli %t, %c128 : index
+  // expected-error @below {{a kernel that walks its own tiles (tileas.tile_count) is materialized with one loop a tile; this function has 2}}
+  %s = scf.for %k = %c0 to %K step %c64 iter_args(%acc = %zero) -> (tensor<128xf32>) {
+    %a = tileas.tma_load %descA[%m, %k] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+    %x = tileas.smem_load %a : !tileas.smem<128x64xbf16> -> tensor<128x64xbf16>
+    %f = tileas.cvt %x : tensor<128x64xbf16> -> tensor<128x64xf32>
+    %r = tileas.reduce_sum %f : tensor<128x64xf32> -> tensor<128xf32>
+    %n = tileas.add %acc, %r : tensor<128xf32>, tensor<128xf32>
+    scf.yield %n : tensor<128xf32>
+  }
+  // expected-error @below {{this function has 2}}
+  %s2 = scf.for %k = %c0 to %K step %c64 iter_args(%acc = %zero) -> (tensor<128xf32>) {
+    %a = tileas.tma_load %descA[%m, %k] : !tileas.tma_desc<128x64xbf16> -> !tileas.smem<128x64xbf16>
+    %x = tileas.smem_load %a : !tileas.smem<128x64xbf16> -> tensor<128x64xbf16>
+    %f = tileas.cvt %x : tensor<128x64xbf16> -> tensor<128x64xf32>
+    %r = tileas.reduce_max %f : tensor<128x64xf32> -> tensor<128xf32>
+    %n = tileas.max %acc, %r : tensor<128xf32>, tensor<128xf32>
+    scf.yield %n : tensor<128xf32>
+  }
+  return %s, %s2 : tensor<128xf32>, tensor<128xf32>
+}

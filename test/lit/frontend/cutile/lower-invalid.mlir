@@ -209,6 +209,29 @@ tileir.entry @persistent_reads_bid(%n: tile<i32>) optimization_hints=<default = 
 
 // -----
 
+// One pipelined loop a tile: a kernel with two (a norm's sum and its scaling
+// pass) is written for one tile per block instead.
+tileir.entry @persistent_two_loops(%n: tile<i32>) optimization_hints=<default = {}> {
+  %zero = constant <i32: 0> : tile<i32>
+  %one = constant <i32: 1> : tile<i32>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %gx, %gy, %gz = get_num_tile_blocks : tile<i32>
+  // CHECK: error: {{.*}}: this one holds 2 loops, and a kernel that walks its own tiles runs one pipelined loop a tile (write it for one tile per block)
+  // expected-error @+1 {{this one holds 2 loops}}
+  for %t in (%bx to %n, step %gx) : tile<i32> {
+    for %k in (%zero to %n, step %one) : tile<i32> {
+      continue
+    }
+    for %j in (%zero to %n, step %one) : tile<i32> {
+      continue
+    }
+    continue
+  }
+  return
+}
+
+// -----
+
 // Values carried from tile to tile would tie the tiles' order.
 tileir.entry @persistent_carries(%n: tile<i32>) optimization_hints=<default = {}> {
   %zero = constant <i32: 0> : tile<i32>
