@@ -22,9 +22,9 @@ FailureOr<RuntimeCall> cuda::tmaCall(Operation *op,
   if (!l)
     return op->emitError("internal error: the tile has no SMEM layout"),
            failure();
-  if (rank < 1 || rank > 3)
+  if (rank < 1 || rank > 5)
     return op->emitError() << "TMA of rank " << rank
-                           << " is not translated to CUDA (ranks 1 to 3 are)",
+                           << " is not translated to CUDA (ranks 1 to 5 are)",
            failure();
   return RuntimeCall{load ? "tp::tma_load" : "tp::tma_store", {l->cppType}};
 }

@@ -584,6 +584,37 @@ class Matmul128(Matmul):
     last = (130, 260, 40)
 
 
+class AttentionBhsd(AttentionHead):
+    """The (batch, heads, sequence, dim) form (test/cutile/lower/kernels/
+    attention_bhsd.py): rank-4 Q, K, V, O with H = 4, (1, 1, 128, 64) tiles,
+    K^T by ct.transpose, grid (cdiv(S, 128), B H, 1)."""
+    fixture = "test/cutile/lower/fixtures/attention_bhsd-13.4.tileirbc"
+    heads = 4
+
+    def problems(self, quick=False):
+        # (B, S, T): trip counts 1, 2, 3; ragged S; two batches
+        return [(1, 128, 128), (2, 200, 256), (1, 256, 384)]
+
+    def describe(self, p):
+        return f"B={p[0]} H={self.heads} S={p[1]} T={p[2]} trips={p[2] // 128} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 128), p[0] * self.heads, 1)
+
+    def arrays(self, rng, p):
+        b, s, t = p
+        return {i: uniform_bf16(rng, (b, self.heads, n, 64)) for i, n in [(0, s), (1, t), (2, t)]}
+
+    def output_shapes(self, p):
+        return {3: (p[0], self.heads, p[1], 64)}
+
+    def expected(self, a, p):
+        heads = [AttentionHead.expected(self, {i: a[i][b, h] for i in range(3)}, None)[3]
+                 for b in range(p[0]) for h in range(self.heads)]
+        shape = self.output_shapes(p)[3]
+        return {3: tuple(np.stack([x[i] for x in heads]).reshape(shape) for i in range(2))}
+
+
 class LinearGelu(Matmul128):
     """Y = gelu(X W^T + b) (test/cutile/lower/kernels/linear_gelu.py): W is
     N x K, nn.Linear's layout, transposed with ct.transpose after its load;
@@ -731,6 +762,7 @@ SPECS = {
     "cutile_linear_tf32": LinearTf32(),
     "cutile_gemm_accumulate": GemmAccumulate(),
     "cutile_matmul_persistent": MatmulPersistent(),
+    "cutile_attention_bhsd": AttentionBhsd(),
 }
 
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
@@ -745,7 +777,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
               "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate",
-              "cutile_matmul_persistent"]:
+              "cutile_matmul_persistent", "cutile_attention_bhsd"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

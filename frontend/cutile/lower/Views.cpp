@@ -45,10 +45,10 @@ LogicalResult EntryLowering::planPartition(tileir::MakePartitionViewOp op) {
       p.dimMap.push_back(i);
   else
     p.dimMap.assign(type.getDimMap().begin(), type.getDimMap().end());
-  if (p.tile.size() > 3)
+  if (p.tile.size() > 5)
     return op.emitError("a tile of rank ")
            << p.tile.size()
-           << " is not lowered: tilepipe moves tiles by TMA of rank 1 to 3";
+           << " is not lowered: tilepipe moves tiles by TMA of rank 1 to 5";
   SmallVector<int64_t> box = boxOf(p.tile, p.dimMap);
   Type elem = params[p.param].elementType;
   int64_t bits = elem.getIntOrFloatBitWidth();

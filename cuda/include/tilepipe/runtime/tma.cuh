@@ -106,6 +106,24 @@ TP_DEVICE void tma_load(uint32_t dst, const TmaDesc &desc, uint64_t *bars,
   detail::tma_load_tile<L, 3>(dst, desc, bars, depth, k, pipeId,
                               {c0, c1, c2});
 }
+/// Ranks 4 and 5: a tile of a (batch, head, row, column) tensor and the
+/// like, its outer dimensions spanned by boxes of 1.
+template <class L>
+TP_DEVICE void tma_load(uint32_t dst, const TmaDesc &desc, uint64_t *bars,
+                        int64_t depth, int64_t k, int64_t pipeId, int64_t c0,
+                        int64_t c1, int64_t c2, int64_t c3 TP_LOC) {
+  TP_AT();
+  detail::tma_load_tile<L, 4>(dst, desc, bars, depth, k, pipeId,
+                              {c0, c1, c2, c3});
+}
+template <class L>
+TP_DEVICE void tma_load(uint32_t dst, const TmaDesc &desc, uint64_t *bars,
+                        int64_t depth, int64_t k, int64_t pipeId, int64_t c0,
+                        int64_t c1, int64_t c2, int64_t c3, int64_t c4 TP_LOC) {
+  TP_AT();
+  detail::tma_load_tile<L, 5>(dst, desc, bars, depth, k, pipeId,
+                              {c0, c1, c2, c3, c4});
+}
 
 /// Stores tile L from `src` at (c0, ...) and waits until `src` was read.
 template <class L>
@@ -124,6 +142,19 @@ TP_DEVICE void tma_store(const TmaDesc &desc, uint32_t src, int64_t c0,
                          int64_t c1, int64_t c2 TP_LOC) {
   TP_AT();
   detail::tma_store_tile<L, 3>(desc, src, {c0, c1, c2});
+}
+template <class L>
+TP_DEVICE void tma_store(const TmaDesc &desc, uint32_t src, int64_t c0,
+                         int64_t c1, int64_t c2, int64_t c3 TP_LOC) {
+  TP_AT();
+  detail::tma_store_tile<L, 4>(desc, src, {c0, c1, c2, c3});
+}
+template <class L>
+TP_DEVICE void tma_store(const TmaDesc &desc, uint32_t src, int64_t c0,
+                         int64_t c1, int64_t c2, int64_t c3,
+                         int64_t c4 TP_LOC) {
+  TP_AT();
+  detail::tma_store_tile<L, 5>(desc, src, {c0, c1, c2, c3, c4});
 }
 
 } // namespace tp

@@ -326,3 +326,14 @@ tileir.entry @transpose_read_by_threads(%w: tile<ptr<bf16>>, %n: tile<i32>, %k: 
   %e = negf %yt : tile<64x128xbf16>
   return
 }
+
+// -----
+
+// TMA moves tensors of rank 1 to 5.
+tileir.entry @rank6(%p: tile<ptr<f32>>, %d0: tile<i32>, %d1: tile<i32>, %d2: tile<i32>, %d3: tile<i32>, %d4: tile<i32>, %d5: tile<i32>, %s0: tile<i32>, %s1: tile<i32>, %s2: tile<i32>, %s3: tile<i32>, %s4: tile<i32>, %s5: tile<i32>) optimization_hints=<default = {}> {
+  %v = make_tensor_view %p, shape = [%d0, %d1, %d2, %d3, %d4, %d5], strides = [%s0, %s1, %s2, %s3, %s4, 1] : tile<i32> -> tensor_view<?x?x?x?x?x?xf32, strides=[?,?,?,?,?,1]>
+  // CHECK: error: a tile of rank 6 is not lowered: tilepipe moves tiles by TMA of rank 1 to 5
+  // expected-error @+1 {{a tile of rank 6 is not lowered: tilepipe moves tiles by TMA of rank 1 to 5}}
+  %pv = make_partition_view %v : partition_view<tile=(1x1x1x1x8x16), tensor_view<?x?x?x?x?x?xf32, strides=[?,?,?,?,?,1]>>
+  return
+}
