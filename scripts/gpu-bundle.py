@@ -61,14 +61,15 @@ KERNELS = [
       "scaled_bias_silu_256", "matmul_kn_leaky", "layerscale_residual_256", "fp8_scaled_gemm",
       "weight_grad"]),
     ("hopper-gemm", CUTILE_SPECS, "sm_90a",
-     ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
+     ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_linear_gelu",
+      "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent"]),
     ("hopper-attention", SPECS, "sm_90a",
      ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse", "attn_rescale_hd64",
       "attn_rescale_hd128", "attn_scale_hd64_peeled", "attn_m64_hd128_lse", "attn_m64_hd64",
       "attn_bn64_hd128", "attn_causal_hd128"]),
     ("hopper-attention", CUTILE_SPECS, "sm_90a",
      ["cutile_attention", "cutile_attention_head", "cutile_attention_causal",
-      "cutile_attention_two_stage", "cutile_attention_alibi"]),
+      "cutile_attention_two_stage", "cutile_attention_alibi", "cutile_attention_bhsd"]),
 ]
 # hopper-rows: cuTile's row kernels through `tilepipe compile --target
 # sm_90a` (fixture, the spec of the stage code it falls back to).

@@ -100,7 +100,8 @@ HOPPER_GEMMS = [
                               "matmul_kn_leaky", "layerscale_residual_256", "fp8_scaled_gemm",
                               "weight_grad"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
-     ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul"]),
+     ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_linear_gelu",
+      "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent"]),
 ]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
 # Other forms of gemm_mainloop the timing step runs when a bundle has them
@@ -113,7 +114,7 @@ HOPPER_ATTENTION = [
                               "attn_causal_hd128"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
      ["cutile_attention", "cutile_attention_causal", "cutile_attention_two_stage",
-      "cutile_attention_alibi"]),
+      "cutile_attention_alibi", "cutile_attention_bhsd"]),
 ]
 # The timed attention (head dim 128, the base-2 softmax with the scale passed
 # in): one 128-row Q tile per CTA, K and V blocks of 128 keys.
