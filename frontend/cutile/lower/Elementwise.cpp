@@ -122,7 +122,7 @@ LogicalResult EntryLowering::lowerReshape(tileir::ReshapeOp op) {
       registerType(op.getResult().getType()))
     return op.emitError("a reshape that moves elements (not only unit "
                         "dimensions) is not lowered");
-  map(op.getResult(), *v);
+  mapSameTile(op.getSource(), op.getResult(), *v);
   return success();
 }
 
@@ -266,9 +266,7 @@ LogicalResult EntryLowering::lowerFToF(tileir::FToFOp op) {
     if (failed(smem))
       return failure();
     if (isa<tileas::SmemType>(smem->getType())) {
-      if (permutedTiles.contains(op.getSource()))
-        permutedTiles.insert(op.getResult());
-      map(op.getResult(), *smem);
+      mapSameTile(op.getSource(), op.getResult(), *smem);
       return success();
     }
   }

@@ -206,6 +206,15 @@ public:
   /// made (smem_load, tmem_load).
   mlir::FailureOr<mlir::Value> registers(mlir::Operation *user, mlir::Value v);
   void map(mlir::Value from, mlir::Value to) { values[from] = to; }
+  /// Maps `result`, the same tile as `source` in another shape (a reshape
+  /// of unit dimensions, an assume, a tf32 view), to `lowered`, keeping
+  /// whether it is permuted from its SMEM tile.
+  void mapSameTile(mlir::Value source, mlir::Value result,
+                   mlir::Value lowered) {
+    if (permutedTiles.contains(source))
+      permutedTiles.insert(result);
+    map(result, lowered);
+  }
   mlir::LogicalResult lowerOp(mlir::Operation *op);
   mlir::LogicalResult lowerOps(mlir::Block &block);
   mlir::Value indexConstant(int64_t v);

@@ -95,7 +95,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
     return success();
   if (auto assume = dyn_cast<tileir::AssumeOp>(op)) {
     if (Value v = values.lookup(assume.getValue()))
-      map(assume.getResult(), v);
+      mapSameTile(assume.getValue(), assume.getResult(), v);
     return success();
   }
   if (isa<tileir::AddFOp, tileir::SubFOp, tileir::MulFOp, tileir::DivFOp,

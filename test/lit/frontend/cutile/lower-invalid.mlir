@@ -312,6 +312,18 @@ tileir.entry @itof_unsigned() optimization_hints=<default = {}> {
 
 // -----
 
+// A permute is lowered as a swap of two dimensions (the MMA reads the other
+// way) or a move of unit dimensions only.
+tileir.entry @reorder3() optimization_hints=<default = {}> {
+  %m = constant <f32: 1.0> : tile<2x4x8xf32>
+  // CHECK: error: a permute that reorders more than two dimensions of extent above 1 is not lowered
+  // expected-error @+1 {{a permute that reorders more than two dimensions of extent above 1 is not lowered}}
+  %p = permute %m [2, 0, 1] : tile<2x4x8xf32> -> tile<8x2x4xf32>
+  return
+}
+
+// -----
+
 // A loaded tile's permute is its SMEM read the other way, which only an
 // MMA does.
 tileir.entry @transpose_read_by_threads(%w: tile<ptr<bf16>>, %n: tile<i32>, %k: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {

@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @linear
 // CHECK-NOT: permute
 // CHECK: %[[W:.*]] = tileas.tma_load %arg1{{.*}} -> !tileas.smem<128x64xbf16>
-// CHECK: tileas.umma %{{.*}}, %[[W]], %{{.*}} : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>
+// CHECK: tileas.umma %{{.*}}, %[[W]], %{{[0-9a-z_]+}} : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>
 tileir.entry @linear(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>, %as0: tile<i32>, %as1: tile<i32>, %w: tile<ptr<bf16>>, %n: tile<i32>, %k2: tile<i32>, %ws0: tile<i32>, %ws1: tile<i32>, %c: tile<ptr<f32>>, %m2: tile<i32>, %n2: tile<i32>, %cs0: tile<i32>, %cs1: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %va = make_tensor_view %a, shape = [%m, %k], strides = [%as0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
@@ -84,7 +84,7 @@ tileir.entry @twice(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>, %as0: til
 // stays K-major.
 // CHECK-LABEL: func.func @tf32
 // CHECK-NOT: tileas.cvt
-// CHECK: tileas.umma %{{.*}}, %{{.*}}, %{{.*}} : !tileas.smem<128x64xf32>, !tileas.smem<128x64xf32>
+// CHECK: tileas.umma %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}} : !tileas.smem<128x64xf32>, !tileas.smem<128x64xf32>
 tileir.entry @tf32(%a: tile<ptr<f32>>, %m: tile<i32>, %k: tile<i32>, %as0: tile<i32>, %as1: tile<i32>, %w: tile<ptr<f32>>, %n: tile<i32>, %k2: tile<i32>, %ws0: tile<i32>, %ws1: tile<i32>, %c: tile<ptr<f32>>, %m2: tile<i32>, %n2: tile<i32>, %cs0: tile<i32>, %cs1: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %va = make_tensor_view %a, shape = [%m, %k], strides = [%as0, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
@@ -101,6 +101,33 @@ tileir.entry @tf32(%a: tile<ptr<f32>>, %m: tile<i32>, %k: tile<i32>, %as0: tile<
   %xc = ftof %x : tile<128x64xf32> -> tile<128x64xtf32>
   %ytc = ftof %yt : tile<64x128xf32> -> tile<64x128xtf32>
   %r = mmaf %xc, %ytc, %acc : tile<128x64xtf32>, tile<64x128xtf32>, tile<128x128xf32>
+  %pc = make_partition_view %vc : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>
+  %s = store_view_tko weak %r, %pc[%bx, %by] token = %t : tile<128x128xf32>, partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+  return
+}
+
+// -----
+
+// A batch of one: the (1, 128, 64) box lands as a 128x64 tile; permuting its
+// last two dimensions and then dropping the unit one (a reshape) is still
+// the tile read the other way.
+// CHECK-LABEL: func.func @batched
+// CHECK: tileas.umma %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}} : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>
+tileir.entry @batched(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>, %as0: tile<i32>, %as1: tile<i32>, %w: tile<ptr<bf16>>, %b: tile<i32>, %n: tile<i32>, %k2: tile<i32>, %ws0: tile<i32>, %ws1: tile<i32>, %ws2: tile<i32>, %c: tile<ptr<f32>>, %m2: tile<i32>, %n2: tile<i32>, %cs0: tile<i32>, %cs1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %va = make_tensor_view %a, shape = [%m, %k], strides = [%as0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
+  %vw = make_tensor_view %w, shape = [%b, %n, %k2], strides = [%ws0, %ws1, 1] : tile<i32> -> tensor_view<?x?x?xbf16, strides=[?,?,1]>
+  %vc = make_tensor_view %c, shape = [%m2, %n2], strides = [%cs0, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %z = constant <i32: 0> : tile<i32>
+  %acc = constant <f32: 0.000000e+00> : tile<128x128xf32>
+  %pa = make_partition_view %va : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
+  %pw = make_partition_view %vw : partition_view<tile=(1x128x64), padding_value = zero, tensor_view<?x?x?xbf16, strides=[?,?,1]>>
+  %x, %tx = load_view_tko weak %pa[%bx, %z] token = %t : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<128x64xbf16>, token
+  %y, %ty = load_view_tko weak %pw[%bz, %by, %z] token = %t : partition_view<tile=(1x128x64), padding_value = zero, tensor_view<?x?x?xbf16, strides=[?,?,1]>>, tile<i32> -> tile<1x128x64xbf16>, token
+  %yt = permute %y [0, 2, 1] : tile<1x128x64xbf16> -> tile<1x64x128xbf16>
+  %y2 = reshape %yt : tile<1x64x128xbf16> -> tile<64x128xbf16>
+  %r = mmaf %x, %y2, %acc : tile<128x64xbf16>, tile<64x128xbf16>, tile<128x128xf32>
   %pc = make_partition_view %vc : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>
   %s = store_view_tko weak %r, %pc[%bx, %by] token = %t : tile<128x128xf32>, partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
   return
