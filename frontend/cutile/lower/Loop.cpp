@@ -358,10 +358,16 @@ static bool isRegisterWork(Operation *op) {
 
 void EntryLowering::sinkRegisterWorkPastLoops() {
   Block &body = func.getBody().front();
+  // A kernel that walks its own tiles loads each tile's C after its loop
+  // (a persistent kernel loads no tile before its agents).
+  bool walksTiles = false;
+  func.walk([&](tileas::TileCountOp) { walksTiles = true; });
   SmallVector<Operation *> candidates;
-  for (Operation &op : llvm::reverse(body))
-    if (isRegisterWork(&op))
+  for (Operation &op : llvm::reverse(body)) {
+    auto load = dyn_cast<tileas::TmaLoadOp>(op);
+    if (isRegisterWork(&op) || (walksTiles && load && !load.getDst()))
       candidates.push_back(&op);
+  }
   // Users first, so that a chain moves whole.
   for (Operation *op : candidates) {
     // Readers inside a loop keep it before that loop.
