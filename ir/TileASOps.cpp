@@ -604,13 +604,26 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+/// The tile counts in the body of `func` (where the verifier wants them).
+static SmallVector<TileCountOp, 1> tileCounts(Operation *func) {
+  SmallVector<TileCountOp, 1> counts;
+  if (func && func->getNumRegions() == 1 && !func->getRegion(0).empty())
+    llvm::append_range(counts,
+                       func->getRegion(0).front().getOps<TileCountOp>());
+  return counts;
+}
+
+TileCountOp TileCountOp::of(Operation *func) {
+  SmallVector<TileCountOp, 1> counts = tileCounts(func);
+  return counts.empty() ? TileCountOp() : counts.front();
+}
+
 LogicalResult TileCountOp::verify() {
   auto func = dyn_cast<FunctionOpInterface>((*this)->getParentOp());
   if (!func)
     return emitOpError("expects to stand in a function's body, outside its "
                        "loops");
-  unsigned count = 0;
-  func->walk([&](TileCountOp) { ++count; });
+  size_t count = tileCounts(func).size();
   if (count > 1)
     return emitOpError("expects one tile count in a function, got ") << count;
   return success();

@@ -569,6 +569,10 @@ def TileAS_TileCountOp : TileAS_Op<"tile_count"> {
   let arguments = (ins Index:$tiles);
   let assemblyFormat = "$tiles attr-dict";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tile count in `func`'s body, if it walks its own tiles.
+    static TileCountOp of(::mlir::Operation *func);
+  }];
 }
 
 //===----------------------------------------------------------------------===//

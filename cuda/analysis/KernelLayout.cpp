@@ -908,8 +908,8 @@ void LayoutBuilder::overlayAfterLoops() {
   layout.persistent = func->hasAttr("tileas.persistent");
   if (layout.persistent)
     drainedPipes.clear();
-  func.walk(
-      [&](tileas::TileCountOp count) { layout.tileCount = count.getTiles(); });
+  if (auto count = tileas::TileCountOp::of(func))
+    layout.tileCount = count.getTiles();
   for (Operation *store : afterLoops) {
     Value tile = store->getResult(0);
     auto type = cast<ShapedType>(tile.getType());

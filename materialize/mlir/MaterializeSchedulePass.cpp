@@ -213,10 +213,7 @@ PlannedLoops MaterializeSchedulePass::planLoops(ArrayRef<scf::ForOp> loops) {
 /// Whether `func` is a kernel that walks its own tiles (tileas.tile_count):
 /// only a persistent plan keeps its meaning.
 static bool walksOwnTiles(Operation *func) {
-  bool found = false;
-  if (func)
-    func->walk([&](tileas::TileCountOp) { found = true; });
-  return found;
+  return bool(tileas::TileCountOp::of(func));
 }
 
 // The persistent plan when asked for and possible, else the one-tile plan.

@@ -360,8 +360,7 @@ void EntryLowering::sinkRegisterWorkPastLoops() {
   Block &body = func.getBody().front();
   // A kernel that walks its own tiles loads each tile's C after its loop
   // (a persistent kernel loads no tile before its agents).
-  bool walksTiles = false;
-  func.walk([&](tileas::TileCountOp) { walksTiles = true; });
+  bool walksTiles = bool(tileas::TileCountOp::of(func));
   SmallVector<Operation *> candidates;
   for (Operation &op : llvm::reverse(body)) {
     auto load = dyn_cast<tileas::TmaLoadOp>(op);
