@@ -16,8 +16,9 @@ folder (BUILD/kernel-cache), so a second compile of the same text is a copy:
     kernels include nothing else but the system's headers, which come with
     the compiler);
   - for g++ against the CPU emulator, the precompiled runtime header's key
-    and the emulator library's (the emulator's large functions compiled
-    once per build folder and linked: emulator/outline.h).
+    and the emulator library's (the emulator's and the generated main's
+    kernel-independent functions, compiled once per build folder and
+    linked: emulator/outline.h).
 
 A planted bug (scripts/numcheck.py --seed-bug) changes the kernel's text or
 the headers' copy, so it never meets a binary or a precompiled header made
@@ -148,6 +149,14 @@ def emulator_pch(root, compiler, flags, include):
         _touch(final)
         return final
     os.makedirs(pch_root, exist_ok=True)
+    with BuildLock(final):
+        # Another test process may have made it while this one waited.
+        if os.path.exists(os.path.join(final, "tilepipe", "kernel.cuh.gch")):
+            return final
+        return _make_pch(root, pch_root, final, compiler, flags, include, header)
+
+
+def _make_pch(root, pch_root, final, compiler, flags, include, header):
     work = tempfile.mkdtemp(dir=pch_root, prefix=".tmp-")
     os.makedirs(os.path.join(work, "tilepipe"))
     # The header beside its .gch: GCC records where the precompiled header
@@ -167,10 +176,10 @@ def emulator_pch(root, compiler, flags, include):
 
 
 def emulator_lib(root, compiler, flags, include):
-    """An object file holding the emulator's large kernel-independent
-    functions (emulator/outline.h: the CTA scheduler, the launch, the
-    tensor-map encoder), compiled once with exactly `flags` (the kernels'
-    code-deciding flags); None when it cannot be made. Keyed like the
+    """An object file holding the emulator's kernel-independent functions
+    and the generated main's helpers (emulator/outline.h), compiled once
+    with exactly `flags` (the kernels' code-deciding flags); None when it
+    cannot be made. Keyed like the
     precompiled header: compiler, flags and the headers' content. Each
     kernel binary compiled with EXTERN_DEFINE links it instead of compiling
     the same functions again."""
@@ -182,14 +191,25 @@ def emulator_lib(root, compiler, flags, include):
         _touch(final)
         return obj
     os.makedirs(lib_root, exist_ok=True)
+    with BuildLock(final):
+        if os.path.exists(obj):
+            return obj
+        return _make_lib(root, lib_root, final, obj, compiler, flags, include)
+
+
+def _make_lib(root, lib_root, final, obj, compiler, flags, include):
     work = tempfile.mkdtemp(dir=lib_root, prefix=".tmp-")
     src = os.path.join(work, "emulator.cpp")
     with open(src, "w") as f:
-        f.write("// The emulator library: emulator/outline.h's functions, non-inline.\n"
+        f.write("// The emulator library: emulator/outline.h's functions, non-inline,\n"
+                "// and the generated mains' helpers (host/).\n"
                 "#include \"tilepipe/kernel.cuh\"\n"
-                "#include \"tilepipe/emulator/emulator.h\"\n")
+                "#include \"tilepipe/emulator/emulator.h\"\n"
+                "#include \"tilepipe/host/main.cuh\"\n"
+                "#include \"tilepipe/host/cutile.cuh\"\n")
     with Slot(os.path.dirname(root)):
-        proc = _run([compiler] + flags + ["-DTP_EMU_OUTLINE=", "-I", include, "-c", src,
+        proc = _run([compiler] + flags + ["-DTP_EMU_OUTLINE=", "-DTILEPIPE_EMULATOR_LIBRARY",
+                                          "-I", include, "-c", src,
                                           "-o", os.path.join(work, "emulator.o")])
     if proc.returncode:
         shutil.rmtree(work, ignore_errors=True)
@@ -254,6 +274,28 @@ def compile(cmd, src, out, build, pch_flags=None):
         _publish(work, entry)
         _prune(os.path.join(root, "exe"), MAX_ENTRIES)
     return proc
+
+
+class BuildLock:
+    """An flock on FINAL.lock: the test processes that start together on a
+    clean build folder (lit's workers, numcheck's threads) need the same
+    precompiled header and emulator library; one makes it while the others
+    wait, instead of each making its own copy."""
+
+    def __init__(self, final):
+        self.path = final + ".lock"
+        self.fd = None
+
+    def __enter__(self):
+        import fcntl
+        self.fd = os.open(self.path, os.O_CREAT | os.O_RDWR)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        os.close(self.fd)
+        self.fd = None
+        return False
 
 
 class Slot:

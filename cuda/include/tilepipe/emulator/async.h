@@ -26,12 +26,14 @@
 #include "tilepipe/emulator/cta.h"
 #include "tilepipe/emulator/mbarrier_model.h"
 #include "tilepipe/emulator/mma_unit.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/tma_unit.h"
 #include "tilepipe/emulator/wgmma.h"
 
 namespace tp::cpu::rt {
 
-inline AsyncOp &Cta::issue(OpKind kind, const char *name) {
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE AsyncOp &Cta::issue(OpKind kind, const char *name) {
   auto op = std::make_unique<AsyncOp>();
   op->kind = kind;
   op->name = name;
@@ -49,13 +51,13 @@ inline AsyncOp &Cta::issue(OpKind kind, const char *name) {
   return *inflight.back();
 }
 
-inline void Cta::dependOn(AsyncOp &op, AsyncOp &first) {
+TP_EMU_OUTLINE void Cta::dependOn(AsyncOp &op, AsyncOp &first) {
   ++op.waitingOn;
   first.dependents.push_back(&op);
 }
 
 /// Ends the issue of `op`, once its dependences are recorded.
-inline void Cta::issued(AsyncOp &op) {
+TP_EMU_OUTLINE void Cta::issued(AsyncOp &op) {
   if (op.lazy)
     return;
   if (op.waitingOn == 0)
@@ -64,14 +66,15 @@ inline void Cta::issued(AsyncOp &op) {
     suspend(); // let the scheduler complete it right away
 }
 
-inline bool Cta::bulkSatisfied(const Thread &t, uint32_t pending) const {
+TP_EMU_OUTLINE bool Cta::bulkSatisfied(const Thread &t,
+                                       uint32_t pending) const {
   for (size_t i = 0; i + pending < t.groups.size(); ++i)
     if (t.groups[i].pending)
       return false;
   return true;
 }
 
-inline void Cta::perform(AsyncOp &op) {
+TP_EMU_OUTLINE void Cta::perform(AsyncOp &op) {
   switch (op.kind) {
   case OpKind::TmaLoad: {
     uint32_t bytes =
@@ -122,7 +125,7 @@ inline void Cta::perform(AsyncOp &op) {
   }
 }
 
-inline void Cta::complete(AsyncOp *op) {
+TP_EMU_OUTLINE void Cta::complete(AsyncOp *op) {
   try {
     perform(*op);
   } catch (const Fault &f) {
@@ -151,7 +154,7 @@ inline void Cta::complete(AsyncOp *op) {
 
 /// Completes one operation that is due, if any; the choice among several
 /// is the seed's.
-inline bool Cta::completeDue() {
+TP_EMU_OUTLINE bool Cta::completeDue() {
   if (inflight.empty() || now < nextDue)
     return false;
   std::vector<AsyncOp *> due;
@@ -175,7 +178,7 @@ inline bool Cta::completeDue() {
 
 /// With no thread runnable: completes any operation PTX allows to
 /// complete now.
-inline bool Cta::completeAny() {
+TP_EMU_OUTLINE bool Cta::completeAny() {
   std::vector<AsyncOp *> free;
   for (const auto &p : inflight)
     if (p->waitingOn == 0)
@@ -185,13 +188,21 @@ inline bool Cta::completeAny() {
   complete(free[rng.below(uint32_t(free.size()))]);
   return true;
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::rt
 
 namespace tp::cpu {
 
-inline void tma_load(uint32_t dst, const CUtensorMap *map, int rank,
-                     const int32_t *coords, uint32_t bar) {
+TP_EMU_OUTLINE void tma_load(uint32_t dst, const CUtensorMap *map, int rank,
+                             const int32_t *coords, uint32_t bar);
+TP_EMU_OUTLINE void tma_store(const CUtensorMap *map, int rank,
+                              const int32_t *coords, uint32_t src);
+TP_EMU_OUTLINE void bulk_commit_group();
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void tma_load(uint32_t dst, const CUtensorMap *map, int rank,
+                             const int32_t *coords, uint32_t bar) {
   rt::Cta &c = rt::current();
   c.atom(false);
   const char *op = "cp.async.bulk.tensor (TMA load)";
@@ -210,8 +221,8 @@ inline void tma_load(uint32_t dst, const CUtensorMap *map, int rank,
   c.issued(o);
 }
 
-inline void tma_store(const CUtensorMap *map, int rank, const int32_t *coords,
-                      uint32_t src) {
+TP_EMU_OUTLINE void tma_store(const CUtensorMap *map, int rank,
+                              const int32_t *coords, uint32_t src) {
   rt::Cta &c = rt::current();
   c.atom(false);
   const char *op = "cp.async.bulk.tensor (TMA store)";
@@ -230,7 +241,7 @@ inline void tma_store(const CUtensorMap *map, int rank, const int32_t *coords,
   c.issued(o);
 }
 
-inline void bulk_commit_group() {
+TP_EMU_OUTLINE void bulk_commit_group() {
   rt::Cta &c = rt::current();
   c.atom(false);
   rt::Thread &t = c.self();
@@ -240,9 +251,13 @@ inline void bulk_commit_group() {
   while (!t.groups.empty() && t.groups.front().pending == 0)
     t.groups.pop_front();
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 namespace rt {
-inline void bulkWait(const char *op, int pending) {
+TP_EMU_OUTLINE void bulkWait(const char *op, int pending);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void bulkWait(const char *op, int pending) {
   Cta &c = current();
   c.atom(false);
   if (pending < 0)
@@ -253,18 +268,25 @@ inline void bulkWait(const char *op, int pending) {
     c.markBlocked(t, Wait{WaitKind::BulkGroup, op, uint32_t(pending), 0});
   c.suspend();
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 } // namespace rt
 
+TP_EMU_OUTLINE void bulk_wait_group_read(int pending);
+TP_EMU_OUTLINE void bulk_wait_group(int pending);
+TP_EMU_OUTLINE void cp_async_16(uint32_t dst, const void *src);
+TP_EMU_OUTLINE void cp_async_mbarrier_arrive(uint32_t bar);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 // Both forms wait for the whole store: the emulated store reads shared
 // memory and writes global memory in one step.
-inline void bulk_wait_group_read(int pending) {
+TP_EMU_OUTLINE void bulk_wait_group_read(int pending) {
   rt::bulkWait("cp.async.bulk.wait_group.read", pending);
 }
-inline void bulk_wait_group(int pending) {
+TP_EMU_OUTLINE void bulk_wait_group(int pending) {
   rt::bulkWait("cp.async.bulk.wait_group", pending);
 }
 
-inline void cp_async_16(uint32_t dst, const void *src) {
+TP_EMU_OUTLINE void cp_async_16(uint32_t dst, const void *src) {
   rt::Cta &c = rt::current();
   c.atom(false);
   const char *op = "cp.async.cg.shared.global (16 bytes)";
@@ -278,7 +300,7 @@ inline void cp_async_16(uint32_t dst, const void *src) {
   c.issued(o);
 }
 
-inline void cp_async_mbarrier_arrive(uint32_t bar) {
+TP_EMU_OUTLINE void cp_async_mbarrier_arrive(uint32_t bar) {
   rt::Cta &c = rt::current();
   c.atom(false);
   const char *op = "cp.async.mbarrier.arrive";
@@ -296,6 +318,7 @@ inline void cp_async_mbarrier_arrive(uint32_t bar) {
     rt::Cta::dependOn(o, *p);
   c.issued(o);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu
 

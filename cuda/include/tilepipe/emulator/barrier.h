@@ -17,11 +17,16 @@
 #include <cstdio>
 
 #include "tilepipe/emulator/cta.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/warp.h"
 
 namespace tp::cpu::rt {
 
-inline bool Cta::namedBarrierArrive(const Collective &c) {
+TP_EMU_OUTLINE void namedBarrier(Coll kind, const char *op, uint32_t id,
+                                 uint32_t threads);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE bool Cta::namedBarrierArrive(const Collective &c) {
   uint32_t id = uint32_t(c.a), count = uint32_t(c.b);
   uint32_t warp = 0;
   for (uint32_t l = 0; l < 32; ++l)
@@ -70,8 +75,8 @@ inline bool Cta::namedBarrierArrive(const Collective &c) {
 }
 
 /// bar.sync/bar.arrive as the running thread executes it.
-inline void namedBarrier(Coll kind, const char *op, uint32_t id,
-                         uint32_t threads) {
+TP_EMU_OUTLINE void namedBarrier(Coll kind, const char *op, uint32_t id,
+                                 uint32_t threads) {
   Cta &c = current();
   c.atom(true);
   char msg[240];
@@ -95,23 +100,30 @@ inline void namedBarrier(Coll kind, const char *op, uint32_t id,
   }
   c.rendezvous(kind, op, 0, true, id, threads, true);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::rt
 
 namespace tp::cpu {
 
-inline void syncthreads() {
+TP_EMU_OUTLINE void syncthreads();
+TP_EMU_OUTLINE void bar_sync(uint32_t id, uint32_t threads);
+TP_EMU_OUTLINE void bar_arrive(uint32_t id, uint32_t threads);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void syncthreads() {
   rt::Cta &c = rt::current();
   rt::namedBarrier(rt::Coll::BarSync, "bar.sync", 0, c.nWarps * 32);
 }
 
-inline void bar_sync(uint32_t id, uint32_t threads) {
+TP_EMU_OUTLINE void bar_sync(uint32_t id, uint32_t threads) {
   rt::namedBarrier(rt::Coll::BarSync, "bar.sync", id, threads);
 }
 
-inline void bar_arrive(uint32_t id, uint32_t threads) {
+TP_EMU_OUTLINE void bar_arrive(uint32_t id, uint32_t threads) {
   rt::namedBarrier(rt::Coll::BarArrive, "bar.arrive", id, threads);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu
 

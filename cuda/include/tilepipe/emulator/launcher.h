@@ -57,7 +57,10 @@ struct LaunchResult {
   std::string report; // empty when ok
 };
 
-inline Policy parsePolicy(const char *s) {
+TP_EMU_OUTLINE Policy parsePolicy(const char *s);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE Policy parsePolicy(const char *s) {
   static const Policy all[] = {Policy::Adversarial, Policy::Eager, Policy::Lazy,
                                Policy::Random};
   for (Policy p : all)
@@ -68,6 +71,7 @@ inline Policy parsePolicy(const char *s) {
       std::string("tp::cpu: TP_CPU_POLICY=") + s +
       " is none of adversarial, eager, lazy, random (or 0..3)");
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 /// `base` with what the environment overrides: TP_CPU_SEED (a number),
 /// TP_CPU_POLICY (adversarial|eager|lazy|random or 0..3) and

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "tilepipe/emulator/cta.h"
+#include "tilepipe/emulator/outline.h"
 
 namespace tp::cpu::rt {
 
@@ -31,7 +32,12 @@ inline constexpr unsigned char kMBarrierMarker[8] = {'t', 'p', 'm', 'b',
                                                      'a', 'r', 0,   0};
 inline constexpr int64_t kMBarrierMax = (int64_t(1) << 20) - 1;
 
-inline std::string mbarrierState(const Cta &c, const MBarrier &b) {
+TP_EMU_OUTLINE std::string mbarrierState(const Cta &c, const MBarrier &b);
+TP_EMU_OUTLINE void expectTx(Cta &c, MBarrier &b, uint32_t bytes,
+                             const char *op);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE std::string mbarrierState(const Cta &c, const MBarrier &b) {
   char buf[200];
   std::snprintf(buf, sizeof buf,
                 "0x%x%s: phase %llu (parity %llu), pending %lld of %u, "
@@ -42,7 +48,7 @@ inline std::string mbarrierState(const Cta &c, const MBarrier &b) {
   return buf;
 }
 
-inline MBarrier &Cta::mbarrier(const char *op, uint32_t addr) {
+TP_EMU_OUTLINE MBarrier &Cta::mbarrier(const char *op, uint32_t addr) {
   checkShared(op, addr, 8, 8);
   auto it = mbars.find(addr);
   char msg[300];
@@ -61,7 +67,7 @@ inline MBarrier &Cta::mbarrier(const char *op, uint32_t addr) {
   return it->second;
 }
 
-inline void Cta::mbarrierCheckPhase(MBarrier &b) {
+TP_EMU_OUTLINE void Cta::mbarrierCheckPhase(MBarrier &b) {
   if (b.pending != 0 || b.tx != 0)
     return;
   ++b.phase;
@@ -71,7 +77,7 @@ inline void Cta::mbarrierCheckPhase(MBarrier &b) {
   b.waiters.clear();
 }
 
-inline void Cta::mbarrierArrive(MBarrier &b, const char *op) {
+TP_EMU_OUTLINE void Cta::mbarrierArrive(MBarrier &b, const char *op) {
   if (b.pending <= 0)
     fault(std::string(op) + ": over-arrival on mbarrier " +
           mbarrierState(*this, b) +
@@ -80,8 +86,8 @@ inline void Cta::mbarrierArrive(MBarrier &b, const char *op) {
   mbarrierCheckPhase(b);
 }
 
-inline void Cta::mbarrierCompleteTx(MBarrier &b, uint32_t bytes,
-                                    const char *op) {
+TP_EMU_OUTLINE void Cta::mbarrierCompleteTx(MBarrier &b, uint32_t bytes,
+                                            const char *op) {
   b.tx -= bytes;
   if (b.tx < -kMBarrierMax)
     fault(std::string(op) + ": complete_tx of " + std::to_string(bytes) +
@@ -90,19 +96,24 @@ inline void Cta::mbarrierCompleteTx(MBarrier &b, uint32_t bytes,
   mbarrierCheckPhase(b);
 }
 
-inline void expectTx(Cta &c, MBarrier &b, uint32_t bytes, const char *op) {
+TP_EMU_OUTLINE void expectTx(Cta &c, MBarrier &b, uint32_t bytes,
+                             const char *op) {
   b.tx += bytes;
   if (b.tx > kMBarrierMax)
     c.fault(std::string(op) + ": expect_tx of " + std::to_string(bytes) +
             " bytes takes the tx-count of mbarrier " + mbarrierState(c, b) +
             " above 2^20 - 1");
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::rt
 
 namespace tp::cpu {
 
-inline void mbarrier_init(uint32_t a, uint32_t count) {
+TP_EMU_OUTLINE void mbarrier_init(uint32_t a, uint32_t count);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void mbarrier_init(uint32_t a, uint32_t count) {
   rt::Cta &c = rt::current();
   c.atom(false);
   const char *op = "mbarrier.init";
@@ -130,17 +141,24 @@ inline void mbarrier_init(uint32_t a, uint32_t count) {
   b.initLoc = c.self().loc;
   std::memcpy(c.smem.at(a, 8), rt::kMBarrierMarker, 8);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 inline void fence_mbarrier_init() { rt::current().atom(true); }
 
-inline void mbarrier_arrive(uint32_t a) {
+TP_EMU_OUTLINE void mbarrier_arrive(uint32_t a);
+TP_EMU_OUTLINE void mbarrier_arrive_expect_tx(uint32_t a, uint32_t txBytes);
+TP_EMU_OUTLINE void mbarrier_expect_tx(uint32_t a, uint32_t txBytes);
+TP_EMU_OUTLINE bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void mbarrier_arrive(uint32_t a) {
   rt::Cta &c = rt::current();
   c.atom(false);
   rt::MBarrier &b = c.mbarrier("mbarrier.arrive", a);
   c.mbarrierArrive(b, "mbarrier.arrive");
 }
 
-inline void mbarrier_arrive_expect_tx(uint32_t a, uint32_t txBytes) {
+TP_EMU_OUTLINE void mbarrier_arrive_expect_tx(uint32_t a, uint32_t txBytes) {
   rt::Cta &c = rt::current();
   c.atom(false);
   const char *op = "mbarrier.arrive.expect_tx";
@@ -149,7 +167,7 @@ inline void mbarrier_arrive_expect_tx(uint32_t a, uint32_t txBytes) {
   c.mbarrierArrive(b, op);
 }
 
-inline void mbarrier_expect_tx(uint32_t a, uint32_t txBytes) {
+TP_EMU_OUTLINE void mbarrier_expect_tx(uint32_t a, uint32_t txBytes) {
   rt::Cta &c = rt::current();
   c.atom(false);
   const char *op = "mbarrier.expect_tx";
@@ -158,7 +176,7 @@ inline void mbarrier_expect_tx(uint32_t a, uint32_t txBytes) {
   c.mbarrierCheckPhase(b);
 }
 
-inline bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity) {
+TP_EMU_OUTLINE bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity) {
   rt::Cta &c = rt::current();
   // A switch point, but only one whether the wait blocks or not: lanes of
   // a warp that wait together then stay together although some of them
@@ -205,6 +223,7 @@ inline bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity) {
   b.seen[t.tid] = waitedFor;
   return true;
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu
 

@@ -19,12 +19,19 @@
 
 #include "tilepipe/emulator/cta.h"
 #include "tilepipe/emulator/mbarrier_model.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/tcgen05.h"
 
 namespace tp::cpu::rt {
 
+TP_EMU_OUTLINE std::string laneList(uint32_t mask);
+TP_EMU_OUTLINE std::string locText(SrcLoc loc);
+TP_EMU_OUTLINE std::string describeWait(const Cta &c, const Thread &t);
+TP_EMU_OUTLINE std::string describeThread(const Cta &c, const Thread &t);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 /// "0-31", "0, 2-5".
-inline std::string laneList(uint32_t mask) {
+TP_EMU_OUTLINE std::string laneList(uint32_t mask) {
   std::string s;
   for (int l = 0; l < 32;) {
     if (!(mask >> l & 1)) {
@@ -42,13 +49,13 @@ inline std::string laneList(uint32_t mask) {
   return s;
 }
 
-inline std::string locText(SrcLoc loc) {
+TP_EMU_OUTLINE std::string locText(SrcLoc loc) {
   if (!loc.file)
     return "an unknown location (no set_loc yet)";
   return std::string(loc.file) + ":" + std::to_string(loc.line);
 }
 
-inline std::string Cta::nameOf(uint32_t addr) const {
+TP_EMU_OUTLINE std::string Cta::nameOf(uint32_t addr) const {
   for (const SharedName &n : names) {
     if (addr < n.addr || addr - n.addr >= n.bytes)
       continue;
@@ -62,7 +69,7 @@ inline std::string Cta::nameOf(uint32_t addr) const {
   return "";
 }
 
-inline std::string Cta::header(const char *what) const {
+TP_EMU_OUTLINE std::string Cta::header(const char *what) const {
   char buf[240];
   std::snprintf(buf, sizeof buf,
                 "tilepipe cpu emulator: %s in CTA (%u,%u,%u) at step %llu "
@@ -73,14 +80,14 @@ inline std::string Cta::header(const char *what) const {
   return buf;
 }
 
-inline std::string Cta::where(const Thread &t, SrcLoc loc) const {
+TP_EMU_OUTLINE std::string Cta::where(const Thread &t, SrcLoc loc) const {
   char buf[96];
   std::snprintf(buf, sizeof buf, "warp %u lane %u (threadIdx %u,%u,%u) at ",
                 t.warp, t.lane, t.idx.x, t.idx.y, t.idx.z);
   return buf + locText(loc);
 }
 
-inline std::string describeWait(const Cta &c, const Thread &t) {
+TP_EMU_OUTLINE std::string describeWait(const Cta &c, const Thread &t) {
   const Wait &w = t.wait;
   char buf[320];
   switch (w.kind) {
@@ -142,7 +149,7 @@ inline std::string describeWait(const Cta &c, const Thread &t) {
   return "blocked";
 }
 
-inline std::string describeThread(const Cta &c, const Thread &t) {
+TP_EMU_OUTLINE std::string describeThread(const Cta &c, const Thread &t) {
   switch (t.state) {
   case RunState::Fresh:
     return "not started";
@@ -157,7 +164,7 @@ inline std::string describeThread(const Cta &c, const Thread &t) {
   return "?";
 }
 
-inline std::string Cta::describeThreads() const {
+TP_EMU_OUTLINE std::string Cta::describeThreads() const {
   using Groups = std::vector<std::pair<uint32_t, std::string>>;
   std::vector<Groups> perWarp(nWarps);
   for (const Thread &t : threads) {
@@ -189,6 +196,7 @@ inline std::string Cta::describeThreads() const {
            " asynchronous operations in flight";
   return out;
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::rt
 

@@ -26,6 +26,7 @@
 
 #include "tilepipe/emulator/async.h"
 #include "tilepipe/emulator/cta.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/tensor_memory.h"
 #include "tilepipe/emulator/warp.h"
 
@@ -35,9 +36,19 @@ namespace tp::cpu::rt {
 /// D address, what PTX calls the same accumulator and shape.
 inline constexpr uint32_t kMmaShapeBits = 0x1FFE0000u;
 
-inline void issueMma(const char *name, MmaKind kind, uint32_t d, bool aInTmem,
-                     uint64_t a, uint64_t b, uint32_t idesc, bool enableInputD,
-                     uint32_t sfa, uint32_t sfb) {
+TP_EMU_OUTLINE void issueMma(const char *name, MmaKind kind, uint32_t d,
+                             bool aInTmem, uint64_t a, uint64_t b,
+                             uint32_t idesc, bool enableInputD, uint32_t sfa,
+                             uint32_t sfb);
+TP_EMU_OUTLINE std::string tmemBlocks(const TmemAllocator &a);
+TP_EMU_OUTLINE bool tmemPlace(Cta &c, uint32_t dst, uint32_t columns,
+                              SrcLoc loc);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void issueMma(const char *name, MmaKind kind, uint32_t d,
+                             bool aInTmem, uint64_t a, uint64_t b,
+                             uint32_t idesc, bool enableInputD, uint32_t sfa,
+                             uint32_t sfb) {
   Cta &c = current();
   c.atom(false);
   Thread &t = c.self();
@@ -59,7 +70,7 @@ inline void issueMma(const char *name, MmaKind kind, uint32_t d, bool aInTmem,
   c.issued(o);
 }
 
-inline std::string tmemBlocks(const TmemAllocator &a) {
+TP_EMU_OUTLINE std::string tmemBlocks(const TmemAllocator &a) {
   std::string s;
   for (const TmemAllocator::Block &b : a.blocks)
     s += (s.empty() ? "" : ", ") + std::string("[") + std::to_string(b.column) +
@@ -69,7 +80,8 @@ inline std::string tmemBlocks(const TmemAllocator &a) {
 
 /// Places an allocation at a seeded choice among the free, size-aligned
 /// column ranges, so that code assuming column 0 fails on some seed.
-inline bool tmemPlace(Cta &c, uint32_t dst, uint32_t columns, SrcLoc loc) {
+TP_EMU_OUTLINE bool tmemPlace(Cta &c, uint32_t dst, uint32_t columns,
+                              SrcLoc loc) {
   uint32_t units = columns / 32, ones = (1u << units) - 1;
   uint32_t fits[16], n = 0;
   for (uint32_t u = 0; u + units <= 16; u += units)
@@ -95,8 +107,8 @@ inline bool tmemPlace(Cta &c, uint32_t dst, uint32_t columns, SrcLoc loc) {
   return true;
 }
 
-inline bool Cta::tmemAlloc(Thread *const *lanes, uint32_t mask, uint32_t dst,
-                           uint32_t columns) {
+TP_EMU_OUTLINE bool Cta::tmemAlloc(Thread *const *lanes, uint32_t mask,
+                                   uint32_t dst, uint32_t columns) {
   char msg[240];
   if (talloc.relinquished)
     fault("tcgen05.alloc: the CTA executed tcgen05.relinquish_alloc_permit "
@@ -129,7 +141,7 @@ inline bool Cta::tmemAlloc(Thread *const *lanes, uint32_t mask, uint32_t dst,
   return false;
 }
 
-inline void Cta::tmemRetryBlocked() {
+TP_EMU_OUTLINE void Cta::tmemRetryBlocked() {
   for (size_t i = 0; i < talloc.blocked.size();) {
     TmemAllocator::Request &r = talloc.blocked[i];
     if (!tmemPlace(*this, r.dst, r.columns, r.lanes[0]->loc)) {
@@ -142,7 +154,7 @@ inline void Cta::tmemRetryBlocked() {
   }
 }
 
-inline void Cta::tmemDealloc(uint32_t taddr, uint32_t columns) {
+TP_EMU_OUTLINE void Cta::tmemDealloc(uint32_t taddr, uint32_t columns) {
   char msg[320];
   uint32_t column = taddr & 0xFFFF;
   auto it = std::find_if(talloc.blocks.begin(), talloc.blocks.end(),
@@ -176,12 +188,35 @@ inline void Cta::tmemDealloc(uint32_t taddr, uint32_t columns) {
   tmem->deallocate(taddr, columns);
   tmemRetryBlocked();
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::rt
 
 namespace tp::cpu {
 
-inline void tcgen05_alloc(uint32_t dstShared, uint32_t cols) {
+TP_EMU_OUTLINE void tcgen05_alloc(uint32_t dstShared, uint32_t cols);
+TP_EMU_OUTLINE void tcgen05_relinquish_alloc_permit();
+TP_EMU_OUTLINE void tcgen05_dealloc(uint32_t taddr, uint32_t cols);
+TP_EMU_OUTLINE void tcgen05_mma(MmaKind kind, uint32_t d, uint64_t adesc,
+                                uint64_t bdesc, uint32_t idesc,
+                                bool enableInputD);
+TP_EMU_OUTLINE void tcgen05_mma_ts(MmaKind kind, uint32_t d, uint32_t aTmem,
+                                   uint64_t bdesc, uint32_t idesc,
+                                   bool enableInputD);
+TP_EMU_OUTLINE void tcgen05_mma_block_scale(MmaKind kind, uint32_t d,
+                                            uint64_t adesc, uint64_t bdesc,
+                                            uint32_t idesc, uint32_t sfaTmem,
+                                            uint32_t sfbTmem,
+                                            bool enableInputD);
+TP_EMU_OUTLINE void tcgen05_commit(uint32_t bar);
+TP_EMU_OUTLINE void tcgen05_cp(CpShape shape, uint32_t taddr, uint64_t sdesc);
+TP_EMU_OUTLINE void tcgen05_ld(uint32_t taddr, const dp::TmemAccess &x,
+                               uint32_t *regs);
+TP_EMU_OUTLINE void tcgen05_st(uint32_t taddr, const dp::TmemAccess &x,
+                               const uint32_t *regs);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void tcgen05_alloc(uint32_t dstShared, uint32_t cols) {
   rt::Cta &c = rt::current();
   c.atom(true);
   const char *op = "tcgen05.alloc";
@@ -192,41 +227,44 @@ inline void tcgen05_alloc(uint32_t dstShared, uint32_t cols) {
   c.rendezvous(rt::Coll::TcAlloc, op, 0, true, dstShared, cols, true);
 }
 
-inline void tcgen05_relinquish_alloc_permit() {
+TP_EMU_OUTLINE void tcgen05_relinquish_alloc_permit() {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.rendezvous(rt::Coll::TcRelinquish, "tcgen05.relinquish_alloc_permit", 0,
                true, 0, 0, true);
 }
 
-inline void tcgen05_dealloc(uint32_t taddr, uint32_t cols) {
+TP_EMU_OUTLINE void tcgen05_dealloc(uint32_t taddr, uint32_t cols) {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.rendezvous(rt::Coll::TcDealloc, "tcgen05.dealloc", 0, true, taddr, cols,
                true);
 }
 
-inline void tcgen05_mma(MmaKind kind, uint32_t d, uint64_t adesc,
-                        uint64_t bdesc, uint32_t idesc, bool enableInputD) {
+TP_EMU_OUTLINE void tcgen05_mma(MmaKind kind, uint32_t d, uint64_t adesc,
+                                uint64_t bdesc, uint32_t idesc,
+                                bool enableInputD) {
   rt::issueMma("tcgen05.mma", kind, d, false, adesc, bdesc, idesc, enableInputD,
                0, 0);
 }
 
-inline void tcgen05_mma_ts(MmaKind kind, uint32_t d, uint32_t aTmem,
-                           uint64_t bdesc, uint32_t idesc, bool enableInputD) {
+TP_EMU_OUTLINE void tcgen05_mma_ts(MmaKind kind, uint32_t d, uint32_t aTmem,
+                                   uint64_t bdesc, uint32_t idesc,
+                                   bool enableInputD) {
   rt::issueMma("tcgen05.mma (A in TMEM)", kind, d, true, aTmem, bdesc, idesc,
                enableInputD, 0, 0);
 }
 
-inline void tcgen05_mma_block_scale(MmaKind kind, uint32_t d, uint64_t adesc,
-                                    uint64_t bdesc, uint32_t idesc,
-                                    uint32_t sfaTmem, uint32_t sfbTmem,
-                                    bool enableInputD) {
+TP_EMU_OUTLINE void tcgen05_mma_block_scale(MmaKind kind, uint32_t d,
+                                            uint64_t adesc, uint64_t bdesc,
+                                            uint32_t idesc, uint32_t sfaTmem,
+                                            uint32_t sfbTmem,
+                                            bool enableInputD) {
   rt::issueMma("tcgen05.mma.block_scale", kind, d, false, adesc, bdesc, idesc,
                enableInputD, sfaTmem, sfbTmem);
 }
 
-inline void tcgen05_commit(uint32_t bar) {
+TP_EMU_OUTLINE void tcgen05_commit(uint32_t bar) {
   rt::Cta &c = rt::current();
   c.atom(false);
   const char *op = "tcgen05.commit";
@@ -239,7 +277,7 @@ inline void tcgen05_commit(uint32_t bar) {
   c.issued(o);
 }
 
-inline void tcgen05_cp(CpShape shape, uint32_t taddr, uint64_t sdesc) {
+TP_EMU_OUTLINE void tcgen05_cp(CpShape shape, uint32_t taddr, uint64_t sdesc) {
   rt::Cta &c = rt::current();
   c.atom(false);
   rt::AsyncOp &o = c.issue(rt::OpKind::TcCp, "tcgen05.cp");
@@ -252,8 +290,8 @@ inline void tcgen05_cp(CpShape shape, uint32_t taddr, uint64_t sdesc) {
 
 /// tcgen05.ld/st in any form of dp::TmemForm: the warp's lanes pass the
 /// address and the form alike, and each lane its registers.
-inline void tcgen05_ld(uint32_t taddr, const dp::TmemAccess &x,
-                       uint32_t *regs) {
+TP_EMU_OUTLINE void tcgen05_ld(uint32_t taddr, const dp::TmemAccess &x,
+                               uint32_t *regs) {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.self().ptr = regs;
@@ -261,14 +299,15 @@ inline void tcgen05_ld(uint32_t taddr, const dp::TmemAccess &x,
                x.encode(), true);
 }
 
-inline void tcgen05_st(uint32_t taddr, const dp::TmemAccess &x,
-                       const uint32_t *regs) {
+TP_EMU_OUTLINE void tcgen05_st(uint32_t taddr, const dp::TmemAccess &x,
+                               const uint32_t *regs) {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.self().ptr = const_cast<uint32_t *>(regs);
   c.rendezvous(rt::Coll::TcSt, "tcgen05.st.sync.aligned", 0, true, taddr,
                x.encode(), true);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 inline void tcgen05_ld_32x32b(uint32_t taddr, int n, uint32_t *regs) {
   tcgen05_ld(taddr, {dp::TmemForm::S32x32b, uint32_t(n), 0}, regs);
@@ -297,19 +336,24 @@ inline void tcgen05_st_16x32bx2(uint32_t taddr, int n, uint32_t halfSplit,
   tcgen05_st(taddr, {dp::TmemForm::S16x32bx2, uint32_t(n), halfSplit}, regs);
 }
 
-inline void tcgen05_wait_ld() {
+TP_EMU_OUTLINE void tcgen05_wait_ld();
+TP_EMU_OUTLINE void tcgen05_wait_st();
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void tcgen05_wait_ld() {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.rendezvous(rt::Coll::TcWaitLd, "tcgen05.wait::ld.sync.aligned", 0, true, 0,
                0, true);
 }
 
-inline void tcgen05_wait_st() {
+TP_EMU_OUTLINE void tcgen05_wait_st() {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.rendezvous(rt::Coll::TcWaitSt, "tcgen05.wait::st.sync.aligned", 0, true, 0,
                0, true);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 // The fences order nothing the emulator could reorder (one memory, one
 // thread running at a time); they are switch points.

@@ -19,6 +19,7 @@
 #include "tilepipe/emulator/atoms.h"
 #include "tilepipe/emulator/descriptors.h"
 #include "tilepipe/emulator/fault.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/shared_memory.h"
 
 namespace tp::cpu::dp {
@@ -153,11 +154,15 @@ struct TmemAccess {
 
 namespace detail {
 
+TP_EMU_OUTLINE void checkLdSt(const Tmem &t, const char *op, int warpInCta,
+                              int lane, uint32_t taddr, const TmemAccess &x);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 /// The lane and column checks common to tcgen05.ld/st: warp w of the CTA
 /// reaches only lanes 32*(w%4) .. +31, and the warp's common taddr names
 /// the first of them (the first or the 17th for the 16-lane shape).
-inline void checkLdSt(const Tmem &t, const char *op, int warpInCta, int lane,
-                      uint32_t taddr, const TmemAccess &x) {
+TP_EMU_OUTLINE void checkLdSt(const Tmem &t, const char *op, int warpInCta,
+                              int lane, uint32_t taddr, const TmemAccess &x) {
   int n = int(x.num);
   std::string who = std::string("tmem: tcgen05.") + op + x.shape() + ".x" +
                     std::to_string(n) +
@@ -182,6 +187,7 @@ inline void checkLdSt(const Tmem &t, const char *op, int warpInCta, int lane,
   if (sixteen)
     t.checkColumns(tmemCol(taddr) + x.halfSplit, uint32_t(n), who);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 /// Where thread `lane` of the warp reaches with access `x` at `taddr`: its
 /// TMEM lane and its first column.
@@ -195,9 +201,15 @@ inline std::pair<uint32_t, uint32_t> threadCell(uint32_t taddr, int lane,
 
 } // namespace detail
 
+TP_EMU_OUTLINE void ld(const Tmem &t, int warpInCta, int lane, uint32_t taddr,
+                       const TmemAccess &x, uint32_t *regs);
+TP_EMU_OUTLINE void st(Tmem &t, int warpInCta, int lane, uint32_t taddr,
+                       const TmemAccess &x, const uint32_t *regs);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 /// tcgen05.ld.sync.aligned.<form>.b32, one thread's part.
-inline void ld(const Tmem &t, int warpInCta, int lane, uint32_t taddr,
-               const TmemAccess &x, uint32_t *regs) {
+TP_EMU_OUTLINE void ld(const Tmem &t, int warpInCta, int lane, uint32_t taddr,
+                       const TmemAccess &x, uint32_t *regs) {
   detail::checkLdSt(t, "ld", warpInCta, lane, taddr, x);
   auto [l, c0] = detail::threadCell(taddr, lane, x);
   const uint32_t *row = t.cell[l] + c0;
@@ -212,8 +224,8 @@ inline void ld(const Tmem &t, int warpInCta, int lane, uint32_t taddr,
 /// tcgen05.st.sync.aligned.<form>.b32, one thread's part. .unpack::16b
 /// writes each half into the low 16 bits of its column (the high bits are
 /// left zero).
-inline void st(Tmem &t, int warpInCta, int lane, uint32_t taddr,
-               const TmemAccess &x, const uint32_t *regs) {
+TP_EMU_OUTLINE void st(Tmem &t, int warpInCta, int lane, uint32_t taddr,
+                       const TmemAccess &x, const uint32_t *regs) {
   detail::checkLdSt(t, "st", warpInCta, lane, taddr, x);
   auto [l, c0] = detail::threadCell(taddr, lane, x);
   for (uint32_t j = 0; j < x.num; ++j) {
@@ -225,6 +237,7 @@ inline void st(Tmem &t, int warpInCta, int lane, uint32_t taddr,
     t.write(l, c0 + 2 * j + 1, regs[j] >> 16);
   }
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 /// tcgen05.ld.sync.aligned.32x32b.xN.b32, one thread's part: thread `lane`
 /// of the warp reads TMEM lane lane(taddr) + lane, register j from column
@@ -240,6 +253,10 @@ inline void st_32x32b(Tmem &t, int warpInCta, int lane, uint32_t taddr, int n,
   st(t, warpInCta, lane, taddr, {TmemForm::S32x32b, uint32_t(n), 0}, regs);
 }
 
+TP_EMU_OUTLINE void cp(Tmem &t, const Smem &smem, CpShape shape, uint32_t taddr,
+                       uint64_t sdesc);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 /// tcgen05.cp.cta_group::1.<shape> [taddr], sdesc. The source is a K-major
 /// matrix of core matrices whose rows become TMEM lanes; each row's bytes
 /// fill consecutive columns, byte b in column col(taddr) + b/4, bits
@@ -249,8 +266,8 @@ inline void st_32x32b(Tmem &t, int warpInCta, int lane, uint32_t taddr, int n,
 ///   64x128b.warpx2::02_13: row r -> lanes r, r+64
 ///   64x128b.warpx2::01_23: row s -> lanes (s%32)+64*(s/32), and +32
 /// 4x256b is refused: where its rows land is unresolved.
-inline void cp(Tmem &t, const Smem &smem, CpShape shape, uint32_t taddr,
-               uint64_t sdesc) {
+TP_EMU_OUTLINE void cp(Tmem &t, const Smem &smem, CpShape shape, uint32_t taddr,
+                       uint64_t sdesc) {
   std::string who = "tmem: tcgen05.cp [0x" + Tmem::hex32(taddr) + "]: ";
   uint32_t rows, rowBytes, copies, copyStride;
   switch (shape) {
@@ -296,6 +313,7 @@ inline void cp(Tmem &t, const Smem &smem, CpShape shape, uint32_t taddr,
     }
   }
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::dp
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "tilepipe/emulator/cta.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/srcloc.h"
 
 namespace tp::cpu {
@@ -25,12 +26,18 @@ inline void set_loc(SrcLoc loc) {
     rt::tCurrent->cur->loc = loc;
 }
 
+TP_EMU_OUTLINE void name_shared(uint32_t addr, uint32_t bytes, const char *name,
+                                uint32_t elemBytes = 8);
+TP_EMU_OUTLINE uint32_t generic_to_shared(const void *p);
+TP_EMU_OUTLINE void *shared_to_generic(uint32_t a);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 /// Names [addr, addr + bytes) of the running CTA's shared memory in
 /// reports: "name[i]" for the i-th element of elemBytes (8 suits an
 /// mbarrier array), else "name" or "name+offset". Any thread may register
 /// it; repeats are ignored.
-inline void name_shared(uint32_t addr, uint32_t bytes, const char *name,
-                        uint32_t elemBytes = 8) {
+TP_EMU_OUTLINE void name_shared(uint32_t addr, uint32_t bytes, const char *name,
+                                uint32_t elemBytes) {
   rt::Cta &c = rt::current();
   for (const rt::SharedName &n : c.names)
     if (n.addr == addr && n.bytes == bytes)
@@ -39,7 +46,7 @@ inline void name_shared(uint32_t addr, uint32_t bytes, const char *name,
       rt::SharedName{addr, bytes, elemBytes ? elemBytes : 1, name});
 }
 
-inline uint32_t generic_to_shared(const void *p) {
+TP_EMU_OUTLINE uint32_t generic_to_shared(const void *p) {
   rt::Cta &c = rt::current();
   auto *b = static_cast<const uint8_t *>(p);
   if (b < c.smem.data || b > c.smem.data + c.smem.size) {
@@ -53,7 +60,7 @@ inline uint32_t generic_to_shared(const void *p) {
   return c.smem.window + uint32_t(b - c.smem.data);
 }
 
-inline void *shared_to_generic(uint32_t a) {
+TP_EMU_OUTLINE void *shared_to_generic(uint32_t a) {
   rt::Cta &c = rt::current();
   if (a < c.smem.window || a > c.smem.window + c.smem.size) {
     char msg[120];
@@ -65,6 +72,7 @@ inline void *shared_to_generic(uint32_t a) {
   }
   return c.smem.data + (a - c.smem.window);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 /// One memory, one thread at a time: nothing to order; a switch point.
 inline void fence_proxy_async() { rt::current().atom(true); }

@@ -25,9 +25,10 @@
 
 namespace tp::cpu::rt {
 
-inline void Cta::rendezvous(Coll kind, const char *op, uint32_t mask,
-                            bool aligned, uint64_t a, uint64_t b,
-                            bool uniform) {
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void Cta::rendezvous(Coll kind, const char *op, uint32_t mask,
+                                    bool aligned, uint64_t a, uint64_t b,
+                                    bool uniform) {
   Thread &t = self();
   Warp &w = warps[t.warp];
   uint32_t bit = 1u << t.lane;
@@ -100,7 +101,7 @@ inline void Cta::rendezvous(Coll kind, const char *op, uint32_t mask,
 /// A .16x32bx2 store whose halves overlap (immHalfSplitoff below .num)
 /// writes some cells from two threads; PTX does not say which wins, so the
 /// two must agree (a 64-row register tile held twice, once per half-warp).
-inline void Cta::checkTmemStoreOverlap(const Collective &c) {
+TP_EMU_OUTLINE void Cta::checkTmemStoreOverlap(const Collective &c) {
   dp::TmemAccess x = dp::TmemAccess::decode(c.b);
   if (x.form != dp::TmemForm::S16x32bx2 || x.halfSplit >= x.num)
     return;
@@ -125,7 +126,7 @@ inline void Cta::checkTmemStoreOverlap(const Collective &c) {
   }
 }
 
-inline bool Cta::finishCollective(Warp &w, const Collective &c) {
+TP_EMU_OUTLINE bool Cta::finishCollective(Warp &w, const Collective &c) {
   int warp = int(&w - warps.data());
   switch (c.kind) {
   case Coll::Elect: {
@@ -194,7 +195,8 @@ inline bool Cta::finishCollective(Warp &w, const Collective &c) {
   return true;
 }
 
-inline void Cta::setmaxnregWarp(uint32_t warp, bool increase, uint32_t regs) {
+TP_EMU_OUTLINE void Cta::setmaxnregWarp(uint32_t warp, bool increase,
+                                        uint32_t regs) {
   Warp &w = warps[warp];
   const char *op = increase ? "setmaxnreg.inc" : "setmaxnreg.dec";
   char msg[320];
@@ -226,19 +228,26 @@ inline void Cta::setmaxnregWarp(uint32_t warp, bool increase, uint32_t regs) {
     fault(msg);
   }
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::rt
 
 namespace tp::cpu {
 
-inline bool elect_sync(uint32_t mask) {
+TP_EMU_OUTLINE bool elect_sync(uint32_t mask);
+TP_EMU_OUTLINE uint32_t shfl_idx_sync(uint32_t mask, uint32_t v, int srcLane);
+TP_EMU_OUTLINE void syncwarp(uint32_t mask);
+TP_EMU_OUTLINE void setmaxnreg(bool increase, uint32_t regs);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE bool elect_sync(uint32_t mask) {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.rendezvous(rt::Coll::Elect, "elect.sync", mask, false, 0, 0, false);
   return c.self().out != 0;
 }
 
-inline uint32_t shfl_idx_sync(uint32_t mask, uint32_t v, int srcLane) {
+TP_EMU_OUTLINE uint32_t shfl_idx_sync(uint32_t mask, uint32_t v, int srcLane) {
   rt::Cta &c = rt::current();
   c.atom(true);
   rt::Thread &t = c.self();
@@ -248,13 +257,13 @@ inline uint32_t shfl_idx_sync(uint32_t mask, uint32_t v, int srcLane) {
   return uint32_t(t.out);
 }
 
-inline void syncwarp(uint32_t mask) {
+TP_EMU_OUTLINE void syncwarp(uint32_t mask) {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.rendezvous(rt::Coll::SyncWarp, "bar.warp.sync", mask, false, 0, 0, false);
 }
 
-inline void setmaxnreg(bool increase, uint32_t regs) {
+TP_EMU_OUTLINE void setmaxnreg(bool increase, uint32_t regs) {
   rt::Cta &c = rt::current();
   c.atom(true);
   if (regs < 24 || regs > 256 || regs % 8) {
@@ -270,10 +279,12 @@ inline void setmaxnreg(bool increase, uint32_t regs) {
                         : "setmaxnreg.dec.sync.aligned",
                0, true, increase, regs, true);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu
 
 // The wgmma collective and operation (defined there, used here).
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/wgmma.h"
 
 #endif // TILEPIPE_EMULATOR_WARP_H

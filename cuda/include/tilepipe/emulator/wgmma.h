@@ -41,12 +41,18 @@
 
 #include "tilepipe/emulator/cta.h"
 #include "tilepipe/emulator/mma_unit.h"
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/emulator/warp.h"
 #include "tilepipe/layout/wgmma_shapes.h"
 
 namespace tp::cpu::dp {
 
-inline ElemType wgmmaElem(WgmmaType t) {
+TP_EMU_OUTLINE ElemType wgmmaElem(WgmmaType t);
+TP_EMU_OUTLINE SmemDescriptor decodeWgmmaDesc(uint64_t d, const char *what);
+TP_EMU_OUTLINE void wgmma(const Smem &smem, const rt::WgmmaIssue &w);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE ElemType wgmmaElem(WgmmaType t) {
   switch (t) {
   case WgmmaType::F16:
     return ElemType::F16;
@@ -65,7 +71,7 @@ inline ElemType wgmmaElem(WgmmaType t) {
 /// An sm_90 SMEM matrix descriptor, read as the sm_100 one it equals with
 /// the version bit set (the fields and swizzle bits coincide; sm_90 has no
 /// version and reserves bits 46-48 and 52-61).
-inline SmemDescriptor decodeWgmmaDesc(uint64_t d, const char *what) {
+TP_EMU_OUTLINE SmemDescriptor decodeWgmmaDesc(uint64_t d, const char *what) {
   std::string who = std::string("wgmma.mma_async: ") + what + " " + hex64(d) + ": ";
   if ((d >> 46) & 7)
     fault(who + "bits 46-48 are reserved on sm_90 (an sm_100 descriptor's "
@@ -76,7 +82,7 @@ inline SmemDescriptor decodeWgmmaDesc(uint64_t d, const char *what) {
 }
 
 /// One warp's part of a wgmma.mma_async: rows 16 w .. 16 w + 15 of D.
-inline void wgmma(const Smem &smem, const rt::WgmmaIssue &w) {
+TP_EMU_OUTLINE void wgmma(const Smem &smem, const rt::WgmmaIssue &w) {
   const WgmmaShape &s = w.shape;
   const uint32_t N = s.n;
   ElemType ta = wgmmaElem(s.a), tb = wgmmaElem(s.b);
@@ -124,6 +130,7 @@ inline void wgmma(const Smem &smem, const rt::WgmmaIssue &w) {
       w.d[l][i] = float(sum);
     }
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::dp
 
@@ -135,14 +142,17 @@ struct WgmmaLaneArgs {
   const uint32_t *a;
 };
 
-inline uint64_t packWgmmaShape(const WgmmaShape &s) {
+TP_EMU_OUTLINE uint64_t packWgmmaShape(const WgmmaShape &s);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE uint64_t packWgmmaShape(const WgmmaShape &s) {
   return uint64_t(s.n) | uint64_t(s.a) << 16 | uint64_t(s.b) << 24 |
          uint64_t(s.transA) << 32 | uint64_t(s.transB) << 33;
 }
 
 /// The last lane of a warp to reach a wgmma.mma_async issues it for the
 /// warp: one operation, behind the warp's earlier ones.
-inline void Cta::wgmmaIssue(Warp &w, const Collective &c) {
+TP_EMU_OUTLINE void Cta::wgmmaIssue(Warp &w, const Collective &c) {
   uint32_t warp = uint32_t(&w - warps.data());
   char msg[320];
   if (c.mask != 0xFFFFFFFFu) {
@@ -210,13 +220,14 @@ inline void Cta::wgmmaIssue(Warp &w, const Collective &c) {
     nextDue = std::min(nextDue, op.due);
 }
 
-inline bool Cta::wgmmaSatisfied(const Thread &t, uint32_t pending) const {
+TP_EMU_OUTLINE bool Cta::wgmmaSatisfied(const Thread &t,
+                                        uint32_t pending) const {
   return t.wgGroups.size() <= pending;
 }
 
 /// A completed operation leaves its warp's lanes' groups; a lane waiting
 /// for them may go on.
-inline void Cta::wgmmaRetire(AsyncOp &op) {
+TP_EMU_OUTLINE void Cta::wgmmaRetire(AsyncOp &op) {
   for (uint32_t l = 0; l < 32; ++l) {
     Thread &t = threads[32 * op.warp + l];
     auto drop = [&](std::vector<AsyncOp *> &v) {
@@ -236,18 +247,24 @@ inline void Cta::wgmmaRetire(AsyncOp &op) {
       wake(t);
   }
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu::rt
 
 namespace tp::cpu {
 
-inline void wgmma_fence() {
+TP_EMU_OUTLINE void wgmma_fence();
+TP_EMU_OUTLINE void wgmma_commit_group();
+TP_EMU_OUTLINE void wgmma_wait_group(int pending);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void wgmma_fence() {
   rt::Cta &c = rt::current();
   c.atom(true);
   c.self().wgFenced = true;
 }
 
-inline void wgmma_commit_group() {
+TP_EMU_OUTLINE void wgmma_commit_group() {
   rt::Cta &c = rt::current();
   c.atom(false);
   rt::Thread &t = c.self();
@@ -256,7 +273,7 @@ inline void wgmma_commit_group() {
   t.wgOpen.clear();
 }
 
-inline void wgmma_wait_group(int pending) {
+TP_EMU_OUTLINE void wgmma_wait_group(int pending) {
   rt::Cta &c = rt::current();
   c.atom(false);
   if (pending < 0)
@@ -268,11 +285,17 @@ inline void wgmma_wait_group(int pending) {
                               uint32_t(pending), 0});
   c.suspend();
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 namespace rt {
-inline void wgmmaMma(const char *op, const WgmmaShape &s, float *d,
-                     const uint32_t *a, uint64_t adesc, uint64_t bdesc,
-                     bool scaleD) {
+TP_EMU_OUTLINE void wgmmaMma(const char *op, const WgmmaShape &s, float *d,
+                             const uint32_t *a, uint64_t adesc, uint64_t bdesc,
+                             bool scaleD);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void wgmmaMma(const char *op, const WgmmaShape &s, float *d,
+                             const uint32_t *a, uint64_t adesc, uint64_t bdesc,
+                             bool scaleD) {
   namespace rule = tp::wgmma_shape;
   Cta &c = current();
   c.atom(false);
@@ -298,17 +321,27 @@ inline void wgmmaMma(const char *op, const WgmmaShape &s, float *d,
   c.rendezvous(Coll::Wgmma, op, 0xFFFFFFFFu, /*aligned=*/true, adesc, bdesc,
                /*uniform=*/true);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 } // namespace rt
 
-inline void wgmma_mma_ss(const WgmmaShape &s, float *d, uint64_t adesc,
-                         uint64_t bdesc, bool scaleD) {
+TP_EMU_OUTLINE void wgmma_mma_ss(const WgmmaShape &s, float *d, uint64_t adesc,
+                                 uint64_t bdesc, bool scaleD);
+TP_EMU_OUTLINE void wgmma_mma_rs(const WgmmaShape &s, float *d,
+                                 const uint32_t *a, uint64_t bdesc,
+                                 bool scaleD);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE void wgmma_mma_ss(const WgmmaShape &s, float *d, uint64_t adesc,
+                                 uint64_t bdesc, bool scaleD) {
   rt::wgmmaMma("wgmma.mma_async", s, d, nullptr, adesc, bdesc, scaleD);
 }
 
-inline void wgmma_mma_rs(const WgmmaShape &s, float *d, const uint32_t *a,
-                         uint64_t bdesc, bool scaleD) {
+TP_EMU_OUTLINE void wgmma_mma_rs(const WgmmaShape &s, float *d,
+                                 const uint32_t *a, uint64_t bdesc,
+                                 bool scaleD) {
   rt::wgmmaMma("wgmma.mma_async", s, d, a, 0, bdesc, scaleD);
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::cpu
 

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <string>
 
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/host/launch.cuh"
 
 #if TP_EMULATOR
@@ -45,10 +46,14 @@ namespace tp::host::cutile {
 
 /// The last refusal or launch failure of a cuTile launcher on this thread
 /// ("" after a launch that succeeded).
-inline std::string &lastError() {
+TP_EMU_OUTLINE std::string &lastError();
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE std::string &lastError() {
   static thread_local std::string why;
   return why;
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 /// One array parameter as cuTile passes it: base pointer, shape and
 /// strides (elements), outermost dimension first.
@@ -99,65 +104,7 @@ public:
   /// multiple of 16 below 2^40, base address 16-byte aligned, extents up to
   /// 2^32.
   bool tensor(int param, const Array &a, size_t elementBytes, const char *name,
-              Tensor &t) {
-    int n = a.rank;
-    if (n < 1 || n > 5)
-      return refuse(param, name,
-                    "rank " + std::to_string(n) +
-                        " (a TMA moves ranks 1 to 5)");
-    void *data = a.data;
-    if (!data) {
-      // An empty array may come with a null pointer (torch gives one). The
-      // driver refuses a null address even where nothing is read, so the map
-      // gets an aligned one that no load reaches: the kernel's loops over an
-      // extent of 0 run no trip.
-      bool empty = false;
-      for (int d = 0; d < n; ++d)
-        empty |= a.shape[d] == 0;
-      if (!empty)
-        return refuse(param, name, "the base pointer is null");
-      alignas(128) static char unread[128];
-      data = unread;
-    }
-    if (reinterpret_cast<uintptr_t>(data) % 16)
-      return refuse(param, name,
-                    "the base address is not 16-byte aligned, which a TMA "
-                    "requires");
-    // An innermost extent of 1 reads one element whatever its stride.
-    if (a.strides[n - 1] != 1 && a.shape[n - 1] > 1)
-      return refuse(param, name,
-                    "strides[" + std::to_string(n - 1) + "] is " +
-                        std::to_string(a.strides[n - 1]) +
-                        ": a TMA needs the innermost dimension contiguous "
-                        "(stride 1)");
-    for (int d = 0; d < n; ++d) {
-      if (a.shape[d] > (int64_t(1) << 32))
-        return refuse(param, name,
-                      "shape[" + std::to_string(d) +
-                          "] is more than 2^32, a TMA's largest extent");
-      if (d == n - 1)
-        continue;
-      int64_t bytes = a.strides[d] * int64_t(elementBytes);
-      std::string which = "strides[" + std::to_string(d) + "] is " +
-                          std::to_string(a.strides[d]) + " (" +
-                          std::to_string(bytes) + " bytes)";
-      if (a.strides[d] <= 0)
-        return refuse(param, name, which + ": a TMA needs positive strides");
-      if (bytes % 16)
-        return refuse(param, name,
-                      which + ": a TMA needs byte strides that are "
-                              "multiples of 16");
-      if (bytes >= (int64_t(1) << 40))
-        return refuse(param, name, which + ": a TMA needs them below 2^40");
-    }
-    t.data = data;
-    t.rank = n;
-    for (int d = 0; d < n; ++d) {
-      t.dims[d] = a.shape[d];
-      t.strides[d] = d == n - 1 ? 1 : a.strides[d];
-    }
-    return true;
-  }
+              Tensor &t);
 
   /// The refusal as the launcher returns it.
   cudaError_t refused() const { return cudaErrorInvalidValue; }
@@ -196,18 +143,87 @@ private:
     std::memcpy(&out, params[slot], sizeof(T));
     return true;
   }
-  bool refuse(int param, const char *name, const std::string &why) {
-    return fail("parameter " + std::to_string(param) + " ('" + name +
-                "'): " + why);
-  }
-  bool fail(const std::string &why) {
-    lastError() = std::string(kernel) + "_launch: " + why;
-    return false;
-  }
+  bool refuse(int param, const char *name, const std::string &why);
+  bool fail(const std::string &why);
 
   const char *kernel;
   void **params;
 };
+
+// Call's members that do not depend on a type: one definition in the
+// emulator library under -DTILEPIPE_EMULATOR_EXTERN (emulator/outline.h).
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE bool Call::tensor(int param, const Array &a, size_t elementBytes,
+                                 const char *name, Tensor &t) {
+  int n = a.rank;
+  if (n < 1 || n > 5)
+    return refuse(param, name,
+                  "rank " + std::to_string(n) + " (a TMA moves ranks 1 to 5)");
+  void *data = a.data;
+  if (!data) {
+    // An empty array may come with a null pointer (torch gives one). The
+    // driver refuses a null address even where nothing is read, so the map
+    // gets an aligned one that no load reaches: the kernel's loops over an
+    // extent of 0 run no trip.
+    bool empty = false;
+    for (int d = 0; d < n; ++d)
+      empty |= a.shape[d] == 0;
+    if (!empty)
+      return refuse(param, name, "the base pointer is null");
+    alignas(128) static char unread[128];
+    data = unread;
+  }
+  if (reinterpret_cast<uintptr_t>(data) % 16)
+    return refuse(param, name,
+                  "the base address is not 16-byte aligned, which a TMA "
+                  "requires");
+  // An innermost extent of 1 reads one element whatever its stride.
+  if (a.strides[n - 1] != 1 && a.shape[n - 1] > 1)
+    return refuse(param, name,
+                  "strides[" + std::to_string(n - 1) + "] is " +
+                      std::to_string(a.strides[n - 1]) +
+                      ": a TMA needs the innermost dimension contiguous "
+                      "(stride 1)");
+  for (int d = 0; d < n; ++d) {
+    if (a.shape[d] > (int64_t(1) << 32))
+      return refuse(param, name,
+                    "shape[" + std::to_string(d) +
+                        "] is more than 2^32, a TMA's largest extent");
+    if (d == n - 1)
+      continue;
+    int64_t bytes = a.strides[d] * int64_t(elementBytes);
+    std::string which = "strides[" + std::to_string(d) + "] is " +
+                        std::to_string(a.strides[d]) + " (" +
+                        std::to_string(bytes) + " bytes)";
+    if (a.strides[d] <= 0)
+      return refuse(param, name, which + ": a TMA needs positive strides");
+    if (bytes % 16)
+      return refuse(param, name,
+                    which + ": a TMA needs byte strides that are "
+                            "multiples of 16");
+    if (bytes >= (int64_t(1) << 40))
+      return refuse(param, name, which + ": a TMA needs them below 2^40");
+  }
+  t.data = data;
+  t.rank = n;
+  for (int d = 0; d < n; ++d) {
+    t.dims[d] = a.shape[d];
+    t.strides[d] = d == n - 1 ? 1 : a.strides[d];
+  }
+  return true;
+}
+
+TP_EMU_OUTLINE bool Call::refuse(int param, const char *name,
+                                 const std::string &why) {
+  return fail("parameter " + std::to_string(param) + " ('" + name +
+              "'): " + why);
+}
+
+TP_EMU_OUTLINE bool Call::fail(const std::string &why) {
+  lastError() = std::string(kernel) + "_launch: " + why;
+  return false;
+}
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::host::cutile
 

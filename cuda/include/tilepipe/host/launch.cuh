@@ -20,6 +20,7 @@
 #include <string>
 #include <utility>
 
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/kernel.cuh"
 
 #if TP_EMULATOR
@@ -161,15 +162,25 @@ inline Status encoder(EncodeTiled &fn) {
 
 } // namespace detail
 
-/// Encodes `map` for tiles of layout L (layout/tile.cuh) over `t`: L's box
-/// (its first column block for an MmaTile; the kernel offsets the others)
-/// and swizzle, no interleave, zero fill out of bounds. A tensor of higher
-/// rank than the tile gets a box of 1 along its outer dimensions (a batch of
-/// one: the (1, M, K) box of a batched matmul lands as L's MxK tile).
-template <class L>
-Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
-  using T = typename L::Elem;
-  constexpr int K = L::kRank;
+namespace detail {
+
+/// encodeTma's work for a tile of `tileRank` dimensions whose box is
+/// `tileBox` (innermost first), elements of `elemBytes` bytes: one
+/// definition for every layout (in the emulator library under
+/// TILEPIPE_EMULATOR_EXTERN).
+TP_EMU_OUTLINE Status encodeTmaBox(TmaDesc &map, const Tensor &t,
+                                   const char *name, CUtensorMapDataType type,
+                                   size_t elemBytes, int tileRank,
+                                   const cuuint32_t *tileBox,
+                                   CUtensorMapSwizzle swizzle);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE Status encodeTmaBox(TmaDesc &map, const Tensor &t,
+                                   const char *name, CUtensorMapDataType type,
+                                   size_t elemBytes, int tileRank,
+                                   const cuuint32_t *tileBox,
+                                   CUtensorMapSwizzle swizzle) {
+  const int K = tileRank;
   const int R = t.rank;
   std::string what = std::string("tensor map of ") + name;
   if (R < K || R > 5)
@@ -183,17 +194,16 @@ Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
     // The driver rejects a size of 0; a kernel reads nothing of an empty
     // tensor (its loops run 0 times), so any map will do.
     dims[i] = cuuint64_t(t.dims[R - 1 - i] > 0 ? t.dims[R - 1 - i] : 1);
-    box[i] = i < K ? cuuint32_t(L::box_dim(K - 1 - i)) : 1;
+    box[i] = i < K ? tileBox[i] : 1;
     elementStrides[i] = 1;
   }
   for (int i = 0; i + 1 < R; ++i)
-    strides[i] = cuuint64_t(t.strides[R - 2 - i]) * sizeof(T);
-  detail::EncodeTiled encode;
-  if (Status s = detail::encoder(encode); !s.ok)
+    strides[i] = cuuint64_t(t.strides[R - 2 - i]) * elemBytes;
+  EncodeTiled encode;
+  if (Status s = encoder(encode); !s.ok)
     return s;
-  CUresult r = encode(&map, tmaDataType<T>(), cuuint32_t(R), t.data, dims,
-                      strides, box, elementStrides,
-                      CU_TENSOR_MAP_INTERLEAVE_NONE, tmaSwizzle(L::kSwizzle),
+  CUresult r = encode(&map, type, cuuint32_t(R), t.data, dims, strides, box,
+                      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
@@ -204,6 +214,25 @@ Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
 #endif
     );
   return {};
+}
+#endif // !TILEPIPE_EMULATOR_EXTERN
+
+} // namespace detail
+
+/// Encodes `map` for tiles of layout L (layout/tile.cuh) over `t`: L's box
+/// (its first column block for an MmaTile; the kernel offsets the others)
+/// and swizzle, no interleave, zero fill out of bounds. A tensor of higher
+/// rank than the tile gets a box of 1 along its outer dimensions (a batch of
+/// one: the (1, M, K) box of a batched matmul lands as L's MxK tile).
+template <class L>
+Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
+  constexpr int K = L::kRank;
+  cuuint32_t box[K];
+  for (int i = 0; i < K; ++i) // innermost first
+    box[i] = cuuint32_t(L::box_dim(K - 1 - i));
+  return detail::encodeTmaBox(map, t, name, tmaDataType<typename L::Elem>(),
+                              sizeof(typename L::Elem), K, box,
+                              tmaSwizzle(L::kSwizzle));
 }
 
 /// cudaErrorLaunchFailure's value (driver_types.h): what the emulator's

@@ -33,8 +33,9 @@
 
 #include "tilepipe/host/launch.cuh"
 
-#include <chrono>
+#include "tilepipe/emulator/outline.h"
 #include "tilepipe/host/npy.h"
+#include <chrono>
 
 namespace tp::host {
 
@@ -310,67 +311,11 @@ template <class Launch> double time_launches(int n, Launch launch) {
 class Args {
 public:
   /// `names`: the kernel's parameters in order (argN aliases them).
-  Args(int argc, char **argv, std::vector<std::string> names)
-      : names_(std::move(names)) {
-    for (int i = 1; i < argc && ok_; ++i) {
-      std::string a = argv[i];
-      auto next = [&]() -> std::string {
-        if (i + 1 >= argc) {
-          error("missing value after " + a);
-          return "";
-        }
-        return argv[++i];
-      };
-      if (a == "--out" || a == "--shape") {
-        std::string kv = next(), k, v;
-        if (split(kv, k, v))
-          (a == "--out" ? outs_ : shapes_)[canonical(k)] = v;
-      } else if (a == "--grid") {
-        std::vector<int64_t> g = numbers(next());
-        if (g.empty() || g.size() > 3)
-          error("--grid takes X[,Y[,Z]]");
-        grid_ = dim3(g.size() > 0 ? unsigned(g[0]) : 1,
-                     g.size() > 1 ? unsigned(g[1]) : 1,
-                     g.size() > 2 ? unsigned(g[2]) : 1);
-      } else if (a == "--ctas") {
-        std::vector<int64_t> n = numbers(next());
-        if (n.size() != 1 || n[0] < 1)
-          error("--ctas takes a positive count");
-        else
-          options_.ctas = int(n[0]);
-      } else if (a == "--seed") {
-        std::string s = next();
-#if TP_EMULATOR
-        options_.cpu.seed = std::strtoull(s.c_str(), nullptr, 0);
-#endif
-      } else if (a == "--repeat") {
-        std::vector<int64_t> n = numbers(next());
-        if (n.size() != 1 || n[0] < 0)
-          error("--repeat takes a count");
-        else
-          repeat_ = int(n[0]);
-      } else if (a == "--help" || a == "-h") {
-        error("");
-      } else {
-        std::string k, v;
-        if (split(a, k, v))
-          values_[canonical(k)] = v;
-      }
-    }
-  }
+  Args(int argc, char **argv, std::vector<std::string> names);
 
   bool ok() const { return ok_; }
   /// Prints the error (if any) and the command line; returns 2.
-  int usage(const char *kernel) const {
-    if (!message_.empty())
-      std::fprintf(stderr, "%s: %s\n", kernel, message_.c_str());
-    std::fprintf(stderr, "usage: %s", kernel);
-    for (const std::string &n : names_)
-      std::fprintf(stderr, " %s=...", n.c_str());
-    std::fprintf(stderr, " [--out NAME=out.npy --shape NAME=R,C] "
-                         "[--grid X[,Y[,Z]]] [--ctas N] [--seed S] [--repeat N]\n");
-    return 2;
-  }
+  int usage(const char *kernel) const;
 
   dim3 grid() const { return grid_; }
   /// --repeat N: launches to time after the checked one (0: none).
@@ -464,43 +409,12 @@ public:
   const std::string &message() const { return message_; }
 
 private:
-  bool split(const std::string &kv, std::string &k, std::string &v) {
-    size_t eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return error("'" + kv + "' is not NAME=VALUE");
-    k = kv.substr(0, eq), v = kv.substr(eq + 1);
-    return true;
-  }
+  bool split(const std::string &kv, std::string &k, std::string &v);
   /// argN -> the N-th parameter's name.
-  std::string canonical(const std::string &k) const {
-    if (k.size() > 3 && k.compare(0, 3, "arg") == 0 &&
-        k.find_first_not_of("0123456789", 3) == std::string::npos) {
-      size_t n = std::strtoul(k.c_str() + 3, nullptr, 10);
-      if (n < names_.size())
-        return names_[n];
-    }
-    return k;
-  }
-  static std::vector<int64_t> numbers(const std::string &s) {
-    std::vector<int64_t> v;
-    for (const char *p = s.c_str(); *p;) {
-      char *e;
-      v.push_back(std::strtoll(p, &e, 10));
-      if (e == p)
-        return {};
-      p = *e == ',' ? e + 1 : e;
-    }
-    return v;
-  }
-  bool error(const std::string &m) {
-    ok_ = false;
-    message_ = m;
-    return false;
-  }
-  bool fail(const std::string &m) {
-    std::fprintf(stderr, "%s\n", m.c_str());
-    return false;
-  }
+  std::string canonical(const std::string &k) const;
+  static std::vector<int64_t> numbers(const std::string &s);
+  bool error(const std::string &m);
+  bool fail(const std::string &m);
 
   std::vector<std::string> names_;
   std::map<std::string, std::string> values_, outs_, shapes_;
@@ -510,6 +424,147 @@ private:
   bool ok_ = true;
   std::string message_;
 };
+
+// Args's members that do not depend on an element type: one definition in
+// the emulator library under -DTILEPIPE_EMULATOR_EXTERN (emulator/outline.h).
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
+TP_EMU_OUTLINE Args::Args(int argc, char **argv, std::vector<std::string> names)
+    : names_(std::move(names)) {
+  for (int i = 1; i < argc && ok_; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        error("missing value after " + a);
+        return "";
+      }
+      return argv[++i];
+    };
+    if (a == "--out" || a == "--shape") {
+      std::string kv = next(), k, v;
+      if (split(kv, k, v))
+        (a == "--out" ? outs_ : shapes_)[canonical(k)] = v;
+    } else if (a == "--grid") {
+      std::vector<int64_t> g = numbers(next());
+      if (g.empty() || g.size() > 3)
+        error("--grid takes X[,Y[,Z]]");
+      grid_ = dim3(g.size() > 0 ? unsigned(g[0]) : 1,
+                   g.size() > 1 ? unsigned(g[1]) : 1,
+                   g.size() > 2 ? unsigned(g[2]) : 1);
+    } else if (a == "--ctas") {
+      std::vector<int64_t> n = numbers(next());
+      if (n.size() != 1 || n[0] < 1)
+        error("--ctas takes a positive count");
+      else
+        options_.ctas = int(n[0]);
+    } else if (a == "--seed") {
+      std::string s = next();
+#if TP_EMULATOR
+      options_.cpu.seed = std::strtoull(s.c_str(), nullptr, 0);
+#endif
+    } else if (a == "--repeat") {
+      std::vector<int64_t> n = numbers(next());
+      if (n.size() != 1 || n[0] < 0)
+        error("--repeat takes a count");
+      else
+        repeat_ = int(n[0]);
+    } else if (a == "--help" || a == "-h") {
+      error("");
+    } else {
+      std::string k, v;
+      if (split(a, k, v))
+        values_[canonical(k)] = v;
+    }
+  }
+}
+
+TP_EMU_OUTLINE int Args::usage(const char *kernel) const {
+  if (!message_.empty())
+    std::fprintf(stderr, "%s: %s\n", kernel, message_.c_str());
+  std::fprintf(stderr, "usage: %s", kernel);
+  for (const std::string &n : names_)
+    std::fprintf(stderr, " %s=...", n.c_str());
+  std::fprintf(stderr,
+               " [--out NAME=out.npy --shape NAME=R,C] "
+               "[--grid X[,Y[,Z]]] [--ctas N] [--seed S] [--repeat N]\n");
+  return 2;
+}
+
+TP_EMU_OUTLINE bool Args::split(const std::string &kv, std::string &k,
+                                std::string &v) {
+  size_t eq = kv.find('=');
+  if (eq == std::string::npos || eq == 0)
+    return error("'" + kv + "' is not NAME=VALUE");
+  k = kv.substr(0, eq), v = kv.substr(eq + 1);
+  return true;
+}
+TP_EMU_OUTLINE std::string Args::canonical(const std::string &k) const {
+  if (k.size() > 3 && k.compare(0, 3, "arg") == 0 &&
+      k.find_first_not_of("0123456789", 3) == std::string::npos) {
+    size_t n = std::strtoul(k.c_str() + 3, nullptr, 10);
+    if (n < names_.size())
+      return names_[n];
+  }
+  return k;
+}
+TP_EMU_OUTLINE std::vector<int64_t> Args::numbers(const std::string &s) {
+  std::vector<int64_t> v;
+  for (const char *p = s.c_str(); *p;) {
+    char *e;
+    v.push_back(std::strtoll(p, &e, 10));
+    if (e == p)
+      return {};
+    p = *e == ',' ? e + 1 : e;
+  }
+  return v;
+}
+TP_EMU_OUTLINE bool Args::error(const std::string &m) {
+  ok_ = false;
+  message_ = m;
+  return false;
+}
+TP_EMU_OUTLINE bool Args::fail(const std::string &m) {
+  std::fprintf(stderr, "%s\n", m.c_str());
+  return false;
+}
+#endif // !TILEPIPE_EMULATOR_EXTERN
+
+// The element and scalar types translated mains use, instantiated once in the
+// emulator library (scripts/kernelcache.py compiles it with
+// TILEPIPE_EMULATOR_LIBRARY) and only declared in kernel binaries compiled
+// against it: the same code, compiled once. Other types instantiate as usual.
+#if defined(TILEPIPE_EMULATOR_EXTERN) || defined(TILEPIPE_EMULATOR_LIBRARY)
+#if defined(TILEPIPE_EMULATOR_LIBRARY)
+#define TP_HOST_INSTANTIATE template
+#else
+#define TP_HOST_INSTANTIATE extern template
+#endif
+#define TP_HOST_ELEMENT(T)                                                     \
+  TP_HOST_INSTANTIATE class Array<T>;                                          \
+  TP_HOST_INSTANTIATE bool Args::input<T>(const std::string &, int, bool,      \
+                                          Array<T> &);                         \
+  TP_HOST_INSTANTIATE bool Args::input<T>(                                     \
+      const std::string &, const std::vector<int64_t> &, Array<T> &);          \
+  TP_HOST_INSTANTIATE bool Args::output<T>(const std::string &, int,           \
+                                           Array<T> &);                        \
+  TP_HOST_INSTANTIATE bool Args::write<T>(const std::string &, Array<T> &);
+TP_HOST_ELEMENT(float)
+TP_HOST_ELEMENT(__nv_bfloat16)
+TP_HOST_ELEMENT(__half)
+TP_HOST_ELEMENT(int32_t)
+TP_HOST_ELEMENT(uint8_t)
+TP_HOST_ELEMENT(__nv_fp8_e4m3)
+TP_HOST_ELEMENT(__nv_fp8_e5m2)
+#define TP_HOST_SCALAR(T)                                                      \
+  TP_HOST_INSTANTIATE bool Args::scalar<T>(const std::string &, T &);
+TP_HOST_SCALAR(int64_t)
+TP_HOST_SCALAR(int32_t)
+TP_HOST_SCALAR(uint32_t)
+TP_HOST_SCALAR(float)
+TP_HOST_SCALAR(double)
+#undef TP_HOST_SCALAR
+#undef TP_HOST_ELEMENT
+#undef TP_HOST_INSTANTIATE
+#endif
 
 } // namespace tp::host
 

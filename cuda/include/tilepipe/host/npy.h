@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "tilepipe/emulator/outline.h"
+
 namespace tp::host {
 
 struct NpyArray {
@@ -35,9 +37,14 @@ struct NpyArray {
 
 namespace detail {
 
+TP_EMU_OUTLINE bool npyField(const std::string &h, const char *key,
+                             std::string &out);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 /// The value of `key` in the header dict: the text after "'key':" up to
 /// the next top-level ',' or '}' (a tuple's commas are inside parentheses).
-inline bool npyField(const std::string &h, const char *key, std::string &out) {
+TP_EMU_OUTLINE bool npyField(const std::string &h, const char *key,
+                             std::string &out) {
   std::string k = std::string("'") + key + "'";
   size_t p = h.find(k);
   if (p == std::string::npos)
@@ -61,11 +68,20 @@ inline bool npyField(const std::string &h, const char *key, std::string &out) {
   out = b == std::string::npos ? "" : out.substr(b, f - b + 1);
   return true;
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace detail
 
+TP_EMU_OUTLINE bool readNpy(const std::string &path, NpyArray &out,
+                            std::string &err);
+TP_EMU_OUTLINE bool writeNpyF32(const std::string &path,
+                                const std::vector<int64_t> &shape,
+                                const float *data, std::string &err);
+
+#if !defined(TILEPIPE_EMULATOR_EXTERN)
 /// Reads `path`; false with `err` set when it is not a C-order .npy file.
-inline bool readNpy(const std::string &path, NpyArray &out, std::string &err) {
+TP_EMU_OUTLINE bool readNpy(const std::string &path, NpyArray &out,
+                            std::string &err) {
   std::FILE *f = std::fopen(path.c_str(), "rb");
   if (!f) {
     err = path + ": cannot open";
@@ -130,9 +146,9 @@ inline bool readNpy(const std::string &path, NpyArray &out, std::string &err) {
 }
 
 /// Writes a float32 array of `shape` (C order) to `path`.
-inline bool writeNpyF32(const std::string &path,
-                        const std::vector<int64_t> &shape, const float *data,
-                        std::string &err) {
+TP_EMU_OUTLINE bool writeNpyF32(const std::string &path,
+                                const std::vector<int64_t> &shape,
+                                const float *data, std::string &err) {
   // Python's tuple syntax: (), (n,), (a, b, ...).
   std::string dims;
   int64_t n = 1;
@@ -163,6 +179,7 @@ inline bool writeNpyF32(const std::string &path,
     err = path + ": write failed";
   return ok;
 }
+#endif // !TILEPIPE_EMULATOR_EXTERN
 
 } // namespace tp::host
 
