@@ -381,12 +381,11 @@ static void keepStagingApart(scf::ForOp loop, LoopPlan &plan) {
             cast<tileas::SmemType>(inner->getResult(0).getType())
                 .getSizeInBytes();
     });
-  // A Hopper accumulator leaves its registers through a row-major f32 tile
-  // that the CUDA translation stages after the loop (its
-  // WgmmaAccumulators.h): staging like the epilogue's own.
-  loop.getBody()->walk([&](tileas::WgmmaOp mma) {
-    in.stagingSmemBytes += 4 * mma.getMmaM() * mma.getMmaN();
-  });
+  // A Hopper accumulator needs no staging of its own: the translation's
+  // first choice runs the epilogue on the fragment's rows (docs/cuda.md,
+  // "The epilogue on the fragment"). Its fallback, the f32 accumulator
+  // staged through SMEM, is laid out beside this plan and refused where the
+  // CTA's SMEM does not hold it (cuda/analysis/KernelLayout.cpp).
   in.fixedSmemBytes += in.stagingSmemBytes;
 }
 
