@@ -17,6 +17,12 @@ namespace tilepipe::retarget {
 #define GEN_PASS_REGISTRATION
 #include "retarget/Passes.h.inc"
 
+/// --tileas-umma-to-wgmma's rewrite of everything under `root` (a module or
+/// a function): failure after an error at the first op with no sm_90a form.
+/// The cuTile lowering runs it in place for a register-accumulator target
+/// (--tileir-to-tileas=wgmma), before its MMAs meet the umma verifier.
+mlir::LogicalResult rewriteUmmaToWgmma(mlir::Operation *root);
+
 } // namespace tilepipe::retarget
 
 #endif // TILEPIPE_RETARGET_PASSES_H

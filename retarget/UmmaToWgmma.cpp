@@ -45,8 +45,8 @@ bool lastUse(Operation *user, Value value) {
 }
 
 /// What has no Hopper form, said at the op before anything changes.
-LogicalResult refuseBlackwellOnly(ModuleOp module) {
-  WalkResult walk = module.walk([](Operation *op) -> WalkResult {
+LogicalResult refuseBlackwellOnly(Operation *root) {
+  WalkResult walk = root->walk([](Operation *op) -> WalkResult {
     if (isa<tileas::TmemCopyOp>(op))
       return op->emitError("tileas.tmem_copy has no sm_90a form: Hopper has "
                            "no tensor memory, and block scales are applied "
@@ -123,9 +123,9 @@ struct UmmaToWgmmaPattern : OpConversionPattern<tileas::UmmaOp> {
 /// disappear (FA3's choice). Kept in SMEM: a store into a tile (`into`),
 /// rows split over lanes, an MN-major A, a non-16-bit A, and a tile read
 /// by anything but a wgmma's A.
-void registerOperandA(ModuleOp module) {
+void registerOperandA(Operation *root) {
   SmallVector<tileas::SmemStoreOp> stores;
-  module.walk([&](tileas::SmemStoreOp store) {
+  root->walk([&](tileas::SmemStoreOp store) {
     Type elem = store.getSource().getType().getElementType();
     if (store.getDst() || store.getLanes() || !(elem.isBF16() || elem.isF16()))
       return;
@@ -148,34 +148,39 @@ void registerOperandA(ModuleOp module) {
 struct UmmaToWgmmaPass
     : tilepipe::retarget::impl::TileASUmmaToWgmmaBase<UmmaToWgmmaPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    if (failed(refuseBlackwellOnly(module)))
+    if (failed(tilepipe::retarget::rewriteUmmaToWgmma(getOperation())))
       return signalPassFailure();
-    TmemToRegisters types;
-    RewritePatternSet patterns(&getContext());
-    patterns.add<AllocTmemToZeros, PassThrough<tileas::TmemLoadOp>,
-                 PassThrough<tileas::TmemStoreOp>, UmmaToWgmmaPattern>(
-        types, &getContext());
-    ConversionTarget target(getContext());
-    target.addIllegalOp<tileas::UmmaOp, tileas::AllocTmemOp,
-                        tileas::TmemLoadOp, tileas::TmemStoreOp>();
-    // Whatever else is left holding a TMEM tile would be a tile Hopper
-    // cannot place.
-    target.markUnknownOpDynamicallyLegal(
-        [&](Operation *op) { return types.isLegal(op); });
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
-                                                                   types);
-    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp fn) {
-      return types.isSignatureLegal(fn.getFunctionType());
-    });
-    target.addLegalOp<ModuleOp>();
-    scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns,
-                                                         target);
-    populateReturnOpTypeConversionPattern(patterns, types);
-    if (failed(applyFullConversion(module, target, std::move(patterns))))
-      return signalPassFailure();
-    registerOperandA(module);
   }
 };
 
 } // namespace
+
+LogicalResult tilepipe::retarget::rewriteUmmaToWgmma(Operation *root) {
+  if (failed(refuseBlackwellOnly(root)))
+    return failure();
+  MLIRContext *ctx = root->getContext();
+  TmemToRegisters types;
+  RewritePatternSet patterns(ctx);
+  patterns.add<AllocTmemToZeros, PassThrough<tileas::TmemLoadOp>,
+               PassThrough<tileas::TmemStoreOp>, UmmaToWgmmaPattern>(types,
+                                                                     ctx);
+  ConversionTarget target(*ctx);
+  target.addIllegalOp<tileas::UmmaOp, tileas::AllocTmemOp, tileas::TmemLoadOp,
+                      tileas::TmemStoreOp>();
+  // Whatever else is left holding a TMEM tile would be a tile Hopper
+  // cannot place.
+  target.markUnknownOpDynamicallyLegal(
+      [&](Operation *op) { return types.isLegal(op); });
+  populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                 types);
+  target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp fn) {
+    return types.isSignatureLegal(fn.getFunctionType());
+  });
+  target.addLegalOp<ModuleOp>();
+  scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns, target);
+  populateReturnOpTypeConversionPattern(patterns, types);
+  if (failed(applyFullConversion(root, target, std::move(patterns))))
+    return failure();
+  registerOperandA(root);
+  return success();
+}

@@ -62,7 +62,8 @@ KERNELS = [
       "weight_grad"]),
     ("hopper-gemm", CUTILE_SPECS, "sm_90a",
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_linear_gelu",
-      "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent"]),
+      "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent",
+      "cutile_matmul_256"]),
     ("hopper-attention", SPECS, "sm_90a",
      ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse", "attn_rescale_hd64",
       "attn_rescale_hd128", "attn_scale_hd64_peeled", "attn_m64_hd128_lse", "attn_m64_hd64",
@@ -119,12 +120,13 @@ class Bundle:
 
     def lowered(self, spec, name, target, tmp, log):
         """The kernel's .cu, as numcheck.py makes it."""
-        source = (spec.prepare(self.build, tmp, log) if hasattr(spec, "prepare")
+        target = target or getattr(spec, "target", None)
+        source = (spec.prepare(self.build, tmp, log, target=target) if hasattr(spec, "prepare")
                   else os.path.join(SRC, spec.mlir))
         if not source:
             return None
         done = lower(source, self.build, tmp, getattr(spec, "materialize", ""), name, log=log,
-                     target=target or getattr(spec, "target", None),
+                     target=target,
                      translate=getattr(spec, "translate", ""))
         return done[1] if done else None
 
@@ -176,7 +178,8 @@ class Bundle:
         before = dict(vars(spec))
         if rc:
             lines.append(f"{name}: tilepipe compile failed\n{out}")
-        elif not hasattr(spec, "prepare") or spec.prepare(self.build, tmp, lines.append):
+        elif not hasattr(spec, "prepare") or spec.prepare(self.build, tmp, lines.append,
+                                                          target="sm_90a"):
             rec = self.prepare_kernel("hopper-rows", spec, name, cu, CUTILE_SPECS,
                                       learnt(spec, before), lines.append)
         return name, rec, lines, time.time() - start

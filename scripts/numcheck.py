@@ -398,18 +398,20 @@ def check_kernel(args, spec, name, tmp):
     if args.cu:
         cu = args.cu
         # A cuTile spec learns its arguments' meaning from the lowering.
-        if hasattr(spec, "prepare") and not spec.prepare(args.build, tmp, out.append):
+        if hasattr(spec, "prepare") and not spec.prepare(
+                args.build, tmp, out.append, target=args.target or getattr(spec, "target", None)):
             return out, 2
     else:
         # A spec whose tile IR is made when the test runs (a cuTile kernel
         # lowered from its bytecode) says where it is.
-        source = (spec.prepare(args.build, tmp, out.append) if hasattr(spec, "prepare")
-                  else os.path.join(SRC, spec.mlir))
+        target = args.target or getattr(spec, "target", None)
+        source = (spec.prepare(args.build, tmp, out.append, target=target)
+                  if hasattr(spec, "prepare") else os.path.join(SRC, spec.mlir))
         if not source:
             return out, 2
         lowered = lower(source, args.build, tmp,
                         getattr(spec, "materialize", ""), name, log=out.append,
-                        target=args.target or getattr(spec, "target", None),
+                        target=target,
                         translate=getattr(spec, "translate", ""))
         if not lowered:
             return out, 2

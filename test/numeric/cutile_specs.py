@@ -50,11 +50,14 @@ class CuTileSpec:
     def scalar_values(self, p):
         return {}
 
-    def prepare(self, build, tmp, log):
+    def prepare(self, build, tmp, log, target=None):
         """The tileas file numcheck takes, made from the fixture; None after
         logging the step that failed. Where tilepipe-translate has no
         bytecode import yet, the fixture's tileirdisasm text in the dialect's
-        syntax (test/lit/frontend/cutile/Inputs) is lowered instead."""
+        syntax (test/lit/frontend/cutile/Inputs) is lowered instead. For a
+        target whose tensor core accumulates in registers (sm_90a) the
+        lowering makes the wgmmas itself (--tileir-to-tileas=wgmma), as
+        `tilepipe compile` does."""
         stem = os.path.splitext(os.path.basename(self.fixture))[0]
         translate = os.path.join(build, "bin", "tilepipe-translate")
         tileir = os.path.join(tmp, stem + ".tileir.mlir")
@@ -68,7 +71,8 @@ class CuTileSpec:
                                   stem + ".tileir.mlir")
         # With the locations, a later step's diagnostic names the kernel's
         # source line (the bytecode's debug info).
-        steps.append([os.path.join(build, "bin", "tilepipe-opt"), tileir, "--tileir-to-tileas",
+        lowering = "--tileir-to-tileas" + ("=wgmma" if target == "sm_90a" else "")
+        steps.append([os.path.join(build, "bin", "tilepipe-opt"), tileir, lowering,
                       "--mlir-print-debuginfo", "-o", tileas])
         for cmd in steps:
             run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -159,6 +163,20 @@ class Matmul(CuTileSpec):
 
     def expected(self, a, p):
         return {2: a[0].astype(np.float64) @ a[1].astype(np.float64)}
+
+
+class Matmul256(Matmul):
+    """C = A B at 256 x 128 tiles (test/cutile/lower/kernels/matmul_256.py):
+    sm_90a only, one wgmma tile over two consumer warpgroups (a 256-row MMA
+    has no tcgen05 form one CTA issues). Ragged M below one tile and above
+    it, trip counts 0, 1, 2 and 9."""
+    fixture = "test/cutile/lower/fixtures/matmul_256-13.4.tileirbc"
+    tm, tn, tk = 256, 128, 64
+    target = "sm_90a"
+
+    def problems(self, quick=False):
+        probs = [(256, 128, 64), (300, 200, 100), (512, 256, 64 * 9)]
+        return probs if quick else probs + [(130, 260, 40), (256, 128, 0)]
 
 
 class MatmulBiasAct(Matmul):
@@ -743,6 +761,7 @@ class MatmulPersistent(Matmul):
 SPECS = {
     "cutile_matmul": Matmul(),
     "cutile_matmul_bias_act": MatmulBiasAct(),
+    "cutile_matmul_256": Matmul256(),
     "cutile_batched_matmul": BatchedMatmul(),
     "cutile_softmax_rows": SoftmaxRows(),
     "cutile_softmax_padded": SoftmaxPadded(),

@@ -201,14 +201,19 @@ bool holdsTileIR(mlir::ModuleOp module) {
       .wasInterrupted();
 }
 
+static bool accumulatesInRegisters(llvm::StringRef targetFile);
+
 /// Lowers cuTile's tile IR to tileas as tilepipe-opt --tileir-to-tileas
-/// does, when the module holds any.
+/// does, when the module holds any; `registerMma` as with its `wgmma`
+/// option (a target that accumulates in registers).
 mlir::LogicalResult lowerTileIR(mlir::MLIRContext &context,
-                                mlir::ModuleOp module) {
+                                mlir::ModuleOp module, bool registerMma) {
   if (!holdsTileIR(module))
     return mlir::success();
   mlir::PassManager pm(&context);
-  pm.addPass(cutile::createTileIRToTileAS());
+  cutile::TileIRToTileASOptions lowering;
+  lowering.wgmma = registerMma;
+  pm.addPass(cutile::createTileIRToTileAS(lowering));
   return pm.run(module);
 }
 
@@ -366,7 +371,9 @@ int tilepipe::tool::runCompileCommand(int argc, char **argv) {
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       readInput(options, context, sourceMgr);
-  if (!module || mlir::failed(lowerTileIR(context, *module)))
+  if (!module ||
+      mlir::failed(lowerTileIR(context, *module,
+                               accumulatesInRegisters(options.targetFile))))
     return ExitFailure;
   // The default stage code is warp-specialized. Where the user named no
   // mode and that fails (e.g. two loops' rings that do not fit in SMEM side

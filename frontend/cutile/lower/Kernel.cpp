@@ -21,8 +21,8 @@ using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cutile;
 
-EntryLowering::EntryLowering(tileir::EntryOp entry)
-    : entry(entry), b(entry.getContext()) {}
+EntryLowering::EntryLowering(tileir::EntryOp entry, bool registerMma)
+    : entry(entry), b(entry.getContext()), registerMma(registerMma) {}
 
 /// The value an assume chain starts from: assumptions state facts tilepipe
 /// does not need, so they lower to their operand.

@@ -92,7 +92,9 @@ struct Partition {
 
 class EntryLowering {
 public:
-  explicit EntryLowering(tileir::EntryOp entry);
+  /// `registerMma`: the MMAs become wgmma after the lowering
+  /// (--tileir-to-tileas=wgmma), so 256-row tiles are no error.
+  EntryLowering(tileir::EntryOp entry, bool registerMma = false);
 
   /// The lowered function, inserted before the entry; failure after an
   /// error at the op that could not be lowered.
@@ -222,6 +224,7 @@ public:
 
   tileir::EntryOp entry;
   mlir::OpBuilder b;
+  bool registerMma = false;
   mlir::func::FuncOp func;
   llvm::SmallVector<KernelParam> params;
   llvm::DenseMap<unsigned, ArrayPart> arrayParts; // entry argument -> part

@@ -136,6 +136,16 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
     if (failed(acc))
       return failure();
   }
+  // tcgen05 takes 64 or 128 rows a CTA (256 across a CTA pair, which
+  // tilepipe does not plan); Hopper's two consumer warpgroups take 256.
+  int64_t rows = cast<ShapedType>(acc->getType()).getDimSize(0);
+  if (rows > 128 && !registerMma)
+    return op.emitError("a ")
+           << rows
+           << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 or "
+              "128 rows a CTA (256 only across a CTA pair, which tilepipe "
+              "does not plan); for sm_90a, whose two consumer warpgroups "
+              "take 256 rows, lower with --tileir-to-tileas=wgmma";
   auto umma = b.create<tileas::UmmaOp>(
       loc(op), acc->getType(), ab[0], ab[1], *acc, Value(), Value(),
       accumulate ? b.getUnitAttr() : UnitAttr(),

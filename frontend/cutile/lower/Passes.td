@@ -21,6 +21,13 @@ def TileIRToTileAS : Pass<"tileir-to-tileas", "::mlir::ModuleOp"> {
     cannot be lowered is an error at the op; optimization hints tilepipe
     does not use are reported in a remark.
   }];
+  let options = [
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "Lower for a tensor core that accumulates in registers (sm_90a): "
+           "each function is rewritten as --tileas-umma-to-wgmma does before "
+           "it is verified, so a 256-row MMA tile (two consumer warpgroups, "
+           "no tcgen05 form) lowers too">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",

@@ -10,6 +10,7 @@
 
 #include "frontend/cutile/lower/Lowering.h"
 #include "frontend/cutile/lower/Passes.h"
+#include "retarget/Passes.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -139,13 +140,16 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
 namespace {
 struct TileIRToTileASPass
     : public tilepipe::cutile::impl::TileIRToTileASBase<TileIRToTileASPass> {
+  using TileIRToTileASBase::TileIRToTileASBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<tileir::EntryOp> entries;
     module.walk([&](tileir::EntryOp e) { entries.push_back(e); });
     for (tileir::EntryOp e : entries) {
-      FailureOr<func::FuncOp> f = EntryLowering(e).run();
-      if (failed(f) || failed(splitRows(*f)) || failed(verify(*f)))
+      FailureOr<func::FuncOp> f = EntryLowering(e, wgmma).run();
+      if (failed(f) || failed(splitRows(*f)) ||
+          (wgmma && failed(retarget::rewriteUmmaToWgmma(*f))) ||
+          failed(verify(*f)))
         return signalPassFailure();
     }
     // The entries and the tileir modules that held them are now tileas.
