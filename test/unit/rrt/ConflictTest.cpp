@@ -8,7 +8,7 @@ using namespace tilepipe::rrt;
 
 namespace {
 
-ResourceLayout layout() {
+ResourceLayout conflictLayout() {
   ResourceLayout l;
   l.addBit("tma");        // 0
   l.addBit("tp_smem_wr"); // 1
@@ -21,13 +21,13 @@ ResourceLayout layout() {
 }
 
 TEST(ConflictTest, NoConflictIsNullopt) {
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 4);
   EXPECT_FALSE(t.findConflict(Footprint(l, {Use::bit(0, 3)}).fold(l, 4), 7));
 }
 
 TEST(ConflictTest, BitConflictNamesRowOffsetAndLowestBit) {
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 8);
   // The worked TMA load: tma + tp_smem_wr for 8 cycles fills II 8.
   FoldedFootprint load =
@@ -48,7 +48,7 @@ TEST(ConflictTest, BitConflictNamesRowOffsetAndLowestBit) {
 }
 
 TEST(ConflictTest, FirstConflictInFootprintOrder) {
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 6);
   t.commit(Footprint(l, {Use::bit(2, 1)}).fold(l, 6), 4); // row 4: bit 2
   t.commit(Footprint(l, {Use::bit(0, 1)}).fold(l, 6), 5); // row 5: bit 0
@@ -63,7 +63,7 @@ TEST(ConflictTest, FirstConflictInFootprintOrder) {
 }
 
 TEST(ConflictTest, BitsBeforePoolsWithinARow) {
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 2);
   t.commit(Footprint(l, {Use::bit(1, 1), Use::pool(1, 1, 2)}).fold(l, 2), 0);
   FoldedFootprint f =
@@ -74,7 +74,7 @@ TEST(ConflictTest, BitsBeforePoolsWithinARow) {
 }
 
 TEST(ConflictTest, PoolConflictReportsAmounts) {
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 4);
   t.commit(Footprint(l, {Use::pool(0, 2, 3)}).fold(l, 4), 1); // rows 1, 2
   // Asks 1 unit on rows 0..1 then 2 units on row 2: fails at row 2.
@@ -94,7 +94,7 @@ TEST(ConflictTest, PoolConflictReportsAmounts) {
 
 TEST(ConflictTest, PoolConflictOnFoldedRow) {
   // A footprint longer than II: its folded claim is what is reported.
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 2);
   t.commit(Footprint(l, {Use::pool(1, 1, 1)}).fold(l, 2), 1);
   FoldedFootprint f = Footprint(l, {Use::pool(1, 3, 1)}).fold(l, 2);
@@ -111,7 +111,7 @@ TEST(ConflictTest, PoolConflictOnFoldedRow) {
 }
 
 TEST(ConflictTest, NonBindingPoolNeverConflicts) {
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 1);
   FoldedFootprint f = Footprint(l, {Use::pool(2, 1, 3)}).fold(l, 1);
   t.commit(f, 0);
@@ -120,7 +120,7 @@ TEST(ConflictTest, NonBindingPoolNeverConflicts) {
 }
 
 TEST(ConflictTest, SelfConflictComesFirst) {
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 3);
   t.commit(Footprint(l, {Use::bit(0, 1)}).fold(l, 3), 0);
   // tp_mma for 4 cycles wraps onto itself at II 3, whatever the table holds.
@@ -137,7 +137,7 @@ TEST(ConflictTest, SelfConflictComesFirst) {
 }
 
 TEST(ConflictTest, PoolSelfConflictReport) {
-  ResourceLayout l = layout();
+  ResourceLayout l = conflictLayout();
   RRT t(l, 2);
   // dual_alu (cap 2): 1 unit over 5 cycles puts 3 units on row 0.
   FoldedFootprint f = Footprint(l, {Use::pool(1, 5, 1)}).fold(l, 2);

@@ -11,7 +11,7 @@ using namespace tilepipe::rrt::test;
 
 namespace {
 
-ResourceLayout layout() {
+ResourceLayout rrtLayout() {
   ResourceLayout l;
   l.addBit("tma");
   l.addBit("tp_smem_wr");
@@ -36,7 +36,7 @@ std::vector<uint64_t> snapshot(const RRT &t) {
 }
 
 TEST(RRTTest, EmptyTableAcceptsAnything) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   RRT t(l, 4);
   EXPECT_EQ(t.getII(), 4u);
   Footprint fp(l, {Use::bit(0, 4), Use::pool(0, 2, 4)});
@@ -47,7 +47,7 @@ TEST(RRTTest, EmptyTableAcceptsAnything) {
 }
 
 TEST(RRTTest, ProbeNeverMutates) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   RRT t(l, 5);
   FoldedFootprint a =
       Footprint(l, {Use::bit(0, 2), Use::pool(1, 3, 1)}).fold(l, 5);
@@ -61,7 +61,7 @@ TEST(RRTTest, ProbeNeverMutates) {
 }
 
 TEST(RRTTest, CommitMarksRowsAndBlocksProbe) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   RRT t(l, 4);
   FoldedFootprint f = Footprint(l, {Use::bit(1, 2, 1)}).fold(l, 4);
   ASSERT_TRUE(t.probe(f, 2));
@@ -78,7 +78,7 @@ TEST(RRTTest, CommitMarksRowsAndBlocksProbe) {
 }
 
 TEST(RRTTest, NegativeAndLargeStartsWrap) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   RRT t(l, 4);
   FoldedFootprint f = Footprint(l, {Use::bit(0, 1)}).fold(l, 4);
   t.commit(f, -1);
@@ -95,7 +95,7 @@ TEST(RRTTest, NegativeAndLargeStartsWrap) {
 }
 
 TEST(RRTTest, PoolsCountUpToCapacity) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   RRT t(l, 3);
   // dual_alu cap 2.
   FoldedFootprint one = Footprint(l, {Use::pool(1, 1, 1)}).fold(l, 3);
@@ -110,7 +110,7 @@ TEST(RRTTest, PoolsCountUpToCapacity) {
 }
 
 TEST(RRTTest, NonBindingPoolIsTrackedButNeverRefuses) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   RRT t(l, 2);
   FoldedFootprint f = Footprint(l, {Use::pool(2, 2, 3)}).fold(l, 2);
   for (int i = 0; i < 5; ++i) {
@@ -125,7 +125,7 @@ TEST(RRTTest, NonBindingPoolIsTrackedButNeverRefuses) {
 }
 
 TEST(RRTTest, ReleaseRestoresExactly) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   RRT t(l, 6);
   FoldedFootprint base =
       Footprint(l, {Use::bit(2, 3), Use::pool(0, 4, 2)}).fold(l, 6);
@@ -142,7 +142,7 @@ TEST(RRTTest, ReleaseRestoresExactly) {
 }
 
 TEST(RRTTest, ResetClearsAndResizes) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   RRT t(l, 4);
   FoldedFootprint f =
       Footprint(l, {Use::bit(0, 4), Use::pool(0, 4, 4)}).fold(l, 4);
@@ -189,7 +189,7 @@ TEST(RRTTest, WideLayout) {
 // the probe answers as the cycle-by-cycle count does, and releasing in any
 // order returns the table to empty.
 TEST(RRTTest, RandomAgainstNaiveTable) {
-  ResourceLayout l = layout();
+  ResourceLayout l = rrtLayout();
   Rng rng(2024);
   for (unsigned inst = 0; inst < 300; ++inst) {
     unsigned ii = rng.range(1, 8);

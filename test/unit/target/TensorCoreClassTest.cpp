@@ -26,7 +26,7 @@ OpWork ssUmma(int64_t m, int64_t n, int64_t k, int64_t bitsPerElement) {
   return work;
 }
 
-OpWork bytes(int64_t n) {
+OpWork copyBytes(int64_t n) {
   OpWork work;
   work.bytes = n;
   return work;
@@ -40,16 +40,16 @@ TEST(TensorCoreClasses, TmemCopyHoldsTheUmmaQueueAndReadsSmem) {
   EXPECT_FALSE(cls->tma);
   EXPECT_FALSE(cls->chainLatency);
   // The MXFP8 scale factors of a 128-row K-block of 128: 4 UE8M0 per row.
-  ResolvedOp sfa = resolve("tmem_copy", bytes(128 * 4));
+  ResolvedOp sfa = resolve("tmem_copy", copyBytes(128 * 4));
   EXPECT_EQ(sfa.latency, 4);
   EXPECT_EQ(triples(sfa),
             (Triples{{"tc_and_mma", 4, 1}, {"tp_smem_rd", 4, 1}}));
-  ResolvedOp sfb = resolve("tmem_copy", bytes(256 * 4));
+  ResolvedOp sfb = resolve("tmem_copy", copyBytes(256 * 4));
   EXPECT_EQ(sfb.latency, 8);
   EXPECT_EQ(triples(sfb),
             (Triples{{"tc_and_mma", 8, 1}, {"tp_smem_rd", 8, 1}}));
   // A tiny copy still holds the queue for a cycle.
-  EXPECT_EQ(triples(resolve("tmem_copy", bytes(16))),
+  EXPECT_EQ(triples(resolve("tmem_copy", copyBytes(16))),
             (Triples{{"tc_and_mma", 1, 1}, {"tp_smem_rd", 1, 1}}));
 }
 

@@ -10,12 +10,13 @@ using sched::OpId;
 
 namespace {
 
-struct Fixture {
+struct SearchFixture {
   sched::Problem problem;
   sched::ScheduleAnalysis schedule;
   PlanInput input;
 
-  Fixture(std::vector<int64_t> starts, unsigned ii, std::vector<Unit> units) {
+  SearchFixture(std::vector<int64_t> starts, unsigned ii,
+                std::vector<Unit> units) {
     for (size_t i = 0; i < starts.size(); ++i) {
       sched::Operation op;
       op.name = "op" + std::to_string(i);
@@ -53,8 +54,8 @@ Value tile(OpId producer, BufferClass cls, int64_t size,
 // at 1000 i - 400; V of i takes K of i - 1's, freed at 1000 i + 100). Beside
 // 96 KiB of other tiles only the ring fits.
 TEST(PlanSearch, RingsTilesWhenOnlyTheRingFits) {
-  Fixture f({0, 500, 1099, 1599}, 1000,
-            {Unit::TMA, Unit::TMA, Unit::UMMA, Unit::UMMA});
+  SearchFixture f({0, 500, 1099, 1599}, 1000,
+                  {Unit::TMA, Unit::TMA, Unit::UMMA, Unit::UMMA});
   f.input.values = {tile(0, BufferClass::SMEM, 32768, {{2, 0}}),
                     tile(1, BufferClass::SMEM, 32768, {{3, 0}})};
   f.input.fixedSmemBytes = 3 * 32768;
@@ -82,8 +83,8 @@ TEST(PlanSearch, RingsTilesWhenOnlyTheRingFits) {
 
 // A plan that fits as written is taken as written: nothing is searched.
 TEST(PlanSearch, AsWrittenWhenItFits) {
-  Fixture f({0, 500, 1099, 1599}, 1000,
-            {Unit::TMA, Unit::TMA, Unit::UMMA, Unit::UMMA});
+  SearchFixture f({0, 500, 1099, 1599}, 1000,
+                  {Unit::TMA, Unit::TMA, Unit::UMMA, Unit::UMMA});
   f.input.values = {tile(0, BufferClass::SMEM, 32768, {{2, 0}}),
                     tile(1, BufferClass::SMEM, 32768, {{3, 0}})};
   f.input.maxMainloopDepth = 1;
@@ -105,8 +106,8 @@ TEST(PlanSearch, AsWrittenWhenItFits) {
 // the tensor core, and 384 columns held outside the pipes: side by side
 // 384 + 128 + 64 = 576 > 512 (allocated as 1024); P over S fits in 512.
 TEST(PlanSearch, StoresOverTheTileItRead) {
-  Fixture f({0, 100, 300, 400}, 1000,
-            {Unit::UMMA, Unit::SIMT, Unit::SIMT, Unit::UMMA});
+  SearchFixture f({0, 100, 300, 400}, 1000,
+                  {Unit::UMMA, Unit::SIMT, Unit::SIMT, Unit::UMMA});
   f.input.values = {tile(0, BufferClass::TMEM, 128, {{1, 0}}),
                     tile(2, BufferClass::TMEM, 64, {{3, 0}})};
   f.input.fixedTmemColumns = 384;
@@ -126,7 +127,7 @@ TEST(PlanSearch, StoresOverTheTileItRead) {
 // Only budgets are searched: a ring of tiles of different sizes is an
 // error as written, and no other plan is tried.
 TEST(PlanSearch, AStorageErrorIsNotSearched) {
-  Fixture f({0, 10, 500}, 100, {Unit::TMA, Unit::TMA, Unit::UMMA});
+  SearchFixture f({0, 10, 500}, 100, {Unit::TMA, Unit::TMA, Unit::UMMA});
   f.input.values = {tile(0, BufferClass::SMEM, 65536, {{2, 0}}),
                     tile(1, BufferClass::SMEM, 1024, {{2, 0}})};
   f.input.values[0].ring = f.input.values[1].ring = "kv";
@@ -145,7 +146,7 @@ TEST(PlanSearch, AStorageErrorIsNotSearched) {
 TEST(PlanSearch, NamesTheSmallestPlan) {
   // Read 20 cycles after the load, one stage later: two slots by stages,
   // one by the timeline, and still 265536 B beside the other tiles.
-  Fixture f({90, 110}, 100, {Unit::TMA, Unit::UMMA});
+  SearchFixture f({90, 110}, 100, {Unit::TMA, Unit::UMMA});
   f.input.values = {tile(0, BufferClass::SMEM, 65536, {{1, 0}})};
   f.input.fixedSmemBytes = 200000;
   PlanCandidates candidates;

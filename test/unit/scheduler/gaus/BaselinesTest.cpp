@@ -21,7 +21,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Rng {
+struct BaselinesRng {
   uint64_t state;
   uint64_t next() {
     uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -95,7 +95,7 @@ int64_t longestPath(const Instance &inst) {
 /// A random instance of `form` with 3 to 14 nodes. A: latency 0, half the
 /// edges communicate; B: unit latency; C: one or two resources with ResMII
 /// at most II, forward edges of latency 0-2 and back edges of distance 1-2.
-Instance randomInstance(Formulation form, Rng &rng) {
+Instance randomInstance(Formulation form, BaselinesRng &rng) {
   Instance inst;
   inst.formulation = form;
   unsigned n = unsigned(rng.range(3, 14));
@@ -156,7 +156,7 @@ Clock::time_point farAway() { return Clock::now() + std::chrono::hours(1); }
 
 void randomRound(Formulation form, uint64_t seed, unsigned &feasible,
                  unsigned &listFound, unsigned &fdsFound) {
-  Rng rng{seed};
+  BaselinesRng rng{seed};
   Instance inst = randomInstance(form, rng);
   std::optional<Frames> frames = framesOf(inst);
   if (!frames)
@@ -331,7 +331,7 @@ TEST(BaselinesHand, ModuloSlotsC) {
 TEST(BaselinesDeadline, PassedDeadlineStillLegal) {
   for (Formulation form : {Formulation::A, Formulation::B, Formulation::C}) {
     for (uint64_t seed = 1; seed <= 20; ++seed) {
-      Rng rng{seed * 31 + unsigned(form)};
+      BaselinesRng rng{seed * 31 + unsigned(form)};
       Instance inst = randomInstance(form, rng);
       std::optional<Frames> frames = framesOf(inst);
       if (!frames)
@@ -355,7 +355,7 @@ TEST(BaselinesDeadline, PassedDeadlineStillLegal) {
 /// FDS is held to within 5% of it and the list scheduler, whose ladder of
 /// targets reaches up to ASAP's peak, to no worse.
 TEST(BaselinesScale, LayeredB) {
-  Rng rng{2024};
+  BaselinesRng rng{2024};
   Instance inst;
   inst.formulation = Formulation::B;
   const unsigned layers = 40, width = 50;

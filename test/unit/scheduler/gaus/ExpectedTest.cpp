@@ -20,7 +20,7 @@ using namespace tilepipe::gaus;
 
 namespace {
 
-struct Rng {
+struct ExpectedRng {
   uint64_t state;
   uint64_t next() {
     uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -43,7 +43,7 @@ struct Case {
 /// A random instance of `form` with 3-4 nodes and frames of 1-3 steps,
 /// and a random distribution per node (not Gaussian: the terms must hold
 /// for any distribution).
-Case randomCase(Formulation form, Rng &rng) {
+Case randomCase(Formulation form, ExpectedRng &rng) {
   Case c;
   Instance &inst = c.instance;
   inst.formulation = form;
@@ -157,7 +157,7 @@ Exact bruteForce(const Case &c, bool printed, int64_t usageLen) {
 constexpr Formulation kAll[] = {Formulation::A, Formulation::B, Formulation::C};
 
 TEST(GausExpected, TermsEqualBruteForceExpectation) {
-  Rng rng{42};
+  ExpectedRng rng{42};
   unsigned checked = 0;
   for (Formulation form : kAll)
     for (bool printed : {false, true})
@@ -201,7 +201,7 @@ double loss(ExpectedModel &model, const std::vector<double> &F) {
 }
 
 TEST(GausExpected, GradientMatchesCentralDifferences) {
-  Rng rng{7};
+  ExpectedRng rng{7};
   for (Formulation form : kAll)
     for (int round = 0; round < 40; ++round) {
       Case c = randomCase(form, rng);
@@ -226,7 +226,7 @@ TEST(GausExpected, GradientMatchesCentralDifferences) {
 }
 
 TEST(GausExpected, GaussianChainMatchesCentralDifferences) {
-  Rng rng{99};
+  ExpectedRng rng{99};
   for (Formulation form : kAll)
     for (int round = 0; round < 20; ++round) {
       Case c = randomCase(form, rng);

@@ -16,7 +16,7 @@ using namespace tilepipe::gaus::test;
 
 namespace {
 
-Frames framesOf(const Instance &inst) {
+Frames legalFramesOf(const Instance &inst) {
   std::string reason;
   std::optional<Frames> f = computeFrames(inst, reason);
   EXPECT_TRUE(f) << reason;
@@ -27,7 +27,7 @@ TEST(GausLegalize, AcyclicClampsThenRaises) {
   Instance inst = makeInstance(Formulation::B, 3, 4);
   addEdge(inst, 0, 1, 1);
   addEdge(inst, 1, 2, 1);
-  Frames f = framesOf(inst);
+  Frames f = legalFramesOf(inst);
   // Frames [0,1], [1,2], [2,3]: {3,0,0} clamps to {1,1,2}, then 1 -> 2 -> 3.
   std::optional<Steps> s = legalize(inst, f, {3, 0, 0});
   ASSERT_TRUE(s);
@@ -42,7 +42,7 @@ TEST(GausLegalize, NonStrictEdgesShareSteps) {
   Instance inst = makeInstance(Formulation::A, 3, 4);
   addEdge(inst, 0, 1, 0);
   addEdge(inst, 1, 2, 0);
-  Frames f = framesOf(inst);
+  Frames f = legalFramesOf(inst);
   std::optional<Steps> s = legalize(inst, f, {2, 0, 1});
   ASSERT_TRUE(s);
   EXPECT_EQ(*s, (Steps{2, 2, 2}));
@@ -54,7 +54,7 @@ TEST(GausLegalize, ModuloSpreadsOverRows) {
   inst.resourceNames = {"unit"};
   for (Node &node : inst.nodes)
     node.uses.push_back(Use{0, 0, 1, 1});
-  Frames f = framesOf(inst);
+  Frames f = legalFramesOf(inst);
   std::optional<Steps> s = legalize(inst, f, {0, 0, 0});
   ASSERT_TRUE(s);
   EXPECT_EQ(*s, (Steps{0, 1, 2}));
@@ -67,7 +67,7 @@ TEST(GausLegalize, ModuloSpreadsOverRows) {
   full.capacity = {1};
   for (Node &node : full.nodes)
     node.uses.push_back(Use{0, 0, 1, 1});
-  EXPECT_FALSE(legalize(full, framesOf(full), {0, 1, 2, 3}));
+  EXPECT_FALSE(legalize(full, legalFramesOf(full), {0, 1, 2, 3}));
 }
 
 TEST(GausLegalize, BackEdgesMakeTheirSourcesUrgent) {
@@ -79,7 +79,7 @@ TEST(GausLegalize, BackEdgesMakeTheirSourcesUrgent) {
   inst.nodes[1].uses.push_back(Use{0, 0, 1, 1});
   inst.nodes[2].uses.push_back(Use{0, 0, 1, 1});
   addEdge(inst, 2, 0, 2, 1);
-  std::optional<Steps> s = legalize(inst, framesOf(inst), {0, 0, 0});
+  std::optional<Steps> s = legalize(inst, legalFramesOf(inst), {0, 0, 0});
   ASSERT_TRUE(s);
   EXPECT_EQ(*s, (Steps{0, 1, 0}));
 }
@@ -94,14 +94,14 @@ TEST(GausLegalize, ModuloRedoesWhenASeatBreaksABackEdge) {
   inst.nodes[2].uses.push_back(Use{0, 0, 1, 1});
   addEdge(inst, 2, 0, 2, 1);
   addEdge(inst, 1, 0, 2, 1);
-  std::optional<Steps> s = legalize(inst, framesOf(inst), {0, 0, 0});
+  std::optional<Steps> s = legalize(inst, legalFramesOf(inst), {0, 0, 0});
   ASSERT_TRUE(s);
   EXPECT_EQ(*s, (Steps{1, 0, 1}));
 }
 
 TEST(GausLegalize, RejectsMismatchedInput) {
   Instance inst = makeInstance(Formulation::B, 2, 3);
-  Frames f = framesOf(inst);
+  Frames f = legalFramesOf(inst);
   EXPECT_FALSE(legalize(inst, f, {0}));
   Frames bad = f;
   bad.asap.pop_back();

@@ -10,9 +10,9 @@ using namespace tilepipe::gaus;
 
 namespace {
 
-struct Rng {
+struct ObjectiveRng {
   uint64_t state;
-  explicit Rng(uint64_t seed) : state(seed) {}
+  explicit ObjectiveRng(uint64_t seed) : state(seed) {}
   uint64_t next() {
     uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -222,7 +222,7 @@ Evaluation reference(const Instance &inst, const Steps &s) {
 }
 
 TEST(GausObjective, AgreesWithDefinitionOnRandomSchedules) {
-  Rng rng(11);
+  ObjectiveRng rng(11);
   unsigned legal = 0, illegal = 0;
   for (unsigned trial = 0; trial < 3000; ++trial) {
     Formulation f = Formulation(trial % 3);

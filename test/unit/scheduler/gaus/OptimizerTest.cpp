@@ -19,7 +19,7 @@ using namespace tilepipe::gaus;
 
 namespace {
 
-struct Rng {
+struct OptimizerRng {
   uint64_t state;
   uint64_t next() {
     uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -34,7 +34,7 @@ struct Rng {
 /// nodes of earlier layers; unit latency (B) or non-strict (A).
 Instance layered(Formulation form, unsigned layers, unsigned width,
                  uint64_t seed) {
-  Rng rng{seed};
+  OptimizerRng rng{seed};
   Instance inst;
   inst.formulation = form;
   unsigned n = layers * width;

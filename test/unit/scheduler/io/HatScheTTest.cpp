@@ -82,8 +82,9 @@ _0</data>
 </graphml>
 )";
 
-std::optional<ProblemFile> readOK(llvm::StringRef graph, llvm::StringRef model,
-                                  llvm::StringRef graphName = "dir/g.graphml") {
+std::optional<ProblemFile>
+hatReadOK(llvm::StringRef graph, llvm::StringRef model,
+          llvm::StringRef graphName = "dir/g.graphml") {
   llvm::Expected<ProblemFile> file =
       readHatScheT(graph, graphName, model, "dir/g_RM.xml");
   if (!file) {
@@ -93,7 +94,8 @@ std::optional<ProblemFile> readOK(llvm::StringRef graph, llvm::StringRef model,
   return std::move(*file);
 }
 
-std::string readError(llvm::StringRef graph, llvm::StringRef model = kModel) {
+std::string hatReadError(llvm::StringRef graph,
+                         llvm::StringRef model = kModel) {
   llvm::Expected<ProblemFile> file =
       readHatScheT(graph, "g.graphml", model, "g_RM.xml");
   if (file)
@@ -102,7 +104,7 @@ std::string readError(llvm::StringRef graph, llvm::StringRef model = kModel) {
 }
 
 std::string modelError(llvm::StringRef model) {
-  return readError(kGraph, model);
+  return hatReadError(kGraph, model);
 }
 
 /// A graph file with the given body inside <graph>; line 3 is the body's
@@ -124,7 +126,7 @@ const char *kModelR =
 
 TEST(HatScheT, ReadsAnInstance) {
   std::optional<ProblemFile> file =
-      readOK(kGraph, kModel, "dir/graph3.200MHz.graphml");
+      hatReadOK(kGraph, kModel, "dir/graph3.200MHz.graphml");
   ASSERT_TRUE(file);
   EXPECT_EQ(file->name, "graph3.200MHz");
   const sched::Problem &p = file->problem;
@@ -195,7 +197,7 @@ TEST(HatScheT, ReadsAnInstance) {
 
 TEST(HatScheT, OrigamiShape) {
   // No namespace, self-closing resources, no <Cost>, standalone header.
-  std::optional<ProblemFile> file = readOK(
+  std::optional<ProblemFile> file = hatReadOK(
       "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\" ?>\n"
       "<graphml>\n\n  <graph edgedefault=\"directed\" id=\"\">\n" +
           std::string(kNode) + "\n  </graph>\n</graphml>",
@@ -212,8 +214,8 @@ TEST(HatScheT, OrigamiShape) {
 TEST(HatScheT, OlderResourceElement) {
   // CHStone's older models: <resource> with the area as attributes. The
   // same loop reads the same with either form.
-  std::optional<ProblemFile> newer = readOK(graph(kNode), model(kModelR));
-  std::optional<ProblemFile> older = readOK(
+  std::optional<ProblemFile> newer = hatReadOK(graph(kNode), model(kModelR));
+  std::optional<ProblemFile> older = hatReadOK(
       graph(kNode),
       model(R"(<resource blockingTime="1" latency="2" limit="1" nDSP="0" )"
             R"(nLUT="64" nMEM="1" name="r" physicalDelay="0.0"/>)"));
@@ -226,7 +228,7 @@ TEST(HatScheT, OlderResourceElement) {
 }
 
 TEST(HatScheT, XMLErrorsCarryFileLineAndColumn) {
-  EXPECT_EQ(readError("<graphml>\n<graph>\n</graphml>"),
+  EXPECT_EQ(hatReadError("<graphml>\n<graph>\n</graphml>"),
             "g.graphml:3:1: end tag </graphml> does not match <graph> opened "
             "at line 2");
   EXPECT_EQ(modelError("<ModelInformation>\n  <Resources>"),
@@ -331,28 +333,29 @@ TEST(HatScheT, ResourceModelErrors) {
 
 TEST(HatScheT, GraphErrors) {
   auto err = [](llvm::StringRef body) {
-    return readError(graph(body), model(kModelR));
+    return hatReadError(graph(body), model(kModelR));
   };
-  EXPECT_EQ(readError("<graph/>", model(kModelR)),
+  EXPECT_EQ(hatReadError("<graph/>", model(kModelR)),
             "g.graphml:1: expected a <graphml> document, got <graph>");
-  EXPECT_EQ(readError("<graphml version=\"2\"/>", model(kModelR)),
+  EXPECT_EQ(hatReadError("<graphml version=\"2\"/>", model(kModelR)),
             "g.graphml:1: unknown attribute 'version' on <graphml>");
-  EXPECT_EQ(readError("<graphml/>", model(kModelR)),
+  EXPECT_EQ(hatReadError("<graphml/>", model(kModelR)),
             "g.graphml:1: <graphml> has no <graph>");
   EXPECT_EQ(
-      readError("<graphml>\n<graph/>\n<graph/>\n</graphml>", model(kModelR)),
+      hatReadError("<graphml>\n<graph/>\n<graph/>\n</graphml>", model(kModelR)),
       "g.graphml:3: second <graph> (the first is at line 2)");
-  EXPECT_EQ(readError("<graphml>\n<hypergraph/>\n</graphml>", model(kModelR)),
-            "g.graphml:2: unexpected element <hypergraph> in <graphml> "
-            "(expected <graph>)");
-  EXPECT_EQ(readError("<graphml>\n<graph edgedefault=\"undirected\"/>\n"
-                      "</graphml>",
-                      model(kModelR)),
-            "g.graphml:2: edgedefault must be 'directed', got 'undirected'");
   EXPECT_EQ(
-      readError("<graphml>\n<graph kind=\"x\"/>\n</graphml>", model(kModelR)),
-      "g.graphml:2: unknown attribute 'kind' on <graph> (expected id, "
-      "edgedefault)");
+      hatReadError("<graphml>\n<hypergraph/>\n</graphml>", model(kModelR)),
+      "g.graphml:2: unexpected element <hypergraph> in <graphml> "
+      "(expected <graph>)");
+  EXPECT_EQ(hatReadError("<graphml>\n<graph edgedefault=\"undirected\"/>\n"
+                         "</graphml>",
+                         model(kModelR)),
+            "g.graphml:2: edgedefault must be 'directed', got 'undirected'");
+  EXPECT_EQ(hatReadError("<graphml>\n<graph kind=\"x\"/>\n</graphml>",
+                         model(kModelR)),
+            "g.graphml:2: unknown attribute 'kind' on <graph> (expected id, "
+            "edgedefault)");
   EXPECT_EQ(err(""), "g.graphml:2: the graph has no nodes");
   EXPECT_EQ(err("text"), "g.graphml:2: unexpected text inside <graph>");
   EXPECT_EQ(err("<hyperedge/>"),
@@ -394,8 +397,8 @@ TEST(HatScheT, GraphErrors) {
 
 TEST(HatScheT, EdgeErrors) {
   auto err = [](llvm::StringRef edge) {
-    return readError(graph(std::string(kNode) + "\n" + edge.str()),
-                     model(kModelR));
+    return hatReadError(graph(std::string(kNode) + "\n" + edge.str()),
+                        model(kModelR));
   };
   EXPECT_EQ(err("<edge source=\"1\"/>"),
             "g.graphml:4: <edge> needs attribute 'target'");
