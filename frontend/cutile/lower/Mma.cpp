@@ -145,7 +145,8 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
            << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 or "
               "128 rows a CTA (256 only across a CTA pair, which tilepipe "
               "does not plan); for sm_90a, whose two consumer warpgroups "
-              "take 256 rows, lower with --tileir-to-tileas=wgmma";
+              "take 256 rows, lower with --tileir-to-tileas=wgmma (tilepipe "
+              "compile --target sm_90a does)";
   auto umma = b.create<tileas::UmmaOp>(
       loc(op), acc->getType(), ab[0], ab[1], *acc, Value(), Value(),
       accumulate ? b.getUnitAttr() : UnitAttr(),
