@@ -36,7 +36,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numcheck  # noqa: E402
-from cudalower import INCLUDE, NVCC, PROBE_CU, lower  # noqa: E402
+from cudalower import INCLUDE, NVCC, PROBE_CU, REGISTER_MMA_TARGETS, lower  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPECS = os.path.join(SRC, "test", "numeric", "specs.py")
@@ -121,8 +121,8 @@ class Bundle:
     def lowered(self, spec, name, target, tmp, log):
         """The kernel's .cu, as numcheck.py makes it."""
         target = target or getattr(spec, "target", None)
-        source = (spec.prepare(self.build, tmp, log, target=target) if hasattr(spec, "prepare")
-                  else os.path.join(SRC, spec.mlir))
+        source = (spec.prepare(self.build, tmp, log, target in REGISTER_MMA_TARGETS)
+                  if hasattr(spec, "prepare") else os.path.join(SRC, spec.mlir))
         if not source:
             return None
         done = lower(source, self.build, tmp, getattr(spec, "materialize", ""), name, log=log,
@@ -179,7 +179,7 @@ class Bundle:
         if rc:
             lines.append(f"{name}: tilepipe compile failed\n{out}")
         elif not hasattr(spec, "prepare") or spec.prepare(self.build, tmp, lines.append,
-                                                          target="sm_90a"):
+                                                          register_mma=True):
             rec = self.prepare_kernel("hopper-rows", spec, name, cu, CUTILE_SPECS,
                                       learnt(spec, before), lines.append)
         return name, rec, lines, time.time() - start

@@ -133,6 +133,22 @@ def _includes(cmd):
     return [cmd[i + 1] for i, a in enumerate(cmd[:-1]) if a == "-I"]
 
 
+def _made_once(final, product, make):
+    """`product` (a file inside the cache entry `final`), made by `make()`
+    when missing; None when it cannot be made. The test processes that start
+    together on a clean build folder (lit's workers, numcheck's threads) need
+    the same entry: one makes it under BuildLock while the others wait, then
+    find it made."""
+    if os.path.exists(product):
+        _touch(final)
+        return product
+    os.makedirs(os.path.dirname(final), exist_ok=True)
+    with BuildLock(final):
+        if os.path.exists(product):
+            return product
+        return make()
+
+
 def emulator_pch(root, compiler, flags, include):
     """A folder holding tilepipe/kernel.cuh.gch, the CPU emulator runtime
     precompiled with exactly `flags`, for `-I` ahead of `include`; None
@@ -145,15 +161,9 @@ def emulator_pch(root, compiler, flags, include):
     key = _key(["pch", compiler_id(compiler), " ".join(flags), tree_digest(include)])
     pch_root = os.path.join(root, "pch")
     final = os.path.join(pch_root, key[:32])
-    if os.path.exists(os.path.join(final, "tilepipe", "kernel.cuh.gch")):
-        _touch(final)
-        return final
-    os.makedirs(pch_root, exist_ok=True)
-    with BuildLock(final):
-        # Another test process may have made it while this one waited.
-        if os.path.exists(os.path.join(final, "tilepipe", "kernel.cuh.gch")):
-            return final
-        return _make_pch(root, pch_root, final, compiler, flags, include, header)
+    made = _made_once(final, os.path.join(final, "tilepipe", "kernel.cuh.gch"),
+                      lambda: _make_pch(root, pch_root, final, compiler, flags, include, header))
+    return final if made else None
 
 
 def _make_pch(root, pch_root, final, compiler, flags, include, header):
@@ -187,14 +197,8 @@ def emulator_lib(root, compiler, flags, include):
     lib_root = os.path.join(root, "emulib")
     final = os.path.join(lib_root, key[:32])
     obj = os.path.join(final, "emulator.o")
-    if os.path.exists(obj):
-        _touch(final)
-        return obj
-    os.makedirs(lib_root, exist_ok=True)
-    with BuildLock(final):
-        if os.path.exists(obj):
-            return obj
-        return _make_lib(root, lib_root, final, obj, compiler, flags, include)
+    return _made_once(final, obj,
+                      lambda: _make_lib(root, lib_root, final, obj, compiler, flags, include))
 
 
 def _make_lib(root, lib_root, final, obj, compiler, flags, include):
@@ -277,10 +281,8 @@ def compile(cmd, src, out, build, pch_flags=None):
 
 
 class BuildLock:
-    """An flock on FINAL.lock: the test processes that start together on a
-    clean build folder (lit's workers, numcheck's threads) need the same
-    precompiled header and emulator library; one makes it while the others
-    wait, instead of each making its own copy."""
+    """An flock on FINAL.lock, held while one process makes a cache entry
+    (`_made_once`)."""
 
     def __init__(self, final):
         self.path = final + ".lock"

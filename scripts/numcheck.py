@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernelcache  # noqa: E402
-from cudalower import INCLUDE, NVCC, lower  # noqa: E402
+from cudalower import INCLUDE, NVCC, REGISTER_MMA_TARGETS, lower  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CXX = os.environ.get("CXX", "g++")
@@ -395,17 +395,17 @@ def check_kernel(args, spec, name, tmp):
     """(lines to print, status bits) of one kernel: 0 when every run matches
     (or a planted bug is caught), 1 otherwise, 2 when a step fails to run."""
     out = []
+    target = args.target or getattr(spec, "target", None)
+    register_mma = target in REGISTER_MMA_TARGETS
     if args.cu:
         cu = args.cu
         # A cuTile spec learns its arguments' meaning from the lowering.
-        if hasattr(spec, "prepare") and not spec.prepare(
-                args.build, tmp, out.append, target=args.target or getattr(spec, "target", None)):
+        if hasattr(spec, "prepare") and not spec.prepare(args.build, tmp, out.append, register_mma):
             return out, 2
     else:
         # A spec whose tile IR is made when the test runs (a cuTile kernel
         # lowered from its bytecode) says where it is.
-        target = args.target or getattr(spec, "target", None)
-        source = (spec.prepare(args.build, tmp, out.append, target=target)
+        source = (spec.prepare(args.build, tmp, out.append, register_mma)
                   if hasattr(spec, "prepare") else os.path.join(SRC, spec.mlir))
         if not source:
             return out, 2

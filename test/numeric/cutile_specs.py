@@ -50,14 +50,15 @@ class CuTileSpec:
     def scalar_values(self, p):
         return {}
 
-    def prepare(self, build, tmp, log, target=None):
+    def prepare(self, build, tmp, log, register_mma=False):
         """The tileas file numcheck takes, made from the fixture; None after
         logging the step that failed. Where tilepipe-translate has no
         bytecode import yet, the fixture's tileirdisasm text in the dialect's
-        syntax (test/lit/frontend/cutile/Inputs) is lowered instead. For a
-        target whose tensor core accumulates in registers (sm_90a) the
-        lowering makes the wgmmas itself (--tileir-to-tileas=wgmma), as
-        `tilepipe compile` does."""
+        syntax (test/lit/frontend/cutile/Inputs) is lowered instead.
+        `register_mma`: for a target whose tensor core accumulates in
+        registers (cudalower.REGISTER_MMA_TARGETS), the lowering makes the
+        wgmmas itself (--tileir-to-tileas=wgmma), as `tilepipe compile`
+        does."""
         stem = os.path.splitext(os.path.basename(self.fixture))[0]
         translate = os.path.join(build, "bin", "tilepipe-translate")
         tileir = os.path.join(tmp, stem + ".tileir.mlir")
@@ -71,7 +72,7 @@ class CuTileSpec:
                                   stem + ".tileir.mlir")
         # With the locations, a later step's diagnostic names the kernel's
         # source line (the bytecode's debug info).
-        lowering = "--tileir-to-tileas" + ("=wgmma" if target == "sm_90a" else "")
+        lowering = "--tileir-to-tileas" + ("=wgmma" if register_mma else "")
         steps.append([os.path.join(build, "bin", "tilepipe-opt"), tileir, lowering,
                       "--mlir-print-debuginfo", "-o", tileas])
         for cmd in steps:

@@ -11,8 +11,8 @@ from cutile_specs import LinearFp8  # noqa: E402
 
 
 class TransposeDropped(LinearFp8):
-    def prepare(self, build, tmp, log, target=None):
-        tileas = super().prepare(build, tmp, log, target=target)
+    def prepare(self, build, tmp, log, register_mma=False):
+        tileas = super().prepare(build, tmp, log, register_mma)
         text = open(tileas).read()
         seeded = text.replace("{accumulate} : !tileas.smem", "{accumulate, b_mn_major} : !tileas.smem")
         if seeded == text:
