@@ -1028,6 +1028,13 @@ LogicalResult AgentOp::verify() {
     return emitOpError("expects regs to be a multiple of 8 in [24, 256] "
                        "(setmaxnreg), got ")
            << *regs;
+  // Ping-pong copies are whole warpgroups (each issues its own wgmmas).
+  if (std::optional<int32_t> replicas = getReplicas();
+      replicas && (*replicas < 1 || *replicas > 2 ||
+                   (*replicas > 1 && getWarps() % 4 != 0)))
+    return emitOpError("expects replicas 1 or 2, and warps a multiple of 4 "
+                       "when 2 (each copy is whole warpgroups), got replicas ")
+           << *replicas << " of " << getWarps() << " warps";
   // Agents partition warps once; an agent inside an agent has no warps of
   // its own to run on.
   if ((*this)->getParentOfType<AgentOp>())

@@ -902,9 +902,17 @@ def TileAS_AgentOp : TileAS_MaterializedOp<"agent", [
     Several agents in sequence form the warp-specialized partition of the
     enclosing body; each runs on its own `warps` warps, which set their
     register budget to `regs` (setmaxnreg) when it is given.
+
+    `replicas = 2` (ping-pong consumers, a persistent function only): the
+    body runs on two copies of the agent's warps. Copy r takes the CTA's
+    output tiles r, r + 2, ...; the copies take turns on the main loop and
+    on the epilogue, so that one copy's epilogue runs beside the other's
+    MMAs. Each copy is `warps` warps; the pipes count iterations in tile
+    order whichever copy runs them.
   }];
   let arguments = !con((ins TileAS_StrEnumAttr<TileAS_AgentRoleKind>:$role,
-                            I32Attr:$warps, OptionalAttr<I32Attr>:$regs),
+                            I32Attr:$warps, OptionalAttr<I32Attr>:$regs,
+                            OptionalAttr<I32Attr>:$replicas),
                        scheduleAttrs);
   let regions = (region SizedRegion<1>:$body);
   // `attr-dict $body` is ambiguous for ODS because both may start with `{`;

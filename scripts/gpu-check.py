@@ -105,9 +105,13 @@ HOPPER_GEMMS = [
       "cutile_matmul_256"]),
 ]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
-# Other forms of gemm_mainloop the timing step runs when a bundle has them
-# (the same tiles, so the same grid: a persistent kernel walks it).
-GEMM_VARIANTS = ["gemm_mainloop_persistent"]
+# Other forms of the GEMM the timing step runs when a bundle has them, with
+# the CTA tile whose grid each walks (a persistent kernel walks the grid it
+# is given): the persistent 128 x 256 (two cooperative consumer
+# warpgroups), and the 128 x 128 GEMM persistent with two ping-pong consumer
+# copies and with one (docs/cuda.md, "Ping-pong consumers").
+GEMM_VARIANTS = {"gemm_mainloop_persistent": (128, 256), "gemm128_persistent": (128, 128),
+                 "gemm128_persistent_coop": (128, 128)}
 # hopper-attention: (numcheck options, specs) per run.
 HOPPER_ATTENTION = [
     (["--target", "sm_90a"], ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse",
@@ -627,7 +631,7 @@ class Checker:
         forms of it for sm_90a."""
         if not self.bundle or arch != "sm_90a":
             return ["gemm_mainloop"]
-        return ["gemm_mainloop"] + [k for k in GEMM_VARIANTS
+        return ["gemm_mainloop"] + [k for k in sorted(GEMM_VARIANTS)
                                     if os.path.exists(self.bundled(k + ".gpu"))]
 
     def time_attention(self, seq):
@@ -821,7 +825,8 @@ class Checker:
             b_gen.write_npy(b_path, (n, n))
             if os.path.exists(c_path):
                 os.remove(c_path)
-            grid = f"{-(-n // GEMM_TILE_M)},{-(-n // GEMM_TILE_N)},1"
+            tm, tn = GEMM_VARIANTS.get(kernel, (GEMM_TILE_M, GEMM_TILE_N))
+            grid = f"{-(-n // tm)},{-(-n // tn)},1"
             cmd = [exe, f"A={a_path}", f"B={b_path}", f"K={n}",
                    "--out", f"C={c_path}", "--shape", f"C={n},{n}",
                    "--grid", grid, "--repeat", str(self.args.repeat)]

@@ -112,6 +112,13 @@ SEEDED_BUGS = {
     # mulsi_extended's 64-bit high half read as unsigned (no correction for
     # negative operands).
     "mulsi-high-unsigned": ("runtime/int_arith.cuh", r"\n\s*hi -= a < 0 \? ub : 0;\n\s*hi -= b < 0 \? ua : 0;", ""),
+    # Ping-pong consumers (docs/cuda.md). A copy starts each tile's pipe
+    # iterations where its own last tile ended, not where the other copy's
+    # did: it waits for iterations the producer loads into other slots.
+    "turn-base-own": (".cu", r"(int64_t v\d+ = tp::turn_base\([^;]*\);)\n\s*v\d+ = v\d+;", r"\1"),
+    # A copy stages its epilogue without waiting for its turn: both copies
+    # write the one staging tile at once.
+    "turn-epilogue-no-wait": (".cu", r"\n\s*tp::turn_wait\(\(S\.turns \+ 2\)[^;]*;", ""),
     # A persistent kernel's walk stops one tile short of the count: the
     # last tile is computed by no CTA.
     "tile-walk-short": (".cu", r"for \(int64_t (v\d+) = (v\d+); \1 < (v\d+); \1 \+= (v\d+)\) \{",

@@ -58,7 +58,7 @@ void placeWarps(KernelLayout &layout) {
   for (AgentLayout &a : layout.agents)
     if (a.warps >= 4) {
       a.firstWarp = next;
-      next += (a.warps + 3) / 4 * 4;
+      next += (a.span() + 3) / 4 * 4;
     }
   layout.warps = std::max(4, next);
 }
@@ -166,7 +166,7 @@ void splitRegisters(KernelLayout &layout) {
   std::vector<bool> producer(groups, true);
   for (const AgentLayout &a : layout.agents)
     if (a.warps >= 4)
-      for (int w = a.firstWarp; w < a.firstWarp + a.warps; ++w)
+      for (int w = a.firstWarp; w < a.firstWarp + a.span(); ++w)
         producer[unsigned(w / 4)] = false;
   unsigned numProducer = unsigned(llvm::count(producer, true));
   unsigned numConsumer = groups - numProducer;
@@ -250,6 +250,8 @@ public:
         failed(analyzeTiles()) || failed(placeBuffers()))
       return failure();
     placeScratch();
+    if (failed(placeTurns()))
+      return failure();
     markSharedBuffers();
     overlaySequentialLoops();
     overlayAfterLoops();
@@ -273,6 +275,7 @@ private:
   LogicalResult placeSmemRing(tileas::PipeCreateOp create, PipeLayout &p,
                               const PipeLayout *joined);
   void noteDrained(tileas::PipeCreateOp create, const std::string &member);
+  LogicalResult placeTurns();
   LogicalResult placeLoad(tileas::TmaLoadOp load);
   void markSharedBuffers();
   void placeScratch();
@@ -311,6 +314,12 @@ LogicalResult LayoutBuilder::layoutAgents() {
       a.warps = int(agent.getWarps());
       if (a.warps < 1)
         return emitError(agent.getLoc(), "an agent needs at least one warp");
+      a.replicas = int(agent.getReplicas().value_or(1));
+      if (a.replicas > 1 && !func->hasAttr("tileas.persistent"))
+        return emitError(agent.getLoc(),
+                         "ping-pong copies (replicas) take turns on the "
+                         "output tiles of a persistent kernel; this function "
+                         "is not tileas.persistent");
       layout.agents.push_back(a);
     }
   if (layout.agents.empty()) {
@@ -364,10 +373,18 @@ LogicalResult LayoutBuilder::assignNamedBarriers() {
     return failure();
   for (AgentLayout &a : layout.agents)
     if (a.warps > 1) {
+      // A ping-pong agent's copies sync on consecutive ids.
       int id = 1;
-      while (usedBarriers.count(id))
+      auto taken = [&](int first) {
+        for (int r = 0; r < a.replicas; ++r)
+          if (usedBarriers.count(first + r))
+            return true;
+        return false;
+      };
+      while (taken(id))
         ++id;
-      usedBarriers.insert(id);
+      for (int r = 0; r < a.replicas; ++r)
+        usedBarriers.insert(id + r);
       a.syncBarrier = id;
     }
   layout.namedBarriers = *usedBarriers.rbegin() + 1;
@@ -465,6 +482,39 @@ void LayoutBuilder::placeScratch() {
     layout.agents[a].scratch = m.name;
     scratchMembers.push_back(m);
   }
+}
+
+/// A ping-pong agent's turns: two mbarriers for the main loop and two for
+/// the epilogue (one per copy, like an mbarrier mutex of two groups), and a
+/// word per pipe where the copy that ran a tile leaves the next tile's first
+/// iteration.
+LogicalResult LayoutBuilder::placeTurns() {
+  for (AgentLayout &a : layout.agents) {
+    if (a.replicas == 1)
+      continue;
+    if (!layout.turns.empty())
+      return emitError(a.op->getLoc(),
+                       "only one agent of a kernel may run as ping-pong "
+                       "copies");
+    for (auto &[load, bar] : layout.epilogueLoads)
+      if (&layout.agents[agentOf(layout, load)] == &a)
+        return emitError(load->getLoc(),
+                         "a ping-pong agent loads no tiles after its loop: "
+                         "the load's buffer and phase would be shared by "
+                         "both copies' tiles");
+    if (!a.scratch.empty())
+      return emitError(a.op->getLoc(),
+                       "a ping-pong agent combines no values across its "
+                       "warps (a reduction over more than a warp's lanes): "
+                       "both copies would share the scratch and its barrier");
+    layout.turns = "turns";
+    layout.turnBase = "turn_base";
+    barriers.push_back({layout.turns, "", 32, 8});
+    barriers.push_back({layout.turnBase, "",
+                        8 * int64_t(std::max<size_t>(1, layout.pipes.size())),
+                        8});
+  }
+  return success();
 }
 
 /// Buffers and barriers: the prologue's tiles, then every op that makes

@@ -46,10 +46,17 @@ struct AgentLayout {
   std::string scratch;
   int maxRegs = 0;      ///< setmaxnreg target; 0: none.
   bool producerGroup = false;
+  /// Ping-pong copies of the agent (`replicas`): copy r runs on warps
+  /// [firstWarp + r warps, + warps) and syncs on named barrier
+  /// syncBarrier + r.
+  int replicas = 1;
+  /// The threads of one copy: what the agent's code counts.
   int threads() const { return warps * 32; }
+  /// The warps of all copies.
+  int span() const { return warps * replicas; }
   /// The warpgroups it spans: [firstGroup(), endGroup()).
   int firstGroup() const { return firstWarp / 4; }
-  int endGroup() const { return (firstWarp + warps + 3) / 4; }
+  int endGroup() const { return (firstWarp + span() + 3) / 4; }
 };
 
 struct PipeLayout {
@@ -130,6 +137,11 @@ struct KernelLayout {
   /// maps, so that the output is the same run to run).
   std::vector<mlir::Operation *> mutexOrder;
   int namedBarriers = 1; ///< Ids in use, barrier 0 (__syncthreads) included.
+  /// Of a kernel with a ping-pong agent: the SMEM mbarriers its copies take
+  /// turns on (uint64_t[4]: the main loop's two, then the epilogue's two),
+  /// and where a copy leaves each pipe's next iteration for the other
+  /// (int64_t, one per pipe); empty otherwise.
+  std::string turns, turnBase;
   int launchRegs = 0;
   /// The kernel issues wgmmas (Hopper): its MMAs run in the consumers, so
   /// a producer warpgroup only issues TMA.

@@ -92,6 +92,12 @@ void KernelEmitter::agentSync() {
   const AgentLayout &a = layout.agents[agent];
   if (a.syncBarrier < 0)
     callVoid("__syncwarp", {});
+  else if (!copyText.empty())
+    // Each copy's id an immediate (a branch on the copy), so that ptxas
+    // counts the two ids and not every barrier a register could name.
+    callVoid("tp::copy_sync",
+             {literal(i64(), copyText), intLit(agentThreads())},
+             {std::to_string(a.syncBarrier)});
   else
     callVoid("tp::agent_sync", {intLit(a.syncBarrier), intLit(agentThreads())});
 }
@@ -112,6 +118,8 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     // thread is done with the earlier one (KernelLayout::loopPhaseStarts).
     if (layout.loopPhaseStarts.contains(&op))
       callVoid("__syncthreads", {});
+    if (&op == turnLoop)
+      takeTurn(0);
     // Streamed tiles that `op` would leave unevaluable are evaluated first;
     // `op` itself may stream (TileStreams.h).
     streams.before(&op);
@@ -121,6 +129,10 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
         broken)
       return failure();
     streams.markDone(&op);
+    // The main loop's turn was passed after it (emit(scf::ForOp)); the
+    // epilogue's comes in tile order too.
+    if (&op == turnLoop)
+      takeTurn(1);
   }
   return success();
 }
@@ -321,6 +333,10 @@ std::string KernelEmitter::barrierSetup() const {
       os << "  for (int i = 0; i < " << p.depth << "; ++i) tp::mbar_init(&S."
          << p.empty << "[i], " << p.emptyCount << ");\n";
   }
+  if (!layout.turns.empty())
+    os << "  for (int i = 0; i < 4; ++i) tp::mbar_init(&S." << layout.turns
+       << "[i], 1);\n"
+       << "  for (uint64_t &base : S." << layout.turnBase << ") base = 0;\n";
   for (Operation *create : layout.mutexOrder)
     if (std::string name = layout.mutexBarriers.lookup(create); !name.empty())
       os << "  for (int i = 0; i < "
@@ -581,6 +597,16 @@ LogicalResult KernelEmitter::emitTiles(Block *body) {
   Value first =
       b.create<emitc::CastOp>(loc, i64(), literal(u32(), "blockIdx.x"));
   Value step = b.create<emitc::CastOp>(loc, i64(), literal(u32(), "gridDim.x"));
+  // Ping-pong copy c runs the CTA's tiles c, c + 2, ... (docs/cuda.md).
+  if (!copyText.empty()) {
+    if (failed(findTurnLoop(body)))
+      return failure();
+    first = b.create<emitc::AddOp>(
+        loc, i64(), first,
+        b.create<emitc::MulOp>(loc, i64(), literal(i64(), copyText), step));
+    step = b.create<emitc::MulOp>(loc, i64(), intLit(2), step);
+    turnCount = b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
+  }
   Value xy = b.create<emitc::MulOp>(loc, i64(), tiles[0], tiles[1]);
   Value count = b.create<emitc::MulOp>(loc, i64(), xy, tiles[2]);
   tileLoop = b.create<emitc::ForOp>(loc, first, count, step);
@@ -600,10 +626,19 @@ LogicalResult KernelEmitter::emitTiles(Block *body) {
   oneWarpAgent = savedOneWarp;
   if (failed(emitBlock(*body)))
     return failure();
-  for (auto &[id, vars] : pipeTile)
-    b.create<emitc::AssignOp>(
-        loc, vars.first,
-        b.create<emitc::AddOp>(loc, i64(), vars.first, vars.second));
+  if (!copyText.empty()) {
+    // The epilogue's turn ends when every thread of the copy is done with
+    // the staging tile (the elected thread's TMA store has read it).
+    agentSync();
+    passTurn(1);
+    increment(loc, turnCount);
+  }
+  // A copy reads its tile's first iterations when it takes its turn.
+  if (copyText.empty())
+    for (auto &[id, vars] : pipeTile)
+      b.create<emitc::AssignOp>(
+          loc, vars.first,
+          b.create<emitc::AddOp>(loc, i64(), vars.first, vars.second));
   if (accMaskAgent == agent) {
     OpBuilder::InsertionGuard start(b);
     b.setInsertionPointAfter(tileStart);
@@ -665,6 +700,14 @@ Value KernelEmitter::pipeIter(const PipeLayout &p, Value raw, bool count) {
     it->second.second =
         b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
     tileStart = it->second.second.getDefiningOp();
+    if (turnStart) {
+      // A copy's tile starts where the other copy's last tile ended.
+      b.setInsertionPointAfter(turnStart);
+      Value bases = literal(opaque("uint64_t *"), "S." + layout.turnBase);
+      turnStart = b.create<emitc::AssignOp>(
+          loc, it->second.first,
+          call(i64(), "tp::turn_base", {bases, intLit(key)}));
+    }
   }
   auto [base, used] = it->second;
   // The pipe it joins counts the same iterations.
@@ -681,16 +724,34 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   auto ifOp = b.create<emitc::IfOp>(
       loc,
       literal(i1(), llvm::formatv("(tp_warp >= {0} && tp_warp < {1})",
-                                  a.firstWarp, a.firstWarp + a.warps)
+                                  a.firstWarp, a.firstWarp + a.span())
                         .str()),
       /*addThenBlock=*/true, /*addElseBlock=*/false);
   OpBuilder::InsertionGuard guard(b);
   enter(ifOp.getThenRegion());
+  // Each ping-pong copy runs the agent's code as if it were the agent: its
+  // threads counted from its first warp.
+  copyText =
+      a.replicas > 1
+          ? llvm::formatv("((tp_warp - {0}) / {1})", a.firstWarp, a.warps).str()
+          : std::string();
+  turnLoop = turnStart = nullptr;
+  turnCount = Value();
   std::string tidText =
-      llvm::formatv("(int(threadIdx.x) - {0})", a.firstWarp * 32).str();
+      a.replicas > 1
+          ? llvm::formatv("((int(threadIdx.x) - {0}) % {1})", a.firstWarp * 32,
+                          a.threads())
+                .str()
+          : llvm::formatv("(int(threadIdx.x) - {0})", a.firstWarp * 32).str();
   tid = literal(b.getI32Type(), tidText);
   row64 = literal(b.getI32Type(), "tp::row64" + tidText);
-  leader = call(i1(), "tp::elect_leader", {intLit(a.firstWarp)});
+  leader =
+      call(i1(), "tp::elect_leader",
+           {a.replicas > 1
+                ? literal(i64(), llvm::formatv("({0} + {1} * {2})", a.firstWarp,
+                                               a.warps, copyText)
+                                     .str())
+                : intLit(a.firstWarp)});
   oneWarpAgent = a.syncBarrier < 0 && a.warps == 1;
   agentValues.clear();
   // Each mbarrier mutex counts this agent's locks (the wait parity).
@@ -732,7 +793,54 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   if (succeeded(result) && !wgmmaPending.empty())
     flushWgmmaReleases();
   streams.endAgent();
+  copyText.clear();
+  turnLoop = turnStart = nullptr;
   return result;
+}
+
+/// The loop of the copies' first turn: the agent's loop (the materializer
+/// makes a ping-pong agent of one loop a tile).
+LogicalResult KernelEmitter::findTurnLoop(Block *body) {
+  for (Operation &op : *body)
+    if (isa<scf::ForOp>(op)) {
+      turnLoop = &op;
+      return success();
+    }
+  const AgentLayout &a = layout.agents[agent];
+  return emitError(a.op->getLoc(),
+                   "ping-pong copies take turns on the agent's loop; this "
+                   "agent has none");
+}
+
+void KernelEmitter::takeTurn(int ring) {
+  Value bars = literal(opaque("uint64_t *"),
+                       "(S." + layout.turns + " + " + Twine(2 * ring) + ")");
+  callVoid("tp::turn_wait", {bars, literal(i64(), copyText), turnCount});
+  if (ring == 0)
+    turnStart = &*std::prev(b.getInsertionPoint());
+}
+
+void KernelEmitter::passTurn(int ring) {
+  Value bars = literal(opaque("uint64_t *"),
+                       "(S." + layout.turns + " + " + Twine(2 * ring) + ")");
+  inLeader([&] {
+    callVoid("tp::turn_pass", {bars, literal(i64(), copyText)});
+  });
+}
+
+/// Where the next copy's tile starts in each pipe: after this tile's
+/// iterations. Every thread of the copy computes the same; the elected one
+/// writes it before it passes the turn.
+void KernelEmitter::leavePipeBases() {
+  Location loc = func.getLoc();
+  Value bases = literal(opaque("uint64_t *"), "S." + layout.turnBase);
+  inLeader([&] {
+    for (auto &[key, vars] : pipeTile)
+      callVoid("tp::turn_leave",
+               {bases, intLit(key),
+                b.create<emitc::AddOp>(loc, i64(), vars.first, vars.second)});
+  });
+  turnStart = nullptr;
 }
 
 LogicalResult cuda::emitKernel(func::FuncOp func, const KernelLayout &layout,

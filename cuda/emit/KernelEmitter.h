@@ -60,6 +60,13 @@ public:
   mlir::LogicalResult emitWarpgroups(llvm::ArrayRef<int> groupRegs);
   mlir::LogicalResult emitAgent(unsigned index, mlir::Block *body);
   mlir::LogicalResult emitTiles(mlir::Block *body);
+  /// Ping-pong copies (AgentLayout::replicas): the loop they take turns on,
+  /// waiting for and passing a turn (ring 0: the main loop; 1: the
+  /// epilogue), and handing the pipes' next iterations on.
+  mlir::LogicalResult findTurnLoop(mlir::Block *body);
+  void takeTurn(int ring);
+  void passTurn(int ring);
+  void leavePipeBases();
   mlir::LogicalResult emitTileCount();
   mlir::Value pipeIter(const PipeLayout &p, mlir::Value raw, bool count);
   mlir::LogicalResult finish(mlir::LogicalResult agents);
@@ -339,6 +346,13 @@ public:
   /// Per pipe of the current agent: the iteration its tile starts at
   /// (before the tile loop) and how many iterations this tile has used.
   llvm::DenseMap<unsigned, std::pair<mlir::Value, mlir::Value>> pipeTile;
+  /// Of a ping-pong agent: its copy's index as C++ text ("" otherwise), the
+  /// loop the copies take turns on, the copy's count of tiles run, and the
+  /// last op of its main-loop turn's start (where pipe bases are read).
+  std::string copyText;
+  mlir::Operation *turnLoop = nullptr;
+  mlir::Value turnCount;
+  mlir::Operation *turnStart = nullptr;
   /// The per-column vectors of the function (Broadcasts.h).
   llvm::DenseSet<mlir::Value> columns;
   /// Hopper accumulators, held in the wgmma fragment, with their registers

@@ -45,9 +45,10 @@ OpBuilder StageCodeEmitter::makeAgent(OpBuilder &b, StringRef role,
                                       int32_t warps,
                                       std::optional<OpId> first) {
   ScheduleTag tag = first ? tagOf(b, *first) : ScheduleTag();
-  auto agent =
-      b.create<tileas::AgentOp>(loop.getLoc(), role, warps,
-                                /*regs=*/IntegerAttr(), tag.stage, tag.order);
+  auto agent = b.create<tileas::AgentOp>(loop.getLoc(), role, warps,
+                                         /*regs=*/IntegerAttr(),
+                                         /*replicas=*/IntegerAttr(), tag.stage,
+                                         tag.order);
   return OpBuilder::atBlockEnd(&agent.getBody().emplaceBlock());
 }
 

@@ -10,6 +10,7 @@
 
 #include "materialize/exec/Check.h"
 #include "materialize/mlir/ChainedAccumulators.h"
+#include "materialize/mlir/ConsumerReplicas.h"
 #include "materialize/mlir/JoinPipes.h"
 #include "materialize/mlir/LoopPlan.h"
 #include "materialize/mlir/PlanReportHook.h"
@@ -83,6 +84,12 @@ struct MaterializeSchedulePass
       return emitError(UnknownLoc::get(context))
              << "unknown materialization mode '" << mode
              << "' (expected warp-specialized, unspecialized or plan)";
+    std::optional<ConsumerForm> form = parseConsumerForm(consumers);
+    if (!form)
+      return emitError(UnknownLoc::get(context))
+             << "unknown consumers '" << consumers
+             << "' (expected auto, cooperative or pingpong)";
+    consumerForm = *form;
     return loadTargetOption(context, targetFile, target, owned);
   }
 
@@ -149,6 +156,7 @@ private:
   std::shared_ptr<target::TargetModel> owned;
   /// The stage code `mode` asks for; none in `plan` mode.
   std::optional<StageCodeMode> codeMode;
+  ConsumerForm consumerForm = ConsumerForm::Auto;
   /// Of one run: whether every step succeeded (failures are reported where
   /// they happen), and the functions with a loop that could not be planned
   /// persistent (one tile per CTA).
@@ -410,6 +418,12 @@ void MaterializeSchedulePass::checkStageCode(FunctionOpInterface func,
   if ((persistent || walksOwnTiles(func)) &&
       !notPersistent.contains(func.getOperation()))
     func->setAttr("tileas.persistent", UnitAttr::get(func->getContext()));
+  // The protocol check runs one copy of a ping-pong consumer: the copies'
+  // turns are the translation's (docs/cuda.md, "Ping-pong consumers").
+  if (codeMode == StageCodeMode::WarpSpecialized)
+    if (std::string why = chooseConsumerReplicas(func, consumerForm);
+        !why.empty())
+      emitRemark(entry.loops.front()) << "consumers not ping-pong: " << why;
   if (failed(mlir::verify(func))) {
     emitError(entry.loops.front())
         << "materialized stage code fails the IR verifier";

@@ -49,6 +49,11 @@ def TileASMaterializeSchedule : Pass<"tileas-materialize-schedule"> {
            "the accumulator handed to the epilogue is double-buffered and "
            "the epilogue's staging keeps its own SMEM; the function is "
            "marked tileas.persistent for the translation">,
+    Option<"consumers", "consumers", "std::string", "\"auto\"",
+           "Hopper consumers of a persistent kernel: pingpong (two copies "
+           "of a one-warpgroup consumer take turns, each on its own output "
+           "tiles), cooperative (one copy) or auto (ping-pong where the "
+           "accumulator fits one warpgroup)">,
     Option<"joinPipesOption", "join-pipes", "bool", "true",
            "Give TMA pipes whose tiles are loaded and consumed together one "
            "pair of barriers per stage (`pipe.create joins`)">,

@@ -1175,6 +1175,25 @@ SPECS["gemm_blockscaled_fp8_persistent"] = persistent(
 SPECS["gemm_mainloop_persistent_peeled"] = persistent(
     peeled(SPECS["gemm_mainloop"]), SPECS["gemm_mainloop_persistent"].problems())
 SPECS["gemm_mainloop_persistent_peeled"].materialize = "persistent mode=unspecialized"
+
+
+class Gemm128(Gemm):
+    """The bundled GEMM at 128 x 128 tiles (test/lit/cuda/Inputs/gemm-128x128.mlir):
+    on sm_90a, persistent, its consumer runs as two ping-pong copies."""
+
+    mlir = "test/lit/cuda/Inputs/gemm-128x128.mlir"
+    tile_n = 128
+
+
+SPECS["gemm128"] = Gemm128()
+# Grids of 1 to 12 tiles over the emulator's 2 CTAs (up to 6 a CTA, 3 a
+# ping-pong copy), trip counts 0, 1, 3 and 5.
+SPECS["gemm128_persistent"] = persistent(
+    SPECS["gemm128"],
+    [(128, 128, 0), (384, 512, 64), (300, 250, 192), (200, 300, 320), (256, 128, 64 * 17)])
+# The same with one consumer copy (cooperative), which the GPU times beside it.
+SPECS["gemm128_persistent_coop"] = persistent(SPECS["gemm128"], SPECS["gemm128_persistent"].problems())
+SPECS["gemm128_persistent_coop"].materialize = "persistent consumers=cooperative"
 # fp16 with a ReLU epilogue and tf32, persistent (their quick problems).
 for _name in ["hgemm_relu", "tf32_gemm"]:
     SPECS[_name + "_persistent"] = persistent(SPECS[_name], SPECS[_name].problems(quick=True))

@@ -41,6 +41,7 @@
 #include "tilepipe/runtime/threads.cuh"
 #include "tilepipe/runtime/tma.cuh"
 #include "tilepipe/runtime/tmem.cuh"
+#include "tilepipe/runtime/turns.cuh"
 #include "tilepipe/runtime/wgmma.cuh"
 
 #endif // TILEPIPE_KERNEL_CUH

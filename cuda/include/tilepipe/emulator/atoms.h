@@ -85,6 +85,12 @@ void mbarrier_expect_tx(uint32_t a, uint32_t txBytes);         // tx += n only
 /// mbarrier.try_wait.parity: true once the phase with that parity has
 /// completed. A false answer lets the other threads run first.
 bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity);
+/// Not an instruction: the phase the calling thread's next parity wait on
+/// `a` is for, which the program knows (a pipe iteration's round) and the
+/// parity alone does not. The stale-wait check then tells a phase this
+/// thread skipped on purpose (another consumer's, as ping-pong copies skip
+/// each other's) from one it missed.
+void mbarrier_wait_for_phase(uint32_t a, int64_t phase);
 
 //===----------------------------------------------------------------------===//
 // TMA (cp.async.bulk.tensor, tile mode) and bulk groups

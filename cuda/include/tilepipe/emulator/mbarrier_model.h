@@ -19,6 +19,7 @@
 #ifndef TILEPIPE_EMULATOR_MBARRIER_MODEL_H
 #define TILEPIPE_EMULATOR_MBARRIER_MODEL_H
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -149,6 +150,7 @@ TP_EMU_OUTLINE void mbarrier_arrive(uint32_t a);
 TP_EMU_OUTLINE void mbarrier_arrive_expect_tx(uint32_t a, uint32_t txBytes);
 TP_EMU_OUTLINE void mbarrier_expect_tx(uint32_t a, uint32_t txBytes);
 TP_EMU_OUTLINE bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity);
+TP_EMU_OUTLINE void mbarrier_wait_for_phase(uint32_t a, int64_t phase);
 
 #if !defined(TILEPIPE_EMULATOR_EXTERN)
 TP_EMU_OUTLINE void mbarrier_arrive(uint32_t a) {
@@ -222,6 +224,17 @@ TP_EMU_OUTLINE bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity) {
   // before this thread runs again, but this is the one it saw.
   b.seen[t.tid] = waitedFor;
   return true;
+}
+
+TP_EMU_OUTLINE void mbarrier_wait_for_phase(uint32_t a, int64_t phase) {
+  rt::Cta &c = rt::current();
+  rt::MBarrier &b = c.mbarrier("mbarrier.try_wait.parity", a);
+  if (b.seen.empty())
+    b.seen.assign(c.nThreads, -1);
+  // Never earlier than a phase the thread saw complete: waiting again for
+  // an old phase is the stale wait the check exists for.
+  int64_t &seen = b.seen[c.self().tid];
+  seen = std::max(seen, phase - 1);
 }
 #endif // !TILEPIPE_EMULATOR_EXTERN
 

@@ -54,6 +54,17 @@ TP_DEVICE void mbarrier_expect_tx(uint32_t bar, uint32_t bytes) {
 #endif
 }
 
+/// No instruction: tells the emulator which phase the thread's next parity
+/// wait on `bar` is for (emulator/atoms.h).
+TP_DEVICE void mbarrier_wait_for_phase(uint32_t bar, int64_t phase) {
+#if TP_EMULATOR
+  cpu::mbarrier_wait_for_phase(bar, phase);
+#else
+  (void)bar;
+  (void)phase;
+#endif
+}
+
 /// mbarrier.try_wait.parity: true once the phase of that parity completed.
 /// May return false early, so callers loop.
 TP_DEVICE bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity) {

@@ -55,6 +55,16 @@ TP_DEVICE void agent_sync(int barrierId, int threads TP_LOC) {
   ptx::bar_sync(uint32_t(barrierId), uint32_t(threads));
 }
 
+/// The barrier of ping-pong copy `copy` of an agent: named barrier First +
+/// copy, each an immediate.
+template <int First> TP_DEVICE void copy_sync(int copy, int threads TP_LOC) {
+  TP_AT();
+  if (copy == 0)
+    ptx::bar_sync(uint32_t(First), uint32_t(threads));
+  else
+    ptx::bar_sync(uint32_t(First + 1), uint32_t(threads));
+}
+
 /// A mutex unlock: arrive on the next group's named barrier without waiting
 /// (bar.arrive), so that its bar.sync can complete.
 TP_DEVICE void named_arrive(int barrierId, int threads TP_LOC) {

@@ -32,7 +32,9 @@ TP_DEVICE void mbar_wait(uint64_t *bars, int64_t depth, int64_t k,
                          uint32_t flip TP_LOC) {
   TP_AT();
   uint32_t bar = smem_addr(&bars[slot_of(k, depth)]);
-  uint32_t parity = static_cast<uint32_t>(round_of(k, depth) & 1) ^ flip;
+  uint64_t round = round_of(k, depth);
+  uint32_t parity = static_cast<uint32_t>(round & 1) ^ flip;
+  ptx::mbarrier_wait_for_phase(bar, int64_t(round) - int64_t(flip));
   if (ptx::mbarrier_try_wait_parity(bar, parity))
     return;
   harness::WaitBudget budget; // unbounded outside the harness

@@ -517,6 +517,35 @@ TEST(CpuEmuRuntime, AParityWaitTwoPhasesStaleFaults) {
   expectContains(r.report, "warp 0 lane 0");
 }
 
+// A ping-pong copy skips the phases the other copy waits for: told the phase
+// it waits for (phase 2, after phases 0 and 1 it never waited on), its wait
+// is not stale; told phase 0 there, it is.
+LaunchResult skipPhases(int64_t toldPhase) {
+  return run(dim3(1), dim3(64), 256, 1, [&] {
+    uint32_t bar = kSmem;
+    if (threadIdx.x == 0)
+      tp::cpu::mbarrier_init(bar, 1);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      tp::cpu::bar_sync(1, 64);
+      tp::cpu::mbarrier_wait_for_phase(bar, toldPhase);
+      waitParity(bar, uint32_t(toldPhase & 1));
+    } else if (threadIdx.x == 32) {
+      tp::cpu::mbarrier_arrive(bar); // phase 0
+      tp::cpu::mbarrier_arrive(bar); // phase 1
+      tp::cpu::bar_sync(1, 64);
+      tp::cpu::mbarrier_arrive(bar); // phase 2
+    }
+  });
+}
+
+TEST(CpuEmuRuntime, AParityWaitToldItsPhaseSkipsOthers) {
+  EXPECT_TRUE(skipPhases(2).ok) << skipPhases(2).report;
+  LaunchResult stale = skipPhases(0);
+  ASSERT_FALSE(stale.ok);
+  expectContains(stale.report, "this one is stale");
+}
+
 //===----------------------------------------------------------------------===//
 // A two-stage TMA ring: producer warp 0, consumer warp 1
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,112 @@
+//===- ConsumerReplicas.cpp - ping-pong or cooperative consumers ----------===//
+
+#include "materialize/mlir/ConsumerReplicas.h"
+
+#include "ir/TileASDialect.h"
+#include "ir/WgmmaWarpgroups.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+
+namespace tilepipe {
+
+std::optional<ConsumerForm> parseConsumerForm(llvm::StringRef text) {
+  if (text == "auto")
+    return ConsumerForm::Auto;
+  if (text == "cooperative")
+    return ConsumerForm::Cooperative;
+  if (text == "pingpong")
+    return ConsumerForm::PingPong;
+  return std::nullopt;
+}
+
+namespace {
+
+/// The agent whose warps issue the function's wgmmas, or null.
+tileas::AgentOp wgmmaAgent(Operation *func, unsigned &agents) {
+  tileas::AgentOp found;
+  agents = 0;
+  func->walk([&](tileas::WgmmaOp mma) {
+    auto agent = mma->getParentOfType<tileas::AgentOp>();
+    if (agent && agent != found) {
+      found = agent;
+      ++agents;
+    }
+  });
+  return found;
+}
+
+/// Why `agent`'s body cannot be copied: each copy runs it for its own
+/// tiles, so what the body shares across tiles besides the pipes (which
+/// the translation counts in tile order) must not be there.
+std::string whyNotCopied(tileas::AgentOp agent) {
+  unsigned loops = 0;
+  for (Operation &op : agent.getBody().front())
+    if (isa<scf::ForOp>(op))
+      ++loops;
+  if (loops != 1)
+    return "the consumer runs " + std::to_string(loops) +
+           " loops a tile; the copies take turns on one";
+  std::string why;
+  agent.walk([&](Operation *op) {
+    if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
+      if (tileas::consumerWarpgroups(mma) != 1)
+        why = "the accumulator takes " +
+              std::to_string(tileas::consumerWarpgroups(mma)) +
+              " warpgroups (cooperative); a ping-pong copy holds a whole "
+              "accumulator in one";
+      else if (!isa<tileas::SmemType>(mma.getA().getType()))
+        why = "a wgmma takes A in registers";
+    } else if (isa<tileas::TmaLoadOp>(op)) {
+      // Its buffer and barrier phase belong to one copy's tiles.
+      why = "the epilogue loads a tile for each output tile";
+    } else if (auto lanes = dyn_cast<tileas::ReduceLanesOp>(op);
+               (lanes && lanes.getLanes() > 32) ||
+               isa<tileas::ReduceAllOp>(op)) {
+      // Its scratch and named barrier would be both copies'.
+      why = "the epilogue combines values across warps";
+    } else if (isa<tileas::MutexLockOp, tileas::MutexUnlockOp>(op)) {
+      why = "the consumer takes a mutex of its own";
+    }
+    return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  return why;
+}
+
+} // namespace
+
+std::string whyNotPingPong(Operation *func) {
+  if (!func->hasAttr("tileas.persistent"))
+    return "the kernel is not persistent (each CTA runs one tile)";
+  unsigned agents = 0;
+  tileas::AgentOp agent = wgmmaAgent(func, agents);
+  if (!agent)
+    return "no wgmma consumer";
+  if (agents != 1)
+    return "wgmmas are issued by " + std::to_string(agents) + " agents";
+  if (std::string why = whyNotCopied(agent); !why.empty())
+    return why;
+  if (agent.getWarps() != 4)
+    return "the consumer has " + std::to_string(agent.getWarps()) +
+           " warps, not one warpgroup";
+  return "";
+}
+
+std::string chooseConsumerReplicas(Operation *func, ConsumerForm form) {
+  if (form == ConsumerForm::Cooperative)
+    return "";
+  std::string why = whyNotPingPong(func);
+  if (!why.empty())
+    return form == ConsumerForm::PingPong ? why : "";
+  // One warpgroup's accumulator is at most 128 registers a thread; two
+  // copies beside the producer's warpgroup get 240 each from the pool
+  // (docs/cuda.md, "Registers"), which holds it and the epilogue's pieces.
+  unsigned agents = 0;
+  tileas::AgentOp agent = wgmmaAgent(func, agents);
+  agent.setReplicasAttr(Builder(func->getContext()).getI32IntegerAttr(2));
+  return "";
+}
+
+} // namespace tilepipe
