@@ -1,5 +1,6 @@
 // CUTLASS 3.x/4.x SM100 (Blackwell, sm_100a) BF16 GEMM, written after the pattern of CUTLASS example 70;
-// with -DTP_CUTLASS_SM90=1 the SM90 (Hopper, sm_90a) warp-specialized cooperative GEMM of the same tile.
+// with -DTP_CUTLASS_SM90=1 the SM90 (Hopper, sm_90a) warp-specialized cooperative GEMM of the same tile,
+// with -DTP_CUTLASS_SM90=2 the SM90 ping-pong GEMM at 128x128x64 (each consumer warpgroup a whole tile).
 //   D[M,N] (bf16, row-major) = A[M,K] (bf16, row-major) * B[K,N] (bf16, "column-major" = stored N x K, K contiguous)
 //   fp32 accumulation in TMEM; MMA tile 128x256x64, cluster 1x1x1, 1-SM tcgen05 kernel schedule.
 // Built by bench/peers/peers.py --cutlass (-cubin), or for a GPU run:
@@ -53,12 +54,21 @@ using ArchTag = cutlass::arch::Sm90;
 using ArchTag = cutlass::arch::Sm100;
 #endif
 using OperatorClass = cutlass::arch::OpClassTensorOp;
+#if TP_CUTLASS_SM90 == 2
+using MmaTileShape_MNK = Shape<_128, _128, _64>;
+#define TP_TILE "128x128x64"
+#else
 using MmaTileShape_MNK = Shape<_128, _256, _64>;
+#define TP_TILE "128x256x64"
+#endif
 using ClusterShape_MNK = Shape<_1, _1, _1>;
 
 #if TP_SCHEDULE_AUTO
 using MainloopSchedule = cutlass::gemm::collective::KernelScheduleAuto;
 using EpilogueSchedule = cutlass::epilogue::collective::EpilogueScheduleAuto;
+#elif TP_CUTLASS_SM90 == 2
+using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedPingpong;
+using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecialized;
 #elif TP_CUTLASS_SM90
 using MainloopSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperative;
 using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
@@ -111,13 +121,15 @@ int main(int argc, char** argv) {
 #if TP_CUTLASS_SM90
   // Register accumulators: no TMEM stages.
   constexpr int kAccumulatorStages = 0;
-  const char *what = TP_SCHEDULE_AUTO ? "SM90 auto-schedule" : "SM90 cooperative";
+  const char *what = TP_SCHEDULE_AUTO ? "SM90 auto-schedule"
+                     : TP_CUTLASS_SM90 == 2 ? "SM90 ping-pong"
+                                            : "SM90 cooperative";
 #else
   constexpr int kAccumulatorStages =
       int(CollectiveMainloop::DispatchPolicy::Schedule::AccumulatorPipelineStageCount);
   const char *what = TP_SCHEDULE_AUTO ? "SM100 auto-schedule" : "SM100 1SmSm100";
 #endif
-  std::printf("CUTLASS %d.%d.%d %s bf16 GEMM 128x256x64 cluster1x1x1; smem/CTA=%d B, stages=%d, threads=%d, "
+  std::printf("CUTLASS %d.%d.%d %s bf16 GEMM " TP_TILE " cluster1x1x1; smem/CTA=%d B, stages=%d, threads=%d, "
               "accumulators=%d\n",
               CUTLASS_MAJOR, CUTLASS_MINOR, CUTLASS_PATCH, what,
               int(GemmKernel::SharedStorageSize), int(CollectiveMainloop::DispatchPolicy::Stages),

@@ -42,6 +42,9 @@ TILEPIPE = {
     "tilepipe_fa4": ("attention", "examples/fa4_fwd.mlir"),
     # Persistent tiles, the accumulator double-buffered (docs/cuda.md).
     "tilepipe_gemm_persistent": ("gemm", "examples/gemm_mainloop.mlir", "persistent"),
+    # 128 x 128 tiles, persistent: on sm_90a two ping-pong consumer copies
+    # (docs/cuda.md, "Ping-pong consumers"), beside CUTLASS's ping-pong.
+    "tilepipe_gemm128_pingpong": ("gemm128", "test/lit/cuda/Inputs/gemm-128x128.mlir", "persistent"),
 }
 TRITON = {"triton_gemm": "gemm", "triton_gemm_fp8": "gemm_fp8", "triton_attention": "attention"}
 
@@ -81,7 +84,7 @@ def cuobjdump(python):
 
 # The tilepipe kernels that have a Hopper form (docs/cuda.md, "Hopper"): the
 # GEMM, rewritten for wgmma; attention and the block-scaled GEMM have none yet.
-TILEPIPE_SM90A = ("tilepipe_gemm",)
+TILEPIPE_SM90A = ("tilepipe_gemm", "tilepipe_gemm128_pingpong")
 
 
 def compile_tilepipe(build, out, arch="sm_100a"):
@@ -94,6 +97,9 @@ def compile_tilepipe(build, out, arch="sm_100a"):
     hopper = arch == "sm_90a"
     for name, (_, mlir, *options) in TILEPIPE.items():
         if hopper and name not in TILEPIPE_SM90A:
+            continue
+        # Ping-pong is a Hopper form: on sm_100a the 128 x 128 GEMM adds nothing.
+        if not hopper and name == "tilepipe_gemm128_pingpong":
             continue
         with tempfile.TemporaryDirectory() as tmp:
             lowered = lower(os.path.join(ROOT, mlir), build, tmp, " ".join(options), name=name,
@@ -177,6 +183,16 @@ def triton_schedule(python, out, name):
 
 
 def compile_cutlass(python, out, arch="sm_100a"):
+    """CUTLASS's GEMM for `arch`; on sm_90a its cooperative 128x256 and its
+    ping-pong 128x128 kernels."""
+    if arch != "sm_90a":
+        return compile_cutlass_one(python, out, arch, "cutlass_gemm", 0)
+    found = compile_cutlass_one(python, out, arch, "cutlass_gemm", 1)
+    found.update(compile_cutlass_one(python, out, arch, "cutlass_gemm128_pingpong", 2))
+    return found
+
+
+def compile_cutlass_one(python, out, arch, name, sm90):
     inc = subprocess.run([python, "-c", "import cutlass_library, os; "
                           "print(os.path.join(os.path.dirname(cutlass_library.__file__), 'source'))"],
                          capture_output=True, text=True).stdout.strip()
@@ -184,11 +200,11 @@ def compile_cutlass(python, out, arch="sm_100a"):
         say("CUTLASS skipped: nvidia-cutlass ships no C++ headers here")
         return {}
     hopper = arch == "sm_90a"
-    say(f"compiling CUTLASS's {'SM90' if hopper else 'SM100'} GEMM (about 2 minutes)")
-    exe = os.path.join(out, "cutlass_gemm")
+    say(f"compiling CUTLASS's {'SM90' if hopper else 'SM100'} GEMM {name} (about 2 minutes)")
+    exe = os.path.join(out, name)
     # -gencode for sm_90a: the -arch shorthand also runs a plain sm_90 pass,
     # which rejects wgmma.
-    target = (["-gencode", "arch=compute_90a,code=sm_90a", "-DTP_CUTLASS_SM90=1"] if hopper
+    target = (["-gencode", "arch=compute_90a,code=sm_90a", f"-DTP_CUTLASS_SM90={sm90}"] if hopper
               else ["-arch=sm_100a"])
     proc = subprocess.run([NVCC, "-std=c++17", "-O3"] + target + ["--expt-relaxed-constexpr",
                            "-I", os.path.join(inc, "include"), "-I", os.path.join(inc, "tools", "util", "include"),
@@ -201,15 +217,17 @@ def compile_cutlass(python, out, arch="sm_100a"):
     info = subprocess.run([exe, "--info"], capture_output=True, text=True).stdout
     m = re.search(r"smem/CTA=(\d+) B, stages=(\d+), threads=(\d+), accumulators=(\d+)", info)
     if m:
-        roles = ("a TMA producer warpgroup, 2 consumer warpgroups (cooperative)" if hopper
+        roles = ("a TMA producer warpgroup, 2 consumer warpgroups "
+                 + ("(ping-pong)" if sm90 == 2 else "(cooperative)") if hopper
                  else "TMA, MMA, epilogue, scheduler warps")
-        accs = ("registers: 64x256xf32 per consumer warpgroup" if hopper
+        accs = ("registers: 128x128xf32 per consumer warpgroup" if sm90 == 2
+                else "registers: 64x256xf32 per consumer warpgroup" if hopper
                 else f"tmem 128x256xf32 x{m.group(4)}")
         json.dump({"shared": int(m.group(1)), "num_warps": int(m.group(3)) // 32,
                    "roles": roles,
                    "depths": f"smem A+B x{m.group(2)} (one barrier pair a stage); {accs}"},
-                  open(os.path.join(out, "cutlass_gemm.json"), "w"), indent=1)
-    return {"cutlass_gemm": exe}
+                  open(os.path.join(out, name + ".json"), "w"), indent=1)
+    return {name: exe}
 
 
 def compile_fa4(python, out):
@@ -221,7 +239,8 @@ def compile_fa4(python, out):
     return {"fa4": cubin} if os.path.exists(cubin) else {}
 
 
-PROBLEM = {**{k: v[0] for k, v in TILEPIPE.items()}, **TRITON, "cutlass_gemm": "gemm", "fa4": "attention"}
+PROBLEM = {**{k: v[0] for k, v in TILEPIPE.items()}, **TRITON, "cutlass_gemm": "gemm",
+           "cutlass_gemm128_pingpong": "gemm128", "fa4": "attention"}
 
 
 def row(name, report, meta):
