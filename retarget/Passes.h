@@ -23,6 +23,10 @@ namespace tilepipe::retarget {
 /// (--tileir-to-tileas=wgmma), before its MMAs meet the umma verifier.
 mlir::LogicalResult rewriteUmmaToWgmma(mlir::Operation *root);
 
+/// Holds every f16 accumulator of a wgmma under `root` in f32, rounded to
+/// f16 where anything but the next MMA reads it (F16Accumulators.cpp).
+void promoteF16Accumulators(mlir::Operation *root);
+
 } // namespace tilepipe::retarget
 
 #endif // TILEPIPE_RETARGET_PASSES_H

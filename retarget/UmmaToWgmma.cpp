@@ -182,5 +182,6 @@ LogicalResult tilepipe::retarget::rewriteUmmaToWgmma(Operation *root) {
   if (failed(applyFullConversion(root, target, std::move(patterns))))
     return failure();
   registerOperandA(root);
+  promoteF16Accumulators(root);
   return success();
 }

@@ -113,10 +113,13 @@ def compile_tilepipe(build, out, arch="sm_100a"):
             depths = [f"{m.group(1)}->{m.group(2)} {m.group(3)}"
                       for m in re.finditer(r"\n  (\w+) -> (\w+), \w+ [^\n]*?, depth (\d+)", plan)]
             smem = re.search(r"\nsmem (\d+) B", plan)
-            roles = [f"{m.group(1)} {m.group(2)}" for m in
-                     re.finditer(r'tileas.agent \{[^}]*role = "(\w+)"[^}]*warps = (\d+)', mat)]
+            # A ping-pong agent (replicas = 2) runs on two copies of its warps.
+            agents = [(m.group(2), int(m.group(3)), int(m.group(1) or 1)) for m in
+                      re.finditer(r'tileas.agent \{[^}]*?(?:replicas = (\d+) : i32, )?'
+                                  r'role = "(\w+)"[^}]*warps = (\d+)', mat)]
+            roles = [f"{r} {w}" + (f" x{n} (ping-pong)" if n > 1 else "") for r, w, n in agents]
             json.dump({"shared": int(smem.group(1)) if smem else None,
-                       "num_warps": sum(int(r.split()[1]) for r in roles), "roles": ", ".join(roles),
+                       "num_warps": sum(w * n for _, w, n in agents), "roles": ", ".join(roles),
                        "depths": "; ".join(depths), "schedule": tilepipe_schedule(build, mlir, arch)},
                       open(os.path.join(out, name + ".json"), "w"), indent=1)
             cubin = os.path.join(out, name + ".cubin")

@@ -274,7 +274,8 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func,
     if (!cast<ShapedType>(mma.getAcc().getType()).getElementType().isF32())
       return mma.emitError("a wgmma with a ")
              << cast<ShapedType>(mma.getAcc().getType()).getElementType()
-             << " accumulator is not translated to CUDA yet (f32 is)";
+             << " accumulator is not translated to CUDA yet (f32 is; "
+                "--tileas-umma-to-wgmma holds an f16 accumulator in f32)";
     if (tileas::consumerWarpgroups(mma) > 2)
       return mma.emitError("a ")
              << mma.getMmaM() << "x" << mma.getMmaN()
