@@ -110,6 +110,7 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     agentSync();
     leavePipeBases();
     passTurn(0);
+    turnPassed = true;
   }
   // The last iterations' slots, released once their wgmma retire: nothing
   // after the loop issues the next wgmma that would free them.

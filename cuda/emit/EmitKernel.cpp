@@ -129,10 +129,19 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
         broken)
       return failure();
     streams.markDone(&op);
-    // The main loop's turn was passed after it (emit(scf::ForOp)); the
-    // epilogue's comes in tile order too.
-    if (&op == turnLoop)
+    // A loop passed the main turn once its MMAs were issued (emit(scf::
+    // ForOp)); a branch around a peeled loop passes it here. The
+    // epilogue's turn comes in tile order too.
+    if (&op == turnLoop) {
+      if (!turnPassed) {
+        agentSync();
+        leavePipeBases();
+        passTurn(0);
+      }
+      if (wgmmaInFlight)
+        flushWgmmaReleases();
       takeTurn(1);
+    }
   }
   return success();
 }
@@ -798,26 +807,31 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   return result;
 }
 
-/// The loop of the copies' first turn: the agent's loop (the materializer
-/// makes a ping-pong agent of one loop a tile).
+/// The op of the copies' first turn: the one op of the body that waits on
+/// pipes (the loop, or the branch on the trip count around a peeled loop;
+/// the materializer makes ping-pong agents of one).
 LogicalResult KernelEmitter::findTurnLoop(Block *body) {
   for (Operation &op : *body)
-    if (isa<scf::ForOp>(op)) {
+    if (op.walk([](tileas::PipeConsumerWaitOp) {
+            return WalkResult::interrupt();
+          }).wasInterrupted()) {
       turnLoop = &op;
       return success();
     }
   const AgentLayout &a = layout.agents[agent];
   return emitError(a.op->getLoc(),
-                   "ping-pong copies take turns on the agent's loop; this "
-                   "agent has none");
+                   "ping-pong copies take turns on the agent's pipe waits; "
+                   "this agent waits on none");
 }
 
 void KernelEmitter::takeTurn(int ring) {
   Value bars = literal(opaque("uint64_t *"),
                        "(S." + layout.turns + " + " + Twine(2 * ring) + ")");
   callVoid("tp::turn_wait", {bars, literal(i64(), copyText), turnCount});
-  if (ring == 0)
+  if (ring == 0) {
     turnStart = &*std::prev(b.getInsertionPoint());
+    turnPassed = false;
+  }
 }
 
 void KernelEmitter::passTurn(int ring) {

@@ -353,6 +353,7 @@ public:
   mlir::Operation *turnLoop = nullptr;
   mlir::Value turnCount;
   mlir::Operation *turnStart = nullptr;
+  bool turnPassed = false; ///< The main loop's turn, this tile.
   /// The per-column vectors of the function (Broadcasts.h).
   llvm::DenseSet<mlir::Value> columns;
   /// Hopper accumulators, held in the wgmma fragment, with their registers

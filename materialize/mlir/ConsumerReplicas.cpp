@@ -42,13 +42,17 @@ tileas::AgentOp wgmmaAgent(Operation *func, unsigned &agents) {
 /// tiles, so what the body shares across tiles besides the pipes (which
 /// the translation counts in tile order) must not be there.
 std::string whyNotCopied(tileas::AgentOp agent) {
-  unsigned loops = 0;
+  // The copies take turns on the one op of the body that waits on pipes:
+  // the loop, or the branch on the trip count around a peeled loop.
+  unsigned waiting = 0;
   for (Operation &op : agent.getBody().front())
-    if (isa<scf::ForOp>(op))
-      ++loops;
-  if (loops != 1)
-    return "the consumer runs " + std::to_string(loops) +
-           " loops a tile; the copies take turns on one";
+    if (op.walk([](tileas::PipeConsumerWaitOp) {
+            return WalkResult::interrupt();
+          }).wasInterrupted())
+      ++waiting;
+  if (waiting != 1)
+    return "the consumer waits on its pipes in " + std::to_string(waiting) +
+           " places a tile; the copies take turns on one";
   std::string why;
   agent.walk([&](Operation *op) {
     if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
@@ -59,6 +63,9 @@ std::string whyNotCopied(tileas::AgentOp agent) {
               "accumulator in one";
       else if (!isa<tileas::SmemType>(mma.getA().getType()))
         why = "a wgmma takes A in registers";
+    } else if (isa<tileas::PipeProducerAcquireOp>(op)) {
+      // Another agent would read its slots in tile order, not copy by copy.
+      why = "the consumer fills a pipe another agent reads";
     } else if (isa<tileas::TmaLoadOp>(op)) {
       // Its buffer and barrier phase belong to one copy's tiles.
       why = "the epilogue loads a tile for each output tile";

@@ -2154,6 +2154,10 @@ class SwiGlu(Gemm):
 
 
 SPECS["swiglu"] = SwiGlu()
+# Persistent: on sm_90a its consumer's two MMAs a k-block sit in a branch on
+# the trip count around a peeled loop, and its ping-pong copies take turns
+# on that branch (docs/cuda.md, "Ping-pong consumers").
+SPECS["swiglu_persistent"] = persistent(SPECS["swiglu"], SPECS["swiglu"].problems(quick=True))
 
 
 def hopper(spec):
