@@ -119,6 +119,11 @@ SEEDED_BUGS = {
     # A copy stages its epilogue without waiting for its turn: both copies
     # write the one staging tile at once.
     "turn-epilogue-no-wait": (".cu", r"\n\s*tp::turn_wait\(\(S\.turns \+ 2\)[^;]*;", ""),
+    # A copy waits for its epilogue's source tile on the phase of its own
+    # count of tiles (count + copy), not the CTA's (2 count + copy): from its
+    # second tile on it waits for a phase the other copy's load completed.
+    "turn-epiload-phase": (".cu", r"int64_t (v\d+) = 2 \* (v\d+);\n(\s*)int64_t (v\d+) = \1 \+ \(\(tp_warp",
+                           r"int64_t \1 = \2;\n\3int64_t \4 = \1 + ((tp_warp"),
     # A persistent kernel's walk stops one tile short of the count: the
     # last tile is computed by no CTA.
     "tile-walk-short": (".cu", r"for \(int64_t (v\d+) = (v\d+); \1 < (v\d+); \1 \+= (v\d+)\) \{",

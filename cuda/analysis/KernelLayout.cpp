@@ -496,12 +496,6 @@ LogicalResult LayoutBuilder::placeTurns() {
       return emitError(a.op->getLoc(),
                        "only one agent of a kernel may run as ping-pong "
                        "copies");
-    for (auto &[load, bar] : layout.epilogueLoads)
-      if (&layout.agents[agentOf(layout, load)] == &a)
-        return emitError(load->getLoc(),
-                         "a ping-pong agent loads no tiles after its loop: "
-                         "the load's buffer and phase would be shared by "
-                         "both copies' tiles");
     if (!a.scratch.empty())
       return emitError(a.op->getLoc(),
                        "a ping-pong agent combines no values across its "

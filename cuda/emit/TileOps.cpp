@@ -623,6 +623,13 @@ LogicalResult KernelEmitter::emitEpilogueLoad(tileas::TmaLoadOp load) {
     count = b.create<emitc::VariableOp>(loc, i64(), b.getI64IntegerAttr(0));
   }
   Value k = count ? count : intLit(0);
+  // Ping-pong copies load in turn (the epilogue's turn is taken before
+  // this), into the one buffer on the one barrier: the CTA's j-th tile,
+  // copy j % 2's (j / 2)-th, completes the barrier's phase j.
+  if (!copyText.empty())
+    k = b.create<emitc::AddOp>(
+        loc, i64(), b.create<emitc::MulOp>(loc, i64(), intLit(2), count),
+        literal(i64(), copyText));
   int64_t bytes = tileas::getTileSizeInBytes(cast<ShapedType>(load.getType()));
   agentSync();
   inLeader([&] {

@@ -66,9 +66,6 @@ std::string whyNotCopied(tileas::AgentOp agent) {
     } else if (isa<tileas::PipeProducerAcquireOp>(op)) {
       // Another agent would read its slots in tile order, not copy by copy.
       why = "the consumer fills a pipe another agent reads";
-    } else if (isa<tileas::TmaLoadOp>(op)) {
-      // Its buffer and barrier phase belong to one copy's tiles.
-      why = "the epilogue loads a tile for each output tile";
     } else if (auto lanes = dyn_cast<tileas::ReduceLanesOp>(op);
                (lanes && lanes.getLanes() > 32) ||
                isa<tileas::ReduceAllOp>(op)) {
@@ -90,7 +87,11 @@ std::string whyNotPingPong(Operation *func) {
   unsigned agents = 0;
   tileas::AgentOp agent = wgmmaAgent(func, agents);
   if (!agent)
-    return "no wgmma consumer";
+    return func->walk([](tileas::WgmmaOp) {
+                 return WalkResult::interrupt();
+               }).wasInterrupted()
+               ? "the stage code is peeled: no consumer agent to copy"
+               : "no wgmma consumer";
   if (agents != 1)
     return "wgmmas are issued by " + std::to_string(agents) + " agents";
   if (std::string why = whyNotCopied(agent); !why.empty())

@@ -420,10 +420,9 @@ void MaterializeSchedulePass::checkStageCode(FunctionOpInterface func,
     func->setAttr("tileas.persistent", UnitAttr::get(func->getContext()));
   // The protocol check runs one copy of a ping-pong consumer: the copies'
   // turns are the translation's (docs/cuda.md, "Ping-pong consumers").
-  if (codeMode == StageCodeMode::WarpSpecialized)
-    if (std::string why = chooseConsumerReplicas(func, consumerForm);
-        !why.empty())
-      emitRemark(entry.loops.front()) << "consumers not ping-pong: " << why;
+  if (std::string why = chooseConsumerReplicas(func, consumerForm);
+      !why.empty())
+    emitRemark(entry.loops.front()) << "consumers not ping-pong: " << why;
   if (failed(mlir::verify(func))) {
     emitError(entry.loops.front())
         << "materialized stage code fails the IR verifier";
