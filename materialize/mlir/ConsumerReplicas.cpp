@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 
@@ -24,17 +25,18 @@ std::optional<ConsumerForm> parseConsumerForm(llvm::StringRef text) {
 
 namespace {
 
-/// The agent whose warps issue the function's wgmmas, or null.
+/// The agent whose warps issue the function's wgmmas, or null; `agents`:
+/// how many agents issue them.
 tileas::AgentOp wgmmaAgent(Operation *func, unsigned &agents) {
+  llvm::SmallPtrSet<Operation *, 2> issuers;
   tileas::AgentOp found;
-  agents = 0;
   func->walk([&](tileas::WgmmaOp mma) {
-    auto agent = mma->getParentOfType<tileas::AgentOp>();
-    if (agent && agent != found) {
+    if (auto agent = mma->getParentOfType<tileas::AgentOp>()) {
       found = agent;
-      ++agents;
+      issuers.insert(agent);
     }
   });
+  agents = issuers.size();
   return found;
 }
 
