@@ -93,12 +93,14 @@ bool carriesAccumulator(OpOperand &use) {
 }
 
 /// Whether `v` is one the promotion retypes (the MMA's result, a loop's
-/// argument or result), not a value made elsewhere that it starts from.
+/// iteration argument or result), not a value made elsewhere that it
+/// starts from (a function's argument among them: its type is the
+/// signature's).
 bool retyped(Value v) {
-  if (isa<BlockArgument>(v))
-    return true;
-  Operation *def = v.getDefiningOp();
-  return isa<tileas::WgmmaOp, scf::ForOp>(def);
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return isa<scf::ForOp>(arg.getOwner()->getParentOp()) &&
+           arg.getArgNumber() > 0;
+  return isa<tileas::WgmmaOp, scf::ForOp>(v.getDefiningOp());
 }
 
 } // namespace

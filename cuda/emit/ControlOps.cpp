@@ -102,16 +102,8 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
   // A ping-pong copy passes the main loop's turn once its MMAs are issued
   // (CUTLASS's ping-pong too): the other copy's MMAs queue behind them
   // while this one drains.
-  if (op == turnLoop) {
-    // Not before every thread of the copy took the turn and read where its
-    // tile starts (a loop of no iterations has no sync of its own): the
-    // other copy's next turn completes the phase they wait on and rewrites
-    // the bases.
-    agentSync();
-    leavePipeBases();
-    passTurn(0);
-    turnPassed = true;
-  }
+  if (op == turnLoop)
+    passMainTurn();
   // The last iterations' slots, released once their wgmma retire: nothing
   // after the loop issues the next wgmma that would free them.
   if (!wgmmaPending.empty())

@@ -133,11 +133,8 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
     // ForOp)); a branch around a peeled loop passes it here. The
     // epilogue's turn comes in tile order too.
     if (&op == turnLoop) {
-      if (!turnPassed) {
-        agentSync();
-        leavePipeBases();
-        passTurn(0);
-      }
+      if (!turnPassed)
+        passMainTurn();
       if (wgmmaInFlight)
         flushWgmmaReleases();
       takeTurn(1);
@@ -824,10 +821,15 @@ LogicalResult KernelEmitter::findTurnLoop(Block *body) {
                    "this agent waits on none");
 }
 
+/// Ring 0 (the main loop) or 1 (the epilogue): its two mbarriers.
+Value KernelEmitter::turnRing(int ring) {
+  return literal(opaque("uint64_t *"),
+                 "(S." + layout.turns + " + " + Twine(2 * ring) + ")");
+}
+
 void KernelEmitter::takeTurn(int ring) {
-  Value bars = literal(opaque("uint64_t *"),
-                       "(S." + layout.turns + " + " + Twine(2 * ring) + ")");
-  callVoid("tp::turn_wait", {bars, literal(i64(), copyText), turnCount});
+  callVoid("tp::turn_wait",
+           {turnRing(ring), literal(i64(), copyText), turnCount});
   if (ring == 0) {
     turnStart = &*std::prev(b.getInsertionPoint());
     turnPassed = false;
@@ -835,18 +837,20 @@ void KernelEmitter::takeTurn(int ring) {
 }
 
 void KernelEmitter::passTurn(int ring) {
-  Value bars = literal(opaque("uint64_t *"),
-                       "(S." + layout.turns + " + " + Twine(2 * ring) + ")");
   inLeader([&] {
-    callVoid("tp::turn_pass", {bars, literal(i64(), copyText)});
+    callVoid("tp::turn_pass", {turnRing(ring), literal(i64(), copyText)});
   });
 }
 
-/// Where the next copy's tile starts in each pipe: after this tile's
-/// iterations. Every thread of the copy computes the same; the elected one
-/// writes it before it passes the turn.
-void KernelEmitter::leavePipeBases() {
+/// The main loop's turn, passed with where the next copy's tile starts in
+/// each pipe (after this tile's iterations; every thread of the copy
+/// computes the same, the elected one writes it). Not before every thread
+/// of the copy took the turn and read where its tile starts (a loop of no
+/// iterations has no sync of its own): the other copy's next turn
+/// completes the phase they wait on and rewrites the bases.
+void KernelEmitter::passMainTurn() {
   Location loc = func.getLoc();
+  agentSync();
   Value bases = literal(opaque("uint64_t *"), "S." + layout.turnBase);
   inLeader([&] {
     for (auto &[key, vars] : pipeTile)
@@ -854,7 +858,9 @@ void KernelEmitter::leavePipeBases() {
                {bases, intLit(key),
                 b.create<emitc::AddOp>(loc, i64(), vars.first, vars.second)});
   });
+  passTurn(0);
   turnStart = nullptr;
+  turnPassed = true;
 }
 
 LogicalResult cuda::emitKernel(func::FuncOp func, const KernelLayout &layout,

@@ -60,13 +60,14 @@ public:
   mlir::LogicalResult emitWarpgroups(llvm::ArrayRef<int> groupRegs);
   mlir::LogicalResult emitAgent(unsigned index, mlir::Block *body);
   mlir::LogicalResult emitTiles(mlir::Block *body);
-  /// Ping-pong copies (AgentLayout::replicas): the loop they take turns on,
+  /// Ping-pong copies (AgentLayout::replicas): the op they take turns on,
   /// waiting for and passing a turn (ring 0: the main loop; 1: the
-  /// epilogue), and handing the pipes' next iterations on.
+  /// epilogue), and the main loop's pass with the pipes' next iterations.
   mlir::LogicalResult findTurnLoop(mlir::Block *body);
+  mlir::Value turnRing(int ring);
   void takeTurn(int ring);
   void passTurn(int ring);
-  void leavePipeBases();
+  void passMainTurn();
   mlir::LogicalResult emitTileCount();
   mlir::Value pipeIter(const PipeLayout &p, mlir::Value raw, bool count);
   mlir::LogicalResult finish(mlir::LogicalResult agents);

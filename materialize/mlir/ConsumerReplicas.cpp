@@ -83,38 +83,38 @@ std::string whyNotCopied(tileas::AgentOp agent) {
 
 } // namespace
 
-std::string whyNotPingPong(Operation *func) {
-  if (!func->hasAttr("tileas.persistent"))
-    return "the kernel is not persistent (each CTA runs one tile)";
+/// The consumer agent ping-pong copies would run, or null with `why`.
+static tileas::AgentOp copyableAgent(Operation *func, std::string &why) {
+  if (!func->hasAttr("tileas.persistent")) {
+    why = "the kernel is not persistent (each CTA runs one tile)";
+    return {};
+  }
   unsigned agents = 0;
   tileas::AgentOp agent = wgmmaAgent(func, agents);
   if (!agent)
-    return func->walk([](tileas::WgmmaOp) {
-                 return WalkResult::interrupt();
-               }).wasInterrupted()
-               ? "the stage code is peeled: no consumer agent to copy"
-               : "no wgmma consumer";
-  if (agents != 1)
-    return "wgmmas are issued by " + std::to_string(agents) + " agents";
-  if (std::string why = whyNotCopied(agent); !why.empty())
-    return why;
-  if (agent.getWarps() != 4)
-    return "the consumer has " + std::to_string(agent.getWarps()) +
-           " warps, not one warpgroup";
-  return "";
+    why = func->walk([](tileas::WgmmaOp) {
+                return WalkResult::interrupt();
+              }).wasInterrupted()
+              ? "the stage code is peeled: no consumer agent to copy"
+              : "no wgmma consumer";
+  else if (agents != 1)
+    why = "wgmmas are issued by " + std::to_string(agents) + " agents";
+  else if (why = whyNotCopied(agent); why.empty() && agent.getWarps() != 4)
+    why = "the consumer has " + std::to_string(agent.getWarps()) +
+          " warps, not one warpgroup";
+  return why.empty() ? agent : tileas::AgentOp();
 }
 
 std::string chooseConsumerReplicas(Operation *func, ConsumerForm form) {
   if (form == ConsumerForm::Cooperative)
     return "";
-  std::string why = whyNotPingPong(func);
-  if (!why.empty())
+  std::string why;
+  tileas::AgentOp agent = copyableAgent(func, why);
+  if (!agent)
     return form == ConsumerForm::PingPong ? why : "";
   // One warpgroup's accumulator is at most 128 registers a thread; two
   // copies beside the producer's warpgroup get 240 each from the pool
   // (docs/cuda.md, "Registers"), which holds it and the epilogue's pieces.
-  unsigned agents = 0;
-  tileas::AgentOp agent = wgmmaAgent(func, agents);
   agent.setReplicasAttr(Builder(func->getContext()).getI32IntegerAttr(2));
   return "";
 }

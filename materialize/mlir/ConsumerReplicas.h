@@ -28,11 +28,6 @@ enum class ConsumerForm { Auto, Cooperative, PingPong };
 /// "auto", "cooperative" or "pingpong"; nullopt for anything else.
 std::optional<ConsumerForm> parseConsumerForm(llvm::StringRef text);
 
-/// Why the wgmma consumer agent of persistent function `func` cannot run
-/// as two ping-pong copies, or "" when it can. "no wgmma consumer" when
-/// the function has none (a Blackwell kernel).
-std::string whyNotPingPong(mlir::Operation *func);
-
 /// Marks the consumer agent of persistent `func` `replicas = 2` when
 /// `form` asks for ping-pong, or is Auto and ping-pong fits (the
 /// accumulator in one warpgroup leaves the register pool room for a second

@@ -1,5 +1,4 @@
-//===- runtime/turns.cuh - ping-pong consumers' turns -----------*- CUDA
-//-*-===//
+//===- runtime/turns.cuh - ping-pong consumers' turns ------*- CUDA -*-===//
 //
 // Two copies of a consumer agent (docs/cuda.md, "Ping-pong consumers")
 // take turns twice a tile: on the main loop, so that their MMAs and the
