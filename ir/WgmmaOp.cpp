@@ -81,7 +81,12 @@ LogicalResult WgmmaOp::verify() {
   if (failed(verifyTypes(*this, a.getElementType(), b.getElementType(),
                          family)))
     return failure();
-  if ((getAMnMajor() || getBMnMajor()) &&
+  // A tf32 B given K x N (cuTile's mma on f32 arrays) is the tile op's
+  // extension of the ISA rule: the sm_90a translation transposes the slot
+  // into a K-major staging tile before the wgmma (docs/cuda.md, "tf32 B
+  // given K x N"). An MN-major tf32 A is not transposed.
+  bool stagedB = family == Family::TF32 && getBMnMajor() && !getAMnMajor();
+  if ((getAMnMajor() || getBMnMajor()) && !stagedB &&
       (!rule::transpose_ok(family) || (getAMnMajor() && regA)))
     return emitOpError("expects no MN-major ")
            << (getAMnMajor() ? "A" : "B") << " here (" << familyName(family)
@@ -139,6 +144,10 @@ OpWork WgmmaOp::getWork() {
   OpWork work;
   work.flops = 2 * getMmaM() * getMmaN() * getMmaK();
   work.bytes = getB().getType().getSizeInBytes();
+  // A tf32 B given K x N is read and written once more by the consumer's
+  // threads, which transpose it before the wgmma reads it (docs/cuda.md).
+  if (getBMnMajor() && getB().getType().getElementType().isF32())
+    work.bytes += 2 * getB().getType().getSizeInBytes();
   if (auto smemA = dyn_cast<SmemType>(getA().getType()))
     work.bytes += smemA.getSizeInBytes();
   return work;

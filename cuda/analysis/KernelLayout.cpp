@@ -270,6 +270,7 @@ private:
   void addSmem(Value v, ShapedType type, StringRef what);
   LogicalResult placeBuffers();
   LogicalResult placeBuffer(Operation *op);
+  LogicalResult placeStagedB(tileas::WgmmaOp mma);
   LogicalResult placeTmemCopy(tileas::TmemCopyOp copy);
   LogicalResult placePipe(tileas::PipeCreateOp create);
   LogicalResult placeSmemRing(tileas::PipeCreateOp create, PipeLayout &p,
@@ -293,6 +294,8 @@ private:
   std::set<int> usedBarriers = {0};
   /// SMEM members: tiles, then barriers, then the mbarrier mutexes'.
   std::vector<SmemMember> buffers, barriers, mutexMembers, scratchMembers;
+  /// The staging ring of each buffer a tf32 B given K x N is read from.
+  llvm::DenseMap<const TileLayout *, KernelLayout::StagedB> stagedBySource;
   /// Tiles made after the loops: staging tiles (smem_store) and source
   /// tiles (tma_load, an epilogue's C), in program order.
   std::vector<Operation *> afterLoops;
@@ -557,12 +560,46 @@ LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
       tmemNext +=
           std::max<int64_t>(1, tileas::getTmemColumns(store.getResult()));
     }
+  } else if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
+    return placeStagedB(mma);
   } else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
     return placePipe(create);
   } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
              load && !layout.prologue.ops.contains(load)) {
     return placeLoad(load);
   }
+  return success();
+}
+
+/// A tf32 B given K x N: two K-major N x K tiles the wgmma's warpgroups
+/// transpose its slots into, used in turn, so that the copy for the next
+/// wgmma never overwrites the tile one still in flight reads. Tile bytes:
+/// the plan counts them (LoopPlan.cpp, countFixedStorage).
+LogicalResult LayoutBuilder::placeStagedB(tileas::WgmmaOp mma) {
+  auto b = cast<ShapedType>(mma.getB().getType());
+  if (!mma.getBMnMajor() || !b.getElementType().isF32())
+    return success();
+  auto kMajor = RankedTensorType::get({b.getDimSize(1), b.getDimSize(0)},
+                                      b.getElementType());
+  // Peeled stage code issues one loop's wgmma in several places: they take
+  // turns in one ring, that of the buffer they read.
+  const TileLayout *source = layout.tiles.of(mma.getB());
+  if (auto it = stagedBySource.find(source); it != stagedBySource.end()) {
+    layout.stagedB[mma] = it->second;
+    return success();
+  }
+  FailureOr<TileLayout> l = TileLayouts::mmaTile(mma, kMajor);
+  if (failed(l))
+    return failure();
+  SmemMember m;
+  m.name = "staged_b" + std::to_string(stagedBySource.size());
+  m.bytes = 2 * l->bytes;
+  m.align = l->align;
+  m.comment = "tileas.wgmma's tf32 B transposed to K-major, two in turn";
+  KernelLayout::StagedB staged{m.name, l->cppType, l->bytes, mma};
+  layout.stagedB[mma] = staged;
+  stagedBySource[source] = staged;
+  buffers.push_back(m);
   return success();
 }
 

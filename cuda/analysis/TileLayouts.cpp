@@ -407,6 +407,13 @@ FailureOr<TileLayouts> TileLayouts::analyze(func::FuncOp func) {
   return out;
 }
 
+FailureOr<TileLayout> TileLayouts::mmaTile(Operation *at, ShapedType type) {
+  FailureOr<TileLayout> l = mmaLayout(at, type);
+  if (succeeded(l))
+    l->mmaOperand = true;
+  return l;
+}
+
 const TileLayout *TileLayouts::of(Value v) const {
   auto it = byValue.find(v);
   return it == byValue.end() ? nullptr : &layouts[it->second];

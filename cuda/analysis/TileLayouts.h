@@ -72,6 +72,12 @@ public:
   /// other (a row-major tile, or a vector, whose blocks lie in order).
   std::string blockedType(mlir::Value v) const;
 
+  /// The layout an MMA reads a `type` tile in (tp::MmaTile, the widest
+  /// swizzle that divides a row), or an error at `at`: for a tile the
+  /// translation makes itself (a transposed tf32 B's staging).
+  static mlir::FailureOr<TileLayout> mmaTile(mlir::Operation *at,
+                                             mlir::ShapedType type);
+
 private:
   llvm::DenseMap<mlir::Value, unsigned> byValue, byDesc;
   std::vector<TileLayout> layouts;

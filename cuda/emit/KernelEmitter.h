@@ -240,6 +240,8 @@ public:
   mlir::Value accMask(const UnsetAccumulator &u);
   mlir::Value agentVariable(mlir::Type type, llvm::StringRef init);
   mlir::Value scaleCount(mlir::Operation *copy);
+  mlir::Value stageB(mlir::tileas::WgmmaOp mma,
+                     const KernelLayout::StagedB &staged, mlir::Value src);
   void startAgentCounters();
 
   //===--- Builders -------------------------------------------------------===//
@@ -333,7 +335,8 @@ public:
   /// The current agent's written-slot masks of accumulators that start
   /// without a value, by TMEM column (RuntimeCalls.h, UnsetAccumulator).
   llvm::DenseMap<int64_t, mlir::Value> accMasks;
-  /// The current agent's count of each double-buffered scale-factor copy.
+  /// The current agent's count of each double-buffered copy: scale factors
+  /// (by their tmem_copy), a staged tf32 B (by its wgmma).
   llvm::DenseMap<mlir::Operation *, mlir::Value> scaleCounts;
   unsigned accMaskAgent = ~0u;
   /// Persistent kernels (`tileas.persistent`): each agent runs the tiles

@@ -196,6 +196,10 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
                          bt = view(mma.getB(), mma.getBMnMajor());
   if (failed(av) || failed(bt))
     return failure();
+  if (auto staged = layout.stagedB.find(mma); staged != layout.stagedB.end()) {
+    bv = stageB(mma, staged->second, bv);
+    bt = "tp::KMajor<" + staged->second.cppType + ">";
+  }
   // Each consumer warpgroup its bands: all of them for one warpgroup, the
   // 64 rows of its own for one warpgroup per 64 rows.
   int64_t groups = tileas::consumerWarpgroups(mma);
@@ -241,6 +245,25 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
   wgmmaInFlight = true;
   map[mma.getResult()] = acc;
   return success();
+}
+
+/// A tf32 B given K x N, copied K-major into the next of its two staging
+/// tiles (KernelLayout::StagedB). wait_group 1 first: every group but the
+/// last one issued has retired, and the last is not the one that read this
+/// tile (that was two copies ago, or another wgmma came after it). The
+/// agent meets after the copy, so that the wgmma reads every thread's part.
+Value KernelEmitter::stageB(tileas::WgmmaOp mma,
+                            const KernelLayout::StagedB &staged, Value src) {
+  Value count = scaleCount(staged.first);
+  callVoid("tp::wgmma_wait", {}, {"1"});
+  Value dst = call(u32(), "tp::smem_slot",
+                   {literal(opaque("void *"), "S." + staged.buffer),
+                    intLit(staged.bytes), intLit(2), count});
+  callVoid("tp::wgmma_transpose_b", {dst, src, tid, intLit(agentThreads())},
+           {layout.tiles.of(mma.getB())->cppType, staged.cppType});
+  agentSync();
+  increment(mma.getLoc(), count);
+  return dst;
 }
 
 /// The accumulator into its row-major f32 tile, once every wgmma writing it

@@ -101,6 +101,13 @@ int64_t tilepipe::loopInvariantSmemBytes(scf::ForOp loop) {
   int64_t bytes = 0;
   for (Value v : invariant)
     bytes += cast<tileas::SmemType>(v.getType()).getSizeInBytes();
+  // A wgmma's tf32 B given K x N is transposed into two staging tiles of
+  // its size for the loop's length (docs/cuda.md, "tf32 B given K x N").
+  loop.getBody()->walk([&](tileas::WgmmaOp mma) {
+    tileas::SmemType b = mma.getB().getType();
+    if (mma.getBMnMajor() && b.getElementType().isF32())
+      bytes += 2 * b.getSizeInBytes();
+  });
   return bytes;
 }
 

@@ -710,6 +710,28 @@ class LinearTf32(Matmul128):
         return {2: (c, atol + rtol * np.abs(c) + mma_rounding_bound(x, w, 8, 24))}
 
 
+class MatmulTf32(Matmul128):
+    """C = A B on f32 arrays through tf32 tensor cores, as cuTile's matmul
+    sample writes it for float32 (test/cutile/lower/kernels/matmul_tf32.py):
+    B is K x N, which wgmma reads K-major only, so the consumer transposes
+    each slot through SMEM (docs/cuda.md, "tf32 B given K x N"). sm_90a only:
+    tcgen05 reads an MN-major tf32 operand only in a swizzle the translation
+    does not emit. Inputs exact in tf32; trip counts 1, 4, 9 and 2."""
+    fixture = "test/cutile/lower/fixtures/matmul_tf32-13.4.tileirbc"
+    tk = 32
+    target = "sm_90a"
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_tf32(rng, (m, k)), 1: uniform_tf32(rng, (k, n))}
+
+    def expected(self, a, p):
+        x, w = a[0].astype(np.float64), a[1].astype(np.float64)
+        c = x @ w
+        atol, rtol = F32_TOL
+        return {2: (c, atol + rtol * np.abs(c) + mma_rounding_bound(x, w.T, 8, 24))}
+
+
 class GemmAccumulate(Matmul128):
     """D = C + A B (test/cutile/lower/kernels/gemm_accumulate.py), the
     accumulator started from C: 128 x 128 tiles, K step 64, bf16 in and
@@ -780,6 +802,7 @@ SPECS = {
     "cutile_linear_gelu": LinearGelu(),
     "cutile_linear_fp8": LinearFp8(),
     "cutile_linear_tf32": LinearTf32(),
+    "cutile_matmul_tf32": MatmulTf32(),
     "cutile_gemm_accumulate": GemmAccumulate(),
     "cutile_matmul_persistent": MatmulPersistent(),
     "cutile_attention_bhsd": AttentionBhsd(),
@@ -796,7 +819,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_softmax_padded", "cutile_softmax", "cutile_layernorm_row",
               "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
-              "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate",
+              "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_matmul_tf32",
+              "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"

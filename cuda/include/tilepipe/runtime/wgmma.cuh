@@ -28,6 +28,7 @@
 #include "tilepipe/arch/sm90/wgmma.cuh"
 #include "tilepipe/layout/tile.cuh"
 #include "tilepipe/layout/wgmma_layout.cuh"
+#include "tilepipe/ptx/fences.cuh"
 #include "tilepipe/ptx/smem.cuh"
 #include "tilepipe/runtime/base.cuh"
 #include "tilepipe/runtime/frag.cuh"
@@ -134,6 +135,38 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
       }
     }
   detail::wgmma_end(d);
+}
+
+/// A tf32 B given K x N (Src: K rows of N, N contiguous), which wgmma reads
+/// K-major only: the agent's threads copy it into Dst (N rows of K, K
+/// contiguous) at `dst`, each element through both tiles' swizzled offsets,
+/// and fence their writes for the async proxy that the wgmma reads through
+/// (docs/cuda.md, "tf32 B given K x N"). A thread reads 16 bytes (four n of
+/// one k) and writes them down a column; neighbouring threads take
+/// neighbouring k, so with the 128B swizzle eight of them read eight
+/// distinct bank groups and write one row's consecutive words. The caller
+/// has retired the wgmma that last read `dst` and syncs the agent before
+/// the wgmma that reads it.
+template <class Src, class Dst>
+TP_DEVICE void wgmma_transpose_b(uint32_t dst, uint32_t src, int thread,
+                                 int threads TP_LOC) {
+  static_assert(sizeof(typename Src::Elem) == 4 &&
+                    sizeof(typename Dst::Elem) == 4,
+                "32-bit elements (tf32)");
+  static_assert(Src::kRows == Dst::kCols && Src::kCols == Dst::kRows,
+                "Dst is Src transposed");
+  constexpr int K = Src::kRows, N = Src::kCols;
+  static_assert(N % 4 == 0, "whole 16-byte chunks of a row");
+  TP_AT();
+  for (int i = thread; i < K * (N / 4); i += threads) {
+    int k = i % K, n = (i / K) * 4;
+    unsigned char v[16];
+    ptx::ld_shared<16>(src + Src::offset(k, n), v);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      ptx::st_shared<4>(dst + Dst::offset(n + j, k), v + 4 * j);
+  }
+  ptx::fence_proxy_async();
 }
 
 /// Writes the accumulator, 64 Bands rows of N f32 a warpgroup (warpgroup w
