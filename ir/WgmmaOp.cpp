@@ -81,12 +81,12 @@ LogicalResult WgmmaOp::verify() {
   if (failed(verifyTypes(*this, a.getElementType(), b.getElementType(),
                          family)))
     return failure();
-  // A tf32 B given K x N (cuTile's mma on f32 arrays) is the tile op's
-  // extension of the ISA rule: the sm_90a translation transposes the slot
-  // into a K-major staging tile before the wgmma (docs/cuda.md, "tf32 B
-  // given K x N"). An MN-major tf32 A is not transposed.
-  bool stagedB = family == Family::TF32 && getBMnMajor() && !getAMnMajor();
-  if ((getAMnMajor() || getBMnMajor()) && !stagedB &&
+  // A tf32 operand given MN-major in SMEM (cuTile's mma on f32 arrays: B
+  // K x N) is the tile op's extension of the ISA rule: the sm_90a
+  // translation transposes the slot into a K-major staging tile before the
+  // wgmma (docs/cuda.md, "tf32 operands given MN-major").
+  bool staged = family == Family::TF32 && !regA;
+  if ((getAMnMajor() || getBMnMajor()) && !staged &&
       (!rule::transpose_ok(family) || (getAMnMajor() && regA)))
     return emitOpError("expects no MN-major ")
            << (getAMnMajor() ? "A" : "B") << " here (" << familyName(family)
@@ -144,12 +144,16 @@ OpWork WgmmaOp::getWork() {
   OpWork work;
   work.flops = 2 * getMmaM() * getMmaN() * getMmaK();
   work.bytes = getB().getType().getSizeInBytes();
-  // A tf32 B given K x N is read and written once more by the consumer's
-  // threads, which transpose it before the wgmma reads it (docs/cuda.md).
+  // A tf32 operand given MN-major is read and written once more by the
+  // consumer's threads, which transpose it before the wgmma reads it
+  // (docs/cuda.md, "tf32 operands given MN-major").
   if (getBMnMajor() && getB().getType().getElementType().isF32())
     work.bytes += 2 * getB().getType().getSizeInBytes();
-  if (auto smemA = dyn_cast<SmemType>(getA().getType()))
+  if (auto smemA = dyn_cast<SmemType>(getA().getType())) {
     work.bytes += smemA.getSizeInBytes();
+    if (getAMnMajor() && smemA.getElementType().isF32())
+      work.bytes += 2 * smemA.getSizeInBytes();
+  }
   return work;
 }
 

@@ -51,13 +51,13 @@ SEEDED_BUGS = {
     # The block-scaled MMA reads the scale factors of the next K block.
     "sf-id": ("layout/scale_factors.cuh", r"mma_id\(int s\) \{ return uint32_t\(s % 4\)",
               "mma_id(int s) { return uint32_t((s + 1) % 4)"),
-    # A tf32 B given K x N staged in one tile, not two in turn: the next
+    # A tf32 operand given MN-major staged in one tile, not two in turn: the next
     # copy overwrites the tile the wgmma still in flight reads.
-    "staged-b-one-tile": (".cu", r"tp::smem_slot\(S\.(staged_b\d+), (\d+), 2, ",
+    "staged-one-tile": (".cu", r"tp::smem_slot\(S\.(staged\d+), (\d+), 2, ",
                           r"tp::smem_slot(S.\1, \2, 1, "),
-    # The staged B written row after row, unswizzled, where the wgmma's
+    # The staged operand written row after row, unswizzled, where the wgmma's
     # descriptor reads the 128B swizzle.
-    "staged-b-unswizzled": ("runtime/wgmma.cuh", r"dst \+ Dst::offset\(n \+ j, k\)",
+    "staged-unswizzled": ("runtime/wgmma.cuh", r"dst \+ Dst::offset\(n \+ j, k\)",
                             "dst + uint32_t(((n + j) * Dst::kCols + k) * 4)"),
     # The first consumer wait on a full barrier is gone.
     "missing-wait": (".cu", r"\n\s*tp::mbar_wait\(S\.full\d+, \d+, \w+, 0\);", ""),

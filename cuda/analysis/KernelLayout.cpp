@@ -270,7 +270,7 @@ private:
   void addSmem(Value v, ShapedType type, StringRef what);
   LogicalResult placeBuffers();
   LogicalResult placeBuffer(Operation *op);
-  LogicalResult placeStagedB(tileas::WgmmaOp mma);
+  LogicalResult placeStaged(tileas::WgmmaOp mma);
   LogicalResult placeTmemCopy(tileas::TmemCopyOp copy);
   LogicalResult placePipe(tileas::PipeCreateOp create);
   LogicalResult placeSmemRing(tileas::PipeCreateOp create, PipeLayout &p,
@@ -294,8 +294,9 @@ private:
   std::set<int> usedBarriers = {0};
   /// SMEM members: tiles, then barriers, then the mbarrier mutexes'.
   std::vector<SmemMember> buffers, barriers, mutexMembers, scratchMembers;
-  /// The staging ring of each buffer a tf32 B given K x N is read from.
-  llvm::DenseMap<const TileLayout *, KernelLayout::StagedB> stagedBySource;
+  /// The staging ring of each buffer a tf32 operand given MN-major is read
+  /// from.
+  llvm::DenseMap<const TileLayout *, KernelLayout::Staged> stagedBySource;
   /// Tiles made after the loops: staging tiles (smem_store) and source
   /// tiles (tma_load, an epilogue's C), in program order.
   std::vector<Operation *> afterLoops;
@@ -561,7 +562,7 @@ LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
           std::max<int64_t>(1, tileas::getTmemColumns(store.getResult()));
     }
   } else if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
-    return placeStagedB(mma);
+    return placeStaged(mma);
   } else if (auto create = dyn_cast<tileas::PipeCreateOp>(op)) {
     return placePipe(create);
   } else if (auto load = dyn_cast<tileas::TmaLoadOp>(op);
@@ -571,35 +572,40 @@ LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
   return success();
 }
 
-/// A tf32 B given K x N: two K-major N x K tiles the wgmma's warpgroups
-/// transpose its slots into, used in turn, so that the copy for the next
-/// wgmma never overwrites the tile one still in flight reads. Tile bytes:
-/// the plan counts them (LoopPlan.cpp, countFixedStorage).
-LogicalResult LayoutBuilder::placeStagedB(tileas::WgmmaOp mma) {
-  auto b = cast<ShapedType>(mma.getB().getType());
-  if (!mma.getBMnMajor() || !b.getElementType().isF32())
-    return success();
-  auto kMajor = RankedTensorType::get({b.getDimSize(1), b.getDimSize(0)},
-                                      b.getElementType());
-  // Peeled stage code issues one loop's wgmma in several places: they take
-  // turns in one ring, that of the buffer they read.
-  const TileLayout *source = layout.tiles.of(mma.getB());
-  if (auto it = stagedBySource.find(source); it != stagedBySource.end()) {
-    layout.stagedB[mma] = it->second;
-    return success();
+/// A tf32 operand given MN-major: two K-major tiles the wgmma's
+/// warpgroups transpose its slots into, used in turn, so that the copy for
+/// the next wgmma never overwrites the tile one still in flight reads. Tile
+/// bytes: the plan counts them (loopInvariantSmemBytes).
+LogicalResult LayoutBuilder::placeStaged(tileas::WgmmaOp mma) {
+  for (auto [index, operand, mnMajor] :
+       {std::tuple<unsigned, Value, bool>(0u, mma.getA(), mma.getAMnMajor()),
+        std::tuple<unsigned, Value, bool>(1u, mma.getB(), mma.getBMnMajor())}) {
+    auto type = dyn_cast<tileas::SmemType>(operand.getType());
+    if (!mnMajor || !type || !type.getElementType().isF32())
+      continue;
+    // Peeled stage code issues one loop's wgmma in several places: they
+    // take turns in one ring, that of the buffer they read.
+    const TileLayout *source = layout.tiles.of(operand);
+    if (auto it = stagedBySource.find(source); it != stagedBySource.end()) {
+      layout.staged[{mma, index}] = it->second;
+      continue;
+    }
+    auto kMajor = RankedTensorType::get(
+        {type.getDimSize(1), type.getDimSize(0)}, type.getElementType());
+    FailureOr<TileLayout> l = TileLayouts::mmaTile(mma, kMajor);
+    if (failed(l))
+      return failure();
+    SmemMember m;
+    m.name = "staged" + std::to_string(stagedBySource.size());
+    m.bytes = 2 * l->bytes;
+    m.align = l->align;
+    m.comment = std::string("tileas.wgmma's tf32 ") + (index ? "B" : "A") +
+                " transposed to K-major, two in turn";
+    KernelLayout::Staged staged{m.name, l->cppType, l->bytes};
+    layout.staged[{mma, index}] = staged;
+    stagedBySource[source] = staged;
+    buffers.push_back(m);
   }
-  FailureOr<TileLayout> l = TileLayouts::mmaTile(mma, kMajor);
-  if (failed(l))
-    return failure();
-  SmemMember m;
-  m.name = "staged_b" + std::to_string(stagedBySource.size());
-  m.bytes = 2 * l->bytes;
-  m.align = l->align;
-  m.comment = "tileas.wgmma's tf32 B transposed to K-major, two in turn";
-  KernelLayout::StagedB staged{m.name, l->cppType, l->bytes, mma};
-  layout.stagedB[mma] = staged;
-  stagedBySource[source] = staged;
-  buffers.push_back(m);
   return success();
 }
 

@@ -113,19 +113,19 @@ struct KernelLayout {
   };
   llvm::DenseMap<mlir::Operation *, ScaleCopy> scaleCopies;
   std::vector<mlir::Operation *> scaleCopyOrder; ///< For the prologue.
-  /// A wgmma whose tf32 B is given K x N (b_mn_major): wgmma reads 32-bit
-  /// operands K-major only, so its warpgroups copy each slot transposed
-  /// into a ring of two K-major tiles (runtime/wgmma.cuh,
-  /// wgmma_transpose_b; docs/cuda.md, "tf32 B given K x N").
-  struct StagedB {
+  /// A wgmma's tf32 operand given MN-major (A as K x M, B as K x N):
+  /// wgmma reads 32-bit operands K-major only, so its warpgroups copy each
+  /// slot transposed into a ring of two K-major tiles (runtime/wgmma.cuh,
+  /// wgmma_transpose; docs/cuda.md, "tf32 operands given MN-major"). Every
+  /// wgmma that reads one buffer (peeled copies of one) takes turns in one
+  /// ring, counted by the ring's name.
+  struct Staged {
     std::string buffer;  ///< SMEM member: the two tiles.
-    std::string cppType; ///< One tile, tp::MmaTile<float, N, K, S>.
+    std::string cppType; ///< One tile, tp::MmaTile<float, M or N, K, S>.
     int64_t bytes = 0;   ///< One tile.
-    /// The first wgmma of the ring's: every wgmma that reads the same
-    /// buffer (peeled copies of one) counts its turns with its counter.
-    mlir::Operation *first = nullptr;
   };
-  llvm::DenseMap<mlir::Operation *, StagedB> stagedB;
+  /// By wgmma and operand (0: A, 1: B).
+  llvm::DenseMap<std::pair<mlir::Operation *, unsigned>, Staged> staged;
   /// alloc_tmem results: their first column.
   llvm::DenseMap<mlir::Value, int64_t> tmemBuffers;
   /// Top-level ops of an unspecialized body that start a loop whose SMEM

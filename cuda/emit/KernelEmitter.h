@@ -36,6 +36,9 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <array>
 
 namespace tilepipe::cuda {
 
@@ -240,8 +243,9 @@ public:
   mlir::Value accMask(const UnsetAccumulator &u);
   mlir::Value agentVariable(mlir::Type type, llvm::StringRef init);
   mlir::Value scaleCount(mlir::Operation *copy);
-  mlir::Value stageB(mlir::tileas::WgmmaOp mma,
-                     const KernelLayout::StagedB &staged, mlir::Value src);
+  void stageOperands(
+      mlir::tileas::WgmmaOp mma,
+      std::array<std::pair<mlir::Value *, std::string *>, 2> operands);
   void startAgentCounters();
 
   //===--- Builders -------------------------------------------------------===//
@@ -335,9 +339,11 @@ public:
   /// The current agent's written-slot masks of accumulators that start
   /// without a value, by TMEM column (RuntimeCalls.h, UnsetAccumulator).
   llvm::DenseMap<int64_t, mlir::Value> accMasks;
-  /// The current agent's count of each double-buffered copy: scale factors
-  /// (by their tmem_copy), a staged tf32 B (by its wgmma).
+  /// The current agent's count of each double-buffered scale-factor copy.
   llvm::DenseMap<mlir::Operation *, mlir::Value> scaleCounts;
+  /// The current agent's count of each staging ring (KernelLayout::Staged),
+  /// by its SMEM member.
+  llvm::StringMap<mlir::Value> stagedCounts;
   unsigned accMaskAgent = ~0u;
   /// Persistent kernels (`tileas.persistent`): each agent runs the tiles
   /// blockIdx.x, + gridDim.x, ... of the grid the launch was asked for

@@ -298,6 +298,7 @@ void KernelEmitter::startAgentCounters() {
     return;
   accMasks.clear();
   scaleCounts.clear();
+  stagedCounts.clear();
   accMaskAgent = agent;
 }
 
@@ -319,9 +320,8 @@ Value KernelEmitter::agentVariable(Type type, StringRef init) {
                                      emitc::OpaqueAttr::get(ctx, init));
 }
 
-/// How many times the current agent has run a double-buffered copy: its
-/// buffer is count % 2 (a scale-factor copy's barrier too, its phase count /
-/// 2; a staged tf32 B has no barrier).
+/// How many times the current agent has run a double-buffered scale-factor
+/// copy: its buffer and barrier are count % 2, the barrier phase count / 2.
 Value KernelEmitter::scaleCount(Operation *copy) {
   startAgentCounters();
   Value &count = scaleCounts[copy];

@@ -196,10 +196,7 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
                          bt = view(mma.getB(), mma.getBMnMajor());
   if (failed(av) || failed(bt))
     return failure();
-  if (auto staged = layout.stagedB.find(mma); staged != layout.stagedB.end()) {
-    bv = stageB(mma, staged->second, bv);
-    bt = "tp::KMajor<" + staged->second.cppType + ">";
-  }
+  stageOperands(mma, {std::pair(&a, &*av), std::pair(&bv, &*bt)});
   // Each consumer warpgroup its bands: all of them for one warpgroup, the
   // 64 rows of its own for one warpgroup per 64 rows.
   int64_t groups = tileas::consumerWarpgroups(mma);
@@ -247,23 +244,45 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
   return success();
 }
 
-/// A tf32 B given K x N, copied K-major into the next of its two staging
-/// tiles (KernelLayout::StagedB). wait_group 1 first: every group but the
-/// last one issued has retired, and the last is not the one that read this
-/// tile (that was two copies ago, or another wgmma came after it). The
-/// agent meets after the copy, so that the wgmma reads every thread's part.
-Value KernelEmitter::stageB(tileas::WgmmaOp mma,
-                            const KernelLayout::StagedB &staged, Value src) {
-  Value count = scaleCount(staged.first);
-  callVoid("tp::wgmma_wait", {}, {"1"});
-  Value dst = call(u32(), "tp::smem_slot",
-                   {literal(opaque("void *"), "S." + staged.buffer),
-                    intLit(staged.bytes), intLit(2), count});
-  callVoid("tp::wgmma_transpose_b", {dst, src, tid, intLit(agentThreads())},
-           {layout.tiles.of(mma.getB())->cppType, staged.cppType});
+/// tf32 operands given MN-major, each copied K-major into the next of its
+/// ring's two staging tiles (KernelLayout::Staged); `operands` are A's and
+/// B's address and view, which then name the staged tiles. wait_group 1
+/// first: every group but the last one issued has retired, and the last is
+/// not the one that read the tile about to be overwritten (that was two
+/// copies ago, or another wgmma came after it). The agent meets after the
+/// copies, so that the wgmma reads every thread's part.
+void KernelEmitter::stageOperands(
+    tileas::WgmmaOp mma,
+    std::array<std::pair<Value *, std::string *>, 2> operands) {
+  Location loc = mma.getLoc();
+  startAgentCounters();
+  SmallVector<Value> counts;
+  for (unsigned index : {0u, 1u}) {
+    auto it = layout.staged.find({mma, index});
+    if (it == layout.staged.end())
+      continue;
+    const KernelLayout::Staged &staged = it->second;
+    if (counts.empty())
+      callVoid("tp::wgmma_wait", {}, {"1"});
+    Value &count = stagedCounts[staged.buffer];
+    if (!count)
+      count = agentVariable(i64(), "0");
+    counts.push_back(count);
+    Value dst = call(u32(), "tp::smem_slot",
+                     {literal(opaque("void *"), "S." + staged.buffer),
+                      intLit(staged.bytes), intLit(2), count});
+    auto [address, view] = operands[index];
+    callVoid(
+        "tp::wgmma_transpose", {dst, *address, tid, intLit(agentThreads())},
+        {layout.tiles.of(mma->getOperand(index))->cppType, staged.cppType});
+    *address = dst;
+    *view = "tp::KMajor<" + staged.cppType + ">";
+  }
+  if (counts.empty())
+    return;
   agentSync();
-  increment(mma.getLoc(), count);
-  return dst;
+  for (Value count : counts)
+    increment(loc, count);
 }
 
 /// The accumulator into its row-major f32 tile, once every wgmma writing it

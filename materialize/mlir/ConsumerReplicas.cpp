@@ -65,10 +65,11 @@ std::string whyNotCopied(tileas::AgentOp agent) {
               "accumulator in one";
       else if (!isa<tileas::SmemType>(mma.getA().getType()))
         why = "a wgmma takes A in registers";
-      else if (mma.getBMnMajor() &&
+      else if ((mma.getAMnMajor() || mma.getBMnMajor()) &&
                mma.getB().getType().getElementType().isF32())
         // Its two staging tiles would be both copies'.
-        why = "a tf32 B given K x N is transposed through one staging ring";
+        why = "a tf32 operand given MN-major is transposed through one "
+              "staging ring";
     } else if (isa<tileas::PipeProducerAcquireOp>(op)) {
       // Another agent would read its slots in tile order, not copy by copy.
       why = "the consumer fills a pipe another agent reads";

@@ -101,12 +101,16 @@ int64_t tilepipe::loopInvariantSmemBytes(scf::ForOp loop) {
   int64_t bytes = 0;
   for (Value v : invariant)
     bytes += cast<tileas::SmemType>(v.getType()).getSizeInBytes();
-  // A wgmma's tf32 B given K x N is transposed into two staging tiles of
-  // its size for the loop's length (docs/cuda.md, "tf32 B given K x N").
+  // A wgmma's tf32 operand given MN-major is transposed into two staging
+  // tiles of its size for the loop's length (docs/cuda.md, "tf32 operands
+  // given MN-major").
   loop.getBody()->walk([&](tileas::WgmmaOp mma) {
-    tileas::SmemType b = mma.getB().getType();
-    if (mma.getBMnMajor() && b.getElementType().isF32())
-      bytes += 2 * b.getSizeInBytes();
+    for (auto [operand, mnMajor] :
+         {std::pair<Value, bool>(mma.getA(), mma.getAMnMajor()),
+          std::pair<Value, bool>(mma.getB(), mma.getBMnMajor())})
+      if (auto smem = dyn_cast<tileas::SmemType>(operand.getType());
+          mnMajor && smem && smem.getElementType().isF32())
+        bytes += 2 * smem.getSizeInBytes();
   });
   return bytes;
 }

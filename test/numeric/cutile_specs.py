@@ -732,6 +732,27 @@ class MatmulTf32(Matmul128):
         return {2: (c, atol + rtol * np.abs(c) + mma_rounding_bound(x, w.T, 8, 24))}
 
 
+class WeightGradTf32(Matmul128):
+    """dW = X^T dY in f32 on tf32 tensor cores (test/cutile/lower/kernels/
+    weight_grad_tf32.py): X's tile transposed, so A is given T x K and B T x
+    N, both MN-major, both staged K-major on sm_90a; 128 x 128 tiles of dW,
+    token step 32. Problems are (K, N, T): trip counts 1, 4, 9 and 2,
+    ragged K, N and T."""
+    fixture = "test/cutile/lower/fixtures/weight_grad_tf32-13.4.tileirbc"
+    tk = 32
+    target = "sm_90a"
+
+    def arrays(self, rng, p):
+        k, n, t = p
+        return {0: uniform_tf32(rng, (t, k)), 1: uniform_tf32(rng, (t, n))}
+
+    def expected(self, a, p):
+        x, dy = a[0].astype(np.float64), a[1].astype(np.float64)
+        c = x.T @ dy
+        atol, rtol = F32_TOL
+        return {2: (c, atol + rtol * np.abs(c) + mma_rounding_bound(x.T, dy.T, 8, 24))}
+
+
 class GemmAccumulate(Matmul128):
     """D = C + A B (test/cutile/lower/kernels/gemm_accumulate.py), the
     accumulator started from C: 128 x 128 tiles, K step 64, bf16 in and
@@ -803,6 +824,7 @@ SPECS = {
     "cutile_linear_fp8": LinearFp8(),
     "cutile_linear_tf32": LinearTf32(),
     "cutile_matmul_tf32": MatmulTf32(),
+    "cutile_weight_grad_tf32": WeightGradTf32(),
     "cutile_gemm_accumulate": GemmAccumulate(),
     "cutile_matmul_persistent": MatmulPersistent(),
     "cutile_attention_bhsd": AttentionBhsd(),
@@ -820,7 +842,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
               "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_matmul_tf32",
-              "cutile_gemm_accumulate",
+              "cutile_weight_grad_tf32", "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"

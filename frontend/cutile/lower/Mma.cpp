@@ -150,15 +150,18 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
   // tcgen05 reads an MN-major tf32 operand only in the 128B swizzle with
   // 32-byte atoms (PTX ISA, tcgen05 matrix descriptors), which neither the
   // TMA boxes nor the descriptors here use; the sm_90a consumers transpose
-  // such a B through SMEM.
-  if (mnMajor[1] && !registerMma &&
-      cast<ShapedType>(ab[1].getType()).getElementType().isF32())
-    return op.emitError(
-        "a tf32 B given K x N has no sm_100a form here: tcgen05.mma reads "
-        "an MN-major 32-bit operand only in the 128B swizzle with 32-byte "
-        "atoms, which tilepipe does not lay out; for sm_90a, whose "
-        "consumers transpose it through SMEM, lower with "
-        "--tileir-to-tileas=wgmma (tilepipe compile --target sm_90a does)");
+  // such an operand through SMEM.
+  for (unsigned i : {0u, 1u})
+    if (mnMajor[i] && !registerMma &&
+        cast<ShapedType>(ab[i].getType()).getElementType().isF32())
+      return op.emitError("a tf32 ")
+             << (i ? "B given K x N" : "A given K x M")
+             << " has no sm_100a form here: tcgen05.mma reads an MN-major "
+                "32-bit operand only in the 128B swizzle with 32-byte atoms, "
+                "which tilepipe does not lay out; for sm_90a, whose "
+                "consumers transpose it through SMEM, lower with "
+                "--tileir-to-tileas=wgmma (tilepipe compile --target sm_90a "
+                "does)";
   auto umma = b.create<tileas::UmmaOp>(
       loc(op), acc->getType(), ab[0], ab[1], *acc, Value(), Value(),
       accumulate ? b.getUnitAttr() : UnitAttr(),

@@ -137,19 +137,19 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   detail::wgmma_end(d);
 }
 
-/// A tf32 B given K x N (Src: K rows of N, N contiguous), which wgmma reads
-/// K-major only: the agent's threads copy it into Dst (N rows of K, K
-/// contiguous) at `dst`, each element through both tiles' swizzled offsets,
-/// and fence their writes for the async proxy that the wgmma reads through
-/// (docs/cuda.md, "tf32 B given K x N"). A thread reads 16 bytes (four n of
-/// one k) and writes them down a column; neighbouring threads take
-/// neighbouring k, so with the 128B swizzle eight of them read eight
-/// distinct bank groups and write one row's consecutive words. The caller
-/// has retired the wgmma that last read `dst` and syncs the agent before
-/// the wgmma that reads it.
+/// A tf32 operand given MN-major (Src: K rows of M or N, those contiguous),
+/// which wgmma reads K-major only: the agent's threads copy it into Dst (M
+/// or N rows of K, K contiguous) at `dst`, each element through both tiles'
+/// swizzled offsets, and fence their writes for the async proxy that the
+/// wgmma reads through (docs/cuda.md, "tf32 operands given MN-major"). A
+/// thread reads 16 bytes (four columns of one k) and writes them down a
+/// column; neighbouring threads take neighbouring k, so with the 128B
+/// swizzle eight of them read eight distinct bank groups and write one
+/// row's consecutive words. The caller has retired the wgmma that last read
+/// `dst` and syncs the agent before the wgmma that reads it.
 template <class Src, class Dst>
-TP_DEVICE void wgmma_transpose_b(uint32_t dst, uint32_t src, int thread,
-                                 int threads TP_LOC) {
+TP_DEVICE void wgmma_transpose(uint32_t dst, uint32_t src, int thread,
+                               int threads TP_LOC) {
   static_assert(sizeof(typename Src::Elem) == 4 &&
                     sizeof(typename Dst::Elem) == 4,
                 "32-bit elements (tf32)");
