@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/TileASDialect.h"
+#include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -81,11 +82,11 @@ LogicalResult WgmmaOp::verify() {
   if (failed(verifyTypes(*this, a.getElementType(), b.getElementType(),
                          family)))
     return failure();
-  // A tf32 operand given MN-major in SMEM (cuTile's mma on f32 arrays: B
-  // K x N) is the tile op's extension of the ISA rule: the sm_90a
+  // A tf32 or 8-bit float operand given MN-major in SMEM (cuTile's mma
+  // takes B as K x N) is the tile op's extension of the ISA rule: the sm_90a
   // translation transposes the slot into a K-major staging tile before the
-  // wgmma (docs/cuda.md, "tf32 operands given MN-major").
-  bool staged = family == Family::TF32 && !regA;
+  // wgmma (WgmmaStaging.h).
+  bool staged = stagedWhenMnMajor(b.getElementType()) && !regA;
   if ((getAMnMajor() || getBMnMajor()) && !staged &&
       (!rule::transpose_ok(family) || (getAMnMajor() && regA)))
     return emitOpError("expects no MN-major ")
@@ -144,16 +145,14 @@ OpWork WgmmaOp::getWork() {
   OpWork work;
   work.flops = 2 * getMmaM() * getMmaN() * getMmaK();
   work.bytes = getB().getType().getSizeInBytes();
-  // A tf32 operand given MN-major is read and written once more by the
-  // consumer's threads, which transpose it before the wgmma reads it
-  // (docs/cuda.md, "tf32 operands given MN-major").
-  if (getBMnMajor() && getB().getType().getElementType().isF32())
-    work.bytes += 2 * getB().getType().getSizeInBytes();
-  if (auto smemA = dyn_cast<SmemType>(getA().getType())) {
+  if (auto smemA = dyn_cast<SmemType>(getA().getType()))
     work.bytes += smemA.getSizeInBytes();
-    if (getAMnMajor() && smemA.getElementType().isF32())
-      work.bytes += 2 * smemA.getSizeInBytes();
-  }
+  // A staged operand is read and written once more by the consumer's
+  // threads, which transpose it before the wgmma reads it.
+  for (unsigned index : {0u, 1u})
+    if (isStagedOperand(*this, index))
+      work.bytes +=
+          2 * cast<SmemType>(getOperand(index).getType()).getSizeInBytes();
   return work;
 }
 
@@ -202,4 +201,14 @@ int64_t mlir::tileas::consumerWarpgroups(WgmmaOp mma) {
           .wasInterrupted();
   return registerTiles ? std::max<int64_t>(own, (mma.getMmaM() + 63) / 64)
                        : own;
+}
+
+bool mlir::tileas::stagedWhenMnMajor(Type elem) {
+  return elem.isF32() || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
+}
+
+bool mlir::tileas::isStagedOperand(WgmmaOp mma, unsigned index) {
+  bool mnMajor = index == 0 ? mma.getAMnMajor() : mma.getBMnMajor();
+  auto smem = dyn_cast<SmemType>(mma->getOperand(index).getType());
+  return mnMajor && smem && stagedWhenMnMajor(smem.getElementType());
 }

@@ -102,7 +102,8 @@ HOPPER_GEMMS = [
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_linear_gelu",
       "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent",
-      "cutile_matmul_256", "cutile_matmul_tf32", "cutile_weight_grad_tf32"]),
+      "cutile_matmul_256", "cutile_matmul_tf32", "cutile_weight_grad_tf32",
+      "cutile_matmul_fp8"]),
 ]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
 # Other forms of the GEMM the timing step runs when a bundle has them, with

@@ -57,8 +57,12 @@ SEEDED_BUGS = {
                           r"tp::smem_slot(S.\1, \2, 1, "),
     # The staged operand written row after row, unswizzled, where the wgmma's
     # descriptor reads the 128B swizzle.
-    "staged-unswizzled": ("runtime/wgmma.cuh", r"dst \+ Dst::offset\(n \+ j, k\)",
-                            "dst + uint32_t(((n + j) * Dst::kCols + k) * 4)"),
+    "staged-unswizzled": ("runtime/wgmma.cuh", r"dst \+ Dst::offset\(c \+ j, k\)",
+                          "dst + uint32_t(((c + j) * Dst::kCols + k) * sizeof(T))"),
+    # An 8-bit staged operand's bytes regrouped in the wrong order: column
+    # c + j of row k + r lands in byte 3 - r of its word.
+    "staged-byte-order": ("runtime/wgmma.cuh", r"& 0xffu\) << \(8 \* r\);",
+                          "& 0xffu) << (8 * (3 - r));"),
     # The first consumer wait on a full barrier is gone.
     "missing-wait": (".cu", r"\n\s*tp::mbar_wait\(S\.full\d+, \d+, \w+, 0\);", ""),
     # The first consumer wait on a full barrier waits for the other parity.

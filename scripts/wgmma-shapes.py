@@ -9,8 +9,8 @@ ISA, "Asynchronous Warpgroup Level Matrix Shape"; docs/wgmma-facts.md):
 M 64 per warpgroup (tilepipe: up to 4 warpgroups), N 8..256/8 (s8/u8: 8, 16,
 24, 32..256/16), K whole instructions of 32 bytes, f16 accumulators for f16
 and 8-bit float operands only, transposes for f16/bf16 in SMEM only, and
-the tile op's one extension: tf32 operands in SMEM given MN-major
-(transposed through SMEM by the sm_90a translation).
+the tile op's one extension: tf32 and 8-bit float operands in SMEM given
+MN-major (transposed through SMEM by the sm_90a translation).
 
     python3 scripts/wgmma-shapes.py --build build
 
@@ -46,10 +46,10 @@ def isa_accepts(a, b, acc, m, n, k, reg_a=False, a_mn=False, b_mn=False):
               "f8": acc in ("f32", "f16"), "int": acc == "i32"}[fa]
     if not acc_ok:
         return False
-    # The tile op's one extension of the ISA's rule: tf32 operands in SMEM
-    # given MN-major, which the sm_90a translation transposes through SMEM
-    # (docs/cuda.md, "tf32 operands given MN-major").
-    staged = fa == "tf32" and not reg_a
+    # The tile op's one extension of the ISA's rule: tf32 and 8-bit float
+    # operands in SMEM given MN-major, which the sm_90a translation
+    # transposes through SMEM (docs/cuda.md, "Operands given MN-major").
+    staged = fa in ("tf32", "f8") and not reg_a
     if (a_mn or b_mn) and not staged and (fa not in ("f16", "bf16") or (a_mn and reg_a)):
         return False
     if not (m % 64 == 0 and 64 <= m <= 256):

@@ -1,6 +1,7 @@
 //===- KernelLayout.cpp - where a kernel's agents and buffers live --------===//
 
 #include "cuda/analysis/KernelLayout.h"
+#include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 
 #include "cuda/analysis/Identifiers.h"
@@ -294,8 +295,7 @@ private:
   std::set<int> usedBarriers = {0};
   /// SMEM members: tiles, then barriers, then the mbarrier mutexes'.
   std::vector<SmemMember> buffers, barriers, mutexMembers, scratchMembers;
-  /// The staging ring of each buffer a tf32 operand given MN-major is read
-  /// from.
+  /// The staging ring of each buffer a staged operand is read from.
   llvm::DenseMap<const TileLayout *, KernelLayout::Staged> stagedBySource;
   /// Tiles made after the loops: staging tiles (smem_store) and source
   /// tiles (tma_load, an epilogue's C), in program order.
@@ -572,17 +572,17 @@ LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
   return success();
 }
 
-/// A tf32 operand given MN-major: two K-major tiles the wgmma's
+/// An operand given MN-major that wgmma reads K-major only (tf32, 8-bit;
+/// ir/WgmmaStaging.h): two K-major tiles the wgmma's
 /// warpgroups transpose its slots into, used in turn, so that the copy for
 /// the next wgmma never overwrites the tile one still in flight reads. Tile
 /// bytes: the plan counts them (loopInvariantSmemBytes).
 LogicalResult LayoutBuilder::placeStaged(tileas::WgmmaOp mma) {
-  for (auto [index, operand, mnMajor] :
-       {std::tuple<unsigned, Value, bool>(0u, mma.getA(), mma.getAMnMajor()),
-        std::tuple<unsigned, Value, bool>(1u, mma.getB(), mma.getBMnMajor())}) {
-    auto type = dyn_cast<tileas::SmemType>(operand.getType());
-    if (!mnMajor || !type || !type.getElementType().isF32())
+  for (unsigned index : {0u, 1u}) {
+    if (!tileas::isStagedOperand(mma, index))
       continue;
+    Value operand = mma->getOperand(index);
+    auto type = cast<tileas::SmemType>(operand.getType());
     // Peeled stage code issues one loop's wgmma in several places: they
     // take turns in one ring, that of the buffer they read.
     const TileLayout *source = layout.tiles.of(operand);
@@ -599,7 +599,7 @@ LogicalResult LayoutBuilder::placeStaged(tileas::WgmmaOp mma) {
     m.name = "staged" + std::to_string(stagedBySource.size());
     m.bytes = 2 * l->bytes;
     m.align = l->align;
-    m.comment = std::string("tileas.wgmma's tf32 ") + (index ? "B" : "A") +
+    m.comment = std::string("tileas.wgmma's ") + (index ? "B" : "A") +
                 " transposed to K-major, two in turn";
     KernelLayout::Staged staged{m.name, l->cppType, l->bytes};
     layout.staged[{mma, index}] = staged;

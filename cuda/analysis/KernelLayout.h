@@ -113,15 +113,15 @@ struct KernelLayout {
   };
   llvm::DenseMap<mlir::Operation *, ScaleCopy> scaleCopies;
   std::vector<mlir::Operation *> scaleCopyOrder; ///< For the prologue.
-  /// A wgmma's tf32 operand given MN-major (A as K x M, B as K x N):
-  /// wgmma reads 32-bit operands K-major only, so its warpgroups copy each
-  /// slot transposed into a ring of two K-major tiles (runtime/wgmma.cuh,
-  /// wgmma_transpose; docs/cuda.md, "tf32 operands given MN-major"). Every
+  /// A wgmma's tf32 or 8-bit operand given MN-major (A as K x M, B as K x N):
+  /// wgmma reads 32- and 8-bit operands K-major only, so its warpgroups copy
+  /// each slot transposed into a ring of two K-major tiles (runtime/wgmma.cuh,
+  /// wgmma_transpose; docs/cuda.md, "Operands given MN-major"). Every
   /// wgmma that reads one buffer (peeled copies of one) takes turns in one
   /// ring, counted by the ring's name.
   struct Staged {
     std::string buffer;  ///< SMEM member: the two tiles.
-    std::string cppType; ///< One tile, tp::MmaTile<float, M or N, K, S>.
+    std::string cppType; ///< One tile, tp::MmaTile<T, M or N, K, S>.
     int64_t bytes = 0;   ///< One tile.
   };
   /// By wgmma and operand (0: A, 1: B).

@@ -244,8 +244,8 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
   return success();
 }
 
-/// tf32 operands given MN-major, each copied K-major into the next of its
-/// ring's two staging tiles (KernelLayout::Staged); `operands` are A's and
+/// Staged operands (ir/WgmmaStaging.h), each copied K-major into the next of
+/// its ring's two staging tiles (KernelLayout::Staged); `operands` are A's and
 /// B's address and view, which then name the staged tiles. wait_group 1
 /// first: every group but the last one issued has retired, and the last is
 /// not the one that read the tile about to be overwritten (that was two

@@ -3,6 +3,7 @@
 #include "materialize/mlir/ConsumerReplicas.h"
 
 #include "ir/TileASDialect.h"
+#include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -65,11 +66,11 @@ std::string whyNotCopied(tileas::AgentOp agent) {
               "accumulator in one";
       else if (!isa<tileas::SmemType>(mma.getA().getType()))
         why = "a wgmma takes A in registers";
-      else if ((mma.getAMnMajor() || mma.getBMnMajor()) &&
-               mma.getB().getType().getElementType().isF32())
+      else if (tileas::isStagedOperand(mma, 0) ||
+               tileas::isStagedOperand(mma, 1))
         // Its two staging tiles would be both copies'.
-        why = "a tf32 operand given MN-major is transposed through one "
-              "staging ring";
+        why = "an operand given MN-major is transposed through one staging "
+              "ring";
     } else if (isa<tileas::PipeProducerAcquireOp>(op)) {
       // Another agent would read its slots in tile order, not copy by copy.
       why = "the consumer fills a pipe another agent reads";

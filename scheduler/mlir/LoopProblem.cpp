@@ -6,6 +6,7 @@
 #include "attrs/ConstraintAttrs.h"
 #include "ir/Positions.h"
 #include "ir/TileASDialect.h"
+#include "ir/WgmmaStaging.h"
 #include "scheduler/TargetProblem.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -101,16 +102,13 @@ int64_t tilepipe::loopInvariantSmemBytes(scf::ForOp loop) {
   int64_t bytes = 0;
   for (Value v : invariant)
     bytes += cast<tileas::SmemType>(v.getType()).getSizeInBytes();
-  // A wgmma's tf32 operand given MN-major is transposed into two staging
-  // tiles of its size for the loop's length (docs/cuda.md, "tf32 operands
-  // given MN-major").
+  // A wgmma's staged operand is transposed into two staging tiles of its
+  // size for the loop's length (ir/WgmmaStaging.h).
   loop.getBody()->walk([&](tileas::WgmmaOp mma) {
-    for (auto [operand, mnMajor] :
-         {std::pair<Value, bool>(mma.getA(), mma.getAMnMajor()),
-          std::pair<Value, bool>(mma.getB(), mma.getBMnMajor())})
-      if (auto smem = dyn_cast<tileas::SmemType>(operand.getType());
-          mnMajor && smem && smem.getElementType().isF32())
-        bytes += 2 * smem.getSizeInBytes();
+    for (unsigned index : {0u, 1u})
+      if (tileas::isStagedOperand(mma, index))
+        bytes += 2 * cast<tileas::SmemType>(mma->getOperand(index).getType())
+                         .getSizeInBytes();
   });
   return bytes;
 }

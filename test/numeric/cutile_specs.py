@@ -753,6 +753,30 @@ class WeightGradTf32(Matmul128):
         return {2: (c, atol + rtol * np.abs(c) + mma_rounding_bound(x.T, dy.T, 8, 24))}
 
 
+class MatmulFp8(Matmul128):
+    """C = A B in e4m3 with B K x N (test/cutile/lower/kernels/matmul_fp8.py):
+    MN-major B, read as it is by tcgen05 and staged K-major by the sm_90a
+    consumer; 128 x 128 tiles, K step 128, bf16 out. Trip counts 1, 2, 6."""
+    fixture = "test/cutile/lower/fixtures/matmul_fp8-13.4.tileirbc"
+    tk = 128
+
+    def problems(self, quick=False):
+        probs = [(128, 128, 128), (200, 136, 200), (130, 264, 128 * 6)]
+        return probs if quick else probs + [(256, 384, 256)]
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: random_e4m3(rng, (m, k)), 1: random_e4m3(rng, (k, n))}
+
+    def expected(self, a, p):
+        # E4M3 products are exact in f32: the K-term sum bounds the error
+        # before bf16's rounding.
+        x, w = e4m3_value(a[0]), e4m3_value(a[1])
+        c = x @ w
+        mag = np.abs(x) @ np.abs(w)
+        return {2: (c, 2.0 ** -8 * np.abs(c) + 2 * (p[2] + 2) * U32 * mag)}
+
+
 class GemmAccumulate(Matmul128):
     """D = C + A B (test/cutile/lower/kernels/gemm_accumulate.py), the
     accumulator started from C: 128 x 128 tiles, K step 64, bf16 in and
@@ -825,6 +849,7 @@ SPECS = {
     "cutile_linear_tf32": LinearTf32(),
     "cutile_matmul_tf32": MatmulTf32(),
     "cutile_weight_grad_tf32": WeightGradTf32(),
+    "cutile_matmul_fp8": MatmulFp8(),
     "cutile_gemm_accumulate": GemmAccumulate(),
     "cutile_matmul_persistent": MatmulPersistent(),
     "cutile_attention_bhsd": AttentionBhsd(),
@@ -842,7 +867,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
               "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_matmul_tf32",
-              "cutile_weight_grad_tf32", "cutile_gemm_accumulate",
+              "cutile_weight_grad_tf32", "cutile_matmul_fp8", "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"

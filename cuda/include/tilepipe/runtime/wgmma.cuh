@@ -137,34 +137,60 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   detail::wgmma_end(d);
 }
 
-/// A tf32 operand given MN-major (Src: K rows of M or N, those contiguous),
-/// which wgmma reads K-major only: the agent's threads copy it into Dst (M
-/// or N rows of K, K contiguous) at `dst`, each element through both tiles'
-/// swizzled offsets, and fence their writes for the async proxy that the
-/// wgmma reads through (docs/cuda.md, "tf32 operands given MN-major"). A
-/// thread reads 16 bytes (four columns of one k) and writes them down a
-/// column; neighbouring threads take neighbouring k, so with the 128B
-/// swizzle eight of them read eight distinct bank groups and write one
-/// row's consecutive words. The caller has retired the wgmma that last read
+/// An operand given MN-major that wgmma reads K-major only (tf32, e4m3,
+/// e5m2; Src: K rows of M or N, those contiguous): the agent's threads copy
+/// it into Dst (M or N rows of K, K contiguous) at `dst`, each element
+/// through both tiles' swizzled offsets, and fence their writes for the
+/// async proxy that the wgmma reads through (docs/cuda.md, "Operands given
+/// MN-major"). A thread moves a block of 4 / sizeof(T) k by four columns:
+/// one 16-byte read of a tf32 row, or a 4-byte read of each of four 8-bit
+/// rows regrouped by bytes in registers, then a 4-byte write down each
+/// column; neighbouring threads take neighbouring blocks along k, so with
+/// the 128B swizzle their reads fall in distinct bank groups and their
+/// writes run along Dst's rows. The caller has retired the wgmma that last read
 /// `dst` and syncs the agent before the wgmma that reads it.
 template <class Src, class Dst>
 TP_DEVICE void wgmma_transpose(uint32_t dst, uint32_t src, int thread,
                                int threads TP_LOC) {
-  static_assert(sizeof(typename Src::Elem) == 4 &&
-                    sizeof(typename Dst::Elem) == 4,
-                "32-bit elements (tf32)");
+  using T = typename Src::Elem;
+  static_assert(sizeof(T) == sizeof(typename Dst::Elem) &&
+                    (sizeof(T) == 4 || sizeof(T) == 1),
+                "32-bit (tf32) or 8-bit elements");
   static_assert(Src::kRows == Dst::kCols && Src::kCols == Dst::kRows,
                 "Dst is Src transposed");
-  constexpr int K = Src::kRows, N = Src::kCols;
-  static_assert(N % 4 == 0, "whole 16-byte chunks of a row");
+  constexpr int K = Src::kRows, MN = Src::kCols;
+  constexpr int kPerWord = 4 / int(sizeof(T)); // k of a Dst word
+  static_assert(MN % 4 == 0 && K % kPerWord == 0, "whole 4 x 4-byte blocks");
+  constexpr int kBlocksK = K / kPerWord;
   TP_AT();
-  for (int i = thread; i < K * (N / 4); i += threads) {
-    int k = i % K, n = (i / K) * 4;
-    unsigned char v[16];
-    ptx::ld_shared<16>(src + Src::offset(k, n), v);
+  for (int i = thread; i < kBlocksK * (MN / 4); i += threads) {
+    int k = (i % kBlocksK) * kPerWord, c = (i / kBlocksK) * 4;
+    // Four columns of a row lie in one 16-byte chunk (c is a multiple of
+    // four, the swizzle moves whole chunks).
+    uint32_t out[4];
+    if constexpr (kPerWord == 1) {
+      ptx::ld_shared<16>(src + Src::offset(k, c),
+                         reinterpret_cast<unsigned char *>(out));
+    } else {
+      uint32_t in[4];
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+        ptx::ld_shared<4>(src + Src::offset(k + r, c),
+                          reinterpret_cast<unsigned char *>(&in[r]));
+        // Byte j of row k + r is column c + j: out[j] gathers column c + j
+        // of the four rows, row r in its byte r.
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        out[j] = 0;
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          out[j] |= ((in[r] >> (8 * j)) & 0xffu) << (8 * r);
+      }
+    }
 #pragma unroll
     for (int j = 0; j < 4; ++j)
-      ptx::st_shared<4>(dst + Dst::offset(n + j, k), v + 4 * j);
+      ptx::st_shared<4>(dst + Dst::offset(c + j, k),
+                        reinterpret_cast<const unsigned char *>(&out[j]));
   }
   ptx::fence_proxy_async();
 }

@@ -8,7 +8,7 @@ writes it for float32 inputs: C = A B.
 B reaches the MMA MN-major. tcgen05 and wgmma read 32-bit operands K-major
 only (wgmma) or in a swizzle the translation does not emit (tcgen05); on
 sm_90a the consumer warpgroup transposes B's slot into a K-major staging
-tile before its wgmma (docs/cuda.md, "tf32 B given K x N").
+tile before its wgmma (docs/cuda.md, "Operands given MN-major").
 
 Grid (cdiv(M, TM), cdiv(N, TN), 1); the K step is 32 (128 bytes of f32)."""
 import _path  # noqa: F401

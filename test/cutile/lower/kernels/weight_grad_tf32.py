@@ -8,7 +8,7 @@ dW = X^T dY, summed over the tokens.
 
 Both operands reach the MMA MN-major (A as T x K, B as T x N, T the
 reduction): on sm_90a the consumer transposes each slot into a K-major
-staging tile (docs/cuda.md, "tf32 operands given MN-major"). Grid
+staging tile (docs/cuda.md, "Operands given MN-major"). Grid
 (cdiv(K, TM), cdiv(N, TN), 1); the token step is 32."""
 import _path  # noqa: F401
 import cuda.tile as ct

@@ -1,0 +1,29 @@
+//===- WgmmaStaging.h - wgmma operands transposed through SMEM --*- C++ -*-===//
+//
+// wgmma reads tf32 and 8-bit float operands K-major only, and TMA cannot
+// transpose. A tileas.wgmma may still take such an operand in SMEM given
+// MN-major (cuTile's mma takes B as K x N): the sm_90a translation has the
+// consumer copy it K-major into a staging ring first, the plan counts the
+// ring and the op's work counts the copy (docs/cuda.md, "Operands given
+// MN-major").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEPIPE_IR_WGMMASTAGING_H
+#define TILEPIPE_IR_WGMMASTAGING_H
+
+#include "ir/TileASDialect.h"
+
+namespace mlir::tileas {
+
+/// Whether an SMEM operand of `elem` given MN-major is staged K-major
+/// (tf32, e4m3, e5m2) rather than read transposed by the wgmma (f16, bf16).
+bool stagedWhenMnMajor(Type elem);
+
+/// Whether operand `index` (0: A, 1: B) of `mma` is staged: in SMEM, given
+/// MN-major, of a type stagedWhenMnMajor.
+bool isStagedOperand(WgmmaOp mma, unsigned index);
+
+} // namespace mlir::tileas
+
+#endif // TILEPIPE_IR_WGMMASTAGING_H
