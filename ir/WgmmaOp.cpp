@@ -103,7 +103,10 @@ LogicalResult WgmmaOp::verify() {
            << ", got " << what << " = " << got << " (" << m << 'x' << n
            << 'x' << k << " MxNxK); rule: " << text;
   };
-  if (!rule::m_ok(int(m)))
+  // A 32-row tile with A in SMEM (cuTile's f32 matmul sample: 32 x 32 x 32)
+  // is the tile op's extension: the translation issues the 64-row
+  // instruction and keeps rows 0-31 (WgmmaStaging.h, kHalfBandM).
+  if (!rule::m_ok(int(m)) && !(m == kHalfBandM && !regA))
     return broken("M", m, TP_WGMMA_RULE_M);
   if (!(family == Family::Int8 ? rule::int8_n_ok(int(n)) : rule::n_ok(int(n))))
     return broken("N", n, TP_WGMMA_RULE_N);
@@ -143,7 +146,7 @@ StringRef WgmmaOp::getOpClass() {
 
 OpWork WgmmaOp::getWork() {
   OpWork work;
-  work.flops = 2 * getMmaM() * getMmaN() * getMmaK();
+  work.flops = 2 * issuedRows(*this) * getMmaN() * getMmaK();
   work.bytes = getB().getType().getSizeInBytes();
   if (auto smemA = dyn_cast<SmemType>(getA().getType()))
     work.bytes += smemA.getSizeInBytes();
@@ -211,4 +214,8 @@ bool mlir::tileas::isStagedOperand(WgmmaOp mma, unsigned index) {
   bool mnMajor = index == 0 ? mma.getAMnMajor() : mma.getBMnMajor();
   auto smem = dyn_cast<SmemType>(mma->getOperand(index).getType());
   return mnMajor && smem && stagedWhenMnMajor(smem.getElementType());
+}
+
+int64_t mlir::tileas::issuedRows(WgmmaOp mma) {
+  return std::max<int64_t>(mma.getMmaM(), 64);
 }

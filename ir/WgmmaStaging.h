@@ -1,11 +1,12 @@
 //===- WgmmaStaging.h - wgmma operands transposed through SMEM --*- C++ -*-===//
 //
-// wgmma reads tf32 and 8-bit float operands K-major only, and TMA cannot
-// transpose. A tileas.wgmma may still take such an operand in SMEM given
-// MN-major (cuTile's mma takes B as K x N): the sm_90a translation has the
-// consumer copy it K-major into a staging ring first, the plan counts the
-// ring and the op's work counts the copy (docs/cuda.md, "Operands given
-// MN-major").
+// Where a tileas.wgmma takes more than the instruction does. wgmma reads
+// tf32 and 8-bit float operands K-major only, and TMA cannot transpose. A
+// tileas.wgmma may still take such an operand in SMEM given MN-major
+// (cuTile's mma takes B as K x N): the sm_90a translation has the consumer
+// copy it K-major into a staging ring first, the plan counts the ring and
+// the op's work counts the copy (docs/cuda.md, "Operands given MN-major").
+// And a tile of 32 rows is issued as 64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,15 @@
 #include "ir/TileASDialect.h"
 
 namespace mlir::tileas {
+
+/// M of a tile narrower than wgmma's 64 rows that the translation still
+/// takes (A in SMEM): it issues the 64-row instruction over the tile and the
+/// 32 rows of SMEM after it, and keeps the accumulator's rows 0-31
+/// (docs/cuda.md, "32-row tiles").
+constexpr int64_t kHalfBandM = 32;
+
+/// The rows a wgmma computes: its M, or 64 for a 32-row tile.
+int64_t issuedRows(WgmmaOp mma);
 
 /// Whether an SMEM operand of `elem` given MN-major is staged K-major
 /// (tf32, e4m3, e5m2) rather than read transposed by the wgmma (f16, bf16).

@@ -65,7 +65,7 @@ KERNELS = [
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_linear_gelu",
       "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent",
       "cutile_matmul_256", "cutile_matmul_tf32", "cutile_weight_grad_tf32",
-      "cutile_matmul_fp8"]),
+      "cutile_matmul_fp8", "cutile_matmul_f32_small"]),
     ("hopper-attention", SPECS, "sm_90a",
      ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse", "attn_rescale_hd64",
       "attn_rescale_hd128", "attn_scale_hd64_peeled", "attn_m64_hd128_lse", "attn_m64_hd64",

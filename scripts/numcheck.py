@@ -63,6 +63,10 @@ SEEDED_BUGS = {
     # c + j of row k + r lands in byte 3 - r of its word.
     "staged-byte-order": ("runtime/wgmma.cuh", r"& 0xffu\) << \(8 \* r\);",
                           "& 0xffu) << (8 * (3 - r));"),
+    # A 32-row tile keeps the fragment's rows 32-63 (computed from the 32
+    # rows after the A tile) instead of rows 0-31.
+    "half-band-rows": ("runtime/wgmma.cuh", r"if \(Rows && row >= Rows\)",
+                       "if (Rows && (row < Rows || row >= 2 * Rows))"),
     # The first consumer wait on a full barrier is gone.
     "missing-wait": (".cu", r"\n\s*tp::mbar_wait\(S\.full\d+, \d+, \w+, 0\);", ""),
     # The first consumer wait on a full barrier waits for the other parity.

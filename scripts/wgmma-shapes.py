@@ -9,8 +9,9 @@ ISA, "Asynchronous Warpgroup Level Matrix Shape"; docs/wgmma-facts.md):
 M 64 per warpgroup (tilepipe: up to 4 warpgroups), N 8..256/8 (s8/u8: 8, 16,
 24, 32..256/16), K whole instructions of 32 bytes, f16 accumulators for f16
 and 8-bit float operands only, transposes for f16/bf16 in SMEM only, and
-the tile op's one extension: tf32 and 8-bit float operands in SMEM given
-MN-major (transposed through SMEM by the sm_90a translation).
+the tile op's two extensions: tf32 and 8-bit float operands in SMEM given
+MN-major (transposed through SMEM by the sm_90a translation), and M = 32
+with A in SMEM (issued as 64 rows, rows 0-31 kept).
 
     python3 scripts/wgmma-shapes.py --build build
 
@@ -52,7 +53,8 @@ def isa_accepts(a, b, acc, m, n, k, reg_a=False, a_mn=False, b_mn=False):
     staged = fa in ("tf32", "f8") and not reg_a
     if (a_mn or b_mn) and not staged and (fa not in ("f16", "bf16") or (a_mn and reg_a)):
         return False
-    if not (m % 64 == 0 and 64 <= m <= 256):
+    # ... and a 32-row tile with A in SMEM, issued as 64 rows.
+    if not ((m % 64 == 0 and 64 <= m <= 256) or (m == 32 and not reg_a)):
         return False
     n_ok = (n in (8, 16, 24) or (32 <= n <= 256 and n % 16 == 0)) if fa == "int" \
         else (8 <= n <= 256 and n % 8 == 0)

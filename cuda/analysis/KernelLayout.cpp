@@ -1041,6 +1041,19 @@ LogicalResult LayoutBuilder::collectSmem() {
   // Synchronization state, not tiles: after the barriers, outside the
   // plan's tile bytes.
   llvm::append_range(layout.smem, scratchMembers);
+  // A 32-row wgmma reads 64 rows of A from each slot: past the last slot,
+  // into whatever follows, which must still be the CTA's SMEM.
+  int64_t overread = 0;
+  func.walk([&](tileas::WgmmaOp mma) {
+    if (auto a = dyn_cast<tileas::SmemType>(mma.getA().getType());
+        a && mma.getMmaM() < 64)
+      overread = std::max(overread, a.getSizeInBytes());
+  });
+  if (overread)
+    layout.smem.push_back({"overread",
+                           "rows 32-63 a 32-row wgmma reads past its A's "
+                           "last slot (not kept)",
+                           overread, 16});
   bool accumulates = func.walk([](tileas::UmmaOp mma) {
                            return mma.getAccumulate() ? WalkResult::interrupt()
                                                       : WalkResult::advance();

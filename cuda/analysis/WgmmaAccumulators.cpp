@@ -2,6 +2,7 @@
 
 #include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/analysis/CarriedTiles.h"
+#include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 
 #include "ir/TileASDialect.h"
@@ -226,6 +227,13 @@ LogicalResult markHolders(ArrayRef<tileas::WgmmaOp> mmas,
     Operation *holder = holderOf(mma);
     if (!holders.contains(holder))
       continue;
+    // A 32-row tile's fragment holds 64 rows, half of them not the tile's:
+    // only the staged epilogue, which stores rows 0-31, reads it.
+    if (mma.getMmaM() < 64)
+      return mma.emitError("the fragment's rows of a ")
+             << mma.getMmaM()
+             << "-row wgmma accumulator are not translated (its epilogue is "
+                "staged through SMEM; SIMT code in the loop cannot read it)";
     int64_t groups = tileas::consumerWarpgroups(mma);
     auto [it, fresh] = first.try_emplace(holder, mma);
     if (fresh) {
@@ -325,8 +333,8 @@ llvm::DenseMap<Value, int64_t> cuda::wgmmaFragments(func::FuncOp func) {
   joinCarried(classes, func);
   llvm::DenseMap<Value, int64_t> frags;
   func.walk([&](tileas::WgmmaOp mma) {
-    int64_t regs =
-        mma.getMmaM() * mma.getMmaN() / (128 * tileas::consumerWarpgroups(mma));
+    int64_t regs = tileas::issuedRows(mma) * mma.getMmaN() /
+                   (128 * tileas::consumerWarpgroups(mma));
     for (auto it = classes.findLeader(mma.getResult()); it != classes.member_end();
          ++it)
       frags[*it] = regs;

@@ -11,6 +11,7 @@
 #include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/emit/KernelEmitter.h"
 #include "cuda/emit/TilePieces.h"
+#include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 
 using namespace mlir;
@@ -223,7 +224,7 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
       b.create<emitc::AssignOp>(loc, own, acc);
     acc = own;
   }
-  int64_t bands = mma.getMmaM() / 64 / groups;
+  int64_t bands = tileas::issuedRows(mma) / 64 / groups;
   if (regA) {
     callVoid("tp::wgmma_rs", {acc, a, bv, boolLit(mma.getAccumulate())},
              {*bt, str(bands)});
@@ -298,26 +299,40 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
   int64_t n = t.getShape()[1];
   int groups = agentThreads() / 128;
   flushWgmmaReleases();
-  callVoid("tp::wgmma_acc_store", {dst, frag, tid},
-           {str(2 * regs / n), str(n)});
+  // A 32-row tile keeps rows 0-31 of the 64 its wgmma computed.
+  int64_t bands = 2 * regs / n;
+  SmallVector<std::string> args = {str(bands), str(n)};
+  if (t.getShape()[0] < 64 * bands * groups)
+    args.push_back(str(t.getShape()[0]));
+  callVoid("tp::wgmma_acc_store", {dst, frag, tid}, args);
   agentSync();
   map[store->getResult(0)] = dst;
-  if (groups == 1 || t.getShape()[0] >= agentThreads())
+  // One warpgroup reads a 128-row tile a row a thread and a 64-row one a
+  // row a thread pair (rowsTwice).
+  int64_t rows = t.getShape()[0];
+  if (rows >= agentThreads() || (groups == 1 && rows == 64))
     return success();
-  // Two consumer warpgroups of a 128-row tile: the epilogue reads it a row
-  // a thread, so the first warpgroup runs the rest of the agent (the other
-  // has handed its rows on and exits). A 256-row tile keeps both.
+  // Two consumer warpgroups of a 128-row tile, or one of a 32-row tile: the
+  // epilogue reads it a row a thread, so the first warpgroup (the first
+  // warp) runs the rest of the agent (the others have handed their rows on
+  // and exit). A 256-row tile keeps both.
+  if (rows % 32)
+    return store->emitError("an accumulator of ")
+           << rows << " rows is not staged a row a thread (whole warps)";
   if (persistent)
-    return store->emitError("an accumulator of two consumer warpgroups in a "
-                            "persistent kernel is not translated to CUDA yet "
-                            "(its epilogue runs in one warpgroup while the "
-                            "other would start the next tile)");
+    return store->emitError("an accumulator of ")
+           << rows << " rows over " << agentThreads()
+           << " consumer threads in a persistent kernel is not translated to "
+              "CUDA yet (its epilogue runs in the first "
+           << rows << " threads while the others would start the next tile)";
   auto ifOp = b.create<emitc::IfOp>(
-      loc, call(i1(), "tp::first_warpgroup", {tid}), /*addThenBlock=*/true,
-      /*addElseBlock=*/false);
+      loc,
+      rows == 128 ? call(i1(), "tp::first_warpgroup", {tid})
+                  : call(i1(), "tp::first_threads", {tid, intLit(rows)}),
+      /*addThenBlock=*/true, /*addElseBlock=*/false);
   enter(ifOp.getThenRegion());
-  narrowed = 128;
-  streams.narrow(128);
+  narrowed = int(rows);
+  streams.narrow(int(rows));
   return success();
 }
 

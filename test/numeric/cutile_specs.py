@@ -732,6 +732,15 @@ class MatmulTf32(Matmul128):
         return {2: (c, atol + rtol * np.abs(c) + mma_rounding_bound(x, w.T, 8, 24))}
 
 
+class MatmulF32Small(MatmulTf32):
+    """cuTile's matmul sample on f32 arrays at its f32 tiles, 32 x 32 x 32
+    (test/cutile/lower/kernels/matmul_f32_small.py): B staged K-major and the
+    32-row tile issued as a 64-row wgmma on sm_90a. Trip counts 1, 4, 9, 2;
+    ragged M, N and K; up to 45 CTAs."""
+    fixture = "test/cutile/lower/fixtures/matmul_f32_small-13.4.tileirbc"
+    tm, tn, tk = 32, 32, 32
+
+
 class WeightGradTf32(Matmul128):
     """dW = X^T dY in f32 on tf32 tensor cores (test/cutile/lower/kernels/
     weight_grad_tf32.py): X's tile transposed, so A is given T x K and B T x
@@ -848,6 +857,7 @@ SPECS = {
     "cutile_linear_fp8": LinearFp8(),
     "cutile_linear_tf32": LinearTf32(),
     "cutile_matmul_tf32": MatmulTf32(),
+    "cutile_matmul_f32_small": MatmulF32Small(),
     "cutile_weight_grad_tf32": WeightGradTf32(),
     "cutile_matmul_fp8": MatmulFp8(),
     "cutile_gemm_accumulate": GemmAccumulate(),
@@ -867,7 +877,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_l2norm_pairs",
               "cutile_layernorm_rows", "cutile_attention_head", "cutile_attention_causal",
               "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_matmul_tf32",
-              "cutile_weight_grad_tf32", "cutile_matmul_fp8", "cutile_gemm_accumulate",
+              "cutile_matmul_f32_small", "cutile_weight_grad_tf32", "cutile_matmul_fp8",
+              "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"

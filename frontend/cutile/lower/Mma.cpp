@@ -139,6 +139,13 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
   // tcgen05 takes 64 or 128 rows a CTA (256 across a CTA pair, which
   // tilepipe does not plan); Hopper's two consumer warpgroups take 256.
   int64_t rows = cast<ShapedType>(acc->getType()).getDimSize(0);
+  if (rows < 64 && !registerMma)
+    return op.emitError("a ")
+           << rows
+           << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 or "
+              "128 rows a CTA; for sm_90a, which issues it as 64 rows and "
+              "keeps its own, lower with --tileir-to-tileas=wgmma (tilepipe "
+              "compile --target sm_90a does)";
   if (rows > 128 && !registerMma)
     return op.emitError("a ")
            << rows

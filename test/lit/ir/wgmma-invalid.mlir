@@ -11,6 +11,16 @@ func.func @m(%a: !tileas.smem<96x16xbf16>, %b: !tileas.smem<64x16xbf16>, %c: ten
 
 // -----
 
+// 32 rows with A in SMEM are taken (issued as 64, ir/WgmmaStaging.h); with A
+// in registers they are not.
+func.func @m32_register_a(%a: tensor<32x16xbf16>, %b: !tileas.smem<64x16xbf16>, %c: tensor<32x64xf32>) {
+  // expected-error @+1 {{expects a bf16 wgmma tile of a legal M, got M = 32 (32x64x16 MxNxK)}}
+  %d = tileas.wgmma %a, %b, %c : tensor<32x16xbf16>, !tileas.smem<64x16xbf16>, tensor<32x64xf32> -> tensor<32x64xf32>
+  return
+}
+
+// -----
+
 func.func @n(%a: !tileas.smem<64x16xf16>, %b: !tileas.smem<264x16xf16>, %c: tensor<64x264xf32>) {
   // expected-error @+1 {{got N = 264 (64x264x16 MxNxK); rule: wgmma.mma_async takes N = 8..256 in steps of 8 (s8/u8: 8, 16, 24, then 32..256 in steps of 16)}}
   %d = tileas.wgmma %a, %b, %c : !tileas.smem<64x16xf16>, !tileas.smem<264x16xf16>, tensor<64x264xf32> -> tensor<64x264xf32>

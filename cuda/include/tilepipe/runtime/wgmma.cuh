@@ -109,7 +109,11 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   using TA = typename AV::Elem;
   constexpr int N = BV::kMN;
   static_assert(detail::wgmma_ss_operands<TA, BV>());
-  static_assert(AV::kMN % (64 * Bands) == 0, "A has 64 rows a band");
+  // A 32-row tile (Bands 1) is read as 64 rows: the 32 after it in SMEM
+  // (the next slot, or the layout's pad) fill rows 32-63 of D, which the
+  // epilogue does not keep (docs/cuda.md, "32-row tiles").
+  static_assert(AV::kMN % (64 * Bands) == 0 || (AV::kMN == 32 && Bands == 1),
+                "A has 64 rows a band");
   static_assert(AV::kK == BV::kK, "A and B have one K");
   constexpr int kSteps = AV::kK * int(sizeof(TA)) / 32;
   constexpr uint32_t kBandBytes = AV::kBandBytes;
@@ -200,8 +204,9 @@ TP_DEVICE void wgmma_transpose(uint32_t dst, uint32_t src, int thread,
 /// at `saddr`, each thread its fragment's elements (two adjacent columns
 /// per 8-byte store). The caller has retired every group that writes `d`
 /// (wgmma_wait<0>) and syncs the agent before the rows are read by other
-/// threads.
-template <int Bands, int N>
+/// threads. `Rows` (nonzero): the tile's rows, fewer than the fragment's (a
+/// 32-row tile issued as 64); the rest are not stored.
+template <int Bands, int N, int Rows = 0>
 TP_DEVICE void wgmma_acc_store(uint32_t saddr, Frag<float, Bands * N / 2> &d,
                                int threadInAgent) {
   namespace wg = layout::wgmma;
@@ -214,8 +219,11 @@ TP_DEVICE void wgmma_acc_store(uint32_t saddr, Frag<float, Bands * N / 2> &d,
 #pragma unroll
     for (int i = 0; i < N / 2; i += 2) {
       wg::RowCol rc = wg::acc_element(t, i);
-      uint32_t at =
-          saddr + uint32_t(((64 * (firstBand + g) + rc.row) * N + rc.col) * 4);
+      int row = 64 * (firstBand + g) + rc.row;
+      // A 32-row tile (Rows 32) keeps the rows it has.
+      if (Rows && row >= Rows)
+        continue;
+      uint32_t at = saddr + uint32_t((row * N + rc.col) * 4);
       ptx::st_shared<8>(at, reinterpret_cast<const unsigned char *>(
                                 &d.v[g * (N / 2) + i]));
     }
@@ -553,6 +561,11 @@ TP_DEVICE int warpgroup_of(int threadInAgent) {
 }
 TP_DEVICE bool first_warpgroup(int threadInAgent) {
   return threadInAgent < layout::wgmma::kThreads;
+}
+/// Whether the agent's thread is among its first `threads` (the warps that
+/// run a 32-row tile's staged epilogue, a row a thread).
+TP_DEVICE bool first_threads(int threadInAgent, int threads) {
+  return threadInAgent < threads;
 }
 
 /// Whether a release waits for the next wait_group (-1: none does).
