@@ -95,11 +95,12 @@ func.func @alias_read_after(%pb: tensor<128x128xbf16>, %s: !tileas.tmem<128x128x
 
 // -----
 
-// A tile legal for tcgen05 but not for wgmma (an MN-major 8-bit B: wgmma
-// transposes only 16-bit operands) is caught by the wgmma verifier after the
-// rewrite, at the MMA's line.
-func.func @f8_mn_major(%a: !tileas.smem<64x32xf8E4M3FN>, %b: !tileas.smem<32x64xf8E4M3FN>, %c: !tileas.tmem<64x64xf32>) -> !tileas.tmem<64x64xf32> {
-  // expected-error @+1 {{'tileas.wgmma' op expects no MN-major B here (e4m3/e5m2); rule: wgmma.mma_async transposes (imm-trans-a/b) only f16 and bf16 operands}}
-  %d = tileas.umma %a, %b, %c {b_mn_major} : !tileas.smem<64x32xf8E4M3FN>, !tileas.smem<32x64xf8E4M3FN>, !tileas.tmem<64x64xf32> -> !tileas.tmem<64x64xf32>
-  return %d : !tileas.tmem<64x64xf32>
+// A tile legal for tcgen05 but not for wgmma (an MN-major s8 B: wgmma
+// transposes only 16-bit operands, and the translation stages only tf32 and
+// 8-bit floats) is caught by the wgmma verifier after the rewrite, at the
+// MMA's line.
+func.func @s8_mn_major(%a: !tileas.smem<64x32xi8>, %b: !tileas.smem<32x64xi8>, %c: !tileas.tmem<64x64xi32>) -> !tileas.tmem<64x64xi32> {
+  // expected-error @+1 {{'tileas.wgmma' op expects no MN-major B here (s8/u8); rule: wgmma.mma_async transposes (imm-trans-a/b) only f16 and bf16 operands}}
+  %d = tileas.umma %a, %b, %c {b_mn_major} : !tileas.smem<64x32xi8>, !tileas.smem<32x64xi8>, !tileas.tmem<64x64xi32> -> !tileas.tmem<64x64xi32>
+  return %d : !tileas.tmem<64x64xi32>
 }
