@@ -90,7 +90,10 @@ void KernelEmitter::inLeader(function_ref<void()> body) {
 
 void KernelEmitter::agentSync() {
   const AgentLayout &a = layout.agents[agent];
-  if (a.syncBarrier < 0)
+  // A one-warp agent, or code narrowed to the first warp (a 32-row tile's
+  // epilogue), whose other warps may wait on the agent's barrier meanwhile
+  // (persistent) with another count.
+  if (a.syncBarrier < 0 || narrowed == 32)
     callVoid("__syncwarp", {});
   else if (!copyText.empty())
     // Each copy's id an immediate (a branch on the copy), so that ptxas
@@ -632,6 +635,16 @@ LogicalResult KernelEmitter::emitTiles(Block *body) {
   oneWarpAgent = savedOneWarp;
   if (failed(emitBlock(*body)))
     return failure();
+  // A narrowed epilogue (a 32-row tile's, run by the first warp) ends with
+  // the tile: every thread meets before the next tile's wgmmas, which take
+  // the whole warpgroup, and before its epilogue reuses the staging.
+  if (narrowIf) {
+    b.setInsertionPointAfter(narrowIf);
+    narrowIf = nullptr;
+    narrowed = 0;
+    streams.narrow(layout.agents[agent].threads());
+    agentSync();
+  }
   if (!copyText.empty()) {
     // The epilogue's turn ends when every thread of the copy is done with
     // the staging tile (the elected thread's TMA store has read it).
@@ -794,6 +807,7 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   wgmmaPending.clear();
   wgmmaInFlight = false;
   narrowed = 0;
+  narrowIf = nullptr;
   LogicalResult result = persistent ? emitTiles(body) : emitBlock(*body);
   // No wgmma may be in flight when the agent's threads exit.
   if (succeeded(result) && !wgmmaPending.empty())

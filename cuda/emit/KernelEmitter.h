@@ -383,6 +383,9 @@ public:
   /// Nonzero after the accumulator of two consumer warpgroups went to
   /// SMEM: the rest of the agent runs in its first `narrowed` threads.
   int narrowed = 0;
+  /// The branch the narrowed code runs in. In a persistent kernel it ends
+  /// with the tile, where every thread meets before the next tile.
+  mlir::Operation *narrowIf = nullptr;
   /// Nonzero in an agent whose register tiles lie in the wgmma fragment's
   /// rows: the 64-row bands each warpgroup holds (tileas.fragment_bands).
   int64_t fragBands = 0;

@@ -319,7 +319,9 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
   if (rows % 32)
     return store->emitError("an accumulator of ")
            << rows << " rows is not staged a row a thread (whole warps)";
-  if (persistent)
+  // A 32-row tile's first warp rejoins the others at the tile's end
+  // (emitTiles); two warpgroups' narrowing is not undone there yet.
+  if (persistent && rows != 32)
     return store->emitError("an accumulator of ")
            << rows << " rows over " << agentThreads()
            << " consumer threads in a persistent kernel is not translated to "
@@ -332,6 +334,7 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
       /*addThenBlock=*/true, /*addElseBlock=*/false);
   enter(ifOp.getThenRegion());
   narrowed = int(rows);
+  narrowIf = ifOp;
   streams.narrow(int(rows));
   return success();
 }

@@ -66,6 +66,9 @@ std::string whyNotCopied(tileas::AgentOp agent) {
               "accumulator in one";
       else if (!isa<tileas::SmemType>(mma.getA().getType()))
         why = "a wgmma takes A in registers";
+      else if (mma.getMmaM() < 64)
+        // Its epilogue runs in one warp of the copy (docs/cuda.md).
+        why = "a 32-row tile's epilogue is staged through one warp";
       else if (tileas::isStagedOperand(mma, 0) ||
                tileas::isStagedOperand(mma, 1))
         // Its two staging tiles would be both copies'.

@@ -385,7 +385,13 @@ static void keepStagingApart(scf::ForOp loop, LoopPlan &plan) {
   // first choice runs the epilogue on the fragment's rows (docs/cuda.md,
   // "The epilogue on the fragment"). Its fallback, the f32 accumulator
   // staged through SMEM, is laid out beside this plan and refused where the
-  // CTA's SMEM does not hold it (cuda/analysis/KernelLayout.cpp).
+  // CTA's SMEM does not hold it (cuda/analysis/KernelLayout.cpp). A 32-row
+  // tile's accumulator has only the fallback (docs/cuda.md, "32-row
+  // tiles"): its f32 tile counts.
+  loop.getBody()->walk([&](tileas::WgmmaOp mma) {
+    if (mma.getMmaM() < 64)
+      in.stagingSmemBytes += mma.getMmaM() * mma.getMmaN() * 4;
+  });
   in.fixedSmemBytes += in.stagingSmemBytes;
 }
 

@@ -865,6 +865,14 @@ SPECS = {
     "cutile_attention_bhsd": AttentionBhsd(),
 }
 
+# The f32 sample at 32 x 32 x 32 made persistent: the emulator's 2 CTAs
+# walk up to 35 tiles each, trip counts 0, 1, 3 and 4; the first warp's
+# epilogue rejoins the others at each tile's end.
+_small = copy.copy(SPECS["cutile_matmul_f32_small"])
+_small.materialize = "persistent"
+_small.problems = lambda quick=False: [(64, 64, 32), (200, 300, 100), (100, 70, 0), (96, 128, 96)]
+SPECS["cutile_matmul_f32_small_persistent"] = _small
+
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
 # loops' rings lie side by side and need more SMEM than a CTA has.
 for _name, _spec in [("cutile_rmsnorm", RmsNorm()), ("cutile_layernorm", LayerNorm())]:
