@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -39,6 +40,49 @@ tileas::AgentOp wgmmaAgent(Operation *func, unsigned &agents) {
   });
   agents = issuers.size();
   return found;
+}
+
+/// What one copy's accumulators may take a thread: a 128 x 128 f32 tile.
+/// Each copy gets 240 registers beside the producer's 24 (docs/cuda.md,
+/// "Registers"), and the rest hold the epilogue's pieces and addresses.
+constexpr int64_t kCopyAccumulatorRegisters = 128;
+
+/// The registers a thread of one copy holds its accumulators in: each
+/// accumulator once, however many wgmmas (peeled copies, K steps) write it
+/// and loops carry it.
+int64_t accumulatorRegisters(tileas::AgentOp agent) {
+  llvm::EquivalenceClasses<void *> same;
+  auto join = [&](Value a, Value b) {
+    same.unionSets(a.getAsOpaquePointer(), b.getAsOpaquePointer());
+  };
+  llvm::SmallVector<tileas::WgmmaOp> mmas;
+  agent.walk([&](Operation *op) {
+    if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
+      join(mma.getAcc(), mma.getResult());
+      mmas.push_back(mma);
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
+        join(init, loop.getRegionIterArgs()[i]);
+        join(init, yield.getOperand(i));
+        join(init, loop.getResult(i));
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+        join(result, branch.thenYield().getOperand(i));
+        if (!branch.getElseRegion().empty())
+          join(result, branch.elseYield().getOperand(i));
+      }
+    }
+  });
+  llvm::SmallPtrSet<void *, 4> counted;
+  int64_t registers = 0;
+  for (tileas::WgmmaOp mma : mmas)
+    if (counted
+            .insert(same.getLeaderValue(mma.getResult().getAsOpaquePointer()))
+            .second)
+      registers += tileas::issuedRows(mma) * mma.getMmaN() / 128;
+  return registers;
 }
 
 /// Why `agent`'s body cannot be copied: each copy runs it for its own
@@ -87,6 +131,13 @@ std::string whyNotCopied(tileas::AgentOp agent) {
     }
     return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
   });
+  if (!why.empty())
+    return why;
+  int64_t registers = accumulatorRegisters(agent);
+  if (registers > kCopyAccumulatorRegisters)
+    return "the accumulators take " + std::to_string(registers) +
+           " registers a thread; a ping-pong copy holds at most " +
+           std::to_string(kCopyAccumulatorRegisters);
   return why;
 }
 
