@@ -10,6 +10,7 @@
 #include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -152,10 +153,7 @@ OpWork WgmmaOp::getWork() {
     work.bytes += smemA.getSizeInBytes();
   // A staged operand is read and written once more by the consumer's
   // threads, which transpose it before the wgmma reads it.
-  for (unsigned index : {0u, 1u})
-    if (isStagedOperand(*this, index))
-      work.bytes +=
-          2 * cast<SmemType>(getOperand(index).getType()).getSizeInBytes();
+  work.bytes += 2 * stagedOperandBytes(*this);
   return work;
 }
 
@@ -218,4 +216,42 @@ bool mlir::tileas::isStagedOperand(WgmmaOp mma, unsigned index) {
 
 int64_t mlir::tileas::issuedRows(WgmmaOp mma) {
   return std::max<int64_t>(mma.getMmaM(), 64);
+}
+
+bool mlir::tileas::isHalfBand(WgmmaOp mma) {
+  return issuedRows(mma) != mma.getMmaM();
+}
+
+int64_t mlir::tileas::stagedOperandBytes(WgmmaOp mma) {
+  int64_t bytes = 0;
+  for (unsigned index : {0u, 1u})
+    if (isStagedOperand(mma, index))
+      bytes +=
+          cast<SmemType>(mma->getOperand(index).getType()).getSizeInBytes();
+  return bytes;
+}
+
+void mlir::tileas::joinCarried(AccumulatorClasses &classes, Operation *root) {
+  root->walk([&](Operation *op) {
+    if (auto mma = dyn_cast<WgmmaOp>(op)) {
+      classes.unionSets(mma.getAcc(), mma.getResult());
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
+        if (!isa<RankedTensorType>(loop.getInitArgs()[i].getType()))
+          continue;
+        classes.unionSets(loop.getInitArgs()[i], loop.getRegionIterArgs()[i]);
+        classes.unionSets(loop.getInitArgs()[i], yield.getOperand(i));
+        classes.unionSets(loop.getInitArgs()[i], loop.getResult(i));
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+        if (!isa<RankedTensorType>(result.getType()))
+          continue;
+        classes.unionSets(result, branch.thenYield().getOperand(i));
+        if (!branch.getElseRegion().empty())
+          classes.unionSets(result, branch.elseYield().getOperand(i));
+      }
+    }
+  });
 }

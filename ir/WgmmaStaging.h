@@ -26,6 +26,9 @@ constexpr int64_t kHalfBandM = 32;
 /// The rows a wgmma computes: its M, or 64 for a 32-row tile.
 int64_t issuedRows(WgmmaOp mma);
 
+/// Whether `mma` is a 32-row tile issued as 64 rows.
+bool isHalfBand(WgmmaOp mma);
+
 /// Whether an SMEM operand of `elem` given MN-major is staged K-major
 /// (tf32, e4m3, e5m2) rather than read transposed by the wgmma (f16, bf16).
 bool stagedWhenMnMajor(Type elem);
@@ -33,6 +36,11 @@ bool stagedWhenMnMajor(Type elem);
 /// Whether operand `index` (0: A, 1: B) of `mma` is staged: in SMEM, given
 /// MN-major, of a type stagedWhenMnMajor.
 bool isStagedOperand(WgmmaOp mma, unsigned index);
+
+/// The bytes of `mma`'s staged operands, one tile each (0 when none is):
+/// each has a ring of two such tiles, and its threads read and write one
+/// every wgmma.
+int64_t stagedOperandBytes(WgmmaOp mma);
 
 } // namespace mlir::tileas
 

@@ -13,7 +13,25 @@
 
 #include "ir/TileASDialect.h"
 
+#include "llvm/ADT/EquivalenceClasses.h"
+
 namespace mlir::tileas {
+
+/// Values ordered by address: the classes' order, which nothing emitted
+/// depends on (callers walk in program order).
+struct ValueOrder {
+  bool operator()(Value a, Value b) const {
+    return a.getAsOpaquePointer() < b.getAsOpaquePointer();
+  }
+};
+using AccumulatorClasses = llvm::EquivalenceClasses<Value, ValueOrder>;
+
+/// Joins the values that hold one accumulator as it moves through the code
+/// under `root`: a wgmma's accumulator and result, a loop's initial value,
+/// iter_arg, yielded value and result, a branch's yielded values and result
+/// (register tiles only). One class is one accumulator however many wgmmas
+/// (K steps, peeled copies) write it.
+void joinCarried(AccumulatorClasses &classes, Operation *root);
 
 /// getWarpgroups(), except that in a function where a wgmma takes A in
 /// registers (attention's P V), or where SIMT code reads a wgmma's

@@ -1046,7 +1046,7 @@ LogicalResult LayoutBuilder::collectSmem() {
   int64_t overread = 0;
   func.walk([&](tileas::WgmmaOp mma) {
     if (auto a = dyn_cast<tileas::SmemType>(mma.getA().getType());
-        a && mma.getMmaM() < 64)
+        a && tileas::isHalfBand(mma))
       overread = std::max(overread, a.getSizeInBytes());
   });
   if (overread)

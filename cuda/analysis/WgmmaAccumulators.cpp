@@ -13,7 +13,6 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -44,40 +43,8 @@ void relayout(IRRewriter &rewriter, Operation *after, Value value) {
   rewriter.replaceAllUsesExcept(value, load.getResult(), store);
 }
 
-/// The values that hold one accumulator as it moves through the stage
-/// code: an MMA's accumulator and result, a loop's initial value, iter_arg,
-/// yielded value and result, a branch's yielded values and result.
-struct ValueOrder {
-  bool operator()(Value a, Value b) const {
-    return a.getAsOpaquePointer() < b.getAsOpaquePointer();
-  }
-};
-using Classes = llvm::EquivalenceClasses<Value, ValueOrder>;
-
-void joinCarried(Classes &classes, func::FuncOp func) {
-  func.walk([&](Operation *op) {
-    if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
-      classes.unionSets(mma.getAcc(), mma.getResult());
-    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-      for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
-        if (!isa<RankedTensorType>(loop.getInitArgs()[i].getType()))
-          continue;
-        classes.unionSets(loop.getInitArgs()[i], loop.getRegionIterArgs()[i]);
-        classes.unionSets(loop.getInitArgs()[i], yield.getOperand(i));
-        classes.unionSets(loop.getInitArgs()[i], loop.getResult(i));
-      }
-    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
-        if (!isa<RankedTensorType>(result.getType()))
-          continue;
-        classes.unionSets(result, branch.thenYield().getOperand(i));
-        if (!branch.getElseRegion().empty())
-          classes.unionSets(result, branch.elseYield().getOperand(i));
-      }
-    }
-  });
-}
+using Classes = tileas::AccumulatorClasses;
+using tileas::joinCarried;
 
 /// The class of every wgmma's accumulator; members used by the stage code
 /// only as the accumulator moves (the positions joinCarried joins).
@@ -229,7 +196,7 @@ LogicalResult markHolders(ArrayRef<tileas::WgmmaOp> mmas,
       continue;
     // A 32-row tile's fragment holds 64 rows, half of them not the tile's:
     // only the staged epilogue, which stores rows 0-31, reads it.
-    if (mma.getMmaM() < 64)
+    if (tileas::isHalfBand(mma))
       return mma.emitError("the fragment's rows of a ")
              << mma.getMmaM()
              << "-row wgmma accumulator are not translated (its epilogue is "

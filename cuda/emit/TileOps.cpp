@@ -307,21 +307,17 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
   callVoid("tp::wgmma_acc_store", {dst, frag, tid}, args);
   agentSync();
   map[store->getResult(0)] = dst;
-  // One warpgroup reads a 128-row tile a row a thread and a 64-row one a
-  // row a thread pair (rowsTwice).
-  int64_t rows = t.getShape()[0];
-  if (rows >= agentThreads() || (groups == 1 && rows == 64))
-    return success();
   // Two consumer warpgroups of a 128-row tile, or one of a 32-row tile: the
   // epilogue reads it a row a thread, so the first warpgroup (the first
   // warp) runs the rest of the agent (the others have handed their rows on
-  // and exit). A 256-row tile keeps both.
-  if (rows % 32)
-    return store->emitError("an accumulator of ")
-           << rows << " rows is not staged a row a thread (whole warps)";
+  // and exit). A 256-row tile keeps both; one warpgroup reads a 128-row
+  // tile a row a thread and a 64-row one a row a thread pair (rowsTwice).
+  int64_t rows = t.getShape()[0];
+  if (groups == 1 ? rows != tileas::kHalfBandM : rows >= agentThreads())
+    return success();
   // A 32-row tile's first warp rejoins the others at the tile's end
   // (emitTiles); two warpgroups' narrowing is not undone there yet.
-  if (persistent && rows != 32)
+  if (persistent && rows != tileas::kHalfBandM)
     return store->emitError("an accumulator of ")
            << rows << " rows over " << agentThreads()
            << " consumer threads in a persistent kernel is not translated to "

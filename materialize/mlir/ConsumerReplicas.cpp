@@ -8,7 +8,6 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -51,37 +50,15 @@ constexpr int64_t kCopyAccumulatorRegisters = 128;
 /// accumulator once, however many wgmmas (peeled copies, K steps) write it
 /// and loops carry it.
 int64_t accumulatorRegisters(tileas::AgentOp agent) {
-  llvm::EquivalenceClasses<void *> same;
-  auto join = [&](Value a, Value b) {
-    same.unionSets(a.getAsOpaquePointer(), b.getAsOpaquePointer());
-  };
-  llvm::SmallVector<tileas::WgmmaOp> mmas;
-  agent.walk([&](Operation *op) {
-    if (auto mma = dyn_cast<tileas::WgmmaOp>(op)) {
-      join(mma.getAcc(), mma.getResult());
-      mmas.push_back(mma);
-    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-      for (auto [i, init] : llvm::enumerate(loop.getInitArgs())) {
-        join(init, loop.getRegionIterArgs()[i]);
-        join(init, yield.getOperand(i));
-        join(init, loop.getResult(i));
-      }
-    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
-        join(result, branch.thenYield().getOperand(i));
-        if (!branch.getElseRegion().empty())
-          join(result, branch.elseYield().getOperand(i));
-      }
-    }
-  });
+  tileas::AccumulatorClasses same;
+  tileas::joinCarried(same, agent);
   llvm::SmallPtrSet<void *, 4> counted;
   int64_t registers = 0;
-  for (tileas::WgmmaOp mma : mmas)
-    if (counted
-            .insert(same.getLeaderValue(mma.getResult().getAsOpaquePointer()))
-            .second)
+  agent.walk([&](tileas::WgmmaOp mma) {
+    Value leader = same.getLeaderValue(mma.getResult());
+    if (counted.insert(leader.getAsOpaquePointer()).second)
       registers += tileas::issuedRows(mma) * mma.getMmaN() / 128;
+  });
   return registers;
 }
 
@@ -110,11 +87,10 @@ std::string whyNotCopied(tileas::AgentOp agent) {
               "accumulator in one";
       else if (!isa<tileas::SmemType>(mma.getA().getType()))
         why = "a wgmma takes A in registers";
-      else if (mma.getMmaM() < 64)
+      else if (tileas::isHalfBand(mma))
         // Its epilogue runs in one warp of the copy (docs/cuda.md).
         why = "a 32-row tile's epilogue is staged through one warp";
-      else if (tileas::isStagedOperand(mma, 0) ||
-               tileas::isStagedOperand(mma, 1))
+      else if (tileas::stagedOperandBytes(mma))
         // Its two staging tiles would be both copies'.
         why = "an operand given MN-major is transposed through one staging "
               "ring";

@@ -5,6 +5,7 @@
 
 #include "attrs/AttrNames.h"
 #include "ir/TileASDialect.h"
+#include "ir/WgmmaStaging.h"
 #include "scheduler/mlir/TmemAliases.h"
 
 #include "mlir/IR/AsmState.h"
@@ -389,7 +390,7 @@ static void keepStagingApart(scf::ForOp loop, LoopPlan &plan) {
   // tile's accumulator has only the fallback (docs/cuda.md, "32-row
   // tiles"): its f32 tile counts.
   loop.getBody()->walk([&](tileas::WgmmaOp mma) {
-    if (mma.getMmaM() < 64)
+    if (tileas::isHalfBand(mma))
       in.stagingSmemBytes += mma.getMmaM() * mma.getMmaN() * 4;
   });
   in.fixedSmemBytes += in.stagingSmemBytes;

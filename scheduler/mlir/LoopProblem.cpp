@@ -105,10 +105,7 @@ int64_t tilepipe::loopInvariantSmemBytes(scf::ForOp loop) {
   // A wgmma's staged operand is transposed into two staging tiles of its
   // size for the loop's length (ir/WgmmaStaging.h).
   loop.getBody()->walk([&](tileas::WgmmaOp mma) {
-    for (unsigned index : {0u, 1u})
-      if (tileas::isStagedOperand(mma, index))
-        bytes += 2 * cast<tileas::SmemType>(mma->getOperand(index).getType())
-                         .getSizeInBytes();
+    bytes += 2 * tileas::stagedOperandBytes(mma);
   });
   return bytes;
 }

@@ -136,24 +136,25 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
     if (failed(acc))
       return failure();
   }
+  // What tcgen05 has no form for (sm_100a) the sm_90a lowering may take.
+  constexpr llvm::StringLiteral kForSm90a =
+      "lower with --tileir-to-tileas=wgmma (tilepipe compile --target sm_90a "
+      "does)";
   // tcgen05 takes 64 or 128 rows a CTA (256 across a CTA pair, which
-  // tilepipe does not plan); Hopper's two consumer warpgroups take 256.
+  // tilepipe does not plan); Hopper's two consumer warpgroups take 256, and
+  // the sm_90a translation issues 32 as 64.
   int64_t rows = cast<ShapedType>(acc->getType()).getDimSize(0);
-  if (rows < 64 && !registerMma)
+  if ((rows < 64 || rows > 128) && !registerMma)
     return op.emitError("a ")
            << rows
            << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 or "
-              "128 rows a CTA; for sm_90a, which issues it as 64 rows and "
-              "keeps its own, lower with --tileir-to-tileas=wgmma (tilepipe "
-              "compile --target sm_90a does)";
-  if (rows > 128 && !registerMma)
-    return op.emitError("a ")
-           << rows
-           << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 or "
-              "128 rows a CTA (256 only across a CTA pair, which tilepipe "
-              "does not plan); for sm_90a, whose two consumer warpgroups "
-              "take 256 rows, lower with --tileir-to-tileas=wgmma (tilepipe "
-              "compile --target sm_90a does)";
+              "128 rows a CTA"
+           << (rows < 64 ? "; for sm_90a, which issues it as 64 rows and "
+                           "keeps its own, "
+                         : " (256 only across a CTA pair, which tilepipe "
+                           "does not plan); for sm_90a, whose two consumer "
+                           "warpgroups take 256 rows, ")
+           << kForSm90a;
   // tcgen05 reads an MN-major tf32 operand only in the 128B swizzle with
   // 32-byte atoms (PTX ISA, tcgen05 matrix descriptors), which neither the
   // TMA boxes nor the descriptors here use; the sm_90a consumers transpose
@@ -166,9 +167,8 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
              << " has no sm_100a form here: tcgen05.mma reads an MN-major "
                 "32-bit operand only in the 128B swizzle with 32-byte atoms, "
                 "which tilepipe does not lay out; for sm_90a, whose "
-                "consumers transpose it through SMEM, lower with "
-                "--tileir-to-tileas=wgmma (tilepipe compile --target sm_90a "
-                "does)";
+                "consumers transpose it through SMEM, "
+             << kForSm90a;
   auto umma = b.create<tileas::UmmaOp>(
       loc(op), acc->getType(), ab[0], ab[1], *acc, Value(), Value(),
       accumulate ? b.getUnitAttr() : UnitAttr(),
