@@ -201,6 +201,7 @@ public:
   /// The C++ value of `v` in the current agent, made there when it was
   /// made outside the agents; null (and `broken`) when there is none.
   mlir::Value lookup(mlir::Location loc, mlir::Value v);
+  mlir::Operation *agentStartFor(mlir::Location loc, mlir::Value v);
   mlir::Value makeAgentValue(mlir::Location loc, mlir::Value v);
   mlir::Value loadTileParameter(mlir::Location loc, mlir::Value v);
   mlir::Value makeSplatConstant(mlir::Location loc, mlir::Value v,

@@ -172,11 +172,27 @@ Value KernelEmitter::lookup(Location loc, Value v) {
   if (Value m = agentValues.lookup(v))
     return m;
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointAfter(leader.getDefiningOp());
+  b.setInsertionPointAfter(agentStartFor(loc, v));
   Value made = makeAgentValue(loc, v);
   if (made)
     agentValues[v] = made;
   return made;
+}
+
+/// Where the agent makes `v` once: at its start, unless `v` broadcasts a
+/// scalar the agent itself computes later in that block (peeled code runs
+/// the function's scalar arithmetic in its one agent), then after it.
+Operation *KernelEmitter::agentStartFor(Location loc, Value v) {
+  Operation *start = leader.getDefiningOp();
+  auto splat = v.getDefiningOp<tensor::SplatOp>();
+  if (!splat || isa<ShapedType>(splat.getInput().getType()))
+    return start;
+  Value scalar = lookup(loc, splat.getInput());
+  Operation *def = scalar ? scalar.getDefiningOp() : nullptr;
+  if (def && def->getBlock() == start->getBlock() &&
+      start->isBeforeInBlock(def))
+    return def;
+  return start;
 }
 
 /// A register tile from outside the agents, made by the current agent at its

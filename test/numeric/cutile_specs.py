@@ -47,6 +47,8 @@ class CuTileSpec:
     (by parameter number), `scalar_values(p)` and `expected(arrays, p)` (the
     reference by output parameter number)."""
 
+    lowering = ""  # more --tileir-to-tileas options
+
     def scalar_values(self, p):
         return {}
 
@@ -72,7 +74,8 @@ class CuTileSpec:
                                   stem + ".tileir.mlir")
         # With the locations, a later step's diagnostic names the kernel's
         # source line (the bytecode's debug info).
-        lowering = "--tileir-to-tileas" + ("=wgmma" if register_mma else "")
+        options = (["wgmma"] if register_mma else []) + ([self.lowering] if self.lowering else [])
+        lowering = "--tileir-to-tileas" + ("=" + " ".join(options) if options else "")
         steps.append([os.path.join(build, "bin", "tilepipe-opt"), tileir, lowering,
                       "--mlir-print-debuginfo", "-o", tileas])
         for cmd in steps:
@@ -634,6 +637,50 @@ class AttentionBhsd(AttentionHead):
         return {3: tuple(np.stack([x[i] for x in heads]).reshape(shape) for i in range(2))}
 
 
+class AttentionFmha(AttentionHead):
+    """Causal attention in cuTile's FMHA sample form (test/cutile/lower/
+    kernels/attention_fmha.py): rank-4 arrays, H = 4 query heads over 2 K, V
+    heads, D = 128, the mask applied from block mask_start on by a branch
+    that cuTile splits the loop at; grid (cdiv(S, 128), B H, 1)."""
+    fixture = "test/cutile/lower/fixtures/attention_fmha-13.4.tileirbc"
+    heads, group, d = 4, 2, 128
+    scale = 0.08838834764831845
+
+    def problems(self, quick=False):
+        # (B, S): one block (the diagonal one only); ragged S over two
+        # batches (blocks of 1 and 2 trips); three blocks (trips 1 to 3:
+        # unmasked blocks before the diagonal); S below a block.
+        probs = [(1, 128), (2, 200), (1, 384), (1, 50)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"B={p[0]} H={self.heads} S={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 128), p[0] * self.heads, 1)
+
+    def arrays(self, rng, p):
+        b, s = p
+        kv = (b, self.heads // self.group, s, self.d)
+        return {0: uniform_bf16(rng, (b, self.heads, s, self.d)), 1: uniform_bf16(rng, kv),
+                2: uniform_bf16(rng, kv)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], self.heads, p[1], self.d)}
+
+    def expected(self, a, p):
+        b, s = p
+        shape = self.output_shapes(p)[3]
+        out, tol = np.zeros(shape), np.zeros(shape)
+        visible = np.arange(s)[None, :] <= np.arange(s)[:, None]
+        for i in range(b):
+            for h in range(self.heads):
+                q, k, v = (a[n][i, h // (self.group if n else 1)].astype(np.float64) for n in range(3))
+                scores = np.where(visible, self.scale * (q @ k.T), -np.inf)
+                out[i, h], tol[i, h] = softmax_times_v(scores, v)
+        return {3: (out, tol)}
+
+
 class LinearGelu(Matmul128):
     """Y = gelu(X W^T + b) (test/cutile/lower/kernels/linear_gelu.py): W is
     N x K, nn.Linear's layout, transposed with ct.transpose after its load;
@@ -863,7 +910,15 @@ SPECS = {
     "cutile_gemm_accumulate": GemmAccumulate(),
     "cutile_matmul_persistent": MatmulPersistent(),
     "cutile_attention_bhsd": AttentionBhsd(),
+    "cutile_attention_fmha": AttentionFmha(),
 }
+
+# cuTile's two loops as they come (the lowering's fuse-split-loops=false):
+# on sm_90a peeled, the accumulator passing between them in registers.
+_split = copy.copy(SPECS["cutile_attention_fmha"])
+_split.lowering = "fuse-split-loops=false"
+_split.materialize = "mode=unspecialized"
+SPECS["cutile_attention_fmha_split"] = _split
 
 # The f32 sample at 32 x 32 x 32 made persistent: the emulator's 2 CTAs
 # walk up to 35 tiles each, trip counts 0, 1, 3 and 4; the first warp's
@@ -887,7 +942,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_matmul_tf32",
               "cutile_matmul_f32_small", "cutile_weight_grad_tf32", "cutile_matmul_fp8",
               "cutile_gemm_accumulate",
-              "cutile_matmul_persistent", "cutile_attention_bhsd"]:
+              "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

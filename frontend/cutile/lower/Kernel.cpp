@@ -21,8 +21,10 @@ using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cutile;
 
-EntryLowering::EntryLowering(tileir::EntryOp entry, bool registerMma)
-    : entry(entry), b(entry.getContext()), registerMma(registerMma) {}
+EntryLowering::EntryLowering(tileir::EntryOp entry, bool registerMma,
+                             bool fuseLoops)
+    : entry(entry), b(entry.getContext()), registerMma(registerMma),
+      fuseLoops(fuseLoops) {}
 
 /// The value an assume chain starts from: assumptions state facts tilepipe
 /// does not need, so they lower to their operand.
@@ -301,6 +303,8 @@ LogicalResult EntryLowering::lowerBody() {
     return failure();
   b.setInsertionPointToEnd(&func.getBody().front());
   b.create<func::ReturnOp>(entry.getLoc());
+  if (fuseLoops)
+    fuseSplitLoops(func);
   sinkScalarMathIntoLoops();
   sinkRegisterWorkPastLoops();
   return success();

@@ -30,6 +30,10 @@ namespace tilepipe::cutile {
 /// (SplitRows.cpp): the lowering's last step.
 mlir::LogicalResult splitRows(mlir::func::FuncOp func);
 
+/// Two loops in a row that cuTile made of one by splitting it at a branch
+/// on its index, made one loop again (SplitLoops.cpp).
+void fuseSplitLoops(mlir::func::FuncOp func);
+
 /// A register tile of positions (i32) or of a mask made of them (i1): the
 /// integer tiles the lowering takes (Elementwise.cpp).
 inline bool isPositionTile(mlir::RankedTensorType t) {
@@ -94,7 +98,9 @@ class EntryLowering {
 public:
   /// `registerMma`: the MMAs become wgmma after the lowering
   /// (--tileir-to-tileas=wgmma), so 256-row tiles are no error.
-  EntryLowering(tileir::EntryOp entry, bool registerMma = false);
+  /// `fuseLoops`: loops cuTile split at a branch are made one again.
+  EntryLowering(tileir::EntryOp entry, bool registerMma = false,
+                bool fuseLoops = true);
 
   /// The lowered function, inserted before the entry; failure after an
   /// error at the op that could not be lowered.
@@ -225,6 +231,7 @@ public:
   tileir::EntryOp entry;
   mlir::OpBuilder b;
   bool registerMma = false;
+  bool fuseLoops = true;
   mlir::func::FuncOp func;
   llvm::SmallVector<KernelParam> params;
   llvm::DenseMap<unsigned, ArrayPart> arrayParts; // entry argument -> part

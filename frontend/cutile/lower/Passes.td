@@ -26,7 +26,10 @@ def TileIRToTileAS : Pass<"tileir-to-tileas", "::mlir::ModuleOp"> {
            "Lower for a tensor core that accumulates in registers (sm_90a): "
            "each function is rewritten as --tileas-umma-to-wgmma does before "
            "it is verified, so a 256-row MMA tile (two consumer warpgroups, "
-           "no tcgen05 form) lowers too">
+           "no tcgen05 form) lowers too">,
+    Option<"fuseLoops", "fuse-split-loops", "bool", /*default=*/"true",
+           "Make one loop again of two that cuTile split at a branch on the "
+           "loop index (docs/cuda-tile-lowering.md, Loops cuTile split)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

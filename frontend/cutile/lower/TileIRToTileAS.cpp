@@ -146,7 +146,7 @@ struct TileIRToTileASPass
     SmallVector<tileir::EntryOp> entries;
     module.walk([&](tileir::EntryOp e) { entries.push_back(e); });
     for (tileir::EntryOp e : entries) {
-      FailureOr<func::FuncOp> f = EntryLowering(e, wgmma).run();
+      FailureOr<func::FuncOp> f = EntryLowering(e, wgmma, fuseLoops).run();
       if (failed(f) || failed(splitRows(*f)) ||
           (wgmma && failed(retarget::rewriteUmmaToWgmma(*f))) ||
           failed(verify(*f)))
