@@ -184,7 +184,8 @@ bool Fusion::fuseBody() {
     }
     if (!paired) {
       // The second loop's own op: it runs in every iteration.
-      if (!isMemoryEffectFree(&op2) || op2.getNumRegions())
+      // Speculatable too: before s it runs where the branch did not.
+      if (!isPure(&op2) || op2.getNumRegions())
         return false;
       b.clone(op2, m2);
       for (Value r : op2.getResults())
@@ -271,12 +272,14 @@ void fuseSplitLoops(func::FuncOp func) {
     if (!split || !continues(first, second))
       continue;
     Location loc = first.getLoc();
+    if (!Fusion(first, second, split).run())
+      continue;
+    // Both are erased: a pair either made with them is not tried.
     gone.insert(first);
     gone.insert(second);
-    if (Fusion(first, second, split).run())
-      emitRemark(loc) << "cuTile split this loop at a branch on its index; "
-                         "it runs as one loop again, taking the branch's "
-                         "values from that index on";
+    emitRemark(loc) << "cuTile split this loop at a branch on its index; "
+                       "it runs as one loop again, taking the branch's "
+                       "values from that index on";
   }
 }
 
