@@ -73,7 +73,7 @@ KERNELS = [
     ("hopper-attention", CUTILE_SPECS, "sm_90a",
      ["cutile_attention", "cutile_attention_head", "cutile_attention_causal",
       "cutile_attention_two_stage", "cutile_attention_alibi", "cutile_attention_bhsd",
-      "cutile_attention_fmha"]),
+      "cutile_attention_fmha", "cutile_attention_last_block"]),
 ]
 # hopper-rows: cuTile's row kernels through `tilepipe compile --target
 # sm_90a` (fixture, the spec of the stage code it falls back to).

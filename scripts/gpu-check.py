@@ -120,7 +120,8 @@ HOPPER_ATTENTION = [
                               "attn_causal_hd128"]),
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
      ["cutile_attention", "cutile_attention_causal", "cutile_attention_two_stage",
-      "cutile_attention_alibi", "cutile_attention_bhsd", "cutile_attention_fmha"]),
+      "cutile_attention_alibi", "cutile_attention_bhsd", "cutile_attention_fmha",
+      "cutile_attention_last_block"]),
 ]
 # The timed attention (head dim 128, the base-2 softmax with the scale passed
 # in): one 128-row Q tile per CTA, K and V blocks of 128 keys.

@@ -681,6 +681,22 @@ class AttentionFmha(AttentionHead):
         return {3: (out, tol)}
 
 
+class AttentionLastBlock(AttentionHead):
+    """Attention whose keys end inside the last block, masked there by an
+    `if j == n - 1:` cuTile keeps in the loop (test/cutile/lower/kernels/
+    attention_last_block.py): any Lk, D = 64, natural exp."""
+    fixture = "test/cutile/lower/fixtures/attention_last_block-13.4.tileirbc"
+
+    def problems(self, quick=False):
+        # (Lq, Lk): keys filling their blocks; ragged keys in one block, in
+        # the third, in the fifth; 20 keys (the only block the last).
+        probs = [(128, 128), (200, 300), (130, 333), (256, 600), (128, 20)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"Lq={p[0]} Lk={p[1]} trips={cdiv(p[1], 128)} grid={self.grid(p)}"
+
+
 class LinearGelu(Matmul128):
     """Y = gelu(X W^T + b) (test/cutile/lower/kernels/linear_gelu.py): W is
     N x K, nn.Linear's layout, transposed with ct.transpose after its load;
@@ -911,6 +927,7 @@ SPECS = {
     "cutile_matmul_persistent": MatmulPersistent(),
     "cutile_attention_bhsd": AttentionBhsd(),
     "cutile_attention_fmha": AttentionFmha(),
+    "cutile_attention_last_block": AttentionLastBlock(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -942,7 +959,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_linear_gelu", "cutile_linear_fp8", "cutile_linear_tf32", "cutile_matmul_tf32",
               "cutile_matmul_f32_small", "cutile_weight_grad_tf32", "cutile_matmul_fp8",
               "cutile_gemm_accumulate",
-              "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha"]:
+              "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha",
+              "cutile_attention_last_block"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

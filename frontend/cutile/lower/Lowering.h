@@ -34,6 +34,12 @@ mlir::LogicalResult splitRows(mlir::func::FuncOp func);
 /// on its index, made one loop again (SplitLoops.cpp).
 void fuseSplitLoops(mlir::func::FuncOp func);
 
+/// `c ? t : e` for a scalar condition `c` and register values `t`, `e` (a
+/// tile's select takes `c` splat, or joins a mask one side applies to the
+/// other; Branches.cpp).
+mlir::Value selectOnScalar(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value c, mlir::Value t, mlir::Value e);
+
 /// A register tile of positions (i32) or of a mask made of them (i1): the
 /// integer tiles the lowering takes (Elementwise.cpp).
 inline bool isPositionTile(mlir::RankedTensorType t) {
@@ -191,6 +197,9 @@ public:
                                                mlir::RankedTensorType to,
                                                llvm::ArrayRef<int64_t> added);
   mlir::LogicalResult lowerSelect(tileir::SelectOp op);
+
+  //===--- Branches.cpp: an if that only computes, both ways --------------===//
+  mlir::LogicalResult lowerIf(tileir::IfOp op);
   mlir::LogicalResult lowerCmpF(tileir::CmpFOp op);
 
   //===--- Reductions.cpp

@@ -109,7 +109,8 @@ private:
   Value split;
   OpBuilder b;
   IRMapping m1, m2;
-  llvm::DenseSet<Value> own; // results of the second loop's own ops
+  llvm::DenseSet<Value> own;       // results of the second loop's own ops
+  SmallVector<Operation *> ownOps; // their copies in the one loop
   llvm::DenseMap<std::pair<Value, Value>, Value> selects;
   Value late; // j >= s
   scf::ForOp fused;
@@ -153,11 +154,7 @@ Value Fusion::select(Value v1, Value v2) {
     late = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
                                    fused.getInductionVar(), split);
   }
-  Value cond = late;
-  if (tensor)
-    cond = b.create<tensor::SplatOp>(
-        loc, RankedTensorType::get(tensor.getShape(), b.getI1Type()), late);
-  Value s = b.create<arith::SelectOp>(loc, cond, v2, v1);
+  Value s = selectOnScalar(b, loc, late, v2, v1);
   selects[key] = s;
   return s;
 }
@@ -187,7 +184,7 @@ bool Fusion::fuseBody() {
       // Speculatable too: before s it runs where the branch did not.
       if (!isPure(&op2) || op2.getNumRegions())
         return false;
-      b.clone(op2, m2);
+      ownOps.push_back(b.clone(op2, m2));
       for (Value r : op2.getResults())
         own.insert(r);
       continue;
@@ -214,6 +211,10 @@ bool Fusion::fuseBody() {
     yields.push_back(v);
   }
   b.create<scf::YieldOp>(second.getLoc(), yields);
+  // An own op that a select joined into its mask is read no more.
+  for (Operation *op : llvm::reverse(ownOps))
+    if (op->use_empty())
+      op->erase();
   return true;
 }
 

@@ -128,6 +128,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::FToFOp o) { return lowerFToF(o); })
       .Case([&](tileir::IToFOp o) { return lowerIToF(o); })
       .Case([&](tileir::SelectOp o) { return lowerSelect(o); })
+      .Case([&](tileir::IfOp o) { return lowerIf(o); })
       .Case([&](tileir::CmpFOp o) { return lowerCmpF(o); })
       .Case([&](tileir::IotaOp o) { return lowerIota(o); })
       .Case([&](tileir::ReduceOp o) { return lowerReduce(o); })

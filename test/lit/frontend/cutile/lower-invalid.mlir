@@ -349,3 +349,26 @@ tileir.entry @rank6(%p: tile<ptr<f32>>, %d0: tile<i32>, %d1: tile<i32>, %d2: til
   %pv = make_partition_view %v : partition_view<tile=(1x1x1x1x8x16), tensor_view<?x?x?x?x?x?xf32, strides=[?,?,?,?,?,1]>>
   return
 }
+
+// -----
+
+// An `if` is lowered by running both branches, a select taking one's
+// values: a branch that loads (or stores, or multiplies) is refused.
+tileir.entry @branch_loads(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>
+  %zero = constant <i32: 0> : tile<i32>
+  %c = cmpi equal %bx, %zero, signed : tile<i32> -> tile<i1>
+  %z = constant <f32: 0.0> : tile<128x128xf32>
+  // CHECK: error: an `if` is lowered only when its branches just compute (both run, and a select takes one's values); this one does 'tileas.tma_load'
+  // expected-error @+1 {{an `if` is lowered only when its branches just compute}}
+  %r = if %c -> (tile<128x128xf32>) {
+    %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
+    yield %x : tile<128x128xf32>
+  } else {
+    yield %z : tile<128x128xf32>
+  }
+  return
+}
