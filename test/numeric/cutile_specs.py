@@ -534,8 +534,10 @@ class AttentionTwoStage(AttentionCausal):
     """Causal attention in two loops, as Triton's fused-attention tutorial
     stages it (lower/kernels/attention_two_stage.py): the blocks below the
     diagonal unmasked, then the diagonal block masked, one accumulator
-    handed from the first loop to the second. sm_90a only (both loops
-    peeled); sm_100a refuses a TMEM accumulator two loops share."""
+    handed from the first loop to the second. The lowering makes the two
+    one loop (docs/cuda-tile-lowering.md, "Loops cuTile split"); kept two
+    (fuse-split-loops=false), sm_90a peels both and sm_100a refuses a TMEM
+    accumulator two loops share."""
     fixture = "test/cutile/lower/fixtures/attention_two_stage-13.4.tileirbc"
     target = "sm_90a"
 

@@ -10,7 +10,10 @@
 // once, on the second's operands from iteration s on and the first's
 // before (a select on j >= s); the second's own ops, which must be pure,
 // run in every iteration. Any pairing of the bodies' ops is exact, so the
-// pairing is greedy, in order; every op of the first loop must pair.
+// pairing is greedy, in order; every op of the first loop must pair. Two
+// loops written one after the other, the second starting at the first's
+// bound (Triton's two-stage causal attention: the blocks below the
+// diagonal, then the diagonal one), are made one the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,19 +27,37 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <optional>
+
 using namespace mlir;
 
 namespace tilepipe::cutile {
 namespace {
 
-/// Whether `a` and `b` are one value: the same, or constants of one value.
-bool same(Value a, Value b) {
+/// Whether `a` and `b` are one value: the same, constants of one value, or
+/// the results of pure ops of one kind on such operands (a splat of the
+/// scale that one loop made inside and the other before it), `depth` ops
+/// deep.
+bool same(Value a, Value b, int depth = 3) {
   if (a == b)
     return true;
-  auto ca = a ? a.getDefiningOp<arith::ConstantOp>() : nullptr;
-  auto cb = b ? b.getDefiningOp<arith::ConstantOp>() : nullptr;
-  return ca && cb && ca.getValue() == cb.getValue() &&
-         a.getType() == b.getType();
+  if (!a || !b || a.getType() != b.getType())
+    return false;
+  auto ca = a.getDefiningOp<arith::ConstantOp>();
+  auto cb = b.getDefiningOp<arith::ConstantOp>();
+  if (ca && cb)
+    return ca.getValue() == cb.getValue();
+  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
+  if (depth == 0 || !da || !db || da->getName() != db->getName() ||
+      da->getAttrDictionary() != db->getAttrDictionary() ||
+      da->getNumOperands() != db->getNumOperands() ||
+      da->getNumResults() != 1 || db->getNumResults() != 1 ||
+      da->getNumRegions() || db->getNumRegions() || !isPure(da) || !isPure(db))
+    return false;
+  for (auto [x, y] : llvm::zip(da->getOperands(), db->getOperands()))
+    if (!same(x, y, depth - 1))
+      return false;
+  return true;
 }
 
 bool isOne(Value v) {
@@ -44,16 +65,29 @@ bool isOne(Value v) {
   return matchPattern(v, m_ConstantInt(&one)) && one.isOne();
 }
 
-/// The split s when `first` runs [lo, min(hi, s)) and `second`
-/// [max(lo, s), hi), both by steps of 1 (so their union, in order, is
-/// [lo, hi), the second's iterations those at or past s).
-Value splitPoint(scf::ForOp first, scf::ForOp second) {
+/// Where two loops in a row meet: the second's iterations are those of the
+/// one loop at or past `split`.
+struct Seam {
+  Value split;
+  /// The second starts at the first's bound, [a, b) then [b, c): the one
+  /// loop runs [min(a, b), max(b, c)), which is both in order whatever the
+  /// bounds (an empty first, or an empty second, included).
+  bool atBound = false;
+};
+
+/// The seam when `first` runs [lo, min(hi, s)) and `second` [max(lo, s),
+/// hi), as cuTile splits a loop at `if j >= s` (their union, in order, is
+/// [lo, hi)), or when `second` starts at `first`'s upper bound; both by
+/// steps of 1.
+std::optional<Seam> seamOf(scf::ForOp first, scf::ForOp second) {
   if (!isOne(first.getStep()) || !isOne(second.getStep()))
-    return {};
+    return std::nullopt;
+  if (same(second.getLowerBound(), first.getUpperBound()))
+    return Seam{first.getUpperBound(), /*atBound=*/true};
   auto min = first.getUpperBound().getDefiningOp<arith::MinSIOp>();
   auto max = second.getLowerBound().getDefiningOp<arith::MaxSIOp>();
   if (!min || !max)
-    return {};
+    return std::nullopt;
   Value lo = first.getLowerBound(), hi = second.getUpperBound();
   for (auto [h, s] : {std::pair(min.getLhs(), min.getRhs()),
                       std::pair(min.getRhs(), min.getLhs())}) {
@@ -61,9 +95,9 @@ Value splitPoint(scf::ForOp first, scf::ForOp second) {
       continue;
     if ((same(max.getLhs(), lo) && same(max.getRhs(), s)) ||
         (same(max.getRhs(), lo) && same(max.getLhs(), s)))
-      return s;
+      return Seam{s};
   }
-  return {};
+  return std::nullopt;
 }
 
 /// Whether `second` takes every value `first` leaves and nothing else
@@ -92,8 +126,9 @@ bool sameShape(Operation *a, Operation *b) {
 
 class Fusion {
 public:
-  Fusion(scf::ForOp first, scf::ForOp second, Value split)
-      : first(first), second(second), split(split), b(second) {}
+  Fusion(scf::ForOp first, scf::ForOp second, Seam seam)
+      : first(first), second(second), split(seam.split), seam(seam), b(second) {
+  }
 
   /// The one loop, or null (and nothing changed) when the bodies do not
   /// pair.
@@ -107,6 +142,7 @@ private:
 
   scf::ForOp first, second;
   Value split;
+  Seam seam;
   OpBuilder b;
   IRMapping m1, m2;
   llvm::DenseSet<Value> own;       // results of the second loop's own ops
@@ -219,8 +255,14 @@ bool Fusion::fuseBody() {
 }
 
 scf::ForOp Fusion::run() {
-  fused = b.create<scf::ForOp>(first.getLoc(), first.getLowerBound(),
-                               second.getUpperBound(), second.getStep(),
+  Value lo = first.getLowerBound(), hi = second.getUpperBound();
+  SmallVector<Operation *> bounds;
+  if (seam.atBound) {
+    lo = b.create<arith::MinSIOp>(first.getLoc(), lo, split);
+    hi = b.create<arith::MaxSIOp>(first.getLoc(), split, hi);
+    bounds = {hi.getDefiningOp(), lo.getDefiningOp()};
+  }
+  fused = b.create<scf::ForOp>(first.getLoc(), lo, hi, second.getStep(),
                                first.getInitArgs());
   Block *body = fused.getBody();
   if (!body->empty())
@@ -236,21 +278,38 @@ scf::ForOp Fusion::run() {
   b.setInsertionPointToEnd(body);
   if (!fuseBody()) {
     fused.erase();
+    for (Operation *op : bounds)
+      op->erase();
     return {};
   }
+  // What only the two loops read: their bounds, a splat one of them had
+  // before it that the other's copy in the body replaced, TMEM the first
+  // loop alone used.
+  llvm::SetVector<Operation *> feeders;
+  for (scf::ForOp loop : {first, second})
+    loop->walk([&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp();
+            def && def != first && def != second &&
+            (def->getBlock() == fused->getBlock() ||
+             isa<tileas::AllocTmemOp>(def)))
+          feeders.insert(def);
+    });
   second.replaceAllUsesWith(fused.getResults());
   second.erase();
-  // The first loop's own TMEM allocations are the second's now.
-  llvm::SetVector<Operation *> allocs;
-  first.walk([&](Operation *op) {
-    for (Value v : op->getOperands())
-      if (auto alloc = v.getDefiningOp<tileas::AllocTmemOp>())
-        allocs.insert(alloc);
-  });
   first.erase();
-  for (Operation *alloc : allocs)
-    if (alloc->use_empty())
-      alloc->erase();
+  // Dead now, each after its readers (feeders are in no order).
+  SmallVector<Operation *> dead(feeders.begin(), feeders.end());
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *&op : dead)
+      if (op && op->use_empty() &&
+          (isPure(op) || isa<tileas::AllocTmemOp>(op))) {
+        op->erase();
+        op = nullptr;
+        erased = true;
+      }
+  }
   return fused;
 }
 
@@ -269,18 +328,23 @@ void fuseSplitLoops(func::FuncOp func) {
   for (auto [first, second] : pairs) {
     if (gone.contains(first) || gone.contains(second))
       continue;
-    Value split = splitPoint(first, second);
-    if (!split || !continues(first, second))
+    std::optional<Seam> seam = seamOf(first, second);
+    if (!seam || !continues(first, second))
       continue;
     Location loc = first.getLoc();
-    if (!Fusion(first, second, split).run())
+    if (!Fusion(first, second, *seam).run())
       continue;
     // Both are erased: a pair either made with them is not tried.
     gone.insert(first);
     gone.insert(second);
-    emitRemark(loc) << "cuTile split this loop at a branch on its index; "
-                       "it runs as one loop again, taking the branch's "
-                       "values from that index on";
+    if (seam->atBound)
+      emitRemark(loc) << "this loop and the next, which starts at its "
+                         "bound, run as one loop, taking the second's values "
+                         "from that bound on";
+    else
+      emitRemark(loc) << "cuTile split this loop at a branch on its index; "
+                         "it runs as one loop again, taking the branch's "
+                         "values from that index on";
   }
 }
 
