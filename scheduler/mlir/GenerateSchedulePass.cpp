@@ -193,6 +193,11 @@ std::string GenerateSchedulePass::tryRegisterBudget(
     std::optional<sched::ScheduleAnalysis> &analysis,
     sched::DiagnosticList &diags) {
   constexpr unsigned kRegisterBudgetStall = 2;
+  // Within a quarter of the budget, the words crossing the boundaries have
+  // gone up and down again before they fit (sliding-window attention: 194
+  // words at II 1161, 1306 and 1469, 130 at 1858), and spills cost more
+  // than a longer II: two more tries.
+  constexpr unsigned kRegisterBudgetNearStall = 4;
   int64_t warpgroups = registerMmaWarpgroups(loop);
   if (!registerBudget || !analysis || !warpgroups)
     return "";
@@ -216,7 +221,10 @@ std::string GenerateSchedulePass::tryRegisterBudget(
   // loops of examples/ and test/lit/cuda/Inputs schedule identically.
   options.modulo.oracle = nullptr;
   for (unsigned tries = 0, stalled = 0;
-       tries < registerBudgetTries && stalled < kRegisterBudgetStall; ++tries) {
+       tries < registerBudgetTries &&
+       stalled < (best <= budget + budget / 4 ? kRegisterBudgetNearStall
+                                              : kRegisterBudgetStall);
+       ++tries) {
     unsigned next = ii + std::max(1u, ii / 8);
     if (int64_t(next) >= lp.problem.serialLength())
       break;
