@@ -16,35 +16,42 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cutile;
 
-/// The lowered values a branch yields; failure after an error at `op` when
-/// the branch does more than compute.
+/// The lowered values a branch yields, the ops lowering it made added to
+/// `made`; failure after an error at `op` when the branch does more than
+/// compute.
 static FailureOr<SmallVector<Value>>
-lowerBranch(EntryLowering &l, tileir::IfOp op, Region &region) {
+lowerBranch(EntryLowering &l, tileir::IfOp op, Region &region,
+            llvm::SmallPtrSetImpl<Operation *> &made) {
   SmallVector<Value> yields;
   if (region.empty())
     return yields;
   Block &block = region.front();
   Block *into = l.b.getInsertionBlock();
-  Operation *before = l.b.getInsertionPoint() == into->begin()
-                          ? nullptr
-                          : &*std::prev(l.b.getInsertionPoint());
+  // New ops go before `stop` (null: at the block's end), after `before`.
+  Block::iterator at = l.b.getInsertionPoint();
+  Operation *stop = at == into->end() ? nullptr : &*at;
+  Operation *before = at == into->begin() ? nullptr : &*std::prev(at);
   for (Operation &inner : block.without_terminator())
     if (failed(l.lowerOp(&inner)))
       return failure();
-  Operation *first = before ? before->getNextNode() : &into->front();
-  for (Operation *made = first; made && made != &*l.b.getInsertionPoint();
-       made = made->getNextNode())
-    if (!isPure(made) || made->getNumRegions())
+  Operation *first = before          ? before->getNextNode()
+                     : into->empty() ? nullptr
+                                     : &into->front();
+  for (Operation *op2 = first; op2 && op2 != stop; op2 = op2->getNextNode()) {
+    if (!isPure(op2) || op2->getNumRegions())
       return op.emitError("an `if` is lowered only when its branches just "
                           "compute (both run, and a select takes one's "
                           "values); this one does '")
-                 << made->getName() << "': compute the values with ct.where",
+                 << op2->getName() << "': compute the values with ct.where",
              failure();
+    made.insert(op2);
+  }
   for (Value v : block.getTerminator()->getOperands()) {
     FailureOr<Value> r = l.registers(op, v);
     if (failed(r))
@@ -103,12 +110,13 @@ LogicalResult EntryLowering::lowerIf(tileir::IfOp op) {
   if (!cond->getType().isInteger(1))
     return op.emitError("an `if` on a tile of conditions is not lowered"),
            failure();
+  llvm::SmallPtrSet<Operation *, 16> made;
   FailureOr<SmallVector<Value>> taken =
-      lowerBranch(*this, op, op.getThenRegion());
+      lowerBranch(*this, op, op.getThenRegion(), made);
   if (failed(taken))
     return failure();
   FailureOr<SmallVector<Value>> other =
-      lowerBranch(*this, op, op.getElseRegion());
+      lowerBranch(*this, op, op.getElseRegion(), made);
   if (failed(other))
     return failure();
   if (taken->size() != op.getNumResults() ||
@@ -121,12 +129,15 @@ LogicalResult EntryLowering::lowerIf(tileir::IfOp op) {
                  << t.getType() << ", " << e.getType() << ")",
              failure();
     map(r, selectOnScalar(b, loc(op), *cond, t, e));
-    // A branch's select the joined one replaced is read nowhere else (a
-    // branch's values are its own): gone, so the schedule does not count it.
+    // A select a branch made that the joined one replaced is read nowhere
+    // else (a branch's values are its own): gone, so the schedule does not
+    // count it. One from before the `if` stays: later code may read it.
     for (Value side : {t, e})
       if (auto dead = side.getDefiningOp<arith::SelectOp>();
-          dead && dead->use_empty())
+          dead && made.contains(dead) && dead->use_empty()) {
+        made.erase(dead);
         dead->erase();
+      }
   }
   return success();
 }
