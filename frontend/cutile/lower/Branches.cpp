@@ -80,10 +80,10 @@ Value cutile::selectOnScalar(OpBuilder &b, Location loc, Value c, Value t,
     Value one = b.create<arith::ConstantIntOp>(loc, 1, 1);
     return b.create<arith::XOrIOp>(loc, c, one).getResult();
   };
-  // With `inner` = m ? x : y on the side taken when `when` holds and the
-  // other side x or y: c ? (m ? x : y) : x is (m | !c) ? x : y, and
-  // c ? (m ? x : y) : y is (m & c) ? x : y; the same with c negated when
-  // the masked side is the one not taken.
+  // With `inner` = m ? x : y on one side and x or y on the other:
+  // c ? (m ? x : y) : x is (m | !c) ? x : y, and c ? (m ? x : y) : y is
+  // (m & c) ? x : y; the same with c negated when the masked side is the
+  // one not taken.
   for (bool onTaken : {true, false}) {
     auto inner = (onTaken ? t : e).getDefiningOp<arith::SelectOp>();
     Value other = onTaken ? e : t;

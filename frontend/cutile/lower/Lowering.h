@@ -30,8 +30,9 @@ namespace tilepipe::cutile {
 /// (SplitRows.cpp): the lowering's last step.
 mlir::LogicalResult splitRows(mlir::func::FuncOp func);
 
-/// Two loops in a row that cuTile made of one by splitting it at a branch
-/// on its index, made one loop again (SplitLoops.cpp).
+/// Two loops in a row made one: cuTile's split of a loop at a branch on
+/// its index, or a second loop starting at the first's bound, continuing
+/// its values (SplitLoops.cpp).
 void fuseSplitLoops(mlir::func::FuncOp func);
 
 /// `c ? t : e` for a scalar condition `c` and register values `t`, `e` (a
@@ -104,7 +105,7 @@ class EntryLowering {
 public:
   /// `registerMma`: the MMAs become wgmma after the lowering
   /// (--tileir-to-tileas=wgmma), so 256-row tiles are no error.
-  /// `fuseLoops`: loops cuTile split at a branch are made one again.
+  /// `fuseLoops`: two loops in a row that run one range are made one.
   EntryLowering(tileir::EntryOp entry, bool registerMma = false,
                 bool fuseLoops = true);
 
@@ -197,10 +198,10 @@ public:
                                                mlir::RankedTensorType to,
                                                llvm::ArrayRef<int64_t> added);
   mlir::LogicalResult lowerSelect(tileir::SelectOp op);
+  mlir::LogicalResult lowerCmpF(tileir::CmpFOp op);
 
   //===--- Branches.cpp: an if that only computes, both ways --------------===//
   mlir::LogicalResult lowerIf(tileir::IfOp op);
-  mlir::LogicalResult lowerCmpF(tileir::CmpFOp op);
 
   //===--- Reductions.cpp
   //--------------------------------------------------===//

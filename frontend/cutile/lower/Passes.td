@@ -28,8 +28,9 @@ def TileIRToTileAS : Pass<"tileir-to-tileas", "::mlir::ModuleOp"> {
            "it is verified, so a 256-row MMA tile (two consumer warpgroups, "
            "no tcgen05 form) lowers too">,
     Option<"fuseLoops", "fuse-split-loops", "bool", /*default=*/"true",
-           "Make one loop again of two that cuTile split at a branch on the "
-           "loop index (docs/cuda-tile-lowering.md, Loops cuTile split)">
+           "Make one loop of two in a row over one range: cuTile's split at a "
+           "branch on the loop index, or a second loop starting at the first's "
+           "bound (docs/cuda-tile-lowering.md, Loops cuTile split)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

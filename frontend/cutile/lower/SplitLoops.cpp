@@ -34,6 +34,16 @@ using namespace mlir;
 namespace tilepipe::cutile {
 namespace {
 
+/// Whether `a` and `b` are ops of one kind: name, attributes, operand
+/// count and result types, neither with regions.
+bool sameKind(Operation *a, Operation *b) {
+  return a->getName() == b->getName() &&
+         a->getAttrDictionary() == b->getAttrDictionary() &&
+         a->getNumOperands() == b->getNumOperands() &&
+         a->getResultTypes() == b->getResultTypes() &&
+         a->getNumRegions() == 0 && b->getNumRegions() == 0;
+}
+
 /// Whether `a` and `b` are one value: the same, constants of one value, or
 /// the results of pure ops of one kind on such operands (a splat of the
 /// scale that one loop made inside and the other before it), `depth` ops
@@ -48,11 +58,8 @@ bool same(Value a, Value b, int depth = 3) {
   if (ca && cb)
     return ca.getValue() == cb.getValue();
   Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
-  if (depth == 0 || !da || !db || da->getName() != db->getName() ||
-      da->getAttrDictionary() != db->getAttrDictionary() ||
-      da->getNumOperands() != db->getNumOperands() ||
-      da->getNumResults() != 1 || db->getNumResults() != 1 ||
-      da->getNumRegions() || db->getNumRegions() || !isPure(da) || !isPure(db))
+  if (depth == 0 || !da || !db || !sameKind(da, db) ||
+      da->getNumResults() != 1 || !isPure(da) || !isPure(db))
     return false;
   for (auto [x, y] : llvm::zip(da->getOperands(), db->getOperands()))
     if (!same(x, y, depth - 1))
@@ -116,19 +123,10 @@ bool continues(scf::ForOp first, scf::ForOp second) {
   return true;
 }
 
-bool sameShape(Operation *a, Operation *b) {
-  return a->getName() == b->getName() &&
-         a->getAttrDictionary() == b->getAttrDictionary() &&
-         a->getNumOperands() == b->getNumOperands() &&
-         a->getResultTypes() == b->getResultTypes() &&
-         a->getNumRegions() == 0 && b->getNumRegions() == 0;
-}
-
 class Fusion {
 public:
   Fusion(scf::ForOp first, scf::ForOp second, Seam seam)
-      : first(first), second(second), split(seam.split), seam(seam), b(second) {
-  }
+      : first(first), second(second), seam(seam), b(second) {}
 
   /// The one loop, or null (and nothing changed) when the bodies do not
   /// pair.
@@ -141,7 +139,6 @@ private:
   Value select(Value v1, Value v2);
 
   scf::ForOp first, second;
-  Value split;
   Seam seam;
   OpBuilder b;
   IRMapping m1, m2;
@@ -188,7 +185,7 @@ Value Fusion::select(Value v1, Value v2) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(fused.getBody());
     late = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge,
-                                   fused.getInductionVar(), split);
+                                   fused.getInductionVar(), seam.split);
   }
   Value s = selectOnScalar(b, loc, late, v2, v1);
   selects[key] = s;
@@ -207,7 +204,7 @@ bool Fusion::fuseBody() {
     skipConstants();
     Operation *op1 = it1 != end1 ? &*it1 : nullptr;
     SmallVector<Value> operands;
-    bool paired = op1 && !isa<arith::ConstantOp>(op2) && sameShape(op1, &op2);
+    bool paired = op1 && !isa<arith::ConstantOp>(op2) && sameKind(op1, &op2);
     for (unsigned k = 0; paired && k < op2.getNumOperands(); ++k) {
       Value v = operand(m1.lookupOrDefault(op1->getOperand(k)),
                         m2.lookupOrDefault(op2.getOperand(k)),
@@ -258,8 +255,8 @@ scf::ForOp Fusion::run() {
   Value lo = first.getLowerBound(), hi = second.getUpperBound();
   SmallVector<Operation *> bounds;
   if (seam.atBound) {
-    lo = b.create<arith::MinSIOp>(first.getLoc(), lo, split);
-    hi = b.create<arith::MaxSIOp>(first.getLoc(), split, hi);
+    lo = b.create<arith::MinSIOp>(first.getLoc(), lo, seam.split);
+    hi = b.create<arith::MaxSIOp>(first.getLoc(), seam.split, hi);
     bounds = {hi.getDefiningOp(), lo.getDefiningOp()};
   }
   fused = b.create<scf::ForOp>(first.getLoc(), lo, hi, second.getStep(),
