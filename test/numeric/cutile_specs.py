@@ -720,6 +720,22 @@ class LinearGelu(Matmul128):
         return {3: 0.5 * h * (1 + np.tanh(0.7978845608028654 * (h + 0.044715 * h ** 3)))}
 
 
+class MatmulGeluPow(Matmul128):
+    """C = gelu(A B) with the cube written `h ** 3` (test/cutile/lower/
+    kernels/matmul_gelu_pow.py): tile IR's fpowi, lowered as multiplies;
+    B K x N, 128 x 128 tiles, K step 64."""
+    fixture = "test/cutile/lower/fixtures/matmul_gelu_pow-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n))}
+
+    def expected(self, a, p):
+        h = a[0].astype(np.float64) @ a[1].astype(np.float64)
+        return {2: 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))}
+
+
 class LinearFp8(Matmul):
     """Y = bf16(scale X W^T) (test/cutile/lower/kernels/linear_fp8.py): E4M3
     X (M x K) and W (N x K, transposed with ct.transpose), 128 x 128 tiles,
@@ -930,6 +946,7 @@ SPECS = {
     "cutile_attention_bhsd": AttentionBhsd(),
     "cutile_attention_fmha": AttentionFmha(),
     "cutile_attention_last_block": AttentionLastBlock(),
+    "cutile_matmul_gelu_pow": MatmulGeluPow(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -962,7 +979,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_matmul_f32_small", "cutile_weight_grad_tf32", "cutile_matmul_fp8",
               "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha",
-              "cutile_attention_last_block"]:
+              "cutile_attention_last_block", "cutile_matmul_gelu_pow"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

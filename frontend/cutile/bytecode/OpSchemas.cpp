@@ -131,7 +131,7 @@ static const OpSchema kSchemas[] = {
     {118, "insert", ""},
     {119, "gdc_launch_dependents_tko", ""},
     {120, "gdc_wait_tko", ""},
-    {121, "powi", ""},
+    {121, "fpowi", BINARY},
     {122, "memory_fence_alias_tko", ""},
 };
 

@@ -535,6 +535,17 @@ def TileIR_MaxFOp : TileIR_ElementwiseOp<"maxf", 2, NanFtz, NanFtzFormat>;
 def TileIR_MinFOp : TileIR_ElementwiseOp<"minf", 2, NanFtz, NanFtzFormat>;
 def TileIR_RemFOp : TileIR_ElementwiseOp<"remf", 2>;
 def TileIR_PowFOp : TileIR_ElementwiseOp<"pow", 2>;
+// cuTile's `x ** n` with an integer n (13.4): float base, integer exponent.
+def TileIR_FPowIOp : TileIR_Op<"fpowi", [Pure,
+    AllTypesMatch<["source", "result"]>]> {
+  let summary = "element-wise float raised to a signed integer power";
+  let arguments = (ins TileIR_TileType:$source, TileIR_TileType:$exponent);
+  let results = (outs TileIR_TileType:$result);
+  let assemblyFormat = [{
+    $source `,` $exponent attr-dict `:`
+    custom<IRType>(type($source)) `,` custom<IRType>(type($exponent))
+  }];
+}
 def TileIR_Atan2Op : TileIR_ElementwiseOp<"atan2", 2>;
 def TileIR_NegFOp : TileIR_ElementwiseOp<"negf", 1>;
 def TileIR_AbsFOp : TileIR_ElementwiseOp<"absf", 1>;

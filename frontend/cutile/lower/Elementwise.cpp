@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -109,6 +110,57 @@ LogicalResult EntryLowering::lowerElementwise(Operation *op) {
   if (!lowered)
     return op->emitError("'") << op->getName() << "' is not lowered to tileas";
   map(op->getResult(0), lowered->getResult(0));
+  return success();
+}
+
+/// The largest |n| of `x ** n` lowered: the product is formed by repeated
+/// squaring, and its error grows with n (about (|n| - 1) / 2 ulp for a
+/// positive n), which a kernel's square, cube or fourth power keeps small.
+static constexpr int64_t kMaxPowIExponent = 16;
+
+/// `x` raised to the constant `n` by squaring: the multiplies of n's binary
+/// digits, then 1 / x^|n| for a negative n. x ** 0 is 1 for every x, NaN
+/// included, as C's pown says.
+static Value powByMultiplies(OpBuilder &b, Location l, Value x, int64_t n) {
+  Type t = x.getType();
+  auto one = [&] {
+    auto f = FloatAttr::get(getElementTypeOrSelf(t), 1.0);
+    if (auto shaped = dyn_cast<ShapedType>(t))
+      return b.create<arith::ConstantOp>(l, DenseElementsAttr::get(shaped, f))
+          .getResult();
+    return b.create<arith::ConstantOp>(l, f).getResult();
+  };
+  uint64_t m = n < 0 ? uint64_t(-n) : uint64_t(n);
+  Value result, square = x;
+  for (; m; m >>= 1) {
+    if (m & 1)
+      result = result ? b.create<arith::MulFOp>(l, result, square).getResult()
+                      : square;
+    if (m > 1)
+      square = b.create<arith::MulFOp>(l, square, square);
+  }
+  if (!result)
+    return one();
+  return n < 0 ? b.create<arith::DivFOp>(l, one(), result).getResult()
+               : result;
+}
+
+LogicalResult EntryLowering::lowerFPowI(tileir::FPowIOp op) {
+  FailureOr<Value> x = registers(op, op.getSource());
+  FailureOr<Value> n = lookup(op, op.getExponent());
+  if (failed(x) || failed(n))
+    return failure();
+  APInt exponent;
+  if (!matchPattern(*n, m_ConstantInt(&exponent)) ||
+      exponent.getSignificantBits() > 64 ||
+      std::abs(exponent.getSExtValue()) > kMaxPowIExponent)
+    return op.emitError("`x ** n` with an integer n (fpowi) is lowered only "
+                        "for a constant n of magnitude at most ")
+           << kMaxPowIExponent
+           << ", as multiplies; write a larger or varying power as "
+              "exp2(n * log2(x))";
+  map(op.getResult(),
+      powByMultiplies(b, loc(op), *x, exponent.getSExtValue()));
   return success();
 }
 

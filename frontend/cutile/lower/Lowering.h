@@ -185,6 +185,7 @@ public:
   //===--- Elementwise.cpp: SIMT math, shapes, scalars --------------------===//
   mlir::LogicalResult lowerConstant(tileir::ConstantOp op);
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
+  mlir::LogicalResult lowerFPowI(tileir::FPowIOp op);
   mlir::LogicalResult lowerReshape(tileir::ReshapeOp op);
   mlir::LogicalResult lowerBroadcast(tileir::BroadcastOp op);
   mlir::LogicalResult lowerFToF(tileir::FToFOp op);

@@ -123,6 +123,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::ForOp o) { return lowerFor(o); })
       .Case([&](tileir::MmaFOp o) { return lowerMma(o); })
       .Case([&](tileir::ConstantOp o) { return lowerConstant(o); })
+      .Case([&](tileir::FPowIOp o) { return lowerFPowI(o); })
       .Case([&](tileir::ReshapeOp o) { return lowerReshape(o); })
       .Case([&](tileir::BroadcastOp o) { return lowerBroadcast(o); })
       .Case([&](tileir::FToFOp o) { return lowerFToF(o); })

@@ -160,6 +160,30 @@ tileir.entry @rounding() optimization_hints=<default = {}> {
 
 // -----
 
+// `x ** n` with an integer n is multiplies: n a constant of magnitude at
+// most 16 (docs/cuda-tile-lowering.md).
+tileir.entry @fpowi_varying(%n: tile<i32>) optimization_hints=<default = {}> {
+  %c = constant <f32: 1.5> : tile<128x128xf32>
+  %r = reshape %n : tile<i32> -> tile<1x1xi32>
+  %e = broadcast %r : tile<1x1xi32> -> tile<128x128xi32>
+  // CHECK: error: `x ** n` with an integer n (fpowi) is lowered only for a constant n of magnitude at most 16, as multiplies; write a larger or varying power as exp2(n * log2(x))
+  // expected-error @+1 {{`x ** n` with an integer n (fpowi) is lowered only for a constant n of magnitude at most 16}}
+  %d = fpowi %c, %e : tile<128x128xf32>, tile<128x128xi32>
+  return
+}
+
+// -----
+
+tileir.entry @fpowi_large() optimization_hints=<default = {}> {
+  %c = constant <f32: 1.5> : tile<128x128xf32>
+  %e = constant <i32: 17> : tile<128x128xi32>
+  // expected-error @+1 {{`x ** n` with an integer n (fpowi) is lowered only for a constant n of magnitude at most 16}}
+  %d = fpowi %c, %e : tile<128x128xf32>, tile<128x128xi32>
+  return
+}
+
+// -----
+
 // Positions are i32 (tileas.iota's type).
 tileir.entry @iota() optimization_hints=<default = {}> {
   // CHECK: error: an iota other than a vector of i32 is not lowered
