@@ -141,8 +141,7 @@ static Value powByMultiplies(OpBuilder &b, Location l, Value x, int64_t n) {
   }
   if (!result)
     return one();
-  return n < 0 ? b.create<arith::DivFOp>(l, one(), result).getResult()
-               : result;
+  return n < 0 ? b.create<arith::DivFOp>(l, one(), result).getResult() : result;
 }
 
 LogicalResult EntryLowering::lowerFPowI(tileir::FPowIOp op) {
@@ -159,8 +158,7 @@ LogicalResult EntryLowering::lowerFPowI(tileir::FPowIOp op) {
            << kMaxPowIExponent
            << ", as multiplies; write a larger or varying power as "
               "exp2(n * log2(x))";
-  map(op.getResult(),
-      powByMultiplies(b, loc(op), *x, exponent.getSExtValue()));
+  map(op.getResult(), powByMultiplies(b, loc(op), *x, exponent.getSExtValue()));
   return success();
 }
 
