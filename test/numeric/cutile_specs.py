@@ -736,6 +736,33 @@ class MatmulGeluPow(Matmul128):
         return {2: 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))}
 
 
+class VectorAdd(CuTileSpec):
+    """c = a + b (test/cutile/lower/kernels/vector_add.py, cuTile's sample):
+    1-D tiles of 1024 f32, N a whole tile, ragged, one block, five
+    elements; the sum is exact in f32, so the tolerance is none."""
+    fixture = "test/cutile/lower/fixtures/vector_add-13.4.tileirbc"
+    tolerances = {2: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        probs = [(1024,), (3000,), (5,)]
+        return probs if quick else probs + [(10000,)]
+
+    def describe(self, p):
+        return f"N={p[0]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 1024), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32), 1: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {2: p}
+
+    def expected(self, a, p):
+        return {2: (a[0] + a[1]).astype(np.float64)}
+
+
 class LinearFp8(Matmul):
     """Y = bf16(scale X W^T) (test/cutile/lower/kernels/linear_fp8.py): E4M3
     X (M x K) and W (N x K, transposed with ct.transpose), 128 x 128 tiles,
@@ -947,6 +974,7 @@ SPECS = {
     "cutile_attention_fmha": AttentionFmha(),
     "cutile_attention_last_block": AttentionLastBlock(),
     "cutile_matmul_gelu_pow": MatmulGeluPow(),
+    "cutile_vector_add": VectorAdd(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -979,7 +1007,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_matmul_f32_small", "cutile_weight_grad_tf32", "cutile_matmul_fp8",
               "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha",
-              "cutile_attention_last_block", "cutile_matmul_gelu_pow"]:
+              "cutile_attention_last_block", "cutile_matmul_gelu_pow", "cutile_vector_add"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled
