@@ -303,10 +303,24 @@ LogicalResult SmemLoadOp::verify() {
     return emitOpError("expects a padding value of the element type ")
            << source.getElementType() << ", got "
            << getPaddingAttr().getType();
+  ShapedType read = source;
+  if (getTransposed()) {
+    if (source.getRank() != 2)
+      return emitOpError("transposed expects a 2-D source, got ")
+             << formatTile(source);
+    if (getPaddingAttr())
+      return emitOpError("transposed takes no padding");
+    read = source.clone({source.getShape()[1], source.getShape()[0]});
+  }
   if (std::optional<int64_t> lanes = getLanes())
-    return verifyLanes(*this, getSource().getType(), getResult().getType(),
-                       *lanes, /*vectorAllowed=*/true);
-  return verifyTileMove(*this);
+    return verifyLanes(*this, read, getResult().getType(), *lanes,
+                       /*vectorAllowed=*/!getTransposed());
+  if (!isSameTile(read, getResult().getType()))
+    return emitOpError("expects the result tile ")
+           << formatTile(getResult().getType()) << " to match the "
+           << (getTransposed() ? "transposed " : "") << "source tile "
+           << formatTile(read);
+  return success();
 }
 LogicalResult SmemStoreOp::verify() {
   if (std::optional<int64_t> lanes = getLanes()) {

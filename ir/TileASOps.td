@@ -184,22 +184,27 @@ def TileAS_SmemLoadOp : TileAS_TileMoveOp<"smem_load", TileAS_SmemType,
     `padding = V`, the elements of the source at or past those extents read
     as V: a tile TMA filled with zeros past the tensor's edge, read with the
     padding its program asked for (cuTile's `padding_value = neg_inf`).
+    `transposed` reads a 2-D R x C source as its C x R transpose: register
+    element (i, j) is source element (j, i) (cuTile's `ct.transpose` of a
+    loaded tile read by SIMT work); with `lanes = L` the C x R transpose is
+    what is split over lanes. A transposed read takes no padding.
   }];
   let arguments = (ins TileAS_SmemType:$source, Variadic<Index>:$valid,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$lanes,
-                       OptionalAttr<TileAS_FloatValueAttr>:$padding);
+                       OptionalAttr<TileAS_FloatValueAttr>:$padding,
+                       UnitAttr:$transposed);
   let assemblyFormat = [{
-    $source (`valid` `(` $valid^ `)`)? attr-dict `:` qualified(type($source))
-    `->` qualified(type($result))
+    $source (`transposed` $transposed^)? (`valid` `(` $valid^ `)`)? attr-dict
+    `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let builders = [
     OpBuilder<(ins "Type":$result, "Value":$source), [{
       build($_builder, $_state, result, source, ValueRange(), IntegerAttr(),
-            FloatAttr());
+            FloatAttr(), UnitAttr());
     }]>,
     OpBuilder<(ins "Type":$result, "Value":$source, "IntegerAttr":$lanes), [{
       build($_builder, $_state, result, source, ValueRange(), lanes,
-            FloatAttr());
+            FloatAttr(), UnitAttr());
     }]>];
 }
 

@@ -64,8 +64,10 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
   if (isa<tileas::ReduceLanesOp, tileas::ReduceAllOp>(op))
     return refuse("(rows split over lanes)");
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
-      load && (load.getLanes() || load.getPaddingAttr()))
-    return refuse("(a tile read with rows split over lanes or a padding)");
+      load &&
+      (load.getLanes() || load.getPaddingAttr() || load.getTransposed()))
+    return refuse("(a tile read with rows split over lanes, a padding or "
+                  "transposed)");
   // A per-column vector is held as the thread's columns: read, math on it
   // and its broadcast over the rows are translated; anything that needs it
   // whole is not.

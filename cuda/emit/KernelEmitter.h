@@ -227,6 +227,10 @@ public:
   /// thread its columns (FragmentRows.cpp).
   mlir::Value columnsLoad(mlir::tileas::SmemLoadOp load, mlir::Type type,
                           int64_t n);
+  /// smem_load transposed (TileOps.cpp).
+  mlir::LogicalResult emitTransposedLoad(mlir::tileas::SmemLoadOp load,
+                                         mlir::Type type, mlir::Value row,
+                                         int64_t n);
   mlir::FailureOr<mlir::Type> convert(mlir::Location loc, mlir::Value v);
   /// The thread index a per-thread load of `v` reads at: 0 for a per-column
   /// vector (every thread reads all of it), else the thread's.

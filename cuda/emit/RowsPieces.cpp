@@ -62,7 +62,7 @@ bool KernelEmitter::rowsPieceMember(Operation *op, ArrayRef<int64_t> shape) {
   if (!type)
     return false;
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op)) {
-    if (load.getLanes() || load.getPaddingAttr())
+    if (load.getLanes() || load.getPaddingAttr() || load.getTransposed())
       return false;
     if (type.getRank() == 1)
       return columns.contains(load.getResult()) &&

@@ -360,6 +360,9 @@ LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
   if (!l.empty())
     targs.push_back(l);
   Value row = tmem ? tid : rowsOf(result);
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
+      load && load.getTransposed())
+    return emitTransposedLoad(load, *type, row, n);
   // A vector read for rows split over L lanes: thread t reads piece t % L.
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
       load && load.getLanes() && load.getSource().getType().getRank() == 1)
@@ -375,6 +378,31 @@ LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
                        {src, row}, targs);
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op); load && load.getPaddingAttr())
     map[result] = padded(load, map[result], row, n);
+  return success();
+}
+
+/// The transpose of a row-major SMEM tile, each thread its elements of the
+/// transposed tile as a plain load hands out rows (tp::smem_load_transposed).
+/// The source is the DenseTile a TMA box fills; a blocked or swizzled one,
+/// and 64-row tiles (two threads a row), are not read this way.
+LogicalResult KernelEmitter::emitTransposedLoad(tileas::SmemLoadOp load,
+                                                Type type, Value row,
+                                                int64_t n) {
+  Value src = lookup(load.getLoc(), load.getSource());
+  auto source = cast<ShapedType>(load.getSource().getType());
+  auto result = cast<RankedTensorType>(load.getResult().getType());
+  if (broken)
+    return failure();
+  if (const TileLayout *l = layout.tiles.of(load.getSource());
+      (l && l->kind == TileLayout::Kind::Mma) ||
+      !layout.tiles.blockedType(load.getSource()).empty() || rowsTwice(result))
+    return load.emitError("a transposed read of an SMEM tile is translated "
+                          "only from a dense tile (one TMA box, not an MMA "
+                          "operand) into whole rows or their lanes' pieces");
+  map[load.getResult()] =
+      call(type, "tp::smem_load_transposed", {src, row},
+           {str(source.getShape()[0]), str(source.getShape()[1]),
+            registerElementName(result.getElementType()), str(n)});
   return success();
 }
 

@@ -539,6 +539,11 @@ bool TileStreams::take(Operation *op) {
     if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
         load && load.getLanes() && load.getSource().getType().getRank() == 1)
       return false;
+    // A transposed read is made whole (tp::smem_load_transposed): its
+    // pieces would be columns of the source.
+    if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
+        load && load.getTransposed())
+      return false;
     auto tensor = cast<RankedTensorType>(result.getType());
     // 64 rows are read in pieces only from an M = 64 accumulator
     // (.16x32bx2); a row-major SMEM tile is read whole (tp::row64 rows).

@@ -18,7 +18,7 @@ import subprocess
 import numpy as np
 
 from specs import (BF16_TOL, F32_TOL, U32, bf16, e4m3_value, mma_rounding_bound, random_e4m3,
-                   uniform_bf16, uniform_tf32)
+                   uniform_bf16, uniform_f16, uniform_tf32)
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -763,6 +763,54 @@ class VectorAdd(CuTileSpec):
         return {2: (a[0] + a[1]).astype(np.float64)}
 
 
+class Transpose(CuTileSpec):
+    """Y = X^T (test/cutile/lower/kernels/transpose.py, cuTile's sample):
+    128 x 128 f16 tiles; one tile, ragged both ways, several blocks. A copy:
+    exact."""
+    fixture = "test/cutile/lower/fixtures/transpose-13.4.tileirbc"
+    tolerances = {1: (0.0, 0.0)}
+    tile = 128
+
+    def problems(self, quick=False):
+        probs = [(128, 128), (200, 130), (256, 384)]
+        return probs if quick else probs + [(1000, 500)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], self.tile), cdiv(p[1], self.tile), 1)
+
+    def arrays(self, rng, p):
+        return {0: uniform_f16(rng, p)}
+
+    def output_shapes(self, p):
+        return {1: (p[1], p[0])}
+
+    def expected(self, a, p):
+        return {1: a[0].T.astype(np.float64)}
+
+
+class TransposeF32(Transpose):
+    """Y = s X^T (transpose_f32.py): 32 x 32 f32 tiles, rows over 4 lanes;
+    s = 0.5, exact."""
+    fixture = "test/cutile/lower/fixtures/transpose_f32-13.4.tileirbc"
+    tile = 32
+
+    def problems(self, quick=False):
+        probs = [(32, 32), (50, 70), (96, 64)]
+        return probs if quick else probs + [(1000, 500)]
+
+    def scalar_values(self, p):
+        return {2: 0.5}
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def expected(self, a, p):
+        return {1: 0.5 * a[0].T.astype(np.float64)}
+
+
 class LinearFp8(Matmul):
     """Y = bf16(scale X W^T) (test/cutile/lower/kernels/linear_fp8.py): E4M3
     X (M x K) and W (N x K, transposed with ct.transpose), 128 x 128 tiles,
@@ -975,6 +1023,8 @@ SPECS = {
     "cutile_attention_last_block": AttentionLastBlock(),
     "cutile_matmul_gelu_pow": MatmulGeluPow(),
     "cutile_vector_add": VectorAdd(),
+    "cutile_transpose": Transpose(),
+    "cutile_transpose_f32": TransposeF32(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1007,7 +1057,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_matmul_f32_small", "cutile_weight_grad_tf32", "cutile_matmul_fp8",
               "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha",
-              "cutile_attention_last_block", "cutile_matmul_gelu_pow", "cutile_vector_add"]:
+              "cutile_attention_last_block", "cutile_matmul_gelu_pow", "cutile_vector_add",
+              "cutile_transpose", "cutile_transpose_f32"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

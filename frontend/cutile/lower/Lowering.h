@@ -254,6 +254,9 @@ public:
   llvm::DenseMap<mlir::Value, Partition> partitions;
   llvm::DenseMap<mlir::Value, mlir::Value> values;
   llvm::DenseMap<mlir::Value, mlir::Value> inRegisters;
+  /// The register tiles read transposed from an SMEM tile (smem_load
+  /// transposed), by SMEM tile.
+  llvm::DenseMap<mlir::Value, mlir::Value> inRegistersTransposed;
   /// SMEM tiles that hold the tileir tile transposed (a dim_map [1, 0] load).
   llvm::DenseSet<mlir::Value> transposedSmem;
   /// tileir tiles that are a permute (swapping the last two dimensions) of

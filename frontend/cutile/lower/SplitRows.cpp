@@ -274,7 +274,8 @@ FailureOr<Value> RowSplitter::splitColumn(Location loc, Value v, int64_t lanes,
   if (auto load = dyn_cast<tileas::SmemLoadOp>(def)) {
     made = b.create<tileas::SmemLoadOp>(
         load.getLoc(), shaped, load.getSource(), load.getValid(),
-        b.getI64IntegerAttr(lanes), load.getPaddingAttr());
+        b.getI64IntegerAttr(lanes), load.getPaddingAttr(),
+        load.getTransposedAttr());
   } else if (auto splat = dyn_cast<tensor::SplatOp>(def)) {
     made = b.create<tensor::SplatOp>(splat.getLoc(), shaped, splat.getInput());
   } else if (auto cst = dyn_cast<arith::ConstantOp>(def)) {

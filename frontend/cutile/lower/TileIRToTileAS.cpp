@@ -54,17 +54,28 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v) {
   auto shaped = dyn_cast<ShapedType>(lowered->getType());
   if (!isa<tileas::SmemType, tileas::TmemType>(lowered->getType()))
     return lowered;
-  if (Value cached = inRegisters.lookup(*lowered))
+  // A tile read the other way than its SMEM holds it (cuTile's transpose
+  // of a loaded tile, a transposed view) is its own register tile.
+  bool transposed = readsTransposed(v, *lowered);
+  auto &cache = transposed ? inRegistersTransposed : inRegisters;
+  if (Value cached = cache.lookup(*lowered))
     return cached;
-  if (readsTransposed(v, *lowered))
-    return user->emitError("a tile loaded transposed (through a dim_map "
-                           "[1, 0] view, or permuted after its load) is read "
-                           "by SIMT work, which is not lowered (only an MMA "
-                           "reads it transposed)"),
-           failure();
   auto tile = cast<tileir::TileType>(v.getType());
   auto type = dyn_cast<RankedTensorType>(registerType(tile));
-  if (!type || type.getShape() != shaped.getShape())
+  SmallVector<int64_t> smemShape(shaped.getShape());
+  if (transposed) {
+    if (!type || type.getRank() != 2 || smemShape.size() != 2)
+      return user->emitError("a tile loaded transposed is read by SIMT work "
+                             "only as a 2-D tile"),
+             failure();
+    if (paddedSmem.count(*lowered))
+      return user->emitError("a tile loaded transposed with a padding other "
+                             "than zero is read by SIMT work, which is not "
+                             "lowered: pad with zero, or mask after the load"),
+             failure();
+    std::swap(smemShape[0], smemShape[1]);
+  }
+  if (!type || type.getShape() != ArrayRef<int64_t>(smemShape))
     return user->emitError("a tile with unit dimensions loaded from memory is "
                            "read as registers, which is not lowered"),
            failure();
@@ -74,12 +85,14 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v) {
   if (auto pad = paddedSmem.find(*lowered); pad != paddedSmem.end())
     r = b.create<tileas::SmemLoadOp>(lowered->getLoc(), type, *lowered,
                                      pad->second.valid, IntegerAttr(),
-                                     pad->second.value);
+                                     pad->second.value, UnitAttr());
   else if (isa<tileas::SmemType>(shaped))
-    r = b.create<tileas::SmemLoadOp>(lowered->getLoc(), type, *lowered);
+    r = b.create<tileas::SmemLoadOp>(lowered->getLoc(), type, *lowered,
+                                     ValueRange(), IntegerAttr(), FloatAttr(),
+                                     transposed ? b.getUnitAttr() : UnitAttr());
   else
     r = b.create<tileas::TmemLoadOp>(lowered->getLoc(), type, *lowered);
-  inRegisters[*lowered] = r;
+  cache[*lowered] = r;
   return r;
 }
 

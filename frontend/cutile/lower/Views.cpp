@@ -288,8 +288,8 @@ LogicalResult EntryLowering::lowerPermute(tileir::PermuteOp op) {
     return op.emitError("a transpose of a tile in ")
                << (isa<tileas::TmemType>(lowered->getType()) ? "TMEM"
                                                              : "registers")
-               << " is not lowered: only a tile loaded from memory is, when an "
-                  "MMA reads it (the MMA reads its SMEM the other way)",
+               << " is not lowered: only a tile loaded from memory is (an MMA "
+                  "or the threads read its SMEM the other way)",
            failure();
   // Unit dimensions are not kept in registers or SMEM: a permute that only
   // moves them is the same value.

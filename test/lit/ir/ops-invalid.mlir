@@ -325,3 +325,28 @@ func.func @alloc_tmem_type() {
   %0 = tileas.alloc_tmem : !tileas.smem<128x128xf32>
   return
 }
+
+// -----
+
+// smem_load transposed reads an R x C tile as its C x R transpose.
+func.func @transposed_shape(%s: !tileas.smem<64x128xf32>) {
+  // expected-error @+1 {{'tileas.smem_load' op expects the result tile 64x128xf32 to match the transposed source tile 128x64xf32}}
+  %r = tileas.smem_load %s transposed : !tileas.smem<64x128xf32> -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @transposed_vector(%s: !tileas.smem<128xf32>) {
+  // expected-error @+1 {{'tileas.smem_load' op transposed expects a 2-D source, got 128xf32}}
+  %r = tileas.smem_load %s transposed : !tileas.smem<128xf32> -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @transposed_lanes(%s: !tileas.smem<32x64xf32>) {
+  // expected-error @+1 {{'tileas.smem_load' op with lanes = 4 expects the register tile to be 128 x (C / 4) for an R x C tile with R * 4 = 128, got 64x32xf32 and 128x16xf32}}
+  %r = tileas.smem_load %s transposed {lanes = 4} : !tileas.smem<32x64xf32> -> tensor<128x16xf32>
+  return
+}

@@ -19,3 +19,12 @@ func.func @split(%s: !tileas.smem<32x256xf32>, %w: !tileas.smem<256xf32>) -> ten
   %st = tileas.smem_store %m {lanes = 4} : tensor<128x64xf32> -> !tileas.smem<32x256xf32>
   return %t : tensor<128xf32>
 }
+
+// A transposed read split over lanes: the 64x32 transpose of a 32x64 tile,
+// two lanes a row.
+// CHECK-LABEL: func.func @transposed_lanes
+// CHECK: tileas.smem_load %{{.*}} transposed {lanes = 2 : i64} : !tileas.smem<32x64xf32> -> tensor<128x16xf32>
+func.func @transposed_lanes(%s: !tileas.smem<32x64xf32>) -> tensor<128x16xf32> {
+  %r = tileas.smem_load %s transposed {lanes = 2} : !tileas.smem<32x64xf32> -> tensor<128x16xf32>
+  return %r : tensor<128x16xf32>
+}

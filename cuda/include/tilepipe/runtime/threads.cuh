@@ -57,6 +57,28 @@ TP_DEVICE void smem_store(uint32_t saddr, const Frag<T, N> &f,
     ptx::st_shared<V>(base + i, p + i);
 }
 
+/// The thread's N elements of the transpose of an R x C row-major SMEM
+/// tile (smem_load transposed): elements threadInAgent * N .. of the C x R
+/// transpose in its row-major order, as smem_load hands out the rows of a
+/// tile read as it is (whole rows, or a row's piece with lanes). Transposed
+/// element (r, c) is source element (c, r). Holding whole rows, the warp's
+/// threads read neighbouring elements of one source row at each i: no bank
+/// conflict.
+template <int R, int C, class T, int N>
+TP_DEVICE Frag<T, N> smem_load_transposed(uint32_t saddr, int threadInAgent) {
+  Frag<T, N> f;
+  unsigned char *p = reinterpret_cast<unsigned char *>(&f);
+  const int64_t flat0 = static_cast<int64_t>(threadInAgent) * N;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const int64_t r = (flat0 + i) / R, c = (flat0 + i) % R;
+    ptx::ld_shared<int(sizeof(T))>(
+        saddr + static_cast<uint32_t>((c * C + r) * int64_t(sizeof(T))),
+        p + i * sizeof(T));
+  }
+  return f;
+}
+
 /// Elements flat0 .. flat0 + N - 1 of a BlockedTile (layout/tile.cuh) as
 /// the row-major tile numbers them, to or from registers: runs of Run
 /// elements, which never cross a block because flat0 is a multiple of N

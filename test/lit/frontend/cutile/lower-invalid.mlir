@@ -134,16 +134,19 @@ tileir.entry @tstore(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile
 
 // -----
 
-// A tile loaded transposed is an MMA operand only.
+// Threads read a tile loaded transposed through the other index order
+// (smem_load transposed); a padding other than TMA's zero fill is not
+// applied to such a read.
 tileir.entry @tread(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
   %bx, %by, %bz = get_tile_block_id : tile<i32>
-  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>
-  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>, tile<i32> -> tile<128x128xf32>, token
-  // CHECK: error: a tile loaded transposed (through a dim_map [1, 0] view, or permuted after its load) is read by SIMT work, which is not lowered
-  // expected-error @+1 {{a tile loaded transposed (through a dim_map [1, 0] view, or permuted after its load) is read by SIMT work, which is not lowered}}
-  %e = exp %x : tile<128x128xf32>
+  %pv = make_partition_view %v : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,?]>>
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
+  %xt = permute %x [1, 0] : tile<128x128xf32> -> tile<128x128xf32>
+  // CHECK: error: a tile loaded transposed with a padding other than zero is read by SIMT work, which is not lowered: pad with zero, or mask after the load
+  // expected-error @+1 {{a tile loaded transposed with a padding other than zero is read by SIMT work, which is not lowered}}
+  %e = exp %xt : tile<128x128xf32>
   return
 }
 
@@ -306,7 +309,7 @@ tileir.entry @ftoi() optimization_hints=<default = {}> {
 // the other way).
 tileir.entry @transpose_registers() optimization_hints=<default = {}> {
   %m = constant <f32: 1.0> : tile<8x8xf32>
-  // CHECK: error: a transpose of a tile in registers is not lowered: only a tile loaded from memory is, when an MMA reads it
+  // CHECK: error: a transpose of a tile in registers is not lowered: only a tile loaded from memory is (an MMA or the threads read its SMEM the other way)
   // expected-error @+1 {{a transpose of a tile in registers is not lowered}}
   %p = permute %m [1, 0] : tile<8x8xf32> -> tile<8x8xf32>
   return
@@ -343,23 +346,6 @@ tileir.entry @reorder3() optimization_hints=<default = {}> {
   // CHECK: error: a permute that reorders more than two dimensions of extent above 1 is not lowered
   // expected-error @+1 {{a permute that reorders more than two dimensions of extent above 1 is not lowered}}
   %p = permute %m [2, 0, 1] : tile<2x4x8xf32> -> tile<8x2x4xf32>
-  return
-}
-
-// -----
-
-// A loaded tile's permute is its SMEM read the other way, which only an
-// MMA does.
-tileir.entry @transpose_read_by_threads(%w: tile<ptr<bf16>>, %n: tile<i32>, %k: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
-  %t = make_token : token
-  %vw = make_tensor_view %w, shape = [%n, %k], strides = [%s0, 1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,1]>
-  %bx, %by, %bz = get_tile_block_id : tile<i32>
-  %pw = make_partition_view %vw : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>
-  %y, %ty = load_view_tko weak %pw[%bx, %by] token = %t : partition_view<tile=(128x64), padding_value = zero, tensor_view<?x?xbf16, strides=[?,1]>>, tile<i32> -> tile<128x64xbf16>, token
-  %yt = permute %y [1, 0] : tile<128x64xbf16> -> tile<64x128xbf16>
-  // CHECK: error: a tile loaded transposed (through a dim_map [1, 0] view, or permuted after its load) is read by SIMT work
-  // expected-error @+1 {{a tile loaded transposed (through a dim_map [1, 0] view, or permuted after its load) is read by SIMT work}}
-  %e = negf %yt : tile<64x128xbf16>
   return
 }
 
