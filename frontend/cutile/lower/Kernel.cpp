@@ -62,6 +62,31 @@ static tileir::MakeTensorViewOp viewOfPointer(BlockArgument ptr) {
   return view;
 }
 
+/// The rank of an array the kernel never reads (an output a variant of the
+/// kernel leaves unwritten): cuTile passes its pointer, then its shape and
+/// strides, as for any array, so the run of integer scalars after the
+/// pointer is 2 x rank and then the integer scalar parameters up to the
+/// next array or float parameter. Two or three tell the rank (1); a longer
+/// run does not.
+FailureOr<int64_t> EntryLowering::unreadArrayRank(unsigned ptr) {
+  auto arguments = entry.getArguments();
+  unsigned ints = 0;
+  for (unsigned k = ptr + 1; k < arguments.size(); ++k, ++ints) {
+    auto tile = dyn_cast<tileir::TileType>(arguments[k].getType());
+    if (!tile || tile.getRank() != 0 ||
+        !tile.getElementType().isSignlessInteger())
+      break;
+  }
+  if (ints == 2 || ints == 3)
+    return 1;
+  return emitError(arguments[ptr].getLoc())
+             << "array argument " << ptr << " is never read, and the " << ints
+             << " integer arguments after it do not tell its rank (its shape "
+                "and strides, then any integer parameters); a kernel that "
+                "reads the array, or does not take it, is lowered",
+         failure();
+}
+
 LogicalResult EntryLowering::collectParams() {
   auto arguments = entry.getArguments();
   for (unsigned i = 0; i < arguments.size();) {
@@ -84,12 +109,16 @@ LogicalResult EntryLowering::collectParams() {
       continue;
     }
     tileir::MakeTensorViewOp view = viewOfPointer(arguments[i]);
-    if (!view)
+    if (!view && !arguments[i].use_empty())
       return emitError(arguments[i].getLoc())
              << "array argument " << i << " does not make exactly one "
              << "tensor view; the lowering reads arrays through views only";
+    FailureOr<int64_t> rank =
+        view ? view.getResult().getType().getRank() : unreadArrayRank(i);
+    if (failed(rank))
+      return failure();
     p.isArray = true;
-    p.rank = view.getResult().getType().getRank();
+    p.rank = *rank;
     p.elementType = ptr.getPointee();
     if (i + 2 * p.rank >= int64_t(arguments.size()))
       return emitError(arguments[i].getLoc())

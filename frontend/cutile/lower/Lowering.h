@@ -115,6 +115,7 @@ public:
 
   //===--- Kernel.cpp: parameters, arguments, block ids -------------------===//
   mlir::LogicalResult collectParams();
+  mlir::FailureOr<int64_t> unreadArrayRank(unsigned ptr);
   mlir::LogicalResult planArguments();
   /// Numbers the planned arguments: descriptors by (array, box), then shapes
   /// and strides by (array, dimension), then scalars by parameter.
