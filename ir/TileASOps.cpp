@@ -1076,3 +1076,11 @@ void AgentOp::print(OpAsmPrinter &printer) {
 
 #define GET_OP_CLASSES
 #include "ir/TileASOps.cpp.inc"
+
+LogicalResult GlobalStoreOp::verify() {
+  if (getValue().getType() != getDst().getType().getElementType())
+    return emitOpError("expects a value of the array's element type ")
+           << getDst().getType().getElementType() << ", got "
+           << getValue().getType();
+  return success();
+}

@@ -39,7 +39,7 @@ struct CutileParam {
 
 /// What one argument of the kernel is made from.
 struct ArgSource {
-  enum class Kind { Tensor, Shape, Stride, Scalar };
+  enum class Kind { Tensor, Pointer, Shape, Stride, Scalar };
   Kind kind = Kind::Scalar;
   unsigned param = 0;
   int64_t dim = 0; ///< Shape and Stride.
@@ -160,6 +160,15 @@ FailureOr<ArgSource> readSource(func::FuncOp func, BlockArgument arg,
                 "` does not name an array parameter");
   const CutileParam &p = params[*array];
   src.param = unsigned(*array);
+  // An array the kernel writes elements of (tileas.global_store): its base.
+  if (auto memref = dyn_cast<MemRefType>(arg.getType());
+      memref && !shape && !stride) {
+    if (memref.getElementType() != p.dtype)
+      return fail("its element type differs from array " + Twine(*array) +
+                  "'s");
+    src.kind = ArgSource::Kind::Pointer;
+    return src;
+  }
   if (isDesc != !(shape || stride))
     return fail(isDesc ? "a tma_desc is made from a whole array ({array = K})"
                        : "an index or scalar argument needs `shape` or "
@@ -190,6 +199,7 @@ void nameParams(func::FuncOp func, const std::vector<ArgSource> &sources,
     named.push_back(!p.name.empty());
   for (auto [i, src] : llvm::enumerate(sources))
     if ((src.kind == ArgSource::Kind::Tensor ||
+         src.kind == ArgSource::Kind::Pointer ||
          src.kind == ArgSource::Kind::Scalar) &&
         !named[src.param]) {
       params[src.param].name = parameterName(func, unsigned(i));
@@ -253,6 +263,10 @@ std::string writeArgument(llvm::raw_ostream &os, func::FuncOp func, unsigned i,
        << "))\n    return tp_call.refused();\n";
     return var;
   }
+  if (src.kind == ArgSource::Kind::Pointer)
+    return "(" +
+           cudaElementName(cast<MemRefType>(arg.getType()).getElementType()) +
+           " *)" + param + ".data";
   std::string type = hostScalarType(arg.getType());
   if (src.kind == ArgSource::Kind::Scalar)
     return "(" + type + ")" + param;
@@ -305,6 +319,7 @@ FailureOr<std::string> cuda::emitCutileLauncher(func::FuncOp func,
     if (failed(src))
       return failure();
     if (src->kind != ArgSource::Kind::Tensor &&
+        src->kind != ArgSource::Kind::Pointer &&
         hostScalarType(arg.getType()).empty())
       return emitError(arg.getLoc())
                  << "kernel parameter '"

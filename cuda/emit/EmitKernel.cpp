@@ -170,7 +170,7 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case<tileas::TmaLoadOp, tileas::SmemViewOp, tileas::TmaStoreOp,
             tileas::CpAsyncOp, tileas::TmemCopyOp, tileas::UmmaOp,
             tileas::WgmmaOp, tileas::BroadcastOp, tileas::ReduceLanesOp,
-            tileas::ReduceAllOp, tileas::IotaOp>(
+            tileas::ReduceAllOp, tileas::IotaOp, tileas::GlobalStoreOp>(
           [&](auto op) { return emit(op); })
       .Case<tileas::TmemLoadOp, tileas::SmemLoadOp>(
           [&](Operation *op) { return emitTileLoad(op); })
@@ -292,6 +292,12 @@ LogicalResult KernelEmitter::kernelParameters(SmallVectorImpl<Type> &params) {
       // A global source of cp.async: a row-major pointer.
       params.push_back(opaque(
           "const " + registerElementName(memref.getElementType()) + " *"));
+    else if (auto memref = dyn_cast<MemRefType>(t);
+             memref && memref.getRank() == 1 && memref.isDynamicDim(0) &&
+             !registerElementName(memref.getElementType()).empty())
+      // An array global_store writes an element of: its base pointer.
+      params.push_back(
+          opaque(registerElementName(memref.getElementType()) + " *"));
     else if (auto tensor = dyn_cast<RankedTensorType>(t);
              tensor && !registerElementName(tensor.getElementType()).empty())
       // A register tile passed in lives in global memory, row-major; each

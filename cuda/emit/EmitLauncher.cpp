@@ -33,7 +33,9 @@ namespace {
 
 /// How one kernel parameter crosses from the host.
 struct Param {
-  enum class Kind { Tensor, Array, Scalar };
+  /// Pointer: an array the kernel writes elements of (global_store), passed
+  /// as its base pointer; the main writes it out as a tensor's.
+  enum class Kind { Tensor, Array, Pointer, Scalar };
   Kind kind = Kind::Scalar;
   std::string name;  ///< On the command line.
   std::string ident; ///< In C++.
@@ -105,6 +107,12 @@ FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
       // .npy is packed by the main.
       p.scales = p.rank == 3 && desc.getElementType().isUnsignedInteger(8) &&
                  desc.getDimSize(2) == 16 && desc.getDimSize(1) % 32 == 0;
+    } else if (auto memref = dyn_cast<MemRefType>(t);
+               memref && memref.getRank() == 1 && memref.isDynamicDim(0)) {
+      p.kind = Param::Kind::Pointer;
+      p.type = cudaElementName(memref.getElementType());
+      p.rank = 1;
+      p.stored = true;
     } else if (auto shaped = dyn_cast<ShapedType>(t);
                shaped && isa<MemRefType, RankedTensorType>(t) &&
                shaped.hasStaticShape()) {
@@ -154,6 +162,8 @@ void writeLauncher(llvm::raw_ostream &os, const std::string &kernel,
       os << "const tp::host::Tensor &" << p.ident << ", ";
     else if (p.kind == Param::Kind::Array)
       os << "const " << p.type << " *" << p.ident << ", ";
+    else if (p.kind == Param::Kind::Pointer)
+      os << p.type << " *" << p.ident << ", ";
     else
       os << p.type << " " << p.ident << ", ";
   }
@@ -220,6 +230,8 @@ void writeMain(llvm::raw_ostream &os, const std::string &kernel,
       cs << v << ".tensor(), ";
     else if (p.kind == Param::Kind::Array)
       cs << v << ".data(), ";
+    else if (p.kind == Param::Kind::Pointer)
+      cs << "const_cast<" << p.type << " *>(" << v << ".data()), ";
     else
       cs << v << ", ";
   }
@@ -239,7 +251,8 @@ void writeMain(llvm::raw_ostream &os, const std::string &kernel,
      << "\\\", \\\"launches\\\": %d, \\\"ms\\\": %.4f}\\n\", "
         "tp_args.repeat(), tp_ms);\n  }\n";
   for (const Param &p : params)
-    if (p.kind == Param::Kind::Tensor && p.stored)
+    if ((p.kind == Param::Kind::Tensor || p.kind == Param::Kind::Pointer) &&
+        p.stored)
       os << "  if (!tp_args.write(\"" << p.name << "\", tp_" << p.ident
          << "))\n    return 2;\n";
   os << "  return 0;\n}\n#endif // TILEPIPE_MAIN";

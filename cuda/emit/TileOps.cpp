@@ -538,6 +538,19 @@ LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
 /// (runtime/positions.cuh), the fragment's rows or whole rows a thread
 /// (tp::row64's row for a 64-row tile). TileStreams makes the pieces of a
 /// streamed one.
+/// One thread of the agent writes the element, when it lies inside the
+/// tensor (tp::global_store_one).
+LogicalResult KernelEmitter::emit(tileas::GlobalStoreOp op) {
+  Location loc = op.getLoc();
+  Value dst = lookup(loc, op.getDst()), offset = lookup(loc, op.getOffset()),
+        value = lookup(loc, op.getValue()),
+        inside = lookup(loc, op.getInside());
+  if (broken)
+    return failure();
+  callVoid("tp::global_store_one", {dst, offset, value, inside, tid});
+  return success();
+}
+
 LogicalResult KernelEmitter::emit(tileas::IotaOp op) {
   Location loc = op.getLoc();
   RankedTensorType t = op.getResult().getType();

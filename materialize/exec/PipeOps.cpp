@@ -95,6 +95,18 @@ Interpreter::Step Interpreter::stepTileAS(unsigned t, Operation *op,
     return mutexOp(t, op, false);
   if (isa<tileas::SchedulableOpInterface>(op))
     return computeOp(t, op);
+  // A thread's store of one element: the value it stores is a term of its
+  // inputs, counted as the loop's work is.
+  if (isa<tileas::GlobalStoreOp>(op)) {
+    std::vector<unsigned> reads;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      reads.push_back(i);
+    std::optional<std::vector<uint64_t>> args = readNow(t, op, reads);
+    if (!args)
+      return Step::Failed;
+    computeTerm(t, op, *args);
+    return Step::Advance;
+  }
   handled = false;
   return Step::Advance;
 }

@@ -811,6 +811,73 @@ class TransposeF32(Transpose):
         return {1: 0.5 * a[0].T.astype(np.float64)}
 
 
+class LayerNormStats(CuTileSpec):
+    """LayerNorm storing each row's mean and reciprocal deviation (test/
+    cutile/lower/kernels/layernorm_stats.py, cuTile's sample): one row a
+    block in pieces of 1024 (1, 2 and 3 pieces, ragged); x around -2.3 as
+    the sample draws it. Y is bf16; Mean and Rstd f32 (sums of up to 3000
+    terms in f32: 1e-5 relative)."""
+    fixture = "test/cutile/lower/fixtures/layernorm_stats-13.4.tileirbc"
+    tolerances = {3: (2e-2, 2.0 ** -7), 4: (1e-5, 1e-5), 5: (1e-5, 1e-4)}
+    eps = 1e-5
+
+    def problems(self, quick=False):
+        probs = [(4, 1024), (5, 1000), (2, 3000)]
+        return probs if quick else probs + [(3, 2048)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def scalar_values(self, p):
+        return {6: self.eps}
+
+    def arrays(self, rng, p):
+        return {0: bf16((-2.3 + 0.5 * rng.standard_normal(p)).astype(np.float32)),
+                1: bf16(rng.standard_normal(p[1]).astype(np.float32)),
+                2: bf16(rng.standard_normal(p[1]).astype(np.float32))}
+
+    def output_shapes(self, p):
+        return {3: p, 4: (p[0],), 5: (p[0],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        mu = x.mean(axis=1, keepdims=True)
+        rstd = 1 / np.sqrt(((x - mu) ** 2).mean(axis=1, keepdims=True) + self.eps)
+        y = (x - mu) * rstd * a[1].astype(np.float64) + a[2].astype(np.float64)
+        return {3: y, 4: mu[:, 0], 5: rstd[:, 0]}
+
+
+class RowStats(CuTileSpec):
+    """Each row's maximum and sum of squares, one element each (row_stats.py):
+    rows of 1024 and of 700 (the zeros past N count: inputs are negative,
+    so the maximum is 0 there)."""
+    fixture = "test/cutile/lower/fixtures/row_stats-13.4.tileirbc"
+    tolerances = {1: (0.0, 0.0), 2: (1e-5, 1e-5)}
+
+    def problems(self, quick=False):
+        return [(3, 1024), (5, 700), (1, 1024)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: -rng.uniform(0.5, 3, p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[0],), 2: (p[0],)}
+
+    def expected(self, a, p):
+        x = np.zeros((p[0], 1024))
+        x[:, :p[1]] = a[0]
+        return {1: x.max(axis=1), 2: (x * x).sum(axis=1)}
+
+
 class LinearFp8(Matmul):
     """Y = bf16(scale X W^T) (test/cutile/lower/kernels/linear_fp8.py): E4M3
     X (M x K) and W (N x K, transposed with ct.transpose), 128 x 128 tiles,
@@ -1025,6 +1092,7 @@ SPECS = {
     "cutile_vector_add": VectorAdd(),
     "cutile_transpose": Transpose(),
     "cutile_transpose_f32": TransposeF32(),
+    "cutile_row_stats": RowStats(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1042,6 +1110,11 @@ _small.materialize = "persistent"
 _small.problems = lambda quick=False: [(64, 64, 32), (200, 300, 100), (100, 70, 0), (96, 128, 96)]
 SPECS["cutile_matmul_f32_small_persistent"] = _small
 
+# Peeled only, as `tilepipe compile` falls back to: warp-specialized, the
+# statistics between the loops would sit outside the agents.
+SPECS["cutile_layernorm_stats_peeled"] = LayerNormStats()
+SPECS["cutile_layernorm_stats_peeled"].materialize = "mode=unspecialized"
+
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
 # loops' rings lie side by side and need more SMEM than a CTA has.
 for _name, _spec in [("cutile_rmsnorm", RmsNorm()), ("cutile_layernorm", LayerNorm())]:
@@ -1058,7 +1131,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha",
               "cutile_attention_last_block", "cutile_matmul_gelu_pow", "cutile_vector_add",
-              "cutile_transpose", "cutile_transpose_f32"]:
+              "cutile_transpose", "cutile_transpose_f32", "cutile_row_stats"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

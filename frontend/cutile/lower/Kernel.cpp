@@ -191,8 +191,20 @@ void EntryLowering::numberArguments() {
                     DictionaryAttr::get(ctx, source), name});
     arg = args.size() - 1;
   }
-  for (auto &[value, p] : partitions)
-    p.descArg = descArgs.at(std::make_pair(p.param, p.box));
+  // An array stored an element at a time: its base pointer.
+  for (auto &[param, arg] : pointerArgs) {
+    args.push_back(
+        {MemRefType::get({ShapedType::kDynamic}, params[param].elementType),
+         DictionaryAttr::get(ctx, field("array", param)),
+         params[param].name});
+    arg = args.size() - 1;
+  }
+  for (auto &[value, p] : partitions) {
+    if (p.element)
+      p.ptrArg = pointerArgs.at(p.param);
+    else
+      p.descArg = descArgs.at(std::make_pair(p.param, p.box));
+  }
   for (auto &[key, arg] : shapeArgs) {
     auto [param, kind, dim] = key;
     const char *what = kind == ArrayPart::Shape ? "shape" : "stride";

@@ -88,6 +88,12 @@ struct LoweredArg {
 struct Partition {
   unsigned descArg = 0;
   unsigned param;
+  /// A tile of one element narrower than a TMA box (16 bytes): stored by a
+  /// thread through the array's pointer (`ptrArg`), at the offset its
+  /// strides give (`strides`, static or ShapedType::kDynamic).
+  bool element = false;
+  unsigned ptrArg = 0;
+  llvm::SmallVector<int64_t> strides;
   /// The TMA box: the tile in tensor order.
   llvm::SmallVector<int64_t> box;
   llvm::SmallVector<int64_t> tile;
@@ -131,10 +137,15 @@ public:
 
   //===--- Views.cpp: views to TMA descriptors, loads and stores ----------===//
   mlir::LogicalResult planPartition(tileir::MakePartitionViewOp op);
+  mlir::LogicalResult planElementPartition(tileir::MakePartitionViewOp op,
+                                           Partition p);
   mlir::LogicalResult lowerIndexSpaceShape(tileir::GetIndexSpaceShapeOp op);
   mlir::LogicalResult lowerTensorShape(tileir::GetTensorShapeOp op);
   mlir::LogicalResult lowerLoad(tileir::LoadViewTkoOp op);
   mlir::LogicalResult lowerStore(tileir::StoreViewTkoOp op);
+  /// A store of one element through the array's pointer (Partition::element).
+  mlir::LogicalResult lowerElementStore(tileir::StoreViewTkoOp op,
+                                        const Partition &p);
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   boxCoordinates(mlir::Operation *op, const Partition &p,
                  mlir::ValueRange index);
@@ -250,6 +261,7 @@ public:
   llvm::SmallVector<LoweredArg> args;
   std::map<std::tuple<unsigned, int, int64_t>, unsigned> shapeArgs;
   std::map<std::pair<unsigned, llvm::SmallVector<int64_t>>, unsigned> descArgs;
+  std::map<unsigned, unsigned> pointerArgs; // param -> argument
   llvm::MapVector<unsigned, unsigned> scalarArgs;    // param -> argument
   llvm::DenseMap<mlir::Value, unsigned> tensorViews; // view -> param
   llvm::DenseMap<mlir::Value, Partition> partitions;

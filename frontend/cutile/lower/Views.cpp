@@ -60,15 +60,36 @@ LogicalResult EntryLowering::planPartition(tileir::MakePartitionViewOp op) {
              << n << " elements along tensor dimension " << d
              << " is not lowered: a TMA box holds at most 256 per dimension "
                 "(only the innermost is split into several boxes)";
-  if (box.back() * bits % 128 != 0)
+  if (box.back() * bits % 128 != 0) {
+    // One element (a row's statistic): a thread stores it.
+    if (llvm::all_of(box, [](int64_t n) { return n == 1; }))
+      return planElementPartition(op, std::move(p));
     return op.emitError("a tile whose innermost dimension spans ")
            << box.back() * bits / 8
            << " bytes is not lowered: a TMA box's inner dimension is a "
-              "multiple of 16 bytes";
+              "multiple of 16 bytes (a tile of one element is, stored by a "
+              "thread)";
+  }
   // Numbered once every view is planned (numberArguments).
   descArgs.emplace(std::make_pair(p.param, box), 0);
   p.box = box;
   partitions[op.getResult()] = p;
+  return success();
+}
+
+LogicalResult
+EntryLowering::planElementPartition(tileir::MakePartitionViewOp op,
+                                    Partition p) {
+  tileir::TensorViewType view = op.getResult().getType().getTensorView();
+  p.element = true;
+  p.strides.assign(view.getStrides().begin(), view.getStrides().end());
+  for (int64_t d = 0; d < view.getRank(); ++d) {
+    needShapeArg(p.param, ArrayPart::Shape, d);
+    if (ShapedType::isDynamic(p.strides[d]))
+      needShapeArg(p.param, ArrayPart::Stride, d);
+  }
+  pointerArgs.emplace(p.param, 0);
+  partitions[op.getResult()] = std::move(p);
   return success();
 }
 
@@ -176,6 +197,10 @@ LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
     return op.emitError("a load from a view that is not a partition of a "
                         "kernel array is not lowered");
   const Partition &p = part->second;
+  if (p.element)
+    return op.emitError("a load of a tile of one element narrower than 16 "
+                        "bytes is not lowered: TMA loads boxes of 16 bytes "
+                        "or more (such a tile is only stored, by a thread)");
   FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
   if (failed(coords))
     return failure();
@@ -242,6 +267,8 @@ LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
     return op.emitError("a store to a view that is not a partition of a "
                         "kernel array is not lowered");
   const Partition &p = part->second;
+  if (p.element)
+    return lowerElementStore(op, p);
   if (p.transposed())
     return op.emitError("a store through a transposed view (dim_map [1, 0]) "
                         "is not lowered: threads would write the tile "
@@ -259,6 +286,49 @@ LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
   Value staged = b.create<tileas::SmemStoreOp>(loc(op), *smem, *regs, Value());
   b.create<tileas::TmaStoreOp>(loc(op), staged, func.getArgument(p.descArg),
                                *coords);
+  return success();
+}
+
+/// The element's offset is the sum of its coordinates times the strides;
+/// it is stored when every coordinate lies inside the tensor, as TMA clips
+/// a box at its edges.
+LogicalResult EntryLowering::lowerElementStore(tileir::StoreViewTkoOp op,
+                                               const Partition &p) {
+  FailureOr<Value> value = registers(op, op.getTile());
+  if (failed(value))
+    return failure();
+  if (!value->getType().isIntOrFloat())
+    return op.emitError("a tile of one element stored by a thread is lowered "
+                        "only as a scalar in registers");
+  FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
+  if (failed(coords))
+    return failure();
+  Location l = loc(op);
+  Value offset = indexConstant(0);
+  Value inside = b.create<arith::ConstantIntOp>(l, 1, 1);
+  Value zero = indexConstant(0);
+  for (auto [d, c] : llvm::enumerate(*coords)) {
+    Value stride = ShapedType::isDynamic(p.strides[d])
+                       ? b.create<arith::IndexCastOp>(
+                             l, b.getIndexType(),
+                             func.getArgument(shapeArg(
+                                 p.param, ArrayPart::Stride, int64_t(d))))
+                             .getResult()
+                       : indexConstant(p.strides[d]);
+    offset = b.create<arith::AddIOp>(
+        l, offset, b.create<arith::MulIOp>(l, c, stride));
+    Value extent = b.create<arith::IndexCastOp>(
+        l, b.getIndexType(),
+        func.getArgument(shapeArg(p.param, ArrayPart::Shape, int64_t(d))));
+    Value below = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, c,
+                                          extent);
+    Value above =
+        b.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, c, zero);
+    inside = b.create<arith::AndIOp>(
+        l, inside, b.create<arith::AndIOp>(l, below, above));
+  }
+  b.create<tileas::GlobalStoreOp>(l, *value, func.getArgument(p.ptrArg),
+                                  offset, inside);
   return success();
 }
 

@@ -350,3 +350,11 @@ func.func @transposed_lanes(%s: !tileas.smem<32x64xf32>) {
   %r = tileas.smem_load %s transposed {lanes = 4} : !tileas.smem<32x64xf32> -> tensor<128x16xf32>
   return
 }
+
+// -----
+
+func.func @global_store_type(%v: f16, %p: memref<?xf32>, %i: index, %ok: i1) {
+  // expected-error @+1 {{'tileas.global_store' op expects a value of the array's element type 'f32', got 'f16'}}
+  tileas.global_store %v, %p[%i] if %ok : f16, memref<?xf32>
+  return
+}

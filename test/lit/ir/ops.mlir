@@ -93,3 +93,11 @@ func.func @alloc() {
   %t = tileas.alloc_tmem : !tileas.tmem<128x128xf32>
   return
 }
+
+// One element written to a global array by a thread, inside the tensor.
+// CHECK-LABEL: func.func @global_store
+// CHECK: tileas.global_store %{{.*}}, %{{.*}}[%{{.*}}] if %{{.*}} : f32, memref<?xf32>
+func.func @global_store(%v: f32, %p: memref<?xf32>, %i: index, %ok: i1) {
+  tileas.global_store %v, %p[%i] if %ok : f32, memref<?xf32>
+  return
+}

@@ -79,6 +79,16 @@ TP_DEVICE Frag<T, N> smem_load_transposed(uint32_t saddr, int threadInAgent) {
   return f;
 }
 
+/// The first thread of the agent writes one element of a global array
+/// (tileas.global_store): a value each thread holds alike, which a CTA
+/// computes once; `inside` is false past the tensor's edge.
+template <class T>
+TP_DEVICE void global_store_one(T *p, int64_t offset, T value, bool inside,
+                                int threadInAgent) {
+  if (inside && threadInAgent == 0)
+    p[offset] = value;
+}
+
 /// Elements flat0 .. flat0 + N - 1 of a BlockedTile (layout/tile.cuh) as
 /// the row-major tile numbers them, to or from registers: runs of Run
 /// elements, which never cross a block because flat0 is a multiple of N

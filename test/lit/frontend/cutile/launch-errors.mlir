@@ -82,3 +82,17 @@ func.func @desc_from_shape(
   tileas.tma_store %s, %d[%c0] : !tileas.smem<128xf32>, !tileas.tma_desc<128xf32>
   return
 }
+
+// -----
+
+// A memref argument is the base pointer of an array of its element type.
+func.func @pointer_dtype(
+    // expected-error @+1 {{kernel parameter 'arg0': its element type differs from array 0's}}
+    %p: memref<?xf32> {tileas.cutile.source = {array = 0 : i64}})
+    attributes {tileas.cutile.params = [{kind = "array", dtype = f16, rank = 1 : i64, index = i32}]} {
+  %c0 = arith.constant 0 : index
+  %ok = arith.constant true
+  %v = arith.constant 1.0 : f32
+  tileas.global_store %v, %p[%c0] if %ok : f32, memref<?xf32>
+  return
+}

@@ -36,7 +36,7 @@ tileir.entry @wide(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i
 // A box's rows are whole 16-byte units.
 tileir.entry @narrow(%p: tile<ptr<bf16>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
   %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xbf16, strides=[?,?]>
-  // CHECK: error: a tile whose innermost dimension spans 8 bytes is not lowered: a TMA box's inner dimension is a multiple of 16 bytes
+  // CHECK: error: a tile whose innermost dimension spans 8 bytes is not lowered: a TMA box's inner dimension is a multiple of 16 bytes (a tile of one element is, stored by a thread)
   // expected-error @+1 {{a tile whose innermost dimension spans 8 bytes is not lowered}}
   %pv = make_partition_view %v : partition_view<tile=(128x4), tensor_view<?x?xbf16, strides=[?,?]>>
   return
@@ -182,6 +182,21 @@ tileir.entry @fpowi_large() optimization_hints=<default = {}> {
   %e = constant <i32: 17> : tile<128x128xi32>
   // expected-error @+1 {{`x ** n` with an integer n (fpowi) is lowered only for a constant n of magnitude at most 16}}
   %d = fpowi %c, %e : tile<128x128xf32>, tile<128x128xi32>
+  return
+}
+
+// -----
+
+// A tile of one element narrower than 16 bytes is stored by a thread; TMA
+// cannot load it.
+tileir.entry @element_load(%p: tile<ptr<f32>>, %m: tile<i32>, %s: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(1), tensor_view<?xf32, strides=[1]>>
+  // CHECK: error: a load of a tile of one element narrower than 16 bytes is not lowered: TMA loads boxes of 16 bytes or more (such a tile is only stored, by a thread)
+  // expected-error @+1 {{a load of a tile of one element narrower than 16 bytes is not lowered}}
+  %x, %tok = load_view_tko weak %pv[%bx] token = %t : partition_view<tile=(1), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<1xf32>, token
   return
 }
 
