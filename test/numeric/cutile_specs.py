@@ -878,6 +878,32 @@ class RowStats(CuTileSpec):
         return {1: x.max(axis=1), 2: (x * x).sum(axis=1)}
 
 
+class ColumnSums(CuTileSpec):
+    """S[j] = sum_i X[i, j] over the first 128 rows (test/cutile/lower/
+    kernels/column_sums.py): a reduction down the columns, the loaded tile
+    read transposed. M below, at and above 128; N ragged."""
+    fixture = "test/cutile/lower/fixtures/column_sums-13.4.tileirbc"
+    tolerances = {1: F32_TOL}
+
+    def problems(self, quick=False):
+        return [(128, 128), (100, 300), (200, 130)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.uniform(-1, 1, p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[1],)}
+
+    def expected(self, a, p):
+        return {1: a[0][:128].astype(np.float64).sum(axis=0)}
+
+
 class LinearFp8(Matmul):
     """Y = bf16(scale X W^T) (test/cutile/lower/kernels/linear_fp8.py): E4M3
     X (M x K) and W (N x K, transposed with ct.transpose), 128 x 128 tiles,
@@ -1093,6 +1119,7 @@ SPECS = {
     "cutile_transpose": Transpose(),
     "cutile_transpose_f32": TransposeF32(),
     "cutile_row_stats": RowStats(),
+    "cutile_column_sums": ColumnSums(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1131,7 +1158,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gemm_accumulate",
               "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha",
               "cutile_attention_last_block", "cutile_matmul_gelu_pow", "cutile_vector_add",
-              "cutile_transpose", "cutile_transpose_f32", "cutile_row_stats"]:
+              "cutile_transpose", "cutile_transpose_f32", "cutile_row_stats",
+              "cutile_column_sums"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -234,8 +234,10 @@ public:
   /// What `v` was lowered to; an error at `user` when nothing was.
   mlir::FailureOr<mlir::Value> lookup(mlir::Operation *user, mlir::Value v);
   /// `v` in registers: a tile in SMEM or TMEM is read once, where it is
-  /// made (smem_load, tmem_load).
-  mlir::FailureOr<mlir::Value> registers(mlir::Operation *user, mlir::Value v);
+  /// made (smem_load, tmem_load). `transpose`: the 2-D tile's transpose,
+  /// which only a tile in SMEM has (read the other way).
+  mlir::FailureOr<mlir::Value> registers(mlir::Operation *user, mlir::Value v,
+                                         bool transpose = false);
   void map(mlir::Value from, mlir::Value to) { values[from] = to; }
   /// Maps `result`, the same tile as `source` in another shape (a reshape
   /// of unit dimensions, an assume, a tf32 view), to `lowered`, keeping

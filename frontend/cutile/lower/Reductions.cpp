@@ -6,7 +6,9 @@
 // computes per row in the thread that holds the row. The identity only
 // matters for an empty row, which a tile never has; it is checked to be the
 // combiner's own (-inf for max, +inf for min, 0 for a sum) so that a different
-// meaning is refused rather than changed.
+// meaning is refused rather than changed. A reduction down the columns of a
+// tile loaded from memory reduces the rows of its transpose (smem_load
+// transposed).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,11 +75,23 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
   if (src.getRank() == 2 && op.getDim() == 1 && src.getShape()[0] == 1 &&
       src.getShape()[1] > 1)
     return lowerRowReduce(op, int(c));
-  if (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1)
+  // Down the columns of a tile loaded from memory: along the rows of its
+  // transpose, which the threads read from the SMEM tile the other way.
+  bool columns = src.getRank() == 2 && op.getDim() == 0 &&
+                 src.getShape()[0] > 1 && src.getShape()[1] > 1;
+  Value lowered = values.lookup(op.getOperands()[0]);
+  if (columns && !(lowered && isa<tileas::SmemType>(lowered.getType())))
+    return op.emitError("a reduction down the columns of a 2-D tile (dim = 0) "
+                        "is lowered only for a tile loaded from memory, which "
+                        "the threads read transposed; reduce the tile as "
+                        "loaded, before math on it");
+  if (!columns &&
+      (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1))
     return op.emitError("only a reduction over the rows of a 2-D tile (dim = "
-                        "1) is lowered: tileas reduces the last dimension, "
-                        "one row per thread");
-  FailureOr<Value> x = registers(op, op.getOperands()[0]);
+                        "1), or down the columns of one loaded from memory, "
+                        "is lowered: tileas reduces the last dimension, one "
+                        "row per thread");
+  FailureOr<Value> x = registers(op, op.getOperands()[0], columns);
   if (failed(x))
     return failure();
   Type to = registerType(cast<tileir::TileType>(op.getResult(0).getType()));

@@ -47,24 +47,39 @@ FailureOr<Value> EntryLowering::lookup(Operation *user, Value v) {
          failure();
 }
 
-FailureOr<Value> EntryLowering::registers(Operation *user, Value v) {
+FailureOr<Value> EntryLowering::registers(Operation *user, Value v,
+                                          bool transpose) {
   FailureOr<Value> lowered = lookup(user, v);
   if (failed(lowered))
     return failure();
   auto shaped = dyn_cast<ShapedType>(lowered->getType());
-  if (!isa<tileas::SmemType, tileas::TmemType>(lowered->getType()))
+  if (!isa<tileas::SmemType, tileas::TmemType>(lowered->getType())) {
+    if (transpose)
+      return user->emitError("the transpose of a tile in registers is not "
+                             "lowered: only a tile loaded from memory is read "
+                             "the other way"),
+             failure();
     return lowered;
+  }
   // A tile read the other way than its SMEM holds it (cuTile's transpose
   // of a loaded tile, a transposed view) is its own register tile.
-  bool transposed = readsTransposed(v, *lowered);
+  bool transposed = readsTransposed(v, *lowered) != transpose;
   auto &cache = transposed ? inRegistersTransposed : inRegisters;
   if (Value cached = cache.lookup(*lowered))
     return cached;
   auto tile = cast<tileir::TileType>(v.getType());
   auto type = dyn_cast<RankedTensorType>(registerType(tile));
+  if (type && transpose) {
+    if (type.getRank() != 2)
+      return user->emitError("the transpose of a tile is read only as a 2-D "
+                             "tile"),
+             failure();
+    type = type.clone({type.getShape()[1], type.getShape()[0]});
+  }
   SmallVector<int64_t> smemShape(shaped.getShape());
   if (transposed) {
-    if (!type || type.getRank() != 2 || smemShape.size() != 2)
+    if (!type || type.getRank() != 2 || smemShape.size() != 2 ||
+        !isa<tileas::SmemType>(shaped))
       return user->emitError("a tile loaded transposed is read by SIMT work "
                              "only as a 2-D tile"),
              failure();

@@ -1,7 +1,9 @@
-"""Column sums of 128 x 128 tiles, S[j] = sum_i X[i, j]: a kernel tilepipe
-refuses (lower-bytecode-errors.test). tileas reduces the last dimension of a
-register tile, a row per thread; a sum down the columns would combine every
-thread's value."""
+"""Column sums of 128 x 128 tiles, S[j] = sum_i X[i, j] (the first 128 rows
+of X): tileas reduces the last dimension of a register tile, a row per
+thread, so the lowering reads the loaded tile transposed (smem_load
+transposed) and sums its rows (docs/cuda-tile-lowering.md, "Transposed
+tiles"; refused before session 36). Columns past N read as zero and are
+not stored."""
 import _path  # noqa: F401
 import cuda.tile as ct
 

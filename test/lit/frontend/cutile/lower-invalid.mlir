@@ -56,16 +56,19 @@ tileir.entry @inttile() optimization_hints=<default = {}> {
 
 // -----
 
-// tileas reduces the last dimension of a 2-D tile, one row per thread.
+// tileas reduces the last dimension of a 2-D tile, one row per thread; a
+// tile loaded from memory is reduced down its columns by reading it
+// transposed, a tile in registers is not.
 tileir.entry @columns(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
   %bx, %by, %bz = get_tile_block_id : tile<i32>
   %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>
   %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
-  // CHECK: error: only a reduction over the rows of a 2-D tile (dim = 1) is lowered
-  // expected-error @+1 {{only a reduction over the rows of a 2-D tile (dim = 1) is lowered}}
-  %r = reduce %x dim=0 identities=[0.000000e+00 : f32] : tile<128x128xf32> -> tile<128xf32> (%l: tile<f32>, %q: tile<f32>) {
+  %e = exp %x : tile<128x128xf32>
+  // CHECK: error: a reduction down the columns of a 2-D tile (dim = 0) is lowered only for a tile loaded from memory
+  // expected-error @+1 {{a reduction down the columns of a 2-D tile (dim = 0) is lowered only for a tile loaded from memory}}
+  %r = reduce %e dim=0 identities=[0.000000e+00 : f32] : tile<128x128xf32> -> tile<128xf32> (%l: tile<f32>, %q: tile<f32>) {
     %s = addf %l, %q : tile<f32>
     yield %s : tile<f32>
   }

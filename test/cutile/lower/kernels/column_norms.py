@@ -1,0 +1,25 @@
+"""Squared column norms of 128 x 128 tiles, S[j] = sum_i X[i, j]^2: a kernel
+tilepipe refuses (lower-bytecode-errors.test). A reduction down the columns
+is lowered for a tile loaded from memory, which the threads read transposed
+(column_sums.py); X * X is in registers, a row per thread, and a sum down
+its columns would combine every thread's value."""
+import _path  # noqa: F401
+import cuda.tile as ct
+
+from constraints import array, signature
+
+TM, TN = 128, 128
+
+
+@ct.kernel
+def column_norms(X, S, tm: ct.Constant[int], tn: ct.Constant[int]):
+    col = ct.bid(0)
+    x = ct.load(X, index=(0, col), shape=(tm, tn), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(S, index=(col,), tile=ct.sum(x * x, axis=0))
+
+
+KERNEL = column_norms
+
+
+def kernel_signature():
+    return signature("column_norms", [array(ct.float32, 2), array(ct.float32, 1), TM, TN])
