@@ -811,7 +811,7 @@ class TransposeF32(Transpose):
         return {1: 0.5 * a[0].T.astype(np.float64)}
 
 
-class LayerNormStats(CuTileSpec):
+class LayerNormStats(RowBlockSpec):
     """LayerNorm storing each row's mean and reciprocal deviation (test/
     cutile/lower/kernels/layernorm_stats.py, cuTile's sample): one row a
     block in pieces of 1024 (1, 2 and 3 pieces, ragged); x around -2.3 as
@@ -819,17 +819,8 @@ class LayerNormStats(CuTileSpec):
     terms in f32: 1e-5 relative)."""
     fixture = "test/cutile/lower/fixtures/layernorm_stats-13.4.tileirbc"
     tolerances = {3: (2e-2, 2.0 ** -7), 4: (1e-5, 1e-5), 5: (1e-5, 1e-4)}
+    probs = [(5, 1000), (2, 3000), (4, 1024), (3, 2048)]
     eps = 1e-5
-
-    def problems(self, quick=False):
-        probs = [(4, 1024), (5, 1000), (2, 3000)]
-        return probs if quick else probs + [(3, 2048)]
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (p[0], 1, 1)
 
     def scalar_values(self, p):
         return {6: self.eps}
@@ -850,21 +841,13 @@ class LayerNormStats(CuTileSpec):
         return {3: y, 4: mu[:, 0], 5: rstd[:, 0]}
 
 
-class RowStats(CuTileSpec):
+class RowStats(RowBlockSpec):
     """Each row's maximum and sum of squares, one element each (row_stats.py):
     rows of 1024 and of 700 (the zeros past N count: inputs are negative,
     so the maximum is 0 there)."""
     fixture = "test/cutile/lower/fixtures/row_stats-13.4.tileirbc"
     tolerances = {1: (0.0, 0.0), 2: (1e-5, 1e-5)}
-
-    def problems(self, quick=False):
-        return [(3, 1024), (5, 700), (1, 1024)]
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (p[0], 1, 1)
+    probs = [(5, 700), (3, 1024), (1, 1024)]
 
     def arrays(self, rng, p):
         return {0: -rng.uniform(0.5, 3, p).astype(np.float32)}
