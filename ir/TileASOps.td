@@ -560,15 +560,16 @@ def TileAS_GlobalStoreOp : TileAS_Op<"global_store"> {
   let summary = "one element written to global memory by one thread";
   let description = [{
     `tileas.global_store %v, %dst[%offset] if %inside : f32, memref<?xf32>`
-    writes the scalar %v to element %offset of the array %dst (a kernel
-    argument: the array's base pointer), when %inside holds. One thread of
+    writes the scalar %v to element %offset (counted from the base, the
+    array's strides applied by whoever computed it) of the array %dst (a
+    kernel argument of the array's rank: its base pointer), when %inside
+    holds. One thread of
     the agent that runs it writes: a value a CTA computes once (cuTile's
     LayerNorm stores a row's mean and reciprocal deviation, a tile of one
     element, which no TMA box can hold: a box spans 16 bytes at least).
   }];
   let arguments = (ins AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$value,
-                       Arg<MemRefRankOf<[AnyType], [1]>, "global array",
-                           [MemWrite]>:$dst,
+                       Arg<AnyMemRef, "global array", [MemWrite]>:$dst,
                        Index:$offset, I1:$inside);
   let assemblyFormat = [{
     $value `,` $dst `[` $offset `]` `if` $inside attr-dict `:` type($value)

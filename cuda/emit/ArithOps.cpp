@@ -130,6 +130,16 @@ Value KernelEmitter::emitScalarFloat(Operation *op, ArrayRef<Value> operands,
       .Case([&](arith::NegFOp) {
         return b.create<emitc::UnaryMinusOp>(loc, type, operands[0]);
       })
+      // A scalar rounded to (or widened from) 16 bits: a row's statistic
+      // stored as bf16, the conversion the tiles' tp::cvt makes per element.
+      .Case<arith::TruncFOp, arith::ExtFOp>([&](Operation *o) -> Value {
+        std::string to = registerElementName(o->getResult(0).getType());
+        if (to.empty())
+          return {};
+        // EmitC has no 16-bit float type: the C++ one, opaque.
+        Type result = o->getResult(0).getType().isF32() ? type : opaque(to);
+        return call(result, "tp::detail::convert", operands, {to});
+      })
       .Default([&](Operation *o) -> Value {
         StringRef fn = scalarFunction(o);
         if (fn.empty() || !op->getResult(0).getType().isF32())

@@ -293,7 +293,8 @@ LogicalResult KernelEmitter::kernelParameters(SmallVectorImpl<Type> &params) {
       params.push_back(opaque(
           "const " + registerElementName(memref.getElementType()) + " *"));
     else if (auto memref = dyn_cast<MemRefType>(t);
-             memref && memref.getRank() == 1 && memref.isDynamicDim(0) &&
+             memref && llvm::all_of(memref.getShape(), ShapedType::isDynamic) &&
+             memref.getRank() >= 1 &&
              !registerElementName(memref.getElementType()).empty())
       // An array global_store writes an element of: its base pointer.
       params.push_back(

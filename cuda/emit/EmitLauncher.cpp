@@ -108,10 +108,11 @@ FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
       p.scales = p.rank == 3 && desc.getElementType().isUnsignedInteger(8) &&
                  desc.getDimSize(2) == 16 && desc.getDimSize(1) % 32 == 0;
     } else if (auto memref = dyn_cast<MemRefType>(t);
-               memref && memref.getRank() == 1 && memref.isDynamicDim(0)) {
+               memref && memref.getRank() >= 1 &&
+               llvm::all_of(memref.getShape(), ShapedType::isDynamic)) {
       p.kind = Param::Kind::Pointer;
       p.type = cudaElementName(memref.getElementType());
-      p.rank = 1;
+      p.rank = int(memref.getRank());
       p.stored = true;
     } else if (auto shaped = dyn_cast<ShapedType>(t);
                shaped && isa<MemRefType, RankedTensorType>(t) &&

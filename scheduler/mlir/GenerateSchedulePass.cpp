@@ -14,6 +14,7 @@
 #include "scheduler/gaus/Seeding.h"
 #include "scheduler/mlir/LoopProblem.h"
 #include "scheduler/mlir/RegisterBudget.h"
+#include "scheduler/mlir/RingDepth.h"
 #include "scheduler/mlir/ScheduleReport.h"
 #include "scheduler/mlir/WarpGroups.h"
 
@@ -79,6 +80,11 @@ struct GenerateSchedulePass
                     sched::DriverOptions options,
                     std::optional<sched::ScheduleAnalysis> &analysis,
                     sched::DiagnosticList &diags);
+  /// The ring-depth retry (docs/generators.md); returns the note printed
+  /// under the schedule, if any.
+  std::string tryRingDepth(const LoopProblem &lp, sched::DriverOptions options,
+                           std::optional<sched::ScheduleAnalysis> &analysis,
+                           sched::DiagnosticList &diags);
   /// The `prove-optimal` remark.
   void remarkOptimality(scf::ForOp loop,
                         const sched::ScheduleAnalysis &analysis);
@@ -275,6 +281,53 @@ std::string GenerateSchedulePass::tryRegisterBudget(
   return head + "; " + kept + " (ptxas may spill)";
 }
 
+// Ring depth (docs/generators.md): a value read more than 31 stages after
+// it is made needs more slots than a pipe has. The loop is scheduled again
+// from the II at which that lifetime's cycles span 31 stages, a few times
+// (a new schedule moves the ops), and the first that fits is kept; none
+// fitting, the original stays and the plan says why.
+std::string GenerateSchedulePass::tryRingDepth(
+    const LoopProblem &lp, sched::DriverOptions options,
+    std::optional<sched::ScheduleAnalysis> &analysis,
+    sched::DiagnosticList &diags) {
+  constexpr unsigned kRingDepthTries = 4;
+  if (!analysis)
+    return "";
+  Lifetime longest = longestLifetime(lp, *analysis);
+  if (longest.stages <= kMaxStagesAcross)
+    return "";
+  std::string head =
+      "ring depth: a value read " + std::to_string(longest.stages) +
+      " stages after it is made at II " + std::to_string(analysis->ii) +
+      ", over " + std::to_string(kMaxStagesAcross);
+  // As the register budget's retries: a floor, not the smallest II.
+  options.modulo.oracle = nullptr;
+  unsigned ii = analysis->ii;
+  for (unsigned tries = 0; tries < kRingDepthTries; ++tries) {
+    unsigned next = std::max<unsigned>(
+        ii + 1, unsigned(longest.cycles / kMaxStagesAcross + 1));
+    if (int64_t(next) >= lp.problem.serialLength())
+      break;
+    options.minII = next;
+    sched::DiagnosticList retryDiags;
+    std::optional<sched::ScheduleAnalysis> retry =
+        sched::runScheduler(lp.problem, options, retryDiags);
+    if (!retry)
+      break;
+    ii = retry->ii;
+    longest = longestLifetime(lp, *retry);
+    if (longest.stages <= kMaxStagesAcross) {
+      std::string note = head + "; II " + std::to_string(retry->ii) +
+                         " reads it " + std::to_string(longest.stages) +
+                         " stages after";
+      analysis = std::move(retry);
+      diags = std::move(retryDiags);
+      return note;
+    }
+  }
+  return head + "; no II up to " + std::to_string(ii) + " fits, kept";
+}
+
 void GenerateSchedulePass::remarkOptimality(
     scf::ForOp loop, const sched::ScheduleAnalysis &analysis) {
   InFlightDiagnostic remark = emitRemark(loop.getLoc());
@@ -330,6 +383,9 @@ bool GenerateSchedulePass::scheduleLoop(scf::ForOp loop,
       tryRegisterBudget(loop, lp, options, analysis, diags);
   if (!budgetNote.empty())
     note += (note.empty() ? "" : "\n") + budgetNote;
+  std::string ringNote = tryRingDepth(lp, options, analysis, diags);
+  if (!ringNote.empty())
+    note += (note.empty() ? "" : "\n") + ringNote;
   emitDiagnostics(lp, diags);
   if (seeder.exhausted)
     emitWarning(loop.getLoc())

@@ -40,6 +40,30 @@ def arguments(tileas):
     return [(f"arg{i}", parse_source(s)) for i, (s, _) in enumerate(ARGUMENT.findall(tileas))]
 
 
+# `{dtype = bf16, index = i32, kind = "array", ...}` entries of the lowered
+# function's `tileas.cutile.params`, in parameter order.
+PARAM = re.compile(r'\{dtype = (\w+)(?:, index = \w+)?, kind = "(array|scalar)"')
+BYTES = {"f64": 8, "f32": 4, "i32": 4, "bf16": 2, "f16": 2, "i16": 2}
+
+
+def element_bytes(tileas):
+    """{parameter: element bytes} of the lowered function's arrays."""
+    return {k: BYTES.get(dtype, 1) for k, (dtype, kind) in enumerate(PARAM.findall(tileas))
+            if kind == "array"}
+
+
+def padded_stride(shape, dim, nbytes):
+    """The stride of dimension `dim` of an array the generated main allocates:
+    rows padded to whole 16-byte units, as a TMA needs (tilepipe/host/
+    main.cuh, Array::allocate); a kernel that addresses elements itself
+    (tileas.global_store) reads the stride argument."""
+    if dim == len(shape) - 1:
+        return 1
+    per = 16 // nbytes
+    pitch = -(-shape[-1] // per) * per
+    return int(pitch * np.prod(shape[dim + 1:-1]))
+
+
 class CuTileSpec:
     """A kernel given by its fixture. Subclasses give `fixture`, `tolerance`
     (by output parameter number), `problems`, `describe`, `grid`,
@@ -83,7 +107,9 @@ class CuTileSpec:
             if run.returncode:
                 log(f"{stem}: {os.path.basename(cmd[0])} failed\n{run.stdout}")
                 return None
-        self.arguments = arguments(open(tileas).read())
+        text = open(tileas).read()
+        self.arguments = arguments(text)
+        self.element_bytes = element_bytes(text)
         self.tolerance = {n: self.tolerances[src["array"]] for n, src in self.arguments
                           if "array" in src and len(src) == 1 and src["array"] in self.tolerances}
         return tileas
@@ -118,8 +144,8 @@ class CuTileSpec:
             if "shape" in src:
                 out[name] = shapes[src["array"]][src["shape"]]
             elif "stride" in src:
-                shape = shapes[src["array"]]
-                out[name] = int(np.prod(shape[src["stride"] + 1:]))
+                out[name] = padded_stride(shapes[src["array"]], src["stride"],
+                                          self.element_bytes.get(src["array"], 4))
             else:
                 out[name] = values[src["scalar"]]
         return out
@@ -861,6 +887,27 @@ class RowStats(RowBlockSpec):
         return {1: x.max(axis=1), 2: (x * x).sum(axis=1)}
 
 
+class ChunkMaxima(RowBlockSpec):
+    """Each row's maximum per chunk of 256 and its sum (chunk_maxima.py):
+    1, 3 (ragged: a 3-column CM, its rows padded to 4) and 4 chunks; the
+    sum is bf16."""
+    fixture = "test/cutile/lower/fixtures/chunk_maxima-13.4.tileirbc"
+    tolerances = {1: (0.0, 0.0), 2: BF16_TOL}
+    probs = [(5, 700), (3, 1024), (2, 256)]
+
+    def arrays(self, rng, p):
+        return {0: -rng.uniform(0.5, 3, p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[0], cdiv(p[1], 256)), 2: (p[0],)}
+
+    def expected(self, a, p):
+        m, n = p
+        x = np.zeros((m, cdiv(n, 256) * 256))
+        x[:, :n] = a[0]
+        return {1: x.reshape(m, -1, 256).max(axis=2), 2: x.sum(axis=1)}
+
+
 class ColumnSums(CuTileSpec):
     """S[j] = sum_i X[i, j] over the first 128 rows (test/cutile/lower/
     kernels/column_sums.py): a reduction down the columns, the loaded tile
@@ -1103,6 +1150,7 @@ SPECS = {
     "cutile_transpose_f32": TransposeF32(),
     "cutile_row_stats": RowStats(),
     "cutile_column_sums": ColumnSums(),
+    "cutile_chunk_maxima": ChunkMaxima(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1142,7 +1190,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha",
               "cutile_attention_last_block", "cutile_matmul_gelu_pow", "cutile_vector_add",
               "cutile_transpose", "cutile_transpose_f32", "cutile_row_stats",
-              "cutile_column_sums"]:
+              "cutile_column_sums", "cutile_chunk_maxima"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -193,10 +193,10 @@ void EntryLowering::numberArguments() {
   }
   // An array stored an element at a time: its base pointer.
   for (auto &[param, arg] : pointerArgs) {
-    args.push_back(
-        {MemRefType::get({ShapedType::kDynamic}, params[param].elementType),
-         DictionaryAttr::get(ctx, field("array", param)),
-         params[param].name});
+    SmallVector<int64_t> shape(params[param].rank, ShapedType::kDynamic);
+    args.push_back({MemRefType::get(shape, params[param].elementType),
+                    DictionaryAttr::get(ctx, field("array", param)),
+                    params[param].name});
     arg = args.size() - 1;
   }
   for (auto &[value, p] : partitions) {
