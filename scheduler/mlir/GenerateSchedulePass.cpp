@@ -291,7 +291,7 @@ std::string GenerateSchedulePass::tryRingDepth(
     std::optional<sched::ScheduleAnalysis> &analysis,
     sched::DiagnosticList &diags) {
   constexpr unsigned kRingDepthTries = 4;
-  if (!analysis)
+  if (!ringDepth || !analysis)
     return "";
   Lifetime longest = longestLifetime(lp, *analysis);
   if (longest.stages <= kMaxStagesAcross)

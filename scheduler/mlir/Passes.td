@@ -124,6 +124,10 @@ def TileASGenerateSchedule : Pass<"tileas-generate-schedule"> {
            "Order each SIMT agent's register tiles: the store an iteration "
            "makes of a tmem_load's tile before the next iteration's load, "
            "kept only where it costs no II (docs/generators.md)">,
+    Option<"ringDepth", "ring-depth", "bool", "true",
+           "Search larger IIs while a value is read more stages after it is "
+           "made than a pipe's 32 slots cover (docs/generators.md, Ring "
+           "depth)">,
     Option<"registerBudget", "register-budget", "bool", "true",
            "On a target whose MMA accumulates in registers (wgmma), search "
            "larger IIs while the tiles held across stage boundaries pass "
