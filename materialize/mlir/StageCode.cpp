@@ -89,7 +89,7 @@ LogicalResult tilepipe::emitStageCode(LoopPlan &plan, StageCodeMode mode,
 void tilepipe::printAgents(llvm::raw_ostream &os, const LoopPlan &plan) {
   os << "// agents of loop at " << plan.loop.loop->getLoc() << "\n";
   materialize::PartitionInput input{plan.input.units, plan.warpGroups,
-                                    findFreeOps(plan), /*peeled=*/false,
+                                    findFreeOps(plan.loop), /*peeled=*/false,
                                     plan.minWarps};
   materialize::printAgentPartition(
       os, materialize::partitionAgents(input, plan.schedule), plan.schedule,

@@ -107,10 +107,6 @@ mlir::tileas::SignalKind commitVia(Unit unit);
 /// an MMA of the same thread (materialize/plan/Flavour.h).
 mlir::tileas::SignalKind releaseVia(Unit unit);
 
-/// Per op of the loop: scalar arithmetic on the induction variable and
-/// invariants, recomputed by every agent reading it (StageReads.cpp).
-std::vector<bool> findFreeOps(const LoopPlan &plan);
-
 class StageCodeEmitter {
 public:
   StageCodeEmitter(LoopPlan &plan, StageCodeMode mode)

@@ -9,51 +9,14 @@
 
 #include "materialize/mlir/StageCodeEmitter.h"
 
-#include "ir/Positions.h"
-
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::stagecode;
 using materialize::BufferClass;
 using materialize::PipePlan;
 
-static bool isScalar(Type t) { return t.isIntOrIndex(); }
-
-/// Free ops: scalar arithmetic on the induction variable and loop
-/// invariants. Every instance that needs one recomputes it for its own
-/// iteration, so it belongs to no agent. So is a broadcast of a loop
-/// invariant (a norm's gamma, read before the loop): it makes no data of
-/// its own, and carried across a stage it would be a whole tile in
-/// registers. So are positions, masks and biases made of them
-/// (ir/Positions.h): a few instructions per element, against a tile handed
-/// over.
-std::vector<bool> stagecode::findFreeOps(const LoopPlan &plan) {
-  scf::ForOp loop = plan.loop.loop;
-  Value iv = loop.getInductionVar();
-  std::vector<bool> isFree(plan.loop.ops.size(), false);
-  for (auto [id, op] : llvm::enumerate(plan.loop.ops)) {
-    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
-        !(llvm::all_of(op->getResultTypes(), isScalar) || isPositionOp(op) ||
-          isa<tileas::BroadcastOp>(op)))
-      continue;
-    isFree[id] = llvm::all_of(op->getOperands(), [&](Value v) {
-      Region *r = v.getParentRegion();
-      bool inBody =
-          r && (r == &loop.getRegion() || loop.getRegion().isAncestor(r));
-      if (v == iv || !inBody)
-        return true;
-      Operation *def = v.getDefiningOp();
-      return def && def->getBlock() == loop.getBody() &&
-             isFree[plan.loop.ids.lookup(def)];
-    });
-  }
-  return isFree;
-}
-
 LogicalResult StageCodeEmitter::checkBody(std::string &why) {
-  isFree = findFreeOps(plan);
+  isFree = findFreeOps(plan.loop);
   // Nothing to hand between agents (an empty loop, or one of free index
   // arithmetic): no agent would run it.
   if (llvm::all_of(isFree, [](bool free) { return free; })) {

@@ -185,6 +185,17 @@ std::string GenerateSchedulePass::tryRegisterOrder(
   return note;
 }
 
+/// The loop scheduled again from `minII` (the retries'): none when that
+/// reaches the serial schedule's length, or no schedule is found.
+static std::optional<sched::ScheduleAnalysis>
+scheduleFrom(const LoopProblem &lp, sched::DriverOptions &options,
+             unsigned minII, sched::DiagnosticList &diags) {
+  if (int64_t(minII) >= lp.problem.serialLength())
+    return std::nullopt;
+  options.minII = minII;
+  return sched::runScheduler(lp.problem, options, diags);
+}
+
 // Register budget (docs/generators.md): where the loop's MMA accumulates in
 // registers, a schedule whose tiles held across stage boundaries pass the
 // consumer threads' budget is searched again from IIs an eighth larger each
@@ -233,13 +244,9 @@ std::string GenerateSchedulePass::tryRegisterBudget(
        stalled < (best <= budget + budget / 4 ? kRegisterBudgetNearStall
                                               : kRegisterBudgetStall);
        ++tries) {
-    unsigned next = ii + std::max(1u, ii / 8);
-    if (int64_t(next) >= lp.problem.serialLength())
-      break;
-    options.minII = next;
     sched::DiagnosticList retryDiags;
     std::optional<sched::ScheduleAnalysis> retry =
-        sched::runScheduler(lp.problem, options, retryDiags);
+        scheduleFrom(lp, options, ii + std::max(1u, ii / 8), retryDiags);
     if (!retry)
       break;
     ii = retry->ii;
@@ -304,14 +311,12 @@ std::string GenerateSchedulePass::tryRingDepth(
   options.modulo.oracle = nullptr;
   unsigned ii = analysis->ii;
   for (unsigned tries = 0; tries < kRingDepthTries; ++tries) {
-    unsigned next = std::max<unsigned>(
-        ii + 1, unsigned(longest.cycles / kMaxStagesAcross + 1));
-    if (int64_t(next) >= lp.problem.serialLength())
-      break;
-    options.minII = next;
     sched::DiagnosticList retryDiags;
-    std::optional<sched::ScheduleAnalysis> retry =
-        sched::runScheduler(lp.problem, options, retryDiags);
+    std::optional<sched::ScheduleAnalysis> retry = scheduleFrom(
+        lp, options,
+        std::max<unsigned>(ii + 1,
+                           unsigned(longest.cycles / kMaxStagesAcross + 1)),
+        retryDiags);
     if (!retry)
       break;
     ii = retry->ii;

@@ -198,6 +198,30 @@ static bool isForeignElementwiseTileOp(Operation *op) {
       op);
 }
 
+std::vector<bool> tilepipe::findFreeOps(const LoopProblem &lp) {
+  scf::ForOp loop = lp.loop;
+  Value iv = loop.getInductionVar();
+  auto isScalar = [](Type t) { return t.isIntOrIndex(); };
+  std::vector<bool> isFree(lp.ops.size(), false);
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
+        !(llvm::all_of(op->getResultTypes(), isScalar) || isPositionOp(op) ||
+          isa<tileas::BroadcastOp>(op)))
+      continue;
+    isFree[id] = llvm::all_of(op->getOperands(), [&](Value v) {
+      Region *r = v.getParentRegion();
+      bool inBody =
+          r && (r == &loop.getRegion() || loop.getRegion().isAncestor(r));
+      if (v == iv || !inBody)
+        return true;
+      Operation *def = v.getDefiningOp();
+      return def && def->getBlock() == loop.getBody() &&
+             isFree[lp.ids.lookup(def)];
+    });
+  }
+  return isFree;
+}
+
 bool tilepipe::isSimtTileOp(Operation *op) {
   return isa<tileas::TmemLoadOp, tileas::TmemStoreOp, tileas::SmemStoreOp,
              tileas::SmemLoadOp, tileas::Exp2Op, tileas::AddOp, tileas::SubOp,

@@ -90,6 +90,16 @@ bool isSimtTileOp(mlir::Operation *op);
 /// shape out).
 bool isElementwiseTileOp(mlir::Operation *op);
 
+/// Per op of `lp`, whether the stage code recomputes it where it is read
+/// instead of handing it over (free ops): scalar arithmetic on the
+/// induction variable and loop invariants; a broadcast of an invariant (a
+/// norm's gamma read before the loop: no data of its own, and carried
+/// across a stage it would be a whole tile in registers); positions, masks
+/// and biases made of them (ir/Positions.h: a few instructions per
+/// element, against a tile handed over). Such an op belongs to no agent,
+/// and its lifetime takes no ring.
+std::vector<bool> findFreeOps(const LoopProblem &lp);
+
 /// The start-to-start latency of a dependence from `producer` to
 /// `consumer` when both are SIMT tile ops of one warp group working through
 /// a rank-2 tile in 32-column fragments (docs/generators.md); otherwise

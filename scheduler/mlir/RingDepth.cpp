@@ -2,42 +2,10 @@
 
 #include "scheduler/mlir/RingDepth.h"
 
-#include "ir/Positions.h"
-#include "ir/TileASDialect.h"
-
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-
 #include <algorithm>
 
 using namespace mlir;
 using namespace tilepipe;
-
-/// Ops the stage code recomputes where they are read instead of handing
-/// them over (materialize's free ops: scalar arithmetic on the induction
-/// variable and invariants, positions, broadcasts of invariants): their
-/// lifetimes take no ring.
-static std::vector<bool> recomputed(const LoopProblem &lp, scf::ForOp loop) {
-  Value iv = loop.getInductionVar();
-  std::vector<bool> free(lp.ops.size(), false);
-  for (auto [id, op] : llvm::enumerate(lp.ops)) {
-    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
-        !(llvm::all_of(op->getResultTypes(),
-                       [](Type t) { return t.isIntOrIndex(); }) ||
-          isPositionOp(op) || isa<tileas::BroadcastOp>(op)))
-      continue;
-    free[id] = llvm::all_of(op->getOperands(), [&](Value v) {
-      Region *r = v.getParentRegion();
-      bool inBody =
-          r && (r == &loop.getRegion() || loop.getRegion().isAncestor(r));
-      if (v == iv || !inBody)
-        return true;
-      Operation *def = v.getDefiningOp();
-      auto it = def ? lp.ids.find(def) : lp.ids.end();
-      return it != lp.ids.end() && free[it->second];
-    });
-  }
-  return free;
-}
 
 Lifetime tilepipe::longestLifetime(const LoopProblem &lp,
                                    const sched::ScheduleAnalysis &analysis) {
@@ -45,7 +13,8 @@ Lifetime tilepipe::longestLifetime(const LoopProblem &lp,
   const int64_t ii = std::max<int64_t>(1, analysis.ii);
   auto loop = const_cast<scf::ForOp &>(lp.loop);
   Block *body = loop.getBody();
-  std::vector<bool> free = recomputed(lp, loop);
+  // What the stage code recomputes where it is read takes no ring.
+  std::vector<bool> free = findFreeOps(lp);
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     if (free[id])
       continue;
