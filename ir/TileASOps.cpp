@@ -334,6 +334,14 @@ LogicalResult SmemStoreOp::verify() {
   return verifyStoreInto(*this, getDst());
 }
 
+LogicalResult GlobalStoreOp::verify() {
+  if (getValue().getType() != getDst().getType().getElementType())
+    return emitOpError("expects a value of the array's element type ")
+           << getDst().getType().getElementType() << ", got "
+           << getValue().getType();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // UMMA.
 //===----------------------------------------------------------------------===//
@@ -1076,11 +1084,3 @@ void AgentOp::print(OpAsmPrinter &printer) {
 
 #define GET_OP_CLASSES
 #include "ir/TileASOps.cpp.inc"
-
-LogicalResult GlobalStoreOp::verify() {
-  if (getValue().getType() != getDst().getType().getElementType())
-    return emitOpError("expects a value of the array's element type ")
-           << getDst().getType().getElementType() << ", got "
-           << getValue().getType();
-  return success();
-}

@@ -534,10 +534,6 @@ LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
   return success();
 }
 
-/// Positions: each thread's from where the layout puts its elements
-/// (runtime/positions.cuh), the fragment's rows or whole rows a thread
-/// (tp::row64's row for a 64-row tile). TileStreams makes the pieces of a
-/// streamed one.
 /// One thread of the agent writes the element, when it lies inside the
 /// tensor (tp::global_store_one).
 LogicalResult KernelEmitter::emit(tileas::GlobalStoreOp op) {
@@ -551,6 +547,10 @@ LogicalResult KernelEmitter::emit(tileas::GlobalStoreOp op) {
   return success();
 }
 
+/// Positions: each thread's from where the layout puts its elements
+/// (runtime/positions.cuh), the fragment's rows or whole rows a thread
+/// (tp::row64's row for a 64-row tile). TileStreams makes the pieces of a
+/// streamed one.
 LogicalResult KernelEmitter::emit(tileas::IotaOp op) {
   Location loc = op.getLoc();
   RankedTensorType t = op.getResult().getType();

@@ -11,7 +11,7 @@ Lifetime tilepipe::longestLifetime(const LoopProblem &lp,
                                    const sched::ScheduleAnalysis &analysis) {
   Lifetime longest;
   const int64_t ii = std::max<int64_t>(1, analysis.ii);
-  auto loop = const_cast<scf::ForOp &>(lp.loop);
+  scf::ForOp loop = lp.loop;
   Block *body = loop.getBody();
   // What the stage code recomputes where it is read takes no ring.
   std::vector<bool> free = findFreeOps(lp);

@@ -69,20 +69,16 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v,
     return cached;
   auto tile = cast<tileir::TileType>(v.getType());
   auto type = dyn_cast<RankedTensorType>(registerType(tile));
-  if (type && transpose) {
-    if (type.getRank() != 2)
-      return user->emitError("the transpose of a tile is read only as a 2-D "
-                             "tile"),
-             failure();
-    type = type.clone({type.getShape()[1], type.getShape()[0]});
-  }
   SmallVector<int64_t> smemShape(shaped.getShape());
+  if ((transpose || transposed) &&
+      (!type || type.getRank() != 2 || smemShape.size() != 2 ||
+       !isa<tileas::SmemType>(shaped)))
+    return user->emitError("a tile loaded transposed is read by SIMT work "
+                           "only as a 2-D tile"),
+           failure();
+  if (transpose)
+    type = type.clone({type.getShape()[1], type.getShape()[0]});
   if (transposed) {
-    if (!type || type.getRank() != 2 || smemShape.size() != 2 ||
-        !isa<tileas::SmemType>(shaped))
-      return user->emitError("a tile loaded transposed is read by SIMT work "
-                             "only as a 2-D tile"),
-             failure();
     if (paddedSmem.count(*lowered))
       return user->emitError("a tile loaded transposed with a padding other "
                              "than zero is read by SIMT work, which is not "

@@ -304,9 +304,8 @@ LogicalResult EntryLowering::lowerElementStore(tileir::StoreViewTkoOp op,
   if (failed(coords))
     return failure();
   Location l = loc(op);
-  Value offset = indexConstant(0);
+  Value zero = indexConstant(0), offset = zero;
   Value inside = b.create<arith::ConstantIntOp>(l, 1, 1);
-  Value zero = indexConstant(0);
   for (auto [d, c] : llvm::enumerate(*coords)) {
     Value stride = ShapedType::isDynamic(p.strides[d])
                        ? b.create<arith::IndexCastOp>(
