@@ -789,6 +789,123 @@ class VectorAdd(CuTileSpec):
         return {2: (a[0] + a[1]).astype(np.float64)}
 
 
+class VectorAddGather(VectorAdd):
+    """VectorAdd in the sample's gather form (vector_add_gather.py): the
+    same problems; a box gathered and scattered by TMA."""
+    fixture = "test/cutile/lower/fixtures/vector_add_gather-13.4.tileirbc"
+
+
+class VectorAddGather2d(VectorAdd):
+    """c = a + b over (8, 128) tiles gathered by row and column positions
+    (vector_add_gather_2d.py): whole tiles, ragged both ways, one block."""
+    fixture = "test/cutile/lower/fixtures/vector_add_gather_2d-13.4.tileirbc"
+
+    def problems(self, quick=False):
+        probs = [(8, 128), (20, 300), (3, 100)]
+        return probs if quick else probs + [(64, 1024)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 8), cdiv(p[1], 128), 1)
+
+
+class GatherGemm(Matmul128):
+    """C = A B, its tiles gathered by positions (gather_gemm.py)."""
+    fixture = "test/cutile/lower/fixtures/gather_gemm-13.4.tileirbc"
+
+
+class GatherMasked(CuTileSpec):
+    """y = 2 x + 1 with x gathered under `offs < n` (gather_masked.py):
+    n the length, n inside the last block, n inside the first block of
+    several. One fma: within an f32 rounding."""
+    fixture = "test/cutile/lower/fixtures/gather_masked-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-6)}
+
+    def problems(self, quick=False):
+        probs = [(1024, 1024), (1024, 700), (600, 5)]
+        return probs if quick else probs + [(3000, 2999)]
+
+    def describe(self, p):
+        return f"len={p[0]} n={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 512), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal((p[0],)).astype(np.float32)}
+
+    def scalar_values(self, p):
+        return {2: p[1]}
+
+    def output_shapes(self, p):
+        return {1: (p[0],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64).copy()
+        x[p[1]:] = 0.0
+        return {1: x * 2.0 + 1.0}
+
+
+class GatherRowsum(CuTileSpec):
+    """Each row's sum, gathered 256 columns a trip (gather_rowsum.py): trip
+    counts 1, 4 (ragged) and 1 (a partial piece)."""
+    fixture = "test/cutile/lower/fixtures/gather_rowsum-13.4.tileirbc"
+    tolerances = {1: (1e-5, 1e-5)}
+
+    def problems(self, quick=False):
+        probs = [(4, 256), (7, 1000), (3, 100)]
+        return probs if quick else probs + [(2, 2048)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} trips={cdiv(p[1], 256)}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def scalar_values(self, p):
+        return {2: p[1]}
+
+    def output_shapes(self, p):
+        return {1: (p[0],)}
+
+    def expected(self, a, p):
+        return {1: a[0].astype(np.float64).sum(axis=1)}
+
+
+class BlockSums(CuTileSpec):
+    """Each 1024-element block's sum of squares and largest magnitude
+    (block_sums.py): one block, ragged, short."""
+    fixture = "test/cutile/lower/fixtures/block_sums-13.4.tileirbc"
+    tolerances = {1: (1e-5, 1e-5), 2: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        probs = [(1024,), (5000,), (100,)]
+        return probs
+
+    def describe(self, p):
+        return f"N={p[0]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 1024), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (cdiv(p[0], 1024),), 2: (cdiv(p[0], 1024),)}
+
+    def expected(self, a, p):
+        x = np.zeros(cdiv(p[0], 1024) * 1024)
+        x[:p[0]] = a[0]
+        x = x.reshape(-1, 1024)
+        return {1: (x * x).sum(axis=1), 2: np.abs(x).max(axis=1)}
+
+
 class Transpose(CuTileSpec):
     """Y = X^T (test/cutile/lower/kernels/transpose.py, cuTile's sample):
     128 x 128 f16 tiles; one tile, ragged both ways, several blocks. A copy:
@@ -1151,6 +1268,12 @@ SPECS = {
     "cutile_row_stats": RowStats(),
     "cutile_column_sums": ColumnSums(),
     "cutile_chunk_maxima": ChunkMaxima(),
+    "cutile_vector_add_gather": VectorAddGather(),
+    "cutile_vector_add_gather_2d": VectorAddGather2d(),
+    "cutile_gather_gemm": GatherGemm(),
+    "cutile_gather_masked": GatherMasked(),
+    "cutile_gather_rowsum": GatherRowsum(),
+    "cutile_block_sums": BlockSums(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1190,7 +1313,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_matmul_persistent", "cutile_attention_bhsd", "cutile_attention_fmha",
               "cutile_attention_last_block", "cutile_matmul_gelu_pow", "cutile_vector_add",
               "cutile_transpose", "cutile_transpose_f32", "cutile_row_stats",
-              "cutile_column_sums", "cutile_chunk_maxima"]:
+              "cutile_column_sums", "cutile_chunk_maxima", "cutile_vector_add_gather",
+              "cutile_gather_gemm", "cutile_gather_masked", "cutile_gather_rowsum"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

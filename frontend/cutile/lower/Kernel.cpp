@@ -108,13 +108,13 @@ LogicalResult EntryLowering::collectParams() {
       ++i;
       continue;
     }
+    // An array is read through one tensor view, or only by gathers and
+    // scatters of boxes (Gathers.cpp), or not at all.
     tileir::MakeTensorViewOp view = viewOfPointer(arguments[i]);
-    if (!view && !arguments[i].use_empty())
-      return emitError(arguments[i].getLoc())
-             << "array argument " << i << " does not make exactly one "
-             << "tensor view; the lowering reads arrays through views only";
-    FailureOr<int64_t> rank =
-        view ? view.getResult().getType().getRank() : unreadArrayRank(i);
+    FailureOr<int64_t> rank = view ? view.getResult().getType().getRank()
+                              : arguments[i].use_empty()
+                                  ? unreadArrayRank(i)
+                                  : gatheredArrayRank(arguments[i]);
     if (failed(rank))
       return failure();
     p.isArray = true;
@@ -147,11 +147,15 @@ LogicalResult EntryLowering::collectParams() {
   return success();
 }
 
-/// Whether `v` (through assumptions) is read by anything but a tensor view.
-static bool readOtherThanByView(Value v) {
+/// Whether `v` (through assumptions) is read by anything but a tensor view
+/// or the address arithmetic of a box access.
+static bool readOtherThanByView(Value v,
+                                const DenseSet<Operation *> &addressOps) {
   for (Operation *user : v.getUsers()) {
+    if (addressOps.contains(user))
+      continue;
     if (auto assume = dyn_cast<tileir::AssumeOp>(user)) {
-      if (readOtherThanByView(assume.getResult()))
+      if (readOtherThanByView(assume.getResult(), addressOps))
         return true;
     } else if (!isa<tileir::MakeTensorViewOp>(user)) {
       return true;
@@ -199,6 +203,9 @@ void EntryLowering::numberArguments() {
                     params[param].name});
     arg = args.size() - 1;
   }
+  for (auto &[op, access] : boxAccesses)
+    if (access.element)
+      access.element->ptrArg = pointerArgs.at(access.param);
   for (auto &[value, p] : partitions) {
     if (p.element)
       p.ptrArg = pointerArgs.at(p.param);
@@ -232,6 +239,15 @@ LogicalResult EntryLowering::planArguments() {
       tensorViews[view.getResult()] = arrayParts[ptr.getArgNumber()].param;
     } else if (auto part = dyn_cast<tileir::MakePartitionViewOp>(op)) {
       if (failed(planPartition(part)))
+        return WalkResult::interrupt();
+    } else if (auto load = dyn_cast<tileir::LoadPtrTkoOp>(op)) {
+      if (failed(planBoxAccess(load, load.getSource(), load.getMask(),
+                               load.getPaddingValue(),
+                               load.getMemoryOrderingSemantics())))
+        return WalkResult::interrupt();
+    } else if (auto store = dyn_cast<tileir::StorePtrTkoOp>(op)) {
+      if (failed(planBoxAccess(store, store.getDestination(), store.getMask(),
+                               Value(), store.getMemoryOrderingSemantics())))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -268,7 +284,8 @@ LogicalResult EntryLowering::planArguments() {
     unsigned i = arg.getArgNumber();
     auto part = arrayParts.find(i);
     if (part != arrayParts.end()) {
-      if (part->second.kind != ArrayPart::Pointer && readOtherThanByView(arg))
+      if (part->second.kind != ArrayPart::Pointer &&
+          readOtherThanByView(arg, addressOps))
         needShapeArg(part->second.param, part->second.kind, part->second.dim);
       continue;
     }

@@ -55,6 +55,16 @@ bool isZeroTile(mlir::Value v);
 /// does not give.
 bool needsPadding(tileir::PartitionViewType type);
 
+/// The rank of an array only gathers and scatters read: the number of
+/// index terms of the offsets into it (Gathers.cpp); an error at an offset
+/// that is not a box of it.
+mlir::FailureOr<int64_t> gatheredArrayRank(mlir::BlockArgument ptr);
+
+/// The SMEM tile a box lands as: the box without its leading unit
+/// dimensions (Views.cpp).
+mlir::FailureOr<mlir::tileas::SmemType>
+smemTileOf(mlir::Operation *op, mlir::tileas::TmaDescType desc);
+
 /// A kernel parameter as cuTile's calling convention flattens it: an array
 /// is (pointer, shape[rank], strides[rank]) of entry arguments, a scalar
 /// one argument.
@@ -107,6 +117,25 @@ struct Partition {
   }
 };
 
+/// A gather or scatter whose elements are a box of an array (Gathers.cpp):
+/// the box (in the array's order) and where it starts in each dimension
+/// (a constant plus tileir scalars).
+struct BoxAccess {
+  unsigned param = 0;
+  llvm::SmallVector<int64_t> box;
+  struct Start {
+    int64_t constant = 0;
+    llvm::SmallVector<mlir::Value> scalars;
+  };
+  llvm::SmallVector<Start> start;
+  /// The conjuncts of a gather's mask other than the bounds (Triton's
+  /// `offs < n`): applied to the loaded tile by a select.
+  llvm::SmallVector<mlir::Value> masks;
+  /// A scatter of one element narrower than a TMA box: stored by a thread
+  /// (Partition::element), its array's pointer numbered with the others.
+  std::optional<Partition> element;
+};
+
 class EntryLowering {
 public:
   /// `registerMma`: the MMAs become wgmma after the lowering
@@ -139,6 +168,10 @@ public:
   mlir::LogicalResult planPartition(tileir::MakePartitionViewOp op);
   mlir::LogicalResult planElementPartition(tileir::MakePartitionViewOp op,
                                            Partition p);
+  /// A TMA box of `elem`: at most 256 elements along any dimension but the
+  /// innermost, whose row is a multiple of 16 bytes, rank 1 to 5.
+  mlir::LogicalResult checkBox(mlir::Operation *op, llvm::ArrayRef<int64_t> box,
+                               mlir::Type elem);
   mlir::LogicalResult lowerIndexSpaceShape(tileir::GetIndexSpaceShapeOp op);
   mlir::LogicalResult lowerTensorShape(tileir::GetTensorShapeOp op);
   mlir::LogicalResult lowerLoad(tileir::LoadViewTkoOp op);
@@ -146,6 +179,11 @@ public:
   /// A store of one element through the array's pointer (Partition::element).
   mlir::LogicalResult lowerElementStore(tileir::StoreViewTkoOp op,
                                         const Partition &p);
+  /// Stores the one element `tile` holds at element coordinates `coords`
+  /// of `p`'s array, when they lie inside it.
+  mlir::LogicalResult storeElement(mlir::Operation *op, mlir::Value tile,
+                                   const Partition &p,
+                                   llvm::ArrayRef<mlir::Value> coords);
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   boxCoordinates(mlir::Operation *op, const Partition &p,
                  mlir::ValueRange index);
@@ -157,6 +195,16 @@ public:
   bool readsTransposed(mlir::Value v, mlir::Value lowered) const {
     return transposedSmem.contains(lowered) != permutedTiles.contains(v);
   }
+
+  //===--- Gathers.cpp: gathers and scatters of a box ---------------------===//
+  mlir::LogicalResult planBoxAccess(mlir::Operation *op, mlir::Value ptrs,
+                                    mlir::Value mask, mlir::Value padding,
+                                    tileir::MemoryOrdering ordering);
+  void markAddressOps(mlir::Operation *access, mlir::ValueRange operands);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  boxAccessCoordinates(mlir::Operation *op, const BoxAccess &a);
+  mlir::LogicalResult lowerGather(tileir::LoadPtrTkoOp op);
+  mlir::LogicalResult lowerScatter(tileir::StorePtrTkoOp op);
 
   //===--- Loop.cpp: the loop the scheduler takes -------------------------===//
   mlir::LogicalResult lowerFor(tileir::ForOp op);
@@ -267,6 +315,9 @@ public:
   llvm::MapVector<unsigned, unsigned> scalarArgs;    // param -> argument
   llvm::DenseMap<mlir::Value, unsigned> tensorViews; // view -> param
   llvm::DenseMap<mlir::Value, Partition> partitions;
+  llvm::DenseMap<mlir::Operation *, BoxAccess> boxAccesses;
+  /// The address arithmetic of box accesses: lowered to nothing.
+  llvm::DenseSet<mlir::Operation *> addressOps;
   llvm::DenseMap<mlir::Value, mlir::Value> values;
   llvm::DenseMap<mlir::Value, mlir::Value> inRegisters;
   /// The register tiles read transposed from an SMEM tile (smem_load

@@ -70,10 +70,12 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
                         "(-inf for max, +inf for min, 0 for a sum) is not "
                         "lowered");
   auto src = cast<tileir::TileType>(op.getOperands()[0].getType());
-  // One row (a 1 x C tile, its unit dimension dropped in registers: C
-  // values spread over the agent's threads) reduced whole.
-  if (src.getRank() == 2 && op.getDim() == 1 && src.getShape()[0] == 1 &&
-      src.getShape()[1] > 1)
+  // One row (a 1 x C tile or a vector of C, unit dimensions dropped in
+  // registers: C values spread over the agent's threads) reduced whole.
+  ArrayRef<int64_t> shape = src.getShape();
+  int64_t dim = op.getDim();
+  if (dim >= 0 && dim < src.getRank() && shape[dim] > 1 &&
+      llvm::count_if(shape, [](int64_t n) { return n > 1; }) == 1)
     return lowerRowReduce(op, int(c));
   // Down the columns of a tile loaded from memory: along the rows of its
   // transpose, which the threads read from the SMEM tile the other way.

@@ -116,7 +116,7 @@ static bool lowersToNothing(Operation *op) {
 }
 
 LogicalResult EntryLowering::lowerOp(Operation *op) {
-  if (lowersToNothing(op))
+  if (lowersToNothing(op) || addressOps.contains(op))
     return success();
   if (auto assume = dyn_cast<tileir::AssumeOp>(op)) {
     if (Value v = values.lookup(assume.getValue()))
@@ -143,6 +143,8 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::GetTensorShapeOp o) { return lowerTensorShape(o); })
       .Case([&](tileir::LoadViewTkoOp o) { return lowerLoad(o); })
       .Case([&](tileir::StoreViewTkoOp o) { return lowerStore(o); })
+      .Case([&](tileir::LoadPtrTkoOp o) { return lowerGather(o); })
+      .Case([&](tileir::StorePtrTkoOp o) { return lowerScatter(o); })
       .Case([&](tileir::PermuteOp o) { return lowerPermute(o); })
       .Case([&](tileir::ForOp o) { return lowerFor(o); })
       .Case([&](tileir::MmaFOp o) { return lowerMma(o); })

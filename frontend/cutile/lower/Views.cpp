@@ -45,35 +45,42 @@ LogicalResult EntryLowering::planPartition(tileir::MakePartitionViewOp op) {
       p.dimMap.push_back(i);
   else
     p.dimMap.assign(type.getDimMap().begin(), type.getDimMap().end());
-  if (p.tile.size() > 5)
-    return op.emitError("a tile of rank ")
-           << p.tile.size()
-           << " is not lowered: tilepipe moves tiles by TMA of rank 1 to 5";
   SmallVector<int64_t> box = boxOf(p.tile, p.dimMap);
-  Type elem = params[p.param].elementType;
+  // One element (a row's statistic): a thread stores it.
+  if (box.size() <= 5 &&
+      box.back() * params[p.param].elementType.getIntOrFloatBitWidth() % 128 &&
+      llvm::all_of(box, [](int64_t n) { return n == 1; }))
+    return planElementPartition(op, std::move(p));
+  if (failed(checkBox(op, box, params[p.param].elementType)))
+    return failure();
+  // Numbered once every view is planned (numberArguments).
+  descArgs.emplace(std::make_pair(p.param, box), 0);
+  p.box = box;
+  partitions[op.getResult()] = p;
+  return success();
+}
+
+LogicalResult EntryLowering::checkBox(Operation *op, ArrayRef<int64_t> box,
+                                      Type elem) {
+  if (box.size() > 5)
+    return op->emitError("a tile of rank ")
+           << box.size()
+           << " is not lowered: tilepipe moves tiles by TMA of rank 1 to 5";
   int64_t bits = elem.getIntOrFloatBitWidth();
   // The innermost dimension may be wider: the translation moves such a
   // tile as several boxes side by side (a BlockedTile).
   for (auto [d, n] : llvm::enumerate(box))
     if (n > 256 && d + 1 < box.size())
-      return op.emitError("a tile of ")
+      return op->emitError("a tile of ")
              << n << " elements along tensor dimension " << d
              << " is not lowered: a TMA box holds at most 256 per dimension "
                 "(only the innermost is split into several boxes)";
-  if (box.back() * bits % 128 != 0) {
-    // One element (a row's statistic): a thread stores it.
-    if (llvm::all_of(box, [](int64_t n) { return n == 1; }))
-      return planElementPartition(op, std::move(p));
-    return op.emitError("a tile whose innermost dimension spans ")
+  if (box.back() * bits % 128 != 0)
+    return op->emitError("a tile whose innermost dimension spans ")
            << box.back() * bits / 8
            << " bytes is not lowered: a TMA box's inner dimension is a "
               "multiple of 16 bytes (a tile of one element is, stored by a "
               "thread)";
-  }
-  // Numbered once every view is planned (numberArguments).
-  descArgs.emplace(std::make_pair(p.param, box), 0);
-  p.box = box;
-  partitions[op.getResult()] = p;
   return success();
 }
 
@@ -151,8 +158,8 @@ FailureOr<SmallVector<Value>> EntryLowering::boxCoordinates(Operation *op,
 /// dimensions (a batch of one: the (1, M, K) box of a batched matmul's
 /// rank-3 tensor is the MxK tile an MMA reads). A unit dimension inside the
 /// box would be a tile tileas's MMA and register tiles do not take.
-static FailureOr<tileas::SmemType> smemTileOf(Operation *op,
-                                              tileas::TmaDescType desc) {
+FailureOr<tileas::SmemType>
+tilepipe::cutile::smemTileOf(Operation *op, tileas::TmaDescType desc) {
   ArrayRef<int64_t> box = desc.getShape();
   while (box.size() > 1 && box.front() == 1)
     box = box.drop_front();
@@ -294,19 +301,25 @@ LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
 /// a box at its edges.
 LogicalResult EntryLowering::lowerElementStore(tileir::StoreViewTkoOp op,
                                                const Partition &p) {
-  FailureOr<Value> value = registers(op, op.getTile());
-  if (failed(value))
-    return failure();
-  if (!value->getType().isIntOrFloat())
-    return op.emitError("a tile of one element stored by a thread is lowered "
-                        "only as a scalar in registers");
   FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
   if (failed(coords))
     return failure();
+  return storeElement(op, op.getTile(), p, *coords);
+}
+
+LogicalResult EntryLowering::storeElement(Operation *op, Value tile,
+                                          const Partition &p,
+                                          ArrayRef<Value> coords) {
+  FailureOr<Value> value = registers(op, tile);
+  if (failed(value))
+    return failure();
+  if (!value->getType().isIntOrFloat())
+    return op->emitError("a tile of one element stored by a thread is "
+                         "lowered only as a scalar in registers");
   Location l = loc(op);
   Value zero = indexConstant(0), offset = zero;
   Value inside = b.create<arith::ConstantIntOp>(l, 1, 1);
-  for (auto [d, c] : llvm::enumerate(*coords)) {
+  for (auto [d, c] : llvm::enumerate(coords)) {
     Value stride = ShapedType::isDynamic(p.strides[d])
                        ? b.create<arith::IndexCastOp>(
                              l, b.getIndexType(),

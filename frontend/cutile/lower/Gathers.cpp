@@ -1,0 +1,554 @@
+//===- Gathers.cpp - gathers and scatters over a box become TMA -----------===//
+//
+// `ct.gather(a, idx)` and `ct.scatter(a, idx, t)` reach tile IR as pointer
+// tiles: the array's base broadcast, `offset` by a tile of element offsets
+// (sum over dimensions of index x stride, in i64), then `load_ptr_tko` /
+// `store_ptr_tko` masked by the bounds (`index < shape`, unsigned, in each
+// dimension). When each dimension's index is a scalar plus `ct.arange`
+// along one tile dimension (cuTile's VectorAddition samples, Triton's
+// `offs = pid * BLOCK + tl.arange(0, BLOCK)`), the elements are a box of the
+// array at the scalars: exactly the TMA box a view's load moves, clipped at
+// the edges as the mask clips. Such an access is lowered as one, and the
+// address arithmetic (i64 tiles, pointer tiles, the mask) lowers to nothing.
+// Any other gather (indices loaded from memory, strided positions, a mask
+// that is more than the bounds) is refused at the access.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/cutile/lower/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace tilepipe;
+using namespace tilepipe::cutile;
+
+namespace {
+
+/// One array dimension's index at tile element e: `constant + sum(scalars)
+/// + e[dim]` (no position term when dim < 0).
+struct Axis {
+  int64_t constant = 0;
+  SmallVector<Value> scalars; // rank-0 tileir values
+  int64_t dim = -1;
+
+  bool operator==(const Axis &o) const {
+    return constant == o.constant && scalars == o.scalars && dim == o.dim;
+  }
+};
+
+/// One term of an offset: an index times a stride, which is a constant or
+/// an entry argument (a stride the array passes).
+struct Term {
+  Axis axis;
+  std::optional<int64_t> strideConstant;
+  BlockArgument strideArg;
+};
+
+Value stripAssumes(Value v) {
+  while (auto assume = v.getDefiningOp<tileir::AssumeOp>())
+    v = assume.getValue();
+  return v;
+}
+
+bool allUnit(tileir::TileType t) {
+  return llvm::all_of(t.getShape(), [](int64_t n) { return n == 1; });
+}
+
+/// The rank-0 value a tile of one value is made of (through reshapes,
+/// broadcasts, assumptions and widenings), or null.
+Value splatSource(Value v) {
+  while (true) {
+    v = stripAssumes(v);
+    Operation *def = v.getDefiningOp();
+    auto tile = dyn_cast<tileir::TileType>(v.getType());
+    if (!tile)
+      return {};
+    if (tile.getRank() == 0 && !isa_and_nonnull<tileir::ExtIOp>(def))
+      return v;
+    if (auto r = dyn_cast_or_null<tileir::ReshapeOp>(def);
+        r && allUnit(cast<tileir::TileType>(r.getSource().getType())))
+      v = r.getSource();
+    else if (auto bc = dyn_cast_or_null<tileir::BroadcastOp>(def);
+             bc && allUnit(bc.getSource().getType()))
+      v = bc.getSource();
+    else if (auto ext = dyn_cast_or_null<tileir::ExtIOp>(def))
+      v = ext.getSource();
+    else
+      return {};
+  }
+}
+
+/// The integer a constant splat holds.
+std::optional<int64_t> splatConstant(Value v) {
+  v = stripAssumes(v);
+  if (auto ext = v.getDefiningOp<tileir::ExtIOp>())
+    return splatConstant(ext.getSource());
+  auto cst = v.getDefiningOp<tileir::ConstantOp>();
+  auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
+  if (!dense || !dense.isSplat() || !dense.getElementType().isInteger())
+    return std::nullopt;
+  return dense.getSplatValue<APInt>().getSExtValue();
+}
+
+/// The dimension of `to` that non-unit dimension `dim` of `from` becomes
+/// when only unit dimensions change (a reshape).
+std::optional<int64_t> reshapedDim(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+                                   int64_t dim) {
+  int64_t k =
+      llvm::count_if(from.take_front(dim), [](int64_t n) { return n != 1; });
+  for (auto [i, n] : llvm::enumerate(to))
+    if (n != 1 && k-- == 0)
+      return n == from[dim] ? std::optional<int64_t>(i) : std::nullopt;
+  return std::nullopt;
+}
+
+std::optional<Axis> axisOf(Value v) {
+  v = stripAssumes(v);
+  if (std::optional<int64_t> c = splatConstant(v)) {
+    Axis a;
+    a.constant = *c;
+    return a;
+  }
+  if (Value s = splatSource(v)) {
+    Axis a;
+    a.scalars.push_back(s);
+    return a;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<tileir::IotaOp>(def)) {
+    Axis a;
+    a.dim = 0;
+    return a;
+  }
+  if (auto ext = dyn_cast<tileir::ExtIOp>(def))
+    return axisOf(ext.getSource());
+  if (auto r = dyn_cast<tileir::ReshapeOp>(def)) {
+    std::optional<Axis> a = axisOf(r.getSource());
+    if (!a || a->dim < 0)
+      return a;
+    auto from = cast<tileir::TileType>(r.getSource().getType()).getShape();
+    if (from[a->dim] == 1) {
+      a->dim = -1; // an iota of one element is 0
+      return a;
+    }
+    std::optional<int64_t> d =
+        reshapedDim(from, r.getResult().getType().getShape(), a->dim);
+    if (!d)
+      return std::nullopt;
+    a->dim = *d;
+    return a;
+  }
+  if (auto bc = dyn_cast<tileir::BroadcastOp>(def)) {
+    std::optional<Axis> a = axisOf(bc.getSource());
+    if (a && a->dim >= 0 && bc.getSource().getType().getShape()[a->dim] == 1)
+      a->dim = -1;
+    return a;
+  }
+  if (auto add = dyn_cast<tileir::AddIOp>(def)) {
+    std::optional<Axis> l = axisOf(add.getLhs()), r = axisOf(add.getRhs());
+    if (!l || !r || (l->dim >= 0 && r->dim >= 0))
+      return std::nullopt;
+    l->constant += r->constant;
+    l->scalars.append(r->scalars);
+    l->dim = std::max(l->dim, r->dim);
+    return l;
+  }
+  // A multiply by one (cuTile scales an index by a unit stride).
+  if (auto mul = dyn_cast<tileir::MulIOp>(def)) {
+    if (splatConstant(mul.getRhs()) == 1)
+      return axisOf(mul.getLhs());
+    if (splatConstant(mul.getLhs()) == 1)
+      return axisOf(mul.getRhs());
+  }
+  return std::nullopt;
+}
+
+/// A stride operand: a constant, or (through assumptions and widening) an
+/// entry argument.
+bool strideOf(Value v, Term &t) {
+  if (std::optional<int64_t> c = splatConstant(v)) {
+    t.strideConstant = c;
+    return true;
+  }
+  Value s = splatSource(v);
+  if (auto arg = dyn_cast_or_null<BlockArgument>(s ? stripAssumes(s) : s)) {
+    t.strideArg = arg;
+    return true;
+  }
+  return false;
+}
+
+/// The terms of an offset tile: `addi` of `index x stride` products, a bare
+/// index counting as one times a unit stride.
+bool termsOf(Value v, SmallVectorImpl<Term> &terms) {
+  Operation *def = stripAssumes(v).getDefiningOp();
+  if (auto add = dyn_cast_or_null<tileir::AddIOp>(def))
+    return termsOf(add.getLhs(), terms) && termsOf(add.getRhs(), terms);
+  Term t;
+  if (auto mul = dyn_cast_or_null<tileir::MulIOp>(def)) {
+    for (auto [index, stride] : {std::pair(mul.getLhs(), mul.getRhs()),
+                                 std::pair(mul.getRhs(), mul.getLhs())}) {
+      Term candidate;
+      std::optional<Axis> a = axisOf(index);
+      if (a && strideOf(stride, candidate) &&
+          (candidate.strideArg || a->dim >= 0)) {
+        candidate.axis = std::move(*a);
+        terms.push_back(std::move(candidate));
+        return true;
+      }
+    }
+  }
+  std::optional<Axis> a = axisOf(v);
+  if (!a)
+    return false;
+  t.axis = std::move(*a);
+  t.strideConstant = 1;
+  terms.push_back(std::move(t));
+  return true;
+}
+
+/// The base pointer argument and offset of a pointer tile
+/// `offset(broadcast(reshape(ptr)), offsets)`.
+std::pair<BlockArgument, Value> baseAndOffset(Value ptrs) {
+  auto off = stripAssumes(ptrs).getDefiningOp<tileir::OffsetOp>();
+  if (!off)
+    return {};
+  auto base = dyn_cast_or_null<BlockArgument>(splatSource(off.getPtr()));
+  return {base, off.getOffset()};
+}
+
+} // namespace
+
+FailureOr<int64_t> tilepipe::cutile::gatheredArrayRank(BlockArgument ptr) {
+  std::optional<int64_t> rank;
+  // The offsets that address this array: one term per dimension.
+  SmallVector<Value> work = {ptr};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<tileir::AssumeOp, tileir::ReshapeOp, tileir::BroadcastOp>(user)) {
+        work.push_back(user->getResult(0));
+        continue;
+      }
+      auto off = dyn_cast<tileir::OffsetOp>(user);
+      if (!off || off.getPtr() != v)
+        return user->emitError("a pointer argument read other than through "
+                               "a tensor view or a gather's offsets is not "
+                               "lowered"),
+               failure();
+      SmallVector<Term> terms;
+      if (!termsOf(off.getOffset(), terms))
+        return off.emitError(
+                   "a gather or scatter whose element offsets are not a box "
+                   "of the array (each index a scalar plus ct.arange along "
+                   "one tile dimension, times the array's stride) is not "
+                   "lowered: tilepipe moves boxes by TMA; indices loaded from "
+                   "memory or strided positions are not"),
+               failure();
+      if (rank && *rank != int64_t(terms.size()))
+        return off.emitError("offsets into one array with ")
+                   << terms.size() << " and " << *rank
+                   << " index terms: the array's rank is not told",
+               failure();
+      rank = terms.size();
+    }
+  }
+  if (!rank)
+    return emitError(ptr.getLoc())
+               << "array argument " << ptr.getArgNumber()
+               << " is read through no tensor view and no gather or scatter",
+           failure();
+  return *rank;
+}
+
+/// Whether a padding tile is zero: what TMA writes past the edges.
+static bool isZeroPadding(Value v) {
+  Value s = splatSource(v);
+  Value c = s ? s : stripAssumes(v);
+  auto cst = c.getDefiningOp<tileir::ConstantOp>();
+  auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
+  if (!dense || !dense.isSplat())
+    return false;
+  Attribute e = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(e))
+    return f.getValue().isPosZero();
+  auto i = dyn_cast<IntegerAttr>(e);
+  return i && i.getValue().isZero();
+}
+
+namespace {
+/// A conjunct `index < bound` of a mask, the bound an entry argument.
+struct Check {
+  Axis axis;
+  BlockArgument bound;
+  Value conjunct;
+};
+} // namespace
+
+/// The conjuncts of a mask: `index < argument` checks (`checks`: TMA's
+/// clipping makes those whose argument is the array's shape) and the others
+/// (`extra`).
+static void conjunctsOf(Value mask, SmallVectorImpl<Check> &checks,
+                        SmallVectorImpl<Value> &extra) {
+  Operation *def = stripAssumes(mask).getDefiningOp();
+  if (auto both = dyn_cast_or_null<tileir::AndIOp>(def)) {
+    conjunctsOf(both.getLhs(), checks, extra);
+    conjunctsOf(both.getRhs(), checks, extra);
+    return;
+  }
+  auto cmp = dyn_cast_or_null<tileir::CmpIOp>(def);
+  std::optional<Axis> a;
+  BlockArgument shape;
+  if (cmp &&
+      cmp.getComparisonPredicate() == tileir::ComparisonPredicate::less_than) {
+    a = axisOf(cmp.getLhs());
+    Value s = splatSource(cmp.getRhs());
+    shape = dyn_cast_or_null<BlockArgument>(s ? stripAssumes(s) : s);
+  }
+  if (a && shape)
+    checks.push_back({std::move(*a), shape, mask});
+  else
+    extra.push_back(mask);
+}
+
+LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
+                                           Value mask, Value padding,
+                                           tileir::MemoryOrdering ordering) {
+  if (ordering != tileir::MemoryOrdering::weak)
+    return op->emitError("a gather or scatter with ")
+           << tileir::stringifyMemoryOrdering(ordering)
+           << " ordering is not lowered: only weak accesses are";
+  auto [base, offset] = baseAndOffset(ptrs);
+  auto part = base ? arrayParts.find(base.getArgNumber()) : arrayParts.end();
+  if (part == arrayParts.end() || part->second.kind != ArrayPart::Pointer)
+    return op->emitError("a gather or scatter through pointers that are not "
+                         "a kernel array's base plus offsets is not lowered");
+  unsigned param = part->second.param;
+  int64_t rank = params[param].rank;
+  SmallVector<Term> terms;
+  if (!termsOf(offset, terms) || int64_t(terms.size()) != rank)
+    return op->emitError("a gather or scatter whose offsets are not a box of "
+                         "the array is not lowered");
+  BoxAccess access;
+  access.param = param;
+  SmallVector<std::optional<Axis>> axes(rank);
+  for (Term &t : terms) {
+    int64_t d = -1;
+    if (t.strideArg) {
+      auto s = arrayParts.find(t.strideArg.getArgNumber());
+      if (s != arrayParts.end() && s->second.param == param &&
+          s->second.kind == ArrayPart::Stride)
+        d = s->second.dim;
+    } else if (t.strideConstant == 1) {
+      d = rank - 1; // cuTile's unit stride: the contiguous last dimension
+    }
+    if (d < 0 || axes[d])
+      return op->emitError("a gather or scatter whose offsets do not take "
+                           "each dimension of the array once, times its "
+                           "stride, is not lowered");
+    axes[d] = std::move(t.axis);
+  }
+  if (mask) {
+    SmallVector<Check> checks;
+    conjunctsOf(mask, checks, access.masks);
+    for (const Check &c : checks) {
+      auto s = arrayParts.find(c.bound.getArgNumber());
+      if (s == arrayParts.end() || s->second.param != param ||
+          s->second.kind != ArrayPart::Shape ||
+          !(*axes[s->second.dim] == c.axis))
+        access.masks.push_back(c.conjunct);
+    }
+    if (!access.masks.empty() && isa<tileir::StorePtrTkoOp>(op))
+      return op->emitError("a scatter masked by more than the array's bounds "
+                           "is not lowered: a TMA store writes its whole box, "
+                           "clipped at the bounds only");
+  }
+  if (padding && !isZeroPadding(padding))
+    return op->emitError("a gather padded with other than zero is not "
+                         "lowered: TMA fills past the bounds with zeros");
+  auto tile = cast<tileir::TileType>(ptrs.getType());
+  int64_t last = -1;
+  SmallVector<int64_t> box;
+  for (const std::optional<Axis> &a : axes) {
+    if (a->dim >= 0 && a->dim < last)
+      return op->emitError("a gather or scatter that walks the array's "
+                           "dimensions in another order than the tile's is "
+                           "not lowered (load it through a view with "
+                           "order=)");
+    last = std::max(last, a->dim);
+    box.push_back(a->dim >= 0 ? tile.getShape()[a->dim] : 1);
+    access.start.push_back({a->constant, a->scalars});
+  }
+  int64_t covered = llvm::count_if(box, [](int64_t n) { return n != 1; });
+  if (covered !=
+      llvm::count_if(tile.getShape(), [](int64_t n) { return n != 1; }))
+    return op->emitError("a gather or scatter that repeats elements along a "
+                         "tile dimension no index runs along is not lowered");
+  access.box = box;
+  Type elem = params[param].elementType;
+  if (isa<tileir::StorePtrTkoOp>(op) &&
+      llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
+      elem.getIntOrFloatBitWidth() < 128) {
+    // One element (a block's result): a thread stores it, as a view's.
+    Partition p;
+    p.param = param;
+    p.element = true;
+    p.strides.assign(rank, ShapedType::kDynamic);
+    p.strides.back() = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      needShapeArg(param, ArrayPart::Shape, d);
+      if (d + 1 < rank)
+        needShapeArg(param, ArrayPart::Stride, d);
+    }
+    pointerArgs.emplace(param, 0);
+    access.element = std::move(p);
+  } else {
+    if (failed(checkBox(op, box, elem)))
+      return failure();
+    descArgs.emplace(std::make_pair(param, box), 0);
+  }
+  // What the lowered code still reads: the mask's other conjuncts, and
+  // the padding they select.
+  boxAccesses[op] = std::move(access);
+  markAddressOps(op, {ptrs, mask, padding});
+  return success();
+}
+
+/// The address arithmetic only box accesses read lowers to nothing: the
+/// ops in their operands' slices whose every reader is such an op or the
+/// access itself. The scalars the box starts at stay (they give the
+/// coordinates).
+void EntryLowering::markAddressOps(Operation *access, ValueRange operands) {
+  const BoxAccess &a = boxAccesses[access];
+  DenseSet<Value> keep(a.masks.begin(), a.masks.end());
+  for (const auto &s : a.start)
+    keep.insert(s.scalars.begin(), s.scalars.end());
+  if (!a.masks.empty())
+    if (auto load = dyn_cast<tileir::LoadPtrTkoOp>(access))
+      keep.insert(load.getPaddingValue());
+  SmallVector<Operation *> slice;
+  SmallVector<Value> work(operands.begin(), operands.end());
+  DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v ? v.getDefiningOp() : nullptr;
+    if (!def || keep.contains(v) || !seen.insert(def).second ||
+        def->getNumRegions() || def->getNumResults() != 1 ||
+        isa<tileir::GetTileBlockIdOp>(def))
+      continue;
+    slice.push_back(def);
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  // Readers first: an op is address arithmetic once all its readers are.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *op : slice) {
+      if (addressOps.contains(op))
+        continue;
+      bool onlyAddresses =
+          llvm::all_of(op->getResult(0).getUses(), [&](OpOperand &use) {
+            Operation *u = use.getOwner();
+            if (addressOps.contains(u))
+              return true;
+            auto store = dyn_cast<tileir::StorePtrTkoOp>(u);
+            return boxAccesses.count(u) &&
+                   !(store && &use == &store.getValueMutable());
+          });
+      if (onlyAddresses && !op->getResult(0).use_empty()) {
+        addressOps.insert(op);
+        changed = true;
+      }
+    }
+  }
+}
+
+FailureOr<SmallVector<Value>>
+EntryLowering::boxAccessCoordinates(Operation *op, const BoxAccess &a) {
+  SmallVector<Value> coords;
+  for (const auto &s : a.start) {
+    Value c =
+        s.constant || s.scalars.empty() ? indexConstant(s.constant) : Value();
+    for (Value scalar : s.scalars) {
+      FailureOr<Value> v = lookup(op, scalar);
+      if (failed(v))
+        return failure();
+      Value term = b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), *v);
+      c = c ? b.create<arith::AddIOp>(loc(op), c, term).getResult() : term;
+    }
+    coords.push_back(c);
+  }
+  return coords;
+}
+
+LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
+  reportHints(op, op.getOptimizationHintsAttr());
+  const BoxAccess &a = boxAccesses.at(op);
+  FailureOr<SmallVector<Value>> coords = boxAccessCoordinates(op, a);
+  if (failed(coords))
+    return failure();
+  Value desc = func.getArgument(descArgs.at(std::make_pair(a.param, a.box)));
+  FailureOr<tileas::SmemType> smem =
+      smemTileOf(op, cast<tileas::TmaDescType>(desc.getType()));
+  if (failed(smem))
+    return failure();
+  Value tile = b.create<tileas::TmaLoadOp>(
+      loc(op), *smem, desc, *coords, Value(), IntegerAttr(), IntegerAttr());
+  map(op.getResult(), tile);
+  if (a.masks.empty())
+    return success();
+  // The elements the mask leaves out are the padding (zero: padding
+  // checked when planned).
+  FailureOr<Value> loaded = registers(op, op.getResult());
+  if (failed(loaded))
+    return failure();
+  Value keep;
+  for (Value m : a.masks) {
+    FailureOr<Value> lowered = lookup(op, m);
+    if (failed(lowered))
+      return failure();
+    keep = keep ? b.create<arith::AndIOp>(loc(op), keep, *lowered).getResult()
+                : *lowered;
+  }
+  FailureOr<Value> pad = registers(op, op.getPaddingValue());
+  if (failed(pad))
+    return failure();
+  Type maskType = b.getI1Type();
+  if (auto t = dyn_cast<RankedTensorType>(loaded->getType()))
+    maskType = t.clone(b.getI1Type());
+  if (keep.getType() != maskType || pad->getType() != loaded->getType())
+    return op.emitError("a gather's mask or padding is not of the gathered "
+                        "tile's shape in registers"),
+           failure();
+  map(op.getResult(),
+      b.create<arith::SelectOp>(loc(op), keep, *loaded, *pad).getResult());
+  return success();
+}
+
+LogicalResult EntryLowering::lowerScatter(tileir::StorePtrTkoOp op) {
+  reportHints(op, op.getOptimizationHintsAttr());
+  const BoxAccess &a = boxAccesses.at(op);
+  if (a.element) {
+    FailureOr<SmallVector<Value>> coords = boxAccessCoordinates(op, a);
+    if (failed(coords))
+      return failure();
+    return storeElement(op, op.getValue(), *a.element, *coords);
+  }
+  Value desc = func.getArgument(descArgs.at(std::make_pair(a.param, a.box)));
+  FailureOr<tileas::SmemType> smem =
+      smemTileOf(op, cast<tileas::TmaDescType>(desc.getType()));
+  if (failed(smem))
+    return failure();
+  FailureOr<Value> regs = registers(op, op.getValue());
+  if (failed(regs))
+    return failure();
+  FailureOr<SmallVector<Value>> coords = boxAccessCoordinates(op, a);
+  if (failed(coords))
+    return failure();
+  Value staged = b.create<tileas::SmemStoreOp>(loc(op), *smem, *regs, Value());
+  b.create<tileas::TmaStoreOp>(loc(op), staged, desc, *coords);
+  return success();
+}
