@@ -877,6 +877,34 @@ class GatherRowsum(CuTileSpec):
         return {1: a[0].astype(np.float64).sum(axis=1)}
 
 
+class SoftmaxGather(CuTileSpec):
+    """Triton's softmax with gathers (softmax_gather.py): rows of 1024, of
+    781 and of 5 (most of the row the -inf padding); the inputs are all
+    below zero, so a zero read past the end would be the maximum."""
+    fixture = "test/cutile/lower/fixtures/softmax_gather-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-5)}
+
+    def problems(self, quick=False):
+        return [(4, 1024), (3, 781), (2, 5)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: (-np.abs(rng.standard_normal(p)) - 1.0).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return {1: e / e.sum(axis=1, keepdims=True)}
+
+
 class BlockSums(CuTileSpec):
     """Each 1024-element block's sum of squares and largest magnitude
     (block_sums.py): one block, ragged, short."""
@@ -1274,6 +1302,7 @@ SPECS = {
     "cutile_gather_masked": GatherMasked(),
     "cutile_gather_rowsum": GatherRowsum(),
     "cutile_block_sums": BlockSums(),
+    "cutile_softmax_gather": SoftmaxGather(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1314,7 +1343,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_attention_last_block", "cutile_matmul_gelu_pow", "cutile_vector_add",
               "cutile_transpose", "cutile_transpose_f32", "cutile_row_stats",
               "cutile_column_sums", "cutile_chunk_maxima", "cutile_vector_add_gather",
-              "cutile_gather_gemm", "cutile_gather_masked", "cutile_gather_rowsum"]:
+              "cutile_gather_gemm", "cutile_gather_masked", "cutile_gather_rowsum",
+              "cutile_softmax_gather"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

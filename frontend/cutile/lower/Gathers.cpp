@@ -264,18 +264,21 @@ FailureOr<int64_t> tilepipe::cutile::gatheredArrayRank(BlockArgument ptr) {
   return *rank;
 }
 
-/// Whether a padding tile is zero: what TMA writes past the edges.
-static bool isZeroPadding(Value v) {
+/// The value a constant padding tile holds, or null.
+static Attribute paddingConstant(Value v) {
   Value s = splatSource(v);
   Value c = s ? s : stripAssumes(v);
   auto cst = c.getDefiningOp<tileir::ConstantOp>();
   auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
-  if (!dense || !dense.isSplat())
-    return false;
-  Attribute e = dense.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(e))
+  return dense && dense.isSplat() ? dense.getSplatValue<Attribute>()
+                                  : Attribute();
+}
+
+/// Whether a padding is zero: what TMA writes past the edges.
+static bool isZero(Attribute pad) {
+  if (auto f = dyn_cast_or_null<FloatAttr>(pad))
     return f.getValue().isPosZero();
-  auto i = dyn_cast<IntegerAttr>(e);
+  auto i = dyn_cast_or_null<IntegerAttr>(pad);
   return i && i.getValue().isZero();
 }
 
@@ -366,9 +369,17 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
                            "is not lowered: a TMA store writes its whole box, "
                            "clipped at the bounds only");
   }
-  if (padding && !isZeroPadding(padding))
-    return op->emitError("a gather padded with other than zero is not "
-                         "lowered: TMA fills past the bounds with zeros");
+  // Another constant than zero (softmax's -inf) is what the threads read
+  // past the bounds instead of TMA's zeros, as a view's padding_value.
+  Attribute pad = padding ? paddingConstant(padding) : Attribute();
+  if (padding && !isZero(pad)) {
+    access.padding = dyn_cast_or_null<FloatAttr>(pad);
+    if (!access.padding)
+      return op->emitError("a gather padded with other than a float "
+                           "constant or zero is not lowered: threads read a "
+                           "float constant past the bounds where TMA wrote "
+                           "zeros");
+  }
   auto tile = cast<tileir::TileType>(ptrs.getType());
   int64_t last = -1;
   SmallVector<int64_t> box;
@@ -388,6 +399,13 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
     return op->emitError("a gather or scatter that repeats elements along a "
                          "tile dimension no index runs along is not lowered");
   access.box = box;
+  // A padded read's extents: the SMEM tile's dimensions, the box's after
+  // its leading unit ones.
+  if (access.padding)
+    for (int64_t d =
+             llvm::find_if(box, [](int64_t n) { return n != 1; }) - box.begin();
+         d < rank; ++d)
+      needShapeArg(param, ArrayPart::Shape, d);
   Type elem = params[param].elementType;
   if (isa<tileir::StorePtrTkoOp>(op) &&
       llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
@@ -495,13 +513,30 @@ LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
       smemTileOf(op, cast<tileas::TmaDescType>(desc.getType()));
   if (failed(smem))
     return failure();
+  // The extents past the box's start, per SMEM tile dimension (the box
+  // without its leading unit dimensions), made before the load as a
+  // view's padded load makes them.
+  std::optional<Padded> padded;
+  if (a.padding) {
+    padded.emplace();
+    padded->value = a.padding;
+    for (int64_t d = int64_t(coords->size()) - smem->getRank();
+         d < int64_t(coords->size()); ++d) {
+      Value shape = func.getArgument(shapeArg(a.param, ArrayPart::Shape, d));
+      Value extent =
+          b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), shape);
+      padded->valid.push_back(
+          b.create<arith::SubIOp>(loc(op), extent, (*coords)[d]));
+    }
+  }
   Value tile = b.create<tileas::TmaLoadOp>(
       loc(op), *smem, desc, *coords, Value(), IntegerAttr(), IntegerAttr());
+  if (padded)
+    paddedSmem[tile] = std::move(*padded);
   map(op.getResult(), tile);
   if (a.masks.empty())
     return success();
-  // The elements the mask leaves out are the padding (zero: padding
-  // checked when planned).
+  // The elements the mask leaves out are the padding.
   FailureOr<Value> loaded = registers(op, op.getResult());
   if (failed(loaded))
     return failure();

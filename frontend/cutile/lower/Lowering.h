@@ -131,6 +131,9 @@ struct BoxAccess {
   /// The conjuncts of a gather's mask other than the bounds (Triton's
   /// `offs < n`): applied to the loaded tile by a select.
   llvm::SmallVector<mlir::Value> masks;
+  /// A gather's padding other than zero: threads read it past the bounds
+  /// (EntryLowering::Padded), where TMA wrote zeros.
+  mlir::FloatAttr padding;
   /// A scatter of one element narrower than a TMA box: stored by a thread
   /// (Partition::element), its array's pointer numbered with the others.
   std::optional<Partition> element;

@@ -47,8 +47,9 @@ tileir.entry @scatter_masked(%c: tile<ptr<f32>>, %cn: tile<i32>, %cs: tile<i32>,
 
 // -----
 
-// TMA fills past the bounds with zeros: another padding is refused.
-tileir.entry @padded(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>) optimization_hints=<default = {}> {
+// TMA fills past the bounds with zeros, and threads read a float constant
+// there instead (softmax's -inf); a padding that varies is refused.
+tileir.entry @padded(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>, %v: tile<f32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %one = constant <i64: 1> : tile<256xi64>
   %i = iota : tile<256xi32>
@@ -61,9 +62,10 @@ tileir.entry @padded(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>) optimizat
   %p0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
   %p1 = broadcast %p0 : tile<1xptr<f32>> -> tile<256xptr<f32>>
   %ptrs = offset %p1, %off : tile<256xptr<f32>>, tile<256xi64> -> tile<256xptr<f32>>
-  %pad = constant <f32: 0xFF800000> : tile<256xf32>
-  // CHECK: error: a gather padded with other than zero is not lowered: TMA fills past the bounds with zeros
-  // expected-error @+1 {{a gather padded with other than zero is not lowered}}
+  %v0 = reshape %v : tile<f32> -> tile<1xf32>
+  %pad = broadcast %v0 : tile<1xf32> -> tile<256xf32>
+  // CHECK: error: a gather padded with other than a float constant or zero is not lowered: threads read a float constant past the bounds where TMA wrote zeros
+  // expected-error @+1 {{a gather padded with other than a float constant or zero is not lowered}}
   %x, %tok = load_ptr_tko weak %ptrs mask = %m : tile<256xi1> padding = %pad : tile<256xf32> token = %t : tile<256xptr<f32>> -> tile<256xf32>, token
   return
 }
