@@ -19,6 +19,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cutile;
@@ -26,14 +28,15 @@ using namespace tilepipe::cutile;
 namespace {
 
 /// One array dimension's index at tile element e: `constant + sum(scalars)
-/// + e[dim]` (no position term when dim < 0).
+/// - sum(subtracted) + e[dim]` (no position term when dim < 0).
 struct Axis {
   int64_t constant = 0;
-  SmallVector<Value> scalars; // rank-0 tileir values
+  SmallVector<Value> scalars, subtracted; // rank-0 tileir values
   int64_t dim = -1;
 
   bool operator==(const Axis &o) const {
-    return constant == o.constant && scalars == o.scalars && dim == o.dim;
+    return constant == o.constant && scalars == o.scalars &&
+           subtracted == o.subtracted && dim == o.dim;
   }
 };
 
@@ -153,7 +156,18 @@ std::optional<Axis> axisOf(Value v) {
       return std::nullopt;
     l->constant += r->constant;
     l->scalars.append(r->scalars);
+    l->subtracted.append(r->subtracted);
     l->dim = std::max(l->dim, r->dim);
+    return l;
+  }
+  // A shifted box (a stencil's `offs - 1`): positions less a scalar.
+  if (auto sub = dyn_cast<tileir::SubIOp>(def)) {
+    std::optional<Axis> l = axisOf(sub.getLhs()), r = axisOf(sub.getRhs());
+    if (!l || !r || r->dim >= 0)
+      return std::nullopt;
+    l->constant -= r->constant;
+    l->scalars.append(r->subtracted);
+    l->subtracted.append(r->scalars);
     return l;
   }
   // A multiply by one (cuTile scales an index by a unit stride).
@@ -262,6 +276,43 @@ FailureOr<int64_t> tilepipe::cutile::gatheredArrayRank(BlockArgument ptr) {
                << " is read through no tensor view and no gather or scatter",
            failure();
   return *rank;
+}
+
+/// A number `v` is known to be a multiple of (0: v is 0), from constants,
+/// products, sums, div_by assumptions and loop counters; 1 when nothing is
+/// known. Saturates well below overflow.
+static uint64_t knownMultiple(Value v) {
+  constexpr uint64_t kCap = uint64_t(1) << 40;
+  Operation *def = v.getDefiningOp();
+  if (!def) {
+    // A loop's counter: lb + i * step.
+    auto arg = dyn_cast<BlockArgument>(v);
+    auto loop = arg ? dyn_cast<tileir::ForOp>(arg.getOwner()->getParentOp())
+                    : tileir::ForOp();
+    if (loop && arg.getArgNumber() == 0)
+      return std::gcd(knownMultiple(loop.getLowerBound()),
+                      knownMultiple(loop.getStep()));
+    return 1;
+  }
+  if (std::optional<int64_t> c = splatConstant(v))
+    return std::min<uint64_t>(std::abs(*c), kCap);
+  if (auto assume = dyn_cast<tileir::AssumeOp>(def)) {
+    uint64_t m = knownMultiple(assume.getValue());
+    if (auto divBy = dyn_cast<tileir::DivByAttr>(assume.getPredicate());
+        divBy && !divBy.getEvery() && m)
+      m = std::min(std::lcm(m, uint64_t(divBy.getDivisor())), kCap);
+    return m;
+  }
+  if (isa<tileir::ExtIOp, tileir::ReshapeOp, tileir::BroadcastOp>(def))
+    return knownMultiple(def->getOperand(0));
+  if (isa<tileir::MulIOp>(def))
+    return std::min(knownMultiple(def->getOperand(0)) *
+                        knownMultiple(def->getOperand(1)),
+                    kCap);
+  if (isa<tileir::AddIOp, tileir::SubIOp>(def))
+    return std::gcd(knownMultiple(def->getOperand(0)),
+                    knownMultiple(def->getOperand(1)));
+  return 1;
 }
 
 /// The value a constant padding tile holds, or null.
@@ -391,8 +442,24 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
                            "order=)");
     last = std::max(last, a->dim);
     box.push_back(a->dim >= 0 ? tile.getShape()[a->dim] : 1);
-    access.start.push_back({a->constant, a->scalars});
+    access.start.push_back({a->constant, a->scalars, a->subtracted});
   }
+  // TMA takes an innermost coordinate whose bytes are a multiple of 16
+  // (measured on the H200: another stops the kernel); the box's start
+  // must be known to be one.
+  Type elem = params[param].elementType;
+  const BoxAccess::Start &inner = access.start.back();
+  uint64_t multiple = uint64_t(std::abs(inner.constant));
+  for (Value v : llvm::concat<const Value>(inner.scalars, inner.subtracted))
+    multiple = std::gcd(multiple, knownMultiple(v));
+  int64_t align = 128 / elem.getIntOrFloatBitWidth();
+  if (box.back() != 1 && (multiple == 0 ? false : multiple % align != 0))
+    return op->emitError("a gather or scatter whose box starts at an "
+                         "innermost index not known to be a multiple of ")
+           << align
+           << " is not lowered: TMA moves a box whose innermost start is a "
+              "multiple of 16 bytes (a shifted box, a stencil's `offs - 1`, "
+              "is not)";
   int64_t covered = llvm::count_if(box, [](int64_t n) { return n != 1; });
   if (covered !=
       llvm::count_if(tile.getShape(), [](int64_t n) { return n != 1; }))
@@ -406,7 +473,6 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
              llvm::find_if(box, [](int64_t n) { return n != 1; }) - box.begin();
          d < rank; ++d)
       needShapeArg(param, ArrayPart::Shape, d);
-  Type elem = params[param].elementType;
   if (isa<tileir::StorePtrTkoOp>(op) &&
       llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
       elem.getIntOrFloatBitWidth() < 128) {
@@ -442,8 +508,10 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
 void EntryLowering::markAddressOps(Operation *access, ValueRange operands) {
   const BoxAccess &a = boxAccesses[access];
   DenseSet<Value> keep(a.masks.begin(), a.masks.end());
-  for (const auto &s : a.start)
+  for (const auto &s : a.start) {
     keep.insert(s.scalars.begin(), s.scalars.end());
+    keep.insert(s.subtracted.begin(), s.subtracted.end());
+  }
   if (!a.masks.empty())
     if (auto load = dyn_cast<tileir::LoadPtrTkoOp>(access))
       keep.insert(load.getPaddingValue());
@@ -496,6 +564,13 @@ EntryLowering::boxAccessCoordinates(Operation *op, const BoxAccess &a) {
         return failure();
       Value term = b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), *v);
       c = c ? b.create<arith::AddIOp>(loc(op), c, term).getResult() : term;
+    }
+    for (Value scalar : s.subtracted) {
+      FailureOr<Value> v = lookup(op, scalar);
+      if (failed(v))
+        return failure();
+      Value term = b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), *v);
+      c = b.create<arith::SubIOp>(loc(op), c ? c : indexConstant(0), term);
     }
     coords.push_back(c);
   }

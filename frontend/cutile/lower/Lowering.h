@@ -119,13 +119,13 @@ struct Partition {
 
 /// A gather or scatter whose elements are a box of an array (Gathers.cpp):
 /// the box (in the array's order) and where it starts in each dimension
-/// (a constant plus tileir scalars).
+/// (a constant plus and minus tileir scalars).
 struct BoxAccess {
   unsigned param = 0;
   llvm::SmallVector<int64_t> box;
   struct Start {
     int64_t constant = 0;
-    llvm::SmallVector<mlir::Value> scalars;
+    llvm::SmallVector<mlir::Value> scalars, subtracted;
   };
   llvm::SmallVector<Start> start;
   /// The conjuncts of a gather's mask other than the bounds (Triton's
