@@ -342,6 +342,45 @@ LogicalResult GlobalStoreOp::verify() {
   return success();
 }
 
+/// What global_gather and global_scatter share: one index tile per
+/// dimension of the array, each (and the mask) of the data tile's shape,
+/// and a stride and a bound per dimension.
+static LogicalResult verifyElementAccess(Operation *op, MemRefType array,
+                                         RankedTensorType data,
+                                         ValueRange indices, ValueRange strides,
+                                         ValueRange bounds, Value mask) {
+  int64_t rank = array.getRank();
+  if (int64_t(indices.size()) != rank || int64_t(strides.size()) != rank ||
+      int64_t(bounds.size()) != rank)
+    return op->emitOpError("expects one index tile, stride and bound per "
+                           "dimension of the array (")
+           << rank << "), got " << indices.size() << ", " << strides.size()
+           << " and " << bounds.size();
+  if (data.getElementType() != array.getElementType())
+    return op->emitOpError("expects a tile of the array's element type ")
+           << array.getElementType() << ", got " << data.getElementType();
+  for (Value v : indices)
+    if (cast<ShapedType>(v.getType()).getShape() != data.getShape())
+      return op->emitOpError("expects index tiles of the data tile's shape");
+  if (mask && cast<ShapedType>(mask.getType()).getShape() != data.getShape())
+    return op->emitOpError("expects a mask of the data tile's shape");
+  return success();
+}
+
+LogicalResult GlobalGatherOp::verify() {
+  auto elem = getType().getElementType();
+  if (getPadding().getType() != elem)
+    return emitOpError("expects a padding of the element type ") << elem;
+  return verifyElementAccess(*this, getSrc().getType(), getType(), getIndices(),
+                             getStrides(), getBounds(), getMask());
+}
+
+LogicalResult GlobalScatterOp::verify() {
+  return verifyElementAccess(*this, getDst().getType(), getValue().getType(),
+                             getIndices(), getStrides(), getBounds(),
+                             getMask());
+}
+
 //===----------------------------------------------------------------------===//
 // UMMA.
 //===----------------------------------------------------------------------===//

@@ -578,6 +578,61 @@ def TileAS_GlobalStoreOp : TileAS_Op<"global_store"> {
   let hasVerifier = 1;
 }
 
+def TileAS_GlobalGatherOp : TileAS_Op<"global_gather", [
+    AttrSizedOperandSegments]> {
+  let summary = "a register tile read element by element from global memory";
+  let description = [{
+    `%v = tileas.global_gather %src[%i, %j : tensor<128xi32>,
+    tensor<128xi32>] strides(%s0, %s1) bounds(%m, %n) mask(%keep :
+    tensor<128xi1>) padding = 0.0 : memref<?x?xf32> -> tensor<128xf32>`: each thread reads the elements it
+    holds, element e at `sum_d %idx_d[e] * %strides_d` from the base (the
+    strides in elements), where every index lies in [0, bound) and the
+    mask (optional) holds; the padding elsewhere. One index tile per
+    dimension of the array, each the result's shape (positions: the
+    translation makes them where it reads them). What a TMA box cannot
+    move: a box starting at an index that is not 16-byte aligned (a
+    stencil's shifted read), a box narrower than 16 bytes.
+  }];
+  let arguments = (ins Arg<AnyMemRef, "global array", [MemRead]>:$src,
+                       Variadic<TensorOf<[I32]>>:$indices,
+                       Variadic<Index>:$strides, Variadic<Index>:$bounds,
+                       Optional<TensorOf<[I1]>>:$mask,
+                       TileAS_FloatValueAttr:$padding);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $src `[` $indices `:` type($indices) `]` `strides` `(` $strides `)`
+    `bounds` `(` $bounds `)` (`mask` `(` $mask^ `:` type($mask) `)`)?
+    `padding` `=` $padding attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileAS_GlobalScatterOp : TileAS_Op<"global_scatter", [
+    AttrSizedOperandSegments]> {
+  let summary = "a register tile written element by element to global memory";
+  let description = [{
+    `tileas.global_scatter %v, %dst[%i : tensor<512xi32>] strides(%s)
+    bounds(%n) mask(%keep : tensor<512xi1>) : tensor<512xf32>,
+    memref<?xf32>`:
+    each thread writes the elements it holds, as global_gather reads them,
+    where every index lies in [0, bound) and the mask holds. A TMA store
+    writes its whole box: a scatter masked by more than the array's bounds
+    (Triton's `offs < n`) is this.
+  }];
+  let arguments = (ins AnyRankedTensor:$value,
+                       Arg<AnyMemRef, "global array", [MemWrite]>:$dst,
+                       Variadic<TensorOf<[I32]>>:$indices,
+                       Variadic<Index>:$strides, Variadic<Index>:$bounds,
+                       Optional<TensorOf<[I1]>>:$mask);
+  let assemblyFormat = [{
+    $value `,` $dst `[` $indices `:` type($indices) `]` `strides` `(`
+    $strides `)` `bounds` `(` $bounds `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict `:` type($value) `,`
+    type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
 def TileAS_TileCountOp : TileAS_Op<"tile_count"> {
   let summary = "the output tiles a kernel walks over the CTAs it is given";
   let description = [{

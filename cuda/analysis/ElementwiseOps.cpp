@@ -32,6 +32,8 @@ static llvm::StringRef integerTileCallee(Operation *op) {
       .Case([](arith::OrIOp) { return "tp::tile_ori"; })
       .Case([](arith::XOrIOp) { return "tp::tile_xori"; })
       .Case([](arith::MaxSIOp) { return "tp::tile_maxsi"; })
+      .Case([](arith::DivSIOp) { return "tp::tile_divsi"; })
+      .Case([](arith::RemSIOp) { return "tp::tile_remsi"; })
       .Default([](Operation *) { return "tp::tile_minsi"; });
 }
 
@@ -88,11 +90,12 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       // Integer math on tiles: positions and masks (tileas.iota).
       .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,
             arith::OrIOp, arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp,
-            arith::CmpIOp>([&](Operation *o) -> Call {
-        if (!isa<RankedTensorType>(o->getResult(0).getType()))
-          return std::nullopt;
-        return plain(integerTileCallee(o));
-      })
+            arith::DivSIOp, arith::RemSIOp, arith::CmpIOp>(
+          [&](Operation *o) -> Call {
+            if (!isa<RankedTensorType>(o->getResult(0).getType()))
+              return std::nullopt;
+            return plain(integerTileCallee(o));
+          })
       .Case([&](arith::SelectOp select) -> Call {
         if (!isa<RankedTensorType>(select.getType()))
           return std::nullopt;

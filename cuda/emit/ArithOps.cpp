@@ -98,10 +98,11 @@ LogicalResult KernelEmitter::emitArithmetic(Operation *op) {
   // has no runtime function: refused here, not written as C++ operators on
   // fragments that nvcc would reject.
   if (isa<RankedTensorType>(op->getResult(0).getType()))
-    return emitError(loc) << "'" << op->getName()
-                          << "' on a tile is not translated to CUDA (tiles of "
-                             "positions take addi, subi, muli, andi, ori, "
-                             "xori, maxsi, minsi, cmpi and sitofp)";
+    return emitError(loc)
+           << "'" << op->getName()
+           << "' on a tile is not translated to CUDA (tiles of "
+              "positions take addi, subi, muli, andi, ori, "
+              "xori, maxsi, minsi, divsi, remsi, cmpi and sitofp)";
   Value r = emitIntArith(op, operands, *type);
   if (!r)
     return notTranslated(op);

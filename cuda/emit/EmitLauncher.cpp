@@ -33,8 +33,9 @@ namespace {
 
 /// How one kernel parameter crosses from the host.
 struct Param {
-  /// Pointer: an array the kernel writes elements of (global_store), passed
-  /// as its base pointer; the main writes it out as a tensor's.
+  /// Pointer: an array the threads read or write elements of (global_store,
+  /// global_gather, global_scatter), passed as its base pointer; the main
+  /// reads it in or writes it out as a tensor's.
   enum class Kind { Tensor, Array, Pointer, Scalar };
   Kind kind = Kind::Scalar;
   std::string name;  ///< On the command line.
@@ -113,7 +114,11 @@ FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
       p.kind = Param::Kind::Pointer;
       p.type = cudaElementName(memref.getElementType());
       p.rank = int(memref.getRank());
-      p.stored = true;
+      // Read by threads (a gather) it is an input; written, an output.
+      for (Operation *user : arg.getUsers()) {
+        p.loaded |= isa<tileas::GlobalGatherOp>(user);
+        p.stored |= isa<tileas::GlobalStoreOp, tileas::GlobalScatterOp>(user);
+      }
     } else if (auto shaped = dyn_cast<ShapedType>(t);
                shaped && isa<MemRefType, RankedTensorType>(t) &&
                shaped.hasStaticShape()) {

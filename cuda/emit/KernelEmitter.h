@@ -179,6 +179,11 @@ public:
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
   mlir::LogicalResult emit(mlir::tileas::IotaOp op);
   mlir::LogicalResult emit(mlir::tileas::GlobalStoreOp op);
+  mlir::LogicalResult emit(mlir::tileas::GlobalGatherOp op);
+  mlir::LogicalResult emit(mlir::tileas::GlobalScatterOp op);
+  llvm::SmallVector<mlir::Value>
+  elementIndices(mlir::Location loc, mlir::ValueRange indices,
+                 mlir::ValueRange strides, mlir::ValueRange bounds, int64_t n);
   mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceAllOp op);
   llvm::SmallVector<mlir::Value> acrossWarps();

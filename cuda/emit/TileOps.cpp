@@ -547,6 +547,61 @@ LogicalResult KernelEmitter::emit(tileas::GlobalStoreOp op) {
   return success();
 }
 
+/// The index, stride and bound operands of an element access, one
+/// tp::ElementIndex per dimension.
+SmallVector<Value> KernelEmitter::elementIndices(Location loc,
+                                                 ValueRange indices,
+                                                 ValueRange strides,
+                                                 ValueRange bounds, int64_t n) {
+  SmallVector<Value> dims;
+  for (auto [i, s, e] : llvm::zip(indices, strides, bounds))
+    dims.push_back(call(opaque("tp::ElementIndex<" + std::to_string(n) + ">"),
+                        "tp::element_index",
+                        {lookup(loc, i), lookup(loc, s), lookup(loc, e)}));
+  return dims;
+}
+
+/// Each thread reads the elements it holds (tp::global_gather): what TMA
+/// cannot move.
+LogicalResult KernelEmitter::emit(tileas::GlobalGatherOp op) {
+  Location loc = op.getLoc();
+  FailureOr<Type> type = convert(loc, op.getResult());
+  FailureOr<int64_t> n = fragSize(loc, op.getResult());
+  if (failed(type) || failed(n))
+    return failure();
+  Value src = lookup(loc, op.getSrc());
+  Value mask = op.getMask() ? lookup(loc, op.getMask()) : boolLit(true);
+  SmallVector<Value> operands = {
+      src, literal(b.getF32Type(), paddingLiteral(op.getPadding())), mask};
+  operands.append(elementIndices(loc, op.getIndices(), op.getStrides(),
+                                 op.getBounds(), *n));
+  if (broken)
+    return failure();
+  map[op.getResult()] =
+      call(*type, "tp::global_gather", operands,
+           {registerElementName(op.getType().getElementType()),
+            cudaElementName(op.getSrc().getType().getElementType()),
+            std::to_string(*n)});
+  return success();
+}
+
+/// Each thread writes the elements it holds (tp::global_scatter).
+LogicalResult KernelEmitter::emit(tileas::GlobalScatterOp op) {
+  Location loc = op.getLoc();
+  FailureOr<int64_t> n = fragSize(loc, op.getValue());
+  if (failed(n))
+    return failure();
+  Value dst = lookup(loc, op.getDst()), value = lookup(loc, op.getValue());
+  Value mask = op.getMask() ? lookup(loc, op.getMask()) : boolLit(true);
+  SmallVector<Value> operands = {dst, value, mask};
+  operands.append(elementIndices(loc, op.getIndices(), op.getStrides(),
+                                 op.getBounds(), *n));
+  if (broken)
+    return failure();
+  callVoid("tp::global_scatter", operands);
+  return success();
+}
+
 /// Positions: each thread's from where the layout puts its elements
 /// (runtime/positions.cuh), the fragment's rows or whole rows a thread
 /// (tp::row64's row for a 64-row tile). TileStreams makes the pieces of a

@@ -95,16 +95,20 @@ Interpreter::Step Interpreter::stepTileAS(unsigned t, Operation *op,
     return mutexOp(t, op, false);
   if (isa<tileas::SchedulableOpInterface>(op))
     return computeOp(t, op);
-  // A thread's store of one element: the value it stores is a term of its
+  // The threads' element accesses of global memory (one element, a
+  // gather, a scatter): what they read or write is a term of their
   // inputs, counted as the loop's work is.
-  if (isa<tileas::GlobalStoreOp>(op)) {
+  if (isa<tileas::GlobalStoreOp, tileas::GlobalGatherOp,
+          tileas::GlobalScatterOp>(op)) {
     std::vector<unsigned> reads;
     for (unsigned i = 0; i < op->getNumOperands(); ++i)
       reads.push_back(i);
     std::optional<std::vector<uint64_t>> args = readNow(t, op, reads);
     if (!args)
       return Step::Failed;
-    computeTerm(t, op, *args);
+    uint64_t term = computeTerm(t, op, *args);
+    for (OpResult r : op->getResults())
+      bind(t, r, Val::tile(term));
     return Step::Advance;
   }
   handled = false;

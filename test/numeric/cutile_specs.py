@@ -905,6 +905,121 @@ class SoftmaxGather(CuTileSpec):
         return {1: e / e.sum(axis=1, keepdims=True)}
 
 
+class Stencil(CuTileSpec):
+    """y[i] = x[i-1] - 2 x[i] + x[i+1], zero past the ends (stencil.py): one
+    block, ragged, three elements, several blocks. Two roundings."""
+    fixture = "test/cutile/lower/fixtures/stencil-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-6)}
+
+    def problems(self, quick=False):
+        probs = [(512,), (1000,), (3,)]
+        return probs if quick else probs + [(5000,)]
+
+    def describe(self, p):
+        return f"N={p[0]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 512), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p}
+
+    def expected(self, a, p):
+        x = np.concatenate([[0.0], a[0].astype(np.float64), [0.0]])
+        return {1: x[:-2] - 2.0 * x[1:-1] + x[2:]}
+
+
+class VectorAddMasked(CuTileSpec):
+    """out = x + y below n, untouched (zero) from n on
+    (vector_add_masked.py): n the length, n inside the last block, n inside
+    the first of several."""
+    fixture = "test/cutile/lower/fixtures/vector_add_masked-13.4.tileirbc"
+    tolerances = {2: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        probs = [(1024, 1024), (3000, 2500), (700, 3)]
+        return probs if quick else probs + [(3000, 3000)]
+
+    def describe(self, p):
+        return f"len={p[0]} n={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 1024), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal((p[0],)).astype(np.float32),
+                1: rng.standard_normal((p[0],)).astype(np.float32)}
+
+    def scalar_values(self, p):
+        return {3: p[1]}
+
+    def output_shapes(self, p):
+        return {2: (p[0],)}
+
+    def expected(self, a, p):
+        r = (a[0] + a[1]).astype(np.float64)
+        r[p[1]:] = 0.0
+        return {2: r}
+
+
+class TransposeGather(CuTileSpec):
+    """Y = X^T through a gather in the transposed order
+    (transpose_gather.py): one tile, ragged, two tiles of rows. A copy."""
+    fixture = "test/cutile/lower/fixtures/transpose_gather-13.4.tileirbc"
+    tolerances = {1: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        probs = [(64, 128), (100, 300), (64, 256)]
+        return probs
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 128), cdiv(p[0], 64), 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[1], p[0])}
+
+    def expected(self, a, p):
+        return {1: a[0].T.astype(np.float64)}
+
+
+class RowDiff(CuTileSpec):
+    """y[r, c] = x[r, c + 1] - x[r, c], zero past a row's end (row_diff.py):
+    one tile, rows of 256 with no padding between them (a read past the end
+    lands on the next row), ragged both ways."""
+    fixture = "test/cutile/lower/fixtures/row_diff-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-6)}
+
+    def problems(self, quick=False):
+        return [(8, 128), (20, 256), (13, 100)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 8), cdiv(p[1], 128), 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        nxt = np.zeros_like(x)
+        nxt[:, :-1] = x[:, 1:]
+        return {1: nxt - x}
+
+
 class BlockSums(CuTileSpec):
     """Each 1024-element block's sum of squares and largest magnitude
     (block_sums.py): one block, ragged, short."""
@@ -1303,6 +1418,10 @@ SPECS = {
     "cutile_gather_rowsum": GatherRowsum(),
     "cutile_block_sums": BlockSums(),
     "cutile_softmax_gather": SoftmaxGather(),
+    "cutile_stencil": Stencil(),
+    "cutile_vector_add_masked": VectorAddMasked(),
+    "cutile_transpose_gather": TransposeGather(),
+    "cutile_row_diff": RowDiff(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1344,7 +1463,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_transpose", "cutile_transpose_f32", "cutile_row_stats",
               "cutile_column_sums", "cutile_chunk_maxima", "cutile_vector_add_gather",
               "cutile_gather_gemm", "cutile_gather_masked", "cutile_gather_rowsum",
-              "cutile_softmax_gather"]:
+              "cutile_softmax_gather", "cutile_stencil", "cutile_vector_add_masked",
+              "cutile_transpose_gather", "cutile_row_diff"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -18,6 +18,7 @@
 #include "frontend/cutile/lower/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <numeric>
 
@@ -202,13 +203,14 @@ bool termsOf(Value v, SmallVectorImpl<Term> &terms) {
   if (auto add = dyn_cast_or_null<tileir::AddIOp>(def))
     return termsOf(add.getLhs(), terms) && termsOf(add.getRhs(), terms);
   Term t;
+  // cuTile writes index x stride; the other order is taken when it is the
+  // only reading (a stride splat times positions).
   if (auto mul = dyn_cast_or_null<tileir::MulIOp>(def)) {
     for (auto [index, stride] : {std::pair(mul.getLhs(), mul.getRhs()),
                                  std::pair(mul.getRhs(), mul.getLhs())}) {
       Term candidate;
       std::optional<Axis> a = axisOf(index);
-      if (a && strideOf(stride, candidate) &&
-          (candidate.strideArg || a->dim >= 0)) {
+      if (a && strideOf(stride, candidate)) {
         candidate.axis = std::move(*a);
         terms.push_back(std::move(candidate));
         return true;
@@ -315,6 +317,14 @@ static uint64_t knownMultiple(Value v) {
   return 1;
 }
 
+/// Whether one TMA moves `box` of `elem` (EntryLowering::checkBox's rules:
+/// rank 1 to 5, at most 256 elements but innermost, 16-byte rows).
+static bool fitsTmaBox(ArrayRef<int64_t> box, Type elem) {
+  if (box.size() > 5 || box.back() * elem.getIntOrFloatBitWidth() % 128)
+    return false;
+  return llvm::all_of(box.drop_back(), [](int64_t n) { return n <= 256; });
+}
+
 /// The value a constant padding tile holds, or null.
 static Attribute paddingConstant(Value v) {
   Value s = splatSource(v);
@@ -389,6 +399,7 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   BoxAccess access;
   access.param = param;
   SmallVector<std::optional<Axis>> axes(rank);
+  SmallVector<bool> strideIsArg(rank, false);
   for (Term &t : terms) {
     int64_t d = -1;
     if (t.strideArg) {
@@ -404,6 +415,7 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
                            "each dimension of the array once, times its "
                            "stride, is not lowered");
     axes[d] = std::move(t.axis);
+    strideIsArg[d] = bool(t.strideArg);
   }
   if (mask) {
     SmallVector<Check> checks;
@@ -415,10 +427,9 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
           !(*axes[s->second.dim] == c.axis))
         access.masks.push_back(c.conjunct);
     }
+    // A TMA store writes its whole box, clipped at the bounds only.
     if (!access.masks.empty() && isa<tileir::StorePtrTkoOp>(op))
-      return op->emitError("a scatter masked by more than the array's bounds "
-                           "is not lowered: a TMA store writes its whole box, "
-                           "clipped at the bounds only");
+      access.threads = true;
   }
   // Another constant than zero (softmax's -inf) is what the threads read
   // past the bounds instead of TMA's zeros, as a view's padding_value.
@@ -435,14 +446,14 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   int64_t last = -1;
   SmallVector<int64_t> box;
   for (const std::optional<Axis> &a : axes) {
+    // The array's dimensions in another order than the tile's: a
+    // transposed box, which threads read element by element.
     if (a->dim >= 0 && a->dim < last)
-      return op->emitError("a gather or scatter that walks the array's "
-                           "dimensions in another order than the tile's is "
-                           "not lowered (load it through a view with "
-                           "order=)");
+      access.threads = true;
     last = std::max(last, a->dim);
     box.push_back(a->dim >= 0 ? tile.getShape()[a->dim] : 1);
-    access.start.push_back({a->constant, a->scalars, a->subtracted});
+    access.start.push_back({a->constant, a->scalars, a->subtracted, a->dim,
+                            strideIsArg[access.start.size()]});
   }
   // TMA takes an innermost coordinate whose bytes are a multiple of 16
   // (measured on the H200: another stops the kernel); the box's start
@@ -453,19 +464,32 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   for (Value v : llvm::concat<const Value>(inner.scalars, inner.subtracted))
     multiple = std::gcd(multiple, knownMultiple(v));
   int64_t align = 128 / elem.getIntOrFloatBitWidth();
-  if (box.back() != 1 && (multiple == 0 ? false : multiple % align != 0))
-    return op->emitError("a gather or scatter whose box starts at an "
-                         "innermost index not known to be a multiple of ")
-           << align
-           << " is not lowered: TMA moves a box whose innermost start is a "
-              "multiple of 16 bytes (a shifted box, a stencil's `offs - 1`, "
-              "is not)";
+  if (box.back() != 1 && multiple != 0 && multiple % align != 0)
+    access.threads = true;
+  if (!fitsTmaBox(box, elem))
+    access.threads = true;
   int64_t covered = llvm::count_if(box, [](int64_t n) { return n != 1; });
   if (covered !=
       llvm::count_if(tile.getShape(), [](int64_t n) { return n != 1; }))
     return op->emitError("a gather or scatter that repeats elements along a "
                          "tile dimension no index runs along is not lowered");
   access.box = box;
+  bool oneElement = llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
+                    elem.getIntOrFloatBitWidth() < 128;
+  if (access.threads && !oneElement) {
+    // Each thread its elements: the array's base, shapes and strides (the
+    // last a unit one, as cuTile's offsets say).
+    pointerArgs.emplace(param, 0);
+    for (int64_t d = 0; d < rank; ++d) {
+      needShapeArg(param, ArrayPart::Shape, d);
+      if (access.start[d].strideIsArg)
+        needShapeArg(param, ArrayPart::Stride, d);
+    }
+    boxAccesses[op] = std::move(access);
+    markAddressOps(op, {ptrs, mask, padding});
+    return success();
+  }
+  access.threads = false;
   // A padded read's extents: the SMEM tile's dimensions, the box's after
   // its leading unit ones.
   if (access.padding)
@@ -473,9 +497,7 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
              llvm::find_if(box, [](int64_t n) { return n != 1; }) - box.begin();
          d < rank; ++d)
       needShapeArg(param, ArrayPart::Shape, d);
-  if (isa<tileir::StorePtrTkoOp>(op) &&
-      llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
-      elem.getIntOrFloatBitWidth() < 128) {
+  if (isa<tileir::StorePtrTkoOp>(op) && oneElement) {
     // One element (a block's result): a thread stores it, as a view's.
     Partition p;
     p.param = param;
@@ -577,9 +599,99 @@ EntryLowering::boxAccessCoordinates(Operation *op, const BoxAccess &a) {
   return coords;
 }
 
+/// An index of a thread access in i32 (cuTile's positions): the start's
+/// scalars summed.
+static Value startAsI32(OpBuilder &b, Location l, Value v) {
+  if (v.getType().isIndex() || v.getType().getIntOrFloatBitWidth() != 32)
+    return v.getType().isIndex()
+               ? b.create<arith::IndexCastOp>(l, b.getI32Type(), v).getResult()
+               : b.create<arith::TruncIOp>(l, b.getI32Type(), v).getResult();
+  return v;
+}
+
+FailureOr<EntryLowering::ThreadAccess>
+EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
+                            tileir::TileType tile) {
+  auto regs = dyn_cast<RankedTensorType>(registerType(tile));
+  if (!regs)
+    return op->emitError("a gather or scatter of one element that TMA "
+                         "cannot move is not lowered"),
+           failure();
+  Location l = loc(op);
+  ThreadAccess t;
+  t.ptr = func.getArgument(pointerArgs.at(a.param));
+  auto i32Tile = RankedTensorType::get(regs.getShape(), b.getI32Type());
+  for (auto [d, s] : llvm::enumerate(a.start)) {
+    Value c = s.constant || s.scalars.empty()
+                  ? b.create<arith::ConstantIntOp>(l, s.constant, 32)
+                  : Value();
+    for (Value scalar : s.scalars) {
+      FailureOr<Value> v = lookup(op, scalar);
+      if (failed(v))
+        return failure();
+      Value term = startAsI32(b, l, *v);
+      c = c ? b.create<arith::AddIOp>(l, c, term).getResult() : term;
+    }
+    for (Value scalar : s.subtracted) {
+      FailureOr<Value> v = lookup(op, scalar);
+      if (failed(v))
+        return failure();
+      c = b.create<arith::SubIOp>(l, c, startAsI32(b, l, *v));
+    }
+    Value index = b.create<tensor::SplatOp>(l, c, i32Tile);
+    if (s.tileDim >= 0) {
+      // Registers drop the tile's unit dimensions.
+      int64_t dim = llvm::count_if(tile.getShape().take_front(s.tileDim),
+                                   [](int64_t n) { return n != 1; });
+      Value along = b.create<tileas::IotaOp>(l, i32Tile, dim);
+      index = b.create<arith::AddIOp>(l, along, index);
+    }
+    t.indices.push_back(index);
+    t.strides.push_back(s.strideIsArg
+                            ? b.create<arith::IndexCastOp>(
+                                   l, b.getIndexType(),
+                                   func.getArgument(shapeArg(
+                                       a.param, ArrayPart::Stride, int64_t(d))))
+                                  .getResult()
+                            : indexConstant(1));
+    t.bounds.push_back(b.create<arith::IndexCastOp>(
+        l, b.getIndexType(),
+        func.getArgument(shapeArg(a.param, ArrayPart::Shape, int64_t(d)))));
+  }
+  for (Value m : a.masks) {
+    FailureOr<Value> lowered = lookup(op, m);
+    if (failed(lowered))
+      return failure();
+    if (lowered->getType() != i32Tile.clone(b.getI1Type()))
+      return op->emitError("a gather's or scatter's mask is not of the "
+                           "tile's shape in registers"),
+             failure();
+    t.mask = t.mask ? b.create<arith::AndIOp>(l, t.mask, *lowered).getResult()
+                    : *lowered;
+  }
+  return t;
+}
+
 LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
   reportHints(op, op.getOptimizationHintsAttr());
   const BoxAccess &a = boxAccesses.at(op);
+  if (a.threads) {
+    FailureOr<ThreadAccess> t = threadAccess(op, a, op.getResult().getType());
+    if (failed(t))
+      return failure();
+    auto regs = cast<RankedTensorType>(
+        registerType(cast<tileir::TileType>(op.getResult().getType())));
+    auto elem = dyn_cast<FloatType>(regs.getElementType());
+    if (!elem)
+      return op.emitError("a gather of integers that TMA cannot move is not "
+                          "lowered"),
+             failure();
+    FloatAttr pad = a.padding ? a.padding : b.getFloatAttr(elem, 0.0);
+    map(op.getResult(),
+        b.create<tileas::GlobalGatherOp>(loc(op), regs, t->ptr, t->indices,
+                                         t->strides, t->bounds, t->mask, pad));
+    return success();
+  }
   FailureOr<SmallVector<Value>> coords = boxAccessCoordinates(op, a);
   if (failed(coords))
     return failure();
@@ -641,6 +753,17 @@ LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
 LogicalResult EntryLowering::lowerScatter(tileir::StorePtrTkoOp op) {
   reportHints(op, op.getOptimizationHintsAttr());
   const BoxAccess &a = boxAccesses.at(op);
+  if (a.threads) {
+    FailureOr<Value> regs = registers(op, op.getValue());
+    if (failed(regs))
+      return failure();
+    FailureOr<ThreadAccess> t = threadAccess(op, a, op.getValue().getType());
+    if (failed(t))
+      return failure();
+    b.create<tileas::GlobalScatterOp>(loc(op), *regs, t->ptr, t->indices,
+                                      t->strides, t->bounds, t->mask);
+    return success();
+  }
   if (a.element) {
     FailureOr<SmallVector<Value>> coords = boxAccessCoordinates(op, a);
     if (failed(coords))

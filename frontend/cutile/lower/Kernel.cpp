@@ -195,12 +195,15 @@ void EntryLowering::numberArguments() {
                     DictionaryAttr::get(ctx, source), name});
     arg = args.size() - 1;
   }
-  // An array stored an element at a time: its base pointer.
+  // An array the threads access an element at a time: its base pointer
+  // (named apart from a descriptor of the same array).
   for (auto &[param, arg] : pointerArgs) {
     SmallVector<int64_t> shape(params[param].rank, ShapedType::kDynamic);
+    bool alsoBoxes = llvm::any_of(
+        descArgs, [&, p = param](auto &kv) { return kv.first.first == p; });
     args.push_back({MemRefType::get(shape, params[param].elementType),
                     DictionaryAttr::get(ctx, field("array", param)),
-                    params[param].name});
+                    params[param].name + (alsoBoxes ? "_elements" : "")});
     arg = args.size() - 1;
   }
   for (auto &[op, access] : boxAccesses)

@@ -126,6 +126,11 @@ struct BoxAccess {
   struct Start {
     int64_t constant = 0;
     llvm::SmallVector<mlir::Value> scalars, subtracted;
+    /// The tile dimension the index runs along (ct.arange), or -1.
+    int64_t tileDim = -1;
+    /// Whether the offsets scale the index by the array's stride argument
+    /// (else by cuTile's unit stride).
+    bool strideIsArg = false;
   };
   llvm::SmallVector<Start> start;
   /// The conjuncts of a gather's mask other than the bounds (Triton's
@@ -137,6 +142,11 @@ struct BoxAccess {
   /// A scatter of one element narrower than a TMA box: stored by a thread
   /// (Partition::element), its array's pointer numbered with the others.
   std::optional<Partition> element;
+  /// Read or written by the threads element by element
+  /// (tileas.global_gather / global_scatter) where TMA cannot: an
+  /// innermost start not 16-byte aligned, a transposed or narrow box, a
+  /// scatter's mask beyond the bounds.
+  bool threads = false;
 };
 
 class EntryLowering {
@@ -206,6 +216,13 @@ public:
   void markAddressOps(mlir::Operation *access, mlir::ValueRange operands);
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   boxAccessCoordinates(mlir::Operation *op, const BoxAccess &a);
+  /// The operands of tileas.global_gather / global_scatter.
+  struct ThreadAccess {
+    mlir::Value ptr, mask;
+    llvm::SmallVector<mlir::Value> indices, strides, bounds;
+  };
+  mlir::FailureOr<ThreadAccess>
+  threadAccess(mlir::Operation *op, const BoxAccess &a, tileir::TileType tile);
   mlir::LogicalResult lowerGather(tileir::LoadPtrTkoOp op);
   mlir::LogicalResult lowerScatter(tileir::StorePtrTkoOp op);
 

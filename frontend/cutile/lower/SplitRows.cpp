@@ -80,6 +80,7 @@ private:
                                RankedTensorType type);
   bool tileMemberAllowed(Operation *op, Value v);
   void eraseDeadColumn(Value v);
+  void splitIota(tileas::IotaOp iota, int64_t lanes);
   ArrayRef<Value> members(Value leader);
 
   func::FuncOp func;
@@ -132,6 +133,17 @@ void RowSplitter::joinClasses() {
         join(init, result);
         join(init, yielded);
       }
+    } else if (auto gather = dyn_cast<tileas::GlobalGatherOp>(op)) {
+      // The threads' element accesses: indices and mask lie as the data.
+      for (Value v : gather.getIndices())
+        join(gather.getResult(), v);
+      if (gather.getMask())
+        join(gather.getResult(), gather.getMask());
+    } else if (auto scatter = dyn_cast<tileas::GlobalScatterOp>(op)) {
+      for (Value v : scatter.getIndices())
+        join(scatter.getValue(), v);
+      if (scatter.getMask())
+        join(scatter.getValue(), scatter.getMask());
     } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
       for (auto [i, result] : llvm::enumerate(branch.getResults()))
         for (Region *r : {&branch.getThenRegion(), &branch.getElseRegion()})
@@ -154,8 +166,12 @@ ArrayRef<Value> RowSplitter::members(Value leader) {
 bool RowSplitter::tileMemberAllowed(Operation *op, Value v) {
   if (isElementwise(op) || isReduce(op) ||
       isa<scf::ForOp, scf::YieldOp, scf::IfOp, tensor::SplatOp,
-          arith::ConstantOp, tileas::SmemStoreOp>(op))
+          arith::ConstantOp, tileas::SmemStoreOp, tileas::GlobalGatherOp,
+          tileas::GlobalScatterOp>(op))
     return true;
+  // Positions: made again at the split shape (rewrite()).
+  if (auto iota = dyn_cast<tileas::IotaOp>(op))
+    return iota.getType().getRank() == 2;
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op))
     return tensorOf(v) && load.getSource().getType().getRank() == 2;
   if (auto b = dyn_cast<tileas::BroadcastOp>(op))
@@ -312,7 +328,7 @@ LogicalResult RowSplitter::rewrite() {
     return RankedTensorType::get({kThreads, t.getShape()[1] / lanes},
                                  t.getElementType());
   };
-  SmallVector<Operation *> reductions, columnBroadcasts;
+  SmallVector<Operation *> reductions, columnBroadcasts, iotas;
   for (Value v : values) {
     Value leader = classes.getLeaderValue(v);
     int64_t lanes = tileLanes.lookup(leader);
@@ -334,6 +350,8 @@ LogicalResult RowSplitter::rewrite() {
       continue;
     if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
       load.setLanes(lanes);
+    if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def))
+      iotas.push_back(iota);
     if (auto b = dyn_cast_or_null<tileas::BroadcastOp>(def);
         b && b.isColumnBroadcast())
       columnBroadcasts.push_back(b);
@@ -355,6 +373,9 @@ LogicalResult RowSplitter::rewrite() {
         b.getI64IntegerAttr(l));
     result.replaceAllUsesExcept(whole.getResult(), whole);
   }
+  for (Operation *op : iotas)
+    splitIota(cast<tileas::IotaOp>(op),
+              tileLanes.lookup(classes.getLeaderValue(op->getResult(0))));
   for (Operation *op : columnBroadcasts) {
     auto b = cast<tileas::BroadcastOp>(op);
     int64_t lanes = tileLanes.lookup(classes.getLeaderValue(b.getResult()));
@@ -368,6 +389,31 @@ LogicalResult RowSplitter::rewrite() {
     eraseDeadColumn(input);
   }
   return success();
+}
+
+/// Positions of an R x C tile whose rows are split over L lanes, on the
+/// 128 x C / L tile of the same elements: element (t, j) is row t / L and
+/// column (t % L) C / L + j of the original.
+void RowSplitter::splitIota(tileas::IotaOp iota, int64_t lanes) {
+  OpBuilder b(iota);
+  Location loc = iota.getLoc();
+  RankedTensorType type = iota.getType();
+  auto splat = [&](int64_t v) {
+    return b.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(type, b.getI32IntegerAttr(int32_t(v))));
+  };
+  Value rows = b.create<tileas::IotaOp>(loc, type, 0);
+  Value made;
+  if (iota.getDimension() == 0) {
+    made = b.create<arith::DivSIOp>(loc, rows, splat(lanes));
+  } else {
+    Value lane = b.create<arith::RemSIOp>(loc, rows, splat(lanes));
+    Value first = b.create<arith::MulIOp>(loc, lane, splat(type.getShape()[1]));
+    made = b.create<arith::AddIOp>(loc, first,
+                                   b.create<tileas::IotaOp>(loc, type, 1));
+  }
+  iota.getResult().replaceAllUsesWith(made);
+  iota.erase();
 }
 
 /// The whole vector's math and load, once nothing reads them.

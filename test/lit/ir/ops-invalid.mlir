@@ -358,3 +358,43 @@ func.func @global_store_type(%v: f16, %p: memref<?xf32>, %i: index, %ok: i1) {
   tileas.global_store %v, %p[%i] if %ok : f16, memref<?xf32>
   return
 }
+
+// -----
+
+func.func @gather_rank(%x: memref<?x?xf32>, %i: tensor<128xi32>, %s: index, %n: index) {
+  // expected-error @+1 {{'tileas.global_gather' op expects one index tile, stride and bound per dimension of the array (2), got 1, 1 and 1}}
+  %v = tileas.global_gather %x[%i : tensor<128xi32>] strides(%s) bounds(%n) padding = 0.0 : f32 : memref<?x?xf32> -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_shape(%x: memref<?xf32>, %i: tensor<64xi32>, %s: index, %n: index) {
+  // expected-error @+1 {{'tileas.global_gather' op expects index tiles of the data tile's shape}}
+  %v = tileas.global_gather %x[%i : tensor<64xi32>] strides(%s) bounds(%n) padding = 0.0 : f32 : memref<?xf32> -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @gather_padding(%x: memref<?xf32>, %i: tensor<128xi32>, %s: index, %n: index) {
+  // expected-error @+1 {{'tileas.global_gather' op expects a padding of the element type 'f32'}}
+  %v = tileas.global_gather %x[%i : tensor<128xi32>] strides(%s) bounds(%n) padding = 0.0 : f16 : memref<?xf32> -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_type(%v: tensor<128xf16>, %x: memref<?xf32>, %i: tensor<128xi32>, %s: index, %n: index, %k: tensor<64xi1>) {
+  // expected-error @+1 {{'tileas.global_scatter' op expects a tile of the array's element type 'f32', got 'f16'}}
+  tileas.global_scatter %v, %x[%i : tensor<128xi32>] strides(%s) bounds(%n) : tensor<128xf16>, memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_mask(%v: tensor<128xf32>, %x: memref<?xf32>, %i: tensor<128xi32>, %s: index, %n: index, %k: tensor<64xi1>) {
+  // expected-error @+1 {{'tileas.global_scatter' op expects a mask of the data tile's shape}}
+  tileas.global_scatter %v, %x[%i : tensor<128xi32>] strides(%s) bounds(%n) mask(%k : tensor<64xi1>) : tensor<128xf32>, memref<?xf32>
+  return
+}

@@ -101,3 +101,15 @@ func.func @global_store(%v: f32, %p: memref<?xf32>, %i: index, %ok: i1) {
   tileas.global_store %v, %p[%i] if %ok : f32, memref<?xf32>
   return
 }
+
+// CHECK-LABEL: func.func @element_access
+// CHECK: %[[V:.*]] = tileas.global_gather %{{.*}}[%{{.*}}, %{{.*}} : tensor<128x8xi32>, tensor<128x8xi32>] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) mask(%{{.*}} : tensor<128x8xi1>) padding = 0xFF800000 : f32 : memref<?x?xf32> -> tensor<128x8xf32>
+// CHECK: tileas.global_scatter %[[V]], %{{.*}}[%{{.*}}, %{{.*}} : tensor<128x8xi32>, tensor<128x8xi32>] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) : tensor<128x8xf32>, memref<?x?xf32>
+func.func @element_access(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %s: index, %m: index, %n: index, %keep: tensor<128x8xi1>) {
+  %c1 = arith.constant 1 : index
+  %r = tileas.iota dimension = 0 : tensor<128x8xi32>
+  %c = tileas.iota dimension = 1 : tensor<128x8xi32>
+  %v = tileas.global_gather %x[%r, %c : tensor<128x8xi32>, tensor<128x8xi32>] strides(%s, %c1) bounds(%m, %n) mask(%keep : tensor<128x8xi1>) padding = 0xFF800000 : f32 : memref<?x?xf32> -> tensor<128x8xf32>
+  tileas.global_scatter %v, %y[%r, %c : tensor<128x8xi32>, tensor<128x8xi32>] strides(%s, %c1) bounds(%m, %n) : tensor<128x8xf32>, memref<?x?xf32>
+  return
+}

@@ -78,6 +78,11 @@ TP_TILE_INT(tile_ori, T, detail::wrap<T>(detail::bits(x) | detail::bits(y)))
 TP_TILE_INT(tile_xori, T, detail::wrap<T>(detail::bits(x) ^ detail::bits(y)))
 TP_TILE_INT(tile_maxsi, T, detail::sval(x) < detail::sval(y) ? y : x)
 TP_TILE_INT(tile_minsi, T, detail::sval(y) < detail::sval(x) ? y : x)
+// Rows split over lanes (SplitRows) place element (t, j) at row t / L, column
+// (t % L) C / L + j: C's truncating division and remainder are divsi's and
+// remsi's (the divisor a constant power of two, never 0 or -1).
+TP_TILE_INT(tile_divsi, T, x / y)
+TP_TILE_INT(tile_remsi, T, x % y)
 TP_TILE_INT(tile_cmpi_eq, bool, x == y)
 TP_TILE_INT(tile_cmpi_ne, bool, x != y)
 TP_TILE_INT(tile_cmpi_slt, bool, cmpi_slt(x, y))

@@ -89,6 +89,70 @@ TP_DEVICE void global_store_one(T *p, int64_t offset, T value, bool inside,
     p[offset] = value;
 }
 
+/// One dimension of an element access (tileas.global_gather and
+/// global_scatter): the index of each element a thread holds, the stride
+/// in elements and the bound.
+template <int N> struct ElementIndex {
+  Frag<int32_t, N> index;
+  int64_t stride, bound;
+};
+
+template <int N>
+TP_DEVICE ElementIndex<N> element_index(const Frag<int32_t, N> &index,
+                                        int64_t stride, int64_t bound) {
+  return {index, stride, bound};
+}
+
+namespace detail {
+TP_DEVICE bool mask_at(bool m, int) { return m; }
+template <int N> TP_DEVICE bool mask_at(const Frag<bool, N> &m, int i) {
+  return m.v[i];
+}
+
+/// Element i's offset from the base, and whether every index lies in
+/// [0, bound) and the mask holds.
+template <int N, class M, class... D>
+TP_DEVICE bool element_at(int i, const M &mask, int64_t &offset,
+                          const D &...dims) {
+  bool inside = mask_at(mask, i);
+  offset = 0;
+  ((inside =
+        inside && dims.index.v[i] >= 0 && int64_t(dims.index.v[i]) < dims.bound,
+    offset += int64_t(dims.index.v[i]) * dims.stride),
+   ...);
+  return inside;
+}
+} // namespace detail
+
+/// Each element a thread holds, read from global memory where it lies
+/// inside the array and the mask holds, else the padding.
+template <class F, class E, int N, class M, class... D>
+TP_DEVICE Frag<F, N> global_gather(const E *p, F padding, const M &mask,
+                                   const D &...dims) {
+  Frag<F, N> r;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    int64_t offset;
+    r.v[i] = detail::element_at<N>(i, mask, offset, dims...)
+                 ? detail::convert<F>(p[offset])
+                 : padding;
+  }
+  return r;
+}
+
+/// Each element a thread holds, written to global memory where it lies
+/// inside the array and the mask holds.
+template <class E, class F, int N, class M, class... D>
+TP_DEVICE void global_scatter(E *p, const Frag<F, N> &value, const M &mask,
+                              const D &...dims) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    int64_t offset;
+    if (detail::element_at<N>(i, mask, offset, dims...))
+      p[offset] = detail::convert<E>(value.v[i]);
+  }
+}
+
 /// Elements flat0 .. flat0 + N - 1 of a BlockedTile (layout/tile.cuh) as
 /// the row-major tile numbers them, to or from registers: runs of Run
 /// elements, which never cross a block because flat0 is a multiple of N

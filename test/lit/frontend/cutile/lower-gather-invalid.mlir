@@ -24,29 +24,6 @@ tileir.entry @strided(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>, %c: tile
 
 // -----
 
-// A TMA store writes its whole box: a scatter masked by more than the
-// bounds (Triton's `offs < n`) is refused.
-tileir.entry @scatter_masked(%c: tile<ptr<f32>>, %cn: tile<i32>, %cs: tile<i32>, %n: tile<i32>) optimization_hints=<default = {}> {
-  %t = make_token : token
-  %one = constant <i64: 1> : tile<256xi64>
-  %i = iota : tile<256xi32>
-  %n0 = reshape %n : tile<i32> -> tile<1xi32>
-  %n1 = broadcast %n0 : tile<1xi32> -> tile<256xi32>
-  %m = cmpi less_than %i, %n1, signed : tile<256xi32> -> tile<256xi1>
-  %i64 = exti %i signed : tile<256xi32> -> tile<256xi64>
-  %off = muli %i64, %one : tile<256xi64>
-  %p0 = reshape %c : tile<ptr<f32>> -> tile<1xptr<f32>>
-  %p1 = broadcast %p0 : tile<1xptr<f32>> -> tile<256xptr<f32>>
-  %ptrs = offset %p1, %off : tile<256xptr<f32>>, tile<256xi64> -> tile<256xptr<f32>>
-  %v = constant <f32: 1.0> : tile<256xf32>
-  // CHECK: error: a scatter masked by more than the array's bounds is not lowered: a TMA store writes its whole box, clipped at the bounds only
-  // expected-error @+1 {{a scatter masked by more than the array's bounds is not lowered}}
-  %tok = store_ptr_tko weak %v, %ptrs mask = %m : tile<256xi1> token = %t : tile<256xf32>, tile<256xptr<f32>> -> token
-  return
-}
-
-// -----
-
 // TMA fills past the bounds with zeros, and threads read a float constant
 // there instead (softmax's -inf); a padding that varies is refused.
 tileir.entry @padded(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>, %v: tile<f32>) optimization_hints=<default = {}> {
@@ -90,38 +67,9 @@ tileir.entry @acquire(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>) optimiza
 
 // -----
 
-// Rows of the tile along the array's columns: a transposed box.
-tileir.entry @transposed(%a: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
-  %t = make_token : token
-  %one = constant <i64: 1> : tile<64x32xi64>
-  %i = iota : tile<64xi32>
-  %j = iota : tile<32xi32>
-  %i2 = reshape %i : tile<64xi32> -> tile<64x1xi32>
-  %j2 = reshape %j : tile<32xi32> -> tile<1x32xi32>
-  %i64 = exti %i2 signed : tile<64x1xi32> -> tile<64x1xi64>
-  %j64 = exti %j2 signed : tile<1x32xi32> -> tile<1x32xi64>
-  %ib = broadcast %i64 : tile<64x1xi64> -> tile<64x32xi64>
-  %jb = broadcast %j64 : tile<1x32xi64> -> tile<64x32xi64>
-  %s64 = exti %s0 signed : tile<i32> -> tile<i64>
-  %s1d = reshape %s64 : tile<i64> -> tile<1x1xi64>
-  %sb = broadcast %s1d : tile<1x1xi64> -> tile<64x32xi64>
-  %rows = muli %jb, %sb : tile<64x32xi64>
-  %cols = muli %ib, %one : tile<64x32xi64>
-  %off = addi %rows, %cols : tile<64x32xi64>
-  %p0 = reshape %a : tile<ptr<f32>> -> tile<1x1xptr<f32>>
-  %p1 = broadcast %p0 : tile<1x1xptr<f32>> -> tile<64x32xptr<f32>>
-  %ptrs = offset %p1, %off : tile<64x32xptr<f32>>, tile<64x32xi64> -> tile<64x32xptr<f32>>
-  // CHECK: error: a gather or scatter that walks the array's dimensions in another order than the tile's is not lowered (load it through a view with order=)
-  // expected-error @+1 {{a gather or scatter that walks the array's dimensions in another order than the tile's is not lowered}}
-  %x, %tok = load_ptr_tko weak %ptrs token = %t : tile<64x32xptr<f32>> -> tile<64x32xf32>, token
-  return
-}
-
-// -----
-
-// TMA's innermost start is a multiple of 16 bytes (measured on the H200:
-// another stops the kernel); a stencil's `offs - 1` is not.
-tileir.entry @shifted(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>) optimization_hints=<default = {}> {
+// What TMA cannot move (here a box starting at an index that is not a
+// multiple of 16 bytes) the threads read; integers they do not.
+tileir.entry @shifted(%a: tile<ptr<i32>>, %n: tile<i32>, %s: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %one = constant <i64: 1> : tile<256xi64>
   %c1 = constant <i32: 1> : tile<i32>
@@ -135,11 +83,11 @@ tileir.entry @shifted(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>) optimiza
   %j = addi %l1, %i : tile<256xi32>
   %j64 = exti %j signed : tile<256xi32> -> tile<256xi64>
   %off = muli %j64, %one : tile<256xi64>
-  %p0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
-  %p1 = broadcast %p0 : tile<1xptr<f32>> -> tile<256xptr<f32>>
-  %ptrs = offset %p1, %off : tile<256xptr<f32>>, tile<256xi64> -> tile<256xptr<f32>>
-  // CHECK: error: a gather or scatter whose box starts at an innermost index not known to be a multiple of 4 is not lowered: TMA moves a box whose innermost start is a multiple of 16 bytes
-  // expected-error @+1 {{a gather or scatter whose box starts at an innermost index not known to be a multiple of 4 is not lowered}}
-  %x, %tok = load_ptr_tko weak %ptrs token = %t : tile<256xptr<f32>> -> tile<256xf32>, token
+  %p0 = reshape %a : tile<ptr<i32>> -> tile<1xptr<i32>>
+  %p1 = broadcast %p0 : tile<1xptr<i32>> -> tile<256xptr<i32>>
+  %ptrs = offset %p1, %off : tile<256xptr<i32>>, tile<256xi64> -> tile<256xptr<i32>>
+  // CHECK: error: a gather of integers that TMA cannot move is not lowered
+  // expected-error @+1 {{a gather of integers that TMA cannot move is not lowered}}
+  %x, %tok = load_ptr_tko weak %ptrs token = %t : tile<256xptr<i32>> -> tile<256xi32>, token
   return
 }
