@@ -399,10 +399,18 @@ LogicalResult KernelEmitter::emitTransposedLoad(tileas::SmemLoadOp load,
     return load.emitError("a transposed read of an SMEM tile is translated "
                           "only from a dense tile (one TMA box, not an MMA "
                           "operand) into whole rows or their lanes' pieces");
+  // A tile the agent's own threads wrote (a register tile's transpose,
+  // staged through SMEM): each thread reads every thread's row, so all
+  // rows are written first, and read before the next write reuses them.
+  bool threadsWrote = load.getSource().getDefiningOp<tileas::SmemStoreOp>();
+  if (threadsWrote)
+    agentSync();
   map[load.getResult()] =
       call(type, "tp::smem_load_transposed", {src, row},
            {str(source.getShape()[0]), str(source.getShape()[1]),
             registerElementName(result.getElementType()), str(n)});
+  if (threadsWrote)
+    agentSync();
   return success();
 }
 

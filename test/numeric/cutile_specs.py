@@ -1194,6 +1194,42 @@ class ColumnSums(CuTileSpec):
         return {1: a[0][:128].astype(np.float64).sum(axis=0)}
 
 
+class ColumnNorms(ColumnSums):
+    """S[j] = sum_i X[i, j]^2 over the first 128 rows (column_norms.py): a
+    reduction down the columns of X * X, in registers, which the threads
+    write to SMEM and read back transposed."""
+    fixture = "test/cutile/lower/fixtures/column_norms-13.4.tileirbc"
+
+    def expected(self, a, p):
+        x = a[0][:128].astype(np.float64)
+        return {1: (x * x).sum(axis=0)}
+
+
+class TransposeScaled(CuTileSpec):
+    """Y = (2 X + 1)^T, the transpose of a register tile
+    (transpose_scaled.py): one tile, ragged, two tiles of columns."""
+    fixture = "test/cutile/lower/fixtures/transpose_scaled-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-6)}
+
+    def problems(self, quick=False):
+        return [(128, 64), (300, 100), (128, 256)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 64), 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[1], p[0])}
+
+    def expected(self, a, p):
+        return {1: (a[0].astype(np.float64) * 2.0 + 1.0).T}
+
+
 class LinearFp8(Matmul):
     """Y = bf16(scale X W^T) (test/cutile/lower/kernels/linear_fp8.py): E4M3
     X (M x K) and W (N x K, transposed with ct.transpose), 128 x 128 tiles,
@@ -1410,6 +1446,8 @@ SPECS = {
     "cutile_transpose_f32": TransposeF32(),
     "cutile_row_stats": RowStats(),
     "cutile_column_sums": ColumnSums(),
+    "cutile_column_norms": ColumnNorms(),
+    "cutile_transpose_scaled": TransposeScaled(),
     "cutile_chunk_maxima": ChunkMaxima(),
     "cutile_vector_add_gather": VectorAddGather(),
     "cutile_vector_add_gather_2d": VectorAddGather2d(),
@@ -1464,7 +1502,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_column_sums", "cutile_chunk_maxima", "cutile_vector_add_gather",
               "cutile_gather_gemm", "cutile_gather_masked", "cutile_gather_rowsum",
               "cutile_softmax_gather", "cutile_stencil", "cutile_vector_add_masked",
-              "cutile_transpose_gather", "cutile_row_diff"]:
+              "cutile_transpose_gather", "cutile_row_diff", "cutile_transpose_scaled"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -306,6 +306,8 @@ public:
   /// which only a tile in SMEM has (read the other way).
   mlir::FailureOr<mlir::Value> registers(mlir::Operation *user, mlir::Value v,
                                          bool transpose = false);
+  mlir::FailureOr<mlir::Value> transposeThroughSmem(mlir::Operation *user,
+                                                    mlir::Value regs);
   void map(mlir::Value from, mlir::Value to) { values[from] = to; }
   /// Maps `result`, the same tile as `source` in another shape (a reshape
   /// of unit dimensions, an assume, a tf32 view), to `lowered`, keeping

@@ -81,12 +81,6 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
   // transpose, which the threads read from the SMEM tile the other way.
   bool columns = src.getRank() == 2 && op.getDim() == 0 &&
                  src.getShape()[0] > 1 && src.getShape()[1] > 1;
-  Value lowered = values.lookup(op.getOperands()[0]);
-  if (columns && !(lowered && isa<tileas::SmemType>(lowered.getType())))
-    return op.emitError("a reduction down the columns of a 2-D tile (dim = 0) "
-                        "is lowered only for a tile loaded from memory, which "
-                        "the threads read transposed; reduce the tile as "
-                        "loaded, before math on it");
   if (!columns &&
       (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1))
     return op.emitError("only a reduction over the rows of a 2-D tile (dim = "

@@ -55,10 +55,7 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v,
   auto shaped = dyn_cast<ShapedType>(lowered->getType());
   if (!isa<tileas::SmemType, tileas::TmemType>(lowered->getType())) {
     if (transpose)
-      return user->emitError("the transpose of a tile in registers is not "
-                             "lowered: only a tile loaded from memory is read "
-                             "the other way"),
-             failure();
+      return transposeThroughSmem(user, *lowered);
     return lowered;
   }
   // A tile read the other way than its SMEM holds it (cuTile's transpose
@@ -104,6 +101,29 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v,
   else
     r = b.create<tileas::TmemLoadOp>(lowered->getLoc(), type, *lowered);
   cache[*lowered] = r;
+  return r;
+}
+
+/// A register tile's transpose: the threads write it to SMEM as it is and
+/// read it back the other way (smem_load transposed), as they read a loaded
+/// tile's transpose.
+FailureOr<Value> EntryLowering::transposeThroughSmem(Operation *user,
+                                                     Value regs) {
+  auto type = dyn_cast<RankedTensorType>(regs.getType());
+  if (!type || type.getRank() != 2)
+    return user->emitError("the transpose of a tile in registers is lowered "
+                           "only for a 2-D tile"),
+           failure();
+  if (Value cached = inRegistersTransposed.lookup(regs))
+    return cached;
+  Location l = user->getLoc();
+  Value staged = b.create<tileas::SmemStoreOp>(
+      l, tileas::SmemType::get(type.getShape(), type.getElementType()), regs,
+      Value());
+  Value r = b.create<tileas::SmemLoadOp>(
+      l, type.clone({type.getShape()[1], type.getShape()[0]}), staged,
+      ValueRange(), IntegerAttr(), FloatAttr(), b.getUnitAttr());
+  inRegistersTransposed[regs] = r;
   return r;
 }
 

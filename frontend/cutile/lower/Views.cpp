@@ -366,13 +366,19 @@ LogicalResult EntryLowering::lowerPermute(tileir::PermuteOp op) {
     return op.emitError("a permute that reorders more than two dimensions "
                         "of extent above 1 is not lowered");
   bool smem = isa<tileas::SmemType>(lowered->getType());
-  if (swap && !smem)
-    return op.emitError("a transpose of a tile in ")
-               << (isa<tileas::TmemType>(lowered->getType()) ? "TMEM"
-                                                             : "registers")
-               << " is not lowered: only a tile loaded from memory is (an MMA "
-                  "or the threads read its SMEM the other way)",
+  if (swap && isa<tileas::TmemType>(lowered->getType()))
+    return op.emitError("a transpose of a tile in TMEM is not lowered: only "
+                        "a tile loaded from memory or in registers is (read "
+                        "from SMEM the other way)"),
            failure();
+  // A register tile's transpose goes through SMEM (transposeThroughSmem).
+  if (swap && !smem) {
+    FailureOr<Value> t = transposeThroughSmem(op, *lowered);
+    if (failed(t))
+      return failure();
+    map(op.getResult(), *t);
+    return success();
+  }
   // Unit dimensions are not kept in registers or SMEM: a permute that only
   // moves them is the same value.
   if (smem && swap != permutedTiles.contains(op.getSource()))

@@ -1,8 +1,8 @@
-"""Squared column norms of 128 x 128 tiles, S[j] = sum_i X[i, j]^2: a kernel
-tilepipe refuses (lower-bytecode-errors.test). A reduction down the columns
-is lowered for a tile loaded from memory, which the threads read transposed
-(column_sums.py); X * X is in registers, a row per thread, and a sum down
-its columns would combine every thread's value."""
+"""Squared column norms of 128 x 128 tiles, S[j] = sum_i X[i, j]^2: a sum
+down the columns of X * X, a register tile whose columns lie across the
+threads (a row each). Refused until session 37; now the threads write X * X
+to SMEM and read it back transposed (smem_load transposed, after a barrier),
+and reduce its rows. column_sums.py reduces a loaded tile the same way."""
 import _path  # noqa: F401
 import cuda.tile as ct
 

@@ -56,27 +56,6 @@ tileir.entry @inttile() optimization_hints=<default = {}> {
 
 // -----
 
-// tileas reduces the last dimension of a 2-D tile, one row per thread; a
-// tile loaded from memory is reduced down its columns by reading it
-// transposed, a tile in registers is not.
-tileir.entry @columns(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
-  %t = make_token : token
-  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
-  %bx, %by, %bz = get_tile_block_id : tile<i32>
-  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>
-  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
-  %e = exp %x : tile<128x128xf32>
-  // CHECK: error: a reduction down the columns of a 2-D tile (dim = 0) is lowered only for a tile loaded from memory
-  // expected-error @+1 {{a reduction down the columns of a 2-D tile (dim = 0) is lowered only for a tile loaded from memory}}
-  %r = reduce %e dim=0 identities=[0.000000e+00 : f32] : tile<128x128xf32> -> tile<128xf32> (%l: tile<f32>, %q: tile<f32>) {
-    %s = addf %l, %q : tile<f32>
-    yield %s : tile<f32>
-  }
-  return
-}
-
-// -----
-
 // Max and sum are the reductions tileas has.
 tileir.entry @product(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
@@ -317,19 +296,6 @@ tileir.entry @ftoi() optimization_hints=<default = {}> {
   // CHECK: error: 'tileir.ftoi' is not lowered to tileas
   // expected-error @+1 {{'tileir.ftoi' is not lowered to tileas}}
   %p = ftoi %m signed : tile<8x8xf32> -> tile<8x8xi32>
-  return
-}
-
-// -----
-
-// A transpose in registers would move data between threads: only a loaded
-// tile's permute, which an MMA reads, is lowered (the MMA reads its SMEM
-// the other way).
-tileir.entry @transpose_registers() optimization_hints=<default = {}> {
-  %m = constant <f32: 1.0> : tile<8x8xf32>
-  // CHECK: error: a transpose of a tile in registers is not lowered: only a tile loaded from memory is (an MMA or the threads read its SMEM the other way)
-  // expected-error @+1 {{a transpose of a tile in registers is not lowered}}
-  %p = permute %m [1, 0] : tile<8x8xf32> -> tile<8x8xf32>
   return
 }
 
