@@ -34,6 +34,10 @@ static llvm::StringRef integerTileCallee(Operation *op) {
       .Case([](arith::MaxSIOp) { return "tp::tile_maxsi"; })
       .Case([](arith::DivSIOp) { return "tp::tile_divsi"; })
       .Case([](arith::RemSIOp) { return "tp::tile_remsi"; })
+      .Case([](arith::FloorDivSIOp) { return "tp::tile_floordivsi"; })
+      .Case([](arith::CeilDivSIOp) { return "tp::tile_ceildivsi"; })
+      .Case([](arith::ShLIOp) { return "tp::tile_shli"; })
+      .Case([](arith::ShRSIOp) { return "tp::tile_shrsi"; })
       .Default([](Operation *) { return "tp::tile_minsi"; });
 }
 
@@ -90,7 +94,8 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       // Integer math on tiles: positions and masks (tileas.iota).
       .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::AndIOp,
             arith::OrIOp, arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp,
-            arith::DivSIOp, arith::RemSIOp, arith::CmpIOp>(
+            arith::DivSIOp, arith::RemSIOp, arith::FloorDivSIOp,
+            arith::CeilDivSIOp, arith::ShLIOp, arith::ShRSIOp, arith::CmpIOp>(
           [&](Operation *o) -> Call {
             if (!isa<RankedTensorType>(o->getResult(0).getType()))
               return std::nullopt;

@@ -102,7 +102,8 @@ LogicalResult KernelEmitter::emitArithmetic(Operation *op) {
            << "'" << op->getName()
            << "' on a tile is not translated to CUDA (tiles of "
               "positions take addi, subi, muli, andi, ori, "
-              "xori, maxsi, minsi, divsi, remsi, cmpi and sitofp)";
+              "xori, maxsi, minsi, divsi, remsi, floordivsi, ceildivsi, shli, "
+              "shrsi, cmpi and sitofp)";
   Value r = emitIntArith(op, operands, *type);
   if (!r)
     return notTranslated(op);

@@ -562,10 +562,16 @@ SmallVector<Value> KernelEmitter::elementIndices(Location loc,
                                                  ValueRange strides,
                                                  ValueRange bounds, int64_t n) {
   SmallVector<Value> dims;
-  for (auto [i, s, e] : llvm::zip(indices, strides, bounds))
+  for (auto [i, s, e] : llvm::zip(indices, strides, bounds)) {
+    Value index = lookup(loc, i), stride = lookup(loc, s),
+          bound = lookup(loc, e);
+    // An index the translation refused (an error already given): no call
+    // with a missing operand.
+    if (broken)
+      return {};
     dims.push_back(call(opaque("tp::ElementIndex<" + std::to_string(n) + ">"),
-                        "tp::element_index",
-                        {lookup(loc, i), lookup(loc, s), lookup(loc, e)}));
+                        "tp::element_index", {index, stride, bound}));
+  }
   return dims;
 }
 

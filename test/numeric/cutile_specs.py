@@ -1020,6 +1020,33 @@ class RowDiff(CuTileSpec):
         return {1: nxt - x}
 
 
+class GatherStrided(CuTileSpec):
+    """y[i] = x[2 i], zero past x's end (gather_strided.py): y of one block,
+    several, and longer than half of x."""
+    fixture = "test/cutile/lower/fixtures/gather_strided-13.4.tileirbc"
+    tolerances = {1: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        return [(512, 256), (2000, 1000), (300, 256)]
+
+    def describe(self, p):
+        return f"len(x)={p[0]} len(y)={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 256), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal((p[0],)).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[1],)}
+
+    def expected(self, a, p):
+        x = np.zeros(2 * p[1] + 2)
+        x[:p[0]] = a[0]
+        return {1: x[0:2 * p[1]:2].copy()}
+
+
 class BlockSums(CuTileSpec):
     """Each 1024-element block's sum of squares and largest magnitude
     (block_sums.py): one block, ragged, short."""
@@ -1460,6 +1487,7 @@ SPECS = {
     "cutile_vector_add_masked": VectorAddMasked(),
     "cutile_transpose_gather": TransposeGather(),
     "cutile_row_diff": RowDiff(),
+    "cutile_gather_strided": GatherStrided(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/cutile/lower/Lowering.h"
+#include "ir/Positions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -45,6 +46,10 @@ struct Axis {
 /// an entry argument (a stride the array passes).
 struct Term {
   Axis axis;
+  /// An index that is no scalar plus ct.arange (`2 * offs`, `n - 1 - offs`):
+  /// the integer tile widened to it, which the threads' path reads as
+  /// positions. Null for an Axis.
+  Value general;
   std::optional<int64_t> strideConstant;
   BlockArgument strideArg;
 };
@@ -196,6 +201,23 @@ bool strideOf(Value v, Term &t) {
   return false;
 }
 
+/// The integer tile an index tile widens (`exti`), through reshapes and
+/// broadcasts: what an index that is no Axis is computed as. Null when the
+/// index is not such a widening.
+Value generalIndex(Value v) {
+  v = stripAssumes(v);
+  while (isa_and_nonnull<tileir::ReshapeOp, tileir::BroadcastOp>(
+      v.getDefiningOp()))
+    v = stripAssumes(v.getDefiningOp()->getOperand(0));
+  auto ext = v.getDefiningOp<tileir::ExtIOp>();
+  if (!ext)
+    return {};
+  auto tile = cast<tileir::TileType>(ext.getSource().getType());
+  return tile.getRank() && tile.getElementType().isSignlessInteger(32)
+             ? ext.getSource()
+             : Value();
+}
+
 /// The terms of an offset tile: `addi` of `index x stride` products, a bare
 /// index counting as one times a unit stride.
 bool termsOf(Value v, SmallVectorImpl<Term> &terms) {
@@ -210,17 +232,23 @@ bool termsOf(Value v, SmallVectorImpl<Term> &terms) {
                                  std::pair(mul.getRhs(), mul.getLhs())}) {
       Term candidate;
       std::optional<Axis> a = axisOf(index);
-      if (a && strideOf(stride, candidate)) {
-        candidate.axis = std::move(*a);
+      Value general = a ? Value() : generalIndex(index);
+      if ((a || general) && strideOf(stride, candidate)) {
+        if (a)
+          candidate.axis = std::move(*a);
+        candidate.general = general;
         terms.push_back(std::move(candidate));
         return true;
       }
     }
   }
   std::optional<Axis> a = axisOf(v);
-  if (!a)
+  Value general = a ? Value() : generalIndex(v);
+  if (!a && !general)
     return false;
-  t.axis = std::move(*a);
+  if (a)
+    t.axis = std::move(*a);
+  t.general = general;
   t.strideConstant = 1;
   terms.push_back(std::move(t));
   return true;
@@ -258,11 +286,10 @@ FailureOr<int64_t> tilepipe::cutile::gatheredArrayRank(BlockArgument ptr) {
       SmallVector<Term> terms;
       if (!termsOf(off.getOffset(), terms))
         return off.emitError(
-                   "a gather or scatter whose element offsets are not a box "
-                   "of the array (each index a scalar plus ct.arange along "
-                   "one tile dimension, times the array's stride) is not "
-                   "lowered: tilepipe moves boxes by TMA; indices loaded from "
-                   "memory or strided positions are not"),
+                   "a gather or scatter whose element offsets are not a sum "
+                   "of i32 indices, each widened and times the array's "
+                   "stride, is not lowered (an index computed in i64 is "
+                   "not)"),
                failure();
       if (rank && *rank != int64_t(terms.size()))
         return off.emitError("offsets into one array with ")
@@ -346,7 +373,8 @@ static bool isZero(Attribute pad) {
 namespace {
 /// A conjunct `index < bound` of a mask, the bound an entry argument.
 struct Check {
-  Axis axis;
+  std::optional<Axis> axis;
+  Value general; // when the index is no Axis (Term::general)
   BlockArgument bound;
   Value conjunct;
 };
@@ -365,15 +393,18 @@ static void conjunctsOf(Value mask, SmallVectorImpl<Check> &checks,
   }
   auto cmp = dyn_cast_or_null<tileir::CmpIOp>(def);
   std::optional<Axis> a;
+  Value general;
   BlockArgument shape;
   if (cmp &&
       cmp.getComparisonPredicate() == tileir::ComparisonPredicate::less_than) {
     a = axisOf(cmp.getLhs());
+    if (!a)
+      general = generalIndex(cmp.getLhs());
     Value s = splatSource(cmp.getRhs());
     shape = dyn_cast_or_null<BlockArgument>(s ? stripAssumes(s) : s);
   }
-  if (a && shape)
-    checks.push_back({std::move(*a), shape, mask});
+  if ((a || general) && shape)
+    checks.push_back({std::move(a), general, shape, mask});
   else
     extra.push_back(mask);
 }
@@ -399,6 +430,7 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   BoxAccess access;
   access.param = param;
   SmallVector<std::optional<Axis>> axes(rank);
+  SmallVector<Value> generals(rank);
   SmallVector<bool> strideIsArg(rank, false);
   for (Term &t : terms) {
     int64_t d = -1;
@@ -410,11 +442,14 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
     } else if (t.strideConstant == 1) {
       d = rank - 1; // cuTile's unit stride: the contiguous last dimension
     }
-    if (d < 0 || axes[d])
+    if (d < 0 || axes[d] || generals[d])
       return op->emitError("a gather or scatter whose offsets do not take "
                            "each dimension of the array once, times its "
                            "stride, is not lowered");
-    axes[d] = std::move(t.axis);
+    if (t.general)
+      generals[d] = t.general;
+    else
+      axes[d] = std::move(t.axis);
     strideIsArg[d] = bool(t.strideArg);
   }
   if (mask) {
@@ -422,9 +457,13 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
     conjunctsOf(mask, checks, access.masks);
     for (const Check &c : checks) {
       auto s = arrayParts.find(c.bound.getArgNumber());
-      if (s == arrayParts.end() || s->second.param != param ||
-          s->second.kind != ArrayPart::Shape ||
-          !(*axes[s->second.dim] == c.axis))
+      bool bounds = s != arrayParts.end() && s->second.param == param &&
+                    s->second.kind == ArrayPart::Shape;
+      if (bounds && c.axis)
+        bounds = axes[s->second.dim] && *axes[s->second.dim] == *c.axis;
+      else if (bounds)
+        bounds = generals[s->second.dim] == c.general;
+      if (!bounds)
         access.masks.push_back(c.conjunct);
     }
     // A TMA store writes its whole box, clipped at the bounds only.
@@ -445,15 +484,32 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   auto tile = cast<tileir::TileType>(ptrs.getType());
   int64_t last = -1;
   SmallVector<int64_t> box;
-  for (const std::optional<Axis> &a : axes) {
+  // An index that is no scalar plus ct.arange: the threads read it.
+  bool anyGeneral = llvm::any_of(generals, [](Value v) { return bool(v); });
+  if (anyGeneral)
+    access.threads = true;
+  for (auto [d, a] : llvm::enumerate(axes)) {
+    if (!a) {
+      box.push_back(1);
+      BoxAccess::Start general;
+      general.general = generals[d];
+      general.strideIsArg = strideIsArg[d];
+      access.start.push_back(std::move(general));
+      continue;
+    }
     // The array's dimensions in another order than the tile's: a
     // transposed box, which threads read element by element.
     if (a->dim >= 0 && a->dim < last)
       access.threads = true;
     last = std::max(last, a->dim);
     box.push_back(a->dim >= 0 ? tile.getShape()[a->dim] : 1);
-    access.start.push_back({a->constant, a->scalars, a->subtracted, a->dim,
-                            strideIsArg[access.start.size()]});
+    BoxAccess::Start start;
+    start.constant = a->constant;
+    start.scalars = a->scalars;
+    start.subtracted = a->subtracted;
+    start.tileDim = a->dim;
+    start.strideIsArg = strideIsArg[d];
+    access.start.push_back(std::move(start));
   }
   // TMA takes an innermost coordinate whose bytes are a multiple of 16
   // (measured on the H200: another stops the kernel); the box's start
@@ -469,12 +525,14 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   if (!fitsTmaBox(box, elem))
     access.threads = true;
   int64_t covered = llvm::count_if(box, [](int64_t n) { return n != 1; });
-  if (covered !=
-      llvm::count_if(tile.getShape(), [](int64_t n) { return n != 1; }))
+  if (!anyGeneral && covered != llvm::count_if(tile.getShape(), [](int64_t n) {
+                       return n != 1;
+                     }))
     return op->emitError("a gather or scatter that repeats elements along a "
                          "tile dimension no index runs along is not lowered");
   access.box = box;
-  bool oneElement = llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
+  bool oneElement = !anyGeneral &&
+                    llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
                     elem.getIntOrFloatBitWidth() < 128;
   if (access.threads && !oneElement) {
     // Each thread its elements: the array's base, shapes and strides (the
@@ -533,6 +591,8 @@ void EntryLowering::markAddressOps(Operation *access, ValueRange operands) {
   for (const auto &s : a.start) {
     keep.insert(s.scalars.begin(), s.scalars.end());
     keep.insert(s.subtracted.begin(), s.subtracted.end());
+    if (s.general)
+      keep.insert(s.general);
   }
   if (!a.masks.empty())
     if (auto load = dyn_cast<tileir::LoadPtrTkoOp>(access))
@@ -609,6 +669,60 @@ static Value startAsI32(OpBuilder &b, Location l, Value v) {
   return v;
 }
 
+/// Dimension `d`'s stride in elements (index): the array's argument, or
+/// cuTile's unit stride.
+Value EntryLowering::strideValue(Operation *op, const BoxAccess &a, int64_t d,
+                                 const BoxAccess::Start &s) {
+  if (!s.strideIsArg)
+    return indexConstant(1);
+  return b.create<arith::IndexCastOp>(
+      loc(op), b.getIndexType(),
+      func.getArgument(shapeArg(a.param, ArrayPart::Stride, d)));
+}
+
+/// Dimension `d`'s extent (index), where the threads' accesses stop.
+Value EntryLowering::boundValue(Operation *op, const BoxAccess &a, int64_t d) {
+  return b.create<arith::IndexCastOp>(
+      loc(op), b.getIndexType(),
+      func.getArgument(shapeArg(a.param, ArrayPart::Shape, d)));
+}
+
+/// An index that is no Axis, as the i32 register tile of the data's shape:
+/// the lowered integer tile (positions), spread over the dimensions the
+/// offsets broadcast it to.
+FailureOr<Value> EntryLowering::generalIndexTile(Operation *op, Value index,
+                                                 tileir::TileType tile,
+                                                 RankedTensorType to) {
+  FailureOr<Value> lowered = lookup(op, index);
+  if (failed(lowered))
+    return failure();
+  if (!isPositionOp(lowered->getDefiningOp()))
+    return op->emitError("a gather's or scatter's index that is not computed "
+                         "from positions (indices loaded from memory, as an "
+                         "embedding's ids or MoE's routing) is not lowered: "
+                         "the threads read positions"),
+           failure();
+  if (lowered->getType() == to)
+    return lowered;
+  auto from = cast<tileir::TileType>(index.getType());
+  auto vector = dyn_cast<RankedTensorType>(lowered->getType());
+  if (!vector || from.getRank() != tile.getRank())
+    return op->emitError("a gather's or scatter's index is lowered by the "
+                         "threads only as positions of the tile's rank"),
+           failure();
+  // The register dimensions (unit ones dropped) the offsets add to it.
+  SmallVector<int64_t> added;
+  int64_t kept = 0;
+  for (auto [n, m] : llvm::zip(from.getShape(), tile.getShape())) {
+    if (m == 1)
+      continue;
+    if (n == 1)
+      added.push_back(kept);
+    ++kept;
+  }
+  return spreadPositions(op, *lowered, to, added);
+}
+
 FailureOr<EntryLowering::ThreadAccess>
 EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
                             tileir::TileType tile) {
@@ -622,6 +736,15 @@ EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
   t.ptr = func.getArgument(pointerArgs.at(a.param));
   auto i32Tile = RankedTensorType::get(regs.getShape(), b.getI32Type());
   for (auto [d, s] : llvm::enumerate(a.start)) {
+    if (s.general) {
+      FailureOr<Value> index = generalIndexTile(op, s.general, tile, i32Tile);
+      if (failed(index))
+        return failure();
+      t.indices.push_back(*index);
+      t.strides.push_back(strideValue(op, a, d, s));
+      t.bounds.push_back(boundValue(op, a, d));
+      continue;
+    }
     Value c = s.constant || s.scalars.empty()
                   ? b.create<arith::ConstantIntOp>(l, s.constant, 32)
                   : Value();
@@ -647,16 +770,8 @@ EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
       index = b.create<arith::AddIOp>(l, along, index);
     }
     t.indices.push_back(index);
-    t.strides.push_back(s.strideIsArg
-                            ? b.create<arith::IndexCastOp>(
-                                   l, b.getIndexType(),
-                                   func.getArgument(shapeArg(
-                                       a.param, ArrayPart::Stride, int64_t(d))))
-                                  .getResult()
-                            : indexConstant(1));
-    t.bounds.push_back(b.create<arith::IndexCastOp>(
-        l, b.getIndexType(),
-        func.getArgument(shapeArg(a.param, ArrayPart::Shape, int64_t(d)))));
+    t.strides.push_back(strideValue(op, a, d, s));
+    t.bounds.push_back(boundValue(op, a, d));
   }
   for (Value m : a.masks) {
     FailureOr<Value> lowered = lookup(op, m);

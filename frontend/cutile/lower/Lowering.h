@@ -131,6 +131,9 @@ struct BoxAccess {
     /// Whether the offsets scale the index by the array's stride argument
     /// (else by cuTile's unit stride).
     bool strideIsArg = false;
+    /// An index that is no scalar plus ct.arange (`2 * offs`): the i32
+    /// tileir tile it widens, which the threads read as positions.
+    mlir::Value general;
   };
   llvm::SmallVector<Start> start;
   /// The conjuncts of a gather's mask other than the bounds (Triton's
@@ -223,6 +226,13 @@ public:
   };
   mlir::FailureOr<ThreadAccess>
   threadAccess(mlir::Operation *op, const BoxAccess &a, tileir::TileType tile);
+  mlir::Value strideValue(mlir::Operation *op, const BoxAccess &a, int64_t d,
+                          const BoxAccess::Start &s);
+  mlir::Value boundValue(mlir::Operation *op, const BoxAccess &a, int64_t d);
+  mlir::FailureOr<mlir::Value> generalIndexTile(mlir::Operation *op,
+                                                mlir::Value index,
+                                                tileir::TileType tile,
+                                                mlir::RankedTensorType to);
   mlir::LogicalResult lowerGather(tileir::LoadPtrTkoOp op);
   mlir::LogicalResult lowerScatter(tileir::StorePtrTkoOp op);
 

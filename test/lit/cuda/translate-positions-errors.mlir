@@ -18,8 +18,8 @@ func.func @shift_positions(%descX: !tileas.tma_desc<128x64xf32> {tileas.name = "
     %x = tileas.smem_load %a : !tileas.smem<128x64xf32> -> tensor<128x64xf32>
     %cols = tileas.iota dimension = 1 : tensor<128x64xi32>
     %rows = tileas.iota dimension = 0 : tensor<128x64xi32>
-    // CHECK: error: 'arith.shrsi' on a tile is not translated to CUDA (tiles of positions take addi, subi, muli, andi, ori, xori, maxsi, minsi, divsi, remsi, cmpi and sitofp)
-    %half = arith.shrsi %rows, %two : tensor<128x64xi32>
+    // CHECK: error: 'arith.divui' on a tile is not translated to CUDA (tiles of positions take addi, subi, muli, andi, ori, xori, maxsi, minsi, divsi, remsi, floordivsi, ceildivsi, shli, shrsi, cmpi and sitofp)
+    %half = arith.divui %rows, %two : tensor<128x64xi32>
     %keep = arith.cmpi sle, %cols, %half : tensor<128x64xi32>
     %y = arith.select %keep, %x, %ninf : tensor<128x64xi1>, tensor<128x64xf32>
     %o = tileas.smem_store %y : tensor<128x64xf32> -> !tileas.smem<128x64xf32>

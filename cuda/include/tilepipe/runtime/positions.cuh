@@ -83,6 +83,13 @@ TP_TILE_INT(tile_minsi, T, detail::sval(y) < detail::sval(x) ? y : x)
 // remsi's (the divisor a constant power of two, never 0 or -1).
 TP_TILE_INT(tile_divsi, T, x / y)
 TP_TILE_INT(tile_remsi, T, x % y)
+// cuTile's `offs // 2` (an upsample's source index): rounded toward -inf.
+TP_TILE_INT(tile_floordivsi, T, floordivsi(x, y))
+TP_TILE_INT(tile_ceildivsi, T, ceildivsi(x, y))
+// `offs >> 1`, `offs << 2`: arith's shifts (a shift of the width or more is
+// poison there; int_arith.cuh gives it a value).
+TP_TILE_INT(tile_shli, T, shli(x, y))
+TP_TILE_INT(tile_shrsi, T, shrsi(x, y))
 TP_TILE_INT(tile_cmpi_eq, bool, x == y)
 TP_TILE_INT(tile_cmpi_ne, bool, x != y)
 TP_TILE_INT(tile_cmpi_slt, bool, cmpi_slt(x, y))

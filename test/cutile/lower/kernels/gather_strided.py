@@ -1,7 +1,7 @@
-"""Every other element, `ct.gather(x, 2 * offs)`: a kernel tilepipe refuses
-(lower-bytecode-errors.test). The positions times 2 are no box of the
-array, and the threads' element path takes indices that are a scalar plus
-ct.arange only."""
+"""Every other element, y[i] = x[2 i] (zero past x's end): `ct.gather(x, 2 *
+offs)`, 256 a block. Twice the positions are no box; the threads read them
+element by element, their index the lowered positions (refused until
+session 37, when lower-bytecode-errors.test used it)."""
 import _path  # noqa: F401
 import cuda.tile as ct
 

@@ -4,19 +4,17 @@
 // RUN: tilepipe-opt %s --tileir-to-tileas -split-input-file -verify-diagnostics
 // RUN: not tilepipe-opt %s --tileir-to-tileas -split-input-file 2>&1 | FileCheck %s
 
-// Every other element (positions times 2) is no box.
-tileir.entry @strided(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>, %c: tile<ptr<f32>>, %cn: tile<i32>, %cs: tile<i32>) optimization_hints=<default = {}> {
+// An index computed in i64 (a product of positions after widening) is
+// neither a box nor the positions the threads read.
+tileir.entry @squares(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>, %c: tile<ptr<f32>>, %cn: tile<i32>, %cs: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
-  %one = constant <i64: 1> : tile<256xi64>
-  %two = constant <i32: 2> : tile<256xi32>
   %i = iota : tile<256xi32>
-  %j = muli %i, %two : tile<256xi32>
-  %j64 = exti %j signed : tile<256xi32> -> tile<256xi64>
-  %off = muli %j64, %one : tile<256xi64>
+  %i64 = exti %i signed : tile<256xi32> -> tile<256xi64>
+  %off = muli %i64, %i64 : tile<256xi64>
   %p0 = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
   %p1 = broadcast %p0 : tile<1xptr<f32>> -> tile<256xptr<f32>>
-  // CHECK: error: a gather or scatter whose element offsets are not a box of the array (each index a scalar plus ct.arange along one tile dimension, times the array's stride) is not lowered
-  // expected-error @+1 {{a gather or scatter whose element offsets are not a box of the array}}
+  // CHECK: error: a gather or scatter whose element offsets are not a sum of i32 indices, each widened and times the array's stride, is not lowered (an index computed in i64 is not)
+  // expected-error @+1 {{a gather or scatter whose element offsets are not a sum of i32 indices}}
   %ptrs = offset %p1, %off : tile<256xptr<f32>>, tile<256xi64> -> tile<256xptr<f32>>
   %x, %tok = load_ptr_tko weak %ptrs token = %t : tile<256xptr<f32>> -> tile<256xf32>, token
   return
