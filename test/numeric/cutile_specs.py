@@ -789,6 +789,28 @@ class VectorAdd(CuTileSpec):
         return {2: (a[0] + a[1]).astype(np.float64)}
 
 
+class OneInput(CuTileSpec):
+    """One f32 input (parameter 0) of the problem's shape, standard normal;
+    the grid walks `block` elements along the problem's dimensions `walks`.
+    The problems are `probs`, and `more` on a full run."""
+    block, walks, names = (1024,), (0,), ("N",)
+    probs, more = (), ()
+
+    def problems(self, quick=False):
+        return list(self.probs) + ([] if quick else list(self.more))
+
+    def describe(self, p):
+        return " ".join(f"{n}={v}" for n, v in zip(self.names, p)) + f" grid={self.grid(p)}"
+
+    def grid(self, p):
+        g = [cdiv(p[d], n) for d, n in zip(self.walks, self.block)]
+        return tuple(g + [1] * (3 - len(g)))
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+
+
 class VectorAddGather(VectorAdd):
     """VectorAdd in the sample's gather form (vector_add_gather.py): the
     same problems; a box gathered and scattered by TMA."""
@@ -816,56 +838,53 @@ class GatherGemm(Matmul128):
     fixture = "test/cutile/lower/fixtures/gather_gemm-13.4.tileirbc"
 
 
-class GatherMasked(CuTileSpec):
-    """y = 2 x + 1 with x gathered under `offs < n` (gather_masked.py):
-    n the length, n inside the last block, n inside the first block of
-    several. One fma: within an f32 rounding."""
-    fixture = "test/cutile/lower/fixtures/gather_masked-13.4.tileirbc"
-    tolerances = {1: (1e-6, 1e-6)}
+class MaskedLength(CuTileSpec):
+    """Arrays of L f32 (parameters 0 .. arrays_in - 1, standard normal) and
+    a length n <= L a mask keeps (parameter `length`), problems (L, n); the
+    grid walks `block` elements; the output is parameter `out`, of L."""
+    block, arrays_in, length, out = 1024, 1, 2, 1
+    probs, more = (), ()
 
     def problems(self, quick=False):
-        probs = [(1024, 1024), (1024, 700), (600, 5)]
-        return probs if quick else probs + [(3000, 2999)]
+        return list(self.probs) + ([] if quick else list(self.more))
 
     def describe(self, p):
         return f"len={p[0]} n={p[1]} grid={self.grid(p)}"
 
     def grid(self, p):
-        return (cdiv(p[0], 512), 1, 1)
+        return (cdiv(p[0], self.block), 1, 1)
 
     def arrays(self, rng, p):
-        return {0: rng.standard_normal((p[0],)).astype(np.float32)}
+        return {k: rng.standard_normal((p[0],)).astype(np.float32) for k in range(self.arrays_in)}
 
     def scalar_values(self, p):
-        return {2: p[1]}
+        return {self.length: p[1]}
 
     def output_shapes(self, p):
-        return {1: (p[0],)}
+        return {self.out: (p[0],)}
+
+
+class GatherMasked(MaskedLength):
+    """y = 2 x + 1 with x gathered under `offs < n` (gather_masked.py):
+    n the length, n inside the last block, n inside the first block of
+    several. One fma: within an f32 rounding."""
+    fixture = "test/cutile/lower/fixtures/gather_masked-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-6)}
+    block = 512
+    probs, more = [(1024, 1024), (1024, 700), (600, 5)], [(3000, 2999)]
 
     def expected(self, a, p):
         x = a[0].astype(np.float64).copy()
         x[p[1]:] = 0.0
         return {1: x * 2.0 + 1.0}
 
-
-class GatherRowsum(CuTileSpec):
+class GatherRowsum(OneInput):
     """Each row's sum, gathered 256 columns a trip (gather_rowsum.py): trip
     counts 1, 4 (ragged) and 1 (a partial piece)."""
     fixture = "test/cutile/lower/fixtures/gather_rowsum-13.4.tileirbc"
     tolerances = {1: (1e-5, 1e-5)}
-
-    def problems(self, quick=False):
-        probs = [(4, 256), (7, 1000), (3, 100)]
-        return probs if quick else probs + [(2, 2048)]
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} trips={cdiv(p[1], 256)}"
-
-    def grid(self, p):
-        return (p[0], 1, 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.standard_normal(p).astype(np.float32)}
+    block, names = (1,), ("M", "N")
+    probs, more = [(4, 256), (7, 1000), (3, 100)], [(2, 2048)]
 
     def scalar_values(self, p):
         return {2: p[1]}
@@ -877,52 +896,38 @@ class GatherRowsum(CuTileSpec):
         return {1: a[0].astype(np.float64).sum(axis=1)}
 
 
-class SoftmaxGather(CuTileSpec):
-    """Triton's softmax with gathers (softmax_gather.py): rows of 1024, of
-    781 and of 5 (most of the row the -inf padding); the inputs are all
-    below zero, so a zero read past the end would be the maximum."""
-    fixture = "test/cutile/lower/fixtures/softmax_gather-13.4.tileirbc"
-    tolerances = {1: (1e-6, 1e-5)}
-
-    def problems(self, quick=False):
-        return [(4, 1024), (3, 781), (2, 5)]
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]}"
-
-    def grid(self, p):
-        return (p[0], 1, 1)
-
-    def arrays(self, rng, p):
-        return {0: (-np.abs(rng.standard_normal(p)) - 1.0).astype(np.float32)}
+class BlockSums(OneInput):
+    """Each 1024-element block's sum of squares and largest magnitude
+    (block_sums.py): one block, ragged, short."""
+    fixture = "test/cutile/lower/fixtures/block_sums-13.4.tileirbc"
+    tolerances = {1: (1e-5, 1e-5), 2: (0.0, 0.0)}
+    probs = [(1024,), (5000,), (100,)]
 
     def output_shapes(self, p):
-        return {1: p}
+        return {1: (cdiv(p[0], 1024),), 2: (cdiv(p[0], 1024),)}
 
     def expected(self, a, p):
-        x = a[0].astype(np.float64)
-        e = np.exp(x - x.max(axis=1, keepdims=True))
-        return {1: e / e.sum(axis=1, keepdims=True)}
+        x = np.zeros(cdiv(p[0], 1024) * 1024)
+        x[:p[0]] = a[0]
+        x = x.reshape(-1, 1024)
+        return {1: (x * x).sum(axis=1), 2: np.abs(x).max(axis=1)}
 
 
-class Stencil(CuTileSpec):
+class SoftmaxGather(SoftmaxRowMasked):
+    """Triton's softmax with gathers (softmax_gather.py): rows of 781 and of
+    5 (most of the row the -inf padding), then a full row of 1024;
+    SoftmaxPadded's inputs, all below zero, so a zero read past the end
+    would be the maximum."""
+    fixture = "test/cutile/lower/fixtures/softmax_gather-13.4.tileirbc"
+    probs = [(3, 781), (2, 5), (4, 1024)]
+
+
+class Stencil(OneInput):
     """y[i] = x[i-1] - 2 x[i] + x[i+1], zero past the ends (stencil.py): one
     block, ragged, three elements, several blocks. Two roundings."""
     fixture = "test/cutile/lower/fixtures/stencil-13.4.tileirbc"
     tolerances = {1: (1e-6, 1e-6)}
-
-    def problems(self, quick=False):
-        probs = [(512,), (1000,), (3,)]
-        return probs if quick else probs + [(5000,)]
-
-    def describe(self, p):
-        return f"N={p[0]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 512), 1, 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.standard_normal(p).astype(np.float32)}
+    block, probs, more = (512,), [(512,), (1000,), (3,)], [(5000,)]
 
     def output_shapes(self, p):
         return {1: p}
@@ -932,93 +937,19 @@ class Stencil(CuTileSpec):
         return {1: x[:-2] - 2.0 * x[1:-1] + x[2:]}
 
 
-class VectorAddMasked(CuTileSpec):
+class VectorAddMasked(MaskedLength):
     """out = x + y below n, untouched (zero) from n on
     (vector_add_masked.py): n the length, n inside the last block, n inside
     the first of several."""
     fixture = "test/cutile/lower/fixtures/vector_add_masked-13.4.tileirbc"
     tolerances = {2: (0.0, 0.0)}
-
-    def problems(self, quick=False):
-        probs = [(1024, 1024), (3000, 2500), (700, 3)]
-        return probs if quick else probs + [(3000, 3000)]
-
-    def describe(self, p):
-        return f"len={p[0]} n={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 1024), 1, 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.standard_normal((p[0],)).astype(np.float32),
-                1: rng.standard_normal((p[0],)).astype(np.float32)}
-
-    def scalar_values(self, p):
-        return {3: p[1]}
-
-    def output_shapes(self, p):
-        return {2: (p[0],)}
+    arrays_in, length, out = 2, 3, 2
+    probs, more = [(1024, 1024), (3000, 2500), (700, 3)], [(3000, 3000)]
 
     def expected(self, a, p):
         r = (a[0] + a[1]).astype(np.float64)
         r[p[1]:] = 0.0
         return {2: r}
-
-
-class TransposeGather(CuTileSpec):
-    """Y = X^T through a gather in the transposed order
-    (transpose_gather.py): one tile, ragged, two tiles of rows. A copy."""
-    fixture = "test/cutile/lower/fixtures/transpose_gather-13.4.tileirbc"
-    tolerances = {1: (0.0, 0.0)}
-
-    def problems(self, quick=False):
-        probs = [(64, 128), (100, 300), (64, 256)]
-        return probs
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[1], 128), cdiv(p[0], 64), 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.standard_normal(p).astype(np.float32)}
-
-    def output_shapes(self, p):
-        return {1: (p[1], p[0])}
-
-    def expected(self, a, p):
-        return {1: a[0].T.astype(np.float64)}
-
-
-class RowDiff(CuTileSpec):
-    """y[r, c] = x[r, c + 1] - x[r, c], zero past a row's end (row_diff.py):
-    one tile, rows of 256 with no padding between them (a read past the end
-    lands on the next row), ragged both ways."""
-    fixture = "test/cutile/lower/fixtures/row_diff-13.4.tileirbc"
-    tolerances = {1: (1e-6, 1e-6)}
-
-    def problems(self, quick=False):
-        return [(8, 128), (20, 256), (13, 100)]
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 8), cdiv(p[1], 128), 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.standard_normal(p).astype(np.float32)}
-
-    def output_shapes(self, p):
-        return {1: p}
-
-    def expected(self, a, p):
-        x = a[0].astype(np.float64)
-        nxt = np.zeros_like(x)
-        nxt[:, :-1] = x[:, 1:]
-        return {1: nxt - x}
-
 
 class GatherStrided(CuTileSpec):
     """y[i] = x[2 i], zero past x's end (gather_strided.py): y of one block,
@@ -1047,33 +978,38 @@ class GatherStrided(CuTileSpec):
         return {1: x[0:2 * p[1]:2].copy()}
 
 
-class BlockSums(CuTileSpec):
-    """Each 1024-element block's sum of squares and largest magnitude
-    (block_sums.py): one block, ragged, short."""
-    fixture = "test/cutile/lower/fixtures/block_sums-13.4.tileirbc"
-    tolerances = {1: (1e-5, 1e-5), 2: (0.0, 0.0)}
-
-    def problems(self, quick=False):
-        probs = [(1024,), (5000,), (100,)]
-        return probs
-
-    def describe(self, p):
-        return f"N={p[0]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 1024), 1, 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.standard_normal(p).astype(np.float32)}
+class TransposeGather(OneInput):
+    """Y = X^T through a gather in the transposed order
+    (transpose_gather.py): one tile, ragged, two tiles of rows. A copy."""
+    fixture = "test/cutile/lower/fixtures/transpose_gather-13.4.tileirbc"
+    tolerances = {1: (0.0, 0.0)}
+    block, walks, names = (128, 64), (1, 0), ("M", "N")
+    probs = [(64, 128), (100, 300), (64, 256)]
 
     def output_shapes(self, p):
-        return {1: (cdiv(p[0], 1024),), 2: (cdiv(p[0], 1024),)}
+        return {1: (p[1], p[0])}
 
     def expected(self, a, p):
-        x = np.zeros(cdiv(p[0], 1024) * 1024)
-        x[:p[0]] = a[0]
-        x = x.reshape(-1, 1024)
-        return {1: (x * x).sum(axis=1), 2: np.abs(x).max(axis=1)}
+        return {1: a[0].T.astype(np.float64)}
+
+
+class RowDiff(OneInput):
+    """y[r, c] = x[r, c + 1] - x[r, c], zero past a row's end (row_diff.py):
+    one tile, rows of 256 with no padding between them (a read past the end
+    lands on the next row), ragged both ways."""
+    fixture = "test/cutile/lower/fixtures/row_diff-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-6)}
+    block, walks, names = (8, 128), (0, 1), ("M", "N")
+    probs = [(8, 128), (20, 256), (13, 100)]
+
+    def output_shapes(self, p):
+        return {1: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        nxt = np.zeros_like(x)
+        nxt[:, :-1] = x[:, 1:]
+        return {1: nxt - x}
 
 
 class Transpose(CuTileSpec):
@@ -1232,23 +1168,13 @@ class ColumnNorms(ColumnSums):
         return {1: (x * x).sum(axis=0)}
 
 
-class TransposeScaled(CuTileSpec):
+class TransposeScaled(OneInput):
     """Y = (2 X + 1)^T, the transpose of a register tile
     (transpose_scaled.py): one tile, ragged, two tiles of columns."""
     fixture = "test/cutile/lower/fixtures/transpose_scaled-13.4.tileirbc"
     tolerances = {1: (1e-6, 1e-6)}
-
-    def problems(self, quick=False):
-        return [(128, 64), (300, 100), (128, 256)]
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 128), cdiv(p[1], 64), 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.standard_normal(p).astype(np.float32)}
+    block, walks, names = (128, 64), (0, 1), ("M", "N")
+    probs = [(128, 64), (300, 100), (128, 256)]
 
     def output_shapes(self, p):
         return {1: (p[1], p[0])}

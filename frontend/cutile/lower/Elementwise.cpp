@@ -176,10 +176,8 @@ LogicalResult EntryLowering::lowerReshape(tileir::ReshapeOp op) {
   return success();
 }
 
-/// The result dimensions (of the register form, unit dimensions dropped)
-/// that a broadcast adds to its input.
-static SmallVector<int64_t> addedDimensions(tileir::TileType from,
-                                            tileir::TileType to) {
+SmallVector<int64_t> tilepipe::cutile::addedDimensions(tileir::TileType from,
+                                                       tileir::TileType to) {
   SmallVector<int64_t> added;
   int64_t kept = 0;
   for (auto [n, m] : llvm::zip(from.getShape(), to.getShape())) {

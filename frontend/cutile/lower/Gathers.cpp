@@ -710,17 +710,7 @@ FailureOr<Value> EntryLowering::generalIndexTile(Operation *op, Value index,
     return op->emitError("a gather's or scatter's index is lowered by the "
                          "threads only as positions of the tile's rank"),
            failure();
-  // The register dimensions (unit ones dropped) the offsets add to it.
-  SmallVector<int64_t> added;
-  int64_t kept = 0;
-  for (auto [n, m] : llvm::zip(from.getShape(), tile.getShape())) {
-    if (m == 1)
-      continue;
-    if (n == 1)
-      added.push_back(kept);
-    ++kept;
-  }
-  return spreadPositions(op, *lowered, to, added);
+  return spreadPositions(op, *lowered, to, addedDimensions(from, tile));
 }
 
 FailureOr<EntryLowering::ThreadAccess>

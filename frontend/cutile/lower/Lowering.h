@@ -48,6 +48,11 @@ inline bool isPositionTile(mlir::RankedTensorType t) {
          t.getElementType().isInteger(1);
 }
 
+/// The result dimensions (of the register form, unit dimensions dropped)
+/// that a broadcast from `from` to `to` adds (Elementwise.cpp).
+llvm::SmallVector<int64_t> addedDimensions(tileir::TileType from,
+                                           tileir::TileType to);
+
 /// Whether `v` is a tileir constant of zeros.
 bool isZeroTile(mlir::Value v);
 
