@@ -10,8 +10,11 @@
 // array at the scalars: exactly the TMA box a view's load moves, clipped at
 // the edges as the mask clips. Such an access is lowered as one, and the
 // address arithmetic (i64 tiles, pointer tiles, the mask) lowers to nothing.
-// Any other gather (indices loaded from memory, strided positions, a mask
-// that is more than the bounds) is refused at the access.
+// What TMA cannot move (a start off the 16-byte grid, a transposed or narrow
+// box, a scatter masked beyond the bounds, indices computed from positions
+// otherwise) the threads read or write element by element
+// (tileas.global_gather / global_scatter). Indices loaded from memory are
+// refused at the access.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,12 +57,6 @@ struct Term {
   BlockArgument strideArg;
 };
 
-Value stripAssumes(Value v) {
-  while (auto assume = v.getDefiningOp<tileir::AssumeOp>())
-    v = assume.getValue();
-  return v;
-}
-
 bool allUnit(tileir::TileType t) {
   return llvm::all_of(t.getShape(), [](int64_t n) { return n == 1; });
 }
@@ -68,7 +65,7 @@ bool allUnit(tileir::TileType t) {
 /// broadcasts, assumptions and widenings), or null.
 Value splatSource(Value v) {
   while (true) {
-    v = stripAssumes(v);
+    v = stripAssume(v);
     Operation *def = v.getDefiningOp();
     auto tile = dyn_cast<tileir::TileType>(v.getType());
     if (!tile)
@@ -90,7 +87,7 @@ Value splatSource(Value v) {
 
 /// The integer a constant splat holds.
 std::optional<int64_t> splatConstant(Value v) {
-  v = stripAssumes(v);
+  v = stripAssume(v);
   if (auto ext = v.getDefiningOp<tileir::ExtIOp>())
     return splatConstant(ext.getSource());
   auto cst = v.getDefiningOp<tileir::ConstantOp>();
@@ -113,7 +110,7 @@ std::optional<int64_t> reshapedDim(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
 }
 
 std::optional<Axis> axisOf(Value v) {
-  v = stripAssumes(v);
+  v = stripAssume(v);
   if (std::optional<int64_t> c = splatConstant(v)) {
     Axis a;
     a.constant = *c;
@@ -194,7 +191,7 @@ bool strideOf(Value v, Term &t) {
     return true;
   }
   Value s = splatSource(v);
-  if (auto arg = dyn_cast_or_null<BlockArgument>(s ? stripAssumes(s) : s)) {
+  if (auto arg = dyn_cast_or_null<BlockArgument>(s ? stripAssume(s) : s)) {
     t.strideArg = arg;
     return true;
   }
@@ -205,10 +202,10 @@ bool strideOf(Value v, Term &t) {
 /// broadcasts: what an index that is no Axis is computed as. Null when the
 /// index is not such a widening.
 Value generalIndex(Value v) {
-  v = stripAssumes(v);
+  v = stripAssume(v);
   while (isa_and_nonnull<tileir::ReshapeOp, tileir::BroadcastOp>(
       v.getDefiningOp()))
-    v = stripAssumes(v.getDefiningOp()->getOperand(0));
+    v = stripAssume(v.getDefiningOp()->getOperand(0));
   auto ext = v.getDefiningOp<tileir::ExtIOp>();
   if (!ext)
     return {};
@@ -221,7 +218,7 @@ Value generalIndex(Value v) {
 /// The terms of an offset tile: `addi` of `index x stride` products, a bare
 /// index counting as one times a unit stride.
 bool termsOf(Value v, SmallVectorImpl<Term> &terms) {
-  Operation *def = stripAssumes(v).getDefiningOp();
+  Operation *def = stripAssume(v).getDefiningOp();
   if (auto add = dyn_cast_or_null<tileir::AddIOp>(def))
     return termsOf(add.getLhs(), terms) && termsOf(add.getRhs(), terms);
   Term t;
@@ -257,7 +254,7 @@ bool termsOf(Value v, SmallVectorImpl<Term> &terms) {
 /// The base pointer argument and offset of a pointer tile
 /// `offset(broadcast(reshape(ptr)), offsets)`.
 std::pair<BlockArgument, Value> baseAndOffset(Value ptrs) {
-  auto off = stripAssumes(ptrs).getDefiningOp<tileir::OffsetOp>();
+  auto off = stripAssume(ptrs).getDefiningOp<tileir::OffsetOp>();
   if (!off)
     return {};
   auto base = dyn_cast_or_null<BlockArgument>(splatSource(off.getPtr()));
@@ -344,18 +341,10 @@ static uint64_t knownMultiple(Value v) {
   return 1;
 }
 
-/// Whether one TMA moves `box` of `elem` (EntryLowering::checkBox's rules:
-/// rank 1 to 5, at most 256 elements but innermost, 16-byte rows).
-static bool fitsTmaBox(ArrayRef<int64_t> box, Type elem) {
-  if (box.size() > 5 || box.back() * elem.getIntOrFloatBitWidth() % 128)
-    return false;
-  return llvm::all_of(box.drop_back(), [](int64_t n) { return n <= 256; });
-}
-
 /// The value a constant padding tile holds, or null.
 static Attribute paddingConstant(Value v) {
   Value s = splatSource(v);
-  Value c = s ? s : stripAssumes(v);
+  Value c = s ? s : stripAssume(v);
   auto cst = c.getDefiningOp<tileir::ConstantOp>();
   auto dense = cst ? dyn_cast<DenseElementsAttr>(cst.getValue()) : nullptr;
   return dense && dense.isSplat() ? dense.getSplatValue<Attribute>()
@@ -385,7 +374,7 @@ struct Check {
 /// (`extra`).
 static void conjunctsOf(Value mask, SmallVectorImpl<Check> &checks,
                         SmallVectorImpl<Value> &extra) {
-  Operation *def = stripAssumes(mask).getDefiningOp();
+  Operation *def = stripAssume(mask).getDefiningOp();
   if (auto both = dyn_cast_or_null<tileir::AndIOp>(def)) {
     conjunctsOf(both.getLhs(), checks, extra);
     conjunctsOf(both.getRhs(), checks, extra);
@@ -401,7 +390,7 @@ static void conjunctsOf(Value mask, SmallVectorImpl<Check> &checks,
     if (!a)
       general = generalIndex(cmp.getLhs());
     Value s = splatSource(cmp.getRhs());
-    shape = dyn_cast_or_null<BlockArgument>(s ? stripAssumes(s) : s);
+    shape = dyn_cast_or_null<BlockArgument>(s ? stripAssume(s) : s);
   }
   if ((a || general) && shape)
     checks.push_back({std::move(a), general, shape, mask});
@@ -425,13 +414,14 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   int64_t rank = params[param].rank;
   SmallVector<Term> terms;
   if (!termsOf(offset, terms) || int64_t(terms.size()) != rank)
-    return op->emitError("a gather or scatter whose offsets are not a box of "
-                         "the array is not lowered");
+    return op->emitError("a gather or scatter whose element offsets are not "
+                         "one i32 index per dimension of the array, each "
+                         "widened and times its stride, is not lowered");
   BoxAccess access;
   access.param = param;
   SmallVector<std::optional<Axis>> axes(rank);
   SmallVector<Value> generals(rank);
-  SmallVector<bool> strideIsArg(rank, false);
+  access.strides.assign(rank, 1);
   for (Term &t : terms) {
     int64_t d = -1;
     if (t.strideArg) {
@@ -450,7 +440,8 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
       generals[d] = t.general;
     else
       axes[d] = std::move(t.axis);
-    strideIsArg[d] = bool(t.strideArg);
+    if (t.strideArg)
+      access.strides[d] = ShapedType::kDynamic;
   }
   if (mask) {
     SmallVector<Check> checks;
@@ -493,7 +484,6 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
       box.push_back(1);
       BoxAccess::Start general;
       general.general = generals[d];
-      general.strideIsArg = strideIsArg[d];
       access.start.push_back(std::move(general));
       continue;
     }
@@ -508,7 +498,6 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
     start.scalars = a->scalars;
     start.subtracted = a->subtracted;
     start.tileDim = a->dim;
-    start.strideIsArg = strideIsArg[d];
     access.start.push_back(std::move(start));
   }
   // TMA takes an innermost coordinate whose bytes are a multiple of 16
@@ -522,7 +511,7 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   int64_t align = 128 / elem.getIntOrFloatBitWidth();
   if (box.back() != 1 && multiple != 0 && multiple % align != 0)
     access.threads = true;
-  if (!fitsTmaBox(box, elem))
+  if (!tmaBoxProblem(box, elem).empty())
     access.threads = true;
   int64_t covered = llvm::count_if(box, [](int64_t n) { return n != 1; });
   if (!anyGeneral && covered != llvm::count_if(tile.getShape(), [](int64_t n) {
@@ -535,14 +524,8 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
                     llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
                     elem.getIntOrFloatBitWidth() < 128;
   if (access.threads && !oneElement) {
-    // Each thread its elements: the array's base, shapes and strides (the
-    // last a unit one, as cuTile's offsets say).
-    pointerArgs.emplace(param, 0);
-    for (int64_t d = 0; d < rank; ++d) {
-      needShapeArg(param, ArrayPart::Shape, d);
-      if (access.start[d].strideIsArg)
-        needShapeArg(param, ArrayPart::Stride, d);
-    }
+    // Each thread its elements: the array's base, shapes and strides.
+    needPointerArgs(param, access.strides);
     boxAccesses[op] = std::move(access);
     markAddressOps(op, {ptrs, mask, padding});
     return success();
@@ -560,14 +543,8 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
     Partition p;
     p.param = param;
     p.element = true;
-    p.strides.assign(rank, ShapedType::kDynamic);
-    p.strides.back() = 1;
-    for (int64_t d = 0; d < rank; ++d) {
-      needShapeArg(param, ArrayPart::Shape, d);
-      if (d + 1 < rank)
-        needShapeArg(param, ArrayPart::Stride, d);
-    }
-    pointerArgs.emplace(param, 0);
+    p.strides = access.strides;
+    needPointerArgs(param, p.strides);
     access.element = std::move(p);
   } else {
     if (failed(checkBox(op, box, elem)))
@@ -634,47 +611,58 @@ void EntryLowering::markAddressOps(Operation *access, ValueRange operands) {
   }
 }
 
+/// `v`, an integer or index scalar, as `type`.
+static Value castInteger(OpBuilder &b, Location l, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  if (v.getType().isIndex() || type.isIndex())
+    return b.create<arith::IndexCastOp>(l, type, v);
+  if (v.getType().getIntOrFloatBitWidth() > type.getIntOrFloatBitWidth())
+    return b.create<arith::TruncIOp>(l, type, v);
+  return b.create<arith::ExtSIOp>(l, type, v);
+}
+
+FailureOr<Value>
+EntryLowering::startValue(Operation *op, const BoxAccess::Start &s, Type type) {
+  Location l = loc(op);
+  auto constant = [&](int64_t v) -> Value {
+    return type.isIndex() ? indexConstant(v)
+                          : b.create<arith::ConstantIntOp>(l, v, type);
+  };
+  Value c = s.constant || s.scalars.empty() ? constant(s.constant) : Value();
+  for (Value scalar : s.scalars) {
+    FailureOr<Value> v = lookup(op, scalar);
+    if (failed(v))
+      return failure();
+    Value term = castInteger(b, l, *v, type);
+    c = c ? b.create<arith::AddIOp>(l, c, term).getResult() : term;
+  }
+  for (Value scalar : s.subtracted) {
+    FailureOr<Value> v = lookup(op, scalar);
+    if (failed(v))
+      return failure();
+    c = b.create<arith::SubIOp>(l, c, castInteger(b, l, *v, type));
+  }
+  return c;
+}
+
 FailureOr<SmallVector<Value>>
 EntryLowering::boxAccessCoordinates(Operation *op, const BoxAccess &a) {
   SmallVector<Value> coords;
   for (const auto &s : a.start) {
-    Value c =
-        s.constant || s.scalars.empty() ? indexConstant(s.constant) : Value();
-    for (Value scalar : s.scalars) {
-      FailureOr<Value> v = lookup(op, scalar);
-      if (failed(v))
-        return failure();
-      Value term = b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), *v);
-      c = c ? b.create<arith::AddIOp>(loc(op), c, term).getResult() : term;
-    }
-    for (Value scalar : s.subtracted) {
-      FailureOr<Value> v = lookup(op, scalar);
-      if (failed(v))
-        return failure();
-      Value term = b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), *v);
-      c = b.create<arith::SubIOp>(loc(op), c ? c : indexConstant(0), term);
-    }
-    coords.push_back(c);
+    FailureOr<Value> c = startValue(op, s, b.getIndexType());
+    if (failed(c))
+      return failure();
+    coords.push_back(*c);
   }
   return coords;
 }
 
-/// An index of a thread access in i32 (cuTile's positions): the start's
-/// scalars summed.
-static Value startAsI32(OpBuilder &b, Location l, Value v) {
-  if (v.getType().isIndex() || v.getType().getIntOrFloatBitWidth() != 32)
-    return v.getType().isIndex()
-               ? b.create<arith::IndexCastOp>(l, b.getI32Type(), v).getResult()
-               : b.create<arith::TruncIOp>(l, b.getI32Type(), v).getResult();
-  return v;
-}
-
 /// Dimension `d`'s stride in elements (index): the array's argument, or
 /// cuTile's unit stride.
-Value EntryLowering::strideValue(Operation *op, const BoxAccess &a, int64_t d,
-                                 const BoxAccess::Start &s) {
-  if (!s.strideIsArg)
-    return indexConstant(1);
+Value EntryLowering::strideValue(Operation *op, const BoxAccess &a, int64_t d) {
+  if (!ShapedType::isDynamic(a.strides[d]))
+    return indexConstant(a.strides[d]);
   return b.create<arith::IndexCastOp>(
       loc(op), b.getIndexType(),
       func.getArgument(shapeArg(a.param, ArrayPart::Stride, d)));
@@ -731,27 +719,14 @@ EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
       if (failed(index))
         return failure();
       t.indices.push_back(*index);
-      t.strides.push_back(strideValue(op, a, d, s));
+      t.strides.push_back(strideValue(op, a, d));
       t.bounds.push_back(boundValue(op, a, d));
       continue;
     }
-    Value c = s.constant || s.scalars.empty()
-                  ? b.create<arith::ConstantIntOp>(l, s.constant, 32)
-                  : Value();
-    for (Value scalar : s.scalars) {
-      FailureOr<Value> v = lookup(op, scalar);
-      if (failed(v))
-        return failure();
-      Value term = startAsI32(b, l, *v);
-      c = c ? b.create<arith::AddIOp>(l, c, term).getResult() : term;
-    }
-    for (Value scalar : s.subtracted) {
-      FailureOr<Value> v = lookup(op, scalar);
-      if (failed(v))
-        return failure();
-      c = b.create<arith::SubIOp>(l, c, startAsI32(b, l, *v));
-    }
-    Value index = b.create<tensor::SplatOp>(l, c, i32Tile);
+    FailureOr<Value> c = startValue(op, s, b.getI32Type());
+    if (failed(c))
+      return failure();
+    Value index = b.create<tensor::SplatOp>(l, *c, i32Tile);
     if (s.tileDim >= 0) {
       // Registers drop the tile's unit dimensions.
       int64_t dim = llvm::count_if(tile.getShape().take_front(s.tileDim),
@@ -760,7 +735,7 @@ EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
       index = b.create<arith::AddIOp>(l, along, index);
     }
     t.indices.push_back(index);
-    t.strides.push_back(strideValue(op, a, d, s));
+    t.strides.push_back(strideValue(op, a, d));
     t.bounds.push_back(boundValue(op, a, d));
   }
   for (Value m : a.masks) {
@@ -809,18 +784,9 @@ LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
   // without its leading unit dimensions), made before the load as a
   // view's padded load makes them.
   std::optional<Padded> padded;
-  if (a.padding) {
-    padded.emplace();
-    padded->value = a.padding;
-    for (int64_t d = int64_t(coords->size()) - smem->getRank();
-         d < int64_t(coords->size()); ++d) {
-      Value shape = func.getArgument(shapeArg(a.param, ArrayPart::Shape, d));
-      Value extent =
-          b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), shape);
-      padded->valid.push_back(
-          b.create<arith::SubIOp>(loc(op), extent, (*coords)[d]));
-    }
-  }
+  if (a.padding)
+    padded =
+        Padded{extentsPast(op, a.param, *coords, smem->getRank()), a.padding};
   Value tile = b.create<tileas::TmaLoadOp>(
       loc(op), *smem, desc, *coords, Value(), IntegerAttr(), IntegerAttr());
   if (padded)

@@ -26,9 +26,7 @@ EntryLowering::EntryLowering(tileir::EntryOp entry, bool registerMma,
     : entry(entry), b(entry.getContext()), registerMma(registerMma),
       fuseLoops(fuseLoops) {}
 
-/// The value an assume chain starts from: assumptions state facts tilepipe
-/// does not need, so they lower to their operand.
-static Value stripAssume(Value v) {
+Value tilepipe::cutile::stripAssume(Value v) {
   while (auto assume = v.getDefiningOp<tileir::AssumeOp>())
     v = assume.getValue();
   return v;

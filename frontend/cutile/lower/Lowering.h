@@ -60,6 +60,15 @@ bool isZeroTile(mlir::Value v);
 /// does not give.
 bool needsPadding(tileir::PartitionViewType type);
 
+/// The value an assume chain starts from: assumptions state facts
+/// tilepipe does not need, so they lower to their operand (Kernel.cpp).
+mlir::Value stripAssume(mlir::Value v);
+
+/// Why one TMA cannot move `box` of `elem` (rank 1 to 5, at most 256
+/// elements along any dimension but the innermost, whose row is a multiple
+/// of 16 bytes); empty when it can (Views.cpp).
+std::string tmaBoxProblem(llvm::ArrayRef<int64_t> box, mlir::Type elem);
+
 /// The rank of an array only gathers and scatters read: the number of
 /// index terms of the offsets into it (Gathers.cpp); an error at an offset
 /// that is not a box of it.
@@ -128,14 +137,15 @@ struct Partition {
 struct BoxAccess {
   unsigned param = 0;
   llvm::SmallVector<int64_t> box;
+  /// Per array dimension, the stride the offsets scale its index by:
+  /// ShapedType::kDynamic for the array's stride argument, else cuTile's
+  /// unit stride (Partition::strides' form).
+  llvm::SmallVector<int64_t> strides;
   struct Start {
     int64_t constant = 0;
     llvm::SmallVector<mlir::Value> scalars, subtracted;
     /// The tile dimension the index runs along (ct.arange), or -1.
     int64_t tileDim = -1;
-    /// Whether the offsets scale the index by the array's stride argument
-    /// (else by cuTile's unit stride).
-    bool strideIsArg = false;
     /// An index that is no scalar plus ct.arange (`2 * offs`): the i32
     /// tileir tile it widens, which the threads read as positions.
     mlir::Value general;
@@ -189,10 +199,18 @@ public:
   mlir::LogicalResult planPartition(tileir::MakePartitionViewOp op);
   mlir::LogicalResult planElementPartition(tileir::MakePartitionViewOp op,
                                            Partition p);
-  /// A TMA box of `elem`: at most 256 elements along any dimension but the
-  /// innermost, whose row is a multiple of 16 bytes, rank 1 to 5.
+  /// An error at `op` when one TMA cannot move `box` (tmaBoxProblem).
   mlir::LogicalResult checkBox(mlir::Operation *op, llvm::ArrayRef<int64_t> box,
                                mlir::Type elem);
+  /// Plans what a thread needs to access `param`'s elements: its base
+  /// pointer, its shape and the strides that are dynamic in `strides`.
+  void needPointerArgs(unsigned param, llvm::ArrayRef<int64_t> strides);
+  /// The tensor's extents past `coords` in the last `rank` dimensions (an
+  /// SMEM tile's): what a padded read keeps (smem_load valid(..)).
+  llvm::SmallVector<mlir::Value> extentsPast(mlir::Operation *op,
+                                             unsigned param,
+                                             llvm::ArrayRef<mlir::Value> coords,
+                                             int64_t rank);
   mlir::LogicalResult lowerIndexSpaceShape(tileir::GetIndexSpaceShapeOp op);
   mlir::LogicalResult lowerTensorShape(tileir::GetTensorShapeOp op);
   mlir::LogicalResult lowerLoad(tileir::LoadViewTkoOp op);
@@ -231,8 +249,11 @@ public:
   };
   mlir::FailureOr<ThreadAccess>
   threadAccess(mlir::Operation *op, const BoxAccess &a, tileir::TileType tile);
-  mlir::Value strideValue(mlir::Operation *op, const BoxAccess &a, int64_t d,
-                          const BoxAccess::Start &s);
+  mlir::Value strideValue(mlir::Operation *op, const BoxAccess &a, int64_t d);
+  /// Where a box access starts in one dimension, as a value of `type`
+  /// (index for TMA coordinates, i32 for the threads' positions).
+  mlir::FailureOr<mlir::Value>
+  startValue(mlir::Operation *op, const BoxAccess::Start &s, mlir::Type type);
   mlir::Value boundValue(mlir::Operation *op, const BoxAccess &a, int64_t d);
   mlir::FailureOr<mlir::Value> generalIndexTile(mlir::Operation *op,
                                                 mlir::Value index,

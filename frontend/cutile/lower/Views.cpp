@@ -60,28 +60,46 @@ LogicalResult EntryLowering::planPartition(tileir::MakePartitionViewOp op) {
   return success();
 }
 
-LogicalResult EntryLowering::checkBox(Operation *op, ArrayRef<int64_t> box,
-                                      Type elem) {
-  if (box.size() > 5)
-    return op->emitError("a tile of rank ")
-           << box.size()
-           << " is not lowered: tilepipe moves tiles by TMA of rank 1 to 5";
+std::string tilepipe::cutile::tmaBoxProblem(ArrayRef<int64_t> box, Type elem) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
   int64_t bits = elem.getIntOrFloatBitWidth();
+  if (box.size() > 5) {
+    os << "a tile of rank " << box.size()
+       << " is not lowered: tilepipe moves tiles by TMA of rank 1 to 5";
+    return why;
+  }
   // The innermost dimension may be wider: the translation moves such a
   // tile as several boxes side by side (a BlockedTile).
   for (auto [d, n] : llvm::enumerate(box))
-    if (n > 256 && d + 1 < box.size())
-      return op->emitError("a tile of ")
-             << n << " elements along tensor dimension " << d
-             << " is not lowered: a TMA box holds at most 256 per dimension "
-                "(only the innermost is split into several boxes)";
+    if (n > 256 && d + 1 < box.size()) {
+      os << "a tile of " << n << " elements along tensor dimension " << d
+         << " is not lowered: a TMA box holds at most 256 per dimension "
+            "(only the innermost is split into several boxes)";
+      return why;
+    }
   if (box.back() * bits % 128 != 0)
-    return op->emitError("a tile whose innermost dimension spans ")
-           << box.back() * bits / 8
-           << " bytes is not lowered: a TMA box's inner dimension is a "
-              "multiple of 16 bytes (a tile of one element is, stored by a "
-              "thread)";
+    os << "a tile whose innermost dimension spans " << box.back() * bits / 8
+       << " bytes is not lowered: a TMA box's inner dimension is a multiple "
+          "of 16 bytes (a tile of one element is, stored by a thread)";
+  return why;
+}
+
+LogicalResult EntryLowering::checkBox(Operation *op, ArrayRef<int64_t> box,
+                                      Type elem) {
+  std::string why = tmaBoxProblem(box, elem);
+  if (!why.empty())
+    return op->emitError(why);
   return success();
+}
+
+void EntryLowering::needPointerArgs(unsigned param, ArrayRef<int64_t> strides) {
+  pointerArgs.emplace(param, 0);
+  for (auto [d, stride] : llvm::enumerate(strides)) {
+    needShapeArg(param, ArrayPart::Shape, int64_t(d));
+    if (ShapedType::isDynamic(stride))
+      needShapeArg(param, ArrayPart::Stride, int64_t(d));
+  }
 }
 
 LogicalResult
@@ -90,12 +108,7 @@ EntryLowering::planElementPartition(tileir::MakePartitionViewOp op,
   tileir::TensorViewType view = op.getResult().getType().getTensorView();
   p.element = true;
   p.strides.assign(view.getStrides().begin(), view.getStrides().end());
-  for (int64_t d = 0; d < view.getRank(); ++d) {
-    needShapeArg(p.param, ArrayPart::Shape, d);
-    if (ShapedType::isDynamic(p.strides[d]))
-      needShapeArg(p.param, ArrayPart::Stride, d);
-  }
-  pointerArgs.emplace(p.param, 0);
+  needPointerArgs(p.param, p.strides);
   partitions[op.getResult()] = std::move(p);
   return success();
 }
@@ -255,16 +268,24 @@ EntryLowering::paddingOf(tileir::LoadViewTkoOp op, const Partition &p,
     return failure();
   Padded pad;
   pad.value = *value;
+  pad.valid = extentsPast(op, p.param, coords, smem.getRank());
+  return pad;
+}
+
+SmallVector<Value> EntryLowering::extentsPast(Operation *op, unsigned param,
+                                              ArrayRef<Value> coords,
+                                              int64_t rank) {
   // The SMEM tile is the box without its leading unit dimensions: its
   // dimensions are the tensor's last ones.
-  int64_t first = int64_t(coords.size()) - smem.getRank();
-  for (int64_t d = first; d < int64_t(coords.size()); ++d) {
-    Value shape = func.getArgument(shapeArg(p.param, ArrayPart::Shape, d));
+  SmallVector<Value> valid;
+  for (int64_t d = int64_t(coords.size()) - rank; d < int64_t(coords.size());
+       ++d) {
+    Value shape = func.getArgument(shapeArg(param, ArrayPart::Shape, d));
     Value extent =
         b.create<arith::IndexCastOp>(loc(op), b.getIndexType(), shape);
-    pad.valid.push_back(b.create<arith::SubIOp>(loc(op), extent, coords[d]));
+    valid.push_back(b.create<arith::SubIOp>(loc(op), extent, coords[d]));
   }
-  return pad;
+  return valid;
 }
 
 LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
