@@ -19,6 +19,21 @@ bool isIntegerTile(RankedTensorType t) {
          t.getElementType().isInteger(1);
 }
 
+/// Whether nothing in the function around `op` writes `array`: what it
+/// holds is then the same wherever it is read.
+bool neverWritten(Value array) {
+  return llvm::all_of(array.getUsers(), [&](Operation *user) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffectsOnValue(array, list);
+    return llvm::none_of(list, [](const MemoryEffects::EffectInstance &e) {
+      return isa<MemoryEffects::Write>(e.getEffect());
+    });
+  });
+}
+
 } // namespace
 
 bool tilepipe::isSplatTile(Operation *op) {
@@ -39,6 +54,21 @@ static bool computesFromPositions(Operation *op) {
     return false;
   if (isa<tileas::IotaOp>(op))
     return true;
+  // An index read from memory at positions (an embedding's ids, MoE's
+  // routing), from an array the function never writes: read again where it
+  // is read, as positions are made again.
+  if (auto gather = dyn_cast<tileas::GlobalGatherOp>(op)) {
+    if (!tile.getElementType().isSignlessInteger(32) ||
+        !neverWritten(gather.getSrc()))
+      return false;
+    auto tiles = llvm::to_vector(gather.getIndices());
+    if (gather.getMask())
+      tiles.push_back(gather.getMask());
+    return llvm::all_of(tiles, [](Value v) {
+      Operation *def = v.getDefiningOp();
+      return computesFromPositions(def) || (def && isSplatTile(def));
+    });
+  }
   if (isSplatTile(op) || isa<arith::ConstantOp>(op))
     return isIntegerTile(tile);
   if (!isa_and_present<arith::ArithDialect, math::MathDialect>(

@@ -24,7 +24,9 @@ bool isSplatTile(mlir::Operation *op);
 
 /// Whether `op` makes a tile of positions or of what is computed from them:
 /// tileas.iota; an i32 or i1 splat or splat constant (an offset, a mask's
-/// constant); pure elementwise arith or math on a tile whose tile operands
+/// constant); an i32 tileas.global_gather at positions from an array the
+/// function never writes (an index read from memory: each read a load);
+/// pure elementwise arith or math on a tile whose tile operands
 /// are all such tiles or splats, at least one of them not a float splat; a
 /// float splat that only such math reads. An arith.cmpf of data is not
 /// one, though its result is i1.

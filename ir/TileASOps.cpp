@@ -334,6 +334,13 @@ LogicalResult SmemStoreOp::verify() {
   return verifyStoreInto(*this, getDst());
 }
 
+LogicalResult GlobalLoadOp::verify() {
+  if (getType() != getSrc().getType().getElementType())
+    return emitOpError("expects a result of the array's element type ")
+           << getSrc().getType().getElementType() << ", got " << getType();
+  return success();
+}
+
 LogicalResult GlobalStoreOp::verify() {
   if (getValue().getType() != getDst().getType().getElementType())
     return emitOpError("expects a value of the array's element type ")

@@ -166,6 +166,16 @@ def TileAS_FloatValueAttr : Attr<CPred<"::llvm::isa<::mlir::FloatAttr>($_self)">
   let convertFromStorage = "$_self";
 }
 
+/// A float or an integer (an element access's padding: an index read from
+/// memory is an i32).
+def TileAS_ElementValueAttr : Attr<CPred<
+    "::llvm::isa<::mlir::FloatAttr, ::mlir::IntegerAttr>($_self)">,
+    "float or integer attribute"> {
+  let storageType = "::mlir::TypedAttr";
+  let returnType = "::mlir::TypedAttr";
+  let convertFromStorage = "::llvm::cast<::mlir::TypedAttr>($_self)";
+}
+
 def TileAS_SmemLoadOp : TileAS_TileMoveOp<"smem_load", TileAS_SmemType,
     TileAS_RegisterTile, [MemoryEffects<[MemRead<TileAS_SharedMemory>]>]> {
   let summary = "reads a shared-memory tile into registers";
@@ -556,6 +566,26 @@ def TileAS_AllocTmemOp : TileAS_Op<"alloc_tmem"> {
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
 }
 
+def TileAS_GlobalLoadOp : TileAS_Op<"global_load"> {
+  let summary = "one element every thread reads from global memory";
+  let description = [{
+    `%e = tileas.global_load %src[%offset] if %inside : memref<?xi32> -> i32`
+    reads element %offset (counted from the base, as global_store counts)
+    of the array %src when %inside holds, else zero. Every thread reads the
+    same element: a scalar the kernel reads from memory (cuTile's MoE
+    sample loads the expert of its block, `ct.load(ids, index=b,
+    shape=())`, and loads that expert's weights at it).
+  }];
+  let arguments = (ins Arg<AnyMemRef, "global array", [MemRead]>:$src,
+                       Index:$offset, I1:$inside);
+  let results = (outs AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$result);
+  let assemblyFormat = [{
+    $src `[` $offset `]` `if` $inside attr-dict `:` type($src) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def TileAS_GlobalStoreOp : TileAS_Op<"global_store"> {
   let summary = "one element written to global memory by one thread";
   let description = [{
@@ -591,13 +621,16 @@ def TileAS_GlobalGatherOp : TileAS_Op<"global_gather", [
     dimension of the array, each the result's shape (positions: the
     translation makes them where it reads them). What a TMA box cannot
     move: a box starting at an index that is not 16-byte aligned (a
-    stencil's shifted read), a box narrower than 16 bytes.
+    stencil's shifted read), a box narrower than 16 bytes. An i32 gather
+    at positions from an array the function never writes (an embedding's
+    ids, MoE's routing) is itself positions (ir/Positions.h): made where
+    an element access reads it as an index, each read a load.
   }];
   let arguments = (ins Arg<AnyMemRef, "global array", [MemRead]>:$src,
                        Variadic<TensorOf<[I32]>>:$indices,
                        Variadic<Index>:$strides, Variadic<Index>:$bounds,
                        Optional<TensorOf<[I1]>>:$mask,
-                       TileAS_FloatValueAttr:$padding);
+                       TileAS_ElementValueAttr:$padding);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $src `[` $indices `:` type($indices) `]` `strides` `(` $strides `)`

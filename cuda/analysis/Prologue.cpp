@@ -61,7 +61,9 @@ KernelPrologue cuda::collectPrologue(func::FuncOp func) {
     auto load = dyn_cast<tileas::TmaLoadOp>(op);
     if (load && (load.getDst() || loadsAfterLoop(load)))
       continue;
-    if (!load && !isIndexOp(&op))
+    // A scalar read from memory (MoE's expert of a block) is index
+    // arithmetic's input: every role may need it.
+    if (!load && !isIndexOp(&op) && !isa<tileas::GlobalLoadOp>(op))
       continue;
     if (!llvm::all_of(op.getOperands(), ready))
       continue;

@@ -170,9 +170,9 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case<tileas::TmaLoadOp, tileas::SmemViewOp, tileas::TmaStoreOp,
             tileas::CpAsyncOp, tileas::TmemCopyOp, tileas::UmmaOp,
             tileas::WgmmaOp, tileas::BroadcastOp, tileas::ReduceLanesOp,
-            tileas::ReduceAllOp, tileas::IotaOp, tileas::GlobalStoreOp,
-            tileas::GlobalGatherOp, tileas::GlobalScatterOp>(
-          [&](auto op) { return emit(op); })
+            tileas::ReduceAllOp, tileas::IotaOp, tileas::GlobalLoadOp,
+            tileas::GlobalStoreOp, tileas::GlobalGatherOp,
+            tileas::GlobalScatterOp>([&](auto op) { return emit(op); })
       .Case<tileas::TmemLoadOp, tileas::SmemLoadOp>(
           [&](Operation *op) { return emitTileLoad(op); })
       .Case<tileas::TmemStoreOp, tileas::SmemStoreOp>(
@@ -428,8 +428,9 @@ FailureOr<SmallVector<int>> KernelEmitter::warpgroupRegisters() const {
 /// all of them.
 LogicalResult KernelEmitter::emitOutsideAgents() {
   for (Operation &op : func.getBody().front()) {
+    // Positions are made where they are read.
     if (isa<func::ReturnOp, tileas::AgentOp, tileas::TileCountOp>(op) ||
-        layout.prologue.ops.contains(&op))
+        layout.prologue.ops.contains(&op) || isPositionOp(&op))
       continue;
     // A per-column vector read from SMEM (gamma, loaded before the loop) and
     // math on it: each agent that reads it makes it itself, streamed where

@@ -178,6 +178,7 @@ public:
 
   mlir::LogicalResult emit(mlir::tileas::BroadcastOp op);
   mlir::LogicalResult emit(mlir::tileas::IotaOp op);
+  mlir::LogicalResult emit(mlir::tileas::GlobalLoadOp op);
   mlir::LogicalResult emit(mlir::tileas::GlobalStoreOp op);
   mlir::LogicalResult emit(mlir::tileas::GlobalGatherOp op);
   mlir::LogicalResult emit(mlir::tileas::GlobalScatterOp op);

@@ -542,6 +542,20 @@ LogicalResult KernelEmitter::emit(tileas::BroadcastOp op) {
   return success();
 }
 
+/// Every thread reads the element, zero outside the tensor
+/// (tp::global_load_one).
+LogicalResult KernelEmitter::emit(tileas::GlobalLoadOp op) {
+  Location loc = op.getLoc();
+  FailureOr<Type> type = convert(loc, op.getType());
+  Value src = lookup(loc, op.getSrc()), offset = lookup(loc, op.getOffset()),
+        inside = lookup(loc, op.getInside());
+  if (broken || failed(type))
+    return failure();
+  map[op.getResult()] =
+      call(*type, "tp::global_load_one", {src, offset, inside});
+  return success();
+}
+
 /// One thread of the agent writes the element, when it lies inside the
 /// tensor (tp::global_store_one).
 LogicalResult KernelEmitter::emit(tileas::GlobalStoreOp op) {
@@ -585,8 +599,14 @@ LogicalResult KernelEmitter::emit(tileas::GlobalGatherOp op) {
     return failure();
   Value src = lookup(loc, op.getSrc());
   Value mask = op.getMask() ? lookup(loc, op.getMask()) : boolLit(true);
-  SmallVector<Value> operands = {
-      src, literal(b.getF32Type(), paddingLiteral(op.getPadding())), mask};
+  // An index read from memory pads with an integer.
+  Value padding =
+      isa<IntegerAttr>(op.getPadding())
+          ? literal(b.getI32Type(),
+                    Twine(cast<IntegerAttr>(op.getPadding()).getInt()))
+          : literal(b.getF32Type(),
+                    paddingLiteral(cast<FloatAttr>(op.getPadding())));
+  SmallVector<Value> operands = {src, padding, mask};
   operands.append(elementIndices(loc, op.getIndices(), op.getStrides(),
                                  op.getBounds(), *n));
   if (broken)

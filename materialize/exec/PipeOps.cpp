@@ -98,7 +98,7 @@ Interpreter::Step Interpreter::stepTileAS(unsigned t, Operation *op,
   // The threads' element accesses of global memory (one element, a
   // gather, a scatter): what they read or write is a term of their
   // inputs, counted as the loop's work is.
-  if (isa<tileas::GlobalStoreOp, tileas::GlobalGatherOp,
+  if (isa<tileas::GlobalLoadOp, tileas::GlobalStoreOp, tileas::GlobalGatherOp,
           tileas::GlobalScatterOp>(op)) {
     std::vector<unsigned> reads;
     for (unsigned i = 0; i < op->getNumOperands(); ++i)

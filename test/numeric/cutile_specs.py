@@ -978,6 +978,128 @@ class GatherStrided(CuTileSpec):
         return {1: x[0:2 * p[1]:2].copy()}
 
 
+class Embedding(CuTileSpec):
+    """out[i, :] = table[ids[i], :] (embedding.py): ids loaded by a view,
+    read by the threads as the gather's row index. Ragged ids and rows
+    narrower than the tile; an id past the table (and a negative one) reads
+    zeros, as the gather's bounds mask says. A copy."""
+    fixture = "test/cutile/lower/fixtures/embedding-13.4.tileirbc"
+    tolerances = {2: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        # (ids, table rows, row width)
+        probs = [(128, 50, 64), (300, 1000, 64), (5, 7, 40)]
+        return probs if quick else probs + [(1000, 3, 64)]
+
+    def describe(self, p):
+        return f"ids={p[0]} rows={p[1]} D={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        ids = rng.integers(0, p[1], size=p[0])
+        ids[::7] = p[1]  # past the table
+        ids[3::11] = -1
+        table = rng.standard_normal((p[1], p[2])).astype(np.float32)
+        return {0: ids.astype(np.float32), 1: table}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[2])}
+
+    def expected(self, a, p):
+        ids = a[0].astype(np.int64)
+        inside = (ids >= 0) & (ids < p[1])
+        out = np.zeros((p[0], p[2]))
+        out[inside] = a[1][ids[inside]]
+        return {2: out}
+
+
+class IntAffine(CuTileSpec):
+    """y = 3 x + i % 5 on i32 (int_affine.py): one block, ragged, shorter
+    than a block. Exact."""
+    fixture = "test/cutile/lower/fixtures/int_affine-13.4.tileirbc"
+    tolerances = {1: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        return [(256,), (1000,), (3,)]
+
+    def describe(self, p):
+        return f"L={p[0]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 256), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.integers(-10000, 10000, p[0]).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p}
+
+    def expected(self, a, p):
+        return {1: 3.0 * a[0].astype(np.float64) + np.arange(p[0]) % 256 % 5}
+
+
+class MoeGemm(CuTileSpec):
+    """Y[r] = weight[r] X[r // replicas] W[e]^T for each routed row r a
+    block of 128 slots of `order` lists, e the block's expert (moe_gemm.py,
+    cuTile's MoE sample's form). Routing as the sample's host code makes it:
+    each token picks `replicas` distinct experts, rows r = token * replicas
+    + j sorted by expert, each expert's list padded to 128 with R (a row
+    past Y). Problems (tokens, K, N, experts, replicas): trip counts 1, 2
+    and 9, ragged K and N, a block of padding only past an expert's rows."""
+    fixture = "test/cutile/lower/fixtures/moe_gemm-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+
+    def problems(self, quick=False):
+        probs = [(48, 64, 128, 4, 2), (37, 100, 200, 3, 2), (300, 576, 256, 2, 1)]
+        return probs if quick else probs + [(130, 128, 128, 8, 4)]
+
+    def routing(self, p):
+        tokens, _, _, experts, replicas = p
+        rng = np.random.default_rng(sum(p))
+        choice = np.stack([rng.permutation(experts)[:replicas] for _ in range(tokens)])
+        flat = choice.reshape(-1)
+        rows = np.argsort(flat, kind="stable")
+        order, expert = [], []
+        for e in range(experts):
+            mine = list(rows[flat[rows] == e])
+            blocks = max(1, cdiv(len(mine), 128)) if e == 0 else cdiv(len(mine), 128)
+            order += mine + [tokens * replicas] * (blocks * 128 - len(mine))
+            expert += [e] * blocks
+        return np.array(order), np.array(expert)
+
+    def describe(self, p):
+        return (f"T={p[0]} K={p[1]} N={p[2]} experts={p[3]} replicas={p[4]} "
+                f"trips={cdiv(p[1], 64)} grid={self.grid(p)}")
+
+    def grid(self, p):
+        return (len(self.routing(p)[1]), cdiv(p[2], 128), 1)
+
+    def arrays(self, rng, p):
+        tokens, k, n, experts, replicas = p
+        order, expert = self.routing(p)
+        return {0: uniform_bf16(rng, (tokens, k)), 1: uniform_bf16(rng, (experts, n, k)),
+                3: rng.uniform(0.0, 1.0, tokens * replicas).astype(np.float32),
+                4: order.astype(np.float32), 5: expert.astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {2: (p[0] * p[4], p[2])}
+
+    def scalar_values(self, p):
+        return {6: p[4]}
+
+    def expected(self, a, p):
+        tokens, _, n, _, replicas = p
+        y = np.zeros((tokens * replicas, n))
+        order, expert = a[4].astype(np.int64), a[5].astype(np.int64)
+        x, w = a[0].astype(np.float64), a[1].astype(np.float64)
+        for i, r in enumerate(order):
+            if r < tokens * replicas:
+                y[r] = a[3][r] * (x[r // replicas] @ w[expert[i // 128]].T)
+        return {2: y}
+
+
 class TransposeGather(OneInput):
     """Y = X^T through a gather in the transposed order
     (transpose_gather.py): one tile, ragged, two tiles of rows. A copy."""
@@ -1414,6 +1536,9 @@ SPECS = {
     "cutile_transpose_gather": TransposeGather(),
     "cutile_row_diff": RowDiff(),
     "cutile_gather_strided": GatherStrided(),
+    "cutile_embedding": Embedding(),
+    "cutile_moe_gemm": MoeGemm(),
+    "cutile_int_affine": IntAffine(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1456,7 +1581,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_column_sums", "cutile_chunk_maxima", "cutile_vector_add_gather",
               "cutile_gather_gemm", "cutile_gather_masked", "cutile_gather_rowsum",
               "cutile_softmax_gather", "cutile_stencil", "cutile_vector_add_masked",
-              "cutile_transpose_gather", "cutile_row_diff", "cutile_transpose_scaled"]:
+              "cutile_transpose_gather", "cutile_row_diff", "cutile_transpose_scaled",
+              "cutile_embedding", "cutile_moe_gemm"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -214,7 +214,12 @@ LogicalResult EntryLowering::lowerBroadcast(tileir::BroadcastOp op) {
     return success();
   }
   SmallVector<int64_t> dims = addedDimensions(from, to);
-  if (auto tile = cast<RankedTensorType>(v->getType()); isPositionTile(tile)) {
+  // A vector the threads gathered (MoE's routing weight of each row) is
+  // gathered again at the broadcast's shape: each thread reads the elements
+  // it holds there, where no layout holds the vector.
+  auto gathered = v->getDefiningOp<tileas::GlobalGatherOp>();
+  if (auto tile = cast<RankedTensorType>(v->getType());
+      isPositionTile(tile) || gathered) {
     FailureOr<Value> spread =
         spreadPositions(op, *v, cast<RankedTensorType>(result), dims);
     if (failed(spread))
@@ -262,6 +267,31 @@ FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
   if (auto splat = dyn_cast_or_null<tensor::SplatOp>(def))
     return b.create<tensor::SplatOp>(loc(user), splat.getInput(), to)
         .getResult();
+  // An index read from memory at positions: read at the spread ones.
+  if (auto gather = dyn_cast_or_null<tileas::GlobalGatherOp>(def)) {
+    SmallVector<Value> indices;
+    for (Value i : gather.getIndices()) {
+      FailureOr<Value> spread =
+          spreadPositions(user, i, shaped(b.getI32Type()), added);
+      if (failed(spread))
+        return failure();
+      indices.push_back(*spread);
+    }
+    Value mask;
+    if (gather.getMask()) {
+      FailureOr<Value> spread =
+          spreadPositions(user, gather.getMask(), shaped(b.getI1Type()), added);
+      if (failed(spread))
+        return failure();
+      mask = *spread;
+    }
+    return b
+        .create<tileas::GlobalGatherOp>(
+            loc(user), shaped(gather.getType().getElementType()),
+            gather.getSrc(), indices, gather.getStrides(), gather.getBounds(),
+            mask, gather.getPadding())
+        .getResult();
+  }
   if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def))
     if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
         dense && dense.isSplat())

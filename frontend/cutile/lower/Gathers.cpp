@@ -513,6 +513,11 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
     access.threads = true;
   if (!tmaBoxProblem(box, elem).empty())
     access.threads = true;
+  // Integers (MoE's routing, gathered by positions) are read by the
+  // threads: an i32 read at positions is positions itself
+  // (ir/Positions.h), and registers carry no other integer tiles.
+  if (elem.isSignlessInteger(32) && isa<tileir::LoadPtrTkoOp>(op))
+    access.threads = true;
   int64_t covered = llvm::count_if(box, [](int64_t n) { return n != 1; });
   if (!anyGeneral && covered != llvm::count_if(tile.getShape(), [](int64_t n) {
                        return n != 1;
@@ -658,21 +663,21 @@ EntryLowering::boxAccessCoordinates(Operation *op, const BoxAccess &a) {
   return coords;
 }
 
-/// Dimension `d`'s stride in elements (index): the array's argument, or
-/// cuTile's unit stride.
-Value EntryLowering::strideValue(Operation *op, const BoxAccess &a, int64_t d) {
-  if (!ShapedType::isDynamic(a.strides[d]))
-    return indexConstant(a.strides[d]);
+/// The array's stride argument, or cuTile's unit stride.
+Value EntryLowering::strideValue(Operation *op, unsigned param,
+                                 ArrayRef<int64_t> strides, int64_t d) {
+  if (!ShapedType::isDynamic(strides[d]))
+    return indexConstant(strides[d]);
   return b.create<arith::IndexCastOp>(
       loc(op), b.getIndexType(),
-      func.getArgument(shapeArg(a.param, ArrayPart::Stride, d)));
+      func.getArgument(shapeArg(param, ArrayPart::Stride, d)));
 }
 
-/// Dimension `d`'s extent (index), where the threads' accesses stop.
-Value EntryLowering::boundValue(Operation *op, const BoxAccess &a, int64_t d) {
+/// Where the threads' accesses stop.
+Value EntryLowering::boundValue(Operation *op, unsigned param, int64_t d) {
   return b.create<arith::IndexCastOp>(
       loc(op), b.getIndexType(),
-      func.getArgument(shapeArg(a.param, ArrayPart::Shape, d)));
+      func.getArgument(shapeArg(param, ArrayPart::Shape, d)));
 }
 
 /// An index that is no Axis, as the i32 register tile of the data's shape:
@@ -719,8 +724,8 @@ EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
       if (failed(index))
         return failure();
       t.indices.push_back(*index);
-      t.strides.push_back(strideValue(op, a, d));
-      t.bounds.push_back(boundValue(op, a, d));
+      t.strides.push_back(strideValue(op, a.param, a.strides, d));
+      t.bounds.push_back(boundValue(op, a.param, d));
       continue;
     }
     FailureOr<Value> c = startValue(op, s, b.getI32Type());
@@ -735,8 +740,8 @@ EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
       index = b.create<arith::AddIOp>(l, along, index);
     }
     t.indices.push_back(index);
-    t.strides.push_back(strideValue(op, a, d));
-    t.bounds.push_back(boundValue(op, a, d));
+    t.strides.push_back(strideValue(op, a.param, a.strides, d));
+    t.bounds.push_back(boundValue(op, a.param, d));
   }
   for (Value m : a.masks) {
     FailureOr<Value> lowered = lookup(op, m);
@@ -761,12 +766,15 @@ LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
       return failure();
     auto regs = cast<RankedTensorType>(
         registerType(cast<tileir::TileType>(op.getResult().getType())));
-    auto elem = dyn_cast<FloatType>(regs.getElementType());
-    if (!elem)
-      return op.emitError("a gather of integers that TMA cannot move is not "
-                          "lowered"),
+    Type elem = regs.getElementType();
+    if (!isa<FloatType>(elem) && !elem.isSignlessInteger(32))
+      return op.emitError("a gather of ")
+                 << elem << " is not lowered: the threads read floats and i32",
              failure();
-    FloatAttr pad = a.padding ? a.padding : b.getFloatAttr(elem, 0.0);
+    TypedAttr pad = a.padding ? TypedAttr(a.padding)
+                    : isa<FloatType>(elem)
+                        ? TypedAttr(b.getFloatAttr(elem, 0.0))
+                        : TypedAttr(b.getIntegerAttr(elem, 0));
     map(op.getResult(),
         b.create<tileas::GlobalGatherOp>(loc(op), regs, t->ptr, t->indices,
                                          t->strides, t->bounds, t->mask, pad));

@@ -208,7 +208,7 @@ void EntryLowering::numberArguments() {
     if (access.element)
       access.element->ptrArg = pointerArgs.at(access.param);
   for (auto &[value, p] : partitions) {
-    if (p.element)
+    if (p.element || p.threads)
       p.ptrArg = pointerArgs.at(p.param);
     else
       p.descArg = descArgs.at(std::make_pair(p.param, p.box));

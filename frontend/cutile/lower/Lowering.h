@@ -116,6 +116,10 @@ struct Partition {
   /// thread through the array's pointer (`ptrArg`), at the offset its
   /// strides give (`strides`, static or ShapedType::kDynamic).
   bool element = false;
+  /// An integer tile (an index read from memory, as an embedding's ids):
+  /// read by the threads through the array's pointer (tileas.global_gather
+  /// at positions, itself positions: registers carry no other integers).
+  bool threads = false;
   unsigned ptrArg = 0;
   llvm::SmallVector<int64_t> strides;
   /// The TMA box: the tile in tensor order.
@@ -197,7 +201,7 @@ public:
 
   //===--- Views.cpp: views to TMA descriptors, loads and stores ----------===//
   mlir::LogicalResult planPartition(tileir::MakePartitionViewOp op);
-  mlir::LogicalResult planElementPartition(tileir::MakePartitionViewOp op,
+  mlir::LogicalResult planPointerPartition(tileir::MakePartitionViewOp op,
                                            Partition p);
   /// An error at `op` when one TMA cannot move `box` (tmaBoxProblem).
   mlir::LogicalResult checkBox(mlir::Operation *op, llvm::ArrayRef<int64_t> box,
@@ -214,6 +218,17 @@ public:
   mlir::LogicalResult lowerIndexSpaceShape(tileir::GetIndexSpaceShapeOp op);
   mlir::LogicalResult lowerTensorShape(tileir::GetTensorShapeOp op);
   mlir::LogicalResult lowerLoad(tileir::LoadViewTkoOp op);
+  mlir::LogicalResult lowerThreadsLoad(tileir::LoadViewTkoOp op,
+                                       const Partition &p);
+  mlir::LogicalResult lowerThreadsStore(tileir::StoreViewTkoOp op,
+                                        const Partition &p);
+  mlir::LogicalResult lowerElementLoad(tileir::LoadViewTkoOp op,
+                                       const Partition &p);
+  /// Element `coords`' offset from the base (index) and whether it lies
+  /// inside the array (i1).
+  std::pair<mlir::Value, mlir::Value>
+  elementOffset(mlir::Operation *op, const Partition &p,
+                llvm::ArrayRef<mlir::Value> coords);
   mlir::LogicalResult lowerStore(tileir::StoreViewTkoOp op);
   /// A store of one element through the array's pointer (Partition::element).
   mlir::LogicalResult lowerElementStore(tileir::StoreViewTkoOp op,
@@ -249,12 +264,21 @@ public:
   };
   mlir::FailureOr<ThreadAccess>
   threadAccess(mlir::Operation *op, const BoxAccess &a, tileir::TileType tile);
-  mlir::Value strideValue(mlir::Operation *op, const BoxAccess &a, int64_t d);
+  /// A threads' partition's tile at `index`, each thread its elements of
+  /// `regs`' shape.
+  mlir::FailureOr<ThreadAccess> partitionAccess(mlir::Operation *op,
+                                                const Partition &p,
+                                                mlir::ValueRange index,
+                                                mlir::RankedTensorType regs);
+  /// Dimension `d`'s stride in elements (index) of array `param` whose
+  /// strides are `strides` (Partition::strides' form), and its extent.
+  mlir::Value strideValue(mlir::Operation *op, unsigned param,
+                          llvm::ArrayRef<int64_t> strides, int64_t d);
+  mlir::Value boundValue(mlir::Operation *op, unsigned param, int64_t d);
   /// Where a box access starts in one dimension, as a value of `type`
   /// (index for TMA coordinates, i32 for the threads' positions).
   mlir::FailureOr<mlir::Value>
   startValue(mlir::Operation *op, const BoxAccess::Start &s, mlir::Type type);
-  mlir::Value boundValue(mlir::Operation *op, const BoxAccess &a, int64_t d);
   mlir::FailureOr<mlir::Value> generalIndexTile(mlir::Operation *op,
                                                 mlir::Value index,
                                                 tileir::TileType tile,

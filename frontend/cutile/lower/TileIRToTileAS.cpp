@@ -179,6 +179,11 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::CmpFOp o) { return lowerCmpF(o); })
       .Case([&](tileir::IotaOp o) { return lowerIota(o); })
       .Case([&](tileir::ReduceOp o) { return lowerReduce(o); })
+      .Case([&](tileir::MmaIOp o) {
+        return o.emitError("an integer MMA (ct.mma of int8 tiles, "
+                           "tileir.mmai) is not lowered: tilepipe's MMAs "
+                           "take bf16, f16, tf32 and fp8 operands");
+      })
       .Default([](Operation *o) {
         return o->emitError("'")
                << o->getName() << "' is not lowered to tileas";

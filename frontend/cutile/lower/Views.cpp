@@ -46,11 +46,19 @@ LogicalResult EntryLowering::planPartition(tileir::MakePartitionViewOp op) {
   else
     p.dimMap.assign(type.getDimMap().begin(), type.getDimMap().end());
   SmallVector<int64_t> box = boxOf(p.tile, p.dimMap);
+  bool one = llvm::all_of(box, [](int64_t n) { return n == 1; });
   // One element (a row's statistic): a thread stores it.
   if (box.size() <= 5 &&
       box.back() * params[p.param].elementType.getIntOrFloatBitWidth() % 128 &&
-      llvm::all_of(box, [](int64_t n) { return n == 1; }))
-    return planElementPartition(op, std::move(p));
+      one) {
+    p.element = true;
+    return planPointerPartition(op, std::move(p));
+  }
+  // Integers (an embedding's ids): the threads read them at positions.
+  if (params[p.param].elementType.isSignlessInteger(32) && !one) {
+    p.threads = true;
+    return planPointerPartition(op, std::move(p));
+  }
   if (failed(checkBox(op, box, params[p.param].elementType)))
     return failure();
   // Numbered once every view is planned (numberArguments).
@@ -103,10 +111,9 @@ void EntryLowering::needPointerArgs(unsigned param, ArrayRef<int64_t> strides) {
 }
 
 LogicalResult
-EntryLowering::planElementPartition(tileir::MakePartitionViewOp op,
+EntryLowering::planPointerPartition(tileir::MakePartitionViewOp op,
                                     Partition p) {
   tileir::TensorViewType view = op.getResult().getType().getTensorView();
-  p.element = true;
   p.strides.assign(view.getStrides().begin(), view.getStrides().end());
   needPointerArgs(p.param, p.strides);
   partitions[op.getResult()] = std::move(p);
@@ -218,9 +225,9 @@ LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
                         "kernel array is not lowered");
   const Partition &p = part->second;
   if (p.element)
-    return op.emitError("a load of a tile of one element narrower than 16 "
-                        "bytes is not lowered: TMA loads boxes of 16 bytes "
-                        "or more (such a tile is only stored, by a thread)");
+    return lowerElementLoad(op, p);
+  if (p.threads)
+    return lowerThreadsLoad(op, p);
   FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
   if (failed(coords))
     return failure();
@@ -246,6 +253,80 @@ LogicalResult EntryLowering::lowerLoad(tileir::LoadViewTkoOp op) {
     paddedSmem[tile] = std::move(*pad);
   map(op.getTile(), tile);
   return success();
+}
+
+/// An i32 tile (an embedding's ids): each thread reads the elements it
+/// holds at their positions, zero past the tensor's edge, as TMA pads;
+/// itself positions (ir/Positions.h).
+LogicalResult EntryLowering::lowerThreadsLoad(tileir::LoadViewTkoOp op,
+                                              const Partition &p) {
+  auto tile = cast<tileir::TileType>(op.getTile().getType());
+  // Integers pad with zero only (the error).
+  if (needsPadding(op.getView().getType()))
+    return (void)paddingValue(op, op.getView().getType(),
+                              tile.getElementType()),
+           failure();
+  auto regs = dyn_cast<RankedTensorType>(registerType(tile));
+  if (!regs)
+    return op.emitError("an integer tile of one element is not lowered"),
+           failure();
+  FailureOr<ThreadAccess> t = partitionAccess(op, p, op.getIndex(), regs);
+  if (failed(t))
+    return failure();
+  map(op.getTile(), b.create<tileas::GlobalGatherOp>(
+                        loc(op), regs, t->ptr, t->indices, t->strides,
+                        t->bounds, Value(), b.getI32IntegerAttr(0)));
+  return success();
+}
+
+/// An i32 tile stored (positions, or math on indices read from memory):
+/// each thread writes the elements it holds.
+LogicalResult EntryLowering::lowerThreadsStore(tileir::StoreViewTkoOp op,
+                                               const Partition &p) {
+  FailureOr<Value> regs = registers(op, op.getTile());
+  if (failed(regs))
+    return failure();
+  auto tile = dyn_cast<RankedTensorType>(regs->getType());
+  if (!tile)
+    return op.emitError("an integer tile of one element is not lowered"),
+           failure();
+  FailureOr<ThreadAccess> t = partitionAccess(op, p, op.getIndex(), tile);
+  if (failed(t))
+    return failure();
+  b.create<tileas::GlobalScatterOp>(loc(op), *regs, t->ptr, t->indices,
+                                    t->strides, t->bounds, Value());
+  return success();
+}
+
+FailureOr<EntryLowering::ThreadAccess>
+EntryLowering::partitionAccess(Operation *op, const Partition &p,
+                               ValueRange index, RankedTensorType regs) {
+  FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, index);
+  if (failed(coords))
+    return failure();
+  Location l = loc(op);
+  auto i32Tile = regs.clone(b.getI32Type());
+  int64_t rank = int64_t(p.dimMap.size());
+  ThreadAccess t;
+  t.ptr = func.getArgument(p.ptrArg);
+  t.indices.resize(rank);
+  t.strides.resize(rank);
+  t.bounds.resize(rank);
+  for (auto [i, d] : llvm::enumerate(p.dimMap)) {
+    Value start = b.create<arith::IndexCastOp>(l, b.getI32Type(), (*coords)[d]);
+    Value index = b.create<tensor::SplatOp>(l, start, i32Tile);
+    if (p.tile[i] != 1) {
+      // Registers drop the tile's unit dimensions.
+      int64_t along = llvm::count_if(ArrayRef(p.tile).take_front(i),
+                                     [](int64_t n) { return n != 1; });
+      Value iota = b.create<tileas::IotaOp>(l, i32Tile, along);
+      index = b.create<arith::AddIOp>(l, iota, index);
+    }
+    t.indices[d] = index;
+    t.strides[d] = strideValue(op, p.param, p.strides, d);
+    t.bounds[d] = boundValue(op, p.param, d);
+  }
+  return t;
 }
 
 /// A tile TMA fills with zeros past the tensor's edge whose program asked
@@ -297,6 +378,8 @@ LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
   const Partition &p = part->second;
   if (p.element)
     return lowerElementStore(op, p);
+  if (p.threads)
+    return lowerThreadsStore(op, p);
   if (p.transposed())
     return op.emitError("a store through a transposed view (dim_map [1, 0]) "
                         "is not lowered: threads would write the tile "
@@ -328,6 +411,28 @@ LogicalResult EntryLowering::lowerElementStore(tileir::StoreViewTkoOp op,
   return storeElement(op, op.getTile(), p, *coords);
 }
 
+/// A tile of one element (MoE's expert of a block, a scale): every thread
+/// reads it, a scalar.
+LogicalResult EntryLowering::lowerElementLoad(tileir::LoadViewTkoOp op,
+                                              const Partition &p) {
+  if (needsPadding(op.getView().getType()))
+    return op.emitError("a load of one element with padding_value = ")
+           << op.getView().getType().getPaddingValue()
+           << " is not lowered: the threads read zero outside the tensor";
+  Type scalar = registerType(cast<tileir::TileType>(op.getTile().getType()));
+  if (!scalar.isIntOrFloat())
+    return op.emitError("a load of one element is lowered only as a scalar "
+                        "in registers");
+  FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());
+  if (failed(coords))
+    return failure();
+  auto [offset, inside] = elementOffset(op, p, *coords);
+  map(op.getTile(), b.create<tileas::GlobalLoadOp>(loc(op), scalar,
+                                                   func.getArgument(p.ptrArg),
+                                                   offset, inside));
+  return success();
+}
+
 LogicalResult EntryLowering::storeElement(Operation *op, Value tile,
                                           const Partition &p,
                                           ArrayRef<Value> coords) {
@@ -337,6 +442,15 @@ LogicalResult EntryLowering::storeElement(Operation *op, Value tile,
   if (!value->getType().isIntOrFloat())
     return op->emitError("a tile of one element stored by a thread is "
                          "lowered only as a scalar in registers");
+  auto [offset, inside] = elementOffset(op, p, coords);
+  b.create<tileas::GlobalStoreOp>(loc(op), *value, func.getArgument(p.ptrArg),
+                                  offset, inside);
+  return success();
+}
+
+std::pair<Value, Value> EntryLowering::elementOffset(Operation *op,
+                                                     const Partition &p,
+                                                     ArrayRef<Value> coords) {
   Location l = loc(op);
   Value zero = indexConstant(0), offset = zero;
   Value inside = b.create<arith::ConstantIntOp>(l, 1, 1);
@@ -360,9 +474,7 @@ LogicalResult EntryLowering::storeElement(Operation *op, Value tile,
     inside = b.create<arith::AndIOp>(
         l, inside, b.create<arith::AndIOp>(l, below, above));
   }
-  b.create<tileas::GlobalStoreOp>(l, *value, func.getArgument(p.ptrArg),
-                                  offset, inside);
-  return success();
+  return {offset, inside};
 }
 
 /// How `perm` moves a tile's non-unit dimensions: 0 when it keeps their

@@ -361,6 +361,22 @@ func.func @global_store_type(%v: f16, %p: memref<?xf32>, %i: index, %ok: i1) {
 
 // -----
 
+func.func @global_load_type(%p: memref<?xi32>, %i: index, %ok: i1) {
+  // expected-error @+1 {{'tileas.global_load' op expects a result of the array's element type 'i32', got 'f32'}}
+  %e = tileas.global_load %p[%i] if %ok : memref<?xi32> -> f32
+  return
+}
+
+// -----
+
+func.func @gather_index_padding(%x: memref<?xi32>, %i: tensor<128xi32>, %s: index, %n: index) {
+  // expected-error @+1 {{'tileas.global_gather' op expects a padding of the element type 'i32'}}
+  %v = tileas.global_gather %x[%i : tensor<128xi32>] strides(%s) bounds(%n) padding = 0.0 : f32 : memref<?xi32> -> tensor<128xi32>
+  return
+}
+
+// -----
+
 func.func @gather_rank(%x: memref<?x?xf32>, %i: tensor<128xi32>, %s: index, %n: index) {
   // expected-error @+1 {{'tileas.global_gather' op expects one index tile, stride and bound per dimension of the array (2), got 1, 1 and 1}}
   %v = tileas.global_gather %x[%i : tensor<128xi32>] strides(%s) bounds(%n) padding = 0.0 : f32 : memref<?x?xf32> -> tensor<128xf32>

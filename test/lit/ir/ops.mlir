@@ -102,6 +102,28 @@ func.func @global_store(%v: f32, %p: memref<?xf32>, %i: index, %ok: i1) {
   return
 }
 
+// One element every thread reads (a block's expert in MoE).
+// CHECK-LABEL: func.func @global_load
+// CHECK: tileas.global_load %{{.*}}[%{{.*}}] if %{{.*}} : memref<?xi32> -> i32
+func.func @global_load(%p: memref<?xi32>, %i: index, %ok: i1) -> i32 {
+  %e = tileas.global_load %p[%i] if %ok : memref<?xi32> -> i32
+  return %e : i32
+}
+
+// An index read from memory (an embedding's ids): i32, padded with 0, and
+// read as a row index.
+// CHECK-LABEL: func.func @read_indices
+// CHECK: %[[IDS:.*]] = tileas.global_gather %{{.*}}[%{{.*}} : tensor<128x64xi32>] strides(%{{.*}}) bounds(%{{.*}}) padding = 0 : i32 : memref<?xi32> -> tensor<128x64xi32>
+// CHECK: tileas.global_gather %{{.*}}[%[[IDS]], %{{.*}} : tensor<128x64xi32>, tensor<128x64xi32>]
+func.func @read_indices(%ids: memref<?xi32>, %t: memref<?x?xf32>, %s: index, %m: index, %n: index, %v: index) -> tensor<128x64xf32> {
+  %c1 = arith.constant 1 : index
+  %r = tileas.iota dimension = 0 : tensor<128x64xi32>
+  %c = tileas.iota dimension = 1 : tensor<128x64xi32>
+  %i = tileas.global_gather %ids[%r : tensor<128x64xi32>] strides(%c1) bounds(%m) padding = 0 : i32 : memref<?xi32> -> tensor<128x64xi32>
+  %x = tileas.global_gather %t[%i, %c : tensor<128x64xi32>, tensor<128x64xi32>] strides(%s, %c1) bounds(%v, %n) padding = 0.0 : f32 : memref<?x?xf32> -> tensor<128x64xf32>
+  return %x : tensor<128x64xf32>
+}
+
 // CHECK-LABEL: func.func @element_access
 // CHECK: %[[V:.*]] = tileas.global_gather %{{.*}}[%{{.*}}, %{{.*}} : tensor<128x8xi32>, tensor<128x8xi32>] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) mask(%{{.*}} : tensor<128x8xi1>) padding = 0xFF800000 : f32 : memref<?x?xf32> -> tensor<128x8xf32>
 // CHECK: tileas.global_scatter %[[V]], %{{.*}}[%{{.*}}, %{{.*}} : tensor<128x8xi32>, tensor<128x8xi32>] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) : tensor<128x8xf32>, memref<?x?xf32>

@@ -82,6 +82,13 @@ TP_DEVICE Frag<T, N> smem_load_transposed(uint32_t saddr, int threadInAgent) {
 /// The first thread of the agent writes one element of a global array
 /// (tileas.global_store): a value each thread holds alike, which a CTA
 /// computes once; `inside` is false past the tensor's edge.
+/// The element at `offset` when it lies inside the tensor, else zero: a
+/// scalar every thread reads (tileas.global_load).
+template <class T>
+TP_DEVICE T global_load_one(const T *p, int64_t offset, bool inside) {
+  return inside ? p[offset] : T(0);
+}
+
 template <class T>
 TP_DEVICE void global_store_one(T *p, int64_t offset, T value, bool inside,
                                 int threadInAgent) {

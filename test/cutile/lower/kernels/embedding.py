@@ -1,7 +1,7 @@
 """An embedding lookup, out[i, :] = table[ids[i], :]: 128 ids a block, rows
-of 64 (a kernel tilepipe refuses, lower-bytecode-errors.test). The row
-index is loaded from memory, not computed from positions: neither a TMA box
-nor the threads' element path (which reads positions) takes it."""
+of 64. The row index is loaded from memory, not computed from positions:
+the threads read the ids (an i32 view's load) where the table's gather
+reads them as its row index (gather-indices.test)."""
 import _path  # noqa: F401
 import cuda.tile as ct
 

@@ -66,8 +66,9 @@ tileir.entry @acquire(%a: tile<ptr<f32>>, %n: tile<i32>, %s: tile<i32>) optimiza
 // -----
 
 // What TMA cannot move (here a box starting at an index that is not a
-// multiple of 16 bytes) the threads read; integers they do not.
-tileir.entry @shifted(%a: tile<ptr<i32>>, %n: tile<i32>, %s: tile<i32>) optimization_hints=<default = {}> {
+// multiple of 16 bytes) the threads read; i32 too (an index read from
+// memory), but no wider integers.
+tileir.entry @shifted(%a: tile<ptr<i64>>, %n: tile<i32>, %s: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %one = constant <i64: 1> : tile<256xi64>
   %c1 = constant <i32: 1> : tile<i32>
@@ -81,11 +82,11 @@ tileir.entry @shifted(%a: tile<ptr<i32>>, %n: tile<i32>, %s: tile<i32>) optimiza
   %j = addi %l1, %i : tile<256xi32>
   %j64 = exti %j signed : tile<256xi32> -> tile<256xi64>
   %off = muli %j64, %one : tile<256xi64>
-  %p0 = reshape %a : tile<ptr<i32>> -> tile<1xptr<i32>>
-  %p1 = broadcast %p0 : tile<1xptr<i32>> -> tile<256xptr<i32>>
-  %ptrs = offset %p1, %off : tile<256xptr<i32>>, tile<256xi64> -> tile<256xptr<i32>>
-  // CHECK: error: a gather of integers that TMA cannot move is not lowered
-  // expected-error @+1 {{a gather of integers that TMA cannot move is not lowered}}
-  %x, %tok = load_ptr_tko weak %ptrs token = %t : tile<256xptr<i32>> -> tile<256xi32>, token
+  %p0 = reshape %a : tile<ptr<i64>> -> tile<1xptr<i64>>
+  %p1 = broadcast %p0 : tile<1xptr<i64>> -> tile<256xptr<i64>>
+  %ptrs = offset %p1, %off : tile<256xptr<i64>>, tile<256xi64> -> tile<256xptr<i64>>
+  // CHECK: error: a gather of 'i64' is not lowered: the threads read floats and i32
+  // expected-error @+1 {{a gather of 'i64' is not lowered}}
+  %x, %tok = load_ptr_tko weak %ptrs token = %t : tile<256xptr<i64>> -> tile<256xi64>, token
   return
 }

@@ -169,16 +169,16 @@ tileir.entry @fpowi_large() optimization_hints=<default = {}> {
 
 // -----
 
-// A tile of one element narrower than 16 bytes is stored by a thread; TMA
-// cannot load it.
+// A tile of one element read padded (every thread reads the element, zero
+// outside the array: tileas.global_load).
 tileir.entry @element_load(%p: tile<ptr<f32>>, %m: tile<i32>, %s: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %v = make_tensor_view %p, shape = [%m], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
   %bx, %by, %bz = get_tile_block_id : tile<i32>
-  %pv = make_partition_view %v : partition_view<tile=(1), tensor_view<?xf32, strides=[1]>>
-  // CHECK: error: a load of a tile of one element narrower than 16 bytes is not lowered: TMA loads boxes of 16 bytes or more (such a tile is only stored, by a thread)
-  // expected-error @+1 {{a load of a tile of one element narrower than 16 bytes is not lowered}}
-  %x, %tok = load_view_tko weak %pv[%bx] token = %t : partition_view<tile=(1), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<1xf32>, token
+  %pv = make_partition_view %v : partition_view<tile=(1), padding_value = nan, tensor_view<?xf32, strides=[1]>>
+  // CHECK: error: a load of one element with padding_value = nan is not lowered: the threads read zero outside the tensor
+  // expected-error @+1 {{a load of one element with padding_value = nan is not lowered}}
+  %x, %tok = load_view_tko weak %pv[%bx] token = %t : partition_view<tile=(1), padding_value = nan, tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<1xf32>, token
   return
 }
 
