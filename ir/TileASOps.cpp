@@ -383,6 +383,20 @@ LogicalResult GlobalGatherOp::verify() {
 }
 
 LogicalResult GlobalScatterOp::verify() {
+  if (std::optional<StringRef> combine = getCombine()) {
+    Type elem = getValue().getType().getElementType();
+    bool i32 = elem.isSignlessInteger(32), f32 = elem.isF32();
+    bool ok = *combine == "add" || *combine == "xchg" ? i32 || f32
+              : llvm::is_contained({"max", "min", "and", "or", "xor"}, *combine)
+                  ? i32
+                  : false;
+    if (!ok)
+      return emitOpError("expects combine = add or xchg on f32 or i32, or "
+                         "max, min, and, or, xor on i32; got ")
+             << *combine << " on " << elem;
+  } else if (getFenced()) {
+    return emitOpError("expects `fenced` only with `combine`");
+  }
   return verifyElementAccess(*this, getDst().getType(), getValue().getType(),
                              getIndices(), getStrides(), getBounds(),
                              getMask());

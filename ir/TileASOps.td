@@ -650,13 +650,18 @@ def TileAS_GlobalScatterOp : TileAS_Op<"global_scatter", [
     each thread writes the elements it holds, as global_gather reads them,
     where every index lies in [0, bound) and the mask holds. A TMA store
     writes its whole box: a scatter masked by more than the array's bounds
-    (Triton's `offs < n`) is this.
+    (Triton's `offs < n`) is this. With `combine` (add, max, min, xchg,
+    and, or, xor) each element is combined with what the array holds,
+    atomically per element (cuTile's `ct.atomic_add`, ...; `add` on f32 or
+    i32, the others on i32, xchg on f32 too); `fenced` puts a fence of the
+    GPU before and after (an acquire or release ordering).
   }];
   let arguments = (ins AnyRankedTensor:$value,
-                       Arg<AnyMemRef, "global array", [MemWrite]>:$dst,
+                       Arg<AnyMemRef, "global array", [MemRead, MemWrite]>:$dst,
                        Variadic<TensorOf<[I32]>>:$indices,
                        Variadic<Index>:$strides, Variadic<Index>:$bounds,
-                       Optional<TensorOf<[I1]>>:$mask);
+                       Optional<TensorOf<[I1]>>:$mask,
+                       OptionalAttr<StrAttr>:$combine, UnitAttr:$fenced);
   let assemblyFormat = [{
     $value `,` $dst `[` $indices `:` type($indices) `]` `strides` `(`
     $strides `)` `bounds` `(` $bounds `)`

@@ -212,6 +212,13 @@ SEEDED_BUGS = {
     # (DeepGEMM's per-row scale applied to the row 8 away).
     "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",
                          "p + static_cast<size_t>(at.row(slot ^ 1)) * C;"),
+    # Threads' accesses (runtime/threads.cuh): an atomic add that stores
+    # (a split-K's partial products overwrite each other), and the scalar a
+    # kernel reads from memory read at the array's base (every MoE block
+    # multiplies by expert 0's weights).
+    "combine-store": ("runtime/threads.cuh", r"atomicAdd\(p, v\);", "*p = v;"),
+    "load-one-base": ("runtime/threads.cuh", r"return inside \? p\[offset\] : T\(0\);",
+                      "return inside ? p[0] : T(0);"),
 }
 
 

@@ -116,7 +116,10 @@ FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
       p.rank = int(memref.getRank());
       // Read by threads (a gather) it is an input; written, an output.
       for (Operation *user : arg.getUsers()) {
-        p.loaded |= isa<tileas::GlobalGatherOp, tileas::GlobalLoadOp>(user);
+        // An atomic combine reads what the array holds.
+        auto scatter = dyn_cast<tileas::GlobalScatterOp>(user);
+        p.loaded |= isa<tileas::GlobalGatherOp, tileas::GlobalLoadOp>(user) ||
+                    (scatter && scatter.getCombine());
         p.stored |= isa<tileas::GlobalStoreOp, tileas::GlobalScatterOp>(user);
       }
     } else if (auto shaped = dyn_cast<ShapedType>(t);

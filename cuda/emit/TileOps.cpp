@@ -13,6 +13,7 @@
 #include "cuda/emit/TilePieces.h"
 #include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -632,7 +633,35 @@ LogicalResult KernelEmitter::emit(tileas::GlobalScatterOp op) {
                                  op.getBounds(), *n));
   if (broken)
     return failure();
-  callVoid("tp::global_scatter", operands);
+  std::optional<StringRef> combine = op.getCombine();
+  if (!combine) {
+    callVoid("tp::global_scatter", operands);
+    return success();
+  }
+  // An atomic counts each element once: every element must have one
+  // holder (not a 64-row tile's rows over 128 threads, not a per-column
+  // vector every thread holds, a vector as long as the agent's threads).
+  RankedTensorType type = op.getValue().getType();
+  int threads = agentThreads();
+  if (rowsTwice(type) || columns.contains(op.getValue()) ||
+      (type.getRank() == 1 && !fragBands && type.getShape()[0] % threads))
+    return op.emitError("an atomic combine of a tile some of whose elements "
+                        "several threads hold is not translated (a vector "
+                        "shorter than the agent's ")
+           << threads << " threads, a 64-row tile's rows)";
+  std::string kind = llvm::StringSwitch<std::string>(*combine)
+                         .Case("add", "Add")
+                         .Case("max", "Max")
+                         .Case("min", "Min")
+                         .Case("xchg", "Xchg")
+                         .Case("and", "And")
+                         .Case("or", "Or")
+                         .Default("Xor");
+  if (op.getFenced())
+    callVoid("__threadfence", {});
+  callVoid("tp::global_combine", operands, {"tp::Combine::" + kind});
+  if (op.getFenced())
+    callVoid("__threadfence", {});
   return success();
 }
 

@@ -1040,6 +1040,60 @@ class IntAffine(CuTileSpec):
         return {1: 3.0 * a[0].astype(np.float64) + np.arange(p[0]) % 256 % 5}
 
 
+class SplitKGemm(Matmul128):
+    """C += A B with K split four ways along the grid's third dimension,
+    each CTA adding its partial product with `ct.atomic_add`
+    (split_k_gemm.py); C starts random. K tiles 1 (three CTAs add
+    nothing), 4 (one each), 9 (3, 3, 3, 0); ragged M, N, K."""
+    fixture = "test/cutile/lower/fixtures/split_k_gemm-13.4.tileirbc"
+    tolerances = {2: (1e-3, 1e-5)}
+
+    def problems(self, quick=False):
+        probs = [(128, 128, 64), (200, 300, 256), (128, 256, 576)]
+        return probs if quick else probs + [(130, 100, 1000)]
+
+    def grid(self, p):
+        return (cdiv(p[0], self.tm), cdiv(p[1], self.tn), 4)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                2: rng.standard_normal((m, n)).astype(np.float32)}
+
+    def expected(self, a, p):
+        return {2: a[2].astype(np.float64) + a[0].astype(np.float64) @ a[1].astype(np.float64)}
+
+
+class Histogram(CuTileSpec):
+    """hist[v] += 1 for each value of x with `ct.atomic_add` on i32
+    (histogram.py): values outside the bins (-2, -1, bins, bins + 1) not
+    counted, many values a bin (collisions inside a thread and across
+    threads and CTAs), the initial counts kept. Exact."""
+    fixture = "test/cutile/lower/fixtures/histogram-13.4.tileirbc"
+    tolerances = {1: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        return [(1024, 16), (5000, 100), (3, 7)]
+
+    def describe(self, p):
+        return f"L={p[0]} bins={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 1024), 1, 1)
+
+    def arrays(self, rng, p):
+        x = rng.integers(-2, p[1] + 2, p[0])
+        return {0: x.astype(np.float32), 1: rng.integers(0, 5, p[1]).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[1],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.int64)
+        x = x[(x >= 0) & (x < p[1])]
+        return {1: a[1].astype(np.float64) + np.bincount(x, minlength=p[1])}
+
+
 class MoeGemm(CuTileSpec):
     """Y[r] = weight[r] X[r // replicas] W[e]^T for each routed row r a
     block of 128 slots of `order` lists, e the block's expert (moe_gemm.py,
@@ -1539,6 +1593,8 @@ SPECS = {
     "cutile_embedding": Embedding(),
     "cutile_moe_gemm": MoeGemm(),
     "cutile_int_affine": IntAffine(),
+    "cutile_split_k_gemm": SplitKGemm(),
+    "cutile_histogram": Histogram(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1582,7 +1638,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gather_gemm", "cutile_gather_masked", "cutile_gather_rowsum",
               "cutile_softmax_gather", "cutile_stencil", "cutile_vector_add_masked",
               "cutile_transpose_gather", "cutile_row_diff", "cutile_transpose_scaled",
-              "cutile_embedding", "cutile_moe_gemm"]:
+              "cutile_embedding", "cutile_moe_gemm", "cutile_split_k_gemm", "cutile_histogram"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

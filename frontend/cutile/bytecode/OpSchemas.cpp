@@ -34,8 +34,12 @@ static const OpSchema kSchemas[] = {
     {4, "andi", BINARY},
     {5, "assert", "S:message O"},
     {6, "assume", "R TAG:predicate O"},
-    {7, "atomic_cas_tko", ""},
-    {8, "atomic_rmw_tko", ""},
+    {7, "atomic_cas_tko",
+     "SEG R R F E:mem:memory_ordering_semantics E:scope:memory_scope O O O "
+     "O?0 O?1"},
+    {8, "atomic_rmw_tko",
+     "SEG R R F E:mem:memory_ordering_semantics E:scope:memory_scope "
+     "E:rmw:mode O O O?0 O?1"},
     {9, "bitcast", UNARY},
     {10, "break", VARIADIC},
     {11, "broadcast", UNARY},

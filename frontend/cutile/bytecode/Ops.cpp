@@ -40,9 +40,9 @@ struct EnumKind {
   StringRef name;
   unsigned count;
 };
-constexpr EnumKind kEnumKinds[] = {{"rnd", 8},  {"ovf", 4}, {"sign", 2},
-                                   {"pred", 6}, {"ord", 2}, {"mem", 5},
-                                   {"scope", 3}};
+constexpr EnumKind kEnumKinds[] = {{"rnd", 8},   {"ovf", 4}, {"sign", 2},
+                                   {"pred", 6},  {"ord", 2}, {"mem", 5},
+                                   {"scope", 3}, {"rmw", 10}};
 } // namespace
 
 /// `E@3` -> 1303; `E` -> 0 (always).

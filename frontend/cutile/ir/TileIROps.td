@@ -351,6 +351,54 @@ def TileIR_StorePtrTkoOp : TileIR_Op<"store_ptr_tko", [
   }];
 }
 
+def TileIR_AtomicRMWTkoOp : TileIR_Op<"atomic_rmw_tko", [
+    MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
+  let summary = "an atomic read-modify-write through a tile of pointers";
+  let description = [{
+    cuTile's `ct.atomic_add`, `atomic_max`, ..., `atomic_xchg`: each element
+    at its pointer combined with `arg` (mode), atomically per element; the
+    result is the values before.
+  }];
+  let arguments = (ins TileIR_TileType:$pointers, TileIR_TileType:$arg,
+                       Optional<TileIR_TileType>:$mask,
+                       Optional<TileIR_TokenType>:$token,
+                       TileIR_MemoryOrdering:$memory_ordering_semantics,
+                       TileIR_MemoryScope:$memory_scope,
+                       TileIR_AtomicRMWMode:$mode);
+  let results = (outs TileIR_TileType:$result, TileIR_TokenType:$result_token);
+  let assemblyFormat = [{
+    $memory_ordering_semantics $memory_scope $mode $pointers `,` $arg
+    (`mask` `=` $mask^ `:` custom<IRType>(type($mask)))?
+    (`token` `=` $token^)? attr-dict `:`
+    custom<IRType>(type($pointers)) `,` custom<IRType>(type($arg)) `->`
+    custom<IRType>(type($result)) `,` custom<IRType>(type($result_token))
+  }];
+}
+
+def TileIR_AtomicCASTkoOp : TileIR_Op<"atomic_cas_tko", [
+    MemoryEffects<[MemRead, MemWrite]>, AttrSizedOperandSegments]> {
+  let summary = "an atomic compare-and-swap through a tile of pointers";
+  let description = [{
+    cuTile's `ct.atomic_cas`: each element at its pointer replaced by `val`
+    when it equals `cmp`, atomically per element; the result is the values
+    before (a lock's acquisition, as LayerNorm backward's).
+  }];
+  let arguments = (ins TileIR_TileType:$pointers, TileIR_TileType:$cmp,
+                       TileIR_TileType:$val, Optional<TileIR_TileType>:$mask,
+                       Optional<TileIR_TokenType>:$token,
+                       TileIR_MemoryOrdering:$memory_ordering_semantics,
+                       TileIR_MemoryScope:$memory_scope);
+  let results = (outs TileIR_TileType:$result, TileIR_TokenType:$result_token);
+  let assemblyFormat = [{
+    $memory_ordering_semantics $memory_scope $pointers `,` $cmp `,` $val
+    (`mask` `=` $mask^ `:` custom<IRType>(type($mask)))?
+    (`token` `=` $token^)? attr-dict `:`
+    custom<IRType>(type($pointers)) `,` custom<IRType>(type($cmp)) `,`
+    custom<IRType>(type($val)) `->`
+    custom<IRType>(type($result)) `,` custom<IRType>(type($result_token))
+  }];
+}
+
 def TileIR_OffsetOp : TileIR_Op<"offset", [Pure,
     AllTypesMatch<["ptr", "result"]>]> {
   let summary = "pointer + offset elements, element-wise";

@@ -350,9 +350,14 @@ ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
   Region *elseRegion = result.addRegion();
   if (parser.parseRegion(*thenRegion))
     return failure();
-  if (succeeded(parser.parseOptionalKeyword("else")) &&
-      parser.parseRegion(*elseRegion))
+  bool hasElse = succeeded(parser.parseOptionalKeyword("else"));
+  if (hasElse && parser.parseRegion(*elseRegion))
     return failure();
+  // `{ }` parses as a region of no block; a branch that does nothing (a
+  // spin loop's `if`) is one empty block, as the bytecode has it.
+  for (Region *r : {thenRegion, elseRegion})
+    if (r->empty() && (r == thenRegion || hasElse))
+      r->emplaceBlock();
   if (types.empty()) {
     addImplicitTerminator<YieldOp>(parser, *thenRegion, result.location);
     addImplicitTerminator<YieldOp>(parser, *elseRegion, result.location);
@@ -429,8 +434,9 @@ static void printCombineOp(OpAsmPrinter &printer, CombineOp op) {
                       /*printBlockTerminators=*/true);
 }
 
-/// The body combines element pairs: scalar arguments (lhs of each operand,
-/// then rhs of each), one result per operand, and one identity per operand.
+/// The body combines element pairs: scalar arguments (each operand's lhs
+/// and rhs in turn, as tileirdisasm prints an argmax's `(%lhs0, %rhs0,
+/// %lhs1, %rhs1)`), one result per operand, and one identity per operand.
 template <typename CombineOp>
 static LogicalResult verifyCombineOp(CombineOp op) {
   size_t n = op.getOperands().size();
@@ -445,7 +451,7 @@ static LogicalResult verifyCombineOp(CombineOp op) {
   if (body.getNumArguments() != 2 * n)
     return op.emitOpError("body takes ") << 2 * n << " scalar arguments";
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
-    auto element = cast<TileType>(op.getOperands()[i % n].getType());
+    auto element = cast<TileType>(op.getOperands()[i / 2].getType());
     if (arg.getType() !=
         TileType::get(op.getContext(), {}, element.getElementType()))
       return op.emitOpError("body argument ")

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/cutile/lower/Lowering.h"
+#include "ir/Positions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -190,6 +191,29 @@ SmallVector<int64_t> tilepipe::cutile::addedDimensions(tileir::TileType from,
   return added;
 }
 
+/// Whether `v` is a threads' gather, or elementwise math (a conversion
+/// included) on such gathers, positions and splats: what spreadPositions
+/// makes again at another shape.
+static bool computesFromGathers(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<tileas::GlobalGatherOp>(def))
+    return true;
+  if (!def || def->getNumResults() != 1 || def->getNumRegions() ||
+      !isPure(def) ||
+      !(isa<tileas::CvtOp>(def) ||
+        isa<arith::ArithDialect, math::MathDialect>(def->getDialect())))
+    return false;
+  bool gathered = false;
+  for (Value o : def->getOperands()) {
+    Operation *od = o.getDefiningOp();
+    if (computesFromGathers(o))
+      gathered = true;
+    else if (!isPositionOp(od) && !isSplatTile(od))
+      return false;
+  }
+  return gathered;
+}
+
 LogicalResult EntryLowering::lowerBroadcast(tileir::BroadcastOp op) {
   auto from = op.getSource().getType(), to = op.getResult().getType();
   if (from.getRank() != to.getRank())
@@ -214,12 +238,12 @@ LogicalResult EntryLowering::lowerBroadcast(tileir::BroadcastOp op) {
     return success();
   }
   SmallVector<int64_t> dims = addedDimensions(from, to);
-  // A vector the threads gathered (MoE's routing weight of each row) is
-  // gathered again at the broadcast's shape: each thread reads the elements
-  // it holds there, where no layout holds the vector.
-  auto gathered = v->getDefiningOp<tileas::GlobalGatherOp>();
+  // A vector the threads gathered (MoE's routing weight of each row), and
+  // elementwise math on it, is gathered again at the broadcast's shape:
+  // each thread reads the elements it holds there, where no layout holds
+  // the vector.
   if (auto tile = cast<RankedTensorType>(v->getType());
-      isPositionTile(tile) || gathered) {
+      isPositionTile(tile) || computesFromGathers(*v)) {
     FailureOr<Value> spread =
         spreadPositions(op, *v, cast<RankedTensorType>(result), dims);
     if (failed(spread))
@@ -301,8 +325,11 @@ FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
               DenseElementsAttr::get(shaped(dense.getElementType()),
                                      dense.getSplatValue<Attribute>()))
           .getResult();
+  // Math on them (a gathered weight converted: MoE's bf16 routing weight).
   if (def && def->getNumResults() == 1 && isPure(def) &&
-      !def->getNumRegions() && isa<arith::ArithDialect>(def->getDialect())) {
+      !def->getNumRegions() &&
+      (isa<tileas::CvtOp>(def) ||
+       isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))) {
     SmallVector<Value> operands;
     for (Value o : def->getOperands()) {
       Type elem = cast<ShapedType>(o.getType()).getElementType();

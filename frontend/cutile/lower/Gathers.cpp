@@ -465,12 +465,17 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   // past the bounds instead of TMA's zeros, as a view's padding_value.
   Attribute pad = padding ? paddingConstant(padding) : Attribute();
   if (padding && !isZero(pad)) {
-    access.padding = dyn_cast_or_null<FloatAttr>(pad);
+    // An i32 gather (an index read from memory, -1 past the end) is the
+    // threads', which pad with any constant.
+    bool index = params[param].elementType.isSignlessInteger(32) &&
+                 isa_and_nonnull<IntegerAttr>(pad);
+    access.padding = index ? TypedAttr(cast<IntegerAttr>(pad))
+                           : TypedAttr(dyn_cast_or_null<FloatAttr>(pad));
     if (!access.padding)
       return op->emitError("a gather padded with other than a float "
                            "constant or zero is not lowered: threads read a "
                            "float constant past the bounds where TMA wrote "
-                           "zeros");
+                           "zeros (an i32 gather, any integer)");
   }
   auto tile = cast<tileir::TileType>(ptrs.getType());
   int64_t last = -1;
@@ -528,6 +533,15 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
   bool oneElement = !anyGeneral &&
                     llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
                     elem.getIntOrFloatBitWidth() < 128;
+  // An atomic (ct.atomic_add, ...): each thread combines the elements it
+  // holds.
+  if (isa<tileir::AtomicRMWTkoOp>(op)) {
+    if (oneElement)
+      return op->emitError("an atomic of one element (a counter) is not "
+                           "lowered: the threads combine the elements of "
+                           "tiles they hold");
+    access.threads = true;
+  }
   if (access.threads && !oneElement) {
     // Each thread its elements: the array's base, shapes and strides.
     needPointerArgs(param, access.strides);
@@ -604,9 +618,12 @@ void EntryLowering::markAddressOps(Operation *access, ValueRange operands) {
             Operation *u = use.getOwner();
             if (addressOps.contains(u))
               return true;
+            // A store's or an atomic's data is no address.
             auto store = dyn_cast<tileir::StorePtrTkoOp>(u);
+            auto atomic = dyn_cast<tileir::AtomicRMWTkoOp>(u);
             return boxAccesses.count(u) &&
-                   !(store && &use == &store.getValueMutable());
+                   !(store && &use == &store.getValueMutable()) &&
+                   !(atomic && &use == &atomic.getArgMutable());
           });
       if (onlyAddresses && !op->getResult(0).use_empty()) {
         addressOps.insert(op);
@@ -771,7 +788,7 @@ LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
       return op.emitError("a gather of ")
                  << elem << " is not lowered: the threads read floats and i32",
              failure();
-    TypedAttr pad = a.padding ? TypedAttr(a.padding)
+    TypedAttr pad = a.padding ? a.padding
                     : isa<FloatType>(elem)
                         ? TypedAttr(b.getFloatAttr(elem, 0.0))
                         : TypedAttr(b.getIntegerAttr(elem, 0));
@@ -793,8 +810,8 @@ LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
   // view's padded load makes them.
   std::optional<Padded> padded;
   if (a.padding)
-    padded =
-        Padded{extentsPast(op, a.param, *coords, smem->getRank()), a.padding};
+    padded = Padded{extentsPast(op, a.param, *coords, smem->getRank()),
+                    cast<FloatAttr>(a.padding)};
   Value tile = b.create<tileas::TmaLoadOp>(
       loc(op), *smem, desc, *coords, Value(), IntegerAttr(), IntegerAttr());
   if (padded)
@@ -840,7 +857,8 @@ LogicalResult EntryLowering::lowerScatter(tileir::StorePtrTkoOp op) {
     if (failed(t))
       return failure();
     b.create<tileas::GlobalScatterOp>(loc(op), *regs, t->ptr, t->indices,
-                                      t->strides, t->bounds, t->mask);
+                                      t->strides, t->bounds, t->mask,
+                                      StringAttr());
     return success();
   }
   if (a.element) {
@@ -862,5 +880,70 @@ LogicalResult EntryLowering::lowerScatter(tileir::StorePtrTkoOp op) {
     return failure();
   Value staged = b.create<tileas::SmemStoreOp>(loc(op), *smem, *regs, Value());
   b.create<tileas::TmaStoreOp>(loc(op), staged, desc, *coords);
+  return success();
+}
+
+/// The combine tileas.global_scatter makes of an atomic's mode, or empty.
+static StringRef combineOf(tileir::AtomicRMWMode mode, Type elem) {
+  bool f32 = elem.isF32(), i32 = elem.isSignlessInteger(32);
+  switch (mode) {
+  case tileir::AtomicRMWMode::addf:
+    return f32 ? "add" : "";
+  case tileir::AtomicRMWMode::add:
+    return i32 ? "add" : "";
+  case tileir::AtomicRMWMode::xchg:
+    return f32 || i32 ? "xchg" : "";
+  case tileir::AtomicRMWMode::max:
+    return i32 ? "max" : "";
+  case tileir::AtomicRMWMode::min:
+    return i32 ? "min" : "";
+  case tileir::AtomicRMWMode::And:
+    return i32 ? "and" : "";
+  case tileir::AtomicRMWMode::Or:
+    return i32 ? "or" : "";
+  case tileir::AtomicRMWMode::Xor:
+    return i32 ? "xor" : "";
+  default: // umax, umin
+    return "";
+  }
+}
+
+LogicalResult EntryLowering::lowerAtomic(tileir::AtomicRMWTkoOp op) {
+  if (!op.getResult().use_empty())
+    return op.emitError("an atomic whose old values the kernel reads is not "
+                        "lowered: the threads' atomics only update");
+  if (op.getMemoryScope() == tileir::MemoryScope::sys)
+    return op.emitError("an atomic of system scope is not lowered: the "
+                        "threads' atomics are of the device");
+  auto tile = cast<tileir::TileType>(op.getArg().getType());
+  StringRef combine = combineOf(op.getMode(), tile.getElementType());
+  if (combine.empty())
+    return op.emitError("an atomic ")
+               << tileir::stringifyAtomicRMWMode(op.getMode()) << " of "
+               << tile.getElementType()
+               << " is not lowered: the threads add f32 and i32, exchange f32 "
+                  "and i32, and take the signed maximum or minimum and the bit "
+                  "operations of i32",
+           failure();
+  const BoxAccess &a = boxAccesses.at(op);
+  FailureOr<Value> regs = registers(op, op.getArg());
+  if (failed(regs))
+    return failure();
+  FailureOr<ThreadAccess> t = threadAccess(op, a, tile);
+  if (failed(t))
+    return failure();
+  // A scalar update (`ct.atomic_add(h, bins, 1)`) is one per element.
+  auto type = cast<RankedTensorType>(registerType(tile));
+  Value value = *regs;
+  if (value.getType() != type)
+    value = b.create<tensor::SplatOp>(loc(op), value, type);
+  // Acquire and release order the thread's other accesses around its
+  // atomics: a fence of the GPU on either side is at least that.
+  tileir::MemoryOrdering order = op.getMemoryOrderingSemantics();
+  b.create<tileas::GlobalScatterOp>(
+      loc(op), value, t->ptr, t->indices, t->strides, t->bounds, t->mask,
+      b.getStringAttr(combine),
+      order != tileir::MemoryOrdering::weak &&
+          order != tileir::MemoryOrdering::relaxed);
   return success();
 }

@@ -250,6 +250,18 @@ LogicalResult EntryLowering::planArguments() {
       if (failed(planBoxAccess(store, store.getDestination(), store.getMask(),
                                Value(), store.getMemoryOrderingSemantics())))
         return WalkResult::interrupt();
+    } else if (auto atomic = dyn_cast<tileir::AtomicRMWTkoOp>(op)) {
+      // Its ordering is the translation's fences (lowerAtomic).
+      if (failed(planBoxAccess(atomic, atomic.getPointers(), atomic.getMask(),
+                               Value(), tileir::MemoryOrdering::weak)))
+        return WalkResult::interrupt();
+    } else if (isa<tileir::AtomicCASTkoOp>(op)) {
+      return op->emitError("a compare-and-swap (ct.atomic_cas: a lock's "
+                           "acquisition, as LayerNorm backward's) is not "
+                           "lowered: the threads' atomics only add, take "
+                           "the maximum or minimum, exchange or combine "
+                           "bits"),
+             WalkResult::interrupt();
     }
     return WalkResult::advance();
   });

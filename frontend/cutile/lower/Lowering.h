@@ -160,7 +160,7 @@ struct BoxAccess {
   llvm::SmallVector<mlir::Value> masks;
   /// A gather's padding other than zero: threads read it past the bounds
   /// (EntryLowering::Padded), where TMA wrote zeros.
-  mlir::FloatAttr padding;
+  mlir::TypedAttr padding;
   /// A scatter of one element narrower than a TMA box: stored by a thread
   /// (Partition::element), its array's pointer numbered with the others.
   std::optional<Partition> element;
@@ -285,6 +285,7 @@ public:
                                                 mlir::RankedTensorType to);
   mlir::LogicalResult lowerGather(tileir::LoadPtrTkoOp op);
   mlir::LogicalResult lowerScatter(tileir::StorePtrTkoOp op);
+  mlir::LogicalResult lowerAtomic(tileir::AtomicRMWTkoOp op);
 
   //===--- Loop.cpp: the loop the scheduler takes -------------------------===//
   mlir::LogicalResult lowerFor(tileir::ForOp op);

@@ -59,7 +59,8 @@ static bool isIdentity(Attribute identity, Combiner c) {
 
 LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
   if (op.getOperands().size() != 1 || op.getIdentities().size() != 1)
-    return op.emitError("a reduction of several tiles at once is not lowered");
+    return op.emitError("a reduction of several tiles at once (ct.argmax, "
+                        "ct.argmin: a value and its index) is not lowered");
   Combiner c = combinerOf(op);
   if (c == Combiner::Unknown)
     return op.emitError("a reduction whose combiner is not one maxf, minf or "

@@ -165,6 +165,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::StoreViewTkoOp o) { return lowerStore(o); })
       .Case([&](tileir::LoadPtrTkoOp o) { return lowerGather(o); })
       .Case([&](tileir::StorePtrTkoOp o) { return lowerScatter(o); })
+      .Case([&](tileir::AtomicRMWTkoOp o) { return lowerAtomic(o); })
       .Case([&](tileir::PermuteOp o) { return lowerPermute(o); })
       .Case([&](tileir::ForOp o) { return lowerFor(o); })
       .Case([&](tileir::MmaFOp o) { return lowerMma(o); })

@@ -294,7 +294,8 @@ LogicalResult EntryLowering::lowerThreadsStore(tileir::StoreViewTkoOp op,
   if (failed(t))
     return failure();
   b.create<tileas::GlobalScatterOp>(loc(op), *regs, t->ptr, t->indices,
-                                    t->strides, t->bounds, Value());
+                                    t->strides, t->bounds, Value(),
+                                    StringAttr());
   return success();
 }
 

@@ -377,6 +377,22 @@ func.func @gather_index_padding(%x: memref<?xi32>, %i: tensor<128xi32>, %s: inde
 
 // -----
 
+func.func @combine_max_f32(%v: tensor<128xf32>, %y: memref<?xf32>, %i: tensor<128xi32>, %n: index) {
+  // expected-error @+1 {{'tileas.global_scatter' op expects combine = add or xchg on f32 or i32, or max, min, and, or, xor on i32; got max on 'f32'}}
+  tileas.global_scatter %v, %y[%i : tensor<128xi32>] strides(%n) bounds(%n) {combine = "max"} : tensor<128xf32>, memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @fenced_store(%v: tensor<128xf32>, %y: memref<?xf32>, %i: tensor<128xi32>, %n: index) {
+  // expected-error @+1 {{'tileas.global_scatter' op expects `fenced` only with `combine`}}
+  tileas.global_scatter %v, %y[%i : tensor<128xi32>] strides(%n) bounds(%n) {fenced} : tensor<128xf32>, memref<?xf32>
+  return
+}
+
+// -----
+
 func.func @gather_rank(%x: memref<?x?xf32>, %i: tensor<128xi32>, %s: index, %n: index) {
   // expected-error @+1 {{'tileas.global_gather' op expects one index tile, stride and bound per dimension of the array (2), got 1, 1 and 1}}
   %v = tileas.global_gather %x[%i : tensor<128xi32>] strides(%s) bounds(%n) padding = 0.0 : f32 : memref<?x?xf32> -> tensor<128xf32>

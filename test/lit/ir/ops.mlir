@@ -124,6 +124,16 @@ func.func @read_indices(%ids: memref<?xi32>, %t: memref<?x?xf32>, %s: index, %m:
   return %x : tensor<128x64xf32>
 }
 
+// An atomic add (ct.atomic_add): each element combined with the array's.
+// CHECK-LABEL: func.func @combine
+// CHECK: tileas.global_scatter %{{.*}}, %{{.*}}[%{{.*}} : tensor<128xi32>] strides(%{{.*}}) bounds(%{{.*}}) {combine = "add", fenced} : tensor<128xf32>, memref<?xf32>
+func.func @combine(%v: tensor<128xf32>, %y: memref<?xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %i = tileas.iota dimension = 0 : tensor<128xi32>
+  tileas.global_scatter %v, %y[%i : tensor<128xi32>] strides(%c1) bounds(%n) {combine = "add", fenced} : tensor<128xf32>, memref<?xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @element_access
 // CHECK: %[[V:.*]] = tileas.global_gather %{{.*}}[%{{.*}}, %{{.*}} : tensor<128x8xi32>, tensor<128x8xi32>] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) mask(%{{.*}} : tensor<128x8xi1>) padding = 0xFF800000 : f32 : memref<?x?xf32> -> tensor<128x8xf32>
 // CHECK: tileas.global_scatter %[[V]], %{{.*}}[%{{.*}}, %{{.*}} : tensor<128x8xi32>, tensor<128x8xi32>] strides(%{{.*}}, %{{.*}}) bounds(%{{.*}}, %{{.*}}) : tensor<128x8xf32>, memref<?x?xf32>

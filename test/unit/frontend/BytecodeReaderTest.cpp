@@ -300,8 +300,8 @@ TEST(Reader, ErrorsNameTheOffset) {
   EXPECT_EQ(
       read(file({0x7f, 0, 0})).error,
       "tileir bytecode: offset 0x16: unknown opcode 0x7f in function 'k'");
-  EXPECT_EQ(read(file({0x07})).error,
-            "tileir bytecode: offset 0x16: op 'atomic_cas_tko' (opcode 0x7) in "
+  EXPECT_EQ(read(file({0x2c})).error,
+            "tileir bytecode: offset 0x16: op 'get_global' (opcode 0x2c) in "
             "function 'k' is not supported");
   EXPECT_EQ(read(file({0x5c, 0, 1, 4})).error,
             "tileir bytecode: offset 0x19: operand refers to value 4, but only "

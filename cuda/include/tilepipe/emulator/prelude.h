@@ -145,6 +145,31 @@ template <class T> inline T atomicExch(T *p, T v) {
   *p = v;
   return old;
 }
+template <class T> inline T atomicMax(T *p, T v) {
+  T old = *p;
+  *p = old < v ? v : old;
+  return old;
+}
+template <class T> inline T atomicMin(T *p, T v) {
+  T old = *p;
+  *p = v < old ? v : old;
+  return old;
+}
+template <class T> inline T atomicAnd(T *p, T v) {
+  T old = *p;
+  *p = old & v;
+  return old;
+}
+template <class T> inline T atomicOr(T *p, T v) {
+  T old = *p;
+  *p = old | v;
+  return old;
+}
+template <class T> inline T atomicXor(T *p, T v) {
+  T old = *p;
+  *p = old ^ v;
+  return old;
+}
 template <class T> inline T atomicCAS(T *p, T compare, T v) {
   T old = *p;
   if (old == compare)

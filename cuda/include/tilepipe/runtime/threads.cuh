@@ -160,6 +160,42 @@ TP_DEVICE void global_scatter(E *p, const Frag<F, N> &value, const M &mask,
   }
 }
 
+/// How tileas.global_scatter's `combine` joins an element with what the
+/// array holds: one atomic per element (atom.global.*, device scope).
+enum class Combine { Add, Max, Min, Xchg, And, Or, Xor };
+
+namespace detail {
+template <Combine C, class T> TP_DEVICE void combine_one(T *p, T v) {
+  if constexpr (C == Combine::Add)
+    atomicAdd(p, v);
+  else if constexpr (C == Combine::Max)
+    atomicMax(p, v);
+  else if constexpr (C == Combine::Min)
+    atomicMin(p, v);
+  else if constexpr (C == Combine::Xchg)
+    atomicExch(p, v);
+  else if constexpr (C == Combine::And)
+    atomicAnd(p, v);
+  else if constexpr (C == Combine::Or)
+    atomicOr(p, v);
+  else
+    atomicXor(p, v);
+}
+} // namespace detail
+
+/// Each element a thread holds combined atomically with the array's, where
+/// it lies inside the array and the mask holds (ct.atomic_add, ...).
+template <Combine C, class E, class F, int N, class M, class... D>
+TP_DEVICE void global_combine(E *p, const Frag<F, N> &value, const M &mask,
+                              const D &...dims) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    int64_t offset;
+    if (detail::element_at<N>(i, mask, offset, dims...))
+      detail::combine_one<C>(p + offset, detail::convert<E>(value.v[i]));
+  }
+}
+
 /// Elements flat0 .. flat0 + N - 1 of a BlockedTile (layout/tile.cuh) as
 /// the row-major tile numbers them, to or from registers: runs of Run
 /// elements, which never cross a block because flat0 is a multiple of N

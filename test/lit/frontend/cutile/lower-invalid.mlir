@@ -74,6 +74,30 @@ tileir.entry @product(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: til
 
 // -----
 
+// An argmax reduces a value and its index together (the body's arguments
+// each operand's lhs and rhs in turn, as tileirdisasm prints them).
+tileir.entry @argmax(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
+  %i = iota : tile<128xi32>
+  %i1 = reshape %i : tile<128xi32> -> tile<1x128xi32>
+  %cols = broadcast %i1 : tile<1x128xi32> -> tile<128x128xi32>
+  // CHECK: error: a reduction of several tiles at once (ct.argmax, ct.argmin: a value and its index) is not lowered
+  // expected-error @+1 {{a reduction of several tiles at once (ct.argmax, ct.argmin: a value and its index) is not lowered}}
+  %r:2 = reduce %x, %cols dim=1 identities=[0xFF800000 : f32, 0 : i32] : tile<128x128xf32>, tile<128x128xi32> -> tile<128xf32>, tile<128xi32> (%l0: tile<f32>, %r0: tile<f32>, %l1: tile<i32>, %r1: tile<i32>) {
+    %gt = cmpf greater_than ordered %l0, %r0 : tile<f32> -> tile<i1>
+    %v0 = select %gt, %l0, %r0 : tile<i1>, tile<f32>
+    %v1 = select %gt, %l1, %r1 : tile<i1>, tile<i32>
+    yield %v0, %v1 : tile<f32>, tile<i32>
+  }
+  return
+}
+
+// -----
+
 // An accumulator in TMEM starts from zeros (the first MMA overwrites it),
 // or from data that only MMAs add to in the loop (added after it): one the
 // loop's SIMT work also reads (here scales) would have to start in TMEM.

@@ -237,6 +237,21 @@ tileir.entry @misc(%x: tile<ptr<f32>>, %n: tile<i32>, %h: tile<i64>) {
   %fin = loop iter_values(%c = %n) -> (tile<i32>) {
     break %c : tile<i32>
   }
+  // A spin lock's loop (cuTile's LayerNorm backward): an atomic
+  // compare-and-swap, an `if` whose then-branch does nothing.
+  // CHECK: atomic_cas_tko acquire device %{{.*}}, %{{.*}}, %{{.*}} token = %{{.*}} : tile<64xptr<f32>>, tile<64xf32>, tile<64xf32> -> tile<64xf32>, token
+  // CHECK: if %{{.*}} {
+  // CHECK-NEXT: } else {
+  // CHECK: atomic_rmw_tko release device xchg %{{.*}}, %{{.*}} mask = %{{.*}} : tile<64xi1> : tile<64xptr<f32>>, tile<64xf32> -> tile<64xf32>, token
+  %spin:1 = loop iter_values(%lk = %t) -> (token) {
+    %old, %ot = atomic_cas_tko acquire device %ptrs, %v, %w token = %lk : tile<64xptr<f32>>, tile<64xf32>, tile<64xf32> -> tile<64xf32>, token
+    if %gt {
+    } else {
+      break %ot : token
+    }
+    continue %ot : token
+  }
+  %xo, %xt = atomic_rmw_tko release device xchg %ptrs, %v mask = %mask : tile<64xi1> : tile<64xptr<f32>>, tile<64xf32> -> tile<64xf32>, token
   // CHECK: assert %{{.*}}, "in bounds" : tile<i1>
   assert %lt, "in bounds" : tile<i1>
   return
