@@ -135,46 +135,37 @@ inline void *__cvta_shared_to_generic(size_t a) {
 
 // One thread runs at a time and switches only inside atoms, so a plain
 // read-modify-write is atomic; fences have nothing to order.
-template <class T> inline T atomicAdd(T *p, T v) {
+namespace tp::cpu {
+template <class T, class F> inline T read_modify_write(T *p, F f) {
   T old = *p;
-  *p = old + v;
+  *p = f(old);
   return old;
+}
+} // namespace tp::cpu
+template <class T> inline T atomicAdd(T *p, T v) {
+  return tp::cpu::read_modify_write(p, [v](T o) { return o + v; });
 }
 template <class T> inline T atomicExch(T *p, T v) {
-  T old = *p;
-  *p = v;
-  return old;
+  return tp::cpu::read_modify_write(p, [v](T) { return v; });
 }
 template <class T> inline T atomicMax(T *p, T v) {
-  T old = *p;
-  *p = old < v ? v : old;
-  return old;
+  return tp::cpu::read_modify_write(p, [v](T o) { return o < v ? v : o; });
 }
 template <class T> inline T atomicMin(T *p, T v) {
-  T old = *p;
-  *p = v < old ? v : old;
-  return old;
+  return tp::cpu::read_modify_write(p, [v](T o) { return v < o ? v : o; });
 }
 template <class T> inline T atomicAnd(T *p, T v) {
-  T old = *p;
-  *p = old & v;
-  return old;
+  return tp::cpu::read_modify_write(p, [v](T o) { return T(o & v); });
 }
 template <class T> inline T atomicOr(T *p, T v) {
-  T old = *p;
-  *p = old | v;
-  return old;
+  return tp::cpu::read_modify_write(p, [v](T o) { return T(o | v); });
 }
 template <class T> inline T atomicXor(T *p, T v) {
-  T old = *p;
-  *p = old ^ v;
-  return old;
+  return tp::cpu::read_modify_write(p, [v](T o) { return T(o ^ v); });
 }
 template <class T> inline T atomicCAS(T *p, T compare, T v) {
-  T old = *p;
-  if (old == compare)
-    *p = v;
-  return old;
+  return tp::cpu::read_modify_write(
+      p, [compare, v](T o) { return o == compare ? v : o; });
 }
 inline void __threadfence() {}
 inline void __threadfence_block() {}
