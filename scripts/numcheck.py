@@ -217,6 +217,10 @@ SEEDED_BUGS = {
     # kernel reads from memory read at the array's base (every MoE block
     # multiplies by expert 0's weights).
     "combine-store": ("runtime/threads.cuh", r"atomicAdd\(p, v\);", "*p = v;"),
+    # A wgmma operand the threads write overwritten while the wgmma before
+    # may still read it (no wait for it).
+    "operand-store-no-wait": (".cu", r"tp::wgmma_wait<0>\(\);(\s*)tp::agent_sync\((\d+), (\d+)\);(\s*)"
+                              r"tp::smem_store_mma", r"tp::smem_store_mma"),
     "load-one-base": ("runtime/threads.cuh", r"return inside \? p\[offset\] : T\(0\);",
                       "return inside ? p[0] : T(0);"),
 }

@@ -546,7 +546,13 @@ LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
     tmemNext += tileas::getTmemColumns(alloc.getResult());
   } else if (auto store = dyn_cast<tileas::SmemStoreOp>(op)) {
     if (!store.getDst()) {
-      if (!store->getParentOfType<scf::ForOp>())
+      // An MMA operand the threads write after the loop (a drained
+      // iteration's gathered B) is read while the loop's rings still are:
+      // it overlays none of them.
+      bool mmaReads = llvm::any_of(store->getUsers(), [](Operation *u) {
+        return isa<tileas::WgmmaOp, tileas::UmmaOp>(u);
+      });
+      if (!store->getParentOfType<scf::ForOp>() && !mmaReads)
         afterLoops.push_back(store);
       else
         addSmem(store.getResult(), cast<ShapedType>(store.getType()),

@@ -787,9 +787,32 @@ LogicalResult KernelEmitter::emitMmaOperandStore(Operation *op,
            << "a UMMA operand in SMEM is written by threads one whole row "
               "each; this "
            << t << " is not held a row per thread";
-  callVoid("tp::smem_store_mma", {dst, frag, rowsOf(stored)},
-           {tile.cppType, registerElementName(t.getElementType()),
-            std::to_string(n)});
+  // A wgmma operand the agent's threads write (a B tile they gathered): its
+  // one buffer is free once every wgmma that read it is done, and a wgmma
+  // reads it through the async proxy once every thread has written.
+  bool wgmmaReads = llvm::any_of(op->getResult(0).getUsers(), [](Operation *u) {
+    return isa<tileas::WgmmaOp>(u);
+  });
+  if (wgmmaReads) {
+    callVoid("tp::wgmma_wait", {}, {"0"});
+    agentSync();
+  }
+  // Rows split over lanes (SplitRows: a 64-row tile over 128 threads):
+  // each thread its piece of the row.
+  auto store = dyn_cast<tileas::SmemStoreOp>(op);
+  std::optional<uint64_t> lanes = store ? store.getLanes() : std::nullopt;
+  if (lanes && *lanes > 1)
+    callVoid("tp::smem_store_mma_lanes", {dst, frag, rowsOf(stored)},
+             {tile.cppType, str(*lanes),
+              registerElementName(t.getElementType()), std::to_string(n)});
+  else
+    callVoid("tp::smem_store_mma", {dst, frag, rowsOf(stored)},
+             {tile.cppType, registerElementName(t.getElementType()),
+              std::to_string(n)});
+  if (wgmmaReads) {
+    callVoid("tp::fence_proxy_async", {});
+    agentSync();
+  }
   map[op->getResult(0)] = dst;
   return success();
 }

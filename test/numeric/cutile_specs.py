@@ -1040,6 +1040,26 @@ class IntAffine(CuTileSpec):
         return {1: 3.0 * a[0].astype(np.float64) + np.arange(p[0]) % 256 % 5}
 
 
+class GemmGatherB(Matmul128):
+    """C = A B[perm] (gemm_gather_b.py): B's rows gathered by indices read
+    from memory in each K step, written to SMEM by the threads for the MMA;
+    perm a permutation of K's rows (past its end, zeros)."""
+    fixture = "test/cutile/lower/fixtures/gemm_gather_b-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                2: rng.permutation(k).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        b = a[1].astype(np.float64)[a[2].astype(np.int64)]
+        return {3: a[0].astype(np.float64) @ b}
+
+
 class SplitKGemm(Matmul128):
     """C += A B with K split four ways along the grid's third dimension,
     each CTA adding its partial product with `ct.atomic_add`
@@ -1594,6 +1614,7 @@ SPECS = {
     "cutile_moe_gemm": MoeGemm(),
     "cutile_int_affine": IntAffine(),
     "cutile_split_k_gemm": SplitKGemm(),
+    "cutile_gemm_gather_b": GemmGatherB(),
     "cutile_histogram": Histogram(),
 }
 
@@ -1638,7 +1659,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gather_gemm", "cutile_gather_masked", "cutile_gather_rowsum",
               "cutile_softmax_gather", "cutile_stencil", "cutile_vector_add_masked",
               "cutile_transpose_gather", "cutile_row_diff", "cutile_transpose_scaled",
-              "cutile_embedding", "cutile_moe_gemm", "cutile_split_k_gemm", "cutile_histogram"]:
+              "cutile_embedding", "cutile_moe_gemm", "cutile_split_k_gemm", "cutile_histogram",
+              "cutile_gemm_gather_b"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -360,6 +360,17 @@ TP_DEVICE void smem_store_mma(uint32_t saddr, const Frag<T, N> &f, int row) {
   smem_store_mma_cols<Tile, N, T>(saddr, 0, f, row);
 }
 
+/// The thread's piece of a row split over L lanes (thread t holds columns
+/// (t % L) N .. + N of row t / L) of an MmaTile: a tile the threads gathered
+/// that an MMA reads (a 64-row B operand over 128 threads).
+template <class Tile, int L, class T, int N>
+TP_DEVICE void smem_store_mma_lanes(uint32_t saddr, const Frag<T, N> &f,
+                                    int threadRow) {
+  static_assert(N * L == Tile::kCols, "L lanes write a whole row");
+  smem_store_mma_cols<Tile, N, T>(saddr, int64_t(threadRow % L) * N, f,
+                                  threadRow / L);
+}
+
 /// A register tile passed to the kernel in global memory (row-major): the
 /// thread's N elements are its rows, contiguous from row threadInAgent * RPT.
 template <int C, class T, int N>
