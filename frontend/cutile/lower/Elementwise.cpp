@@ -191,17 +191,22 @@ SmallVector<int64_t> tilepipe::cutile::addedDimensions(tileir::TileType from,
   return added;
 }
 
-/// Whether `v` is a threads' gather, or elementwise math (a conversion
-/// included) on such gathers, positions and splats: what spreadPositions
-/// makes again at another shape.
+/// Pure elementwise math with one result (arith, math, a conversion): what
+/// spreadPositions makes again at another shape from its spread operands.
+static bool isSpreadableMath(Operation *def) {
+  return def && def->getNumResults() == 1 && isPure(def) &&
+         !def->getNumRegions() &&
+         (isa<tileas::CvtOp>(def) ||
+          isa<arith::ArithDialect, math::MathDialect>(def->getDialect()));
+}
+
+/// Whether `v` is a threads' gather, or elementwise math on such gathers,
+/// positions and splats.
 static bool computesFromGathers(Value v) {
   Operation *def = v.getDefiningOp();
   if (isa_and_nonnull<tileas::GlobalGatherOp>(def))
     return true;
-  if (!def || def->getNumResults() != 1 || def->getNumRegions() ||
-      !isPure(def) ||
-      !(isa<tileas::CvtOp>(def) ||
-        isa<arith::ArithDialect, math::MathDialect>(def->getDialect())))
+  if (!isSpreadableMath(def))
     return false;
   bool gathered = false;
   for (Value o : def->getOperands()) {
@@ -326,10 +331,7 @@ FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
                                      dense.getSplatValue<Attribute>()))
           .getResult();
   // Math on them (a gathered weight converted: MoE's bf16 routing weight).
-  if (def && def->getNumResults() == 1 && isPure(def) &&
-      !def->getNumRegions() &&
-      (isa<tileas::CvtOp>(def) ||
-       isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))) {
+  if (isSpreadableMath(def)) {
     SmallVector<Value> operands;
     for (Value o : def->getOperands()) {
       Type elem = cast<ShapedType>(o.getType()).getElementType();

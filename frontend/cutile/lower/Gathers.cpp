@@ -680,6 +680,20 @@ EntryLowering::boxAccessCoordinates(Operation *op, const BoxAccess &a) {
   return coords;
 }
 
+Value EntryLowering::indexTile(Operation *op, Value start,
+                               RankedTensorType i32Tile,
+                               ArrayRef<int64_t> tileShape, int64_t tileDim) {
+  Location l = loc(op);
+  Value index = b.create<tensor::SplatOp>(l, start, i32Tile);
+  if (tileDim < 0)
+    return index;
+  // Registers drop the tile's unit dimensions.
+  int64_t along = llvm::count_if(tileShape.take_front(tileDim),
+                                 [](int64_t n) { return n != 1; });
+  Value iota = b.create<tileas::IotaOp>(l, i32Tile, along);
+  return b.create<arith::AddIOp>(l, iota, index);
+}
+
 /// The array's stride argument, or cuTile's unit stride.
 Value EntryLowering::strideValue(Operation *op, unsigned param,
                                  ArrayRef<int64_t> strides, int64_t d) {
@@ -748,15 +762,7 @@ EntryLowering::threadAccess(Operation *op, const BoxAccess &a,
     FailureOr<Value> c = startValue(op, s, b.getI32Type());
     if (failed(c))
       return failure();
-    Value index = b.create<tensor::SplatOp>(l, *c, i32Tile);
-    if (s.tileDim >= 0) {
-      // Registers drop the tile's unit dimensions.
-      int64_t dim = llvm::count_if(tile.getShape().take_front(s.tileDim),
-                                   [](int64_t n) { return n != 1; });
-      Value along = b.create<tileas::IotaOp>(l, i32Tile, dim);
-      index = b.create<arith::AddIOp>(l, along, index);
-    }
-    t.indices.push_back(index);
+    t.indices.push_back(indexTile(op, *c, i32Tile, tile.getShape(), s.tileDim));
     t.strides.push_back(strideValue(op, a.param, a.strides, d));
     t.bounds.push_back(boundValue(op, a.param, d));
   }

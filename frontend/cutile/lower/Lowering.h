@@ -264,6 +264,12 @@ public:
   };
   mlir::FailureOr<ThreadAccess>
   threadAccess(mlir::Operation *op, const BoxAccess &a, tileir::TileType tile);
+  /// A box's index in one array dimension as the threads hold it: `start`
+  /// (i32) plus, when the index runs along tile dimension `tileDim` of
+  /// `tileShape` (not -1), a tileas.iota along it.
+  mlir::Value indexTile(mlir::Operation *op, mlir::Value start,
+                        mlir::RankedTensorType i32Tile,
+                        llvm::ArrayRef<int64_t> tileShape, int64_t tileDim);
   /// A threads' partition's tile at `index`, each thread its elements of
   /// `regs`' shape.
   mlir::FailureOr<ThreadAccess> partitionAccess(mlir::Operation *op,

@@ -315,15 +315,8 @@ EntryLowering::partitionAccess(Operation *op, const Partition &p,
   t.bounds.resize(rank);
   for (auto [i, d] : llvm::enumerate(p.dimMap)) {
     Value start = b.create<arith::IndexCastOp>(l, b.getI32Type(), (*coords)[d]);
-    Value index = b.create<tensor::SplatOp>(l, start, i32Tile);
-    if (p.tile[i] != 1) {
-      // Registers drop the tile's unit dimensions.
-      int64_t along = llvm::count_if(ArrayRef(p.tile).take_front(i),
-                                     [](int64_t n) { return n != 1; });
-      Value iota = b.create<tileas::IotaOp>(l, i32Tile, along);
-      index = b.create<arith::AddIOp>(l, iota, index);
-    }
-    t.indices[d] = index;
+    t.indices[d] =
+        indexTile(op, start, i32Tile, p.tile, p.tile[i] != 1 ? int64_t(i) : -1);
     t.strides[d] = strideValue(op, p.param, p.strides, d);
     t.bounds[d] = boundValue(op, p.param, d);
   }
