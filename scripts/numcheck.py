@@ -221,6 +221,12 @@ SEEDED_BUGS = {
     # may still read it (no wait for it).
     "operand-store-no-wait": (".cu", r"tp::wgmma_wait<0>\(\);(\s*)tp::agent_sync\((\d+), (\d+)\);(\s*)"
                               r"tp::smem_store_mma", r"tp::smem_store_mma"),
+    # The same in the steady-state loop only (its store a stage before the
+    # wgmma that reads it, carried to the next iteration's row): the one
+    # the translation missed when it looked for the wgmma among the store's
+    # direct users.
+    "operand-store-no-wait-loop": (".cu", r"\n        tp::wgmma_wait<0>\(\);\n        tp::agent_sync\(\d+, \d+\);\n"
+                                   r"        tp::smem_store_mma", r"\n        tp::smem_store_mma"),
     "load-one-base": ("runtime/threads.cuh", r"return inside \? p\[offset\] : T\(0\);",
                       "return inside ? p[0] : T(0);"),
 }

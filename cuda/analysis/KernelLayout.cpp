@@ -4,7 +4,9 @@
 #include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 
+#include "attrs/AttrNames.h"
 #include "cuda/analysis/Identifiers.h"
+#include "cuda/analysis/TileHomes.h"
 #include "ir/TileASDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -272,6 +274,7 @@ private:
   LogicalResult placeBuffers();
   LogicalResult placeBuffer(Operation *op);
   LogicalResult placeStaged(tileas::WgmmaOp mma);
+  void placeLoopStaging(tileas::SmemStoreOp store);
   LogicalResult placeTmemCopy(tileas::TmemCopyOp copy);
   LogicalResult placePipe(tileas::PipeCreateOp create);
   LogicalResult placeSmemRing(tileas::PipeCreateOp create, PipeLayout &p,
@@ -305,6 +308,9 @@ private:
   /// (or the function, unspecialized) that read them.
   std::map<std::string, Operation *> drainedPipes;
   int64_t tmemNext = 0;
+  /// The buffer of each store a pipelined loop stages, by agent (or the
+  /// function) and schedule order.
+  std::map<std::pair<Operation *, int64_t>, std::string> loopStaging;
 };
 
 /// Agents: the warp-specialized partition, or the whole body; their warps
@@ -552,7 +558,9 @@ LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
       bool mmaReads = llvm::any_of(store->getUsers(), [](Operation *u) {
         return isa<tileas::WgmmaOp, tileas::UmmaOp>(u);
       });
-      if (!store->getParentOfType<scf::ForOp>() && !mmaReads)
+      if (stagesInLoop(store))
+        placeLoopStaging(store);
+      else if (!mmaReads)
         afterLoops.push_back(store);
       else
         addSmem(store.getResult(), cast<ShapedType>(store.getType()),
@@ -576,6 +584,33 @@ LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
     return placeLoad(load);
   }
   return success();
+}
+
+/// A tile the threads stage in SMEM in a pipelined loop has one buffer
+/// (the plan counts it once: materialize/mlir/LoopPlan.cpp), shared by every
+/// copy stage code made of its store in one agent: the steady-state loop's,
+/// the prologue and drain rows', and the loop for short trip counts. One at
+/// a time holds data: the scheduler orders each write after the reads of
+/// the one before (scheduler/mlir/LoopProblem.cpp), and the rows run in
+/// that order.
+void LayoutBuilder::placeLoopStaging(tileas::SmemStoreOp store) {
+  Operation *agent = store->getParentOfType<tileas::AgentOp>();
+  auto order = store->getAttrOfType<IntegerAttr>(attrs::kOrder);
+  if (!order) {
+    addSmem(store.getResult(), cast<ShapedType>(store.getType()),
+            "tileas.smem_store");
+    return;
+  }
+  auto key =
+      std::make_pair(agent ? agent : func.getOperation(), order.getInt());
+  auto [it, fresh] = loopStaging.try_emplace(key, "");
+  if (fresh) {
+    addSmem(store.getResult(), cast<ShapedType>(store.getType()),
+            "tileas.smem_store in a loop");
+    it->second = layout.smemBuffers[store.getResult()];
+    return;
+  }
+  layout.smemBuffers[store.getResult()] = it->second;
 }
 
 /// An operand given MN-major that wgmma reads K-major only (tf32, 8-bit;
@@ -982,14 +1017,18 @@ void LayoutBuilder::placeLoopRings(
 /// every read of those slots. Each tile gets its own bytes of them: one
 /// tile's TMA store may still read while the next is written.
 void LayoutBuilder::overlayAfterLoops() {
+  // 2: any agent may reuse the slots (the tensor core drained them), 1:
+  // only the agent that read them, 0: none.
   auto isDrained = [&](const SmemMember &m) {
-    return drainedPipes.count(m.name) != 0;
+    auto it = drainedPipes.find(m.name);
+    return it == drainedPipes.end() ? 0 : it->second ? 1 : 2;
   };
   auto packed = [&] {
     std::stable_sort(buffers.begin(), buffers.end(),
                      [&](const SmemMember &a, const SmemMember &b) {
-                       // Drained pipes first among equals: the tiles staged
-                       // after the loops overlay them from the start.
+                       // Drained pipes first among equals, those any agent
+                       // may reuse first of all: the tiles staged after the
+                       // loops overlay them from the start.
                        return a.align != b.align ? a.align > b.align
                                                  : isDrained(a) > isDrained(b);
                      });
@@ -1074,10 +1113,25 @@ LogicalResult LayoutBuilder::collectSmem() {
   int64_t total = 0;
   for (const SmemMember &m : layout.smem)
     total = (total + m.align - 1) / m.align * m.align + m.bytes;
-  if (total > kSmemPerBlock)
-    return emitError(func.getLoc())
-           << "the kernel needs " << total << " B of shared memory; a CTA has "
-           << kSmemPerBlock;
+  if (total > kSmemPerBlock) {
+    InFlightDiagnostic diag = emitError(func.getLoc())
+                              << "the kernel needs " << total
+                              << " B of shared memory; a CTA has "
+                              << kSmemPerBlock;
+    Diagnostic &note = diag.attachNote();
+    note << "its largest members:";
+    std::vector<const SmemMember *> largest;
+    for (const SmemMember &m : layout.smem)
+      largest.push_back(&m);
+    std::stable_sort(largest.begin(), largest.end(),
+                     [](const SmemMember *a, const SmemMember *b) {
+                       return a->bytes > b->bytes;
+                     });
+    for (size_t i = 0; i < std::min<size_t>(4, largest.size()); ++i)
+      note << (i ? "," : "") << " " << largest[i]->name << " "
+           << largest[i]->bytes << " B (" << largest[i]->comment << ")";
+    return diag;
+  }
   return success();
 }
 

@@ -4,6 +4,8 @@
 
 #include "cuda/analysis/Prologue.h"
 
+#include "attrs/AttrNames.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -187,9 +189,48 @@ bool changesOne(Operation *op, const TileHome &home, Operation *agent) {
 
 } // namespace
 
+bool cuda::readByWgmma(Value tile) {
+  llvm::SmallVector<Value> work{tile};
+  llvm::SmallPtrSet<Value, 8> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tileas::WgmmaOp>(user))
+        return true;
+      if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        if (BlockArgument arg = loop.getTiedLoopRegionIterArg(&use))
+          work.push_back(arg);
+        continue;
+      }
+      if (!isa<scf::YieldOp>(user))
+        continue;
+      // Handed on by a yield: to the next iteration and the loop's result,
+      // or to the branch's result.
+      Operation *parent = user->getParentOp();
+      unsigned i = use.getOperandNumber();
+      if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        work.push_back(loop.getRegionIterArgs()[i]);
+        work.push_back(loop.getResult(i));
+      } else if (auto branch = dyn_cast<scf::IfOp>(parent)) {
+        work.push_back(branch.getResult(i));
+      }
+    }
+  }
+  return false;
+}
+
+bool cuda::stagesInLoop(Operation *op) {
+  auto store = dyn_cast<tileas::SmemStoreOp>(op);
+  return store && !store.getDst() &&
+         (op->getParentOfType<scf::ForOp>() || op->hasAttr(attrs::kOrder));
+}
+
 bool cuda::makesTileAfterLoops(Operation *op) {
   if (auto store = dyn_cast<tileas::SmemStoreOp>(op))
-    return !store.getDst() && !op->getParentOfType<scf::ForOp>();
+    return !store.getDst() && !stagesInLoop(op);
   auto load = dyn_cast<tileas::TmaLoadOp>(op);
   return load && loadsAfterLoop(load);
 }

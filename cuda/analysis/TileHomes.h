@@ -44,6 +44,17 @@ struct TileHome {
 /// Whether `op` makes a tile after the loops (TileHome::afterLoops).
 bool makesTileAfterLoops(mlir::Operation *op);
 
+/// Whether `op` is a smem_store of the threads' own (no `into`) that a
+/// pipelined loop makes: in a loop, or one of the copies stage code puts
+/// in an agent's prologue and drain rows (it keeps its schedule order).
+/// Every copy of one scheduled store lies in one buffer (KernelLayout).
+bool stagesInLoop(mlir::Operation *op);
+
+/// Whether a wgmma reads the SMEM tile `tile`: directly, or after loops and
+/// branches hand it on (a store in one stage whose wgmma is in the next
+/// iteration's row).
+bool readByWgmma(mlir::Value tile);
+
 /// Where `tile` (a !tileas.tmem or !tileas.smem value) lies.
 TileHome homeOf(mlir::Value tile);
 

@@ -790,9 +790,7 @@ LogicalResult KernelEmitter::emitMmaOperandStore(Operation *op,
   // A wgmma operand the agent's threads write (a B tile they gathered): its
   // one buffer is free once every wgmma that read it is done, and a wgmma
   // reads it through the async proxy once every thread has written.
-  bool wgmmaReads = llvm::any_of(op->getResult(0).getUsers(), [](Operation *u) {
-    return isa<tileas::WgmmaOp>(u);
-  });
+  bool wgmmaReads = readByWgmma(op->getResult(0));
   if (wgmmaReads) {
     callVoid("tp::wgmma_wait", {}, {"0"});
     agentSync();

@@ -381,6 +381,17 @@ std::optional<int64_t> TileStreams::startColumn(Value tile) const {
 PieceNode *TileStreams::storesInPlace(Operation *store) const {
   if (!isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(store))
     return nullptr;
+  // An MMA operand whose rows are split over lanes (each thread writes its
+  // part of a row: tp::smem_store_mma_lanes), or that a wgmma of the agent
+  // reads (its wait before and proxy fence after), is written whole
+  // (TileOps.cpp).
+  if (auto smem = dyn_cast<tileas::SmemStoreOp>(store)) {
+    std::optional<uint64_t> lanes = smem.getLanes();
+    if (lanes && *lanes > 1 && host.mmaOperand(store))
+      return nullptr;
+    if (readByWgmma(store->getResult(0)))
+      return nullptr;
+  }
   Value stored = store->getOperand(0);
   PieceNode *node = nodeOf(stored);
   if (!node || llvm::any_of(stored.getUsers(), [&](Operation *user) {

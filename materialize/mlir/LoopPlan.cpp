@@ -365,6 +365,22 @@ static void countFixedStorage(scf::ForOp loop, PlanInput &in,
   in.smemCarveout = kSmemCarveout;
 }
 
+// Tiles the threads stage in SMEM inside the loop for their own agent (a
+// register tile read back transposed, a wgmma operand they write): no pipe,
+// one buffer each for the loop's run, which the translation gives them
+// (cuda/analysis/KernelLayout.cpp) and the scheduler orders the next write
+// after (scheduler/mlir/LoopProblem.cpp, orderStagedReads).
+static void countLoopStaging(scf::ForOp loop, LoopPlan &plan) {
+  PlanInput &in = plan.input;
+  llvm::DenseSet<mlir::Value> piped(plan.values.begin(), plan.values.end());
+  loop.getBody()->walk([&](tileas::SmemStoreOp store) {
+    if (!store.getDst() && !piped.contains(store.getResult()))
+      in.loopStagingSmemBytes +=
+          cast<tileas::SmemType>(store.getType()).getSizeInBytes();
+  });
+  in.fixedSmemBytes += in.loopStagingSmemBytes;
+}
+
 // Persistent tiles: the next tile's loads refill the drained slots while
 // this tile's epilogue stages its output, so the staging keeps its own
 // buffer: the tiles the epilogue stages (smem_store) or loads (tma_load of
@@ -453,6 +469,7 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   collectPipeValues(loop, plan);
   llvm::DenseSet<unsigned> carriedInits = markValueStorage(loop, plan);
   countFixedStorage(loop, in, carriedInits);
+  countLoopStaging(loop, plan);
   collectCandidates(loop, plan);
   in.persistent = persistent;
   if (persistent)
@@ -570,8 +587,12 @@ static void printBudgets(llvm::raw_ostream &os, const LoopPlan &plan) {
   int64_t overlaid =
       plan.buffers.overlaid ? plan.input.overlaySmemBytes : int64_t(0);
   os << "smem " << plan.buffers.smemBytes << " B ("
-     << plan.input.fixedSmemBytes - overlaid - plan.input.stagingSmemBytes
+     << plan.input.fixedSmemBytes - overlaid - plan.input.stagingSmemBytes -
+            plan.input.loopStagingSmemBytes
      << " B of it tiles made before the loop";
+  if (plan.input.loopStagingSmemBytes)
+    os << "; " << plan.input.loopStagingSmemBytes
+       << " B the threads stage in the loop";
   if (plan.input.stagingSmemBytes)
     os << "; " << plan.input.stagingSmemBytes
        << " B the epilogue's staging, in its own buffers (persistent)";

@@ -85,6 +85,9 @@ struct PlanInput {
   /// Of fixedSmemBytes, the epilogue's staging a persistent plan keeps in
   /// its own SMEM (for the plan's printout).
   int64_t stagingSmemBytes = 0;
+  /// Of fixedSmemBytes, the tiles the threads stage in SMEM inside the loop
+  /// for their own agent, one buffer each (for the plan's printout).
+  int64_t loopStagingSmemBytes = 0;
 };
 
 struct PipePlan {

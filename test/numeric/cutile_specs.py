@@ -1060,6 +1060,29 @@ class GemmGatherB(Matmul128):
         return {3: a[0].astype(np.float64) @ b}
 
 
+class GemmScaledB(Matmul128):
+    """C = A (B / 2) (gemm_scaled_b.py): each K step's B tile read by the
+    threads, halved in f32 and written back to SMEM as bf16 for the MMA,
+    its rows split over two threads; trip counts 1, 2, 9 and a ragged K."""
+    fixture = "test/cutile/lower/fixtures/gemm_scaled_b-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n))}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1])}
+
+    def expected(self, a, p):
+        return {2: a[0].astype(np.float64) @ (0.5 * a[1].astype(np.float64))}
+
+
+class GemmScaledA(GemmScaledB):
+    """C = (A / 2) B (gemm_scaled_a.py): the A tile halved by the threads."""
+    fixture = "test/cutile/lower/fixtures/gemm_scaled_a-13.4.tileirbc"
+
+
 class SplitKGemm(Matmul128):
     """C += A B with K split four ways along the grid's third dimension,
     each CTA adding its partial product with `ct.atomic_add`
@@ -1364,6 +1387,36 @@ class ColumnNorms(ColumnSums):
         return {1: (x * x).sum(axis=0)}
 
 
+class ColumnMeans(CuTileSpec):
+    """out[j] = sum_i X[i, j]^2 / M (column_means.py): a column sum of a
+    register tile in every iteration, 64-row steps; M below one step, ragged
+    and 16 steps, N ragged."""
+    fixture = "test/cutile/lower/fixtures/column_means-13.4.tileirbc"
+    tolerances = {1: F32_TOL}
+
+    def problems(self, quick=False):
+        return [(40, 128), (300, 200), (1024, 128)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.uniform(-1, 1, p).astype(np.float32)}
+
+    def scalar_values(self, p):
+        return {2: p[0]}
+
+    def output_shapes(self, p):
+        return {1: (p[1],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        return {1: (x * x).sum(axis=0) / p[0]}
+
+
 class TransposeScaled(OneInput):
     """Y = (2 X + 1)^T, the transpose of a register tile
     (transpose_scaled.py): one tile, ragged, two tiles of columns."""
@@ -1616,6 +1669,9 @@ SPECS = {
     "cutile_split_k_gemm": SplitKGemm(),
     "cutile_gemm_gather_b": GemmGatherB(),
     "cutile_histogram": Histogram(),
+    "cutile_gemm_scaled_a": GemmScaledA(),
+    "cutile_gemm_scaled_b": GemmScaledB(),
+    "cutile_column_means": ColumnMeans(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1660,7 +1716,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_softmax_gather", "cutile_stencil", "cutile_vector_add_masked",
               "cutile_transpose_gather", "cutile_row_diff", "cutile_transpose_scaled",
               "cutile_embedding", "cutile_moe_gemm", "cutile_split_k_gemm", "cutile_histogram",
-              "cutile_gemm_gather_b"]:
+              "cutile_gemm_gather_b", "cutile_gemm_scaled_a", "cutile_gemm_scaled_b",
+              "cutile_column_means"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled
