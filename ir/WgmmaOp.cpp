@@ -14,6 +14,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include "tilepipe/layout/wgmma_shapes.h"
 
@@ -187,6 +188,23 @@ static bool readInLoop(WgmmaOp mma) {
   return reads(mma.getResult()) || (carried && reads(acc));
 }
 
+/// The f32 words a thread of one warpgroup would hold for every wgmma
+/// accumulator of `func` at once (M N / 128 each, one per accumulator
+/// however many wgmmas write it): a SwiGLU GEMM's gate and up products are
+/// two 128 x 128 accumulators, 256 words, which spilled in one warpgroup.
+static int64_t heldWords(FunctionOpInterface func) {
+  AccumulatorClasses classes;
+  joinCarried(classes, func);
+  llvm::SmallPtrSet<Value, 4> leaders;
+  int64_t words = 0;
+  func->walk([&](WgmmaOp mma) {
+    Value leader = classes.getOrInsertLeaderValue(mma.getResult());
+    if (leaders.insert(leader).second)
+      words += mma.getMmaM() * mma.getMmaN() / 128;
+  });
+  return words;
+}
+
 int64_t mlir::tileas::consumerWarpgroups(WgmmaOp mma) {
   int64_t own = mma.getWarpgroups();
   auto func = mma->getParentOfType<FunctionOpInterface>();
@@ -200,8 +218,16 @@ int64_t mlir::tileas::consumerWarpgroups(WgmmaOp mma) {
                        : WalkResult::advance();
           })
           .wasInterrupted();
-  return registerTiles ? std::max<int64_t>(own, (mma.getMmaM() + 63) / 64)
-                       : own;
+  int64_t bands = (mma.getMmaM() + 63) / 64;
+  if (registerTiles)
+    return std::max(own, bands);
+  // Enough warpgroups for every accumulator at 128 words a thread, each
+  // still holding whole bands.
+  int64_t needed = (heldWords(func) + 127) / 128;
+  for (int64_t groups = own; groups < bands; ++groups)
+    if (bands % groups == 0 && groups >= needed)
+      return groups;
+  return std::max(own, bands);
 }
 
 bool mlir::tileas::stagedWhenMnMajor(Type elem) {

@@ -39,7 +39,9 @@ void joinCarried(AccumulatorClasses &classes, Operation *root);
 /// scaled partial sums), every wgmma gets one warpgroup per 64 rows: the
 /// agent holds several register tiles at once, and a 128-row S in one
 /// warpgroup would be 128 registers a thread before P and O (FA3's
-/// consumers hold 64 rows each).
+/// consumers hold 64 rows each). So too where the function's accumulators
+/// together would be more than 128 f32 registers a thread of one
+/// warpgroup (a SwiGLU GEMM's gate and up products).
 int64_t consumerWarpgroups(WgmmaOp mma);
 
 } // namespace mlir::tileas

@@ -438,6 +438,11 @@ LogicalResult KernelEmitter::emitOutsideAgents() {
     if (op.getNumResults() == 1 && columns.contains(op.getResult(0)) &&
         (isa<tileas::SmemLoadOp>(op) || elementwiseCall(&op)))
       continue;
+    // Any other register tile read from SMEM before the loop (a per-row
+    // vector: attention backward's logsumexp) and math on it: each agent
+    // that reads it makes it too, in its own threads' layout.
+    if (madeByAgents(&op))
+      continue;
     if (!isa<arith::ConstantOp, tensor::SplatOp, tileas::PipeCreateOp,
              tileas::MutexCreateOp, tileas::AllocSmemOp, tileas::AllocTmemOp>(
             op))

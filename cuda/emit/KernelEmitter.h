@@ -210,6 +210,7 @@ public:
   mlir::Value lookup(mlir::Location loc, mlir::Value v);
   mlir::Operation *agentStartFor(mlir::Location loc, mlir::Value v);
   mlir::Value makeAgentValue(mlir::Location loc, mlir::Value v);
+  bool madeByAgents(mlir::Operation *op);
   mlir::Value loadTileParameter(mlir::Location loc, mlir::Value v);
   mlir::Value makeSplatConstant(mlir::Location loc, mlir::Value v,
                                 mlir::DenseElementsAttr dense);

@@ -215,9 +215,35 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
         return makeSplatConstant(loc, v, dense);
   if (v.getDefiningOp<ub::PoisonOp>())
     return makePoison(loc, v);
+  if (Operation *def = v.getDefiningOp(); def && madeByAgents(def)) {
+    // Translated here, in the agent; the result is the agent's own.
+    if (failed(emitOp(def))) {
+      broken = true;
+      return {};
+    }
+    Value made = map.lookup(v);
+    map.erase(v);
+    return made;
+  }
   emitError(loc) << "value used before the translation defined it";
   broken = true;
   return {};
+}
+
+/// Register work outside the agents of a warp-specialized function that
+/// each agent reading it does itself: a tile read from SMEM, a broadcast,
+/// elementwise math, on values that are themselves made so, storage or
+/// constants. Its layout is the reading agent's (a row a thread, or the
+/// wgmma fragment's rows), so the prologue cannot make it once for all.
+bool KernelEmitter::madeByAgents(Operation *op) {
+  if (!op || op->getParentOp() != func.getOperation() || op->getNumRegions() ||
+      op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()) ||
+      !layout.agents.front().op)
+    return false;
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(op))
+    return !load.getTransposed();
+  return isa<tileas::BroadcastOp>(op) || elementwiseCall(op).has_value();
 }
 
 /// A register tile passed in: its pointer, from which each thread loads

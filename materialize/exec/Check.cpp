@@ -84,7 +84,12 @@ static std::optional<int64_t> evalStatic(Value v,
   if (auto c = dyn_cast<arith::ConstantOp>(def))
     if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
       return i.getInt();
-  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+  // A trip count computed from a shape: cuTile's ceildiv(n, tile) on i32,
+  // index_cast, clamped at zero (maxsi).
+  if (isa<arith::IndexCastOp, arith::ExtSIOp>(def))
+    return evalStatic(def->getOperand(0), args);
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::CeilDivSIOp,
+          arith::DivSIOp, arith::MaxSIOp, arith::MinSIOp>(def)) {
     auto a = evalStatic(def->getOperand(0), args);
     auto b = evalStatic(def->getOperand(1), args);
     if (!a || !b)
@@ -95,14 +100,25 @@ static std::optional<int64_t> evalStatic(Value v,
       return int64_t(ua + ub);
     if (isa<arith::SubIOp>(def))
       return int64_t(ua - ub);
-    return int64_t(ua * ub);
+    if (isa<arith::MulIOp>(def))
+      return int64_t(ua * ub);
+    if (isa<arith::MaxSIOp>(def))
+      return std::max(*a, *b);
+    if (isa<arith::MinSIOp>(def))
+      return std::min(*a, *b);
+    if (*b <= 0)
+      return std::nullopt;
+    if (isa<arith::DivSIOp>(def))
+      return *a >= 0 ? *a / *b : std::optional<int64_t>();
+    return *a >= 0 ? (*a + *b - 1) / *b : std::optional<int64_t>();
   }
   return std::nullopt;
 }
 
 /// Integer arguments: trip-count arguments (the upper bound of an scf.for,
 /// or `ub` in a `(ub - lb) / step` computation, where an i32 or i64 ub may
-/// be index_cast first) get lb + N * step, the others 1000 + their number,
+/// be index_cast first, or the one argument a loop's trip count folds from)
+/// get the value that gives N iterations, the others 1000 + their number,
 /// so distinct arguments never look equal.
 /// The integer an index_cast reads, or `v` itself.
 static Value castSource(Value v) {
@@ -152,6 +168,57 @@ static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
       if (auto cast = dyn_cast<arith::IndexCastOp>(user))
         bindSpan(arg, cast.getResult());
   }
+  // Any other loop whose trip count folds from one unbound argument (a
+  // cuTile kernel's ceildiv of an array's extent): the least value that
+  // gives N iterations. The folds are monotone in the argument. Only loops
+  // from 0: stage code's steady-state loops start at S - 1.
+  func->walk([&](scf::ForOp loop) {
+    if (evalStatic(loop.getLowerBound(), args) != 0)
+      return;
+    std::optional<unsigned> only;
+    bool several = false;
+    for (BlockArgument arg : entry.getArguments()) {
+      if (bound[arg.getArgNumber()] || !arg.getType().isIntOrIndex())
+        continue;
+      std::vector<int64_t> probe = args;
+      probe[arg.getArgNumber()] = 7777;
+      if (evalStatic(loop.getUpperBound(), probe) !=
+          evalStatic(loop.getUpperBound(), args)) {
+        several |= only.has_value();
+        only = arg.getArgNumber();
+      }
+    }
+    if (!only || several)
+      return;
+    auto trips = [&](int64_t x) -> std::optional<int64_t> {
+      std::vector<int64_t> probe = args;
+      probe[*only] = x;
+      auto ub = evalStatic(loop.getUpperBound(), probe);
+      auto lb = evalStatic(loop.getLowerBound(), probe);
+      auto step = evalStatic(loop.getStep(), probe);
+      if (!ub || !lb || !step || *step <= 0)
+        return std::nullopt;
+      return *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
+    };
+    int64_t lo = 0, hi = int64_t(1) << 30;
+    std::optional<int64_t> top = trips(hi);
+    if (!top || *top < int64_t(tripCount))
+      return;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      std::optional<int64_t> t = trips(mid);
+      if (!t)
+        return;
+      if (*t >= int64_t(tripCount))
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    if (trips(lo) == int64_t(tripCount)) {
+      args[*only] = lo;
+      bound[*only] = true;
+    }
+  });
   return args;
 }
 

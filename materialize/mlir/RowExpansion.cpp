@@ -2,12 +2,12 @@
 //
 // An agent spanning S stages runs S-1 prologue rows, a steady-state loop and
 // S-1 epilogue rows (which stages run in a prologue or epilogue row is known
-// statically once N >= S-1), or, for shorter trip counts, one iteration per
-// row. In row r each of its ops of local stage s works on iteration r - s,
-// in the order of the partition's rowOrder. Values used k rows after they
-// are made rotate through k registers threaded through the steady loop;
-// values of another unit are read from the pipe slot their consumer waited
-// on (docs/stage-code.md).
+// statically once N >= S-1), or, for shorter trip counts (below the most
+// stages of any agent of the loop, less one), one iteration per row. In row r
+// each of its ops of local stage s works on iteration r - s, in the order of
+// the partition's rowOrder. Values used k rows after they are made rotate
+// through k registers threaded through the steady loop; values of another unit
+// are read from the pipe slot their consumer waited on (docs/stage-code.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,8 +35,17 @@ void StageCodeEmitter::emitAgent(OpBuilder &b, unsigned a,
   SmallVector<Type> carriedTypes;
   for (unsigned k : agent.carried)
     carriedTypes.push_back(loop.getInitArgs()[k].getType());
+  // Every agent takes the same path: one that runs an iteration a row waits
+  // for iteration k's values before it makes iteration k + 1's, which a
+  // pipelined agent may need first (its rows read iteration k + 1 before
+  // they finish k). So the loop is pipelined once every agent's pipeline
+  // fills: N >= S - 1 for the most stages S of any agent.
+  unsigned fill = stages;
+  for (const Agent &other : agents)
+    if (other.minStage <= other.maxStage)
+      fill = std::max(fill, other.maxStage - other.minStage + 1);
   Value pipelined = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, n,
-                                            cst(b, stages - 1));
+                                            cst(b, fill - 1));
   auto ifOp = b.create<scf::IfOp>(loc, carriedTypes, pipelined,
                                   /*withElseRegion=*/true);
   for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})

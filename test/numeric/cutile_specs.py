@@ -1083,6 +1083,88 @@ class GemmScaledA(GemmScaledB):
     fixture = "test/cutile/lower/fixtures/gemm_scaled_a-13.4.tileirbc"
 
 
+class AttentionBwdDkDv(CuTileSpec):
+    """FlashAttention's dK, dV (attention_bwd_dkdv.py) against float64: lse
+    and delta from a float64 forward of the same Q, K, V, dO; S = 64 (one
+    query block), 128 (two), 200 (ragged: keys and queries past S are
+    zeros), 512 (eight)."""
+    fixture = "test/cutile/lower/fixtures/attention_bwd_dkdv-13.4.tileirbc"
+    tolerances = {6: (2e-2, 2e-2), 7: (2e-2, 2e-2)}
+    scale = 0.125
+    key_block = 128
+
+    def problems(self, quick=False):
+        probs = [(64,), (128,), (200,)]
+        return probs if quick else probs + [(512,)]
+
+    def describe(self, p):
+        return f"S={p[0]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], self.key_block), 1, 1)
+
+    def arrays(self, rng, p):
+        q, k, v, do = (uniform_bf16(rng, (p[0], 64)) for _ in range(4))
+        x = self.scale * q.astype(np.float64) @ k.astype(np.float64).T
+        m = x.max(axis=1, keepdims=True)
+        lse = (m + np.log(np.exp(x - m).sum(axis=1, keepdims=True)))[:, 0]
+        o = np.exp(x - lse[:, None]) @ v.astype(np.float64)
+        delta = (o * do.astype(np.float64)).sum(axis=1)
+        return {0: q, 1: k, 2: v, 3: do, 4: lse.astype(np.float32), 5: delta.astype(np.float32)}
+
+    def scalar_values(self, p):
+        return {8: self.scale}
+
+    def output_shapes(self, p):
+        return {6: (p[0], 64), 7: (p[0], 64)}
+
+    def grads(self, a):
+        q, k, v, do = (a[i].astype(np.float64) for i in range(4))
+        lse, delta = a[4].astype(np.float64), a[5].astype(np.float64)
+        p = np.exp(self.scale * q @ k.T - lse[:, None])
+        ds = p * (do @ v.T - delta[:, None])
+        return self.scale * ds @ k, self.scale * ds.T @ q, p.T @ do
+
+    def expected(self, a, p):
+        _, dk, dv = self.grads(a)
+        return {6: dk, 7: dv}
+
+
+class AttentionBwdDq(AttentionBwdDkDv):
+    """FlashAttention's dQ (attention_bwd_dq.py): 128-query blocks, lse and
+    delta read once before the loop over 64-key blocks."""
+    fixture = "test/cutile/lower/fixtures/attention_bwd_dq-13.4.tileirbc"
+    tolerances = {6: (2e-2, 2e-2)}
+
+    def scalar_values(self, p):
+        return {7: self.scale}
+
+    def output_shapes(self, p):
+        return {6: (p[0], 64)}
+
+    def expected(self, a, p):
+        return {6: self.grads(a)[0]}
+
+
+class SwigluGemm(Matmul128):
+    """Y = silu(X Wg) * (X Wu) (swiglu_gemm.py): two accumulators."""
+    fixture = "test/cutile/lower/fixtures/swiglu_gemm-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                2: uniform_bf16(rng, (k, n))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        gate, up = x @ a[1].astype(np.float64), x @ a[2].astype(np.float64)
+        return {3: gate / (1 + np.exp(-gate)) * up}
+
+
 class SplitKGemm(Matmul128):
     """C += A B with K split four ways along the grid's third dimension,
     each CTA adding its partial product with `ct.atomic_add`
@@ -1672,6 +1754,9 @@ SPECS = {
     "cutile_gemm_scaled_a": GemmScaledA(),
     "cutile_gemm_scaled_b": GemmScaledB(),
     "cutile_column_means": ColumnMeans(),
+    "cutile_attention_bwd_dkdv": AttentionBwdDkDv(),
+    "cutile_attention_bwd_dq": AttentionBwdDq(),
+    "cutile_swiglu_gemm": SwigluGemm(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1717,7 +1802,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_transpose_gather", "cutile_row_diff", "cutile_transpose_scaled",
               "cutile_embedding", "cutile_moe_gemm", "cutile_split_k_gemm", "cutile_histogram",
               "cutile_gemm_gather_b", "cutile_gemm_scaled_a", "cutile_gemm_scaled_b",
-              "cutile_column_means"]:
+              "cutile_column_means", "cutile_attention_bwd_dkdv", "cutile_attention_bwd_dq",
+              "cutile_swiglu_gemm"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled
