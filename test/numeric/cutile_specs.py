@@ -1165,6 +1165,23 @@ class SwigluGemm(Matmul128):
         return {3: gate / (1 + np.exp(-gate)) * up}
 
 
+class MatmulStoreT(Matmul128):
+    """C^T = (A B)^T (matmul_store_t.py): the accumulator transposed through
+    SMEM after the loop."""
+    fixture = "test/cutile/lower/fixtures/matmul_store_t-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n))}
+
+    def output_shapes(self, p):
+        return {2: (p[1], p[0])}
+
+    def expected(self, a, p):
+        return {2: (a[0].astype(np.float64) @ a[1].astype(np.float64)).T}
+
+
 class SplitKGemm(Matmul128):
     """C += A B with K split four ways along the grid's third dimension,
     each CTA adding its partial product with `ct.atomic_add`
@@ -1757,6 +1774,7 @@ SPECS = {
     "cutile_attention_bwd_dkdv": AttentionBwdDkDv(),
     "cutile_attention_bwd_dq": AttentionBwdDq(),
     "cutile_swiglu_gemm": SwigluGemm(),
+    "cutile_matmul_store_t": MatmulStoreT(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1803,7 +1821,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_embedding", "cutile_moe_gemm", "cutile_split_k_gemm", "cutile_histogram",
               "cutile_gemm_gather_b", "cutile_gemm_scaled_a", "cutile_gemm_scaled_b",
               "cutile_column_means", "cutile_attention_bwd_dkdv", "cutile_attention_bwd_dq",
-              "cutile_swiglu_gemm"]:
+              "cutile_swiglu_gemm", "cutile_matmul_store_t"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

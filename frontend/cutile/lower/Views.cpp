@@ -493,14 +493,13 @@ LogicalResult EntryLowering::lowerPermute(tileir::PermuteOp op) {
     return op.emitError("a permute that reorders more than two dimensions "
                         "of extent above 1 is not lowered");
   bool smem = isa<tileas::SmemType>(lowered->getType());
-  if (swap && isa<tileas::TmemType>(lowered->getType()))
-    return op.emitError("a transpose of a tile in TMEM is not lowered: only "
-                        "a tile loaded from memory or in registers is (read "
-                        "from SMEM the other way)"),
-           failure();
-  // A register tile's transpose goes through SMEM (transposeThroughSmem).
+  // A register tile's transpose goes through SMEM (transposeThroughSmem);
+  // so does an accumulator's in TMEM (a GEMM storing C^T), read first.
   if (swap && !smem) {
-    FailureOr<Value> t = transposeThroughSmem(op, *lowered);
+    FailureOr<Value> regs = registers(op, op.getSource());
+    if (failed(regs))
+      return failure();
+    FailureOr<Value> t = transposeThroughSmem(op, *regs);
     if (failed(t))
       return failure();
     map(op.getResult(), *t);
