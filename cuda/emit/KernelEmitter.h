@@ -211,6 +211,7 @@ public:
   mlir::Operation *agentStartFor(mlir::Location loc, mlir::Value v);
   mlir::Value makeAgentValue(mlir::Location loc, mlir::Value v);
   bool madeByAgents(mlir::Operation *op);
+  mlir::Value emitUnkept(mlir::Value v);
   mlir::Value loadTileParameter(mlir::Location loc, mlir::Value v);
   mlir::Value makeSplatConstant(mlir::Location loc, mlir::Value v,
                                 mlir::DenseElementsAttr dense);

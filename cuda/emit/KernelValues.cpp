@@ -143,7 +143,13 @@ Value KernelEmitter::makePosition(Location loc, Value v) {
   }
   if (auto splat = dyn_cast<tensor::SplatOp>(def))
     return emitSplat(loc, splat);
-  if (failed(emitOp(def))) {
+  return emitUnkept(v);
+}
+
+/// Translates the op defining `v` here and hands its result back without
+/// keeping it for later readers (positions, each agent's own values).
+Value KernelEmitter::emitUnkept(Value v) {
+  if (failed(emitOp(v.getDefiningOp()))) {
     broken = true;
     return {};
   }
@@ -215,16 +221,9 @@ Value KernelEmitter::makeAgentValue(Location loc, Value v) {
         return makeSplatConstant(loc, v, dense);
   if (v.getDefiningOp<ub::PoisonOp>())
     return makePoison(loc, v);
-  if (Operation *def = v.getDefiningOp(); def && madeByAgents(def)) {
-    // Translated here, in the agent; the result is the agent's own.
-    if (failed(emitOp(def))) {
-      broken = true;
-      return {};
-    }
-    Value made = map.lookup(v);
-    map.erase(v);
-    return made;
-  }
+  // Translated here, in the agent; the result is the agent's own.
+  if (madeByAgents(v.getDefiningOp()))
+    return emitUnkept(v);
   emitError(loc) << "value used before the translation defined it";
   broken = true;
   return {};

@@ -1067,13 +1067,6 @@ class GemmScaledB(Matmul128):
     fixture = "test/cutile/lower/fixtures/gemm_scaled_b-13.4.tileirbc"
     tolerances = {2: BF16_TOL}
 
-    def arrays(self, rng, p):
-        m, n, k = p
-        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n))}
-
-    def output_shapes(self, p):
-        return {2: (p[0], p[1])}
-
     def expected(self, a, p):
         return {2: a[0].astype(np.float64) @ (0.5 * a[1].astype(np.float64))}
 
@@ -1165,15 +1158,10 @@ class SwigluGemm(Matmul128):
         return {3: gate / (1 + np.exp(-gate)) * up}
 
 
-class MatmulStoreT(Matmul128):
+class MatmulStoreT(GemmScaledB):
     """C^T = (A B)^T (matmul_store_t.py): the accumulator transposed through
     SMEM after the loop."""
     fixture = "test/cutile/lower/fixtures/matmul_store_t-13.4.tileirbc"
-    tolerances = {2: BF16_TOL}
-
-    def arrays(self, rng, p):
-        m, n, k = p
-        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n))}
 
     def output_shapes(self, p):
         return {2: (p[1], p[0])}
@@ -1486,30 +1474,17 @@ class ColumnNorms(ColumnSums):
         return {1: (x * x).sum(axis=0)}
 
 
-class ColumnMeans(CuTileSpec):
+class ColumnMeans(ColumnSums):
     """out[j] = sum_i X[i, j]^2 / M (column_means.py): a column sum of a
     register tile in every iteration, 64-row steps; M below one step, ragged
     and 16 steps, N ragged."""
     fixture = "test/cutile/lower/fixtures/column_means-13.4.tileirbc"
-    tolerances = {1: F32_TOL}
 
     def problems(self, quick=False):
         return [(40, 128), (300, 200), (1024, 128)]
 
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[1], 128), 1, 1)
-
-    def arrays(self, rng, p):
-        return {0: rng.uniform(-1, 1, p).astype(np.float32)}
-
     def scalar_values(self, p):
         return {2: p[0]}
-
-    def output_shapes(self, p):
-        return {1: (p[1],)}
 
     def expected(self, a, p):
         x = a[0].astype(np.float64)
