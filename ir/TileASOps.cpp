@@ -267,7 +267,8 @@ LogicalResult TmemCopyOp::verify() {
 }
 /// `lanes = L` splits each row of the SMEM tile over L register rows: an
 /// R x C tile with R * L = 128 is 128 x (C / L); a vector of C (loads
-/// only) is 128 x (C / L), every L-th row alike.
+/// only) is 128 x (C / L), every L-th row alike; a vector of R (stores
+/// only: a per-row statistic) is a vector of 128, L threads a row.
 static LogicalResult verifyLanes(Operation *op, ShapedType smem,
                                  ShapedType regs, int64_t lanes,
                                  bool vectorAllowed) {
@@ -278,9 +279,15 @@ static LogicalResult verifyLanes(Operation *op, ShapedType smem,
            << (vectorAllowed ? " or a vector of C" : "") << ", got "
            << formatTile(smem) << " and " << formatTile(regs);
   };
-  if (smem.getElementType() != regs.getElementType() || regs.getRank() != 2 ||
-      regs.getShape()[0] != 128 || !llvm::isPowerOf2_64(lanes) ||
-      lanes > 128)
+  if (smem.getElementType() != regs.getElementType() ||
+      regs.getShape()[0] != 128 || !llvm::isPowerOf2_64(lanes) || lanes > 128)
+    return fail();
+  // A per-row vector of a split tile (stores only): each of the R rows'
+  // values held by its L threads.
+  if (!vectorAllowed && regs.getRank() == 1 && smem.getRank() == 1 &&
+      smem.getShape()[0] * lanes == 128)
+    return success();
+  if (regs.getRank() != 2)
     return fail();
   int64_t k = regs.getShape()[1];
   if (smem.getRank() == 2 && smem.getShape()[0] * lanes == 128 &&

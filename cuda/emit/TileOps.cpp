@@ -457,6 +457,15 @@ LogicalResult KernelEmitter::emitTileStore(Operation *op) {
   std::vector<std::string> targs = {
       str(cols), registerElementName(t.getElementType()), str(*n)};
   bool tmem = isa<tileas::TmemStoreOp>(op);
+  // A per-row vector of a tile whose rows are split over L lanes: the first
+  // of a row's L threads writes it.
+  if (auto store = dyn_cast<tileas::SmemStoreOp>(op);
+      store && t.getRank() == 1 && store.getLanes() && *store.getLanes() > 1) {
+    callVoid("tp::smem_store_row_lanes", {dst, frag, rowsOf(stored)},
+             {str(*store.getLanes()), targs[1]});
+    map[op->getResult(0)] = dst;
+    return success();
+  }
   if (!tmem)
     if (const TileLayout *tile = mmaTileOf(op->getResult(0)))
       return emitMmaOperandStore(op, *tile, frag, dst, *n);

@@ -1491,6 +1491,40 @@ class ColumnMeans(ColumnSums):
         return {1: (x * x).sum(axis=0) / p[0]}
 
 
+class LayerNormRows16(CuTileSpec):
+    """LayerNorm of 16 rows a block storing each row's mean and rstd
+    (layernorm_rows16.py): M = 16, ragged 100 and 5."""
+    fixture = "test/cutile/lower/fixtures/layernorm_rows16-13.4.tileirbc"
+    tolerances = {3: BF16_TOL, 4: (1e-5, 1e-5), 5: (1e-4, 1e-4)}
+    eps = 1e-5
+
+    def problems(self, quick=False):
+        return [(16,), (100,), (5,)]
+
+    def describe(self, p):
+        return f"M={p[0]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 16), 1, 1)
+
+    def arrays(self, rng, p):
+        x = (rng.standard_normal((p[0], 1024)) * 2 + 0.5).astype(np.float32)
+        return {0: bf16(x), 1: uniform_bf16(rng, (1024,)), 2: uniform_bf16(rng, (1024,))}
+
+    def scalar_values(self, p):
+        return {6: self.eps}
+
+    def output_shapes(self, p):
+        return {3: (p[0], 1024), 4: (p[0],), 5: (p[0],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        mean = x.mean(axis=1)
+        xc = x - mean[:, None]
+        rstd = 1 / np.sqrt((xc * xc).mean(axis=1) + np.float64(np.float32(self.eps)))
+        return {3: xc * rstd[:, None] * a[1][None, :] + a[2][None, :], 4: mean, 5: rstd}
+
+
 class TransposeScaled(OneInput):
     """Y = (2 X + 1)^T, the transpose of a register tile
     (transpose_scaled.py): one tile, ragged, two tiles of columns."""
@@ -1750,6 +1784,7 @@ SPECS = {
     "cutile_attention_bwd_dq": AttentionBwdDq(),
     "cutile_swiglu_gemm": SwigluGemm(),
     "cutile_matmul_store_t": MatmulStoreT(),
+    "cutile_layernorm_rows16": LayerNormRows16(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):

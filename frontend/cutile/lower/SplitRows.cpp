@@ -242,7 +242,8 @@ LogicalResult RowSplitter::chooseRowVectors() {
     }
   }
   // A per-row vector is read and made only by math, loops, reductions and
-  // broadcasts along rows.
+  // broadcasts along rows, and stored (a row's statistic: one thread of
+  // the L that hold it writes it).
   for (auto [leader, lanes] : rowLanes)
     for (Value m : members(leader))
       for (Operation *user : m.getUsers()) {
@@ -253,7 +254,8 @@ LogicalResult RowSplitter::chooseRowVectors() {
                     "tile it comes from are split over "
                  << lanes << " lanes";
         if (!b && !isElementwise(user) &&
-            !isa<scf::ForOp, scf::YieldOp, scf::IfOp>(user))
+            !isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp>(
+                user))
           return user->emitError()
                  << "reads a per-row vector of a tile whose rows are split "
                     "over "
@@ -346,8 +348,12 @@ LogicalResult RowSplitter::rewrite() {
           DenseElementsAttr::get(newType, dense.getSplatValue<Attribute>()));
     }
     v.setType(newType);
-    if (!lanes)
+    if (!lanes) {
+      for (Operation *user : v.getUsers())
+        if (auto store = dyn_cast<tileas::SmemStoreOp>(user))
+          store.setLanes(rowLanes.lookup(leader));
       continue;
+    }
     if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
       load.setLanes(lanes);
     if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def))

@@ -57,6 +57,18 @@ TP_DEVICE void smem_store(uint32_t saddr, const Frag<T, N> &f,
     ptx::st_shared<V>(base + i, p + i);
 }
 
+/// A per-row vector of a tile whose rows are split over L lanes (thread t
+/// holds row t / L's value, as its L - 1 neighbours do): the first of the L
+/// writes it (SplitRows: a row's mean stored by a 16-row norm).
+template <int L, class T>
+TP_DEVICE void smem_store_row_lanes(uint32_t saddr, const Frag<T, 1> &f,
+                                    int threadInAgent) {
+  if (threadInAgent % L == 0)
+    ptx::st_shared<static_cast<int>(sizeof(T))>(
+        saddr + static_cast<uint32_t>(threadInAgent / L * sizeof(T)),
+        reinterpret_cast<const unsigned char *>(&f));
+}
+
 /// The thread's N elements of the transpose of an R x C row-major SMEM
 /// tile (smem_load transposed): elements threadInAgent * N .. of the C x R
 /// transpose in its row-major order, as smem_load hands out the rows of a

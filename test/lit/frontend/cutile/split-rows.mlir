@@ -67,3 +67,17 @@ func.func @two_rows(%s: !tileas.smem<2x256xf32>) -> !tileas.smem<2x256xf32> {
   %o = tileas.smem_store %y : tensor<2x256xf32> -> !tileas.smem<2x256xf32>
   return %o : !tileas.smem<2x256xf32>
 }
+
+// A per-row statistic of a split tile stored (a 16-row norm's mean): the
+// store takes the lanes too, and the first of each row's 8 threads writes it
+// (tp::smem_store_row_lanes).
+// CHECK-LABEL: func.func @row_stat
+// CHECK: %[[P:.*]] = tileas.reduce_sum %{{.*}} : tensor<128x128xf32> -> tensor<128xf32>
+// CHECK: %[[R:.*]] = tileas.reduce_lanes %[[P]] {kind = "sum", lanes = 8 : i64} : tensor<128xf32>
+// CHECK: tileas.smem_store %[[R]] {lanes = 8 : i64} : tensor<128xf32> -> !tileas.smem<16xf32>
+func.func @row_stat(%xs: !tileas.smem<16x1024xf32>) -> !tileas.smem<16xf32> {
+  %x = tileas.smem_load %xs : !tileas.smem<16x1024xf32> -> tensor<16x1024xf32>
+  %r = tileas.reduce_sum %x : tensor<16x1024xf32> -> tensor<16xf32>
+  %s = tileas.smem_store %r : tensor<16xf32> -> !tileas.smem<16xf32>
+  return %s : !tileas.smem<16xf32>
+}
