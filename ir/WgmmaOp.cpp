@@ -221,13 +221,14 @@ int64_t mlir::tileas::consumerWarpgroups(WgmmaOp mma) {
   int64_t bands = (mma.getMmaM() + 63) / 64;
   if (registerTiles)
     return std::max(own, bands);
-  // Enough warpgroups for every accumulator at 128 words a thread, each
-  // still holding whole bands.
-  int64_t needed = (heldWords(func) + 127) / 128;
-  for (int64_t groups = own; groups < bands; ++groups)
-    if (bands % groups == 0 && groups >= needed)
+  // getWarpgroups' rule over every accumulator at once: the fewest that
+  // split the bands evenly with at most 128 words a thread (never fewer
+  // than the tile's own, whose words are among them).
+  int64_t words = heldWords(func);
+  for (int64_t groups = 1; groups < bands; ++groups)
+    if (bands % groups == 0 && words <= 128 * groups)
       return groups;
-  return std::max(own, bands);
+  return bands;
 }
 
 bool mlir::tileas::stagedWhenMnMajor(Type elem) {

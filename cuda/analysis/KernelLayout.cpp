@@ -552,19 +552,18 @@ LogicalResult LayoutBuilder::placeBuffer(Operation *op) {
     tmemNext += tileas::getTmemColumns(alloc.getResult());
   } else if (auto store = dyn_cast<tileas::SmemStoreOp>(op)) {
     if (!store.getDst()) {
-      // An MMA operand the threads write after the loop (a drained
-      // iteration's gathered B) is read while the loop's rings still are:
-      // it overlays none of them.
+      // An MMA operand the threads write outside a pipelined loop is read
+      // while the loop's rings may still be: it overlays none of them.
       bool mmaReads = llvm::any_of(store->getUsers(), [](Operation *u) {
         return isa<tileas::WgmmaOp, tileas::UmmaOp>(u);
       });
       if (stagesInLoop(store))
         placeLoopStaging(store);
-      else if (!mmaReads)
-        afterLoops.push_back(store);
-      else
+      else if (mmaReads)
         addSmem(store.getResult(), cast<ShapedType>(store.getType()),
                 "tileas.smem_store");
+      else
+        afterLoops.push_back(store);
     }
   } else if (auto copy = dyn_cast<tileas::TmemCopyOp>(op)) {
     if (!copy.getDst())
@@ -603,14 +602,13 @@ void LayoutBuilder::placeLoopStaging(tileas::SmemStoreOp store) {
   }
   auto key =
       std::make_pair(agent ? agent : func.getOperation(), order.getInt());
-  auto [it, fresh] = loopStaging.try_emplace(key, "");
-  if (fresh) {
-    addSmem(store.getResult(), cast<ShapedType>(store.getType()),
-            "tileas.smem_store in a loop");
-    it->second = layout.smemBuffers[store.getResult()];
+  if (auto it = loopStaging.find(key); it != loopStaging.end()) {
+    layout.smemBuffers[store.getResult()] = it->second;
     return;
   }
-  layout.smemBuffers[store.getResult()] = it->second;
+  addSmem(store.getResult(), cast<ShapedType>(store.getType()),
+          "tileas.smem_store in a loop");
+  loopStaging[key] = layout.smemBuffers[store.getResult()];
 }
 
 /// An operand given MN-major that wgmma reads K-major only (tf32, 8-bit;

@@ -274,12 +274,32 @@ bool tilepipe::isElementwiseTileOp(Operation *op) {
          isForeignElementwiseTileOp(op);
 }
 
+static std::optional<int64_t> groupOf(Operation *op) {
+  if (auto g = op->getAttrOfType<IntegerAttr>("tileas.warp_group"))
+    return g.getInt();
+  return std::nullopt;
+}
+
+// A tile the threads stage in SMEM for their own reads (a register tile
+// read back transposed) has one buffer (cuda/analysis/KernelLayout.cpp,
+// placeLoopStaging): the next iteration's store waits for this one's reads
+// to complete. Reads by another warp group go through a pipe.
+static void orderStagedReads(const LoopProblem &lp, EdgeMap &edges) {
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    auto store = dyn_cast<tileas::SmemStoreOp>(op);
+    if (!store || store.getDst())
+      continue;
+    for (Operation *reader : store->getUsers())
+      if (auto r = lp.ids.find(reader); r != lp.ids.end() &&
+                                        isa<tileas::SmemLoadOp>(reader) &&
+                                        groupOf(reader) == groupOf(op)) {
+        int64_t &slot = edges[{r->second, sched::OpId(id), 1u}];
+        slot = std::max(slot, lp.problem.getOp(r->second).latency.value_or(0));
+      }
+  }
+}
+
 static void findRegisterOrder(LoopProblem &lp, const EdgeMap &edges) {
-  auto groupOf = [](Operation *op) -> std::optional<int64_t> {
-    if (auto g = op->getAttrOfType<IntegerAttr>("tileas.warp_group"))
-      return g.getInt();
-    return std::nullopt;
-  };
   auto isRank2Tile = [](Value v) {
     auto tile = dyn_cast<RankedTensorType>(v.getType());
     return tile && tile.getRank() == 2;
@@ -478,25 +498,7 @@ tilepipe::buildLoopProblem(scf::ForOp loop, const target::TargetModel &target) {
     if (isa<tileas::TmemStoreOp, tileas::SmemStoreOp>(op))
       if (OpOperand *into = tileas::getIntoOperand(op))
         orderStoreOver(sched::OpId(id), op, into->get());
-  // A tile the threads stage in SMEM for their own reads (a register tile
-  // read back transposed) has one buffer (cuda/analysis/KernelLayout.cpp,
-  // placeLoopStaging): the next iteration's store waits for this one's
-  // reads to complete. Reads by another warp group go through a pipe.
-  auto groupOf = [](Operation *op) {
-    return op->getAttrOfType<IntegerAttr>("tileas.warp_group");
-  };
-  for (auto [id, op] : llvm::enumerate(lp.ops)) {
-    auto store = dyn_cast<tileas::SmemStoreOp>(op);
-    if (!store || store.getDst())
-      continue;
-    for (Operation *reader : store->getUsers())
-      if (auto r = lp.ids.find(reader); r != lp.ids.end() &&
-                                        isa<tileas::SmemLoadOp>(reader) &&
-                                        groupOf(reader) == groupOf(op)) {
-        int64_t &slot = edges[{r->second, sched::OpId(id), 1u}];
-        slot = std::max(slot, lp.problem.getOp(r->second).latency.value_or(0));
-      }
-  }
+  orderStagedReads(lp, edges);
   // Tiles written plainly that do not fit TMEM side by side: the stores
   // that may go over a tile their warp group has read (P over S) are
   // ordered as if written `into` it, first to last, until the rest fits, so

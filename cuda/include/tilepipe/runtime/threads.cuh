@@ -159,26 +159,16 @@ TP_DEVICE Frag<F, N> global_gather(const E *p, F padding, const M &mask,
   return r;
 }
 
-/// Each element a thread holds, written to global memory where it lies
-/// inside the array and the mask holds.
-template <class E, class F, int N, class M, class... D>
-TP_DEVICE void global_scatter(E *p, const Frag<F, N> &value, const M &mask,
-                              const D &...dims) {
-#pragma unroll
-  for (int i = 0; i < N; ++i) {
-    int64_t offset;
-    if (detail::element_at<N>(i, mask, offset, dims...))
-      p[offset] = detail::convert<E>(value.v[i]);
-  }
-}
-
-/// How tileas.global_scatter's `combine` joins an element with what the
-/// array holds: one atomic per element (atom.global.*, device scope).
-enum class Combine { Add, Max, Min, Xchg, And, Or, Xor };
+/// How tileas.global_scatter joins an element with what the array holds:
+/// a plain store, or (its `combine`) one atomic per element
+/// (atom.global.*, device scope).
+enum class Combine { Store, Add, Max, Min, Xchg, And, Or, Xor };
 
 namespace detail {
 template <Combine C, class T> TP_DEVICE void combine_one(T *p, T v) {
-  if constexpr (C == Combine::Add)
+  if constexpr (C == Combine::Store)
+    *p = v;
+  else if constexpr (C == Combine::Add)
     atomicAdd(p, v);
   else if constexpr (C == Combine::Max)
     atomicMax(p, v);
@@ -206,6 +196,14 @@ TP_DEVICE void global_combine(E *p, const Frag<F, N> &value, const M &mask,
     if (detail::element_at<N>(i, mask, offset, dims...))
       detail::combine_one<C>(p + offset, detail::convert<E>(value.v[i]));
   }
+}
+
+/// Each element a thread holds, written to global memory where it lies
+/// inside the array and the mask holds.
+template <class E, class F, int N, class M, class... D>
+TP_DEVICE void global_scatter(E *p, const Frag<F, N> &value, const M &mask,
+                              const D &...dims) {
+  global_combine<Combine::Store>(p, value, mask, dims...);
 }
 
 /// Elements flat0 .. flat0 + N - 1 of a BlockedTile (layout/tile.cuh) as
