@@ -85,6 +85,22 @@ void tilepipe::registerArithMathSchedulingModels(DialectRegistry &registry) {
         ElementwiseSchedulingModel<math::SinOp, Exp2Class>>(*ctx);
     math::CosOp::attachInterface<
         ElementwiseSchedulingModel<math::CosOp, Exp2Class>>(*ctx);
+    math::TanOp::attachInterface<
+        ElementwiseSchedulingModel<math::TanOp, Exp2Class>>(*ctx);
+    math::SinhOp::attachInterface<
+        ElementwiseSchedulingModel<math::SinhOp, Exp2Class>>(*ctx);
+    math::CoshOp::attachInterface<
+        ElementwiseSchedulingModel<math::CoshOp, Exp2Class>>(*ctx);
+    math::Atan2Op::attachInterface<
+        ElementwiseSchedulingModel<math::Atan2Op, Exp2Class>>(*ctx);
+    math::PowFOp::attachInterface<
+        ElementwiseSchedulingModel<math::PowFOp, Exp2Class>>(*ctx);
+    // Rounding to an integral value is one FRND an element; fmodf's
+    // quotient loop is not modeled.
+    math::CeilOp::attachInterface<
+        ElementwiseSchedulingModel<math::CeilOp, FmaClass>>(*ctx);
+    math::FloorOp::attachInterface<
+        ElementwiseSchedulingModel<math::FloorOp, FmaClass>>(*ctx);
   });
 }
 

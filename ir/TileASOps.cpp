@@ -274,17 +274,18 @@ static LogicalResult verifyLanes(Operation *op, ShapedType smem,
                                  bool vectorAllowed) {
   auto fail = [&]() {
     return op->emitOpError("with lanes = ")
-           << lanes << " expects the register tile to be 128 x (C / "
-           << lanes << ") for an R x C tile with R * " << lanes << " = 128"
-           << (vectorAllowed ? " or a vector of C" : "") << ", got "
+           << lanes << " expects the register tile to be 128 x (C / " << lanes
+           << ") for an R x C tile with R * " << lanes
+           << " = 128, a vector of 128 for one of R"
+           << (vectorAllowed ? ", or a vector of C" : "") << ", got "
            << formatTile(smem) << " and " << formatTile(regs);
   };
   if (smem.getElementType() != regs.getElementType() ||
       regs.getShape()[0] != 128 || !llvm::isPowerOf2_64(lanes) || lanes > 128)
     return fail();
-  // A per-row vector of a split tile (stores only): each of the R rows'
-  // values held by its L threads.
-  if (!vectorAllowed && regs.getRank() == 1 && smem.getRank() == 1 &&
+  // A per-row vector of a split tile: each of the R rows' values held by
+  // its L threads.
+  if (regs.getRank() == 1 && smem.getRank() == 1 &&
       smem.getShape()[0] * lanes == 128)
     return success();
   if (regs.getRank() != 2)
@@ -315,8 +316,6 @@ LogicalResult SmemLoadOp::verify() {
     if (source.getRank() != 2)
       return emitOpError("transposed expects a 2-D source, got ")
              << formatTile(source);
-    if (getPaddingAttr())
-      return emitOpError("transposed takes no padding");
     read = source.clone({source.getShape()[1], source.getShape()[0]});
   }
   if (std::optional<int64_t> lanes = getLanes())

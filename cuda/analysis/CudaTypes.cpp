@@ -19,6 +19,11 @@ std::string tilepipe::cuda::cudaElementName(Type t) {
     return "__nv_fp8_e5m2";
   if (t.isInteger(32))
     return "int32_t";
+  // Integer data (int8 weights dequantized in registers: sitofp).
+  if (t.isSignlessInteger(8))
+    return "int8_t";
+  if (t.isSignlessInteger(16))
+    return "int16_t";
   // Comparison results on register tiles (arith.cmpf, arith.select).
   if (t.isInteger(1))
     return "bool";

@@ -72,6 +72,14 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       .Case<math::ErfOp>([&](auto) { return plain("tp::erf"); })
       .Case<math::SinOp>([&](auto) { return plain("tp::sin"); })
       .Case<math::CosOp>([&](auto) { return plain("tp::cos"); })
+      .Case<math::TanOp>([&](auto) { return plain("tp::tan"); })
+      .Case<math::SinhOp>([&](auto) { return plain("tp::sinh"); })
+      .Case<math::CoshOp>([&](auto) { return plain("tp::cosh"); })
+      .Case<math::CeilOp>([&](auto) { return plain("tp::ceil"); })
+      .Case<math::FloorOp>([&](auto) { return plain("tp::floor"); })
+      .Case<math::Atan2Op>([&](auto) { return plain("tp::atan2"); })
+      .Case<math::PowFOp>([&](auto) { return plain("tp::pow"); })
+      .Case<arith::RemFOp>([&](auto) { return plain("tp::remf"); })
       .Case<tileas::FmaOp, math::FmaOp>([&](auto) { return plain("tp::fma"); })
       .Case<tileas::CvtOp, arith::ExtFOp, arith::TruncFOp>([&](auto) -> Call {
         return ElementwiseCall{"tp::cvt", true, ""};
@@ -127,5 +135,13 @@ llvm::StringRef cuda::scalarFunction(Operation *op) {
       .Case([](math::ErfOp) { return "tp::math::erf"; })
       .Case([](math::SinOp) { return "tp::math::sin"; })
       .Case([](math::CosOp) { return "tp::math::cos"; })
+      .Case([](math::TanOp) { return "tp::math::tan"; })
+      .Case([](math::SinhOp) { return "tp::math::sinh"; })
+      .Case([](math::CoshOp) { return "tp::math::cosh"; })
+      .Case([](math::CeilOp) { return "ceilf"; })
+      .Case([](math::FloorOp) { return "floorf"; })
+      .Case([](math::Atan2Op) { return "tp::math::atan2"; })
+      .Case([](math::PowFOp) { return "tp::math::pow"; })
+      .Case([](arith::RemFOp) { return "fmodf"; })
       .Default([](Operation *) { return ""; });
 }

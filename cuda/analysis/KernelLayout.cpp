@@ -704,6 +704,10 @@ LogicalResult LayoutBuilder::placePipe(tileas::PipeCreateOp create) {
         layout.pipes[layout.pipeIds.lookup(other.getDefiningOp())];
     p.buffer = q.buffer;
     p.tmemColumn = q.tmemColumn;
+    if (q.slotsPadded) {
+      p.slotBytes = q.slotBytes;
+      p.slotsPadded = true;
+    }
     if (create.getShares()) {
       p.empty = "empty" + n;
       p.emptyCount = std::max<unsigned>(1, create.getConsumers().size());
@@ -742,11 +746,13 @@ LogicalResult LayoutBuilder::placeSmemRing(tileas::PipeCreateOp create,
       for (Operation *user : slotOp->getResult(0).getUsers())
         if (auto view = dyn_cast<tileas::SmemViewOp>(user))
           m.align = std::max(m.align, tileAlign(view.getResult(), p.slotBytes));
-  if (p.depth > 1 && p.slotBytes % m.align != 0)
-    return emitError(create.getLoc())
-           << "the pipe's slots of " << p.slotBytes
-           << " B cannot each start on the " << m.align
-           << "-byte boundary their layout needs";
+  // Slots smaller than their alignment (a norm's 8-row statistics, 32 B
+  // for a 128-byte TMA box) are spaced at it; a TMA still moves txBytes.
+  if (p.depth > 1 && p.slotBytes % m.align != 0) {
+    p.slotBytes = llvm::alignTo(p.slotBytes, m.align);
+    p.slotsPadded = true;
+    m.bytes = p.depth * p.slotBytes;
+  }
   noteDrained(create, m.name);
   m.comment = "pipe " + n + ": " + create.getProducer().str() + ", " +
               std::to_string(p.depth) + " x " + std::to_string(p.slotBytes) +

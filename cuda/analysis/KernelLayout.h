@@ -64,7 +64,8 @@ struct PipeLayout {
   unsigned id = 0;
   bool tmem = false;
   int depth = 1;
-  int64_t slotBytes = 0; ///< SMEM slot size.
+  int64_t slotBytes = 0;    ///< SMEM slot size (the stride between slots).
+  bool slotsPadded = false; ///< slotBytes rounded up past the payload.
   int64_t slotCols = 0;  ///< TMEM slot columns.
   int64_t txBytes = 0;   ///< What a TMA producer expects per slot.
   std::string buffer;    ///< SMEM member or TMEM column symbol.

@@ -364,19 +364,31 @@ LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
       load && load.getTransposed())
     return emitTransposedLoad(load, *type, row, n);
-  // A vector read for rows split over L lanes: thread t reads piece t % L.
+  // A vector read for rows split over L lanes: thread t reads piece t % L
+  // of a per-column vector, and element t / L of a per-row one.
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
       load && load.getLanes() && load.getSource().getType().getRank() == 1)
-    row = call(tid.getType(), "tp::lane_in_row", {tid},
+    row = call(tid.getType(),
+               t.getRank() == 1 ? "tp::row_of_lane" : "tp::lane_in_row", {tid},
                {str(*load.getLanes())});
   std::string blocked =
       tmem ? "" : layout.tiles.blockedType(op->getOperand(0));
+  // A vector the agent's threads wrote, each its own element, read back
+  // whole (ColumnVectors.cpp: a column statistic spread along columns):
+  // every element is written first, and read before a later write.
+  bool threadsWrote =
+      !tmem && op->getOperand(0).getDefiningOp<tileas::SmemStoreOp>() &&
+      cast<ShapedType>(op->getOperand(0).getType()).getRank() == 1;
+  if (threadsWrote)
+    agentSync();
   if (!blocked.empty())
     map[result] = call(*type, "tp::smem_load_tile", {src, intLit(0), row},
                        {blocked, str(n), str(n), targs[1]});
   else
     map[result] = call(*type, tmem ? "tp::tmem_load" : "tp::smem_load",
                        {src, row}, targs);
+  if (threadsWrote)
+    agentSync();
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op); load && load.getPaddingAttr())
     map[result] = padded(load, map[result], row, n);
   return success();
@@ -406,10 +418,21 @@ LogicalResult KernelEmitter::emitTransposedLoad(tileas::SmemLoadOp load,
   bool threadsWrote = load.getSource().getDefiningOp<tileas::SmemStoreOp>();
   if (threadsWrote)
     agentSync();
-  map[load.getResult()] =
-      call(type, "tp::smem_load_transposed", {src, row},
-           {str(source.getShape()[0]), str(source.getShape()[1]),
-            registerElementName(result.getElementType()), str(n)});
+  Value frag = call(type, "tp::smem_load_transposed", {src, row},
+                    {str(source.getShape()[0]), str(source.getShape()[1]),
+                     registerElementName(result.getElementType()), str(n)});
+  // A padding other than zero (a column max's -inf): element (r, c) of the
+  // transpose is (c, r) of the source, so the valid extents swap.
+  if (load.getPaddingAttr()) {
+    Location loc = load.getLoc();
+    frag =
+        call(frag.getType(), "tp::padded",
+             {frag, row, intLit(0), lookup(loc, load.getValid().back()),
+              lookup(loc, load.getValid().front()),
+              literal(b.getF32Type(), paddingLiteral(load.getPaddingAttr()))},
+             {str(source.getShape()[0]), str(n)});
+  }
+  map[load.getResult()] = frag;
   if (threadsWrote)
     agentSync();
   return success();

@@ -275,8 +275,9 @@ bool TileStreams::columnStreamable(Value v) const {
 
 /// The pieces of the per-column vector `v`: its own expression when it was
 /// streamed, a read of shared memory when an smem_load makes it (also one
-/// before the agents, of a tile the prologue loaded), a splat, else slices
-/// of the vector every thread holds whole.
+/// before the agents, of a tile the prologue loaded; not of a vector the
+/// threads wrote), a splat, else slices of the vector every thread holds
+/// whole.
 PieceNode *TileStreams::columnNode(Location loc, Value v) {
   if (PieceNode *node = nodeOf(v))
     return node;
@@ -286,8 +287,11 @@ PieceNode *TileStreams::columnNode(Location loc, Value v) {
   PieceNode node;
   node.elem = cudaElementName(tensor.getElementType());
   node.cols = tensor.getShape()[0];
+  // A vector the agent's threads just wrote is read whole, after a barrier
+  // (TileOps.cpp, emitTileLoad).
   if (auto load = v.getDefiningOp<tileas::SmemLoadOp>();
-      load && !load.getPaddingAttr() && columnStreamable(v)) {
+      load && !load.getPaddingAttr() && columnStreamable(v) &&
+      !load.getSource().getDefiningOp<tileas::SmemStoreOp>()) {
     node.kind = PieceNode::Kind::ColSmem;
     node.tile = load.getSource();
     node.home = homeOf(node.tile);
@@ -333,6 +337,9 @@ bool TileStreams::takeColumn(Operation *op) {
   Location loc = op->getLoc();
   PieceNode *node = nullptr;
   if (isa<tileas::SmemLoadOp>(op)) {
+    // A vector the agent's threads wrote is read whole (columnNode).
+    if (op->getOperand(0).getDefiningOp<tileas::SmemStoreOp>())
+      return false;
     node = columnNode(loc, result);
   } else {
     node = columnMath(loc, op);

@@ -61,7 +61,7 @@ Totals totals(const std::vector<PipePlan> &pipes, int64_t fixedTmem) {
     if (!p.ownsBuffers())
       continue;
     if (p.cls == BufferClass::SMEM)
-      t.smem += p.bytes * p.depth;
+      t.smem += p.slotStride() * p.depth;
     else if (p.cls == BufferClass::TMEM)
       t.tmemCols += p.tmemColumns * p.depth;
   }
@@ -291,7 +291,7 @@ int64_t BufferPlanner::drainedSmemBytes() const {
         (p.producerUnit == Unit::TMA || p.producerUnit == Unit::CpAsync) &&
         llvm::all_of(p.consumers,
                      [&](sched::OpId c) { return in.units[c] == Unit::UMMA; }))
-      bytes += p.bytes * p.depth;
+      bytes += p.slotStride() * p.depth;
   return bytes;
 }
 

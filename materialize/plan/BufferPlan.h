@@ -112,6 +112,14 @@ struct PipePlan {
   unsigned ringMember = 0, ringSize = 1;
   /// Whether this pipe owns buffers that count against the budgets.
   bool ownsBuffers() const { return !sharesWith && !aliasOf && !ringOf; }
+  /// SMEM bytes from one buffer to the next: a TMA box starts on 128 bytes
+  /// and a thread's vector access on 16, so buffers of fewer bytes (an
+  /// 8-row norm's per-row mean, 32 B) are spaced at that (the translation's
+  /// layout, KernelLayout placeSmemRing).
+  int64_t slotStride() const {
+    int64_t align = producerUnit == Unit::TMA ? 128 : 16;
+    return depth > 1 ? (bytes + align - 1) / align * align : bytes;
+  }
 };
 
 struct BufferPlan {

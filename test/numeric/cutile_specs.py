@@ -1525,6 +1525,134 @@ class LayerNormRows16(CuTileSpec):
         return {3: xc * rstd[:, None] * a[1][None, :] + a[2][None, :], 4: mean, 5: rstd}
 
 
+class LayerNormBwdDx(CuTileSpec):
+    """LayerNorm's input gradient, 8 rows a block reading each row's mean
+    and rstd back (layernorm_bwd_dx.py): M = 8, ragged 100 and 5."""
+    fixture = "test/cutile/lower/fixtures/layernorm_bwd_dx-13.4.tileirbc"
+    tolerances = {5: BF16_TOL}
+
+    def problems(self, quick=False):
+        return [(8,), (100,), (5,)]
+
+    def describe(self, p):
+        return f"M={p[0]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 8), 1, 1)
+
+    def arrays(self, rng, p):
+        x = bf16((rng.standard_normal((p[0], 512)) * 2 + 0.5).astype(np.float32))
+        xd = x.astype(np.float64)
+        mean = xd.mean(axis=1)
+        rstd = 1 / np.sqrt(xd.var(axis=1) + 1e-5)
+        return {0: x, 1: uniform_bf16(rng, (p[0], 512)), 2: uniform_bf16(rng, (512,)),
+                3: mean.astype(np.float32), 4: rstd.astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {5: (p[0], 512)}
+
+    def expected(self, a, p):
+        x, dy, w = (a[i].astype(np.float64) for i in range(3))
+        mean, rstd = a[3].astype(np.float64), a[4].astype(np.float64)
+        xhat = (x - mean[:, None]) * rstd[:, None]
+        wdy = w[None, :] * dy
+        c1 = (xhat * wdy).mean(axis=1)
+        c2 = wdy.mean(axis=1)
+        return {5: (wdy - (xhat * c1[:, None] + c2[:, None])) * rstd[:, None]}
+
+
+class MathFunctions(CuTileSpec):
+    """atan2, tan, sinh, cosh, ceil, floor, pow and a float `%`
+    (math_functions.py) on 32 x 64 tiles: ragged edges, values in [-2, 2).
+    The CPU emulator computes each function correctly rounded; ceil and
+    floor are exact (a zero tolerance); `%` adds the divisor back in f32
+    where fmodf's sign is not the divisor's, one rounding."""
+    fixture = "test/cutile/lower/fixtures/math_functions-13.4.tileirbc"
+    tolerances = {2: F32_TOL, 3: F32_TOL, 4: (1e-5, 1e-5), 5: (0, 0), 6: (1e-5, 1e-5), 7: F32_TOL}
+
+    def problems(self, quick=False):
+        return [(32, 64), (100, 300), (5, 7)]
+
+    def describe(self, p):
+        return f"{p[0]} x {p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 32), cdiv(p[1], 64), 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.uniform(-2, 2, p).astype(np.float32), 1: rng.uniform(-2, 2, p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {k: p for k in range(2, 8)}
+
+    def expected(self, a, p):
+        x, y = a[0].astype(np.float64), a[1].astype(np.float64)
+        # ceil, floor and % of values the kernel rounds to f32 first.
+        x3, y3 = (a[0] * np.float32(3)).astype(np.float64), (a[1] * np.float32(3)).astype(np.float64)
+        x4 = (a[0] * np.float32(4)).astype(np.float64)
+        d = (np.abs(a[1]) + np.float32(0.25)).astype(np.float64)
+        return {2: np.sqrt(x * x + y * y), 3: np.arctan2(y, x),
+                4: np.tan(x * 0.5) + np.sinh(x) - np.cosh(y),
+                5: np.ceil(x3) * 10 + np.floor(y3), 6: np.power(np.abs(x) + 0.5, y), 7: np.mod(x4, d)}
+
+
+class SoftmaxColumns(CuTileSpec):
+    """Softmax down each column of a 128-row block, 32 columns a block
+    (softmax_columns.py): M = 128, a ragged 100 x 300, and 5 columns."""
+    fixture = "test/cutile/lower/fixtures/softmax_columns-13.4.tileirbc"
+    tolerances = {1: F32_TOL}
+
+    def problems(self, quick=False):
+        return [(128, 32), (100, 300), (128, 5)]
+
+    def describe(self, p):
+        return f"{p[0]} x {p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 32), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: (rng.standard_normal(p) * 3).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        e = np.exp(x - x.max(axis=0)[None, :])
+        return {1: e / e.sum(axis=0)[None, :]}
+
+
+class GemmInt8Weights(CuTileSpec):
+    """bf16 activations times int8 weights dequantized by a per-column f32
+    scale in registers (gemm_int8_weights.py): trip counts 1, 2 and 9,
+    ragged edges. The reference rounds the dequantized weight to bf16 as
+    the kernel does before its MMA."""
+    fixture = "test/cutile/lower/fixtures/gemm_int8_weights-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+
+    def problems(self, quick=False):
+        return [(128, 128, 64), (200, 300, 100), (256, 128, 576)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: rng.integers(-128, 128, (k, n)).astype(np.int8),
+                2: rng.uniform(0.001, 0.01, n).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        w = bf16(a[1].astype(np.float32) * a[2][None, :]).astype(np.float64)
+        return {3: a[0].astype(np.float64) @ w}
+
+
 class TransposeScaled(OneInput):
     """Y = (2 X + 1)^T, the transpose of a register tile
     (transpose_scaled.py): one tile, ragged, two tiles of columns."""
@@ -1785,6 +1913,10 @@ SPECS = {
     "cutile_swiglu_gemm": SwigluGemm(),
     "cutile_matmul_store_t": MatmulStoreT(),
     "cutile_layernorm_rows16": LayerNormRows16(),
+    "cutile_layernorm_bwd_dx": LayerNormBwdDx(),
+    "cutile_math_functions": MathFunctions(),
+    "cutile_softmax_columns": SoftmaxColumns(),
+    "cutile_gemm_int8_weights": GemmInt8Weights(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1831,7 +1963,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_embedding", "cutile_moe_gemm", "cutile_split_k_gemm", "cutile_histogram",
               "cutile_gemm_gather_b", "cutile_gemm_scaled_a", "cutile_gemm_scaled_b",
               "cutile_column_means", "cutile_attention_bwd_dkdv", "cutile_attention_bwd_dq",
-              "cutile_swiglu_gemm", "cutile_matmul_store_t"]:
+              "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

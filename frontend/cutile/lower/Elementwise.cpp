@@ -94,6 +94,14 @@ static Operation *createFloatOp(OpBuilder &b, Operation *op,
       .Case([&](tileir::TanHOp) { return b.create<math::TanhOp>(l, x); })
       .Case([&](tileir::SinOp) { return b.create<math::SinOp>(l, x); })
       .Case([&](tileir::CosOp) { return b.create<math::CosOp>(l, x); })
+      .Case([&](tileir::TanOp) { return b.create<math::TanOp>(l, x); })
+      .Case([&](tileir::SinHOp) { return b.create<math::SinhOp>(l, x); })
+      .Case([&](tileir::CosHOp) { return b.create<math::CoshOp>(l, x); })
+      .Case([&](tileir::CeilOp) { return b.create<math::CeilOp>(l, x); })
+      .Case([&](tileir::FloorOp) { return b.create<math::FloorOp>(l, x); })
+      .Case([&](tileir::Atan2Op) { return b.create<math::Atan2Op>(l, x, y); })
+      .Case([&](tileir::PowFOp) { return b.create<math::PowFOp>(l, x, y); })
+      .Case([&](tileir::RemFOp) { return b.create<arith::RemFOp>(l, x, y); })
       .Default([](Operation *) { return nullptr; });
 }
 
@@ -397,6 +405,22 @@ LogicalResult EntryLowering::lowerIToF(tileir::IToFOp op) {
   if (failed(v))
     return failure();
   Type to = registerType(op.getResult().getType());
+  // Integer data loaded from memory (int8 weights dequantized before an
+  // MMA): read into registers, converted element by element.
+  if (isa<tileas::SmemType>(v->getType())) {
+    Type elem = getElementTypeOrSelf(v->getType());
+    if (!elem.isInteger(8) && !elem.isInteger(16) && !elem.isInteger(32))
+      return op.emitError("an integer tile of ")
+             << elem << " converted to float is not lowered";
+    v = registers(op, op.getSource());
+    if (failed(v))
+      return failure();
+    if (op.getSignedness() != tileir::Signedness::Signed)
+      return op.emitError("an unsigned integer tile converted to float is "
+                          "not lowered (signed int8, int16 and int32 are)");
+    map(op.getResult(), b.create<arith::SIToFPOp>(loc(op), to, *v));
+    return success();
+  }
   // A tile of positions converted to float: a position-dependent bias
   // (ALiBi's slope times the distance between key and query).
   if (auto tile = dyn_cast<RankedTensorType>(v->getType());

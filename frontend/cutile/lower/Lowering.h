@@ -30,6 +30,11 @@ namespace tilepipe::cutile {
 /// (SplitRows.cpp): the lowering's last step.
 mlir::LogicalResult splitRows(mlir::func::FuncOp func);
 
+/// A vector made per row (a column statistic: the row reduction of a
+/// transposed read) that a broadcast spreads along columns is written to
+/// shared memory and read back whole (ColumnVectors.cpp).
+void exchangeRowVectors(mlir::func::FuncOp func);
+
 /// Two loops in a row made one: cuTile's split of a loop at a branch on
 /// its index, or a second loop starting at the first's bound, continuing
 /// its values (SplitLoops.cpp).

@@ -241,11 +241,24 @@ LogicalResult RowSplitter::chooseRowVectors() {
                << at->second << " and " << it->second << " lanes";
     }
   }
-  // A per-row vector is read and made only by math, loops, reductions and
-  // broadcasts along rows, and stored (a row's statistic: one thread of
-  // the L that hold it writes it).
+  // A per-row vector is read and made only by math, loops, reductions,
+  // broadcasts along rows and 1-D loads (a row's statistic read back: each
+  // of its L threads reads it), and stored (one thread of the L that hold
+  // it writes it).
   for (auto [leader, lanes] : rowLanes)
-    for (Value m : members(leader))
+    for (Value m : members(leader)) {
+      if (Operation *def = m.getDefiningOp();
+          def && !isElementwise(def) && !isReduce(def) &&
+          !isa<scf::ForOp, scf::IfOp, tensor::SplatOp, arith::ConstantOp,
+               tileas::ReduceLanesOp, tileas::IotaOp>(def) &&
+          !(isa<tileas::SmemLoadOp>(def) && tensorOf(m).getRank() == 1 &&
+            !cast<tileas::SmemLoadOp>(def).getTransposed()))
+        return def->emitError()
+               << "makes a per-row vector of a tile whose rows are split "
+                  "over "
+               << lanes
+               << " lanes, which only elementwise math, loops, reductions, "
+                  "positions and 1-D loads do here";
       for (Operation *user : m.getUsers()) {
         auto b = dyn_cast<tileas::BroadcastOp>(user);
         if (b && b.isColumnBroadcast())
@@ -262,6 +275,7 @@ LogicalResult RowSplitter::chooseRowVectors() {
                  << lanes << " lanes, which only elementwise math, loops "
                              "and broadcasts along rows do here";
       }
+    }
   return success();
 }
 
@@ -330,7 +344,7 @@ LogicalResult RowSplitter::rewrite() {
     return RankedTensorType::get({kThreads, t.getShape()[1] / lanes},
                                  t.getElementType());
   };
-  SmallVector<Operation *> reductions, columnBroadcasts, iotas;
+  SmallVector<Operation *> reductions, columnBroadcasts, iotas, rowIotas;
   for (Value v : values) {
     Value leader = classes.getLeaderValue(v);
     int64_t lanes = tileLanes.lookup(leader);
@@ -349,9 +363,14 @@ LogicalResult RowSplitter::rewrite() {
     }
     v.setType(newType);
     if (!lanes) {
+      int64_t rowOf = rowLanes.lookup(leader);
       for (Operation *user : v.getUsers())
         if (auto store = dyn_cast<tileas::SmemStoreOp>(user))
-          store.setLanes(rowLanes.lookup(leader));
+          store.setLanes(rowOf);
+      if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
+        load.setLanes(rowOf);
+      if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def))
+        rowIotas.push_back(iota);
       continue;
     }
     if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
@@ -382,6 +401,19 @@ LogicalResult RowSplitter::rewrite() {
   for (Operation *op : iotas)
     splitIota(cast<tileas::IotaOp>(op),
               tileLanes.lookup(classes.getLeaderValue(op->getResult(0))));
+  // A per-row vector of positions (`ct.arange(TM)[:, None]`): thread t
+  // holds row t / L.
+  for (Operation *op : rowIotas) {
+    auto iota = cast<tileas::IotaOp>(op);
+    OpBuilder b(iota);
+    b.setInsertionPointAfter(iota);
+    int64_t l = rowLanes.lookup(classes.getLeaderValue(iota.getResult()));
+    Value lanes = b.create<arith::ConstantOp>(
+        iota.getLoc(), DenseElementsAttr::get(iota.getType(),
+                                              b.getI32IntegerAttr(int32_t(l))));
+    Value row = b.create<arith::DivSIOp>(iota.getLoc(), iota, lanes);
+    iota.getResult().replaceAllUsesExcept(row, row.getDefiningOp());
+  }
   for (Operation *op : columnBroadcasts) {
     auto b = cast<tileas::BroadcastOp>(op);
     int64_t lanes = tileLanes.lookup(classes.getLeaderValue(b.getResult()));

@@ -75,14 +75,8 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v,
            failure();
   if (transpose)
     type = type.clone({type.getShape()[1], type.getShape()[0]});
-  if (transposed) {
-    if (paddedSmem.count(*lowered))
-      return user->emitError("a tile loaded transposed with a padding other "
-                             "than zero is read by SIMT work, which is not "
-                             "lowered: pad with zero, or mask after the load"),
-             failure();
+  if (transposed)
     std::swap(smemShape[0], smemShape[1]);
-  }
   if (!type || type.getShape() != ArrayRef<int64_t>(smemShape))
     return user->emitError("a tile with unit dimensions loaded from memory is "
                            "read as registers, which is not lowered"),
@@ -91,9 +85,9 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v,
   b.setInsertionPointAfterValue(*lowered);
   Value r;
   if (auto pad = paddedSmem.find(*lowered); pad != paddedSmem.end())
-    r = b.create<tileas::SmemLoadOp>(lowered->getLoc(), type, *lowered,
-                                     pad->second.valid, IntegerAttr(),
-                                     pad->second.value, UnitAttr());
+    r = b.create<tileas::SmemLoadOp>(
+        lowered->getLoc(), type, *lowered, pad->second.valid, IntegerAttr(),
+        pad->second.value, transposed ? b.getUnitAttr() : UnitAttr());
   else if (isa<tileas::SmemType>(shaped))
     r = b.create<tileas::SmemLoadOp>(lowered->getLoc(), type, *lowered,
                                      ValueRange(), IntegerAttr(), FloatAttr(),
@@ -147,7 +141,9 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
           tileir::MaxFOp, tileir::MinFOp, tileir::FmaOp, tileir::NegFOp,
           tileir::AbsFOp, tileir::ExpOp, tileir::Exp2Op, tileir::LogOp,
           tileir::Log2Op, tileir::RsqrtOp, tileir::SqrtOp, tileir::TanHOp,
-          tileir::SinOp, tileir::CosOp>(op))
+          tileir::SinOp, tileir::CosOp, tileir::TanOp, tileir::SinHOp,
+          tileir::CosHOp, tileir::CeilOp, tileir::FloorOp, tileir::Atan2Op,
+          tileir::PowFOp, tileir::RemFOp>(op))
     return lowerElementwise(op);
   if (isa<tileir::AddIOp, tileir::SubIOp, tileir::MulIOp, tileir::DivIOp,
           tileir::RemIOp, tileir::AndIOp, tileir::OrIOp, tileir::XOrIOp,
@@ -201,6 +197,8 @@ struct TileIRToTileASPass
     module.walk([&](tileir::EntryOp e) { entries.push_back(e); });
     for (tileir::EntryOp e : entries) {
       FailureOr<func::FuncOp> f = EntryLowering(e, wgmma, fuseLoops).run();
+      if (succeeded(f))
+        exchangeRowVectors(*f);
       if (failed(f) || failed(splitRows(*f)) ||
           (wgmma && failed(retarget::rewriteUmmaToWgmma(*f))) ||
           failed(verify(*f)))

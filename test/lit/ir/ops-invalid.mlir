@@ -346,7 +346,7 @@ func.func @transposed_vector(%s: !tileas.smem<128xf32>) {
 // -----
 
 func.func @transposed_lanes(%s: !tileas.smem<32x64xf32>) {
-  // expected-error @+1 {{'tileas.smem_load' op with lanes = 4 expects the register tile to be 128 x (C / 4) for an R x C tile with R * 4 = 128, got 64x32xf32 and 128x16xf32}}
+  // expected-error @+1 {{'tileas.smem_load' op with lanes = 4 expects the register tile to be 128 x (C / 4) for an R x C tile with R * 4 = 128, a vector of 128 for one of R, got 64x32xf32 and 128x16xf32}}
   %r = tileas.smem_load %s transposed {lanes = 4} : !tileas.smem<32x64xf32> -> tensor<128x16xf32>
   return
 }

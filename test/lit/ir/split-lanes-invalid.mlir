@@ -3,7 +3,7 @@
 // The verifiers of rows split over lanes: one message per rule.
 
 func.func @rows_times_lanes(%s: !tileas.smem<32x256xf32>) {
-  // expected-error @+1 {{'tileas.smem_load' op with lanes = 8 expects the register tile to be 128 x (C / 8) for an R x C tile with R * 8 = 128 or a vector of C, got 32x256xf32 and 128x32xf32}}
+  // expected-error @+1 {{'tileas.smem_load' op with lanes = 8 expects the register tile to be 128 x (C / 8) for an R x C tile with R * 8 = 128, a vector of 128 for one of R, or a vector of C, got 32x256xf32 and 128x32xf32}}
   %r = tileas.smem_load %s {lanes = 8} : !tileas.smem<32x256xf32> -> tensor<128x32xf32>
   return
 }
@@ -11,7 +11,7 @@ func.func @rows_times_lanes(%s: !tileas.smem<32x256xf32>) {
 // -----
 
 func.func @store_no_vector(%r: tensor<128x64xf32>) {
-  // expected-error @+1 {{'tileas.smem_store' op with lanes = 4 expects the register tile to be 128 x (C / 4) for an R x C tile with R * 4 = 128, got 256xf32 and 128x64xf32}}
+  // expected-error @+1 {{'tileas.smem_store' op with lanes = 4 expects the register tile to be 128 x (C / 4) for an R x C tile with R * 4 = 128, a vector of 128 for one of R, got 256xf32 and 128x64xf32}}
   %s = tileas.smem_store %r {lanes = 4} : tensor<128x64xf32> -> !tileas.smem<256xf32>
   return
 }

@@ -103,8 +103,8 @@ inline dim3 persistentGrid(dim3 tiles, const LaunchOptions &options) {
   return dim3(unsigned(want < ctas ? (want > 0 ? want : 1) : ctas), 1, 1);
 }
 
-/// The tensor-map element type of T (fp8 and UE8M0 bytes are UINT8: TMA
-/// only moves them).
+/// The tensor-map element type of T (fp8, int8 and UE8M0 bytes are UINT8,
+/// int16 UINT16: TMA only moves them, and fills zeros).
 template <class T> constexpr CUtensorMapDataType tmaDataType() {
   using tp::detail::kSame;
   if constexpr (kSame<T, float>)
@@ -115,6 +115,8 @@ template <class T> constexpr CUtensorMapDataType tmaDataType() {
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   else if constexpr (kSame<T, int32_t>)
     return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  else if constexpr (kSame<T, int16_t>)
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
   else {
     static_assert(sizeof(T) == 1, "no tensor-map data type for this element");
     return CU_TENSOR_MAP_DATA_TYPE_UINT8;

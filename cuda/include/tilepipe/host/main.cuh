@@ -55,6 +55,11 @@ template <class T> T fromFloat(float x) {
     return int32_t(std::nearbyint(x));
   else if constexpr (kSame<T, uint8_t>)
     return uint8_t(std::fmin(std::fmax(std::nearbyint(x), 0.0f), 255.0f));
+  else if constexpr (kSame<T, int8_t>)
+    return int8_t(std::fmin(std::fmax(std::nearbyint(x), -128.0f), 127.0f));
+  else if constexpr (kSame<T, int16_t>)
+    return int16_t(
+        std::fmin(std::fmax(std::nearbyint(x), -32768.0f), 32767.0f));
   else
     return T(x); // fp8: round to nearest even, saturating to finite
 }
@@ -63,7 +68,8 @@ template <class T> float toFloat(T x) {
   using tp::detail::kSame;
   if constexpr (kSame<T, float>)
     return x;
-  else if constexpr (kSame<T, int32_t> || kSame<T, uint8_t>)
+  else if constexpr (kSame<T, int32_t> || kSame<T, uint8_t> ||
+                     kSame<T, int8_t> || kSame<T, int16_t>)
     return float(x);
   else
     return static_cast<float>(x);
@@ -122,7 +128,7 @@ public:
   }
 
   /// Fills the host copy from `npy` (same number of elements, or a packer's
-  /// output), converting float32 or taking uint8 bytes as they are.
+  /// output), converting float32 or taking uint8 or int8 bytes as they are.
   bool fill(const NpyArray &npy, std::string &err) {
     int64_t dense = 1;
     for (int64_t d : shape_)
@@ -133,10 +139,11 @@ public:
       return false;
     }
     bool f32 = npy.descr == "<f4";
-    bool u8 = npy.descr == "|u1" || npy.descr == "<u1";
+    bool u8 = npy.descr == "|u1" || npy.descr == "<u1" || npy.descr == "|i1" ||
+              npy.descr == "<i1";
     if (!f32 && !(u8 && sizeof(T) == 1)) {
       err = "element type " + npy.descr + " is neither float32 nor (for an " +
-            "8-bit tensor) uint8";
+            "8-bit tensor) uint8 or int8";
       return false;
     }
     for (int64_t i = 0; i < dense; ++i) {

@@ -213,7 +213,35 @@ TP_UNARY(tanh, math::tanh)
 TP_UNARY(erf, math::erf)
 TP_UNARY(sin, math::sin)
 TP_UNARY(cos, math::cos)
+TP_UNARY(tan, math::tan)
+TP_UNARY(sinh, math::sinh)
+TP_UNARY(cosh, math::cosh)
+TP_UNARY(ceil, ::ceilf)
+TP_UNARY(floor, ::floorf)
 #undef TP_UNARY
+
+namespace detail {
+/// A float function of two operands, computed in float.
+template <float (*F)(float, float)> struct Float2Op {
+  template <class T> TP_DEVICE T operator()(T a, T b) const {
+    return from_f32<T>(F(to_f32(a), to_f32(b)));
+  }
+};
+TP_DEVICE float fmod_f32(float a, float b) { return ::fmodf(a, b); }
+} // namespace detail
+
+// atan2(y, x), powf and fmodf (arith.remf: the remainder with the sign of
+// the dividend, as C's fmodf).
+#define TP_BINARY(name, fn)                                                    \
+  template <class T, int NA, int NB>                                           \
+  TP_DEVICE Frag<T, detail::kMax<NA, NB>> name(const Frag<T, NA> &a,           \
+                                               const Frag<T, NB> &b) {         \
+    return detail::zip(detail::Float2Op<fn>{}, a, b);                          \
+  }
+TP_BINARY(atan2, math::atan2)
+TP_BINARY(pow, math::pow)
+TP_BINARY(remf, detail::fmod_f32)
+#undef TP_BINARY
 
 /// arith.cmpf's predicates: ordered ones are false when either side is a
 /// NaN, unordered ones true.
@@ -515,6 +543,8 @@ TP_DEVICE T reduce_all_max(const Frag<T, N> &a, uint32_t scratch, int t,
 /// The piece of its row thread t holds when rows are split over L lanes:
 /// the row of a vector it reads (smem_load of a vector with lanes = L).
 template <int L> TP_DEVICE int lane_in_row(int t) { return t % L; }
+/// The row whose piece thread t holds when rows are split over L lanes.
+template <int L> TP_DEVICE int row_of_lane(int t) { return t / L; }
 
 //===----------------------------------------------------------------------===//
 // Column pieces of a row (streamed tiles, one row per thread)

@@ -140,24 +140,6 @@ tileir.entry @tstore(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile
 
 // -----
 
-// Threads read a tile loaded transposed through the other index order
-// (smem_load transposed); a padding other than TMA's zero fill is not
-// applied to such a read.
-tileir.entry @tread(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
-  %t = make_token : token
-  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
-  %bx, %by, %bz = get_tile_block_id : tile<i32>
-  %pv = make_partition_view %v : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,?]>>
-  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x128), padding_value = neg_inf, tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x128xf32>, token
-  %xt = permute %x [1, 0] : tile<128x128xf32> -> tile<128x128xf32>
-  // CHECK: error: a tile loaded transposed with a padding other than zero is read by SIMT work, which is not lowered: pad with zero, or mask after the load
-  // expected-error @+1 {{a tile loaded transposed with a padding other than zero is read by SIMT work, which is not lowered}}
-  %e = exp %xt : tile<128x128xf32>
-  return
-}
-
-// -----
-
 // tilepipe's float math rounds to nearest even.
 tileir.entry @rounding() optimization_hints=<default = {}> {
   %c = constant <f32: 1.0> : tile<128x128xf32>
@@ -388,5 +370,21 @@ tileir.entry @branch_loads(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0
   } else {
     yield %z : tile<128x128xf32>
   }
+  return
+}
+
+// -----
+
+// Integer data converted to float is taken signed (int8 weights); cuTile's
+// uint8 would need the unsigned conversion.
+tileir.entry @unsigned_bytes(%p: tile<ptr<i8>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xi8, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x64), tensor_view<?x?xi8, strides=[?,?]>>
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x64), tensor_view<?x?xi8, strides=[?,?]>>, tile<i32> -> tile<128x64xi8>, token
+  // CHECK: error: an unsigned integer tile converted to float is not lowered (signed int8, int16 and int32 are)
+  // expected-error @+1 {{an unsigned integer tile converted to float is not lowered}}
+  %f = itof %x unsigned : tile<128x64xi8> -> tile<128x64xf32>
   return
 }

@@ -81,3 +81,34 @@ func.func @row_stat(%xs: !tileas.smem<16x1024xf32>) -> !tileas.smem<16xf32> {
   %s = tileas.smem_store %r : tensor<16xf32> -> !tileas.smem<16xf32>
   return %s : !tileas.smem<16xf32>
 }
+
+// A per-row statistic of a split tile read back (LayerNorm's backward pass
+// reading the mean): the load takes the lanes, each thread reading its
+// row's element (tp::row_of_lane).
+// CHECK-LABEL: func.func @row_stat_read
+// CHECK: %[[M:.*]] = tileas.smem_load %{{.*}} {lanes = 8 : i64} : !tileas.smem<16xf32> -> tensor<128xf32>
+// CHECK: tileas.broadcast %[[M]] dimensions = [1] : tensor<128xf32> -> tensor<128x128xf32>
+func.func @row_stat_read(%xs: !tileas.smem<16x1024xf32>, %ms: !tileas.smem<16xf32>) -> !tileas.smem<16x1024xf32> {
+  %x = tileas.smem_load %xs : !tileas.smem<16x1024xf32> -> tensor<16x1024xf32>
+  %m = tileas.smem_load %ms : !tileas.smem<16xf32> -> tensor<16xf32>
+  %mb = tileas.broadcast %m dimensions = [1] : tensor<16xf32> -> tensor<16x1024xf32>
+  %y = arith.subf %x, %mb : tensor<16x1024xf32>
+  %o = tileas.smem_store %y : tensor<16x1024xf32> -> !tileas.smem<16x1024xf32>
+  return %o : !tileas.smem<16x1024xf32>
+}
+
+// Positions along the rows of a split tile (`ct.arange(TM)[:, None]`):
+// thread t holds row t / 8.
+// CHECK-LABEL: func.func @row_positions
+// CHECK: %[[I:.*]] = tileas.iota dimension = 0 : tensor<128xi32>
+// CHECK: %[[R:.*]] = arith.divsi %[[I]], %{{.*}} : tensor<128xi32>
+// CHECK: arith.sitofp %[[R]] : tensor<128xi32> to tensor<128xf32>
+func.func @row_positions(%xs: !tileas.smem<16x1024xf32>) -> !tileas.smem<16x1024xf32> {
+  %x = tileas.smem_load %xs : !tileas.smem<16x1024xf32> -> tensor<16x1024xf32>
+  %i = tileas.iota dimension = 0 : tensor<16xi32>
+  %f = arith.sitofp %i : tensor<16xi32> to tensor<16xf32>
+  %fb = tileas.broadcast %f dimensions = [1] : tensor<16xf32> -> tensor<16x1024xf32>
+  %y = arith.mulf %x, %fb : tensor<16x1024xf32>
+  %o = tileas.smem_store %y : tensor<16x1024xf32> -> !tileas.smem<16x1024xf32>
+  return %o : !tileas.smem<16x1024xf32>
+}
