@@ -776,6 +776,21 @@ LogicalResult ReduceLanesOp::verify() {
   return success();
 }
 
+LogicalResult ScanOp::verify() {
+  if (getKind() != "sum" && getKind() != "max")
+    return emitOpError("expects kind \"sum\" or \"max\", got \"")
+           << getKind() << "\"";
+  if (getInput().getType().getRank() != 2)
+    return emitOpError("expects a 2-D tile, scanned along its rows, got ")
+           << getInput().getType();
+  if (std::optional<uint64_t> lanes = getLanes();
+      lanes && (!llvm::isPowerOf2_64(*lanes) || *lanes > 32))
+    return emitOpError("expects lanes a power of two of at most 32 (a row's "
+                       "lanes within one warp), got ")
+           << *lanes;
+  return success();
+}
+
 LogicalResult ReduceAllOp::verify() {
   if (getKind() != "sum" && getKind() != "max")
     return emitOpError("expects kind \"sum\" or \"max\", got \"")

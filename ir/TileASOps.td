@@ -532,6 +532,24 @@ def TileAS_ReduceLanesOp : TileAS_SchedulableOp<"reduce_lanes", "reduce",
   let hasVerifier = 1;
 }
 
+def TileAS_ScanOp : TileAS_SchedulableOp<"scan", "reduce",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "the inclusive prefix sum or maximum along each row";
+  let description = [{
+    `%c = tileas.scan %x {kind = "sum"} : tensor<128x256xf32>` gives
+    `%c[i, j] = %x[i, 0] + .. + %x[i, j]` (`kind = "max"`: the running
+    maximum): cuTile's `ct.cumsum(x, axis=1)`. With `lanes = L` (a tile
+    whose rows are split over L consecutive lanes, smem_load's `lanes`,
+    L at most 32) each lane holds a piece of its row, and the pieces before
+    it are combined into it, so the scan runs along the whole row.
+  }];
+  let arguments = (ins TileAS_FloatTensor:$input, StrAttr:$kind,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$lanes);
+  let results = (outs TileAS_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 def TileAS_ReduceAllOp : TileAS_SchedulableOp<"reduce_all", "reduce",
     [Pure]> {
   let summary = "reduces a whole register vector to one value";

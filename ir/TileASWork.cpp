@@ -95,6 +95,15 @@ OpWork CvtOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceMaxOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceSumOp::getWork() { return elementsOf(getInput().getType()); }
 OpWork ReduceAllOp::getWork() { return elementsOf(getInput().getType()); }
+// One combine an element, and log2(lanes) + 1 shuffle steps on each row's
+// running total when the row is split.
+OpWork ScanOp::getWork() {
+  OpWork work = elementsOf(getInput().getType());
+  if (std::optional<uint64_t> lanes = getLanes())
+    work.elements +=
+        int64_t(llvm::Log2_64(*lanes) + 1) * getInput().getType().getShape()[0];
+  return work;
+}
 // log2(lanes) shuffle steps on each element of the vector.
 OpWork ReduceLanesOp::getWork() {
   OpWork work = elementsOf(getInput().getType());

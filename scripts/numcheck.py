@@ -232,6 +232,10 @@ SEEDED_BUGS = {
     # smem_store_row_lanes dropped).
     "column-vector-no-sync": (".cu", r"(tp::smem_store_row_lanes<\d+, float>\([^;]*\);\n)    tp::agent_sync\(\d+, \d+\);\n",
                               r"\1"),
+    # A running sum whose lanes skip the totals of the lanes before them
+    # (row_cumsum.py: each 32-element piece scanned alone).
+    "scan-no-lane-prefix": ("runtime/frag.cuh", r"if \(inRow >= 1\)\n#pragma unroll\n        for",
+                            "if (inRow < 0)\n#pragma unroll\n        for"),
     "load-one-base": ("runtime/threads.cuh", r"return inside \? p\[offset\] : T\(0\);",
                       "return inside ? p[0] : T(0);"),
 }

@@ -185,7 +185,9 @@ LogicalResult KernelEmitter::emitGridIndex(Operation *op) {
 }
 
 /// Whether scalar `v` is computed from a tile (a tile reduced to one
-/// value, then scalar math): a value only the body's tile work makes.
+/// value, then scalar math), or by a loop or a branch (a row sum carried
+/// across a loop: peeled code assigns it in the loop's drain): a value only
+/// the body's work makes.
 static bool fromTile(Value v) {
   SmallVector<Value> work = {v};
   llvm::DenseSet<Operation *> seen;
@@ -193,6 +195,8 @@ static bool fromTile(Value v) {
     Operation *def = work.pop_back_val().getDefiningOp();
     if (!def || !seen.insert(def).second)
       continue;
+    if (def->getNumRegions())
+      return true;
     for (Value operand : def->getOperands()) {
       if (isa<ShapedType>(operand.getType()))
         return true;

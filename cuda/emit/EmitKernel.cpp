@@ -170,8 +170,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
       .Case<tileas::TmaLoadOp, tileas::SmemViewOp, tileas::TmaStoreOp,
             tileas::CpAsyncOp, tileas::TmemCopyOp, tileas::UmmaOp,
             tileas::WgmmaOp, tileas::BroadcastOp, tileas::ReduceLanesOp,
-            tileas::ReduceAllOp, tileas::IotaOp, tileas::GlobalLoadOp,
-            tileas::GlobalStoreOp, tileas::GlobalGatherOp,
+            tileas::ScanOp, tileas::ReduceAllOp, tileas::IotaOp,
+            tileas::GlobalLoadOp, tileas::GlobalStoreOp, tileas::GlobalGatherOp,
             tileas::GlobalScatterOp>([&](auto op) { return emit(op); })
       .Case<tileas::TmemLoadOp, tileas::SmemLoadOp>(
           [&](Operation *op) { return emitTileLoad(op); })

@@ -63,6 +63,8 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
     return refuse("(TMEM)");
   if (isa<tileas::ReduceLanesOp, tileas::ReduceAllOp>(op))
     return refuse("(rows split over lanes)");
+  if (isa<tileas::ScanOp>(op))
+    return refuse("(a scan along rows)");
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
       load &&
       (load.getLanes() || load.getPaddingAttr() || load.getTransposed()))

@@ -186,6 +186,7 @@ public:
   elementIndices(mlir::Location loc, mlir::ValueRange indices,
                  mlir::ValueRange strides, mlir::ValueRange bounds, int64_t n);
   mlir::LogicalResult emit(mlir::tileas::ReduceLanesOp op);
+  mlir::LogicalResult emit(mlir::tileas::ScanOp op);
   mlir::LogicalResult emit(mlir::tileas::ReduceAllOp op);
   llvm::SmallVector<mlir::Value> acrossWarps();
   mlir::LogicalResult emitTileLoad(mlir::Operation *op);

@@ -726,6 +726,27 @@ LogicalResult KernelEmitter::emit(tileas::IotaOp op) {
   return success();
 }
 
+/// A scan along each row the thread holds (tp::scan_rows_sum / _max): its
+/// W elements of it in order, then, for a row split over L lanes, the
+/// lanes before it combined in by shuffles.
+LogicalResult KernelEmitter::emit(tileas::ScanOp op) {
+  Location loc = op.getLoc();
+  Value x = lookup(loc, op.getInput());
+  if (broken)
+    return failure();
+  FailureOr<Type> type = convert(loc, op.getResult());
+  if (failed(type))
+    return failure();
+  RankedTensorType t = op.getInput().getType();
+  if (rowsTwice(t))
+    return op.emitError("a scan along rows of a 64-row tile (two threads a "
+                        "row) is not translated to CUDA");
+  uint64_t lanes = op.getLanes().value_or(1);
+  map[op.getResult()] = call(*type, ("tp::scan_rows_" + op.getKind()).str(),
+                             {x}, {str(t.getShape()[1]), str(int64_t(lanes))});
+  return success();
+}
+
 /// A row split over L lanes put back together: shuffles among the lanes
 /// (tp::reduce_lanes_sum / _max), each thread's row values at once.
 LogicalResult KernelEmitter::emit(tileas::ReduceLanesOp op) {

@@ -1653,6 +1653,67 @@ class GemmInt8Weights(CuTileSpec):
         return {3: a[0].astype(np.float64) @ w}
 
 
+class AttentionDecode(CuTileSpec):
+    """One query per row against its sequence's keys and values, 128-row
+    blocks (attention_decode.py): S = 128, 300 (ragged, three blocks), 5
+    (one partial block)."""
+    fixture = "test/cutile/lower/fixtures/attention_decode-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+    scale = 0.125
+
+    def problems(self, quick=False):
+        return [(2, 128), (3, 300), (1, 5)]
+
+    def describe(self, p):
+        return f"BH={p[0]} S={p[1]}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        bh, s = p
+        return {0: uniform_bf16(rng, (bh, 128)), 1: uniform_bf16(rng, (bh, s, 128)),
+                2: uniform_bf16(rng, (bh, s, 128))}
+
+    def scalar_values(self, p):
+        return {4: self.scale}
+
+    def output_shapes(self, p):
+        return {3: (p[0], 128)}
+
+    def expected(self, a, p):
+        q, k, v = (a[i].astype(np.float64) for i in range(3))
+        s = np.einsum("bd,bsd->bs", q, k) * self.scale
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return {3: np.einsum("bs,bsd->bd", e / e.sum(axis=1, keepdims=True), v)}
+
+
+class RowCumsum(CuTileSpec):
+    """A running sum along each row, 16 rows a block, each row over 8
+    threads (row_cumsum.py): M = 16, a ragged 100 x 200, 5 rows."""
+    fixture = "test/cutile/lower/fixtures/row_cumsum-13.4.tileirbc"
+    tolerances = {1: (1e-5, 1e-5), 2: (1e-5, 1e-5)}
+
+    def problems(self, quick=False):
+        return [(16, 256), (100, 200), (5, 256)]
+
+    def describe(self, p):
+        return f"{p[0]} x {p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 16), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p, 2: (p[0],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        return {1: np.cumsum(x, axis=1), 2: x.sum(axis=1)}
+
+
 class TransposeScaled(OneInput):
     """Y = (2 X + 1)^T, the transpose of a register tile
     (transpose_scaled.py): one tile, ragged, two tiles of columns."""
@@ -1917,6 +1978,8 @@ SPECS = {
     "cutile_math_functions": MathFunctions(),
     "cutile_softmax_columns": SoftmaxColumns(),
     "cutile_gemm_int8_weights": GemmInt8Weights(),
+    "cutile_attention_decode": AttentionDecode(),
+    "cutile_row_cumsum": RowCumsum(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -1963,7 +2026,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_embedding", "cutile_moe_gemm", "cutile_split_k_gemm", "cutile_histogram",
               "cutile_gemm_gather_b", "cutile_gemm_scaled_a", "cutile_gemm_scaled_b",
               "cutile_column_means", "cutile_attention_bwd_dkdv", "cutile_attention_bwd_dq",
-              "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights"]:
+              "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights",
+              "cutile_attention_decode"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

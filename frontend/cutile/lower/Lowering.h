@@ -360,6 +360,7 @@ public:
   //--------------------------------------------------===//
   mlir::LogicalResult lowerRowReduce(tileir::ReduceOp op, int combiner);
   mlir::LogicalResult lowerReduce(tileir::ReduceOp op);
+  mlir::LogicalResult lowerScan(tileir::ScanOp op);
 
   //===--- Hints.cpp
   //--------------------------------------------------------===//

@@ -8,7 +8,8 @@
 // combiner's own (-inf for max, +inf for min, 0 for a sum) so that a different
 // meaning is refused rather than changed. A reduction down the columns of a
 // tile loaded from memory reduces the rows of its transpose (smem_load
-// transposed).
+// transposed). A `scan` along the rows (ct.cumsum) is tileas.scan, the same
+// combiners and identities checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +25,10 @@ namespace {
 enum class Combiner { Unknown, Max, Min, Sum };
 } // namespace
 
-/// The combiner of a reduce body that applies one maxf or addf to its two
-/// arguments and yields the result.
-static Combiner combinerOf(tileir::ReduceOp op) {
-  Block &body = op.getBody().front();
+/// The combiner of a reduce or scan body that applies one maxf or addf to
+/// its two arguments and yields the result.
+static Combiner combinerOf(Region &region) {
+  Block &body = region.front();
   if (body.getNumArguments() != 2 || body.getOperations().size() != 2 ||
       !body.mightHaveTerminator() ||
       body.getTerminator()->getNumOperands() != 1)
@@ -61,7 +62,7 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
   if (op.getOperands().size() != 1 || op.getIdentities().size() != 1)
     return op.emitError("a reduction of several tiles at once (ct.argmax, "
                         "ct.argmin: a value and its index) is not lowered");
-  Combiner c = combinerOf(op);
+  Combiner c = combinerOf(op.getBody());
   if (c == Combiner::Unknown)
     return op.emitError("a reduction whose combiner is not one maxf, minf or "
                         "addf of its arguments is not lowered (tileas reduces "
@@ -141,5 +142,35 @@ LogicalResult EntryLowering::lowerRowReduce(tileir::ReduceOp op,
         loc(op), to, *x, b.getStringAttr(c == Combiner::Sum ? "sum" : "max"));
   }
   map(op.getResult(0), r);
+  return success();
+}
+
+/// `ct.cumsum(x, axis=1)` (and a running maximum): tileas.scan along the
+/// rows of a 2-D tile, each thread scanning the row it holds.
+LogicalResult EntryLowering::lowerScan(tileir::ScanOp op) {
+  if (op.getOperands().size() != 1 || op.getIdentities().size() != 1)
+    return op.emitError("a scan of several tiles at once is not lowered");
+  Combiner c = combinerOf(op.getBody());
+  if (c != Combiner::Sum && c != Combiner::Max)
+    return op.emitError("a scan whose combiner is not one addf or maxf of its "
+                        "arguments is not lowered (ct.cumsum is)");
+  if (!isIdentity(op.getIdentities()[0], c))
+    return op.emitError("a scan whose identity is not its combiner's (0 for "
+                        "a sum, -inf for max) is not lowered");
+  if (op.getReverse())
+    return op.emitError("a reverse scan is not lowered");
+  auto src = cast<tileir::TileType>(op.getOperands()[0].getType());
+  if (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1 ||
+      !src.getElementType().isF32())
+    return op.emitError("only a scan of f32 along the rows of a 2-D tile "
+                        "(dim = 1) is lowered: tileas scans the row each "
+                        "thread holds");
+  FailureOr<Value> x = registers(op, op.getOperands()[0]);
+  if (failed(x))
+    return failure();
+  map(op.getResult(0),
+      b.create<tileas::ScanOp>(
+          loc(op), x->getType(), *x,
+          b.getStringAttr(c == Combiner::Sum ? "sum" : "max"), IntegerAttr()));
   return success();
 }

@@ -47,9 +47,11 @@ RankedTensorType tensorOf(Value v) {
 }
 
 bool isElementwise(Operation *op) {
+  // A scan along rows keeps its tile's shape and layout as elementwise math
+  // does; its lanes are set where the tile is split (rewrite()).
   return op->hasTrait<OpTrait::Elementwise>() ||
          isa<tileas::AddOp, tileas::SubOp, tileas::MulOp, tileas::MaxOp,
-             tileas::Exp2Op, tileas::FmaOp, tileas::CvtOp>(op);
+             tileas::Exp2Op, tileas::FmaOp, tileas::CvtOp, tileas::ScanOp>(op);
 }
 
 bool isReduce(Operation *op) {
@@ -375,6 +377,13 @@ LogicalResult RowSplitter::rewrite() {
     }
     if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
       load.setLanes(lanes);
+    if (auto scan = dyn_cast_or_null<tileas::ScanOp>(def)) {
+      if (lanes > 32)
+        return scan.emitError("a scan along rows split over ")
+               << lanes << " lanes is not lowered (at most 32: a row's lanes "
+               << "within one warp)";
+      scan.setLanes(uint64_t(lanes));
+    }
     if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def))
       iotas.push_back(iota);
     if (auto b = dyn_cast_or_null<tileas::BroadcastOp>(def);

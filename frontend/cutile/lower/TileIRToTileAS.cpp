@@ -176,6 +176,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::CmpFOp o) { return lowerCmpF(o); })
       .Case([&](tileir::IotaOp o) { return lowerIota(o); })
       .Case([&](tileir::ReduceOp o) { return lowerReduce(o); })
+      .Case([&](tileir::ScanOp o) { return lowerScan(o); })
       .Case([&](tileir::MmaIOp o) {
         return o.emitError("an integer MMA (ct.mma of int8 tiles, "
                            "tileir.mmai) is not lowered: tilepipe's MMAs "

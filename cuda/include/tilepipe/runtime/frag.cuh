@@ -462,6 +462,63 @@ TP_DEVICE Frag<T, N> reduce_lanes_max(const Frag<T, N> &a) {
 }
 
 namespace detail {
+/// tileas.scan: each of the thread's N / W rows (W elements of it, in
+/// order) scanned in place; with the row split over L consecutive lanes,
+/// the combined totals of the lanes before it (an inclusive scan of the
+/// lanes' totals by shfl.sync.idx from lane - m, then one step back) are
+/// combined into every element.
+template <int W, int L, class Op, class T, int N>
+TP_DEVICE Frag<T, N> scan_rows(Op op, Frag<T, N> a) {
+  static_assert(N % W == 0, "a thread holds whole pieces of its rows");
+  static_assert(L >= 1 && L <= 32 && (L & (L - 1)) == 0,
+                "a row's lanes are a power of two within one warp");
+#pragma unroll
+  for (int r = 0; r < N / W; ++r)
+#pragma unroll
+    for (int i = 1; i < W; ++i)
+      a.v[r * W + i] = op(a.v[r * W + i - 1], a.v[r * W + i]);
+  if constexpr (L > 1) {
+    static_assert(sizeof(T) == 4, "32-bit values cross lanes");
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const int inRow = lane % L;
+    auto from = [](T v, int src) {
+      uint32_t bits;
+      __builtin_memcpy(&bits, &v, 4);
+      uint32_t got = ptx::shfl_idx(bits, src);
+      T r;
+      __builtin_memcpy(&r, &got, 4);
+      return r;
+    };
+#pragma unroll
+    for (int r = 0; r < N / W; ++r) {
+      T running = a.v[r * W + W - 1];
+#pragma unroll
+      for (int m = 1; m < L; m <<= 1) {
+        T before = from(running, inRow >= m ? lane - m : lane);
+        if (inRow >= m)
+          running = op(before, running);
+      }
+      T prefix = from(running, inRow >= 1 ? lane - 1 : lane);
+      if (inRow >= 1)
+#pragma unroll
+        for (int i = 0; i < W; ++i)
+          a.v[r * W + i] = op(prefix, a.v[r * W + i]);
+    }
+  }
+  return a;
+}
+} // namespace detail
+
+template <int W, int L, class T, int N>
+TP_DEVICE Frag<T, N> scan_rows_sum(const Frag<T, N> &a) {
+  return detail::scan_rows<W, L>(detail::ArithOp<detail::Arith::Add>{}, a);
+}
+template <int W, int L, class T, int N>
+TP_DEVICE Frag<T, N> scan_rows_max(const Frag<T, N> &a) {
+  return detail::scan_rows<W, L>(detail::MaxOp{}, a);
+}
+
+namespace detail {
 /// Rows split over L > 32 lanes (L / 32 warps a row): each warp's lanes
 /// combined by shuffles, lane 0 of each warp writes its N partials to
 /// `scratch` (word warp * N + i), the agent's threads meet on their named

@@ -388,3 +388,21 @@ tileir.entry @unsigned_bytes(%p: tile<ptr<i8>>, %m: tile<i32>, %n: tile<i32>, %s
   %f = itof %x unsigned : tile<128x64xi8> -> tile<128x64xf32>
   return
 }
+
+// -----
+
+// A scan runs forward along the rows of a 2-D tile.
+tileir.entry @reverse_scan(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+  %t = make_token : token
+  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
+  %bx, %by, %bz = get_tile_block_id : tile<i32>
+  %pv = make_partition_view %v : partition_view<tile=(128x64), tensor_view<?x?xf32, strides=[?,?]>>
+  %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x64), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x64xf32>, token
+  // CHECK: error: a reverse scan is not lowered
+  // expected-error @+1 {{a reverse scan is not lowered}}
+  %c = scan %x dim=1 identities=[0.000000e+00 : f32] reverse : tile<128x64xf32> -> tile<128x64xf32> (%a: tile<f32>, %b: tile<f32>) {
+    %s = addf %a, %b : tile<f32>
+    yield %s : tile<f32>
+  }
+  return
+}
