@@ -236,6 +236,13 @@ SEEDED_BUGS = {
     # (row_cumsum.py: each 32-element piece scanned alone).
     "scan-no-lane-prefix": ("runtime/frag.cuh", r"if \(inRow >= 1\)\n#pragma unroll\n        for",
                             "if (inRow < 0)\n#pragma unroll\n        for"),
+    # A 64-value vector summed over 128 threads with both copies of each
+    # value counted (row64-reduce-all.mlir: tp::row64_once dropped).
+    "row64-counted-twice": ("runtime/tmem.cuh", r"if \(threadInAgent & 16\)", "if (threadInAgent < 0)"),
+    # A padded tile in the wgmma fragment's rows padded by the wrong extent
+    # (attention_bias_mask.py: the bias's valid rows and columns swapped).
+    "rows-padding-swapped": ("runtime/wgmma.cuh", r"if \(at.row\(slot\) >= validRows \|\|\n          at.template col<C>\(int\(c\) \+ j\) >= validCols\)",
+                             "if (at.row(slot) >= validCols ||\n          at.template col<C>(int(c) + j) >= validRows)"),
     "load-one-base": ("runtime/threads.cuh", r"return inside \? p\[offset\] : T\(0\);",
                       "return inside ? p[0] : T(0);"),
 }

@@ -1049,6 +1049,21 @@ void LayoutBuilder::overlayAfterLoops() {
   for (Operation *store : afterLoops) {
     Value tile = store->getResult(0);
     auto type = cast<ShapedType>(tile.getType());
+    // The output staging over the tile it is made from, element by element
+    // (each thread writes what it has read): one buffer for both. Not in a
+    // persistent kernel, where the next tile's load of that tile may come
+    // while this tile's TMA store still reads the staging.
+    if (auto smemStore = dyn_cast<tileas::SmemStoreOp>(store);
+        smemStore && !layout.persistent)
+      if (Value source = inPlaceSource(smemStore);
+          source && layout.smemBuffers.count(source)) {
+        const TileLayout *a = layout.tiles.of(source);
+        const TileLayout *b = layout.tiles.of(tile);
+        if ((!a && !b) || (a && b && a->cppType == b->cppType)) {
+          layout.smemBuffers[tile] = layout.smemBuffers.lookup(source);
+          continue;
+        }
+      }
     int64_t bytes = tileas::getTileSizeInBytes(type);
     int64_t align = tileAlign(tile, bytes);
     int64_t at = (overlayNext + align - 1) / align * align;

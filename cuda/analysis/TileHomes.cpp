@@ -2,6 +2,7 @@
 
 #include "cuda/analysis/TileHomes.h"
 
+#include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/analysis/Prologue.h"
 
 #include "attrs/AttrNames.h"
@@ -332,4 +333,53 @@ bool cuda::isLoopInvariantSlot(scf::ForOp loop, unsigned i) {
   auto root = dyn_cast_or_null<tileas::PipeCreateOp>(from.root);
   return from.pipe && from.root == to.root && from.pipe == to.pipe &&
          from.pipe.getDepth() <= 1 && (!root || root.getDepth() <= 1);
+}
+
+Value cuda::inPlaceSource(tileas::SmemStoreOp store) {
+  if (store.getDst() || !store->hasOneUse() ||
+      !isa<tileas::TmaStoreOp>(*store->user_begin()))
+    return {};
+  Type staged = store.getType();
+  auto shape = cast<ShapedType>(store.getSource().getType()).getShape();
+  // Backwards from the stored value through elementwise math on tiles of
+  // its shape; a broadcast's input is another value, not walked.
+  llvm::SmallPtrSet<Operation *, 16> chain;
+  SmallVector<tileas::SmemLoadOp> loads;
+  SmallVector<Value> work = {store.getSource()};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || !chain.insert(def).second)
+      continue;
+    if (auto load = dyn_cast<tileas::SmemLoadOp>(def)) {
+      loads.push_back(load);
+      continue;
+    }
+    if (!elementwiseCall(def))
+      continue;
+    for (Value operand : def->getOperands())
+      if (auto t = dyn_cast<RankedTensorType>(operand.getType());
+          t && t.getShape() == shape)
+        work.push_back(operand);
+  }
+  Value found;
+  for (tileas::SmemLoadOp load : loads) {
+    Value tile = load.getSource();
+    auto tma = tile.getDefiningOp<tileas::TmaLoadOp>();
+    if (!tma || tile.getType() != staged || tile == found)
+      continue;
+    // Every read of the tile is a plain load whose value only this chain
+    // takes.
+    bool only = llvm::all_of(tile.getUsers(), [&](Operation *user) {
+      auto read = dyn_cast<tileas::SmemLoadOp>(user);
+      return read && chain.contains(read) && !read.getLanes() &&
+             !read.getTransposed() &&
+             llvm::all_of(read->getUsers(), [&](Operation *u) {
+               return chain.contains(u) || u == store;
+             });
+    });
+    if (!only || found)
+      return {};
+    found = tile;
+  }
+  return found;
 }

@@ -55,6 +55,13 @@ bool stagesInLoop(mlir::Operation *op);
 /// iteration's row).
 bool readByWgmma(mlir::Value tile);
 
+/// The tile a TMA loaded after the loops (an epilogue's C) whose bytes the
+/// output staging `store` may take, or null: the stored tile has its type
+/// and is made from it element by element (elementwise math, broadcasts of
+/// other values), and nothing else reads it, so each thread writes only the
+/// elements it has already read (C = alpha A B + beta C at 128 x 256 f32).
+mlir::Value inPlaceSource(mlir::tileas::SmemStoreOp store);
+
 /// Where `tile` (a !tileas.tmem or !tileas.smem value) lies.
 TileHome homeOf(mlir::Value tile);
 

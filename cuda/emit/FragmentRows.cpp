@@ -65,11 +65,14 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
     return refuse("(rows split over lanes)");
   if (isa<tileas::ScanOp>(op))
     return refuse("(a scan along rows)");
+  // A padded 2-D tile is read whole and padded by position
+  // (tp::wgmma_rows_padded); a padded vector is not.
   if (auto load = dyn_cast<tileas::SmemLoadOp>(op);
       load &&
-      (load.getLanes() || load.getPaddingAttr() || load.getTransposed()))
-    return refuse("(a tile read with rows split over lanes, a padding or "
-                  "transposed)");
+      (load.getLanes() || load.getTransposed() ||
+       (load.getPaddingAttr() && load.getResult().getType().getRank() != 2)))
+    return refuse("(a tile read with rows split over lanes, a padded vector "
+                  "or transposed)");
   // A per-column vector is held as the thread's columns: read, math on it
   // and its broadcast over the rows are translated; anything that needs it
   // whole is not.
@@ -214,10 +217,20 @@ LogicalResult KernelEmitter::emitRowsLoad(tileas::SmemLoadOp load) {
                        {str(fragBands), elem, str(*n)});
     return success();
   }
-  map[result] = call(*type, "tp::wgmma_rows_load", {src, tid},
-                     {rowsOffsets(load.getSource(), t), str(fragBands),
-                      str(t.getShape()[1]), elem, str(*n)});
-  return success();
+  Value frag = call(*type, "tp::wgmma_rows_load", {src, tid},
+                    {rowsOffsets(load.getSource(), t), str(fragBands),
+                     str(t.getShape()[1]), elem, str(*n)});
+  // A padding other than TMA's zero fill (an attention bias's -inf): each
+  // element past the tensor's edge, by its row and column in the rows.
+  if (load.getPaddingAttr())
+    frag =
+        call(*type, "tp::wgmma_rows_padded",
+             {frag, intLit(0), tid, lookup(loc, load.getValid().front()),
+              lookup(loc, load.getValid().back()),
+              literal(b.getF32Type(), paddingLiteral(load.getPaddingAttr()))},
+             {str(fragBands), str(t.getShape()[1]), str(t.getShape()[1] / 4)});
+  map[result] = frag;
+  return success(!broken);
 }
 
 /// Each thread stores its rows' columns, two adjacent ones a store, into the

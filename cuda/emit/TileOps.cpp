@@ -794,13 +794,18 @@ LogicalResult KernelEmitter::emit(tileas::ReduceAllOp op) {
                         "warps; this agent has ")
            << threads << " threads";
   // Each element must have one holder: 64 values over 128 threads are held
-  // twice (the rows of a 64-row tile) and would be counted twice.
+  // twice (the rows of a 64-row tile), so the second copy counts as the
+  // identity (tp::row64_once).
   RankedTensorType input = op.getInput().getType();
-  if (rowsTwice(input) || input.getShape()[0] % threads)
+  if (rowsTwice(input))
+    v = call(v.getType(), "tp::row64_once", {v, tid},
+             {op.getKind() == "sum" ? "false" : "true"});
+  else if (input.getShape()[0] % threads)
     return op.emitError("a vector of ")
            << input.getShape()[0] << " reduced whole is not translated: its "
            << "values are spread over the agent's " << threads
-           << " threads only when the length is a multiple of them";
+           << " threads only when the length is a multiple of them, or 64 "
+           << "of 128";
   SmallVector<Value> args = {v};
   if (threads > 32) {
     SmallVector<Value> across = acrossWarps();

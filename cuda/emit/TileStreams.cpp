@@ -35,6 +35,53 @@ bool isReduction(Operation *op) {
   return isa<tileas::ReduceMaxOp, tileas::ReduceSumOp>(op);
 }
 
+/// Whether the producer of `pipe` fills its slots more than once: an
+/// acquire in a loop, or several.
+bool refilled(Value pipe) {
+  unsigned acquires = 0;
+  for (Operation *user : pipe.getUsers())
+    if (isa<tileas::PipeProducerAcquireOp>(user) &&
+        (++acquires > 1 || user->getParentOfType<scf::ForOp>()))
+      return true;
+  return false;
+}
+
+/// Whether the vector `load` reads from a pipe slot its producer refills is
+/// used (itself or through math on it) at or after the slot's release in
+/// stage code: a key mask read in one stage, applied to the scores a stage
+/// later. Re-read there piece by piece, the slot could already hold a later
+/// iteration's. (A slot filled once keeps its bytes: peeled code re-reads a
+/// norm's weights after their release.)
+bool readAfterRelease(tileas::SmemLoadOp load) {
+  auto wait = load.getSource().getDefiningOp<tileas::PipeConsumerWaitOp>();
+  if (!wait || !refilled(wait.getPipe()))
+    return false;
+  Operation *release = nullptr;
+  for (Operation *op = wait->getNextNode(); op && !release;
+       op = op->getNextNode())
+    if (auto r = dyn_cast<tileas::PipeConsumerReleaseOp>(op);
+        r && r->getOperand(0) == wait.getPipe() &&
+        r->getOperand(1) == wait.getIter())
+      release = r;
+  if (!release)
+    return false;
+  SmallVector<Value> work = {load.getResult()};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (Operation *user : v.getUsers()) {
+      Operation *at = release->getBlock()->findAncestorOpInBlock(*user);
+      if (!at || !at->isBeforeInBlock(release))
+        return true;
+      if (user->getNumResults() == 1 && elementwiseCall(user))
+        work.push_back(user->getResult(0));
+    }
+  }
+  return false;
+}
+
 /// Nodes that evaluate something per piece (not a broadcast or a slice).
 llvm::SmallPtrSet<PieceNode *, 16> computedNodes(PieceNode *node) {
   llvm::SmallPtrSet<PieceNode *, 16> out;
@@ -291,7 +338,8 @@ PieceNode *TileStreams::columnNode(Location loc, Value v) {
   // (TileOps.cpp, emitTileLoad).
   if (auto load = v.getDefiningOp<tileas::SmemLoadOp>();
       load && !load.getPaddingAttr() && columnStreamable(v) &&
-      !load.getSource().getDefiningOp<tileas::SmemStoreOp>()) {
+      !load.getSource().getDefiningOp<tileas::SmemStoreOp>() &&
+      !readAfterRelease(load)) {
     node.kind = PieceNode::Kind::ColSmem;
     node.tile = load.getSource();
     node.home = homeOf(node.tile);
@@ -337,8 +385,10 @@ bool TileStreams::takeColumn(Operation *op) {
   Location loc = op->getLoc();
   PieceNode *node = nullptr;
   if (isa<tileas::SmemLoadOp>(op)) {
-    // A vector the agent's threads wrote is read whole (columnNode).
-    if (op->getOperand(0).getDefiningOp<tileas::SmemStoreOp>())
+    // A vector the agent's threads wrote is read whole (columnNode), and
+    // so is one used after its slot's release.
+    if (op->getOperand(0).getDefiningOp<tileas::SmemStoreOp>() ||
+        readAfterRelease(cast<tileas::SmemLoadOp>(op)))
       return false;
     node = columnNode(loc, result);
   } else {

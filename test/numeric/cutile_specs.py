@@ -1654,8 +1654,8 @@ class GemmInt8Weights(CuTileSpec):
 
 
 class AttentionDecode(CuTileSpec):
-    """One query per row against its sequence's keys and values, 128-row
-    blocks (attention_decode.py): S = 128, 300 (ragged, three blocks), 5
+    """One query per row against its sequence's keys and values, 64-row
+    blocks (attention_decode.py): S = 128, 300 (ragged, five blocks), 5
     (one partial block)."""
     fixture = "test/cutile/lower/fixtures/attention_decode-13.4.tileirbc"
     tolerances = {3: BF16_TOL}
@@ -1712,6 +1712,75 @@ class RowCumsum(CuTileSpec):
     def expected(self, a, p):
         x = a[0].astype(np.float64)
         return {1: np.cumsum(x, axis=1), 2: x.sum(axis=1)}
+
+
+class GemmAlphaBeta(CuTileSpec):
+    """D = alpha A B + beta C with f32 C and D at 128 x 256 x 64
+    (gemm_alpha_beta.py): trip counts 1, 2 and 10, ragged edges."""
+    fixture = "test/cutile/lower/fixtures/gemm_alpha_beta-13.4.tileirbc"
+    tolerances = {3: (1e-3, 1e-3)}
+
+    def problems(self, quick=False):
+        return [(128, 256, 64), (200, 300, 100), (256, 512, 640)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 256), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                2: rng.standard_normal((m, n)).astype(np.float32)}
+
+    def scalar_values(self, p):
+        return {4: 1.5, 5: -0.5}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        return {3: 1.5 * (a[0].astype(np.float64) @ a[1].astype(np.float64)) - 0.5 * a[2]}
+
+
+class AttentionBiasMask(CuTileSpec):
+    """Attention with an additive bias tile and a key padding mask
+    (attention_bias_mask.py): 128 x 64 keys, a ragged 300 x 200 (the bias
+    padded with -inf past the keys), 64 queries and 5 keys. Key 0 is always
+    kept, so every row has a key."""
+    fixture = "test/cutile/lower/fixtures/attention_bias_mask-13.4.tileirbc"
+    tolerances = {5: (2e-2, 2e-2)}
+    scale = 0.125
+
+    def problems(self, quick=False):
+        return [(128, 64), (300, 200), (64, 5)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        m, n = p
+        keep = (rng.uniform(0, 1, n) > 0.3).astype(np.float32)
+        keep[0] = 1
+        return {0: uniform_bf16(rng, (m, 64)), 1: uniform_bf16(rng, (n, 64)), 2: uniform_bf16(rng, (n, 64)),
+                3: rng.standard_normal((m, n)).astype(np.float32), 4: keep}
+
+    def scalar_values(self, p):
+        return {6: self.scale}
+
+    def output_shapes(self, p):
+        return {5: (p[0], 64)}
+
+    def expected(self, a, p):
+        q, k, v = (a[i].astype(np.float64) for i in range(3))
+        s = q @ k.T * self.scale + a[3].astype(np.float64)
+        s = np.where(a[4][None, :] > 0.5, s, -np.inf)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return {5: (e / e.sum(axis=1, keepdims=True)) @ v}
 
 
 class TransposeScaled(OneInput):
@@ -1980,6 +2049,8 @@ SPECS = {
     "cutile_gemm_int8_weights": GemmInt8Weights(),
     "cutile_attention_decode": AttentionDecode(),
     "cutile_row_cumsum": RowCumsum(),
+    "cutile_gemm_alpha_beta": GemmAlphaBeta(),
+    "cutile_attention_bias_mask": AttentionBiasMask(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2027,7 +2098,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gemm_gather_b", "cutile_gemm_scaled_a", "cutile_gemm_scaled_b",
               "cutile_column_means", "cutile_attention_bwd_dkdv", "cutile_attention_bwd_dq",
               "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights",
-              "cutile_attention_decode"]:
+              "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -716,6 +716,41 @@ class CpAsyncRowSum:
 
 SPECS["cpasync_rowsum"] = CpAsyncRowSum()
 
+class Row64ReduceAll:
+    """test/lit/cuda/Inputs/row64-reduce-all.mlir: each block of 64 values
+    divided by its sum. 64 values over a SIMT agent's 128 threads are held
+    twice (the rows of a 64-row tile), and tileas.reduce_all counts each once
+    (tp::row64_once). Positive values keep the sums away from zero."""
+
+    mlir = "test/lit/cuda/Inputs/row64-reduce-all.mlir"
+    tolerance = {"Y": (1e-6, 1e-5)}
+
+    def problems(self, quick=False):
+        return [(1,), (2,), (5,)]
+
+    def describe(self, p):
+        return f"blocks={p[0]}"
+
+    def grid(self, p):
+        return (1, 1, 1)
+
+    def inputs(self, rng, p):
+        return {"X": rng.uniform(0.5, 2.0, size=(64 * p[0],)).astype(np.float32)}
+
+    def scalars(self, p):
+        return {"n": p[0]}
+
+    def outputs(self, p):
+        return {"Y": (64 * p[0],)}
+
+    def reference(self, inputs, p):
+        x = inputs["X"].astype(np.float64).reshape(p[0], 64)
+        return {"Y": (x / x.sum(axis=1, keepdims=True)).reshape(-1)}
+
+
+SPECS["row64_reduce_all"] = Row64ReduceAll()
+
+
 
 class ArithSoftmax:
     """test/lit/cuda/Inputs/arith-softmax.mlir: CTA x holds Q rows 128 x ..

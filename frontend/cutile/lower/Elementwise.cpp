@@ -353,6 +353,14 @@ FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
                          def->getAttrs());
     return b.create(state)->getResult(0);
   }
+  // A float operand of that math (a key mask loaded as floats and compared,
+  // `keep[None, :] > 0.5`): broadcast as float tiles are.
+  if (auto t = dyn_cast<RankedTensorType>(v.getType());
+      t && isa<FloatType>(t.getElementType()))
+    return b
+        .create<tileas::BroadcastOp>(loc(user), shaped(t.getElementType()), v,
+                                     b.getDenseI64ArrayAttr(added))
+        .getResult();
   return user->emitError("an integer tile broadcast is lowered only when it "
                          "is made of positions: iota, splats and integer "
                          "math on them"),

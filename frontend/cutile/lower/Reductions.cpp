@@ -123,13 +123,14 @@ LogicalResult EntryLowering::lowerRowReduce(tileir::ReduceOp op,
                         "held as a vector of floats and the result is one "
                         "value");
   // The row is spread over a SIMT agent's 128 threads, a whole number of
-  // values each (a shorter one would be held twice, as a 64-row tile's rows
-  // are, and counted twice).
-  if (type.getShape()[0] % 128)
+  // values each, or held twice as a 64-row tile's rows are (the translation
+  // counts each once).
+  if (type.getShape()[0] % 128 && type.getShape()[0] != 64)
     return op.emitError("a reduction of a row of ")
            << type.getShape()[0]
            << " columns is not lowered: a one-row tile is spread over a SIMT "
-              "agent's 128 threads, so its width must be a multiple of 128";
+              "agent's 128 threads, so its width must be 64 or a multiple of "
+              "128";
   Value r;
   if (c == Combiner::Min) {
     // min(x) = -max(-x): negation is exact, so the result is the minimum.

@@ -269,13 +269,15 @@ LogicalResult RowSplitter::chooseRowVectors() {
                     "tile it comes from are split over "
                  << lanes << " lanes";
         if (!b && !isElementwise(user) &&
-            !isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp>(
-                user))
+            !isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp,
+                 tileas::ReduceAllOp>(user))
           return user->emitError()
                  << "reads a per-row vector of a tile whose rows are split "
                     "over "
-                 << lanes << " lanes, which only elementwise math, loops "
-                             "and broadcasts along rows do here";
+                 << lanes
+                 << " lanes, which only elementwise math, loops, "
+                    "broadcasts along rows, stores and reductions to "
+                    "one value do here";
       }
     }
   return success();
@@ -347,6 +349,7 @@ LogicalResult RowSplitter::rewrite() {
                                  t.getElementType());
   };
   SmallVector<Operation *> reductions, columnBroadcasts, iotas, rowIotas;
+  SmallVector<std::pair<tileas::ReduceAllOp, int64_t>> rowSums;
   for (Value v : values) {
     Value leader = classes.getLeaderValue(v);
     int64_t lanes = tileLanes.lookup(leader);
@@ -366,9 +369,13 @@ LogicalResult RowSplitter::rewrite() {
     v.setType(newType);
     if (!lanes) {
       int64_t rowOf = rowLanes.lookup(leader);
-      for (Operation *user : v.getUsers())
+      for (Operation *user : v.getUsers()) {
         if (auto store = dyn_cast<tileas::SmemStoreOp>(user))
           store.setLanes(rowOf);
+        if (auto all = dyn_cast<tileas::ReduceAllOp>(user);
+            all && all.getKind() == "sum")
+          rowSums.push_back({all, rowOf});
+      }
       if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
         load.setLanes(rowOf);
       if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def))
@@ -410,6 +417,27 @@ LogicalResult RowSplitter::rewrite() {
   for (Operation *op : iotas)
     splitIota(cast<tileas::IotaOp>(op),
               tileLanes.lookup(classes.getLeaderValue(op->getResult(0))));
+  // A sum over a per-row vector (a 64-key block's softmax total): each of
+  // a row's L threads holds its value, so only the first counts.
+  for (auto [all, l] : rowSums) {
+    OpBuilder b(all);
+    Location loc = all.getLoc();
+    auto vec = cast<RankedTensorType>(all.getInput().getType());
+    auto ints = RankedTensorType::get(vec.getShape(), b.getI32Type());
+    auto splatInt = [&](int64_t v) {
+      return b.create<arith::ConstantOp>(
+          loc, DenseElementsAttr::get(ints, b.getI32IntegerAttr(int32_t(v))));
+    };
+    Value lane = b.create<arith::RemSIOp>(
+        loc, b.create<tileas::IotaOp>(loc, ints, 0), splatInt(l));
+    Value first = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lane,
+                                          splatInt(0));
+    Value zero = b.create<arith::ConstantOp>(
+        loc,
+        DenseElementsAttr::get(vec, b.getFloatAttr(vec.getElementType(), 0.0)));
+    Value once = b.create<arith::SelectOp>(loc, first, all.getInput(), zero);
+    all.getInputMutable().assign(once);
+  }
   // A per-row vector of positions (`ct.arange(TM)[:, None]`): thread t
   // holds row t / L.
   for (Operation *op : rowIotas) {

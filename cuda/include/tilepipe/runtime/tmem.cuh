@@ -103,6 +103,18 @@ TP_DEVICE int row64(int threadInAgent) {
   return 16 * ((threadInAgent >> 5) & 3) + (threadInAgent & 15);
 }
 
+/// A 64-row vector reduced over the agent's threads, each row counted
+/// once: the second of the two threads holding a row (t & 16, row64) gives
+/// the identity, 0 for a sum, -inf for a maximum (`Max`).
+template <bool Max, class T, int N>
+TP_DEVICE Frag<T, N> row64_once(Frag<T, N> f, int threadInAgent) {
+  if (threadInAgent & 16)
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      f.v[i] = Max ? T(-__builtin_huge_valf()) : T(0.0f);
+  return f;
+}
+
 namespace detail {
 
 /// TMEM columns of the first `elems` elements of a row in layout L.

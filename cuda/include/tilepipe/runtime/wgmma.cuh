@@ -428,6 +428,28 @@ TP_DEVICE Frag<T, N> wgmma_rows_load(uint32_t saddr, int threadInAgent) {
   return wgmma_rows_load_cols<At, Bands, C, C / 4, T>(saddr, 0, threadInAgent);
 }
 
+/// A rows-layout tile read with a padding (smem_load valid(..) padding =
+/// V, an attention bias padded with -inf): element (slot, j) is row
+/// at.row(slot), column slot c + j of the tile; at or past validRows x
+/// validCols (the tensor's extents beyond the tile's origin, where TMA
+/// wrote zero) it reads as `pad`.
+template <int Bands, int C, int W, class T, int N>
+TP_DEVICE Frag<T, N> wgmma_rows_padded(Frag<T, N> f, int64_t c,
+                                       int threadInAgent, int64_t validRows,
+                                       int64_t validCols, float pad) {
+  static_assert(N == 2 * Bands * W, "2 Bands row slots of W columns");
+  detail::RowsPlace<Bands> at(threadInAgent);
+  const T value = detail::from_f32<T>(pad);
+#pragma unroll
+  for (int slot = 0; slot < 2 * Bands; ++slot)
+#pragma unroll
+    for (int j = 0; j < W; ++j)
+      if (at.row(slot) >= validRows ||
+          at.template col<C>(int(c) + j) >= validCols)
+        f.v[slot * W + j] = value;
+  return f;
+}
+
 /// Loads a per-row vector (row-major in SMEM) into the rows layout: each
 /// thread the values of its 2 Bands rows.
 template <int Bands, class T, int N>

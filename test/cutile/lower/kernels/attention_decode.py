@@ -1,8 +1,9 @@
 """Decoding attention written plainly: one query per (batch x head) row,
-the keys and values of its sequence in 128-row blocks, scores as a row
-reduction of k * q (no MMA for one query), the online softmax's max and
-sum carried across the loop as scalars, and the weighted values summed
-down the block's columns.
+the keys and values of its sequence in 64-row blocks (each row split over
+two threads), scores as a row reduction of k * q (no MMA for one query),
+the online softmax's max and sum carried across the loop as scalars (a sum
+over the 64 scores counts each once), and the weighted values summed down
+the block's columns.
 
   Q: BH x 128 bf16, K, V: BH x S x 128 bf16, O: BH x 128 bf16"""
 import _path  # noqa: F401
@@ -11,7 +12,7 @@ from cuda.tile.compilation import ScalarConstraint
 
 from constraints import array, signature
 
-TN, D = 128, 128
+TN, D = 64, 128
 
 
 @ct.kernel

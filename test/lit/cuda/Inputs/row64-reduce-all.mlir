@@ -1,4 +1,4 @@
-// A row of 64 values reduced whole (reduce-all-refused.test): 64 values over
+// A row of 64 values reduced whole (reduce-all-row64.test): 64 values over
 // a SIMT agent's 128 threads are held twice, as a 64-row tile's rows are.
 // Scheduled serially: overlapped, a 256-byte tile's TMA latency over an II
 // of a few cycles needs more ring slots than a pipe has.

@@ -112,3 +112,20 @@ func.func @row_positions(%xs: !tileas.smem<16x1024xf32>) -> !tileas.smem<16x1024
   %o = tileas.smem_store %y : tensor<16x1024xf32> -> !tileas.smem<16x1024xf32>
   return %o : !tileas.smem<16x1024xf32>
 }
+
+// A sum over a per-row vector of a split tile (64 scores, each held by its
+// row's two threads): only the first lane of each row counts.
+// CHECK-LABEL: func.func @row_vector_sum
+// CHECK: %[[R:.*]] = tileas.reduce_lanes %{{.*}} {kind = "sum", lanes = 2 : i64} : tensor<128xf32>
+// CHECK: %[[L:.*]] = arith.remsi %{{.*}}, %{{.*}} : tensor<128xi32>
+// CHECK: %[[F:.*]] = arith.cmpi eq, %[[L]], %{{.*}} : tensor<128xi32>
+// CHECK: %[[S:.*]] = arith.select %[[F]], %[[R]], %{{.*}} : tensor<128xi1>, tensor<128xf32>
+// CHECK: tileas.reduce_all %[[S]] {kind = "sum"} : tensor<128xf32> -> f32
+// CHECK: tileas.reduce_all %[[R]] {kind = "max"} : tensor<128xf32> -> f32
+func.func @row_vector_sum(%xs: !tileas.smem<64x128xf32>) -> (f32, f32) {
+  %x = tileas.smem_load %xs : !tileas.smem<64x128xf32> -> tensor<64x128xf32>
+  %r = tileas.reduce_sum %x : tensor<64x128xf32> -> tensor<64xf32>
+  %s = tileas.reduce_all %r {kind = "sum"} : tensor<64xf32> -> f32
+  %m = tileas.reduce_all %r {kind = "max"} : tensor<64xf32> -> f32
+  return %s, %m : f32, f32
+}
