@@ -1,5 +1,4 @@
-//===- ColumnVectors.cpp - per-row vectors spread along columns
-//------------===//
+//===- ColumnVectors.cpp - column statistics spread along columns -------===//
 //
 // A register tile holds a row a thread, so a vector spread along columns
 // (`m[None, :]`, tileas.broadcast dimensions = [0]) is one every thread
