@@ -777,8 +777,8 @@ LogicalResult ReduceLanesOp::verify() {
 }
 
 LogicalResult ScanOp::verify() {
-  if (getKind() != "sum" && getKind() != "max")
-    return emitOpError("expects kind \"sum\" or \"max\", got \"")
+  if (getKind() != "sum" && getKind() != "prod" && getKind() != "max")
+    return emitOpError("expects kind \"sum\", \"prod\" or \"max\", got \"")
            << getKind() << "\"";
   if (getInput().getType().getRank() != 2)
     return emitOpError("expects a 2-D tile, scanned along its rows, got ")

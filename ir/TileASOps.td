@@ -537,8 +537,9 @@ def TileAS_ScanOp : TileAS_SchedulableOp<"scan", "reduce",
   let summary = "the inclusive prefix sum or maximum along each row";
   let description = [{
     `%c = tileas.scan %x {kind = "sum"} : tensor<128x256xf32>` gives
-    `%c[i, j] = %x[i, 0] + .. + %x[i, j]` (`kind = "max"`: the running
-    maximum): cuTile's `ct.cumsum(x, axis=1)`. With `lanes = L` (a tile
+    `%c[i, j] = %x[i, 0] + .. + %x[i, j]` (`kind = "prod"`: the running
+    product, `"max"`: the running maximum): cuTile's `ct.cumsum(x, axis=1)`
+    and `ct.cumprod`. With `lanes = L` (a tile
     whose rows are split over L consecutive lanes, smem_load's `lanes`,
     L at most 32) each lane holds a piece of its row, and the pieces before
     it are combined into it, so the scan runs along the whole row.

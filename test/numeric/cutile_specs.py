@@ -1689,10 +1689,11 @@ class AttentionDecode(CuTileSpec):
 
 
 class RowCumsum(CuTileSpec):
-    """A running sum along each row, 16 rows a block, each row over 8
-    threads (row_cumsum.py): M = 16, a ragged 100 x 200, 5 rows."""
+    """A running sum and a running product along each row, 16 rows a
+    block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
+    200, 5 rows. The product's factors 1 + x / 256 keep it near 1."""
     fixture = "test/cutile/lower/fixtures/row_cumsum-13.4.tileirbc"
-    tolerances = {1: (1e-5, 1e-5), 2: (1e-5, 1e-5)}
+    tolerances = {1: (1e-5, 1e-5), 2: (1e-5, 1e-5), 3: (1e-5, 1e-5)}
 
     def problems(self, quick=False):
         return [(16, 256), (100, 200), (5, 256)]
@@ -1707,11 +1708,11 @@ class RowCumsum(CuTileSpec):
         return {0: rng.standard_normal(p).astype(np.float32)}
 
     def output_shapes(self, p):
-        return {1: p, 2: (p[0],)}
+        return {1: p, 2: (p[0],), 3: p}
 
     def expected(self, a, p):
         x = a[0].astype(np.float64)
-        return {1: np.cumsum(x, axis=1), 2: x.sum(axis=1)}
+        return {1: np.cumsum(x, axis=1), 2: x.sum(axis=1), 3: np.cumprod(1 + x / 256, axis=1)}
 
 
 class GemmAlphaBeta(CuTileSpec):

@@ -22,11 +22,11 @@ using namespace tilepipe;
 using namespace tilepipe::cutile;
 
 namespace {
-enum class Combiner { Unknown, Max, Min, Sum };
+enum class Combiner { Unknown, Max, Min, Sum, Prod };
 } // namespace
 
-/// The combiner of a reduce or scan body that applies one maxf or addf to
-/// its two arguments and yields the result.
+/// The combiner of a reduce or scan body that applies one maxf, minf, addf
+/// or mulf to its two arguments and yields the result.
 static Combiner combinerOf(Region &region) {
   Block &body = region.front();
   if (body.getNumArguments() != 2 || body.getOperations().size() != 2 ||
@@ -45,6 +45,8 @@ static Combiner combinerOf(Region &region) {
     return Combiner::Min;
   if (isa<tileir::AddFOp>(combine))
     return Combiner::Sum;
+  if (isa<tileir::MulFOp>(combine))
+    return Combiner::Prod;
   return Combiner::Unknown;
 }
 
@@ -55,6 +57,8 @@ static bool isIdentity(Attribute identity, Combiner c) {
   const APFloat &v = f.getValue();
   if (c == Combiner::Sum)
     return v.isZero();
+  if (c == Combiner::Prod)
+    return v.isExactlyValue(1.0);
   return v.isInfinity() && v.isNegative() == (c == Combiner::Max);
 }
 
@@ -63,7 +67,7 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
     return op.emitError("a reduction of several tiles at once (ct.argmax, "
                         "ct.argmin: a value and its index) is not lowered");
   Combiner c = combinerOf(op.getBody());
-  if (c == Combiner::Unknown)
+  if (c == Combiner::Unknown || c == Combiner::Prod)
     return op.emitError("a reduction whose combiner is not one maxf, minf or "
                         "addf of its arguments is not lowered (tileas reduces "
                         "rows by max or sum)");
@@ -152,12 +156,14 @@ LogicalResult EntryLowering::lowerScan(tileir::ScanOp op) {
   if (op.getOperands().size() != 1 || op.getIdentities().size() != 1)
     return op.emitError("a scan of several tiles at once is not lowered");
   Combiner c = combinerOf(op.getBody());
-  if (c != Combiner::Sum && c != Combiner::Max)
-    return op.emitError("a scan whose combiner is not one addf or maxf of its "
-                        "arguments is not lowered (ct.cumsum is)");
+  if (c != Combiner::Sum && c != Combiner::Max && c != Combiner::Prod)
+    return op.emitError("a scan whose combiner is not one addf, mulf or maxf "
+                        "of its arguments is not lowered (ct.cumsum and "
+                        "ct.cumprod are)");
   if (!isIdentity(op.getIdentities()[0], c))
     return op.emitError("a scan whose identity is not its combiner's (0 for "
-                        "a sum, -inf for max) is not lowered");
+                        "a sum, 1 for a product, -inf for max) is not "
+                        "lowered");
   if (op.getReverse())
     return op.emitError("a reverse scan is not lowered");
   auto src = cast<tileir::TileType>(op.getOperands()[0].getType());
@@ -170,8 +176,10 @@ LogicalResult EntryLowering::lowerScan(tileir::ScanOp op) {
   if (failed(x))
     return failure();
   map(op.getResult(0),
-      b.create<tileas::ScanOp>(
-          loc(op), x->getType(), *x,
-          b.getStringAttr(c == Combiner::Sum ? "sum" : "max"), IntegerAttr()));
+      b.create<tileas::ScanOp>(loc(op), x->getType(), *x,
+                               b.getStringAttr(c == Combiner::Sum    ? "sum"
+                                               : c == Combiner::Prod ? "prod"
+                                                                     : "max"),
+                               IntegerAttr()));
   return success();
 }

@@ -514,6 +514,10 @@ TP_DEVICE Frag<T, N> scan_rows_sum(const Frag<T, N> &a) {
   return detail::scan_rows<W, L>(detail::ArithOp<detail::Arith::Add>{}, a);
 }
 template <int W, int L, class T, int N>
+TP_DEVICE Frag<T, N> scan_rows_prod(const Frag<T, N> &a) {
+  return detail::scan_rows<W, L>(detail::ArithOp<detail::Arith::Mul>{}, a);
+}
+template <int W, int L, class T, int N>
 TP_DEVICE Frag<T, N> scan_rows_max(const Frag<T, N> &a) {
   return detail::scan_rows<W, L>(detail::MaxOp{}, a);
 }
