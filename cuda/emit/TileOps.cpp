@@ -421,18 +421,8 @@ LogicalResult KernelEmitter::emitTransposedLoad(tileas::SmemLoadOp load,
   Value frag = call(type, "tp::smem_load_transposed", {src, row},
                     {str(source.getShape()[0]), str(source.getShape()[1]),
                      registerElementName(result.getElementType()), str(n)});
-  // A padding other than zero (a column max's -inf): element (r, c) of the
-  // transpose is (c, r) of the source, so the valid extents swap.
-  if (load.getPaddingAttr()) {
-    Location loc = load.getLoc();
-    frag =
-        call(frag.getType(), "tp::padded",
-             {frag, row, intLit(0), lookup(loc, load.getValid().back()),
-              lookup(loc, load.getValid().front()),
-              literal(b.getF32Type(), paddingLiteral(load.getPaddingAttr()))},
-             {str(source.getShape()[0]), str(n)});
-  }
-  map[load.getResult()] = frag;
+  map[load.getResult()] =
+      load.getPaddingAttr() ? padded(load, frag, row, n) : frag;
   if (threadsWrote)
     agentSync();
   return success();
@@ -440,7 +430,9 @@ LogicalResult KernelEmitter::emitTransposedLoad(tileas::SmemLoadOp load,
 
 /// An SMEM tile read with a padding: each thread's elements past the
 /// tensor's edge replaced (tp::padded), `row` the row the thread read in
-/// the tile as the load addressed it, `n` elements each.
+/// the tile as the load addressed it, `n` elements each. Read transposed
+/// (a column max's -inf), element (r, c) is (c, r) of the source, so the
+/// valid extents swap and its rows have the source's row count.
 Value KernelEmitter::padded(tileas::SmemLoadOp load, Value frag, Value row,
                             int64_t n) {
   Location loc = load.getLoc();
@@ -448,10 +440,15 @@ Value KernelEmitter::padded(tileas::SmemLoadOp load, Value frag, Value row,
   Value rows = source.getRank() == 2 ? lookup(loc, load.getValid().front())
                                      : intLit(1);
   Value cols = lookup(loc, load.getValid().back());
+  int64_t width = source.getShape().back();
+  if (load.getTransposed()) {
+    std::swap(rows, cols);
+    width = source.getShape().front();
+  }
   return call(frag.getType(), "tp::padded",
               {frag, row, intLit(0), rows, cols,
                literal(b.getF32Type(), paddingLiteral(load.getPaddingAttr()))},
-              {str(source.getShape().back()), str(n)});
+              {str(width), str(n)});
 }
 
 /// tcgen05.st or an SMEM store of the thread's rows; a UMMA operand in SMEM

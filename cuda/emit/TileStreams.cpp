@@ -82,6 +82,15 @@ bool readAfterRelease(tileas::SmemLoadOp load) {
   return false;
 }
 
+/// Whether the per-column vector `load` makes is read whole where it is
+/// loaded rather than a piece at a time where it is used: a vector the
+/// agent's threads just wrote (after a barrier: TileOps.cpp, emitTileLoad),
+/// or one used after its slot's release.
+bool readWhole(tileas::SmemLoadOp load) {
+  return load.getSource().getDefiningOp<tileas::SmemStoreOp>() ||
+         readAfterRelease(load);
+}
+
 /// Nodes that evaluate something per piece (not a broadcast or a slice).
 llvm::SmallPtrSet<PieceNode *, 16> computedNodes(PieceNode *node) {
   llvm::SmallPtrSet<PieceNode *, 16> out;
@@ -334,12 +343,9 @@ PieceNode *TileStreams::columnNode(Location loc, Value v) {
   PieceNode node;
   node.elem = cudaElementName(tensor.getElementType());
   node.cols = tensor.getShape()[0];
-  // A vector the agent's threads just wrote is read whole, after a barrier
-  // (TileOps.cpp, emitTileLoad).
   if (auto load = v.getDefiningOp<tileas::SmemLoadOp>();
       load && !load.getPaddingAttr() && columnStreamable(v) &&
-      !load.getSource().getDefiningOp<tileas::SmemStoreOp>() &&
-      !readAfterRelease(load)) {
+      !readWhole(load)) {
     node.kind = PieceNode::Kind::ColSmem;
     node.tile = load.getSource();
     node.home = homeOf(node.tile);
@@ -385,10 +391,7 @@ bool TileStreams::takeColumn(Operation *op) {
   Location loc = op->getLoc();
   PieceNode *node = nullptr;
   if (isa<tileas::SmemLoadOp>(op)) {
-    // A vector the agent's threads wrote is read whole (columnNode), and
-    // so is one used after its slot's release.
-    if (op->getOperand(0).getDefiningOp<tileas::SmemStoreOp>() ||
-        readAfterRelease(cast<tileas::SmemLoadOp>(op)))
+    if (readWhole(cast<tileas::SmemLoadOp>(op)))
       return false;
     node = columnNode(loc, result);
   } else {

@@ -413,32 +413,30 @@ LogicalResult EntryLowering::lowerIToF(tileir::IToFOp op) {
   if (failed(v))
     return failure();
   Type to = registerType(op.getResult().getType());
-  // Integer data loaded from memory (int8 weights dequantized before an
-  // MMA): read into registers, converted element by element.
+  bool isSigned = op.getSignedness() == tileir::Signedness::Signed;
   if (isa<tileas::SmemType>(v->getType())) {
+    // Integer data loaded from memory (int8 weights dequantized before an
+    // MMA): read into registers, converted element by element.
     Type elem = getElementTypeOrSelf(v->getType());
     if (!elem.isInteger(8) && !elem.isInteger(16) && !elem.isInteger(32))
       return op.emitError("an integer tile of ")
              << elem << " converted to float is not lowered";
+    if (!isSigned)
+      return op.emitError("an unsigned integer tile converted to float is "
+                          "not lowered (signed int8, int16 and int32 are)");
     v = registers(op, op.getSource());
     if (failed(v))
       return failure();
-    if (op.getSignedness() != tileir::Signedness::Signed)
-      return op.emitError("an unsigned integer tile converted to float is "
-                          "not lowered (signed int8, int16 and int32 are)");
-    map(op.getResult(), b.create<arith::SIToFPOp>(loc(op), to, *v));
-    return success();
+  } else if (auto tile = dyn_cast<RankedTensorType>(v->getType())) {
+    // A tile of positions converted to float: a position-dependent bias
+    // (ALiBi's slope times the distance between key and query).
+    if (!isPositionTile(tile) || tile.getElementType().isInteger(1))
+      return op.emitError("an integer tile converted to float is lowered "
+                          "only for i32 positions (iota and the math on it)");
+    if (!isSigned)
+      return op.emitError("positions converted to float are lowered signed "
+                          "only");
   }
-  // A tile of positions converted to float: a position-dependent bias
-  // (ALiBi's slope times the distance between key and query).
-  if (auto tile = dyn_cast<RankedTensorType>(v->getType());
-      tile && (!isPositionTile(tile) || tile.getElementType().isInteger(1)))
-    return op.emitError("an integer tile converted to float is lowered only "
-                        "for i32 positions (iota and the math on it)");
-  bool isSigned = op.getSignedness() == tileir::Signedness::Signed;
-  if (isa<RankedTensorType>(v->getType()) && !isSigned)
-    return op.emitError("positions converted to float are lowered signed "
-                        "only");
   Value r = isSigned ? b.create<arith::SIToFPOp>(loc(op), to, *v).getResult()
                      : b.create<arith::UIToFPOp>(loc(op), to, *v).getResult();
   map(op.getResult(), r);

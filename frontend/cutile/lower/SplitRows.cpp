@@ -54,6 +54,13 @@ bool isElementwise(Operation *op) {
              tileas::Exp2Op, tileas::FmaOp, tileas::CvtOp, tileas::ScanOp>(op);
 }
 
+/// A constant i32 tile of `type`'s shape, every element `v`.
+Value splatI32(OpBuilder &b, Location loc, RankedTensorType type, int64_t v) {
+  return b.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(type.clone(b.getI32Type()),
+                                  b.getI32IntegerAttr(int32_t(v))));
+}
+
 bool isReduce(Operation *op) {
   return isa<tileas::ReduceSumOp, tileas::ReduceMaxOp>(op);
 }
@@ -348,7 +355,8 @@ LogicalResult RowSplitter::rewrite() {
     return RankedTensorType::get({kThreads, t.getShape()[1] / lanes},
                                  t.getElementType());
   };
-  SmallVector<Operation *> reductions, columnBroadcasts, iotas, rowIotas;
+  SmallVector<Operation *> reductions, columnBroadcasts;
+  SmallVector<std::pair<tileas::IotaOp, int64_t>> iotas;
   SmallVector<std::pair<tileas::ReduceAllOp, int64_t>> rowSums;
   for (Value v : values) {
     Value leader = classes.getLeaderValue(v);
@@ -379,7 +387,7 @@ LogicalResult RowSplitter::rewrite() {
       if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
         load.setLanes(rowOf);
       if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def))
-        rowIotas.push_back(iota);
+        iotas.push_back({iota, rowOf});
       continue;
     }
     if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
@@ -392,7 +400,7 @@ LogicalResult RowSplitter::rewrite() {
       scan.setLanes(uint64_t(lanes));
     }
     if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def))
-      iotas.push_back(iota);
+      iotas.push_back({iota, lanes});
     if (auto b = dyn_cast_or_null<tileas::BroadcastOp>(def);
         b && b.isColumnBroadcast())
       columnBroadcasts.push_back(b);
@@ -414,42 +422,24 @@ LogicalResult RowSplitter::rewrite() {
         b.getI64IntegerAttr(l));
     result.replaceAllUsesExcept(whole.getResult(), whole);
   }
-  for (Operation *op : iotas)
-    splitIota(cast<tileas::IotaOp>(op),
-              tileLanes.lookup(classes.getLeaderValue(op->getResult(0))));
+  for (auto [iota, l] : iotas)
+    splitIota(iota, l);
   // A sum over a per-row vector (a 64-key block's softmax total): each of
   // a row's L threads holds its value, so only the first counts.
   for (auto [all, l] : rowSums) {
     OpBuilder b(all);
     Location loc = all.getLoc();
     auto vec = cast<RankedTensorType>(all.getInput().getType());
-    auto ints = RankedTensorType::get(vec.getShape(), b.getI32Type());
-    auto splatInt = [&](int64_t v) {
-      return b.create<arith::ConstantOp>(
-          loc, DenseElementsAttr::get(ints, b.getI32IntegerAttr(int32_t(v))));
-    };
+    auto ints = vec.clone(b.getI32Type());
     Value lane = b.create<arith::RemSIOp>(
-        loc, b.create<tileas::IotaOp>(loc, ints, 0), splatInt(l));
+        loc, b.create<tileas::IotaOp>(loc, ints, 0), splatI32(b, loc, ints, l));
     Value first = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lane,
-                                          splatInt(0));
+                                          splatI32(b, loc, ints, 0));
     Value zero = b.create<arith::ConstantOp>(
         loc,
         DenseElementsAttr::get(vec, b.getFloatAttr(vec.getElementType(), 0.0)));
     Value once = b.create<arith::SelectOp>(loc, first, all.getInput(), zero);
     all.getInputMutable().assign(once);
-  }
-  // A per-row vector of positions (`ct.arange(TM)[:, None]`): thread t
-  // holds row t / L.
-  for (Operation *op : rowIotas) {
-    auto iota = cast<tileas::IotaOp>(op);
-    OpBuilder b(iota);
-    b.setInsertionPointAfter(iota);
-    int64_t l = rowLanes.lookup(classes.getLeaderValue(iota.getResult()));
-    Value lanes = b.create<arith::ConstantOp>(
-        iota.getLoc(), DenseElementsAttr::get(iota.getType(),
-                                              b.getI32IntegerAttr(int32_t(l))));
-    Value row = b.create<arith::DivSIOp>(iota.getLoc(), iota, lanes);
-    iota.getResult().replaceAllUsesExcept(row, row.getDefiningOp());
   }
   for (Operation *op : columnBroadcasts) {
     auto b = cast<tileas::BroadcastOp>(op);
@@ -468,15 +458,13 @@ LogicalResult RowSplitter::rewrite() {
 
 /// Positions of an R x C tile whose rows are split over L lanes, on the
 /// 128 x C / L tile of the same elements: element (t, j) is row t / L and
-/// column (t % L) C / L + j of the original.
+/// column (t % L) C / L + j of the original. A per-row vector of positions
+/// (`ct.arange(TM)[:, None]`) is the rows': thread t holds row t / L.
 void RowSplitter::splitIota(tileas::IotaOp iota, int64_t lanes) {
   OpBuilder b(iota);
   Location loc = iota.getLoc();
   RankedTensorType type = iota.getType();
-  auto splat = [&](int64_t v) {
-    return b.create<arith::ConstantOp>(
-        loc, DenseElementsAttr::get(type, b.getI32IntegerAttr(int32_t(v))));
-  };
+  auto splat = [&](int64_t v) { return splatI32(b, loc, type, v); };
   Value rows = b.create<tileas::IotaOp>(loc, type, 0);
   Value made;
   if (iota.getDimension() == 0) {

@@ -424,6 +424,17 @@ TP_DEVICE Frag<T, R> reduce_sum(const Frag<T, N> &a) {
 }
 
 namespace detail {
+/// A 32-bit value of lane `src` of the warp (shfl.sync.idx).
+template <class T> TP_DEVICE T shfl_from(T v, int src) {
+  static_assert(sizeof(T) == 4, "32-bit values cross lanes");
+  uint32_t bits;
+  __builtin_memcpy(&bits, &v, 4);
+  uint32_t got = ptx::shfl_idx(bits, src);
+  T r;
+  __builtin_memcpy(&r, &got, 4);
+  return r;
+}
+
 /// Each of the N values combined with the same value of the other L - 1
 /// lanes of its row group (consecutive lanes of one warp): a butterfly of
 /// shfl.sync.idx over lane ^ m, so every lane ends with the same result
@@ -432,19 +443,12 @@ template <int L, class Op, class T, int N>
 TP_DEVICE Frag<T, N> reduce_lanes(Op op, Frag<T, N> a) {
   static_assert(L >= 2 && L <= 32 && (L & (L - 1)) == 0,
                 "a row's lanes are a power of two within one warp");
-  static_assert(sizeof(T) == 4, "32-bit values cross lanes");
   const int lane = static_cast<int>(threadIdx.x % 32);
 #pragma unroll
   for (int m = 1; m < L; m <<= 1)
 #pragma unroll
-    for (int i = 0; i < N; ++i) {
-      uint32_t bits;
-      __builtin_memcpy(&bits, &a.v[i], 4);
-      uint32_t other = ptx::shfl_idx(bits, lane ^ m);
-      T b;
-      __builtin_memcpy(&b, &other, 4);
-      a.v[i] = op(a.v[i], b);
-    }
+    for (int i = 0; i < N; ++i)
+      a.v[i] = op(a.v[i], shfl_from(a.v[i], lane ^ m));
   return a;
 }
 } // namespace detail
@@ -478,27 +482,18 @@ TP_DEVICE Frag<T, N> scan_rows(Op op, Frag<T, N> a) {
     for (int i = 1; i < W; ++i)
       a.v[r * W + i] = op(a.v[r * W + i - 1], a.v[r * W + i]);
   if constexpr (L > 1) {
-    static_assert(sizeof(T) == 4, "32-bit values cross lanes");
     const int lane = static_cast<int>(threadIdx.x % 32);
     const int inRow = lane % L;
-    auto from = [](T v, int src) {
-      uint32_t bits;
-      __builtin_memcpy(&bits, &v, 4);
-      uint32_t got = ptx::shfl_idx(bits, src);
-      T r;
-      __builtin_memcpy(&r, &got, 4);
-      return r;
-    };
 #pragma unroll
     for (int r = 0; r < N / W; ++r) {
       T running = a.v[r * W + W - 1];
 #pragma unroll
       for (int m = 1; m < L; m <<= 1) {
-        T before = from(running, inRow >= m ? lane - m : lane);
+        T before = shfl_from(running, inRow >= m ? lane - m : lane);
         if (inRow >= m)
           running = op(before, running);
       }
-      T prefix = from(running, inRow >= 1 ? lane - 1 : lane);
+      T prefix = shfl_from(running, inRow >= 1 ? lane - 1 : lane);
       if (inRow >= 1)
 #pragma unroll
         for (int i = 0; i < W; ++i)
