@@ -84,6 +84,10 @@ static std::optional<int64_t> evalStatic(Value v,
   if (auto c = dyn_cast<arith::ConstantOp>(def))
     if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
       return i.getInt();
+  // An integer read from memory (a sequence's length): the value bound to
+  // its array, as the interpreter reads it.
+  if (auto load = dyn_cast<tileas::GlobalLoadOp>(def))
+    return evalStatic(load.getSrc(), args);
   // A trip count computed from a shape: cuTile's ceildiv(n, tile) on i32,
   // index_cast, clamped at zero (maxsi).
   if (isa<arith::IndexCastOp, arith::ExtSIOp>(def))
@@ -125,6 +129,17 @@ static Value castSource(Value v) {
   if (auto cast = v.getDefiningOp<arith::IndexCastOp>())
     return cast.getIn();
   return v;
+}
+
+/// An integer argument, or an array an integer is read from (a trip count
+/// read from memory is one the checker chooses through it).
+static bool bindable(BlockArgument arg) {
+  if (arg.getType().isIntOrIndex())
+    return true;
+  return llvm::any_of(arg.getUsers(), [&](Operation *user) {
+    auto load = dyn_cast<tileas::GlobalLoadOp>(user);
+    return load && load.getSrc() == arg && load.getType().isIntOrIndex();
+  });
 }
 
 static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
@@ -178,7 +193,7 @@ static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
     std::optional<unsigned> only;
     bool several = false;
     for (BlockArgument arg : entry.getArguments()) {
-      if (bound[arg.getArgNumber()] || !arg.getType().isIntOrIndex())
+      if (bound[arg.getArgNumber()] || !bindable(arg))
         continue;
       std::vector<int64_t> probe = args;
       probe[arg.getArgNumber()] = 7777;

@@ -106,6 +106,18 @@ Interpreter::Step Interpreter::stepTileAS(unsigned t, Operation *op,
     std::optional<std::vector<uint64_t>> args = readNow(t, op, reads);
     if (!args)
       return Step::Failed;
+    if (auto load = dyn_cast<tileas::GlobalLoadOp>(op);
+        load && load.getType().isIntOrIndex())
+      if (auto src = dyn_cast<BlockArgument>(load.getSrc())) {
+        // An integer read from memory: the value bound to its array, so
+        // that a trip count or a tile coordinate read from memory is one
+        // the checker chooses (Check.cpp, bindIndexArgs).
+        unsigned n = src.getArgNumber();
+        bind(t, load.getResult(),
+             Val::integer(n < config.indexArgs.size() ? config.indexArgs[n]
+                                                      : int64_t(1000 + n)));
+        return Step::Advance;
+      }
     uint64_t term = computeTerm(t, op, *args);
     for (OpResult r : op->getResults())
       bind(t, r, Val::tile(term));

@@ -8,6 +8,7 @@
 #include "ir/WgmmaStaging.h"
 #include "scheduler/mlir/TmemAliases.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -381,6 +382,44 @@ static void countLoopStaging(scf::ForOp loop, LoopPlan &plan) {
   in.fixedSmemBytes += in.loopStagingSmemBytes;
 }
 
+static bool hasUmma(scf::ForOp loop) {
+  return bool(loop.getBody()
+                  ->walk([](tileas::UmmaOp) { return WalkResult::interrupt(); })
+                  .wasInterrupted());
+}
+
+// The function's loops share its SMEM. Loops in turn lie over each other's
+// rings in peeled code (cuda/analysis/KernelLayout.cpp,
+// overlaySequentialLoops), but not the rings a tcgen05 MMA reads, which no
+// thread sees drained: beside a loop with such an MMA, a loop leaves the
+// others at least one slot per tile they load or stage, so that widening
+// one cannot take what the others cannot do without. A loop of one trip
+// beside others (the code after the loop that has an MMA) has nothing to
+// overlap and is not widened.
+static void reserveOtherLoops(scf::ForOp loop, PlanInput &in) {
+  auto func = loop->getParentOfType<FunctionOpInterface>();
+  bool others = false;
+  func->walk([&](scf::ForOp other) {
+    if (other == loop || other->getParentOfType<tileas::AgentOp>() ||
+        other->isAncestor(loop) || loop->isAncestor(other))
+      return;
+    others = true;
+    if (!hasUmma(loop) && !hasUmma(other))
+      return;
+    other.getBody()->walk([&](Operation *op) {
+      if (!isa<tileas::TmaLoadOp, tileas::SmemStoreOp, tileas::CpAsyncOp>(op))
+        return;
+      if (auto smem = dyn_cast<tileas::SmemType>(op->getResult(0).getType()))
+        in.otherLoopsSmemBytes += smem.getSizeInBytes();
+    });
+  });
+  in.fixedSmemBytes += in.otherLoopsSmemBytes;
+  std::optional<int64_t> trips = constantTripCount(
+      loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+  if (others && trips && *trips <= 1)
+    in.maxMainloopDepth = 1;
+}
+
 // Persistent tiles: the next tile's loads refill the drained slots while
 // this tile's epilogue stages its output, so the staging keeps its own
 // buffer: the tiles the epilogue stages (smem_store) or loads (tma_load of
@@ -470,6 +509,7 @@ FailureOr<LoopPlan> tilepipe::buildLoopPlan(scf::ForOp loop,
   llvm::DenseSet<unsigned> carriedInits = markValueStorage(loop, plan);
   countFixedStorage(loop, in, carriedInits);
   countLoopStaging(loop, plan);
+  reserveOtherLoops(loop, in);
   collectCandidates(loop, plan);
   in.persistent = persistent;
   if (persistent)
@@ -588,8 +628,11 @@ static void printBudgets(llvm::raw_ostream &os, const LoopPlan &plan) {
       plan.buffers.overlaid ? plan.input.overlaySmemBytes : int64_t(0);
   os << "smem " << plan.buffers.smemBytes << " B ("
      << plan.input.fixedSmemBytes - overlaid - plan.input.stagingSmemBytes -
-            plan.input.loopStagingSmemBytes
+            plan.input.loopStagingSmemBytes - plan.input.otherLoopsSmemBytes
      << " B of it tiles made before the loop";
+  if (plan.input.otherLoopsSmemBytes)
+    os << "; " << plan.input.otherLoopsSmemBytes
+       << " B left to the function's other loops";
   if (plan.input.loopStagingSmemBytes)
     os << "; " << plan.input.loopStagingSmemBytes
        << " B the threads stage in the loop";

@@ -88,6 +88,9 @@ struct PlanInput {
   /// Of fixedSmemBytes, the tiles the threads stage in SMEM inside the loop
   /// for their own agent, one buffer each (for the plan's printout).
   int64_t loopStagingSmemBytes = 0;
+  /// Of fixedSmemBytes, what the function's other loops hold at least (for
+  /// the plan's printout).
+  int64_t otherLoopsSmemBytes = 0;
 };
 
 struct PipePlan {

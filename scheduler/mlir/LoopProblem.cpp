@@ -198,13 +198,27 @@ static bool isForeignElementwiseTileOp(Operation *op) {
       op);
 }
 
+/// A scalar integer that every thread reads from an array the function
+/// never writes (a page of a paged KV cache, read where its tile is
+/// loaded): as pure as index arithmetic, so each agent reads it itself.
+static bool isReadOnlyIndexLoad(Operation *op) {
+  auto load = dyn_cast<tileas::GlobalLoadOp>(op);
+  if (!load || !load.getType().isIntOrIndex())
+    return false;
+  Value src = load.getSrc();
+  return llvm::all_of(src.getUsers(), [](Operation *user) {
+    return isa<tileas::GlobalLoadOp, tileas::GlobalGatherOp>(user);
+  });
+}
+
 std::vector<bool> tilepipe::findFreeOps(const LoopProblem &lp) {
   scf::ForOp loop = lp.loop;
   Value iv = loop.getInductionVar();
   auto isScalar = [](Type t) { return t.isIntOrIndex(); };
   std::vector<bool> isFree(lp.ops.size(), false);
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
-    if (op->getNumRegions() || !isMemoryEffectFree(op) ||
+    bool pure = isMemoryEffectFree(op) || isReadOnlyIndexLoad(op);
+    if (op->getNumRegions() || !pure ||
         !(llvm::all_of(op->getResultTypes(), isScalar) || isPositionOp(op) ||
           isa<tileas::BroadcastOp>(op)))
       continue;

@@ -1688,6 +1688,81 @@ class AttentionDecode(CuTileSpec):
         return {3: np.einsum("bs,bsd->bd", e / e.sum(axis=1, keepdims=True), v)}
 
 
+class GemmB2b(CuTileSpec):
+    """Two linear layers back to back (gemm_b2b.py): Y = bf16(relu(X W0))
+    W1, the second product an MMA after the loop. M = 128 with one K step,
+    a ragged 200 x 100, 256 x 576 (nine). The reference rounds the hidden
+    layer to bf16 as the kernel does; a sum that lands on a rounding
+    boundary may round the other way, hence the wider tolerance."""
+    fixture = "test/cutile/lower/fixtures/gemm_b2b-13.4.tileirbc"
+    tolerances = {3: (3e-2, 2e-2)}
+
+    def problems(self, quick=False):
+        return [(128, 64), (200, 100), (256, 576)]
+
+    def describe(self, p):
+        return f"M={p[0]} K={p[1]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        m, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, 64)),
+                2: uniform_bf16(rng, (64, 128))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], 128)}
+
+    def expected(self, a, p):
+        x, w0, w1 = (a[i].astype(np.float64) for i in range(3))
+        hidden = bf16(np.maximum(x @ w0, 0.0)).astype(np.float64)
+        return {3: hidden @ w1}
+
+
+class AttentionPagedDecode(CuTileSpec):
+    """One query a sequence over a paged KV cache (attention_paged_decode.py):
+    pages of 64 rows in a shuffled block table, lengths read from memory.
+    (batch, pages in the cache, table width, lengths): lengths 64 and 200,
+    then 1, 129 and 384 (one row, a page and a row, six whole pages)."""
+    fixture = "test/cutile/lower/fixtures/attention_paged_decode-13.4.tileirbc"
+    tolerances = {5: BF16_TOL}
+    scale = 0.09
+
+    def problems(self, quick=False):
+        return [(2, 8, 4, (64, 200)), (3, 20, 6, (1, 129, 384)), (1, 4, 3, (150,))]
+
+    def describe(self, p):
+        return f"B={p[0]} pages={p[1]} lengths={p[3]}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        b, pages, width, lengths = p
+        table = np.stack([rng.permutation(pages)[:width] for _ in range(b)])
+        return {0: uniform_bf16(rng, (b, 128)), 1: uniform_bf16(rng, (pages, 64, 128)),
+                2: uniform_bf16(rng, (pages, 64, 128)), 3: table.astype(np.float32),
+                4: np.array(lengths, dtype=np.float32)}
+
+    def scalar_values(self, p):
+        return {6: self.scale}
+
+    def output_shapes(self, p):
+        return {5: (p[0], 128)}
+
+    def expected(self, a, p):
+        out = []
+        for i, n in enumerate(p[3]):
+            pages = a[3][i].astype(np.int64)
+            k = np.concatenate([a[1][g] for g in pages]).astype(np.float64)[:n]
+            v = np.concatenate([a[2][g] for g in pages]).astype(np.float64)[:n]
+            s = k @ a[0][i].astype(np.float64) * self.scale
+            e = np.exp(s - s.max())
+            out.append(e @ v / e.sum())
+        return {5: np.stack(out)}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2052,6 +2127,8 @@ SPECS = {
     "cutile_row_cumsum": RowCumsum(),
     "cutile_gemm_alpha_beta": GemmAlphaBeta(),
     "cutile_attention_bias_mask": AttentionBiasMask(),
+    "cutile_gemm_b2b": GemmB2b(),
+    "cutile_attention_paged_decode": AttentionPagedDecode(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2099,7 +2176,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gemm_gather_b", "cutile_gemm_scaled_a", "cutile_gemm_scaled_b",
               "cutile_column_means", "cutile_attention_bwd_dkdv", "cutile_attention_bwd_dq",
               "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights",
-              "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask"]:
+              "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask",
+              "cutile_gemm_b2b", "cutile_attention_paged_decode"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

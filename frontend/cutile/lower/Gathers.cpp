@@ -557,8 +557,10 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
              llvm::find_if(box, [](int64_t n) { return n != 1; }) - box.begin();
          d < rank; ++d)
       needShapeArg(param, ArrayPart::Shape, d);
-  if (isa<tileir::StorePtrTkoOp>(op) && oneElement) {
-    // One element (a block's result): a thread stores it, as a view's.
+  if (isa<tileir::StorePtrTkoOp, tileir::LoadPtrTkoOp>(op) && oneElement) {
+    // One element (a block's result): a thread stores it, as a view's. One
+    // read (a sequence's length, a page of a paged KV cache: `ct.gather(a,
+    // i)` at a scalar): every thread reads it, a scalar in registers.
     Partition p;
     p.param = param;
     p.element = true;
@@ -803,6 +805,8 @@ LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
                                          t->strides, t->bounds, t->mask, pad));
     return success();
   }
+  if (a.element)
+    return gatherElement(op, a);
   FailureOr<SmallVector<Value>> coords = boxAccessCoordinates(op, a);
   if (failed(coords))
     return failure();
@@ -849,6 +853,40 @@ LogicalResult EntryLowering::lowerGather(tileir::LoadPtrTkoOp op) {
            failure();
   map(op.getResult(),
       b.create<arith::SelectOp>(loc(op), keep, *loaded, *pad).getResult());
+  return success();
+}
+
+/// A gather of one element: every thread reads it where the bounds and the
+/// mask's other conjuncts hold, the padding elsewhere.
+LogicalResult EntryLowering::gatherElement(tileir::LoadPtrTkoOp op,
+                                           const BoxAccess &a) {
+  Type scalar = registerType(cast<tileir::TileType>(op.getResult().getType()));
+  if (!scalar.isIntOrFloat())
+    return op.emitError("a gather of one element is lowered only as a "
+                        "scalar in registers");
+  FailureOr<SmallVector<Value>> coords = boxAccessCoordinates(op, a);
+  if (failed(coords))
+    return failure();
+  auto [offset, inside] = elementOffset(op, *a.element, *coords);
+  for (Value m : a.masks) {
+    FailureOr<Value> lowered = lookup(op, m);
+    if (failed(lowered))
+      return failure();
+    if (lowered->getType() != inside.getType())
+      return op.emitError("a gather of one element whose mask is not a "
+                          "scalar is not lowered");
+    inside = b.create<arith::AndIOp>(loc(op), inside, *lowered);
+  }
+  Value loaded = b.create<tileas::GlobalLoadOp>(
+      loc(op), scalar, func.getArgument(a.element->ptrArg), offset, inside);
+  if (a.padding && !isZero(a.padding)) {
+    Value pad = b.create<arith::ConstantOp>(loc(op), a.padding);
+    if (pad.getType() != scalar)
+      return op.emitError("a gather of one element padded with a constant "
+                          "of another type is not lowered");
+    loaded = b.create<arith::SelectOp>(loc(op), inside, loaded, pad);
+  }
+  map(op.getResult(), loaded);
   return success();
 }
 

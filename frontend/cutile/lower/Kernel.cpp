@@ -370,7 +370,7 @@ LogicalResult EntryLowering::lowerBody() {
   Block &body = entry.getBody().front();
   bool hasLoop = false;
   entry.walk([&](tileir::ForOp) { hasLoop = true; });
-  if (failed(hasLoop ? lowerOps(body) : lowerInOneTripLoop(body)))
+  if (failed(hasLoop ? lowerAroundLoops(body) : lowerInOneTripLoop(body)))
     return failure();
   b.setInsertionPointToEnd(&func.getBody().front());
   b.create<func::ReturnOp>(entry.getLoc());

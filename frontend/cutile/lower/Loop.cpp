@@ -244,8 +244,52 @@ static LogicalResult lowerContinue(EntryLowering &l, tileir::ContinueOp op) {
   return success();
 }
 
+/// An MMA after the kernel's last loop: its accumulator is in tensor memory
+/// on a target whose tensor core keeps it there, and only a pipe hands an
+/// asynchronous MMA's result on (its commit, its reader's wait); the stage
+/// code makes pipes for loops alone. So that code runs as a loop of one trip
+/// too, after the loops (a back-to-back GEMM's second product). A register
+/// MMA (wgmma) completes where it is issued and needs none of this.
+LogicalResult EntryLowering::lowerAroundLoops(Block &body) {
+  Operation *lastLoop = nullptr;
+  for (Operation &op : body)
+    if (isa<tileir::ForOp>(op))
+      lastLoop = &op;
+  bool mmaAfter = false;
+  if (lastLoop && !registerMma)
+    for (Operation *op = lastLoop->getNextNode(); op; op = op->getNextNode())
+      op->walk([&](tileir::MmaFOp) { mmaAfter = true; });
+  if (!mmaAfter)
+    return lowerOps(body);
+  auto after = std::next(lastLoop->getIterator());
+  if (failed(lowerOps(llvm::make_range(body.begin(), after))))
+    return failure();
+  Location l = lastLoop->getLoc();
+  Value zero = indexConstant(0), one = indexConstant(1);
+  auto loop = b.create<scf::ForOp>(l, zero, one, one);
+  loop->setAttr(attrs::kForceSerial, b.getUnitAttr());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    if (failed(lowerOps(llvm::make_range(after, body.end()))))
+      return failure();
+  }
+  // Constant tiles stay before it: the stage code would otherwise hand a
+  // constant made in one agent's rows to the op reading it with a value
+  // from before the loop.
+  for (Operation &op : llvm::make_early_inc_range(*loop.getBody()))
+    if (isa<arith::ConstantOp>(op))
+      op.moveBefore(loop);
+  return success();
+}
+
 LogicalResult EntryLowering::lowerOps(Block &block) {
-  for (Operation &op : block) {
+  return lowerOps(llvm::make_range(block.begin(), block.end()));
+}
+
+LogicalResult
+EntryLowering::lowerOps(llvm::iterator_range<Block::iterator> ops) {
+  for (Operation &op : ops) {
     if (auto cont = dyn_cast<tileir::ContinueOp>(op)) {
       if (failed(lowerContinue(*this, cont)))
         return failure();

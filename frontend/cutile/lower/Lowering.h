@@ -295,6 +295,8 @@ public:
                                                 tileir::TileType tile,
                                                 mlir::RankedTensorType to);
   mlir::LogicalResult lowerGather(tileir::LoadPtrTkoOp op);
+  mlir::LogicalResult gatherElement(tileir::LoadPtrTkoOp op,
+                                    const BoxAccess &a);
   mlir::LogicalResult lowerScatter(tileir::StorePtrTkoOp op);
   mlir::LogicalResult lowerAtomic(tileir::AtomicRMWTkoOp op);
 
@@ -304,6 +306,8 @@ public:
   /// kernel that walks its own tiles (tileas.tile_count).
   mlir::LogicalResult lowerTileLoop(tileir::ForOp op);
   mlir::LogicalResult lowerInOneTripLoop(mlir::Block &body);
+  mlir::LogicalResult lowerAroundLoops(mlir::Block &body);
+  mlir::LogicalResult lowerOps(llvm::iterator_range<mlir::Block::iterator> ops);
   /// Moves scalar float math made before the loop into the loop that reads
   /// it (each agent recomputes it there).
   void sinkScalarMathIntoLoops();
