@@ -85,8 +85,9 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
         return ElementwiseCall{"tp::cvt", true, ""};
       })
       // Positions to float (a position-dependent bias): exact below 2^24.
-      .Case([&](arith::SIToFPOp c) -> Call {
-        if (!isa<RankedTensorType>(c.getType()))
+      // Floats to i32 (an argmax's index), toward zero.
+      .Case<arith::SIToFPOp, arith::FPToSIOp>([&](Operation *c) -> Call {
+        if (!isa<RankedTensorType>(c->getResult(0).getType()))
           return std::nullopt;
         return ElementwiseCall{"tp::cvt", true, ""};
       })

@@ -1763,6 +1763,44 @@ class AttentionPagedDecode(CuTileSpec):
         return {5: np.stack(out)}
 
 
+class RowArgmax(CuTileSpec):
+    """ct.argmax and ct.argmin along rows, 16 rows a block (row_argmax.py):
+    values rounded to whole numbers so that ties are common (the first
+    column wins), M = 16, a ragged 40 x 200 (argmax may not pick the -inf
+    padding, argmin reads inside the row only), 5 rows, and rows with NaN
+    (a NaN loses to any number: numpy's argmax of the row with NaN as -inf)."""
+    fixture = "test/cutile/lower/fixtures/row_argmax-13.4.tileirbc"
+    tolerances = {1: (0, 0), 2: (0, 0), 3: (0, 0)}
+
+    def problems(self, quick=False):
+        return [(16, 256, False), (40, 200, False), (5, 256, False), (16, 256, True)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]}" + (" with NaN" if p[2] else "")
+
+    def grid(self, p):
+        return (cdiv(p[0], 16), 1, 1)
+
+    def arrays(self, rng, p):
+        x = np.round(rng.standard_normal((p[0], p[1])) * 2).astype(np.float32)
+        if p[2]:
+            x[0, 3] = np.nan
+            x[2, :40] = np.nan
+            x[2, 100] = 50.0
+            x[5, 0] = np.nan
+        return {0: x}
+
+    def output_shapes(self, p):
+        return {1: (p[0],), 2: (p[0],), 3: (p[0],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        nan = np.isnan(x)
+        return {1: np.argmax(np.where(nan, -np.inf, x), axis=1).astype(np.float64),
+                2: np.argmin(np.where(nan, np.inf, x), axis=1).astype(np.float64),
+                3: np.where(nan, -np.inf, x).max(axis=1)}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2129,6 +2167,7 @@ SPECS = {
     "cutile_attention_bias_mask": AttentionBiasMask(),
     "cutile_gemm_b2b": GemmB2b(),
     "cutile_attention_paged_decode": AttentionPagedDecode(),
+    "cutile_row_argmax": RowArgmax(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):

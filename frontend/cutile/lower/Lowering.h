@@ -362,6 +362,7 @@ public:
 
   //===--- Reductions.cpp
   //--------------------------------------------------===//
+  mlir::LogicalResult lowerArgReduce(tileir::ReduceOp op, int combiner);
   mlir::LogicalResult lowerRowReduce(tileir::ReduceOp op, int combiner);
   mlir::LogicalResult lowerReduce(tileir::ReduceOp op);
   mlir::LogicalResult lowerScan(tileir::ScanOp op);

@@ -62,10 +62,130 @@ static bool isIdentity(Attribute identity, Combiner c) {
   return v.isInfinity() && v.isNegative() == (c == Combiner::Max);
 }
 
+/// Which of ct.argmax and ct.argmin a reduce of a value tile and its
+/// positions is: cuTile's combiner picks the left pair when its value
+/// compares greater (less), or equal with the smaller index, and yields
+/// two selects on that choice. Unknown for any other combiner.
+static Combiner argCombinerOf(tileir::ReduceOp op) {
+  Block &body = op.getBody().front();
+  if (op.getOperands().size() != 2 || body.getNumArguments() != 4 ||
+      !body.mightHaveTerminator())
+    return Combiner::Unknown;
+  Operation *term = body.getTerminator();
+  auto value = term->getNumOperands() == 2
+                   ? term->getOperand(0).getDefiningOp<tileir::SelectOp>()
+                   : tileir::SelectOp();
+  auto index = term->getNumOperands() == 2
+                   ? term->getOperand(1).getDefiningOp<tileir::SelectOp>()
+                   : tileir::SelectOp();
+  if (!value || !index || value.getCond() != index.getCond() ||
+      value.getValIfTrue() != body.getArgument(0) ||
+      value.getValIfFalse() != body.getArgument(1) ||
+      index.getValIfTrue() != body.getArgument(2) ||
+      index.getValIfFalse() != body.getArgument(3))
+    return Combiner::Unknown;
+  Combiner c = Combiner::Unknown;
+  bool tieToSmaller = false;
+  for (Operation &inner : body) {
+    if (auto cmp = dyn_cast<tileir::CmpFOp>(inner);
+        cmp && c == Combiner::Unknown && cmp.getLhs() == body.getArgument(0) &&
+        cmp.getRhs() == body.getArgument(1)) {
+      auto pred = cmp.getComparisonPredicate();
+      if (pred == tileir::ComparisonPredicate::greater_than)
+        c = Combiner::Max;
+      else if (pred == tileir::ComparisonPredicate::less_than)
+        c = Combiner::Min;
+    }
+    if (auto cmp = dyn_cast<tileir::CmpIOp>(inner))
+      tieToSmaller |= cmp.getComparisonPredicate() ==
+                          tileir::ComparisonPredicate::less_than &&
+                      cmp.getLhs() == body.getArgument(2) &&
+                      cmp.getRhs() == body.getArgument(3);
+  }
+  return tieToSmaller ? c : Combiner::Unknown;
+}
+
+/// Whether `v` is the positions along dimension `dim` of its tile: an iota
+/// reshaped and broadcast there (cuTile's argmax and argmin index tile).
+static bool isPositionsAlong(Value v, int64_t dim) {
+  auto broadcast = v.getDefiningOp<tileir::BroadcastOp>();
+  auto reshape = broadcast
+                     ? broadcast.getSource().getDefiningOp<tileir::ReshapeOp>()
+                     : tileir::ReshapeOp();
+  auto iota = reshape ? reshape.getSource().getDefiningOp<tileir::IotaOp>()
+                      : tileir::IotaOp();
+  if (!iota)
+    return false;
+  auto shape = cast<tileir::TileType>(reshape.getType()).getShape();
+  return dim < int64_t(shape.size()) &&
+         llvm::count_if(shape, [](int64_t n) { return n != 1; }) == 1 &&
+         shape[dim] == cast<tileir::TileType>(v.getType()).getShape()[dim];
+}
+
+/// ct.argmax (argmin) over the rows of a 2-D tile: the row's maximum m (the
+/// minimum as -max(-x)), then the least column holding it, as the minimum
+/// of the positions where x == m, C elsewhere; in f32, exact for positions
+/// below 2^24. fmaxf leaves NaN out as cuTile's combiner does (a NaN loses
+/// to any number); a row of NaN alone gives 0, its first index.
+LogicalResult EntryLowering::lowerArgReduce(tileir::ReduceOp op, int combiner) {
+  auto c = Combiner(combiner);
+  auto src = cast<tileir::TileType>(op.getOperands()[0].getType());
+  if (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1 ||
+      !isPositionsAlong(op.getOperands()[1], 1))
+    return op.emitError("ct.argmax and ct.argmin are lowered over the rows "
+                        "of a 2-D tile (axis = 1)");
+  if (!isIdentity(op.getIdentities()[0], c))
+    return op.emitError("an argmax or argmin whose identity is not its "
+                        "combiner's (-inf for max, +inf for min) is not "
+                        "lowered");
+  FailureOr<Value> x = registers(op, op.getOperands()[0]);
+  if (failed(x))
+    return failure();
+  auto tile = dyn_cast<RankedTensorType>(x->getType());
+  if (!tile || !tile.getElementType().isF32())
+    return op.emitError("ct.argmax and ct.argmin are lowered on f32 tiles");
+  Location l = loc(op);
+  Type f32 = b.getF32Type();
+  int64_t rows = tile.getShape()[0], cols = tile.getShape()[1];
+  auto vector = RankedTensorType::get({rows}, f32);
+  auto rowMax = [&](Value v) -> Value {
+    return b.create<tileas::ReduceMaxOp>(l, vector, v);
+  };
+  Value y =
+      c == Combiner::Min ? b.create<arith::NegFOp>(l, *x).getResult() : *x;
+  Value m = rowMax(y);
+  Value spread =
+      b.create<tileas::BroadcastOp>(l, tile, m, b.getDenseI64ArrayAttr({1}));
+  Value at = b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, y, spread);
+  Value positions = b.create<arith::SIToFPOp>(
+      l, tile,
+      b.create<tileas::IotaOp>(l, tile.clone(b.getI32Type()), 1).getResult());
+  auto splat = [&](Type type, double v) -> Value {
+    return b.create<arith::ConstantOp>(
+        l,
+        DenseElementsAttr::get(cast<ShapedType>(type), b.getFloatAttr(f32, v)));
+  };
+  Value key =
+      b.create<arith::SelectOp>(l, at, positions, splat(tile, double(cols)));
+  Value first =
+      b.create<arith::NegFOp>(l, rowMax(b.create<arith::NegFOp>(l, key)));
+  Value none = b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGE, first,
+                                       splat(vector, double(cols)));
+  first = b.create<arith::SelectOp>(l, none, splat(vector, 0.0), first);
+  map(op.getResult(0),
+      c == Combiner::Min ? b.create<arith::NegFOp>(l, m).getResult() : m);
+  map(op.getResult(1),
+      b.create<arith::FPToSIOp>(l, vector.clone(b.getI32Type()), first)
+          .getResult());
+  return success();
+}
+
 LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
+  if (Combiner arg = argCombinerOf(op); arg != Combiner::Unknown)
+    return lowerArgReduce(op, int(arg));
   if (op.getOperands().size() != 1 || op.getIdentities().size() != 1)
-    return op.emitError("a reduction of several tiles at once (ct.argmax, "
-                        "ct.argmin: a value and its index) is not lowered");
+    return op.emitError("a reduction of several tiles at once other than "
+                        "ct.argmax and ct.argmin is not lowered");
   Combiner c = combinerOf(op.getBody());
   if (c == Combiner::Unknown || c == Combiner::Prod)
     return op.emitError("a reduction whose combiner is not one maxf, minf or "

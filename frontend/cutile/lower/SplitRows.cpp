@@ -277,7 +277,7 @@ LogicalResult RowSplitter::chooseRowVectors() {
                  << lanes << " lanes";
         if (!b && !isElementwise(user) &&
             !isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp,
-                 tileas::ReduceAllOp>(user))
+                 tileas::GlobalScatterOp, tileas::ReduceAllOp>(user))
           return user->emitError()
                  << "reads a per-row vector of a tile whose rows are split "
                     "over "

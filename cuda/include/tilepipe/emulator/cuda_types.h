@@ -478,5 +478,16 @@ inline int __float2int_rn(float x) {
     ++q;
   return int(q);
 }
+/// cvt.rzi.s32.f32: toward zero, saturating, NaN -> 0 (C's conversion
+/// where it is defined: arith.fptosi).
+inline int __float2int_rz(float x) {
+  if (std::isnan(x))
+    return 0;
+  if (x >= 2147483648.0f)
+    return 2147483647;
+  if (x <= -2147483648.0f)
+    return int(-2147483647 - 1);
+  return int(std::trunc(double(x)));
+}
 
 #endif // TILEPIPE_EMULATOR_CUDA_TYPES_H
