@@ -347,12 +347,33 @@ LogicalResult GlobalLoadOp::verify() {
   return success();
 }
 
+/// An atomic's `combine` and `fenced` (global_store, global_scatter): add
+/// and xchg on f32 or i32, the others on i32; `fenced` only with one.
+static LogicalResult verifyCombine(Operation *op,
+                                   std::optional<StringRef> combine,
+                                   bool fenced, Type elem) {
+  if (combine) {
+    bool i32 = elem.isSignlessInteger(32), f32 = elem.isF32();
+    bool ok = *combine == "add" || *combine == "xchg" ? i32 || f32
+              : llvm::is_contained({"max", "min", "and", "or", "xor"}, *combine)
+                  ? i32
+                  : false;
+    if (!ok)
+      return op->emitOpError("expects combine = add or xchg on f32 or i32, "
+                             "or max, min, and, or, xor on i32; got ")
+             << *combine << " on " << elem;
+  } else if (fenced) {
+    return op->emitOpError("expects `fenced` only with `combine`");
+  }
+  return success();
+}
+
 LogicalResult GlobalStoreOp::verify() {
   if (getValue().getType() != getDst().getType().getElementType())
     return emitOpError("expects a value of the array's element type ")
            << getDst().getType().getElementType() << ", got "
            << getValue().getType();
-  return success();
+  return verifyCombine(*this, getCombine(), getFenced(), getValue().getType());
 }
 
 /// What global_gather and global_scatter share: one index tile per
@@ -389,20 +410,9 @@ LogicalResult GlobalGatherOp::verify() {
 }
 
 LogicalResult GlobalScatterOp::verify() {
-  if (std::optional<StringRef> combine = getCombine()) {
-    Type elem = getValue().getType().getElementType();
-    bool i32 = elem.isSignlessInteger(32), f32 = elem.isF32();
-    bool ok = *combine == "add" || *combine == "xchg" ? i32 || f32
-              : llvm::is_contained({"max", "min", "and", "or", "xor"}, *combine)
-                  ? i32
-                  : false;
-    if (!ok)
-      return emitOpError("expects combine = add or xchg on f32 or i32, or "
-                         "max, min, and, or, xor on i32; got ")
-             << *combine << " on " << elem;
-  } else if (getFenced()) {
-    return emitOpError("expects `fenced` only with `combine`");
-  }
+  if (failed(verifyCombine(*this, getCombine(), getFenced(),
+                           getValue().getType().getElementType())))
+    return failure();
   return verifyElementAccess(*this, getDst().getType(), getValue().getType(),
                              getIndices(), getStrides(), getBounds(),
                              getMask());

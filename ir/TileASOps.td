@@ -616,10 +616,15 @@ def TileAS_GlobalStoreOp : TileAS_Op<"global_store"> {
     the agent that runs it writes: a value a CTA computes once (cuTile's
     LayerNorm stores a row's mean and reciprocal deviation, a tile of one
     element, which no TMA box can hold: a box spans 16 bytes at least).
+    With `combine` (as global_scatter's: add, max, min, xchg, and, or, xor)
+    that thread combines the value with the element atomically (cuTile's
+    `ct.atomic_add(out, 0, ct.sum(x))`: a sum over the grid); `fenced` puts
+    a fence of the GPU before and after.
   }];
   let arguments = (ins AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$value,
-                       Arg<AnyMemRef, "global array", [MemWrite]>:$dst,
-                       Index:$offset, I1:$inside);
+                       Arg<AnyMemRef, "global array", [MemRead, MemWrite]>:$dst,
+                       Index:$offset, I1:$inside,
+                       OptionalAttr<StrAttr>:$combine, UnitAttr:$fenced);
   let assemblyFormat = [{
     $value `,` $dst `[` $offset `]` `if` $inside attr-dict `:` type($value)
     `,` type($dst)

@@ -245,6 +245,10 @@ SEEDED_BUGS = {
                              "if (at.row(slot) >= validCols ||\n          at.template col<C>(int(c) + j) >= validRows)"),
     "load-one-base": ("runtime/threads.cuh", r"return inside \? p\[offset\] : T\(0\);",
                       "return inside ? p[0] : T(0);"),
+    # A one-element atomic combined by every thread of the agent, not one.
+    "combine-one-every-thread": ("runtime/threads.cuh",
+                                 r"if \(inside && threadInAgent == 0\)\n    detail::combine_one",
+                                 "if (inside)\n    detail::combine_one"),
 }
 
 

@@ -586,8 +586,20 @@ LogicalResult KernelEmitter::emit(tileas::GlobalLoadOp op) {
   return success();
 }
 
+/// The runtime's name of an atomic's `combine` (tp::Combine).
+static std::string combineKind(StringRef combine) {
+  return "tp::Combine::" + llvm::StringSwitch<std::string>(combine)
+                               .Case("add", "Add")
+                               .Case("max", "Max")
+                               .Case("min", "Min")
+                               .Case("xchg", "Xchg")
+                               .Case("and", "And")
+                               .Case("or", "Or")
+                               .Default("Xor");
+}
+
 /// One thread of the agent writes the element, when it lies inside the
-/// tensor (tp::global_store_one).
+/// tensor (tp::global_store_one), or combines it atomically.
 LogicalResult KernelEmitter::emit(tileas::GlobalStoreOp op) {
   Location loc = op.getLoc();
   Value dst = lookup(loc, op.getDst()), offset = lookup(loc, op.getOffset()),
@@ -595,7 +607,17 @@ LogicalResult KernelEmitter::emit(tileas::GlobalStoreOp op) {
         inside = lookup(loc, op.getInside());
   if (broken)
     return failure();
-  callVoid("tp::global_store_one", {dst, offset, value, inside, tid});
+  std::optional<StringRef> combine = op.getCombine();
+  if (!combine) {
+    callVoid("tp::global_store_one", {dst, offset, value, inside, tid});
+    return success();
+  }
+  if (op.getFenced())
+    callVoid("__threadfence", {});
+  callVoid("tp::global_combine_one", {dst, offset, value, inside, tid},
+           {combineKind(*combine)});
+  if (op.getFenced())
+    callVoid("__threadfence", {});
   return success();
 }
 
@@ -678,17 +700,9 @@ LogicalResult KernelEmitter::emit(tileas::GlobalScatterOp op) {
                         "several threads hold is not translated (a vector "
                         "shorter than the agent's ")
            << threads << " threads, a 64-row tile's rows)";
-  std::string kind = llvm::StringSwitch<std::string>(*combine)
-                         .Case("add", "Add")
-                         .Case("max", "Max")
-                         .Case("min", "Min")
-                         .Case("xchg", "Xchg")
-                         .Case("and", "And")
-                         .Case("or", "Or")
-                         .Default("Xor");
   if (op.getFenced())
     callVoid("__threadfence", {});
-  callVoid("tp::global_combine", operands, {"tp::Combine::" + kind});
+  callVoid("tp::global_combine", operands, {combineKind(*combine)});
   if (op.getFenced())
     callVoid("__threadfence", {});
   return success();

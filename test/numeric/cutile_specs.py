@@ -1801,6 +1801,34 @@ class RowArgmax(CuTileSpec):
                 3: np.where(nan, -np.inf, x).max(axis=1)}
 
 
+class DotProduct(CuTileSpec):
+    """A dot product and a squared norm over the grid by one-element
+    atomics (dot_product.py): N = 1024 (one block), 5000 (five, the last
+    ragged), 7."""
+    fixture = "test/cutile/lower/fixtures/dot_product-13.4.tileirbc"
+    tolerances = {2: (1e-3, 1e-5)}
+
+    def problems(self, quick=False):
+        return [(1024,), (5000,), (7,)]
+
+    def describe(self, p):
+        return f"N={p[0]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 1024), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32),
+                1: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {2: (2,)}
+
+    def expected(self, a, p):
+        x, y = a[0].astype(np.float64), a[1].astype(np.float64)
+        return {2: np.array([x @ y, x @ x])}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2168,6 +2196,7 @@ SPECS = {
     "cutile_gemm_b2b": GemmB2b(),
     "cutile_attention_paged_decode": AttentionPagedDecode(),
     "cutile_row_argmax": RowArgmax(),
+    "cutile_dot_product": DotProduct(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2216,7 +2245,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_column_means", "cutile_attention_bwd_dkdv", "cutile_attention_bwd_dq",
               "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights",
               "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask",
-              "cutile_gemm_b2b", "cutile_attention_paged_decode"]:
+              "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -534,14 +534,9 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
                     llvm::all_of(box, [](int64_t n) { return n == 1; }) &&
                     elem.getIntOrFloatBitWidth() < 128;
   // An atomic (ct.atomic_add, ...): each thread combines the elements it
-  // holds.
-  if (isa<tileir::AtomicRMWTkoOp>(op)) {
-    if (oneElement)
-      return op->emitError("an atomic of one element (a counter) is not "
-                           "lowered: the threads combine the elements of "
-                           "tiles they hold");
+  // holds; one element (a sum over the whole grid) one thread combines.
+  if (isa<tileir::AtomicRMWTkoOp>(op))
     access.threads = true;
-  }
   if (access.threads && !oneElement) {
     // Each thread its elements: the array's base, shapes and strides.
     needPointerArgs(param, access.strides);
@@ -557,7 +552,9 @@ LogicalResult EntryLowering::planBoxAccess(Operation *op, Value ptrs,
              llvm::find_if(box, [](int64_t n) { return n != 1; }) - box.begin();
          d < rank; ++d)
       needShapeArg(param, ArrayPart::Shape, d);
-  if (isa<tileir::StorePtrTkoOp, tileir::LoadPtrTkoOp>(op) && oneElement) {
+  if (isa<tileir::StorePtrTkoOp, tileir::LoadPtrTkoOp, tileir::AtomicRMWTkoOp>(
+          op) &&
+      oneElement) {
     // One element (a block's result): a thread stores it, as a view's. One
     // read (a sequence's length, a page of a paged KV cache: `ct.gather(a,
     // i)` at a scalar): every thread reads it, a scalar in registers.
@@ -973,6 +970,29 @@ LogicalResult EntryLowering::lowerAtomic(tileir::AtomicRMWTkoOp op) {
   FailureOr<Value> regs = registers(op, op.getArg());
   if (failed(regs))
     return failure();
+  tileir::MemoryOrdering order = op.getMemoryOrderingSemantics();
+  bool fenced = order != tileir::MemoryOrdering::weak &&
+                order != tileir::MemoryOrdering::relaxed;
+  if (a.element) {
+    // One element: one thread of the agent combines it (a value every
+    // thread holds alike, as a one-element store's).
+    if (!regs->getType().isIntOrFloat())
+      return op.emitError("an atomic of one element is lowered only for a "
+                          "scalar in registers"),
+             failure();
+    if (!a.masks.empty())
+      return op.emitError("an atomic of one element under a mask other than "
+                          "the array's bounds is not lowered"),
+             failure();
+    FailureOr<SmallVector<Value>> coords = boxAccessCoordinates(op, a);
+    if (failed(coords))
+      return failure();
+    auto [offset, inside] = elementOffset(op, *a.element, *coords);
+    b.create<tileas::GlobalStoreOp>(loc(op), *regs,
+                                    func.getArgument(a.element->ptrArg), offset,
+                                    inside, b.getStringAttr(combine), fenced);
+    return success();
+  }
   FailureOr<ThreadAccess> t = threadAccess(op, a, tile);
   if (failed(t))
     return failure();
@@ -983,11 +1003,8 @@ LogicalResult EntryLowering::lowerAtomic(tileir::AtomicRMWTkoOp op) {
     value = b.create<tensor::SplatOp>(loc(op), value, type);
   // Acquire and release order the thread's other accesses around its
   // atomics: a fence of the GPU on either side is at least that.
-  tileir::MemoryOrdering order = op.getMemoryOrderingSemantics();
-  b.create<tileas::GlobalScatterOp>(
-      loc(op), value, t->ptr, t->indices, t->strides, t->bounds, t->mask,
-      b.getStringAttr(combine),
-      order != tileir::MemoryOrdering::weak &&
-          order != tileir::MemoryOrdering::relaxed);
+  b.create<tileas::GlobalScatterOp>(loc(op), value, t->ptr, t->indices,
+                                    t->strides, t->bounds, t->mask,
+                                    b.getStringAttr(combine), fenced);
   return success();
 }

@@ -438,7 +438,8 @@ LogicalResult EntryLowering::storeElement(Operation *op, Value tile,
                          "lowered only as a scalar in registers");
   auto [offset, inside] = elementOffset(op, p, coords);
   b.create<tileas::GlobalStoreOp>(loc(op), *value, func.getArgument(p.ptrArg),
-                                  offset, inside);
+                                  offset, inside, /*combine=*/StringAttr(),
+                                  /*fenced=*/false);
   return success();
 }
 

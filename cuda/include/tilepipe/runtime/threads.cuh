@@ -185,6 +185,16 @@ template <Combine C, class T> TP_DEVICE void combine_one(T *p, T v) {
 }
 } // namespace detail
 
+/// One thread of the agent combines the element atomically, when it lies
+/// inside the tensor (tileas.global_store with `combine`: a value every
+/// thread holds alike, a CTA's share of a sum over the grid).
+template <Combine C, class T>
+TP_DEVICE void global_combine_one(T *p, int64_t offset, T value, bool inside,
+                                  int threadInAgent) {
+  if (inside && threadInAgent == 0)
+    detail::combine_one<C>(p + offset, value);
+}
+
 /// Each element a thread holds combined atomically with the array's, where
 /// it lies inside the array and the mask holds (ct.atomic_add, ...).
 template <Combine C, class E, class F, int N, class M, class... D>
