@@ -245,6 +245,9 @@ SEEDED_BUGS = {
                              "if (at.row(slot) >= validCols ||\n          at.template col<C>(int(c) + j) >= validRows)"),
     "load-one-base": ("runtime/threads.cuh", r"return inside \? p\[offset\] : T\(0\);",
                       "return inside ? p[0] : T(0);"),
+    # A branch's TMA store not taken writes anyway: its box is left where
+    # the branch put it instead of moved out of the tensor.
+    "branch-store-taken": (".cu", r"(\w+) \? (\w+) : -1073741824;", r"\1 ? \2 : \2;"),
     # A one-element atomic combined by every thread of the agent, not one.
     "combine-one-every-thread": ("runtime/threads.cuh",
                                  r"if \(inside && threadInAgent == 0\)\n    detail::combine_one",

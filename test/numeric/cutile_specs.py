@@ -1829,6 +1829,36 @@ class DotProduct(CuTileSpec):
         return {2: np.array([x @ y, x @ x])}
 
 
+class StoreBranches(CuTileSpec):
+    """Stores under an `if` on the block index (store_branches.py): M = 128
+    (block 0 alone: no total), 300 (three blocks, the last ragged), 512."""
+    fixture = "test/cutile/lower/fixtures/store_branches-13.4.tileirbc"
+    tolerances = {1: (0, 1e-7), 2: (0, 1e-7), 3: (1e-3, 1e-5)}
+
+    def problems(self, quick=False):
+        return [(128,), (300,), (512,)]
+
+    def describe(self, p):
+        return f"M={p[0]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal((p[0], 64)).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[0], 64), 2: (128, 64), 3: (1,)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        y = np.concatenate([x[b:b + 128] * (2.0 if b // 128 % 2 == 0 else 3.0)
+                            for b in range(0, p[0], 128)])
+        first = np.zeros((128, 64))
+        first[:min(128, p[0])] = x[:128] + 1.0
+        return {1: y, 2: first, 3: np.array([x[128:256].sum()])}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2197,6 +2227,7 @@ SPECS = {
     "cutile_attention_paged_decode": AttentionPagedDecode(),
     "cutile_row_argmax": RowArgmax(),
     "cutile_dot_product": DotProduct(),
+    "cutile_store_branches": StoreBranches(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2245,7 +2276,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_column_means", "cutile_attention_bwd_dkdv", "cutile_attention_bwd_dq",
               "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights",
               "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask",
-              "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product"]:
+              "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
+              "cutile_store_branches"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

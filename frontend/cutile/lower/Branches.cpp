@@ -6,8 +6,11 @@
 // whose branches only compute is lowered by if-conversion: both branches
 // run, and a select on the condition takes the values of the one the
 // condition names. The ops a branch lowers to must be pure (no loads,
-// stores, MMAs or loops): computing the branch not taken must change
-// nothing and be safe to compute.
+// MMAs or loops): computing the branch not taken must change nothing and be
+// safe to compute. Its stores (`if bid == 0: ct.store(...)`) are kept from
+// writing instead: an element's store or a threads' scatter under the
+// condition as its predicate or mask, a TMA store with its box moved out of
+// the tensor, where the copy engine writes nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,9 +28,46 @@ using namespace tilepipe::cutile;
 /// The lowered values a branch yields, the ops lowering it made added to
 /// `made`; failure after an error at `op` when the branch does more than
 /// compute.
+/// A TMA box's first coordinate when its store is not taken: the box lies
+/// wholly before the tensor (TMA takes signed 32-bit coordinates and
+/// writes nothing outside the tensor), far below any box's extent.
+constexpr int64_t kNotStoredCoordinate = -(int64_t(1) << 30);
+
+/// Keeps the store `op` (a branch's, lowered) from writing unless `taken`
+/// holds; false when `op` is no store this can predicate.
+static bool predicateStore(OpBuilder &b, Operation *op, Value taken) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  if (auto store = dyn_cast<tileas::GlobalStoreOp>(op)) {
+    store.getInsideMutable().assign(
+        b.create<arith::AndIOp>(loc, store.getInside(), taken));
+    return true;
+  }
+  if (auto scatter = dyn_cast<tileas::GlobalScatterOp>(op)) {
+    auto maskType = RankedTensorType::get(
+        scatter.getValue().getType().getShape(), b.getI1Type());
+    Value mask = b.create<tensor::SplatOp>(loc, maskType, taken);
+    if (Value m = scatter.getMask())
+      mask = b.create<arith::AndIOp>(loc, m, mask);
+    scatter.getMaskMutable().assign(mask);
+    return true;
+  }
+  if (auto store = dyn_cast<tileas::TmaStoreOp>(op)) {
+    if (store.getCoords().empty())
+      return false;
+    Value first = store.getCoords()[0];
+    Value away = b.create<arith::ConstantIndexOp>(loc, kNotStoredCoordinate);
+    store.getCoordsMutable()[0].assign(
+        b.create<arith::SelectOp>(loc, taken, first, away));
+    return true;
+  }
+  return false;
+}
+
 static FailureOr<SmallVector<Value>>
 lowerBranch(EntryLowering &l, tileir::IfOp op, Region &region,
-            llvm::SmallPtrSetImpl<Operation *> &made) {
+            llvm::SmallPtrSetImpl<Operation *> &made, Value taken) {
   SmallVector<Value> yields;
   if (region.empty())
     return yields;
@@ -44,15 +84,28 @@ lowerBranch(EntryLowering &l, tileir::IfOp op, Region &region,
                      : into->empty() ? nullptr
                                      : &into->front();
   for (Operation *op2 = first; op2 && op2 != stop; op2 = op2->getNextNode()) {
+    // A staging store to SMEM changes nothing the kernel reads but its own
+    // TMA store's source.
+    bool staging = isa<tileas::SmemStoreOp>(op2) &&
+                   !cast<tileas::SmemStoreOp>(op2).getDst();
+    if (staging || (!op2->getNumRegions() && predicateStore(l.b, op2, taken)))
+      continue;
     if (!isPure(op2) || op2->getNumRegions())
       return op.emitError("an `if` is lowered only when its branches just "
-                          "compute (both run, and a select takes one's "
-                          "values); this one does '")
+                          "compute or store (both run, a select takes one's "
+                          "values, and the other's stores write nothing); "
+                          "this one does '")
                  << op2->getName() << "': compute the values with ct.where",
              failure();
     made.insert(op2);
   }
   for (Value v : block.getTerminator()->getOperands()) {
+    // A token orders the branch's memory operations, which tileas orders
+    // by their effects: nothing to select.
+    if (isa<tileir::TokenType>(v.getType())) {
+      yields.push_back(Value());
+      continue;
+    }
     FailureOr<Value> r = l.registers(op, v);
     if (failed(r))
       return failure();
@@ -112,17 +165,27 @@ LogicalResult EntryLowering::lowerIf(tileir::IfOp op) {
            failure();
   llvm::SmallPtrSet<Operation *, 16> made;
   FailureOr<SmallVector<Value>> taken =
-      lowerBranch(*this, op, op.getThenRegion(), made);
+      lowerBranch(*this, op, op.getThenRegion(), made, *cond);
   if (failed(taken))
     return failure();
+  Value notTaken = b.create<arith::XOrIOp>(
+      loc(op), *cond, b.create<arith::ConstantIntOp>(loc(op), 1, 1));
   FailureOr<SmallVector<Value>> other =
-      lowerBranch(*this, op, op.getElseRegion(), made);
+      lowerBranch(*this, op, op.getElseRegion(), made, notTaken);
   if (failed(other))
     return failure();
+  // Only an else branch that stores reads it.
+  if (notTaken.use_empty()) {
+    Operation *one = notTaken.getDefiningOp()->getOperand(1).getDefiningOp();
+    notTaken.getDefiningOp()->erase();
+    one->erase();
+  }
   if (taken->size() != op.getNumResults() ||
       other->size() != op.getNumResults())
     return op.emitError("an `if` with results needs both branches"), failure();
   for (auto [r, t, e] : llvm::zip(op.getResults(), *taken, *other)) {
+    if (!t || !e)
+      continue;
     if (t.getType() != e.getType())
       return op.emitError("the branches of an `if` yield values lowered to "
                           "different types (")
