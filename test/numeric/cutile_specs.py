@@ -1859,6 +1859,42 @@ class StoreBranches(CuTileSpec):
         return {1: y, 2: first, 3: np.array([x[128:256].sum()])}
 
 
+class AttentionCausal64(CuTileSpec):
+    """Causal attention of 64-row blocks, head dim 64 (attention_causal64.py):
+    S = 64 (one block), 200 (four, the last ragged), 512 (eight)."""
+    fixture = "test/cutile/lower/fixtures/attention_causal64-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+    scale = 0.125
+
+    def problems(self, quick=False):
+        return [(64,), (200,), (512,)]
+
+    def describe(self, p):
+        return f"S={p[0]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 64), 1, 1)
+
+    def arrays(self, rng, p):
+        s = p[0]
+        return {0: uniform_bf16(rng, (s, 64)), 1: uniform_bf16(rng, (s, 64)),
+                2: uniform_bf16(rng, (s, 64))}
+
+    def scalar_values(self, p):
+        return {4: self.scale}
+
+    def output_shapes(self, p):
+        return {3: (p[0], 64)}
+
+    def expected(self, a, p):
+        q, k, v = (a[i].astype(np.float64) for i in range(3))
+        s = q @ k.T * self.scale
+        i = np.arange(p[0])
+        s = np.where(i[None, :] <= i[:, None], s, -np.inf)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return {3: (e / e.sum(axis=1, keepdims=True)) @ v}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2228,6 +2264,7 @@ SPECS = {
     "cutile_row_argmax": RowArgmax(),
     "cutile_dot_product": DotProduct(),
     "cutile_store_branches": StoreBranches(),
+    "cutile_attention_causal64": AttentionCausal64(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2277,7 +2314,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights",
               "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask",
               "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
-              "cutile_store_branches"]:
+              "cutile_store_branches", "cutile_attention_causal64"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

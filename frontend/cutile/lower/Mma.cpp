@@ -83,15 +83,17 @@ FailureOr<Value> EntryLowering::tmemAccumulator(Operation *user, Value init) {
 }
 
 /// An MMA operand made in registers goes to TMEM (A, the tensor core's TS
-/// form: attention's P) or SMEM (B).
+/// form: attention's P) or SMEM (B, and an A of 64 rows: TMEM's 64-row
+/// tiles are accumulators only, so a 64-row query tile's P is read from
+/// SMEM).
 static FailureOr<Value> operandFromRegisters(EntryLowering &l, Operation *op,
                                              Value v, bool isA) {
   FailureOr<Value> regs = matrixInRegisters(l, op, v, "operand");
   if (failed(regs))
     return failure();
-  if (isA)
-    return toTmem(l.b, op->getLoc(), *regs);
   auto t = cast<RankedTensorType>(regs->getType());
+  if (isA && t.getShape()[0] != 64)
+    return toTmem(l.b, op->getLoc(), *regs);
   return l.b
       .create<tileas::SmemStoreOp>(
           op->getLoc(), tileas::SmemType::get(t.getShape(), t.getElementType()),
