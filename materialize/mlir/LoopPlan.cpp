@@ -214,9 +214,14 @@ struct AgentSplit {
       return g.getInt();
     return std::nullopt;
   }
+  /// As the partition keys agents (materialize::agentOf): an op outside
+  /// every warp group (a constant tile, a splat) runs in group 0's agent,
+  /// so a tile it hands to group 0 needs no pipe (one planned there had no
+  /// consumer and failed the IR verifier).
   bool otherAgent(sched::OpId x, sched::OpId y) const {
     return units[x] != units[y] ||
-           (units[x] == Unit::SIMT && groupOf(x) != groupOf(y));
+           (units[x] == Unit::SIMT &&
+            groupOf(x).value_or(0) != groupOf(y).value_or(0));
   }
 };
 

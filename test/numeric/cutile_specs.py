@@ -1895,6 +1895,33 @@ class AttentionCausal64(CuTileSpec):
         return {3: (e / e.sum(axis=1, keepdims=True)) @ v}
 
 
+class BatchStats(CuTileSpec):
+    """Each batch's mean over the sequence and largest value per position
+    from a (1, S, D) block of a rank-3 array (batch_stats.py): (B, S, D) =
+    (2, 64, 128), (5, 50, 128) ragged along S, (3, 64, 100) ragged along D."""
+    fixture = "test/cutile/lower/fixtures/batch_stats-13.4.tileirbc"
+    tolerances = {1: (1e-6, 1e-5), 2: (0, 0)}
+
+    def problems(self, quick=False):
+        return [(2, 64, 128), (5, 50, 128), (3, 64, 100)]
+
+    def describe(self, p):
+        return f"B={p[0]} S={p[1]} D={p[2]}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: uniform_bf16(rng, p)}
+
+    def output_shapes(self, p):
+        return {1: (p[0], p[2]), 2: (p[0], p[1])}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        return {1: x.mean(axis=1), 2: x.max(axis=2)}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2265,6 +2292,7 @@ SPECS = {
     "cutile_dot_product": DotProduct(),
     "cutile_store_branches": StoreBranches(),
     "cutile_attention_causal64": AttentionCausal64(),
+    "cutile_batch_stats": BatchStats(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2314,7 +2342,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights",
               "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask",
               "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
-              "cutile_store_branches", "cutile_attention_causal64"]:
+              "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -198,17 +198,28 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
   auto src = cast<tileir::TileType>(op.getOperands()[0].getType());
   // One row (a 1 x C tile or a vector of C, unit dimensions dropped in
   // registers: C values spread over the agent's threads) reduced whole.
-  ArrayRef<int64_t> shape = src.getShape();
+  SmallVector<int64_t> shape(src.getShape());
   int64_t dim = op.getDim();
   if (dim >= 0 && dim < src.getRank() && shape[dim] > 1 &&
       llvm::count_if(shape, [](int64_t n) { return n > 1; }) == 1)
     return lowerRowReduce(op, int(c));
+  // A tile of more dimensions whose others are units (a (1, S, D) block of
+  // a batched array): registers drop the unit dimensions, so it reduces as
+  // the 2-D tile of its two others.
+  SmallVector<int64_t> kept;
+  for (auto [d, n] : llvm::enumerate(shape))
+    if (n > 1)
+      kept.push_back(int64_t(d));
+  int64_t rank = src.getRank();
+  if (rank > 2 && kept.size() == 2 && llvm::is_contained(kept, dim)) {
+    dim = dim == kept[0] ? 0 : 1;
+    rank = 2;
+    shape = {shape[kept[0]], shape[kept[1]]};
+  }
   // Down the columns of a tile loaded from memory: along the rows of its
   // transpose, which the threads read from the SMEM tile the other way.
-  bool columns = src.getRank() == 2 && op.getDim() == 0 &&
-                 src.getShape()[0] > 1 && src.getShape()[1] > 1;
-  if (!columns &&
-      (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1))
+  bool columns = rank == 2 && dim == 0 && shape[0] > 1 && shape[1] > 1;
+  if (!columns && (rank != 2 || dim != 1 || shape[0] == 1))
     return op.emitError("only a reduction over the rows of a 2-D tile (dim = "
                         "1), or down the columns of one loaded from memory, "
                         "is lowered: tileas reduces the last dimension, one "
