@@ -274,8 +274,8 @@ Value KernelEmitter::loadTileParameter(Location loc, Value v) {
                std::to_string(*n)});
 }
 
-/// A splat arith.constant of a register tile: tp::splat of its value (f32
-/// by its bits, integers as they are).
+/// A splat arith.constant of a register tile: tp::splat of its value (a
+/// float by its f32 bits, integers as they are).
 Value KernelEmitter::makeSplatConstant(Location loc, Value v,
                                        DenseElementsAttr dense) {
   auto tensor = cast<RankedTensorType>(dense.getType());
@@ -288,13 +288,21 @@ Value KernelEmitter::makeSplatConstant(Location loc, Value v,
   std::string elem = registerElementName(tensor.getElementType());
   std::string value;
   if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>())) {
-    APInt bits = f.getValue().bitcastToAPInt();
-    value = llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue()).str();
-    if (!tensor.getElementType().isF32()) {
-      emitError(loc) << "only f32 splat constants are translated";
+    // A narrower float (a bf16 zero masking an MMA operand) by its f32
+    // value, which holds it exactly, converted to the element type.
+    APFloat wide = f.getValue();
+    bool lost = false;
+    wide.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+    if (lost) {
+      emitError(loc) << "a splat constant of " << tensor.getElementType()
+                     << " that f32 does not hold exactly is not translated";
       broken = true;
       return {};
     }
+    APInt bits = wide.bitcastToAPInt();
+    value = llvm::formatv("tp::bits_f32(0x{0:x-}u)", bits.getZExtValue()).str();
+    if (!tensor.getElementType().isF32())
+      value = "tp::detail::convert<" + elem + ">(" + value + ")";
   } else {
     value = std::to_string(dense.getSplatValue<APInt>().getSExtValue());
   }

@@ -1922,6 +1922,58 @@ class BatchStats(CuTileSpec):
         return {1: x.mean(axis=1), 2: x.max(axis=2)}
 
 
+class ArgmaxChunks(CuTileSpec):
+    """Each row's argmax over 128-column chunks (argmax_chunks.py): values
+    rounded to whole numbers, so ties within and across chunks are common
+    (the first column wins): 128 x 128, 200 x 1000, 5 x 300."""
+    fixture = "test/cutile/lower/fixtures/argmax_chunks-13.4.tileirbc"
+    tolerances = {1: (0, 0)}
+
+    def problems(self, quick=False):
+        return [(128, 128), (200, 1000), (5, 300)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: np.round(rng.standard_normal(p) * 3).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[0],)}
+
+    def expected(self, a, p):
+        return {1: np.argmax(a[0], axis=1).astype(np.float64)}
+
+
+class GemmKMasked(CuTileSpec):
+    """A GEMM masking A's columns past K in registers (gemm_k_masked.py):
+    128 x 128 x 64, 200 x 300 x 100 (ragged K), 256 x 256 x 576."""
+    fixture = "test/cutile/lower/fixtures/gemm_k_masked-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+
+    def problems(self, quick=False):
+        return [(128, 128, 64), (200, 300, 100), (256, 256, 576)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n))}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1])}
+
+    def expected(self, a, p):
+        return {2: a[0].astype(np.float64) @ a[1].astype(np.float64)}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2293,6 +2345,8 @@ SPECS = {
     "cutile_store_branches": StoreBranches(),
     "cutile_attention_causal64": AttentionCausal64(),
     "cutile_batch_stats": BatchStats(),
+    "cutile_argmax_chunks": ArgmaxChunks(),
+    "cutile_gemm_k_masked": GemmKMasked(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2342,7 +2396,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_swiglu_gemm", "cutile_matmul_store_t", "cutile_gemm_int8_weights",
               "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask",
               "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
-              "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats"]:
+              "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
+              "cutile_argmax_chunks", "cutile_gemm_k_masked"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -324,7 +324,8 @@ static std::pair<scf::ForOp, Operation *> loopOfUsers(Block &body,
   for (Operation *user : op->getUsers()) {
     auto outer =
         dyn_cast_or_null<scf::ForOp>(body.findAncestorOpInBlock(*user));
-    if (!outer || (loop && outer != loop))
+    // A loop's initial value is read before the loop.
+    if (!outer || (loop && outer != loop) || outer == user)
       return {};
     loop = outer;
     Operation *at = loop.getBody()->findAncestorOpInBlock(*user);
@@ -335,12 +336,15 @@ static std::pair<scf::ForOp, Operation *> loopOfUsers(Block &body,
 }
 
 /// Copies `op` into every loop of `body` that reads it, before the first
-/// reader there; the readers there read the copy.
+/// reader there; the readers there read the copy. A loop's initial value
+/// (ct.zeros of i32 carried by an argmax over chunks) stays read where it
+/// is.
 static void copyIntoLoops(Block &body, Operation *op) {
   llvm::MapVector<scf::ForOp, SmallVector<OpOperand *>> readers;
   for (OpOperand &use : op->getUses())
     if (auto loop = dyn_cast_or_null<scf::ForOp>(
-            body.findAncestorOpInBlock(*use.getOwner())))
+            body.findAncestorOpInBlock(*use.getOwner()));
+        loop && loop != use.getOwner())
       readers[loop].push_back(&use);
   for (auto &[loop, uses] : readers) {
     Operation *first = nullptr;
