@@ -1974,6 +1974,34 @@ class GemmKMasked(CuTileSpec):
         return {2: a[0].astype(np.float64) @ a[1].astype(np.float64)}
 
 
+class QuantizeRows(CuTileSpec):
+    """Per-row int8 quantization (quantize_rows.py), the reference in f32
+    as the kernel computes: 16 x 512, a ragged 40 x 300, 5 rows."""
+    fixture = "test/cutile/lower/fixtures/quantize_rows-13.4.tileirbc"
+    tolerances = {1: (0, 0), 2: (0, 1e-6)}
+
+    def problems(self, quick=False):
+        return [(16, 512), (40, 300), (5, 512)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 16), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: bf16(rng.standard_normal(p) * 2)}
+
+    def output_shapes(self, p):
+        return {1: p, 2: (p[0],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float32)
+        scale = np.maximum(np.abs(x).max(axis=1), np.float32(1e-8)) / np.float32(127.0)
+        q = np.floor((x / scale[:, None]).astype(np.float32) + np.float32(0.5))
+        return {1: q.astype(np.float64), 2: scale.astype(np.float64)}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2347,6 +2375,7 @@ SPECS = {
     "cutile_batch_stats": BatchStats(),
     "cutile_argmax_chunks": ArgmaxChunks(),
     "cutile_gemm_k_masked": GemmKMasked(),
+    "cutile_quantize_rows": QuantizeRows(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):

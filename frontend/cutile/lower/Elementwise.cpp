@@ -443,6 +443,37 @@ LogicalResult EntryLowering::lowerIToF(tileir::IToFOp op) {
   return success();
 }
 
+/// A float tile converted to integers (`astype(ct.int8)` after rounding:
+/// quantization): arith.fptosi, toward zero as cuTile's default rounding.
+LogicalResult EntryLowering::lowerFToI(tileir::FToIOp op) {
+  if (op.getSignedness() != tileir::Signedness::Signed)
+    return op.emitError("a float tile converted to unsigned integers is not "
+                        "lowered (to signed ones it is)");
+  if (op.getSaturating())
+    return op.emitError("a saturating float-to-integer conversion is not "
+                        "lowered: clamp the floats first (ct.minimum, "
+                        "ct.maximum)");
+  if (auto mode = op.getRoundingMode();
+      mode && *mode != tileir::RoundingMode::zero)
+    return op.emitError("a float-to-integer conversion rounding other than "
+                        "toward zero is not lowered: round the floats first "
+                        "(ct.floor(x + 0.5))");
+  FailureOr<Value> v = registers(op, op.getSource());
+  if (failed(v))
+    return failure();
+  Type to = registerType(op.getResult().getType());
+  auto tile = dyn_cast<RankedTensorType>(to);
+  if (!tile || !isa<FloatType>(getElementTypeOrSelf(v->getType())))
+    return op.emitError("a float-to-integer conversion is lowered on register "
+                        "tiles of floats");
+  Type elem = tile.getElementType();
+  if (!elem.isInteger(8) && !elem.isInteger(16) && !elem.isInteger(32))
+    return op.emitError("a float tile converted to ")
+           << elem << " is not lowered (to i8, i16 and i32 it is)";
+  map(op.getResult(), b.create<arith::FPToSIOp>(loc(op), to, *v).getResult());
+  return success();
+}
+
 static arith::CmpIPredicate cmpPredicate(tileir::ComparisonPredicate p,
                                          bool isSigned) {
   using P = arith::CmpIPredicate;

@@ -346,6 +346,7 @@ public:
   mlir::LogicalResult lowerBroadcast(tileir::BroadcastOp op);
   mlir::LogicalResult lowerFToF(tileir::FToFOp op);
   mlir::LogicalResult lowerIToF(tileir::IToFOp op);
+  mlir::LogicalResult lowerFToI(tileir::FToIOp op);
   mlir::LogicalResult lowerIntegerOp(mlir::Operation *op);
   mlir::LogicalResult lowerIota(tileir::IotaOp op);
   /// `v`, a tile of positions or a mask, made again at the shape `to`

@@ -171,6 +171,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::BroadcastOp o) { return lowerBroadcast(o); })
       .Case([&](tileir::FToFOp o) { return lowerFToF(o); })
       .Case([&](tileir::IToFOp o) { return lowerIToF(o); })
+      .Case([&](tileir::FToIOp o) { return lowerFToI(o); })
       .Case([&](tileir::SelectOp o) { return lowerSelect(o); })
       .Case([&](tileir::IfOp o) { return lowerIf(o); })
       .Case([&](tileir::CmpFOp o) { return lowerCmpF(o); })

@@ -62,8 +62,9 @@ template <class U, class T> TP_DEVICE U convert(T x) {
     return x;
   else if constexpr (kSame<U, float> && kSame<T, int32_t>)
     return static_cast<float>(x);
-  else if constexpr (kSame<U, int32_t> && kSame<T, float>)
-    return __float2int_rz(x); // arith.fptosi truncates
+  else if constexpr ((kSame<U, int32_t> || kSame<U, int16_t> ||
+                      kSame<U, int8_t>)&&kSame<T, float>)
+    return U(__float2int_rz(x)); // arith.fptosi truncates
   else
     return from_f32<U>(to_f32(x));
 }
