@@ -464,30 +464,31 @@ inline int __float_as_int(float x) { return int(__float_as_uint(x)); }
 inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
 inline float __fadd_rn(float a, float b) { return a + b; }
 inline float __fmul_rn(float a, float b) { return a * b; }
-/// cvt.rni.s32.f32: nearest even, saturating, NaN -> 0.
-inline int __float2int_rn(float x) {
+namespace tp::cpu {
+/// What cvt.*.s32.f32 does with any rounding: NaN -> 0, saturating; the
+/// in-range value rounded by `round` (an integer-valued double).
+template <class Round> inline int float2int(float x, Round round) {
   if (std::isnan(x))
     return 0;
   if (x >= 2147483648.0f)
     return 2147483647;
   if (x <= -2147483648.0f)
     return int(-2147483647 - 1);
-  double fl = std::floor(double(x)), fr = double(x) - fl;
-  long long q = (long long)fl;
-  if (fr > 0.5 || (fr == 0.5 && (q & 1)))
-    ++q;
-  return int(q);
+  return int(round(double(x)));
 }
-/// cvt.rzi.s32.f32: toward zero, saturating, NaN -> 0 (C's conversion
-/// where it is defined: arith.fptosi).
+} // namespace tp::cpu
+/// cvt.rni.s32.f32: nearest even.
+inline int __float2int_rn(float x) {
+  return tp::cpu::float2int(x, [](double v) {
+    double fl = std::floor(v), fr = v - fl;
+    long long q = (long long)fl;
+    return double(q + (fr > 0.5 || (fr == 0.5 && (q & 1))));
+  });
+}
+/// cvt.rzi.s32.f32: toward zero (C's conversion where it is defined:
+/// arith.fptosi).
 inline int __float2int_rz(float x) {
-  if (std::isnan(x))
-    return 0;
-  if (x >= 2147483648.0f)
-    return 2147483647;
-  if (x <= -2147483648.0f)
-    return int(-2147483647 - 1);
-  return int(std::trunc(double(x)));
+  return tp::cpu::float2int(x, [](double v) { return std::trunc(v); });
 }
 
 #endif // TILEPIPE_EMULATOR_CUDA_TYPES_H

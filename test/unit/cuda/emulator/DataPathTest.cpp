@@ -185,6 +185,13 @@ TEST(NumberTypes, ArithmeticRoundsOnce) {
   EXPECT_EQ(__float2int_rn(2.5f), 2);
   EXPECT_EQ(__float2int_rn(-3.5f), -4);
   EXPECT_EQ(__float2int_rn(NAN), 0);
+  EXPECT_EQ(__float2int_rn(1e10f), 2147483647);
+  // cvt.rzi.s32.f32 (arith.fptosi): toward zero, saturating, NaN -> 0.
+  EXPECT_EQ(__float2int_rz(2.9f), 2);
+  EXPECT_EQ(__float2int_rz(-2.9f), -2);
+  EXPECT_EQ(__float2int_rz(-0.5f), 0);
+  EXPECT_EQ(__float2int_rz(NAN), 0);
+  EXPECT_EQ(__float2int_rz(-1e10f), int(-2147483647 - 1));
   EXPECT_EQ(__fmaf_rn(2.0f, 3.0f, 1.0f), 7.0f);
 }
 
