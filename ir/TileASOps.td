@@ -542,10 +542,14 @@ def TileAS_ScanOp : TileAS_SchedulableOp<"scan", "reduce",
     and `ct.cumprod`. With `lanes = L` (a tile
     whose rows are split over L consecutive lanes, smem_load's `lanes`,
     L at most 32) each lane holds a piece of its row, and the pieces before
-    it are combined into it, so the scan runs along the whole row.
+    it are combined into it, so the scan runs along the whole row. With
+    `reverse` the scan runs from the row's end (`ct.cumsum(x, axis=1,
+    reverse=True)`: `%c[i, j] = %x[i, j] + .. + %x[i, C - 1]`), the pieces
+    after a lane's combined into it.
   }];
   let arguments = (ins TileAS_FloatTensor:$input, StrAttr:$kind,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$lanes);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$lanes,
+                       UnitAttr:$reverse);
   let results = (outs TileAS_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let hasVerifier = 1;

@@ -236,6 +236,10 @@ SEEDED_BUGS = {
     # (row_cumsum.py: each 32-element piece scanned alone).
     "scan-no-lane-prefix": ("runtime/frag.cuh", r"if \(inRow >= 1\)\n#pragma unroll\n        for",
                             "if (inRow < 0)\n#pragma unroll\n        for"),
+    # A reverse scan over split rows taking the lanes before it, as the
+    # forward scan does, instead of those after (row_suffix_sums.py).
+    "scan-reverse-lanes-before": ("runtime/frag.cuh", r"return Rev \? lane \+ m : lane - m;",
+                                  "return Rev ? lane - m : lane - m;"),
     # A 64-value vector summed over 128 threads with both copies of each
     # value counted (row64-reduce-all.mlir: tp::row64_once dropped).
     "row64-counted-twice": ("runtime/tmem.cuh", r"if \(threadInAgent & 16\)", "if (threadInAgent < 0)"),

@@ -738,8 +738,8 @@ LogicalResult KernelEmitter::emit(tileas::IotaOp op) {
 }
 
 /// A scan along each row the thread holds (tp::scan_rows_sum / _max): its
-/// W elements of it in order, then, for a row split over L lanes, the
-/// lanes before it combined in by shuffles.
+/// W elements of it in order (from the end when reverse), then, for a row
+/// split over L lanes, the lanes before (after) it combined in by shuffles.
 LogicalResult KernelEmitter::emit(tileas::ScanOp op) {
   Location loc = op.getLoc();
   Value x = lookup(loc, op.getInput());
@@ -753,8 +753,11 @@ LogicalResult KernelEmitter::emit(tileas::ScanOp op) {
     return op.emitError("a scan along rows of a 64-row tile (two threads a "
                         "row) is not translated to CUDA");
   uint64_t lanes = op.getLanes().value_or(1);
-  map[op.getResult()] = call(*type, ("tp::scan_rows_" + op.getKind()).str(),
-                             {x}, {str(t.getShape()[1]), str(int64_t(lanes))});
+  SmallVector<std::string> args = {str(t.getShape()[1]), str(int64_t(lanes))};
+  if (op.getReverse())
+    args.push_back("true");
+  map[op.getResult()] =
+      call(*type, ("tp::scan_rows_" + op.getKind()).str(), {x}, args);
   return success();
 }
 

@@ -2002,6 +2002,34 @@ class QuantizeRows(CuTileSpec):
         return {1: q.astype(np.float64), 2: scale.astype(np.float64)}
 
 
+class RowSuffixSums(CuTileSpec):
+    """Reverse running sums and products along rows (row_suffix_sums.py):
+    16 x 256, a ragged 100 x 200 (the zero padding past the row inside the
+    suffixes: a sum unchanged, a product's factor 1), 5 rows."""
+    fixture = "test/cutile/lower/fixtures/row_suffix_sums-13.4.tileirbc"
+    tolerances = {1: (1e-5, 1e-5), 2: (1e-5, 1e-5)}
+
+    def problems(self, quick=False):
+        return [(16, 256), (100, 200), (5, 256)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 16), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p, 2: p}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        suffix = lambda t, f: f(t[:, ::-1], axis=1)[:, ::-1]
+        return {1: suffix(x, np.cumsum), 2: suffix(1.0 + x / 256.0, np.cumprod)}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2376,6 +2404,7 @@ SPECS = {
     "cutile_argmax_chunks": ArgmaxChunks(),
     "cutile_gemm_k_masked": GemmKMasked(),
     "cutile_quantize_rows": QuantizeRows(),
+    "cutile_row_suffix_sums": RowSuffixSums(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):

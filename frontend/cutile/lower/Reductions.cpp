@@ -295,8 +295,6 @@ LogicalResult EntryLowering::lowerScan(tileir::ScanOp op) {
     return op.emitError("a scan whose identity is not its combiner's (0 for "
                         "a sum, 1 for a product, -inf for max) is not "
                         "lowered");
-  if (op.getReverse())
-    return op.emitError("a reverse scan is not lowered");
   auto src = cast<tileir::TileType>(op.getOperands()[0].getType());
   if (src.getRank() != 2 || op.getDim() != 1 || src.getShape()[0] == 1 ||
       !src.getElementType().isF32())
@@ -311,6 +309,6 @@ LogicalResult EntryLowering::lowerScan(tileir::ScanOp op) {
                                b.getStringAttr(c == Combiner::Sum    ? "sum"
                                                : c == Combiner::Prod ? "prod"
                                                                      : "max"),
-                               IntegerAttr()));
+                               IntegerAttr(), op.getReverse()));
   return success();
 }

@@ -473,30 +473,35 @@ namespace detail {
 /// order) scanned in place; with the row split over L consecutive lanes,
 /// the combined totals of the lanes before it (an inclusive scan of the
 /// lanes' totals by shfl.sync.idx from lane - m, then one step back) are
-/// combined into every element.
-template <int W, int L, class Op, class T, int N>
+/// combined into every element. Reverse: the same from the row's end, the
+/// lanes after it combined in (from lane + m).
+template <int W, int L, bool Rev, class Op, class T, int N>
 TP_DEVICE Frag<T, N> scan_rows(Op op, Frag<T, N> a) {
   static_assert(N % W == 0, "a thread holds whole pieces of its rows");
   static_assert(L >= 1 && L <= 32 && (L & (L - 1)) == 0,
                 "a row's lanes are a power of two within one warp");
+  // Element i of a row piece in scan order.
+  auto at = [](int r, int i) { return r * W + (Rev ? W - 1 - i : i); };
 #pragma unroll
   for (int r = 0; r < N / W; ++r)
 #pragma unroll
     for (int i = 1; i < W; ++i)
-      a.v[r * W + i] = op(a.v[r * W + i - 1], a.v[r * W + i]);
+      a.v[at(r, i)] = op(a.v[at(r, i - 1)], a.v[at(r, i)]);
   if constexpr (L > 1) {
     const int lane = static_cast<int>(threadIdx.x % 32);
-    const int inRow = lane % L;
+    // The lane's place in its row in scan order, and the lane m before it.
+    const int inRow = Rev ? L - 1 - lane % L : lane % L;
+    auto before = [&](int m) { return Rev ? lane + m : lane - m; };
 #pragma unroll
     for (int r = 0; r < N / W; ++r) {
-      T running = a.v[r * W + W - 1];
+      T running = a.v[at(r, W - 1)];
 #pragma unroll
       for (int m = 1; m < L; m <<= 1) {
-        T before = shfl_from(running, inRow >= m ? lane - m : lane);
+        T earlier = shfl_from(running, inRow >= m ? before(m) : lane);
         if (inRow >= m)
-          running = op(before, running);
+          running = op(earlier, running);
       }
-      T prefix = shfl_from(running, inRow >= 1 ? lane - 1 : lane);
+      T prefix = shfl_from(running, inRow >= 1 ? before(1) : lane);
       if (inRow >= 1)
 #pragma unroll
         for (int i = 0; i < W; ++i)
@@ -507,17 +512,17 @@ TP_DEVICE Frag<T, N> scan_rows(Op op, Frag<T, N> a) {
 }
 } // namespace detail
 
-template <int W, int L, class T, int N>
+template <int W, int L, bool Rev = false, class T, int N>
 TP_DEVICE Frag<T, N> scan_rows_sum(const Frag<T, N> &a) {
-  return detail::scan_rows<W, L>(detail::ArithOp<detail::Arith::Add>{}, a);
+  return detail::scan_rows<W, L, Rev>(detail::ArithOp<detail::Arith::Add>{}, a);
 }
-template <int W, int L, class T, int N>
+template <int W, int L, bool Rev = false, class T, int N>
 TP_DEVICE Frag<T, N> scan_rows_prod(const Frag<T, N> &a) {
-  return detail::scan_rows<W, L>(detail::ArithOp<detail::Arith::Mul>{}, a);
+  return detail::scan_rows<W, L, Rev>(detail::ArithOp<detail::Arith::Mul>{}, a);
 }
-template <int W, int L, class T, int N>
+template <int W, int L, bool Rev = false, class T, int N>
 TP_DEVICE Frag<T, N> scan_rows_max(const Frag<T, N> &a) {
-  return detail::scan_rows<W, L>(detail::MaxOp{}, a);
+  return detail::scan_rows<W, L, Rev>(detail::MaxOp{}, a);
 }
 
 namespace detail {

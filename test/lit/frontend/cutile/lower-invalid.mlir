@@ -299,11 +299,23 @@ tileir.entry @unsigned(%n: tile<i32>) optimization_hints=<default = {}> {
 // -----
 
 // An op without a tileas meaning.
-tileir.entry @ftoi() optimization_hints=<default = {}> {
+tileir.entry @cat() optimization_hints=<default = {}> {
   %m = constant <f32: 1.0> : tile<8x8xf32>
-  // CHECK: error: 'tileir.ftoi' is not lowered to tileas
-  // expected-error @+1 {{'tileir.ftoi' is not lowered to tileas}}
-  %p = ftoi %m signed : tile<8x8xf32> -> tile<8x8xi32>
+  // CHECK: error: 'tileir.cat' is not lowered to tileas
+  // expected-error @+1 {{'tileir.cat' is not lowered to tileas}}
+  %p = cat %m, %m dim = 1 : tile<8x8xf32>, tile<8x8xf32> -> tile<8x16xf32>
+  return
+}
+
+// -----
+
+// A float-to-integer conversion is lowered signed, toward zero and not
+// saturating (quantize-rows.test).
+tileir.entry @ftoi_saturating() optimization_hints=<default = {}> {
+  %m = constant <f32: 1.0> : tile<128x64xf32>
+  // CHECK: error: a saturating float-to-integer conversion is not lowered
+  // expected-error @+1 {{a saturating float-to-integer conversion is not lowered}}
+  %p = ftoi %m signed saturating : tile<128x64xf32> -> tile<128x64xi8>
   return
 }
 
@@ -394,16 +406,17 @@ tileir.entry @unsigned_bytes(%p: tile<ptr<i8>>, %m: tile<i32>, %n: tile<i32>, %s
 
 // -----
 
-// A scan runs forward along the rows of a 2-D tile.
-tileir.entry @reverse_scan(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
+// A scan runs along the rows of a 2-D tile (forward or reverse), not down
+// its columns.
+tileir.entry @column_scan(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
   %t = make_token : token
   %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
   %bx, %by, %bz = get_tile_block_id : tile<i32>
   %pv = make_partition_view %v : partition_view<tile=(128x64), tensor_view<?x?xf32, strides=[?,?]>>
   %x, %tok = load_view_tko weak %pv[%bx, %bx] token = %t : partition_view<tile=(128x64), tensor_view<?x?xf32, strides=[?,?]>>, tile<i32> -> tile<128x64xf32>, token
-  // CHECK: error: a reverse scan is not lowered
-  // expected-error @+1 {{a reverse scan is not lowered}}
-  %c = scan %x dim=1 identities=[0.000000e+00 : f32] reverse : tile<128x64xf32> -> tile<128x64xf32> (%a: tile<f32>, %b: tile<f32>) {
+  // CHECK: error: only a scan of f32 along the rows of a 2-D tile (dim = 1) is lowered
+  // expected-error @+1 {{only a scan of f32 along the rows of a 2-D tile (dim = 1) is lowered}}
+  %c = scan %x dim=0 identities=[0.000000e+00 : f32] reverse : tile<128x64xf32> -> tile<128x64xf32> (%a: tile<f32>, %b: tile<f32>) {
     %s = addf %a, %b : tile<f32>
     yield %s : tile<f32>
   }
