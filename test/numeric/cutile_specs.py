@@ -2030,6 +2030,33 @@ class RowSuffixSums(CuTileSpec):
         return {1: suffix(x, np.cumsum), 2: suffix(1.0 + x / 256.0, np.cumprod)}
 
 
+class GreedyTokens(CuTileSpec):
+    """The argmax of bf16 logits and the winning logit (greedy_tokens.py):
+    logits on a grid of quarters so that ties are common: 8 x 1024, a
+    ragged 20 x 1000, 3 x 700."""
+    fixture = "test/cutile/lower/fixtures/greedy_tokens-13.4.tileirbc"
+    tolerances = {1: (0, 0), 2: (0, 0)}
+
+    def problems(self, quick=False):
+        return [(8, 1024), (20, 1000), (3, 700)]
+
+    def describe(self, p):
+        return f"M={p[0]} V={p[1]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 8), 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: bf16(np.round(rng.standard_normal(p) * 8) / 4)}
+
+    def output_shapes(self, p):
+        return {1: (p[0],), 2: (p[0],)}
+
+    def expected(self, a, p):
+        return {1: np.argmax(a[0], axis=1).astype(np.float64),
+                2: a[0].max(axis=1).astype(np.float64)}
+
+
 class RowCumsum(CuTileSpec):
     """A running sum and a running product along each row, 16 rows a
     block, each row over 8 threads (row_cumsum.py): M = 16, a ragged 100 x
@@ -2405,6 +2432,7 @@ SPECS = {
     "cutile_gemm_k_masked": GemmKMasked(),
     "cutile_quantize_rows": QuantizeRows(),
     "cutile_row_suffix_sums": RowSuffixSums(),
+    "cutile_greedy_tokens": GreedyTokens(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):

@@ -142,10 +142,17 @@ LogicalResult EntryLowering::lowerArgReduce(tileir::ReduceOp op, int combiner) {
   if (failed(x))
     return failure();
   auto tile = dyn_cast<RankedTensorType>(x->getType());
-  if (!tile || !tile.getElementType().isF32())
-    return op.emitError("ct.argmax and ct.argmin are lowered on f32 tiles");
+  Type given = tile ? tile.getElementType() : Type();
+  if (!given || !(given.isF32() || given.isBF16() || given.isF16()))
+    return op.emitError("ct.argmax and ct.argmin are lowered on f32, bf16 "
+                        "and f16 tiles");
   Location l = loc(op);
   Type f32 = b.getF32Type();
+  // 16-bit values (bf16 logits) compared as f32, which holds them exactly.
+  if (!given.isF32()) {
+    tile = tile.clone(f32);
+    x = b.create<tileas::CvtOp>(l, tile, *x).getResult();
+  }
   int64_t rows = tile.getShape()[0], cols = tile.getShape()[1];
   auto vector = RankedTensorType::get({rows}, f32);
   auto rowMax = [&](Value v) -> Value {
@@ -172,8 +179,11 @@ LogicalResult EntryLowering::lowerArgReduce(tileir::ReduceOp op, int combiner) {
   Value none = b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGE, first,
                                        splat(vector, double(cols)));
   first = b.create<arith::SelectOp>(l, none, splat(vector, 0.0), first);
-  map(op.getResult(0),
-      c == Combiner::Min ? b.create<arith::NegFOp>(l, m).getResult() : m);
+  Value best =
+      c == Combiner::Min ? b.create<arith::NegFOp>(l, m).getResult() : m;
+  if (!given.isF32())
+    best = b.create<tileas::CvtOp>(l, vector.clone(given), best);
+  map(op.getResult(0), best);
   map(op.getResult(1),
       b.create<arith::FPToSIOp>(l, vector.clone(b.getI32Type()), first)
           .getResult());

@@ -427,14 +427,16 @@ TP_DEVICE Frag<T, R> reduce_sum(const Frag<T, N> &a) {
 }
 
 namespace detail {
-/// A 32-bit value of lane `src` of the warp (shfl.sync.idx).
+/// A 32- or 16-bit value of lane `src` of the warp (shfl.sync.idx; a
+/// 16-bit one, a bf16 row maximum, in the low half of the register).
 template <class T> TP_DEVICE T shfl_from(T v, int src) {
-  static_assert(sizeof(T) == 4, "32-bit values cross lanes");
-  uint32_t bits;
-  __builtin_memcpy(&bits, &v, 4);
+  static_assert(sizeof(T) == 4 || sizeof(T) == 2,
+                "32- and 16-bit values cross lanes");
+  uint32_t bits = 0;
+  __builtin_memcpy(&bits, &v, sizeof(T));
   uint32_t got = ptx::shfl_idx(bits, src);
   T r;
-  __builtin_memcpy(&r, &got, 4);
+  __builtin_memcpy(&r, &got, sizeof(T));
   return r;
 }
 
