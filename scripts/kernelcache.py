@@ -253,11 +253,17 @@ def compile(cmd, src, out, build, pch_flags=None):
     entry = os.path.join(root, "exe", key[:32])
     log = os.path.join(entry, "log")
     if os.path.exists(log):
-        _touch(entry)
-        if out is not None:
-            shutil.copy(os.path.join(entry, "out"), out)
-        with open(log) as f:
-            return subprocess.CompletedProcess(cmd, 0, f.read())
+        # Another process pruning a full cache may remove the entry between
+        # the check and the copy (it listed it before this touch): then it
+        # is a miss, built again below.
+        try:
+            _touch(entry)
+            if out is not None:
+                shutil.copy(os.path.join(entry, "out"), out)
+            with open(log) as f:
+                return subprocess.CompletedProcess(cmd, 0, f.read())
+        except OSError:
+            pass
     run_cmd = [base if a == src else os.path.abspath(out) if a == out else a for a in cmd]
     if lib:
         i = run_cmd.index("-I")
