@@ -268,19 +268,9 @@ LogicalResult EntryLowering::lowerAroundLoops(Block &body) {
   Value zero = indexConstant(0), one = indexConstant(1);
   auto loop = b.create<scf::ForOp>(l, zero, one, one);
   loop->setAttr(attrs::kForceSerial, b.getUnitAttr());
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    if (failed(lowerOps(llvm::make_range(after, body.end()))))
-      return failure();
-  }
-  // Constant tiles stay before it: the stage code would otherwise hand a
-  // constant made in one agent's rows to the op reading it with a value
-  // from before the loop.
-  for (Operation &op : llvm::make_early_inc_range(*loop.getBody()))
-    if (isa<arith::ConstantOp>(op))
-      op.moveBefore(loop);
-  return success();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  return lowerOps(llvm::make_range(after, body.end()));
 }
 
 LogicalResult EntryLowering::lowerOps(Block &block) {
