@@ -44,18 +44,29 @@ static bool isSameTile(ShapedType lhs, ShapedType rhs) {
          lhs.getElementType() == rhs.getElementType();
 }
 
-/// Whether `tile` is the box of `desc`, or the box with leading unit
-/// dimensions dropped (a batch of one: the (1, M, K) box of a batched
-/// matmul's rank-3 tensor lands as the MxK tile an MMA reads).
+/// Whether `tile` is the box of `desc`, or the box with unit dimensions
+/// other than the innermost dropped (a batch of one: the (1, M, K) box of a
+/// batched matmul's rank-3 tensor lands as the MxK tile an MMA reads; the
+/// (1, H, 1, D) box of one token's heads as an HxD tile).
 static bool isBoxTile(ShapedType tile, TmaDescType desc) {
   if (isSameTile(tile, desc))
     return true;
   ArrayRef<int64_t> box = desc.getShape();
-  int64_t extra = desc.getRank() - tile.getRank();
-  if (extra <= 0 || tile.getElementType() != desc.getElementType())
+  if (tile.getElementType() != desc.getElementType() ||
+      tile.getRank() >= desc.getRank())
     return false;
-  return llvm::all_of(box.take_front(extra), [](int64_t n) { return n == 1; }) &&
-         box.drop_front(extra) == tile.getShape();
+  // The tile keeps the box's dimensions in order; the others are 1.
+  ArrayRef<int64_t> shape = tile.getShape();
+  size_t t = 0;
+  for (auto [d, n] : llvm::enumerate(box)) {
+    size_t leftInBox = box.size() - d, leftInTile = shape.size() - t;
+    if (t < shape.size() && n == shape[t] &&
+        (n != 1 || leftInBox == leftInTile))
+      ++t;
+    else if (n != 1)
+      return false;
+  }
+  return t == shape.size();
 }
 
 static LogicalResult verifyCoordinateCount(Operation *op, ValueRange coords,

@@ -252,6 +252,11 @@ SEEDED_BUGS = {
     # A branch's TMA store not taken writes anyway: its box is left where
     # the branch put it instead of moved out of the tensor.
     "branch-store-taken": (".cu", r"(\w+) \? (\w+) : -1073741824;", r"\1 ? \2 : \2;"),
+    # A per-row vector's atomic made by each of the L lanes that hold its
+    # row, not the first (the mask SplitRows adds dropped).
+    "combine-row-every-lane": (".cu",
+                               r"tp::global_combine<(tp::Combine::\w+)>\((\w+), (\w+), \w+, ",
+                               r"tp::global_combine<\1>(\2, \3, tp::splat<bool, 1>(true), "),
     # A one-element atomic combined by every thread of the agent, not one.
     "combine-one-every-thread": ("runtime/threads.cuh",
                                  r"if \(inside && threadInAgent == 0\)\n    detail::combine_one",
@@ -319,13 +324,16 @@ def compile_kernel(cu, exe, include, mode, build=None, arch="sm_100a"):
 def compare(name, got, ref, tol):
     """(ok, note) with the spec's per-type tolerance: |got - ref| <= atol +
     rtol * |ref| elementwise, or the spec's own elementwise bound when its
-    reference comes with one; NaN never matches."""
+    reference comes with one; NaN never matches, an infinity matches the
+    same infinity (the log-sum-exp of a split with no keys is -inf)."""
     bound = None
     if isinstance(ref, tuple):  # (reference, elementwise bound) from the spec
         ref, bound = ref
     if got.shape != ref.shape:
         return False, f"shape {got.shape} != reference {ref.shape}"
-    err = np.abs(got.astype(np.float64) - ref)
+    with np.errstate(invalid="ignore"):
+        err = np.abs(got.astype(np.float64) - ref)
+    err[np.isinf(ref) & (got == ref)] = 0.0
     if bound is None:
         atol, rtol = tol
         bound = atol + rtol * np.abs(ref)

@@ -43,6 +43,8 @@ struct Param {
   std::string type;  ///< Scalar: its C++ type; Array: the element type.
   const TileLayout *tile = nullptr; ///< Tensor: what its TMAs move.
   std::string tileType;             ///< Tensor: the layout's C++ type.
+  /// Tensor: its box's unit dimensions between the tile's, innermost first.
+  unsigned unitDims = 0;
   int rank = 0;
   std::vector<int64_t> shape; ///< Array: the static shape.
   bool loaded = false, stored = false, scales = false;
@@ -70,6 +72,20 @@ std::string cuda::hostScalarType(Type t) {
 
 namespace {
 
+/// The unit dimensions of a box that lie between the tile's (not its
+/// leading batch of one), as a mask innermost first: the tile lands without
+/// them (frontend/cutile, smemTileOf), so the map's box needs them named.
+unsigned interiorUnitDims(ArrayRef<int64_t> box) {
+  unsigned mask = 0;
+  size_t lead = 0;
+  while (lead < box.size() && box[lead] == 1)
+    ++lead;
+  for (size_t d = lead; d + 1 < box.size(); ++d)
+    if (box[d] == 1)
+      mask |= 1u << (box.size() - 1 - d);
+  return mask;
+}
+
 FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
                                             const KernelLayout &layout) {
   std::vector<Param> params;
@@ -91,6 +107,7 @@ FailureOr<std::vector<Param>> collectParams(func::FuncOp func,
       p.tile = layout.tiles.ofDesc(arg);
       p.rank = int(desc.getRank());
       p.type = cudaElementName(desc.getElementType());
+      p.unitDims = interiorUnitDims(desc.getShape());
       if (p.tile) {
         p.tileType = p.tile->cppType;
       } else {
@@ -183,7 +200,9 @@ void writeLauncher(llvm::raw_ostream &os, const std::string &kernel,
     if (p.kind == Param::Kind::Tensor)
       os << "  tp::TmaDesc tp_map_" << p.ident << ";\n"
          << "  tp_status = tp::host::encodeTma<" << p.tileType << ">(tp_map_"
-         << p.ident << ", " << p.ident << ", \"" << p.name << "\");\n"
+         << p.ident << ", " << p.ident << ", \"" << p.name << "\""
+         << (p.unitDims ? ", " + std::to_string(p.unitDims) + "u" : "")
+         << ");\n"
          << "  if (!tp_status.ok)\n    return tp_status;\n";
   // A persistent kernel covers tp_grid's tiles with the CTAs it gets; one
   // that counts its own tiles is launched on tp_grid's CTAs.

@@ -2348,6 +2348,182 @@ class MatmulPersistent(Matmul):
         return {2: (p[0], p[1])}
 
 
+class RopeInplace(CuTileSpec):
+    """RoPE in place over (1, H, 1, R) boxes (rope_inplace.py): the arrays
+    are inputs and outputs; one token, 5 and 17 tokens a sequence."""
+    fixture = "test/cutile/lower/fixtures/rope_inplace-13.4.tileirbc"
+    tolerances = {0: BF16_TOL, 1: BF16_TOL}
+
+    def problems(self, quick=False):
+        return [(2, 5), (1, 1), (3, 17)]
+
+    def describe(self, p):
+        return f"B={p[0]} S={p[1]}"
+
+    def grid(self, p):
+        return (p[0] * p[1], 1, 1)
+
+    def arrays(self, rng, p):
+        b, s = p
+        ang = rng.uniform(-3, 3, (s, 64))
+        return {0: uniform_bf16(rng, (b, 16, s, 128)), 1: uniform_bf16(rng, (b, 4, s, 128)),
+                2: np.cos(ang).astype(np.float32), 3: np.sin(ang).astype(np.float32)}
+
+    def scalar_values(self, p):
+        return {4: p[1]}
+
+    def output_shapes(self, p):
+        return {0: (p[0], 16, p[1], 128), 1: (p[0], 4, p[1], 128)}
+
+    def expected(self, a, p):
+        c = a[2].astype(np.float64)[None, None]
+        s = a[3].astype(np.float64)[None, None]
+        out = {}
+        for k in (0, 1):
+            x = a[k].astype(np.float64)
+            x1, x2 = x[..., :64], x[..., 64:]
+            out[k] = np.concatenate([x1 * c - x2 * s, x2 * c + x1 * s], axis=-1)
+        return out
+
+
+class SplitkMerge(CuTileSpec):
+    """Flash-decoding's merge (splitk_merge.py): 16, 11 and 1 splits (the
+    gathered vector padded with -inf past them)."""
+    fixture = "test/cutile/lower/fixtures/splitk_merge-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+
+    def problems(self, quick=False):
+        return [(2, 3, 16), (1, 2, 11), (2, 1, 1)]
+
+    def describe(self, p):
+        return f"B={p[0]} H={p[1]} splits={p[2]}"
+
+    def grid(self, p):
+        return (p[0], p[1], 1)
+
+    def arrays(self, rng, p):
+        b, h, ns = p
+        return {0: rng.standard_normal((b, h, ns, 64)).astype(np.float32),
+                1: (rng.standard_normal((b, h, ns)) * 3).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1], 64)}
+
+    def expected(self, a, p):
+        lse = a[1].astype(np.float64)
+        w = np.exp2(lse - lse.max(axis=2, keepdims=True))
+        w /= w.sum(axis=2, keepdims=True)
+        return {2: (a[0].astype(np.float64) * w[..., None]).sum(axis=2)}
+
+
+class RowSumsAtomic(CuTileSpec):
+    """Row sums added by atomics (row_sums_atomic.py): S holds values
+    before; 1, 3 and 4 column blocks, ragged M."""
+    fixture = "test/cutile/lower/fixtures/row_sums_atomic-13.4.tileirbc"
+    tolerances = {1: F32_TOL}
+
+    def problems(self, quick=False):
+        return [(16, 256), (40, 700), (5, 1024)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 16), cdiv(p[1], 256), 1)
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32),
+                1: rng.standard_normal(p[0]).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[0],)}
+
+    def expected(self, a, p):
+        return {1: a[1].astype(np.float64) + a[0].astype(np.float64).sum(axis=1)}
+
+
+class ShortSoftmax(CuTileSpec):
+    """A softmax of a 32-vector a block (short_softmax.py): N = 32, 20 (the
+    -inf padding) and 1."""
+    fixture = "test/cutile/lower/fixtures/short_softmax-13.4.tileirbc"
+    tolerances = {1: F32_TOL, 2: F32_TOL}
+
+    def problems(self, quick=False):
+        return [(4, 32), (3, 20), (1, 1)]
+
+    def describe(self, p):
+        return f"B={p[0]} N={p[1]}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        return {0: (rng.standard_normal(p) * 3).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p, 2: (p[0], 2)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        m = x.max(axis=1, keepdims=True)
+        e = np.exp(x - m)
+        s = e.sum(axis=1, keepdims=True)
+        return {1: e / s, 2: np.concatenate([m, m + np.log(s)], axis=1)}
+
+
+class DecodeSplitKv(CuTileSpec):
+    """Split-KV decoding, transposed (decode_split_kv.py): S = 300 over 2
+    splits (the last block masked), 256 in one, and 100 over 3 (two
+    empty splits: O 0, L -inf). The scores are rounded to bf16, as
+    ct.matmul of bf16 gives them. sm_100a only: sm_90a refuses the
+    column maximum of a wgmma accumulator (docs/cuda-tile-lowering.md)."""
+    target = "sm_100a"
+    fixture = "test/cutile/lower/fixtures/decode_split_kv-13.4.tileirbc"
+    tolerances = {3: BF16_TOL, 4: (0.05, 0.01)}
+    scale = 0.088
+
+    def problems(self, quick=False):
+        return [(1, 2, 300, 2), (2, 1, 256, 1), (1, 1, 100, 3)]
+
+    def describe(self, p):
+        return f"B={p[0]} Hkv={p[1]} S={p[2]} splits={p[3]}"
+
+    def grid(self, p):
+        return (p[0], p[1], p[3])
+
+    def arrays(self, rng, p):
+        b, h, s, ns = p
+        return {0: uniform_bf16(rng, (b, h, 8, 128)), 1: uniform_bf16(rng, (b, h, s, 128)),
+                2: uniform_bf16(rng, (b, h, s, 128))}
+
+    def scalar_values(self, p):
+        return {5: self.scale, 6: p[2]}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1], 8, p[3], 128), 4: (p[0], p[1], 8, p[3])}
+
+    def expected(self, a, p):
+        b, h, s, ns = p
+        o = np.zeros((b, h, 8, ns, 128))
+        l = np.zeros((b, h, 8, ns))
+        q, k, v = (x.astype(np.float64) for x in (a[0], a[1], a[2]))
+        for i in range(b):
+            for j in range(h):
+                sc = bf16(q[i, j] @ k[i, j].T).astype(np.float64) * self.scale * 1.4426950408889634
+                for t in range(ns):
+                    lo, hi = t * 256, min(t * 256 + 256, s)
+                    if hi <= lo:
+                        o[i, j, :, t] = 0.0
+                        l[i, j, :, t] = -np.inf
+                        continue
+                    x = sc[:, lo:hi]
+                    m = x.max(axis=1, keepdims=True)
+                    e = np.exp2(x - m)
+                    o[i, j, :, t] = (e @ v[i, j, lo:hi]) / e.sum(axis=1, keepdims=True)
+                    l[i, j, :, t] = m[:, 0] + np.log2(e.sum(axis=1))
+        return {3: o, 4: l}
+
+
 SPECS = {
     "cutile_matmul": Matmul(),
     "cutile_matmul_bias_act": MatmulBiasAct(),
@@ -2433,6 +2609,11 @@ SPECS = {
     "cutile_quantize_rows": QuantizeRows(),
     "cutile_row_suffix_sums": RowSuffixSums(),
     "cutile_greedy_tokens": GreedyTokens(),
+    "cutile_rope_inplace": RopeInplace(),
+    "cutile_splitk_merge": SplitkMerge(),
+    "cutile_row_sums_atomic": RowSumsAtomic(),
+    "cutile_short_softmax": ShortSoftmax(),
+    "cutile_decode_split_kv": DecodeSplitKv(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2483,7 +2664,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask",
               "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
               "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
-              "cutile_argmax_chunks", "cutile_gemm_k_masked"]:
+              "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -367,6 +367,7 @@ void EntryLowering::createFunction() {
 }
 
 LogicalResult EntryLowering::lowerBody() {
+  hoistGuardedLoops(entry);
   Block &body = entry.getBody().front();
   bool hasLoop = false;
   entry.walk([&](tileir::ForOp) { hasLoop = true; });

@@ -40,6 +40,11 @@ void exchangeRowVectors(mlir::func::FuncOp func);
 /// its values (SplitLoops.cpp).
 void fuseSplitLoops(mlir::func::FuncOp func);
 
+/// A loop directly under an `if` (split-KV decoding's `if end > start:
+/// for ...`) taken out of it, running no trips when the branch is not
+/// taken (GuardedLoops.cpp); done on the tile IR before lowering.
+void hoistGuardedLoops(tileir::EntryOp entry);
+
 /// `c ? t : e` for a scalar condition `c` and register values `t`, `e` (a
 /// tile's select takes `c` splat, or joins a mask one side applies to the
 /// other; Branches.cpp).

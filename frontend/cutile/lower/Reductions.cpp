@@ -269,13 +269,15 @@ LogicalResult EntryLowering::lowerRowReduce(tileir::ReduceOp op,
                         "value");
   // The row is spread over a SIMT agent's 128 threads, a whole number of
   // values each, or held twice as a 64-row tile's rows are (the translation
-  // counts each once).
-  if (type.getShape()[0] % 128 && type.getShape()[0] != 64)
+  // counts each once), or, shorter, each value by 128 / C threads (SplitRows
+  // makes it a per-row vector and counts each once).
+  int64_t n = type.getShape()[0];
+  if (n % 128 && 128 % n)
     return op.emitError("a reduction of a row of ")
-           << type.getShape()[0]
+           << n
            << " columns is not lowered: a one-row tile is spread over a SIMT "
-              "agent's 128 threads, so its width must be 64 or a multiple of "
-              "128";
+              "agent's 128 threads, so its width must divide 128 or be a "
+              "multiple of it";
   Value r;
   if (c == Combiner::Min) {
     // min(x) = -max(-x): negation is exact, so the result is the minimum.

@@ -61,6 +61,16 @@ Value splatI32(OpBuilder &b, Location loc, RankedTensorType type, int64_t v) {
                                   b.getI32IntegerAttr(int32_t(v))));
 }
 
+/// Whether each thread is the first of the L lanes that hold a value of
+/// the per-row vector `vec` (128 values, thread t the row t / L's).
+Value firstLane(OpBuilder &b, Location loc, RankedTensorType vec, int64_t l) {
+  auto ints = vec.clone(b.getI32Type());
+  Value lane = b.create<arith::RemSIOp>(
+      loc, b.create<tileas::IotaOp>(loc, ints, 0), splatI32(b, loc, ints, l));
+  return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lane,
+                                 splatI32(b, loc, ints, 0));
+}
+
 bool isReduce(Operation *op) {
   return isa<tileas::ReduceSumOp, tileas::ReduceMaxOp>(op);
 }
@@ -84,6 +94,7 @@ private:
   void joinClasses();
   LogicalResult chooseTiles();
   LogicalResult chooseRowVectors();
+  void chooseShortVectors();
   LogicalResult rewrite();
   FailureOr<Value> splitColumn(Location loc, Value v, int64_t lanes,
                                RankedTensorType type);
@@ -259,7 +270,8 @@ LogicalResult RowSplitter::chooseRowVectors() {
       if (Operation *def = m.getDefiningOp();
           def && !isElementwise(def) && !isReduce(def) &&
           !isa<scf::ForOp, scf::IfOp, tensor::SplatOp, arith::ConstantOp,
-               tileas::ReduceLanesOp, tileas::IotaOp>(def) &&
+               tileas::ReduceLanesOp, tileas::IotaOp, tileas::GlobalGatherOp>(
+              def) &&
           !(isa<tileas::SmemLoadOp>(def) && tensorOf(m).getRank() == 1 &&
             !cast<tileas::SmemLoadOp>(def).getTransposed()))
         return def->emitError()
@@ -267,7 +279,7 @@ LogicalResult RowSplitter::chooseRowVectors() {
                   "over "
                << lanes
                << " lanes, which only elementwise math, loops, reductions, "
-                  "positions and 1-D loads do here";
+                  "positions, gathers and 1-D loads do here";
       for (Operation *user : m.getUsers()) {
         auto b = dyn_cast<tileas::BroadcastOp>(user);
         if (b && b.isColumnBroadcast())
@@ -288,6 +300,48 @@ LogicalResult RowSplitter::chooseRowVectors() {
       }
     }
   return success();
+}
+
+/// Vectors of R < 64 values (R dividing 128) that no tile of R rows holds
+/// (a split-KV merge's R log-sum-exps, gathered and reduced whole): each
+/// value is held by L = 128 / R consecutive threads, as a split tile's
+/// per-row vector is. A class is taken only when everything that makes or
+/// reads it does that here; another (a per-column vector broadcast over a
+/// tile, which every thread holds whole) is left as it is.
+void RowSplitter::chooseShortVectors() {
+  llvm::DenseSet<Value> examined;
+  for (Value v : values) {
+    Value leader = classes.getLeaderValue(v);
+    RankedTensorType t = tensorOf(v);
+    if (t.getRank() != 1 || !examined.insert(leader).second ||
+        rowLanes.count(leader))
+      continue;
+    int64_t n = t.getShape()[0];
+    if (n >= 64 || kThreads % n)
+      continue;
+    bool alone = llvm::all_of(members(leader), [&](Value m) {
+      Operation *def = m.getDefiningOp();
+      if (def && !isElementwise(def) &&
+          !isa<scf::ForOp, scf::IfOp, tensor::SplatOp, arith::ConstantOp,
+               tileas::IotaOp, tileas::GlobalGatherOp>(def) &&
+          !(isa<tileas::SmemLoadOp>(def) &&
+            !cast<tileas::SmemLoadOp>(def).getTransposed()))
+        return false;
+      if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def);
+          iota && iota.getDimension() != 0)
+        return false;
+      if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def);
+          load && load.getSource().getType().getRank() != 1)
+        return false;
+      return llvm::all_of(m.getUsers(), [](Operation *user) {
+        return isElementwise(user) ||
+               isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp,
+                   tileas::GlobalScatterOp, tileas::ReduceAllOp>(user);
+      });
+    });
+    if (alone)
+      rowLanes[leader] = kThreads / n;
+  }
 }
 
 /// The per-column vector `v` read for a tile split over `lanes`: each lane
@@ -358,6 +412,7 @@ LogicalResult RowSplitter::rewrite() {
   SmallVector<Operation *> reductions, columnBroadcasts;
   SmallVector<std::pair<tileas::IotaOp, int64_t>> iotas;
   SmallVector<std::pair<tileas::ReduceAllOp, int64_t>> rowSums;
+  SmallVector<std::pair<tileas::GlobalScatterOp, int64_t>> rowCombines;
   for (Value v : values) {
     Value leader = classes.getLeaderValue(v);
     int64_t lanes = tileLanes.lookup(leader);
@@ -383,6 +438,9 @@ LogicalResult RowSplitter::rewrite() {
         if (auto all = dyn_cast<tileas::ReduceAllOp>(user);
             all && all.getKind() == "sum")
           rowSums.push_back({all, rowOf});
+        if (auto scatter = dyn_cast<tileas::GlobalScatterOp>(user);
+            scatter && scatter.getCombine() && scatter.getValue() == v)
+          rowCombines.push_back({scatter, rowOf});
       }
       if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def))
         load.setLanes(rowOf);
@@ -430,16 +488,23 @@ LogicalResult RowSplitter::rewrite() {
     OpBuilder b(all);
     Location loc = all.getLoc();
     auto vec = cast<RankedTensorType>(all.getInput().getType());
-    auto ints = vec.clone(b.getI32Type());
-    Value lane = b.create<arith::RemSIOp>(
-        loc, b.create<tileas::IotaOp>(loc, ints, 0), splatI32(b, loc, ints, l));
-    Value first = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, lane,
-                                          splatI32(b, loc, ints, 0));
+    Value first = firstLane(b, loc, vec, l);
     Value zero = b.create<arith::ConstantOp>(
         loc,
         DenseElementsAttr::get(vec, b.getFloatAttr(vec.getElementType(), 0.0)));
     Value once = b.create<arith::SelectOp>(loc, first, all.getInput(), zero);
     all.getInputMutable().assign(once);
+  }
+  // An atomic of a per-row vector (a row's sum added into memory): the
+  // first of the row's L threads adds it, as a plain store's copies would
+  // all write the same value.
+  for (auto [scatter, l] : rowCombines) {
+    OpBuilder b(scatter);
+    Location loc = scatter.getLoc();
+    Value first = firstLane(b, loc, scatter.getValue().getType(), l);
+    if (Value mask = scatter.getMask())
+      first = b.create<arith::AndIOp>(loc, mask, first);
+    scatter.getMaskMutable().assign(first);
   }
   for (Operation *op : columnBroadcasts) {
     auto b = cast<tileas::BroadcastOp>(op);
@@ -508,7 +573,8 @@ LogicalResult RowSplitter::run() {
   joinClasses();
   if (failed(chooseTiles()) || failed(chooseRowVectors()))
     return failure();
-  if (tileLanes.empty())
+  chooseShortVectors();
+  if (tileLanes.empty() && rowLanes.empty())
     return success();
   return rewrite();
 }

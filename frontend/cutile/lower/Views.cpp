@@ -174,21 +174,28 @@ FailureOr<SmallVector<Value>> EntryLowering::boxCoordinates(Operation *op,
   return coords;
 }
 
-/// The SMEM tile a box lands as: the box without its leading unit
-/// dimensions (a batch of one: the (1, M, K) box of a batched matmul's
-/// rank-3 tensor is the MxK tile an MMA reads). A unit dimension inside the
-/// box would be a tile tileas's MMA and register tiles do not take.
+/// The SMEM tile a box lands as: the box without its unit dimensions
+/// other than the innermost (a batch of one: the (1, M, K) box of a batched
+/// matmul's rank-3 tensor is the MxK tile an MMA reads; one token's heads:
+/// the (1, H, 1, D) box of a (B, H, S, D) tensor is an HxD tile). TMA
+/// writes a box innermost dimension first, so a unit dimension takes no
+/// room and the tile's bytes are the box's. A box one element wide is not a
+/// tile tileas's TMA moves.
 FailureOr<tileas::SmemType>
 tilepipe::cutile::smemTileOf(Operation *op, tileas::TmaDescType desc) {
   ArrayRef<int64_t> box = desc.getShape();
-  while (box.size() > 1 && box.front() == 1)
-    box = box.drop_front();
-  if (box.size() > 1 && llvm::is_contained(box, 1))
-    return op->emitError("a tile with a unit dimension inside its box (")
-               << desc << ") is not lowered: only leading unit dimensions "
-               << "(a batch of one) are dropped",
+  if (box.size() > 1 && box.back() == 1 &&
+      llvm::any_of(box, [](int64_t n) { return n != 1; }))
+    return op->emitError("a tile one element wide along the array's "
+                         "innermost dimension (")
+               << desc << ") is not lowered",
            failure();
-  return tileas::SmemType::get(box, desc.getElementType());
+  SmallVector<int64_t> tile;
+  for (int64_t n : box.drop_back())
+    if (n != 1)
+      tile.push_back(n);
+  tile.push_back(box.back());
+  return tileas::SmemType::get(tile, desc.getElementType());
 }
 
 bool tilepipe::cutile::needsPadding(tileir::PartitionViewType type) {

@@ -169,34 +169,40 @@ namespace detail {
 /// encodeTma's work for a tile of `tileRank` dimensions whose box is
 /// `tileBox` (innermost first), elements of `elemBytes` bytes: one
 /// definition for every layout (in the emulator library under
-/// TILEPIPE_EMULATOR_EXTERN).
+/// TILEPIPE_EMULATOR_EXTERN). Bit i of `unitDims` (innermost first) gives
+/// tensor dimension i a box of 1 between the tile's dimensions.
 TP_EMU_OUTLINE Status encodeTmaBox(TmaDesc &map, const Tensor &t,
                                    const char *name, CUtensorMapDataType type,
                                    size_t elemBytes, int tileRank,
                                    const cuuint32_t *tileBox,
-                                   CUtensorMapSwizzle swizzle);
+                                   CUtensorMapSwizzle swizzle,
+                                   unsigned unitDims);
 
 #if !defined(TILEPIPE_EMULATOR_EXTERN)
 TP_EMU_OUTLINE Status encodeTmaBox(TmaDesc &map, const Tensor &t,
                                    const char *name, CUtensorMapDataType type,
                                    size_t elemBytes, int tileRank,
                                    const cuuint32_t *tileBox,
-                                   CUtensorMapSwizzle swizzle) {
+                                   CUtensorMapSwizzle swizzle,
+                                   unsigned unitDims) {
   const int K = tileRank;
   const int R = t.rank;
   std::string what = std::string("tensor map of ") + name;
-  if (R < K || R > 5)
+  int units = 0;
+  for (int i = 0; i < 5; ++i)
+    units += (unitDims >> i) & 1;
+  if (R < K + units || R > 5)
     return failure(what + ": the tensor has rank " + std::to_string(t.rank) +
                    ", the tile " + std::to_string(K));
   if (t.strides[R - 1] != 1)
     return failure(what + ": the innermost dimension must be contiguous");
   cuuint64_t dims[5], strides[4];
   cuuint32_t box[5], elementStrides[5];
-  for (int i = 0; i < R; ++i) { // TMA order: innermost first
+  for (int i = 0, j = 0; i < R; ++i) { // TMA order: innermost first
     // The driver rejects a size of 0; a kernel reads nothing of an empty
     // tensor (its loops run 0 times), so any map will do.
     dims[i] = cuuint64_t(t.dims[R - 1 - i] > 0 ? t.dims[R - 1 - i] : 1);
-    box[i] = i < K ? tileBox[i] : 1;
+    box[i] = (unitDims >> i) & 1 ? 1 : j < K ? tileBox[j++] : 1;
     elementStrides[i] = 1;
   }
   for (int i = 0; i + 1 < R; ++i)
@@ -225,16 +231,19 @@ TP_EMU_OUTLINE Status encodeTmaBox(TmaDesc &map, const Tensor &t,
 /// (its first column block for an MmaTile; the kernel offsets the others)
 /// and swizzle, no interleave, zero fill out of bounds. A tensor of higher
 /// rank than the tile gets a box of 1 along its outer dimensions (a batch of
-/// one: the (1, M, K) box of a batched matmul lands as L's MxK tile).
+/// one: the (1, M, K) box of a batched matmul lands as L's MxK tile) and
+/// along the dimensions `unitDims` marks, innermost first (the (1, H, 1, D)
+/// box of one token's heads lands as L's HxD tile).
 template <class L>
-Status encodeTma(TmaDesc &map, const Tensor &t, const char *name) {
+Status encodeTma(TmaDesc &map, const Tensor &t, const char *name,
+                 unsigned unitDims = 0) {
   constexpr int K = L::kRank;
   cuuint32_t box[K];
   for (int i = 0; i < K; ++i) // innermost first
     box[i] = cuuint32_t(L::box_dim(K - 1 - i));
   return detail::encodeTmaBox(map, t, name, tmaDataType<typename L::Elem>(),
                               sizeof(typename L::Elem), K, box,
-                              tmaSwizzle(L::kSwizzle));
+                              tmaSwizzle(L::kSwizzle), unitDims);
 }
 
 /// cudaErrorLaunchFailure's value (driver_types.h): what the emulator's
