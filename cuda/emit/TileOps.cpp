@@ -690,19 +690,28 @@ LogicalResult KernelEmitter::emit(tileas::GlobalScatterOp op) {
     return success();
   }
   // An atomic counts each element once: every element must have one
-  // holder (not a 64-row tile's rows over 128 threads, not a per-column
-  // vector every thread holds, a vector as long as the agent's threads).
+  // holder (not a per-column vector every thread holds, a vector as long as
+  // the agent's threads, a tile in the wgmma fragment's rows, not its
+  // per-row vectors, which a lane quad holds alike); of a 64-row tile's
+  // row, which two threads hold, the first adds it
+  // (tp::global_combine_row64).
   RankedTensorType type = op.getValue().getType();
   int threads = agentThreads();
-  if (rowsTwice(type) || columns.contains(op.getValue()) ||
-      (type.getRank() == 1 && !fragBands && type.getShape()[0] % threads))
+  bool twice = !fragBands && rowsTwice(type) && type.getRank() == 2;
+  if ((!fragBands && rowsTwice(type) && !twice) ||
+      columns.contains(op.getValue()) ||
+      (type.getRank() == 1 && (fragBands || type.getShape()[0] % threads)))
     return op.emitError("an atomic combine of a tile some of whose elements "
                         "several threads hold is not translated (a vector "
                         "shorter than the agent's ")
-           << threads << " threads, a 64-row tile's rows)";
+           << threads << " threads, a 64-row tile's per-row vector, a "
+           << "per-row vector in the wgmma fragment's rows)";
   if (op.getFenced())
     callVoid("__threadfence", {});
-  callVoid("tp::global_combine", operands, {combineKind(*combine)});
+  if (twice)
+    operands.insert(operands.begin() + 3, tid);
+  callVoid(twice ? "tp::global_combine_row64" : "tp::global_combine", operands,
+           {combineKind(*combine)});
   if (op.getFenced())
     callVoid("__threadfence", {});
   return success();

@@ -2524,6 +2524,64 @@ class DecodeSplitKv(CuTileSpec):
         return {3: o, 4: l}
 
 
+class SplitKGemm64(CuTileSpec):
+    """A split-K GEMM at 64-row tiles (split_k_gemm64.py): C holds random
+    values before; K split 1, 2 and 3 ways, ragged M, N and K."""
+    fixture = "test/cutile/lower/fixtures/split_k_gemm64-13.4.tileirbc"
+    tolerances = {2: F32_TOL}
+
+    def problems(self, quick=False):
+        return [(64, 128, 64, 1, 1), (100, 200, 256, 2, 2), (130, 128, 384, 3, 2)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} splits={p[3]} per={p[4]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 64), cdiv(p[1], 128), p[3])
+
+    def arrays(self, rng, p):
+        m, n, k, _, _ = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                2: rng.standard_normal((m, n)).astype(np.float32)}
+
+    def scalar_values(self, p):
+        return {3: p[4]}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1])}
+
+    def expected(self, a, p):
+        return {2: a[2].astype(np.float64) + a[0].astype(np.float64) @ a[1].astype(np.float64)}
+
+
+class GemmBiasGrad(CuTileSpec):
+    """A GEMM and its output's column sums added into DB by atomics
+    (gemm_bias_grad.py): ragged M and N, 1, 3 and 4 K tiles."""
+    fixture = "test/cutile/lower/fixtures/gemm_bias_grad-13.4.tileirbc"
+    tolerances = {2: BF16_TOL, 3: (2e-3, 1e-3)}
+
+    def problems(self, quick=False):
+        return [(128, 128, 64), (300, 200, 130), (256, 384, 256)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                3: rng.standard_normal(n).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1]), 3: (p[1],)}
+
+    def expected(self, a, p):
+        y = a[0].astype(np.float64) @ a[1].astype(np.float64)
+        return {2: y, 3: a[3].astype(np.float64) + y.sum(axis=0)}
+
+
 SPECS = {
     "cutile_matmul": Matmul(),
     "cutile_matmul_bias_act": MatmulBiasAct(),
@@ -2614,6 +2672,8 @@ SPECS = {
     "cutile_row_sums_atomic": RowSumsAtomic(),
     "cutile_short_softmax": ShortSoftmax(),
     "cutile_decode_split_kv": DecodeSplitKv(),
+    "cutile_split_k_gemm64": SplitKGemm64(),
+    "cutile_gemm_bias_grad": GemmBiasGrad(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):

@@ -58,6 +58,15 @@ FailureOr<Value> EntryLowering::registers(Operation *user, Value v,
       return transposeThroughSmem(user, *lowered);
     return lowered;
   }
+  // An accumulator in TMEM read down its columns (the column sums of a
+  // GEMM's output, a bias gradient): read into registers, then transposed
+  // through SMEM as a register tile is.
+  if (transpose && isa<tileas::TmemType>(lowered->getType())) {
+    FailureOr<Value> regs = registers(user, v);
+    if (failed(regs))
+      return failure();
+    return transposeThroughSmem(user, *regs);
+  }
   // A tile read the other way than its SMEM holds it (cuTile's transpose
   // of a loaded tile, a transposed view) is its own register tile.
   bool transposed = readsTransposed(v, *lowered) != transpose;

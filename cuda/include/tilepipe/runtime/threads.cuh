@@ -208,6 +208,17 @@ TP_DEVICE void global_combine(E *p, const Frag<F, N> &value, const M &mask,
   }
 }
 
+/// As global_combine, for a 64-row tile over 128 threads: threads t and
+/// t + 16 of a warp hold the same row (tp::row64), so the first adds it.
+template <Combine C, class E, class F, int N, class M, class... D>
+TP_DEVICE void global_combine_row64(E *p, const Frag<F, N> &value,
+                                    const M &mask, int threadInAgent,
+                                    const D &...dims) {
+  if (threadInAgent & 16)
+    return;
+  global_combine<C>(p, value, mask, dims...);
+}
+
 /// Each element a thread holds, written to global memory where it lies
 /// inside the array and the mask holds.
 template <class E, class F, int N, class M, class... D>
