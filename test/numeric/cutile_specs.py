@@ -2582,6 +2582,50 @@ class GemmBiasGrad(CuTileSpec):
         return {2: y, 3: a[3].astype(np.float64) + y.sum(axis=0)}
 
 
+def softmax_rows(s):
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class AttentionMla(CuTileSpec):
+    """MLA-style attention (attention_mla.py): scores from two products,
+    q_nope k_nope^T + q_pe k_pe^T; 64 keys (one block), 200 (the last
+    block masked) and 384, 1 and 2 heads."""
+    fixture = "test/cutile/lower/fixtures/attention_mla-13.4.tileirbc"
+    tolerances = {5: BF16_TOL}
+    scale = 0.07
+
+    def problems(self, quick=False):
+        return [(1, 64), (2, 200), (1, 384)]
+
+    def describe(self, p):
+        return f"H={p[0]} S={p[1]}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 64), p[0], 1)
+
+    def arrays(self, rng, p):
+        h, s = p
+        return {0: uniform_bf16(rng, (h, s, 128)), 1: uniform_bf16(rng, (h, s, 64)), 2: uniform_bf16(rng, (h, s, 128)),
+                3: uniform_bf16(rng, (s, 64)), 4: uniform_bf16(rng, (h, s, 128))}
+
+    def scalar_values(self, p):
+        return {6: self.scale}
+
+    def output_shapes(self, p):
+        return {5: (p[0], p[1], 128)}
+
+    def expected(self, a, p):
+        h, s = p
+        f = lambda x: x.astype(np.float64)
+        out = []
+        for i in range(h):
+            q = np.concatenate([f(a[0][i]), f(a[1][i])], axis=1)
+            k = np.concatenate([f(a[2][i]), f(a[3])], axis=1)
+            out.append(softmax_rows(q @ k.T * self.scale) @ f(a[4][i]))
+        return {5: np.stack(out)}
+
+
 SPECS = {
     "cutile_matmul": Matmul(),
     "cutile_matmul_bias_act": MatmulBiasAct(),
@@ -2674,6 +2718,7 @@ SPECS = {
     "cutile_decode_split_kv": DecodeSplitKv(),
     "cutile_split_k_gemm64": SplitKGemm64(),
     "cutile_gemm_bias_grad": GemmBiasGrad(),
+    "cutile_attention_mla": AttentionMla(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2724,7 +2769,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_attention_decode", "cutile_gemm_alpha_beta", "cutile_attention_bias_mask",
               "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
               "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
-              "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv"]:
+              "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
+              "cutile_attention_mla"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -14,6 +14,7 @@
 
 #include "frontend/cutile/lower/Lowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -101,6 +102,21 @@ static FailureOr<Value> operandFromRegisters(EntryLowering &l, Operation *op,
       .getResult();
 }
 
+/// Whether `op` adds its product to another MMA's of the same loop
+/// iteration (not a loop-carried accumulator) and the threads read the
+/// sum, not a further MMA.
+static bool chainsInIteration(tileir::MmaFOp op) {
+  auto prev = op.getAcc().getDefiningOp<tileir::MmaFOp>();
+  if (!prev || prev->getBlock() != op->getBlock() ||
+      !isa<tileir::ForOp>(op->getParentOp()) || !prev->hasOneUse())
+    return false;
+  return llvm::none_of(op->getUsers(), [&](Operation *user) {
+    auto next = dyn_cast<tileir::MmaFOp>(user);
+    return (next && next.getAcc() == op.getResult()) ||
+           isa<tileir::ContinueOp>(user);
+  });
+}
+
 LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
   if (op.getFastAcc())
     op.emitRemark("fast_acc ignored: the tensor core accumulates in f32");
@@ -131,7 +147,18 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
   FailureOr<Value> acc = lookup(op, op.getAcc());
   if (failed(acc))
     return failure();
-  bool accumulate = true;
+  // Two products summed in one iteration (MLA's scores, q_nope k_nope^T +
+  // q_pe k_pe^T) and read by the threads: tcgen05 would add the second
+  // into the first's TMEM slot, which the loop's pipes hand to the threads
+  // as one value, so the second is made fresh and the threads add them.
+  Value chainedTo;
+  if (!registerMma && chainsInIteration(op)) {
+    chainedTo = *acc;
+    acc = freshAccumulator(op, cast<tileir::TileType>(op.getAcc().getType()));
+    if (failed(acc))
+      return failure();
+  }
+  bool accumulate = !chainedTo;
   if (!isa<tileas::TmemType>(acc->getType())) {
     accumulate = !isZeroTile(op.getAcc());
     acc = tmemAccumulator(op, op.getAcc());
@@ -176,6 +203,15 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
       accumulate ? b.getUnitAttr() : UnitAttr(),
       mnMajor[0] ? b.getUnitAttr() : UnitAttr(),
       mnMajor[1] ? b.getUnitAttr() : UnitAttr());
+  if (!chainedTo) {
+    map(op.getResult(), umma.getResult());
+    return success();
+  }
+  FailureOr<Value> first = registers(op, op.getAcc());
   map(op.getResult(), umma.getResult());
+  FailureOr<Value> second = registers(op, op.getResult());
+  if (failed(first) || failed(second))
+    return failure();
+  map(op.getResult(), b.create<arith::AddFOp>(loc(op), *first, *second));
   return success();
 }

@@ -267,19 +267,30 @@ LogicalResult RowSplitter::chooseRowVectors() {
   // it writes it).
   for (auto [leader, lanes] : rowLanes)
     for (Value m : members(leader)) {
+      // A gather's indices are retyped with it: made here, not passed in.
+      auto gather = dyn_cast_or_null<tileas::GlobalGatherOp>(m.getDefiningOp());
+      bool passedIn =
+          gather && llvm::any_of(gather.getIndices(), [](Value i) {
+            return isa<BlockArgument>(i) &&
+                   isa<func::FuncOp>(
+                       cast<BlockArgument>(i).getOwner()->getParentOp());
+          });
       if (Operation *def = m.getDefiningOp();
-          def && !isElementwise(def) && !isReduce(def) &&
-          !isa<scf::ForOp, scf::IfOp, tensor::SplatOp, arith::ConstantOp,
-               tileas::ReduceLanesOp, tileas::IotaOp, tileas::GlobalGatherOp>(
-              def) &&
-          !(isa<tileas::SmemLoadOp>(def) && tensorOf(m).getRank() == 1 &&
-            !cast<tileas::SmemLoadOp>(def).getTransposed()))
+          def &&
+          (passedIn ||
+           (!isElementwise(def) && !isReduce(def) &&
+            !isa<scf::ForOp, scf::IfOp, tensor::SplatOp, arith::ConstantOp,
+                 tileas::ReduceLanesOp, tileas::IotaOp, tileas::GlobalGatherOp>(
+                def) &&
+            !(isa<tileas::SmemLoadOp>(def) && tensorOf(m).getRank() == 1 &&
+              !cast<tileas::SmemLoadOp>(def).getTransposed()))))
         return def->emitError()
                << "makes a per-row vector of a tile whose rows are split "
                   "over "
                << lanes
                << " lanes, which only elementwise math, loops, reductions, "
-                  "positions, gathers and 1-D loads do here";
+                  "positions, gathers at positions made here and 1-D loads "
+                  "do here";
       for (Operation *user : m.getUsers()) {
         auto b = dyn_cast<tileas::BroadcastOp>(user);
         if (b && b.isColumnBroadcast())

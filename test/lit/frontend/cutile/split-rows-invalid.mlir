@@ -26,7 +26,7 @@ func.func @column_from_a_reduction(%s: !tileas.smem<32x128xf32>, %t: !tileas.sme
 
 func.func @row_vector_gathered(%s: !tileas.smem<16x256xf32>, %g: memref<?xf32>, %i: tensor<16xi32>, %st: index, %n: index) -> !tileas.smem<16x256xf32> {
   %x = tileas.smem_load %s : !tileas.smem<16x256xf32> -> tensor<16x256xf32>
-  // expected-error @+1 {{makes a per-row vector of a tile whose rows are split over 8 lanes, which only elementwise math, loops, reductions, positions and 1-D loads do here}}
+  // expected-error @+1 {{makes a per-row vector of a tile whose rows are split over 8 lanes, which only elementwise math, loops, reductions, positions, gathers at positions made here and 1-D loads do here}}
   %v = tileas.global_gather %g[%i : tensor<16xi32>] strides(%st) bounds(%n) padding = 0.0 : f32 : memref<?xf32> -> tensor<16xf32>
   %b = tileas.broadcast %v dimensions = [1] : tensor<16xf32> -> tensor<16x256xf32>
   %y = arith.addf %x, %b : tensor<16x256xf32>
