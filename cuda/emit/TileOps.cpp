@@ -698,8 +698,7 @@ LogicalResult KernelEmitter::emit(tileas::GlobalScatterOp op) {
   RankedTensorType type = op.getValue().getType();
   int threads = agentThreads();
   bool twice = !fragBands && rowsTwice(type) && type.getRank() == 2;
-  if ((!fragBands && rowsTwice(type) && !twice) ||
-      columns.contains(op.getValue()) ||
+  if (columns.contains(op.getValue()) ||
       (type.getRank() == 1 && (fragBands || type.getShape()[0] % threads)))
     return op.emitError("an atomic combine of a tile some of whose elements "
                         "several threads hold is not translated (a vector "

@@ -75,6 +75,32 @@ bool isReduce(Operation *op) {
   return isa<tileas::ReduceSumOp, tileas::ReduceMaxOp>(op);
 }
 
+/// Whether `def` makes the per-row vector `v` in a form SplitRows retypes:
+/// math, loops, reductions, positions, 1-D loads (a row's statistic read
+/// back: each of its L threads reads it) and gathers at positions made in
+/// the kernel (their indices are retyped with them, not passed in).
+bool makesRowVector(Operation *def, Value v) {
+  if (auto gather = dyn_cast<tileas::GlobalGatherOp>(def))
+    return llvm::none_of(gather.getIndices(), [](Value i) {
+      auto arg = dyn_cast<BlockArgument>(i);
+      return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp());
+    });
+  if (auto load = dyn_cast<tileas::SmemLoadOp>(def))
+    return tensorOf(v).getRank() == 1 && !load.getTransposed();
+  return isElementwise(def) || isReduce(def) ||
+         isa<scf::ForOp, scf::IfOp, tensor::SplatOp, arith::ConstantOp,
+             tileas::ReduceLanesOp, tileas::IotaOp>(def);
+}
+
+/// Whether `user` reads a per-row vector in a form SplitRows retypes (a
+/// broadcast along rows aside): math, loops, stores (the first of its L
+/// threads writes it) and reductions to one value.
+bool readsRowVector(Operation *user) {
+  return isElementwise(user) ||
+         isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp,
+             tileas::GlobalScatterOp, tileas::ReduceAllOp>(user);
+}
+
 struct ValueLess {
   bool operator()(Value a, Value b) const {
     return a.getAsOpaquePointer() < b.getAsOpaquePointer();
@@ -261,29 +287,11 @@ LogicalResult RowSplitter::chooseRowVectors() {
                << at->second << " and " << it->second << " lanes";
     }
   }
-  // A per-row vector is read and made only by math, loops, reductions,
-  // broadcasts along rows and 1-D loads (a row's statistic read back: each
-  // of its L threads reads it), and stored (one thread of the L that hold
-  // it writes it).
+  // A per-row vector is made and read only as makesRowVector and
+  // readsRowVector allow, and spread by broadcasts along rows.
   for (auto [leader, lanes] : rowLanes)
     for (Value m : members(leader)) {
-      // A gather's indices are retyped with it: made here, not passed in.
-      auto gather = dyn_cast_or_null<tileas::GlobalGatherOp>(m.getDefiningOp());
-      bool passedIn =
-          gather && llvm::any_of(gather.getIndices(), [](Value i) {
-            return isa<BlockArgument>(i) &&
-                   isa<func::FuncOp>(
-                       cast<BlockArgument>(i).getOwner()->getParentOp());
-          });
-      if (Operation *def = m.getDefiningOp();
-          def &&
-          (passedIn ||
-           (!isElementwise(def) && !isReduce(def) &&
-            !isa<scf::ForOp, scf::IfOp, tensor::SplatOp, arith::ConstantOp,
-                 tileas::ReduceLanesOp, tileas::IotaOp, tileas::GlobalGatherOp>(
-                def) &&
-            !(isa<tileas::SmemLoadOp>(def) && tensorOf(m).getRank() == 1 &&
-              !cast<tileas::SmemLoadOp>(def).getTransposed()))))
+      if (Operation *def = m.getDefiningOp(); def && !makesRowVector(def, m))
         return def->emitError()
                << "makes a per-row vector of a tile whose rows are split "
                   "over "
@@ -298,9 +306,7 @@ LogicalResult RowSplitter::chooseRowVectors() {
                  << "spreads a per-row vector along columns; rows of the "
                     "tile it comes from are split over "
                  << lanes << " lanes";
-        if (!b && !isElementwise(user) &&
-            !isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp,
-                 tileas::GlobalScatterOp, tileas::ReduceAllOp>(user))
+        if (!b && !readsRowVector(user))
           return user->emitError()
                  << "reads a per-row vector of a tile whose rows are split "
                     "over "
@@ -330,25 +336,13 @@ void RowSplitter::chooseShortVectors() {
     int64_t n = t.getShape()[0];
     if (n >= 64 || kThreads % n)
       continue;
+    // No tile's reduction makes it and no broadcast reads it: it would
+    // belong to the tile, or along columns every thread holds it whole.
     bool alone = llvm::all_of(members(leader), [&](Value m) {
       Operation *def = m.getDefiningOp();
-      if (def && !isElementwise(def) &&
-          !isa<scf::ForOp, scf::IfOp, tensor::SplatOp, arith::ConstantOp,
-               tileas::IotaOp, tileas::GlobalGatherOp>(def) &&
-          !(isa<tileas::SmemLoadOp>(def) &&
-            !cast<tileas::SmemLoadOp>(def).getTransposed()))
-        return false;
-      if (auto iota = dyn_cast_or_null<tileas::IotaOp>(def);
-          iota && iota.getDimension() != 0)
-        return false;
-      if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def);
-          load && load.getSource().getType().getRank() != 1)
-        return false;
-      return llvm::all_of(m.getUsers(), [](Operation *user) {
-        return isElementwise(user) ||
-               isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp,
-                   tileas::GlobalScatterOp, tileas::ReduceAllOp>(user);
-      });
+      return (!def || (makesRowVector(def, m) && !isReduce(def) &&
+                       !isa<tileas::ReduceLanesOp>(def))) &&
+             llvm::all_of(m.getUsers(), readsRowVector);
     });
     if (alone)
       rowLanes[leader] = kThreads / n;

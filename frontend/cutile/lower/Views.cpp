@@ -501,13 +501,10 @@ LogicalResult EntryLowering::lowerPermute(tileir::PermuteOp op) {
     return op.emitError("a permute that reorders more than two dimensions "
                         "of extent above 1 is not lowered");
   bool smem = isa<tileas::SmemType>(lowered->getType());
-  // A register tile's transpose goes through SMEM (transposeThroughSmem);
-  // so does an accumulator's in TMEM (a GEMM storing C^T), read first.
+  // A register tile's transpose goes through SMEM; so does an accumulator's
+  // in TMEM (a GEMM storing C^T), read first (registers, transposed).
   if (swap && !smem) {
-    FailureOr<Value> regs = registers(op, op.getSource());
-    if (failed(regs))
-      return failure();
-    FailureOr<Value> t = transposeThroughSmem(op, *regs);
+    FailureOr<Value> t = registers(op, op.getSource(), /*transpose=*/true);
     if (failed(t))
       return failure();
     map(op.getResult(), *t);

@@ -188,10 +188,7 @@ TP_EMU_OUTLINE Status encodeTmaBox(TmaDesc &map, const Tensor &t,
   const int K = tileRank;
   const int R = t.rank;
   std::string what = std::string("tensor map of ") + name;
-  int units = 0;
-  for (int i = 0; i < 5; ++i)
-    units += (unitDims >> i) & 1;
-  if (R < K + units || R > 5)
+  if (R < K + __builtin_popcount(unitDims) || R > 5)
     return failure(what + ": the tensor has rank " + std::to_string(t.rank) +
                    ", the tile " + std::to_string(K));
   if (t.strides[R - 1] != 1)
