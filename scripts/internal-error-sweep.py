@@ -60,8 +60,8 @@ def policies(index, every, per_input=len(STAGES)):
     """(generator, stages) pairs for the input numbered `index`: every pair
     when `every`, else `per_input` stage policies (all four by default) with
     the generators in turn, both shifted by the input's number, so that the
-    inputs together meet every pair (a third of the runs at four a input,
-    a sixth at two: make test's budget)."""
+    inputs together meet every pair (a third of the runs at four an input,
+    a twelfth at one: make test's budget)."""
     if every:
         return [(g, s) for g in GENERATORS for s in STAGES]
     start = (index * per_input) % len(STAGES)
@@ -116,7 +116,7 @@ def main():
     ap.add_argument("--every-policy", action="store_true",
                     help="every generator with every stage policy on each input (3x the runs)")
     ap.add_argument("--policies-per-input", type=int, default=len(STAGES), choices=range(1, len(STAGES) + 1),
-                    help="stage policies per input without --every-policy (make test: 2)")
+                    help="stage policies per input without --every-policy (make test: 1)")
     args = ap.parse_args()
     cmds, n_mlir, n_json, n_graphml = commands(os.path.abspath(args.build), args.every_policy,
                                                args.policies_per_input)

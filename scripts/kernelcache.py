@@ -223,12 +223,17 @@ def _make_lib(root, lib_root, final, obj, compiler, flags, include):
     return obj if os.path.exists(obj) else None
 
 
-def compile(cmd, src, out, build, pch_flags=None):
+def compile(cmd, src, out, build, pch_flags=None, lib_include=None):
     """Runs cmd (a compiler command whose source is src and whose output is
     out, None for a check such as -fsyntax-only) through the cache under
     build; returns a CompletedProcess-like object (returncode, stdout).
     pch_flags: the command's flags that decide the code (for g++ against
-    the CPU emulator), to use the precompiled runtime header."""
+    the CPU emulator), to use the precompiled runtime header.
+    lib_include: for a command whose -I folder is a patched copy of the
+    source tree's headers (a seeded bug in the kernel-side atoms, never in
+    the emulator or the generated main's helpers), the source tree's folder:
+    the kernel links the emulator library made from it, and is compiled
+    from the copy without the precompiled header."""
     root = cache_root(build)
     if root is None:
         return _run(cmd)
@@ -244,6 +249,9 @@ def compile(cmd, src, out, build, pch_flags=None):
             # kernel: it is made with the define too.
             pch_flags = pch_flags + [EXTERN_DEFINE]
         pch = emulator_pch(root, cmd[0], pch_flags, includes[0])
+    elif (pch_flags is not None and lib_include is not None and len(includes) == 1 and
+          out is not None and os.path.realpath(lib_include) == os.path.realpath(SOURCE_INCLUDE)):
+        lib = emulator_lib(root, cmd[0], pch_flags, lib_include)
     argv = [base if a == src else "OUT" if a == out else a for a in cmd]
     parts = ["exe", compiler_id(cmd[0]), "\n".join(argv[1:]), file_digest(src)]
     parts += [f"-I {os.path.realpath(i)} {tree_digest(i)}" for i in includes]

@@ -307,7 +307,7 @@ def load_specs(path):
 CPU_FLAGS = ["-std=c++17", "-O1", "-g0", "-Wno-psabi", "-DTILEPIPE_CPU", "-DTILEPIPE_MAIN"]
 
 
-def compile_kernel(cu, exe, include, mode, build=None, arch="sm_100a"):
+def compile_kernel(cu, exe, include, mode, build=None, arch="sm_100a", lib_include=None):
     """The same .cu file, its launcher and main: g++ against the CPU emulator,
     or nvcc for `arch` (the GPU check: sm_100a, or sm_90a for a kernel with
     no tcgen05 work); through the kernel cache under the build folder (the
@@ -318,7 +318,7 @@ def compile_kernel(cu, exe, include, mode, build=None, arch="sm_100a"):
                "-DTILEPIPE_MAIN", "-I", include, cu, "-o", exe]
         return kernelcache.compile(cmd, cu, exe, build)
     cmd = [CXX] + CPU_FLAGS[:4] + ["-x", "c++"] + CPU_FLAGS[4:] + ["-I", include, cu, "-o", exe]
-    return kernelcache.compile(cmd, cu, exe, build, pch_flags=CPU_FLAGS)
+    return kernelcache.compile(cmd, cu, exe, build, pch_flags=CPU_FLAGS, lib_include=lib_include)
 
 
 def compare(name, got, ref, tol):
@@ -497,18 +497,26 @@ def check_kernel(args, spec, name, tmp):
             return out, 2
         cu = lowered[1]
     include = args.include
-    planted = None
+    planted = lib_include = None
     if args.seed_bug:
         seeded = plant(args.seed_bug, cu, include, tmp)
         if not seeded:
             out.append(f"{name}: seeded {args.seed_bug}: not applicable (no site in this kernel)")
             return out, 1
         cu, include, planted = seeded
+        # A bug planted in the kernel-side atoms (runtime/, layout/) leaves
+        # the emulator and the main's helpers as they are: the kernel links
+        # the library made from the clean headers (docs/testing.md, "CI
+        # time, sixth round"); the patched atoms are compiled into the
+        # kernel's own object, which the linker reads first.
+        if SEEDED_BUGS[args.seed_bug][0].startswith(("runtime/", "layout/")):
+            lib_include = args.include
     exes = []
     modes = [args.mode] + (["cpu"] if args.mode == "gpu" and args.compare_cpu else [])
     for mode in modes:
         exe = os.path.join(tmp, f"{name}.{mode}")
-        cc = compile_kernel(cu, exe, include, mode, args.build, getattr(args, "arch", "sm_100a"))
+        cc = compile_kernel(cu, exe, include, mode, args.build, getattr(args, "arch", "sm_100a"),
+                            lib_include)
         if cc.returncode:
             out.append(f"{name}: {mode} build failed\n{cc.stdout[-6000:]}")
             return out, 2

@@ -40,7 +40,7 @@ struct Uses {
 };
 
 /// Union-find over values: the values of one class name one buffer.
-class Classes {
+class LayoutClasses {
 public:
   Value find(Value v) {
     auto it = parent.find(v);
@@ -215,7 +215,7 @@ private:
   LogicalResult checkTensorMaps();
 
   func::FuncOp func;
-  Classes classes;
+  LayoutClasses classes;
   llvm::DenseMap<Value, Uses> uses;
   std::vector<Value> roots; ///< In program order, so diagnostics are stable.
   std::vector<std::pair<Operation *, Value>> tmaOps; ///< (op, its SMEM tile)
