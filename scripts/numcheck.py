@@ -25,6 +25,11 @@ import sys
 import tempfile
 import time
 
+# One OpenBLAS thread: the references are small products, and the library's
+# spinning workers took as much CPU again as the checks (docs/testing.md,
+# "CI time, sixth round"). Before numpy is imported, which reads it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -13,6 +13,10 @@ config.test_exec_root = os.path.join(config.tilepipe_obj_root, "test", "lit")
 path = os.pathsep.join([config.tilepipe_tools_dir, config.llvm_tools_dir,
                         config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["PATH"] = path
+# numpy's OpenBLAS starts a thread per core whose workers spin after each
+# product: on CI's 2 cores, beside lit's other worker, numcheck's float64
+# references took twice the CPU (docs/testing.md, "CI time, sixth round").
+config.environment["OPENBLAS_NUM_THREADS"] = "1"
 config.substitutions.append(("%tilepipe_src", config.tilepipe_src_root))
 config.substitutions.append(("%examples", os.path.join(config.tilepipe_src_root, "examples")))
 
