@@ -13,6 +13,7 @@
 
 #include "materialize/exec/Interpreter.h"
 
+#include "ir/Positions.h"
 #include "ir/TileASDialect.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -392,7 +393,11 @@ uint64_t Interpreter::computeTerm(unsigned t, Operation *op,
     return args.front();
   StringRef name = op->getName().getStringRef();
   uint64_t term = result.terms.apply(name, attrHash(op), args);
-  result.instances.push_back({name.str(), term, op, t});
+  // Positions and broadcasts are made again in each stage that reads them
+  // (materialize's free ops): how often is not the loop's work, and a
+  // wrong one still reaches its readers' terms.
+  if (!isPositionOp(op) && !isa<tileas::BroadcastOp>(op))
+    result.instances.push_back({name.str(), term, op, t});
   return term;
 }
 

@@ -1396,6 +1396,55 @@ class LayerNormStats(RowBlockSpec):
         return {3: y, 4: mu[:, 0], 5: rstd[:, 0]}
 
 
+class LayerNormGathers(RowBlockSpec):
+    """Triton's fused LayerNorm forward with masked gathers (layernorm_gathers.py):
+    one row a block in 512-column chunks (1, 2, 3 and 4 of them, ragged, a
+    row of 100). X f16 around 1.5, W and B f32; Y f16 (one rounding), Mean
+    and Rstd f32 (sums of up to 2048 terms)."""
+    fixture = "test/cutile/lower/fixtures/layernorm_gathers-13.4.tileirbc"
+    tolerances = {1: (2e-3, 2.0 ** -10), 4: (1e-5, 1e-5), 5: (1e-5, 1e-4)}
+    probs = [(5, 1000), (3, 512), (2, 1537), (4, 100), (1, 2048)]
+    eps = 1e-5
+
+    def scalar_values(self, p):
+        return {6: self.eps}
+
+    def arrays(self, rng, p):
+        x = (1.5 + 0.7 * rng.standard_normal(p)).astype(np.float16).astype(np.float32)
+        return {0: x, 2: rng.uniform(0.5, 1.5, p[1]).astype(np.float32),
+                3: rng.uniform(-1.0, 1.0, p[1]).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: p, 4: (p[0],), 5: (p[0],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        mean = x.mean(axis=1)
+        centred = x - mean[:, None]
+        rstd = 1 / np.sqrt((centred * centred).mean(axis=1) + self.eps)
+        y = centred * rstd[:, None] * a[2].astype(np.float64) + a[3].astype(np.float64)
+        return {1: y, 4: mean, 5: rstd}
+
+
+class RowRms(RowBlockSpec):
+    """Each row's root mean square and largest magnitude (row_rms.py): `ct.sum`
+    and `ct.max` with no axis of (1, 256) accumulators; rows of 1, 2 and 5
+    tiles, ragged, and a row shorter than a tile."""
+    fixture = "test/cutile/lower/fixtures/row_rms-13.4.tileirbc"
+    tolerances = {1: (1e-5, 1e-5), 2: (0.0, 0.0)}
+    probs = [(3, 700), (2, 256), (4, 1280), (1, 100)]
+
+    def arrays(self, rng, p):
+        return {0: rng.standard_normal(p).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {1: (p[0],), 2: (p[0],)}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        return {1: np.sqrt((x * x).mean(axis=1)), 2: np.abs(x).max(axis=1)}
+
+
 class RowStats(RowBlockSpec):
     """Each row's maximum and sum of squares, one element each (row_stats.py):
     rows of 1024 and of 700 (the zeros past N count: inputs are negative,
@@ -2719,6 +2768,7 @@ SPECS = {
     "cutile_split_k_gemm64": SplitKGemm64(),
     "cutile_gemm_bias_grad": GemmBiasGrad(),
     "cutile_attention_mla": AttentionMla(),
+    "cutile_row_rms": RowRms(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2740,6 +2790,8 @@ SPECS["cutile_matmul_f32_small_persistent"] = _small
 # statistics between the loops would sit outside the agents.
 SPECS["cutile_layernorm_stats_peeled"] = LayerNormStats()
 SPECS["cutile_layernorm_stats_peeled"].materialize = "mode=unspecialized"
+SPECS["cutile_layernorm_gathers_peeled"] = LayerNormGathers()
+SPECS["cutile_layernorm_gathers_peeled"].materialize = "mode=unspecialized"
 
 # Tiles of 32 rows, as peeled stage code only: warp-specialized, the two
 # loops' rings lie side by side and need more SMEM than a CTA has.
@@ -2770,7 +2822,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
               "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
               "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
-              "cutile_attention_mla"]:
+              "cutile_attention_mla", "cutile_row_rms"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -210,6 +210,16 @@ LogicalResult EntryLowering::lowerReduce(tileir::ReduceOp op) {
   // registers: C values spread over the agent's threads) reduced whole.
   SmallVector<int64_t> shape(src.getShape());
   int64_t dim = op.getDim();
+  // Over a unit dimension (`ct.sum(t)` of a 1 x C tile reduces dim 0
+  // first): each result element is its one operand element, and unit
+  // dimensions are dropped in every form, so it is the tile as it is.
+  if (dim >= 0 && dim < src.getRank() && shape[dim] == 1) {
+    FailureOr<Value> v = lookup(op, op.getOperands()[0]);
+    if (failed(v))
+      return failure();
+    mapSameTile(op.getOperands()[0], op.getResult(0), *v);
+    return success();
+  }
   if (dim >= 0 && dim < src.getRank() && shape[dim] > 1 &&
       llvm::count_if(shape, [](int64_t n) { return n > 1; }) == 1)
     return lowerRowReduce(op, int(c));
