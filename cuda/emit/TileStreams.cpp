@@ -434,6 +434,23 @@ std::optional<int64_t> TileStreams::startColumn(Value tile) const {
   return std::nullopt;
 }
 
+/// Whether `from` is a tile the prologue loaded (a per-column scale or bias
+/// read before the K loop) into SMEM of its own that `dst` does not share:
+/// a staged tile after the loops overlays drained pipe slots or the tile it
+/// is made from in place (KernelLayout.cpp, overlayAfterLoops), never
+/// another prologue tile, so no write to `dst` reaches it. Without this, an
+/// epilogue reading such a vector was written whole: a 128 x 256 fp8 GEMM's
+/// bf16 output held in 128 registers a thread on sm_100a (48 B spilled).
+bool TileStreams::inOwnPrologueBuffer(const TileHome &from, Value dst) const {
+  auto load = dyn_cast_or_null<tileas::TmaLoadOp>(from.root);
+  if (!load || from.tmem || !layout.prologue.ops.contains(load))
+    return false;
+  auto own = layout.smemBuffers.find(load.getResult());
+  auto staged = layout.smemBuffers.find(dst);
+  return own != layout.smemBuffers.end() &&
+         (staged == layout.smemBuffers.end() || staged->second != own->second);
+}
+
 /// The streamed tile `store` writes, when it may be written over what it
 /// reads, in one pass: each piece is written no further than the columns
 /// read so far (the same first column, elements no wider than those read),
@@ -475,6 +492,8 @@ PieceNode *TileStreams::storesInPlace(Operation *store) const {
     if (src->home.tmem != to.tmem)
       continue;
     if (src->home.root && to.root && src->home.root != to.root)
+      continue;
+    if (inOwnPrologueBuffer(src->home, dst))
       continue;
     if (src->home.afterLoops && to.afterLoops &&
         src->home.afterLoops != to.afterLoops)

@@ -150,6 +150,7 @@ private:
   bool changedBy(mlir::Operation *op, PieceNode *node) const;
   std::optional<int64_t> startColumn(mlir::Value tile) const;
   PieceNode *storesInPlace(mlir::Operation *store) const;
+  bool inOwnPrologueBuffer(const TileHome &from, mlir::Value dst) const;
   bool canRunNow(mlir::Operation *user, mlir::Operation *at,
                  const llvm::DenseSet<mlir::Value> &coming) const;
   void evaluateNow(mlir::Operation *at, llvm::ArrayRef<mlir::Value> values,

@@ -622,6 +622,25 @@ class Attention(AttentionHead):
         return {3: (np.stack([o for o, _ in per_head]), np.stack([b for _, b in per_head]))}
 
 
+class GemmBiasFirst(Matmul):
+    """D = relu(A B + bias[n]) at 128 x 256 x 64 tiles, the bias read before
+    the K loop (gemm_bias_first.py): trip counts 1, 2, 9; ragged M, N, K."""
+    fixture = "test/cutile/lower/fixtures/gemm_bias_first-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (k, n)),
+                2: rng.uniform(-2, 2, n).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        y = a[0].astype(np.float64) @ a[1].astype(np.float64) + a[2].astype(np.float64)[None, :]
+        return {3: np.maximum(y, 0.0)}
+
+
 class Matmul128(Matmul):
     """The problems of a 128 x 128 tile with K step tk: trip counts 1, 2
     and 9, ragged M, N and K (and `last`, the full run's extra one)."""
@@ -2769,6 +2788,7 @@ SPECS = {
     "cutile_gemm_bias_grad": GemmBiasGrad(),
     "cutile_attention_mla": AttentionMla(),
     "cutile_row_rms": RowRms(),
+    "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 
 # cuTile's two loops as they come (the lowering's fuse-split-loops=false):
@@ -2822,7 +2842,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
               "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
               "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
-              "cutile_attention_mla", "cutile_row_rms"]:
+              "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled
