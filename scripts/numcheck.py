@@ -476,6 +476,32 @@ def kernel_folder(tmp, names, i):
     return folder
 
 
+def lower_as_compile(source, build, tmp, spec, name, out, target):
+    """lower()'s result for the spec's options. Where they leave the stage
+    code's form to the materializer and warp-specialized stage code fails
+    (a statistic between two loops would sit outside the agents), the
+    kernel is checked as peeled stage code, the CUDA `tilepipe compile`
+    falls back to, and a line says so."""
+    materialize = getattr(spec, "materialize", "")
+    translate = getattr(spec, "translate", "")
+    failure = []
+    lowered = lower(source, build, tmp, materialize, name, log=failure.append, target=target,
+                    translate=translate)
+    if lowered or "mode=" in materialize:
+        out.extend(failure)
+        return lowered
+    peeled = (materialize + " mode=unspecialized").strip()
+    lowered = lower(source, build, tmp, peeled, name, log=out.append, target=target,
+                    translate=translate)
+    if not lowered:
+        out.extend(failure)
+        return None
+    error = next((line for line in failure[0].splitlines() if "error:" in line), "")
+    out.append(f"{name}: warp-specialized stage code failed ({error.strip()}); "
+               "checked as peeled stage code, as 'tilepipe compile' falls back to")
+    return lowered
+
+
 def check_kernel(args, spec, name, tmp):
     """(lines to print, status bits) of one kernel: 0 when every run matches
     (or a planted bug is caught), 1 otherwise, 2 when a step fails to run."""
@@ -494,10 +520,7 @@ def check_kernel(args, spec, name, tmp):
                   if hasattr(spec, "prepare") else os.path.join(SRC, spec.mlir))
         if not source:
             return out, 2
-        lowered = lower(source, args.build, tmp,
-                        getattr(spec, "materialize", ""), name, log=out.append,
-                        target=target,
-                        translate=getattr(spec, "translate", ""))
+        lowered = lower_as_compile(source, args.build, tmp, spec, name, out, target)
         if not lowered:
             return out, 2
         cu = lowered[1]
