@@ -728,6 +728,50 @@ class AttentionFmha(AttentionHead):
         return {3: (out, tol)}
 
 
+class AttentionGqaShapes(AttentionHead):
+    """Grouped-query attention with the group read from the arrays
+    (test/cutile/lower/kernels/attention_gqa_shapes.py): HQ = 6 query heads
+    over HKV K/V heads, head h reading K/V head h // (6 // HKV); D = 64,
+    keys in blocks of 64 with those past T masked; grid (cdiv(S, 128), B 6, 1).
+    HKV varies between problems: the kernel has no constant for it."""
+    fixture = "test/cutile/lower/fixtures/attention_gqa_shapes-13.4.tileirbc"
+    heads, d = 6, 64
+
+    def problems(self, quick=False):
+        # (B, HKV, S, T): groups of 3, one block and one trip; groups of 2,
+        # ragged S and T (3 trips, the last one key); multi-head (groups of
+        # 1) over two batches; one K/V head for all six, 5 trips.
+        probs = [(1, 2, 128, 64), (1, 3, 200, 129), (2, 6, 70, 100), (1, 1, 128, 300)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"B={p[0]} HKV={p[1]} S={p[2]} T={p[3]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[2], 128), p[0] * self.heads, 1)
+
+    def arrays(self, rng, p):
+        b, hkv, s, t = p
+        kv = (b, hkv, t, self.d)
+        return {0: uniform_bf16(rng, (b, self.heads, s, self.d)), 1: uniform_bf16(rng, kv),
+                2: uniform_bf16(rng, kv)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], self.heads, p[2], self.d)}
+
+    def expected(self, a, p):
+        b, hkv, s, t = p
+        shape = self.output_shapes(p)[3]
+        out, tol = np.zeros(shape), np.zeros(shape)
+        for i in range(b):
+            for h in range(self.heads):
+                g = h * hkv // self.heads
+                q = a[0][i, h].astype(np.float64)
+                k, v = (a[n][i, g].astype(np.float64) for n in (1, 2))
+                out[i, h], tol[i, h] = softmax_times_v(self.scale * (q @ k.T), v)
+        return {3: (out, tol)}
+
+
 class AttentionLastBlock(AttentionHead):
     """Attention whose keys end inside the last block, masked there by an
     `if j == n - 1:` cuTile keeps in the loop (test/cutile/lower/kernels/
@@ -2722,6 +2766,7 @@ SPECS = {
     "cutile_gemm_accumulate": GemmAccumulate(),
     "cutile_matmul_persistent": MatmulPersistent(),
     "cutile_attention_bhsd": AttentionBhsd(),
+    "cutile_attention_gqa_shapes": AttentionGqaShapes(),
     "cutile_attention_fmha": AttentionFmha(),
     "cutile_attention_last_block": AttentionLastBlock(),
     "cutile_matmul_gelu_pow": MatmulGeluPow(),
@@ -2849,3 +2894,5 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled
+SPECS["cutile_attention_gqa_shapes_peeled"] = AttentionGqaShapes()
+SPECS["cutile_attention_gqa_shapes_peeled"].materialize = "mode=unspecialized"

@@ -86,6 +86,65 @@ func.func @f(%x: tensor<128xf32>) {
   EXPECT_EQ(total, 11u);
 }
 
+TEST_F(Interpreter, MadeUpArgumentsAvoidDivisionByZero) {
+  // Grouped-query attention's K/V head: head // (q_heads // kv_heads) with
+  // both extents arguments (%hq before %hkv: ascending made-up values give
+  // a quotient of 0), and with a constant over an argument (8 // %hkv is 0
+  // for any large value). The loop runs on other values, not a failure.
+  for (const char *ratio : {"%g = arith.floordivsi %hq, %hkv : index",
+                            "%g = arith.floordivsi %c8, %hkv : index"}) {
+    std::string text = std::string(R"(
+func.func @f(%x: tensor<128xf32>, %hq: index, %hkv: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %head = gpu.block_id y
+  )") + ratio + R"(
+  %kv = arith.floordivsi %head, %g : index
+  scf.for %k = %c0 to %n step %c1 {
+    %e = tileas.exp2 %x : tensor<128xf32>
+  }
+  return
+}
+)";
+    auto func = parse(text);
+    ASSERT_TRUE(func);
+    References refs = recordReferences(func, {3});
+    const Reference &ref = refs.byTripCount[3];
+    ASSERT_FALSE(ref.failure) << explain(*ref.failure);
+    unsigned total = 0;
+    for (const auto &[key, k] : ref.instances)
+      total += k;
+    EXPECT_EQ(total, 3u) << ratio;
+    // Without references the check chooses the same way.
+    EXPECT_FALSE(checkFunction(func, options({3}, 1))) << ratio;
+  }
+}
+
+TEST_F(Interpreter, DivisionByZeroOnEveryChoiceIsAFinding) {
+  // A divisor that is 0 whatever the arguments: the code's fault.
+  auto func = parse(R"(
+func.func @f(%x: tensor<128xf32>, %a: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.subi %a, %a : index
+  %q = arith.floordivsi %a, %z : index
+  scf.for %k = %c0 to %n step %c1 {
+    %e = tileas.exp2 %x : tensor<128xf32>
+  }
+  return
+}
+)");
+  ASSERT_TRUE(func);
+  References refs = recordReferences(func, {2});
+  ASSERT_TRUE(refs.byTripCount[2].failure);
+  EXPECT_NE(refs.byTripCount[2].failure->message.find("division by zero"),
+            std::string::npos);
+  std::optional<Finding> f = checkFunction(func, options({2}, 1));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->kind, "malformed");
+}
+
 TEST_F(Interpreter, UnsupportedOpIsAFinding) {
   auto func = parse(R"(
 func.func @f(%n: index) {
