@@ -164,9 +164,9 @@ static int64_t madeUp(Filler filler, unsigned i) {
   return 1000 + i;
 }
 
-static std::vector<int64_t>
-bindIndexArgs(FunctionOpInterface func, uint64_t tripCount,
-              Filler filler = Filler::Ascending) {
+static std::vector<int64_t> bindIndexArgs(FunctionOpInterface func,
+                                          uint64_t tripCount,
+                                          Filler filler = Filler::Ascending) {
   Block &entry = func.getFunctionBody().front();
   std::vector<int64_t> args(entry.getNumArguments());
   for (unsigned i = 0; i < args.size(); ++i)
