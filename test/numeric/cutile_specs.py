@@ -1489,6 +1489,45 @@ class LayerNormGathers(RowBlockSpec):
         return {1: y, 4: mean, 5: rstd}
 
 
+class CrossEntropyRows(CuTileSpec):
+    """Softmax cross-entropy per row (test/cutile/lower/kernels/
+    cross_entropy_rows.py): loss[r] = logsumexp(x[r]) - x[r, target[r]], 0
+    where target[r] < 0; 32-row tiles (rows split over 4 lanes), bf16 logits
+    in 256-column chunks, the NEG_INF padding past V."""
+    fixture = "test/cutile/lower/fixtures/cross_entropy_rows-13.4.tileirbc"
+    tolerances = {2: (1e-4, 1e-5)}
+
+    def problems(self, quick=False):
+        # (M, V): one block and one chunk; ragged rows and a last chunk of
+        # 232 columns; three blocks of 6 chunks, the last row block short.
+        probs = [(32, 256), (50, 1000), (70, 1300)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"M={p[0]} V={p[1]} trips={cdiv(p[1], 256)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 32), 1, 1)
+
+    def arrays(self, rng, p):
+        m, v = p
+        target = rng.integers(0, v, size=m)
+        target[0], target[-1] = 0, v - 1  # the first column, the last one
+        target[2::5] = -1  # ignored rows
+        return {0: bf16(rng.uniform(-4.0, 4.0, (m, v)).astype(np.float32)),
+                1: target.astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {2: (p[0],)}
+
+    def expected(self, a, p):
+        x, target = a[0].astype(np.float64), a[1].astype(np.int64)
+        top = x.max(axis=1)
+        lse = top + np.log(np.exp(x - top[:, None]).sum(axis=1))
+        picked = x[np.arange(x.shape[0]), np.maximum(target, 0)]
+        return {2: np.where(target >= 0, lse - picked, 0.0)}
+
+
 class RowRms(RowBlockSpec):
     """Each row's root mean square and largest magnitude (row_rms.py): `ct.sum`
     and `ct.max` with no axis of (1, 256) accumulators; rows of 1, 2 and 5
@@ -2833,6 +2872,7 @@ SPECS = {
     "cutile_gemm_bias_grad": GemmBiasGrad(),
     "cutile_attention_mla": AttentionMla(),
     "cutile_row_rms": RowRms(),
+    "cutile_cross_entropy_rows": CrossEntropyRows(),
     "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 
@@ -2890,7 +2930,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_gemm_b2b", "cutile_attention_paged_decode", "cutile_dot_product",
               "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
               "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
-              "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first"]:
+              "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
+              "cutile_cross_entropy_rows"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -94,11 +94,14 @@ bool makesRowVector(Operation *def, Value v) {
 
 /// Whether `user` reads a per-row vector in a form SplitRows retypes (a
 /// broadcast along rows aside): math, loops, stores (the first of its L
-/// threads writes it) and reductions to one value.
+/// threads writes it), reductions to one value, and gathers, whose indices
+/// and mask are in their result's class (a row's label read at the row's
+/// position: each of its L threads reads the same element).
 bool readsRowVector(Operation *user) {
   return isElementwise(user) ||
          isa<scf::ForOp, scf::YieldOp, scf::IfOp, tileas::SmemStoreOp,
-             tileas::GlobalScatterOp, tileas::ReduceAllOp>(user);
+             tileas::GlobalScatterOp, tileas::GlobalGatherOp,
+             tileas::ReduceAllOp>(user);
 }
 
 struct ValueLess {
