@@ -233,6 +233,10 @@ public:
   mlir::FailureOr<int64_t> fragSize(mlir::Location loc, mlir::Value v);
   mlir::FailureOr<int64_t> columnVectorSize(mlir::Location loc,
                                             mlir::RankedTensorType tensor);
+  /// Whether every element a thread holds of `v` is the same: positions
+  /// along the rows of a tile a thread holds one row of, splats, and
+  /// integer math and gathers on such values (KernelValues.cpp).
+  bool sameInThread(mlir::Value v, unsigned depth = 0);
   /// A per-column vector read from SMEM into the fragment's rows: each
   /// thread its columns (FragmentRows.cpp).
   mlir::Value columnsLoad(mlir::tileas::SmemLoadOp load, mlir::Type type,

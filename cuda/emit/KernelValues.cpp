@@ -77,6 +77,44 @@ FailureOr<int64_t> KernelEmitter::fragSize(Location loc, Value v) {
   return fragSize(loc, tensor);
 }
 
+bool KernelEmitter::sameInThread(Value v, unsigned depth) {
+  // Deep chains are not worth following: the gather stays element-wise.
+  constexpr unsigned kMaxDepth = 16;
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor)
+    return true; // A scalar operand.
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > kMaxDepth || fragBands || columns.contains(v) ||
+      wgmmaFrags.count(v))
+    return false;
+  if (auto iota = dyn_cast<tileas::IotaOp>(def)) {
+    // Positions along the rows: the thread's row, once per element when
+    // the thread holds one row whole (or its lanes' piece of it).
+    if (tensor.getRank() != 2 || iota.getDimension() != 0)
+      return false;
+    FailureOr<int64_t> n = fragSize(def->getLoc(), tensor);
+    return succeeded(n) && *n <= tensor.getShape()[1];
+  }
+  if (isa<tensor::SplatOp>(def))
+    return true;
+  if (auto cst = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+    return dense && dense.isSplat();
+  }
+  auto operandsSame = [&](ValueRange operands) {
+    return llvm::all_of(operands,
+                        [&](Value o) { return sameInThread(o, depth + 1); });
+  };
+  if (auto gather = dyn_cast<tileas::GlobalGatherOp>(def))
+    return operandsSame(gather.getIndices()) &&
+           (!gather.getMask() || sameInThread(gather.getMask(), depth + 1));
+  if (isa<arith::ArithDialect>(def->getDialect()) &&
+      def->getNumResults() == 1 && isMemoryEffectFree(def) &&
+      !def->getNumRegions())
+    return operandsSame(def->getOperands());
+  return false;
+}
+
 /// A per-column vector: whole in every thread, or in the fragment's rows the
 /// thread's quarter (its columns 8 j + 2 (lane % 4) + {0, 1}).
 FailureOr<int64_t> KernelEmitter::columnVectorSize(Location loc,

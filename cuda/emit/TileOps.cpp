@@ -663,11 +663,14 @@ LogicalResult KernelEmitter::emit(tileas::GlobalGatherOp op) {
                                  op.getBounds(), *n));
   if (broken)
     return failure();
-  map[op.getResult()] =
-      call(*type, "tp::global_gather", operands,
-           {registerElementName(op.getType().getElementType()),
-            cudaElementName(op.getSrc().getType().getElementType()),
-            std::to_string(*n)});
+  // Indices the same for every element a thread holds (a row's label read
+  // at the row's position, spread over its columns): one read, not N.
+  bool once = *n > 1 && sameInThread(op.getResult());
+  map[op.getResult()] = call(
+      *type, once ? "tp::global_gather_once" : "tp::global_gather", operands,
+      {registerElementName(op.getType().getElementType()),
+       cudaElementName(op.getSrc().getType().getElementType()),
+       std::to_string(*n)});
   return success();
 }
 

@@ -159,6 +159,23 @@ TP_DEVICE Frag<F, N> global_gather(const E *p, F padding, const M &mask,
   return r;
 }
 
+/// global_gather where every element's indices and mask are the same
+/// (the translation proves it, sameInThread): the first element read once
+/// and held N times.
+template <class F, class E, int N, class M, class... D>
+TP_DEVICE Frag<F, N> global_gather_once(const E *p, F padding, const M &mask,
+                                        const D &...dims) {
+  int64_t offset;
+  F v = detail::element_at<N>(0, mask, offset, dims...)
+            ? detail::convert<F>(p[offset])
+            : padding;
+  Frag<F, N> r;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    r.v[i] = v;
+  return r;
+}
+
 /// How tileas.global_scatter joins an element with what the array holds:
 /// a plain store, or (its `combine`) one atomic per element
 /// (atom.global.*, device scope).
