@@ -1489,6 +1489,36 @@ class LayerNormGathers(RowBlockSpec):
         return {1: y, 4: mean, 5: rstd}
 
 
+class Bmm3dTiles(CuTileSpec):
+    """Batched GEMM with 3-D tiles straight into ct.mma (test/cutile/lower/
+    kernels/bmm_3d_tiles.py): Y[b] = relu(X[b] W[b]), bf16, (1, 128, 64) x
+    (1, 64, 128) tiles, grid (cdiv(M, 128), cdiv(N, 128), Bt)."""
+    fixture = "test/cutile/lower/fixtures/bmm_3d_tiles-13.4.tileirbc"
+    tolerances = {2: BF16_TOL}
+
+    def problems(self, quick=False):
+        # (Bt, M, N, K): one tile and one K step; three batches of ragged M,
+        # N and K (2 K steps, the last of 36); two batches, 7 K steps.
+        probs = [(1, 128, 128, 64), (3, 200, 130, 100), (2, 256, 256, 448)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"Bt={p[0]} M={p[1]} N={p[2]} K={p[3]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 128), cdiv(p[2], 128), p[0])
+
+    def arrays(self, rng, p):
+        b, m, n, k = p
+        return {0: uniform_bf16(rng, (b, m, k)), 1: uniform_bf16(rng, (b, k, n))}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1], p[2])}
+
+    def expected(self, a, p):
+        return {2: np.maximum(np.matmul(a[0].astype(np.float64), a[1].astype(np.float64)), 0.0)}
+
+
 class CrossEntropyRows(CuTileSpec):
     """Softmax cross-entropy per row (test/cutile/lower/kernels/
     cross_entropy_rows.py): loss[r] = logsumexp(x[r]) - x[r, target[r]], 0
@@ -2873,6 +2903,7 @@ SPECS = {
     "cutile_attention_mla": AttentionMla(),
     "cutile_row_rms": RowRms(),
     "cutile_cross_entropy_rows": CrossEntropyRows(),
+    "cutile_bmm_3d_tiles": Bmm3dTiles(),
     "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 
@@ -2931,7 +2962,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
               "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
               "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
-              "cutile_cross_entropy_rows"]:
+              "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -35,17 +35,21 @@ bool tilepipe::cutile::isZeroTile(Value v) {
 
 FailureOr<Value> EntryLowering::freshAccumulator(Operation *user,
                                                  tileir::TileType tile) {
-  if (tile.getRank() != 2)
-    return user->emitError("an MMA accumulator that is not a 2-D tile is not "
-                           "lowered"),
+  // A batched MMA of one matrix (cuTile's (1, M, K) x (1, K, N) tiles of
+  // 3-D arrays) is the matrix's: unit dimensions are dropped in every form.
+  ArrayRef<int64_t> shape = tile.getShape();
+  while (shape.size() > 2 && shape.front() == 1)
+    shape = shape.drop_front();
+  if (shape.size() != 2)
+    return user->emitError("an MMA accumulator that is not a 2-D tile (or a "
+                           "batch of one) is not lowered"),
            failure();
   // Allocations stand before every loop (they are not schedulable).
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getBody().front());
   return b
       .create<tileas::AllocTmemOp>(
-          user->getLoc(),
-          tileas::TmemType::get(tile.getShape(), tile.getElementType()))
+          user->getLoc(), tileas::TmemType::get(shape, tile.getElementType()))
       .getResult();
 }
 
