@@ -46,21 +46,24 @@ def run(cmd, **kw):
 REGISTER_MMA_TARGETS = ("sm_90a",)
 
 
-def lower(path, build, tmp, materialize="", name=None, log=print, target=None, translate=""):
+def lower(path, build, tmp, materialize="", name=None, log=print, target=None, translate="",
+          schedule=""):
     """(name, .cu path, tilepipe-opt's output with the plan), or None after
     printing which step failed. `materialize` adds options to the
     materializer (e.g. mode=unspecialized for peeled code). log prints the
     failure (a caller checking kernels side by side collects it). `target`
     (a built-in name) schedules and materializes for that target instead of
     sm_100a. `translate`: options of tilepipe-translate (a spec's, e.g.
-    --tileas-wgmma-epilogue=staged)."""
+    --tileas-wgmma-epilogue=staged). `schedule`: more options of the
+    scheduler (e.g. stages=min-buffer)."""
     name = name or os.path.splitext(os.path.basename(path))[0]
     mat = os.path.join(tmp, name + ".mat.mlir")
     cu = os.path.join(tmp, name + ".cu")
     on = f" target={target}" if target else ""
+    sched = " ".join(o for o in (on.strip(), schedule.strip()) if o)
     opt = run([os.path.join(build, "bin", "tilepipe-opt"), path]
               + (["--tileas-umma-to-wgmma"] if target in REGISTER_MMA_TARGETS else [])
-              + ["--tileas-generate-schedule" + (f"={on.strip()}" if on else ""),
+              + ["--tileas-generate-schedule" + (f"={sched}" if sched else ""),
                  "--tileas-materialize-schedule=print-plan" + (f" {materialize}" if materialize else "") + on,
                  "-canonicalize",
                  "-cse", "-o", mat])

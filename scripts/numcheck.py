@@ -477,29 +477,45 @@ def kernel_folder(tmp, names, i):
 
 
 def lower_as_compile(source, build, tmp, spec, name, out, target):
-    """lower()'s result for the spec's options. Where they leave the stage
-    code's form to the materializer and warp-specialized stage code fails
-    (a statistic between two loops would sit outside the agents), the
-    kernel is checked as peeled stage code, the CUDA `tilepipe compile`
-    falls back to, and a line says so."""
+    """lower()'s result for the spec's options, with the fallbacks of
+    `tilepipe compile` where the spec leaves the choice open: where
+    warp-specialized stage code fails (a statistic between two loops would
+    sit outside the agents), peeled stage code; where both run out of SMEM,
+    the schedule's stages placed for the fewest buffered bytes
+    (stages=min-buffer), warp-specialized then peeled. A line says which."""
     materialize = getattr(spec, "materialize", "")
+    schedule = getattr(spec, "schedule", "")
     translate = getattr(spec, "translate", "")
     failure = []
     lowered = lower(source, build, tmp, materialize, name, log=failure.append, target=target,
-                    translate=translate)
-    if lowered or "mode=" in materialize:
-        out.extend(failure)
+                    translate=translate, schedule=schedule)
+    if lowered:
         return lowered
+    mode_open, stages_open = "mode=" not in materialize, "stages=" not in schedule
+    text = failure[0] if failure else ""
+    over_smem = "fails to assign smem buffer" in text or "of shared memory; a CTA has" in text
     peeled = (materialize + " mode=unspecialized").strip()
-    lowered = lower(source, build, tmp, peeled, name, log=out.append, target=target,
-                    translate=translate)
-    if not lowered:
-        out.extend(failure)
-        return None
-    error = next((line for line in failure[0].splitlines() if "error:" in line), "")
-    out.append(f"{name}: warp-specialized stage code failed ({error.strip()}); "
-               "checked as peeled stage code, as 'tilepipe compile' falls back to")
-    return lowered
+    min_buffer = (schedule + " stages=min-buffer").strip()
+    attempts = []
+    if mode_open:
+        attempts.append((schedule, peeled, "peeled stage code"))
+    if stages_open and over_smem:
+        attempts.append((min_buffer, materialize, "stages=min-buffer"))
+        if mode_open:
+            attempts.append((min_buffer, peeled, "peeled stage code with stages=min-buffer"))
+    error = next((line for line in text.splitlines() if "error:" in line), "")
+    for sched, mat, what in attempts:
+        tried = []
+        lowered = lower(source, build, tmp, mat, name, log=tried.append, target=target,
+                        translate=translate, schedule=sched)
+        if lowered:
+            first = "warp-specialized stage code" if what == "peeled stage code" else \
+                "the default schedule's stage code"
+            out.append(f"{name}: {first} failed ({error.strip()}); checked as {what}, "
+                       "as 'tilepipe compile' falls back to")
+            return lowered
+    out.extend(failure)
+    return None
 
 
 def check_kernel(args, spec, name, tmp):

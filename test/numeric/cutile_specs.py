@@ -772,6 +772,42 @@ class AttentionGqaShapes(AttentionHead):
         return {3: (out, tol)}
 
 
+class AttentionHd256(AttentionHead):
+    """Attention at head dim 256 with 64 x 64 tiles (test/cutile/lower/
+    kernels/attention_hd256.py): rank-3 (BH, S, 256) arrays, keys past T
+    masked; grid (cdiv(S, 64), BH, 1). Compiled with stages=min-buffer,
+    the fallback `tilepipe compile` takes where the default stages' rings
+    do not fit in SMEM."""
+    fixture = "test/cutile/lower/fixtures/attention_hd256-13.4.tileirbc"
+    scale = 0.0625
+
+    def problems(self, quick=False):
+        # (BH, S, T): one block, one trip; ragged S and T (4 blocks, 4
+        # trips, the last of 8 keys); two heads, 5 trips; S and T below a
+        # tile.
+        probs = [(1, 64, 64), (1, 200, 200), (2, 128, 320), (1, 30, 17)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"BH={p[0]} S={p[1]} T={p[2]} trips={cdiv(p[2], 64)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 64), p[0], 1)
+
+    def arrays(self, rng, p):
+        bh, s, t = p
+        return {0: uniform_bf16(rng, (bh, s, 256)), 1: uniform_bf16(rng, (bh, t, 256)),
+                2: uniform_bf16(rng, (bh, t, 256))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1], 256)}
+
+    def expected(self, a, p):
+        heads = [softmax_times_v(self.scale * (a[0][h].astype(np.float64) @ a[1][h].astype(np.float64).T),
+                                 a[2][h].astype(np.float64)) for h in range(p[0])]
+        return {3: (np.stack([o for o, _ in heads]), np.stack([b for _, b in heads]))}
+
+
 class AttentionLastBlock(AttentionHead):
     """Attention whose keys end inside the last block, masked there by an
     `if j == n - 1:` cuTile keeps in the loop (test/cutile/lower/kernels/
@@ -2836,6 +2872,7 @@ SPECS = {
     "cutile_matmul_persistent": MatmulPersistent(),
     "cutile_attention_bhsd": AttentionBhsd(),
     "cutile_attention_gqa_shapes": AttentionGqaShapes(),
+    "cutile_attention_hd256": AttentionHd256(),
     "cutile_attention_fmha": AttentionFmha(),
     "cutile_attention_last_block": AttentionLastBlock(),
     "cutile_matmul_gelu_pow": MatmulGeluPow(),
@@ -2962,7 +2999,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
               "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
               "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
-              "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles"]:
+              "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -347,6 +347,70 @@ int writeOutput(const CompileOptions &options, StringRef text) {
   return ExitOk;
 }
 
+/// One way to compile the kernel, and what it changes from the user's.
+struct Attempt {
+  CompileOptions options;
+  bool peeled = false, minBuffer = false;
+  /// Tried only when the first attempt ran out of SMEM.
+  bool forSmem = false;
+};
+
+/// The user's options, then the forms `tilepipe compile` falls back to
+/// where the user left the choice open: peeled stage code, and a
+/// schedule's stages placed for the fewest buffered bytes.
+std::vector<Attempt> fallbacks(const CompileOptions &options) {
+  std::vector<Attempt> attempts{{options}};
+  bool modeOpen = !StringRef(options.materializeOptions).contains("mode=");
+  bool stagesOpen = !StringRef(options.scheduleOptions).contains("stages=");
+  auto add = [&](bool peeled, bool minBuffer) {
+    Attempt a{options, peeled, minBuffer, minBuffer};
+    if (peeled)
+      a.options.materializeOptions += " mode=unspecialized";
+    if (minBuffer)
+      a.options.scheduleOptions += " stages=min-buffer";
+    // Each schedule is printed (and drawn) once: the peeled forms share
+    // the schedule of the attempt before them.
+    if (peeled) {
+      a.options.printSchedule = false;
+      a.options.report.clear();
+    }
+    attempts.push_back(std::move(a));
+  };
+  if (modeOpen)
+    add(/*peeled=*/true, /*minBuffer=*/false);
+  if (stagesOpen)
+    add(/*peeled=*/false, /*minBuffer=*/true);
+  if (modeOpen && stagesOpen)
+    add(/*peeled=*/true, /*minBuffer=*/true);
+  return attempts;
+}
+
+/// The remarks of a fallback that compiled: why the first attempt failed,
+/// and what was compiled instead.
+void remarkFallback(mlir::ModuleOp module,
+                    const std::vector<HeldDiagnostic> &first,
+                    const Attempt &attempt) {
+  mlir::Location at = module->getLoc();
+  for (const HeldDiagnostic &d : first)
+    if (d.severity == mlir::DiagnosticSeverity::Error) {
+      mlir::emitRemark(d.loc)
+          << (attempt.minBuffer ? "the default schedule's stage code failed: "
+                                : "warp-specialized stage code failed: ")
+          << d.text;
+      at = d.loc;
+    }
+  if (!attempt.minBuffer) {
+    mlir::emitRemark(at) << "compiled as peeled stage code (--materialize-"
+                            "options=mode=unspecialized) instead";
+    return;
+  }
+  mlir::emitRemark(at)
+      << "compiled with each loop's stages placed for the fewest buffered "
+         "bytes (--schedule-options=stages=min-buffer"
+      << (attempt.peeled ? ", --materialize-options=mode=unspecialized" : "")
+      << ") instead";
+}
+
 } // namespace
 
 int tilepipe::tool::runCompileCommand(int argc, char **argv) {
@@ -379,44 +443,48 @@ int tilepipe::tool::runCompileCommand(int argc, char **argv) {
   // mode and that fails (e.g. two loops' rings that do not fit in SMEM side
   // by side), the kernel is compiled peeled instead and the reason is said
   // (docs/cuda-tile-launch.md, "Peeled when warp specialization fails").
-  bool fallback =
-      !StringRef(options.materializeOptions).contains("mode=");
-  mlir::OwningOpRef<mlir::ModuleOp> lowered;
-  if (fallback)
-    lowered = module->clone();
-  std::string cuda;
+  // Where the user named no stage policy and both fail for SMEM (attention
+  // at head dim 256: K and V read stages after their loads), the loop is
+  // scheduled again with stages=min-buffer, the fewest buffered bytes at
+  // the same II, in both forms.
+  std::vector<Attempt> attempts = fallbacks(options);
   std::vector<HeldDiagnostic> first;
   std::optional<int> exit;
-  {
-    std::optional<mlir::ScopedDiagnosticHandler> hold;
-    if (fallback)
-      hold.emplace(&context, holdInto(first));
-    exit = compileLowered(options, context, *module, cuda);
-  }
-  if (exit && fallback && *exit == ExitFailure) {
-    CompileOptions peeled = options;
-    peeled.materializeOptions += " mode=unspecialized";
-    peeled.printSchedule = false; // The schedule is the same; printed once.
-    peeled.report.clear();
-    std::vector<HeldDiagnostic> second;
-    std::optional<int> retry;
+  std::string cuda;
+  bool overSmem = false;
+  for (auto [i, attempt] : llvm::enumerate(attempts)) {
+    if (attempt.forSmem && !overSmem)
+      continue;
+    // Each attempt compiles its own copy; the last may take the original.
+    mlir::OwningOpRef<mlir::ModuleOp> copy;
+    mlir::ModuleOp target = *module;
+    if (i + 1 < attempts.size()) {
+      copy = module->clone();
+      target = *copy;
+    }
+    std::vector<HeldDiagnostic> held;
+    std::optional<int> result;
     {
-      mlir::ScopedDiagnosticHandler hold(&context, holdInto(second));
-      retry = compileLowered(peeled, context, *lowered, cuda);
+      std::optional<mlir::ScopedDiagnosticHandler> hold;
+      if (attempts.size() > 1)
+        hold.emplace(&context, holdInto(i == 0 ? first : held));
+      result = compileLowered(attempt.options, context, target, cuda);
     }
-    if (!retry) {
-      mlir::Location at = module->getLoc();
-      for (const HeldDiagnostic &d : first)
-        if (d.severity == mlir::DiagnosticSeverity::Error) {
-          mlir::emitRemark(d.loc)
-              << "warp-specialized stage code failed: " << d.text;
-          at = d.loc;
-        }
-      mlir::emitRemark(at)
-          << "compiled as peeled stage code (--materialize-options="
-             "mode=unspecialized) instead";
+    if (i == 0) {
+      exit = result;
+      overSmem = llvm::any_of(first, [](const HeldDiagnostic &d) {
+        return StringRef(d.text).contains("fails to assign smem buffer") ||
+               StringRef(d.text).contains("of shared memory; a CTA has");
+      });
+    }
+    if (!result) {
+      if (i > 0)
+        remarkFallback(*module, first, attempt);
       exit = std::nullopt;
+      break;
     }
+    if (result != ExitFailure)
+      break; // A usage error: no fallback changes that.
   }
   if (exit) {
     replay(first);
