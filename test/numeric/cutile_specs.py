@@ -595,26 +595,28 @@ class AttentionAlibi(AttentionCausal):
 
 class Attention(AttentionHead):
     """The batched form (test/cutile/kernels/attention.py): Q, K, V, O of H
-    x L x D (rank-3 views, tiles of a batch of one), grid (cdiv(S, 128), H)."""
+    x L x D (rank-3 views, tiles of a batch of one), grid (cdiv(S, 128), H).
+    `d` and `block` (rows of Q and keys a tile) serve other head dims."""
     fixture = "test/cutile/fixtures/attention-13.4.tileirbc"
+    d, block = 64, 128
 
     def problems(self, quick=False):
         # (H, S, T): trip counts 1, 2, 4; ragged S; several heads
         return [(1, 128, 128), (2, 200, 256), (3, 256, 128 * 4)]
 
     def describe(self, p):
-        return f"H={p[0]} S={p[1]} T={p[2]} trips={p[2] // 128} grid={self.grid(p)}"
+        return f"H={p[0]} S={p[1]} T={p[2]} trips={cdiv(p[2], self.block)} grid={self.grid(p)}"
 
     def grid(self, p):
-        return (cdiv(p[1], 128), p[0], 1)
+        return (cdiv(p[1], self.block), p[0], 1)
 
     def arrays(self, rng, p):
         h, s, t = p
-        return {0: uniform_bf16(rng, (h, s, 64)), 1: uniform_bf16(rng, (h, t, 64)),
-                2: uniform_bf16(rng, (h, t, 64))}
+        return {0: uniform_bf16(rng, (h, s, self.d)), 1: uniform_bf16(rng, (h, t, self.d)),
+                2: uniform_bf16(rng, (h, t, self.d))}
 
     def output_shapes(self, p):
-        return {3: (p[0], p[1], 64)}
+        return {3: (p[0], p[1], self.d)}
 
     def expected(self, a, p):
         per_head = [AttentionHead.expected(self, {i: a[i][h] for i in range(3)}, None)[3]
@@ -772,7 +774,7 @@ class AttentionGqaShapes(AttentionHead):
         return {3: (out, tol)}
 
 
-class AttentionHd256(AttentionHead):
+class AttentionHd256(Attention):
     """Attention at head dim 256 with 64 x 64 tiles (test/cutile/lower/
     kernels/attention_hd256.py): rank-3 (BH, S, 256) arrays, keys past T
     masked; grid (cdiv(S, 64), BH, 1). Compiled with stages=min-buffer,
@@ -780,6 +782,7 @@ class AttentionHd256(AttentionHead):
     do not fit in SMEM."""
     fixture = "test/cutile/lower/fixtures/attention_hd256-13.4.tileirbc"
     scale = 0.0625
+    d, block = 256, 64
 
     def problems(self, quick=False):
         # (BH, S, T): one block, one trip; ragged S and T (4 blocks, 4
@@ -787,25 +790,6 @@ class AttentionHd256(AttentionHead):
         # tile.
         probs = [(1, 64, 64), (1, 200, 200), (2, 128, 320), (1, 30, 17)]
         return probs[:2] if quick else probs
-
-    def describe(self, p):
-        return f"BH={p[0]} S={p[1]} T={p[2]} trips={cdiv(p[2], 64)} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[1], 64), p[0], 1)
-
-    def arrays(self, rng, p):
-        bh, s, t = p
-        return {0: uniform_bf16(rng, (bh, s, 256)), 1: uniform_bf16(rng, (bh, t, 256)),
-                2: uniform_bf16(rng, (bh, t, 256))}
-
-    def output_shapes(self, p):
-        return {3: (p[0], p[1], 256)}
-
-    def expected(self, a, p):
-        heads = [softmax_times_v(self.scale * (a[0][h].astype(np.float64) @ a[1][h].astype(np.float64).T),
-                                 a[2][h].astype(np.float64)) for h in range(p[0])]
-        return {3: (np.stack([o for o, _ in heads]), np.stack([b for _, b in heads]))}
 
 
 class AttentionLastBlock(AttentionHead):
