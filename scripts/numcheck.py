@@ -453,18 +453,20 @@ def main():
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(jobs, len(names)) or 1)
     futures = [pool.submit(check_kernel, args, specs[name], name, kernel_folder(tmp, names, i))
                for i, name in enumerate(names)]
-    status = 0
+    # Every kernel is reported, also after one whose step failed (exit 2).
+    status, step_failed = 0, False
     try:
         for future in futures:
             lines, bits = future.result()
             for line in lines:
                 print(line, flush=True)
             if bits == 2:
-                return 2
-            status |= bits
+                step_failed = True
+            else:
+                status |= bits
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-    return status
+    return 2 if step_failed else status
 
 
 def kernel_folder(tmp, names, i):
