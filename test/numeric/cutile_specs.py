@@ -195,6 +195,20 @@ class Matmul(CuTileSpec):
         return {2: a[0].astype(np.float64) @ a[1].astype(np.float64)}
 
 
+class GemmStoreColmajor(Matmul):
+    """C = A B written column-major (test/cutile/lower/kernels/
+    gemm_store_colmajor.py): the output array is C^T, N x M, each 128 x 64
+    tile stored through a transposed view (order=(1, 0))."""
+    fixture = "test/cutile/lower/fixtures/gemm_store_colmajor-13.4.tileirbc"
+    tm, tn, tk = 128, 64, 64
+
+    def output_shapes(self, p):
+        return {2: (p[1], p[0])}
+
+    def expected(self, a, p):
+        return {2: (a[0].astype(np.float64) @ a[1].astype(np.float64)).T}
+
+
 class Matmul256(Matmul):
     """C = A B at 256 x 128 tiles (test/cutile/lower/kernels/matmul_256.py):
     sm_90a only, one wgmma tile over two consumer warpgroups (a 256-row MMA
@@ -2925,6 +2939,7 @@ SPECS = {
     "cutile_row_rms": RowRms(),
     "cutile_cross_entropy_rows": CrossEntropyRows(),
     "cutile_bmm_3d_tiles": Bmm3dTiles(),
+    "cutile_gemm_store_colmajor": GemmStoreColmajor(),
     "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 
@@ -2983,7 +2998,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_store_branches", "cutile_attention_causal64", "cutile_batch_stats",
               "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
               "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
-              "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256"]:
+              "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
+              "cutile_gemm_store_colmajor"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

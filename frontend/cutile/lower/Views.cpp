@@ -381,15 +381,15 @@ LogicalResult EntryLowering::lowerStore(tileir::StoreViewTkoOp op) {
     return lowerElementStore(op, p);
   if (p.threads)
     return lowerThreadsStore(op, p);
-  if (p.transposed())
-    return op.emitError("a store through a transposed view (dim_map [1, 0]) "
-                        "is not lowered: threads would write the tile "
-                        "transposed into SMEM");
   auto desc = cast<tileas::TmaDescType>(func.getArgument(p.descArg).getType());
   FailureOr<tileas::SmemType> smem = smemTileOf(op, desc);
   if (failed(smem))
     return failure();
-  FailureOr<Value> regs = registers(op, op.getTile());
+  // Through a transposed view (ct.store(..., order=(1, 0)): a column-major
+  // C) the box lies in the array's order: the tile is transposed in
+  // registers (through SMEM, as ct.transpose is) and stored as the box.
+  FailureOr<Value> regs =
+      registers(op, op.getTile(), /*transpose=*/p.transposed());
   if (failed(regs))
     return failure();
   FailureOr<SmallVector<Value>> coords = boxCoordinates(op, p, op.getIndex());

@@ -126,22 +126,6 @@ tileir.entry @accinit(%a: tile<ptr<bf16>>, %m: tile<i32>, %k: tile<i32>, %s0: ti
 
 // -----
 
-// Threads write a stored tile to SMEM row-major; a transposed view would
-// need it transposed.
-tileir.entry @tstore(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0: tile<i32>, %s1: tile<i32>) optimization_hints=<default = {}> {
-  %t = make_token : token
-  %v = make_tensor_view %p, shape = [%m, %n], strides = [%s0, %s1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,?]>
-  %bx, %by, %bz = get_tile_block_id : tile<i32>
-  %pv = make_partition_view %v : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>
-  %c = constant <f32: 0.0> : tile<128x128xf32>
-  // CHECK: error: a store through a transposed view (dim_map [1, 0]) is not lowered
-  // expected-error @+1 {{a store through a transposed view (dim_map [1, 0]) is not lowered}}
-  %tok = store_view_tko weak %c, %pv[%bx, %bx] token = %t : tile<128x128xf32>, partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,?]>, dim_map=[1, 0]>, tile<i32> -> token
-  return
-}
-
-// -----
-
 // tilepipe's float math rounds to nearest even.
 tileir.entry @rounding() optimization_hints=<default = {}> {
   %c = constant <f32: 1.0> : tile<128x128xf32>
