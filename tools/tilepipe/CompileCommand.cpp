@@ -470,13 +470,15 @@ int tilepipe::tool::runCompileCommand(int argc, char **argv) {
         hold.emplace(&context, holdInto(i == 0 ? first : held));
       result = compileLowered(attempt.options, context, target, cuda);
     }
-    if (i == 0) {
+    if (i == 0)
       exit = result;
-      overSmem = llvm::any_of(first, [](const HeldDiagnostic &d) {
-        return StringRef(d.text).contains("fails to assign smem buffer") ||
-               StringRef(d.text).contains("of shared memory; a CTA has");
-      });
-    }
+    // Any attempt that ran out of SMEM (warp-specialized, or peeled after
+    // the warp-specialized one failed otherwise) opens the min-buffer ones.
+    overSmem |=
+        llvm::any_of(i == 0 ? first : held, [](const HeldDiagnostic &d) {
+          return StringRef(d.text).contains("fails to assign smem buffer") ||
+                 StringRef(d.text).contains("of shared memory; a CTA has");
+        });
     if (!result) {
       if (i > 0)
         remarkFallback(*module, first, attempt);
