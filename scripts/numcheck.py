@@ -495,18 +495,26 @@ def lower_as_compile(source, build, tmp, spec, name, out, target):
         return lowered
     mode_open, stages_open = "mode=" not in materialize, "stages=" not in schedule
     text = failure[0] if failure else ""
-    over_smem = "fails to assign smem buffer" in text or "of shared memory; a CTA has" in text
+    error = next((line for line in text.splitlines() if "error:" in line), "")
     peeled = (materialize + " mode=unspecialized").strip()
     min_buffer = (schedule + " stages=min-buffer").strip()
+
+    def over_smem(lines):
+        return any("fails to assign smem buffer" in t or "of shared memory; a CTA has" in t
+                   for t in lines)
+
+    # (schedule, materialize, what, only after an SMEM failure)
     attempts = []
     if mode_open:
-        attempts.append((schedule, peeled, "peeled stage code"))
-    if stages_open and over_smem:
-        attempts.append((min_buffer, materialize, "stages=min-buffer"))
+        attempts.append((schedule, peeled, "peeled stage code", False))
+    if stages_open:
+        attempts.append((min_buffer, materialize, "stages=min-buffer", True))
         if mode_open:
-            attempts.append((min_buffer, peeled, "peeled stage code with stages=min-buffer"))
-    error = next((line for line in text.splitlines() if "error:" in line), "")
-    for sched, mat, what in attempts:
+            attempts.append((min_buffer, peeled, "peeled stage code with stages=min-buffer", True))
+    smem = over_smem(failure)
+    for sched, mat, what, for_smem in attempts:
+        if for_smem and not smem:
+            continue
         tried = []
         lowered = lower(source, build, tmp, mat, name, log=tried.append, target=target,
                         translate=translate, schedule=sched)
@@ -516,6 +524,7 @@ def lower_as_compile(source, build, tmp, spec, name, out, target):
             out.append(f"{name}: {first} failed ({error.strip()}); checked as {what}, "
                        "as 'tilepipe compile' falls back to")
             return lowered
+        smem = smem or over_smem(tried)
     out.extend(failure)
     return None
 
