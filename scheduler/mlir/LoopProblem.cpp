@@ -217,7 +217,13 @@ std::vector<bool> tilepipe::findFreeOps(const LoopProblem &lp) {
   auto isScalar = [](Type t) { return t.isIntOrIndex(); };
   std::vector<bool> isFree(lp.ops.size(), false);
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
-    bool pure = isMemoryEffectFree(op) || isReadOnlyIndexLoad(op);
+    // An i32 tile read at positions from an array the function never
+    // writes is positions (ir/Positions.h): made again where it is read,
+    // as an iota is, not carried across stages (a cross-entropy's targets,
+    // compared with column positions two stages before the select that
+    // reads the mask, held two 64-element masks a thread).
+    bool pure = isMemoryEffectFree(op) || isReadOnlyIndexLoad(op) ||
+                (isa<tileas::GlobalGatherOp>(op) && isPositionOp(op));
     if (op->getNumRegions() || !pure ||
         !(llvm::all_of(op->getResultTypes(), isScalar) || isPositionOp(op) ||
           isa<tileas::BroadcastOp>(op)))
