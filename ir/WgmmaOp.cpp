@@ -105,11 +105,14 @@ LogicalResult WgmmaOp::verify() {
            << ", got " << what << " = " << got << " (" << m << 'x' << n
            << 'x' << k << " MxNxK); rule: " << text;
   };
-  // A 32-row tile with A in SMEM (cuTile's f32 matmul sample: 32 x 32 x 32)
-  // is the tile op's extension: the translation issues the 64-row
-  // instruction and keeps rows 0-31 (WgmmaStaging.h, kHalfBandM).
-  if (!rule::m_ok(int(m)) && !(m == kHalfBandM && !regA))
-    return broken("M", m, TP_WGMMA_RULE_M);
+  // A tile of 8, 16 or 32 rows (cuTile's f32 matmul sample at 32 x 32 x 32,
+  // a decode's grouped query heads) is the tile op's extension: the
+  // translation issues the 64-row instruction and keeps the tile's rows
+  // (WgmmaStaging.h, isNarrowM).
+  if (!rule::m_ok(int(m)) && !isNarrowM(m))
+    return broken("M", m,
+                  TP_WGMMA_RULE_M "; tileas.wgmma also takes a tile of 8, 16 "
+                                  "or 32 rows, issued as 64");
   if (!(family == Family::Int8 ? rule::int8_n_ok(int(n)) : rule::n_ok(int(n))))
     return broken("N", n, TP_WGMMA_RULE_N);
   if (!rule::k_ok(int(k), familyBits(family)))
@@ -245,7 +248,9 @@ int64_t mlir::tileas::issuedRows(WgmmaOp mma) {
   return std::max<int64_t>(mma.getMmaM(), 64);
 }
 
-bool mlir::tileas::isHalfBand(WgmmaOp mma) {
+bool mlir::tileas::isNarrowM(int64_t m) { return m == 8 || m == 16 || m == 32; }
+
+bool mlir::tileas::isNarrowTile(WgmmaOp mma) {
   return issuedRows(mma) != mma.getMmaM();
 }
 

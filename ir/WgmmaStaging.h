@@ -6,7 +6,7 @@
 // (cuTile's mma takes B as K x N): the sm_90a translation has the consumer
 // copy it K-major into a staging ring first, the plan counts the ring and
 // the op's work counts the copy (docs/cuda.md, "Operands given MN-major").
-// And a tile of 32 rows is issued as 64.
+// And a tile of 8, 16 or 32 rows is issued as 64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,17 +17,19 @@
 
 namespace mlir::tileas {
 
-/// M of a tile narrower than wgmma's 64 rows that the translation still
-/// takes (A in SMEM): it issues the 64-row instruction over the tile and the
-/// 32 rows of SMEM after it, and keeps the accumulator's rows 0-31
-/// (docs/cuda.md, "32-row tiles").
-constexpr int64_t kHalfBandM = 32;
+/// Whether M is a tile narrower than wgmma's 64 rows that the translation
+/// still takes (8, 16 or 32 rows: a grouped-query decode's heads, cuTile's
+/// f32 sample): it issues the 64-row instruction over the tile and the SMEM
+/// after it (A in SMEM) or the registers the other warps hold (A in
+/// registers), and keeps the accumulator's first M rows; row m of D depends
+/// on row m of A only (docs/cuda.md, "Tiles of fewer than 64 rows").
+bool isNarrowM(int64_t m);
 
-/// The rows a wgmma computes: its M, or 64 for a 32-row tile.
+/// The rows a wgmma computes: its M, or 64 for a narrow tile.
 int64_t issuedRows(WgmmaOp mma);
 
-/// Whether `mma` is a 32-row tile issued as 64 rows.
-bool isHalfBand(WgmmaOp mma);
+/// Whether `mma` is a narrow tile issued as 64 rows.
+bool isNarrowTile(WgmmaOp mma);
 
 /// Whether an SMEM operand of `elem` given MN-major is staged K-major
 /// (tf32, e4m3, e5m2) rather than read transposed by the wgmma (f16, bf16).

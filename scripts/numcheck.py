@@ -72,6 +72,10 @@ SEEDED_BUGS = {
     # rows after the A tile) instead of rows 0-31.
     "half-band-rows": ("runtime/wgmma.cuh", r"if \(Rows && row >= Rows\)",
                        "if (Rows && (row < Rows || row >= 2 * Rows))"),
+    # A narrow tile's SIMT code loads and stores all 64 rows of the
+    # fragment, the rows past the tile's included.
+    "narrow-rows-kept": ("runtime/wgmma.cuh", r"return Rows == 0 \|\| row\(slot\) < Rows;",
+                         "return true;"),
     # The first consumer wait on a full barrier is gone.
     "missing-wait": (".cu", r"\n\s*tp::mbar_wait\(S\.full\d+, \d+, \w+, 0\);", ""),
     # The first consumer wait on a full barrier waits for the other parity.

@@ -1105,18 +1105,25 @@ LogicalResult LayoutBuilder::collectSmem() {
   // Synchronization state, not tiles: after the barriers, outside the
   // plan's tile bytes.
   llvm::append_range(layout.smem, scratchMembers);
-  // A 32-row wgmma reads 64 rows of A from each slot: past the last slot,
-  // into whatever follows, which must still be the CTA's SMEM.
+  // A narrow wgmma reads 64 rows of A from each slot: past the last slot,
+  // into whatever follows, which must still be the CTA's SMEM. Its 8-row
+  // core-matrix groups lie one after another down each swizzle atom's
+  // column (at most 128 bytes of a row), the last column ending the tile:
+  // the rows past the tile reach (64 - M) rows of an atom further, and no
+  // further than (64 - M) / M of the tile.
   int64_t overread = 0;
   func.walk([&](tileas::WgmmaOp mma) {
-    if (auto a = dyn_cast<tileas::SmemType>(mma.getA().getType());
-        a && tileas::isHalfBand(mma))
-      overread = std::max(overread, a.getSizeInBytes());
+    auto a = dyn_cast<tileas::SmemType>(mma.getA().getType());
+    if (!a || !tileas::isNarrowTile(mma))
+      return;
+    int64_t m = mma.getMmaM();
+    overread = std::max(overread, std::min(a.getSizeInBytes() * (64 - m) / m,
+                                           (64 - m) * int64_t(128)));
   });
   if (overread)
     layout.smem.push_back({"overread",
-                           "rows 32-63 a 32-row wgmma reads past its A's "
-                           "last slot (not kept)",
+                           "the rows to 64 a narrow wgmma reads past its "
+                           "A's last slot (not kept)",
                            overread, 16});
   bool accumulates = func.walk([](tileas::UmmaOp mma) {
                            return mma.getAccumulate() ? WalkResult::interrupt()

@@ -194,19 +194,19 @@ LogicalResult markHolders(ArrayRef<tileas::WgmmaOp> mmas,
     Operation *holder = holderOf(mma);
     if (!holders.contains(holder))
       continue;
-    // A 32-row tile's fragment holds 64 rows, half of them not the tile's:
-    // only the staged epilogue, which stores rows 0-31, reads it.
-    if (tileas::isHalfBand(mma))
-      return mma.emitError("the fragment's rows of a ")
-             << mma.getMmaM()
-             << "-row wgmma accumulator are not translated (its epilogue is "
-                "staged through SMEM; SIMT code in the loop cannot read it)";
+    // A narrow tile's fragment holds 64 rows, the tile's first: its SIMT
+    // code runs on all 64 (rows are independent) and its loads and stores
+    // keep to the tile's (kFragmentRowsAttr).
     int64_t groups = tileas::consumerWarpgroups(mma);
     auto [it, fresh] = first.try_emplace(holder, mma);
     if (fresh) {
-      holder->setAttr(cuda::kFragmentBandsAttr,
-                      IntegerAttr::get(IntegerType::get(mma.getContext(), 64),
-                                       mma.getMmaM() / 64 / groups));
+      auto i64 = IntegerType::get(mma.getContext(), 64);
+      holder->setAttr(
+          cuda::kFragmentBandsAttr,
+          IntegerAttr::get(i64, tileas::issuedRows(mma) / 64 / groups));
+      if (tileas::isNarrowTile(mma))
+        holder->setAttr(cuda::kFragmentRowsAttr,
+                        IntegerAttr::get(i64, mma.getMmaM()));
       continue;
     }
     tileas::WgmmaOp f = it->second;
@@ -251,6 +251,14 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func,
              << cast<ShapedType>(mma.getAcc().getType()).getElementType()
              << " accumulator is not translated to CUDA yet (f32 is; "
                 "--tileas-umma-to-wgmma holds an f16 accumulator in f32)";
+    // Rows past a narrow tile's are read from the SMEM after it along M,
+    // which only K-major 8-row groups lay out one after another.
+    if (tileas::isNarrowTile(mma) && mma.getAMnMajor() &&
+        !tileas::isStagedOperand(mma, 0))
+      return mma.emitError("a ")
+             << mma.getMmaM()
+             << "-row wgmma tile with A given MN-major is not translated to "
+                "CUDA (a narrow tile's A is read K-major as 64 rows)";
     if (tileas::consumerWarpgroups(mma) > 2)
       return mma.emitError("a ")
              << mma.getMmaM() << "x" << mma.getMmaN()

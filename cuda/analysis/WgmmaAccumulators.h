@@ -46,6 +46,11 @@ inline constexpr llvm::StringLiteral kFragmentAttr = "tileas.fragment";
 /// The attribute of an agent whose register tiles lie in the rows.
 inline constexpr llvm::StringLiteral kFragmentBandsAttr =
     "tileas.fragment_bands";
+/// Of such an agent whose wgmmas are narrow tiles (8, 16 or 32 rows issued
+/// as 64, ir/WgmmaStaging.h): the tile's rows. Its register tiles have that
+/// many rows and are held as the 64 the fragment has; the rows past them
+/// are computed but never loaded or stored.
+inline constexpr llvm::StringLiteral kFragmentRowsAttr = "tileas.fragment_rows";
 
 /// Rewrites `func` (a copy the translation owns) as above; an error at the
 /// first accumulator it cannot take. `epilogueInRows`: every agent that

@@ -90,10 +90,15 @@ void KernelEmitter::inLeader(function_ref<void()> body) {
 
 void KernelEmitter::agentSync() {
   const AgentLayout &a = layout.agents[agent];
-  // A one-warp agent, or code narrowed to the first warp (a 32-row tile's
+  // A one-warp agent, or code narrowed to the first warp (a narrow tile's
   // epilogue), whose other warps may wait on the agent's barrier meanwhile
-  // (persistent) with another count.
-  if (a.syncBarrier < 0 || narrowed == 32)
+  // (persistent) with another count; narrowed to fewer lanes, only those
+  // meet.
+  if (narrowed && narrowed < 32)
+    callVoid(
+        "__syncwarp",
+        {literal(u32(), llvm::Twine((uint64_t(1) << narrowed) - 1) + "u")});
+  else if (a.syncBarrier < 0 || narrowed == 32)
     callVoid("__syncwarp", {});
   else if (!copyText.empty())
     // Each copy's id an immediate (a branch on the copy), so that ptxas
@@ -649,7 +654,7 @@ LogicalResult KernelEmitter::emitTiles(Block *body) {
   oneWarpAgent = savedOneWarp;
   if (failed(emitBlock(*body)))
     return failure();
-  // A narrowed epilogue (a 32-row tile's, run by the first warp) ends with
+  // A narrowed epilogue (a narrow tile's, run by the first warp) ends with
   // the tile: every thread meets before the next tile's wgmmas, which take
   // the whole warpgroup, and before its epilogue reuses the staging.
   if (narrowIf) {
@@ -813,6 +818,8 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   Operation *scope = a.op ? a.op : func.getOperation();
   auto bands = scope->getAttrOfType<IntegerAttr>(kFragmentBandsAttr);
   fragBands = bands ? bands.getInt() : 0;
+  auto fragRowsAttr = scope->getAttrOfType<IntegerAttr>(kFragmentRowsAttr);
+  fragRows = fragRowsAttr ? fragRowsAttr.getInt() : 0;
   // Tiles in the fragment's rows are held whole: a column piece of them is
   // not a run of the thread's registers that TileStreams could name.
   if (!fragBands)

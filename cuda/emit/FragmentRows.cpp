@@ -30,7 +30,7 @@ std::string str(int64_t v) { return std::to_string(v); }
 /// 2 Bands rows a thread; of a rank-2 tile, N / 4 columns of each.
 FailureOr<int64_t> KernelEmitter::fragmentRowsSize(Location loc,
                                                    RankedTensorType type) {
-  int64_t rows = 64 * fragBands * (agentThreads() / 128);
+  int64_t rows = fragRows ? fragRows : 64 * fragBands * (agentThreads() / 128);
   if (type.getRank() < 1 || type.getRank() > 2 || type.getShape()[0] != rows)
     return emitError(loc) << "a register tile " << type
                           << " in an agent whose tiles lie in the wgmma "
@@ -213,13 +213,18 @@ LogicalResult KernelEmitter::emitRowsLoad(tileas::SmemLoadOp load) {
     return success(!broken);
   }
   if (t.getRank() == 1) {
-    map[result] = call(*type, "tp::wgmma_rows_load_vector", {src, tid},
-                       {str(fragBands), elem, str(*n)});
+    SmallVector<std::string> args = {str(fragBands), elem, str(*n)};
+    if (fragRows)
+      args.push_back(str(fragRows));
+    map[result] = call(*type, "tp::wgmma_rows_load_vector", {src, tid}, args);
     return success();
   }
-  Value frag = call(*type, "tp::wgmma_rows_load", {src, tid},
-                    {rowsOffsets(load.getSource(), t), str(fragBands),
-                     str(t.getShape()[1]), elem, str(*n)});
+  SmallVector<std::string> args = {rowsOffsets(load.getSource(), t),
+                                   str(fragBands), str(t.getShape()[1]), elem,
+                                   str(*n)};
+  if (fragRows)
+    args.push_back(str(fragRows));
+  Value frag = call(*type, "tp::wgmma_rows_load", {src, tid}, args);
   // A padding other than TMA's zero fill (an attention bias's -inf): each
   // element past the tensor's edge, by its row and column in the rows.
   if (load.getPaddingAttr())
@@ -253,8 +258,10 @@ LogicalResult KernelEmitter::emitRowsStore(tileas::SmemStoreOp store) {
     if (mmaTileOf(store->getResult(0)))
       return store.emitError("a per-row vector as an MMA operand is not "
                              "translated");
-    callVoid("tp::wgmma_rows_store_vector", {dst, frag, tid},
-             {str(fragBands), elem, str(*n)});
+    SmallVector<std::string> args = {str(fragBands), elem, str(*n)};
+    if (fragRows)
+      args.push_back(str(fragRows));
+    callVoid("tp::wgmma_rows_store_vector", {dst, frag, tid}, args);
     map[store->getResult(0)] = dst;
     return success();
   }
@@ -267,9 +274,12 @@ LogicalResult KernelEmitter::emitRowsStore(tileas::SmemStoreOp store) {
         "operand (P through SMEM) is not translated for sm_90a: hand the "
         "wgmma its A in registers instead (docs/cuda.md, \"The fragment's "
         "rows\")");
-  callVoid("tp::wgmma_rows_store", {dst, frag, tid},
-           {rowsOffsets(store->getResult(0), t), str(fragBands),
-            str(t.getShape()[1]), elem, str(*n)});
+  SmallVector<std::string> args = {rowsOffsets(store->getResult(0), t),
+                                   str(fragBands), str(t.getShape()[1]), elem,
+                                   str(*n)};
+  if (fragRows)
+    args.push_back(str(fragRows));
+  callVoid("tp::wgmma_rows_store", {dst, frag, tid}, args);
   map[store->getResult(0)] = dst;
   return success();
 }

@@ -408,6 +408,9 @@ public:
   /// Nonzero in an agent whose register tiles lie in the wgmma fragment's
   /// rows: the 64-row bands each warpgroup holds (tileas.fragment_bands).
   int64_t fragBands = 0;
+  /// Nonzero where those tiles are narrow (tileas.fragment_rows): their
+  /// rows, held as the fragment's 64.
+  int64_t fragRows = 0;
   /// The planned chains of ops evaluated at their store, in block order,
   /// and every op of them (RowsPieces.cpp).
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *>>

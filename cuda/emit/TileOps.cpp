@@ -300,7 +300,7 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
   int64_t n = t.getShape()[1];
   int groups = agentThreads() / 128;
   flushWgmmaReleases();
-  // A 32-row tile keeps rows 0-31 of the 64 its wgmma computed.
+  // A narrow tile keeps its rows of the 64 its wgmma computed.
   int64_t bands = 2 * regs / n;
   SmallVector<std::string> args = {str(bands), str(n)};
   if (t.getShape()[0] < 64 * bands * groups)
@@ -308,17 +308,18 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
   callVoid("tp::wgmma_acc_store", {dst, frag, tid}, args);
   agentSync();
   map[store->getResult(0)] = dst;
-  // Two consumer warpgroups of a 128-row tile, or one of a 32-row tile: the
+  // Two consumer warpgroups of a 128-row tile, or one of a narrow tile: the
   // epilogue reads it a row a thread, so the first warpgroup (the first
-  // warp) runs the rest of the agent (the others have handed their rows on
-  // and exit). A 256-row tile keeps both; one warpgroup reads a 128-row
-  // tile a row a thread and a 64-row one a row a thread pair (rowsTwice).
+  // M threads) runs the rest of the agent (the others have handed their
+  // rows on and exit). A 256-row tile keeps both; one warpgroup reads a
+  // 128-row tile a row a thread and a 64-row one a row a thread pair
+  // (rowsTwice).
   int64_t rows = t.getShape()[0];
-  if (groups == 1 ? rows != tileas::kHalfBandM : rows >= agentThreads())
+  if (groups == 1 ? !tileas::isNarrowM(rows) : rows >= agentThreads())
     return success();
-  // A 32-row tile's first warp rejoins the others at the tile's end
+  // A narrow tile's first threads rejoin the others at the tile's end
   // (emitTiles); two warpgroups' narrowing is not undone there yet.
-  if (persistent && rows != tileas::kHalfBandM)
+  if (persistent && !tileas::isNarrowM(rows))
     return store->emitError("an accumulator of ")
            << rows << " rows over " << agentThreads()
            << " consumer threads in a persistent kernel is not translated to "

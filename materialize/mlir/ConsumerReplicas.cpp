@@ -87,9 +87,9 @@ std::string whyNotCopied(tileas::AgentOp agent) {
               "accumulator in one";
       else if (!isa<tileas::SmemType>(mma.getA().getType()))
         why = "a wgmma takes A in registers";
-      else if (tileas::isHalfBand(mma))
+      else if (tileas::isNarrowTile(mma))
         // Its epilogue runs in one warp of the copy (docs/cuda.md).
-        why = "a 32-row tile's epilogue is staged through one warp";
+        why = "a narrow tile's epilogue is staged through one warp";
       else if (tileas::stagedOperandBytes(mma))
         // Its two staging tiles would be both copies'.
         why = "an operand given MN-major is transposed through one staging "

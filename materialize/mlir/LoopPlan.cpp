@@ -5,7 +5,6 @@
 
 #include "attrs/AttrNames.h"
 #include "ir/TileASDialect.h"
-#include "ir/WgmmaStaging.h"
 #include "scheduler/mlir/TmemAliases.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -444,15 +443,10 @@ static void keepStagingApart(scf::ForOp loop, LoopPlan &plan) {
     });
   // A Hopper accumulator needs no staging of its own: the translation's
   // first choice runs the epilogue on the fragment's rows (docs/cuda.md,
-  // "The epilogue on the fragment"). Its fallback, the f32 accumulator
-  // staged through SMEM, is laid out beside this plan and refused where the
-  // CTA's SMEM does not hold it (cuda/analysis/KernelLayout.cpp). A 32-row
-  // tile's accumulator has only the fallback (docs/cuda.md, "32-row
-  // tiles"): its f32 tile counts.
-  loop.getBody()->walk([&](tileas::WgmmaOp mma) {
-    if (tileas::isHalfBand(mma))
-      in.stagingSmemBytes += mma.getMmaM() * mma.getMmaN() * 4;
-  });
+  // "The epilogue on the fragment"), a narrow tile's too. Its fallback, the
+  // f32 accumulator staged through SMEM, is laid out beside this plan and
+  // refused where the CTA's SMEM does not hold it
+  // (cuda/analysis/KernelLayout.cpp).
   in.fixedSmemBytes += in.stagingSmemBytes;
 }
 

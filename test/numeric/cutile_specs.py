@@ -2957,6 +2957,12 @@ _small = copy.copy(SPECS["cutile_matmul_f32_small"])
 _small.materialize = "persistent"
 _small.problems = lambda quick=False: [(64, 64, 32), (200, 300, 100), (100, 70, 0), (96, 128, 96)]
 SPECS["cutile_matmul_f32_small_persistent"] = _small
+# Its fallback epilogue, staged through SMEM (rows 0-31 kept, the first warp
+# a row a thread), forced: the rows epilogue is the translation's first
+# choice since session 47.
+_staged = copy.copy(SPECS["cutile_matmul_f32_small"])
+_staged.translate = "--tileas-wgmma-epilogue=staged"
+SPECS["cutile_matmul_f32_small_staged"] = _staged
 
 # Peeled only, as `tilepipe compile` falls back to: warp-specialized, the
 # statistics between the loops would sit outside the agents.

@@ -26,6 +26,18 @@ func.func @rs(%p: tensor<128x64xbf16>, %v: !tileas.smem<64x128xbf16>,
   return %d : tensor<128x128xf32>
 }
 
+// A decode's 16 grouped query heads: P (16 rows) in registers, issued as 64
+// rows (ir/WgmmaStaging.h, isNarrowM): the work counts the 64 rows.
+// CHECK-LABEL: func.func @rs_narrow
+// CHECK: tileas.wgmma %{{.*}}, %{{.*}}, %{{.*}} {accumulate, b_mn_major} : tensor<16x64xbf16>, !tileas.smem<64x128xbf16>
+func.func @rs_narrow(%p: tensor<16x64xbf16>, %v: !tileas.smem<64x128xbf16>,
+                     %o: tensor<16x128xf32>) -> tensor<16x128xf32> {
+  // expected-remark @+1 {{class wgmma_rs bytes 16384 flops 1048576 elements 0 accumulator 2}}
+  %d = tileas.wgmma %p, %v, %o {accumulate, b_mn_major}
+      : tensor<16x64xbf16>, !tileas.smem<64x128xbf16>, tensor<16x128xf32> -> tensor<16x128xf32>
+  return %d : tensor<16x128xf32>
+}
+
 // CHECK-LABEL: func.func @rates
 func.func @rates(%a32: !tileas.smem<64x32xf32>, %b32: !tileas.smem<64x32xf32>,
                  %c: tensor<64x64xf32>, %a8: !tileas.smem<64x64xf8E4M3FN>,

@@ -109,11 +109,14 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   using TA = typename AV::Elem;
   constexpr int N = BV::kMN;
   static_assert(detail::wgmma_ss_operands<TA, BV>());
-  // A 32-row tile (Bands 1) is read as 64 rows: the 32 after it in SMEM
-  // (the next slot, or the layout's pad) fill rows 32-63 of D, which the
-  // epilogue does not keep (docs/cuda.md, "32-row tiles").
-  static_assert(AV::kMN % (64 * Bands) == 0 || (AV::kMN == 32 && Bands == 1),
-                "A has 64 rows a band");
+  // A narrow tile of 8, 16 or 32 rows (Bands 1, K-major) is read as 64
+  // rows: the SMEM after it (the next slot, or the layout's pad) fills the
+  // rows of D past the tile's, which are never stored (docs/cuda.md, "Tiles
+  // of fewer than 64 rows").
+  static_assert(AV::kMN % (64 * Bands) == 0 ||
+                    ((AV::kMN == 8 || AV::kMN == 16 || AV::kMN == 32) &&
+                     Bands == 1 && !AV::kMNMajor),
+                "A has 64 rows a band (or is a narrow K-major tile)");
   static_assert(AV::kK == BV::kK, "A and B have one K");
   constexpr int kSteps = AV::kK * int(sizeof(TA)) / 32;
   constexpr uint32_t kBandBytes = AV::kBandBytes;
@@ -326,7 +329,10 @@ namespace detail {
 /// the rows layout (64 Bands rows a warpgroup, warpgroup w of the agent its
 /// rows from 64 Bands w on): the band's rows and columns are
 /// layout::wgmma::rows_element's, which the unit tests check against the ISA.
-template <int Bands> struct RowsPlace {
+/// `Rows` (nonzero): the tile's rows, fewer than the fragment's 64 (a narrow
+/// tile issued as 64 rows, ir/WgmmaStaging.h): the slots of rows past them
+/// are held but never read from or written to memory.
+template <int Bands, int Rows = 0> struct RowsPlace {
   int t, firstBand;
   TP_DEVICE explicit RowsPlace(int threadInAgent)
       : t(threadInAgent % layout::wgmma::kThreads),
@@ -341,6 +347,8 @@ template <int Bands> struct RowsPlace {
   }
   /// Whether the thread is its lane quad's first (the quad shares rows).
   TP_DEVICE bool quadFirst() const { return t % 4 == 0; }
+  /// Whether row slot `slot` is one of the tile's rows.
+  TP_DEVICE bool kept(int slot) const { return Rows == 0 || row(slot) < Rows; }
 };
 
 /// Whether At is a 128B-swizzled tile (an MmaTile), whose offsets the rows
@@ -353,8 +361,8 @@ struct Swizzled128<At, std::enable_if_t<At::kSwizzle == Swizzle::B128>>
 /// The offset in At of column slot pair (slot, c) of the rows: At's own
 /// offset(row, column), or for a swizzled tile RowsSwizzled128's, which
 /// takes the XOR on thread constants.
-template <class At, int Bands, int C>
-TP_DEVICE auto rows_at(const RowsPlace<Bands> &at) {
+template <class At, int Bands, int C, int Rows>
+TP_DEVICE auto rows_at(const RowsPlace<Bands, Rows> &at) {
   if constexpr (Swizzled128<At>::value) {
     layout::wgmma::RowsSwizzled128<At> sw(at.t);
     return [at, sw](int slot, int c) {
@@ -372,60 +380,68 @@ TP_DEVICE auto rows_at(const RowsPlace<Bands> &at) {
 /// Bands rows of C columns a warpgroup, warpgroup w of the agent its rows
 /// from 64 Bands w on) to the SMEM tile at `saddr`, two adjacent columns a
 /// store: a piece of an epilogue evaluated in column pieces (`rows_cols`).
-template <class At, int Bands, int C, int W, class T, int N>
+template <class At, int Bands, int C, int W, class T, int N, int Rows = 0>
 TP_DEVICE void wgmma_rows_store_cols(uint32_t saddr, int64_t c,
                                      const Frag<T, N> &f, int threadInAgent) {
   static_assert(N == 2 * Bands * W && W % 2 == 0 && (C / 4) % W == 0,
                 "a rows-layout piece: W of each row slot's C / 4 columns");
-  detail::RowsPlace<Bands> at(threadInAgent);
+  detail::RowsPlace<Bands, Rows> at(threadInAgent);
   auto offset = detail::rows_at<At, Bands, C>(at);
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot)
 #pragma unroll
     for (int j = 0; j < W; j += 2)
-      ptx::st_shared<2 * sizeof(T)>(
-          saddr + offset(slot, int(c) + j),
-          reinterpret_cast<const unsigned char *>(&f.v[slot * W + j]));
+      if (at.kept(slot))
+        ptx::st_shared<2 * sizeof(T)>(
+            saddr + offset(slot, int(c) + j),
+            reinterpret_cast<const unsigned char *>(&f.v[slot * W + j]));
 }
 
 /// Stores a tile in the rows layout, all of its C / 4 column slots.
-template <class At, int Bands, int C, class T, int N>
+template <class At, int Bands, int C, class T, int N, int Rows = 0>
 TP_DEVICE void wgmma_rows_store(uint32_t saddr, const Frag<T, N> &f,
                                 int threadInAgent) {
   static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
                 "a rows-layout tile: 2 Bands rows of C / 4 columns");
-  wgmma_rows_store_cols<At, Bands, C, C / 4>(saddr, 0, f, threadInAgent);
+  wgmma_rows_store_cols<At, Bands, C, C / 4, T, N, Rows>(saddr, 0, f,
+                                                         threadInAgent);
 }
 
 /// Loads column slots [c, c + W) of each of the thread's row slots from the
 /// SMEM tile at `saddr`, two adjacent columns a load: a piece of a C tile
 /// read where a piece of an epilogue uses it (`rows_cols`).
-template <class At, int Bands, int C, int W, class T>
+template <class At, int Bands, int C, int W, class T, int Rows = 0>
 TP_DEVICE Frag<T, 2 * Bands * W> wgmma_rows_load_cols(uint32_t saddr, int64_t c,
                                                       int threadInAgent) {
   static_assert(W % 2 == 0 && (C / 4) % W == 0 && C % 8 == 0,
                 "a rows-layout piece: W of each row slot's C / 4 columns");
-  detail::RowsPlace<Bands> at(threadInAgent);
+  detail::RowsPlace<Bands, Rows> at(threadInAgent);
   auto offset = detail::rows_at<At, Bands, C>(at);
   Frag<T, 2 * Bands * W> f;
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot)
 #pragma unroll
-    for (int j = 0; j < W; j += 2)
+    for (int j = 0; j < W; j += 2) {
+      if (!at.kept(slot)) {
+        f.v[slot * W + j] = f.v[slot * W + j + 1] = T{};
+        continue;
+      }
       ptx::ld_shared<2 * sizeof(T)>(
           saddr + offset(slot, int(c) + j),
           reinterpret_cast<unsigned char *>(&f.v[slot * W + j]));
+    }
   return f;
 }
 
 /// Loads a tile into the rows layout (the inverse of wgmma_rows_store: a C
 /// tile loaded by TMA for an epilogue that runs on the fragment). The
 /// caller's wait on the tile's TMA barrier orders the loads after the copy.
-template <class At, int Bands, int C, class T, int N>
+template <class At, int Bands, int C, class T, int N, int Rows = 0>
 TP_DEVICE Frag<T, N> wgmma_rows_load(uint32_t saddr, int threadInAgent) {
   static_assert(N == 2 * Bands * (C / 4) && C % 8 == 0,
                 "a rows-layout tile: 2 Bands rows of C / 4 columns");
-  return wgmma_rows_load_cols<At, Bands, C, C / 4, T>(saddr, 0, threadInAgent);
+  return wgmma_rows_load_cols<At, Bands, C, C / 4, T, Rows>(saddr, 0,
+                                                            threadInAgent);
 }
 
 /// A rows-layout tile read with a padding (smem_load valid(..) padding =
@@ -452,33 +468,36 @@ TP_DEVICE Frag<T, N> wgmma_rows_padded(Frag<T, N> f, int64_t c,
 
 /// Loads a per-row vector (row-major in SMEM) into the rows layout: each
 /// thread the values of its 2 Bands rows.
-template <int Bands, class T, int N>
-TP_DEVICE Frag<T, N> wgmma_rows_load_vector(uint32_t saddr,
-                                            int threadInAgent) {
+template <int Bands, class T, int N, int Rows = 0>
+TP_DEVICE Frag<T, N> wgmma_rows_load_vector(uint32_t saddr, int threadInAgent) {
   static_assert(N == 2 * Bands, "a per-row vector: 2 Bands values a thread");
-  detail::RowsPlace<Bands> at(threadInAgent);
+  detail::RowsPlace<Bands, Rows> at(threadInAgent);
   Frag<T, N> f;
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot)
-    ptx::ld_shared<sizeof(T)>(saddr + uint32_t(at.row(slot) * int(sizeof(T))),
-                              reinterpret_cast<unsigned char *>(&f.v[slot]));
+    if (!at.kept(slot))
+      f.v[slot] = T{};
+    else
+      ptx::ld_shared<sizeof(T)>(saddr + uint32_t(at.row(slot) * int(sizeof(T))),
+                                reinterpret_cast<unsigned char *>(&f.v[slot]));
   return f;
 }
 
 /// Stores a per-row vector in the rows layout (2 Bands values a thread) to
 /// the row-major vector at `saddr`: the first lane of each quad its rows.
-template <int Bands, class T, int N>
+template <int Bands, class T, int N, int Rows = 0>
 TP_DEVICE void wgmma_rows_store_vector(uint32_t saddr, const Frag<T, N> &f,
                                        int threadInAgent) {
   static_assert(N == 2 * Bands, "a per-row vector: 2 Bands values a thread");
-  detail::RowsPlace<Bands> at(threadInAgent);
+  detail::RowsPlace<Bands, Rows> at(threadInAgent);
   if (!at.quadFirst())
     return;
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot)
-    ptx::st_shared<sizeof(T)>(
-        saddr + uint32_t(at.row(slot) * int(sizeof(T))),
-        reinterpret_cast<const unsigned char *>(&f.v[slot]));
+    if (at.kept(slot))
+      ptx::st_shared<sizeof(T)>(
+          saddr + uint32_t(at.row(slot) * int(sizeof(T))),
+          reinterpret_cast<const unsigned char *>(&f.v[slot]));
 }
 
 /// Column slots [c, c + W) of a per-column vector (C values in SMEM, a bias
@@ -551,17 +570,22 @@ TP_DEVICE Frag<T, N> wgmma_cols_global_load(const T *p, int threadInAgent) {
 /// A register tile passed in (row-major in global memory, C columns; C 1:
 /// a per-row vector) in the rows layout: each thread loads its 2 Bands rows,
 /// of each its N / (2 Bands) columns 8 j + 2 (lane % 4) + {0, 1}.
-template <int Bands, int C, class T, int N>
+template <int Bands, int C, class T, int N, int Rows = 0>
 TP_DEVICE Frag<T, N> wgmma_rows_global_load(const T *p, int threadInAgent) {
   constexpr int kPerRow = N / (2 * Bands);
   static_assert(N % (2 * Bands) == 0 && (C == 1 ? kPerRow == 1
                                                  : kPerRow == C / 4),
                 "a rows-layout tile: 2 Bands rows of C / 4 columns, or a "
                 "per-row vector");
-  detail::RowsPlace<Bands> at(threadInAgent);
+  detail::RowsPlace<Bands, Rows> at(threadInAgent);
   Frag<T, N> f;
 #pragma unroll
   for (int slot = 0; slot < 2 * Bands; ++slot) {
+    if (!at.kept(slot)) {
+      for (int c = 0; c < kPerRow; ++c)
+        f.v[slot * kPerRow + c] = T{};
+      continue;
+    }
     const T *row = p + static_cast<size_t>(at.row(slot)) * C;
 #pragma unroll
     for (int c = 0; c < kPerRow; ++c)
