@@ -661,6 +661,8 @@ LogicalResult KernelEmitter::emitTiles(Block *body) {
     b.setInsertionPointAfter(narrowIf);
     narrowIf = nullptr;
     narrowed = 0;
+    if (leaderBeforeNarrow)
+      leader = std::exchange(leaderBeforeNarrow, Value());
     streams.narrow(layout.agents[agent].threads());
     agentSync();
   }
@@ -829,6 +831,7 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   wgmmaInFlight = false;
   narrowed = 0;
   narrowIf = nullptr;
+  leaderBeforeNarrow = Value();
   LogicalResult result = persistent ? emitTiles(body) : emitBlock(*body);
   // No wgmma may be in flight when the agent's threads exit.
   if (succeeded(result) && !wgmmaPending.empty())

@@ -405,6 +405,10 @@ public:
   /// The branch the narrowed code runs in. In a persistent kernel it ends
   /// with the tile, where every thread meets before the next tile.
   mlir::Operation *narrowIf = nullptr;
+  /// The agent's elected thread while code is narrowed to fewer lanes than
+  /// a warp, whose elected lane may lie outside them: restored where the
+  /// narrowing ends.
+  mlir::Value leaderBeforeNarrow;
   /// Nonzero in an agent whose register tiles lie in the wgmma fragment's
   /// rows: the 64-row bands each warpgroup holds (tileas.fragment_bands).
   int64_t fragBands = 0;

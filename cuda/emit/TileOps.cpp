@@ -317,9 +317,11 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
   int64_t rows = t.getShape()[0];
   if (groups == 1 ? !tileas::isNarrowM(rows) : rows >= agentThreads())
     return success();
-  // A narrow tile's first threads rejoin the others at the tile's end
-  // (emitTiles); two warpgroups' narrowing is not undone there yet.
-  if (persistent && !tileas::isNarrowM(rows))
+  // A 32-row tile's first warp rejoins the others at the tile's end
+  // (emitTiles); two warpgroups' narrowing is not undone there yet, and
+  // fewer lanes than a warp would meet the agent's barrier (aligned: the
+  // whole warp at once) while the rest of their warp still syncs apart.
+  if (persistent && rows != 32)
     return store->emitError("an accumulator of ")
            << rows << " rows over " << agentThreads()
            << " consumer threads in a persistent kernel is not translated to "
@@ -333,6 +335,12 @@ LogicalResult KernelEmitter::emitWgmmaAccStore(Operation *store,
   enter(ifOp.getThenRegion());
   narrowed = int(rows);
   narrowIf = ifOp;
+  // Fewer rows than a warp's lanes: the warp's elected lane may be none of
+  // them, so the agent's first thread issues the epilogue's copies.
+  if (rows < 32) {
+    leaderBeforeNarrow = leader;
+    leader = call(i1(), "tp::first_threads", {tid, intLit(1)});
+  }
   streams.narrow(int(rows));
   return success();
 }

@@ -2841,6 +2841,69 @@ class AttentionMla(CuTileSpec):
         return {5: np.stack(out)}
 
 
+class DecodeGqaMma(CuTileSpec):
+    """Decoding attention for 16 grouped query heads on the tensor core
+    (decode_gqa_mma.py): S = Q K^T and O = P V as 16-row MMAs, keys in
+    blocks of 64 masked past S. (BKV, S): one block, a ragged 300 over two
+    KV heads (5 trips), 1,000 keys (16 trips), 30 keys (one partial block)."""
+    fixture = "test/cutile/lower/fixtures/decode_gqa_mma-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+    scale = 0.088
+
+    def problems(self, quick=False):
+        probs = [(1, 64), (2, 300), (1, 1000), (1, 30)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"BKV={p[0]} S={p[1]} trips={cdiv(p[1], 64)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        b, n = p
+        return {0: uniform_bf16(rng, (b, 16, 128)), 1: uniform_bf16(rng, (b, n, 128)),
+                2: uniform_bf16(rng, (b, n, 128))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], 16, 128)}
+
+    def scalar_values(self, p):
+        return {4: self.scale}
+
+    def expected(self, a, p):
+        heads = [softmax_times_v(self.scale * (a[0][h].astype(np.float64) @ a[1][h].astype(np.float64).T),
+                                 a[2][h].astype(np.float64)) for h in range(p[0])]
+        return {3: (np.stack([o for o, _ in heads]), np.stack([b for _, b in heads]))}
+
+
+class LinearFewRows(CuTileSpec):
+    """Y = X W^T + b at 8-row tiles (linear_few_rows.py), W N x K: 8 tokens
+    at one K step, a ragged 5 x 300 x 200 (4 trips), 40 x 256 x 640 (10)."""
+    fixture = "test/cutile/lower/fixtures/linear_few_rows-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+
+    def problems(self, quick=False):
+        probs = [(8, 64, 64), (5, 300, 200), (40, 256, 640)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} trips={cdiv(p[2], 64)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 8), cdiv(p[1], 64), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (n, k)), 2: uniform_bf16(rng, (n,))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        return {3: a[0].astype(np.float64) @ a[1].astype(np.float64).T + a[2]}
+
+
 SPECS = {
     "cutile_matmul": Matmul(),
     "cutile_matmul_bias_act": MatmulBiasAct(),
@@ -2940,6 +3003,8 @@ SPECS = {
     "cutile_cross_entropy_rows": CrossEntropyRows(),
     "cutile_bmm_3d_tiles": Bmm3dTiles(),
     "cutile_gemm_store_colmajor": GemmStoreColmajor(),
+    "cutile_decode_gqa_mma": DecodeGqaMma(),
+    "cutile_linear_few_rows": LinearFewRows(),
     "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 
@@ -3005,7 +3070,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
               "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
-              "cutile_gemm_store_colmajor"]:
+              "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/cutile/lower/Lowering.h"
+#include "ir/WgmmaStaging.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -175,19 +176,23 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
       "does)";
   // tcgen05 takes 64 or 128 rows a CTA (256 across a CTA pair, which
   // tilepipe does not plan); Hopper's two consumer warpgroups take 256, and
-  // the sm_90a translation issues 32 as 64.
+  // the sm_90a translation issues 8, 16 and 32 as 64.
   int64_t rows = cast<ShapedType>(acc->getType()).getDimSize(0);
-  if ((rows < 64 || rows > 128) && !registerMma)
-    return op.emitError("a ")
-           << rows
-           << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 or "
-              "128 rows a CTA"
-           << (rows < 64 ? "; for sm_90a, which issues it as 64 rows and "
-                           "keeps its own, "
-                         : " (256 only across a CTA pair, which tilepipe "
-                           "does not plan); for sm_90a, whose two consumer "
-                           "warpgroups take 256 rows, ")
-           << kForSm90a;
+  if ((rows < 64 || rows > 128) && !registerMma) {
+    auto diag = op.emitError(rows == 8 ? "an " : "a ")
+                << rows
+                << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 "
+                   "or 128 rows a CTA";
+    if (rows < 64 && !tileas::isNarrowM(rows))
+      return diag << "; wgmma (sm_90a) takes 64 rows a warpgroup, or a "
+                     "tile of 8, 16 or 32 rows issued as 64";
+    return diag << (rows < 64 ? "; for sm_90a, which issues it as 64 rows "
+                                "and keeps its own, "
+                              : " (256 only across a CTA pair, which "
+                                "tilepipe does not plan); for sm_90a, whose "
+                                "two consumer warpgroups take 256 rows, ")
+                << kForSm90a;
+  }
   // tcgen05 reads an MN-major tf32 operand only in the 128B swizzle with
   // 32-byte atoms (PTX ISA, tcgen05 matrix descriptors), which neither the
   // TMA boxes nor the descriptors here use; the sm_90a consumers transpose
