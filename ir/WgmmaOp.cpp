@@ -110,9 +110,7 @@ LogicalResult WgmmaOp::verify() {
   // translation issues the 64-row instruction and keeps the tile's rows
   // (WgmmaStaging.h, isNarrowM).
   if (!rule::m_ok(int(m)) && !isNarrowM(m))
-    return broken("M", m,
-                  TP_WGMMA_RULE_M "; tileas.wgmma also takes a tile of 8, 16 "
-                                  "or 32 rows, issued as 64");
+    return broken("M", m, wgmmaMRule().data());
   if (!(family == Family::Int8 ? rule::int8_n_ok(int(n)) : rule::n_ok(int(n))))
     return broken("N", n, TP_WGMMA_RULE_N);
   if (!rule::k_ok(int(k), familyBits(family)))
@@ -248,7 +246,13 @@ int64_t mlir::tileas::issuedRows(WgmmaOp mma) {
   return std::max<int64_t>(mma.getMmaM(), 64);
 }
 
-bool mlir::tileas::isNarrowM(int64_t m) { return m == 8 || m == 16 || m == 32; }
+StringRef mlir::tileas::wgmmaMRule() {
+  return TP_WGMMA_RULE_M "; " TP_WGMMA_RULE_NARROW_M;
+}
+
+bool mlir::tileas::isNarrowM(int64_t m) {
+  return tp::wgmma_shape::narrow_m_ok(int(m));
+}
 
 bool mlir::tileas::isNarrowTile(WgmmaOp mma) {
   return issuedRows(mma) != mma.getMmaM();

@@ -25,6 +25,10 @@ namespace mlir::tileas {
 /// on row m of A only (docs/cuda.md, "Tiles of fewer than 64 rows").
 bool isNarrowM(int64_t m);
 
+/// The rule M follows (the ISA's, and the narrow tiles above), as the
+/// verifier states it (layout/wgmma_shapes.h).
+llvm::StringRef wgmmaMRule();
+
 /// The rows a wgmma computes: its M, or 64 for a narrow tile.
 int64_t issuedRows(WgmmaOp mma);
 

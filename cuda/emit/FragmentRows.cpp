@@ -51,6 +51,14 @@ FailureOr<int64_t> KernelEmitter::fragmentRowsSize(Location loc,
   return fragmentRowSlots() * (cols / 4);
 }
 
+SmallVector<std::string>
+KernelEmitter::rowsAccessArgs(std::initializer_list<std::string> args) const {
+  SmallVector<std::string> all(args);
+  if (fragRows)
+    all.push_back(str(fragRows));
+  return all;
+}
+
 LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
   auto refuse = [&](StringRef what) {
     return op->emitError("'")
@@ -213,18 +221,14 @@ LogicalResult KernelEmitter::emitRowsLoad(tileas::SmemLoadOp load) {
     return success(!broken);
   }
   if (t.getRank() == 1) {
-    SmallVector<std::string> args = {str(fragBands), elem, str(*n)};
-    if (fragRows)
-      args.push_back(str(fragRows));
-    map[result] = call(*type, "tp::wgmma_rows_load_vector", {src, tid}, args);
+    map[result] = call(*type, "tp::wgmma_rows_load_vector", {src, tid},
+                       rowsAccessArgs({str(fragBands), elem, str(*n)}));
     return success();
   }
-  SmallVector<std::string> args = {rowsOffsets(load.getSource(), t),
-                                   str(fragBands), str(t.getShape()[1]), elem,
-                                   str(*n)};
-  if (fragRows)
-    args.push_back(str(fragRows));
-  Value frag = call(*type, "tp::wgmma_rows_load", {src, tid}, args);
+  Value frag =
+      call(*type, "tp::wgmma_rows_load", {src, tid},
+           rowsAccessArgs({rowsOffsets(load.getSource(), t), str(fragBands),
+                           str(t.getShape()[1]), elem, str(*n)}));
   // A padding other than TMA's zero fill (an attention bias's -inf): each
   // element past the tensor's edge, by its row and column in the rows.
   if (load.getPaddingAttr())
@@ -258,10 +262,8 @@ LogicalResult KernelEmitter::emitRowsStore(tileas::SmemStoreOp store) {
     if (mmaTileOf(store->getResult(0)))
       return store.emitError("a per-row vector as an MMA operand is not "
                              "translated");
-    SmallVector<std::string> args = {str(fragBands), elem, str(*n)};
-    if (fragRows)
-      args.push_back(str(fragRows));
-    callVoid("tp::wgmma_rows_store_vector", {dst, frag, tid}, args);
+    callVoid("tp::wgmma_rows_store_vector", {dst, frag, tid},
+             rowsAccessArgs({str(fragBands), elem, str(*n)}));
     map[store->getResult(0)] = dst;
     return success();
   }
@@ -274,12 +276,9 @@ LogicalResult KernelEmitter::emitRowsStore(tileas::SmemStoreOp store) {
         "operand (P through SMEM) is not translated for sm_90a: hand the "
         "wgmma its A in registers instead (docs/cuda.md, \"The fragment's "
         "rows\")");
-  SmallVector<std::string> args = {rowsOffsets(store->getResult(0), t),
-                                   str(fragBands), str(t.getShape()[1]), elem,
-                                   str(*n)};
-  if (fragRows)
-    args.push_back(str(fragRows));
-  callVoid("tp::wgmma_rows_store", {dst, frag, tid}, args);
+  callVoid("tp::wgmma_rows_store", {dst, frag, tid},
+           rowsAccessArgs({rowsOffsets(store->getResult(0), t), str(fragBands),
+                           str(t.getShape()[1]), elem, str(*n)}));
   map[store->getResult(0)] = dst;
   return success();
 }

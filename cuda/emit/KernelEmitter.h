@@ -415,6 +415,11 @@ public:
   /// Nonzero where those tiles are narrow (tileas.fragment_rows): their
   /// rows, held as the fragment's 64.
   int64_t fragRows = 0;
+  /// The template arguments of a rows-layout load or store, ending with the
+  /// runtime's `Rows` for a narrow tile (its rows past the tile's kept out
+  /// of memory).
+  llvm::SmallVector<std::string>
+  rowsAccessArgs(std::initializer_list<std::string> args) const;
   /// The planned chains of ops evaluated at their store, in block order,
   /// and every op of them (RowsPieces.cpp).
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Operation *>>

@@ -301,16 +301,11 @@ Value KernelEmitter::loadTileParameter(Location loc, Value v) {
                  registerElementName(tensor.getElementType()),
                  std::to_string(*n)});
   // In the fragment's rows each thread loads the rows and columns it holds.
-  if (fragBands) {
-    SmallVector<std::string> args = {
-        std::to_string(fragBands), std::to_string(cols),
-        registerElementName(tensor.getElementType()), std::to_string(*n)};
-    // A narrow tile's rows past its own are not the argument's.
-    if (fragRows)
-      args.push_back(std::to_string(fragRows));
+  if (fragBands)
     return call(*frag, "tp::wgmma_rows_global_load", {map.lookup(v), tid},
-                args);
-  }
+                rowsAccessArgs({std::to_string(fragBands), std::to_string(cols),
+                                registerElementName(tensor.getElementType()),
+                                std::to_string(*n)}));
   return call(*frag, "tp::global_load_rows", {map.lookup(v), rowsOf(v)},
               {std::to_string(cols),
                registerElementName(tensor.getElementType()),

@@ -227,13 +227,11 @@ LogicalResult KernelEmitter::emitRowsPieces(tileas::SmemStoreOp store) {
     if (auto load = dyn_cast_or_null<tileas::SmemLoadOp>(def);
         load && members.contains(def)) {
       auto tile = cast<RankedTensorType>(v.getType());
-      SmallVector<std::string> args = {rowsOffsets(load.getSource(), tile),
-                                       str(fragBands), str(cols), str(w),
-                                       registerElementName(elem)};
-      if (fragRows)
-        args.push_back(str(fragRows));
-      p = call(piece(elem, s * w), "tp::wgmma_rows_load_cols",
-               {leaves.lookup(load.getSource()), c, tid}, args);
+      p = call(
+          piece(elem, s * w), "tp::wgmma_rows_load_cols",
+          {leaves.lookup(load.getSource()), c, tid},
+          rowsAccessArgs({rowsOffsets(load.getSource(), tile), str(fragBands),
+                          str(cols), str(w), registerElementName(elem)}));
     } else if (!def || !members.contains(def)) {
       // A tile is sliced; a per-row vector (tileas math broadcasts it over
       // the rows) or a scalar goes in as the whole tile's call takes it.
@@ -269,11 +267,12 @@ LogicalResult KernelEmitter::emitRowsPieces(tileas::SmemStoreOp store) {
   Value y = pieceOf(stored);
   SmallVector<std::string> args = {rowsOffsets(store->getResult(0), t),
                                    str(fragBands), str(cols), str(w)};
-  // A narrow tile stores its own rows only (the runtime's Rows follows the
-  // element type and size it otherwise deduces).
+  // A narrow tile's Rows follows the element type and size the runtime
+  // otherwise deduces.
   if (fragRows)
-    args.append(
-        {registerElementName(t.getElementType()), str(s * w), str(fragRows)});
+    args =
+        rowsAccessArgs({args[0], args[1], args[2], args[3],
+                        registerElementName(t.getElementType()), str(s * w)});
   callVoid("tp::wgmma_rows_store_cols", {dst, c, y, tid}, args);
   map[store->getResult(0)] = dst;
   return success(!broken);

@@ -184,8 +184,7 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
                 << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 "
                    "or 128 rows a CTA";
     if (rows < 64 && !tileas::isNarrowM(rows))
-      return diag << "; wgmma (sm_90a) takes 64 rows a warpgroup, or a "
-                     "tile of 8, 16 or 32 rows issued as 64";
+      return diag << "; " << tileas::wgmmaMRule();
     return diag << (rows < 64 ? "; for sm_90a, which issues it as 64 rows "
                                 "and keeps its own, "
                               : " (256 only across a CTA pair, which "

@@ -31,6 +31,8 @@
 #define TP_WGMMA_RULE_M                                                        \
   "wgmma.mma_async takes M = 64 rows per warpgroup: a tile's M is a "          \
   "multiple of 64, one warpgroup per 64 rows, at most 4 (256)"
+#define TP_WGMMA_RULE_NARROW_M                                                 \
+  "tileas.wgmma also takes a tile of 8, 16 or 32 rows, issued as 64"
 #define TP_WGMMA_RULE_N                                                        \
   "wgmma.mma_async takes N = 8..256 in steps of 8 (s8/u8: 8, 16, 24, then "    \
   "32..256 in steps of 16)"
@@ -60,6 +62,11 @@ constexpr int kInstrKBytes = 32;
 TP_WGMMA_RULE bool m_ok(int m) {
   return m > 0 && m % kWarpgroupM == 0 && m <= kWarpgroupM * kMaxWarpgroups;
 }
+
+/// tilepipe's extension, not the ISA's: a tile narrower than one
+/// warpgroup's 64 rows, issued as 64 (its A read K-major past the tile, the
+/// rows past it never stored; ir/WgmmaStaging.h).
+TP_WGMMA_RULE bool narrow_m_ok(int m) { return m == 8 || m == 16 || m == 32; }
 
 TP_WGMMA_RULE bool n_ok(int n) { return n >= 8 && n <= 256 && n % 8 == 0; }
 

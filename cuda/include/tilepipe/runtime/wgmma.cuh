@@ -28,6 +28,7 @@
 #include "tilepipe/arch/sm90/wgmma.cuh"
 #include "tilepipe/layout/tile.cuh"
 #include "tilepipe/layout/wgmma_layout.cuh"
+#include "tilepipe/layout/wgmma_shapes.h"
 #include "tilepipe/ptx/fences.cuh"
 #include "tilepipe/ptx/smem.cuh"
 #include "tilepipe/runtime/base.cuh"
@@ -113,10 +114,10 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   // rows: the SMEM after it (the next slot, or the layout's pad) fills the
   // rows of D past the tile's, which are never stored (docs/cuda.md, "Tiles
   // of fewer than 64 rows").
-  static_assert(AV::kMN % (64 * Bands) == 0 ||
-                    ((AV::kMN == 8 || AV::kMN == 16 || AV::kMN == 32) &&
-                     Bands == 1 && !AV::kMNMajor),
-                "A has 64 rows a band (or is a narrow K-major tile)");
+  static_assert(
+      AV::kMN % (64 * Bands) == 0 ||
+          (wgmma_shape::narrow_m_ok(AV::kMN) && Bands == 1 && !AV::kMNMajor),
+      "A has 64 rows a band (or is a narrow K-major tile)");
   static_assert(AV::kK == BV::kK, "A and B have one K");
   constexpr int kSteps = AV::kK * int(sizeof(TA)) / 32;
   constexpr uint32_t kBandBytes = AV::kBandBytes;
