@@ -217,6 +217,11 @@ SEEDED_BUGS = {
                        "int32_t(at.row(slot ^ 1))"),
     "iota-cols-piece": ("runtime/positions.cuh", r"f\.v\[i\] = int32_t\(c \+ i\);",
                         "f.v[i] = int32_t(i);"),
+    # A per-column vector of positions in the fragment's rows given the
+    # lane quad's first column pair only (ALiBi's key distances 2 (lane % 4)
+    # off for three lanes of four).
+    "cols-iota-quad": ("runtime/positions.cuh", r"f\.v\[j\] = int32_t\(at\.template col<C>\(j\)\);",
+                       "f.v[j] = int32_t(at.template col<C>(j) & ~6);"),
     # A tile passed in read in the rows with the two rows of a lane swapped
     # (DeepGEMM's per-row scale applied to the row 8 away).
     "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",

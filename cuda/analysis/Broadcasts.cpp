@@ -42,7 +42,8 @@ LogicalResult sourcesOfColumn(Value v, SmallVectorImpl<Value> &out) {
               "= [0]) cannot come from this block argument";
   }
   Operation *def = v.getDefiningOp();
-  if (isa<tileas::SmemLoadOp>(def) || isSplatTile(def))
+  // Positions along the vector: every thread makes the columns it holds.
+  if (isa<tileas::SmemLoadOp, tileas::IotaOp>(def) || isSplatTile(def))
     return success();
   if (auto loop = dyn_cast<scf::ForOp>(def)) {
     unsigned i = cast<OpResult>(v).getResultNumber();
@@ -60,8 +61,8 @@ LogicalResult sourcesOfColumn(Value v, SmallVectorImpl<Value> &out) {
          << "makes " << v.getType()
          << ", which a tileas.broadcast spreads along columns (dimensions = "
             "[0]); such a vector is loaded from shared memory "
-            "(tileas.smem_load) or computed elementwise from such vectors, "
-            "not made per row by '"
+            "(tileas.smem_load), made by tileas.iota or computed "
+            "elementwise from such vectors, not made per row by '"
          << def->getName() << "'";
 }
 

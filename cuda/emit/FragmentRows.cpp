@@ -81,10 +81,13 @@ LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {
        (load.getPaddingAttr() && load.getResult().getType().getRank() != 2)))
     return refuse("(a tile read with rows split over lanes, a padded vector "
                   "or transposed)");
-  // A per-column vector is held as the thread's columns: read, math on it
-  // and its broadcast over the rows are translated; anything that needs it
-  // whole is not.
-  if (isa<tileas::BroadcastOp, tileas::SmemLoadOp>(op) || elementwiseCall(op))
+  // A per-column vector is held as the thread's columns: read, made as
+  // positions, math on it, carried by a loop (from the stage that makes it
+  // to the one that reads it) and its broadcast over the rows are
+  // translated; anything that needs it whole is not.
+  if (isa<tileas::BroadcastOp, tileas::SmemLoadOp, tileas::IotaOp, scf::ForOp,
+          scf::YieldOp>(op) ||
+      elementwiseCall(op))
     return success();
   for (Value v : op->getOperands())
     if (columns.contains(v))

@@ -735,17 +735,28 @@ LogicalResult KernelEmitter::emit(tileas::GlobalScatterOp op) {
 LogicalResult KernelEmitter::emit(tileas::IotaOp op) {
   Location loc = op.getLoc();
   RankedTensorType t = op.getResult().getType();
-  // A vector lies as a tile of one column: thread t its R consecutive
-  // elements from t R (a 1 x C row of a row kernel, a per-row vector). In
-  // the fragment's rows and as a per-column vector it has no such place.
-  if (t.getRank() == 1 && (fragBands || columns.contains(op.getResult())))
-    return op.emitError("a vector of positions is translated only as a row "
-                        "a thread holds in pieces (a 1 x C row); broadcast "
-                        "it to the tile it masks first");
   FailureOr<Type> type = convert(loc, op.getResult());
   FailureOr<int64_t> n = fragSize(loc, op.getResult());
   if (failed(type) || failed(n))
     return failure();
+  // A per-column vector (positions a broadcast spreads along columns): each
+  // thread the columns it holds, all of them or, in the fragment's rows,
+  // its quarter.
+  if (columns.contains(op.getResult())) {
+    map[op.getResult()] =
+        fragBands ? call(*type, "tp::wgmma_cols_iota", {tid},
+                         {str(t.getShape()[0]), str(*n)})
+                  : call(*type, "tp::iota_cols", {intLit(0)}, {str(*n)});
+    return success();
+  }
+  // Otherwise a vector lies as a tile of one column: thread t its R
+  // consecutive elements from t R (a 1 x C row of a row kernel, a per-row
+  // vector). In the fragment's rows it has no such place.
+  if (t.getRank() == 1 && fragBands)
+    return op.emitError("a vector of positions in the wgmma fragment's rows "
+                        "is translated only as a per-column vector (one a "
+                        "tileas.broadcast spreads along columns); broadcast "
+                        "it to the tile it masks first");
   std::string dim = str(op.getDimension());
   std::string cols = str(t.getRank() == 2 ? t.getShape()[1] : 1);
   if (fragBands)

@@ -230,7 +230,9 @@ PieceNode *TileStreams::positionNode(Location loc, Value v, int64_t cols) {
     return make(std::move(row));
   };
   if (auto iota = dyn_cast<tileas::IotaOp>(def)) {
-    if (iota.getDimension() == 1) {
+    // A vector's positions are column indices when it is a per-column
+    // vector (columnNode), as a rank-2 tile's along dimension 1 are.
+    if (iota.getDimension() == 1 || tensor.getRank() == 1) {
       node.kind = PieceNode::Kind::Iota;
       return make(std::move(node));
     }
@@ -307,6 +309,14 @@ PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
     // loop-carried accumulator).
     if (PieceNode *splat = splatNode(loc, v))
       return splat;
+    // A per-row vector spread along the rows before the loop (ALiBi's
+    // per-head slopes): the vector, as a per-row operand is, not the tile.
+    if (auto spread = v.getDefiningOp<tileas::BroadcastOp>();
+        spread && spread.isRowBroadcast() &&
+        !isColumn(spread.getInput())) {
+      node.value = host.lookup(loc, spread.getInput());
+      return make(std::move(node));
+    }
     node.kind = PieceNode::Kind::Whole;
     node.cols = cols;
   }
@@ -343,6 +353,10 @@ PieceNode *TileStreams::columnNode(Location loc, Value v) {
   PieceNode node;
   node.elem = cudaElementName(tensor.getElementType());
   node.cols = tensor.getShape()[0];
+  // Positions (ALiBi's key distances): made in each piece, c .. c + W - 1
+  // and math on them, never held whole.
+  if (isPositionOp(v.getDefiningOp()) && columnStreamable(v))
+    return positionNode(loc, v, node.cols);
   if (auto load = v.getDefiningOp<tileas::SmemLoadOp>();
       load && !load.getPaddingAttr() && columnStreamable(v) &&
       !readWhole(load)) {

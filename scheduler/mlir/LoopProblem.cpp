@@ -214,7 +214,10 @@ static bool isReadOnlyIndexLoad(Operation *op) {
 std::vector<bool> tilepipe::findFreeOps(const LoopProblem &lp) {
   scf::ForOp loop = lp.loop;
   Value iv = loop.getInductionVar();
-  auto isScalar = [](Type t) { return t.isIntOrIndex(); };
+  // Scalar float math too (a length converted to float that positions
+  // are offset by): recomputing it is a few instructions, carrying what is
+  // made of it across stages would hold a vector a thread.
+  auto isScalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
   std::vector<bool> isFree(lp.ops.size(), false);
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     // An i32 tile read at positions from an array the function never

@@ -2877,6 +2877,53 @@ class DecodeGqaMma(CuTileSpec):
         return {3: (np.stack([o for o, _ in heads]), np.stack([b for _, b in heads]))}
 
 
+class DecodeAlibi(CuTileSpec):
+    """Grouped-query decode with ALiBi (decode_alibi.py): S = scale Q K^T +
+    slope_h (j - (S - 1)), the positions a per-column vector made by
+    tileas.iota, the slopes ALiBi's geometric sequence for the heads. (BKV,
+    S): one block, a ragged 300 over two KV heads (5 trips), 1,000 keys
+    (16 trips), 30 keys (one partial block)."""
+    fixture = "test/cutile/lower/fixtures/decode_alibi-13.4.tileirbc"
+    heads = 16
+    tolerances = {4: BF16_TOL}
+    scale = 0.088
+
+    def problems(self, quick=False):
+        probs = [(1, 64), (2, 300), (1, 1000), (1, 30)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"BKV={p[0]} S={p[1]} trips={cdiv(p[1], 64)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[0], 1, 1)
+
+    def arrays(self, rng, p):
+        b, n, h = p[0], p[1], self.heads
+        slopes = 2.0 ** (-8.0 * (np.arange(h) + 1) / h)
+        return {0: uniform_bf16(rng, (b, h, 128)), 1: uniform_bf16(rng, (b, n, 128)),
+                2: uniform_bf16(rng, (b, n, 128)), 3: slopes.astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {4: (p[0], self.heads, 128)}
+
+    def scalar_values(self, p):
+        return {5: self.scale}
+
+    def expected(self, a, p):
+        b, n = p
+        bias = a[3].astype(np.float64)[:, None] * (np.arange(n) - (n - 1.0))[None, :]
+        heads = [softmax_times_v(self.scale * (a[0][x].astype(np.float64) @ a[1][x].astype(np.float64).T) + bias,
+                                 a[2][x].astype(np.float64)) for x in range(b)]
+        return {4: (np.stack([o for o, _ in heads]), np.stack([e for _, e in heads]))}
+
+
+class DecodeAlibiMqa(DecodeAlibi):
+    """decode_alibi_mqa.py: 64 query heads a KV head, one 64-row tile."""
+    fixture = "test/cutile/lower/fixtures/decode_alibi_mqa-13.4.tileirbc"
+    heads = 64
+
+
 class LinearFewRows(CuTileSpec):
     """Y = X W^T + b at 8-row tiles (linear_few_rows.py), W N x K: 8 tokens
     at one K step, a ragged 5 x 300 x 200 (4 trips), 40 x 256 x 640 (10)."""
@@ -3005,6 +3052,8 @@ SPECS = {
     "cutile_gemm_store_colmajor": GemmStoreColmajor(),
     "cutile_decode_gqa_mma": DecodeGqaMma(),
     "cutile_linear_few_rows": LinearFewRows(),
+    "cutile_decode_alibi": DecodeAlibi(),
+    "cutile_decode_alibi_mqa": DecodeAlibiMqa(),
     "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 
@@ -3070,7 +3119,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_argmax_chunks", "cutile_gemm_k_masked", "cutile_decode_split_kv",
               "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
-              "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows"]:
+              "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows",
+              "cutile_decode_alibi"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

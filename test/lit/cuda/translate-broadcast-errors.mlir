@@ -4,7 +4,7 @@
 // RUN: not tilepipe-translate --tileas-to-cuda %s -split-input-file 2>&1 | FileCheck %s
 
 // A row reduction gives one value per row, spread over the agent's threads.
-// CHECK: offset :10:10: error: makes 'tensor<128xf32>', which a tileas.broadcast spreads along columns (dimensions = [0]); such a vector is loaded from shared memory (tileas.smem_load) or computed elementwise from such vectors, not made per row by 'tileas.reduce_sum'
+// CHECK: offset :10:10: error: makes 'tensor<128xf32>', which a tileas.broadcast spreads along columns (dimensions = [0]); such a vector is loaded from shared memory (tileas.smem_load), made by tileas.iota or computed elementwise from such vectors, not made per row by 'tileas.reduce_sum'
 func.func @reduced(%x: tensor<128x128xf32>) {
   tileas.agent {role = "simt", warps = 4 : i32} {
     %s = tileas.reduce_sum %x : tensor<128x128xf32> -> tensor<128xf32>

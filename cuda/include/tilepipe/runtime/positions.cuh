@@ -7,7 +7,10 @@
 //    row for a 64-row tile): iota_rows;
 //  - a column piece [c, c + W) of a streamed row: iota_cols;
 //  - the wgmma fragment's rows: wgmma_rows_iota, the rows and columns of
-//    detail::RowsPlace, which the unit tests check against the ISA.
+//    detail::RowsPlace, which the unit tests check against the ISA;
+//  - a per-column vector (positions a tileas.broadcast spreads along
+//    columns): whole in every thread (iota_cols from 0), or in the
+//    fragment's rows the thread's columns (wgmma_cols_iota).
 // The math is arith's on each element (runtime/int_arith.cuh: addi wraps,
 // cmpi's signed predicates compare two's complement values), broadcasting
 // a shorter fragment as the float math does.
@@ -60,6 +63,21 @@ TP_DEVICE Frag<int32_t, N> wgmma_rows_iota(int threadInAgent) {
     for (int c = 0; c < C / 4; ++c)
       f.v[slot * (C / 4) + c] =
           Dim == 0 ? int32_t(at.row(slot)) : int32_t(at.template col<C>(c));
+  return f;
+}
+
+/// A per-column vector of positions 0 .. C - 1 in the rows layout: the
+/// thread's C / 4 columns, slot j column 8 (j / 2) + 2 (lane % 4) + j % 2,
+/// as wgmma_cols_load_vector reads a vector from SMEM.
+template <int C, int N>
+TP_DEVICE Frag<int32_t, N> wgmma_cols_iota(int threadInAgent) {
+  static_assert(N == C / 4 && C % 8 == 0,
+                "a per-column vector in the rows: C / 4 values a thread");
+  detail::RowsPlace<1> at(threadInAgent);
+  Frag<int32_t, N> f;
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    f.v[j] = int32_t(at.template col<C>(j));
   return f;
 }
 

@@ -10,6 +10,7 @@
 
 #include "tilepipe/emulator/prelude.h"
 
+#include "tilepipe/runtime/positions.cuh"
 #include "tilepipe/runtime/wgmma.cuh"
 
 #include <cstring>
@@ -108,6 +109,30 @@ TEST(CpuEmuRowsPieces, PiecesReadTheWholeReadsSlices) {
       wrong += std::memcmp(&p, &q, sizeof(p)) != 0;
       wrong += std::memcmp(&v, &u, sizeof(v)) != 0;
     }
+  });
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(wrong, 0);
+}
+
+// A per-column vector of positions (tp::wgmma_cols_iota) holds, in each
+// thread, the columns a vector read from SMEM puts there, and the columns of
+// the thread's elements of a rows-layout tile (tp::wgmma_rows_iota along
+// dimension 1), so a broadcast of it masks the right elements.
+TEST(CpuEmuRowsPieces, ColumnPositionsAreTheColumnsTheThreadHolds) {
+  constexpr int C = 64, N = C / 4;
+  int wrong = 0;
+  bool ok = run([&] {
+    int t = int(threadIdx.x);
+    auto *cols = static_cast<int32_t *>(tp::cpu::shared_to_generic(kSmem));
+    if (t < C)
+      cols[t] = t;
+    __syncthreads();
+    auto read = tp::wgmma_cols_load_vector<C, int32_t, N>(kSmem, t);
+    auto made = tp::wgmma_cols_iota<C, N>(t);
+    auto tile = tp::wgmma_rows_iota<1, 1, C, 2 * N>(t);
+    for (int j = 0; j < N; ++j)
+      wrong += made.v[j] != read.v[j] || made.v[j] != tile.v[j] ||
+               made.v[j] != tile.v[N + j];
   });
   EXPECT_TRUE(ok);
   EXPECT_EQ(wrong, 0);
