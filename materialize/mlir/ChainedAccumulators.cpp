@@ -45,6 +45,44 @@ scf::ForOp continuedIn(Value result) {
   return nullptr;
 }
 
+/// The UMMA of `loop`'s body that sums into `v`, defined outside `loop`,
+/// as it is (not carried), if any: the code after a
+/// K loop made a one-trip loop by the lowering, LoRA's (X A^T) B^T summed
+/// into the K loop's result.
+Operation *capturedAccumulator(scf::ForOp loop, Value v) {
+  for (Operation *user : v.getUsers())
+    if (auto u = dyn_cast<tileas::UmmaOp>(user);
+        u && u.getAcc() == v && loop->isProperAncestor(user))
+      return user;
+  return nullptr;
+}
+
+/// A loop's TMEM accumulator that another loop's MMA sums into as it is
+/// (`capturedAccumulator`), seen from either loop. Only TMEM: a wgmma's
+/// register accumulator read so passes in program order (the one-trip loop
+/// runs after the K loop on the same threads).
+std::optional<tilepipe::AccumulatorPeer> capturedPeer(scf::ForOp loop) {
+  for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+    if (!isa<tileas::TmemType>(result.getType()) ||
+        !accumulatesInto(loop, unsigned(i)))
+      continue;
+    for (Operation *user : result.getUsers())
+      if (auto other = user->getParentOfType<scf::ForOp>(); other &&
+          other != loop)
+        if (Operation *mma = capturedAccumulator(other, result))
+          return tilepipe::AccumulatorPeer{other, true, mma};
+  }
+  std::optional<tilepipe::AccumulatorPeer> from;
+  loop.getBody()->walk([&](tileas::UmmaOp mma) {
+    Value acc = mma.getAcc();
+    if (auto f = acc.getDefiningOp<scf::ForOp>();
+        f && !from && isa<tileas::TmemType>(acc.getType()) &&
+        accumulatesInto(f, cast<OpResult>(acc).getResultNumber()))
+      from = tilepipe::AccumulatorPeer{f, true, mma};
+  });
+  return from;
+}
+
 } // namespace
 
 std::optional<tilepipe::AccumulatorPeer>
@@ -59,5 +97,5 @@ tilepipe::accumulatorPeer(scf::ForOp loop) {
     if (scf::ForOp next = continuedIn(loop.getResult(i)))
       return AccumulatorPeer{next, tmem};
   }
-  return std::nullopt;
+  return capturedPeer(loop);
 }

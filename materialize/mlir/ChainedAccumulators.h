@@ -22,6 +22,9 @@ namespace tilepipe {
 struct AccumulatorPeer {
   mlir::scf::ForOp loop;
   bool tmem;
+  /// The MMA that sums into a loop's result as it is, outside that loop
+  /// (null when the accumulator passes as a loop's initial value).
+  mlir::Operation *captured = nullptr;
 };
 
 /// The loop whose MMA accumulator `loop`'s MMAs go on summing into (its

@@ -108,8 +108,8 @@ struct MaterializeSchedulePass
     std::map<Operation *, SharedAccumulator> peers;
     for (auto &[loop, plan] : plans)
       if (std::optional<AccumulatorPeer> peer = accumulatorPeer(loop))
-        peers.emplace(loop,
-                      SharedAccumulator{describeLoop(peer->loop), peer->tmem});
+        peers.emplace(loop, SharedAccumulator{describeLoop(peer->loop),
+                                              peer->tmem, peer->captured});
     for (auto &[loop, plan] : plans) {
       auto it = peers.find(loop);
       emitLoopStageCode(loop, plan, functions,
@@ -143,6 +143,7 @@ private:
   struct SharedAccumulator {
     std::string peer; // "the loop at line N"
     bool tmem;
+    mlir::Operation *captured; // AccumulatorPeer::captured
   };
   void emitLoopStageCode(scf::ForOp loop, LoopPlan &plan,
                          FunctionChecks &functions,
@@ -361,6 +362,20 @@ void MaterializeSchedulePass::emitLoopStageCode(
     const SharedAccumulator *shared) {
   Location loc = loop.getLoc();
   auto func = loop->getParentOfType<FunctionOpInterface>();
+  if (shared && shared->captured) {
+    // One error, at the MMA, from the loop that holds it.
+    if (loop->isProperAncestor(shared->captured))
+      shared->captured->emitError(
+          "this MMA sums into the TMEM accumulator of ")
+          << shared->peer
+          << " after that loop (as LoRA's low-rank product is summed into a "
+             "K loop's result); stage code does not hand a TMEM accumulator "
+             "from a loop's MMAs to later ones yet: sum this product into a "
+             "new accumulator and add the two, or target sm_90a "
+             "(docs/materialize.md, \"Accumulators two loops share\")";
+    ok = false;
+    return;
+  }
   if (shared && shared->tmem) {
     emitError(loc) << "this loop's MMAs sum into a TMEM accumulator that "
                    << shared->peer

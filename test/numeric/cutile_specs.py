@@ -2924,6 +2924,41 @@ class DecodeAlibiMqa(DecodeAlibi):
     heads = 64
 
 
+class LinearLora(CuTileSpec):
+    """Y = X W^T + bf16(s X A^T) B^T, rank 16 (linear_lora.py): the
+    low-rank product rounded to bf16 as the kernel rounds it. One K step, a
+    ragged 200 x 300 x 100 (2 trips), 256 x 128 x 640 (10)."""
+    fixture = "test/cutile/lower/fixtures/linear_lora-13.4.tileirbc"
+    tolerances = {4: (2e-3, 2.0 ** -7)}
+    s = 0.5
+
+    def problems(self, quick=False):
+        probs = [(128, 128, 64), (200, 300, 100), (256, 128, 640)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} trips={cdiv(p[2], 64)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: uniform_bf16(rng, (m, k)), 1: uniform_bf16(rng, (n, k)), 2: uniform_bf16(rng, (16, k)),
+                3: uniform_bf16(rng, (n, 16))}
+
+    def output_shapes(self, p):
+        return {4: (p[0], p[1])}
+
+    def scalar_values(self, p):
+        return {5: self.s}
+
+    def expected(self, a, p):
+        x = a[0].astype(np.float64)
+        xa = bf16((self.s * (x @ a[2].astype(np.float64).T)).astype(np.float32)).astype(np.float64)
+        return {4: x @ a[1].astype(np.float64).T + xa @ a[3].astype(np.float64).T}
+
+
 class LinearFewRows(CuTileSpec):
     """Y = X W^T + b at 8-row tiles (linear_few_rows.py), W N x K: 8 tokens
     at one K step, a ragged 5 x 300 x 200 (4 trips), 40 x 256 x 640 (10)."""
@@ -3054,6 +3089,7 @@ SPECS = {
     "cutile_linear_few_rows": LinearFewRows(),
     "cutile_decode_alibi": DecodeAlibi(),
     "cutile_decode_alibi_mqa": DecodeAlibiMqa(),
+    "cutile_linear_lora": LinearLora(),
     "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 

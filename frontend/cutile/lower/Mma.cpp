@@ -156,8 +156,14 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
   // q_pe k_pe^T) and read by the threads: tcgen05 would add the second
   // into the first's TMEM slot, which the loop's pipes hand to the threads
   // as one value, so the second is made fresh and the threads add them.
+  // So is an MMA after a loop that sums into the loop's TMEM accumulator
+  // (LoRA's (X A^T) B^T added to X W^T): the stage code hands a TMEM
+  // accumulator from one loop's MMAs to no other's (docs/materialize.md,
+  // "Accumulators two loops share").
+  auto loopResult = acc->getDefiningOp<scf::ForOp>();
+  bool afterItsLoop = loopResult && isa<tileas::TmemType>(acc->getType());
   Value chainedTo;
-  if (!registerMma && chainsInIteration(op)) {
+  if (!registerMma && (chainsInIteration(op) || afterItsLoop)) {
     chainedTo = *acc;
     acc = freshAccumulator(op, cast<tileir::TileType>(op.getAcc().getType()));
     if (failed(acc))
