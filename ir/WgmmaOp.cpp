@@ -88,7 +88,10 @@ LogicalResult WgmmaOp::verify() {
   // takes B as K x N) is the tile op's extension of the ISA rule: the sm_90a
   // translation transposes the slot into a K-major staging tile before the
   // wgmma (WgmmaStaging.h).
-  bool staged = stagedWhenMnMajor(b.getElementType()) && !regA;
+  // B is staged whatever A is (FP8 attention's V under a P in registers);
+  // an A in registers is never MN-major.
+  bool staged = stagedWhenMnMajor(b.getElementType()) &&
+                (!regA || !getAMnMajor());
   if ((getAMnMajor() || getBMnMajor()) && !staged &&
       (!rule::transpose_ok(family) || (getAMnMajor() && regA)))
     return emitOpError("expects no MN-major ")

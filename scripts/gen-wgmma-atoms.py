@@ -3,7 +3,8 @@
 wgmma.mma_async for every N (8..256 in steps of 8) with f32 accumulators:
 m64nNk16 with f16 or bf16 operands, A from SMEM (ss) or registers (rs); and
 m64nNk8 (tf32) or m64nNk32 (e4m3/e5m2), A and B from SMEM (ssx: these types
-take no imm-trans operands, both K-major).
+take no imm-trans operands, both K-major); and m64nNk32 with an 8-bit A from
+registers (rsx).
 
 The operand list of a wgmma names each of the thread's N / 2 accumulator
 registers, so each N is its own asm statement (as in every CUDA library that
@@ -42,6 +43,15 @@ def macro(n, form):
                 f" asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{pred}, 0;\\n"
                 f"wgmma.mma_async.sync.aligned.m64n{n}k\" K \".f32.\" TA \".\" TB \" "
                 f"{body}\\n}}\\n\" : {outs} : {ins} : \"memory\")\n")
+    elif form == "rsx":
+        # d, {a0..a3}, bdesc, p, imm-scale-a, imm-scale-b (no imm-trans)
+        body = f"{{{regs(0, nd)}}}, {{{regs(nd, 4)}}}, %{nd + 4}, p, 1, 1;"
+        ins = '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(scale)'
+        pred = nd + 5
+        return (f"#define TP_WGMMA_RSX_N{n}(TA, TB)"
+                f" asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{pred}, 0;\\n"
+                f"wgmma.mma_async.sync.aligned.m64n{n}k32.f32.\" TA \".\" TB \" "
+                f"{body}\\n}}\\n\" : {outs} : {ins} : \"memory\")\n")
     else:
         # d, {a0..a3}, bdesc, p, imm-scale-a, imm-scale-b, imm-trans-b
         body = (f"{{{regs(0, nd)}}}, {{{regs(nd, 4)}}}, %{nd + 4}, p, 1, 1, %{nd + 6};")
@@ -61,13 +71,17 @@ def text():
            "// (descriptor), scale-d `scale` (a uint32_t), imm-trans-b `TransB` (and, A from",
            "// SMEM, imm-trans-a `TransA`); TY is \"f16\" or",
            "// \"bf16\". TP_WGMMA_SSX_N<n>(K, TA, TB): m64n<n>k<K> with A and B",
-           "// from SMEM, K-major, for tf32 (K \"8\") and e4m3/e5m2 (K \"32\").", ""]
+           "// from SMEM, K-major, for tf32 (K \"8\") and e4m3/e5m2 (K \"32\").",
+           "// TP_WGMMA_RSX_N<n>(TA, TB): m64n<n>k32 with A (e4m3/e5m2) from 4 registers",
+           "// and a K-major B.", ""]
     for n in range(8, 257, 8):
         out.append(macro(n, "ss"))
         out.append(macro(n, "rs"))
         out.append(macro(n, "ssx"))
+        out.append(macro(n, "rsx"))
     out += dispatch("TP_WGMMA_DISPATCH(FORM, N, TY)", "TP_WGMMA_##FORM##_N{n}(TY)")
     out += dispatch("TP_WGMMA_DISPATCH_X(N, K, TA, TB)", "TP_WGMMA_SSX_N{n}(K, TA, TB)")
+    out += dispatch("TP_WGMMA_DISPATCH_RSX(N, TA, TB)", "TP_WGMMA_RSX_N{n}(TA, TB)")
     return "\n".join(out)
 
 

@@ -65,7 +65,7 @@ KERNELS = [
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_linear_gelu",
       "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent",
       "cutile_matmul_256", "cutile_matmul_tf32", "cutile_weight_grad_tf32",
-      "cutile_matmul_fp8", "cutile_matmul_f32_small"]),
+      "cutile_matmul_fp8", "cutile_matmul_f32_small", "cutile_linear_few_rows", "cutile_linear_lora"]),
     ("hopper-attention", SPECS, "sm_90a",
      ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse", "attn_rescale_hd64",
       "attn_rescale_hd128", "attn_scale_hd64_peeled", "attn_m64_hd128_lse", "attn_m64_hd64",
@@ -73,7 +73,8 @@ KERNELS = [
     ("hopper-attention", CUTILE_SPECS, "sm_90a",
      ["cutile_attention", "cutile_attention_head", "cutile_attention_causal",
       "cutile_attention_two_stage", "cutile_attention_alibi", "cutile_attention_bhsd",
-      "cutile_attention_fmha", "cutile_attention_last_block"]),
+      "cutile_attention_fmha", "cutile_attention_last_block", "cutile_decode_gqa_mma",
+      "cutile_decode_alibi", "cutile_attention_fp8"]),
 ]
 # hopper-rows: cuTile's row kernels through `tilepipe compile --target
 # sm_90a` (fixture, the spec of the stage code it falls back to).

@@ -103,7 +103,7 @@ HOPPER_GEMMS = [
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_linear_gelu",
       "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent",
       "cutile_matmul_256", "cutile_matmul_tf32", "cutile_weight_grad_tf32",
-      "cutile_matmul_fp8", "cutile_matmul_f32_small"]),
+      "cutile_matmul_fp8", "cutile_matmul_f32_small", "cutile_linear_few_rows", "cutile_linear_lora"]),
 ]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
 # Other forms of the GEMM the timing step runs when a bundle has them, with
@@ -121,7 +121,8 @@ HOPPER_ATTENTION = [
     (["--target", "sm_90a", "--specs", os.path.join(SRC, "test", "numeric", "cutile_specs.py")],
      ["cutile_attention", "cutile_attention_causal", "cutile_attention_two_stage",
       "cutile_attention_alibi", "cutile_attention_bhsd", "cutile_attention_fmha",
-      "cutile_attention_last_block"]),
+      "cutile_attention_last_block", "cutile_decode_gqa_mma", "cutile_decode_alibi",
+      "cutile_attention_fp8"]),
 ]
 # The timed attention (head dim 128, the base-2 softmax with the scale passed
 # in): one 128-row Q tile per CTA, K and V blocks of 128 keys.

@@ -222,6 +222,10 @@ SEEDED_BUGS = {
     # off for three lanes of four).
     "cols-iota-quad": ("runtime/positions.cuh", r"f\.v\[j\] = int32_t\(at\.template col<C>\(j\)\);",
                        "f.v[j] = int32_t(at.template col<C>(j) & ~6);"),
+    # V staged for an 8-bit P from the rows in K order, not in the order the
+    # P registers hold the keys (layout::wgmma::key_of_a8).
+    "f8-key-order": ("runtime/wgmma.cuh", r"PermuteK \? layout::wgmma::key_of_a8\(k \+ r\)",
+                     "false ? layout::wgmma::key_of_a8(k + r)"),
     # A tile passed in read in the rows with the two rows of a lane swapped
     # (DeepGEMM's per-row scale applied to the row 8 away).
     "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",

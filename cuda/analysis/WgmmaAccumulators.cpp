@@ -241,11 +241,20 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func,
              << elem
              << " is not translated to CUDA (bf16, f16, f32 as tf32, "
                 "f8E4M3FN and f8E5M2 are)";
-    if (!sixteen && isa<RankedTensorType>(mma.getA().getType()))
-      return mma.emitError("a wgmma with a ")
+    // An 8-bit A in registers (FP8 attention's P) holds its K in another
+    // order than the rows (layout::wgmma::key_of_a8): B is staged in that
+    // order, which needs B given MN-major (staged K-major anyway).
+    bool regA = isa<RankedTensorType>(mma.getA().getType());
+    if (regA && elem.isF32())
+      return mma.emitError("a wgmma with a tf32 A in registers is not "
+                           "translated to CUDA (register A: bf16, f16, "
+                           "f8E4M3FN and f8E5M2)");
+    if (regA && !sixteen && !tileas::isStagedOperand(mma, 1))
+      return mma.emitError("a wgmma with an ")
              << elem
-             << " A in registers is not translated to CUDA (register A: bf16 "
-                "and f16)";
+             << " A in registers and a B given K-major is not translated to "
+                "CUDA (the A takes its K in another order than the rows, "
+                "which B follows when the consumers stage it from MN-major)";
     if (!cast<ShapedType>(mma.getAcc().getType()).getElementType().isF32())
       return mma.emitError("a wgmma with a ")
              << cast<ShapedType>(mma.getAcc().getType()).getElementType()

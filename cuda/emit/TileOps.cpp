@@ -274,9 +274,15 @@ void KernelEmitter::stageOperands(
                      {literal(opaque("void *"), "S." + staged.buffer),
                       intLit(staged.bytes), intLit(2), count});
     auto [address, view] = operands[index];
-    callVoid(
-        "tp::wgmma_transpose", {dst, *address, tid, intLit(agentThreads())},
-        {layout.tiles.of(mma->getOperand(index))->cppType, staged.cppType});
+    SmallVector<std::string> types = {
+        layout.tiles.of(mma->getOperand(index))->cppType, staged.cppType};
+    // B under an 8-bit A from the rows: its K in the A's order
+    // (layout::wgmma::key_of_a8).
+    auto regA = dyn_cast<RankedTensorType>(mma.getA().getType());
+    if (index == 1 && regA && regA.getElementTypeBitWidth() == 8)
+      types.push_back("true");
+    callVoid("tp::wgmma_transpose",
+             {dst, *address, tid, intLit(agentThreads())}, types);
     *address = dst;
     *view = "tp::KMajor<" + staged.cppType + ">";
   }

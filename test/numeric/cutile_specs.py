@@ -17,8 +17,8 @@ import subprocess
 
 import numpy as np
 
-from specs import (BF16_TOL, F32_TOL, U32, bf16, e4m3_value, mma_rounding_bound, random_e4m3,
-                   uniform_bf16, uniform_f16, uniform_tf32)
+from specs import (BF16_TOL, E4M3_CODES, F32_TOL, U32, bf16, e4m3_value, mma_rounding_bound,
+                   random_e4m3, uniform_bf16, uniform_f16, uniform_tf32)
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -2959,6 +2959,61 @@ class LinearLora(CuTileSpec):
         return {4: x @ a[1].astype(np.float64).T + xa @ a[3].astype(np.float64).T}
 
 
+def small_e4m3(rng, shape):
+    """Raw E4M3 bytes of values in [-1, 1] (attention's inputs)."""
+    codes = E4M3_CODES[np.abs(e4m3_value(E4M3_CODES)) <= 1.0]
+    return rng.choice(codes, size=shape).astype(np.uint8)
+
+
+def round_e4m3(x):
+    """Non-negative x rounded to the nearest E4M3 value, ties to the even
+    code (cvt.rn.satfinite.e4m3x2.f32 on values below 448)."""
+    vals = e4m3_value(np.arange(0x7F, dtype=np.uint8))  # 0 .. 448, ascending
+    i = np.clip(np.searchsorted(vals, x), 1, len(vals) - 1)
+    lo, hi = vals[i - 1], vals[i]
+    even_lo = (i - 1) % 2 == 0
+    return np.where(x - lo < hi - x, lo, np.where(x - lo > hi - x, hi, np.where(even_lo, lo, hi)))
+
+
+class AttentionFp8(CuTileSpec):
+    """FP8 attention (attention_fp8.py): e4m3 Q, K, V in [-1, 1], P rounded
+    to e4m3 before P V. The bound: P's rounding (2^-4 of each term), the
+    exponential's approximation and O's bf16 rounding (2^-8). (Lq, Lk): one
+    trip, ragged 200 x 300 (3 trips), 256 x 1000 (8)."""
+    fixture = "test/cutile/lower/fixtures/attention_fp8-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+    qk_scale, v_scale = 0.5, 0.5
+
+    def problems(self, quick=False):
+        probs = [(128, 128), (200, 300), (256, 1000)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"Lq={p[0]} Lk={p[1]} trips={cdiv(p[1], 128)} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), 1, 1)
+
+    def arrays(self, rng, p):
+        lq, lk = p
+        return {0: small_e4m3(rng, (lq, 128)), 1: small_e4m3(rng, (lk, 128)), 2: small_e4m3(rng, (lk, 128))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], 128)}
+
+    def scalar_values(self, p):
+        return {4: self.qk_scale, 5: self.v_scale}
+
+    def expected(self, a, p):
+        q, k, v = (e4m3_value(a[i]) for i in range(3))
+        s = self.qk_scale * (q @ k.T)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        total = e.sum(axis=1, keepdims=True)
+        o = self.v_scale * (round_e4m3(e) @ v) / total
+        bound = self.v_scale * 2.0 ** -4 * (e @ np.abs(v)) / total + 2.0 ** -8 * np.abs(o) + 1e-3
+        return {3: (o, bound)}
+
+
 class LinearFewRows(CuTileSpec):
     """Y = X W^T + b at 8-row tiles (linear_few_rows.py), W N x K: 8 tokens
     at one K step, a ragged 5 x 300 x 200 (4 trips), 40 x 256 x 640 (10)."""
@@ -3090,6 +3145,7 @@ SPECS = {
     "cutile_decode_alibi": DecodeAlibi(),
     "cutile_decode_alibi_mqa": DecodeAlibiMqa(),
     "cutile_linear_lora": LinearLora(),
+    "cutile_attention_fp8": AttentionFp8(),
     "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 
@@ -3156,7 +3212,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
               "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows",
-              "cutile_decode_alibi"]:
+              "cutile_decode_alibi", "cutile_attention_fp8"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

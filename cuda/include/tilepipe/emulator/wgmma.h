@@ -102,7 +102,7 @@ TP_EMU_OUTLINE void wgmma(const Smem &smem, const rt::WgmmaIssue &w) {
       for (uint32_t k = 0; k < K; ++k)
         a[r * K + k] = detail::smemElem(smem, ad, aMajor, ta,
                                         16 * w.warpInGroup + r, k);
-  } else {
+  } else if (elemBits(ta) == 16) {
     // The m64k16 fragment: element i of lane l is register i / 2, low half
     // first; the lane and element of (r, k) invert a16_element.
     for (uint32_t r = 0; r < 16; ++r)
@@ -110,6 +110,17 @@ TP_EMU_OUTLINE void wgmma(const Smem &smem, const rt::WgmmaIssue &w) {
         uint32_t lane = 4 * (r % 8) + (k % 8) / 2;
         uint32_t i = (k & 1) + 2 * (r / 8) + 4 * (k / 8);
         uint32_t word = w.a[lane][i / 2] >> (16 * (i % 2));
+        a[r * K + k] = elemValue(ta, reinterpret_cast<const uint8_t *>(&word));
+      }
+  } else {
+    // The 8-bit m64k32 fragment: element i of lane l is byte i % 4 of
+    // register i / 4 (byte 0 the low one), row l / 4 + 8 ((i >> 2) & 1),
+    // k 4 (l % 4) + (i & 3) + 16 (i >> 3); inverted for (r, k).
+    for (uint32_t r = 0; r < 16; ++r)
+      for (uint32_t k = 0; k < K; ++k) {
+        uint32_t lane = 4 * (r % 8) + (k % 16) / 4;
+        uint32_t i = (k & 3) + 4 * (r / 8) + 8 * (k / 16);
+        uint32_t word = w.a[lane][i / 4] >> (8 * (i % 4));
         a[r * K + k] = elemValue(ta, reinterpret_cast<const uint8_t *>(&word));
       }
   }
@@ -310,9 +321,8 @@ TP_EMU_OUTLINE void wgmmaMma(const char *op, const WgmmaShape &s, float *d,
             TP_WGMMA_RULE_N);
   if ((s.transA || s.transB) && (!sixteen || (a && s.transA)))
     c.fault(std::string(op) + ": " + TP_WGMMA_RULE_TRANSPOSE);
-  if (a && !sixteen)
-    c.fault(std::string(op) + ": unsupported here: A in registers of a "
-                              "non-16-bit type");
+  if (a && s.a == WgmmaType::TF32)
+    c.fault(std::string(op) + ": unsupported here: A in registers of tf32");
   Thread &t = c.self();
   WgmmaLaneArgs args{d, a};
   t.ptr = &args;

@@ -10,7 +10,9 @@
 //   D[16 w + l / 4 + 8 ((i >> 1) & 1)][8 (i >> 2) + 2 (l % 4) + (i & 1)];
 // - the A fragment of a 16-bit A in registers (m64k16, 8 elements a thread,
 //   two to a register): A[16 w + l / 4 + 8 ((i >> 1) & 1)]
-//   [2 (l % 4) + (i & 1) + 8 (i >> 2)];
+//   [2 (l % 4) + (i & 1) + 8 (i >> 2)]; of an 8-bit A (m64k32, 16 a
+//   thread, four to a register, byte i % 4 of register i / 4):
+//   A[16 w + l / 4 + 8 ((i >> 2) & 1)][4 (l % 4) + (i & 3) + 16 (i >> 3)];
 // - the 64-bit SMEM matrix descriptor: start >> 4 at [0, 14), LBO >> 4 at
 //   [16, 30), SBO >> 4 at [32, 46), base offset at [49, 52), the swizzle at
 //   [62, 64) (0 none, 1 128B, 2 64B, 3 32B). sm_100's has a version field at
@@ -61,6 +63,13 @@ TP_CONSTEXPR ThreadReg acc_holder(int row, int col) {
 TP_CONSTEXPR RowCol a16_element(int t, int i) {
   int w = t / 32, l = t % 32;
   return {16 * w + l / 4 + 8 * ((i >> 1) & 1), 2 * (l % 4) + (i & 1) + 8 * (i >> 2)};
+}
+
+/// Element `i` (0 .. 15) of thread `t` of an 8-bit m64k32 A in registers
+/// (byte i % 4 of register i / 4, byte 0 the low one).
+TP_CONSTEXPR RowCol a8_element(int t, int i) {
+  int w = t / 32, l = t % 32;
+  return {16 * w + l / 4 + 8 * ((i >> 2) & 1), 4 * (l % 4) + (i & 3) + 16 * (i >> 3)};
 }
 
 /// The band row that row slot h (0 or 1) of thread t holds in the rows
@@ -118,6 +127,24 @@ TP_CONSTEXPR int rows_of_acc(int i, int n) {
 /// rows_of_a(s, r, k) + e, k) shifted back by 16 s columns).
 TP_CONSTEXPR int rows_of_a(int s, int r, int k) {
   return (r % 2) * (k / 4) + 4 * s + 2 * (r / 2);
+}
+
+/// Where register r (0 .. 3) of K step s's 8-bit m64k32 A starts in a tile
+/// of K columns in the rows: its four bytes are four consecutive slots of
+/// row slot r % 2. Those slots' columns are not the ISA's k of the four
+/// bytes (4 (l % 4) + e + 16 (r / 2)), so a 8-bit A taken from the rows
+/// reads its K in another order (key_of_a8), and B's rows are laid in it.
+TP_CONSTEXPR int rows_of_a8(int s, int r, int k) {
+  return (r % 2) * (k / 4) + 8 * s + 4 * (r / 2);
+}
+
+/// The column of the rows (FP8 attention's key) that an 8-bit A taken
+/// with rows_of_a8 holds at the ISA's k: within each 16, k = 4 q + e is
+/// column 2 q + (e & 1) + 8 (e >> 1), a permutation; the sum over k is the
+/// same when B's row k holds that key's row (wgmma_transpose's PermuteK).
+TP_CONSTEXPR int key_of_a8(int k) {
+  int q = (k % 16) / 4, e = k % 4;
+  return k - k % 16 + 2 * q + (e & 1) + 8 * (e >> 1);
 }
 
 /// The field `swizzle` [62, 64) of an sm_90 descriptor.

@@ -157,7 +157,11 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
 /// the 128B swizzle their reads fall in distinct bank groups and their
 /// writes run along Dst's rows. The caller has retired the wgmma that last read
 /// `dst` and syncs the agent before the wgmma that reads it.
-template <class Src, class Dst>
+///
+/// PermuteK (8-bit only): Dst's k holds Src's row key_of_a8(k) instead of k,
+/// the order in which an 8-bit A taken from the rows holds its K
+/// (layout/wgmma_layout.cuh, rows_of_a8; FP8 attention's V under P).
+template <class Src, class Dst, bool PermuteK = false>
 TP_DEVICE void wgmma_transpose(uint32_t dst, uint32_t src, int thread,
                                int threads TP_LOC) {
   using T = typename Src::Elem;
@@ -169,6 +173,8 @@ TP_DEVICE void wgmma_transpose(uint32_t dst, uint32_t src, int thread,
   constexpr int K = Src::kRows, MN = Src::kCols;
   constexpr int kPerWord = 4 / int(sizeof(T)); // k of a Dst word
   static_assert(MN % 4 == 0 && K % kPerWord == 0, "whole 4 x 4-byte blocks");
+  static_assert(!PermuteK || (kPerWord == 4 && K % 16 == 0),
+                "K permuted in 16s of 8-bit elements");
   constexpr int kBlocksK = K / kPerWord;
   TP_AT();
   for (int i = thread; i < kBlocksK * (MN / 4); i += threads) {
@@ -183,8 +189,11 @@ TP_DEVICE void wgmma_transpose(uint32_t dst, uint32_t src, int thread,
       uint32_t in[4];
 #pragma unroll
       for (int r = 0; r < 4; ++r)
-        ptx::ld_shared<4>(src + Src::offset(k + r, c),
-                          reinterpret_cast<unsigned char *>(&in[r]));
+        ptx::ld_shared<4>(
+            src + Src::offset(PermuteK ? layout::wgmma::key_of_a8(k + r)
+                                       : k + r,
+                              c),
+            reinterpret_cast<unsigned char *>(&in[r]));
         // Byte j of row k + r is column c + j: out[j] gathers column c + j
         // of the four rows, row r in its byte r.
 #pragma unroll
@@ -268,16 +277,50 @@ wgmma_regs(const Frag<float, Bands * N / 2> &r) {
   return d;
 }
 
-/// D (+)= A B^T for one K-block with A from the thread's registers: A is a
-/// 16-bit tile of 64 Bands rows and K columns in the rows layout (P, the
-/// softmax of an accumulator converted elementwise), which holds exactly
-/// the ISA's m64k16 A fragments: for K step s and band g, register r is
-/// row slot 2 g + r % 2, column slots 4 s + 2 (r / 2) and the next (the low
-/// half first). B as for wgmma_ss; one commit group.
+namespace detail {
+/// wgmma_rs of an 8-bit A: K steps of 32, each register four consecutive
+/// slots of a row slot (layout::wgmma::rows_of_a8).
 template <class BV, int Bands, class TA, int NA>
-TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
-                        const Frag<TA, NA> &a, uint32_t b,
-                        bool accumulate TP_LOC) {
+TP_DEVICE void wgmma_rs_f8(Frag<float, Bands * BV::kMN / 2> &d,
+                           const Frag<TA, NA> &a, uint32_t b,
+                           bool accumulate TP_LOC) {
+  using TB = typename BV::Elem;
+  constexpr int N = BV::kMN;
+  constexpr int K = BV::kK;
+  static_assert(kIsF8<TB> && !BV::kMNMajor,
+                "an 8-bit A in registers takes an 8-bit K-major B");
+  static_assert(NA == Bands * K / 2,
+                "A in the rows layout: 2 Bands rows of K / 4 columns");
+  constexpr int kSteps = K / 32;
+  TP_AT();
+  uint32_t ra[kSteps][Bands][4];
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+    for (int g = 0; g < Bands; ++g)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        int at = 2 * g * (K / 4) + layout::wgmma::rows_of_a8(s, r, K);
+        __builtin_memcpy(&ra[s][g][r], &a.v[at], 4);
+      }
+  ptx::wgmma_fence_operand(
+      reinterpret_cast<uint32_t(&)[kSteps * Bands * 4]>(ra));
+  wgmma_begin(d);
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+    for (int g = 0; g < Bands; ++g)
+      ptx::wgmma_rs_kmajor<N, kWgmmaKMajor<TA>, kWgmmaKMajor<TB>>(
+          *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]), ra[s][g],
+          sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
+  wgmma_end(d);
+}
+
+/// wgmma_rs of a 16-bit A.
+template <class BV, int Bands, class TA, int NA>
+TP_DEVICE void wgmma_rs16(Frag<float, Bands * BV::kMN / 2> &d,
+                          const Frag<TA, NA> &a, uint32_t b,
+                          bool accumulate TP_LOC) {
   constexpr int N = BV::kMN;
   constexpr int K = BV::kK;
   static_assert(detail::wgmma16_operands<TA, BV>());
@@ -300,7 +343,7 @@ TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
       }
   ptx::wgmma_fence_operand(
       reinterpret_cast<uint32_t(&)[kSteps * Bands * 4]>(ra));
-  detail::wgmma_begin(d);
+  wgmma_begin(d);
 #pragma unroll
   for (int s = 0; s < kSteps; ++s)
 #pragma unroll
@@ -308,7 +351,29 @@ TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
       ptx::wgmma_rs<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
           *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]), ra[s][g],
           detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
-  detail::wgmma_end(d);
+  wgmma_end(d);
+}
+} // namespace detail
+
+/// D (+)= A B^T for one K-block with A from the thread's registers: A is a
+/// 16-bit tile of 64 Bands rows and K columns in the rows layout (P, the
+/// softmax of an accumulator converted elementwise), which holds exactly
+/// the ISA's m64k16 A fragments: for K step s and band g, register r is
+/// row slot 2 g + r % 2, column slots 4 s + 2 (r / 2) and the next (the low
+/// half first). B as for wgmma_ss; one commit group.
+///
+/// An 8-bit A (FP8 attention's P) is taken the same way, four slots a
+/// register (rows_of_a8), which holds its K in the order key_of_a8: B must
+/// have been staged K-major in that order (wgmma_transpose<.., true>).
+template <class BV, int Bands, class TA, int NA>
+TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
+                        const Frag<TA, NA> &a, uint32_t b,
+                        bool accumulate TP_LOC) {
+  if constexpr (detail::kIsF8<TA>) {
+    detail::wgmma_rs_f8<BV, Bands>(d, a, b, accumulate TP_LOC_FWD);
+  } else {
+    detail::wgmma_rs16<BV, Bands>(d, a, b, accumulate TP_LOC_FWD);
+  }
 }
 
 /// Byte offsets of (row, column) in the SMEM tiles a rows-layout tile is

@@ -194,6 +194,29 @@ TEST(WgmmaLayout, PInTheRowsIsTheAFragment) {
         }
 }
 
+// An 8-bit P taken from the rows four slots a register (rows_of_a8) is
+// the ISA's m64k32 fragment with its K permuted: byte i of thread t holds
+// A's row, and the column key_of_a8 names for the fragment's k. A
+// permutation: every column of a step once.
+TEST(WgmmaLayout, EightBitPInTheRowsIsTheAFragmentPermuted) {
+  for (int k = 32; k <= 256; k += 32) {
+    for (int t = 0; t < wg::kThreads; ++t)
+      for (int s = 0; s < k / 32; ++s)
+        for (int i = 0; i < 16; ++i) {
+          wg::RowCol a = wg::a8_element(t, i);
+          wg::RowCol p =
+              wg::rows_element(t, wg::rows_of_a8(s, i / 4, k) + i % 4, k);
+          ASSERT_EQ(p.row, a.row) << "K " << k << " t " << t << " i " << i;
+          ASSERT_EQ(p.col, wg::key_of_a8(a.col + 32 * s))
+              << "K " << k << " t " << t << " i " << i;
+        }
+    std::vector<int> seen(size_t(k), 0);
+    for (int kk = 0; kk < k; ++kk)
+      ++seen[size_t(wg::key_of_a8(kk))];
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), k) << "K " << k;
+  }
+}
+
 // A seeded mistake fails the same check: the A registers packed row-major
 // (register r as row slot r / 2) put P's elements in the wrong rows.
 TEST(WgmmaLayout, SeededARegistersOrderFails) {

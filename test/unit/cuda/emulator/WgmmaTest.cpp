@@ -302,7 +302,12 @@ uint8_t bits8(WgmmaType t, float v) {
 /// 64 x 64, K-major without swizzle: each operand row is 32 bytes, two
 /// 16-byte core-matrix columns LBO = 128 apart, 8-row groups SBO = 256
 /// apart. The emulator reads them at their own width and rate.
-int runKind(WgmmaType ta, WgmmaType tb, LaunchResult &r) {
+///
+/// `regA` (8-bit only): A from registers in the ISA's m64k32 fragment
+/// (a8_element); `quadOff` packs each thread's registers from the next lane
+/// quad's elements, which must give other numbers.
+int runKind(WgmmaType ta, WgmmaType tb, LaunchResult &r, bool regA = false,
+            bool quadOff = false) {
   uint32_t bytes = ta == WgmmaType::TF32 ? 4 : 1, K = 32 / bytes, T = 16 / bytes;
   int wrong = 0;
   auto store = [&](WgmmaType t, uint32_t base, uint32_t rows, uint32_t salt) {
@@ -324,11 +329,22 @@ int runKind(WgmmaType ta, WgmmaType tb, LaunchResult &r) {
     tp::cpu::fence_proxy_async();
     __syncthreads();
     float d[32];
+    uint32_t aRegs[4] = {};
+    for (int i = 0; regA && i < 16; ++i) {
+      int t = int(threadIdx.x);
+      wg::RowCol rc = wg::a8_element(quadOff ? (t + 4) % 128 : t, i);
+      uint32_t b = bits8(ta, valueAt(7, uint32_t(rc.row), uint32_t(rc.col)));
+      aRegs[i / 4] |= b << (8 * (i % 4));
+    }
     tp::cpu::wgmma_fence();
-    tp::cpu::wgmma_mma_ss(WgmmaShape{64, ta, tb, false, false}, d,
-                          wg::make_descriptor(kSmem, 128, 256, Swizzle::None).pack(),
-                          wg::make_descriptor(kSmem + 4096, 128, 256, Swizzle::None).pack(),
-                          false);
+    uint64_t bdesc = wg::make_descriptor(kSmem + 4096, 128, 256, Swizzle::None).pack();
+    if (regA)
+      tp::cpu::wgmma_mma_rs(WgmmaShape{64, ta, tb, false, false}, d, aRegs, bdesc,
+                            false);
+    else
+      tp::cpu::wgmma_mma_ss(WgmmaShape{64, ta, tb, false, false}, d,
+                            wg::make_descriptor(kSmem, 128, 256, Swizzle::None).pack(),
+                            bdesc, false);
     tp::cpu::wgmma_commit_group();
     tp::cpu::wgmma_wait_group(0);
     for (int i = 0; i < 32; ++i) {
@@ -350,6 +366,19 @@ TEST(Wgmma, Tf32AndEightBitKinds) {
     LaunchResult r;
     EXPECT_EQ(runKind(a, b, r), 0) << int(a) << " x " << int(b) << "\n" << r.report;
   }
+}
+
+// An 8-bit A from registers (FP8 attention's P): the m64k32 fragment, four
+// elements a register, as the ISA lays it; the next quad's elements give
+// other numbers.
+TEST(Wgmma, EightBitRegisterA) {
+  for (auto [a, b] : {std::pair(WgmmaType::E4M3, WgmmaType::E4M3),
+                      std::pair(WgmmaType::E5M2, WgmmaType::E4M3)}) {
+    LaunchResult r;
+    EXPECT_EQ(runKind(a, b, r, /*regA=*/true), 0) << int(a) << "\n" << r.report;
+  }
+  LaunchResult r;
+  EXPECT_GT(runKind(WgmmaType::E4M3, WgmmaType::E4M3, r, true, /*quadOff=*/true), 0);
 }
 
 TEST(Wgmma, FaultsNameTheRule) {

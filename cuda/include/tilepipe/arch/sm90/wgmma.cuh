@@ -172,6 +172,34 @@ TP_DEVICE void wgmma_ss_kmajor(float (&d)[N / 2], uint64_t a, uint64_t b,
 #endif
 }
 
+/// wgmma.mma_async.sync.aligned.m64nNk32.f32.TA.TB d, {a0..a3}, bdesc,
+/// scale-d, 1, 1: an 8-bit A (e4m3/e5m2) from the thread's 4 registers (the
+/// m64k32 fragment, docs/wgmma-facts.md), B K-major in SMEM.
+template <int N, WgmmaKMajor TA, WgmmaKMajor TB>
+TP_DEVICE void wgmma_rs_kmajor(float (&d)[N / 2], const uint32_t (&a)[4],
+                               uint64_t b, bool scaleD) {
+  static_assert(tp::wgmma_shape::n_ok(N), TP_WGMMA_RULE_N);
+  static_assert(TA != WgmmaKMajor::TF32 && TB != WgmmaKMajor::TF32,
+                "A from registers: 8-bit floats here (tf32 is not)");
+#if TP_EMULATOR
+  cpu::wgmma_mma_rs(cpu::WgmmaShape{uint16_t(N), detail::wgmmaType(TA),
+                                    detail::wgmmaType(TB), false, false},
+                    d, a, b, scaleD);
+#else
+  uint32_t scale = scaleD;
+  if constexpr (TA == WgmmaKMajor::E4M3 && TB == WgmmaKMajor::E4M3) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_RSX(N, "e4m3", "e4m3"));
+  } else if constexpr (TA == WgmmaKMajor::E4M3) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_RSX(N, "e4m3", "e5m2"));
+  } else if constexpr (TB == WgmmaKMajor::E4M3) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_RSX(N, "e5m2", "e4m3"));
+  } else {
+    TP_WGMMA(TP_WGMMA_DISPATCH_RSX(N, "e5m2", "e5m2"));
+  }
+  (void)scale;
+#endif
+}
+
 } // namespace tp::ptx
 
 #endif // TILEPIPE_ARCH_SM90_WGMMA_CUH
