@@ -152,8 +152,23 @@ LogicalResult KernelEmitter::emitBlock(Block &block) {
 }
 
 LogicalResult KernelEmitter::emitOp(Operation *op) {
+  // A tile read from SMEM with rows split over lanes and written back (a
+  // gathered MMA operand masked by rows) keeps a row a thread beside the
+  // fragment's rows (FragmentRows.cpp, findThreadRowsIsland).
+  if (fragBands && threadRowsOps.contains(op)) {
+    int64_t bands = fragBands, rows = fragRows;
+    fragBands = fragRows = 0;
+    LogicalResult result = emitOpOfLayout(op);
+    fragBands = bands;
+    fragRows = rows;
+    return result;
+  }
   if (fragBands && failed(checkFragmentRows(op)))
     return failure();
+  return emitOpOfLayout(op);
+}
+
+LogicalResult KernelEmitter::emitOpOfLayout(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       // Control flow, and values made where they are read (ControlOps.cpp).
       .Case<scf::ForOp, scf::IfOp, tensor::SplatOp, ub::PoisonOp>(
@@ -822,6 +837,10 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   fragBands = bands ? bands.getInt() : 0;
   auto fragRowsAttr = scope->getAttrOfType<IntegerAttr>(kFragmentRowsAttr);
   fragRows = fragRowsAttr ? fragRowsAttr.getInt() : 0;
+  threadRowsOps.clear();
+  threadRowsValues.clear();
+  if (fragBands)
+    findThreadRowsIsland(scope);
   // Tiles in the fragment's rows are held whole: a column piece of them is
   // not a run of the thread's registers that TileStreams could name.
   if (!fragBands)

@@ -15,6 +15,9 @@
 #include "cuda/analysis/ElementwiseOps.h"
 #include "cuda/analysis/WgmmaAccumulators.h"
 #include "cuda/emit/KernelEmitter.h"
+#include "ir/Positions.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <algorithm>
 #include <iterator>
@@ -57,6 +60,93 @@ KernelEmitter::rowsAccessArgs(std::initializer_list<std::string> args) const {
   if (fragRows)
     all.push_back(str(fragRows));
   return all;
+}
+
+/// A gathered MMA operand masked by rows (varlen attention's K and V, rows
+/// past a sequence zeroed: a TMA load, a read with rows split over lanes, a
+/// select, a store for the wgmma) never meets the fragment: it goes from
+/// SMEM to SMEM through registers of its own layout. Such an island (an
+/// smem_load with lanes, elementwise math on what it makes and on
+/// positions or splats, the smem_store with lanes of the result) is
+/// translated a row a thread; one whose values another op reads is not, and
+/// checkFragmentRows refuses its load.
+void KernelEmitter::findThreadRowsIsland(Operation *scope) {
+  llvm::DenseSet<Operation *> ops;
+  llvm::DenseSet<Value> values;
+  SmallVector<Value> work;
+  auto add = [&](Value v) {
+    if (values.insert(v).second)
+      work.push_back(v);
+  };
+  // Seeds in the agent and before the agents (a query tile read once, which
+  // each agent that reads it makes itself).
+  (void)scope;
+  auto splitRead = [](tileas::SmemLoadOp load) {
+    return load.getLanes() && *load.getLanes() > 1 && !load.getPaddingAttr();
+  };
+  func.walk([&](tileas::SmemLoadOp load) {
+    if (splitRead(load) && !load.getTransposed() &&
+        !load.getSource().getDefiningOp<tileas::SmemStoreOp>() &&
+        ops.insert(load).second)
+      add(load.getResult());
+  });
+  auto inIsland = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !isa<RankedTensorType>(v.getType()) || values.contains(v) ||
+           (def && (isPositionOp(def) || isSplatTile(def)));
+  };
+  // Grown along elementwise math, stores back to SMEM (whose tiles the MMA
+  // reads) and, in stage code, the loop that carries a value from the stage
+  // that loads it to the one that stores it.
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp())) {
+          add(loop.getResult(use.getOperandNumber()));
+          add(loop.getRegionIterArgs()[use.getOperandNumber()]);
+        }
+        continue;
+      }
+      if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        if (OpOperand *init = &use;
+            init->getOperandNumber() >= loop.getNumControlOperands()) {
+          unsigned i = init->getOperandNumber() - loop.getNumControlOperands();
+          add(loop.getResult(i));
+          add(loop.getRegionIterArgs()[i]);
+        }
+        continue;
+      }
+      if (ops.contains(user))
+        continue;
+      auto store = dyn_cast<tileas::SmemStoreOp>(user);
+      bool math = user->getNumResults() == 1 &&
+                  (elementwiseCall(user) || isa<arith::SelectOp>(user)) &&
+                  llvm::all_of(user->getOperands(), inIsland);
+      if (math) {
+        ops.insert(user);
+        add(user->getResult(0));
+      } else if (store && store.getLanes() && *store.getLanes() > 1 &&
+                 store.getSource() == v) {
+        // Its tile goes to the MMA, or is read back by the island (a
+        // transposed read: K^T of a gathered K).
+        ops.insert(user);
+        for (Operation *reader : store.getResult().getUsers())
+          if (auto load = dyn_cast<tileas::SmemLoadOp>(reader);
+              load && splitRead(load) && ops.insert(load).second)
+            add(load.getResult());
+      }
+    }
+  }
+  // Every register value of the island is read by the island alone (its
+  // stores' SMEM tiles go to the MMA) or carried by a loop.
+  for (Value v : values)
+    for (Operation *user : v.getUsers())
+      if (!ops.contains(user) && !isa<scf::YieldOp, scf::ForOp>(user))
+        return;
+  threadRowsOps = std::move(ops);
+  threadRowsValues = std::move(values);
 }
 
 LogicalResult KernelEmitter::checkFragmentRows(Operation *op) {

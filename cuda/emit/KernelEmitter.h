@@ -157,6 +157,8 @@ public:
   /// Refuses what such an agent cannot do: ops that address a tile a row a
   /// thread (loads, TMEM, rows split over lanes, per-column vectors).
   mlir::LogicalResult checkFragmentRows(mlir::Operation *op);
+  void findThreadRowsIsland(mlir::Operation *scope);
+  mlir::LogicalResult emitOpOfLayout(mlir::Operation *op);
   mlir::FailureOr<int64_t> fragmentRowsSize(mlir::Location loc,
                                             mlir::RankedTensorType type);
   mlir::LogicalResult emitRowsStore(mlir::tileas::SmemStoreOp store);
@@ -415,6 +417,11 @@ public:
   /// Nonzero where those tiles are narrow (tileas.fragment_rows): their
   /// rows, held as the fragment's 64.
   int64_t fragRows = 0;
+  /// In such an agent, the ops that keep a row a thread instead: an SMEM
+  /// tile read with rows split over lanes, elementwise math on it, and its
+  /// store back (findThreadRowsIsland).
+  llvm::DenseSet<mlir::Operation *> threadRowsOps;
+  llvm::DenseSet<mlir::Value> threadRowsValues;
   /// The template arguments of a rows-layout load or store, ending with the
   /// runtime's `Rows` for a narrow tile (its rows past the tile's kept out
   /// of memory).

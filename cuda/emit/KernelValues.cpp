@@ -68,7 +68,26 @@ FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
   return n;
 }
 
+namespace {
+/// The agent's layout set aside while a value kept a row a thread is sized
+/// (KernelEmitter::threadRowsValues).
+struct ThreadRowsScope {
+  int64_t &bands, &rows;
+  int64_t savedBands, savedRows;
+  ThreadRowsScope(int64_t &b, int64_t &r, bool on)
+      : bands(b), rows(r), savedBands(b), savedRows(r) {
+    if (on)
+      bands = rows = 0;
+  }
+  ~ThreadRowsScope() {
+    bands = savedBands;
+    rows = savedRows;
+  }
+};
+} // namespace
+
 FailureOr<int64_t> KernelEmitter::fragSize(Location loc, Value v) {
+  ThreadRowsScope scope(fragBands, fragRows, threadRowsValues.contains(v));
   if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end())
     return it->second;
   auto tensor = cast<RankedTensorType>(v.getType());
@@ -132,6 +151,7 @@ FailureOr<int64_t> KernelEmitter::columnVectorSize(Location loc,
 }
 
 FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
+  ThreadRowsScope scope(fragBands, fragRows, threadRowsValues.contains(v));
   if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end())
     return opaque(llvm::formatv("tp::Frag<float, {0}>", it->second).str());
   auto tensor = dyn_cast<RankedTensorType>(v.getType());

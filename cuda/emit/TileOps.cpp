@@ -396,9 +396,22 @@ LogicalResult KernelEmitter::emitTileLoad(Operation *op) {
       cast<ShapedType>(op->getOperand(0).getType()).getRank() == 1;
   if (threadsWrote)
     agentSync();
+  // A swizzled tile of an agent in the fragment's rows read by its
+  // row-a-thread island (findThreadRowsIsland), rows split over lanes.
+  const TileLayout *swizzled =
+      tmem ? nullptr : layout.tiles.of(op->getOperand(0));
+  auto splitLoad = dyn_cast<tileas::SmemLoadOp>(op);
+  if (swizzled && swizzled->kind != TileLayout::Kind::Mma)
+    swizzled = nullptr;
   if (!blocked.empty())
     map[result] = call(*type, "tp::smem_load_tile", {src, intLit(0), row},
                        {blocked, str(n), str(n), targs[1]});
+  else if (swizzled && splitLoad && splitLoad.getLanes() && t.getRank() == 2 &&
+           cast<ShapedType>(splitLoad.getSource().getType()).getRank() == 2)
+    map[result] =
+        call(*type, "tp::smem_load_mma_lanes", {src, row},
+             {swizzled->cppType, str(int64_t(splitLoad.getLanes().value_or(1))),
+              targs[1], str(n)});
   else
     map[result] = call(*type, tmem ? "tp::tmem_load" : "tp::smem_load",
                        {src, row}, targs);

@@ -306,19 +306,27 @@ static std::optional<int64_t> groupOf(Operation *op) {
 // A tile the threads stage in SMEM for their own reads (a register tile
 // read back transposed) has one buffer (cuda/analysis/KernelLayout.cpp,
 // placeLoopStaging): the next iteration's store waits for this one's reads
-// to complete. Reads by another warp group go through a pipe.
+// to complete. Reads by another warp group go through a pipe. A wgmma that
+// reads the tile (a gathered operand the threads masked) is issued before
+// the next store, which the translation has wait for it (wgmma_wait):
+// before, varlen attention's next K was stored over the tile before this
+// iteration's wgmma was issued.
 static void orderStagedReads(const LoopProblem &lp, EdgeMap &edges) {
   for (auto [id, op] : llvm::enumerate(lp.ops)) {
     auto store = dyn_cast<tileas::SmemStoreOp>(op);
     if (!store || store.getDst())
       continue;
-    for (Operation *reader : store->getUsers())
-      if (auto r = lp.ids.find(reader); r != lp.ids.end() &&
-                                        isa<tileas::SmemLoadOp>(reader) &&
-                                        groupOf(reader) == groupOf(op)) {
-        int64_t &slot = edges[{r->second, sched::OpId(id), 1u}];
-        slot = std::max(slot, lp.problem.getOp(r->second).latency.value_or(0));
-      }
+    for (Operation *reader : store->getUsers()) {
+      auto r = lp.ids.find(reader);
+      if (r == lp.ids.end() || groupOf(reader) != groupOf(op) ||
+          !isa<tileas::SmemLoadOp, tileas::WgmmaOp>(reader))
+        continue;
+      int64_t &slot = edges[{r->second, sched::OpId(id), 1u}];
+      slot = std::max<int64_t>(
+          slot, isa<tileas::WgmmaOp>(reader)
+                    ? 1
+                    : lp.problem.getOp(r->second).latency.value_or(0));
+    }
   }
 }
 

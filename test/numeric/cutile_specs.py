@@ -3014,6 +3014,50 @@ class AttentionFp8(CuTileSpec):
         return {3: (o, bound)}
 
 
+class AttentionVarlen(CuTileSpec):
+    """Causal attention over packed sequences (attention_varlen.py): each
+    problem is the sequences' lengths; Cu their starts (int32 as the main
+    takes integer arrays, in float32). One sequence of one block; three of
+    100, 30 and 200 (a block shorter than its tile, several blocks); four
+    of 1, 130, 64 and 257 (a one-row sequence, trips up to 5)."""
+    fixture = "test/cutile/lower/fixtures/attention_varlen-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+    scale = 0.125
+
+    def problems(self, quick=False):
+        probs = [(64,), (100, 30, 200), (1, 130, 64, 257)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"lengths={p} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(max(p), 64), len(p), 1)
+
+    def arrays(self, rng, p):
+        t = sum(p)
+        cu = np.concatenate([[0], np.cumsum(p)])
+        return {0: uniform_bf16(rng, (t, 64)), 1: uniform_bf16(rng, (t, 64)), 2: uniform_bf16(rng, (t, 64)),
+                4: cu.astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: (sum(p), 64)}
+
+    def scalar_values(self, p):
+        return {5: self.scale}
+
+    def expected(self, a, p):
+        outs, bounds, s0 = [], [], 0
+        for n in p:
+            q, k, v = (a[i][s0:s0 + n].astype(np.float64) for i in range(3))
+            seen = np.arange(n)[None, :] <= np.arange(n)[:, None]
+            o, b = softmax_times_v(np.where(seen, self.scale * (q @ k.T), -np.inf), v)
+            outs.append(o)
+            bounds.append(b)
+            s0 += n
+        return {3: (np.concatenate(outs), np.concatenate(bounds))}
+
+
 class LinearFewRows(CuTileSpec):
     """Y = X W^T + b at 8-row tiles (linear_few_rows.py), W N x K: 8 tokens
     at one K step, a ragged 5 x 300 x 200 (4 trips), 40 x 256 x 640 (10)."""
@@ -3146,6 +3190,7 @@ SPECS = {
     "cutile_decode_alibi_mqa": DecodeAlibiMqa(),
     "cutile_linear_lora": LinearLora(),
     "cutile_attention_fp8": AttentionFp8(),
+    "cutile_attention_varlen": AttentionVarlen(),
     "cutile_gemm_bias_first": GemmBiasFirst(),
 }
 
@@ -3212,7 +3257,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
               "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows",
-              "cutile_decode_alibi", "cutile_attention_fp8"]:
+              "cutile_decode_alibi", "cutile_attention_fp8", "cutile_attention_varlen"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -401,6 +401,40 @@ TP_DEVICE void smem_store_mma_cols(uint32_t saddr, int64_t c,
         saddr + Tile::offset(row, int(c) + j), p + j * sizeof(T));
 }
 
+/// Columns [c, c + W) of row `row` of an MmaTile read, as
+/// smem_store_mma_cols writes them (a tile TMA swizzled for the fragment's
+/// rows that a row-a-thread island of that agent reads: a gathered operand
+/// masked by rows).
+template <class Tile, int W, class T>
+TP_DEVICE Frag<T, W> smem_load_mma_cols(uint32_t saddr, int64_t c, int row) {
+  static_assert(sizeof(T) == sizeof(typename Tile::Elem),
+                "the register tile has the SMEM tile's element width");
+  constexpr int kPer = 16 / static_cast<int>(sizeof(T));
+  Frag<T, W> f;
+  unsigned char *p = reinterpret_cast<unsigned char *>(&f);
+  if (W % kPer == 0 && c % kPer == 0) {
+#pragma unroll
+    for (int j = 0; j < W; j += kPer)
+      ptx::ld_shared<16>(saddr + Tile::offset(row, int(c) + j),
+                         p + j * sizeof(T));
+    return f;
+  }
+#pragma unroll
+  for (int j = 0; j < W; ++j)
+    ptx::ld_shared<static_cast<int>(sizeof(T))>(
+        saddr + Tile::offset(row, int(c) + j), p + j * sizeof(T));
+  return f;
+}
+
+/// The thread's piece of a row split over L lanes of an MmaTile (the read
+/// smem_store_mma_lanes mirrors).
+template <class Tile, int L, class T, int N>
+TP_DEVICE Frag<T, N> smem_load_mma_lanes(uint32_t saddr, int threadRow) {
+  static_assert(N * L == Tile::kCols, "L lanes read a whole row");
+  return smem_load_mma_cols<Tile, N, T>(saddr, int64_t(threadRow % L) * N,
+                                        threadRow / L);
+}
+
 /// The thread's whole row (N = the tile's columns) of an MmaTile.
 template <class Tile, class T, int N>
 TP_DEVICE void smem_store_mma(uint32_t saddr, const Frag<T, N> &f, int row) {
