@@ -38,6 +38,8 @@ FailureOr<std::string> translateKernel(func::FuncOp original, OpBuilder &b,
   func::FuncOp func = *copy;
   if (failed(cuda::prepareWgmmaAccumulators(func, epilogueInRows)))
     return failure();
+  if (epilogueInRows)
+    func->setAttr(cuda::kEpilogueInRowsAttr, b.getUnitAttr());
   cuda::shrinkCarriedTiles(func);
   FailureOr<cuda::KernelLayout> layout = cuda::layoutKernel(func);
   if (failed(layout))

@@ -51,6 +51,12 @@ inline constexpr llvm::StringLiteral kFragmentBandsAttr =
 /// many rows and are held as the 64 the fragment has; the rows past them
 /// are computed but never loaded or stored.
 inline constexpr llvm::StringLiteral kFragmentRowsAttr = "tileas.fragment_rows";
+/// Of a function whose epilogue was put in the rows (the translation's first
+/// attempt): its agents keep no row-a-thread islands (findThreadRowsIsland),
+/// which the staged attempt takes only where the rows are the loop's own
+/// (attention's softmax), not an epilogue's that staging would avoid.
+inline constexpr llvm::StringLiteral kEpilogueInRowsAttr =
+    "tileas.epilogue_in_rows";
 
 /// Rewrites `func` (a copy the translation owns) as above; an error at the
 /// first accumulator it cannot take. `epilogueInRows`: every agent that

@@ -71,6 +71,10 @@ KernelEmitter::rowsAccessArgs(std::initializer_list<std::string> args) const {
 /// translated a row a thread; one whose values another op reads is not, and
 /// checkFragmentRows refuses its load.
 void KernelEmitter::findThreadRowsIsland(Operation *scope) {
+  // An epilogue in the rows has a staged fallback, whose SIMT agents stream
+  // such work in pieces: the island is the softmax agent's alone.
+  if (func->hasAttr(kEpilogueInRowsAttr))
+    return;
   llvm::DenseSet<Operation *> ops;
   llvm::DenseSet<Value> values;
   SmallVector<Value> work;
