@@ -90,8 +90,8 @@ LogicalResult WgmmaOp::verify() {
   // wgmma (WgmmaStaging.h).
   // B is staged whatever A is (FP8 attention's V under a P in registers);
   // an A in registers is never MN-major.
-  bool staged = stagedWhenMnMajor(b.getElementType()) &&
-                (!regA || !getAMnMajor());
+  bool staged =
+      stagedWhenMnMajor(b.getElementType()) && (!regA || !getAMnMajor());
   if ((getAMnMajor() || getBMnMajor()) && !staged &&
       (!rule::transpose_ok(family) || (getAMnMajor() && regA)))
     return emitOpError("expects no MN-major ")

@@ -312,8 +312,7 @@ PieceNode *TileStreams::operandNode(Location loc, Value v, int64_t cols) {
     // A per-row vector spread along the rows before the loop (ALiBi's
     // per-head slopes): the vector, as a per-row operand is, not the tile.
     if (auto spread = v.getDefiningOp<tileas::BroadcastOp>();
-        spread && spread.isRowBroadcast() &&
-        !isColumn(spread.getInput())) {
+        spread && spread.isRowBroadcast() && !isColumn(spread.getInput())) {
       node.value = host.lookup(loc, spread.getInput());
       return make(std::move(node));
     }

@@ -67,8 +67,8 @@ std::optional<tilepipe::AccumulatorPeer> capturedPeer(scf::ForOp loop) {
         !accumulatesInto(loop, unsigned(i)))
       continue;
     for (Operation *user : result.getUsers())
-      if (auto other = user->getParentOfType<scf::ForOp>(); other &&
-          other != loop)
+      if (auto other = user->getParentOfType<scf::ForOp>();
+          other && other != loop)
         if (Operation *mma = capturedAccumulator(other, result))
           return tilepipe::AccumulatorPeer{other, true, mma};
   }

@@ -365,8 +365,7 @@ void MaterializeSchedulePass::emitLoopStageCode(
   if (shared && shared->captured) {
     // One error, at the MMA, from the loop that holds it.
     if (loop->isProperAncestor(shared->captured))
-      shared->captured->emitError(
-          "this MMA sums into the TMEM accumulator of ")
+      shared->captured->emitError("this MMA sums into the TMEM accumulator of ")
           << shared->peer
           << " after that loop (as LoRA's low-rank product is summed into a "
              "K loop's result); stage code does not hand a TMEM accumulator "

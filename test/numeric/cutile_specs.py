@@ -2877,26 +2877,14 @@ class DecodeGqaMma(CuTileSpec):
         return {3: (np.stack([o for o, _ in heads]), np.stack([b for _, b in heads]))}
 
 
-class DecodeAlibi(CuTileSpec):
+class DecodeAlibi(DecodeGqaMma):
     """Grouped-query decode with ALiBi (decode_alibi.py): S = scale Q K^T +
     slope_h (j - (S - 1)), the positions a per-column vector made by
-    tileas.iota, the slopes ALiBi's geometric sequence for the heads. (BKV,
-    S): one block, a ragged 300 over two KV heads (5 trips), 1,000 keys
-    (16 trips), 30 keys (one partial block)."""
+    tileas.iota, the slopes ALiBi's geometric sequence for the heads. The
+    problems are decode_gqa_mma's."""
     fixture = "test/cutile/lower/fixtures/decode_alibi-13.4.tileirbc"
     heads = 16
     tolerances = {4: BF16_TOL}
-    scale = 0.088
-
-    def problems(self, quick=False):
-        probs = [(1, 64), (2, 300), (1, 1000), (1, 30)]
-        return probs[:2] if quick else probs
-
-    def describe(self, p):
-        return f"BKV={p[0]} S={p[1]} trips={cdiv(p[1], 64)} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (p[0], 1, 1)
 
     def arrays(self, rng, p):
         b, n, h = p[0], p[1], self.heads

@@ -69,7 +69,8 @@ TP_CONSTEXPR RowCol a16_element(int t, int i) {
 /// (byte i % 4 of register i / 4, byte 0 the low one).
 TP_CONSTEXPR RowCol a8_element(int t, int i) {
   int w = t / 32, l = t % 32;
-  return {16 * w + l / 4 + 8 * ((i >> 2) & 1), 4 * (l % 4) + (i & 3) + 16 * (i >> 3)};
+  return {16 * w + l / 4 + 8 * ((i >> 2) & 1),
+          4 * (l % 4) + (i & 3) + 16 * (i >> 3)};
 }
 
 /// The band row that row slot h (0 or 1) of thread t holds in the rows

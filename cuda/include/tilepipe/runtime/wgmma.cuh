@@ -190,9 +190,8 @@ TP_DEVICE void wgmma_transpose(uint32_t dst, uint32_t src, int thread,
 #pragma unroll
       for (int r = 0; r < 4; ++r)
         ptx::ld_shared<4>(
-            src + Src::offset(PermuteK ? layout::wgmma::key_of_a8(k + r)
-                                       : k + r,
-                              c),
+            src + Src::offset(
+                      PermuteK ? layout::wgmma::key_of_a8(k + r) : k + r, c),
             reinterpret_cast<unsigned char *>(&in[r]));
         // Byte j of row k + r is column c + j: out[j] gathers column c + j
         // of the four rows, row r in its byte r.
@@ -277,84 +276,6 @@ wgmma_regs(const Frag<float, Bands * N / 2> &r) {
   return d;
 }
 
-namespace detail {
-/// wgmma_rs of an 8-bit A: K steps of 32, each register four consecutive
-/// slots of a row slot (layout::wgmma::rows_of_a8).
-template <class BV, int Bands, class TA, int NA>
-TP_DEVICE void wgmma_rs_f8(Frag<float, Bands * BV::kMN / 2> &d,
-                           const Frag<TA, NA> &a, uint32_t b,
-                           bool accumulate TP_LOC) {
-  using TB = typename BV::Elem;
-  constexpr int N = BV::kMN;
-  constexpr int K = BV::kK;
-  static_assert(kIsF8<TB> && !BV::kMNMajor,
-                "an 8-bit A in registers takes an 8-bit K-major B");
-  static_assert(NA == Bands * K / 2,
-                "A in the rows layout: 2 Bands rows of K / 4 columns");
-  constexpr int kSteps = K / 32;
-  TP_AT();
-  uint32_t ra[kSteps][Bands][4];
-#pragma unroll
-  for (int s = 0; s < kSteps; ++s)
-#pragma unroll
-    for (int g = 0; g < Bands; ++g)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        int at = 2 * g * (K / 4) + layout::wgmma::rows_of_a8(s, r, K);
-        __builtin_memcpy(&ra[s][g][r], &a.v[at], 4);
-      }
-  ptx::wgmma_fence_operand(
-      reinterpret_cast<uint32_t(&)[kSteps * Bands * 4]>(ra));
-  wgmma_begin(d);
-#pragma unroll
-  for (int s = 0; s < kSteps; ++s)
-#pragma unroll
-    for (int g = 0; g < Bands; ++g)
-      ptx::wgmma_rs_kmajor<N, kWgmmaKMajor<TA>, kWgmmaKMajor<TB>>(
-          *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]), ra[s][g],
-          sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
-  wgmma_end(d);
-}
-
-/// wgmma_rs of a 16-bit A.
-template <class BV, int Bands, class TA, int NA>
-TP_DEVICE void wgmma_rs16(Frag<float, Bands * BV::kMN / 2> &d,
-                          const Frag<TA, NA> &a, uint32_t b,
-                          bool accumulate TP_LOC) {
-  constexpr int N = BV::kMN;
-  constexpr int K = BV::kK;
-  static_assert(detail::wgmma16_operands<TA, BV>());
-  static_assert(NA == Bands * K / 2,
-                "A in the rows layout: 2 Bands rows of K / 4 columns");
-  constexpr int kSteps = K / 16;
-  TP_AT();
-  // Every A register is packed before the fence: one written between two
-  // wgmmas of the group makes ptxas wait for it there (it injects a
-  // warpgroup.arrive before each such wgmma, C7519).
-  uint32_t ra[kSteps][Bands][4];
-#pragma unroll
-  for (int s = 0; s < kSteps; ++s)
-#pragma unroll
-    for (int g = 0; g < Bands; ++g)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        int at = 2 * g * (K / 4) + layout::wgmma::rows_of_a(s, r, K);
-        __builtin_memcpy(&ra[s][g][r], &a.v[at], 4);
-      }
-  ptx::wgmma_fence_operand(
-      reinterpret_cast<uint32_t(&)[kSteps * Bands * 4]>(ra));
-  wgmma_begin(d);
-#pragma unroll
-  for (int s = 0; s < kSteps; ++s)
-#pragma unroll
-    for (int g = 0; g < Bands; ++g)
-      ptx::wgmma_rs<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
-          *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]), ra[s][g],
-          detail::sm90_desc(BV::desc(b, s)), s == 0 ? accumulate : true);
-  wgmma_end(d);
-}
-} // namespace detail
-
 /// D (+)= A B^T for one K-block with A from the thread's registers: A is a
 /// 16-bit tile of 64 Bands rows and K columns in the rows layout (P, the
 /// softmax of an accumulator converted elementwise), which holds exactly
@@ -369,11 +290,52 @@ template <class BV, int Bands, class TA, int NA>
 TP_DEVICE void wgmma_rs(Frag<float, Bands * BV::kMN / 2> &d,
                         const Frag<TA, NA> &a, uint32_t b,
                         bool accumulate TP_LOC) {
-  if constexpr (detail::kIsF8<TA>) {
-    detail::wgmma_rs_f8<BV, Bands>(d, a, b, accumulate TP_LOC_FWD);
-  } else {
-    detail::wgmma_rs16<BV, Bands>(d, a, b, accumulate TP_LOC_FWD);
-  }
+  using TB = typename BV::Elem;
+  constexpr bool kF8 = detail::kIsF8<TA>;
+  constexpr int N = BV::kMN;
+  constexpr int K = BV::kK;
+  if constexpr (kF8)
+    static_assert(detail::kIsF8<TB> && !BV::kMNMajor,
+                  "an 8-bit A in registers takes an 8-bit K-major B");
+  else
+    static_assert(detail::wgmma16_operands<TA, BV>());
+  static_assert(NA == Bands * K / 2,
+                "A in the rows layout: 2 Bands rows of K / 4 columns");
+  constexpr int kSteps = K / (kF8 ? 32 : 16);
+  TP_AT();
+  // Every A register is packed before the fence: one written between two
+  // wgmmas of the group makes ptxas wait for it there (it injects a
+  // warpgroup.arrive before each such wgmma, C7519).
+  uint32_t ra[kSteps][Bands][4];
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+    for (int g = 0; g < Bands; ++g)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        int at = 2 * g * (K / 4) + (kF8 ? layout::wgmma::rows_of_a8(s, r, K)
+                                        : layout::wgmma::rows_of_a(s, r, K));
+        __builtin_memcpy(&ra[s][g][r], &a.v[at], 4);
+      }
+  ptx::wgmma_fence_operand(
+      reinterpret_cast<uint32_t(&)[kSteps * Bands * 4]>(ra));
+  detail::wgmma_begin(d);
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+    for (int g = 0; g < Bands; ++g) {
+      auto &dg = *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]);
+      uint64_t bd = detail::sm90_desc(BV::desc(b, s));
+      bool scaleD = s == 0 ? accumulate : true;
+      if constexpr (kF8)
+        ptx::wgmma_rs_kmajor<N, detail::kWgmmaKMajor<TA>,
+                             detail::kWgmmaKMajor<TB>>(dg, ra[s][g], bd,
+                                                       scaleD);
+      else
+        ptx::wgmma_rs<N, detail::kWgmma16<TA>, BV::kMNMajor ? 1 : 0>(
+            dg, ra[s][g], bd, scaleD);
+    }
+  detail::wgmma_end(d);
 }
 
 /// Byte offsets of (row, column) in the SMEM tiles a rows-layout tile is

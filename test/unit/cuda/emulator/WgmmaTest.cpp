@@ -337,14 +337,16 @@ int runKind(WgmmaType ta, WgmmaType tb, LaunchResult &r, bool regA = false,
       aRegs[i / 4] |= b << (8 * (i % 4));
     }
     tp::cpu::wgmma_fence();
-    uint64_t bdesc = wg::make_descriptor(kSmem + 4096, 128, 256, Swizzle::None).pack();
+    uint64_t bdesc =
+        wg::make_descriptor(kSmem + 4096, 128, 256, Swizzle::None).pack();
     if (regA)
-      tp::cpu::wgmma_mma_rs(WgmmaShape{64, ta, tb, false, false}, d, aRegs, bdesc,
-                            false);
-    else
-      tp::cpu::wgmma_mma_ss(WgmmaShape{64, ta, tb, false, false}, d,
-                            wg::make_descriptor(kSmem, 128, 256, Swizzle::None).pack(),
+      tp::cpu::wgmma_mma_rs(WgmmaShape{64, ta, tb, false, false}, d, aRegs,
                             bdesc, false);
+    else
+      tp::cpu::wgmma_mma_ss(
+          WgmmaShape{64, ta, tb, false, false}, d,
+          wg::make_descriptor(kSmem, 128, 256, Swizzle::None).pack(), bdesc,
+          false);
     tp::cpu::wgmma_commit_group();
     tp::cpu::wgmma_wait_group(0);
     for (int i = 0; i < 32; ++i) {
@@ -378,7 +380,8 @@ TEST(Wgmma, EightBitRegisterA) {
     EXPECT_EQ(runKind(a, b, r, /*regA=*/true), 0) << int(a) << "\n" << r.report;
   }
   LaunchResult r;
-  EXPECT_GT(runKind(WgmmaType::E4M3, WgmmaType::E4M3, r, true, /*quadOff=*/true), 0);
+  EXPECT_GT(
+      runKind(WgmmaType::E4M3, WgmmaType::E4M3, r, true, /*quadOff=*/true), 0);
 }
 
 TEST(Wgmma, FaultsNameTheRule) {
