@@ -84,7 +84,7 @@ LogicalResult WgmmaOp::verify() {
   if (failed(verifyTypes(*this, a.getElementType(), b.getElementType(),
                          family)))
     return failure();
-  // A tf32 or 8-bit float operand given MN-major in SMEM (cuTile's mma
+  // A tf32 or 8-bit operand given MN-major in SMEM (cuTile's mma
   // takes B as K x N) is the tile op's extension of the ISA rule: the sm_90a
   // translation transposes the slot into a K-major staging tile before the
   // wgmma (WgmmaStaging.h).
@@ -236,7 +236,8 @@ int64_t mlir::tileas::consumerWarpgroups(WgmmaOp mma) {
 }
 
 bool mlir::tileas::stagedWhenMnMajor(Type elem) {
-  return elem.isF32() || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
+  return elem.isF32() || isa<Float8E4M3FNType, Float8E5M2Type>(elem) ||
+         elem.isInteger(8);
 }
 
 bool mlir::tileas::isStagedOperand(WgmmaOp mma, unsigned index) {

@@ -36,7 +36,8 @@ int64_t issuedRows(WgmmaOp mma);
 bool isNarrowTile(WgmmaOp mma);
 
 /// Whether an SMEM operand of `elem` given MN-major is staged K-major
-/// (tf32, e4m3, e5m2) rather than read transposed by the wgmma (f16, bf16).
+/// (tf32, e4m3, e5m2, s8/u8) rather than read transposed by the wgmma (f16,
+/// bf16).
 bool stagedWhenMnMajor(Type elem);
 
 /// Whether operand `index` (0: A, 1: B) of `mma` is staged: in SMEM, given

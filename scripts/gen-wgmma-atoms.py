@@ -3,8 +3,9 @@
 wgmma.mma_async for every N (8..256 in steps of 8) with f32 accumulators:
 m64nNk16 with f16 or bf16 operands, A from SMEM (ss) or registers (rs); and
 m64nNk8 (tf32) or m64nNk32 (e4m3/e5m2), A and B from SMEM (ssx: these types
-take no imm-trans operands, both K-major); and m64nNk32 with an 8-bit A from
-registers (rsx).
+take no imm-trans operands, both K-major); m64nNk32 with an 8-bit A from
+registers (rsx); and m64nNk32 with s32 accumulators and s8/u8 operands from
+SMEM (ssi: no imm-scale, no imm-trans; the N integer MMA takes).
 
 The operand list of a wgmma names each of the thread's N / 2 accumulator
 registers, so each N is its own asm statement (as in every CUDA library that
@@ -43,6 +44,16 @@ def macro(n, form):
                 f" asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{pred}, 0;\\n"
                 f"wgmma.mma_async.sync.aligned.m64n{n}k\" K \".f32.\" TA \".\" TB \" "
                 f"{body}\\n}}\\n\" : {outs} : {ins} : \"memory\")\n")
+    elif form == "ssi":
+        # s32 d, adesc, bdesc, p (integer: no imm-scale, no imm-trans)
+        outs = ", ".join(f'"+r"(d[{i}])' for i in range(nd))
+        body = f"{{{regs(0, nd)}}}, %{nd}, %{nd + 1}, p;"
+        ins = '"l"(a), "l"(b), "r"(scale)'
+        pred = nd + 2
+        return (f"#define TP_WGMMA_SSI_N{n}(TA, TB)"
+                f" asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{pred}, 0;\\n"
+                f"wgmma.mma_async.sync.aligned.m64n{n}k32.s32.\" TA \".\" TB \" "
+                f"{body}\\n}}\\n\" : {outs} : {ins} : \"memory\")\n")
     elif form == "rsx":
         # d, {a0..a3}, bdesc, p, imm-scale-a, imm-scale-b (no imm-trans)
         body = f"{{{regs(0, nd)}}}, {{{regs(nd, 4)}}}, %{nd + 4}, p, 1, 1;"
@@ -73,23 +84,34 @@ def text():
            "// \"bf16\". TP_WGMMA_SSX_N<n>(K, TA, TB): m64n<n>k<K> with A and B",
            "// from SMEM, K-major, for tf32 (K \"8\") and e4m3/e5m2 (K \"32\").",
            "// TP_WGMMA_RSX_N<n>(TA, TB): m64n<n>k32 with A (e4m3/e5m2) from 4 registers",
-           "// and a K-major B.", ""]
+           "// and a K-major B. TP_WGMMA_SSI_N<n>(TA, TB): m64n<n>k32 with s32",
+           "// accumulators (int32_t `d`) and s8/u8 A and B from SMEM, K-major, for the N",
+           "// the integer types take (8, 16, 24, then 32..256 in steps of 16).", ""]
     for n in range(8, 257, 8):
         out.append(macro(n, "ss"))
         out.append(macro(n, "rs"))
         out.append(macro(n, "ssx"))
         out.append(macro(n, "rsx"))
+        if int8_n_ok(n):
+            out.append(macro(n, "ssi"))
     out += dispatch("TP_WGMMA_DISPATCH(FORM, N, TY)", "TP_WGMMA_##FORM##_N{n}(TY)")
     out += dispatch("TP_WGMMA_DISPATCH_X(N, K, TA, TB)", "TP_WGMMA_SSX_N{n}(K, TA, TB)")
     out += dispatch("TP_WGMMA_DISPATCH_RSX(N, TA, TB)", "TP_WGMMA_RSX_N{n}(TA, TB)")
+    out += dispatch("TP_WGMMA_DISPATCH_SSI(N, TA, TB)", "TP_WGMMA_SSI_N{n}(TA, TB)",
+                    [n for n in range(8, 257, 8) if int8_n_ok(n)])
     return "\n".join(out)
 
 
-def dispatch(head, call):
+def int8_n_ok(n):
+    """The N of s8/u8 wgmma (PTX ISA, wgmma.mma_async shapes)."""
+    return n in (8, 16, 24) or (32 <= n <= 256 and n % 16 == 0)
+
+
+def dispatch(head, call, ns=range(8, 257, 8)):
     """A macro choosing the atom of N (an if-constexpr chain, no dangling
     backslash on its last line); `call` names the atom with {n}."""
     chain = []
-    for i, n in enumerate(range(8, 257, 8)):
+    for i, n in enumerate(ns):
         kw = "if constexpr" if i == 0 else "else if constexpr"
         chain.append(f"  {kw} (N == {n}) {call.format(n=n)};")
     return [f"#define {head} \\", " \\\n".join(chain), ""]

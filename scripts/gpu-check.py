@@ -103,7 +103,8 @@ HOPPER_GEMMS = [
      ["cutile_matmul", "cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_linear_gelu",
       "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent",
       "cutile_matmul_256", "cutile_matmul_tf32", "cutile_weight_grad_tf32",
-      "cutile_matmul_fp8", "cutile_matmul_f32_small", "cutile_linear_few_rows", "cutile_linear_lora"]),
+      "cutile_matmul_fp8", "cutile_matmul_f32_small", "cutile_linear_few_rows", "cutile_linear_lora",
+      "cutile_matmul_i8"]),
 ]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
 # Other forms of the GEMM the timing step runs when a bundle has them, with

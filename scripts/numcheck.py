@@ -226,6 +226,15 @@ SEEDED_BUGS = {
     # P registers hold the keys (layout::wgmma::key_of_a8).
     "f8-key-order": ("runtime/wgmma.cuh", r"PermuteK \? layout::wgmma::key_of_a8\(k \+ r\)",
                      "false ? layout::wgmma::key_of_a8(k + r)"),
+    # An s8 operand issued as u8 (wgmma's type, tcgen05's A/B type code):
+    # every negative element reads 256 too high.
+    "i8-wgmma-unsigned": ("runtime/wgmma.cuh",
+                          r"kSame<T, int8_t> \? ptx::WgmmaInt8::S8 : ptx::WgmmaInt8::U8",
+                          "ptx::WgmmaInt8::U8"),
+    "i8-idesc-unsigned": ("layout/instr_desc.cuh",
+                          r"(struct MmaElem<int8_t> \{ // kind::i8: signed 1\n.*\n.*\n"
+                          r"  static constexpr uint32_t kFormat = )1;",
+                          r"\g<1>0;"),
     # A tile passed in read in the rows with the two rows of a lane swapped
     # (DeepGEMM's per-row scale applied to the row 8 away).
     "wgmma-param-rows": ("runtime/wgmma.cuh", r"p \+ static_cast<size_t>\(at\.row\(slot\)\) \* C;",

@@ -47,10 +47,10 @@ def isa_accepts(a, b, acc, m, n, k, reg_a=False, a_mn=False, b_mn=False):
               "f8": acc in ("f32", "f16"), "int": acc == "i32"}[fa]
     if not acc_ok:
         return False
-    # The tile op's one extension of the ISA's rule: tf32 and 8-bit float
+    # The tile op's one extension of the ISA's rule: tf32 and 8-bit
     # operands in SMEM given MN-major, which the sm_90a translation
     # transposes through SMEM (docs/cuda.md, "Operands given MN-major").
-    staged = fa in ("tf32", "f8") and not reg_a
+    staged = fa in ("tf32", "f8", "int") and not reg_a
     if (a_mn or b_mn) and not staged and (fa not in ("f16", "bf16") or (a_mn and reg_a)):
         return False
     # ... and a 32-row tile with A in SMEM, issued as 64 rows.

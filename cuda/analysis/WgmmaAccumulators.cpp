@@ -24,8 +24,11 @@ bool isZeroSplat(Value v) {
   DenseElementsAttr dense;
   if (!matchPattern(v, m_Constant(&dense)) || !dense.isSplat())
     return false;
-  auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>());
-  return f && f.getValue().isZero();
+  Attribute splat = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(splat))
+    return f.getValue().isZero();
+  auto i = dyn_cast<IntegerAttr>(splat);
+  return i && i.getValue().isZero();
 }
 
 /// The accumulator leaves through SMEM: `value`'s uses after `after` read
@@ -234,17 +237,24 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func,
   for (tileas::WgmmaOp mma : mmas) {
     Type elem = cast<ShapedType>(mma.getA().getType()).getElementType();
     bool sixteen = elem.isBF16() || elem.isF16();
-    // tf32 (an f32 tile) and the 8-bit floats: SMEM operands, K-major.
-    bool kMajorOnly = elem.isF32() || isa<Float8E4M3FNType, Float8E5M2Type>(elem);
+    // tf32 (an f32 tile) and the 8-bit types: SMEM operands, K-major (an
+    // 8-bit float A may come from registers).
+    bool int8 = elem.isInteger(8);
+    bool kMajorOnly =
+        elem.isF32() || isa<Float8E4M3FNType, Float8E5M2Type>(elem) || int8;
     if (!sixteen && !kMajorOnly)
       return mma.emitError("a wgmma on ")
              << elem
              << " is not translated to CUDA (bf16, f16, f32 as tf32, "
-                "f8E4M3FN and f8E5M2 are)";
+                "f8E4M3FN, f8E5M2 and i8 are)";
     // An 8-bit A in registers (FP8 attention's P) holds its K in another
     // order than the rows (layout::wgmma::key_of_a8): B is staged in that
     // order, which needs B given MN-major (staged K-major anyway).
     bool regA = isa<RankedTensorType>(mma.getA().getType());
+    if (regA && int8)
+      return mma.emitError("a wgmma with an i8 A in registers is not "
+                           "translated to CUDA (an integer A is read from "
+                           "SMEM)");
     if (regA && elem.isF32())
       return mma.emitError("a wgmma with a tf32 A in registers is not "
                            "translated to CUDA (register A: bf16, f16, "
@@ -255,11 +265,13 @@ LogicalResult cuda::prepareWgmmaAccumulators(func::FuncOp func,
              << " A in registers and a B given K-major is not translated to "
                 "CUDA (the A takes its K in another order than the rows, "
                 "which B follows when the consumers stage it from MN-major)";
-    if (!cast<ShapedType>(mma.getAcc().getType()).getElementType().isF32())
+    Type accElem = cast<ShapedType>(mma.getAcc().getType()).getElementType();
+    if (!accElem.isF32() && !(int8 && accElem.isInteger(32)))
       return mma.emitError("a wgmma with a ")
-             << cast<ShapedType>(mma.getAcc().getType()).getElementType()
-             << " accumulator is not translated to CUDA yet (f32 is; "
-                "--tileas-umma-to-wgmma holds an f16 accumulator in f32)";
+             << accElem
+             << " accumulator is not translated to CUDA yet (f32 is, and "
+                "i32 under i8 operands; --tileas-umma-to-wgmma holds an f16 "
+                "accumulator in f32)";
     // Rows past a narrow tile's are read from the SMEM after it along M,
     // which only K-major 8-row groups lay out one after another.
     if (tileas::isNarrowTile(mma) && mma.getAMnMajor() &&

@@ -152,8 +152,13 @@ FailureOr<int64_t> KernelEmitter::columnVectorSize(Location loc,
 
 FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
   ThreadRowsScope scope(fragBands, fragRows, threadRowsValues.contains(v));
-  if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end())
-    return opaque(llvm::formatv("tp::Frag<float, {0}>", it->second).str());
+  if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end()) {
+    // f32, or s32 under 8-bit integer operands.
+    bool s32 = getElementTypeOrSelf(v.getType()).isInteger(32);
+    return opaque(llvm::formatv("tp::Frag<{0}, {1}>",
+                                s32 ? "int32_t" : "float", it->second)
+                      .str());
+  }
   auto tensor = dyn_cast<RankedTensorType>(v.getType());
   if (!tensor || !columns.contains(v))
     return convert(loc, v.getType());

@@ -1868,6 +1868,40 @@ class GemmInt8Weights(CuTileSpec):
         return {3: a[0].astype(np.float64) @ w}
 
 
+class MatmulI8(CuTileSpec):
+    """An int8 GEMM accumulated in int32 (matmul_i8.py): tcgen05's
+    kind::i8 on sm_100a, wgmma's s8 on sm_90a. Integer MMA is exact, so the
+    outputs must equal the int64 reference: trip counts 1, 2 (K ragged, the
+    rest TMA's zeros) and 16, ragged M and N, and operands at the int8
+    extremes, whose products would round in f32 sums."""
+    fixture = "test/cutile/lower/fixtures/matmul_i8-13.4.tileirbc"
+    tolerances = {2: (0.0, 0.0)}
+
+    def problems(self, quick=False):
+        return [(128, 128, 64), (200, 300, 100), (256, 256, 1024)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+        b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+        # A row and a column at the extremes: K products of 16,384 each.
+        a[0, :] = -128
+        b[:, 0] = -128
+        return {0: a, 1: b}
+
+    def output_shapes(self, p):
+        return {2: (p[0], p[1])}
+
+    def expected(self, a, p):
+        return {2: (a[0].astype(np.int64) @ a[1].astype(np.int64)).astype(np.float64)}
+
+
 class AttentionDecode(CuTileSpec):
     """One query per row against its sequence's keys and values, 64-row
     blocks (attention_decode.py): S = 128, 300 (ragged, five blocks), 5
@@ -3144,6 +3178,7 @@ SPECS = {
     "cutile_math_functions": MathFunctions(),
     "cutile_softmax_columns": SoftmaxColumns(),
     "cutile_gemm_int8_weights": GemmInt8Weights(),
+    "cutile_matmul_i8": MatmulI8(),
     "cutile_attention_decode": AttentionDecode(),
     "cutile_row_cumsum": RowCumsum(),
     "cutile_gemm_alpha_beta": GemmAlphaBeta(),
@@ -3245,7 +3280,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_attention_mla", "cutile_row_rms", "cutile_gemm_bias_first",
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
               "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows",
-              "cutile_decode_alibi", "cutile_attention_fp8", "cutile_attention_varlen"]:
+              "cutile_decode_alibi", "cutile_attention_fp8", "cutile_attention_varlen",
+              "cutile_matmul_i8"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

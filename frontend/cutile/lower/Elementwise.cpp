@@ -370,8 +370,7 @@ FailureOr<Value> EntryLowering::spreadPositions(Operation *user, Value v,
 /// Whether every reader of `v` is an MMA operand (A or B).
 static bool onlyMmaOperand(Value v) {
   return llvm::all_of(v.getUses(), [](OpOperand &use) {
-    auto mma = dyn_cast<tileir::MmaFOp>(use.getOwner());
-    return mma && use.get() != mma.getAcc();
+    return isMma(use.getOwner()) && use.get() != mmaAcc(use.getOwner());
   });
 }
 

@@ -35,7 +35,7 @@ bool EntryLowering::isLoopAccumulator(tileir::ForOp loop, unsigned i) {
   Operation *term = loop.getRegion().front().getTerminator();
   if (i >= term->getNumOperands())
     return false;
-  return term->getOperand(i).getDefiningOp<tileir::MmaFOp>() != nullptr;
+  return definingMma(term->getOperand(i)) != nullptr;
 }
 
 LogicalResult EntryLowering::lowerFor(tileir::ForOp op) {
@@ -187,11 +187,11 @@ bool EntryLowering::onlyMmasAddTo(tileir::ForOp loop, unsigned i) {
     OpOperand &use = *v.getUses().begin();
     if (use.getOwner() == term)
       return use.getOperandNumber() == i;
-    auto mma = dyn_cast<tileir::MmaFOp>(use.getOwner());
-    if (!mma || use.get() != mma.getAcc() || mma.getLhs() == v ||
-        mma.getRhs() == v)
+    Operation *mma = use.getOwner();
+    if (!isMma(mma) || use.get() != mmaAcc(mma) || mmaLhs(mma) == v ||
+        mmaRhs(mma) == v)
       return false;
-    v = mma.getResult();
+    v = mma->getResult(0);
   }
   return false;
 }
@@ -258,7 +258,7 @@ LogicalResult EntryLowering::lowerAroundLoops(Block &body) {
   bool mmaAfter = false;
   if (lastLoop && !registerMma)
     for (Operation *op = lastLoop->getNextNode(); op; op = op->getNextNode())
-      op->walk([&](tileir::MmaFOp) { mmaAfter = true; });
+      op->walk([&](Operation *inner) { mmaAfter |= isMma(inner); });
   if (!mmaAfter)
     return lowerOps(body);
   auto after = std::next(lastLoop->getIterator());

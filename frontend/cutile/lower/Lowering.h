@@ -66,6 +66,20 @@ llvm::SmallVector<int64_t> addedDimensions(tileir::TileType from,
 /// Whether `v` is a tileir constant of zeros.
 bool isZeroTile(mlir::Value v);
 
+/// cuTile's MMAs, mmaf (float) and mmai (integer): acc + lhs (M x K) rhs
+/// (K x N), their operands in that order and one result.
+inline bool isMma(mlir::Operation *op) {
+  return op && mlir::isa<tileir::MmaFOp, tileir::MmaIOp>(op);
+}
+/// `v`'s defining MMA, or null.
+inline mlir::Operation *definingMma(mlir::Value v) {
+  mlir::Operation *op = v.getDefiningOp();
+  return isMma(op) ? op : nullptr;
+}
+inline mlir::Value mmaLhs(mlir::Operation *mma) { return mma->getOperand(0); }
+inline mlir::Value mmaRhs(mlir::Operation *mma) { return mma->getOperand(1); }
+inline mlir::Value mmaAcc(mlir::Operation *mma) { return mma->getOperand(2); }
+
 /// Whether a load through a view of `type` needs a padding TMA's zero fill
 /// does not give.
 bool needsPadding(tileir::PartitionViewType type);
@@ -322,8 +336,8 @@ public:
   /// computes it.
   void sinkRegisterWorkPastLoops();
 
-  //===--- Mma.cpp: mmaf to umma with its TMEM accumulator ----------------===//
-  mlir::LogicalResult lowerMma(tileir::MmaFOp op);
+  //===--- Mma.cpp: mmaf/mmai to umma with its TMEM accumulator -----------===//
+  mlir::LogicalResult lowerMma(mlir::Operation *op);
   /// Whether iteration value `i` of `loop` is an MMA accumulator (carried in
   /// tensor memory).
   static bool isLoopAccumulator(tileir::ForOp loop, unsigned i);

@@ -1,6 +1,7 @@
-//===- Mma.cpp - mmaf becomes umma with a TMEM accumulator ----------------===//
+//===- Mma.cpp - mmaf and mmai become umma with a TMEM accumulator --------===//
 //
-// cuTile's `mmaf %a, %b, %acc` is acc + A (MxK) B (KxN). tileas.umma reads
+// cuTile's `mmaf %a, %b, %acc` is acc + A (MxK) B (KxN); `mmai` the same on
+// 8-bit integers into i32 (tcgen05's kind::i8, wgmma's s8). tileas.umma reads
 // A and B from SMEM (A may come from TMEM) and accumulates in TMEM. B as a
 // load gives it lies N-contiguous, KxN: the tensor core reads it MN-major
 // (`b_mn_major`); a B loaded through a transposed view (dim_map [1, 0]:
@@ -29,8 +30,11 @@ bool tilepipe::cutile::isZeroTile(Value v) {
   auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
   if (!dense || !dense.isSplat())
     return false;
-  if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>()))
+  Attribute splat = dense.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(splat))
     return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(splat))
+    return i.getValue().isZero();
   return false;
 }
 
@@ -110,31 +114,55 @@ static FailureOr<Value> operandFromRegisters(EntryLowering &l, Operation *op,
 /// Whether `op` adds its product to another MMA's of the same loop
 /// iteration (not a loop-carried accumulator) and the threads read the
 /// sum, not a further MMA.
-static bool chainsInIteration(tileir::MmaFOp op) {
-  auto prev = op.getAcc().getDefiningOp<tileir::MmaFOp>();
+static bool chainsInIteration(Operation *op) {
+  Operation *prev = definingMma(mmaAcc(op));
   if (!prev || prev->getBlock() != op->getBlock() ||
       !isa<tileir::ForOp>(op->getParentOp()) || !prev->hasOneUse())
     return false;
   return llvm::none_of(op->getUsers(), [&](Operation *user) {
-    auto next = dyn_cast<tileir::MmaFOp>(user);
-    return (next && next.getAcc() == op.getResult()) ||
+    return (isMma(user) && mmaAcc(user) == op->getResult(0)) ||
            isa<tileir::ContinueOp>(user);
   });
 }
 
-LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
-  if (op.getFastAcc())
-    op.emitRemark("fast_acc ignored: the tensor core accumulates in f32");
+/// An integer MMA the tensor cores take: s8 x s8 into s32 (cuTile's
+/// ct.mma of int8 tiles). tcgen05's kind::i8 and wgmma also read u8, but
+/// the CUDA translation names an i8 tile int8_t; unsigned operands are
+/// refused here rather than read as signed.
+static LogicalResult checkIntegerMma(tileir::MmaIOp op) {
+  for (auto [which, v, sign] :
+       {std::tuple{"A", op.getLhs(), op.getSignednessLhs()},
+        std::tuple{"B", op.getRhs(), op.getSignednessRhs()}}) {
+    Type elem = cast<tileir::TileType>(v.getType()).getElementType();
+    if (!elem.isInteger(8))
+      return op->emitError("an integer MMA on ")
+             << elem
+             << " is not lowered: the tensor cores multiply 8-bit integers";
+    if (sign != tileir::Signedness::Signed)
+      return op->emitError("an integer MMA with an unsigned ")
+             << which
+             << " (uint8) is not lowered: tilepipe lowers s8 x s8 into s32";
+  }
+  return success();
+}
+
+LogicalResult EntryLowering::lowerMma(Operation *op) {
+  auto mmaf = dyn_cast<tileir::MmaFOp>(op);
+  if (mmaf && mmaf.getFastAcc())
+    op->emitRemark("fast_acc ignored: the tensor core accumulates in f32");
+  if (auto mmai = dyn_cast<tileir::MmaIOp>(op))
+    if (failed(checkIntegerMma(mmai)))
+      return failure();
   SmallVector<Value> ab;
   SmallVector<bool> mnMajor;
-  for (auto [i, v] : llvm::enumerate(ValueRange{op.getLhs(), op.getRhs()})) {
+  for (auto [i, v] : llvm::enumerate(ValueRange{mmaLhs(op), mmaRhs(op)})) {
     FailureOr<Value> lowered = lookup(op, v);
     if (failed(lowered))
       return failure();
     bool isA = i == 0;
     if (isa<tileas::SmemType>(lowered->getType())) {
       if (paddedSmem.count(*lowered))
-        return op.emitError("an MMA operand loaded with a padding other than "
+        return op->emitError("an MMA operand loaded with a padding other than "
                             "zero is not lowered: the tensor core reads "
                             "the tile as TMA filled it, with zeros");
       bool transposed = readsTransposed(v, *lowered);
@@ -149,7 +177,7 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
     mnMajor.push_back(!isA);
     ab.push_back(*staged);
   }
-  FailureOr<Value> acc = lookup(op, op.getAcc());
+  FailureOr<Value> acc = lookup(op, mmaAcc(op));
   if (failed(acc))
     return failure();
   // Two products summed in one iteration (MLA's scores, q_nope k_nope^T +
@@ -165,14 +193,14 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
   Value chainedTo;
   if (!registerMma && (chainsInIteration(op) || afterItsLoop)) {
     chainedTo = *acc;
-    acc = freshAccumulator(op, cast<tileir::TileType>(op.getAcc().getType()));
+    acc = freshAccumulator(op, cast<tileir::TileType>(mmaAcc(op).getType()));
     if (failed(acc))
       return failure();
   }
   bool accumulate = !chainedTo;
   if (!isa<tileas::TmemType>(acc->getType())) {
-    accumulate = !isZeroTile(op.getAcc());
-    acc = tmemAccumulator(op, op.getAcc());
+    accumulate = !isZeroTile(mmaAcc(op));
+    acc = tmemAccumulator(op, mmaAcc(op));
     if (failed(acc))
       return failure();
   }
@@ -185,7 +213,7 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
   // the sm_90a translation issues 8, 16 and 32 as 64.
   int64_t rows = cast<ShapedType>(acc->getType()).getDimSize(0);
   if ((rows < 64 || rows > 128) && !registerMma) {
-    auto diag = op.emitError(rows == 8 ? "an " : "a ")
+    auto diag = op->emitError(rows == 8 ? "an " : "a ")
                 << rows
                 << "-row MMA tile has no sm_100a form: tcgen05.mma takes 64 "
                    "or 128 rows a CTA";
@@ -205,7 +233,7 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
   for (unsigned i : {0u, 1u})
     if (mnMajor[i] && !registerMma &&
         cast<ShapedType>(ab[i].getType()).getElementType().isF32())
-      return op.emitError("a tf32 ")
+      return op->emitError("a tf32 ")
              << (i ? "B given K x N" : "A given K x M")
              << " has no sm_100a form here: tcgen05.mma reads an MN-major "
                 "32-bit operand only in the 128B swizzle with 32-byte atoms, "
@@ -218,14 +246,18 @@ LogicalResult EntryLowering::lowerMma(tileir::MmaFOp op) {
       mnMajor[0] ? b.getUnitAttr() : UnitAttr(),
       mnMajor[1] ? b.getUnitAttr() : UnitAttr());
   if (!chainedTo) {
-    map(op.getResult(), umma.getResult());
+    map(op->getResult(0), umma.getResult());
     return success();
   }
-  FailureOr<Value> first = registers(op, op.getAcc());
-  map(op.getResult(), umma.getResult());
-  FailureOr<Value> second = registers(op, op.getResult());
+  FailureOr<Value> first = registers(op, mmaAcc(op));
+  map(op->getResult(0), umma.getResult());
+  FailureOr<Value> second = registers(op, op->getResult(0));
   if (failed(first) || failed(second))
     return failure();
-  map(op.getResult(), b.create<arith::AddFOp>(loc(op), *first, *second));
+  Value sum =
+      isa<FloatType>(getElementTypeOrSelf(first->getType()))
+          ? b.create<arith::AddFOp>(loc(op), *first, *second).getResult()
+          : b.create<arith::AddIOp>(loc(op), *first, *second).getResult();
+  map(op->getResult(0), sum);
   return success();
 }

@@ -187,11 +187,7 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::IotaOp o) { return lowerIota(o); })
       .Case([&](tileir::ReduceOp o) { return lowerReduce(o); })
       .Case([&](tileir::ScanOp o) { return lowerScan(o); })
-      .Case([&](tileir::MmaIOp o) {
-        return o.emitError("an integer MMA (ct.mma of int8 tiles, "
-                           "tileir.mmai) is not lowered: tilepipe's MMAs "
-                           "take bf16, f16, tf32 and fp8 operands");
-      })
+      .Case([&](tileir::MmaIOp o) { return lowerMma(o); })
       .Default([](Operation *o) {
         return o->emitError("'")
                << o->getName() << "' is not lowered to tileas";

@@ -55,7 +55,7 @@ void fence_proxy_async();                  // fence.proxy.async.shared::cta
 //===----------------------------------------------------------------------===//
 
 /// Operand types of wgmma.mma_async (f32 tiles are read as tf32).
-enum class WgmmaType : uint8_t { F16, BF16, TF32, E4M3, E5M2 };
+enum class WgmmaType : uint8_t { F16, BF16, TF32, E4M3, E5M2, S8, U8 };
 /// m64nNk(32 bytes): N, A's and B's types, and imm-trans-a/b (MN-major).
 struct WgmmaShape {
   uint16_t n = 8;

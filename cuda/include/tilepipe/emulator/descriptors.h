@@ -145,7 +145,18 @@ inline uint32_t operandAddress(const SmemDescriptor &d, Major major,
 //===----------------------------------------------------------------------===//
 
 /// Operand element types (not the descriptor codes, which depend on kind).
-enum class ElemType : uint8_t { F16, BF16, TF32, E4M3, E5M2, E2M3, E3M2, E2M1 };
+enum class ElemType : uint8_t {
+  F16,
+  BF16,
+  TF32,
+  E4M3,
+  E5M2,
+  E2M3,
+  E3M2,
+  E2M1,
+  S8,
+  U8
+};
 
 inline uint32_t elemBits(ElemType t) {
   switch (t) {
@@ -156,6 +167,8 @@ inline uint32_t elemBits(ElemType t) {
     return 32;
   case ElemType::E4M3:
   case ElemType::E5M2:
+  case ElemType::S8:
+  case ElemType::U8:
     return 8;
   case ElemType::E2M3:
   case ElemType::E3M2:
@@ -178,7 +191,9 @@ struct InstrDescriptor {
   MmaKind kind;
   uint32_t m, n;
   ElemType a, b;
-  bool dF32; // D is f32 (else f16)
+  bool dF32; // D is f32 (else f16, or s32 for kind::i8)
+  bool dS32; // kind::i8: D is s32
+  bool saturate; // kind::i8: D clamps to the s32 range instead of wrapping
   bool negA, negB;
   Major aMajor, bMajor;
   uint32_t sfaId, sfbId; // block scale: byte of the TMEM word (0..3)
@@ -207,6 +222,8 @@ inline const char *kindName(MmaKind k) {
     return "f8f6f4";
   case MmaKind::MXF8F6F4:
     return "mxf8f6f4.block_scale";
+  case MmaKind::I8:
+    return "i8";
   }
   return "?";
 }
@@ -266,19 +283,32 @@ inline InstrDescriptor decodeInstrDesc(uint32_t id, MmaKind kind) {
   } else {
     if (bits(0, 2))
       fault(who + "sparsity selector (bits 0-1) set on a dense MMA");
-    if (bits(3, 1))
+    if (bits(3, 1) && kind != MmaKind::I8)
       fault(who + "saturate (bit 3) is for kind::i8 only");
+    r.saturate = bits(3, 1);
     if (bits(6, 1) || bits(23, 1) || bits(29, 1))
       fault(who + "reserved bits 6, 23, 29 must be zero");
     if (bits(30, 2))
       fault(who + "max shift (bits 30-31) is for .ws only");
     uint32_t dt = bits(4, 2);
-    if (dt > 1 || (kind == MmaKind::TF32 && dt != 1))
+    if (kind == MmaKind::I8 ? dt != 2
+                            : (dt > 1 || (kind == MmaKind::TF32 && dt != 1)))
       fault(who + "D type (bits 4-5) " + std::to_string(dt) +
-            " is invalid: F16 = 0 or F32 = 1 (tf32: F32 only)");
+            " is invalid: F16 = 0 or F32 = 1 (tf32: F32 only; i8: S32 = 2 "
+            "only)");
     r.dF32 = dt == 1;
+    r.dS32 = dt == 2;
     uint32_t at = bits(7, 3), bt = bits(10, 3);
-    if (kind == MmaKind::F16) {
+    if (kind == MmaKind::I8) {
+      // CUTLASS's S8Format and the ISA's table: unsigned 0, signed 1; A and
+      // B may differ. Negation is for the floating-point kinds.
+      if (at > 1 || bt > 1)
+        fault(who + "A/B type (bits 7-9/10-12) must be U8 = 0 or S8 = 1");
+      if (r.negA || r.negB)
+        fault(who + "negate A/B (bits 13-14) is invalid for kind::i8");
+      r.a = at ? ElemType::S8 : ElemType::U8;
+      r.b = bt ? ElemType::S8 : ElemType::U8;
+    } else if (kind == MmaKind::F16) {
       if (at > 1 || bt > 1)
         fault(who + "A/B type (bits 7-9/10-12) must be F16 = 0 or BF16 = 1");
       if (at != bt)
@@ -302,6 +332,9 @@ inline InstrDescriptor decodeInstrDesc(uint32_t id, MmaKind kind) {
   if (r.n < 8 || r.n > 256)
     fault(who + "N = " + std::to_string(r.n) +
           " (bits 17-22 = N >> 3) must be in 8..256");
+  if (kind == MmaKind::I8 && r.n > 24 && r.n % 16 != 0)
+    fault(who + "N = " + std::to_string(r.n) +
+          ": kind::i8 takes N = 8, 16, 24, then 32..256 in steps of 16");
   return r;
 }
 

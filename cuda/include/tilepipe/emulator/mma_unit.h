@@ -1,15 +1,18 @@
 //===- emulator/mma_unit.h - tcgen05.mma, cta_group::1, dense ---*- C++ -*-===//
 //
 // D[M x N] (+)= A[M x K] * B[N x K]^T for one instruction, K = 32 bytes of
-// operand row: kinds f16 (K 16), tf32 (K 8), f8f6f4 and mxf8f6f4.block_scale
-// (K 32). A and B are read through their SMEM descriptors (A may instead be
+// operand row: kinds f16 (K 16), tf32 (K 8), f8f6f4, mxf8f6f4.block_scale
+// and i8 (K 32). A and B are read through their SMEM descriptors (A may instead be
 // in TMEM), D lives in TMEM.
 //
 // PTX leaves the order and rounding of the accumulation unspecified. We
 // sum the instruction's K products (each exact in double) in double, in
 // order of k, add the old D, and round once, to nearest even, to the D
 // format: one rounding per instruction. The hardware may round otherwise;
-// compare with a tolerance.
+// compare with a tolerance. kind::i8 is exact: the 32 products of 8-bit
+// integers and their sum are integers below 2^20, added to the old s32 D
+// with wrap-around (or clamped, with the saturate bit), as integer MMA is
+// defined.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +51,10 @@ inline double elemValue(ElemType t, const uint8_t *p, uint32_t bit = 0) {
     return fmt::e4m3(p[0]);
   case ElemType::E5M2:
     return fmt::e5m2(p[0]);
+  case ElemType::S8:
+    return double(int8_t(p[0]));
+  case ElemType::U8:
+    return double(p[0]);
   default: {
     // 4/6-bit: packed little-endian from the start of the container.
     uint32_t lo = bit / 8, sh = bit % 8;
@@ -124,6 +131,25 @@ inline uint32_t scaleColumn(const Tmem &t, uint32_t taddr, uint32_t rows,
   uint32_t col = tmemCol(taddr);
   t.checkColumns(col, (rows + 31) / 32, who);
   return col;
+}
+
+/// The s32 D of kind::i8: the exact product sum plus the old D (which
+/// must have been written: an integer has no NaN to mark it), wrapped to 32
+/// bits or clamped when `saturate`.
+inline uint32_t addS32(const Tmem &t, uint32_t lane, uint32_t c, double sum,
+                       bool enableInputD, bool saturate,
+                       const std::string &who) {
+  int64_t v = int64_t(sum);
+  if (enableInputD) {
+    if (!t.written[lane][c])
+      fault(who + "enable-input-d reads the s32 accumulator at TMEM lane " +
+            std::to_string(lane) + ", column " + std::to_string(c) +
+            ", which was never written");
+    v += int64_t(int32_t(t.cell[lane][c]));
+  }
+  if (saturate)
+    v = v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v;
+  return uint32_t(uint64_t(v));
 }
 
 } // namespace detail
@@ -209,6 +235,11 @@ inline void mma(Tmem &tmem, const Smem &smem, MmaKind kind, uint32_t d,
         acc += am[k] * bn[k];
       acc *= sfa[m] * sfb[n];
       uint32_t c = dCol + n;
+      if (id.dS32) {
+        tmem.write(lane, c, detail::addS32(tmem, lane, c, acc, enableInputD,
+                                           id.saturate, who));
+        continue;
+      }
       if (enableInputD) {
         // A never written accumulator is NaN in either format.
         double old = !tmem.written[lane][c] ? fmt::quietNan()

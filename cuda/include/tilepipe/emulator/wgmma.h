@@ -24,7 +24,8 @@
 //   registers were accessed in between, which the emulator cannot see.
 //
 // The accumulation, like tcgen05.mma's (mma_unit.h): the instruction's K
-// products summed exactly in double, the old D added, one rounding to f32.
+// products summed exactly in double, the old D added, one rounding to f32;
+// for s8/u8 operands an exact s32 sum, wrapping, in the same registers.
 // A in registers is supported for 16-bit types (the ISA's m64k16 fragment);
 // the D fragment is the ISA's m64nN one.
 //
@@ -64,6 +65,10 @@ TP_EMU_OUTLINE ElemType wgmmaElem(WgmmaType t) {
     return ElemType::E4M3;
   case WgmmaType::E5M2:
     return ElemType::E5M2;
+  case WgmmaType::S8:
+    return ElemType::S8;
+  case WgmmaType::U8:
+    return ElemType::U8;
   }
   return ElemType::BF16;
 }
@@ -129,6 +134,7 @@ TP_EMU_OUTLINE void wgmma(const Smem &smem, const rt::WgmmaIssue &w) {
   // here from the ISA, apart from layout/wgmma_layout.cuh (which the
   // emulator does not include: it stands below config.cuh), so that the
   // tests compare two statements of it.
+  bool s32 = ta == ElemType::S8 || ta == ElemType::U8;
   for (uint32_t l = 0; l < 32; ++l)
     for (uint32_t i = 0; i < N / 2; ++i) {
       uint32_t r = l / 4 + 8 * ((i >> 1) & 1);
@@ -136,6 +142,16 @@ TP_EMU_OUTLINE void wgmma(const Smem &smem, const rt::WgmmaIssue &w) {
       double sum = 0;
       for (uint32_t k = 0; k < K; ++k)
         sum += a[r * K + k] * b[n * K + k];
+      if (s32) {
+        // .s32 D: the exact integer sum, added to the old D with
+        // wrap-around (no .satfinite); the register holds its bits.
+        uint32_t old = 0;
+        if (w.scaleD)
+          std::memcpy(&old, &w.d[l][i], 4);
+        uint32_t v = uint32_t(int64_t(sum)) + old;
+        std::memcpy(&w.d[l][i], &v, 4);
+        continue;
+      }
       if (w.scaleD)
         sum += double(w.d[l][i]);
       w.d[l][i] = float(sum);
@@ -311,12 +327,17 @@ TP_EMU_OUTLINE void wgmmaMma(const char *op, const WgmmaShape &s, float *d,
   Cta &c = current();
   c.atom(false);
   bool sixteen = s.a == WgmmaType::F16 || s.a == WgmmaType::BF16;
-  bool sameFamily =
-      s.a == s.b || ((s.a == WgmmaType::E4M3 || s.a == WgmmaType::E5M2) &&
-                     (s.b == WgmmaType::E4M3 || s.b == WgmmaType::E5M2));
+  auto f8 = [](WgmmaType t) {
+    return t == WgmmaType::E4M3 || t == WgmmaType::E5M2;
+  };
+  auto int8 = [](WgmmaType t) {
+    return t == WgmmaType::S8 || t == WgmmaType::U8;
+  };
+  bool sameFamily = s.a == s.b || (f8(s.a) && f8(s.b)) ||
+                    (int8(s.a) && int8(s.b));
   if (!sameFamily)
     c.fault(std::string(op) + ": " + TP_WGMMA_RULE_TYPES);
-  if (!rule::n_ok(s.n))
+  if (!rule::n_ok(s.n) || (int8(s.a) && !rule::int8_n_ok(s.n)))
     c.fault(std::string(op) + ": N = " + std::to_string(s.n) + ": " +
             TP_WGMMA_RULE_N);
   if ((s.transA || s.transB) && (!sixteen || (a && s.transA)))

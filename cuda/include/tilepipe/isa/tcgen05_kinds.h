@@ -17,8 +17,9 @@
 namespace tp {
 
 /// tcgen05.mma .kind: f16 (f16/bf16 operands), tf32, f8f6f4 (e4m3, e5m2,
-/// e2m3, e3m2, e2m1) and mxf8f6f4.block_scale (the same with UE8M0 scales).
-enum class MmaKind { F16, TF32, F8F6F4, MXF8F6F4 };
+/// e2m3, e3m2, e2m1), mxf8f6f4.block_scale (the same with UE8M0 scales) and
+/// i8 (s8/u8 operands, s32 accumulator).
+enum class MmaKind { F16, TF32, F8F6F4, MXF8F6F4, I8 };
 
 /// tcgen05.cp shapes (PTX ISA, tcgen05.cp).
 enum class CpShape {

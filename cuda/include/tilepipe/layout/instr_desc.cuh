@@ -4,7 +4,7 @@
 // descriptor"; facts section 3), dense (no sparsity, no negation, no
 // saturation, no .ws shift), as two structs of its fields, one per layout
 // of the bits, each field with its bit range, and pack() to place them:
-//  - InstrDescriptor, kind::f16, tf32, f8f6f4;
+//  - InstrDescriptor, kind::f16, tf32, f8f6f4, i8;
 //  - BlockScaledInstrDescriptor, kind::mxf8f6f4.block_scale, whose SF ids
 //    pick the byte of each 32-bit TMEM column that holds the k-block's
 //    factors.
@@ -61,14 +61,24 @@ template <> struct MmaElem<__nv_fp8_e5m2> {
   static constexpr MmaKind kKind = MmaKind::F8F6F4;
   static constexpr uint32_t kFormat = 1;
 };
+template <> struct MmaElem<int8_t> { // kind::i8: signed 1
+  static constexpr bool kValid = true;
+  static constexpr MmaKind kKind = MmaKind::I8;
+  static constexpr uint32_t kFormat = 1;
+};
+template <> struct MmaElem<uint8_t> { // kind::i8: unsigned 0
+  static constexpr bool kValid = true;
+  static constexpr MmaKind kKind = MmaKind::I8;
+  static constexpr uint32_t kFormat = 0;
+};
 
 namespace layout {
 
-/// kind::f16 / tf32 / f8f6f4. Bits not named here are zero: [0, 2) sparsity
-/// selector, [2] sparsity, [3] saturate, [13, 15) negate A/B, [30, 32) the
-/// .ws shift of B.
+/// kind::f16 / tf32 / f8f6f4 / i8. Bits not named here are zero: [0, 2)
+/// sparsity selector, [2] sparsity, [3] saturate, [13, 15) negate A/B,
+/// [30, 32) the .ws shift of B.
 struct InstrDescriptor {
-  uint32_t dFormat = 0; ///< [4, 6): D type, F16 0, F32 1
+  uint32_t dFormat = 0; ///< [4, 6): D type, F16 0, F32 1, S32 2
   uint32_t aFormat = 0; ///< [7, 10): A type within the kind (MmaElem)
   uint32_t bFormat = 0; ///< [10, 13): B type within the kind
   uint32_t aMajor = 0;  ///< [15, 16): 1 when A is MN-major
@@ -108,12 +118,15 @@ struct BlockScaledInstrDescriptor {
   }
 };
 
-/// kind::f16 / tf32 / f8f6f4.
+/// The D type field: F16 0, F32 1, S32 2.
+enum DFormat : uint32_t { kDF16 = 0, kDF32 = 1, kDS32 = 2 };
+
+/// kind::f16 / tf32 / f8f6f4 / i8.
 TP_CONSTEXPR uint32_t instr_desc(int m, int n, uint32_t aFormat,
-                                 uint32_t bFormat, bool dF32, bool aMN,
+                                 uint32_t bFormat, uint32_t dFormat, bool aMN,
                                  bool bMN) {
   InstrDescriptor d;
-  d.dFormat = uint32_t(dF32);
+  d.dFormat = dFormat;
   d.aFormat = aFormat;
   d.bFormat = bFormat;
   d.aMajor = uint32_t(aMN);

@@ -39,22 +39,30 @@ namespace detail {
 template <class TA, class TB, class TC, int M, int N, bool AMN, bool BMN>
 struct Umma {
   static_assert(MmaElem<TA>::kValid && MmaElem<TB>::kValid,
-                "UMMA operands: f16/bf16, float (tf32) or fp8 e4m3/e5m2");
+                "UMMA operands: f16/bf16, float (tf32), fp8 e4m3/e5m2 or "
+                "s8/u8");
   static constexpr MmaKind kKind = MmaElem<TA>::kKind;
   static_assert(MmaElem<TB>::kKind == kKind,
-                "A and B must be of one kind (f16/bf16, tf32 or fp8)");
+                "A and B must be of one kind (f16/bf16, tf32, fp8 or i8)");
   static_assert(kKind != MmaKind::F16 || detail::kSame<TA, TB>,
                 "kind::f16 takes A and B of one type");
-  static_assert(detail::kSame<TC, float> ||
-                    (detail::kSame<TC, __half> &&
-                     mma_shape::f16_acc_ok(kKind,
-                                           detail::kSame<TA, __nv_bfloat16>)),
+  static_assert(kKind == MmaKind::I8
+                    ? detail::kSame<TC, int32_t>
+                    : detail::kSame<TC, float> ||
+                          (detail::kSame<TC, __half> &&
+                           mma_shape::f16_acc_ok(
+                               kKind, detail::kSame<TA, __nv_bfloat16>)),
                 TP_MMA_RULE_ACC);
   static_assert(mma_shape::m_ok(kKind, M), TP_MMA_RULE_M);
-  static_assert(mma_shape::n_ok(N), TP_MMA_RULE_N);
-  static constexpr uint32_t kIdesc =
-      layout::instr_desc(M, N, MmaElem<TA>::kFormat, MmaElem<TB>::kFormat,
-                         detail::kSame<TC, float>, AMN, BMN);
+  static_assert(kKind == MmaKind::I8 ? mma_shape::i8_n_ok(N)
+                                     : mma_shape::n_ok(N),
+                TP_MMA_RULE_N);
+  static constexpr uint32_t kIdesc = layout::instr_desc(
+      M, N, MmaElem<TA>::kFormat, MmaElem<TB>::kFormat,
+      detail::kSame<TC, float>     ? layout::kDF32
+      : detail::kSame<TC, int32_t> ? layout::kDS32
+                                   : layout::kDF16,
+      AMN, BMN);
 };
 
 } // namespace detail
@@ -165,7 +173,7 @@ TP_DEVICE bool acc_enable(uint32_t &written, uint32_t acc, uint32_t base,
 /// Before a slot is handed on: if no MMA wrote it, D = 0 * 0 with
 /// enable-input-d = false, so the consumer reads zeros. `zeros` is 256
 /// bytes of SMEM that this thread fills with zeros (the path is rare: a
-/// trip count of 0), read as a K = 16 f16 K-major operand whose 8-row
+/// trip count of 0), read as a K = 16 f16 (K = 32 s8) K-major operand whose 8-row
 /// groups are 0 bytes apart (SBO = 0), which covers any M and N.
 template <int M, int N, class TC>
 TP_DEVICE void acc_zero_unwritten(uint32_t &written, uint32_t acc,
@@ -183,11 +191,14 @@ TP_DEVICE void acc_zero_unwritten(uint32_t &written, uint32_t acc,
   // The MMA reads them through the async proxy.
   ptx::fence_proxy_async();
   // kind::f16 accumulates in f16 only f16 operands (PTX ISA, tcgen05
-  // "Matrix shape"): the zeros are f16 for an f16 accumulator.
-  using Z = detail::Cond<detail::kSame<TC, __half>, __half, __nv_bfloat16>;
+  // "Matrix shape"): the zeros are f16 for an f16 accumulator; an s32 one
+  // takes kind::i8 zeros (K = 32 bytes a row as well).
+  using Z = detail::Cond<
+      detail::kSame<TC, int32_t>, int8_t,
+      detail::Cond<detail::kSame<TC, __half>, __half, __nv_bfloat16>>;
   using U = detail::Umma<Z, Z, TC, M, N, false, false>;
   uint64_t desc = layout::smem_desc(zeros, 128, 0, Swizzle::None);
-  ptx::tcgen05_mma<MmaKind::F16>(acc, desc, desc, U::kIdesc, false);
+  ptx::tcgen05_mma<U::kKind>(acc, desc, desc, U::kIdesc, false);
 }
 
 } // namespace tp

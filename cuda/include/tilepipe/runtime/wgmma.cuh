@@ -7,7 +7,8 @@
 // and the accumulator's way out of its fragment into a row-major SMEM tile
 // that the epilogue reads a row a thread.
 //
-// The accumulator is a tp::Frag<float, Bands * N / 2>: band b (rows 64 b ..
+// The accumulator is a tp::Frag<float, Bands * N / 2> (int32_t for 8-bit
+// integer operands): band b (rows 64 b ..
 // 64 b + 63 of the tile) is registers [b N / 2, (b + 1) N / 2), each band in
 // the ISA's m64nN fragment (layout/wgmma_layout.cuh).
 //
@@ -43,9 +44,14 @@ template <class T>
 constexpr ptx::Wgmma16 kWgmma16 =
     kSame<T, __half> ? ptx::Wgmma16::F16 : ptx::Wgmma16::BF16;
 
-/// tf32 (a float tile) and the 8-bit floats: K-major only, no register A.
+/// s8 and u8: s32 accumulators, K-major only.
 template <class T>
-constexpr bool kWgmmaKMajorOnly = kSame<T, float> || kIsF8<T>;
+constexpr bool kIsInt8 = kSame<T, int8_t> || kSame<T, uint8_t>;
+
+/// tf32 (a float tile) and the 8-bit types: K-major only, no register A
+/// (but an 8-bit float one).
+template <class T>
+constexpr bool kWgmmaKMajorOnly = kSame<T, float> || kIsF8<T> || kIsInt8<T>;
 template <class T>
 constexpr ptx::WgmmaKMajor kWgmmaKMajor =
     kSame<T, float>            ? ptx::WgmmaKMajor::TF32
@@ -67,13 +73,15 @@ template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma16_operands() {
 }
 
 /// What wgmma from SMEM requires of its operands: one 16-bit type, tf32,
-/// or two 8-bit floats; the last two K-major.
+/// two 8-bit floats or two 8-bit integers; the last three K-major.
 template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma_ss_operands() {
   using TB = typename BV::Elem;
   if constexpr (kWgmmaKMajorOnly<TA> || kWgmmaKMajorOnly<TB>) {
     static_assert((kSame<TA, float> && kSame<TB, float>) ||
-                      (kIsF8<TA> && kIsF8<TB>),
-                  "wgmma here: tf32 x tf32 or two 8-bit floats");
+                      (kIsF8<TA> && kIsF8<TB>) ||
+                      (kIsInt8<TA> && kIsInt8<TB>),
+                  "wgmma here: tf32 x tf32, two 8-bit floats or two 8-bit "
+                  "integers");
     static_assert(!BV::kMNMajor, "tf32 and 8-bit B are K-major for wgmma");
     return true;
   } else {
@@ -81,15 +89,19 @@ template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma_ss_operands() 
   }
 }
 
+template <class T>
+constexpr ptx::WgmmaInt8 kWgmmaInt8 =
+    kSame<T, int8_t> ? ptx::WgmmaInt8::S8 : ptx::WgmmaInt8::U8;
+
 /// The accumulator fenced from the compiler, then wgmma.fence: before a
 /// warpgroup's MMAs of one K-block.
-template <int N> TP_DEVICE void wgmma_begin(Frag<float, N> &d) {
+template <class T, int N> TP_DEVICE void wgmma_begin(Frag<T, N> &d) {
   ptx::wgmma_fence_operand(d.v);
   ptx::wgmma_fence();
 }
 
 /// Their commit group, and the accumulator fenced again.
-template <int N> TP_DEVICE void wgmma_end(Frag<float, N> &d) {
+template <class T, int N> TP_DEVICE void wgmma_end(Frag<T, N> &d) {
   ptx::wgmma_commit_group();
   ptx::wgmma_fence_operand(d.v);
 }
@@ -101,15 +113,19 @@ template <int N> TP_DEVICE void wgmma_end(Frag<float, N> &d) {
 /// index otherwise), and B (BV, K- or MN-major; tf32 and 8-bit: both
 /// K-major) of N
 /// rows; one wgmma per band and 32 bytes of K (m64nNk16, k8 for tf32, k32
-/// for e4m3/e5m2), in one commit group. `accumulate`
+/// for e4m3/e5m2 and s8/u8), in one commit group. D is f32, or s32 (TD
+/// int32_t) for 8-bit integer operands. `accumulate`
 /// false: the first step overwrites D. The caller retires the group with
 /// wgmma_wait.
-template <class AV, class BV, int Bands>
-TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
+template <class AV, class BV, int Bands, class TD>
+TP_DEVICE void wgmma_ss(Frag<TD, Bands * BV::kMN / 2> &d, uint32_t a,
                         uint32_t b, bool accumulate, int firstBand TP_LOC) {
   using TA = typename AV::Elem;
   constexpr int N = BV::kMN;
   static_assert(detail::wgmma_ss_operands<TA, BV>());
+  static_assert(detail::kSame<TD, detail::Cond<detail::kIsInt8<TA>, int32_t, float>>,
+                "wgmma here: 8-bit integers accumulate in s32, the rest in "
+                "f32");
   // A narrow tile of 8, 16 or 32 rows (Bands 1, K-major) is read as 64
   // rows: the SMEM after it (the next slot, or the layout's pad) fills the
   // rows of D past the tile's, which are never stored (docs/cuda.md, "Tiles
@@ -127,12 +143,17 @@ TP_DEVICE void wgmma_ss(Frag<float, Bands * BV::kMN / 2> &d, uint32_t a,
   for (int s = 0; s < kSteps; ++s)
 #pragma unroll
     for (int g = 0; g < Bands; ++g) {
-      auto &dg = *reinterpret_cast<float(*)[N / 2]>(&d.v[g * (N / 2)]);
+      auto &dg = *reinterpret_cast<TD(*)[N / 2]>(&d.v[g * (N / 2)]);
       uint64_t ad = detail::sm90_desc(
           AV::desc(a + uint32_t(firstBand + g) * kBandBytes, s));
       uint64_t bd = detail::sm90_desc(BV::desc(b, s));
       bool scaleD = s == 0 ? accumulate : true;
-      if constexpr (detail::kWgmmaKMajorOnly<TA>) {
+      if constexpr (detail::kIsInt8<TA>) {
+        static_assert(!AV::kMNMajor, "8-bit A: K-major");
+        ptx::wgmma_ss_s32<N, detail::kWgmmaInt8<TA>,
+                          detail::kWgmmaInt8<typename BV::Elem>>(dg, ad, bd,
+                                                                 scaleD);
+      } else if constexpr (detail::kWgmmaKMajorOnly<TA>) {
         static_assert(!AV::kMNMajor, "tf32 and 8-bit A: K-major");
         ptx::wgmma_ss_kmajor<N, detail::kWgmmaKMajor<TA>,
                              detail::kWgmmaKMajor<typename BV::Elem>>(
@@ -218,9 +239,10 @@ TP_DEVICE void wgmma_transpose(uint32_t dst, uint32_t src, int thread,
 /// (wgmma_wait<0>) and syncs the agent before the rows are read by other
 /// threads. `Rows` (nonzero): the tile's rows, fewer than the fragment's (a
 /// 32-row tile issued as 64); the rest are not stored.
-template <int Bands, int N, int Rows = 0>
-TP_DEVICE void wgmma_acc_store(uint32_t saddr, Frag<float, Bands * N / 2> &d,
+template <int Bands, int N, int Rows = 0, class T>
+TP_DEVICE void wgmma_acc_store(uint32_t saddr, Frag<T, Bands * N / 2> &d,
                                int threadInAgent) {
+  static_assert(sizeof(T) == 4, "f32 or s32 accumulators");
   namespace wg = layout::wgmma;
   // Orders the reads below after the wait_group that completed the MMAs.
   ptx::wgmma_fence_operand(d.v);
@@ -251,10 +273,10 @@ template <int N> TP_CONSTEXPR int rows_slot(int g, int i) {
 
 /// The accumulator in the rows layout. The caller has retired every group
 /// that writes `d` (a permutation of registers, which ptxas renames).
-template <int Bands, int N>
-TP_DEVICE Frag<float, Bands * N / 2> wgmma_rows(Frag<float, Bands * N / 2> &d) {
+template <int Bands, int N, class T>
+TP_DEVICE Frag<T, Bands * N / 2> wgmma_rows(Frag<T, Bands * N / 2> &d) {
   ptx::wgmma_fence_operand(d.v);
-  Frag<float, Bands * N / 2> r;
+  Frag<T, Bands * N / 2> r;
 #pragma unroll
   for (int g = 0; g < Bands; ++g)
 #pragma unroll
@@ -264,10 +286,9 @@ TP_DEVICE Frag<float, Bands * N / 2> wgmma_rows(Frag<float, Bands * N / 2> &d) {
 }
 
 /// A tile in the rows layout as an accumulator for the next wgmma.
-template <int Bands, int N>
-TP_DEVICE Frag<float, Bands * N / 2>
-wgmma_regs(const Frag<float, Bands * N / 2> &r) {
-  Frag<float, Bands * N / 2> d;
+template <int Bands, int N, class T>
+TP_DEVICE Frag<T, Bands * N / 2> wgmma_regs(const Frag<T, Bands * N / 2> &r) {
+  Frag<T, Bands * N / 2> d;
 #pragma unroll
   for (int g = 0; g < Bands; ++g)
 #pragma unroll

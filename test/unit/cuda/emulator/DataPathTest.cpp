@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -675,6 +676,29 @@ TEST(Descriptors, InstructionDescriptorFaults) {
   EXPECT_FAULT(
       decodeInstrDesc(instrDesc(1, 2, 1, 0, 0, 128, 128), MmaKind::F8F6F4),
       "not an f8f6f4 type");
+  // kind::i8: D is S32 (2) only, types U8 0 / S8 1, no negation, its own N;
+  // the saturate bit is for it alone.
+  EXPECT_FAULT(decodeInstrDesc(instrDesc(1, 1, 1, 0, 0, 128, 128), MmaKind::I8),
+               "i8: S32 = 2 only");
+  EXPECT_FAULT(decodeInstrDesc(instrDesc(2, 1, 2, 0, 0, 128, 128), MmaKind::I8),
+               "U8 = 0 or S8 = 1");
+  EXPECT_FAULT(decodeInstrDesc(instrDesc(2, 1, 1, 0, 0, 128, 128) | 1u << 13,
+                               MmaKind::I8),
+               "negate");
+  EXPECT_FAULT(decodeInstrDesc(instrDesc(2, 1, 1, 0, 0, 128, 40), MmaKind::I8),
+               "kind::i8 takes N");
+  EXPECT_FAULT(decodeInstrDesc(instrDesc(2, 1, 1, 0, 0, 128, 128), MmaKind::F16),
+               "is invalid");
+  EXPECT_FAULT(
+      decodeInstrDesc(instrDesc(1, 1, 1, 0, 0, 128, 128) | 8u, MmaKind::F16),
+      "saturate");
+  InstrDescriptor i8 =
+      decodeInstrDesc(instrDesc(2, 0, 1, 0, 1, 64, 24) | 8u, MmaKind::I8);
+  EXPECT_EQ(i8.a, ElemType::U8);
+  EXPECT_EQ(i8.b, ElemType::S8);
+  EXPECT_TRUE(i8.dS32);
+  EXPECT_TRUE(i8.saturate);
+  EXPECT_EQ(i8.bMajor, Major::MN);
   // mxf8f6f4: M = 64 (bits 27-28 = 0) and a UE4M3 scale type are invalid.
   EXPECT_FAULT(decodeInstrDesc(0x20A00020, MmaKind::MXF8F6F4), "M = 0");
   EXPECT_FAULT(decodeInstrDesc(0x28200020, MmaKind::MXF8F6F4), "UE8M0");
@@ -985,6 +1009,62 @@ TEST(Mma, Fp8E4M3xE5M2WithF16Accumulator) {
       uint32_t cellv = t->cell[m][dcol + n];
       ASSERT_EQ(cellv, uint32_t(__half_as_ushort(twice))) << m << "," << n;
     }
+}
+
+// kind::i8 (an int8 GEMM on sm_100a): s8 x u8 into s32, exact; the second
+// instruction adds, the third (D type S32 with the saturate bit) clamps a
+// D started near INT32_MAX, where the plain one wraps. The descriptor is
+// CUTLASS's (S8Format: signed 1, unsigned 0; CFormat S32 = 2), which
+// layout::instr_desc packs (DescriptorTest).
+TEST(Mma, Int8KindIsExactWrapsAndSaturates) {
+  const uint32_t M = 128, N = 48, K = 32;
+  SharedMem s;
+  const uint32_t aAddr = 0x1000, bAddr = 0x6000;
+  std::vector<int64_t> A(M * K), B(N * K);
+  std::uniform_int_distribution<int> d(0, 255);
+  for (uint32_t m = 0; m < M; ++m)
+    for (uint32_t k = 0; k < K; ++k) {
+      // Row 0 at the top of s8: a large positive product with the u8 B.
+      int8_t v = m == 0 ? int8_t(127) : int8_t(d(rng()) - 128);
+      A[m * K + k] = v;
+      s.bytes[kMajor8(aAddr, m, k)] = uint8_t(v);
+    }
+  for (uint32_t n = 0; n < N; ++n)
+    for (uint32_t k = 0; k < K; ++k) {
+      uint8_t v = uint8_t(d(rng()));
+      B[n * K + k] = v;
+      s.bytes[kMajor8(bAddr, n, k)] = v;
+    }
+  auto t = newTmem();
+  uint32_t dcol = t->allocate(64);
+  uint32_t idesc = instrDesc(2, 1, 0, false, false, M, N);
+  uint64_t ad = smemDesc(aAddr, 128, 256, 0), bd = smemDesc(bAddr, 128, 256, 0);
+  mma(*t, s.smem, MmaKind::I8, dcol, false, ad, bd, idesc, false, 0, 0);
+  mma(*t, s.smem, MmaKind::I8, dcol, false, ad, bd, idesc, true, 0, 0);
+  auto dot = [&](uint32_t m, uint32_t n) {
+    int64_t r = 0;
+    for (uint32_t k = 0; k < K; ++k)
+      r += A[m * K + k] * B[n * K + k];
+    return r;
+  };
+  for (uint32_t m = 0; m < M; ++m)
+    for (uint32_t n = 0; n < N; ++n)
+      ASSERT_EQ(int32_t(t->cell[m][dcol + n]), int32_t(2 * dot(m, n)))
+          << m << "," << n;
+  // Row 0, column 0 near the top of the range, then one more product.
+  uint32_t big = uint32_t(INT32_MAX - 10);
+  int64_t p = dot(0, 0);
+  ASSERT_GT(p, 10) << "the test wants a positive product at (0, 0)";
+  for (bool saturate : {false, true}) {
+    for (uint32_t m = 0; m < M; ++m)
+      for (uint32_t n = 0; n < N; ++n)
+        t->write(m, dcol + n, big);
+    mma(*t, s.smem, MmaKind::I8, dcol, false, ad, bd,
+        idesc | uint32_t(saturate) << 3, true, 0, 0);
+    int64_t want = int64_t(INT32_MAX) - 10 + p;
+    EXPECT_EQ(int32_t(t->cell[0][dcol]),
+              saturate ? INT32_MAX : int32_t(uint32_t(uint64_t(want))));
+  }
 }
 
 TEST(Mma, Tf32Swizzle64TruncatesTo10MantissaBits) {

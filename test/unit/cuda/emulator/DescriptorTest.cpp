@@ -178,6 +178,18 @@ TEST(CpuEmuDescriptors, EmulatorDecodesTheInstrDescriptors) {
         EXPECT_EQ(d.aMajor, aMN ? dp::Major::MN : dp::Major::K);
         EXPECT_EQ(d.bMajor, bMN ? dp::Major::MN : dp::Major::K);
       }
+  // s8 x s8 -> s32 (MmaElem<int8_t>, kind::i8), B MN-major.
+  dp::InstrDescriptor i8 = dp::decodeInstrDesc(
+      tp::layout::instr_desc(128, 48, tp::MmaElem<int8_t>::kFormat,
+                             tp::MmaElem<int8_t>::kFormat, tp::layout::kDS32,
+                             false, true),
+      MmaKind::I8);
+  EXPECT_EQ(i8.a, dp::ElemType::S8);
+  EXPECT_EQ(i8.b, dp::ElemType::S8);
+  EXPECT_TRUE(i8.dS32);
+  EXPECT_FALSE(i8.saturate);
+  EXPECT_EQ(i8.n, 48u);
+  EXPECT_EQ(i8.bMajor, dp::Major::MN);
   for (uint32_t sfa = 0; sfa < 4; ++sfa)
     for (uint32_t sfb = 0; sfb < 4; ++sfb) {
       dp::InstrDescriptor d = dp::decodeInstrDesc(

@@ -14,6 +14,7 @@
 #include "tilepipe/emulator/prelude.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -382,6 +383,79 @@ TEST(Wgmma, EightBitRegisterA) {
   LaunchResult r;
   EXPECT_GT(
       runKind(WgmmaType::E4M3, WgmmaType::E4M3, r, true, /*quadOff=*/true), 0);
+}
+
+/// An 8-bit integer element over the type's whole range (s8: -128..127,
+/// u8: 0..255), so that products reach 2^14 and 2^16.
+int int8At(WgmmaType t, uint32_t salt, uint32_t i, uint32_t j) {
+  int v = int((i * 37 + j * 101 + salt * 13) % 256);
+  return t == WgmmaType::S8 ? v - 128 : v;
+}
+
+/// Two m64nNk32 wgmmas of 8-bit integers into s32, K-major without
+/// swizzle as runKind lays them: the first overwrites D (scale-d 0), the
+/// second adds, and D starts at `init` when `accumulateFirst`. Returns the
+/// number of D registers other than the exact sum wrapped to 32 bits.
+int runInt(WgmmaType ta, WgmmaType tb, uint32_t n, int32_t init,
+           bool accumulateFirst, LaunchResult &r) {
+  int wrong = 0;
+  auto store = [&](WgmmaType t, uint32_t base, uint32_t rows, uint32_t salt) {
+    for (uint32_t m = 0; m < rows; ++m)
+      for (uint32_t k = 0; k < 32; ++k) {
+        uint32_t addr = base + (m % 8) * 16 + (m / 8) * 256 + (k % 16) + (k / 16) * 128;
+        *static_cast<uint8_t *>(tp::cpu::shared_to_generic(addr)) =
+            uint8_t(int8At(t, salt, m, k));
+      }
+  };
+  r = run(128, 7, [&] {
+    if (threadIdx.x == 0) {
+      store(ta, kSmem, 64, 1);
+      store(tb, kSmem + 4096, n, 2);
+    }
+    tp::cpu::fence_proxy_async();
+    __syncthreads();
+    std::vector<int32_t> d(n / 2, init);
+    uint64_t adesc = wg::make_descriptor(kSmem, 128, 256, Swizzle::None).pack();
+    uint64_t bdesc =
+        wg::make_descriptor(kSmem + 4096, 128, 256, Swizzle::None).pack();
+    WgmmaShape shape{uint16_t(n), ta, tb, false, false};
+    tp::cpu::wgmma_fence();
+    for (bool scaleD : {accumulateFirst, true})
+      tp::cpu::wgmma_mma_ss(shape, reinterpret_cast<float *>(d.data()), adesc,
+                            bdesc, scaleD);
+    tp::cpu::wgmma_commit_group();
+    tp::cpu::wgmma_wait_group(0);
+    for (uint32_t i = 0; i < n / 2; ++i) {
+      wg::RowCol rc = wg::acc_element(int(threadIdx.x), int(i));
+      int64_t dot = 0;
+      for (uint32_t k = 0; k < 32; ++k)
+        dot += int64_t(int8At(ta, 1, uint32_t(rc.row), k)) *
+               int8At(tb, 2, uint32_t(rc.col), k);
+      int64_t want = 2 * dot + (accumulateFirst ? init : 0);
+      wrong += d[i] != int32_t(uint32_t(uint64_t(want)));
+    }
+  });
+  return r.ok ? wrong : -1;
+}
+
+// s8/u8 operands into s32 (int8 GEMM): exact, in either signedness and
+// mixed, over N of the integer shapes; D wraps past INT32_MAX as integer
+// MMA without .satfinite does.
+TEST(Wgmma, IntegerKindsAreExactAndWrap) {
+  for (auto [a, b] : {std::pair(WgmmaType::S8, WgmmaType::S8),
+                      std::pair(WgmmaType::S8, WgmmaType::U8),
+                      std::pair(WgmmaType::U8, WgmmaType::U8)})
+    for (uint32_t n : {8u, 48u, 256u}) {
+      LaunchResult r;
+      EXPECT_EQ(runInt(a, b, n, 0, false, r), 0)
+          << int(a) << " x " << int(b) << " N " << n << "\n" << r.report;
+    }
+  LaunchResult r;
+  EXPECT_EQ(runInt(WgmmaType::U8, WgmmaType::U8, 64, INT32_MAX - 1000, true, r), 0)
+      << r.report;
+  // N = 40 is a float shape, not an integer one.
+  EXPECT_EQ(runInt(WgmmaType::S8, WgmmaType::S8, 40, 0, false, r), -1);
+  EXPECT_NE(r.report.find("s8/u8: 8, 16, 24, then"), std::string::npos) << r.report;
 }
 
 TEST(Wgmma, FaultsNameTheRule) {

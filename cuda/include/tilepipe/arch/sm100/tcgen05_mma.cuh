@@ -35,6 +35,8 @@ template <MmaKind Kind> struct MmaAsm {
       TP_MMA_ASM("f16", "%1", "l");
     else if constexpr (Kind == MmaKind::TF32)
       TP_MMA_ASM("tf32", "%1", "l");
+    else if constexpr (Kind == MmaKind::I8)
+      TP_MMA_ASM("i8", "%1", "l");
     else
       TP_MMA_ASM("f8f6f4", "%1", "l");
   }
@@ -45,6 +47,8 @@ template <MmaKind Kind> struct MmaAsm {
       TP_MMA_ASM("f16", "[%1]", "r");
     else if constexpr (Kind == MmaKind::TF32)
       TP_MMA_ASM("tf32", "[%1]", "r");
+    else if constexpr (Kind == MmaKind::I8)
+      TP_MMA_ASM("i8", "[%1]", "r");
     else
       TP_MMA_ASM("f8f6f4", "[%1]", "r");
   }

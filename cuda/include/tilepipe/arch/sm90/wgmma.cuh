@@ -2,7 +2,8 @@
 //
 // wgmma.fence, wgmma.mma_async (f32 accumulators: m64nNk16 with f16 or bf16
 // operands, A from SMEM or registers; m64nNk8 tf32 and m64nNk32 e4m3/e5m2,
-// both from SMEM and K-major), wgmma.commit_group and
+// both from SMEM and K-major; s32 accumulators: m64nNk32 s8/u8 from SMEM,
+// K-major), wgmma.commit_group and
 // wgmma.wait_group, issued by all 128 threads of a warpgroup. Each atom has
 // the two branches of config.cuh: the emulator's call (emulator/wgmma.h) and
 // the PTX, which exists only in sm_90a device passes (TP_WGMMA: elsewhere a
@@ -26,6 +27,9 @@ enum class Wgmma16 { F16, BF16 };
 /// The operand types that wgmma reads K-major only, 32 bytes of K an
 /// instruction: tf32 (K 8) and the two 8-bit floats (K 32).
 enum class WgmmaKMajor { TF32, E4M3, E5M2 };
+
+/// The 8-bit integer operand types (K 32, K-major, s32 accumulators).
+enum class WgmmaInt8 { S8, U8 };
 
 #if TP_HAS_WGMMA
 namespace detail {
@@ -73,6 +77,15 @@ template <int Count> TP_DEVICE void wgmma_fence_operand(float (&d)[Count]) {
 #endif
 }
 
+/// The same for s32 accumulators (integer MMA).
+template <int Count> TP_DEVICE void wgmma_fence_operand(int32_t (&d)[Count]) {
+#if !TP_EMULATOR
+#pragma unroll
+  for (int i = 0; i < Count; ++i)
+    asm volatile("" : "+r"(d[i])::"memory");
+#endif
+}
+
 /// The same for A registers: made here, before the fence, not between the
 /// atoms that read them.
 template <int Count> TP_DEVICE void wgmma_fence_operand(uint32_t (&a)[Count]) {
@@ -92,6 +105,9 @@ constexpr cpu::WgmmaType wgmmaType(WgmmaKMajor t) {
   return t == WgmmaKMajor::TF32   ? cpu::WgmmaType::TF32
          : t == WgmmaKMajor::E4M3 ? cpu::WgmmaType::E4M3
                                   : cpu::WgmmaType::E5M2;
+}
+constexpr cpu::WgmmaType wgmmaType(WgmmaInt8 t) {
+  return t == WgmmaInt8::S8 ? cpu::WgmmaType::S8 : cpu::WgmmaType::U8;
 }
 } // namespace detail
 #endif
@@ -167,6 +183,32 @@ TP_DEVICE void wgmma_ss_kmajor(float (&d)[N / 2], uint64_t a, uint64_t b,
     TP_WGMMA(TP_WGMMA_DISPATCH_X(N, "32", "e5m2", "e4m3"));
   } else {
     TP_WGMMA(TP_WGMMA_DISPATCH_X(N, "32", "e5m2", "e5m2"));
+  }
+  (void)scale;
+#endif
+}
+
+/// wgmma.mma_async.sync.aligned.m64nNk32.s32.TA.TB d, adesc, bdesc,
+/// scale-d: D (N / 2 s32 registers a thread, wrapping) = A B^T (+ D), s8/u8
+/// A and B from SMEM, both K-major.
+template <int N, WgmmaInt8 TA, WgmmaInt8 TB>
+TP_DEVICE void wgmma_ss_s32(int32_t (&d)[N / 2], uint64_t a, uint64_t b,
+                            bool scaleD) {
+  static_assert(tp::wgmma_shape::int8_n_ok(N), TP_WGMMA_RULE_N);
+#if TP_EMULATOR
+  cpu::wgmma_mma_ss(cpu::WgmmaShape{uint16_t(N), detail::wgmmaType(TA),
+                                    detail::wgmmaType(TB), false, false},
+                    reinterpret_cast<float *>(d), a, b, scaleD);
+#else
+  uint32_t scale = scaleD;
+  if constexpr (TA == WgmmaInt8::S8 && TB == WgmmaInt8::S8) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_SSI(N, "s8", "s8"));
+  } else if constexpr (TA == WgmmaInt8::S8) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_SSI(N, "s8", "u8"));
+  } else if constexpr (TB == WgmmaInt8::S8) {
+    TP_WGMMA(TP_WGMMA_DISPATCH_SSI(N, "u8", "s8"));
+  } else {
+    TP_WGMMA(TP_WGMMA_DISPATCH_SSI(N, "u8", "u8"));
   }
   (void)scale;
 #endif
