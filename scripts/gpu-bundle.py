@@ -66,7 +66,7 @@ KERNELS = [
       "cutile_linear_fp8", "cutile_linear_tf32", "cutile_gemm_accumulate", "cutile_matmul_persistent",
       "cutile_matmul_256", "cutile_matmul_tf32", "cutile_weight_grad_tf32",
       "cutile_matmul_fp8", "cutile_matmul_f32_small", "cutile_linear_few_rows", "cutile_linear_lora",
-      "cutile_matmul_i8"]),
+      "cutile_matmul_i8", "cutile_linear_w8a8", "cutile_gemm_i8_requant"]),
     ("hopper-attention", SPECS, "sm_90a",
      ["attn_scale_hd64", "attn_scale_hd128", "attn_scale_hd128_lse", "attn_rescale_hd64",
       "attn_rescale_hd128", "attn_scale_hd64_peeled", "attn_m64_hd128_lse", "attn_m64_hd64",

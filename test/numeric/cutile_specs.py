@@ -1902,6 +1902,77 @@ class MatmulI8(CuTileSpec):
         return {2: (a[0].astype(np.int64) @ a[1].astype(np.int64)).astype(np.float64)}
 
 
+class LinearW8A8(CuTileSpec):
+    """W8A8 (linear_w8a8.py): int8 X (M x K) and W (N x K), the i32
+    accumulator converted to f32 and scaled per row and per column, a bf16
+    bias added, stored bf16: trip counts 1, 2 (K ragged) and 8, M and N
+    ragged."""
+    fixture = "test/cutile/lower/fixtures/linear_w8a8-13.4.tileirbc"
+    tolerances = {5: BF16_TOL}
+
+    def problems(self, quick=False):
+        return [(128, 128, 128), (200, 300, 200), (256, 384, 1024)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: rng.integers(-128, 128, (m, k)).astype(np.int8),
+                1: rng.integers(-128, 128, (n, k)).astype(np.int8),
+                2: rng.uniform(0.001, 0.02, m).astype(np.float32),
+                3: rng.uniform(0.001, 0.02, n).astype(np.float32), 4: uniform_bf16(rng, (n,))}
+
+    def output_shapes(self, p):
+        return {5: (p[0], p[1])}
+
+    def expected(self, a, p):
+        acc = (a[0].astype(np.int64) @ a[1].astype(np.int64).T).astype(np.float64)
+        y = acc * a[2].astype(np.float64)[:, None] * a[3].astype(np.float64)[None, :]
+        return {5: y + a[4].astype(np.float64)[None, :]}
+
+
+class GemmI8Requant(CuTileSpec):
+    """An int8 GEMM with an i32 bias added in i32 and requantized to int8
+    (gemm_i8_requant.py): the reference converts and scales in f32 as the
+    kernel does, clamps and truncates, so the outputs must be equal. The
+    bias (an i32 array) is handed over as float32 values, as numcheck hands
+    integer arrays."""
+    fixture = "test/cutile/lower/fixtures/gemm_i8_requant-13.4.tileirbc"
+    tolerances = {3: (0.0, 0.0)}
+    scale = 0.0005
+
+    def problems(self, quick=False):
+        return [(128, 64, 64), (200, 100, 100), (256, 192, 640)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 64), 1)
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        return {0: rng.integers(-128, 128, (m, k)).astype(np.int8),
+                1: rng.integers(-128, 128, (k, n)).astype(np.int8),
+                2: rng.integers(-100000, 100000, n).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def scalar_values(self, p):
+        return {4: self.scale}
+
+    def expected(self, a, p):
+        acc = a[0].astype(np.int64) @ a[1].astype(np.int64) + a[2].astype(np.int64)[None, :]
+        y = acc.astype(np.int32).astype(np.float32) * np.float32(self.scale)
+        y = np.minimum(np.maximum(y, np.float32(-128)), np.float32(127))
+        return {3: np.trunc(y).astype(np.float64)}
+
+
 class AttentionDecode(CuTileSpec):
     """One query per row against its sequence's keys and values, 64-row
     blocks (attention_decode.py): S = 128, 300 (ragged, five blocks), 5
@@ -3179,6 +3250,8 @@ SPECS = {
     "cutile_softmax_columns": SoftmaxColumns(),
     "cutile_gemm_int8_weights": GemmInt8Weights(),
     "cutile_matmul_i8": MatmulI8(),
+    "cutile_linear_w8a8": LinearW8A8(),
+    "cutile_gemm_i8_requant": GemmI8Requant(),
     "cutile_attention_decode": AttentionDecode(),
     "cutile_row_cumsum": RowCumsum(),
     "cutile_gemm_alpha_beta": GemmAlphaBeta(),
@@ -3281,7 +3354,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
               "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows",
               "cutile_decode_alibi", "cutile_attention_fp8", "cutile_attention_varlen",
-              "cutile_matmul_i8"]:
+              "cutile_matmul_i8", "cutile_linear_w8a8", "cutile_gemm_i8_requant"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -413,7 +413,13 @@ LogicalResult EntryLowering::lowerIToF(tileir::IToFOp op) {
     return failure();
   Type to = registerType(op.getResult().getType());
   bool isSigned = op.getSignedness() == tileir::Signedness::Signed;
-  if (isa<tileas::SmemType>(v->getType())) {
+  if (isa<tileas::TmemType>(v->getType())) {
+    // An integer MMA's i32 accumulator, dequantized (W8A8's per-token and
+    // per-channel scales): read into registers.
+    v = registers(op, op.getSource());
+    if (failed(v))
+      return failure();
+  } else if (isa<tileas::SmemType>(v->getType())) {
     // Integer data loaded from memory (int8 weights dequantized before an
     // MMA): read into registers, converted element by element.
     Type elem = getElementTypeOrSelf(v->getType());
@@ -555,10 +561,17 @@ LogicalResult EntryLowering::lowerIntegerOp(Operation *op) {
     FailureOr<Value> r = lookup(op, v);
     if (failed(r))
       return failure();
+    // An integer MMA's i32 accumulator (an int8 GEMM's bias added in i32)
+    // is read into registers, as float math reads a float one.
+    if (isa<tileas::TmemType>(r->getType()))
+      r = registers(op, v);
+    if (failed(r))
+      return failure();
     operands.push_back(*r);
   }
-  // Integer tiles are positions (iota) and the masks made of them; any
-  // other integer tile (one loaded from memory) has no register form.
+  // Integer tiles are positions (iota and the masks made of them), i32
+  // data the threads read, and integer MMA results; any other integer tile
+  // (i8 loaded by TMA) has no register form here.
   bool tiles = llvm::any_of(
       operands, [](Value v) { return isa<RankedTensorType>(v.getType()); });
   if (tiles && !llvm::all_of(operands, [](Value v) {
