@@ -121,6 +121,11 @@ bool holdsAccumulator(Value tile);
 int64_t getAccumulatorColumns(TmemType type);
 /// The columns `tile` spans in the layout it holds (accumulator or data).
 int64_t getTmemColumns(Value tile);
+
+/// An MMA's `a_unsigned` / `b_unsigned` (umma, wgmma): each set only on an
+/// 8-bit integer operand.
+LogicalResult verifyUnsignedOperands(Operation *mma, Type a, Type b,
+                                     bool aUnsigned, bool bUnsigned);
 /// The columns one TMEM slot of `pipe` spans: an accumulator's when an umma
 /// produces the pipe's slots.
 int64_t getPipeSlotColumns(PipeCreateOp pipe, TmemType slot);

@@ -573,10 +573,27 @@ static LogicalResult verifyMmaShape(UmmaOp op, Type elem, Type accElem,
   return success();
 }
 
+LogicalResult mlir::tileas::verifyUnsignedOperands(Operation *mma, Type a,
+                                                   Type b, bool aUnsigned,
+                                                   bool bUnsigned) {
+  for (auto [on, what, elem] :
+       {std::tuple(aUnsigned, "A", a), std::tuple(bUnsigned, "B", b)})
+    if (on && !elem.isSignlessInteger(8))
+      return mma->emitOpError("expects `")
+             << (*what == 'A' ? "a" : "b")
+             << "_unsigned` only on an 8-bit integer operand, got " << what
+             << " of " << elem;
+  return success();
+}
+
 LogicalResult UmmaOp::verify() {
   auto a = cast<ShapedType>(getA().getType());
   SmemType b = getB().getType();
   TmemType acc = getAcc().getType();
+  if (failed(verifyUnsignedOperands(*this, a.getElementType(),
+                                    b.getElementType(), getAUnsigned(),
+                                    getBUnsigned())))
+    return failure();
   if (a.getRank() != 2)
     return emitOpError("expects A to be a rank-2 MxK tile, got ")
            << formatTile(a);

@@ -283,6 +283,10 @@ def TileAS_UmmaOp : TileAS_SchedulableOp<"umma", "", [
     way: a TMA box of V[kv, d] is B = V^T without a transposed copy in global
     memory. 8- and 16-bit types only.
 
+    8-bit integer operands (kind::i8, an i32 accumulator) are signed unless
+    `a_unsigned` / `b_unsigned` says the operand is u8 (integer types in the
+    IR are signless; cuTile's mmai names each operand's signedness).
+
     Block scaling (tcgen05.mma kind::mxf8f6f4 / kind::mxf4):
 
     `%d = tileas.umma %a, %b, %acc scale(%sfa, %sfb) {accumulate}
@@ -301,7 +305,8 @@ def TileAS_UmmaOp : TileAS_SchedulableOp<"umma", "", [
                        Optional<TileAS_TmemType>:$scale_a,
                        Optional<TileAS_TmemType>:$scale_b,
                        UnitAttr:$accumulate, UnitAttr:$a_mn_major,
-                       UnitAttr:$b_mn_major);
+                       UnitAttr:$b_mn_major, UnitAttr:$a_unsigned,
+                       UnitAttr:$b_unsigned);
   let results = (outs TileAS_TmemType:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`scale` `(` $scale_a^ `,` $scale_b `)`)? attr-dict `:`
@@ -351,12 +356,14 @@ def TileAS_WgmmaOp : TileAS_SchedulableOp<"wgmma", "", [
     operands (f16 only for f16 and 8-bit floats) and i32 for integers.
     `a_mn_major` / `b_mn_major` (the tile given KxM / KxN, read transposed)
     are allowed only for f16 and bf16 in shared memory; a register A is
-    always MxK.
+    always MxK. `a_unsigned` / `b_unsigned`: a u8 operand, as for
+    `tileas.umma` (8-bit integers only).
   }];
   let arguments = (ins AnyTypeOf<[TileAS_SmemType, TileAS_RegisterTile]>:$a,
                        TileAS_SmemType:$b, TileAS_RegisterTile:$acc,
                        UnitAttr:$accumulate, UnitAttr:$a_mn_major,
-                       UnitAttr:$b_mn_major);
+                       UnitAttr:$b_mn_major, UnitAttr:$a_unsigned,
+                       UnitAttr:$b_unsigned);
   let results = (outs TileAS_RegisterTile:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,`

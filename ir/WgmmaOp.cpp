@@ -80,6 +80,10 @@ LogicalResult WgmmaOp::verify() {
   if (a.getRank() != 2 || b.getRank() != 2)
     return emitOpError("expects rank-2 A (MxK) and B (NxK) tiles");
   bool regA = isa<RankedTensorType>(a);
+  if (failed(verifyUnsignedOperands(*this, a.getElementType(),
+                                    b.getElementType(), getAUnsigned(),
+                                    getBUnsigned())))
+    return failure();
   Family family;
   if (failed(verifyTypes(*this, a.getElementType(), b.getElementType(),
                          family)))

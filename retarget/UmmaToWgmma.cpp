@@ -107,7 +107,8 @@ struct UmmaToWgmmaPattern : OpConversionPattern<tileas::UmmaOp> {
     Type result = getTypeConverter()->convertType(op.getResult().getType());
     auto wgmma = rewriter.create<tileas::WgmmaOp>(
         op.getLoc(), result, adaptor.getA(), adaptor.getB(), adaptor.getAcc(),
-        op.getAccumulate(), op.getAMnMajor(), op.getBMnMajor());
+        op.getAccumulate(), op.getAMnMajor(), op.getBMnMajor(),
+        op.getAUnsigned(), op.getBUnsigned());
     // Names and schedule constraints the user gave the MMA stay with it.
     wgmma->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.replaceOp(op, wgmma.getResult());

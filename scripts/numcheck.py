@@ -231,6 +231,9 @@ SEEDED_BUGS = {
     "i8-wgmma-unsigned": ("runtime/wgmma.cuh",
                           r"kSame<T, int8_t> \? ptx::WgmmaInt8::S8 : ptx::WgmmaInt8::U8",
                           "ptx::WgmmaInt8::U8"),
+    # A u8 operand read through an int8_t view (as signed): every element
+    # over 127 reads 256 too low.
+    "u8-view-signed": (".cu", r"MmaTile<uint8_t,", "MmaTile<int8_t,"),
     "i8-idesc-unsigned": ("layout/instr_desc.cuh",
                           r"(struct MmaElem<int8_t> \{ // kind::i8: signed 1\n.*\n.*\n"
                           r"  static constexpr uint32_t kFormat = )1;",

@@ -51,10 +51,23 @@ FailureOr<std::string> cuda::mmaOperandView(Operation *mma, Value v,
          ">";
 }
 
+std::string cuda::unsignedView(StringRef view) {
+  std::string s = view.str();
+  constexpr StringRef kSigned = "<int8_t,";
+  size_t at = s.find(kSigned);
+  if (at != std::string::npos)
+    s.replace(at, kSigned.size(), "<uint8_t,");
+  return s;
+}
+
 FailureOr<RuntimeCall> cuda::ummaCall(tileas::UmmaOp op,
                                       const KernelLayout &layout) {
-  auto view = [&](Value v, bool mnMajor) {
-    return mmaOperandView(op, v, mnMajor, layout);
+  auto view = [&](Value v, bool mnMajor) -> FailureOr<std::string> {
+    FailureOr<std::string> s = mmaOperandView(op, v, mnMajor, layout);
+    bool isUnsigned = v == op.getA() ? op.getAUnsigned() : op.getBUnsigned();
+    if (succeeded(s) && isUnsigned)
+      return unsignedView(*s);
+    return s;
   };
   std::string acc = cudaElementName(op.getAcc().getType().getElementType());
   FailureOr<std::string> b = view(op.getB(), op.getBMnMajor());
@@ -66,6 +79,8 @@ FailureOr<RuntimeCall> cuda::ummaCall(tileas::UmmaOp op,
                           "translated to CUDA"),
              failure();
     std::string ta = cudaElementName(aTmem.getElementType());
+    if (op.getAUnsigned())
+      ta = "uint8_t";
     if (ta.empty() || acc.empty())
       return op.emitError("UMMA operand element types without a CUDA "
                           "equivalent are not translated"),

@@ -41,6 +41,11 @@ mlir::FailureOr<std::string> mmaOperandView(mlir::Operation *mma,
                                             mlir::Value v, bool mnMajor,
                                             const KernelLayout &layout);
 
+/// An 8-bit integer operand's view read as u8: the SMEM tile is the same
+/// bytes (TMA and the staging copy move int8_t), the MMA's element type
+/// uint8_t, which the runtime issues as .u8 / kind::i8 unsigned.
+std::string unsignedView(llvm::StringRef view);
+
 /// tp::umma_ss<TC, AView, BView>, tp::umma_ts<TC, TA, M, K, BView> or
 /// tp::umma_ss_block_scaled<AView, BView>.
 mlir::FailureOr<RuntimeCall> ummaCall(mlir::tileas::UmmaOp op,

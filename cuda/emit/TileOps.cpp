@@ -199,6 +199,10 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
   if (failed(av) || failed(bt))
     return failure();
   stageOperands(mma, {std::pair(&a, &*av), std::pair(&bv, &*bt)});
+  if (mma.getAUnsigned())
+    *av = unsignedView(*av);
+  if (mma.getBUnsigned())
+    *bt = unsignedView(*bt);
   // Each consumer warpgroup its bands: all of them for one warpgroup, the
   // 64 rows of its own for one warpgroup per 64 rows.
   int64_t groups = tileas::consumerWarpgroups(mma);

@@ -1902,6 +1902,21 @@ class MatmulI8(CuTileSpec):
         return {2: (a[0].astype(np.int64) @ a[1].astype(np.int64)).astype(np.float64)}
 
 
+class MatmulU8(MatmulI8):
+    """matmul_i8 with uint8 activations (matmul_u8.py): A 0..255 (a row at
+    255, its products with B's -128 column the largest in magnitude), B
+    int8; exact."""
+    fixture = "test/cutile/lower/fixtures/matmul_u8-13.4.tileirbc"
+
+    def arrays(self, rng, p):
+        m, n, k = p
+        a = rng.integers(0, 256, (m, k)).astype(np.uint8)
+        b = rng.integers(-128, 128, (k, n)).astype(np.int8)
+        a[0, :] = 255
+        b[:, 0] = -128
+        return {0: a, 1: b}
+
+
 class LinearW8A8(CuTileSpec):
     """W8A8 (linear_w8a8.py): int8 X (M x K) and W (N x K), the i32
     accumulator converted to f32 and scaled per row and per column, a bf16
@@ -3250,6 +3265,7 @@ SPECS = {
     "cutile_softmax_columns": SoftmaxColumns(),
     "cutile_gemm_int8_weights": GemmInt8Weights(),
     "cutile_matmul_i8": MatmulI8(),
+    "cutile_matmul_u8": MatmulU8(),
     "cutile_linear_w8a8": LinearW8A8(),
     "cutile_gemm_i8_requant": GemmI8Requant(),
     "cutile_attention_decode": AttentionDecode(),
@@ -3354,7 +3370,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
               "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows",
               "cutile_decode_alibi", "cutile_attention_fp8", "cutile_attention_varlen",
-              "cutile_matmul_i8", "cutile_linear_w8a8", "cutile_gemm_i8_requant"]:
+              "cutile_matmul_i8", "cutile_matmul_u8", "cutile_linear_w8a8", "cutile_gemm_i8_requant"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -125,25 +125,27 @@ static bool chainsInIteration(Operation *op) {
   });
 }
 
-/// An integer MMA the tensor cores take: s8 x s8 into s32 (cuTile's
-/// ct.mma of int8 tiles). tcgen05's kind::i8 and wgmma also read u8, but
-/// the CUDA translation names an i8 tile int8_t; unsigned operands are
-/// refused here rather than read as signed.
+/// An integer MMA the tensor cores take: s8 or u8 operands, in any mix,
+/// into s32 (cuTile's ct.mma of int8 and uint8 tiles; tcgen05's kind::i8,
+/// wgmma's .s8/.u8). The IR's i8 is signless: each operand's signedness
+/// goes on the MMA (`a_unsigned` / `b_unsigned`).
 static LogicalResult checkIntegerMma(tileir::MmaIOp op) {
-  for (auto [which, v, sign] :
-       {std::tuple{"A", op.getLhs(), op.getSignednessLhs()},
-        std::tuple{"B", op.getRhs(), op.getSignednessRhs()}}) {
+  for (Value v : {op.getLhs(), op.getRhs()}) {
     Type elem = cast<tileir::TileType>(v.getType()).getElementType();
     if (!elem.isInteger(8))
       return op->emitError("an integer MMA on ")
              << elem
              << " is not lowered: the tensor cores multiply 8-bit integers";
-    if (sign != tileir::Signedness::Signed)
-      return op->emitError("an integer MMA with an unsigned ")
-             << which
-             << " (uint8) is not lowered: tilepipe lowers s8 x s8 into s32";
   }
   return success();
+}
+
+/// Whether operand `i` (0: A, 1: B) of `op` is an unsigned integer.
+static bool unsignedOperand(Operation *op, unsigned i) {
+  auto mmai = dyn_cast<tileir::MmaIOp>(op);
+  return mmai &&
+         (i == 0 ? mmai.getSignednessLhs() : mmai.getSignednessRhs()) ==
+             tileir::Signedness::Unsigned;
 }
 
 LogicalResult EntryLowering::lowerMma(Operation *op) {
@@ -244,7 +246,9 @@ LogicalResult EntryLowering::lowerMma(Operation *op) {
       loc(op), acc->getType(), ab[0], ab[1], *acc, Value(), Value(),
       accumulate ? b.getUnitAttr() : UnitAttr(),
       mnMajor[0] ? b.getUnitAttr() : UnitAttr(),
-      mnMajor[1] ? b.getUnitAttr() : UnitAttr());
+      mnMajor[1] ? b.getUnitAttr() : UnitAttr(),
+      unsignedOperand(op, 0) ? b.getUnitAttr() : UnitAttr(),
+      unsignedOperand(op, 1) ? b.getUnitAttr() : UnitAttr());
   if (!chainedTo) {
     map(op->getResult(0), umma.getResult());
     return success();

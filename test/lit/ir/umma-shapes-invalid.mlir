@@ -158,3 +158,13 @@ func.func @mn_major_fp8_n24(%a: !tileas.smem<128x128xf8E4M3FN>, %b: !tileas.smem
   %d = tileas.umma %a, %b, %acc {b_mn_major} : !tileas.smem<128x128xf8E4M3FN>, !tileas.smem<128x24xf8E4M3FN>, !tileas.tmem<128x24xf32> -> !tileas.tmem<128x24xf32>
   return
 }
+
+// -----
+
+// `a_unsigned` / `b_unsigned` mark a u8 operand of an integer MMA; on any
+// other type they are refused.
+func.func @unsigned_bf16(%a: !tileas.smem<128x64xbf16>, %b: !tileas.smem<128x64xbf16>, %acc: !tileas.tmem<128x128xf32>) {
+  // expected-error @+1 {{'tileas.umma' op expects `b_unsigned` only on an 8-bit integer operand, got B of 'bf16'}}
+  %d = tileas.umma %a, %b, %acc {b_unsigned} : !tileas.smem<128x64xbf16>, !tileas.smem<128x64xbf16>, !tileas.tmem<128x128xf32> -> !tileas.tmem<128x128xf32>
+  return
+}

@@ -69,11 +69,12 @@ func.func @types(%a: !tileas.smem<64x16xf16>, %b: !tileas.smem<64x16xbf16>, %c: 
 
 // -----
 
-// tf32 and 8-bit float operands given MN-major are staged K-major by the
-// sm_90a translation (ir/WgmmaStaging.h); s8/u8 ones are not.
-func.func @transpose_s8(%a: !tileas.smem<64x32xi8>, %b: !tileas.smem<32x64xi8>, %c: tensor<64x64xi32>) {
-  // expected-error @+1 {{expects no MN-major B here (s8/u8); rule: wgmma.mma_async transposes (imm-trans-a/b) only f16 and bf16 operands in shared memory; an A in registers is read M x K}}
-  %d = tileas.wgmma %a, %b, %c {b_mn_major} : !tileas.smem<64x32xi8>, !tileas.smem<32x64xi8>, tensor<64x64xi32> -> tensor<64x64xi32>
+// tf32 and 8-bit operands given MN-major in SMEM are staged K-major by the
+// sm_90a translation (ir/WgmmaStaging.h; s8/u8 since session 49); an A in
+// registers is never MN-major.
+func.func @transpose_s8_register_a(%a: tensor<32x64xi8>, %b: !tileas.smem<64x32xi8>, %c: tensor<64x64xi32>) {
+  // expected-error @+1 {{expects no MN-major A here (s8/u8, A in registers); rule: wgmma.mma_async transposes (imm-trans-a/b) only f16 and bf16 operands in shared memory; an A in registers is read M x K}}
+  %d = tileas.wgmma %a, %b, %c {a_mn_major} : tensor<32x64xi8>, !tileas.smem<64x32xi8>, tensor<64x64xi32> -> tensor<64x64xi32>
   return
 }
 
@@ -98,5 +99,14 @@ func.func @acc_shape(%a: !tileas.smem<64x16xbf16>, %b: !tileas.smem<64x16xbf16>,
 func.func @k_mismatch(%a: !tileas.smem<64x16xbf16>, %b: !tileas.smem<64x32xbf16>, %c: tensor<64x64xf32>) {
   // expected-error @+1 {{expects A and B with the same K}}
   %d = tileas.wgmma %a, %b, %c : !tileas.smem<64x16xbf16>, !tileas.smem<64x32xbf16>, tensor<64x64xf32> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// A u8 operand (`a_unsigned`) is an 8-bit integer one.
+func.func @unsigned_f8(%a: !tileas.smem<64x32xf8E4M3FN>, %b: !tileas.smem<64x32xf8E4M3FN>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tileas.wgmma' op expects `a_unsigned` only on an 8-bit integer operand, got A of 'f8E4M3FN'}}
+  %d = tileas.wgmma %a, %b, %c {a_unsigned} : !tileas.smem<64x32xf8E4M3FN>, !tileas.smem<64x32xf8E4M3FN>, tensor<64x64xf32> -> tensor<64x64xf32>
   return
 }

@@ -1,7 +1,7 @@
 """An int8 GEMM, C = A B with 128 x 128 tiles, K step 64, accumulated in
 i32: tcgen05's kind::i8 on sm_100a, wgmma's s8 on sm_90a, exact
-(numeric-int8-mma.test; refused until session 49; matmul_u8.py, with
-unsigned activations, still is).
+(numeric-int8-mma.test; refused until session 49; matmul_u8.py takes
+unsigned activations).
 
   A: M x K int8, B: K x N int8, C: M x N int32"""
 import _path  # noqa: F401

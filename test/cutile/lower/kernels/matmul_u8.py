@@ -1,7 +1,7 @@
 """An int8 GEMM with unsigned activations, C = A B: A uint8 (activations
-quantized with a zero point), B int8, accumulated in i32. The lowering
-refuses it with a message (lower-bytecode-errors.test): tilepipe lowers
-s8 x s8 MMAs (matmul_i8.py), and names an i8 tile int8_t in CUDA.
+quantized with a zero point), B int8, accumulated in i32: the MMA's A is
+`a_unsigned` (wgmma .u8.s8, tcgen05 kind::i8 with A type U8), its view
+MmaTile<uint8_t, ...> over the int8_t bytes TMA moves (numeric-int8-mma.test).
 
   A: M x K uint8, B: K x N int8, C: M x N int32"""
 import _path  # noqa: F401
