@@ -75,7 +75,7 @@ KERNELS = [
      ["cutile_attention", "cutile_attention_head", "cutile_attention_causal",
       "cutile_attention_two_stage", "cutile_attention_alibi", "cutile_attention_bhsd",
       "cutile_attention_fmha", "cutile_attention_last_block", "cutile_decode_gqa_mma",
-      "cutile_decode_alibi", "cutile_attention_fp8"]),
+      "cutile_decode_alibi", "cutile_attention_fp8", "cutile_attention_tutorial"]),
 ]
 # hopper-rows: cuTile's row kernels through `tilepipe compile --target
 # sm_90a` (fixture, the spec of the stage code it falls back to).

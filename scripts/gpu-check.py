@@ -123,7 +123,7 @@ HOPPER_ATTENTION = [
      ["cutile_attention", "cutile_attention_causal", "cutile_attention_two_stage",
       "cutile_attention_alibi", "cutile_attention_bhsd", "cutile_attention_fmha",
       "cutile_attention_last_block", "cutile_decode_gqa_mma", "cutile_decode_alibi",
-      "cutile_attention_fp8"]),
+      "cutile_attention_fp8", "cutile_attention_tutorial"]),
 ]
 # The timed attention (head dim 128, the base-2 softmax with the scale passed
 # in): one 128-row Q tile per CTA, K and V blocks of 128 keys.

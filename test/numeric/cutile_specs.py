@@ -587,6 +587,45 @@ class AttentionTwoStage(AttentionCausal):
         return probs[:3] if quick else probs
 
 
+class AttentionTutorial(CuTileSpec):
+    """Triton's tutorial staging (attention_tutorial.py): fp16, head dim 64,
+    128-row Q blocks over 64-key blocks, the diagonal loop written from
+    zero; O (fp16) and the base-2 log-sum-exp M per row. N = 128 (no
+    unmasked trip), 256 and 512, one and two heads."""
+    fixture = "test/cutile/lower/fixtures/attention_tutorial-13.4.tileirbc"
+    tolerances = {3: (2e-3, 2e-2), 4: (1e-3, 1e-3)}
+    scale = 0.125
+
+    def problems(self, quick=False):
+        probs = [(1, 128), (2, 256), (1, 512)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"ZH={p[0]} N={p[1]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (p[1] // 128, p[0], 1)
+
+    def arrays(self, rng, p):
+        return {i: uniform_f16(rng, (p[0], p[1], 64)) for i in range(3)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1], 64), 4: (p[0], p[1])}
+
+    def scalar_values(self, p):
+        return {5: self.scale}
+
+    def expected(self, a, p):
+        n = p[1]
+        q, k, v = (a[i].astype(np.float64) for i in range(3))
+        s = np.einsum("zmd,znd->zmn", q, k) * self.scale
+        s = np.where(np.tril(np.ones((n, n), dtype=bool))[None], s, -np.inf)
+        mx = s.max(-1, keepdims=True)
+        e = np.exp(s - mx)
+        l = e.sum(-1, keepdims=True)
+        return {3: np.einsum("zmn,znd->zmd", e / l, v), 4: (mx + np.log(l))[..., 0] / np.log(2.0)}
+
+
 class AttentionAlibi(AttentionCausal):
     """Causal attention with ALiBi (lower/kernels/attention_alibi.py): the
     scores plus slope (j - i), positions converted to float; Sq = Sk."""
@@ -3266,6 +3305,7 @@ SPECS = {
     "cutile_gemm_int8_weights": GemmInt8Weights(),
     "cutile_matmul_i8": MatmulI8(),
     "cutile_matmul_u8": MatmulU8(),
+    "cutile_attention_tutorial": AttentionTutorial(),
     "cutile_linear_w8a8": LinearW8A8(),
     "cutile_gemm_i8_requant": GemmI8Requant(),
     "cutile_attention_decode": AttentionDecode(),
@@ -3370,7 +3410,7 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
               "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows",
               "cutile_decode_alibi", "cutile_attention_fp8", "cutile_attention_varlen",
-              "cutile_matmul_i8", "cutile_matmul_u8", "cutile_linear_w8a8", "cutile_gemm_i8_requant"]:
+              "cutile_matmul_i8", "cutile_matmul_u8", "cutile_attention_tutorial", "cutile_linear_w8a8", "cutile_gemm_i8_requant"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

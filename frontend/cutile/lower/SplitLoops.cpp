@@ -107,6 +107,42 @@ std::optional<Seam> seamOf(scf::ForOp first, scf::ForOp second) {
   return std::nullopt;
 }
 
+/// A second loop written from zero whose index only offsets the first's
+/// bound (`for jj in range(t): j = bound + jj`, the diagonal blocks after
+/// those below it, as Triton's tutorial writes them): rewritten to run
+/// [bound, bound + t) with j as its index, so that it starts at the first's
+/// bound. Nothing changes when the index has another reader.
+void startAtBound(scf::ForOp first, scf::ForOp second) {
+  APInt zero;
+  if (!isOne(second.getStep()) ||
+      !matchPattern(second.getLowerBound(), m_ConstantInt(&zero)) ||
+      !zero.isZero())
+    return;
+  Value iv = second.getInductionVar();
+  Value bound = first.getUpperBound();
+  SmallVector<arith::AddIOp> offsets;
+  for (Operation *user : iv.getUsers()) {
+    auto add = dyn_cast<arith::AddIOp>(user);
+    if (!add || add->getBlock() != second.getBody())
+      return;
+    Value other = add.getLhs() == iv ? add.getRhs() : add.getLhs();
+    if (other == iv || !same(other, bound))
+      return;
+    offsets.push_back(add);
+  }
+  if (offsets.empty())
+    return;
+  OpBuilder b(second);
+  Value upper = b.create<arith::AddIOp>(second.getLoc(), bound,
+                                        second.getUpperBound());
+  second.getLowerBoundMutable().assign(bound);
+  second.getUpperBoundMutable().assign(upper);
+  for (arith::AddIOp add : offsets) {
+    add.getResult().replaceAllUsesWith(iv);
+    add.erase();
+  }
+}
+
 /// Whether `second` takes every value `first` leaves and nothing else
 /// reads them, and what lies between them may run after both.
 bool continues(scf::ForOp first, scf::ForOp second) {
@@ -134,6 +170,8 @@ public:
 
 private:
   bool fuseBody();
+  bool pair(Operation *op1, Operation &op2, SmallVector<Value> &operands);
+  void takeFirstsOwn(Block::iterator &it1, Block::iterator upTo);
   Value operand(Value v1, Value v2, bool own);
   bool oneBuffer(Value v1, Value v2);
   Value select(Value v1, Value v2);
@@ -143,7 +181,8 @@ private:
   OpBuilder b;
   IRMapping m1, m2;
   llvm::DenseSet<Value> own;       // results of the second loop's own ops
-  SmallVector<Operation *> ownOps; // their copies in the one loop
+  llvm::DenseSet<Value> ownFirst;  // copies of the first loop's own ops
+  SmallVector<Operation *> ownOps; // both kinds' copies in the one loop
   llvm::DenseMap<std::pair<Value, Value>, Value> selects;
   Value late; // j >= s
   scf::ForOp fused;
@@ -165,11 +204,42 @@ bool Fusion::oneBuffer(Value v1, Value v2) {
 
 /// The operand of a paired op: v1 (the first loop's) and v2 (the second's)
 /// when they are one value; otherwise the select of the two, where v2 is
-/// the second loop's own (`own`).
+/// the second loop's own (`own`) or v1 the copy of the first's own.
 Value Fusion::operand(Value v1, Value v2, bool isOwn) {
   if (same(v1, v2) || oneBuffer(v1, v2))
     return v2;
-  return isOwn ? select(v1, v2) : Value();
+  return isOwn || ownFirst.contains(v1) ? select(v1, v2) : Value();
+}
+
+/// Whether `op1` and `op2` run as one op, with `operands` (the selects
+/// where they differ).
+bool Fusion::pair(Operation *op1, Operation &op2,
+                  SmallVector<Value> &operands) {
+  operands.clear();
+  if (!op1 || isa<arith::ConstantOp>(op2) || !sameKind(op1, &op2))
+    return false;
+  for (unsigned k = 0; k < op2.getNumOperands(); ++k) {
+    Value v = operand(m1.lookupOrDefault(op1->getOperand(k)),
+                      m2.lookupOrDefault(op2.getOperand(k)),
+                      own.contains(op2.getOperand(k)));
+    if (!v)
+      return false;
+    operands.push_back(v);
+  }
+  return true;
+}
+
+/// The first loop's ops from `it1` up to `upTo`, pure ones, as its own: they
+/// run in every iteration, and a select takes their results before s (the
+/// second computed the same value another way: `x * c + mask` as one fma
+/// where the first has `x * c`).
+void Fusion::takeFirstsOwn(Block::iterator &it1, Block::iterator upTo) {
+  for (; it1 != upTo; ++it1) {
+    Operation *c = b.clone(*it1, m1);
+    ownOps.push_back(c);
+    for (Value r : c->getResults())
+      ownFirst.insert(r);
+  }
 }
 
 Value Fusion::select(Value v1, Value v2) {
@@ -200,17 +270,30 @@ bool Fusion::fuseBody() {
     for (; it1 != end1 && isa<arith::ConstantOp>(*it1); ++it1)
       m1.map(it1->getResult(0), b.clone(*it1)->getResult(0));
   };
+  // The first loop's next pure ops, up to one that pairs with `op2` a few
+  // ops on: a first-own stretch the second wrote otherwise.
+  auto pairsAhead = [&](Operation &op2) -> std::optional<Block::iterator> {
+    constexpr int kWindow = 4;
+    auto it = it1;
+    for (int n = 0; it != end1 && n <= kWindow; ++it, ++n) {
+      if (n && sameKind(&*it, &op2))
+        return it;
+      if (!isPure(&*it) || it->getNumRegions() || isa<arith::ConstantOp>(*it))
+        return std::nullopt;
+    }
+    return std::nullopt;
+  };
   for (Operation &op2 : body2.without_terminator()) {
     skipConstants();
     Operation *op1 = it1 != end1 ? &*it1 : nullptr;
     SmallVector<Value> operands;
-    bool paired = op1 && !isa<arith::ConstantOp>(op2) && sameKind(op1, &op2);
-    for (unsigned k = 0; paired && k < op2.getNumOperands(); ++k) {
-      Value v = operand(m1.lookupOrDefault(op1->getOperand(k)),
-                        m2.lookupOrDefault(op2.getOperand(k)),
-                        own.contains(op2.getOperand(k)));
-      paired = bool(v);
-      operands.push_back(v);
+    bool paired = pair(op1, op2, operands);
+    if (!paired && op1 && !isa<arith::ConstantOp>(op2)) {
+      if (std::optional<Block::iterator> at = pairsAhead(op2)) {
+        takeFirstsOwn(it1, *at);
+        op1 = &*it1;
+        paired = pair(op1, op2, operands);
+      }
     }
     if (!paired) {
       // The second loop's own op: it runs in every iteration.
@@ -232,8 +315,12 @@ bool Fusion::fuseBody() {
     ++it1;
   }
   skipConstants();
-  if (it1 != end1)
-    return false;
+  // The first loop's last ops, pure, run as its own (the second had no
+  // counterpart); any other op left unpaired leaves the loops apart.
+  for (auto it = it1; it != end1; ++it)
+    if (!isPure(&*it) || it->getNumRegions())
+      return false;
+  takeFirstsOwn(it1, end1);
   SmallVector<Value> yields;
   for (auto [y1, y2] : llvm::zip(body1.getTerminator()->getOperands(),
                                  body2.getTerminator()->getOperands())) {
@@ -325,8 +412,11 @@ void fuseSplitLoops(func::FuncOp func) {
   for (auto [first, second] : pairs) {
     if (gone.contains(first) || gone.contains(second))
       continue;
+    if (!continues(first, second))
+      continue;
+    startAtBound(first, second);
     std::optional<Seam> seam = seamOf(first, second);
-    if (!seam || !continues(first, second))
+    if (!seam)
       continue;
     Location loc = first.getLoc();
     if (!Fusion(first, second, *seam).run())
