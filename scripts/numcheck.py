@@ -231,6 +231,10 @@ SEEDED_BUGS = {
     "i8-wgmma-unsigned": ("runtime/wgmma.cuh",
                           r"kSame<T, int8_t> \? ptx::WgmmaInt8::S8 : ptx::WgmmaInt8::U8",
                           "ptx::WgmmaInt8::U8"),
+    # An arithmetic right shift of a tile done logically (the sign not
+    # copied): 4-bit weights unpacked by `w >> 4` lose their sign.
+    "shrsi-logical": ("runtime/positions.cuh", r"TP_TILE_INT\(tile_shrsi, T, shrsi\(x, y\)\)",
+                      "TP_TILE_INT(tile_shrsi, T, detail::wrap<T>(detail::bits(x) >> detail::bits(y)))"),
     # A u8 operand read through an int8_t view (as signed): every element
     # over 127 reads 256 too low.
     "u8-view-signed": (".cu", r"MmaTile<uint8_t,", "MmaTile<int8_t,"),

@@ -86,7 +86,10 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       })
       // Positions to float (a position-dependent bias): exact below 2^24.
       // Floats to i32 (an argmax's index), toward zero.
-      .Case<arith::SIToFPOp, arith::FPToSIOp>([&](Operation *c) -> Call {
+      // Integers widened (sign-extended) or narrowed (wrapping) on tiles:
+      // int8 data unpacked in i32, an i32 result stored as int8.
+      .Case<arith::SIToFPOp, arith::FPToSIOp, arith::ExtSIOp, arith::TruncIOp>(
+          [&](Operation *c) -> Call {
         if (!isa<RankedTensorType>(c->getResult(0).getType()))
           return std::nullopt;
         return ElementwiseCall{"tp::cvt", true, ""};

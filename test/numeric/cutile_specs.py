@@ -1956,6 +1956,59 @@ class MatmulU8(MatmulI8):
         return {0: a, 1: b}
 
 
+class GemmW4A16(CuTileSpec):
+    """4-bit weights packed two to a byte, unpacked by shifts on the int8
+    tile (gemm_w4a16.py): the reference unpacks with numpy's shifts on
+    int32, scales in f32 and rounds to bf16 as the kernel does before its
+    MMAs. Trip counts 1, 2 and 8; M and N ragged."""
+    fixture = "test/cutile/lower/fixtures/gemm_w4a16-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+
+    def problems(self, quick=False):
+        return [(128, 128, 64), (200, 300, 128), (256, 256, 512)]
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={2 * p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
+
+    def arrays(self, rng, p):
+        m, n, half = p
+        lo = rng.integers(-8, 8, (half, n))
+        hi = rng.integers(-8, 8, (half, n))
+        packed = ((lo & 0xF) | ((hi & 0xF) << 4)).astype(np.uint8).view(np.int8)
+        return {0: uniform_bf16(rng, (m, 2 * half)), 1: packed,
+                2: rng.uniform(0.01, 0.1, n).astype(np.float32)}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1])}
+
+    def expected(self, a, p):
+        half = p[2]
+        w = a[1].astype(np.int32)
+        s = a[2][None, :]
+        lo = bf16(((w << 28) >> 28).astype(np.float32) * s).astype(np.float64)
+        hi = bf16((w >> 4).astype(np.float32) * s).astype(np.float64)
+        x = a[0].astype(np.float64)
+        return {3: x[:, :half] @ lo + x[:, half:] @ hi}
+
+
+class GemmW4A16I32(GemmW4A16):
+    """gemm_w4a16.py unpacked after widening to int32 (gemm_w4a16_i32.py)."""
+    fixture = "test/cutile/lower/fixtures/gemm_w4a16_i32-13.4.tileirbc"
+
+
+class GemmI8Shift(MatmulI8):
+    """An int8 GEMM requantized by `>> 7` in int32, clamped and narrowed
+    to int8 (gemm_i8_shift.py, trunci): exact."""
+    fixture = "test/cutile/lower/fixtures/gemm_i8_shift-13.4.tileirbc"
+
+    def expected(self, a, p):
+        acc = a[0].astype(np.int64) @ a[1].astype(np.int64)
+        return {2: np.clip(acc >> 7, -128, 127).astype(np.float64)}
+
+
 class LinearW8A8(CuTileSpec):
     """W8A8 (linear_w8a8.py): int8 X (M x K) and W (N x K), the i32
     accumulator converted to f32 and scaled per row and per column, a bf16
@@ -3305,6 +3358,9 @@ SPECS = {
     "cutile_gemm_int8_weights": GemmInt8Weights(),
     "cutile_matmul_i8": MatmulI8(),
     "cutile_matmul_u8": MatmulU8(),
+    "cutile_gemm_w4a16": GemmW4A16(),
+    "cutile_gemm_w4a16_i32": GemmW4A16I32(),
+    "cutile_gemm_i8_shift": GemmI8Shift(),
     "cutile_attention_tutorial": AttentionTutorial(),
     "cutile_linear_w8a8": LinearW8A8(),
     "cutile_gemm_i8_requant": GemmI8Requant(),
@@ -3410,7 +3466,8 @@ for _name in ["cutile_matmul_bias_act", "cutile_batched_matmul", "cutile_softmax
               "cutile_cross_entropy_rows", "cutile_bmm_3d_tiles", "cutile_attention_hd256",
               "cutile_gemm_store_colmajor", "cutile_decode_gqa_mma", "cutile_linear_few_rows",
               "cutile_decode_alibi", "cutile_attention_fp8", "cutile_attention_varlen",
-              "cutile_matmul_i8", "cutile_matmul_u8", "cutile_attention_tutorial", "cutile_linear_w8a8", "cutile_gemm_i8_requant"]:
+              "cutile_matmul_i8", "cutile_matmul_u8", "cutile_attention_tutorial", "cutile_gemm_w4a16",
+              "cutile_gemm_w4a16_i32", "cutile_gemm_i8_shift", "cutile_linear_w8a8", "cutile_gemm_i8_requant"]:
     _peeled = copy.copy(SPECS[_name])
     _peeled.materialize = "mode=unspecialized"
     SPECS[_name + "_peeled"] = _peeled

@@ -433,18 +433,52 @@ LogicalResult EntryLowering::lowerIToF(tileir::IToFOp op) {
     if (failed(v))
       return failure();
   } else if (auto tile = dyn_cast<RankedTensorType>(v->getType())) {
-    // A tile of positions converted to float: a position-dependent bias
-    // (ALiBi's slope times the distance between key and query).
-    if (!isPositionTile(tile) || tile.getElementType().isInteger(1))
+    // A tile of positions converted to float (a position-dependent bias:
+    // ALiBi's slope times the distance between key and query), or integer
+    // data computed in registers (4-bit weights unpacked by shifts).
+    Type elem = tile.getElementType();
+    if (elem.isInteger(1) ||
+        !(isPositionTile(tile) || elem.isInteger(8) || elem.isInteger(16)))
       return op.emitError("an integer tile converted to float is lowered "
-                          "only for i32 positions (iota and the math on it)");
+                          "only for i32 positions (iota and the math on it) "
+                          "and i8, i16 or i32 data");
     if (!isSigned)
-      return op.emitError("positions converted to float are lowered signed "
-                          "only");
+      return op.emitError("integer tiles in registers converted to float are "
+                          "lowered signed only");
   }
   Value r = isSigned ? b.create<arith::SIToFPOp>(loc(op), to, *v).getResult()
                      : b.create<arith::UIToFPOp>(loc(op), to, *v).getResult();
   map(op.getResult(), r);
+  return success();
+}
+
+LogicalResult EntryLowering::lowerIntCast(Operation *op) {
+  FailureOr<Value> v = lookup(op, op->getOperand(0));
+  if (failed(v))
+    return failure();
+  if (isa<tileas::SmemType, tileas::TmemType>(v->getType()))
+    v = registers(op, op->getOperand(0));
+  if (failed(v))
+    return failure();
+  Type to = registerType(cast<tileir::TileType>(op->getResult(0).getType()));
+  if (auto tile = dyn_cast<RankedTensorType>(to);
+      tile && tile.getElementTypeBitWidth() > 32)
+    return op->emitError("an integer tile widened to ")
+           << tile.getElementType()
+           << " is not lowered: register tiles hold i32, i16, i8 and i1";
+  auto ext = dyn_cast<tileir::ExtIOp>(op);
+  if (ext && isa<RankedTensorType>(to) &&
+      ext.getSignedness() != tileir::Signedness::Signed)
+    return op->emitError("an integer tile widened unsigned is not lowered "
+                         "(signed widening and narrowing are)");
+  Value r;
+  if (ext)
+    r = ext.getSignedness() == tileir::Signedness::Signed
+            ? b.create<arith::ExtSIOp>(loc(op), to, *v).getResult()
+            : b.create<arith::ExtUIOp>(loc(op), to, *v).getResult();
+  else
+    r = b.create<arith::TruncIOp>(loc(op), to, *v);
+  map(op->getResult(0), r);
   return success();
 }
 
@@ -561,26 +595,28 @@ LogicalResult EntryLowering::lowerIntegerOp(Operation *op) {
     FailureOr<Value> r = lookup(op, v);
     if (failed(r))
       return failure();
-    // An integer MMA's i32 accumulator (an int8 GEMM's bias added in i32)
-    // is read into registers, as float math reads a float one.
-    if (isa<tileas::TmemType>(r->getType()))
+    // An integer MMA's i32 accumulator (an int8 GEMM's bias added in i32),
+    // and integer data TMA loaded (packed 4-bit weights unpacked by
+    // shifts), are read into registers, as float math reads float tiles.
+    if (isa<tileas::TmemType, tileas::SmemType>(r->getType()))
       r = registers(op, v);
     if (failed(r))
       return failure();
     operands.push_back(*r);
   }
   // Integer tiles are positions (iota and the masks made of them), i32
-  // data the threads read, and integer MMA results; any other integer tile
-  // (i8 loaded by TMA) has no register form here.
+  // data the threads read, integer MMA results and integer data read into
+  // registers above: every operand is in registers by now.
   bool tiles = llvm::any_of(
       operands, [](Value v) { return isa<RankedTensorType>(v.getType()); });
   if (tiles && !llvm::all_of(operands, [](Value v) {
-        return isa<RankedTensorType>(v.getType()) &&
-               isPositionTile(cast<RankedTensorType>(v.getType()));
+        auto t = dyn_cast<RankedTensorType>(v.getType());
+        return t && llvm::is_contained({1u, 8u, 16u, 32u},
+                                       t.getElementTypeBitWidth());
       }))
-    return op->emitError("integer math on a tile is lowered only on "
-                         "positions (iota and the masks made of them, i32 "
-                         "and i1 elements)");
+    return op->emitError("integer math on a tile is lowered only on i32, "
+                         "i16, i8 and i1 tiles in registers (positions and "
+                         "their masks, integer data, integer MMA results)");
   Value r = createIntegerOp(b, op, operands[0], operands[1]);
   if (!r)
     return op->emitError("'") << op->getName() << "' is not lowered to tileas";

@@ -366,6 +366,9 @@ public:
   mlir::LogicalResult lowerFToF(tileir::FToFOp op);
   mlir::LogicalResult lowerIToF(tileir::IToFOp op);
   mlir::LogicalResult lowerFToI(tileir::FToIOp op);
+  /// exti / trunci: integers widened or narrowed (int8 data to i32 before
+  /// unpacking, an i32 result to int8), on scalars or tiles in registers.
+  mlir::LogicalResult lowerIntCast(mlir::Operation *op);
   mlir::LogicalResult lowerIntegerOp(mlir::Operation *op);
   mlir::LogicalResult lowerIota(tileir::IotaOp op);
   /// `v`, a tile of positions or a mask, made again at the shape `to`

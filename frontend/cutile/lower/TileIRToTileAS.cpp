@@ -181,6 +181,8 @@ LogicalResult EntryLowering::lowerOp(Operation *op) {
       .Case([&](tileir::FToFOp o) { return lowerFToF(o); })
       .Case([&](tileir::IToFOp o) { return lowerIToF(o); })
       .Case([&](tileir::FToIOp o) { return lowerFToI(o); })
+      .Case<tileir::ExtIOp, tileir::TruncIOp>(
+          [&](Operation *o) { return lowerIntCast(o); })
       .Case([&](tileir::SelectOp o) { return lowerSelect(o); })
       .Case([&](tileir::IfOp o) { return lowerIf(o); })
       .Case([&](tileir::CmpFOp o) { return lowerCmpF(o); })

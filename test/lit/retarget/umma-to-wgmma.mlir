@@ -95,12 +95,14 @@ func.func @alias_read_after(%pb: tensor<128x128xbf16>, %s: !tileas.tmem<128x128x
 
 // -----
 
-// A tile legal for tcgen05 but not for wgmma (an MN-major s8 B: wgmma
-// transposes only 16-bit operands, and the translation stages only tf32 and
-// 8-bit floats) is caught by the wgmma verifier after the rewrite, at the
-// MMA's line.
+// An MN-major s8 B (an int8 GEMM's B given K x N): wgmma transposes only
+// 16-bit operands, and since session 49 the translation stages 8-bit
+// integers K-major as it does tf32 and 8-bit floats, so the wgmma verifier
+// takes it after the rewrite; a u8 A (`a_unsigned`) stays u8. (Before, the
+// verifier refused it here at the MMA's line.)
+// CHECK-LABEL: func.func @s8_mn_major
+// CHECK: tileas.wgmma %{{.*}}, %{{.*}}, %{{.*}} {a_unsigned, b_mn_major} : !tileas.smem<64x32xi8>, !tileas.smem<32x64xi8>, tensor<64x64xi32> -> tensor<64x64xi32>
 func.func @s8_mn_major(%a: !tileas.smem<64x32xi8>, %b: !tileas.smem<32x64xi8>, %c: !tileas.tmem<64x64xi32>) -> !tileas.tmem<64x64xi32> {
-  // expected-error @+1 {{'tileas.wgmma' op expects no MN-major B here (s8/u8); rule: wgmma.mma_async transposes (imm-trans-a/b) only f16 and bf16 operands}}
-  %d = tileas.umma %a, %b, %c {b_mn_major} : !tileas.smem<64x32xi8>, !tileas.smem<32x64xi8>, !tileas.tmem<64x64xi32> -> !tileas.tmem<64x64xi32>
+  %d = tileas.umma %a, %b, %c {a_unsigned, b_mn_major} : !tileas.smem<64x32xi8>, !tileas.smem<32x64xi8>, !tileas.tmem<64x64xi32> -> !tileas.tmem<64x64xi32>
   return %d : !tileas.tmem<64x64xi32>
 }

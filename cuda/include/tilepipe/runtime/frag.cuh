@@ -57,9 +57,17 @@ template <class U> TP_DEVICE U from_f32(float x) {
     return U(x); // fp8: round to nearest even, saturating to finite
 }
 
+template <class T>
+constexpr bool kIsInt =
+    kSame<T, int32_t> || kSame<T, int16_t> || kSame<T, int8_t>;
+
 template <class U, class T> TP_DEVICE U convert(T x) {
   if constexpr (kSame<U, T>)
     return x;
+  else if constexpr (kIsInt<U> && kIsInt<T>)
+    // arith.extsi sign-extends; arith.trunci keeps the low bits (the
+    // conversion to a narrower signed type wraps, as C++20 defines it).
+    return static_cast<U>(x);
   else if constexpr (kSame<U, float> && kSame<T, int32_t>)
     return static_cast<float>(x);
   else if constexpr ((kSame<U, int32_t> || kSame<U, int16_t> ||

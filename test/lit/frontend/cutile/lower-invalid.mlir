@@ -44,12 +44,12 @@ tileir.entry @narrow(%p: tile<ptr<bf16>>, %m: tile<i32>, %n: tile<i32>, %s0: til
 
 // -----
 
-// Integers are scalars (tile indices, trip counts) or positions (i32 tiles
-// of iota and the i1 masks made of them); a tile of i64 is neither.
+// Integer tiles are positions (i32 tiles of iota and the i1 masks made of
+// them) or i32, i16 and i8 data; a tile of i64 is none of these.
 tileir.entry @inttile() optimization_hints=<default = {}> {
   %c = constant <i64: 3> : tile<128xi64>
-  // CHECK: error: integer math on a tile is lowered only on positions
-  // expected-error @+1 {{integer math on a tile is lowered only on positions (iota and the masks made of them, i32 and i1 elements)}}
+  // CHECK: error: integer math on a tile is lowered only on i32, i16, i8 and i1 tiles
+  // expected-error @+1 {{integer math on a tile is lowered only on i32, i16, i8 and i1 tiles in registers (positions and their masks, integer data, integer MMA results)}}
   %d = addi %c, %c : tile<128xi64>
   return
 }
@@ -319,8 +319,8 @@ tileir.entry @itof_i64() optimization_hints=<default = {}> {
 
 tileir.entry @itof_unsigned() optimization_hints=<default = {}> {
   %i = iota : tile<128xi32>
-  // CHECK: error: positions converted to float are lowered signed only
-  // expected-error @+1 {{positions converted to float are lowered signed only}}
+  // CHECK: error: integer tiles in registers converted to float are lowered signed only
+  // expected-error @+1 {{integer tiles in registers converted to float are lowered signed only}}
   %f = itof %i unsigned : tile<128xi32> -> tile<128xf32>
   return
 }
@@ -404,5 +404,27 @@ tileir.entry @column_scan(%p: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %s0:
     %s = addf %a, %b : tile<f32>
     yield %s : tile<f32>
   }
+  return
+}
+
+// -----
+
+// Integer tiles widen signed (int8 data unpacked in i32) and narrow; an
+// unsigned widening of a tile is not lowered, nor one past 32 bits.
+tileir.entry @exti_unsigned_tile() optimization_hints=<default = {}> {
+  %c = constant <i8: 3> : tile<128xi8>
+  // CHECK: error: an integer tile widened unsigned is not lowered
+  // expected-error @+1 {{an integer tile widened unsigned is not lowered (signed widening and narrowing are)}}
+  %e = exti %c unsigned : tile<128xi8> -> tile<128xi32>
+  return
+}
+
+// -----
+
+tileir.entry @exti_i64_tile() optimization_hints=<default = {}> {
+  %c = constant <i32: 3> : tile<128xi32>
+  // CHECK: error: an integer tile widened to 'i64' is not lowered
+  // expected-error @+1 {{an integer tile widened to 'i64' is not lowered: register tiles hold i32, i16, i8 and i1}}
+  %e = exti %c signed : tile<128xi32> -> tile<128xi64>
   return
 }
