@@ -90,10 +90,10 @@ std::optional<ElementwiseCall> cuda::elementwiseCall(Operation *op) {
       // int8 data unpacked in i32, an i32 result stored as int8.
       .Case<arith::SIToFPOp, arith::FPToSIOp, arith::ExtSIOp, arith::TruncIOp>(
           [&](Operation *c) -> Call {
-        if (!isa<RankedTensorType>(c->getResult(0).getType()))
-          return std::nullopt;
-        return ElementwiseCall{"tp::cvt", true, ""};
-      })
+            if (!isa<RankedTensorType>(c->getResult(0).getType()))
+              return std::nullopt;
+            return ElementwiseCall{"tp::cvt", true, ""};
+          })
       .Case([&](arith::CmpFOp cmp) -> Call {
         if (!isa<RankedTensorType>(cmp.getType()))
           return std::nullopt;

@@ -155,8 +155,8 @@ FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
   if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end()) {
     // f32, or s32 under 8-bit integer operands.
     bool s32 = getElementTypeOrSelf(v.getType()).isInteger(32);
-    return opaque(llvm::formatv("tp::Frag<{0}, {1}>",
-                                s32 ? "int32_t" : "float", it->second)
+    return opaque(llvm::formatv("tp::Frag<{0}, {1}>", s32 ? "int32_t" : "float",
+                                it->second)
                       .str());
   }
   auto tensor = dyn_cast<RankedTensorType>(v.getType());

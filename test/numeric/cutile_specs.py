@@ -1907,7 +1907,23 @@ class GemmInt8Weights(CuTileSpec):
         return {3: a[0].astype(np.float64) @ w}
 
 
-class MatmulI8(CuTileSpec):
+class GemmTiles(CuTileSpec):
+    """An M x N output in tiles of tile_m x tile_n, one CTA each, problems
+    given as (M, N, K): describe, grid and the output's shape (parameter
+    `out`) for the GEMMs below."""
+    tile_m, tile_n, out = 128, 128, 2
+
+    def describe(self, p):
+        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[0], self.tile_m), cdiv(p[1], self.tile_n), 1)
+
+    def output_shapes(self, p):
+        return {self.out: (p[0], p[1])}
+
+
+class MatmulI8(GemmTiles):
     """An int8 GEMM accumulated in int32 (matmul_i8.py): tcgen05's
     kind::i8 on sm_100a, wgmma's s8 on sm_90a. Integer MMA is exact, so the
     outputs must equal the int64 reference: trip counts 1, 2 (K ragged, the
@@ -1919,12 +1935,6 @@ class MatmulI8(CuTileSpec):
     def problems(self, quick=False):
         return [(128, 128, 64), (200, 300, 100), (256, 256, 1024)]
 
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
-
     def arrays(self, rng, p):
         m, n, k = p
         a = rng.integers(-128, 128, (m, k)).astype(np.int8)
@@ -1933,9 +1943,6 @@ class MatmulI8(CuTileSpec):
         a[0, :] = -128
         b[:, 0] = -128
         return {0: a, 1: b}
-
-    def output_shapes(self, p):
-        return {2: (p[0], p[1])}
 
     def expected(self, a, p):
         return {2: (a[0].astype(np.int64) @ a[1].astype(np.int64)).astype(np.float64)}
@@ -1956,22 +1963,20 @@ class MatmulU8(MatmulI8):
         return {0: a, 1: b}
 
 
-class GemmW4A16(CuTileSpec):
+class GemmW4A16(GemmTiles):
     """4-bit weights packed two to a byte, unpacked by shifts on the int8
     tile (gemm_w4a16.py): the reference unpacks with numpy's shifts on
     int32, scales in f32 and rounds to bf16 as the kernel does before its
     MMAs. Trip counts 1, 2 and 8; M and N ragged."""
     fixture = "test/cutile/lower/fixtures/gemm_w4a16-13.4.tileirbc"
     tolerances = {3: BF16_TOL}
+    out = 3
 
     def problems(self, quick=False):
         return [(128, 128, 64), (200, 300, 128), (256, 256, 512)]
 
     def describe(self, p):
         return f"M={p[0]} N={p[1]} K={2 * p[2]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
 
     def arrays(self, rng, p):
         m, n, half = p
@@ -1980,9 +1985,6 @@ class GemmW4A16(CuTileSpec):
         packed = ((lo & 0xF) | ((hi & 0xF) << 4)).astype(np.uint8).view(np.int8)
         return {0: uniform_bf16(rng, (m, 2 * half)), 1: packed,
                 2: rng.uniform(0.01, 0.1, n).astype(np.float32)}
-
-    def output_shapes(self, p):
-        return {3: (p[0], p[1])}
 
     def expected(self, a, p):
         half = p[2]
@@ -2009,22 +2011,17 @@ class GemmI8Shift(MatmulI8):
         return {2: np.clip(acc >> 7, -128, 127).astype(np.float64)}
 
 
-class LinearW8A8(CuTileSpec):
+class LinearW8A8(GemmTiles):
     """W8A8 (linear_w8a8.py): int8 X (M x K) and W (N x K), the i32
     accumulator converted to f32 and scaled per row and per column, a bf16
     bias added, stored bf16: trip counts 1, 2 (K ragged) and 8, M and N
     ragged."""
     fixture = "test/cutile/lower/fixtures/linear_w8a8-13.4.tileirbc"
     tolerances = {5: BF16_TOL}
+    out = 5
 
     def problems(self, quick=False):
         return [(128, 128, 128), (200, 300, 200), (256, 384, 1024)]
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 128), cdiv(p[1], 128), 1)
 
     def arrays(self, rng, p):
         m, n, k = p
@@ -2033,16 +2030,13 @@ class LinearW8A8(CuTileSpec):
                 2: rng.uniform(0.001, 0.02, m).astype(np.float32),
                 3: rng.uniform(0.001, 0.02, n).astype(np.float32), 4: uniform_bf16(rng, (n,))}
 
-    def output_shapes(self, p):
-        return {5: (p[0], p[1])}
-
     def expected(self, a, p):
         acc = (a[0].astype(np.int64) @ a[1].astype(np.int64).T).astype(np.float64)
         y = acc * a[2].astype(np.float64)[:, None] * a[3].astype(np.float64)[None, :]
         return {5: y + a[4].astype(np.float64)[None, :]}
 
 
-class GemmI8Requant(CuTileSpec):
+class GemmI8Requant(GemmTiles):
     """An int8 GEMM with an i32 bias added in i32 and requantized to int8
     (gemm_i8_requant.py): the reference converts and scales in f32 as the
     kernel does, clamps and truncates, so the outputs must be equal. The
@@ -2050,25 +2044,17 @@ class GemmI8Requant(CuTileSpec):
     integer arrays."""
     fixture = "test/cutile/lower/fixtures/gemm_i8_requant-13.4.tileirbc"
     tolerances = {3: (0.0, 0.0)}
+    tile_n, out = 64, 3
     scale = 0.0005
 
     def problems(self, quick=False):
         return [(128, 64, 64), (200, 100, 100), (256, 192, 640)]
-
-    def describe(self, p):
-        return f"M={p[0]} N={p[1]} K={p[2]} grid={self.grid(p)}"
-
-    def grid(self, p):
-        return (cdiv(p[0], 128), cdiv(p[1], 64), 1)
 
     def arrays(self, rng, p):
         m, n, k = p
         return {0: rng.integers(-128, 128, (m, k)).astype(np.int8),
                 1: rng.integers(-128, 128, (k, n)).astype(np.int8),
                 2: rng.integers(-100000, 100000, n).astype(np.float32)}
-
-    def output_shapes(self, p):
-        return {3: (p[0], p[1])}
 
     def scalar_values(self, p):
         return {4: self.scale}

@@ -143,9 +143,8 @@ static LogicalResult checkIntegerMma(tileir::MmaIOp op) {
 /// Whether operand `i` (0: A, 1: B) of `op` is an unsigned integer.
 static bool unsignedOperand(Operation *op, unsigned i) {
   auto mmai = dyn_cast<tileir::MmaIOp>(op);
-  return mmai &&
-         (i == 0 ? mmai.getSignednessLhs() : mmai.getSignednessRhs()) ==
-             tileir::Signedness::Unsigned;
+  return mmai && (i == 0 ? mmai.getSignednessLhs() : mmai.getSignednessRhs()) ==
+                     tileir::Signedness::Unsigned;
 }
 
 LogicalResult EntryLowering::lowerMma(Operation *op) {
@@ -165,8 +164,8 @@ LogicalResult EntryLowering::lowerMma(Operation *op) {
     if (isa<tileas::SmemType>(lowered->getType())) {
       if (paddedSmem.count(*lowered))
         return op->emitError("an MMA operand loaded with a padding other than "
-                            "zero is not lowered: the tensor core reads "
-                            "the tile as TMA filled it, with zeros");
+                             "zero is not lowered: the tensor core reads "
+                             "the tile as TMA filled it, with zeros");
       bool transposed = readsTransposed(v, *lowered);
       // A is K-major as loaded, MN-major transposed; B the other way round.
       mnMajor.push_back(isA ? transposed : !transposed);

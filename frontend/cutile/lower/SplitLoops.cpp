@@ -133,8 +133,8 @@ void startAtBound(scf::ForOp first, scf::ForOp second) {
   if (offsets.empty())
     return;
   OpBuilder b(second);
-  Value upper = b.create<arith::AddIOp>(second.getLoc(), bound,
-                                        second.getUpperBound());
+  Value upper =
+      b.create<arith::AddIOp>(second.getLoc(), bound, second.getUpperBound());
   second.getLowerBoundMutable().assign(bound);
   second.getUpperBoundMutable().assign(upper);
   for (arith::AddIOp add : offsets) {

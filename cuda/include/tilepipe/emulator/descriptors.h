@@ -191,8 +191,8 @@ struct InstrDescriptor {
   MmaKind kind;
   uint32_t m, n;
   ElemType a, b;
-  bool dF32; // D is f32 (else f16, or s32 for kind::i8)
-  bool dS32; // kind::i8: D is s32
+  bool dF32;     // D is f32 (else f16, or s32 for kind::i8)
+  bool dS32;     // kind::i8: D is s32
   bool saturate; // kind::i8: D clamps to the s32 range instead of wrapping
   bool negA, negB;
   Major aMajor, bMajor;

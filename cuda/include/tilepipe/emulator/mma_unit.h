@@ -2,8 +2,8 @@
 //
 // D[M x N] (+)= A[M x K] * B[N x K]^T for one instruction, K = 32 bytes of
 // operand row: kinds f16 (K 16), tf32 (K 8), f8f6f4, mxf8f6f4.block_scale
-// and i8 (K 32). A and B are read through their SMEM descriptors (A may instead be
-// in TMEM), D lives in TMEM.
+// and i8 (K 32). A and B are read through their SMEM descriptors (A may instead
+// be in TMEM), D lives in TMEM.
 //
 // PTX leaves the order and rounding of the accumulation unspecified. We
 // sum the instruction's K products (each exact in double) in double, in
@@ -236,8 +236,9 @@ inline void mma(Tmem &tmem, const Smem &smem, MmaKind kind, uint32_t d,
       acc *= sfa[m] * sfb[n];
       uint32_t c = dCol + n;
       if (id.dS32) {
-        tmem.write(lane, c, detail::addS32(tmem, lane, c, acc, enableInputD,
-                                           id.saturate, who));
+        tmem.write(
+            lane, c,
+            detail::addS32(tmem, lane, c, acc, enableInputD, id.saturate, who));
         continue;
       }
       if (enableInputD) {

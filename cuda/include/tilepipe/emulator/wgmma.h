@@ -333,8 +333,8 @@ TP_EMU_OUTLINE void wgmmaMma(const char *op, const WgmmaShape &s, float *d,
   auto int8 = [](WgmmaType t) {
     return t == WgmmaType::S8 || t == WgmmaType::U8;
   };
-  bool sameFamily = s.a == s.b || (f8(s.a) && f8(s.b)) ||
-                    (int8(s.a) && int8(s.b));
+  bool sameFamily =
+      s.a == s.b || (f8(s.a) && f8(s.b)) || (int8(s.a) && int8(s.b));
   if (!sameFamily)
     c.fault(std::string(op) + ": " + TP_WGMMA_RULE_TYPES);
   if (!rule::n_ok(s.n) || (int8(s.a) && !rule::int8_n_ok(s.n)))

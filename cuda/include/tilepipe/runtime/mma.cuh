@@ -57,12 +57,12 @@ struct Umma {
   static_assert(kKind == MmaKind::I8 ? mma_shape::i8_n_ok(N)
                                      : mma_shape::n_ok(N),
                 TP_MMA_RULE_N);
-  static constexpr uint32_t kIdesc = layout::instr_desc(
-      M, N, MmaElem<TA>::kFormat, MmaElem<TB>::kFormat,
-      detail::kSame<TC, float>     ? layout::kDF32
-      : detail::kSame<TC, int32_t> ? layout::kDS32
-                                   : layout::kDF16,
-      AMN, BMN);
+  static constexpr uint32_t kIdesc =
+      layout::instr_desc(M, N, MmaElem<TA>::kFormat, MmaElem<TB>::kFormat,
+                         detail::kSame<TC, float>     ? layout::kDF32
+                         : detail::kSame<TC, int32_t> ? layout::kDS32
+                                                      : layout::kDF16,
+                         AMN, BMN);
 };
 
 } // namespace detail
@@ -173,8 +173,8 @@ TP_DEVICE bool acc_enable(uint32_t &written, uint32_t acc, uint32_t base,
 /// Before a slot is handed on: if no MMA wrote it, D = 0 * 0 with
 /// enable-input-d = false, so the consumer reads zeros. `zeros` is 256
 /// bytes of SMEM that this thread fills with zeros (the path is rare: a
-/// trip count of 0), read as a K = 16 f16 (K = 32 s8) K-major operand whose 8-row
-/// groups are 0 bytes apart (SBO = 0), which covers any M and N.
+/// trip count of 0), read as a K = 16 f16 (K = 32 s8) K-major operand whose
+/// 8-row groups are 0 bytes apart (SBO = 0), which covers any M and N.
 template <int M, int N, class TC>
 TP_DEVICE void acc_zero_unwritten(uint32_t &written, uint32_t acc,
                                   uint32_t base, int64_t slotCols,

@@ -78,8 +78,7 @@ template <class TA, class BV> TP_HOST_DEVICE constexpr bool wgmma_ss_operands() 
   using TB = typename BV::Elem;
   if constexpr (kWgmmaKMajorOnly<TA> || kWgmmaKMajorOnly<TB>) {
     static_assert((kSame<TA, float> && kSame<TB, float>) ||
-                      (kIsF8<TA> && kIsF8<TB>) ||
-                      (kIsInt8<TA> && kIsInt8<TB>),
+                      (kIsF8<TA> && kIsF8<TB>) || (kIsInt8<TA> && kIsInt8<TB>),
                   "wgmma here: tf32 x tf32, two 8-bit floats or two 8-bit "
                   "integers");
     static_assert(!BV::kMNMajor, "tf32 and 8-bit B are K-major for wgmma");
@@ -123,9 +122,10 @@ TP_DEVICE void wgmma_ss(Frag<TD, Bands * BV::kMN / 2> &d, uint32_t a,
   using TA = typename AV::Elem;
   constexpr int N = BV::kMN;
   static_assert(detail::wgmma_ss_operands<TA, BV>());
-  static_assert(detail::kSame<TD, detail::Cond<detail::kIsInt8<TA>, int32_t, float>>,
-                "wgmma here: 8-bit integers accumulate in s32, the rest in "
-                "f32");
+  static_assert(
+      detail::kSame<TD, detail::Cond<detail::kIsInt8<TA>, int32_t, float>>,
+      "wgmma here: 8-bit integers accumulate in s32, the rest in "
+      "f32");
   // A narrow tile of 8, 16 or 32 rows (Bands 1, K-major) is read as 64
   // rows: the SMEM after it (the next slot, or the layout's pad) fills the
   // rows of D past the tile's, which are never stored (docs/cuda.md, "Tiles

@@ -687,8 +687,9 @@ TEST(Descriptors, InstructionDescriptorFaults) {
                "negate");
   EXPECT_FAULT(decodeInstrDesc(instrDesc(2, 1, 1, 0, 0, 128, 40), MmaKind::I8),
                "kind::i8 takes N");
-  EXPECT_FAULT(decodeInstrDesc(instrDesc(2, 1, 1, 0, 0, 128, 128), MmaKind::F16),
-               "is invalid");
+  EXPECT_FAULT(
+      decodeInstrDesc(instrDesc(2, 1, 1, 0, 0, 128, 128), MmaKind::F16),
+      "is invalid");
   EXPECT_FAULT(
       decodeInstrDesc(instrDesc(1, 1, 1, 0, 0, 128, 128) | 8u, MmaKind::F16),
       "saturate");

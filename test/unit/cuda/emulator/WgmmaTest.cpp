@@ -402,7 +402,8 @@ int runInt(WgmmaType ta, WgmmaType tb, uint32_t n, int32_t init,
   auto store = [&](WgmmaType t, uint32_t base, uint32_t rows, uint32_t salt) {
     for (uint32_t m = 0; m < rows; ++m)
       for (uint32_t k = 0; k < 32; ++k) {
-        uint32_t addr = base + (m % 8) * 16 + (m / 8) * 256 + (k % 16) + (k / 16) * 128;
+        uint32_t addr =
+            base + (m % 8) * 16 + (m / 8) * 256 + (k % 16) + (k / 16) * 128;
         *static_cast<uint8_t *>(tp::cpu::shared_to_generic(addr)) =
             uint8_t(int8At(t, salt, m, k));
       }
@@ -448,14 +449,17 @@ TEST(Wgmma, IntegerKindsAreExactAndWrap) {
     for (uint32_t n : {8u, 48u, 256u}) {
       LaunchResult r;
       EXPECT_EQ(runInt(a, b, n, 0, false, r), 0)
-          << int(a) << " x " << int(b) << " N " << n << "\n" << r.report;
+          << int(a) << " x " << int(b) << " N " << n << "\n"
+          << r.report;
     }
   LaunchResult r;
-  EXPECT_EQ(runInt(WgmmaType::U8, WgmmaType::U8, 64, INT32_MAX - 1000, true, r), 0)
+  EXPECT_EQ(runInt(WgmmaType::U8, WgmmaType::U8, 64, INT32_MAX - 1000, true, r),
+            0)
       << r.report;
   // N = 40 is a float shape, not an integer one.
   EXPECT_EQ(runInt(WgmmaType::S8, WgmmaType::S8, 40, 0, false, r), -1);
-  EXPECT_NE(r.report.find("s8/u8: 8, 16, 24, then"), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("s8/u8: 8, 16, 24, then"), std::string::npos)
+      << r.report;
 }
 
 TEST(Wgmma, FaultsNameTheRule) {
