@@ -20,15 +20,10 @@ using namespace tilepipe;
 
 namespace {
 
+/// A splat of zeros, f32 (either sign) or i32 (an integer MMA's).
 bool isZeroSplat(Value v) {
-  DenseElementsAttr dense;
-  if (!matchPattern(v, m_Constant(&dense)) || !dense.isSplat())
-    return false;
-  Attribute splat = dense.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(splat))
-    return f.getValue().isZero();
-  auto i = dyn_cast<IntegerAttr>(splat);
-  return i && i.getValue().isZero();
+  return isa<ShapedType>(v.getType()) &&
+         (matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero()));
 }
 
 /// The accumulator leaves through SMEM: `value`'s uses after `after` read

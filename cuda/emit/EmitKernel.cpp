@@ -156,12 +156,8 @@ LogicalResult KernelEmitter::emitOp(Operation *op) {
   // gathered MMA operand masked by rows) keeps a row a thread beside the
   // fragment's rows (FragmentRows.cpp, findThreadRowsIsland).
   if (fragBands && threadRowsOps.contains(op)) {
-    int64_t bands = fragBands, rows = fragRows;
-    fragBands = fragRows = 0;
-    LogicalResult result = emitOpOfLayout(op);
-    fragBands = bands;
-    fragRows = rows;
-    return result;
+    ThreadRowsScope scope(*this, true);
+    return emitOpOfLayout(op);
   }
   if (fragBands && failed(checkFragmentRows(op)))
     return failure();
@@ -837,10 +833,10 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   fragBands = bands ? bands.getInt() : 0;
   auto fragRowsAttr = scope->getAttrOfType<IntegerAttr>(kFragmentRowsAttr);
   fragRows = fragRowsAttr ? fragRowsAttr.getInt() : 0;
-  threadRowsOps.clear();
-  threadRowsValues.clear();
-  if (fragBands)
-    findThreadRowsIsland(scope);
+  if (fragBands && !threadRowsFound) {
+    findThreadRowsIsland();
+    threadRowsFound = true;
+  }
   // Tiles in the fragment's rows are held whole: a column piece of them is
   // not a run of the thread's registers that TileStreams could name.
   if (!fragBands)

@@ -70,7 +70,7 @@ KernelEmitter::rowsAccessArgs(std::initializer_list<std::string> args) const {
 /// positions or splats, the smem_store with lanes of the result) is
 /// translated a row a thread; one whose values another op reads is not, and
 /// checkFragmentRows refuses its load.
-void KernelEmitter::findThreadRowsIsland(Operation *scope) {
+void KernelEmitter::findThreadRowsIsland() {
   // An epilogue in the rows has a staged fallback, whose SIMT agents stream
   // such work in pieces: the island is the softmax agent's alone.
   if (func->hasAttr(kEpilogueInRowsAttr))
@@ -82,9 +82,8 @@ void KernelEmitter::findThreadRowsIsland(Operation *scope) {
     if (values.insert(v).second)
       work.push_back(v);
   };
-  // Seeds in the agent and before the agents (a query tile read once, which
-  // each agent that reads it makes itself).
-  (void)scope;
+  // Seeds in every agent and before the agents (a query tile read once,
+  // which each agent that reads it makes itself).
   auto splitRead = [](tileas::SmemLoadOp load) {
     return load.getLanes() && *load.getLanes() > 1 && !load.getPaddingAttr();
   };

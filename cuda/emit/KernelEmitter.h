@@ -157,7 +157,7 @@ public:
   /// Refuses what such an agent cannot do: ops that address a tile a row a
   /// thread (loads, TMEM, rows split over lanes, per-column vectors).
   mlir::LogicalResult checkFragmentRows(mlir::Operation *op);
-  void findThreadRowsIsland(mlir::Operation *scope);
+  void findThreadRowsIsland();
   mlir::LogicalResult emitOpOfLayout(mlir::Operation *op);
   mlir::FailureOr<int64_t> fragmentRowsSize(mlir::Location loc,
                                             mlir::RankedTensorType type);
@@ -419,9 +419,26 @@ public:
   int64_t fragRows = 0;
   /// In such an agent, the ops that keep a row a thread instead: an SMEM
   /// tile read with rows split over lanes, elementwise math on it, and its
-  /// store back (findThreadRowsIsland).
+  /// store back (findThreadRowsIsland, once a function: the island is the
+  /// function's, whichever agent holds it).
   llvm::DenseSet<mlir::Operation *> threadRowsOps;
   llvm::DenseSet<mlir::Value> threadRowsValues;
+  bool threadRowsFound = false;
+  /// The agent's fragment layout set aside (`on`) while an op or value of
+  /// the island is translated or sized, restored after.
+  struct ThreadRowsScope {
+    KernelEmitter &e;
+    int64_t bands, rows;
+    ThreadRowsScope(KernelEmitter &e, bool on)
+        : e(e), bands(e.fragBands), rows(e.fragRows) {
+      if (on)
+        e.fragBands = e.fragRows = 0;
+    }
+    ~ThreadRowsScope() {
+      e.fragBands = bands;
+      e.fragRows = rows;
+    }
+  };
   /// The template arguments of a rows-layout load or store, ending with the
   /// runtime's `Rows` for a narrow tile (its rows past the tile's kept out
   /// of memory).

@@ -68,26 +68,8 @@ FailureOr<int64_t> KernelEmitter::fragSize(Location loc,
   return n;
 }
 
-namespace {
-/// The agent's layout set aside while a value kept a row a thread is sized
-/// (KernelEmitter::threadRowsValues).
-struct ThreadRowsScope {
-  int64_t &bands, &rows;
-  int64_t savedBands, savedRows;
-  ThreadRowsScope(int64_t &b, int64_t &r, bool on)
-      : bands(b), rows(r), savedBands(b), savedRows(r) {
-    if (on)
-      bands = rows = 0;
-  }
-  ~ThreadRowsScope() {
-    bands = savedBands;
-    rows = savedRows;
-  }
-};
-} // namespace
-
 FailureOr<int64_t> KernelEmitter::fragSize(Location loc, Value v) {
-  ThreadRowsScope scope(fragBands, fragRows, threadRowsValues.contains(v));
+  ThreadRowsScope scope(*this, threadRowsValues.contains(v));
   if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end())
     return it->second;
   auto tensor = cast<RankedTensorType>(v.getType());
@@ -151,7 +133,7 @@ FailureOr<int64_t> KernelEmitter::columnVectorSize(Location loc,
 }
 
 FailureOr<Type> KernelEmitter::convert(Location loc, Value v) {
-  ThreadRowsScope scope(fragBands, fragRows, threadRowsValues.contains(v));
+  ThreadRowsScope scope(*this, threadRowsValues.contains(v));
   if (auto it = wgmmaFrags.find(v); it != wgmmaFrags.end()) {
     // f32, or s32 under 8-bit integer operands.
     bool s32 = getElementTypeOrSelf(v.getType()).isInteger(32);
