@@ -200,7 +200,7 @@ class Bundle:
             f.write(PROBE_CU)
         rc, out = nvcc_sm90a(probe_cu, os.path.join(self.out, "bin", "probe"))
         done.append(("probe", rc == 0, out[-500:]))
-        for source in ("tma", "wgmma"):
+        for source in ("tma", "wgmma", "rounding"):
             src = os.path.join(SRC, "test", "fidelity", f"{source}_fidelity.cu")
             rc, out = nvcc_sm90a(src, os.path.join(self.out, "bin", f"fid-{source}.gpu"),
                                  ["-DTP_FIDELITY_CC=90"], shared_runtime=False)

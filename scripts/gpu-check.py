@@ -27,10 +27,13 @@ Steps, each ending in one verdict line:
   harness   scripts/harness.py on examples/*.mlir: clean (every run clean),
             then --seed-bug missing-wait and --seed-bug wrong-phase (every
             kernel's seeded bug caught). Runs on sm_90a and sm_100a.
-  fidelity  scripts/fidelity-check.sh --source tma and --source wgmma: the
+  fidelity  scripts/fidelity-check.sh --source tma, wgmma and rounding: the
             emulator's TMA loads and its wgmma.mma_async (fragments,
-            descriptors, arithmetic) against the hardware, byte for byte.
-            wgmma needs sm_90a (a Hopper).
+            descriptors, arithmetic) against the hardware, byte for byte;
+            rounding: one wgmma per operand kind on sums that round, the
+            integer kinds bit for bit, the float kinds measured (results
+            bit-identical; the dumps feed a model of the hardware's
+            rounding). wgmma and rounding need sm_90a (a Hopper).
   gaus-cuda BUILD/unittests/GausCudaTests (carry it with build/bin): the
             GauS CUDA relaxation against the CPU one on random instances and
             DAGs, and its time per forward+backward on 50k-node graphs
@@ -561,7 +564,7 @@ class Checker:
     def step_fidelity(self):
         for source in self.args.fidelity.split(","):
             step = f"fidelity ({source})"
-            if source == "wgmma" and self.device["major"] != 9:
+            if source in ("wgmma", "rounding") and self.device["major"] != 9:
                 self.verdict(step, "skip", f"skipped on {self.sm()} (wgmma is sm_90a's)")
                 continue
             out_dir = os.path.join(self.work, "fidelity-" + source)
@@ -577,6 +580,11 @@ class Checker:
             m = re.findall(r"^(\d+) of (\d+) configurations match.*$", out, re.M)
             summary = (f"{m[-1][0]} of {m[-1][1]} configurations match" if m
                        else tail(out, 2))
+            # The rounding source measures the float kinds (their integer
+            # kinds must match): how many results are bit-identical.
+            fl = re.findall(r"^float results bit-identical: (\d+) of (\d+)$", out, re.M)
+            if fl:
+                summary += f"; f32 results bit-identical: {fl[-1][0]} of {fl[-1][1]}"
             status = "pass" if rc == 0 else "fail" if rc == 1 else "error"
             self.verdict(step, status, summary + f" ({secs:.0f} s)", log=logf,
                          seconds=round(secs, 1))
@@ -1025,9 +1033,9 @@ def main():
     ap.add_argument("--timeout", type=int, default=600, help="seconds per command")
     ap.add_argument("--json", help="where the results go (default BUILD/gpu-check.json)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every step's output")
-    ap.add_argument("--fidelity", default="tma,wgmma",
+    ap.add_argument("--fidelity", default="tma,wgmma,rounding",
                     help="the fidelity step's sources (tma: 459 configurations, 153 of them a "
-                         "fault and a fresh process each; wgmma: 20)")
+                         "fault and a fresh process each; wgmma: 20; rounding: 33)")
     ap.add_argument("--bundle", help="run the binaries of this bundle (scripts/gpu-bundle.py) "
                     "instead of translating and building here: a lent machine has no LLVM")
     ap.add_argument("--dry-run", action="store_true",

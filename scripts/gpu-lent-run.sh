@@ -9,7 +9,8 @@
 # with the options given, profiles the timed GEMM and attention with Nsight
 # Compute when PROFILE=1 and ncu is there, and leaves in $OUT (at most 8
 # files, the device tool's limit): smi.txt, gpu-check.log, gpu-check.json,
-# gpu-results.md, logs.tgz and ncu.txt.
+# gpu-results.md, logs.tgz, ncu.txt and the rounding dumps rounding-gpu.bin
+# and rounding-cpu.bin.
 #
 # Environment: OUT (default /tmp/gpu-out), GPU_CHECK_LIMIT (seconds for
 # gpu-check.py, default 420), PROFILE.
@@ -60,6 +61,12 @@ EOF
   tail -5 "$out/ncu.txt"
   rm -rf "$data"
 fi
+
+# The rounding dumps (test/fidelity/rounding_fidelity.cu): operands and the
+# hardware's results, for fitting the emulator's model of them here.
+for side in gpu cpu; do
+  cp build/gpu-check/fidelity-rounding/$side.bin "$out/rounding-$side.bin" 2>/dev/null
+done
 
 (cd build/gpu-check 2>/dev/null &&
   find . \( -name '*.log' -o -name compare.txt \) -print | tar czf "$out/logs.tgz" -T -)

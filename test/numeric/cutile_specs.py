@@ -17,8 +17,8 @@ import subprocess
 
 import numpy as np
 
-from specs import (BF16_TOL, E4M3_CODES, F32_TOL, U32, bf16, e4m3_value, mma_rounding_bound,
-                   random_e4m3, uniform_bf16, uniform_f16, uniform_tf32)
+from specs import (BF16_TOL, E4M3_CODES, F32_TOL, bf16, e4m3_value, fp8_mma_bound,
+                   mma_rounding_bound, random_e4m3, uniform_bf16, uniform_f16, uniform_tf32)
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -2605,12 +2605,11 @@ class LinearFp8(Matmul):
         return {2: (p[0], p[1])}
 
     def expected(self, a, p):
-        # E4M3 products are exact in f32: the K-term sum and the scale bound
-        # the error before bf16's rounding.
+        # E4M3 products are exact in f32; the 8-bit MMA's 14-bit sums, the
+        # K-term sum and the scale bound the error before bf16's rounding.
         x, w = e4m3_value(a[0]), e4m3_value(a[1])
         c = self.scale * (x @ w.T)
-        mag = self.scale * (np.abs(x) @ np.abs(w).T)
-        return {2: (c, 2.0 ** -8 * np.abs(c) + 2 * (p[2] + 2) * U32 * mag)}
+        return {2: (c, fp8_mma_bound(c, self.scale, x, w, p[2]))}
 
 
 class LinearTf32(Matmul128):
@@ -2704,12 +2703,11 @@ class MatmulFp8(Matmul128):
         return {0: random_e4m3(rng, (m, k)), 1: random_e4m3(rng, (k, n))}
 
     def expected(self, a, p):
-        # E4M3 products are exact in f32: the K-term sum bounds the error
-        # before bf16's rounding.
+        # E4M3 products are exact in f32; the 8-bit MMA's 14-bit sums and
+        # the K-term sum bound the error before bf16's rounding.
         x, w = e4m3_value(a[0]), e4m3_value(a[1])
         c = x @ w
-        mag = np.abs(x) @ np.abs(w)
-        return {2: (c, 2.0 ** -8 * np.abs(c) + 2 * (p[2] + 2) * U32 * mag)}
+        return {2: (c, fp8_mma_bound(c, 1.0, x, w.T, p[2]))}
 
 
 class GemmAccumulate(Matmul128):
