@@ -3,7 +3,7 @@
 
   scripts/gpu-check.py [--build DIR] [--steps numcheck,hopper-rows,hopper-gemm,hopper-attention,
                        harness,fidelity,timing,gaus-cuda] [--sizes 4096,8192] [--seqs 16384]
-                       [--repeat 20] [--json FILE] [-v]
+                       [--repeat 20] [--warmup 10] [--rotate 4] [--json FILE] [-v]
 
 Steps, each ending in one verdict line:
   numcheck  scripts/numcheck.py --mode gpu --compare-cpu (the translated
@@ -51,7 +51,12 @@ Steps, each ending in one verdict line:
             attn-scale-hd128.mlir for sm_90a (its output checked on sampled
             rows, bench/gpu/attention_sample_check.py) beside torch's SDPA
             backends and the Triton attention of bench/peers
-            (bench/gpu/peer_attention_timing.py).
+            (bench/gpu/peer_attention_timing.py). tilepipe's and cuBLAS's
+            times are the median of --repeat launches, each timed on its
+            own after --warmup untimed ones, the inputs rotated over
+            --rotate copies and L2 cleared before each launch outside its
+            timing (the generated main's --repeat, cublas_gemm.cu); the
+            peers' are do_bench's median, measured the same way.
 
 Results go to build/gpu-check.json (--json), full step outputs to
 build/gpu-check/*.log, and a Markdown table for docs/cuda.md to stdout.
@@ -159,6 +164,27 @@ def json_lines(text):
             except ValueError:
                 pass
     return out
+
+
+def timed_line(j, repeat):
+    """A timed binary's JSON line (the generated main's --repeat,
+    cublas_gemm.cu): its median as "ms", and the fields that say how it was
+    measured, for the results."""
+    return {"ms": float(j["ms"]), **{k: j[k] for k in (
+        "mean_ms", "min_ms", "max_ms", "warmup", "rotate", "l2_flush") if k in j},
+        "launches": j.get("launches", j.get("iters", repeat))}
+
+
+def method(res):
+    """How a time in the verdict lines was measured."""
+    if "mean_ms" not in res:
+        return f"mean of {res['launches']} launches"
+    how = f"median of {res['launches']} launches (mean {res['mean_ms']:.3f} ms)"
+    if res.get("rotate"):
+        how += f", inputs rotated over {res['rotate']} set{'s' * (res['rotate'] != 1)}"
+    if res.get("l2_flush"):
+        how += ", L2 cleared before each"
+    return how
 
 
 def tail(text, n=12):
@@ -666,7 +692,8 @@ class Checker:
             self.verdict(step, "skip", "no torch and triton in python3 here")
             return {}
         rc, out = sh(["python3", os.path.join(SRC, "bench", "gpu", "peer_attention_timing.py"),
-                      str(seq)], timeout=self.args.timeout)
+                      str(seq), "--rotate", str(max(self.args.rotate, 1))],
+                     timeout=self.args.timeout)
         logf = self.log(f"attention-peers-{seq}", out)
         lines = [j for j in json_lines(out) if "library" in j]
         found = {j["library"]: j for j in lines if "ms" in j}
@@ -677,7 +704,8 @@ class Checker:
         self.timing.setdefault("attention_peers", {})[str(seq)] = lines
         self.verdict(step, "pass", "; ".join(
             f"{j['library']}: {j['ms']:.3f} ms, {j['tflops']:.0f} TFLOP/s" if "ms" in j
-            else f"{j['library']}: {j['error'][:60]}" for j in lines), result=lines)
+            else f"{j['library']}: {j['error'][:60]}" for j in lines) + self.peer_method(),
+            result=lines)
         return found
 
     def time_tilepipe_attention(self, seq):
@@ -699,7 +727,7 @@ class Checker:
             cmd = [exe] + [f"{x}={paths[x]}" for x in "QKV"] + [
                 f"scale={scale!r}", f"nKV={-(-seq // ATTN_TILE)}",
                 "--out", f"O={paths['O']}", "--shape", f"O={seq},{ATTN_HEAD}",
-                "--grid", f"{-(-seq // ATTN_TILE)},1,1", "--repeat", str(self.args.repeat)]
+                "--grid", f"{-(-seq // ATTN_TILE)},1,1"] + self.timing_options()
             rc, out = sh(cmd, timeout=self.args.timeout)
             logf = self.log(f"tilepipe-attention-{seq}", " ".join(cmd) + "\n" + out)
             timed = [j for j in json_lines(out) if "ms" in j]
@@ -707,7 +735,8 @@ class Checker:
                 self.verdict(step, "fail" if rc == 1 else "error",
                              f"attn-scale-hd128.gpu exit {rc}: {tail(out, 3)}", log=logf)
                 return None
-            ms = float(timed[-1]["ms"])
+            how = timed_line(timed[-1], self.args.repeat)
+            ms = how["ms"]
             rc, out = sh(["python3", os.path.join(SRC, "bench", "gpu", "attention_sample_check.py")]
                          + [paths[x] for x in "QKVO"] + [repr(scale)], timeout=300)
             found = json_lines(out)
@@ -718,13 +747,14 @@ class Checker:
                     os.remove(p)
         flops = 4.0 * seq * seq * ATTN_HEAD
         res = {"kernel": "attn-scale-hd128", "arch": "sm_90a", "seq": seq, "head": ATTN_HEAD,
-               "ms": ms, "tflops": round(flops / (ms * 1e-3) / 1e12, 1),
+               **how, "tflops": round(flops / (ms * 1e-3) / 1e12, 1),
                "repeat": self.args.repeat, **check}
         self.timing.setdefault("tilepipe_attention", {})[str(seq)] = res
         status = "pass" if check.get("check") == "pass" else "fail"
         self.verdict(step, status, f"tilepipe attention (sm_90a, head {ATTN_HEAD}) seq {seq}: "
-                     f"{ms:.3f} ms, {res['tflops']:.0f} TFLOP/s (check: {check.get('check')}, "
-                     f"{check.get('samples')} rows, worst {check.get('worst_ratio')} of the bound)",
+                     f"{ms:.3f} ms, {res['tflops']:.0f} TFLOP/s, {method(res)} (check: "
+                     f"{check.get('check')}, {check.get('samples')} rows, worst "
+                     f"{check.get('worst_ratio')} of the bound)",
                      result=res)
         return res if status == "pass" else None
 
@@ -736,8 +766,8 @@ class Checker:
         if rc:
             self.verdict(step, "skip", "no torch and triton in python3 here")
             return {}
-        rc, out = sh(["python3", os.path.join(SRC, "bench", "gpu", "peer_gemm_timing.py"), str(n)],
-                     timeout=self.args.timeout)
+        rc, out = sh(["python3", os.path.join(SRC, "bench", "gpu", "peer_gemm_timing.py"), str(n),
+                      "--rotate", str(max(self.args.rotate, 1))], timeout=self.args.timeout)
         logf = self.log(f"peers-{n}", out)
         lines = [j for j in json_lines(out) if "library" in j]
         found = {("triton" if j["library"] == "triton" else "torch"): j
@@ -748,9 +778,21 @@ class Checker:
         self.timing.setdefault("peers", {})[str(n)] = found
         self.verdict(step, "pass" if len(found) == len(lines) else "error", "; ".join(
             f"{j['library']} {n}^3: {j['ms']:.3f} ms, {j['tflops']:.0f} TFLOP/s" if "ms" in j
-            else f"{j['library']} {n}^3: {j.get('error', '?')[:200]}" for j in lines),
-            result=found)
+            else f"{j['library']} {n}^3: {j.get('error', '?')[:200]}" for j in lines)
+            + self.peer_method(), result=found)
         return found
+
+    def peer_method(self):
+        """How the peers' times were measured, for their verdict lines."""
+        sets = max(self.args.rotate, 1)
+        return (f" (do_bench medians, inputs rotated over {sets} set{'s' * (sets != 1)}, "
+                "L2 cleared before each launch)")
+
+    def timing_options(self):
+        """The generated main's timing options (host/main.cuh,
+        time_launches), as cublas_gemm.cu is given them."""
+        return ["--repeat", str(self.args.repeat), "--warmup", str(self.args.warmup),
+                "--rotate", str(self.args.rotate)]
 
     def time_cublas(self, n, flops):
         step = "timing cublas"
@@ -766,17 +808,18 @@ class Checker:
             self.verdict(step, "error", f"nvcc cublas_gemm.cu failed: {first_errors(out)}")
             return None
         rc, out = sh([exe, str(n), str(n), str(n), "--check",
-                      "--iters", str(self.args.repeat)], timeout=self.args.timeout)
+                      "--iters", str(self.args.repeat), "--warmup", str(self.args.warmup),
+                      "--rotate", str(max(self.args.rotate, 1))], timeout=self.args.timeout)
         logf = self.log("cublas", out)
         found = [j for j in json_lines(out) if j.get("library") == "cublas"]
         if rc or not found:
             self.verdict(step, "fail" if rc == 1 else "error",
                          f"cublas_gemm exit {rc}: {tail(out, 3)}", log=logf)
             return None
-        res = found[0]
+        res = {**found[0], **timed_line(found[0], self.args.repeat)}
         self.timing["cublas"] = res
         self.verdict(step, "pass", f"cuBLAS {n}^3 bf16: {res['ms']:.3f} ms, "
-                     f"{res['tflops']:.0f} TFLOP/s (check: {res.get('check')}, "
+                     f"{res['tflops']:.0f} TFLOP/s, {method(res)} (check: {res.get('check')}, "
                      f"{res.get('samples')} samples)", result=res)
         return res
 
@@ -826,8 +869,9 @@ class Checker:
         # Inputs through the generated main's interface (numcheck.py's
         # run_problem): NAME=FILE.npy per tensor (float32, bf16-exact, the
         # launcher converts), scalars as NAME=VALUE, --out/--shape per output,
-        # --grid, and --repeat N for the timed launches. The names are those
-        # test/numeric/specs.py's Gemm passes (A, B, K; output C).
+        # --grid, and --repeat N (--warmup, --rotate) for the timed launches.
+        # The names are those test/numeric/specs.py's Gemm passes (A, B, K;
+        # output C).
         data = os.path.join(self.work, "data")
         os.makedirs(data, exist_ok=True)
         a_path, b_path, c_path = (os.path.join(data, x + ".npy") for x in "ABC")
@@ -842,24 +886,25 @@ class Checker:
             grid = f"{-(-n // tm)},{-(-n // tn)},1"
             cmd = [exe, f"A={a_path}", f"B={b_path}", f"K={n}",
                    "--out", f"C={c_path}", "--shape", f"C={n},{n}",
-                   "--grid", grid, "--repeat", str(self.args.repeat)]
+                   "--grid", grid] + self.timing_options()
             rc, out = sh(cmd, timeout=self.args.timeout)
             logf = self.log(f"{kernel}-{n}", " ".join(cmd) + "\n" + out)
             timed = [j for j in json_lines(out) if "ms" in j]
             if rc or not timed:
                 hint = ("" if timed else
-                        "; it printed no JSON line with \"ms\" (does the generated "
-                        "main take --repeat yet?)")
+                        "; it printed no JSON line with \"ms\" (a main generated before "
+                        "--warmup and --rotate refuses them: make gpu-bundle again)")
                 self.verdict(step, "fail" if rc == 1 else "error",
                              f"{kernel}.gpu exit {rc}{hint}: {tail(out, 3)}", log=logf)
                 return None
-            ms = float(timed[-1]["ms"])
+            how = timed_line(timed[-1], self.args.repeat)
+            ms = how["ms"]
             check = sample_check(c_path, a_gen, b_gen, n, self.args.samples)
         finally:
             for p in (a_path, b_path, c_path):
                 if os.path.exists(p):
                     os.remove(p)
-        res = {"kernel": kernel, "arch": arch, "m": n, "n": n, "k": n, "ms": ms,
+        res = {"kernel": kernel, "arch": arch, "m": n, "n": n, "k": n, **how,
                "tflops": round(flops / (ms * 1e-3) / 1e12, 1), "repeat": self.args.repeat,
                **check}
         if kernel == "gemm_mainloop":
@@ -869,7 +914,7 @@ class Checker:
             self.timing.setdefault("variants", {}).setdefault(kernel, {})[str(n)] = res
         status = "pass" if check["check"] == "pass" else "fail"
         self.verdict(step, status, f"tilepipe {kernel} ({arch}) {n}^3 bf16: {ms:.3f} ms, "
-                     f"{res['tflops']:.0f} TFLOP/s (check: {check['check']}, "
+                     f"{res['tflops']:.0f} TFLOP/s, {method(res)} (check: {check['check']}, "
                      f"{check['samples']} samples{check.get('note', '')})", result=res)
         return res if status == "pass" else None
 
@@ -1027,7 +1072,12 @@ def main():
     ap.add_argument("--seqs", default="16384",
                     help="query rows = keys of the attention timings (one head, head dim 128), "
                          "comma-separated")
-    ap.add_argument("--repeat", type=int, default=20, help="timed launches per GEMM")
+    ap.add_argument("--repeat", type=int, default=20,
+                    help="timed launches per kernel, each timed on its own; the median is reported")
+    ap.add_argument("--warmup", type=int, default=10, help="untimed launches before them")
+    ap.add_argument("--rotate", type=int, default=4,
+                    help="copies of the inputs the launches take in turn (0: one set for "
+                         "tilepipe, 1 for cuBLAS and the peers)")
     ap.add_argument("--samples", type=int, default=256,
                     help="elements of the tilepipe GEMM checked against float64")
     ap.add_argument("--timeout", type=int, default=600, help="seconds per command")
@@ -1057,6 +1107,8 @@ def main():
         ap.error(f"--seqs: not a list of integers: {args.seqs}")
     if not args.sizes or min(args.sizes) <= 0 or args.repeat <= 0 or args.samples < 4:
         ap.error("--sizes and --repeat must be positive, --samples at least 4")
+    if args.warmup < 0 or args.rotate < 0:
+        ap.error("--warmup and --rotate must not be negative")
     json_path = args.json or os.path.join(args.build, "gpu-check.json")
 
     def skip(why):

@@ -7,14 +7,21 @@
 //   and test/numeric/specs.py's Gemm.
 //
 //   nvcc -std=c++17 -O2 bench/gpu/cublas_gemm.cu -lcublas -o cublas_gemm
-//   cublas_gemm [M N K] [--warmup W] [--iters N] [--check [--samples S]]
+//   cublas_gemm [M N K] [--warmup W] [--iters N] [--rotate R]
+//               [--check [--samples S]]
 //
 // Prints one JSON line:
-//   {"library": "cublas", "m": .., "n": .., "k": .., "ms": .., "tflops": .., ...}
-// "ms" is the mean time of one cublasGemmEx call over the timed iterations
-// (cudaEvents around the whole loop, after the warm-up calls). --check then
-// copies C back and compares sampled elements with a float64 dot product on
-// the host, so a timing is only reported as good for a correct GEMM.
+//   {"library": "cublas", "m": .., "n": .., "k": .., "ms": .., "tflops": ..,
+//    "mean_ms": .., "min_ms": .., "max_ms": .., ...}
+// The method is the generated main's --repeat (host/main.cuh,
+// time_launches) and triton's do_bench, which times the peers: W untimed
+// calls, then N calls each timed on its own (a cudaEvent pair around each);
+// "ms" (and "tflops") is the median of the N. The calls take A, B and C
+// from R copies in turn (bench/gpu/rotation.py's rotation), and before each
+// call, outside its events, a write of twice the L2's size evicts what the
+// call before left there. --check then copies back the C of the last timed
+// call and compares sampled elements with a float64 dot product on the host,
+// so a timing is only reported as good for a correct GEMM.
 //
 // Exit status: 0 ok; 1 check failed; 2 usage or CUDA/cuBLAS error;
 // 77 no CUDA device (the automake "skipped" status gpu-check.py relays).
@@ -23,6 +30,7 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -75,14 +83,13 @@ struct Rng {
 };
 
 void usage() {
-  std::fprintf(stderr,
-               "usage: cublas_gemm [M N K] [--warmup W] [--iters N] "
-               "[--check [--samples S]] [--seed S]\n");
+  std::fprintf(stderr, "usage: cublas_gemm [M N K] [--warmup W] [--iters N] "
+                       "[--rotate R] [--check [--samples S]] [--seed S]\n");
   std::exit(2);
 }
 
-// An integer of at least `least` (1 for sizes and --iters, whose mean would
-// divide by zero; 0 for --warmup).
+// An integer of at least `least` (1 for sizes, --iters, whose median needs
+// a time, and --rotate; 0 for --warmup).
 long parseCount(const char *s, const char *what, long least = 1) {
   char *end = nullptr;
   long v = std::strtol(s, &end, 10);
@@ -98,7 +105,7 @@ long parseCount(const char *s, const char *what, long least = 1) {
 
 int main(int argc, char **argv) {
   long m = 8192, n = 8192, k = 8192;
-  long warmup = 10, iters = 50, samples = 256;
+  long warmup = 10, iters = 50, samples = 256, rotate = 4;
   uint64_t seed = 1;
   bool check = false;
   std::vector<const char *> dims;
@@ -115,6 +122,8 @@ int main(int argc, char **argv) {
       warmup = parseCount(value(), "--warmup", 0);
     else if (a == "--iters")
       iters = parseCount(value(), "--iters");
+    else if (a == "--rotate")
+      rotate = parseCount(value(), "--rotate");
     else if (a == "--samples")
       samples = parseCount(value(), "--samples");
     else if (a == "--seed")
@@ -163,16 +172,29 @@ int main(int argc, char **argv) {
   for (auto &x : hB)
     x = rng.bf16();
 
-  __nv_bfloat16 *dA = nullptr, *dB = nullptr, *dC = nullptr;
-  CUDA_OK(cudaMalloc(&dA, aCount * sizeof(__nv_bfloat16)));
-  CUDA_OK(cudaMalloc(&dB, bCount * sizeof(__nv_bfloat16)));
-  CUDA_OK(cudaMalloc(&dC, cCount * sizeof(__nv_bfloat16)));
-  CUDA_OK(cudaMemcpy(dA, hA.data(), aCount * sizeof(__nv_bfloat16),
-                     cudaMemcpyHostToDevice));
-  CUDA_OK(cudaMemcpy(dB, hB.data(), bCount * sizeof(__nv_bfloat16),
-                     cudaMemcpyHostToDevice));
-  // NaN-ish fill (0xFF bytes), so a C the GEMM never wrote fails --check.
-  CUDA_OK(cudaMemset(dC, 0xFF, cCount * sizeof(__nv_bfloat16)));
+  // --rotate sets of A, B and C, the same values in each, so that no call
+  // finds its operands in L2 from the call before and any set's C checks.
+  struct Set {
+    __nv_bfloat16 *a = nullptr, *b = nullptr, *c = nullptr;
+  };
+  std::vector<Set> sets(static_cast<size_t>(rotate));
+  for (Set &set : sets) {
+    CUDA_OK(cudaMalloc(&set.a, aCount * sizeof(__nv_bfloat16)));
+    CUDA_OK(cudaMalloc(&set.b, bCount * sizeof(__nv_bfloat16)));
+    CUDA_OK(cudaMalloc(&set.c, cCount * sizeof(__nv_bfloat16)));
+    CUDA_OK(cudaMemcpy(set.a, hA.data(), aCount * sizeof(__nv_bfloat16),
+                       cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(set.b, hB.data(), bCount * sizeof(__nv_bfloat16),
+                       cudaMemcpyHostToDevice));
+    // NaN-ish fill (0xFF bytes), so a C the GEMM never wrote fails --check.
+    CUDA_OK(cudaMemset(set.c, 0xFF, cCount * sizeof(__nv_bfloat16)));
+  }
+  // Written before each call, outside its events: twice the L2, as
+  // host/main.cuh's time_launches does (triton's do_bench clears L2 alike).
+  size_t flushBytes = 2 * size_t(prop.l2CacheSize);
+  void *flush = nullptr;
+  if (flushBytes)
+    CUDA_OK(cudaMalloc(&flush, flushBytes));
 
   cublasHandle_t handle;
   CUBLAS_OK(cublasCreate(&handle));
@@ -198,32 +220,50 @@ int main(int argc, char **argv) {
   // K-contiguous operands, which is also what the tcgen05 kernel reads (both
   // operands K-major).
   const float alpha = 1.0f, beta = 0.0f;
-  auto gemm = [&] {
+  auto gemm = [&](const Set &set) {
     return cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(m),
-                        int(k), &alpha, dB, CUDA_R_16BF, int(k), dA,
-                        CUDA_R_16BF, int(k), &beta, dC, CUDA_R_16BF, int(n),
+                        int(k), &alpha, set.b, CUDA_R_16BF, int(k), set.a,
+                        CUDA_R_16BF, int(k), &beta, set.c, CUDA_R_16BF, int(n),
                         CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   };
 
-  // Warm-up: the first calls pay the heuristic's kernel selection, module
-  // loading and clock ramp-up; they are not timed.
-  for (long i = 0; i < warmup; ++i)
-    CUBLAS_OK(gemm());
+  // The first `warmup` calls pay the heuristic's kernel selection, module
+  // loading and clock ramp-up; they are not timed. Each timed call has its
+  // own events, so the median can leave out a call that a clock change or
+  // another process slowed.
+  std::vector<cudaEvent_t> events(static_cast<size_t>(2 * iters));
+  for (cudaEvent_t &ev : events)
+    CUDA_OK(cudaEventCreate(&ev));
+  for (long i = 0; i < warmup + iters; ++i) {
+    if (flush)
+      CUDA_OK(cudaMemsetAsync(flush, 0, flushBytes));
+    long t = i - warmup;
+    if (t >= 0)
+      CUDA_OK(cudaEventRecord(events[size_t(2 * t)]));
+    CUBLAS_OK(gemm(sets[size_t(i % rotate)]));
+    if (t >= 0)
+      CUDA_OK(cudaEventRecord(events[size_t(2 * t + 1)]));
+  }
   CUDA_OK(cudaDeviceSynchronize());
-
-  cudaEvent_t start, stop;
-  CUDA_OK(cudaEventCreate(&start));
-  CUDA_OK(cudaEventCreate(&stop));
-  CUDA_OK(cudaEventRecord(start));
-  for (long i = 0; i < iters; ++i)
-    CUBLAS_OK(gemm());
-  CUDA_OK(cudaEventRecord(stop));
-  CUDA_OK(cudaEventSynchronize(stop));
   CUDA_OK(cudaGetLastError());
-  float total = 0;
-  CUDA_OK(cudaEventElapsedTime(&total, start, stop));
-  double ms = double(total) / double(iters);
+  std::vector<double> times(static_cast<size_t>(iters));
+  for (long t = 0; t < iters; ++t) {
+    float took = 0;
+    CUDA_OK(cudaEventElapsedTime(&took, events[size_t(2 * t)],
+                                 events[size_t(2 * t + 1)]));
+    times[size_t(t)] = took;
+  }
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  double ms =
+      iters % 2
+          ? sorted[size_t(iters / 2)]
+          : (sorted[size_t(iters / 2 - 1)] + sorted[size_t(iters / 2)]) / 2;
+  double mean = 0;
+  for (double x : times)
+    mean += x / double(iters);
   double tflops = 2.0 * double(m) * double(n) * double(k) / (ms * 1e-3) / 1e12;
+  const Set &last = sets[size_t((warmup + iters - 1) % rotate)];
 
   // --check: the C of the last timed call against float64 dot products of
   // the exact bf16 inputs. Bound per element: one bf16 rounding of the
@@ -234,7 +274,7 @@ int main(int argc, char **argv) {
   bool checkOk = true;
   if (check) {
     std::vector<__nv_bfloat16> hC(cCount);
-    CUDA_OK(cudaMemcpy(hC.data(), dC, cCount * sizeof(__nv_bfloat16),
+    CUDA_OK(cudaMemcpy(hC.data(), last.c, cCount * sizeof(__nv_bfloat16),
                        cudaMemcpyDeviceToHost));
     Rng pick{seed ^ 0xC0FFEEull};
     long bad = 0;
@@ -286,18 +326,25 @@ int main(int argc, char **argv) {
                    bad, samples, firstI, firstJ, firstGot, firstWant);
   }
 
-  std::printf("{\"library\": \"cublas\", \"m\": %ld, \"n\": %ld, \"k\": %ld, "
-              "\"ms\": %.4f, \"tflops\": %.1f, \"iters\": %ld, \"warmup\": %ld, "
-              "\"device\": \"%s\", \"cc\": \"%d.%d\"%s}\n",
-              m, n, k, ms, tflops, iters, warmup, prop.name, prop.major,
-              prop.minor, checkJson.c_str());
+  std::printf(
+      "{\"library\": \"cublas\", \"m\": %ld, \"n\": %ld, \"k\": %ld, "
+      "\"ms\": %.4f, \"tflops\": %.1f, \"iters\": %ld, \"warmup\": %ld, "
+      "\"mean_ms\": %.4f, \"min_ms\": %.4f, \"max_ms\": %.4f, "
+      "\"launches\": %ld, \"rotate\": %ld, \"l2_flush\": %s, "
+      "\"device\": \"%s\", \"cc\": \"%d.%d\"%s}\n",
+      m, n, k, ms, tflops, iters, warmup, mean, sorted.front(), sorted.back(),
+      iters, rotate, flush ? "true" : "false", prop.name, prop.major,
+      prop.minor, checkJson.c_str());
 
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  for (cudaEvent_t ev : events)
+    cudaEventDestroy(ev);
   cublasDestroy(handle);
   cudaFree(workspace);
-  cudaFree(dA);
-  cudaFree(dB);
-  cudaFree(dC);
+  cudaFree(flush);
+  for (Set &set : sets) {
+    cudaFree(set.a);
+    cudaFree(set.b);
+    cudaFree(set.c);
+  }
   return checkOk ? 0 : 1;
 }

@@ -5,7 +5,8 @@
 // its outputs as .npy:
 //
 //   kernel NAME=in.npy ... NAME=value ... --out NAME=out.npy --shape NAME=R,C
-//          [--grid X[,Y[,Z]]] [--seed S]
+//          [--grid X[,Y[,Z]]] [--ctas N] [--seed S]
+//          [--repeat N [--warmup W] [--rotate R]]
 //
 // A parameter is named by its MLIR name (the `tileas.name` argument
 // attribute or a name location) or argN. Float32 .npy inputs are rounded to
@@ -14,7 +15,7 @@
 // types (fp8, UE8M0 scale factors). Global rows are padded to 16 bytes, as
 // TMA needs. Exit status: 0, 1 when the launch or the kernel failed (the
 // emulator's fault or deadlock report, or the CUDA error, on stderr), 2 on
-// a usage or file error.
+// a usage or file error. --repeat N times N more launches (time_launches).
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,26 +105,25 @@ public:
     }
     elements_ = shape.empty() ? 1 : stride;
     host_.assign(size_t(elements_), fromFloat<T>(0.0f));
-    // At least one 16-byte row even for an empty tensor: its tensor map
-    // still needs an address (host/launch.cuh, encodeTma).
-    size_t allocBytes = std::max<size_t>(bytes(), 16);
-#if TP_EMULATOR
-    // 256-byte aligned, like cudaMalloc.
-    device_ = std::aligned_alloc(256, (allocBytes + 255) / 256 * 256);
-    if (!device_) {
-      err = "out of memory";
-      return false;
+    device_ = deviceAllocate(err);
+    return device_ != nullptr;
+  }
+
+  /// Gives the timed launches (--rotate) `sets` copies of their own, each
+  /// filled from the host copy (the inputs, or an output's initial
+  /// contents): while `*turn` >= 0, tensor() and data() return copy
+  /// `*turn % sets`, so a launch does not find its operands in L2 from the
+  /// launch before, and the checked launch's outputs stay what --out writes.
+  bool rotate(int sets, const int *turn, std::string &err) {
+    for (int i = 0; i < sets; ++i) {
+      void *copy = deviceAllocate(err);
+      if (!copy)
+        return false;
+      copies_.push_back(copy);
+      if (!copyIn(copy, err))
+        return false;
     }
-    std::memset(device_, 0, allocBytes);
-#else
-    cudaError_t e = cudaMalloc(&device_, allocBytes);
-    if (e == cudaSuccess)
-      e = cudaMemset(device_, 0, allocBytes);
-    if (e != cudaSuccess) {
-      err = std::string("cudaMalloc: ") + cudaGetErrorString(e);
-      return false;
-    }
-#endif
+    turn_ = turn;
     return true;
   }
 
@@ -160,19 +160,7 @@ public:
     return true;
   }
 
-  bool upload(std::string &err) {
-#if TP_EMULATOR
-    std::memcpy(device_, host_.data(), bytes());
-    (void)err;
-    return true;
-#else
-    cudaError_t e =
-        cudaMemcpy(device_, host_.data(), bytes(), cudaMemcpyHostToDevice);
-    if (e != cudaSuccess)
-      err = std::string("cudaMemcpy: ") + cudaGetErrorString(e);
-    return e == cudaSuccess;
-#endif
-  }
+  bool upload(std::string &err) { return copyIn(device_, err); }
 
   bool download(std::string &err) {
 #if TP_EMULATOR
@@ -201,7 +189,7 @@ public:
 
   Tensor tensor() const {
     Tensor t;
-    t.data = device_;
+    t.data = current();
     t.rank = int(shape_.size());
     for (size_t i = 0; i < shape_.size() && i < 5; ++i) {
       t.dims[i] = shape_[i];
@@ -209,11 +197,65 @@ public:
     }
     return t;
   }
-  const T *data() const { return static_cast<const T *>(device_); }
+  const T *data() const { return static_cast<const T *>(current()); }
   const std::vector<int64_t> &shape() const { return shape_; }
 
 private:
   size_t bytes() const { return size_t(elements_) * sizeof(T); }
+  /// The memory the next launch uses: a timed launch's copy (rotate), else
+  /// the checked launch's.
+  void *current() const {
+    if (!turn_ || *turn_ < 0 || copies_.empty())
+      return device_;
+    return copies_[size_t(*turn_) % copies_.size()];
+  }
+  /// Zero-filled global memory for the tensor, or null with `err` set.
+  void *deviceAllocate(std::string &err) const {
+    // At least one 16-byte row even for an empty tensor: its tensor map
+    // still needs an address (host/launch.cuh, encodeTma).
+    size_t allocBytes = std::max<size_t>(bytes(), 16);
+#if TP_EMULATOR
+    // 256-byte aligned, like cudaMalloc.
+    void *p = std::aligned_alloc(256, (allocBytes + 255) / 256 * 256);
+    if (!p)
+      err = "out of memory";
+    else
+      std::memset(p, 0, allocBytes);
+    return p;
+#else
+    void *p = nullptr;
+    cudaError_t e = cudaMalloc(&p, allocBytes);
+    if (e == cudaSuccess)
+      e = cudaMemset(p, 0, allocBytes);
+    if (e != cudaSuccess) {
+      err = std::string("cudaMalloc: ") + cudaGetErrorString(e);
+      cudaFree(p);
+      return nullptr;
+    }
+    return p;
+#endif
+  }
+  static void deviceFree(void *p) {
+#if TP_EMULATOR
+    std::free(p);
+#else
+    cudaFree(p);
+#endif
+  }
+  /// The host copy into `to` (device_ or one of copies_).
+  bool copyIn(void *to, std::string &err) const {
+#if TP_EMULATOR
+    std::memcpy(to, host_.data(), bytes());
+    (void)err;
+    return true;
+#else
+    cudaError_t e =
+        cudaMemcpy(to, host_.data(), bytes(), cudaMemcpyHostToDevice);
+    if (e != cudaSuccess)
+      err = std::string("cudaMemcpy: ") + cudaGetErrorString(e);
+    return e == cudaSuccess;
+#endif
+  }
   /// Padded offset of dense element i.
   int64_t offset(int64_t i) const {
     int64_t off = 0;
@@ -224,13 +266,12 @@ private:
     return off;
   }
   void release() {
-    if (!device_)
-      return;
-#if TP_EMULATOR
-    std::free(device_);
-#else
-    cudaFree(device_);
-#endif
+    for (void *copy : copies_)
+      deviceFree(copy);
+    copies_.clear();
+    turn_ = nullptr;
+    if (device_)
+      deviceFree(device_);
     device_ = nullptr;
   }
 
@@ -238,6 +279,9 @@ private:
   std::vector<T> host_;
   int64_t elements_ = 0;
   void *device_ = nullptr;
+  /// The timed launches' copies (rotate) and Args's choice among them.
+  std::vector<void *> copies_;
+  const int *turn_ = nullptr;
 };
 
 /// UE8M0 scale factors given logically, [rows][K / 32] bytes, packed into
@@ -274,43 +318,6 @@ inline Status finish(Status launched) {
   return launched;
 }
 
-/// The mean time of `n` launches in ms (cudaEvents around them on a GPU, the
-/// wall clock on the CPU emulator), or -1 after printing the first failure.
-template <class Launch> double time_launches(int n, Launch launch) {
-#if TP_EMULATOR
-  auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < n; ++i)
-    if (Status s = launch(); !s.ok) {
-      std::fprintf(stderr, "%s\n", s.report.c_str());
-      return -1;
-    }
-  std::chrono::duration<double, std::milli> ms =
-      std::chrono::steady_clock::now() - start;
-  return ms.count() / n;
-#else
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  cudaEventRecord(start);
-  for (int i = 0; i < n; ++i)
-    if (Status s = launch(); !s.ok) {
-      std::fprintf(stderr, "%s\n", s.report.c_str());
-      return -1;
-    }
-  cudaEventRecord(stop);
-  Status done = finish(Status{true, ""});
-  if (!done.ok) {
-    std::fprintf(stderr, "%s\n", done.report.c_str());
-    return -1;
-  }
-  float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return double(ms) / n;
-#endif
-}
-
 //===----------------------------------------------------------------------===//
 // The command line
 //===----------------------------------------------------------------------===//
@@ -327,6 +334,14 @@ public:
   dim3 grid() const { return grid_; }
   /// --repeat N: launches to time after the checked one (0: none).
   int repeat() const { return repeat_; }
+  /// --warmup W: untimed launches before the timed ones.
+  int warmup() const { return warmup_; }
+  /// --rotate R: the sets of tensors the warm-up and timed launches take in
+  /// turn, each a copy of the inputs of its own (0: the checked launch's).
+  int rotate() const { return rotate_; }
+  /// The next launch's tensors: set `set` % rotate(), or the checked
+  /// launch's when `set` is negative (what --out writes).
+  void use(int set) { turn_ = set; }
   const LaunchOptions &options() const { return options_; }
 
   /// An input tensor: NAME=file.npy, of `rank` dimensions (a 2-D uint8
@@ -347,7 +362,7 @@ public:
                   std::to_string(npy.shape.size()) + " dimensions, the " +
                   "tensor " + std::to_string(rank));
     if (!out.allocate(npy.shape, err) || !out.fill(npy, err) ||
-        !out.upload(err))
+        !out.upload(err) || !rotated(out, err))
       return fail(name + ": " + it->second + ": " + err);
     return true;
   }
@@ -379,7 +394,7 @@ public:
     if (int(shape.size()) != rank)
       return fail(name + ": --shape needs " + std::to_string(rank) +
                   " sizes");
-    if (!out.allocate(shape, err))
+    if (!out.allocate(shape, err) || !rotated(out, err))
       return fail(name + ": " + err);
     return true;
   }
@@ -416,6 +431,11 @@ public:
   const std::string &message() const { return message_; }
 
 private:
+  /// The timed launches' copies of a tensor, when there are timed launches
+  /// and --rotate asks for copies.
+  template <class T> bool rotated(Array<T> &out, std::string &err) {
+    return repeat_ <= 0 || rotate_ <= 0 || out.rotate(rotate_, &turn_, err);
+  }
   bool split(const std::string &kv, std::string &k, std::string &v);
   /// argN -> the N-th parameter's name.
   std::string canonical(const std::string &k) const;
@@ -427,10 +447,114 @@ private:
   std::map<std::string, std::string> values_, outs_, shapes_;
   dim3 grid_ = dim3(1, 1, 1);
   int repeat_ = 0;
+  // 10 warm-ups as bench/gpu/cublas_gemm.cu; 4 sets as the peers'
+  // bench/gpu/rotation.py.
+  int warmup_ = 10, rotate_ = 4;
+  /// The set the next launch's tensors come from (use()); the Arrays that
+  /// rotate() read it.
+  int turn_ = -1;
   LaunchOptions options_;
   bool ok_ = true;
   std::string message_;
 };
+
+/// --repeat N: the launches after the checked one, timed for make
+/// gpu-check's TFLOP/s (docs/cuda.md, "The main"). Args::warmup() untimed
+/// launches, then N, each timed on its own: cudaEvents around each launch
+/// on a GPU, the wall clock on the CPU emulator (which says nothing of
+/// speed). The launches take their tensors from Args::rotate() copies in
+/// turn, so that none finds its operands in L2 from the launch before; on a
+/// GPU a write of twice the L2's size also precedes each launch, outside
+/// its events, as triton's do_bench (the peers' timer) does. Prints one
+/// JSON line, "ms" the median of the N times; false after printing the
+/// first failure.
+template <class Launch>
+bool time_launches(const char *kernel, Args &args, Launch launch) {
+  int n = args.repeat(), warmup = args.warmup(), sets = args.rotate();
+  if (n <= 0)
+    return true;
+  auto fail = [&](const std::string &why) {
+    args.use(-1);
+    std::fprintf(stderr, "%s: %s\n", kernel, why.c_str());
+    return false;
+  };
+  std::vector<double> ms(size_t(n), 0.0);
+#if TP_EMULATOR
+  bool flushed = false;
+  for (int i = 0; i < warmup + n; ++i) {
+    args.use(sets > 0 ? i % sets : -1);
+    auto start = std::chrono::steady_clock::now();
+    Status s = launch();
+    std::chrono::duration<double, std::milli> took =
+        std::chrono::steady_clock::now() - start;
+    if (!s.ok)
+      return fail(s.report);
+    if (i >= warmup)
+      ms[size_t(i - warmup)] = took.count();
+  }
+  args.use(-1);
+#else
+  cudaStream_t stream = args.options().stream;
+  int device = 0, l2 = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+  size_t flushBytes = 2 * size_t(std::max(l2, 0));
+  void *flush = nullptr;
+  if (e == cudaSuccess && flushBytes)
+    e = cudaMalloc(&flush, flushBytes);
+  std::vector<cudaEvent_t> events(size_t(2 * n), nullptr);
+  for (cudaEvent_t &ev : events)
+    if (e == cudaSuccess)
+      e = cudaEventCreate(&ev);
+  Status launched;
+  for (int i = 0; i < warmup + n && e == cudaSuccess && launched.ok; ++i) {
+    args.use(sets > 0 ? i % sets : -1);
+    if (flush)
+      e = cudaMemsetAsync(flush, 0, flushBytes, stream);
+    int t = i - warmup;
+    if (t >= 0 && e == cudaSuccess)
+      e = cudaEventRecord(events[size_t(2 * t)], stream);
+    if (e == cudaSuccess)
+      launched = launch();
+    if (t >= 0 && e == cudaSuccess && launched.ok)
+      e = cudaEventRecord(events[size_t(2 * t + 1)], stream);
+  }
+  args.use(-1);
+  if (e == cudaSuccess)
+    launched = finish(launched);
+  for (int t = 0; t < n && e == cudaSuccess && launched.ok; ++t) {
+    float took = 0;
+    e = cudaEventElapsedTime(&took, events[size_t(2 * t)],
+                             events[size_t(2 * t + 1)]);
+    ms[size_t(t)] = took;
+  }
+  for (cudaEvent_t ev : events)
+    if (ev)
+      cudaEventDestroy(ev);
+  cudaFree(flush);
+  if (e != cudaSuccess)
+    return fail(std::string("timing: ") + cudaGetErrorString(e));
+  if (!launched.ok)
+    return fail(launched.report);
+  bool flushed = flush != nullptr;
+#endif
+  std::vector<double> sorted = ms;
+  std::sort(sorted.begin(), sorted.end());
+  double median = n % 2
+                      ? sorted[size_t(n / 2)]
+                      : (sorted[size_t(n / 2 - 1)] + sorted[size_t(n / 2)]) / 2;
+  double mean = 0;
+  for (double x : ms)
+    mean += x / n;
+  std::printf("{\"kernel\": \"%s\", \"launches\": %d, \"ms\": %.4f, "
+              "\"mean_ms\": %.4f, \"min_ms\": %.4f, \"max_ms\": %.4f, "
+              "\"warmup\": %d, \"rotate\": %d, \"l2_flush\": %s}\n",
+              kernel, n, median, mean, sorted.front(), sorted.back(), warmup,
+              sets, flushed ? "true" : "false");
+  std::fflush(stdout);
+  return true;
+}
 
 // Args's members that do not depend on an element type: one definition in
 // the emulator library under -DTILEPIPE_EMULATOR_EXTERN (emulator/outline.h).
@@ -468,12 +592,16 @@ TP_EMU_OUTLINE Args::Args(int argc, char **argv, std::vector<std::string> names)
 #if TP_EMULATOR
       options_.cpu.seed = std::strtoull(s.c_str(), nullptr, 0);
 #endif
-    } else if (a == "--repeat") {
+    } else if (a == "--repeat" || a == "--warmup" || a == "--rotate") {
       std::vector<int64_t> n = numbers(next());
-      if (n.size() != 1 || n[0] < 0)
-        error("--repeat takes a count");
-      else
+      if (n.size() != 1 || n[0] < 0 || n[0] > (1 << 20))
+        error(a + " takes a count");
+      else if (a == "--repeat")
         repeat_ = int(n[0]);
+      else if (a == "--warmup")
+        warmup_ = int(n[0]);
+      else
+        rotate_ = int(n[0]);
     } else if (a == "--help" || a == "-h") {
       error("");
     } else {
@@ -490,9 +618,9 @@ TP_EMU_OUTLINE int Args::usage(const char *kernel) const {
   std::fprintf(stderr, "usage: %s", kernel);
   for (const std::string &n : names_)
     std::fprintf(stderr, " %s=...", n.c_str());
-  std::fprintf(stderr,
-               " [--out NAME=out.npy --shape NAME=R,C] "
-               "[--grid X[,Y[,Z]]] [--ctas N] [--seed S] [--repeat N]\n");
+  std::fprintf(stderr, " [--out NAME=out.npy --shape NAME=R,C] "
+                       "[--grid X[,Y[,Z]]] [--ctas N] [--seed S] "
+                       "[--repeat N [--warmup W] [--rotate R]]\n");
   return 2;
 }
 
