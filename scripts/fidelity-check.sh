@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The CPU emulator's TMA and conversions against a real GPU, byte for byte
-# (test/fidelity/tma_fidelity.cu, docs/cpu-emulation.md "Fidelity on
-# hardware"). Needs only this source tree, g++ and nvcc: no cmake, no
-# tilepipe-opt.
+# The CPU emulator's TMA loads and stores, mbarrier phases and conversions
+# against a real GPU, byte for byte (test/fidelity/tma_fidelity.cu,
+# docs/cpu-emulation.md "Fidelity on hardware"). Needs only this source tree,
+# g++ and nvcc: no cmake, no tilepipe-opt.
 #
 #   scripts/fidelity-check.sh [--source tma|wgmma] [--out DIR] [--only SUBSTR]
 #
@@ -14,7 +14,9 @@
 # when both sides produced the same bytes, or when both faulted: the
 # emulator with its report (a load whose innermost coordinate is not a
 # multiple of 16 bytes, the rule measured on sm_90) and the hardware with a
-# kernel error ("an illegal instruction was encountered").
+# kernel error ("an illegal instruction was encountered"). Stores compare the
+# whole global allocation, mbarrier scripts the test_wait/try_wait answers
+# after each step.
 #
 # Exit status: 0 all match; 1 a mismatch (or the emulator fails its own
 # self-check); 2 a build or run error; 77 no CUDA device (or no nvcc): the
@@ -36,7 +38,7 @@ while [ $# -gt 0 ]; do
   --source) source=$2; shift 2 ;;
   --out) out=$2; shift 2 ;;
   --only) only=(--only "$2"); shift 2 ;;
-  -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+  -h | --help) sed -n '2,30p' "$0"; exit 0 ;;
   *) echo "fidelity-check: unknown argument $1" >&2; exit 2 ;;
   esac
 done

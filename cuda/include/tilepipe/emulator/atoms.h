@@ -85,6 +85,8 @@ void mbarrier_expect_tx(uint32_t a, uint32_t txBytes);         // tx += n only
 /// mbarrier.try_wait.parity: true once the phase with that parity has
 /// completed. A false answer lets the other threads run first.
 bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity);
+/// mbarrier.test_wait.parity: the same answer, never blocking.
+bool mbarrier_test_wait_parity(uint32_t a, uint32_t parity);
 /// Not an instruction: the phase the calling thread's next parity wait on
 /// `a` is for, which the program knows (a pipe iteration's round) and the
 /// parity alone does not. The stale-wait check then tells a phase this

@@ -5,7 +5,8 @@
 // lowers (it may go negative: a copy may land before its expect_tx). The
 // phase completes when both reach zero. try_wait.parity(P) is true iff the
 // phase with parity P has completed, i.e. the current phase's parity is not
-// P; it only tells the current phase from the one before.
+// P; it only tells the current phase from the one before. test_wait.parity
+// answers the same without ever blocking or failing spuriously.
 //
 // The state lives beside shared memory, keyed by address; the barrier's
 // eight bytes hold a marker, so that a generic store over a live barrier is
@@ -150,9 +151,48 @@ TP_EMU_OUTLINE void mbarrier_arrive(uint32_t a);
 TP_EMU_OUTLINE void mbarrier_arrive_expect_tx(uint32_t a, uint32_t txBytes);
 TP_EMU_OUTLINE void mbarrier_expect_tx(uint32_t a, uint32_t txBytes);
 TP_EMU_OUTLINE bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity);
+TP_EMU_OUTLINE bool mbarrier_test_wait_parity(uint32_t a, uint32_t parity);
 TP_EMU_OUTLINE void mbarrier_wait_for_phase(uint32_t a, int64_t phase);
 
+namespace rt {
+TP_EMU_OUTLINE bool parityPhaseCompleted(Cta &c, MBarrier &b, uint32_t parity,
+                                         const char *op);
+} // namespace rt
+
 #if !defined(TILEPIPE_EMULATOR_EXTERN)
+namespace rt {
+/// What a parity wait or test answers now: whether the phase that `parity`
+/// names has completed, i.e. the current phase's parity is not `parity`; if
+/// so, that phase becomes the last the calling thread saw complete. Faults
+/// when the answer would be about a later phase than the one the thread
+/// must mean (see below).
+TP_EMU_OUTLINE bool parityPhaseCompleted(Cta &c, MBarrier &b, uint32_t parity,
+                                         const char *op) {
+  Thread &t = c.self();
+  if (b.seen.empty())
+    b.seen.assign(c.nThreads, -1);
+  // The thread's next phase is the one after the last it saw complete; if
+  // the wait names that phase's parity, and the barrier has since completed
+  // it and another, the answer would be about a later phase.
+  int64_t next = b.seen[t.tid] + 1;
+  if (uint32_t(next & 1) == parity && next + 1 < int64_t(b.phase)) {
+    char msg[200];
+    std::snprintf(msg, sizeof msg,
+                  ": this thread last saw phase %lld complete and waits with "
+                  "parity %u for phase %lld, but the barrier already ",
+                  (long long)(next - 1), parity, (long long)next);
+    c.fault(std::string(op) + " on " + mbarrierState(c, b) + msg +
+            "completed the phases up to " + std::to_string(b.phase - 1) +
+            "; a parity wait only tells the current phase from the one "
+            "before, so this one is stale");
+  }
+  if ((b.phase & 1) == parity)
+    return false;
+  b.seen[t.tid] = int64_t(b.phase) - 1;
+  return true;
+}
+} // namespace rt
+
 TP_EMU_OUTLINE void mbarrier_arrive(uint32_t a) {
   rt::Cta &c = rt::current();
   c.atom(false);
@@ -188,25 +228,7 @@ TP_EMU_OUTLINE bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity) {
   rt::MBarrier &b = c.mbarrier(op, a);
   rt::Thread &t = c.self();
   parity &= 1;
-  if (b.seen.empty())
-    b.seen.assign(c.nThreads, -1);
-  // The thread's next phase is the one after the last it saw complete; if
-  // the wait names that phase's parity, and the barrier has since completed
-  // it and another, the answer would be about a later phase.
-  int64_t next = b.seen[t.tid] + 1;
-  if (uint32_t(next & 1) == parity && next + 1 < int64_t(b.phase)) {
-    char msg[200];
-    std::snprintf(msg, sizeof msg,
-                  ": this thread last saw phase %lld complete and waits with "
-                  "parity %u for phase %lld, but the barrier already ",
-                  (long long)(next - 1), parity, (long long)next);
-    c.fault(std::string(op) + " on " + rt::mbarrierState(c, b) + msg +
-            "completed the phases up to " + std::to_string(b.phase - 1) +
-            "; a parity wait only tells the current phase from the one "
-            "before, so this one is stale");
-  }
-  if ((b.phase & 1) != parity) {
-    b.seen[t.tid] = int64_t(b.phase) - 1;
+  if (rt::parityPhaseCompleted(c, b, parity, op)) {
     c.suspend();
     return true;
   }
@@ -224,6 +246,20 @@ TP_EMU_OUTLINE bool mbarrier_try_wait_parity(uint32_t a, uint32_t parity) {
   // before this thread runs again, but this is the one it saw.
   b.seen[t.tid] = waitedFor;
   return true;
+}
+
+// The same answer as try_wait's, but never a wait: the thread goes on at
+// once, whatever the phase, and a false answer is never spurious.
+TP_EMU_OUTLINE bool mbarrier_test_wait_parity(uint32_t a, uint32_t parity) {
+  rt::Cta &c = rt::current();
+  c.atom(false);
+  const char *op = "mbarrier.test_wait.parity";
+  rt::MBarrier &b = c.mbarrier(op, a);
+  bool done = rt::parityPhaseCompleted(c, b, parity & 1, op);
+  // A switch point, as in try_wait: a thread polling with test_wait lets
+  // the others (and the asynchronous units) run.
+  c.suspend();
+  return done;
 }
 
 TP_EMU_OUTLINE void mbarrier_wait_for_phase(uint32_t a, int64_t phase) {

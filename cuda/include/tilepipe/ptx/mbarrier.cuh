@@ -82,6 +82,24 @@ TP_DEVICE bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity) {
 #endif
 }
 
+/// mbarrier.test_wait.parity: the same answer as try_wait.parity, but at
+/// once: it never waits, so a false answer means the phase is still open
+/// (the fidelity check probes a barrier's phases with it).
+TP_DEVICE bool mbarrier_test_wait_parity(uint32_t bar, uint32_t parity) {
+#if TP_EMULATOR
+  return cpu::mbarrier_test_wait_parity(bar, parity);
+#else
+  uint32_t done;
+  asm volatile("{\n .reg .pred p;\n"
+               " mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+               " selp.u32 %0, 1, 0, p;\n}"
+               : "=r"(done)
+               : "r"(bar), "r"(parity)
+               : "memory");
+  return done != 0;
+#endif
+}
+
 } // namespace tp::ptx
 
 #endif // TILEPIPE_PTX_MBARRIER_CUH
