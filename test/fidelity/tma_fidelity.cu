@@ -1756,6 +1756,19 @@ inline std::string describeObs(uint8_t o) {
 }
 
 //===----------------------------------------------------------------------===//
+/// The words of the emulator's refusal of a store the H200 faults on or
+/// writes past the tensor with (emulator/tma_unit.h, checkStoreBox), or
+/// null for a store it performs as the ISA says.
+inline const char *storeFaultRule(const StoreConfig &c) {
+  if (c.p0 < 0 || c.r0 < 0 || c.c0 < 0)
+    return "negative; a store's coordinates must not be";
+  if (c.c0 * int64_t(c.L->es) % 16)
+    return "bytes is not a multiple of 16 bytes";
+  if (c.c0 + c.tileCols() > c.cols && c.cols * int64_t(c.L->es) % 16)
+    return "writes the rest of the edge's 16-byte chunk";
+  return nullptr;
+}
+
 // --selftest (emulator build): the dump against the model and the ISA's
 // worked cases, before any hardware result is trusted
 //===----------------------------------------------------------------------===//
@@ -1937,7 +1950,7 @@ inline int selftest(const char *path, const char *only) {
   // placement must clip as its name says; where the box was clipped, every
   // byte outside the tensor's elements must be as it was (walked over the
   // whole allocation, apart from the model).
-  int stores = 0, clips = 0, storeWorked = 0;
+  int stores = 0, clips = 0, storeWorked = 0, storeFaults = 0;
   std::vector<StoreConfig> allStores = storeConfigs();
   for (const StoreConfig &c : allStores) {
     if (!selected(c.name, only))
@@ -1955,6 +1968,18 @@ inline int selftest(const char *path, const char *only) {
            " of the box's " + std::to_string(boxElems) +
            " elements in the tensor, not what it is named for");
     auto it = recs.find(c.name);
+    // The stores an H200 faults on (a negative coordinate; an innermost
+    // coordinate not a multiple of 16 bytes) and those it writes past the
+    // tensor (a right edge not a multiple of 16 bytes) must fault in the
+    // emulator, with the rule's words (emulator/tma_unit.h, checkStoreBox).
+    const char *rule = storeFaultRule(c);
+    if (rule) {
+      if (it == recs.end() || it->second.status != kFailed ||
+          why(it->second.data).find(rule) == std::string::npos)
+        fail(c.name + ": the emulator must refuse the store (\"" + rule + "\")");
+      ++checked, ++storeFaults;
+      continue;
+    }
     if (it == recs.end() || it->second.status != kOk) {
       fail(c.name + ": no result from the emulator (" +
            (it == recs.end() ? std::string("missing")
@@ -2094,9 +2119,9 @@ inline int selftest(const char *path, const char *only) {
   }
   std::printf("selftest: %d TMA stores checked against the store model, %d "
               "clipped ones for bytes written outside the tensor, %d "
-              "hand-worked 128B store swizzles; %d mbarrier scripts against "
-              "the ISA's answers\n",
-              stores, clips, storeWorked, scripts);
+              "hand-worked 128B store swizzles, %d refused as the H200 "
+              "measured; %d mbarrier scripts against the ISA's answers\n",
+              stores, clips, storeWorked, storeFaults, scripts);
   std::printf("selftest: %d checks, %d failed (the emulator against the "
               "PTX ISA model and worked cases; %d of the checks: a fault where "
               "the inner coordinate is not a multiple of 16 bytes)\n",

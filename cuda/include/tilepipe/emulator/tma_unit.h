@@ -132,7 +132,7 @@ template <class F> inline void forEachRow(const TileGeometry &g, F f) {
 /// stopped the kernel with "an illegal instruction was encountered" (c0 = 1,
 /// over the right edge, at negative columns: 153 of 153), and every one
 /// that kept it ran (306 of 306, -16 to -1040 bytes among them). Assumed to
-/// hold on sm_100. Only loads: no TMA store was measured.
+/// hold on sm_100. Stores: checkStoreBox.
 inline void checkLoadInnerCoordinate(const TileGeometry &g) {
   int64_t bytes = g.origin[0] * int64_t(g.es);
   if (bytes % 16 == 0)
@@ -144,6 +144,46 @@ inline void checkLoadInnerCoordinate(const TileGeometry &g) {
         "times the element size must be; measured on sm_90 hardware (H200): "
         "such a load stops the kernel with \"an illegal instruction was "
         "encountered\"; assumed for sm_100)");
+}
+
+/// What an H200 does with tiled stores (CUDA 13.0, tma_fidelity.cu's store
+/// configurations, 2026-12-04; docs/cpu-emulation.md "Fidelity on
+/// hardware"), none of it in the documents this emulator was written from:
+/// - a negative box coordinate in any dimension stops the kernel with "an
+///   illegal instruction was encountered" (every such store: rows, aligned
+///   columns, planes), where a load zero-fills;
+/// - so does an innermost coordinate whose bytes are not a multiple of 16,
+///   as for loads;
+/// - a box over the tensor's right edge where the edge (innermost size x
+///   element size) is not a multiple of 16 bytes writes the rest of the
+///   edge's 16-byte chunk, past the tensor: the bytes after the last column
+///   changed in each row (19 of 19 layouts). The emulator faults there
+///   rather than write outside the tensor: in a view of a wider matrix those
+///   bytes are another tensor's data.
+inline void checkStoreBox(const TileGeometry &g, int rank) {
+  std::string who = "tma: store: ";
+  std::string measured = " (measured on sm_90 hardware (H200): such a store "
+                         "stops the kernel with \"an illegal instruction was "
+                         "encountered\"; assumed for sm_100)";
+  for (int i = 0; i < rank; ++i)
+    if (g.origin[i] < 0)
+      fault(who + "box coordinate " + std::to_string(i) + " is " +
+            std::to_string(g.origin[i]) +
+            ", negative; a store's coordinates must not be" + measured);
+  int64_t bytes = g.origin[0] * int64_t(g.es);
+  if (bytes % 16)
+    fault(who + "the innermost box coordinate " +
+          std::to_string(g.origin[0]) + " x " + std::to_string(g.es) +
+          "-byte elements = " + std::to_string(bytes) +
+          " bytes is not a multiple of 16 bytes" + measured);
+  int64_t dim0 = int64_t(g.v.globalDim[0]);
+  if (g.origin[0] + int64_t(g.count[0]) > dim0 && (dim0 * g.es) % 16)
+    fault(who + "the box crosses the tensor's right edge at " +
+          std::to_string(dim0 * g.es) +
+          " bytes, not a multiple of 16: measured on sm_90 hardware (H200), "
+          "such a store writes the rest of the edge's 16-byte chunk, past "
+          "the tensor; make the innermost size x element size a multiple of "
+          "16 bytes or store that edge by threads");
 }
 
 } // namespace detail
@@ -187,12 +227,13 @@ inline uint32_t tma_load_tile(const CUtensorMap &map, int rank,
 
 /// cp.async.bulk.tensor.Nd.global.shared::cta.tile: writes the box at
 /// `coords` from shared memory at `src`; elements outside the tensor are
-/// not written.
+/// not written (boxes the hardware treats otherwise fault: checkStoreBox).
 inline void tma_store_tile(const CUtensorMap &map, int rank,
                            const int32_t *coords, const Smem &smem,
                            uint32_t src) {
   detail::TileGeometry g =
       detail::tileGeometry("store", map, rank, coords, src);
+  detail::checkStoreBox(g, rank);
   smem.at(src, g.bytes);
   int64_t dim0 = int64_t(g.v.globalDim[0]);
   uint32_t chunk = 16;
