@@ -1756,16 +1756,13 @@ inline std::string describeObs(uint8_t o) {
 }
 
 //===----------------------------------------------------------------------===//
-/// The words of the emulator's refusal of a store the H200 faults on or
-/// writes past the tensor with (emulator/tma_unit.h, checkStoreBox), or
-/// null for a store it performs as the ISA says.
+/// The words of the emulator's fault for a store the H200 faults on
+/// (emulator/tma_unit.h, checkStoreBox), or null for one it performs.
 inline const char *storeFaultRule(const StoreConfig &c) {
   if (c.p0 < 0 || c.r0 < 0 || c.c0 < 0)
     return "negative; a store's coordinates must not be";
   if (c.c0 * int64_t(c.L->es) % 16)
     return "bytes is not a multiple of 16 bytes";
-  if (c.c0 + c.tileCols() > c.cols && c.cols * int64_t(c.L->es) % 16)
-    return "writes the rest of the edge's 16-byte chunk";
   return nullptr;
 }
 
@@ -1969,9 +1966,8 @@ inline int selftest(const char *path, const char *only) {
            " elements in the tensor, not what it is named for");
     auto it = recs.find(c.name);
     // The stores an H200 faults on (a negative coordinate; an innermost
-    // coordinate not a multiple of 16 bytes) and those it writes past the
-    // tensor (a right edge not a multiple of 16 bytes) must fault in the
-    // emulator, with the rule's words (emulator/tma_unit.h, checkStoreBox).
+    // coordinate not a multiple of 16 bytes) must fault in the emulator,
+    // with the rule's words (emulator/tma_unit.h, checkStoreBox).
     const char *rule = storeFaultRule(c);
     if (rule) {
       if (it == recs.end() || it->second.status != kFailed ||

@@ -157,9 +157,11 @@ inline void checkLoadInnerCoordinate(const TileGeometry &g) {
 /// - a box over the tensor's right edge where the edge (innermost size x
 ///   element size) is not a multiple of 16 bytes writes the rest of the
 ///   edge's 16-byte chunk, past the tensor: the bytes after the last column
-///   changed in each row (19 of 19 layouts). The emulator faults there
-///   rather than write outside the tensor: in a view of a wider matrix those
-///   bytes are another tensor's data.
+///   changed in each row (19 of 19 layouts). The emulator does not copy
+///   that: it clips at the edge as the ISA says (the fidelity check counts
+///   these stores as mismatches). tilepipe's own sm_90a kernels store such
+///   edges into padded rows (the numeric checks' outputs), where it is
+///   harmless; in a view of a wider matrix those bytes are another tensor's.
 inline void checkStoreBox(const TileGeometry &g, int rank) {
   std::string who = "tma: store: ";
   std::string measured = " (measured on sm_90 hardware (H200): such a store "
@@ -176,14 +178,6 @@ inline void checkStoreBox(const TileGeometry &g, int rank) {
           std::to_string(g.origin[0]) + " x " + std::to_string(g.es) +
           "-byte elements = " + std::to_string(bytes) +
           " bytes is not a multiple of 16 bytes" + measured);
-  int64_t dim0 = int64_t(g.v.globalDim[0]);
-  if (g.origin[0] + int64_t(g.count[0]) > dim0 && (dim0 * g.es) % 16)
-    fault(who + "the box crosses the tensor's right edge at " +
-          std::to_string(dim0 * g.es) +
-          " bytes, not a multiple of 16: measured on sm_90 hardware (H200), "
-          "such a store writes the rest of the edge's 16-byte chunk, past "
-          "the tensor; make the innermost size x element size a multiple of "
-          "16 bytes or store that edge by threads");
 }
 
 } // namespace detail

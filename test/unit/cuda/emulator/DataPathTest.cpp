@@ -445,19 +445,26 @@ TEST(Tma, OutOfBoundsZeroFillAndFullByteCount) {
       float want = (r < 6 && c >= 0 && c < 5) ? float(r * 10 + c + 1) : 0.0f;
       EXPECT_EQ(s.get<float>(0x80 + (y * 8 + x) * 4), want) << y << "," << x;
     }
-  // Store: only in-bounds elements are written.
+  // Store: only in-bounds elements are written (a 4-float, 16-byte wide
+  // tensor in rows of 8: the box's columns 4-7 land in the row padding,
+  // its row 3 below the tensor).
   std::vector<float> out(6 * 8, -1.0f);
-  CUtensorMap om = encode2d(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, out.data(), 5, 6,
+  CUtensorMap om = encode2d(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, out.data(), 4, 6,
                             32, 8, 4, CU_TENSOR_MAP_SWIZZLE_NONE);
   for (int i = 0; i < 32; ++i)
     s.put<float>(0x200 + i * 4, float(100 + i));
-  tma_store_tile(om, 2, at, s.smem, 0x200);
+  int32_t inside[2] = {0, 3};
+  tma_store_tile(om, 2, inside, s.smem, 0x200);
   for (int r = 0; r < 6; ++r)
     for (int c = 0; c < 8; ++c) {
       bool stored = r >= 3 && c < 4;
-      float want = stored ? float(100 + (r - 3) * 8 + (c + 4)) : -1.0f;
+      float want = stored ? float(100 + (r - 3) * 8 + c) : -1.0f;
       EXPECT_EQ(out[r * 8 + c], want) << r << "," << c;
     }
+  // A negative coordinate stops an H200's kernel (emulator/tma_unit.h,
+  // checkStoreBox), where a load zero-fills.
+  EXPECT_FAULT(tma_store_tile(om, 2, at, s.smem, 0x200),
+               "box coordinate 0 is -4, negative");
 }
 
 TEST(Tma, InnerCoordinateMustBeAWholeNumberOf16ByteUnits) {
@@ -512,15 +519,15 @@ TEST(Tma, InnerCoordinateMustBeAWholeNumberOf16ByteUnits) {
   EXPECT_EQ(tma_load_tile(fm, 2, four, h.smem, 0), 8u * 4u * 4u);
   EXPECT_FAULT(tma_load_tile(fm, 2, two, h.smem, 0),
                "innermost box coordinate 2 x 4-byte elements = 8 bytes");
-  // Stores are not checked: the rule was measured for loads only, so the
-  // emulator keeps writing the in-bounds elements of an unaligned store
-  // (what the hardware does with one is not known here).
+  // Stores too (measured on the H200 on 2026-12-04: the unaligned-col
+  // store probes stopped the kernel); nothing is written.
   std::vector<uint16_t> out(4 * 64, 0xFFFF);
   CUtensorMap om = encode2d(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, out.data(), 64, 4,
                             128, 16, 4, CU_TENSOR_MAP_SWIZZLE_NONE);
   int32_t one[2] = {1, 0};
-  tma_store_tile(om, 2, one, a.smem, 0x400);
-  EXPECT_EQ(out[1], 8u); // row 0, column 1 <- box (0, 0), from c0 = 8
+  EXPECT_FAULT(tma_store_tile(om, 2, one, a.smem, 0x400),
+               "innermost box coordinate 1 x 2-byte elements = 2 bytes");
+  EXPECT_EQ(out[1], 0xFFFFu);
 }
 
 TEST(Tma, ElementStridesAndRank3) {
