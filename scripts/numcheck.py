@@ -285,7 +285,7 @@ SEEDED_BUGS = {
                       "return inside ? p[0] : T(0);"),
     # A branch's TMA store not taken writes anyway: its box is left where
     # the branch put it instead of moved out of the tensor.
-    "branch-store-taken": (".cu", r"(\w+) \? (\w+) : -1073741824;", r"\1 ? \2 : \2;"),
+    "branch-store-taken": (".cu", r"(\w+) \? (\w+) : 1073741824;", r"\1 ? \2 : \2;"),
     # A per-row vector's atomic made by each of the L lanes that hold its
     # row, not the first (the mask SplitRows adds dropped).
     "combine-row-every-lane": (".cu",

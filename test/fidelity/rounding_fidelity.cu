@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "support/SplitMix64.h"
+#include "test/fidelity/fidelity_device.h"
 #include "tilepipe/arch/sm90/wgmma.cuh"
 #include "tilepipe/host/launch.cuh"
 #include "tilepipe/layout/wgmma_layout.cuh"
@@ -54,10 +55,21 @@ using tp::ptx::WgmmaKMajor;
 
 constexpr uint32_t kThreads = 128, kRows = 64, kCols = 64, kRowBytes = 32;
 
-enum Kind : uint32_t { BF16, F16, TF32, E4M3, E5M2, E4M3xE5M2, S8, U8xS8, U8, kKinds };
+enum Kind : uint32_t {
+  BF16,
+  F16,
+  TF32,
+  E4M3,
+  E5M2,
+  E4M3xE5M2,
+  S8,
+  U8xS8,
+  U8,
+  kKinds
+};
 
-constexpr const char *kKindNames[kKinds] = {"bf16", "f16",   "tf32",  "e4m3", "e5m2",
-                                            "e4m3_e5m2", "s8", "u8_s8", "u8"};
+constexpr const char *kKindNames[kKinds] = {
+    "bf16", "f16", "tf32", "e4m3", "e5m2", "e4m3_e5m2", "s8", "u8_s8", "u8"};
 
 TP_HOST_DEVICE constexpr bool isInt(uint32_t k) { return k >= S8; }
 
@@ -78,7 +90,8 @@ __device__ __forceinline__ unsigned char *rfid_smem_raw() {
 /// words in fragment order; out: the result, the same order.
 template <uint32_t K>
 __global__ void __launch_bounds__(rfid::kThreads, 1)
-    rfid_kernel(const uint8_t *ab, const uint32_t *c0, uint32_t *out, uint32_t scaleD) {
+    rfid_kernel(const uint8_t *ab, const uint32_t *c0, uint32_t *out,
+                uint32_t scaleD) {
   using namespace rfid;
   unsigned char *smem = rfid_smem_raw();
   uint32_t raw = tp::smem_addr(smem);
@@ -92,8 +105,10 @@ __global__ void __launch_bounds__(rfid::kThreads, 1)
   }
   tp::fence_proxy_async();
   __syncthreads();
-  uint64_t adesc = wg::make_descriptor(aAddr, 128, 256, tp::Swizzle::None).pack();
-  uint64_t bdesc = wg::make_descriptor(bAddr, 128, 256, tp::Swizzle::None).pack();
+  uint64_t adesc =
+      wg::make_descriptor(aAddr, 128, 256, tp::Swizzle::None).pack();
+  uint64_t bdesc =
+      wg::make_descriptor(bAddr, 128, 256, tp::Swizzle::None).pack();
   constexpr int R = kCols / 2;
   if constexpr (isInt(K)) {
     int32_t d[R];
@@ -120,17 +135,17 @@ __global__ void __launch_bounds__(rfid::kThreads, 1)
     else if constexpr (K == F16)
       tp::ptx::wgmma_ss<kCols, Wgmma16::F16>(d, adesc, bdesc, scaleD != 0);
     else if constexpr (K == TF32)
-      tp::ptx::wgmma_ss_kmajor<kCols, WgmmaKMajor::TF32, WgmmaKMajor::TF32>(d, adesc, bdesc,
-                                                                           scaleD != 0);
+      tp::ptx::wgmma_ss_kmajor<kCols, WgmmaKMajor::TF32, WgmmaKMajor::TF32>(
+          d, adesc, bdesc, scaleD != 0);
     else if constexpr (K == E4M3)
-      tp::ptx::wgmma_ss_kmajor<kCols, WgmmaKMajor::E4M3, WgmmaKMajor::E4M3>(d, adesc, bdesc,
-                                                                           scaleD != 0);
+      tp::ptx::wgmma_ss_kmajor<kCols, WgmmaKMajor::E4M3, WgmmaKMajor::E4M3>(
+          d, adesc, bdesc, scaleD != 0);
     else if constexpr (K == E5M2)
-      tp::ptx::wgmma_ss_kmajor<kCols, WgmmaKMajor::E5M2, WgmmaKMajor::E5M2>(d, adesc, bdesc,
-                                                                           scaleD != 0);
+      tp::ptx::wgmma_ss_kmajor<kCols, WgmmaKMajor::E5M2, WgmmaKMajor::E5M2>(
+          d, adesc, bdesc, scaleD != 0);
     else
-      tp::ptx::wgmma_ss_kmajor<kCols, WgmmaKMajor::E4M3, WgmmaKMajor::E5M2>(d, adesc, bdesc,
-                                                                           scaleD != 0);
+      tp::ptx::wgmma_ss_kmajor<kCols, WgmmaKMajor::E4M3, WgmmaKMajor::E5M2>(
+          d, adesc, bdesc, scaleD != 0);
     tp::ptx::wgmma_commit_group();
     tp::ptx::wgmma_wait_group<0>();
     tp::ptx::wgmma_fence_operand(d);
@@ -141,9 +156,9 @@ __global__ void __launch_bounds__(rfid::kThreads, 1)
 
 namespace rfid {
 
+using tilepipe::SplitMix64;
 using tp::host::failure;
 using tp::host::Status;
-using tilepipe::SplitMix64;
 
 //===----------------------------------------------------------------------===//
 // Element formats (host side): values of codes, and codes of values
@@ -195,7 +210,8 @@ double valueOf(uint32_t kind, uint32_t code) {
   case F16: {
     int e = int((code >> 10) & 0x1F);
     double m = double(code & 0x3FF), s = (code >> 15) ? -1.0 : 1.0;
-    return e == 0 ? s * m * std::ldexp(1.0, -24) : s * (1.0 + m / 1024.0) * std::ldexp(1.0, e - 15);
+    return e == 0 ? s * m * std::ldexp(1.0, -24)
+                  : s * (1.0 + m / 1024.0) * std::ldexp(1.0, e - 15);
   }
   case TF32: {
     float f;
@@ -237,7 +253,8 @@ uint32_t codeOf(uint32_t kind, double v) {
     uint32_t n = kind == F16 ? 0x10000u : 0x100u, best = 0;
     double bestErr = INFINITY;
     for (uint32_t c = 0; c < n; ++c) {
-      if (kind == F16 ? ((c >> 10) & 0x1F) == 0x1F : !fp8Finite(c, kind == E4M3 ? 4 : 5))
+      if (kind == F16 ? ((c >> 10) & 0x1F) == 0x1F
+                      : !fp8Finite(c, kind == E4M3 ? 4 : 5))
         continue;
       double err = std::fabs(valueOf(kind, c) - v);
       if (err < bestErr || (err == bestErr && (c & 1) == 0 && (best & 1))) {
@@ -260,9 +277,11 @@ uint32_t randomCode(uint32_t kind, SplitMix64 &rng) {
   case BF16:
     return (sign << 15) | (uint32_t(127 + e) << 7) | uint32_t((r >> 16) & 0x7F);
   case F16:
-    return (sign << 15) | (uint32_t(15 + e) << 10) | uint32_t((r >> 16) & 0x3FF);
+    return (sign << 15) | (uint32_t(15 + e) << 10) |
+           uint32_t((r >> 16) & 0x3FF);
   case TF32:
-    return (sign << 31) | (uint32_t(127 + e) << 23) | (uint32_t((r >> 16) & 0x3FF) << 13);
+    return (sign << 31) | (uint32_t(127 + e) << 23) |
+           (uint32_t((r >> 16) & 0x3FF) << 13);
   case E4M3:
   case E5M2:
     for (;;) {
@@ -281,7 +300,8 @@ uint32_t randomCode(uint32_t kind, SplitMix64 &rng) {
 //===----------------------------------------------------------------------===//
 
 enum Data : uint32_t { Random, RandomNoAcc, RandomBigAcc, Probe };
-constexpr const char *kDataNames[] = {"rand_acc", "rand", "rand_bigacc", "probe"};
+constexpr const char *kDataNames[] = {"rand_acc", "rand", "rand_bigacc",
+                                      "probe"};
 
 struct Config {
   std::string name;
@@ -307,9 +327,12 @@ struct Inputs {
   uint32_t scaleD = 1;
 };
 
-uint32_t kOf(uint32_t kind) { return kRowBytes / elemBytes(operandKind(kind, false), false); }
+uint32_t kOf(uint32_t kind) {
+  return kRowBytes / elemBytes(operandKind(kind, false), false);
+}
 
-void put(Inputs &in, uint32_t kind, bool b, uint32_t row, uint32_t k, uint32_t code) {
+void put(Inputs &in, uint32_t kind, bool b, uint32_t row, uint32_t k,
+         uint32_t code) {
   uint32_t size = elemBytes(operandKind(kind, b), b);
   uint8_t *p = &in.ab[(b ? kRows * kRowBytes : 0) + row * kRowBytes + k * size];
   for (uint32_t i = 0; i < size; ++i)
@@ -337,14 +360,17 @@ void probe(Inputs &in, uint32_t kind) {
     int s = int(n);
     put(in, kind, true, n, 0, codeOf(kb, 1.0));
     for (uint32_t k = 1; k < 3; ++k)
-      put(in, kind, true, n, k, codeOf(kb, std::ldexp(1.0, -std::min(s, minB))));
+      put(in, kind, true, n, k,
+          codeOf(kb, std::ldexp(1.0, -std::min(s, minB))));
     for (uint32_t k = 3; k < K; ++k)
       put(in, kind, true, n, k, codeOf(kb, 1.0));
   }
   for (uint32_t m = 0; m < kRows; ++m) {
     uint32_t type = m / 8, v = m % 8;
     double big = 1.0 + v / 8.0;
-    auto a = [&](uint32_t k, double x) { put(in, kind, false, m, k, codeOf(ka, x)); };
+    auto a = [&](uint32_t k, double x) {
+      put(in, kind, false, m, k, codeOf(ka, x));
+    };
     for (uint32_t k = 0; k < K; ++k)
       a(k, 0.0);
     for (uint32_t n = 0; n < kCols; ++n)
@@ -398,22 +424,25 @@ Inputs inputs(const Config &c) {
   for (uint32_t b = 0; b < 2; ++b)
     for (uint32_t row = 0; row < kRows; ++row)
       for (uint32_t k = 0; k < K; ++k)
-        put(in, c.kind, b != 0, row, k, randomCode(operandKind(c.kind, b != 0), rng));
+        put(in, c.kind, b != 0, row, k,
+            randomCode(operandKind(c.kind, b != 0), rng));
   in.scaleD = c.data != RandomNoAcc;
   for (uint32_t &w : in.c) {
     uint64_t r = rng.next();
     if (isInt(c.kind)) {
       // Near either end of s32 now and then, so that wrapping shows.
-      w = (r & 3) == 0 ? uint32_t(INT32_MAX - int32_t((r >> 8) % 4096))
+      w = (r & 3) == 0   ? uint32_t(INT32_MAX - int32_t((r >> 8) % 4096))
           : (r & 3) == 1 ? uint32_t(INT32_MIN + int32_t((r >> 8) % 4096))
                          : uint32_t(r >> 32);
       if (c.data == RandomBigAcc)
         w = uint32_t(r >> 32);
       continue;
     }
-    int lo = c.data == RandomBigAcc ? 10 : -4, span = c.data == RandomBigAcc ? 11 : 15;
+    int lo = c.data == RandomBigAcc ? 10 : -4,
+        span = c.data == RandomBigAcc ? 11 : 15;
     double mant = 1.0 + double((r >> 11) & 0x7FFFFF) / double(1 << 23);
-    double v = std::ldexp(mant, lo + int((r >> 40) % span)) * ((r >> 63) ? -1.0 : 1.0);
+    double v =
+        std::ldexp(mant, lo + int((r >> 40) % span)) * ((r >> 63) ? -1.0 : 1.0);
     w = f32Bits(float(v));
   }
   return in;
@@ -423,43 +452,13 @@ Inputs inputs(const Config &c) {
 // Running one configuration
 //===----------------------------------------------------------------------===//
 
-template <class E> struct Buf {
-  E *p = nullptr;
-  size_t n = 0;
-  explicit Buf(size_t count) : n(count) {
-#if defined(TILEPIPE_CPU)
-    p = static_cast<E *>(std::calloc(count, sizeof(E)));
-#else
-    if (cudaMalloc(&p, count * sizeof(E)) != cudaSuccess)
-      p = nullptr;
-#endif
-  }
-  ~Buf() {
-#if defined(TILEPIPE_CPU)
-    std::free(p);
-#else
-    cudaFree(p);
-#endif
-  }
-  void put(const E *src) {
-#if defined(TILEPIPE_CPU)
-    std::memcpy(p, src, n * sizeof(E));
-#else
-    cudaMemcpy(p, src, n * sizeof(E), cudaMemcpyHostToDevice);
-#endif
-  }
-  void get(E *dst) const {
-#if defined(TILEPIPE_CPU)
-    std::memcpy(dst, p, n * sizeof(E));
-#else
-    cudaMemcpy(dst, p, n * sizeof(E), cudaMemcpyDeviceToHost);
-#endif
-  }
-};
+using fidelity::Buf;
 
 template <uint32_t K>
-Status launchKind(const uint8_t *ab, const uint32_t *c0, uint32_t *out, uint32_t scaleD) {
-  return tp::host::launch(rfid_kernel<K>, dim3(1), dim3(kThreads), 1024 + 2 * kRows * kRowBytes,
+Status launchKind(const uint8_t *ab, const uint32_t *c0, uint32_t *out,
+                  uint32_t scaleD) {
+  return tp::host::launch(rfid_kernel<K>, dim3(1), dim3(kThreads),
+                          1024 + 2 * kRows * kRowBytes,
                           tp::host::LaunchOptions(), ab, c0, out, scaleD);
 }
 
@@ -478,11 +477,12 @@ Status run(const Config &c, const Inputs &in, std::vector<uint32_t> &d) {
     return failure("out of device memory");
   gab.put(in.ab.data());
   gc.put(frag.data());
-  using Launch = Status (*)(const uint8_t *, const uint32_t *, uint32_t *, uint32_t);
+  using Launch =
+      Status (*)(const uint8_t *, const uint32_t *, uint32_t *, uint32_t);
   static constexpr Launch kLaunch[kKinds] = {
-      launchKind<BF16>, launchKind<F16>, launchKind<TF32>,       launchKind<E4M3>,
-      launchKind<E5M2>, launchKind<E4M3xE5M2>, launchKind<S8>, launchKind<U8xS8>,
-      launchKind<U8>};
+      launchKind<BF16>, launchKind<F16>,   launchKind<TF32>,
+      launchKind<E4M3>, launchKind<E5M2>,  launchKind<E4M3xE5M2>,
+      launchKind<S8>,   launchKind<U8xS8>, launchKind<U8>};
   Status s = kLaunch[c.kind](gab.p, gc.p, gout.p, in.scaleD);
   if (!s.ok)
     return s;
@@ -507,9 +507,11 @@ Status run(const Config &c, const Inputs &in, std::vector<uint32_t> &d) {
 // The reference, the dump and the comparison
 //===----------------------------------------------------------------------===//
 
-uint32_t codeAt(const Inputs &in, uint32_t kind, bool b, uint32_t row, uint32_t k) {
+uint32_t codeAt(const Inputs &in, uint32_t kind, bool b, uint32_t row,
+                uint32_t k) {
   uint32_t size = elemBytes(operandKind(kind, b), b), code = 0;
-  const uint8_t *p = &in.ab[(b ? kRows * kRowBytes : 0) + row * kRowBytes + k * size];
+  const uint8_t *p =
+      &in.ab[(b ? kRows * kRowBytes : 0) + row * kRowBytes + k * size];
   for (uint32_t i = 0; i < size; ++i)
     code |= uint32_t(p[i]) << (8 * i);
   return code;
@@ -519,8 +521,10 @@ uint32_t codeAt(const Inputs &in, uint32_t kind, bool b, uint32_t row, uint32_t 
 uint32_t exactInt(const Config &c, const Inputs &in, uint32_t m, uint32_t n) {
   uint32_t s = in.scaleD ? in.c[m * kCols + n] : 0;
   for (uint32_t k = 0; k < kOf(c.kind); ++k)
-    s += uint32_t(int64_t(valueOf(operandKind(c.kind, false), codeAt(in, c.kind, false, m, k))) *
-                  int64_t(valueOf(operandKind(c.kind, true), codeAt(in, c.kind, true, n, k))));
+    s += uint32_t(int64_t(valueOf(operandKind(c.kind, false),
+                                  codeAt(in, c.kind, false, m, k))) *
+                  int64_t(valueOf(operandKind(c.kind, true),
+                                  codeAt(in, c.kind, true, n, k))));
   return s;
 }
 
@@ -529,7 +533,8 @@ uint32_t exactInt(const Config &c, const Inputs &in, uint32_t m, uint32_t n) {
 /// (and the accumulator's exponent), every term cut toward zero to
 /// 2^(E - F), F = 25 (13 for 8-bit floats), the exact sum cut toward zero
 /// to f32. In long double, term by term, as its statement reads.
-uint32_t truncatingModel(const Config &c, const Inputs &in, uint32_t m, uint32_t n) {
+uint32_t truncatingModel(const Config &c, const Inputs &in, uint32_t m,
+                         uint32_t n) {
   uint32_t ka = operandKind(c.kind, false), kb = operandKind(c.kind, true);
   int bits = elemBytes(ka, false) == 1 ? 13 : 25;
   float acc = 0;
@@ -612,14 +617,15 @@ int dump(const char *path, const char *only, bool selftest) {
       }
     if (bad) {
       ++failed;
-      std::printf("selftest FAIL: %s: %zu of %u results off the exact sum\n", c.name.c_str(), bad,
-                  kRows * kCols);
+      std::printf("selftest FAIL: %s: %zu of %u results off the exact sum\n",
+                  c.name.c_str(), bad, kRows * kCols);
     }
   }
   std::fclose(f);
   std::printf("dump: %d rounding configurations\n", ran);
   if (selftest)
-    std::printf("selftest: %d configurations against the exact s32 sums and the truncating "
+    std::printf("selftest: %d configurations against the exact s32 sums and "
+                "the truncating "
                 "f32 model, %d failed\n",
                 ran, failed);
   return failed ? 1 : 0;
@@ -642,7 +648,8 @@ bool readDump(const char *path, std::vector<Entry> &out) {
     Entry e;
     e.name = line;
     e.name.pop_back();
-    if (std::fread(e.head, 4, 4, f) != 4 || std::fread(skip.data(), 1, skip.size(), f) != skip.size())
+    if (std::fread(e.head, 4, 4, f) != 4 ||
+        std::fread(skip.data(), 1, skip.size(), f) != skip.size())
       break;
     if (e.head[0] == 0) {
       e.d.resize(kRows * kCols);
@@ -694,35 +701,25 @@ int compare(const char *a, const char *b, const char *only) {
       intBad += !all;
     else
       sameFloat += same, allFloat += e.d.size();
-    std::printf("%s: %s (%zu of %zu bit-identical%s)\n", e.name.c_str(),
-                all ? "match" : "MISMATCH", same, e.d.size(),
-                intKind ? "" : (", worst " + std::to_string(worst) + " ulp").c_str());
+    std::printf(
+        "%s: %s (%zu of %zu bit-identical%s)\n", e.name.c_str(),
+        all ? "match" : "MISMATCH", same, e.d.size(),
+        intKind ? "" : (", worst " + std::to_string(worst) + " ulp").c_str());
   }
-  std::printf("float results bit-identical: %llu of %llu\n", (unsigned long long)sameFloat,
-              (unsigned long long)allFloat);
-  std::printf("%d of %d configurations match (integer kinds %s)\n", match, total,
-              intBad ? "DIFFER" : "exact");
+  std::printf("float results bit-identical: %llu of %llu\n",
+              (unsigned long long)sameFloat, (unsigned long long)allFloat);
+  std::printf("%d of %d configurations match (integer kinds %s)\n", match,
+              total, intBad ? "DIFFER" : "exact");
   return intBad ? 1 : 0;
 }
 
-int deviceCheck() {
-#if defined(TILEPIPE_CPU)
-  return 77;
-#else
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0)
-    return 77;
-  cudaDeviceProp p;
-  cudaGetDeviceProperties(&p, 0);
-  std::printf("device: %s, sm_%d%d\n", p.name, p.major, p.minor);
-  return p.major == 9 ? 0 : 77;
-#endif
-}
+using fidelity::deviceCheck;
 
 } // namespace rfid
 
 int main(int argc, char **argv) {
-  const char *dumpPath = nullptr, *only = nullptr, *cmpA = nullptr, *cmpB = nullptr;
+  const char *dumpPath = nullptr, *only = nullptr, *cmpA = nullptr,
+             *cmpB = nullptr;
   bool selftest = false, device = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -740,8 +737,10 @@ int main(int argc, char **argv) {
       cmpA = argv[++i];
       cmpB = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: rounding_fidelity --dump FILE [--selftest] [--only S] | "
-                           "--compare A B [--only S] | --device-check\n");
+      std::fprintf(
+          stderr,
+          "usage: rounding_fidelity --dump FILE [--selftest] [--only S] | "
+          "--compare A B [--only S] | --device-check\n");
       return 2;
     }
   }

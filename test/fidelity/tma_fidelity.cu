@@ -1972,7 +1972,8 @@ inline int selftest(const char *path, const char *only) {
     if (rule) {
       if (it == recs.end() || it->second.status != kFailed ||
           why(it->second.data).find(rule) == std::string::npos)
-        fail(c.name + ": the emulator must refuse the store (\"" + rule + "\")");
+        fail(c.name + ": the emulator must refuse the store (\"" + rule +
+             "\")");
       ++checked, ++storeFaults;
       continue;
     }

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "test/fidelity/fidelity_device.h"
 #include "tilepipe/arch/sm90/wgmma.cuh"
 #include "tilepipe/host/launch.cuh"
 #include "tilepipe/layout/wgmma_layout.cuh"
@@ -142,40 +143,7 @@ struct Config {
                 std::vector<float> &);
 };
 
-/// Device buffers: cudaMalloc on a GPU, the heap under the emulator.
-template <class E> struct Buf {
-  E *p = nullptr;
-  size_t n = 0;
-  explicit Buf(size_t count) : n(count) {
-#if defined(TILEPIPE_CPU)
-    p = static_cast<E *>(std::calloc(count, sizeof(E)));
-#else
-    if (cudaMalloc(&p, count * sizeof(E)) != cudaSuccess)
-      p = nullptr;
-#endif
-  }
-  ~Buf() {
-#if defined(TILEPIPE_CPU)
-    std::free(p);
-#else
-    cudaFree(p);
-#endif
-  }
-  void put(const E *src) {
-#if defined(TILEPIPE_CPU)
-    std::memcpy(p, src, n * sizeof(E));
-#else
-    cudaMemcpy(p, src, n * sizeof(E), cudaMemcpyHostToDevice);
-#endif
-  }
-  void get(E *dst) const {
-#if defined(TILEPIPE_CPU)
-    std::memcpy(dst, p, n * sizeof(E));
-#else
-    cudaMemcpy(dst, p, n * sizeof(E), cudaMemcpyDeviceToHost);
-#endif
-  }
-};
+using fidelity::Buf;
 
 template <int N, Wgmma16 T, int TransB, bool RegA, bool Sw128>
 Status runOne(const Config &c, const std::vector<uint16_t> &in,
@@ -367,19 +335,7 @@ int compare(const char *a, const char *b) {
   return match == total ? 0 : 1;
 }
 
-int deviceCheck() {
-#if defined(TILEPIPE_CPU)
-  return 77;
-#else
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0)
-    return 77;
-  cudaDeviceProp p;
-  cudaGetDeviceProperties(&p, 0);
-  std::printf("device: %s, sm_%d%d\n", p.name, p.major, p.minor);
-  return p.major == 9 ? 0 : 77;
-#endif
-}
+using fidelity::deviceCheck;
 
 } // namespace fid
 

@@ -29,9 +29,12 @@ using namespace tilepipe::cutile;
 /// `made`; failure after an error at `op` when the branch does more than
 /// compute.
 /// A TMA box's first coordinate when its store is not taken: the box lies
-/// wholly before the tensor (TMA takes signed 32-bit coordinates and
-/// writes nothing outside the tensor), far below any box's extent.
-constexpr int64_t kNotStoredCoordinate = -(int64_t(1) << 30);
+/// wholly after the tensor, where the copy engine writes nothing. Not
+/// before it: an H200 stops the kernel at any negative store coordinate
+/// (docs/cpu-emulation.md, "Stores and mbarrier phases on an H200"), and
+/// ran every box wholly below the tensor without a write. 2^30 stays far
+/// from the signed 32-bit limit with any box's extent added.
+constexpr int64_t kNotStoredCoordinate = int64_t(1) << 30;
 
 /// Keeps the store `op` (a branch's, lowered) from writing unless `taken`
 /// holds; false when `op` is no store this can predicate.

@@ -174,8 +174,8 @@ inline void checkStoreBox(const TileGeometry &g, int rank) {
             ", negative; a store's coordinates must not be" + measured);
   int64_t bytes = g.origin[0] * int64_t(g.es);
   if (bytes % 16)
-    fault(who + "the innermost box coordinate " +
-          std::to_string(g.origin[0]) + " x " + std::to_string(g.es) +
+    fault(who + "the innermost box coordinate " + std::to_string(g.origin[0]) +
+          " x " + std::to_string(g.es) +
           "-byte elements = " + std::to_string(bytes) +
           " bytes is not a multiple of 16 bytes" + measured);
 }
