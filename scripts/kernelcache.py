@@ -113,11 +113,19 @@ def _prune(folder, keep):
         entries = [os.path.join(folder, e) for e in os.listdir(folder)]
     except OSError:
         return
-    entries = [e for e in entries if os.path.isdir(e)]
-    if len(entries) <= keep:
+    # Another process may prune the same folder at once: an entry gone
+    # between the listing and its stat is simply not there any more.
+    dated = []
+    for e in entries:
+        try:
+            if os.path.isdir(e):
+                dated.append((os.stat(e).st_mtime, e))
+        except OSError:
+            pass
+    if len(dated) <= keep:
         return
-    entries.sort(key=lambda e: os.stat(e).st_mtime)
-    for e in entries[:len(entries) - keep]:
+    dated.sort()
+    for _, e in dated[:len(dated) - keep]:
         shutil.rmtree(e, ignore_errors=True)
 
 
