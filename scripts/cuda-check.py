@@ -71,6 +71,10 @@ def check(path, build, include, tmp, harness, quiet, max_spill=None,
         r"tp::(?:agent_sync|named_arrive)\((\d+),", text)]
     # A ping-pong agent's copies sync on First and First + 1.
     ids += [int(x) + 1 for x in re.findall(r"tp::copy_sync<(\d+)>", text)]
+    # Two warpgroups taking issue turns: their pair of turn barriers and their
+    # pair of own barriers, each First and First + 1.
+    ids += [int(x) + 1 for x in re.findall(
+        r"tp::(?:issue_turn_\w+|group_sync)<(\d+)>", text)]
     expected_barriers = max(ids + [0]) + 1
     regs = {int(x) for x in re.findall(r"setmaxnreg_(?:inc|dec)<(\d+)>", text)}
 

@@ -6,6 +6,7 @@
 
 #include "attrs/AttrNames.h"
 #include "cuda/analysis/Identifiers.h"
+#include "cuda/analysis/IssueTurns.h"
 #include "cuda/analysis/TileHomes.h"
 #include "ir/TileASDialect.h"
 
@@ -250,7 +251,8 @@ public:
   FailureOr<KernelLayout> run() {
     layout.name = kernelIdentifier(func.getSymName());
     if (failed(layoutAgents()) || failed(assignNamedBarriers()) ||
-        failed(analyzeTiles()) || failed(placeBuffers()))
+        failed(analyzeTiles()) || failed(placeBuffers()) ||
+        failed(planIssueTurns(func, layout, usedBarriers)))
       return failure();
     placeScratch();
     if (failed(placeTurns()))

@@ -50,6 +50,11 @@ struct AgentLayout {
   /// [firstWarp + r warps, + warps) and syncs on named barrier
   /// syncBarrier + r.
   int replicas = 1;
+  /// Of an agent whose two consumer warpgroups take wgmma issue turns
+  /// (IssueTurns.h): the first of the two named barriers they take turns
+  /// on, and the first of the two each syncs alone on; -1 otherwise.
+  int issueTurnBarrier = -1, groupBarrier = -1;
+  bool issueTurns() const { return issueTurnBarrier >= 0; }
   /// The threads of one copy: what the agent's code counts.
   int threads() const { return warps * 32; }
   /// The warps of all copies.

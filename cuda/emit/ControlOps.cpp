@@ -12,6 +12,7 @@
 
 #include "cuda/emit/KernelEmitter.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -25,7 +26,9 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     return failure();
   // A Hopper accumulator is copied into the loop's variable only once the
   // MMAs that write it have retired.
-  if (copiesFragment(op.getInitArgs()))
+  if (wgmmaInFlight && llvm::any_of(op.getInitArgs(), [&](Value init) {
+        return copiesMmaResult(init);
+      }))
     flushWgmmaReleases();
   // Loop-carried values live in variables declared before the loop.
   SmallVector<Value> vars;
@@ -41,6 +44,7 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     b.create<emitc::AssignOp>(loc, var, initial);
     vars.push_back(var);
   }
+  IssueTurn turnAtEntry = issueTurn;
   // A scheduled loop whose trip count fits 32 bits counts in int32_t; the
   // body reads the counter widened to the int64_t of `index`
   // (analysis/LoopCounters.h).
@@ -63,16 +67,21 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     map[op.getInductionVar()] = counter;
     for (auto [arg, var] : llvm::zip(op.getRegionIterArgs(), vars))
       map[arg] = var;
+    ++loopDepth;
+    auto leave = llvm::make_scope_exit([&] { --loopDepth; });
     if (failed(emitBlock(*op.getBody())))
       return failure();
     auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
     // A fragment moved to another iter_arg's variable is copied once its
-    // MMAs have retired (one accumulated in place stays where it is).
+    // MMAs have retired (one accumulated in place stays where it is). Where
+    // the warpgroups take issue turns none stays in flight across the
+    // back-edge: ptxas would serialize every wgmma of the kernel (C7514)
+    // when the next iteration's code reads an accumulator.
+    bool flush = wgmmaInFlight && issueTurns();
     for (auto [i, v] : llvm::enumerate(yield.getOperands()))
-      if (wgmmaFrags.count(v) && wgmmaInFlight && map.lookup(v) != vars[i]) {
-        flushWgmmaReleases();
-        break;
-      }
+      flush |= copiesMmaResult(v) && wgmmaInFlight && map.lookup(v) != vars[i];
+    if (flush)
+      flushWgmmaReleases();
     // A yielded iter_arg is read before any variable is overwritten.
     SmallVector<Value> values;
     for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
@@ -95,8 +104,10 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     for (auto [i, var, v] : llvm::enumerate(vars, values))
       if (var != v && !isLoopInvariantSlot(op, i))
         b.create<emitc::AssignOp>(loc, var, v);
+    restoreIssueTurn(turnAtEntry);
     streams.endBlock(op.getBody());
   }
+  issueTurn = turnAtEntry;
   for (auto [result, var] : llvm::zip(op.getResults(), vars))
     map[result] = var;
   // A ping-pong copy passes the main loop's turn once its MMAs are issued
@@ -130,10 +141,12 @@ LogicalResult KernelEmitter::emit(scf::IfOp op) {
   // Whether a wgmma may be in flight: as before the branch in each, either
   // branch's afterwards.
   bool inFlightBefore = wgmmaInFlight, inFlightAfter = false;
+  IssueTurn turnBefore = issueTurn;
   auto branch = [&](Region &from, Region &to) -> LogicalResult {
     OpBuilder::InsertionGuard guard(b);
     enter(to);
     wgmmaInFlight = inFlightBefore;
+    issueTurn = turnBefore;
     if (failed(emitBlock(from.front())))
       return failure();
     auto yield = cast<scf::YieldOp>(from.front().getTerminator());
@@ -146,6 +159,7 @@ LogicalResult KernelEmitter::emit(scf::IfOp op) {
         return failure();
       b.create<emitc::AssignOp>(loc, var, mapped);
     }
+    restoreIssueTurn(turnBefore);
     streams.endBlock(&from.front());
     return success();
   };
@@ -154,6 +168,7 @@ LogicalResult KernelEmitter::emit(scf::IfOp op) {
   if (hasElse && failed(branch(op.getElseRegion(), ifOp.getElseRegion())))
     return failure();
   wgmmaInFlight = hasElse ? inFlightAfter : inFlightAfter || inFlightBefore;
+  issueTurn = turnBefore;
   for (auto [result, var] : llvm::zip(op.getResults(), vars))
     map[result] = var;
   return success();

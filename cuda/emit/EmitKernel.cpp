@@ -90,6 +90,9 @@ void KernelEmitter::inLeader(function_ref<void()> body) {
 
 void KernelEmitter::agentSync() {
   const AgentLayout &a = layout.agents[agent];
+  // The other warpgroup may wait for the turn before it can meet here.
+  if (issueTurns() && issueTurn.held)
+    passIssueTurn();
   // A one-warp agent, or code narrowed to the first warp (a narrow tile's
   // epilogue), whose other warps may wait on the agent's barrier meanwhile
   // (persistent) with another count; narrowed to fewer lanes, only those
@@ -804,6 +807,7 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
                                      .str())
                 : intLit(a.firstWarp)});
   oneWarpAgent = a.syncBarrier < 0 && a.warps == 1;
+  openIssueTurns();
   agentValues.clear();
   // Each mbarrier mutex counts this agent's locks (the wait parity).
   mutexLocks.clear();
@@ -851,6 +855,8 @@ LogicalResult KernelEmitter::emitAgent(unsigned index, Block *body) {
   // No wgmma may be in flight when the agent's threads exit.
   if (succeeded(result) && !wgmmaPending.empty())
     flushWgmmaReleases();
+  if (succeeded(result))
+    closeIssueTurns();
   streams.endAgent();
   copyText.clear();
   turnLoop = turnStart = nullptr;

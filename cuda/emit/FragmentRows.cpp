@@ -270,7 +270,7 @@ LogicalResult KernelEmitter::emit(UnrealizedConversionCastOp op) {
     if (after < 0)
       flushWgmmaReleases();
     else
-      callVoid("tp::wgmma_wait", {}, {str(std::min<int64_t>(after, 7))});
+      wgmmaWait(std::min<int64_t>(after, 7));
   }
   Value in = lookup(loc, op.getOperand(0));
   if (broken)

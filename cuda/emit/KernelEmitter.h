@@ -137,6 +137,44 @@ public:
            });
   }
 
+  //===--- Two warpgroups' wgmma issue turns (IssueTurns.cpp) --------===//
+
+  /// Whether the current agent's warpgroups take issue turns
+  /// (analysis/IssueTurns.h).
+  bool issueTurns() const {
+    return layout.agents[agent].issueTurns() && !narrowed;
+  }
+  /// The turn as the code is emitted: whether this warpgroup holds it, and
+  /// the commit groups it issued since it took it.
+  struct IssueTurn {
+    bool held = false;
+    int64_t groups = 0;
+  };
+  void openIssueTurns();
+  void closeIssueTurns();
+  /// Before a wgmma issue: the turn taken if not held; one more group.
+  void issueInTurn();
+  void passIssueTurn();
+  /// wgmma.wait_group n; the turn passed first when the wait would hold it
+  /// through this turn's own MMAs.
+  void wgmmaWait(int64_t n);
+  /// The threads that read a slot meet before its release: the warpgroup
+  /// alone where the warpgroups take turns, else the agent.
+  void releaseSync();
+  /// The turn brought back to `to` at the end of a branch or loop body, so
+  /// that every path meets in one state.
+  void restoreIssueTurn(const IssueTurn &to);
+  /// Whether copying fragment `v` may read registers a wgmma still writes:
+  /// where the warpgroups take issue turns, not for one the code computed
+  /// (O rescaled), which no MMA writes.
+  bool copiesMmaResult(mlir::Value v) const {
+    if (!wgmmaFrags.count(v))
+      return false;
+    mlir::Operation *def = v.getDefiningOp();
+    return !(layout.agents[agent].issueTurns() && !narrowed && def &&
+             !mlir::isa<mlir::tileas::WgmmaOp>(def));
+  }
+
   //===--- Tile ops (TileOps.cpp) -----------------------------------------===//
 
   mlir::LogicalResult emitStorage(mlir::Operation *op);
@@ -348,6 +386,12 @@ public:
   mlir::Value leader, tid;   ///< Its elected thread, its thread index.
   mlir::Value row64;         ///< The row of a 64-row tile the thread holds.
   bool oneWarpAgent = false; ///< The current agent is one warp.
+  /// Where the warpgroups take issue turns: the warpgroup's index in the
+  /// agent, its elected thread (which makes its slot releases), the turn.
+  mlir::Value groupIndex, groupLeader;
+  IssueTurn issueTurn;
+  /// The scf.for bodies the code being emitted is nested in.
+  int loopDepth = 0;
   bool broken = false;
   /// The current agent's copies of register tiles made outside the agents.
   llvm::DenseMap<mlir::Value, mlir::Value> agentValues;

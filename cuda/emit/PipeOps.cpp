@@ -271,7 +271,7 @@ LogicalResult KernelEmitter::emit(tileas::PipeConsumerReleaseOp release) {
                                        << "\" is not translated to CUDA";
   Value slot = slotAddress(p, k);
   if (via == SignalKind::Arrive)
-    agentSync();
+    releaseSync();
   // A ring tile read by fewer consumer groups than the ring's others
   // arrives for the difference (each tcgen05.commit arrives once).
   arriveEmpty(p, slot, k, isJoined(p) ? 0 : release.getArrivals().value_or(1),
@@ -287,12 +287,18 @@ LogicalResult KernelEmitter::emit(tileas::PipeConsumerReleaseOp release) {
 /// accumulated into one buffer).
 void KernelEmitter::arriveEmpty(const PipeLayout &p, Value slot, Value k,
                                 int32_t arrivals, StringRef arrive) {
+  // Where the warpgroups take issue turns each arrives for itself
+  // (the barrier counts both).
+  Value agentLeader = leader;
+  if (issueTurns())
+    leader = groupLeader;
   inLeader([&] {
     if (!p.sharedBuffer)
       callVoid("tp::probe_check", {slot, boolLit(p.tmem), intLit(p.id), k});
     for (int32_t n = 0; n < arrivals; ++n)
       callVoid(arrive, {barriers(p.empty), intLit(p.depth), k});
   });
+  leader = agentLeader;
 }
 
 namespace {
@@ -347,8 +353,8 @@ void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
   int32_t arrivals = release.getArrivals().value_or(1);
   std::optional<int64_t> ahead = acquiresAhead(release);
   if (!ahead || p.depth < *ahead + 2) {
-    callVoid("tp::wgmma_wait", {}, {"0"});
-    agentSync();
+    wgmmaWait(0);
+    releaseSync();
     arriveEmpty(p, slotAddress(p, s.k), s.k, arrivals);
     return;
   }
@@ -357,8 +363,8 @@ void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
     pending.k = agentVariable(i64(), "-1");
   pending.pipe = &p;
   pending.arrivals = arrivals;
-  callVoid("tp::wgmma_wait", {}, {"1"});
-  agentSync();
+  wgmmaWait(1);
+  releaseSync();
   auto ifOp = b.create<emitc::IfOp>(
       release.getLoc(), call(i1(), "tp::wgmma_pending", {pending.k}),
       /*addThenBlock=*/true, /*addElseBlock=*/false);
@@ -371,11 +377,17 @@ void KernelEmitter::releaseAfterWgmma(tileas::PipeConsumerReleaseOp release,
 }
 
 void KernelEmitter::flushWgmmaReleases() {
-  callVoid("tp::wgmma_wait", {}, {"0"});
+  wgmmaWait(0);
   wgmmaInFlight = false;
   if (wgmmaPending.empty())
     return;
-  agentSync();
+  // Outside the loops the whole agent meets: the code after them may
+  // reuse the slots' SMEM (the epilogue's staging), which warpgroups
+  // releasing on their own (issue turns) would otherwise not order.
+  if (loopDepth > 0)
+    releaseSync();
+  else
+    agentSync();
   for (auto &[id, pending] : wgmmaPending) {
     auto ifOp = b.create<emitc::IfOp>(
         func.getLoc(), call(i1(), "tp::wgmma_pending", {pending.k}),

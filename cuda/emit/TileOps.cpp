@@ -230,6 +230,7 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
     acc = own;
   }
   int64_t bands = tileas::issuedRows(mma) / 64 / groups;
+  issueInTurn();
   if (regA) {
     callVoid("tp::wgmma_rs", {acc, a, bv, boolLit(mma.getAccumulate())},
              {*bt, str(bands)});
@@ -269,7 +270,7 @@ void KernelEmitter::stageOperands(
       continue;
     const KernelLayout::Staged &staged = it->second;
     if (counts.empty())
-      callVoid("tp::wgmma_wait", {}, {"1"});
+      wgmmaWait(1);
     Value &count = stagedCounts[staged.buffer];
     if (!count)
       count = agentVariable(i64(), "0");
@@ -918,7 +919,7 @@ LogicalResult KernelEmitter::emitMmaOperandStore(Operation *op,
   // reads it through the async proxy once every thread has written.
   bool wgmmaReads = readByWgmma(op->getResult(0));
   if (wgmmaReads) {
-    callVoid("tp::wgmma_wait", {}, {"0"});
+    wgmmaWait(0);
     agentSync();
   }
   // Rows split over lanes (SplitRows: a 64-row tile over 128 threads):

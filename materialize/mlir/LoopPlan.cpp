@@ -2,6 +2,7 @@
 
 #include "materialize/mlir/LoopPlan.h"
 #include "ir/WgmmaWarpgroups.h"
+#include "materialize/mlir/KernelRotation.h"
 
 #include "attrs/AttrNames.h"
 #include "ir/TileASDialect.h"
@@ -188,6 +189,7 @@ static LogicalResult readCheckedSchedule(scf::ForOp loop,
         "its schedule fails verification: " + violations.all().front().message;
     return failure();
   }
+  beginKernelAtAccumulatorRead(lp, *schedule);
   plan.schedule =
       sched::ScheduleAnalysis::fromSchedule(lp.problem, *schedule, kind);
   constexpr unsigned kMaxStages = 256;

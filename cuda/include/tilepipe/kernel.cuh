@@ -35,6 +35,7 @@
 #include "tilepipe/harness.cuh"
 #include "tilepipe/runtime/base.cuh"
 #include "tilepipe/runtime/frag.cuh"
+#include "tilepipe/runtime/issue_turns.cuh"
 #include "tilepipe/runtime/mma.cuh"
 #include "tilepipe/runtime/pipes.cuh"
 #include "tilepipe/runtime/positions.cuh"
