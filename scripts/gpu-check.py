@@ -113,7 +113,8 @@ HOPPER_GEMMS = [
       "cutile_matmul_256", "cutile_matmul_tf32", "cutile_weight_grad_tf32",
       "cutile_matmul_fp8", "cutile_matmul_f32_small", "cutile_linear_few_rows", "cutile_linear_lora",
       "cutile_matmul_i8", "cutile_linear_w8a8", "cutile_gemm_i8_requant",
-      "cutile_matmul_u8", "cutile_gemm_w4a16", "cutile_gemm_w4a16_i32", "cutile_gemm_i8_shift"]),
+      "cutile_matmul_u8", "cutile_gemm_w4a16", "cutile_gemm_w4a16_i32", "cutile_gemm_i8_shift",
+      "cutile_store_branches"]),
 ]
 GEMM_TILE_M, GEMM_TILE_N = 128, 256
 # Other forms of the GEMM the timing step runs when a bundle has them, with

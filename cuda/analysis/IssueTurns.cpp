@@ -9,6 +9,7 @@
 
 #include "cuda/analysis/IssueTurns.h"
 
+#include "attrs/AttrNames.h"
 #include "cuda/analysis/WgmmaAccumulators.h"
 #include "ir/TileASDialect.h"
 #include "ir/WgmmaWarpgroups.h"
@@ -38,6 +39,39 @@ bool readsAccumulatorInLoop(const AgentLayout &a) {
   return twoGroups && rowsInLoop;
 }
 
+/// Whether each pipelined loop of the agent (the kernel of a modulo
+/// schedule, not the loop of short trip counts beside it) issues all its
+/// wgmmas before its code reads an accumulator one of them wrote in the
+/// same iteration: then one turn holds both MMAs and the code after it
+/// runs beside the other warpgroup's (materialize/mlir/KernelRotation.h
+/// begins attention's iteration so). Otherwise the warpgroup would take a
+/// turn per MMA and wait for each inside it.
+bool issuesBeforeReads(Operation *agent) {
+  bool ok = true;
+  agent->walk([&](scf::ForOp loop) {
+    if (!loop->hasAttr(attrs::kII))
+      return;
+    Block *body = loop.getBody();
+    Operation *lastIssue = nullptr;
+    for (Operation &op : *body)
+      if (op.walk([](tileas::WgmmaOp) {
+              return WalkResult::interrupt();
+            }).wasInterrupted())
+        lastIssue = &op;
+    if (!lastIssue)
+      return;
+    body->walk([&](tileas::WgmmaOp mma) {
+      for (Operation *user : mma->getUsers()) {
+        Operation *at = body->findAncestorOpInBlock(*user);
+        if (!isa<tileas::WgmmaOp, scf::YieldOp>(user) && at &&
+            !lastIssue->isBeforeInBlock(at))
+          ok = false;
+      }
+    });
+  });
+  return ok;
+}
+
 } // namespace
 
 LogicalResult cuda::planIssueTurns(func::FuncOp func, KernelLayout &layout,
@@ -46,7 +80,7 @@ LogicalResult cuda::planIssueTurns(func::FuncOp func, KernelLayout &layout,
     return success();
   std::vector<bool> turns;
   for (const AgentLayout &a : layout.agents)
-    turns.push_back(readsAccumulatorInLoop(a));
+    turns.push_back(readsAccumulatorInLoop(a) && issuesBeforeReads(a.op));
   if (llvm::none_of(turns, [](bool t) { return t; }))
     return success();
   // The agents that arrive on each empty barrier: all of them count an

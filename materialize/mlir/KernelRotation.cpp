@@ -22,6 +22,31 @@ bool accumulatorReadInLoop(tileas::WgmmaOp mma) {
     return !isa<tileas::WgmmaOp, scf::YieldOp>(user);
   });
 }
+
+/// Whether, with these starts, the kernel's iteration issues every wgmma
+/// before its code reads an accumulator that one of them wrote in the same
+/// iteration (same stage): the shape in which the warpgroups can take
+/// their turns with both MMAs in one (FlashAttention-3's).
+bool issuesBeforeReads(const LoopProblem &lp, const std::vector<int64_t> &start,
+                       int64_t ii) {
+  int64_t lastIssue = -1;
+  for (auto [id, op] : llvm::enumerate(lp.ops))
+    if (isa<tileas::WgmmaOp>(op))
+      lastIssue = std::max(lastIssue, start[id] % ii);
+  for (auto [id, op] : llvm::enumerate(lp.ops)) {
+    if (!isa<tileas::WgmmaOp>(op))
+      continue;
+    for (Operation *user : op->getUsers()) {
+      auto it = lp.ids.find(user);
+      if (it == lp.ids.end() || isa<tileas::WgmmaOp>(user))
+        continue;
+      int64_t at = start[it->second];
+      if (at / ii == start[id] / ii && at % ii <= lastIssue)
+        return false;
+    }
+  }
+  return true;
+}
 } // namespace
 
 void materialize::beginKernelAtAccumulatorRead(const LoopProblem &lp,
@@ -36,8 +61,14 @@ void materialize::beginKernelAtAccumulatorRead(const LoopProblem &lp,
       continue;
     int64_t ii = schedule.ii;
     int64_t shift = (ii - schedule.start[id] % ii) % ii;
-    for (int64_t &start : schedule.start)
+    std::vector<int64_t> rotated = schedule.start;
+    for (int64_t &start : rotated)
       start += shift;
+    // A schedule that splits the code between the MMAs differently (the
+    // softmax's exponentials a stage after its maximum) keeps its
+    // iteration: begun at S it would wait for S before P V is issued.
+    if (issuesBeforeReads(lp, rotated, ii))
+      schedule.start = std::move(rotated);
     return;
   }
 }

@@ -677,6 +677,46 @@ class Attention(AttentionHead):
         return {3: (np.stack([o for o, _ in per_head]), np.stack([b for _, b in per_head]))}
 
 
+class AttentionSoftcapGqa(CuTileSpec):
+    """Gemma 2's soft-capped grouped-query attention
+    (attention_softcap_gqa.py): O[h] = softmax(cap tanh(scale Q[h] K[g]^T /
+    cap)) V[g], g = h // 4, head dim 128, natural-base softmax. Trip counts
+    1, 3 and 6; ragged S; 4 and 8 query heads over 1 and 2 KV heads."""
+    fixture = "test/cutile/lower/fixtures/attention_softcap_gqa-13.4.tileirbc"
+    tolerances = {3: BF16_TOL}
+    scale, cap, group, d = 128 ** -0.5, 2.0, 4, 128
+
+    def problems(self, quick=False):
+        probs = [(4, 128, 128), (4, 200, 384), (8, 256, 768)]
+        return probs[:2] if quick else probs
+
+    def describe(self, p):
+        return f"H={p[0]} S={p[1]} T={p[2]} trips={p[2] // 128} grid={self.grid(p)}"
+
+    def grid(self, p):
+        return (cdiv(p[1], 128), p[0], 1)
+
+    def arrays(self, rng, p):
+        h, s, t = p
+        kv = h // self.group
+        return {0: uniform_bf16(rng, (h, s, self.d)), 1: uniform_bf16(rng, (kv, t, self.d)),
+                2: uniform_bf16(rng, (kv, t, self.d))}
+
+    def output_shapes(self, p):
+        return {3: (p[0], p[1], self.d)}
+
+    def scalar_values(self, p):
+        return {4: self.scale, 5: self.cap}
+
+    def expected(self, a, p):
+        per_head = []
+        for h in range(p[0]):
+            q = a[0][h].astype(np.float64)
+            k, v = (a[i][h // self.group].astype(np.float64) for i in (1, 2))
+            per_head.append(softmax_times_v(self.cap * np.tanh(self.scale * (q @ k.T) / self.cap), v))
+        return {3: (np.stack([o for o, _ in per_head]), np.stack([b for _, b in per_head]))}
+
+
 class GemmBiasFirst(Matmul):
     """D = relu(A B + bias[n]) at 128 x 256 x 64 tiles, the bias read before
     the K loop (gemm_bias_first.py): trip counts 1, 2, 9; ragged M, N, K."""
@@ -3377,6 +3417,7 @@ SPECS = {
     "cutile_bmm_3d_tiles": Bmm3dTiles(),
     "cutile_gemm_store_colmajor": GemmStoreColmajor(),
     "cutile_decode_gqa_mma": DecodeGqaMma(),
+    "cutile_attention_softcap_gqa": AttentionSoftcapGqa(),
     "cutile_linear_few_rows": LinearFewRows(),
     "cutile_decode_alibi": DecodeAlibi(),
     "cutile_decode_alibi_mqa": DecodeAlibiMqa(),
