@@ -14,6 +14,7 @@
 #include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -235,10 +236,17 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
     callVoid("tp::wgmma_rs", {acc, a, bv, boolLit(mma.getAccumulate())},
              {*bt, str(bands)});
   } else {
-    // Warpgroup w's bands start at band w Bands of the operand A.
+    // Warpgroup w's bands start at band w Bands of the operand A. w from
+    // the warp index, which ptxas knows is warp-uniform (tp::warp_idx):
+    // from the thread index, A's descriptors were computed in per-thread
+    // registers and moved to uniform ones before each wgmma (R2UR), 13
+    // instructions of the GEMM's 73-instruction MMA loop (docs/peers.md).
     Value firstBand = intLit(0);
     if (groups > 1)
-      firstBand = call(b.getI32Type(), "tp::warpgroup_of", {tid});
+      firstBand =
+          literal(b.getI32Type(), llvm::formatv("((tp_warp - {0}) / 4)",
+                                                layout.agents[agent].firstWarp)
+                                      .str());
     if (groups > 1 && bands > 1)
       firstBand =
           b.create<emitc::MulOp>(loc, b.getI32Type(), firstBand, intLit(bands));
