@@ -124,10 +124,5 @@ LogicalResult cuda::planIssueTurns(func::FuncOp func, KernelLayout &layout,
     a.groupBarrier = pair();
     a.issueTurnBarrier = pair();
   }
-  layout.namedBarriers = *used.rbegin() + 1;
-  if (layout.namedBarriers > kNamedBarriers)
-    return emitError(func.getLoc())
-           << "the kernel needs named barrier id " << layout.namedBarriers - 1
-           << "; a CTA has " << kNamedBarriers;
-  return success();
+  return countNamedBarriers(func, layout, used);
 }

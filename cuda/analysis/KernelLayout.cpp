@@ -399,12 +399,7 @@ LogicalResult LayoutBuilder::assignNamedBarriers() {
         usedBarriers.insert(id + r);
       a.syncBarrier = id;
     }
-  layout.namedBarriers = *usedBarriers.rbegin() + 1;
-  if (layout.namedBarriers > kNamedBarriers)
-    return emitError(func.getLoc())
-           << "the kernel needs named barrier id " << layout.namedBarriers - 1
-           << "; a CTA has " << kNamedBarriers;
-  return success();
+  return countNamedBarriers(func, layout, usedBarriers);
 }
 
 /// An mbarrier mutex gets a barrier array in SMEM; a named-barrier one its
@@ -1186,6 +1181,16 @@ unsigned cuda::agentOf(const KernelLayout &layout, Operation *op) {
     if (layout.agents[i].op && layout.agents[i].op->isAncestor(op))
       return i;
   return 0;
+}
+
+LogicalResult cuda::countNamedBarriers(func::FuncOp func, KernelLayout &layout,
+                                       const std::set<int> &used) {
+  layout.namedBarriers = *used.rbegin() + 1;
+  if (layout.namedBarriers > kNamedBarriers)
+    return emitError(func.getLoc())
+           << "the kernel needs named barrier id " << layout.namedBarriers - 1
+           << "; a CTA has " << kNamedBarriers;
+  return success();
 }
 
 FailureOr<KernelLayout> cuda::layoutKernel(func::FuncOp func) {

@@ -23,6 +23,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -171,6 +172,12 @@ struct KernelLayout {
 
 /// Lays out `func`'s kernel, or emits an error at the offending op.
 mlir::FailureOr<KernelLayout> layoutKernel(mlir::func::FuncOp func);
+
+/// `layout.namedBarriers` from the ids in `used` (0 among them), or an error
+/// at `func` when they pass the CTA's 16.
+mlir::LogicalResult countNamedBarriers(mlir::func::FuncOp func,
+                                       KernelLayout &layout,
+                                       const std::set<int> &used);
 
 /// The agent (by index into layout.agents) that runs `op`.
 unsigned agentOf(const KernelLayout &layout, mlir::Operation *op);
