@@ -26,9 +26,7 @@ LogicalResult KernelEmitter::emit(scf::ForOp op) {
     return failure();
   // A Hopper accumulator is copied into the loop's variable only once the
   // MMAs that write it have retired.
-  if (wgmmaInFlight && llvm::any_of(op.getInitArgs(), [&](Value init) {
-        return copiesMmaResult(init);
-      }))
+  if (copiesFragment(op.getInitArgs()))
     flushWgmmaReleases();
   // Loop-carried values live in variables declared before the loop.
   SmallVector<Value> vars;

@@ -74,12 +74,13 @@ void KernelEmitter::enter(Region &region) {
   b.setInsertionPoint(&block.back());
 }
 
-void KernelEmitter::inLeader(function_ref<void()> body) {
+void KernelEmitter::inLeader(function_ref<void()> body, Value who) {
   // One election per elected op: joining adjacent elected blocks (one
   // election around a TMA load and its barrier's arrival) shortened the GEMM's
   // TMA loop by 3 instructions but made fa4_fwd spill 8 B at its 128-register
   // budget (docs/cuda-tile.md, "Loop length against tileiras").
-  Value elected = oneWarpAgent ? call(i1(), "tp::elect_one", {}) : leader;
+  Value elected =
+      oneWarpAgent ? call(i1(), "tp::elect_one", {}) : (who ? who : leader);
   auto ifOp = b.create<emitc::IfOp>(func.getLoc(), elected,
                                     /*addThenBlock=*/true,
                                     /*addElseBlock=*/false);

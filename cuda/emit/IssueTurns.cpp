@@ -17,21 +17,29 @@ using namespace mlir;
 using namespace tilepipe;
 using namespace tilepipe::cuda;
 
+Value KernelEmitter::warpgroupInAgent() {
+  return literal(b.getI32Type(), llvm::formatv("((tp_warp - {0}) / 4)",
+                                               layout.agents[agent].firstWarp)
+                                     .str());
+}
+
 void KernelEmitter::openIssueTurns() {
   issueTurn = {};
   if (!issueTurns())
     return;
   const AgentLayout &a = layout.agents[agent];
-  groupIndex =
-      literal(b.getI32Type(),
-              llvm::formatv("((tp_warp - {0}) / 4)", a.firstWarp).str());
+  groupIndex = warpgroupInAgent();
   groupLeader =
       call(i1(), "tp::elect_leader",
            {literal(i64(), llvm::formatv("({0} + 4 * ((tp_warp - {0}) / 4))",
                                          a.firstWarp)
                                .str())});
-  callVoid("tp::issue_turn_open", {groupIndex},
-           {std::to_string(a.issueTurnBarrier)});
+  turnCall("tp::issue_turn_open");
+}
+
+void KernelEmitter::turnCall(llvm::StringRef callee) {
+  callVoid(callee, {groupIndex},
+           {std::to_string(layout.agents[agent].issueTurnBarrier)});
 }
 
 void KernelEmitter::closeIssueTurns() {
@@ -39,24 +47,21 @@ void KernelEmitter::closeIssueTurns() {
     return;
   if (issueTurn.held)
     passIssueTurn();
-  callVoid("tp::issue_turn_close", {groupIndex},
-           {std::to_string(layout.agents[agent].issueTurnBarrier)});
+  turnCall("tp::issue_turn_close");
 }
 
 void KernelEmitter::issueInTurn() {
   if (!issueTurns())
     return;
   if (!issueTurn.held) {
-    callVoid("tp::issue_turn_take", {groupIndex},
-             {std::to_string(layout.agents[agent].issueTurnBarrier)});
+    turnCall("tp::issue_turn_take");
     issueTurn = {true, 0};
   }
   ++issueTurn.groups;
 }
 
 void KernelEmitter::passIssueTurn() {
-  callVoid("tp::issue_turn_pass", {groupIndex},
-           {std::to_string(layout.agents[agent].issueTurnBarrier)});
+  turnCall("tp::issue_turn_pass");
   issueTurn = {};
 }
 
@@ -78,10 +83,6 @@ void KernelEmitter::releaseSync() {
 void KernelEmitter::restoreIssueTurn(const IssueTurn &to) {
   if (!issueTurns() || issueTurn.held == to.held)
     return;
-  if (issueTurn.held)
-    passIssueTurn();
-  else
-    callVoid("tp::issue_turn_take", {groupIndex},
-             {std::to_string(layout.agents[agent].issueTurnBarrier)});
+  turnCall(issueTurn.held ? "tp::issue_turn_pass" : "tp::issue_turn_take");
   issueTurn = to;
 }

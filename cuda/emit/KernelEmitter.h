@@ -133,7 +133,7 @@ public:
   /// still be writing.
   bool copiesFragment(mlir::ValueRange values) const {
     return wgmmaInFlight && llvm::any_of(values, [&](mlir::Value v) {
-             return wgmmaFrags.count(v) != 0;
+             return copiesMmaResult(v);
            });
   }
 
@@ -155,6 +155,8 @@ public:
   /// Before a wgmma issue: the turn taken if not held; one more group.
   void issueInTurn();
   void passIssueTurn();
+  /// `callee<first turn barrier>(warpgroup)`.
+  void turnCall(llvm::StringRef callee);
   /// wgmma.wait_group n; the turn passed first when the wait would hold it
   /// through this turn's own MMAs.
   void wgmmaWait(int64_t n);
@@ -171,9 +173,11 @@ public:
     if (!wgmmaFrags.count(v))
       return false;
     mlir::Operation *def = v.getDefiningOp();
-    return !(layout.agents[agent].issueTurns() && !narrowed && def &&
-             !mlir::isa<mlir::tileas::WgmmaOp>(def));
+    return !(issueTurns() && def && !mlir::isa<mlir::tileas::WgmmaOp>(def));
   }
+  /// The agent's warpgroup of the calling thread, from the warp index
+  /// (warp-uniform, tp::warp_idx), as C++ text's value.
+  mlir::Value warpgroupInAgent();
 
   //===--- Tile ops (TileOps.cpp) -----------------------------------------===//
 
@@ -344,7 +348,8 @@ public:
   /// tcgen05 and TMA instructions under the ELECT predicate, where behind
   /// the agent's flag it wraps each in a loop over the warp's active lanes
   /// (docs/peers.md, "Loop length"). Agents of several warps keep the flag.
-  void inLeader(llvm::function_ref<void()> body);
+  /// `who`: another elected thread than the agent's (a warpgroup's).
+  void inLeader(llvm::function_ref<void()> body, mlir::Value who = {});
   void agentSync();
   /// The threads running the current agent's code here: its own, or the
   /// first warpgroup's after a Hopper epilogue narrowed it (`narrowed`).

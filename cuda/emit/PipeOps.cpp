@@ -289,16 +289,14 @@ void KernelEmitter::arriveEmpty(const PipeLayout &p, Value slot, Value k,
                                 int32_t arrivals, StringRef arrive) {
   // Where the warpgroups take issue turns each arrives for itself
   // (the barrier counts both).
-  Value agentLeader = leader;
-  if (issueTurns())
-    leader = groupLeader;
-  inLeader([&] {
-    if (!p.sharedBuffer)
-      callVoid("tp::probe_check", {slot, boolLit(p.tmem), intLit(p.id), k});
-    for (int32_t n = 0; n < arrivals; ++n)
-      callVoid(arrive, {barriers(p.empty), intLit(p.depth), k});
-  });
-  leader = agentLeader;
+  inLeader(
+      [&] {
+        if (!p.sharedBuffer)
+          callVoid("tp::probe_check", {slot, boolLit(p.tmem), intLit(p.id), k});
+        for (int32_t n = 0; n < arrivals; ++n)
+          callVoid(arrive, {barriers(p.empty), intLit(p.depth), k});
+      },
+      issueTurns() ? groupLeader : Value());
 }
 
 namespace {

@@ -14,7 +14,6 @@
 #include "ir/WgmmaStaging.h"
 #include "ir/WgmmaWarpgroups.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace tilepipe;
@@ -243,10 +242,7 @@ LogicalResult KernelEmitter::emit(tileas::WgmmaOp mma) {
     // instructions of the GEMM's 73-instruction MMA loop (docs/peers.md).
     Value firstBand = intLit(0);
     if (groups > 1)
-      firstBand =
-          literal(b.getI32Type(), llvm::formatv("((tp_warp - {0}) / 4)",
-                                                layout.agents[agent].firstWarp)
-                                      .str());
+      firstBand = warpgroupInAgent();
     if (groups > 1 && bands > 1)
       firstBand =
           b.create<emitc::MulOp>(loc, b.getI32Type(), firstBand, intLit(bands));

@@ -105,11 +105,14 @@ inline int wgmmaExponent(double x) {
 /// old D (the model above). Infinities and NaNs take the plain sum.
 inline float wgmmaTruncatingSum(const double *a, const double *b, uint32_t K,
                                 bool scaleD, float d, int bits) {
+  // K is at most 32 (k32 of 8-bit operands): each product is made once.
+  double p[32];
   bool any = scaleD && d != 0.0f;
   int ref = any ? wgmmaExponent(d) : 0;
   double plain = scaleD ? double(d) : 0.0;
   for (uint32_t k = 0; k < K; ++k) {
-    plain += a[k] * b[k];
+    p[k] = a[k] * b[k];
+    plain += p[k];
     if (a[k] == 0.0 || b[k] == 0.0)
       continue;
     int e = wgmmaExponent(a[k]) + wgmmaExponent(b[k]);
@@ -123,7 +126,7 @@ inline float wgmmaTruncatingSum(const double *a, const double *b, uint32_t K,
   // |term / q| < 2^(bits + 2): each cut term and their sum are exact.
   double q = std::ldexp(1.0, ref - bits), sum = 0.0;
   for (uint32_t k = 0; k < K; ++k)
-    sum += std::trunc(a[k] * b[k] / q) * q;
+    sum += std::trunc(p[k] / q) * q;
   if (scaleD)
     sum += std::trunc(double(d) / q) * q;
   float f = float(sum);

@@ -55,14 +55,25 @@ TP_DEVICE void agent_sync(int barrierId, int threads TP_LOC) {
   ptx::bar_sync(uint32_t(barrierId), uint32_t(threads));
 }
 
-/// The barrier of ping-pong copy `copy` of an agent: named barrier First +
-/// copy, each an immediate.
+/// The barrier of ping-pong copy `copy` of an agent (or of one of an
+/// agent's two warpgroups): named barrier First + copy, copy 0 or 1, each
+/// id an immediate, so that ptxas counts two barriers and not every one a
+/// register could name.
 template <int First> TP_DEVICE void copy_sync(int copy, int threads TP_LOC) {
   TP_AT();
   if (copy == 0)
     ptx::bar_sync(uint32_t(First), uint32_t(threads));
   else
     ptx::bar_sync(uint32_t(First + 1), uint32_t(threads));
+}
+
+/// bar.arrive on named barrier First + copy, as copy_sync names it.
+template <int First> TP_DEVICE void copy_arrive(int copy, int threads TP_LOC) {
+  TP_AT();
+  if (copy == 0)
+    ptx::bar_arrive(uint32_t(First), uint32_t(threads));
+  else
+    ptx::bar_arrive(uint32_t(First + 1), uint32_t(threads));
 }
 
 /// A mutex unlock: arrive on the next group's named barrier without waiting

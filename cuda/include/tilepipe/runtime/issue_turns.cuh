@@ -8,8 +8,8 @@
 // other's MMAs keep the tensor core busy. Each barrier counts both
 // warpgroups (256 threads): the 128 that wait and the 128 that arrive.
 // Warpgroup 1 opens by passing once, so warpgroup 0 goes first; warpgroup 0
-// closes by taking that last pass. Each id is an immediate (a branch on the
-// warpgroup), so that ptxas counts two barriers and not all sixteen.
+// closes by taking that last pass. The ids are copy_sync's (runtime/base.cuh):
+// immediates, a branch on the warpgroup.
 //
 // A warpgroup also syncs alone (its slot releases) on First + g of its
 // own pair: group_sync.
@@ -25,20 +25,12 @@ namespace tp {
 
 /// Waits for warpgroup `group`'s turn to issue.
 template <int First> TP_DEVICE void issue_turn_take(int group TP_LOC) {
-  TP_AT();
-  if (group == 0)
-    ptx::bar_sync(uint32_t(First), 256u);
-  else
-    ptx::bar_sync(uint32_t(First + 1), 256u);
+  copy_sync<First>(group, 256 TP_LOC_FWD);
 }
 
 /// Passes the turn to the other warpgroup, without waiting.
 template <int First> TP_DEVICE void issue_turn_pass(int group TP_LOC) {
-  TP_AT();
-  if (group == 0)
-    ptx::bar_arrive(uint32_t(First + 1), 256u);
-  else
-    ptx::bar_arrive(uint32_t(First), 256u);
+  copy_arrive<First>(1 - group, 256 TP_LOC_FWD);
 }
 
 /// At the agent's start: warpgroup 1 lets warpgroup 0 take the first turn.
@@ -56,11 +48,7 @@ template <int First> TP_DEVICE void issue_turn_close(int group TP_LOC) {
 
 /// The 128 threads of warpgroup `group` meet (First + group).
 template <int First> TP_DEVICE void group_sync(int group TP_LOC) {
-  TP_AT();
-  if (group == 0)
-    ptx::bar_sync(uint32_t(First), 128u);
-  else
-    ptx::bar_sync(uint32_t(First + 1), 128u);
+  copy_sync<First>(group, 128 TP_LOC_FWD);
 }
 
 } // namespace tp

@@ -649,11 +649,8 @@ template <int Pending> TP_DEVICE void wgmma_wait() {
   ptx::wgmma_wait_group<Pending>();
 }
 
-/// The warpgroup of the agent's thread `threadInAgent`, and whether it is
-/// the first (which runs an epilogue after two consumer warpgroups).
-TP_DEVICE int warpgroup_of(int threadInAgent) {
-  return threadInAgent / layout::wgmma::kThreads;
-}
+/// Whether the agent's thread `threadInAgent` is in its first warpgroup
+/// (which runs an epilogue after two consumer warpgroups).
 TP_DEVICE bool first_warpgroup(int threadInAgent) {
   return threadInAgent < layout::wgmma::kThreads;
 }
