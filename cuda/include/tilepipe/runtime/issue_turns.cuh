@@ -30,7 +30,10 @@ template <int First> TP_DEVICE void issue_turn_take(int group TP_LOC) {
 
 /// Passes the turn to the other warpgroup, without waiting.
 template <int First> TP_DEVICE void issue_turn_pass(int group TP_LOC) {
-  copy_arrive<First>(1 - group, 256 TP_LOC_FWD);
+  if (group == 0)
+    copy_arrive<First>(1, 256 TP_LOC_FWD);
+  else
+    copy_arrive<First>(0, 256 TP_LOC_FWD);
 }
 
 /// At the agent's start: warpgroup 1 lets warpgroup 0 take the first turn.
